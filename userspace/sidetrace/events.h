@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * In-memory model of the SIDE events found in an object file or a process.
+ * Produced by discovery (discovery.c), consumed by the language checker, the
+ * compiler to BPF configuration and the attach code.
+ */
+#ifndef SIDETRACE_EVENTS_H
+#define SIDETRACE_EVENTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stddef.h>
+
+/* One node of a field's type tree; labels are enum side_type_label values. */
+struct st_type {
+	uint16_t label;		/* SIDE_TYPE_* */
+	uint16_t size;		/* bytes: integers, floats, bool; string unit size */
+	bool is_signed;		/* integers */
+	uint32_t array_len;	/* SIDE_TYPE_ARRAY */
+	struct st_type *elem;	/* ARRAY, VLA, ENUM, ENUM_BITMAP, OPTIONAL */
+	struct st_field *fields;	/* STRUCT members */
+	uint32_t nr_fields;
+	char **enum_labels;	/* ENUM: label per mapping, for display */
+	int64_t *enum_begin, *enum_end;
+	uint32_t nr_enum;
+	char *attrs;		/* attributes rendered as text, or NULL */
+};
+
+struct st_field {
+	char *name;
+	struct st_type type;
+};
+
+/* One stapsdt note of the event (a probe site). */
+struct st_site {
+	uint64_t pc;		/* virtual address as in the ELF file */
+	uint64_t file_offset;	/* offset of pc in the file, for uprobe attach */
+	uint64_t sema_addr;	/* semaphore virtual address, 0 if none */
+	uint64_t sema_offset;	/* semaphore file offset (ref_ctr_offset) */
+	char *args;		/* SDT argument string as in the note */
+};
+
+struct st_event {
+	char *path;		/* object file holding the event */
+	char *provider;		/* SIDE provider name (unsanitized), or USDT provider */
+	char *name;		/* SIDE event name (unsanitized), or USDT name */
+	char *usdt_provider;	/* provider as in the stapsdt note (sanitized) */
+	char *usdt_name;	/* name as in the stapsdt note (sanitized) */
+	bool has_side;		/* false: plain USDT probe with no SIDE description */
+	bool variadic;
+	uint32_t loglevel;
+	uint64_t desc_addr;	/* virtual address of struct side_event_description */
+	struct st_field *fields;
+	uint32_t nr_fields;
+	char *attrs;		/* event attributes rendered as text, or NULL */
+	struct st_site *sites;
+	uint32_t nr_sites;
+};
+
+struct st_event_list {
+	struct st_event *events;
+	size_t nr;
+};
+
+#endif /* SIDETRACE_EVENTS_H */
