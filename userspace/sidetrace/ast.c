@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: MIT
+/* Freeing and naming AST nodes. */
+#include <stdlib.h>
+
+#include "ast.h"
+
+void st_expr_free(struct st_expr *e)
+{
+	uint32_t i;
+
+	if (!e)
+		return;
+	for (i = 0; i < e->nr_kids; i++)
+		st_expr_free(e->kids[i]);
+	free(e->kids);
+	for (i = 0; i < e->nr_path; i++)
+		free(e->path[i].name);
+	free(e->path);
+	for (i = 0; i < e->nr_refs; i++)
+		free(e->refs[i].idx);
+	free(e->refs);
+	free(e->str);
+	free(e);
+}
+
+static void stmt_fini(struct st_stmt *s)
+{
+	uint32_t i;
+
+	free(s->map);
+	for (i = 0; i < s->nr_keys; i++)
+		st_expr_free(s->keys[i]);
+	free(s->keys);
+	st_expr_free(s->call);
+}
+
+static void probe_fini(struct st_probe *p)
+{
+	free(p->target);
+	free(p->provider);
+	free(p->event);
+	free(p->events);
+}
+
+static void clause_fini(struct st_clause *c)
+{
+	uint32_t i;
+
+	for (i = 0; i < c->nr_probes; i++)
+		probe_fini(&c->probes[i]);
+	free(c->probes);
+	st_expr_free(c->filter);
+	for (i = 0; i < c->nr_stmts; i++)
+		stmt_fini(&c->stmts[i]);
+	free(c->stmts);
+	free(c->events);
+}
+
+void st_program_free(struct st_program *prog)
+{
+	uint32_t i;
+
+	if (!prog)
+		return;
+	for (i = 0; i < prog->nr_clauses; i++)
+		clause_fini(&prog->clauses[i]);
+	free(prog->clauses);
+	for (i = 0; i < prog->nr_maps; i++)
+		free(prog->maps[i].name);
+	free(prog->maps);
+	free(prog->filename);
+	free(prog);
+}
+
+const char *st_func_name(enum st_func fn)
+{
+	static const char *const names[] = {
+		[ST_FN_COUNT] = "count",
+		[ST_FN_SUM] = "sum",
+		[ST_FN_AVG] = "avg",
+		[ST_FN_MIN] = "min",
+		[ST_FN_MAX] = "max",
+		[ST_FN_STATS] = "stats",
+		[ST_FN_HIST] = "hist",
+		[ST_FN_LHIST] = "lhist",
+		[ST_FN_PRINT] = "print",
+		[ST_FN_CLEAR] = "clear",
+		[ST_FN_ZERO] = "zero",
+		[ST_FN_EXIT] = "exit",
+		[ST_FN_PRINTF] = "printf",
+	};
+
+	return names[fn];
+}
+
+const char *st_builtin_name(enum st_builtin b)
+{
+	static const char *const names[] = {
+		[ST_BUILTIN_PID] = "pid",
+		[ST_BUILTIN_TID] = "tid",
+		[ST_BUILTIN_COMM] = "comm",
+		[ST_BUILTIN_NSECS] = "nsecs",
+		[ST_BUILTIN_CPU] = "cpu",
+		[ST_BUILTIN_UID] = "uid",
+		[ST_BUILTIN_PROBE] = "probe",
+	};
+
+	return names[b];
+}
+
+const char *st_op_name(enum st_op op)
+{
+	static const char *const names[] = {
+		[ST_OP_NONE] = "",
+		[ST_OP_NEG] = "-",
+		[ST_OP_NOT] = "!",
+		[ST_OP_BNOT] = "~",
+		[ST_OP_MUL] = "*",
+		[ST_OP_DIV] = "/",
+		[ST_OP_MOD] = "%",
+		[ST_OP_ADD] = "+",
+		[ST_OP_SUB] = "-",
+		[ST_OP_SHL] = "<<",
+		[ST_OP_SHR] = ">>",
+		[ST_OP_LT] = "<",
+		[ST_OP_LE] = "<=",
+		[ST_OP_GT] = ">",
+		[ST_OP_GE] = ">=",
+		[ST_OP_EQ] = "==",
+		[ST_OP_NE] = "!=",
+		[ST_OP_BAND] = "&",
+		[ST_OP_BXOR] = "^",
+		[ST_OP_BOR] = "|",
+		[ST_OP_LAND] = "&&",
+		[ST_OP_LOR] = "||",
+	};
+
+	return names[op];
+}

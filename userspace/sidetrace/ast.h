@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Abstract syntax tree of a sidetrace program.
+ *
+ * The parser (parser.h) builds it; the checker (checker.h) validates it and
+ * fills the fields marked "checker:" (resolved types, matched events, field
+ * index paths, the map table); a compile step turns the checked tree into
+ * configuration for the BPF program. Every node carries the source position
+ * of its first character so that any later stage can point at it.
+ */
+#ifndef SIDETRACE_AST_H
+#define SIDETRACE_AST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "events.h"
+
+/* 1-based line and column; columns count bytes, a tab is one column. */
+struct st_pos {
+	uint32_t line;
+	uint32_t col;
+};
+
+/* Most keys a map may have, as in bpftrace's tuple limit for our BPF side. */
+#define ST_MAX_MAP_KEYS 8
+
+/* lhist() bucket limit, as bpftrace: keeps the BPF value array bounded. */
+#define ST_LHIST_MAX_BUCKETS 1000
+
+enum st_probe_kind {
+	ST_PROBE_SIDE,		/* side:TARGET:PROVIDER:EVENT */
+	ST_PROBE_BEGIN,
+	ST_PROBE_END,
+	ST_PROBE_INTERVAL,	/* interval:s:N or interval:ms:N */
+};
+
+struct st_probe {
+	enum st_probe_kind kind;
+	struct st_pos pos;		/* first character of the probe */
+	/* ST_PROBE_SIDE; provider and event may hold '*' wildcards */
+	char *target;
+	char *provider;
+	char *event;
+	struct st_pos target_pos, provider_pos, event_pos;
+	/* ST_PROBE_INTERVAL */
+	uint64_t interval_ns;
+	/* checker: the events this probe matched (not owned) */
+	const struct st_event **events;
+	uint32_t nr_events;
+};
+
+enum st_builtin {
+	ST_BUILTIN_PID,
+	ST_BUILTIN_TID,
+	ST_BUILTIN_COMM,
+	ST_BUILTIN_NSECS,
+	ST_BUILTIN_CPU,
+	ST_BUILTIN_UID,
+	ST_BUILTIN_PROBE,
+};
+
+enum st_op {
+	ST_OP_NONE,
+	/* unary */
+	ST_OP_NEG,		/* -x */
+	ST_OP_NOT,		/* !x */
+	ST_OP_BNOT,		/* ~x */
+	/* binary, by decreasing precedence */
+	ST_OP_MUL, ST_OP_DIV, ST_OP_MOD,
+	ST_OP_ADD, ST_OP_SUB,
+	ST_OP_SHL, ST_OP_SHR,
+	ST_OP_LT, ST_OP_LE, ST_OP_GT, ST_OP_GE,
+	ST_OP_EQ, ST_OP_NE,
+	ST_OP_BAND,
+	ST_OP_BXOR,
+	ST_OP_BOR,
+	ST_OP_LAND,
+	ST_OP_LOR,
+};
+
+/* Functions: aggregations (right of "@m = ") and actions (statements). */
+enum st_func {
+	ST_FN_COUNT,
+	ST_FN_SUM,
+	ST_FN_AVG,
+	ST_FN_MIN,
+	ST_FN_MAX,
+	ST_FN_STATS,
+	ST_FN_HIST,
+	ST_FN_LHIST,
+	ST_FN_PRINT,
+	ST_FN_CLEAR,
+	ST_FN_ZERO,
+	ST_FN_EXIT,
+	ST_FN_PRINTF,
+};
+
+/* Value types the checker resolves expressions to. */
+enum st_vtype {
+	ST_VT_NONE,		/* not yet checked, or not a value (map ref) */
+	ST_VT_INT,		/* signed 64-bit */
+	ST_VT_UINT,		/* unsigned 64-bit */
+	ST_VT_BOOL,		/* 0 or 1; usable as an integer */
+	ST_VT_STR,
+};
+
+enum st_expr_kind {
+	ST_EXPR_INT,		/* integer literal: uval (is_unsigned if > INT64_MAX) */
+	ST_EXPR_STR,		/* string literal: str (escapes decoded) */
+	ST_EXPR_BUILTIN,	/* builtin */
+	ST_EXPR_FIELD,		/* args.a.b[2]: path */
+	ST_EXPR_UNARY,		/* op kids[0] */
+	ST_EXPR_BINARY,		/* kids[0] op kids[1] */
+	ST_EXPR_CALL,		/* func(kids...); str is the name as written */
+	ST_EXPR_MAP,		/* @name, an argument of print/clear/zero */
+};
+
+enum st_seg_kind {
+	ST_SEG_NAME,		/* .name */
+	ST_SEG_INDEX,		/* [index] */
+};
+
+struct st_path_seg {
+	enum st_seg_kind kind;
+	struct st_pos pos;
+	char *name;		/* ST_SEG_NAME */
+	uint64_t index;		/* ST_SEG_INDEX */
+};
+
+/*
+ * checker: how one field expression reads one matched event. idx[0] is the
+ * index of the top-level field in event->fields; each further entry is, per
+ * path segment, a member index in a struct or an element index in an
+ * array/vla. type is the SIDE type of the value read (never a compound).
+ */
+struct st_field_ref {
+	const struct st_event *event;
+	const struct st_type *type;
+	uint32_t *idx;
+	uint32_t nr_idx;
+};
+
+struct st_expr {
+	enum st_expr_kind kind;
+	struct st_pos pos;
+	enum st_op op;
+	struct st_expr **kids;	/* operands, call arguments */
+	uint32_t nr_kids;
+	uint64_t uval;		/* ST_EXPR_INT: the value as written (two's complement) */
+	bool is_unsigned;	/* ST_EXPR_INT: does not fit in int64_t */
+	char *str;		/* STR literal, CALL name, MAP name ("@x") */
+	enum st_builtin builtin;
+	enum st_func func;	/* ST_EXPR_CALL */
+	struct st_path_seg *path;	/* ST_EXPR_FIELD, after "args" */
+	uint32_t nr_path;
+	/* checker: */
+	enum st_vtype vtype;
+	int map_id;		/* ST_EXPR_MAP: index in st_program.maps, else -1 */
+	/* ST_EXPR_FIELD: one per event of the enclosing clause, same order */
+	struct st_field_ref *refs;
+	uint32_t nr_refs;
+};
+
+enum st_stmt_kind {
+	ST_STMT_AGG,		/* @map[keys] = call (an aggregation) */
+	ST_STMT_CALL,		/* call (an action) */
+};
+
+struct st_stmt {
+	enum st_stmt_kind kind;
+	struct st_pos pos;
+	/* ST_STMT_AGG */
+	char *map;		/* "@name", "@" alone is a valid name */
+	struct st_pos map_pos;
+	struct st_expr **keys;
+	uint32_t nr_keys;
+	/* the aggregation (ST_STMT_AGG) or the action (ST_STMT_CALL) */
+	struct st_expr *call;
+	/* checker: ST_STMT_AGG: index in st_program.maps */
+	int map_id;
+};
+
+struct st_clause {
+	struct st_pos pos;
+	struct st_probe *probes;
+	uint32_t nr_probes;
+	struct st_expr *filter;		/* NULL when there is none */
+	struct st_stmt *stmts;
+	uint32_t nr_stmts;
+	/* checker: union of the events of all SIDE probes, no duplicates */
+	const struct st_event **events;
+	uint32_t nr_events;
+};
+
+/* The kinds a map can aggregate; the value of ST_FN_COUNT..ST_FN_LHIST. */
+enum st_agg {
+	ST_AGG_COUNT = ST_FN_COUNT,
+	ST_AGG_SUM = ST_FN_SUM,
+	ST_AGG_AVG = ST_FN_AVG,
+	ST_AGG_MIN = ST_FN_MIN,
+	ST_AGG_MAX = ST_FN_MAX,
+	ST_AGG_STATS = ST_FN_STATS,
+	ST_AGG_HIST = ST_FN_HIST,
+	ST_AGG_LHIST = ST_FN_LHIST,
+};
+
+/* checker: one entry per distinct map name. */
+struct st_map_info {
+	char *name;			/* "@name" */
+	struct st_pos pos;		/* first assignment */
+	enum st_agg agg;
+	uint32_t nr_keys;
+	enum st_vtype key_types[ST_MAX_MAP_KEYS];	/* INT, UINT, BOOL or STR */
+	bool value_signed;		/* sum/min/max/avg/stats of a signed value */
+	int64_t lhist_min, lhist_max, lhist_step;	/* ST_AGG_LHIST */
+};
+
+struct st_program {
+	char *filename;			/* "program" for -e, or the file name */
+	struct st_clause *clauses;
+	uint32_t nr_clauses;
+	/* checker: */
+	struct st_map_info *maps;
+	uint32_t nr_maps;
+};
+
+void st_expr_free(struct st_expr *e);
+void st_program_free(struct st_program *prog);
+
+/* Names as the language spells them, for messages and dumps. */
+const char *st_func_name(enum st_func fn);
+const char *st_builtin_name(enum st_builtin b);
+const char *st_op_name(enum st_op op);
+
+#endif /* SIDETRACE_AST_H */

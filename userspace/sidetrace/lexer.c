@@ -1,0 +1,469 @@
+// SPDX-License-Identifier: MIT
+/* Tokenizer of the sidetrace language. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lexer.h"
+
+void st_lex_init(struct st_lexer *lx, const char *src, const char *filename,
+		 struct st_diag *diag)
+{
+	lx->src = src;
+	lx->off = 0;
+	lx->pos.line = 1;
+	lx->pos.col = 1;
+	lx->filename = filename;
+	lx->diag = diag;
+}
+
+static char peek(const struct st_lexer *lx, size_t ahead)
+{
+	size_t i;
+
+	/* Never look past the terminating NUL. */
+	for (i = 0; i < ahead; i++)
+		if (!lx->src[lx->off + i])
+			return '\0';
+	return lx->src[lx->off + ahead];
+}
+
+static void bump(struct st_lexer *lx)
+{
+	if (lx->src[lx->off] == '\n') {
+		lx->pos.line++;
+		lx->pos.col = 1;
+	} else {
+		lx->pos.col++;
+	}
+	lx->off++;
+}
+
+static int __attribute__((format(printf, 3, 4)))
+fail(struct st_lexer *lx, struct st_pos pos, const char *fmt, ...)
+{
+	char msg[sizeof(lx->diag->msg)];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	st_diag_set(lx->diag, lx->filename, pos, "%s", msg);
+	return -1;
+}
+
+int st_lex_skip_space(struct st_lexer *lx)
+{
+	struct st_pos start;
+
+	for (;;) {
+		char c = peek(lx, 0);
+
+		if (c == ' ' || c == '\t' || c == '\n' || c == '\r' ||
+		    c == '\v' || c == '\f') {
+			bump(lx);
+		} else if (c == '/' && peek(lx, 1) == '/') {
+			while (peek(lx, 0) && peek(lx, 0) != '\n')
+				bump(lx);
+		} else if (c == '/' && peek(lx, 1) == '*') {
+			start = lx->pos;
+			bump(lx);
+			bump(lx);
+			while (peek(lx, 0) &&
+			       !(peek(lx, 0) == '*' && peek(lx, 1) == '/'))
+				bump(lx);
+			if (!peek(lx, 0))
+				return fail(lx, start,
+					    "unterminated comment: '/*' needs a closing '*/'");
+			bump(lx);
+			bump(lx);
+		} else {
+			return 0;
+		}
+	}
+}
+
+bool st_lex_at_end(const struct st_lexer *lx)
+{
+	return !lx->src[lx->off];
+}
+
+static bool is_ident_start(char c)
+{
+	return isalpha((unsigned char)c) || c == '_';
+}
+
+static bool is_ident_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_';
+}
+
+static int digit_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return 99;
+}
+
+static int lex_number(struct st_lexer *lx, struct st_token *tok)
+{
+	unsigned int base = 10;
+	uint64_t v = 0;
+	int d;
+
+	if (peek(lx, 0) == '0' && (peek(lx, 1) == 'x' || peek(lx, 1) == 'X')) {
+		base = 16;
+		bump(lx);
+		bump(lx);
+		if (digit_value(peek(lx, 0)) >= 16)
+			return fail(lx, tok->pos,
+				    "expected hexadecimal digits after '0x'");
+	}
+	while ((d = digit_value(peek(lx, 0))) < (int)base) {
+		if (v > (UINT64_MAX - d) / base)
+			return fail(lx, tok->pos,
+				    "integer literal too large: the largest is %s",
+				    base == 16 ? "0xffffffffffffffff" :
+				    "18446744073709551615");
+		v = v * base + d;
+		bump(lx);
+	}
+	if (is_ident_char(peek(lx, 0)))
+		return fail(lx, tok->pos,
+			    "invalid integer literal: expected %s digits only",
+			    base == 16 ? "hexadecimal" : "decimal");
+	tok->kind = T_INT;
+	tok->ival = v;
+	return 0;
+}
+
+/* The escapes a string literal may hold, and what they stand for. */
+static int escape_value(char c)
+{
+	switch (c) {
+	case 'n':
+		return '\n';
+	case 't':
+		return '\t';
+	case 'r':
+		return '\r';
+	case '\\':
+		return '\\';
+	case '"':
+		return '"';
+	default:
+		return -1;
+	}
+}
+
+static int lex_string(struct st_lexer *lx, struct st_token *tok)
+{
+	struct st_pos esc;
+	char bad[2] = { 0 };
+
+	bump(lx);
+	for (;;) {
+		char c = peek(lx, 0);
+
+		if (!c || c == '\n')
+			return fail(lx, tok->pos,
+				    "unterminated string: expected a closing '\"' on the same line");
+		if (c == '"')
+			break;
+		if (c == '\\') {
+			esc = lx->pos;
+			bump(lx);
+			if (escape_value(peek(lx, 0)) < 0) {
+				bad[0] = peek(lx, 0);
+				return fail(lx, esc,
+					    "unknown escape sequence '\\%s' in string: valid are \\n \\t \\r \\\\ \\\"",
+					    bad);
+			}
+		}
+		bump(lx);
+	}
+	bump(lx);
+	tok->kind = T_STR;
+	return 0;
+}
+
+struct punct {
+	const char *text;
+	enum st_tok kind;
+};
+
+/* Longest first, so that "<<" wins over "<". */
+static const struct punct puncts[] = {
+	{ "->", T_ARROW }, { "<<", T_SHL }, { ">>", T_SHR }, { "<=", T_LE },
+	{ ">=", T_GE }, { "==", T_EQ }, { "!=", T_NE }, { "&&", T_LAND },
+	{ "||", T_LOR },
+	{ "{", T_LBRACE }, { "}", T_RBRACE }, { "(", T_LPAREN },
+	{ ")", T_RPAREN }, { "[", T_LBRACK }, { "]", T_RBRACK },
+	{ ",", T_COMMA }, { ";", T_SEMI }, { ".", T_DOT }, { "=", T_ASSIGN },
+	{ "+", T_PLUS }, { "-", T_MINUS }, { "*", T_STAR }, { "/", T_SLASH },
+	{ "%", T_PERCENT }, { "&", T_AMP }, { "|", T_PIPE }, { "^", T_CARET },
+	{ "~", T_TILDE }, { "!", T_BANG }, { "<", T_LT }, { ">", T_GT },
+};
+
+static int lex_punct(struct st_lexer *lx, struct st_token *tok)
+{
+	char shown[8];
+	size_t i, n;
+	char c;
+
+	for (i = 0; i < sizeof(puncts) / sizeof(puncts[0]); i++) {
+		n = strlen(puncts[i].text);
+		if (strncmp(lx->src + lx->off, puncts[i].text, n))
+			continue;
+		while (n--)
+			bump(lx);
+		tok->kind = puncts[i].kind;
+		return 0;
+	}
+	c = peek(lx, 0);
+	if (isprint((unsigned char)c))
+		snprintf(shown, sizeof(shown), "%c", c);
+	else
+		snprintf(shown, sizeof(shown), "\\x%02x", (unsigned char)c);
+	return fail(lx, tok->pos, "unexpected character '%s'", shown);
+}
+
+int st_lex_next(struct st_lexer *lx, struct st_token *tok)
+{
+	int err;
+	char c;
+
+	err = st_lex_skip_space(lx);
+	if (err)
+		return err;
+	memset(tok, 0, sizeof(*tok));
+	tok->pos = lx->pos;
+	tok->off = lx->off;
+	c = peek(lx, 0);
+	if (!c) {
+		tok->kind = T_EOF;
+	} else if (is_ident_start(c)) {
+		while (is_ident_char(peek(lx, 0)))
+			bump(lx);
+		tok->kind = T_IDENT;
+	} else if (c == '@') {
+		bump(lx);
+		while (is_ident_char(peek(lx, 0)))
+			bump(lx);
+		tok->kind = T_MAP;
+	} else if (isdigit((unsigned char)c)) {
+		err = lex_number(lx, tok);
+	} else if (c == '"') {
+		err = lex_string(lx, tok);
+	} else {
+		err = lex_punct(lx, tok);
+	}
+	tok->len = lx->off - tok->off;
+	return err;
+}
+
+char *st_lex_text(const struct st_lexer *lx, const struct st_token *tok)
+{
+	return strndup(lx->src + tok->off, tok->len);
+}
+
+char *st_lex_string(const struct st_lexer *lx, const struct st_token *tok)
+{
+	const char *s = lx->src + tok->off + 1;
+	const char *end = lx->src + tok->off + tok->len - 1;
+	char *out, *o;
+
+	out = malloc(tok->len);
+	if (!out)
+		return NULL;
+	for (o = out; s < end; s++) {
+		/* The lexer accepted only known escapes. */
+		if (*s == '\\')
+			*o++ = escape_value(*++s);
+		else
+			*o++ = *s;
+	}
+	*o = '\0';
+	return out;
+}
+
+/* Scans a word of a probe spec up to one of the stop characters. */
+static char *probe_word(struct st_lexer *lx, const char *stop)
+{
+	size_t start = lx->off;
+
+	while (peek(lx, 0) && !isspace((unsigned char)peek(lx, 0)) &&
+	       !strchr(stop, peek(lx, 0)))
+		bump(lx);
+	return strndup(lx->src + start, lx->off - start);
+}
+
+static int expect_colon(struct st_lexer *lx, const char *what)
+{
+	if (peek(lx, 0) == ':') {
+		bump(lx);
+		return 0;
+	}
+	return fail(lx, lx->pos, "expected ':' before the %s", what);
+}
+
+/* A path in double quotes may hold any character but '"' and newline. */
+static char *quoted_target(struct st_lexer *lx)
+{
+	struct st_token tok = { .pos = lx->pos, .off = lx->off };
+
+	if (lex_string(lx, &tok))
+		return NULL;
+	tok.len = lx->off - tok.off;
+	return st_lex_string(lx, &tok);
+}
+
+static int lex_side_probe(struct st_lexer *lx, struct st_probe *p)
+{
+	/* '/' may start the filter after the event; paths hold it. */
+	static const char name_stop[] = ":,{}/()";
+	static const char target_stop[] = ":,{}()";
+
+	p->kind = ST_PROBE_SIDE;
+	if (expect_colon(lx, "target (side:TARGET:PROVIDER:EVENT)"))
+		return -1;
+	p->target_pos = lx->pos;
+	if (peek(lx, 0) == '"') {
+		p->target = quoted_target(lx);
+		if (!p->target)
+			return st_diag_is_set(lx->diag) ? -1 : -ENOMEM;
+	} else {
+		p->target = probe_word(lx, target_stop);
+		if (!p->target)
+			return -ENOMEM;
+	}
+	if (!p->target[0])
+		return fail(lx, p->target_pos,
+			    "expected a target after 'side:': a path (./app, /usr/lib/libfoo.so) or a library name (libfoo)");
+	if (expect_colon(lx, "provider (side:TARGET:PROVIDER:EVENT)"))
+		return -1;
+	p->provider_pos = lx->pos;
+	p->provider = probe_word(lx, name_stop);
+	if (!p->provider)
+		return -ENOMEM;
+	if (!p->provider[0])
+		return fail(lx, p->provider_pos,
+			    "expected a provider name or '*' (side:TARGET:PROVIDER:EVENT)");
+	if (expect_colon(lx, "event (side:TARGET:PROVIDER:EVENT)"))
+		return -1;
+	p->event_pos = lx->pos;
+	p->event = probe_word(lx, name_stop);
+	if (!p->event)
+		return -ENOMEM;
+	if (!p->event[0])
+		return fail(lx, p->event_pos,
+			    "expected an event name or '*' (side:TARGET:PROVIDER:EVENT)");
+	if (peek(lx, 0) == ':')
+		return fail(lx, lx->pos,
+			    "too many ':' in probe: expected side:TARGET:PROVIDER:EVENT");
+	return 0;
+}
+
+static int lex_interval_probe(struct st_lexer *lx, struct st_probe *p)
+{
+	uint64_t unit_ns, n = 0;
+	struct st_pos pos;
+
+	p->kind = ST_PROBE_INTERVAL;
+	if (expect_colon(lx, "unit (interval:s:N or interval:ms:N)"))
+		return -1;
+	pos = lx->pos;
+	if (peek(lx, 0) == 's' && peek(lx, 1) == ':') {
+		unit_ns = 1000000000;
+		bump(lx);
+	} else if (peek(lx, 0) == 'm' && peek(lx, 1) == 's' &&
+		   peek(lx, 2) == ':') {
+		unit_ns = 1000000;
+		bump(lx);
+		bump(lx);
+	} else {
+		return fail(lx, pos,
+			    "expected interval unit 's' or 'ms': interval:s:N or interval:ms:N");
+	}
+	bump(lx);
+	pos = lx->pos;
+	while (isdigit((unsigned char)peek(lx, 0)) &&
+	       n < UINT64_MAX / unit_ns / 10) {
+		n = n * 10 + (peek(lx, 0) - '0');
+		bump(lx);
+	}
+	if (!n || is_ident_char(peek(lx, 0)))
+		return fail(lx, pos,
+			    "expected a positive number of %s: interval:s:N or interval:ms:N",
+			    unit_ns == 1000000 ? "milliseconds" : "seconds");
+	p->interval_ns = n * unit_ns;
+	return 0;
+}
+
+int st_lex_probe(struct st_lexer *lx, struct st_probe *p)
+{
+	static const char expected[] =
+		"side:TARGET:PROVIDER:EVENT, BEGIN, END, interval:s:N or interval:ms:N";
+	size_t start, len;
+	int err;
+
+	err = st_lex_skip_space(lx);
+	if (err)
+		return err;
+	p->pos = lx->pos;
+	start = lx->off;
+	while (is_ident_char(peek(lx, 0)))
+		bump(lx);
+	len = lx->off - start;
+	if (len == 4 && !strncmp(lx->src + start, "side", 4))
+		return lex_side_probe(lx, p);
+	if (len == 8 && !strncmp(lx->src + start, "interval", 8))
+		return lex_interval_probe(lx, p);
+	if (peek(lx, 0) != ':' && len == 5 &&
+	    !strncmp(lx->src + start, "BEGIN", 5)) {
+		p->kind = ST_PROBE_BEGIN;
+		return 0;
+	}
+	if (peek(lx, 0) != ':' && len == 3 &&
+	    !strncmp(lx->src + start, "END", 3)) {
+		p->kind = ST_PROBE_END;
+		return 0;
+	}
+	if (!len)
+		return fail(lx, p->pos, "expected a probe: %s", expected);
+	return fail(lx, p->pos, "unknown probe type '%.*s': expected %s",
+		    (int)len, lx->src + start, expected);
+}
+
+const char *st_tok_name(enum st_tok kind)
+{
+	static const char *const names[] = {
+		[T_EOF] = "end of program",
+		[T_IDENT] = "identifier",
+		[T_INT] = "integer",
+		[T_STR] = "string",
+		[T_MAP] = "map",
+		[T_LBRACE] = "'{'", [T_RBRACE] = "'}'",
+		[T_LPAREN] = "'('", [T_RPAREN] = "')'",
+		[T_LBRACK] = "'['", [T_RBRACK] = "']'",
+		[T_COMMA] = "','", [T_SEMI] = "';'", [T_DOT] = "'.'",
+		[T_ARROW] = "'->'", [T_ASSIGN] = "'='",
+		[T_PLUS] = "'+'", [T_MINUS] = "'-'", [T_STAR] = "'*'",
+		[T_SLASH] = "'/'", [T_PERCENT] = "'%'",
+		[T_AMP] = "'&'", [T_PIPE] = "'|'", [T_CARET] = "'^'",
+		[T_TILDE] = "'~'", [T_BANG] = "'!'",
+		[T_SHL] = "'<<'", [T_SHR] = "'>>'", [T_LT] = "'<'",
+		[T_LE] = "'<='", [T_GT] = "'>'", [T_GE] = "'>='",
+		[T_EQ] = "'=='", [T_NE] = "'!='",
+		[T_LAND] = "'&&'", [T_LOR] = "'||'",
+	};
+
+	return names[kind];
+}
