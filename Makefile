@@ -1,0 +1,160 @@
+# SPDX-License-Identifier: MIT
+# sidetrace: `make` builds into .output/; `make test`, `make demo`, `make bench`.
+# Quiet by default; `make V=1` shows the commands.
+
+OUTPUT := .output
+PREFIX ?= /usr/local
+DESTDIR ?=
+CC ?= cc
+CLANG ?= clang
+BPFTOOL ?= bpftool
+CFLAGS ?= -O2 -g
+WARN := -Wall -Wextra -Wno-unused-parameter
+ARCH := $(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/')
+VERSION := 0.1.0
+
+ifeq ($(V),1)
+Q :=
+msg =
+else
+Q := @
+msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
+endif
+
+INCLUDES := -Iinclude -Iuserspace/sidetrace -I$(OUTPUT)
+DEPFLAGS = -MMD -MP
+
+# Runtime library
+LIB_SRCS := $(wildcard userspace/lib/*.c)
+LIB_PIC_OBJS := $(patsubst userspace/lib/%.c,$(OUTPUT)/lib/pic/%.o,$(LIB_SRCS))
+LIB_OBJS := $(patsubst userspace/lib/%.c,$(OUTPUT)/lib/%.o,$(LIB_SRCS))
+LIBSIDE_SO := $(OUTPUT)/libside.so
+LIBSIDE_A := $(OUTPUT)/libside.a
+
+# BPF programs and their skeletons
+BPF_SRCS := $(wildcard bpf/*.bpf.c)
+BPF_OBJS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.bpf.o,$(BPF_SRCS))
+BPF_SKELS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.skel.h,$(BPF_SRCS))
+
+# The collector
+ST_SRCS := $(wildcard userspace/sidetrace/*.c)
+ST_OBJS := $(patsubst userspace/sidetrace/%.c,$(OUTPUT)/obj/st/%.o,$(ST_SRCS))
+ST_LIB_OBJS := $(filter-out $(OUTPUT)/obj/st/main.o,$(ST_OBJS))
+SIDETRACE := $(OUTPUT)/sidetrace
+ST_LIBS := -lbpf -lelf -lz
+
+# Examples: one program per examples/*.c, shared libraries from examples/lib*.c
+EX_LIB_SRCS := $(wildcard examples/lib*.c)
+EX_SRCS := $(filter-out $(EX_LIB_SRCS),$(wildcard examples/*.c))
+EXAMPLES := $(patsubst examples/%.c,$(OUTPUT)/examples/%,$(EX_SRCS))
+EX_LIBS := $(patsubst examples/%.c,$(OUTPUT)/examples/%.so,$(EX_LIB_SRCS))
+EX_LINK_kv_client := -lkv
+
+# Unit tests: test_api* link the runtime, the others the collector objects.
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_API_SRCS := $(wildcard tests/unit/test_api*.c)
+UNIT_TESTS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(UNIT_SRCS))
+
+.PHONY: all deps test demo bench install clean format format-check check-root
+
+all: $(LIBSIDE_SO) $(LIBSIDE_A) $(OUTPUT)/libside.pc $(SIDETRACE) $(EXAMPLES) $(EX_LIBS) $(UNIT_TESTS)
+
+deps:
+	$(Q)scripts/deps.sh
+
+$(OUTPUT) $(OUTPUT)/lib $(OUTPUT)/lib/pic $(OUTPUT)/obj/st $(OUTPUT)/examples $(OUTPUT)/tests:
+	$(Q)mkdir -p $@
+
+$(OUTPUT)/lib/pic/%.o: userspace/lib/%.c | $(OUTPUT)/lib/pic
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $(WARN) $(DEPFLAGS) -fPIC -fvisibility=hidden -DSIDE_BUILD_LIB $(INCLUDES) -c $< -o $@
+
+$(OUTPUT)/lib/%.o: userspace/lib/%.c | $(OUTPUT)/lib
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $(WARN) $(DEPFLAGS) -DSIDE_BUILD_LIB $(INCLUDES) -c $< -o $@
+
+$(LIBSIDE_SO): $(LIB_PIC_OBJS)
+	$(call msg,LIB,$@)
+	$(Q)$(CC) -shared -Wl,-soname,libside.so.0 $^ -o $@ -lpthread
+
+$(LIBSIDE_A): $(LIB_OBJS)
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(OUTPUT)/libside.pc: userspace/lib/libside.pc.in | $(OUTPUT)
+	$(call msg,GEN,$@)
+	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' $< > $@
+
+$(OUTPUT)/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) vmlinux/vmlinux.h | $(OUTPUT)
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Ivmlinux -Ibpf -Iinclude \
+		-c $< -o $@
+	$(Q)llvm-strip -g $@ 2>/dev/null || true
+
+$(OUTPUT)/%.skel.h: $(OUTPUT)/%.bpf.o
+	$(call msg,GEN-SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< > $@
+
+$(OUTPUT)/obj/st/%.o: userspace/sidetrace/%.c $(BPF_SKELS) | $(OUTPUT)/obj/st
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $(WARN) $(DEPFLAGS) $(INCLUDES) -c $< -o $@
+
+$(SIDETRACE): $(ST_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) $^ -o $@ $(ST_LIBS)
+
+# Examples link libside statically so they run from the build tree as is.
+$(OUTPUT)/examples/%: examples/%.c $(LIBSIDE_A) $(EX_LIBS) | $(OUTPUT)/examples
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $(WARN) $(DEPFLAGS) -Iinclude $< -o $@ \
+		-L$(OUTPUT)/examples -Wl,-rpath,'$$ORIGIN' $(EX_LINK_$*) $(LIBSIDE_A) -lpthread -ldl
+
+$(OUTPUT)/examples/%.so: examples/%.c $(LIBSIDE_SO) | $(OUTPUT)/examples
+	$(call msg,LIB,$@)
+	$(Q)$(CC) $(CFLAGS) $(WARN) $(DEPFLAGS) -fPIC -shared -Iinclude $< -o $@ \
+		-L$(OUTPUT) -Wl,-rpath,'$$ORIGIN/..' -lside
+
+$(OUTPUT)/tests/test_api%: tests/unit/test_api%.c $(LIBSIDE_A) | $(OUTPUT)/tests
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $(WARN) $(DEPFLAGS) -Iinclude $< -o $@ $(LIBSIDE_A) -lpthread
+
+$(OUTPUT)/tests/test_%: tests/unit/test_%.c $(ST_LIB_OBJS) | $(OUTPUT)/tests
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $(WARN) $(DEPFLAGS) $(INCLUDES) $< $(ST_LIB_OBJS) -o $@ $(ST_LIBS)
+
+test: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)tests/run.sh
+
+demo: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)scripts/demo.sh
+
+bench: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)bench/run.sh
+
+install: all
+	$(Q)install -d $(DESTDIR)$(PREFIX)/include/side/abi $(DESTDIR)$(PREFIX)/lib/pkgconfig \
+		$(DESTDIR)$(PREFIX)/bin
+	$(Q)install -m 644 include/side/*.h $(DESTDIR)$(PREFIX)/include/side/
+	$(Q)install -m 644 include/side/abi/*.h $(DESTDIR)$(PREFIX)/include/side/abi/
+	$(Q)install -m 755 $(LIBSIDE_SO) $(DESTDIR)$(PREFIX)/lib/libside.so.0
+	$(Q)ln -sf libside.so.0 $(DESTDIR)$(PREFIX)/lib/libside.so
+	$(Q)install -m 644 $(LIBSIDE_A) $(DESTDIR)$(PREFIX)/lib/
+	$(Q)install -m 644 $(OUTPUT)/libside.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+	$(Q)install -m 755 $(SIDETRACE) $(DESTDIR)$(PREFIX)/bin/
+
+FORMAT_SRCS = $(shell git ls-files '*.c' '*.h' | grep -v '^vmlinux/')
+
+format:
+	$(Q)clang-format -i $(FORMAT_SRCS)
+
+format-check:
+	$(Q)clang-format --dry-run --Werror $(FORMAT_SRCS)
+
+clean:
+	$(call msg,CLEAN,$(OUTPUT))
+	$(Q)rm -rf $(OUTPUT)
+
+-include $(shell find $(OUTPUT) -name '*.d' 2>/dev/null)

@@ -1,0 +1,58 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Runs every suite: C unit tests, compile-fail tests, bats end to end.
+# Each suite ends with "N passed, N failed"; so does the whole run.
+set -u
+cd "$(dirname "$0")/.."
+OUT=.output
+
+if [ "$(id -u)" != 0 ]; then
+	echo "tests: the end-to-end suites attach BPF programs and need root" >&2
+	exit 1
+fi
+mountpoint -q /sys/kernel/tracing || mount -t tracefs tracefs /sys/kernel/tracing
+mountpoint -q /sys/kernel/debug || mount -t debugfs debugfs /sys/kernel/debug
+mountpoint -q /sys/fs/bpf || mount -t bpf bpf /sys/fs/bpf
+
+total_pass=0
+total_fail=0
+
+# Reads a suite's output on stdin, echoes it, adds its closing line to the totals.
+tally() {
+	local line last=""
+	while IFS= read -r line; do
+		printf '%s\n' "$line"
+		case "$line" in *" passed, "*" failed"*) last=$line ;; esac
+	done
+	if [ -z "$last" ]; then
+		echo "suite printed no summary: counted as 1 failure"
+		total_fail=$((total_fail + 1))
+		return
+	fi
+	set -- $last
+	total_pass=$((total_pass + $1))
+	total_fail=$((total_fail + $3))
+}
+
+echo "== unit tests"
+for t in "$OUT"/tests/test_*; do
+	[ -x "$t" ] || continue
+	echo "-- $(basename "$t")"
+	tally < <("$t" 2>&1; [ $? -le 1 ] || echo "0 passed, 1 failed (crashed)")
+done
+
+if [ -x tests/compile-fail/run.sh ]; then
+	echo "== compile-fail tests"
+	tally < <(tests/compile-fail/run.sh 2>&1)
+fi
+
+echo "== end-to-end tests (bats)"
+tally < <(bats --tap tests/bats 2>&1 | awk '
+	{ print }
+	/^ok / { p++ }
+	/^not ok / { f++ }
+	END { printf "%d passed, %d failed\n", p, f }')
+
+echo "== all suites"
+echo "$total_pass passed, $total_fail failed"
+[ "$total_fail" -eq 0 ]
