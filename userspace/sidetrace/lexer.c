@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* Tokenizer of the sidetrace language. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE	/* strndup, strdup with any -std */
+#endif
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>

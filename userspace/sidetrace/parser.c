@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* Recursive-descent parser of the sidetrace language. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE	/* strdup with any -std */
+#endif
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>

@@ -1,0 +1,491 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Printing of aggregated maps like bpftrace 0.17 (src/output.cpp and
+ * BPFtrace::print_map*): the layouts, widths, bar lengths and orderings here
+ * copy what that version prints; tests/unit/test_output.c holds its output.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE	/* qsort_r */
+#endif
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "output.h"
+
+#define BAR_WIDTH 52
+
+/* An entry and the value it is sorted by. */
+struct sorted {
+	const struct st_map_entry *e;
+	uint64_t u;
+	int64_t i;
+};
+
+static bool sorts_signed(const struct st_map_result *m)
+{
+	switch (m->agg) {
+	case ST_AGG_COUNT:
+	case ST_AGG_HIST:
+	case ST_AGG_LHIST:
+		return false;
+	case ST_AGG_AVG:
+	case ST_AGG_STATS:
+		return true;
+	default:
+		return m->value_signed;
+	}
+}
+
+static int64_t average(const struct st_map_entry *e)
+{
+	return e->count ? e->total / e->count : 0;
+}
+
+static size_t nr_buckets(const struct st_map_result *m)
+{
+	if (m->agg == ST_AGG_HIST)
+		return ST_HIST_BUCKETS;
+	return st_lhist_buckets(m->lhist_min, m->lhist_max, m->lhist_step);
+}
+
+static void sort_value(const struct st_map_result *m, struct sorted *s)
+{
+	size_t i, n;
+
+	switch (m->agg) {
+	case ST_AGG_AVG:
+	case ST_AGG_STATS:
+		s->i = average(s->e);
+		break;
+	case ST_AGG_HIST:
+	case ST_AGG_LHIST:
+		n = nr_buckets(m);
+		for (i = 0; i < n; i++)
+			s->u += s->e->buckets[i];
+		break;
+	default:
+		s->u = s->e->value;
+		s->i = (int64_t)s->e->value;
+		break;
+	}
+}
+
+static int cmp_key(const struct st_key_val *a, const struct st_key_val *b)
+{
+	switch (a->type) {
+	case ST_VT_STR:
+		return strcmp(a->s, b->s);
+	case ST_VT_INT:
+		return (a->i > b->i) - (a->i < b->i);
+	default:
+		return (a->u > b->u) - (a->u < b->u);
+	}
+}
+
+static int cmp_sorted(const void *pa, const void *pb, void *arg)
+{
+	const struct st_map_result *m = arg;
+	const struct sorted *a = pa, *b = pb;
+	uint32_t k;
+	int c;
+
+	if (sorts_signed(m))
+		c = (a->i > b->i) - (a->i < b->i);
+	else
+		c = (a->u > b->u) - (a->u < b->u);
+	/* bpftrace leaves ties in hash order; the key makes it repeatable. */
+	for (k = 0; !c && k < m->nr_keys; k++)
+		c = cmp_key(&a->e->keys[k], &b->e->keys[k]);
+	return c;
+}
+
+static struct sorted *sort_entries(const struct st_map_result *m)
+{
+	struct sorted *s = calloc(m->nr_entries ? m->nr_entries : 1,
+				  sizeof(*s));
+	size_t i;
+
+	if (!s)
+		return NULL;
+	for (i = 0; i < m->nr_entries; i++) {
+		s[i].e = &m->entries[i];
+		sort_value(m, &s[i]);
+	}
+	qsort_r(s, m->nr_entries, sizeof(*s), cmp_sorted, (void *)m);
+	return s;
+}
+
+static void print_key_val(FILE *f, const struct st_key_val *k)
+{
+	switch (k->type) {
+	case ST_VT_STR:
+		fputs(k->s, f);
+		break;
+	case ST_VT_INT:
+		fprintf(f, "%" PRId64, k->i);
+		break;
+	default:
+		fprintf(f, "%" PRIu64, k->u);
+		break;
+	}
+}
+
+static void print_json_str(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = *s;
+
+		switch (c) {
+		case '"':
+			fputs("\\\"", f);
+			break;
+		case '\\':
+			fputs("\\\\", f);
+			break;
+		case '\n':
+			fputs("\\n", f);
+			break;
+		case '\r':
+			fputs("\\r", f);
+			break;
+		case '\t':
+			fputs("\\t", f);
+			break;
+		default:
+			if (c <= 0x1f)
+				fprintf(f, "\\u%04x", c);
+			else
+				fputc(c, f);
+		}
+	}
+}
+
+/* "@x[a, 3]" in text; the key of the JSON object, "a,3", in JSON. */
+static void print_name_keys(FILE *f, enum st_output_format fmt,
+			    const struct st_map_result *m,
+			    const struct st_map_entry *e)
+{
+	char num[32];
+	uint32_t k;
+
+	if (fmt == ST_OUTPUT_TEXT) {
+		fputs(m->name, f);
+		for (k = 0; k < m->nr_keys; k++) {
+			fputs(k ? ", " : "[", f);
+			print_key_val(f, &e->keys[k]);
+		}
+		if (m->nr_keys)
+			fputc(']', f);
+		return;
+	}
+	fputc('"', f);
+	for (k = 0; k < m->nr_keys; k++) {
+		if (k)
+			fputc(',', f);
+		if (e->keys[k].type == ST_VT_STR) {
+			print_json_str(f, e->keys[k].s);
+		} else {
+			if (e->keys[k].type == ST_VT_INT)
+				snprintf(num, sizeof(num), "%" PRId64,
+					 e->keys[k].i);
+			else
+				snprintf(num, sizeof(num), "%" PRIu64,
+					 e->keys[k].u);
+			fputs(num, f);
+		}
+	}
+	fputs("\": ", f);
+}
+
+/* bpftrace's hist_index_label(): 2^power with a K, M, G or T suffix. */
+static void hist_label(char *buf, size_t size, unsigned int power)
+{
+	static const char suffixes[] = "\0KMGT";
+	unsigned int s = power / 10 < 4 ? power / 10 : 4;
+
+	snprintf(buf, size, "%" PRIu64 "%.1s", (uint64_t)1 << (power - 10 * s),
+		 &suffixes[s]);
+}
+
+/* bpftrace's lhist_index_label(): exact multiples of 1M or 1K get M or K. */
+static void lhist_label(char *buf, size_t size, int64_t n)
+{
+	if (n != 0 && n % (1024 * 1024) == 0)
+		snprintf(buf, size, "%" PRId64 "M", n / (1024 * 1024));
+	else if (n != 0 && n % 1024 == 0)
+		snprintf(buf, size, "%" PRId64 "K", n / 1024);
+	else
+		snprintf(buf, size, "%" PRId64, n);
+}
+
+static void print_bar_row(FILE *f, const char *label, uint64_t v, uint64_t max)
+{
+	/* Same float arithmetic as bpftrace, so bars match to the '@'. */
+	int width = (float)v / (float)max * BAR_WIDTH;
+
+	fprintf(f, "%-16s%8" PRIu64 " |%.*s%*s|\n", label, v, width,
+		"@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@",
+		BAR_WIDTH - width, "");
+}
+
+/*
+ * Rows are printed from the first to the last non-zero bucket; when all are
+ * zero the range is empty (first > last) and nothing is printed.
+ */
+static void bucket_range(const uint64_t *b, size_t n, size_t *first,
+			 size_t *last, uint64_t *max)
+{
+	size_t i;
+
+	*first = 1;
+	*last = 0;
+	*max = 0;
+	for (i = 0; i < n; i++) {
+		if (b[i] > *max)
+			*max = b[i];
+		if (!b[i])
+			continue;
+		if (*first > *last)
+			*first = i;
+		*last = i;
+	}
+}
+
+static void hist_text(FILE *f, const uint64_t *b)
+{
+	char label[64], lo[24], hi[24];
+	size_t i, first, last;
+	uint64_t max;
+
+	bucket_range(b, ST_HIST_BUCKETS, &first, &last, &max);
+	for (i = first; i <= last; i++) {
+		if (i == 0) {
+			strcpy(label, "(..., 0)");
+		} else if (i == 1) {
+			strcpy(label, "[0]");
+		} else if (i == 2) {
+			strcpy(label, "[1]");
+		} else {
+			hist_label(lo, sizeof(lo), i - 2);
+			hist_label(hi, sizeof(hi), i - 1);
+			snprintf(label, sizeof(label), "[%s, %s)", lo, hi);
+		}
+		print_bar_row(f, label, b[i], max);
+	}
+}
+
+static void hist_json(FILE *f, const uint64_t *b)
+{
+	size_t i, first, last;
+	uint64_t max;
+
+	fputc('[', f);
+	bucket_range(b, ST_HIST_BUCKETS, &first, &last, &max);
+	for (i = first; i <= last; i++) {
+		fputs(i > first ? ", {" : "{", f);
+		if (i == 0)
+			fputs("\"max\": -1, ", f);
+		else if (i == 1)
+			fputs("\"min\": 0, \"max\": 0, ", f);
+		else
+			fprintf(f, "\"min\": %" PRIu64 ", \"max\": %" PRIu64 ", ",
+				(uint64_t)1 << (i - 2),
+				i - 1 < 64 ? ((uint64_t)1 << (i - 1)) - 1 :
+				UINT64_MAX);
+		fprintf(f, "\"count\": %" PRIu64 "}", b[i]);
+	}
+	fputc(']', f);
+}
+
+static void lhist_text(FILE *f, const struct st_map_result *m,
+		       const uint64_t *b)
+{
+	size_t n = nr_buckets(m), i, first, last;
+	char label[64], lo[24], hi[24];
+	uint64_t max;
+
+	bucket_range(b, n, &first, &last, &max);
+	for (i = first; i <= last; i++) {
+		if (i == 0) {
+			lhist_label(lo, sizeof(lo), m->lhist_min);
+			snprintf(label, sizeof(label), "(..., %s)", lo);
+		} else if (i == n - 1) {
+			lhist_label(hi, sizeof(hi), m->lhist_max);
+			snprintf(label, sizeof(label), "[%s, ...)", hi);
+		} else {
+			lhist_label(lo, sizeof(lo),
+				    m->lhist_min + (int64_t)(i - 1) * m->lhist_step);
+			lhist_label(hi, sizeof(hi),
+				    m->lhist_min + (int64_t)i * m->lhist_step);
+			snprintf(label, sizeof(label), "[%s, %s)", lo, hi);
+		}
+		print_bar_row(f, label, b[i], max);
+	}
+}
+
+static void lhist_json(FILE *f, const struct st_map_result *m,
+		       const uint64_t *b)
+{
+	size_t n = nr_buckets(m), i, first, last;
+	uint64_t max;
+
+	fputc('[', f);
+	bucket_range(b, n, &first, &last, &max);
+	for (i = first; i <= last; i++) {
+		fputs(i > first ? ", {" : "{", f);
+		if (i == 0)
+			fprintf(f, "\"max\": %" PRId64 ", ", m->lhist_min - 1);
+		else if (i == n - 1)
+			fprintf(f, "\"min\": %" PRId64 ", ", m->lhist_max);
+		else
+			fprintf(f, "\"min\": %" PRId64 ", \"max\": %" PRId64 ", ",
+				m->lhist_min + (int64_t)(i - 1) * m->lhist_step,
+				m->lhist_min + (int64_t)i * m->lhist_step - 1);
+		fprintf(f, "\"count\": %" PRIu64 "}", b[i]);
+	}
+	fputc(']', f);
+}
+
+static void print_value(FILE *f, enum st_output_format fmt,
+			const struct st_map_result *m,
+			const struct st_map_entry *e)
+{
+	const char *stats_fmt = fmt == ST_OUTPUT_TEXT ?
+		"count %" PRId64 ", average %" PRId64 ", total %" PRId64 :
+		"{\"count\": %" PRId64 ", \"average\": %" PRId64 ", \"total\": %" PRId64 "}";
+
+	switch (m->agg) {
+	case ST_AGG_HIST:
+		if (fmt == ST_OUTPUT_TEXT)
+			hist_text(f, e->buckets);
+		else
+			hist_json(f, e->buckets);
+		break;
+	case ST_AGG_LHIST:
+		if (fmt == ST_OUTPUT_TEXT)
+			lhist_text(f, m, e->buckets);
+		else
+			lhist_json(f, m, e->buckets);
+		break;
+	case ST_AGG_STATS:
+		fprintf(f, stats_fmt, e->count, average(e), e->total);
+		break;
+	case ST_AGG_AVG:
+		fprintf(f, "%" PRId64, average(e));
+		break;
+	default:
+		if (m->agg != ST_AGG_COUNT && m->value_signed)
+			fprintf(f, "%" PRId64, (int64_t)e->value);
+		else
+			fprintf(f, "%" PRIu64, e->value);
+		break;
+	}
+}
+
+static bool is_hist(const struct st_map_result *m)
+{
+	return m->agg == ST_AGG_HIST || m->agg == ST_AGG_LHIST;
+}
+
+static void print_text(FILE *f, const struct st_map_result *m,
+		       const struct sorted *s)
+{
+	size_t i;
+
+	for (i = 0; i < m->nr_entries; i++) {
+		/* Hist rows end with '\n' and still get the separator. */
+		if (i)
+			fputc('\n', f);
+		print_name_keys(f, ST_OUTPUT_TEXT, m, s[i].e);
+		fputs(is_hist(m) ? ": \n" : ": ", f);
+		print_value(f, ST_OUTPUT_TEXT, m, s[i].e);
+	}
+	fputc('\n', f);
+	if (m->agg == ST_AGG_AVG || m->agg == ST_AGG_STATS)
+		fputc('\n', f);
+}
+
+static const char *json_type(const struct st_map_result *m)
+{
+	if (is_hist(m))
+		return "hist";
+	if (m->agg == ST_AGG_AVG || m->agg == ST_AGG_STATS)
+		return "stats";
+	return "map";
+}
+
+static void print_json(FILE *f, const struct st_map_result *m,
+		       const struct sorted *s)
+{
+	size_t i;
+
+	if (!m->nr_entries)
+		return;
+	fprintf(f, "{\"type\": \"%s\", \"data\": {\"", json_type(m));
+	print_json_str(f, m->name);
+	fputs(m->nr_keys ? "\": {" : "\": ", f);
+	for (i = 0; i < m->nr_entries; i++) {
+		if (i)
+			fputs(", ", f);
+		if (m->nr_keys)
+			print_name_keys(f, ST_OUTPUT_JSON, m, s[i].e);
+		print_value(f, ST_OUTPUT_JSON, m, s[i].e);
+	}
+	fputs(m->nr_keys ? "}}}\n" : "}}\n", f);
+}
+
+int st_output_map(FILE *f, enum st_output_format fmt,
+		  const struct st_map_result *map)
+{
+	struct sorted *s = sort_entries(map);
+
+	if (!s)
+		return -ENOMEM;
+	if (fmt == ST_OUTPUT_TEXT)
+		print_text(f, map, s);
+	else
+		print_json(f, map, s);
+	free(s);
+	return 0;
+}
+
+static int cmp_map_name(const void *a, const void *b)
+{
+	const struct st_map_result *const *ma = a, *const *mb = b;
+
+	return strcmp((*ma)->name, (*mb)->name);
+}
+
+int st_output_exit_maps(FILE *f, enum st_output_format fmt,
+			const struct st_map_result *maps, size_t nr_maps)
+{
+	const struct st_map_result **order;
+	size_t i;
+	int err = 0;
+
+	order = calloc(nr_maps ? nr_maps : 1, sizeof(*order));
+	if (!order)
+		return -ENOMEM;
+	for (i = 0; i < nr_maps; i++)
+		order[i] = &maps[i];
+	qsort(order, nr_maps, sizeof(*order), cmp_map_name);
+	if (fmt == ST_OUTPUT_TEXT)
+		fputs("\n\n", f);
+	for (i = 0; !err && i < nr_maps; i++)
+		err = st_output_map(f, fmt, order[i]);
+	free(order);
+	return err;
+}
+
+void st_output_attached(FILE *f, enum st_output_format fmt,
+			unsigned int nr_probes)
+{
+	if (fmt == ST_OUTPUT_JSON)
+		fprintf(f, "{\"type\": \"attached_probes\", \"data\": {\"probes\": %u}}\n",
+			nr_probes);
+	else
+		fprintf(f, "Attaching %u probe%s...\n", nr_probes,
+			nr_probes == 1 ? "" : "s");
+}

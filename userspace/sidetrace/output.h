@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Printing of aggregated maps, byte for byte as bpftrace 0.17 prints them
+ * (text) or as `bpftrace -f json` does (one JSON document a line).
+ *
+ * The printer takes plain data: whoever reads the BPF maps fills one
+ * st_map_result per map, entries in any order; the printer sorts them the
+ * way bpftrace does (see st_output_map) and never modifies them.
+ *
+ * Deliberate differences from bpftrace 0.17, where it prints wrong data:
+ * - hist buckets go up to [2^63, 2^64) with correct JSON bounds (bpftrace
+ *   caps them and prints "min": -2147483648 for [2G, 4G));
+ * - JSON strings pass bytes >= 0x80 through (UTF-8) instead of escaping
+ *   them as invalid "\uffffffc3";
+ * - equal values are ordered by key, so the output is deterministic;
+ * - in JSON, st_output_exit_maps prints no blank lines between documents.
+ */
+#ifndef SIDETRACE_OUTPUT_H
+#define SIDETRACE_OUTPUT_H
+
+#include <stdio.h>
+
+#include "ast.h"
+
+enum st_output_format {
+	ST_OUTPUT_TEXT,
+	ST_OUTPUT_JSON,
+};
+
+/*
+ * Log2 histogram buckets: index 0 counts negative values, 1 counts 0, 2
+ * counts 1, and index k >= 3 counts [2^(k-2), 2^(k-1)); 65 is [2^63, 2^64).
+ * In BPF: v < 0 (if signed) ? 0 : v == 0 ? 1 : 2 + log2(v).
+ */
+#define ST_HIST_BUCKETS 66
+
+/*
+ * Linear histogram buckets, B = (max - min) / step: index 0 counts v < min,
+ * index i in 1..B counts [min + (i-1)*step, min + i*step), index B + 1
+ * counts v >= max; B + 2 buckets in all.
+ */
+static inline size_t st_lhist_buckets(int64_t min, int64_t max, int64_t step)
+{
+	return (size_t)((max - min) / step) + 2;
+}
+
+/* One key element; type is ST_VT_INT, ST_VT_UINT, ST_VT_BOOL or ST_VT_STR. */
+struct st_key_val {
+	enum st_vtype type;
+	union {
+		int64_t i;		/* ST_VT_INT */
+		uint64_t u;		/* ST_VT_UINT, ST_VT_BOOL */
+		const char *s;		/* ST_VT_STR, NUL-terminated */
+	};
+};
+
+/* One key of a map and its aggregated value, all CPUs already combined. */
+struct st_map_entry {
+	const struct st_key_val *keys;	/* st_map_result.nr_keys of them */
+	/* COUNT, SUM, MIN, MAX: an int64_t when value_signed */
+	uint64_t value;
+	/* AVG, STATS: number of values and their sum */
+	int64_t count;
+	int64_t total;
+	/* HIST: ST_HIST_BUCKETS counts; LHIST: st_lhist_buckets() counts */
+	const uint64_t *buckets;
+};
+
+struct st_map_result {
+	const char *name;		/* "@x", or "@" */
+	enum st_agg agg;
+	uint32_t nr_keys;		/* 0: one entry with keys == NULL */
+	bool value_signed;		/* SUM, MIN, MAX: print value as int64_t */
+	int64_t lhist_min, lhist_max, lhist_step;	/* LHIST */
+	const struct st_map_entry *entries;
+	size_t nr_entries;
+};
+
+/*
+ * Prints one map as print(@x) does. Entries are sorted ascending by value
+ * (COUNT, SUM, MIN, MAX), by average (AVG, STATS) or by the total of their
+ * buckets (HIST, LHIST). A map with no entry prints as bpftrace prints it:
+ * blank line(s) in text, nothing in JSON. 0, or -ENOMEM.
+ */
+int st_output_map(FILE *f, enum st_output_format fmt,
+		  const struct st_map_result *map);
+
+/*
+ * Prints every map as bpftrace does when the program ends: in text, two
+ * newlines then the maps ordered by name. 0, or -ENOMEM.
+ */
+int st_output_exit_maps(FILE *f, enum st_output_format fmt,
+			const struct st_map_result *maps, size_t nr_maps);
+
+/* "Attaching N probes..." or its JSON document. */
+void st_output_attached(FILE *f, enum st_output_format fmt,
+			unsigned int nr_probes);
+
+#endif /* SIDETRACE_OUTPUT_H */
