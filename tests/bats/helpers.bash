@@ -1,0 +1,57 @@
+# SPDX-License-Identifier: MIT
+# Shared by the bats suites: paths and small helpers.
+ROOT="$(cd "$BATS_TEST_DIRNAME/../.." && pwd)"
+OUT="$ROOT/.output"
+HTTPD="$OUT/examples/httpd_sim"
+KV="$OUT/examples/kv_client"
+LIBKV="$OUT/examples/libkv.so"
+SIDETRACE="$OUT/sidetrace"
+
+# bpftrace warns that it cannot raise RLIMIT_MEMLOCK here; that is expected.
+bpftrace_q() {
+	bpftrace "$@" 2>&1 | grep -v -e RLIMIT_MEMLOCK -e '^Attaching' -e '^$'
+}
+
+# Sums field N (name=value pairs) of the ground-truth lines printed with -v.
+truth_sum() { # event field
+	awk -v ev="$1" -v f="$2" '$1 == ev { for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == f) s += kv[2] } } END { print s + 0 }'
+}
+
+truth_count() { # event
+	awk -v ev="$1" '$1 == ev { n++ } END { print n + 0 }'
+}
+
+# Reads the 16-bit USDT semaphore of PROVIDER:NAME in process PID.
+read_semaphore() { # pid binary provider name
+	python3 - "$@" <<'PY'
+import re, subprocess, sys
+pid, binary, prov, name = sys.argv[1:5]
+notes = subprocess.run(["readelf", "-n", binary], capture_output=True, text=True).stdout
+sema = None
+for block in notes.split("Provider: ")[1:]:
+    lines = block.splitlines()
+    if lines[0].strip() == prov and lines[1].split(":", 1)[1].strip() == name:
+        sema = int(re.search(r"Semaphore: (0x[0-9a-f]+)", block).group(1), 16)
+sections = subprocess.run(["readelf", "-lW", binary], capture_output=True, text=True).stdout
+# Map the semaphore's virtual address to its file offset through PT_LOAD.
+off = None
+for l in sections.splitlines():
+    f = l.split()
+    if f and f[0] == "LOAD":
+        o, va, fsz = int(f[1], 16), int(f[2], 16), int(f[4], 16)
+        if va <= sema < va + fsz:
+            off = sema - va + o
+real = subprocess.run(["readlink", "-f", binary], capture_output=True, text=True).stdout.strip()
+for l in open(f"/proc/{pid}/maps"):
+    f = l.split()
+    if len(f) >= 6 and f[5] == real:
+        lo, hi = (int(x, 16) for x in f[0].split("-"))
+        moff = int(f[2], 16)
+        if moff <= off < moff + (hi - lo):
+            with open(f"/proc/{pid}/mem", "rb") as m:
+                m.seek(lo + off - moff)
+                print(int.from_bytes(m.read(2), "little"))
+            sys.exit(0)
+sys.exit("semaphore not mapped")
+PY
+}
