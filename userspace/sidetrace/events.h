@@ -24,6 +24,14 @@ struct st_type {
 	int64_t *enum_begin, *enum_end;
 	uint32_t nr_enum;
 	char *attrs;		/* attributes rendered as text, or NULL */
+	/* Added by discovery; zero when not applicable. */
+	uint8_t byte_order;	/* enum side_type_label_byte_order */
+	uint16_t len_bits;	/* integers, bool: 0 means size * 8 */
+	struct st_type *length_type;	/* VLA, VLA_VISITOR, GATHER_VLA */
+	uint64_t gather_offset;	/* GATHER_*: offset in the gathered object */
+	uint16_t gather_offset_bits;	/* GATHER_BOOL, GATHER_INTEGER */
+	uint8_t gather_access;	/* enum side_type_gather_access_mode */
+	uint32_t gather_size;	/* GATHER_STRUCT: bytes */
 };
 
 struct st_field {
@@ -55,6 +63,7 @@ struct st_event {
 	char *attrs;		/* event attributes rendered as text, or NULL */
 	struct st_site *sites;
 	uint32_t nr_sites;
+	char *error;		/* why the description is partial, or NULL */
 };
 
 struct st_event_list {

@@ -1,0 +1,796 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Decoding of SIDE event descriptions from an ELF file.
+ *
+ * The description graph is data written by whoever built the file, so it
+ * is read like untrusted input: every structure is copied out through
+ * bounded reads, pointers go through the relocation map, and recursion is
+ * capped in depth and in total nodes (a type graph that is a DAG with wide
+ * fan-out would otherwise be exponential even without cycles). The first
+ * problem is kept as the event's error; decoding goes on where it can.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <side/abi/event-description.h>
+#include <side/abi/type-description.h>
+
+#include "discovery.h"
+#include "side_desc.h"
+#include "textbuf.h"
+
+struct rd {
+	const struct st_elf *e;
+	unsigned int nodes;
+	unsigned int nr_errors;
+	char err[256];
+};
+
+static void __attribute__((format(printf, 2, 3)))
+rd_fail(struct rd *rd, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (rd->nr_errors++)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(rd->err, sizeof(rd->err), fmt, ap);
+	va_end(ap);
+}
+
+static bool rd_read(struct rd *rd, uint64_t addr, void *buf, size_t len,
+		    const char *what)
+{
+	if (st_elf_read(rd->e, addr, buf, len))
+		return true;
+	rd_fail(rd, "%s at 0x%" PRIx64 " is outside the file", what, addr);
+	return false;
+}
+
+/* Read a pointer slot; a null pointer is a failure too. */
+static bool rd_ptr(struct rd *rd, uint64_t slot, uint64_t *v, const char *what)
+{
+	if (!st_elf_read_ptr(rd->e, slot, v)) {
+		rd_fail(rd, "%s pointer at 0x%" PRIx64 " is outside the file",
+			what, slot);
+		return false;
+	}
+	if (!*v) {
+		rd_fail(rd, "%s pointer at 0x%" PRIx64 " is null", what, slot);
+		return false;
+	}
+	return true;
+}
+
+static char *rd_str(struct rd *rd, uint64_t slot, unsigned int unit_size,
+		    const char *what)
+{
+	uint64_t p;
+	char *s;
+
+	if (!rd_ptr(rd, slot, &p, what))
+		return NULL;
+	s = st_elf_read_str(rd->e, p, unit_size, ST_MAX_NAME);
+	if (!s)
+		rd_fail(rd, "%s at 0x%" PRIx64 " is unreadable, unterminated or longer than %d units",
+			what, p, ST_MAX_NAME);
+	return s;
+}
+
+/* struct side_type_raw_string at addr. */
+static char *rd_raw_string(struct rd *rd, uint64_t addr, const char *what)
+{
+	struct side_type_raw_string rs;
+
+	if (!rd_read(rd, addr, &rs, sizeof(rs), what))
+		return NULL;
+	return rd_str(rd, addr + offsetof(struct side_type_raw_string, p),
+		      rs.unit_size, what);
+}
+
+/* IEEE 754 binary16 to double, for attribute display. */
+static double half_to_double(uint16_t h)
+{
+	int exp = (h >> 10) & 0x1f;
+	double m = h & 0x3ff;
+	double v;
+
+	if (exp == 0)
+		v = m / 1024.0 / 16384.0;
+	else if (exp == 31)
+		v = m ? __builtin_nan("") : __builtin_inf();
+	else
+		v = (1.0 + m / 1024.0) * __builtin_ldexp(1.0, exp - 15);
+	return (h & 0x8000) ? -v : v;
+}
+
+static void rd_attr_value(struct rd *rd, struct st_textbuf *tb, uint64_t addr,
+			  const struct side_attr_value *v)
+{
+	const union side_integer_value *i = &v->u.integer_value;
+	uint64_t lo = i->side_u128_split[SIDE_INTEGER128_SPLIT_LOW];
+	uint64_t hi = i->side_u128_split[SIDE_INTEGER128_SPLIT_HIGH];
+	char *s;
+	float f;
+	double d;
+	uint16_t h;
+
+	switch (v->type.v) {
+	case SIDE_ATTR_TYPE_NULL:
+		st_tb_puts(tb, "null");
+		break;
+	case SIDE_ATTR_TYPE_BOOL:
+		st_tb_puts(tb, v->u.bool_value ? "true" : "false");
+		break;
+	case SIDE_ATTR_TYPE_U8:
+		st_tb_printf(tb, "%u", i->side_u8);
+		break;
+	case SIDE_ATTR_TYPE_U16:
+		st_tb_printf(tb, "%u", i->side_u16);
+		break;
+	case SIDE_ATTR_TYPE_U32:
+		st_tb_printf(tb, "%" PRIu32, i->side_u32);
+		break;
+	case SIDE_ATTR_TYPE_U64:
+		st_tb_printf(tb, "%" PRIu64, i->side_u64);
+		break;
+	case SIDE_ATTR_TYPE_S8:
+		st_tb_printf(tb, "%d", i->side_s8);
+		break;
+	case SIDE_ATTR_TYPE_S16:
+		st_tb_printf(tb, "%d", i->side_s16);
+		break;
+	case SIDE_ATTR_TYPE_S32:
+		st_tb_printf(tb, "%" PRId32, i->side_s32);
+		break;
+	case SIDE_ATTR_TYPE_S64:
+		st_tb_printf(tb, "%" PRId64, i->side_s64);
+		break;
+	case SIDE_ATTR_TYPE_U128:
+		if (!hi)
+			st_tb_printf(tb, "%" PRIu64, lo);
+		else
+			st_tb_printf(tb, "0x%" PRIx64 "%016" PRIx64, hi, lo);
+		break;
+	case SIDE_ATTR_TYPE_S128:
+		/* Decimal when the value fits in 64 bits, else raw hex. */
+		if (hi == ((int64_t)lo < 0 ? UINT64_MAX : 0))
+			st_tb_printf(tb, "%" PRId64, (int64_t)lo);
+		else
+			st_tb_printf(tb, "0x%" PRIx64 "%016" PRIx64, hi, lo);
+		break;
+	case SIDE_ATTR_TYPE_FLOAT_BINARY16:
+		memcpy(&h, &v->u.float_value, sizeof(h));
+		st_tb_printf(tb, "%g", half_to_double(h));
+		break;
+	case SIDE_ATTR_TYPE_FLOAT_BINARY32:
+		memcpy(&f, &v->u.float_value, sizeof(f));
+		st_tb_printf(tb, "%g", f);
+		break;
+	case SIDE_ATTR_TYPE_FLOAT_BINARY64:
+		memcpy(&d, &v->u.float_value, sizeof(d));
+		st_tb_printf(tb, "%g", d);
+		break;
+	case SIDE_ATTR_TYPE_FLOAT_BINARY128:
+		st_tb_printf(tb, "<binary128 0x%" PRIx64 "%016" PRIx64 ">",
+			     hi, lo);
+		break;
+	case SIDE_ATTR_TYPE_STRING:
+		s = rd_raw_string(rd, addr + offsetof(struct side_attr_value,
+						      u.string_value),
+				  "attribute string");
+		st_tb_printf(tb, "\"%s\"", s ? s : "?");
+		free(s);
+		break;
+	default:
+		rd_fail(rd, "unknown attribute type %" PRIu32 " at 0x%" PRIx64,
+			v->type.v, addr);
+		st_tb_printf(tb, "<attribute type %" PRIu32 ">", v->type.v);
+		break;
+	}
+}
+
+/* Render an attribute array as "key=value, ...", or NULL when empty. */
+static char *rd_attrs(struct rd *rd, uint64_t slot, uint32_t len)
+{
+	struct st_textbuf tb = { 0 };
+	uint64_t base;
+	uint32_t i;
+
+	if (!len)
+		return NULL;
+	if (!rd_ptr(rd, slot, &base, "attribute list"))
+		return NULL;
+	if (len > ST_MAX_ATTRS) {
+		rd_fail(rd, "%" PRIu32 " attributes, more than %d", len,
+			ST_MAX_ATTRS);
+		len = ST_MAX_ATTRS;
+	}
+	for (i = 0; i < len; i++) {
+		uint64_t a = base + (uint64_t)i * sizeof(struct side_attr);
+		unsigned char buf[sizeof(struct side_attr)];
+		const struct side_attr *attr = (const void *)buf;
+		char *key;
+
+		if (!rd_read(rd, a, buf, sizeof(buf), "attribute"))
+			break;
+		key = rd_raw_string(rd, a + offsetof(struct side_attr, key),
+				    "attribute key");
+		if (!key)
+			break;
+		st_tb_printf(&tb, "%s%s=", i ? ", " : "", key);
+		free(key);
+		rd_attr_value(rd, &tb, a + offsetof(struct side_attr, value),
+			      &attr->value);
+	}
+	if (!tb.len) {
+		st_tb_free(&tb);
+		return NULL;
+	}
+	return st_tb_take(&tb);
+}
+
+static int rd_type(struct rd *rd, uint64_t addr, struct st_type *t,
+		   int depth);
+
+/* Allocate *out and decode the side_type that the pointer at slot names. */
+static int rd_type_ptr(struct rd *rd, uint64_t slot, struct st_type **out,
+		       int depth, const char *what)
+{
+	uint64_t p;
+
+	if (!rd_ptr(rd, slot, &p, what))
+		return -1;
+	*out = calloc(1, sizeof(**out));
+	if (!*out) {
+		rd_fail(rd, "out of memory");
+		return -1;
+	}
+	return rd_type(rd, p, *out, depth);
+}
+
+/* Decode the side_event_field array whose pointer is at slot. */
+static int rd_fields(struct rd *rd, uint64_t slot, uint32_t len,
+		     struct st_field **out, uint32_t *nr, int depth)
+{
+	struct st_field *f;
+	uint64_t base;
+	uint32_t i;
+
+	if (!len)
+		return 0;
+	if (len > ST_MAX_FIELDS) {
+		rd_fail(rd, "%" PRIu32 " fields, more than %d", len,
+			ST_MAX_FIELDS);
+		len = ST_MAX_FIELDS;
+	}
+	if (!rd_ptr(rd, slot, &base, "field list"))
+		return -1;
+	f = calloc(len, sizeof(*f));
+	if (!f) {
+		rd_fail(rd, "out of memory");
+		return -1;
+	}
+	*out = f;
+	for (i = 0; i < len; i++) {
+		uint64_t fa = base + (uint64_t)i * sizeof(struct side_event_field);
+
+		/* Count the field first so that it is freed on any failure. */
+		*nr = i + 1;
+		f[i].name = rd_str(rd, fa + offsetof(struct side_event_field,
+						     field_name),
+				   1, "field name");
+		if (!f[i].name)
+			f[i].name = strdup("?");
+		if (!f[i].name) {
+			rd_fail(rd, "out of memory");
+			return -1;
+		}
+		if (rd_type(rd, fa + offsetof(struct side_event_field, side_type),
+			    &f[i].type, depth))
+			return -1;
+	}
+	return 0;
+}
+
+/* struct side_type_struct at p. */
+static int rd_struct(struct rd *rd, uint64_t p, struct st_type *t, int depth)
+{
+	unsigned char buf[sizeof(struct side_type_struct)];
+	const struct side_type_struct *s = (const void *)buf;
+
+	if (!rd_read(rd, p, buf, sizeof(buf), "struct type"))
+		return -1;
+	t->attrs = rd_attrs(rd, p + offsetof(struct side_type_struct,
+					     attributes.elements),
+			    s->attributes.length);
+	return rd_fields(rd, p + offsetof(struct side_type_struct,
+					  fields.elements),
+			 s->fields.length, &t->fields, &t->nr_fields, depth + 1);
+}
+
+/*
+ * struct side_enum_mappings (or the bitmap variant, same layout with
+ * unsigned ranges) that the pointer at slot names.
+ */
+static int rd_enum(struct rd *rd, uint64_t slot, struct st_type *t)
+{
+	unsigned char buf[sizeof(struct side_enum_mappings)];
+	const struct side_enum_mappings *m = (const void *)buf;
+	uint64_t p, base;
+	uint32_t i, n;
+
+	if (!rd_ptr(rd, slot, &p, "enum mappings") ||
+	    !rd_read(rd, p, buf, sizeof(buf), "enum mappings"))
+		return -1;
+	t->attrs = rd_attrs(rd, p + offsetof(struct side_enum_mappings,
+					     attributes.elements),
+			    m->attributes.length);
+	n = m->mappings.length;
+	if (!n)
+		return 0;
+	if (n > ST_MAX_ENUM) {
+		rd_fail(rd, "%" PRIu32 " enum mappings, more than %d", n,
+			ST_MAX_ENUM);
+		n = ST_MAX_ENUM;
+	}
+	if (!rd_ptr(rd, p + offsetof(struct side_enum_mappings,
+				     mappings.elements), &base, "enum mapping list"))
+		return -1;
+	t->enum_labels = calloc(n, sizeof(*t->enum_labels));
+	t->enum_begin = calloc(n, sizeof(*t->enum_begin));
+	t->enum_end = calloc(n, sizeof(*t->enum_end));
+	if (!t->enum_labels || !t->enum_begin || !t->enum_end) {
+		rd_fail(rd, "out of memory");
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		uint64_t a = base + (uint64_t)i * sizeof(struct side_enum_mapping);
+		struct side_enum_mapping em;
+
+		if (!rd_read(rd, a, &em, sizeof(em), "enum mapping"))
+			return -1;
+		t->nr_enum = i + 1;
+		t->enum_begin[i] = em.range_begin;
+		t->enum_end[i] = em.range_end;
+		t->enum_labels[i] = rd_raw_string(rd, a + offsetof(struct side_enum_mapping,
+								   label),
+						  "enum label");
+		if (!t->enum_labels[i])
+			t->enum_labels[i] = strdup("?");
+		if (!t->enum_labels[i]) {
+			rd_fail(rd, "out of memory");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* struct side_type_variant at p: elem = selector, fields = options. */
+static int rd_variant(struct rd *rd, uint64_t p, struct st_type *t, int depth)
+{
+	unsigned char buf[sizeof(struct side_type_variant)];
+	const struct side_type_variant *v = (const void *)buf;
+	uint64_t base;
+	uint32_t i, n;
+
+	if (!rd_read(rd, p, buf, sizeof(buf), "variant type"))
+		return -1;
+	t->attrs = rd_attrs(rd, p + offsetof(struct side_type_variant,
+					     attributes.elements),
+			    v->attributes.length);
+	t->elem = calloc(1, sizeof(*t->elem));
+	if (!t->elem) {
+		rd_fail(rd, "out of memory");
+		return -1;
+	}
+	if (rd_type(rd, p + offsetof(struct side_type_variant, selector),
+		    t->elem, depth + 1))
+		return -1;
+	n = v->options.length;
+	if (!n)
+		return 0;
+	if (n > ST_MAX_FIELDS) {
+		rd_fail(rd, "%" PRIu32 " variant options, more than %d", n,
+			ST_MAX_FIELDS);
+		n = ST_MAX_FIELDS;
+	}
+	if (!rd_ptr(rd, p + offsetof(struct side_type_variant, options.elements),
+		    &base, "variant option list"))
+		return -1;
+	t->fields = calloc(n, sizeof(*t->fields));
+	if (!t->fields) {
+		rd_fail(rd, "out of memory");
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		uint64_t a = base + (uint64_t)i * sizeof(struct side_variant_option);
+		int64_t range[2];
+		char name[48];
+
+		if (!rd_read(rd, a, range, sizeof(range), "variant option"))
+			return -1;
+		if (range[0] == range[1])
+			snprintf(name, sizeof(name), "%" PRId64, range[0]);
+		else
+			snprintf(name, sizeof(name), "%" PRId64 "..%" PRId64,
+				 range[0], range[1]);
+		t->nr_fields = i + 1;
+		t->fields[i].name = strdup(name);
+		if (!t->fields[i].name) {
+			rd_fail(rd, "out of memory");
+			return -1;
+		}
+		if (rd_type(rd, a + offsetof(struct side_variant_option, side_type),
+			    &t->fields[i].type, depth + 1))
+			return -1;
+	}
+	return 0;
+}
+
+/* Offset of a member of the side_type at the start of a type's storage. */
+#define TOFF(member) offsetof(struct side_type, member)
+
+static void rd_integer(struct rd *rd, uint64_t attr_slot,
+		       const struct side_type_integer *it, struct st_type *t)
+{
+	t->size = it->integer_size;
+	t->len_bits = it->len_bits;
+	t->is_signed = it->signedness;
+	t->byte_order = it->byte_order.v;
+	t->attrs = rd_attrs(rd, attr_slot, it->attributes.length);
+}
+
+/* Gather types: where the value sits, then the gathered type itself. */
+static int rd_gather(struct rd *rd, uint64_t addr, const struct side_type *st,
+		     struct st_type *t, int depth)
+{
+	const struct side_type_gather *g = &st->u.side_gather;
+
+	switch (t->label) {
+	case SIDE_TYPE_GATHER_BOOL:
+		t->gather_offset = g->u.side_bool.offset;
+		t->gather_offset_bits = g->u.side_bool.offset_bits;
+		t->gather_access = g->u.side_bool.access_mode.v;
+		t->size = g->u.side_bool.type.bool_size;
+		t->len_bits = g->u.side_bool.type.len_bits;
+		t->byte_order = g->u.side_bool.type.byte_order.v;
+		t->attrs = rd_attrs(rd, addr + TOFF(u.side_gather.u.side_bool.type.attributes.elements),
+				    g->u.side_bool.type.attributes.length);
+		return 0;
+	case SIDE_TYPE_GATHER_BYTE:
+		t->gather_offset = g->u.side_byte.offset;
+		t->gather_access = g->u.side_byte.access_mode.v;
+		t->size = 1;
+		t->attrs = rd_attrs(rd, addr + TOFF(u.side_gather.u.side_byte.type.attributes.elements),
+				    g->u.side_byte.type.attributes.length);
+		return 0;
+	case SIDE_TYPE_GATHER_INTEGER:
+	case SIDE_TYPE_GATHER_POINTER:
+		t->gather_offset = g->u.side_integer.offset;
+		t->gather_offset_bits = g->u.side_integer.offset_bits;
+		t->gather_access = g->u.side_integer.access_mode.v;
+		rd_integer(rd, addr + TOFF(u.side_gather.u.side_integer.type.attributes.elements),
+			   &g->u.side_integer.type, t);
+		return 0;
+	case SIDE_TYPE_GATHER_FLOAT:
+		t->gather_offset = g->u.side_float.offset;
+		t->gather_access = g->u.side_float.access_mode.v;
+		t->size = g->u.side_float.type.float_size;
+		t->byte_order = g->u.side_float.type.byte_order.v;
+		t->attrs = rd_attrs(rd, addr + TOFF(u.side_gather.u.side_float.type.attributes.elements),
+				    g->u.side_float.type.attributes.length);
+		return 0;
+	case SIDE_TYPE_GATHER_STRING:
+		t->gather_offset = g->u.side_string.offset;
+		t->gather_access = g->u.side_string.access_mode.v;
+		t->size = g->u.side_string.type.unit_size;
+		t->byte_order = g->u.side_string.type.byte_order.v;
+		t->attrs = rd_attrs(rd, addr + TOFF(u.side_gather.u.side_string.type.attributes.elements),
+				    g->u.side_string.type.attributes.length);
+		return 0;
+	case SIDE_TYPE_GATHER_ENUM:
+		if (rd_enum(rd, addr + TOFF(u.side_gather.u.side_enum.mappings), t))
+			return -1;
+		return rd_type_ptr(rd, addr + TOFF(u.side_gather.u.side_enum.elem_type),
+				   &t->elem, depth + 1, "enum element type");
+	case SIDE_TYPE_GATHER_STRUCT: {
+		uint64_t p;
+
+		t->gather_offset = g->u.side_struct.offset;
+		t->gather_access = g->u.side_struct.access_mode.v;
+		t->gather_size = g->u.side_struct.size;
+		if (!rd_ptr(rd, addr + TOFF(u.side_gather.u.side_struct.type), &p,
+			    "gather struct type"))
+			return -1;
+		return rd_struct(rd, p, t, depth);
+	}
+	case SIDE_TYPE_GATHER_ARRAY:
+		t->gather_offset = g->u.side_array.offset;
+		t->gather_access = g->u.side_array.access_mode.v;
+		t->array_len = g->u.side_array.type.length;
+		t->attrs = rd_attrs(rd, addr + TOFF(u.side_gather.u.side_array.type.attributes.elements),
+				    g->u.side_array.type.attributes.length);
+		return rd_type_ptr(rd, addr + TOFF(u.side_gather.u.side_array.type.elem_type),
+				   &t->elem, depth + 1, "array element type");
+	case SIDE_TYPE_GATHER_VLA:
+		t->gather_offset = g->u.side_vla.offset;
+		t->gather_access = g->u.side_vla.access_mode.v;
+		t->attrs = rd_attrs(rd, addr + TOFF(u.side_gather.u.side_vla.type.attributes.elements),
+				    g->u.side_vla.type.attributes.length);
+		if (rd_type_ptr(rd, addr + TOFF(u.side_gather.u.side_vla.type.elem_type),
+				&t->elem, depth + 1, "vla element type"))
+			return -1;
+		return rd_type_ptr(rd, addr + TOFF(u.side_gather.u.side_vla.type.length_type),
+				   &t->length_type, depth + 1, "vla length type");
+	}
+	return 0;
+}
+
+/* Types whose description is behind a pointer in the side_type. */
+static int rd_indirect(struct rd *rd, uint64_t addr, struct st_type *t,
+		       int depth)
+{
+	unsigned char buf[sizeof(struct side_type_vla_visitor)];
+	const struct side_type_array *a = (const void *)buf;
+	const struct side_type_vla *v = (const void *)buf;
+	const struct side_type_vla_visitor *vv = (const void *)buf;
+	const struct side_type_optional *o = (const void *)buf;
+	uint64_t p;
+
+	/* Every member of the union holding these is at the same place. */
+	if (!rd_ptr(rd, addr + TOFF(u.side_struct), &p, "type description"))
+		return -1;
+	switch (t->label) {
+	case SIDE_TYPE_STRUCT:
+		return rd_struct(rd, p, t, depth);
+	case SIDE_TYPE_VARIANT:
+		return rd_variant(rd, p, t, depth);
+	case SIDE_TYPE_OPTIONAL:
+		if (!rd_read(rd, p, buf, sizeof(*o), "optional type"))
+			return -1;
+		t->attrs = rd_attrs(rd, p + offsetof(struct side_type_optional,
+						     attributes.elements),
+				    o->attributes.length);
+		return rd_type_ptr(rd, p + offsetof(struct side_type_optional, elem_type),
+				   &t->elem, depth + 1, "optional element type");
+	case SIDE_TYPE_ARRAY:
+		if (!rd_read(rd, p, buf, sizeof(*a), "array type"))
+			return -1;
+		t->array_len = a->length;
+		t->attrs = rd_attrs(rd, p + offsetof(struct side_type_array,
+						     attributes.elements),
+				    a->attributes.length);
+		return rd_type_ptr(rd, p + offsetof(struct side_type_array, elem_type),
+				   &t->elem, depth + 1, "array element type");
+	case SIDE_TYPE_VLA:
+		if (!rd_read(rd, p, buf, sizeof(*v), "vla type"))
+			return -1;
+		t->attrs = rd_attrs(rd, p + offsetof(struct side_type_vla,
+						     attributes.elements),
+				    v->attributes.length);
+		if (rd_type_ptr(rd, p + offsetof(struct side_type_vla, elem_type),
+				&t->elem, depth + 1, "vla element type"))
+			return -1;
+		return rd_type_ptr(rd, p + offsetof(struct side_type_vla, length_type),
+				   &t->length_type, depth + 1, "vla length type");
+	case SIDE_TYPE_VLA_VISITOR:
+		if (!rd_read(rd, p, buf, sizeof(*vv), "vla visitor type"))
+			return -1;
+		t->attrs = rd_attrs(rd, p + offsetof(struct side_type_vla_visitor,
+						     attributes.elements),
+				    vv->attributes.length);
+		if (rd_type_ptr(rd, p + offsetof(struct side_type_vla_visitor, elem_type),
+				&t->elem, depth + 1, "vla element type"))
+			return -1;
+		return rd_type_ptr(rd, p + offsetof(struct side_type_vla_visitor,
+						    length_type),
+				   &t->length_type, depth + 1, "vla length type");
+	}
+	return 0;
+}
+
+static int rd_type(struct rd *rd, uint64_t addr, struct st_type *t, int depth)
+{
+	unsigned char buf[sizeof(struct side_type)];
+	const struct side_type *st = (const void *)buf;
+
+	if (depth > ST_MAX_TYPE_DEPTH) {
+		rd_fail(rd, "types nested more than %d levels deep at 0x%" PRIx64,
+			ST_MAX_TYPE_DEPTH, addr);
+		return -1;
+	}
+	if (++rd->nodes > ST_MAX_TYPE_NODES) {
+		rd_fail(rd, "more than %d type nodes in one event",
+			ST_MAX_TYPE_NODES);
+		return -1;
+	}
+	if (!rd_read(rd, addr, buf, sizeof(buf), "type"))
+		return -1;
+	t->label = st->type.v;
+	switch (t->label) {
+	case SIDE_TYPE_NULL:
+		t->attrs = rd_attrs(rd, addr + TOFF(u.side_null.attributes.elements),
+				    st->u.side_null.attributes.length);
+		return 0;
+	case SIDE_TYPE_BOOL:
+		t->size = st->u.side_bool.bool_size;
+		t->len_bits = st->u.side_bool.len_bits;
+		t->byte_order = st->u.side_bool.byte_order.v;
+		t->attrs = rd_attrs(rd, addr + TOFF(u.side_bool.attributes.elements),
+				    st->u.side_bool.attributes.length);
+		return 0;
+	case SIDE_TYPE_BYTE:
+		t->size = 1;
+		t->attrs = rd_attrs(rd, addr + TOFF(u.side_byte.attributes.elements),
+				    st->u.side_byte.attributes.length);
+		return 0;
+	case SIDE_TYPE_U8:
+	case SIDE_TYPE_U16:
+	case SIDE_TYPE_U32:
+	case SIDE_TYPE_U64:
+	case SIDE_TYPE_U128:
+	case SIDE_TYPE_S8:
+	case SIDE_TYPE_S16:
+	case SIDE_TYPE_S32:
+	case SIDE_TYPE_S64:
+	case SIDE_TYPE_S128:
+	case SIDE_TYPE_POINTER:
+		rd_integer(rd, addr + TOFF(u.side_integer.attributes.elements),
+			   &st->u.side_integer, t);
+		return 0;
+	case SIDE_TYPE_FLOAT_BINARY16:
+	case SIDE_TYPE_FLOAT_BINARY32:
+	case SIDE_TYPE_FLOAT_BINARY64:
+	case SIDE_TYPE_FLOAT_BINARY128:
+		t->size = st->u.side_float.float_size;
+		t->byte_order = st->u.side_float.byte_order.v;
+		t->attrs = rd_attrs(rd, addr + TOFF(u.side_float.attributes.elements),
+				    st->u.side_float.attributes.length);
+		return 0;
+	case SIDE_TYPE_STRING_UTF8:
+	case SIDE_TYPE_STRING_UTF16:
+	case SIDE_TYPE_STRING_UTF32:
+		t->size = st->u.side_string.unit_size;
+		t->byte_order = st->u.side_string.byte_order.v;
+		t->attrs = rd_attrs(rd, addr + TOFF(u.side_string.attributes.elements),
+				    st->u.side_string.attributes.length);
+		return 0;
+	case SIDE_TYPE_STRUCT:
+	case SIDE_TYPE_VARIANT:
+	case SIDE_TYPE_OPTIONAL:
+	case SIDE_TYPE_ARRAY:
+	case SIDE_TYPE_VLA:
+	case SIDE_TYPE_VLA_VISITOR:
+		return rd_indirect(rd, addr, t, depth);
+	case SIDE_TYPE_ENUM:
+	case SIDE_TYPE_ENUM_BITMAP:
+		/* Both keep mappings then elem_type, at the same offsets. */
+		if (rd_enum(rd, addr + TOFF(u.side_enum.mappings), t))
+			return -1;
+		return rd_type_ptr(rd, addr + TOFF(u.side_enum.elem_type),
+				   &t->elem, depth + 1, "enum element type");
+	case SIDE_TYPE_DYNAMIC:
+		return 0;
+	case SIDE_TYPE_GATHER_BOOL:
+	case SIDE_TYPE_GATHER_INTEGER:
+	case SIDE_TYPE_GATHER_BYTE:
+	case SIDE_TYPE_GATHER_POINTER:
+	case SIDE_TYPE_GATHER_FLOAT:
+	case SIDE_TYPE_GATHER_STRING:
+	case SIDE_TYPE_GATHER_STRUCT:
+	case SIDE_TYPE_GATHER_ARRAY:
+	case SIDE_TYPE_GATHER_VLA:
+	case SIDE_TYPE_GATHER_ENUM:
+		return rd_gather(rd, addr, st, t, depth);
+	}
+	/* Dynamic labels describe arguments, never a declared field. */
+	rd_fail(rd, "unknown type label %u at 0x%" PRIx64, t->label, addr);
+	return 0;
+}
+
+int st_read_event_desc(const struct st_elf *e, uint64_t addr,
+		       struct st_event *ev)
+{
+	unsigned char buf[sizeof(struct side_event_description)] = { 0 };
+	const struct side_event_description *d = (const void *)buf;
+	struct rd rd = { .e = e };
+	uint32_t size;
+	int ret = -1;
+
+	ev->has_side = true;
+	ev->desc_addr = addr;
+	if (!rd_read(&rd, addr, &size, sizeof(size), "event description"))
+		goto cleanup;
+	if (size < offsetof(struct side_event_description, fields)) {
+		rd_fail(&rd, "event description at 0x%" PRIx64 " is too small (%" PRIu32 " bytes)",
+			addr, size);
+		goto cleanup;
+	}
+	/*
+	 * A newer ABI appends members: read what we know. An older one has
+	 * fewer; the zeroed remainder reads as empty lists.
+	 */
+	if (size > sizeof(buf))
+		size = sizeof(buf);
+	if (!rd_read(&rd, addr, buf, size, "event description"))
+		goto cleanup;
+	ev->provider = rd_str(&rd, addr + offsetof(struct side_event_description,
+						   provider_name),
+			      1, "provider name");
+	ev->name = rd_str(&rd, addr + offsetof(struct side_event_description,
+					       event_name),
+			  1, "event name");
+	if (!ev->provider || !ev->name)
+		goto cleanup;
+	ret = 0;
+	ev->loglevel = d->loglevel.v;
+	ev->variadic = d->flags & SIDE_EVENT_FLAG_VARIADIC;
+	ev->attrs = rd_attrs(&rd, addr + offsetof(struct side_event_description,
+						  attributes.elements),
+			     d->attributes.length);
+	rd_fields(&rd, addr + offsetof(struct side_event_description,
+				       fields.elements),
+		  d->fields.length, &ev->fields, &ev->nr_fields, 0);
+cleanup:
+	if (rd.nr_errors > 1) {
+		size_t n = strlen(rd.err);
+
+		snprintf(rd.err + n, sizeof(rd.err) - n, " (and %u more problems)",
+			 rd.nr_errors - 1);
+	}
+	if (rd.nr_errors)
+		ev->error = strdup(rd.err);
+	return ret;
+}
+
+void st_type_fini(struct st_type *t)
+{
+	uint32_t i;
+
+	if (t->elem) {
+		st_type_fini(t->elem);
+		free(t->elem);
+	}
+	if (t->length_type) {
+		st_type_fini(t->length_type);
+		free(t->length_type);
+	}
+	for (i = 0; i < t->nr_fields; i++) {
+		free(t->fields[i].name);
+		st_type_fini(&t->fields[i].type);
+	}
+	free(t->fields);
+	for (i = 0; i < t->nr_enum; i++)
+		free(t->enum_labels[i]);
+	free(t->enum_labels);
+	free(t->enum_begin);
+	free(t->enum_end);
+	free(t->attrs);
+	memset(t, 0, sizeof(*t));
+}
+
+void st_event_fini(struct st_event *ev)
+{
+	uint32_t i;
+
+	for (i = 0; i < ev->nr_fields; i++) {
+		free(ev->fields[i].name);
+		st_type_fini(&ev->fields[i].type);
+	}
+	free(ev->fields);
+	for (i = 0; i < ev->nr_sites; i++)
+		free(ev->sites[i].args);
+	free(ev->sites);
+	free(ev->path);
+	free(ev->provider);
+	free(ev->name);
+	free(ev->usdt_provider);
+	free(ev->usdt_name);
+	free(ev->attrs);
+	free(ev->error);
+	memset(ev, 0, sizeof(*ev));
+}

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Decoding of SIDE event descriptions (libside layout) from an ELF file
+ * into the events.h model. Internal to discovery.
+ */
+#ifndef SIDETRACE_SIDE_DESC_H
+#define SIDETRACE_SIDE_DESC_H
+
+#include <stdint.h>
+
+#include "elf_helpers.h"
+#include "events.h"
+
+/*
+ * Fill ev from the struct side_event_description at addr: names, log
+ * level, flags, attributes and the field type tree. Returns 0 when the
+ * names were read (ev.error may still report a partial description), or -1
+ * when addr holds no readable description (ev.error says why).
+ */
+int st_read_event_desc(const struct st_elf *e, uint64_t addr,
+		       struct st_event *ev);
+
+/* Free what a st_type / st_event owns, not the object itself. */
+void st_type_fini(struct st_type *t);
+void st_event_fini(struct st_event *ev);
+
+#endif /* SIDETRACE_SIDE_DESC_H */

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Growable text buffer for rendering types, attributes and JSON. An
+ * allocation failure latches: later appends are ignored and st_tb_take
+ * returns NULL, so callers check once at the end.
+ */
+#ifndef SIDETRACE_TEXTBUF_H
+#define SIDETRACE_TEXTBUF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct st_textbuf {
+	char *s;
+	size_t len;
+	size_t cap;
+	bool failed;
+};
+
+void st_tb_putc(struct st_textbuf *tb, char c);
+void st_tb_puts(struct st_textbuf *tb, const char *s);
+void st_tb_printf(struct st_textbuf *tb, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Append s as a JSON string literal, quotes included. */
+void st_tb_json_str(struct st_textbuf *tb, const char *s);
+/* The text (malloc'ed, caller frees), or NULL on allocation failure. */
+char *st_tb_take(struct st_textbuf *tb);
+void st_tb_free(struct st_textbuf *tb);
+
+#endif /* SIDETRACE_TEXTBUF_H */
