@@ -64,9 +64,26 @@ void side_events_unregister(struct side_events_register_handle *handle);
  * Calling an event. Disabled: one load and one branch; the arguments are
  * built only inside the branch.
  */
+/*
+ * Compare and branch in one asm goto: "cmpq $0, word; jne" (two
+ * instructions, no register, no stack write), and, being volatile, never
+ * hoisted out of a loop, so an event enabled while a loop runs fires in it.
+ */
 #define side_event_enabled(_identifier) \
-	side_unlikely(__atomic_load_n(&side_event_state__##_identifier.enabled, \
-				      __ATOMIC_RELAXED))
+	side_unlikely(({ \
+		__label__ side_enabled_; \
+		int side_on_ = 0; \
+		__asm__ goto("cmpq $0, %0\n\tjne %l[side_enabled_]" \
+			     : \
+			     : "m"(side_event_state__##_identifier.enabled) \
+			     : "cc" \
+			     : side_enabled_); \
+		if (0) { \
+side_enabled_: \
+			side_on_ = 1; \
+		} \
+		side_on_; \
+	}))
 
 /*
  * Argument checks against the declared fields. The count is checked by the
