@@ -1,0 +1,25 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# make demo: list the example's events, then trace it with one-liners.
+set -eu
+cd "$(dirname "$0")/.."
+OUT=.output
+APP=$OUT/examples/httpd_sim
+
+if [ "$(id -u)" != 0 ]; then
+	echo "demo: tracing needs root (CAP_BPF and CAP_PERFMON)" >&2
+	exit 1
+fi
+mountpoint -q /sys/kernel/tracing || mount -t tracefs tracefs /sys/kernel/tracing
+mountpoint -q /sys/fs/bpf || mount -t bpf bpf /sys/fs/bpf
+
+run() {
+	printf '\n$ %s\n' "$*"
+	"$@"
+}
+
+run $OUT/sidetrace list $APP
+run $OUT/sidetrace -c "$APP -n 20000" -e \
+	"side:$APP:http:request { @latency_ns = hist(args.latency_ns); @by_path[args.path] = count(); }"
+run $OUT/sidetrace -c "$APP -n 20000" -e \
+	"side:$APP:http:request /args.status >= 500/ { @errors[args.method, args.status] = count(); }"
