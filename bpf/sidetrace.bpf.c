@@ -1,0 +1,736 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The generic sidetrace program: attached at SIDE probe sites (USDT), it
+ * decodes the SIDE argument vector as the collector's configuration says,
+ * runs each clause's filter and statements on a small stack machine and
+ * aggregates in per-CPU hash maps. See sidetrace.h for the configuration.
+ *
+ * Application memory is only read through bpf_probe_read_user*(), with
+ * every length and index bounded by the configuration, so a corrupted
+ * argument vector costs a counted decode error and nothing else.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+/* One spec per (site, cookie): room for many probes and sites. */
+#define BPF_USDT_MAX_SPEC_CNT 4096
+#include <bpf/usdt.bpf.h>
+#include "side_abi.bpf.h"
+#include "maps.bpf.h"
+#include "sidetrace.h"
+
+char LICENSE[] SEC("license") = "Dual BSD/GPL";
+
+/* Set by the collector before load. */
+const volatile struct st_map_cfg st_maps[ST_MAX_MAPS];
+
+/* exit() in a probe: the collector polls this. */
+__u32 st_exit_requested;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);		/* the number of probes, set at load */
+	__type(key, __u32);
+	__type(value, struct st_probe_cfg);
+} st_probes SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, ST_NR_COUNTERS);	/* probes * counters, at load */
+	__type(key, __u32);
+	__type(value, __u64);
+} st_counters SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, ST_DEFAULT_MAP_ENTRIES);
+	__uint(key_size, ST_KEY_MAX);	/* shrunk to the largest key at load */
+	__uint(value_size, sizeof(struct st_val));
+} st_aggr SEC(".maps");
+
+/* Working memory of one run; too large for the 512-byte BPF stack. */
+struct st_scratch {
+	__u32 busy;		/* set while a run owns this CPU's scratch */
+	__u32 pc;		/* kept in memory, see RD() */
+	__u32 sp;
+	__u32 clause_end;
+	__u32 ok;		/* bit i: load i decoded */
+	__u32 first_err;	/* the event's first decode error */
+	__u32 comm_done;
+	__u32 top_len;
+	__u32 top_err;
+	__u64 top_sav;
+	__u64 dyn;
+	__s64 vals[ST_MAX_LOADS];
+	__s64 stack[ST_STACK_DEPTH];
+	char strs[ST_STR_REF_COMM + 1][ST_STR_LEN];
+	char name[ST_NAME_LEN];
+	__u8 key[ST_KEY_MAX];
+	struct side_arg arg;
+	struct side_arg_vec vec;
+	struct side_arg_dynamic_struct dstruct;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct st_scratch);
+} st_scratch_map SEC(".maps");
+
+static const struct st_val st_zero_val;
+
+/*
+ * The machine's pc and sp live in memory and are re-read at every use, so
+ * the verifier sees them as bounded unknowns, not as constants that differ
+ * on every path: that keeps the number of states it explores linear in
+ * the instruction count instead of exponential.
+ */
+#define RD(x) (*(volatile typeof(x) *)&(x))
+
+static __always_inline void count(__u32 probe, __u32 counter)
+{
+	__u32 idx = probe * ST_NR_COUNTERS + counter;
+	__u64 *v;
+
+	v = bpf_map_lookup_elem(&st_counters, &idx);
+	if (v)
+		__sync_fetch_and_add(v, 1);
+}
+
+static __always_inline void zero_words(void *buf, int words)
+{
+	__u64 *p = buf;
+	int i;
+
+#pragma unroll
+	for (i = 0; i < words; i++)
+		p[i] = 0;
+}
+
+static __always_inline void key_clear(struct st_scratch *s)
+{
+	zero_words(s->key, ST_KEY_MAX / 8);
+}
+
+/*
+ * Reads a NUL-terminated string into a zeroed slot, so that comparisons
+ * and keys can work on whole words. A string longer than the slot is cut
+ * and counted; a failed read is an error, never an empty string.
+ */
+static __always_inline int read_str(char *dst, __u64 p, __u32 probe)
+{
+	long n;
+	char c;
+
+	zero_words(dst, ST_STR_LEN / 8);
+	if (!p)
+		return ST_C_ERR_STR;
+	n = bpf_probe_read_user_str(dst, ST_STR_LEN, (const void *)p);
+	if (n < 0)
+		return ST_C_ERR_STR;
+	if (n == ST_STR_LEN &&
+	    !bpf_probe_read_user(&c, 1, (const void *)(p + ST_STR_LEN - 1)) &&
+	    c != '\0')
+		count(probe, ST_C_STR_TRUNC);
+	return 0;
+}
+
+static __always_inline __s64 sign_extend(__u64 raw, __u32 size, bool is_signed)
+{
+	switch (size) {
+	case 1:
+		return is_signed ? (__s64)(__s8)raw : (__s64)(__u8)raw;
+	case 2:
+		return is_signed ? (__s64)(__s16)raw : (__s64)(__u16)raw;
+	case 4:
+		return is_signed ? (__s64)(__s32)raw : (__s64)(__u32)raw;
+	default:
+		/* 8 bytes; 128-bit values keep their low 64 bits. */
+		return (__s64)raw;
+	}
+}
+
+/* Decodes s->arg, whose label carries its own type (SIDE_TYPE_DYNAMIC_*). */
+static __always_inline int decode_dynamic(struct st_scratch *s,
+					  const struct st_load *ld, __u32 slot,
+					  __u32 probe)
+{
+	const union side_arg_dynamic *d = &s->arg.u.side_dynamic;
+	__u16 label = s->arg.type.v;
+	__u64 raw;
+
+	if (label == SIDE_TYPE_DYNAMIC_STRING) {
+		if (ld->want != ST_WANT_STR || d->side_string.type.unit_size != 1)
+			return ST_C_ERR_DYNTYPE;
+		return read_str(s->strs[slot], d->side_string.value, probe);
+	}
+	if (ld->want != ST_WANT_INT)
+		return ST_C_ERR_DYNTYPE;
+	switch (label) {
+	case SIDE_TYPE_DYNAMIC_BOOL:
+		raw = d->side_bool.value.side_bool64;
+		s->vals[slot] = sign_extend(raw, d->side_bool.type.bool_size,
+					    false) != 0;
+		return 0;
+	case SIDE_TYPE_DYNAMIC_BYTE:
+		s->vals[slot] = d->side_byte.value;
+		return 0;
+	case SIDE_TYPE_DYNAMIC_INTEGER:
+	case SIDE_TYPE_DYNAMIC_POINTER:
+		raw = d->side_integer.value.side_u64;
+		s->vals[slot] = sign_extend(raw, d->side_integer.type.integer_size,
+					    d->side_integer.type.signedness);
+		return 0;
+	default:
+		return ST_C_ERR_DYNTYPE;
+	}
+}
+
+/* Decodes s->arg, the last step of load ld, into value slot slot. */
+static __always_inline int decode_value(struct st_scratch *s,
+					const struct st_load *ld,
+					const struct st_step *step, __u32 slot,
+					__u32 probe)
+{
+	const union side_arg_static *v = &s->arg.u.side_static;
+	__u16 label = s->arg.type.v;
+	__u64 raw;
+
+	if (step->label == ST_LABEL_ANY_DYNAMIC)
+		return decode_dynamic(s, ld, slot, probe);
+	if (label != step->label)
+		return ST_C_ERR_LABEL;
+	if (label == SIDE_TYPE_STRING_UTF8) {
+		if (ld->want != ST_WANT_STR)
+			return ST_C_ERR_LABEL;
+		return read_str(s->strs[slot],
+				(__u64)side_ptr_get(v->string_value), probe);
+	}
+	if (ld->want != ST_WANT_INT)
+		return ST_C_ERR_LABEL;
+	raw = v->integer_value.side_u64;
+	switch (label) {
+	case SIDE_TYPE_BOOL:
+		s->vals[slot] = sign_extend(raw, step->size, false) != 0;
+		return 0;
+	case SIDE_TYPE_BYTE:
+	case SIDE_TYPE_U8:
+		s->vals[slot] = (__u8)raw;
+		return 0;
+	case SIDE_TYPE_U16:
+		s->vals[slot] = (__u16)raw;
+		return 0;
+	case SIDE_TYPE_U32:
+		s->vals[slot] = (__u32)raw;
+		return 0;
+	case SIDE_TYPE_S8:
+		s->vals[slot] = (__s8)raw;
+		return 0;
+	case SIDE_TYPE_S16:
+		s->vals[slot] = (__s16)raw;
+		return 0;
+	case SIDE_TYPE_S32:
+		s->vals[slot] = (__s32)raw;
+		return 0;
+	case SIDE_TYPE_U64:
+	case SIDE_TYPE_S64:
+	case SIDE_TYPE_U128:
+	case SIDE_TYPE_S128:
+	case SIDE_TYPE_POINTER:
+		s->vals[slot] = (__s64)raw;
+		return 0;
+	default:
+		return ST_C_ERR_LABEL;
+	}
+}
+
+/* Finds the dynamic field named ld->name and reads its argument. */
+static __always_inline int find_dynamic(struct st_scratch *s,
+					const struct st_load *ld)
+{
+	const __u64 *want = (const __u64 *)ld->name;
+	const __u64 *got = (const __u64 *)s->name;
+	__u64 fields, name;
+	__u32 len, i;
+
+	if (!s->dyn)
+		return ST_C_ERR_NOFIELD;
+	if (bpf_probe_read_user(&s->dstruct, sizeof(s->dstruct),
+				(const void *)s->dyn))
+		return ST_C_ERR_VEC;
+	fields = (__u64)side_ptr_get(s->dstruct.fields);
+	len = s->dstruct.len;
+	for (i = 0; i < ST_MAX_DYN_FIELDS; i++) {
+		const struct side_arg_dynamic_field *f;
+
+		if (i >= len)
+			break;
+		f = (const void *)(fields + (__u64)i * sizeof(*f));
+		if (bpf_probe_read_user(&name, sizeof(name), &f->field_name))
+			return ST_C_ERR_ARG;
+		zero_words(s->name, ST_NAME_LEN / 8);
+		if (bpf_probe_read_user_str(s->name, ST_NAME_LEN,
+					    (const void *)name) < 0)
+			return ST_C_ERR_STR;
+		if (got[0] != want[0] || got[1] != want[1] ||
+		    got[2] != want[2] || got[3] != want[3])
+			continue;
+		if (bpf_probe_read_user(&s->arg, sizeof(s->arg), &f->elem))
+			return ST_C_ERR_ARG;
+		return 0;
+	}
+	return ST_C_ERR_NOFIELD;
+}
+
+/*
+ * Follows load ld's index path and decodes the value it ends at into value
+ * slot slot. A global function: the verifier checks it once, not once per
+ * load, which keeps the program far below its complexity limit.
+ */
+__noinline int st_decode_load(struct st_scratch *s, const struct st_load *ld,
+			      __u32 slot, __u32 probe)
+{
+	__u32 i, nr, len;
+	__u64 sav;
+	int err;
+
+	if (!s || !ld || slot >= ST_MAX_LOADS)
+		return ST_C_ERR_INDEX;
+	sav = s->top_sav;
+	len = s->top_len;
+	nr = ld->nr_steps;
+	if (ld->src == ST_SRC_DYN) {
+		err = find_dynamic(s, ld);
+		if (err)
+			return err;
+		return decode_value(s, ld, &ld->steps[0], slot, probe);
+	}
+	if (s->top_err)
+		return s->top_err;
+	for (i = 0; i < ST_MAX_STEPS; i++) {
+		const struct st_step *step = &ld->steps[i];
+		__u64 elem;
+
+		if (i >= nr)
+			break;
+		if (step->index >= len)
+			return ST_C_ERR_INDEX;
+		elem = sav + (__u64)step->index * sizeof(struct side_arg);
+		if (bpf_probe_read_user(&s->arg, sizeof(s->arg),
+					(const void *)elem))
+			return ST_C_ERR_ARG;
+		if (i + 1 == nr)
+			return decode_value(s, ld, step, slot, probe);
+		/* A struct, array or vla: its vector holds the next step. */
+		if (s->arg.type.v != step->label)
+			return ST_C_ERR_LABEL;
+		if (bpf_probe_read_user(&s->vec, sizeof(s->vec),
+					side_ptr_get(s->arg.u.side_static.side_struct)))
+			return ST_C_ERR_VEC;
+		sav = (__u64)side_ptr_get(s->vec.sav);
+		len = s->vec.len;
+	}
+	return ST_C_ERR_INDEX;
+}
+
+/* Decodes every load of the probe; an event counts its first error only. */
+static __always_inline void decode_all(struct pt_regs *ctx,
+				       const struct st_probe_cfg *cfg,
+				       struct st_scratch *s, __u32 probe)
+{
+	long vec = 0, dyn = 0;
+	__u32 i;
+	int err;
+
+	s->ok = 0;
+	s->first_err = 0;
+	s->comm_done = 0;
+	s->top_err = 0;
+	s->dyn = 0;
+	if (cfg->nr_loads == 0)
+		return;
+	if (bpf_usdt_arg(ctx, cfg->vec_arg, &vec)) {
+		s->top_err = ST_C_ERR_USDT;
+	} else if (bpf_probe_read_user(&s->vec, sizeof(s->vec),
+				       (const void *)vec)) {
+		s->top_err = ST_C_ERR_VEC;
+	} else {
+		s->top_sav = (__u64)side_ptr_get(s->vec.sav);
+		s->top_len = s->vec.len;
+	}
+	if (cfg->variadic) {
+		if (bpf_usdt_arg(ctx, cfg->dyn_arg, &dyn))
+			s->first_err = ST_C_ERR_USDT;
+		s->dyn = dyn;
+	}
+	for (i = 0; i < ST_MAX_LOADS; i++) {
+		if (i >= cfg->nr_loads)
+			break;
+		err = st_decode_load(s, &cfg->loads[i], i, probe);
+		if (!err)
+			s->ok |= 1U << i;
+		else if (!RD(s->first_err))
+			RD(s->first_err) = err;
+	}
+	if (RD(s->first_err))
+		count(probe, RD(s->first_err));
+}
+
+static __always_inline void push(struct st_scratch *s, __s64 v)
+{
+	__u32 sp = RD(s->sp);
+
+	s->stack[sp & (ST_STACK_DEPTH - 1)] = v;
+	RD(s->sp) = sp + 1;
+}
+
+static __always_inline __s64 pop(struct st_scratch *s)
+{
+	__u32 sp = RD(s->sp) - 1;
+
+	RD(s->sp) = sp;
+	return s->stack[sp & (ST_STACK_DEPTH - 1)];
+}
+
+/* The bytes behind a string reference; NULL for a load that failed. */
+static __always_inline const char *str_ref(const struct st_probe_cfg *cfg,
+					   struct st_scratch *s, __s64 ref)
+{
+	if (ref >= 0 && ref < ST_MAX_LOADS)
+		return (s->ok & (1U << ref)) ? s->strs[ref] : NULL;
+	if (ref == ST_STR_REF_COMM) {
+		if (!s->comm_done) {
+			zero_words(s->strs[ST_STR_REF_COMM], ST_STR_LEN / 8);
+			bpf_get_current_comm(s->strs[ST_STR_REF_COMM], 16);
+			s->comm_done = 1;
+		}
+		return s->strs[ST_STR_REF_COMM];
+	}
+	if (ref >= ST_STR_REF_CONST && ref < ST_NR_STR_REFS)
+		return cfg->strs[ref - ST_STR_REF_CONST];
+	return NULL;
+}
+
+static __always_inline bool str_equal(const char *a, const char *b)
+{
+	const __u64 *x = (const __u64 *)a, *y = (const __u64 *)b;
+	__u64 diff = 0;
+	int i;
+
+#pragma unroll
+	for (i = 0; i < ST_STR_LEN / 8; i++)
+		diff |= x[i] ^ y[i];
+	return diff == 0;
+}
+
+static __always_inline __u64 log2_u64(__u64 v)
+{
+	__u64 r = 0, shift;
+
+	shift = (v > 0xffffffffULL) << 5; v >>= shift; r |= shift;
+	shift = (v > 0xffff) << 4; v >>= shift; r |= shift;
+	shift = (v > 0xff) << 3; v >>= shift; r |= shift;
+	shift = (v > 0xf) << 2; v >>= shift; r |= shift;
+	shift = (v > 0x3) << 1; v >>= shift; r |= shift;
+	return r | (v >> 1);
+}
+
+/*
+ * bpftrace's hist(): 0 negative, 1 zero, 2 one, k >= 3 holds
+ * [2^(k-2), 2^(k-1)); an unsigned value is never negative.
+ */
+static __always_inline __u64 hist_bucket(__s64 v, bool is_signed)
+{
+	if (is_signed && v < 0)
+		return 0;
+	if (v == 0)
+		return 1;
+	return log2_u64(v) + 2;
+}
+
+/* bpftrace's lhist(): 0 below min, then one per step, last at or above max. */
+static __always_inline __u64 lhist_bucket(__s64 v,
+					  const volatile struct st_map_cfg *mc)
+{
+	__s64 lmin = mc->lmin, lmax = mc->lmax;
+	__u64 step = mc->lstep;
+
+	if (!step)
+		return 0;
+	if (v < lmin)
+		return 0;
+	if (v >= lmax)
+		return (__u64)(lmax - lmin) / step + 1;
+	return (__u64)(v - lmin) / step + 1;
+}
+
+static __always_inline bool less(__s64 a, __s64 b, bool is_signed)
+{
+	return is_signed ? a < b : (__u64)a < (__u64)b;
+}
+
+static __always_inline void aggregate(struct st_scratch *s, __u32 map_id,
+				      __s64 v, __u32 probe)
+{
+	const volatile struct st_map_cfg *mc;
+	struct st_key_hdr *hdr = (void *)s->key;
+	struct st_val *val;
+	bool is_signed;
+	__u32 ks;
+	__u8 kind;
+
+	if (map_id >= ST_MAX_MAPS)
+		return;
+	mc = &st_maps[map_id];
+	kind = mc->kind;
+	ks = mc->key_size;
+	hdr->map_id = map_id;
+	hdr->reserved = 0;
+	is_signed = mc->flags & ST_MAPF_SIGNED;
+	if (kind == ST_K_HIST || kind == ST_K_LHIST) {
+		if (ks > ST_KEY_PARTS_MAX)
+			return;
+		*(__u64 *)(s->key + ST_KEY_HDR + ks) =
+			kind == ST_K_HIST ? hist_bucket(v, is_signed) :
+					    lhist_bucket(v, mc);
+	}
+	val = lookup_or_try_init(&st_aggr, s->key, &st_zero_val);
+	if (!val) {
+		count(probe, ST_C_MAP_FULL);
+		return;
+	}
+	/* The busy flag makes this CPU's copy ours: plain updates suffice. */
+	if (val->count == 0) {
+		val->min = v;
+		val->max = v;
+	} else {
+		if (less(v, val->min, is_signed))
+			val->min = v;
+		if (less(val->max, v, is_signed))
+			val->max = v;
+	}
+	val->count++;
+	val->sum += v;
+}
+
+static __always_inline __s64 sdiv(__s64 a, __s64 b, bool mod)
+{
+	__u64 ua = a < 0 ? -(__u64)a : (__u64)a;
+	__u64 ub = b < 0 ? -(__u64)b : (__u64)b;
+	__u64 r;
+
+	if (!ub)
+		return 0;
+	if (mod) {
+		r = ua % ub;
+		return a < 0 ? -(__s64)r : (__s64)r;
+	}
+	r = ua / ub;
+	return (a < 0) != (b < 0) ? -(__s64)r : (__s64)r;
+}
+
+static __always_inline __s64 binary(__u8 op, __s64 l, __s64 r)
+{
+	__u64 ul = l, ur = r;
+
+	switch (op) {
+	case ST_B_ADD: return ul + ur;
+	case ST_B_SUB: return ul - ur;
+	case ST_B_MUL: return ul * ur;
+	case ST_B_DIV: return sdiv(l, r, false);
+	case ST_B_MOD: return sdiv(l, r, true);
+	case ST_B_UDIV: return ur ? ul / ur : 0;
+	case ST_B_UMOD: return ur ? ul % ur : 0;
+	case ST_B_AND: return ul & ur;
+	case ST_B_OR: return ul | ur;
+	case ST_B_XOR: return ul ^ ur;
+	case ST_B_SHL: return ul << (ur & 63);
+	case ST_B_SHR: return ul >> (ur & 63);
+	case ST_B_SAR: return l >> (ur & 63);
+	case ST_B_EQ: return l == r;
+	case ST_B_NE: return l != r;
+	case ST_B_LT: return l < r;
+	case ST_B_LE: return l <= r;
+	case ST_B_GT: return l > r;
+	case ST_B_GE: return l >= r;
+	case ST_B_ULT: return ul < ur;
+	case ST_B_ULE: return ul <= ur;
+	case ST_B_UGT: return ul > ur;
+	case ST_B_UGE: return ul >= ur;
+	case ST_B_LAND: return l && r;
+	case ST_B_LOR: return l || r;
+	default: return 0;
+	}
+}
+
+static __always_inline __s64 builtin(__u8 id, __u32 probe)
+{
+	switch (id) {
+	case ST_BI_PID: return bpf_get_current_pid_tgid() >> 32;
+	case ST_BI_TID: return (__u32)bpf_get_current_pid_tgid();
+	case ST_BI_NSECS: return bpf_ktime_get_ns();
+	case ST_BI_CPU: return bpf_get_smp_processor_id();
+	case ST_BI_UID: return (__u32)bpf_get_current_uid_gid();
+	case ST_BI_PROBE: return probe;
+	case ST_BI_COMM: return ST_STR_REF_COMM;
+	default: return 0;
+	}
+}
+
+/* Leaves the current clause: its key and stack are discarded. */
+static __always_inline void abort_clause(struct st_scratch *s)
+{
+	RD(s->pc) = RD(s->clause_end);
+	key_clear(s);
+}
+
+/* Copies the string behind a reference into the key; false if none. */
+static __always_inline bool key_str(const struct st_probe_cfg *cfg,
+				    struct st_scratch *s, __s64 ref, __s64 off)
+{
+	const __u64 *src;
+	__u64 *dst;
+	int i;
+
+	src = (const __u64 *)str_ref(cfg, s, ref);
+	if (!src || off < 0 || off > ST_KEY_PARTS_MAX - ST_STR_LEN)
+		return false;
+	dst = (__u64 *)(s->key + ST_KEY_HDR + off);
+#pragma unroll
+	for (i = 0; i < ST_STR_LEN / 8; i++)
+		dst[i] = src[i];
+	return true;
+}
+
+/*
+ * Executes the instruction at s->pc; returns 1 once the program is done.
+ * A global function, checked once by the verifier (see st_decode_load).
+ */
+__noinline int st_exec(const struct st_probe_cfg *cfg, struct st_scratch *s,
+		       __u32 probe)
+{
+	const struct st_insn *in;
+	const char *a, *b;
+	__s64 l, r;
+	__u32 pc;
+
+	if (!cfg || !s)
+		return 1;
+	pc = RD(s->pc);
+	if (pc >= cfg->nr_insns || pc >= ST_MAX_INSNS)
+		return 1;
+	in = &cfg->insns[pc];
+	RD(s->pc) = pc + 1;
+	switch (in->op) {
+	case ST_I_CLAUSE:
+		RD(s->clause_end) = in->imm;
+		RD(s->sp) = 0;
+		break;
+	case ST_I_FILTER:
+		if (!pop(s))
+			abort_clause(s);
+		break;
+	case ST_I_CONST:
+		push(s, in->imm);
+		break;
+	case ST_I_FIELD:
+		if (in->a >= ST_MAX_LOADS || !(s->ok & (1U << in->a))) {
+			abort_clause(s);
+			break;
+		}
+		push(s, s->vals[in->a]);
+		break;
+	case ST_I_STR:
+		push(s, in->a);
+		break;
+	case ST_I_BUILTIN:
+		push(s, builtin(in->a, probe));
+		break;
+	case ST_I_UNARY:
+		l = pop(s);
+		push(s, in->a == ST_U_NEG ? -l :
+			in->a == ST_U_LNOT ? !l : ~l);
+		break;
+	case ST_I_BINARY:
+		r = pop(s);
+		l = pop(s);
+		push(s, binary(in->a, l, r));
+		break;
+	case ST_I_STREQ:
+	case ST_I_STRNE:
+		b = str_ref(cfg, s, pop(s));
+		a = str_ref(cfg, s, pop(s));
+		if (!a || !b) {
+			abort_clause(s);
+			break;
+		}
+		push(s, str_equal(a, b) == (in->op == ST_I_STREQ));
+		break;
+	case ST_I_KEY_INT:
+		l = pop(s);
+		if (in->imm < 0 || in->imm > ST_KEY_PARTS_MAX - 8) {
+			abort_clause(s);
+			break;
+		}
+		*(__s64 *)(s->key + ST_KEY_HDR + in->imm) = l;
+		break;
+	case ST_I_KEY_STR:
+		if (!key_str(cfg, s, pop(s), in->imm))
+			abort_clause(s);
+		break;
+	case ST_I_AGG:
+		aggregate(s, in->a, pop(s), probe);
+		key_clear(s);
+		break;
+	case ST_I_EXIT:
+		st_exit_requested = 1;
+		break;
+	default:
+		abort_clause(s);
+		break;
+	}
+	return 0;
+}
+
+static __always_inline void run(const struct st_probe_cfg *cfg,
+				struct st_scratch *s, __u32 probe)
+{
+	__u32 n;
+
+	RD(s->pc) = 0;
+	RD(s->sp) = 0;
+	RD(s->clause_end) = 0;
+	for (n = 0; n < ST_MAX_INSNS; n++)
+		if (st_exec(cfg, s, probe))
+			break;
+}
+
+SEC("usdt")
+int sidetrace_event(struct pt_regs *ctx)
+{
+	const struct st_probe_cfg *cfg;
+	struct st_scratch *s;
+	__u32 zero = 0, probe;
+
+	probe = bpf_usdt_cookie(ctx);
+	cfg = bpf_map_lookup_elem(&st_probes, &probe);
+	s = bpf_map_lookup_elem(&st_scratch_map, &zero);
+	if (!cfg || !s)
+		return 0;
+	count(probe, ST_C_HITS);
+	/*
+	 * Uprobe programs run with migration disabled but may be preempted:
+	 * a second run on this CPU would share the scratch, so it is counted
+	 * and dropped instead.
+	 */
+	if (__sync_lock_test_and_set(&s->busy, 1)) {
+		count(probe, ST_C_BUSY);
+		return 0;
+	}
+	decode_all(ctx, cfg, s, probe);
+	run(cfg, s, probe);
+	/* Only this CPU reads the flag: a plain store releases it. */
+	RD(s->busy) = 0;
+	return 0;
+}

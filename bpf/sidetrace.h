@@ -1,0 +1,218 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Configuration and map layouts shared by the generic BPF program
+ * (sidetrace.bpf.c) and the collector that fills and reads them.
+ *
+ * A one-liner never becomes code: the collector compiles it into one
+ * st_probe_cfg per traced event (the "probe", whose index is the USDT
+ * cookie), plus one st_map_cfg per @map. At every hit the program
+ *
+ *   1. decodes the fields the probe's clauses read (st_load: an index path
+ *      into the SIDE argument vector, or a dynamic field found by name),
+ *   2. runs a small stack machine (st_insn) per clause: filter, key parts,
+ *      aggregation,
+ *   3. aggregates into one per-CPU hash keyed by (map id, key parts).
+ *
+ * Everything is bounded by the constants below, which the compile step
+ * enforces with an error message before anything is loaded.
+ */
+#ifndef SIDETRACE_BPF_SHARED_H
+#define SIDETRACE_BPF_SHARED_H
+
+#ifndef __bpf__
+#include <linux/types.h>
+#endif
+
+#define ST_STR_LEN		64	/* string values, NUL included */
+#define ST_MAX_LOADS		16	/* fields decoded per probe */
+#define ST_MAX_STEPS		4	/* index path depth: field, member, element... */
+#define ST_MAX_INSNS		128	/* instructions per probe, all clauses */
+#define ST_MAX_STRCONST		8	/* string literals per probe */
+#define ST_NAME_LEN		32	/* dynamic field names, NUL included */
+#define ST_MAX_DYN_FIELDS	32	/* dynamic fields searched per event */
+#define ST_STACK_DEPTH		16	/* stack machine depth */
+#define ST_MAX_MAPS		64
+#define ST_KEY_HDR		8	/* map id + reserved word */
+#define ST_KEY_MAX		512	/* kernel limit of a hash key */
+/* Key part bytes available to a map; hist and lhist need 8 for the bucket. */
+#define ST_KEY_PARTS_MAX	(ST_KEY_MAX - ST_KEY_HDR - 8)
+#define ST_DEFAULT_MAP_ENTRIES	10240
+
+/* String references on the machine's stack: which buffer holds the bytes. */
+#define ST_STR_REF_COMM		ST_MAX_LOADS	/* the comm builtin */
+#define ST_STR_REF_CONST	(ST_MAX_LOADS + 1)	/* + literal index */
+#define ST_NR_STR_REFS		(ST_STR_REF_CONST + ST_MAX_STRCONST)
+
+/* Where a load starts. */
+enum st_load_src {
+	ST_SRC_VEC,		/* index path from the event's argument vector */
+	ST_SRC_DYN,		/* variadic event: dynamic field named name[] */
+};
+
+/* What a load produces. */
+enum st_load_want {
+	ST_WANT_INT,		/* 64-bit integer in vals[] */
+	ST_WANT_STR,		/* NUL-padded string in the load's string slot */
+};
+
+/*
+ * Expected label of the last step of a static field whose SIDE type is
+ * "dynamic", and of every dynamic field of a variadic event: the value
+ * carries its own type, one of the basic SIDE_TYPE_DYNAMIC_* labels.
+ */
+#define ST_LABEL_ANY_DYNAMIC	0xffff
+
+struct st_step {
+	__u32 index;		/* element of the current argument vector */
+	__u16 label;		/* SIDE_TYPE_* the argument must carry */
+	__u16 size;		/* last step, bool: bool_size in bytes */
+};
+
+struct st_load {
+	__u8 src;		/* enum st_load_src */
+	__u8 want;		/* enum st_load_want */
+	__u8 nr_steps;		/* ST_SRC_VEC: 1..ST_MAX_STEPS */
+	__u8 reserved[5];
+	struct st_step steps[ST_MAX_STEPS];
+	char name[ST_NAME_LEN];	/* ST_SRC_DYN */
+};
+
+enum st_opcode {
+	/* Starts a clause: resets the stack; imm = pc after the clause. */
+	ST_I_CLAUSE,
+	/* Pops; zero skips to the end of the clause. */
+	ST_I_FILTER,
+	/* Pushes imm. */
+	ST_I_CONST,
+	/* Pushes the integer of load a; a failed load skips the clause. */
+	ST_I_FIELD,
+	/* Pushes string reference a (a load, comm or a literal). */
+	ST_I_STR,
+	/* Pushes builtin a (enum st_builtin_id). */
+	ST_I_BUILTIN,
+	/* Pops one: a = enum st_unop. Pushes the result. */
+	ST_I_UNARY,
+	/* Pops right, then left: a = enum st_binop. Pushes the result. */
+	ST_I_BINARY,
+	/* Pops two string references; pushes 1 if they are (not) equal. */
+	ST_I_STREQ,
+	ST_I_STRNE,
+	/* Pops an integer into key part bytes [imm, imm + 8). */
+	ST_I_KEY_INT,
+	/* Pops a string reference into key part bytes [imm, imm + ST_STR_LEN). */
+	ST_I_KEY_STR,
+	/* Pops the value and aggregates it into map a; clears the key. */
+	ST_I_AGG,
+	/* Asks the collector to stop (exit()). */
+	ST_I_EXIT,
+	ST_NR_OPCODES,
+};
+
+enum st_unop {
+	ST_U_NEG,
+	ST_U_LNOT,
+	ST_U_BNOT,
+};
+
+enum st_binop {
+	ST_B_ADD, ST_B_SUB, ST_B_MUL,
+	ST_B_DIV, ST_B_MOD,		/* signed */
+	ST_B_UDIV, ST_B_UMOD,		/* unsigned */
+	ST_B_AND, ST_B_OR, ST_B_XOR,
+	ST_B_SHL, ST_B_SHR,		/* logical shift right */
+	ST_B_SAR,			/* arithmetic shift right */
+	ST_B_EQ, ST_B_NE,
+	ST_B_LT, ST_B_LE, ST_B_GT, ST_B_GE,		/* signed */
+	ST_B_ULT, ST_B_ULE, ST_B_UGT, ST_B_UGE,	/* unsigned */
+	ST_B_LAND, ST_B_LOR,
+};
+
+enum st_builtin_id {
+	ST_BI_PID,
+	ST_BI_TID,
+	ST_BI_NSECS,
+	ST_BI_CPU,
+	ST_BI_UID,
+	ST_BI_PROBE,		/* the probe's index: printed as its name */
+	ST_BI_COMM,		/* pushes ST_STR_REF_COMM */
+};
+
+struct st_insn {
+	__u8 op;		/* enum st_opcode */
+	__u8 a;
+	__u16 reserved16;
+	__u32 reserved32;
+	__s64 imm;
+};
+
+struct st_probe_cfg {
+	__u8 vec_arg;		/* SDT argument holding the argument vector */
+	__u8 dyn_arg;		/* variadic: SDT argument of the dynamic struct */
+	__u8 variadic;
+	__u8 nr_loads;
+	__u32 nr_insns;
+	struct st_load loads[ST_MAX_LOADS];
+	struct st_insn insns[ST_MAX_INSNS];
+	char strs[ST_MAX_STRCONST][ST_STR_LEN];
+};
+
+/* Aggregation kinds; every kind keeps count and sum, some min and max. */
+enum st_agg_kind {
+	ST_K_COUNT,
+	ST_K_SUM,
+	ST_K_AVG,
+	ST_K_MIN,
+	ST_K_MAX,
+	ST_K_STATS,
+	ST_K_HIST,		/* key gets a log2 bucket, value counts */
+	ST_K_LHIST,		/* key gets a linear bucket, value counts */
+};
+
+#define ST_MAPF_SIGNED	0x1	/* min/max compare as signed */
+
+struct st_map_cfg {
+	__u8 kind;		/* enum st_agg_kind */
+	__u8 flags;		/* ST_MAPF_* */
+	__u16 key_size;		/* bytes of key parts, a multiple of 8 */
+	__u32 reserved;
+	__s64 lmin, lmax, lstep;	/* ST_K_LHIST */
+};
+
+/* Hash key: header then key parts then (hist, lhist) the bucket. */
+struct st_key_hdr {
+	__u32 map_id;
+	__u32 reserved;
+};
+
+/*
+ * Aggregated value (one per CPU). min and max are valid where count != 0:
+ * a CPU that never saw the key holds zeros.
+ */
+struct st_val {
+	__s64 count;
+	__s64 sum;
+	__s64 min;
+	__s64 max;
+};
+
+/*
+ * Per-probe counters, st_counters[probe * ST_NR_COUNTERS + counter].
+ * An event counts at most one decode error: the first one met.
+ */
+enum st_counter {
+	ST_C_HITS,		/* times the probe ran */
+	ST_C_ERR_USDT,		/* an SDT argument could not be read */
+	ST_C_ERR_VEC,		/* argument vector unreadable (bad pointer) */
+	ST_C_ERR_ARG,		/* argument unreadable (bad pointer) */
+	ST_C_ERR_INDEX,		/* field index beyond the vector's length */
+	ST_C_ERR_LABEL,		/* argument type label not the declared one */
+	ST_C_ERR_STR,		/* string unreadable (bad or not paged in) */
+	ST_C_ERR_NOFIELD,	/* dynamic field absent from the event */
+	ST_C_ERR_DYNTYPE,	/* dynamic value of a type that cannot be used */
+	ST_C_STR_TRUNC,		/* string longer than ST_STR_LEN - 1: cut */
+	ST_C_MAP_FULL,		/* aggregation map full: value not counted */
+	ST_C_BUSY,		/* CPU already in the program: event dropped */
+	ST_NR_COUNTERS,
+};
+
+#endif /* SIDETRACE_BPF_SHARED_H */
