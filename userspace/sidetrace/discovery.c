@@ -319,7 +319,8 @@ static int merge(const char *path, struct note_vec *nv, struct st_event *descs,
 		out->events[out->nr++] = descs[i];
 		memset(&descs[i], 0, sizeof(descs[i]));
 	}
-	qsort(nv->v, nv->nr, sizeof(*nv->v), note_cmp);
+	if (nv->nr)
+		qsort(nv->v, nv->nr, sizeof(*nv->v), note_cmp);
 	for (i = 0; i < nv->nr; i = j) {
 		struct st_event *ev = NULL;
 		size_t k;
@@ -375,8 +376,9 @@ static int merge(const char *path, struct note_vec *nv, struct st_event *descs,
 				return ret;
 		}
 	}
-	qsort(out->events + first, out->nr - first, sizeof(*out->events),
-	      event_cmp);
+	if (out->nr > first)
+		qsort(out->events + first, out->nr - first,
+		      sizeof(*out->events), event_cmp);
 	return 0;
 }
 

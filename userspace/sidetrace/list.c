@@ -1,0 +1,546 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `sidetrace list`: the events of object files or of a process, with their
+ * typed fields, as text for people or as JSON lines for programs.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <side/abi/type-description.h>
+
+#include "discovery.h"
+#include "list.h"
+#include "textbuf.h"
+
+const char *st_type_label_name(uint16_t label)
+{
+	static const char *const names[] = {
+		[SIDE_TYPE_NULL] = "null",
+		[SIDE_TYPE_BOOL] = "bool",
+		[SIDE_TYPE_U8] = "u8",
+		[SIDE_TYPE_U16] = "u16",
+		[SIDE_TYPE_U32] = "u32",
+		[SIDE_TYPE_U64] = "u64",
+		[SIDE_TYPE_U128] = "u128",
+		[SIDE_TYPE_S8] = "s8",
+		[SIDE_TYPE_S16] = "s16",
+		[SIDE_TYPE_S32] = "s32",
+		[SIDE_TYPE_S64] = "s64",
+		[SIDE_TYPE_S128] = "s128",
+		[SIDE_TYPE_BYTE] = "byte",
+		[SIDE_TYPE_POINTER] = "pointer",
+		[SIDE_TYPE_FLOAT_BINARY16] = "float16",
+		[SIDE_TYPE_FLOAT_BINARY32] = "float32",
+		[SIDE_TYPE_FLOAT_BINARY64] = "float64",
+		[SIDE_TYPE_FLOAT_BINARY128] = "float128",
+		[SIDE_TYPE_STRING_UTF8] = "string",
+		[SIDE_TYPE_STRING_UTF16] = "string16",
+		[SIDE_TYPE_STRING_UTF32] = "string32",
+		[SIDE_TYPE_STRUCT] = "struct",
+		[SIDE_TYPE_VARIANT] = "variant",
+		[SIDE_TYPE_OPTIONAL] = "optional",
+		[SIDE_TYPE_ARRAY] = "array",
+		[SIDE_TYPE_VLA] = "vla",
+		[SIDE_TYPE_VLA_VISITOR] = "vla_visitor",
+		[SIDE_TYPE_ENUM] = "enum",
+		[SIDE_TYPE_ENUM_BITMAP] = "enum_bitmap",
+		[SIDE_TYPE_DYNAMIC] = "dynamic",
+		[SIDE_TYPE_GATHER_BOOL] = "gather_bool",
+		[SIDE_TYPE_GATHER_INTEGER] = "gather_integer",
+		[SIDE_TYPE_GATHER_BYTE] = "gather_byte",
+		[SIDE_TYPE_GATHER_POINTER] = "gather_pointer",
+		[SIDE_TYPE_GATHER_FLOAT] = "gather_float",
+		[SIDE_TYPE_GATHER_STRING] = "gather_string",
+		[SIDE_TYPE_GATHER_STRUCT] = "gather_struct",
+		[SIDE_TYPE_GATHER_ARRAY] = "gather_array",
+		[SIDE_TYPE_GATHER_VLA] = "gather_vla",
+		[SIDE_TYPE_GATHER_ENUM] = "gather_enum",
+	};
+
+	if (label < sizeof(names) / sizeof(names[0]) && names[label])
+		return names[label];
+	return "unknown";
+}
+
+static void type_text(struct st_textbuf *tb, const struct st_type *t,
+		      bool verbose);
+
+static void fields_text(struct st_textbuf *tb, const struct st_field *f,
+			uint32_t nr, bool verbose)
+{
+	uint32_t i;
+
+	st_tb_puts(tb, "{ ");
+	for (i = 0; i < nr; i++) {
+		st_tb_printf(tb, "%s%s: ", i ? ", " : "", f[i].name);
+		type_text(tb, &f[i].type, verbose);
+	}
+	st_tb_puts(tb, nr ? " }" : "}");
+}
+
+static void enum_text(struct st_textbuf *tb, const struct st_type *t)
+{
+	uint32_t i;
+
+	st_tb_puts(tb, " { ");
+	for (i = 0; i < t->nr_enum; i++) {
+		st_tb_puts(tb, i ? ", " : "");
+		if (t->enum_begin[i] == t->enum_end[i])
+			st_tb_printf(tb, "%" PRId64, t->enum_begin[i]);
+		else
+			st_tb_printf(tb, "%" PRId64 "..%" PRId64,
+				     t->enum_begin[i], t->enum_end[i]);
+		st_tb_printf(tb, "=%s", t->enum_labels[i]);
+	}
+	st_tb_puts(tb, " }");
+}
+
+/* Name of a scalar by size, for gather types whose label says no more. */
+static void gather_scalar_text(struct st_textbuf *tb, const struct st_type *t)
+{
+	switch (t->label) {
+	case SIDE_TYPE_GATHER_BOOL:
+		st_tb_puts(tb, "bool");
+		break;
+	case SIDE_TYPE_GATHER_BYTE:
+		st_tb_puts(tb, "byte");
+		break;
+	case SIDE_TYPE_GATHER_POINTER:
+		st_tb_puts(tb, "pointer");
+		break;
+	case SIDE_TYPE_GATHER_INTEGER:
+		st_tb_printf(tb, "%c%u", t->is_signed ? 's' : 'u', t->size * 8);
+		break;
+	case SIDE_TYPE_GATHER_FLOAT:
+		st_tb_printf(tb, "float%u", t->size * 8);
+		break;
+	case SIDE_TYPE_GATHER_STRING:
+		st_tb_puts(tb, t->size > 1 ? (t->size == 2 ? "string16" : "string32")
+					   : "string");
+		break;
+	}
+}
+
+static void type_text(struct st_textbuf *tb, const struct st_type *t,
+		      bool verbose)
+{
+	switch (t->label) {
+	case SIDE_TYPE_STRUCT:
+		st_tb_puts(tb, "struct ");
+		fields_text(tb, t->fields, t->nr_fields, verbose);
+		break;
+	case SIDE_TYPE_GATHER_STRUCT:
+		st_tb_puts(tb, "gather struct ");
+		fields_text(tb, t->fields, t->nr_fields, verbose);
+		break;
+	case SIDE_TYPE_VARIANT:
+		st_tb_puts(tb, "variant<");
+		if (t->elem)
+			type_text(tb, t->elem, verbose);
+		st_tb_puts(tb, "> ");
+		fields_text(tb, t->fields, t->nr_fields, verbose);
+		break;
+	case SIDE_TYPE_ARRAY:
+	case SIDE_TYPE_GATHER_ARRAY:
+		st_tb_puts(tb, t->label == SIDE_TYPE_ARRAY ? "array<" : "gather array<");
+		if (t->elem)
+			type_text(tb, t->elem, verbose);
+		st_tb_printf(tb, ", %" PRIu32 ">", t->array_len);
+		break;
+	case SIDE_TYPE_OPTIONAL:
+	case SIDE_TYPE_VLA:
+	case SIDE_TYPE_VLA_VISITOR:
+	case SIDE_TYPE_GATHER_VLA:
+	case SIDE_TYPE_ENUM:
+	case SIDE_TYPE_ENUM_BITMAP:
+	case SIDE_TYPE_GATHER_ENUM:
+		st_tb_puts(tb, t->label == SIDE_TYPE_GATHER_VLA ? "gather vla" :
+			       t->label == SIDE_TYPE_GATHER_ENUM ? "gather enum" :
+			       st_type_label_name(t->label));
+		st_tb_putc(tb, '<');
+		if (t->elem)
+			type_text(tb, t->elem, verbose);
+		st_tb_putc(tb, '>');
+		if (verbose && t->nr_enum)
+			enum_text(tb, t);
+		break;
+	case SIDE_TYPE_GATHER_BOOL:
+	case SIDE_TYPE_GATHER_INTEGER:
+	case SIDE_TYPE_GATHER_BYTE:
+	case SIDE_TYPE_GATHER_POINTER:
+	case SIDE_TYPE_GATHER_FLOAT:
+	case SIDE_TYPE_GATHER_STRING:
+		st_tb_puts(tb, "gather<");
+		gather_scalar_text(tb, t);
+		st_tb_putc(tb, '>');
+		break;
+	default:
+		st_tb_puts(tb, st_type_label_name(t->label));
+		if (!strcmp(st_type_label_name(t->label), "unknown"))
+			st_tb_printf(tb, "(%u)", t->label);
+		break;
+	}
+	if (!verbose)
+		return;
+	if (t->len_bits && t->len_bits != t->size * 8)
+		st_tb_printf(tb, ":%u", t->len_bits);
+	if (t->byte_order == SIDE_TYPE_BYTE_ORDER_BE)
+		st_tb_puts(tb, " (big endian)");
+	if (t->attrs)
+		st_tb_printf(tb, " [%s]", t->attrs);
+}
+
+char *st_type_to_string(const struct st_type *t, bool verbose)
+{
+	struct st_textbuf tb = { 0 };
+
+	type_text(&tb, t, verbose);
+	return st_tb_take(&tb);
+}
+
+static void print_event_text(FILE *f, const struct st_event *ev, bool verbose)
+{
+	const char *lvl = st_loglevel_name(ev->loglevel);
+	uint32_t i;
+
+	fprintf(f, "  %s:%s  ", ev->provider, ev->name);
+	if (!ev->has_side)
+		fprintf(f, "(USDT, no SIDE description)  ");
+	else if (lvl)
+		fprintf(f, "[%s]  ", lvl);
+	else
+		fprintf(f, "[loglevel %" PRIu32 "]  ", ev->loglevel);
+	fprintf(f, "%" PRIu32 " site%s%s\n", ev->nr_sites,
+		ev->nr_sites == 1 ? "" : "s", ev->variadic ? "  variadic" : "");
+	if (ev->error)
+		fprintf(f, "    warning: %s\n", ev->error);
+	if (verbose) {
+		if (strcmp(ev->provider, ev->usdt_provider) ||
+		    strcmp(ev->name, ev->usdt_name))
+			fprintf(f, "    usdt: %s:%s\n", ev->usdt_provider,
+				ev->usdt_name);
+		if (ev->has_side)
+			fprintf(f, "    description: 0x%" PRIx64 "\n", ev->desc_addr);
+		if (ev->attrs)
+			fprintf(f, "    attributes: %s\n", ev->attrs);
+	}
+	for (i = 0; i < ev->nr_fields; i++) {
+		char *s = st_type_to_string(&ev->fields[i].type, verbose);
+
+		fprintf(f, "    %s: %s\n", ev->fields[i].name, s ? s : "?");
+		free(s);
+	}
+	if (!verbose)
+		return;
+	for (i = 0; i < ev->nr_sites; i++) {
+		const struct st_site *s = &ev->sites[i];
+
+		fprintf(f, "    site 0x%" PRIx64 " (file offset 0x%" PRIx64 ")",
+			s->pc, s->file_offset);
+		if (s->sema_addr)
+			fprintf(f, "  semaphore 0x%" PRIx64 " (file offset 0x%" PRIx64 ")",
+				s->sema_addr, s->sema_offset);
+		fprintf(f, "  args: %s\n", s->args);
+	}
+}
+
+void st_list_print_text(FILE *f, const struct st_event_list *l, bool verbose)
+{
+	size_t i;
+
+	for (i = 0; i < l->nr; i++) {
+		const struct st_event *ev = &l->events[i];
+
+		if (!i || strcmp(ev->path, l->events[i - 1].path))
+			fprintf(f, "%s\n", ev->path);
+		print_event_text(f, ev, verbose);
+	}
+}
+
+static void json_type(struct st_textbuf *tb, const struct st_type *t);
+
+static void json_fields(struct st_textbuf *tb, const char *key,
+			const struct st_field *f, uint32_t nr)
+{
+	uint32_t i;
+
+	st_tb_printf(tb, ",\"%s\":[", key);
+	for (i = 0; i < nr; i++) {
+		st_tb_puts(tb, i ? ",{\"name\":" : "{\"name\":");
+		st_tb_json_str(tb, f[i].name);
+		st_tb_puts(tb, ",\"type\":");
+		json_type(tb, &f[i].type);
+		st_tb_putc(tb, '}');
+	}
+	st_tb_putc(tb, ']');
+}
+
+static void json_type(struct st_textbuf *tb, const struct st_type *t)
+{
+	uint32_t i;
+
+	st_tb_printf(tb, "{\"kind\":\"%s\",\"label\":%u", st_type_label_name(t->label),
+		     t->label);
+	if (t->size)
+		st_tb_printf(tb, ",\"size\":%u", t->size);
+	switch (t->label) {
+	case SIDE_TYPE_U8 ... SIDE_TYPE_S128:
+	case SIDE_TYPE_POINTER:
+	case SIDE_TYPE_GATHER_INTEGER:
+	case SIDE_TYPE_GATHER_POINTER:
+		st_tb_printf(tb, ",\"signed\":%s", t->is_signed ? "true" : "false");
+		break;
+	case SIDE_TYPE_ARRAY:
+	case SIDE_TYPE_GATHER_ARRAY:
+		st_tb_printf(tb, ",\"length\":%" PRIu32, t->array_len);
+		break;
+	}
+	if (t->len_bits)
+		st_tb_printf(tb, ",\"len_bits\":%u", t->len_bits);
+	if (t->byte_order == SIDE_TYPE_BYTE_ORDER_BE)
+		st_tb_puts(tb, ",\"byte_order\":\"be\"");
+	if (t->label >= SIDE_TYPE_GATHER_BOOL && t->label <= SIDE_TYPE_GATHER_ENUM &&
+	    t->label != SIDE_TYPE_GATHER_ENUM) {
+		st_tb_printf(tb, ",\"gather_offset\":%" PRIu64 ",\"access\":\"%s\"",
+			     t->gather_offset,
+			     t->gather_access == SIDE_TYPE_GATHER_ACCESS_POINTER ?
+			     "pointer" : "direct");
+		if (t->gather_offset_bits)
+			st_tb_printf(tb, ",\"gather_offset_bits\":%u",
+				     t->gather_offset_bits);
+		if (t->gather_size)
+			st_tb_printf(tb, ",\"gather_size\":%" PRIu32, t->gather_size);
+	}
+	if (t->attrs) {
+		st_tb_puts(tb, ",\"attributes\":");
+		st_tb_json_str(tb, t->attrs);
+	}
+	if (t->elem) {
+		st_tb_puts(tb, t->label == SIDE_TYPE_VARIANT ? ",\"selector\":" :
+							      ",\"elem\":");
+		json_type(tb, t->elem);
+	}
+	if (t->length_type) {
+		st_tb_puts(tb, ",\"length_type\":");
+		json_type(tb, t->length_type);
+	}
+	if (t->fields)
+		json_fields(tb, t->label == SIDE_TYPE_VARIANT ? "options" : "fields",
+			    t->fields, t->nr_fields);
+	if (t->nr_enum) {
+		st_tb_puts(tb, ",\"mappings\":[");
+		for (i = 0; i < t->nr_enum; i++) {
+			st_tb_printf(tb, "%s{\"begin\":%" PRId64 ",\"end\":%" PRId64
+				     ",\"label\":", i ? "," : "",
+				     t->enum_begin[i], t->enum_end[i]);
+			st_tb_json_str(tb, t->enum_labels[i]);
+			st_tb_putc(tb, '}');
+		}
+		st_tb_putc(tb, ']');
+	}
+	st_tb_putc(tb, '}');
+}
+
+static void json_event(struct st_textbuf *tb, const struct st_event *ev)
+{
+	const char *lvl = st_loglevel_name(ev->loglevel);
+	uint32_t i;
+
+	st_tb_puts(tb, "{\"path\":");
+	st_tb_json_str(tb, ev->path);
+	st_tb_puts(tb, ",\"provider\":");
+	st_tb_json_str(tb, ev->provider);
+	st_tb_puts(tb, ",\"event\":");
+	st_tb_json_str(tb, ev->name);
+	st_tb_puts(tb, ",\"usdt_provider\":");
+	st_tb_json_str(tb, ev->usdt_provider);
+	st_tb_puts(tb, ",\"usdt_name\":");
+	st_tb_json_str(tb, ev->usdt_name);
+	st_tb_printf(tb, ",\"side\":%s", ev->has_side ? "true" : "false");
+	if (ev->has_side) {
+		st_tb_printf(tb, ",\"loglevel\":\"%s\",\"loglevel_value\":%" PRIu32
+			     ",\"variadic\":%s,\"desc_addr\":%" PRIu64,
+			     lvl ? lvl : "?", ev->loglevel,
+			     ev->variadic ? "true" : "false", ev->desc_addr);
+		if (ev->attrs) {
+			st_tb_puts(tb, ",\"attributes\":");
+			st_tb_json_str(tb, ev->attrs);
+		}
+		json_fields(tb, "fields", ev->fields, ev->nr_fields);
+	}
+	st_tb_printf(tb, ",\"nr_sites\":%" PRIu32 ",\"sites\":[", ev->nr_sites);
+	for (i = 0; i < ev->nr_sites; i++) {
+		const struct st_site *s = &ev->sites[i];
+
+		st_tb_printf(tb, "%s{\"pc\":%" PRIu64 ",\"offset\":%" PRIu64
+			     ",\"semaphore\":%" PRIu64 ",\"semaphore_offset\":%" PRIu64
+			     ",\"args\":", i ? "," : "", s->pc, s->file_offset,
+			     s->sema_addr, s->sema_offset);
+		st_tb_json_str(tb, s->args);
+		st_tb_putc(tb, '}');
+	}
+	st_tb_putc(tb, ']');
+	if (ev->error) {
+		st_tb_puts(tb, ",\"error\":");
+		st_tb_json_str(tb, ev->error);
+	}
+	st_tb_putc(tb, '}');
+}
+
+void st_list_print_json(FILE *f, const struct st_event_list *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->nr; i++) {
+		struct st_textbuf tb = { 0 };
+		char *s;
+
+		json_event(&tb, &l->events[i]);
+		s = st_tb_take(&tb);
+		if (s)
+			fprintf(f, "%s\n", s);
+		free(s);
+	}
+}
+
+static void list_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: sidetrace list [-v] [-f text|json] TARGET...\n"
+		"       sidetrace list [-v] [-f text|json] -p PID\n"
+		"\n"
+		"Show the SIDE events and USDT probes of executables or shared\n"
+		"libraries (a path, or a library name like libfoo), or of the\n"
+		"objects a running process has loaded.\n"
+		"\n"
+		"  -v, --verbose     attributes, enum mappings, addresses, sites\n"
+		"  -f, --format FMT  text (default) or json (one event per line)\n"
+		"  -p, --pid PID     list what process PID has loaded\n");
+}
+
+static void print_list(const struct st_event_list *l, bool json, bool verbose)
+{
+	if (json)
+		st_list_print_json(stdout, l);
+	else
+		st_list_print_text(stdout, l, verbose);
+}
+
+/* List one TARGET; returns 0 or 1 (reported on stderr). */
+static int list_target(const char *target, bool json, bool verbose)
+{
+	struct st_event_list l = { 0 };
+	char path[PATH_MAX], err[256];
+	int ret, status = 1;
+
+	/* A path goes as is, so that its own error (not ELF...) is shown. */
+	ret = strchr(target, '/') ? 0 : st_resolve_target(target, path, sizeof(path));
+	if (!ret && strchr(target, '/'))
+		snprintf(path, sizeof(path), "%s", target);
+	if (ret) {
+		fprintf(stderr, "sidetrace: %s: %s\n", target,
+			ret == -ENOENT ? "no such file or library" : strerror(-ret));
+		goto cleanup;
+	}
+	ret = st_discover_file(path, &l, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "sidetrace: %s: %s\n", path, err);
+		goto cleanup;
+	}
+	if (!l.nr) {
+		fprintf(stderr, "sidetrace: %s: no SIDE or USDT events\n", path);
+		goto cleanup;
+	}
+	print_list(&l, json, verbose);
+	status = 0;
+cleanup:
+	st_event_list_free(&l);
+	return status;
+}
+
+static int list_pid(const char *arg, bool json, bool verbose)
+{
+	struct st_event_list l = { 0 };
+	char err[512], *end;
+	long pid;
+	int ret, status = 1;
+
+	errno = 0;
+	pid = strtol(arg, &end, 10);
+	if (errno || *end || end == arg || pid <= 0 || pid > INT_MAX) {
+		fprintf(stderr, "sidetrace: list: invalid PID '%s'\n", arg);
+		return 2;
+	}
+	ret = st_discover_pid(pid, &l, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "sidetrace: %s\n", err);
+		goto cleanup;
+	}
+	if (!l.nr) {
+		fprintf(stderr, "sidetrace: process %ld: no SIDE or USDT events\n",
+			pid);
+		goto cleanup;
+	}
+	print_list(&l, json, verbose);
+	status = 0;
+cleanup:
+	st_event_list_free(&l);
+	return status;
+}
+
+int st_cmd_list(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool verbose = false, json = false;
+	const char *pid = NULL;
+	int c, i, status = 0;
+
+	/* The caller may have run getopt already: start afresh. */
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "vf:p:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'v':
+			verbose = true;
+			break;
+		case 'f':
+			if (!strcmp(optarg, "json")) {
+				json = true;
+			} else if (strcmp(optarg, "text")) {
+				fprintf(stderr, "sidetrace: list: unknown format '%s' (text or json)\n",
+					optarg);
+				return 2;
+			}
+			break;
+		case 'p':
+			pid = optarg;
+			break;
+		case 'h':
+			list_usage(stdout);
+			return 0;
+		default:
+			list_usage(stderr);
+			return 2;
+		}
+	}
+	if (!pid == (optind >= argc)) {
+		fprintf(stderr, "sidetrace: list: give either TARGET... or -p PID\n");
+		list_usage(stderr);
+		return 2;
+	}
+	if (pid)
+		return list_pid(pid, json, verbose);
+	for (i = optind; i < argc; i++)
+		if (list_target(argv[i], json, verbose))
+			status = 1;
+	return status;
+}
