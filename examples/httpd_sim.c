@@ -76,6 +76,7 @@ struct options {
 	uint64_t seed;
 	int verbose;
 	int print_pid;
+	int timing;
 };
 
 /* xorshift64*: small, deterministic for a given seed. */
@@ -190,14 +191,15 @@ static void emit_state(uint64_t *rng, int verbose)
 static void usage(FILE *f, const char *prog)
 {
 	fprintf(f,
-		"Usage: %s [-n COUNT] [-d SECONDS] [-r RATE] [-s SEED] [-v] [-p]\n"
+		"Usage: %s [-n COUNT] [-d SECONDS] [-r RATE] [-s SEED] [-v] [-p] [-t]\n"
 		"Simulates an HTTP server emitting SIDE events.\n"
 		"  -n COUNT    requests to serve (default 1000; with -d, unlimited)\n"
 		"  -d SECONDS  run for this long\n"
 		"  -r RATE     requests per second (default: as fast as possible)\n"
 		"  -s SEED     random seed (default 1): same seed, same events\n"
 		"  -v          print every event's values on stdout\n"
-		"  -p          print the pid on stdout first\n",
+		"  -p          print the pid on stdout first\n"
+		"  -t          print the time spent serving on stderr (elapsed_ns N)\n",
 		prog);
 }
 
@@ -215,7 +217,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 	long v;
 	int c;
 
-	while ((c = getopt(argc, argv, "n:d:r:s:vph")) != -1) {
+	while ((c = getopt(argc, argv, "n:d:r:s:vpth")) != -1) {
 		switch (c) {
 		case 'n':
 			if (parse_long(optarg, &o->count))
@@ -242,6 +244,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 			break;
 		case 'p':
 			o->print_pid = 1;
+			break;
+		case 't':
+			o->timing = 1;
 			break;
 		case 'h':
 			usage(stdout, argv[0]);
@@ -291,5 +296,7 @@ int main(int argc, char **argv)
 	}
 	if (o.verbose)
 		printf("served %ld requests\n", i);
+	if (o.timing)
+		fprintf(stderr, "elapsed_ns %.0f\n", (now_seconds() - start) * 1e9);
 	return 0;
 }

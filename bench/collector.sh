@@ -1,0 +1,68 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Part 2: sidetrace against stock bpftrace, measured in the same run.
+#  - start-up: launch to probes attached (a BEGIN { exit(); } program, so the
+#    wall time covers start, load, attach and exit) and peak RSS;
+#  - per-event cost on the traced program: (traced - untraced) serving time
+#    of httpd_sim over N requests, one http:request event each.
+# Medians of REPEAT runs; ratios are sidetrace / bpftrace (lower is better).
+set -eu
+cd "$(dirname "$0")/.."
+APP=$PWD/.output/examples/httpd_sim
+ST=$PWD/.output/sidetrace
+N=${N:-200000}
+REPEAT=${REPEAT:-5}
+
+mountpoint -q /sys/kernel/tracing || mount -t tracefs tracefs /sys/kernel/tracing
+mountpoint -q /sys/kernel/debug || mount -t debugfs debugfs /sys/kernel/debug
+
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+# Wall seconds and peak RSS (KiB) of a command, one "secs kib" line.
+measure() {
+	/usr/bin/time -f '%e %M' -o /tmp/st_bench_time "$@" >/dev/null 2>&1 || true
+	cat /tmp/st_bench_time
+}
+
+startup() { # tool program
+	local i
+	for i in $(seq "$REPEAT"); do measure "$@"; done > /tmp/st_bench_runs
+	echo "$(cut -d' ' -f1 /tmp/st_bench_runs | median) $(cut -d' ' -f2 /tmp/st_bench_runs | median)"
+}
+
+# Serving time (ns) of httpd_sim, run by the given command prefix.
+serve_ns() {
+	local i
+	for i in $(seq "$REPEAT"); do
+		"$@" 2>&1 | sed -n 's/.*elapsed_ns \([0-9]*\).*/\1/p'
+	done | median
+}
+
+echo "start-up to attached (median of $REPEAT), and peak RSS"
+read -r bt_s bt_kb < <(startup bpftrace -e "usdt:$APP:http:request { @ = count(); } BEGIN { exit(); }")
+read -r st_s st_kb < <(startup "$ST" -e "side:$APP:http:request { @ = count(); } BEGIN { exit(); }")
+printf '  %-10s %8.3f s %8d KiB\n' bpftrace "$bt_s" "$bt_kb" sidetrace "$st_s" "$st_kb"
+awk -v a="$st_s" -v b="$bt_s" -v c="$st_kb" -v d="$bt_kb" 'BEGIN {
+	printf "  sidetrace/bpftrace: time %.3f (%.1fx faster), memory %.3f\n", a / b, b / a, c / d }'
+
+echo
+echo "per-event cost on the traced program, N=$N events (median of $REPEAT)"
+base=$(serve_ns "$APP" -n "$N" -t)
+printf '  untraced serving time: %d ns (%.1f ns/request)\n' "$base" "$(echo "$base / $N" | bc -l)"
+per_event() { # label bpftrace-program sidetrace-program
+	local bt st
+	bt=$(serve_ns bpftrace -c "$APP -n $N -t" -e "$2")
+	st=$(serve_ns "$ST" -c "$APP -n $N -t" -e "$3")
+	awk -v l="$1" -v bt="$bt" -v st="$st" -v base="$base" -v n="$N" 'BEGIN {
+		b = (bt - base) / n; s = (st - base) / n
+		printf "  %-28s bpftrace %7.1f ns  sidetrace %7.1f ns  ratio %.2f\n", l, b, s, s / b }'
+}
+per_event "count()" \
+	"usdt:$APP:http:request { @ = count(); }" \
+	"side:$APP:http:request { @ = count(); }"
+per_event "hist(latency)" \
+	"usdt:$APP:http:request { @ = hist(arg3); }" \
+	"side:$APP:http:request { @ = hist(args.latency_ns); }"
+per_event "@[path] = count()" \
+	"usdt:$APP:http:request { @[str(arg1)] = count(); }" \
+	"side:$APP:http:request { @[args.path] = count(); }"
