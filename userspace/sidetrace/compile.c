@@ -1,0 +1,600 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Checked program -> BPF configuration. See compile.h and bpf/sidetrace.h.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <side/abi/type-description.h>
+
+#include "checker.h"
+#include "compile.h"
+
+/* State while compiling one clause for one of its events. */
+struct cctx {
+	const struct st_program *prog;
+	struct st_diag *diag;
+	struct st_compiled *out;
+	struct st_compiled_probe *probe;
+	uint32_t probe_idx;
+	uint32_t ev_idx;	/* index of the event in clause->events */
+	uint32_t depth;		/* stack depth at the current instruction */
+};
+
+static int fail(struct cctx *c, struct st_pos pos, const char *msg)
+{
+	st_diag_set(c->diag, c->prog->filename, pos, "%s", msg);
+	return -EINVAL;
+}
+
+static int emit(struct cctx *c, struct st_pos pos, uint8_t op, uint8_t a,
+		int64_t imm)
+{
+	struct st_probe_cfg *cfg = &c->probe->cfg;
+	struct st_insn *in;
+	int pushes;
+
+	if (cfg->nr_insns >= ST_MAX_INSNS) {
+		st_diag_set(c->diag, c->prog->filename, pos,
+			    "the clauses of %s need more than %d instructions of the BPF machine",
+			    c->probe->name, ST_MAX_INSNS);
+		st_diag_hint(c->diag, "split the program, or use fewer keys and conditions per event");
+		return -EINVAL;
+	}
+	/* Net stack effect of each instruction, to bound the machine's stack. */
+	switch (op) {
+	case ST_I_CONST:
+	case ST_I_FIELD:
+	case ST_I_STR:
+	case ST_I_BUILTIN:
+		pushes = 1;
+		break;
+	case ST_I_FILTER:
+	case ST_I_BINARY:
+	case ST_I_STREQ:
+	case ST_I_STRNE:
+	case ST_I_KEY_INT:
+	case ST_I_KEY_STR:
+	case ST_I_AGG:
+		pushes = -1;
+		break;
+	default:
+		pushes = 0;
+		break;
+	}
+	c->depth += pushes;
+	if (pushes > 0 && c->depth > ST_STACK_DEPTH)
+		return fail(c, pos, "expression too deeply nested for the BPF machine");
+	in = &cfg->insns[cfg->nr_insns++];
+	memset(in, 0, sizeof(*in));
+	in->op = op;
+	in->a = a;
+	in->imm = imm;
+	return 0;
+}
+
+/* A string literal of the probe; returns its reference or -EINVAL. */
+static int str_const(struct cctx *c, const char *s, struct st_pos pos)
+{
+	struct st_probe_cfg *cfg = &c->probe->cfg;
+	uint32_t i;
+
+	if (strlen(s) >= ST_STR_LEN) {
+		st_diag_set(c->diag, c->prog->filename, pos,
+			    "string longer than %d bytes: the kernel compares at most that many",
+			    ST_STR_LEN - 1);
+		return -EINVAL;
+	}
+	for (i = 0; i < c->probe->nr_strs; i++)
+		if (!strcmp(cfg->strs[i], s))
+			return ST_STR_REF_CONST + i;
+	if (i < ST_MAX_STRCONST) {
+		/* Slots are zeroed: the copy is NUL-padded as the kernel needs. */
+		strcpy(cfg->strs[i], s);
+		c->probe->nr_strs++;
+		return ST_STR_REF_CONST + i;
+	}
+	st_diag_set(c->diag, c->prog->filename, pos,
+		    "more than %d distinct string literals for %s",
+		    ST_MAX_STRCONST, c->probe->name);
+	return -EINVAL;
+}
+
+/* The argument label of a leaf field and, for bool, its size. */
+static int leaf_label(struct cctx *c, const struct st_type *t,
+		      struct st_pos pos, struct st_step *step)
+{
+	switch (t->label) {
+	case SIDE_TYPE_BOOL:
+		step->label = t->label;
+		step->size = t->size;
+		return 0;
+	case SIDE_TYPE_U8 ... SIDE_TYPE_POINTER:
+	case SIDE_TYPE_STRING_UTF8:
+		step->label = t->label;
+		return 0;
+	case SIDE_TYPE_ENUM:
+	case SIDE_TYPE_ENUM_BITMAP:
+		/* The argument is the underlying integer. */
+		if (!t->elem)
+			break;
+		return leaf_label(c, t->elem, pos, step);
+	case SIDE_TYPE_DYNAMIC:
+		step->label = ST_LABEL_ANY_DYNAMIC;
+		return 0;
+	default:
+		break;
+	}
+	st_diag_set(c->diag, c->prog->filename, pos,
+		    "fields of type %s cannot be read in the kernel",
+		    st_type_name(t));
+	st_diag_hint(c->diag, "usable: integers, bool, byte, pointer, enum, UTF-8 string, dynamic");
+	return -EINVAL;
+}
+
+/* The load slot that reads ref, added to the probe unless already there. */
+static int add_load(struct cctx *c, const struct st_expr *e)
+{
+	struct st_probe_cfg *cfg = &c->probe->cfg;
+	const struct st_field_ref *ref;
+	const struct st_type *t;
+	struct st_load ld;
+	uint32_t k;
+	int err;
+
+	if (c->ev_idx >= e->nr_refs || !e->refs[c->ev_idx].nr_idx)
+		return fail(c, e->pos, "internal error: field not resolved for this event");
+	ref = &e->refs[c->ev_idx];
+	if (ref->nr_idx > ST_MAX_STEPS) {
+		st_diag_set(c->diag, c->prog->filename, e->pos,
+			    "field nested more than %d levels deep", ST_MAX_STEPS);
+		return -EINVAL;
+	}
+	if (ref->idx[0] >= ref->event->nr_fields)
+		return fail(c, e->pos, "internal error: field index out of range");
+	memset(&ld, 0, sizeof(ld));
+	ld.src = ST_SRC_VEC;
+	ld.want = e->vtype == ST_VT_STR ? ST_WANT_STR : ST_WANT_INT;
+	ld.nr_steps = ref->nr_idx;
+	t = &ref->event->fields[ref->idx[0]].type;
+	for (k = 0; k < ref->nr_idx; k++) {
+		ld.steps[k].index = ref->idx[k];
+		if (k + 1 == ref->nr_idx)
+			break;
+		ld.steps[k].label = t->label;
+		if (t->label == SIDE_TYPE_STRUCT) {
+			if (ref->idx[k + 1] >= t->nr_fields)
+				return fail(c, e->pos, "internal error: member index out of range");
+			t = &t->fields[ref->idx[k + 1]].type;
+		} else if ((t->label == SIDE_TYPE_ARRAY ||
+			    t->label == SIDE_TYPE_VLA) && t->elem) {
+			t = t->elem;
+		} else {
+			st_diag_set(c->diag, c->prog->filename, e->pos,
+				    "members of %s fields cannot be read in the kernel",
+				    st_type_name(t));
+			return -EINVAL;
+		}
+	}
+	err = leaf_label(c, t, e->pos, &ld.steps[ref->nr_idx - 1]);
+	if (err)
+		return err;
+	if ((ld.want == ST_WANT_STR) !=
+	    (t->label == SIDE_TYPE_STRING_UTF8 || t->label == SIDE_TYPE_DYNAMIC))
+		return fail(c, e->pos, "internal error: field type and value type differ");
+	for (k = 0; k < cfg->nr_loads; k++)
+		if (!memcmp(&cfg->loads[k], &ld, sizeof(ld)))
+			return k;
+	if (cfg->nr_loads >= ST_MAX_LOADS) {
+		st_diag_set(c->diag, c->prog->filename, e->pos,
+			    "the clauses of %s read more than %d fields",
+			    c->probe->name, ST_MAX_LOADS);
+		return -EINVAL;
+	}
+	cfg->loads[cfg->nr_loads] = ld;
+	return cfg->nr_loads++;
+}
+
+static bool is_unsigned(const struct st_expr *e)
+{
+	return e->vtype == ST_VT_UINT || e->vtype == ST_VT_BOOL;
+}
+
+static int binop(const struct st_expr *e)
+{
+	bool uns = is_unsigned(e->kids[0]) && is_unsigned(e->kids[1]);
+
+	switch (e->op) {
+	case ST_OP_MUL: return ST_B_MUL;
+	case ST_OP_DIV: return e->vtype == ST_VT_UINT ? ST_B_UDIV : ST_B_DIV;
+	case ST_OP_MOD: return e->vtype == ST_VT_UINT ? ST_B_UMOD : ST_B_MOD;
+	case ST_OP_ADD: return ST_B_ADD;
+	case ST_OP_SUB: return ST_B_SUB;
+	case ST_OP_SHL: return ST_B_SHL;
+	case ST_OP_SHR: return is_unsigned(e->kids[0]) ? ST_B_SHR : ST_B_SAR;
+	case ST_OP_LT: return uns ? ST_B_ULT : ST_B_LT;
+	case ST_OP_LE: return uns ? ST_B_ULE : ST_B_LE;
+	case ST_OP_GT: return uns ? ST_B_UGT : ST_B_GT;
+	case ST_OP_GE: return uns ? ST_B_UGE : ST_B_GE;
+	case ST_OP_EQ: return ST_B_EQ;
+	case ST_OP_NE: return ST_B_NE;
+	case ST_OP_BAND: return ST_B_AND;
+	case ST_OP_BXOR: return ST_B_XOR;
+	case ST_OP_BOR: return ST_B_OR;
+	/* Both sides are evaluated: they have no side effects. */
+	case ST_OP_LAND: return ST_B_LAND;
+	case ST_OP_LOR: return ST_B_LOR;
+	default: return -1;
+	}
+}
+
+static int cexpr(struct cctx *c, const struct st_expr *e)
+{
+	int err, ref, op;
+
+	switch (e->kind) {
+	case ST_EXPR_INT:
+		return emit(c, e->pos, ST_I_CONST, 0, (int64_t)e->uval);
+	case ST_EXPR_STR:
+		ref = str_const(c, e->str, e->pos);
+		if (ref < 0)
+			return ref;
+		return emit(c, e->pos, ST_I_STR, ref, 0);
+	case ST_EXPR_BUILTIN:
+		switch (e->builtin) {
+		case ST_BUILTIN_PID:
+			return emit(c, e->pos, ST_I_BUILTIN, ST_BI_PID, 0);
+		case ST_BUILTIN_TID:
+			return emit(c, e->pos, ST_I_BUILTIN, ST_BI_TID, 0);
+		case ST_BUILTIN_NSECS:
+			return emit(c, e->pos, ST_I_BUILTIN, ST_BI_NSECS, 0);
+		case ST_BUILTIN_CPU:
+			return emit(c, e->pos, ST_I_BUILTIN, ST_BI_CPU, 0);
+		case ST_BUILTIN_UID:
+			return emit(c, e->pos, ST_I_BUILTIN, ST_BI_UID, 0);
+		case ST_BUILTIN_COMM:
+			return emit(c, e->pos, ST_I_STR, ST_STR_REF_COMM, 0);
+		case ST_BUILTIN_PROBE:
+			/* As a value the probe is known here: its name. */
+			ref = str_const(c, c->probe->name, e->pos);
+			if (ref < 0)
+				return ref;
+			return emit(c, e->pos, ST_I_STR, ref, 0);
+		}
+		return fail(c, e->pos, "unknown builtin");
+	case ST_EXPR_FIELD:
+		ref = add_load(c, e);
+		if (ref < 0)
+			return ref;
+		return emit(c, e->pos, e->vtype == ST_VT_STR ? ST_I_STR : ST_I_FIELD,
+			    ref, 0);
+	case ST_EXPR_UNARY:
+		err = cexpr(c, e->kids[0]);
+		if (err)
+			return err;
+		switch (e->op) {
+		case ST_OP_NEG:
+			return emit(c, e->pos, ST_I_UNARY, ST_U_NEG, 0);
+		case ST_OP_NOT:
+			return emit(c, e->pos, ST_I_UNARY, ST_U_LNOT, 0);
+		case ST_OP_BNOT:
+			return emit(c, e->pos, ST_I_UNARY, ST_U_BNOT, 0);
+		default:
+			return fail(c, e->pos, "unknown unary operator");
+		}
+	case ST_EXPR_BINARY:
+		err = cexpr(c, e->kids[0]);
+		if (!err)
+			err = cexpr(c, e->kids[1]);
+		if (err)
+			return err;
+		if (e->kids[0]->vtype == ST_VT_STR || e->kids[1]->vtype == ST_VT_STR) {
+			if (e->op == ST_OP_EQ)
+				return emit(c, e->pos, ST_I_STREQ, 0, 0);
+			if (e->op == ST_OP_NE)
+				return emit(c, e->pos, ST_I_STRNE, 0, 0);
+			return fail(c, e->pos, "strings can only be compared with == and !=");
+		}
+		op = binop(e);
+		if (op < 0)
+			return fail(c, e->pos, "unknown binary operator");
+		return emit(c, e->pos, ST_I_BINARY, op, 0);
+	case ST_EXPR_CALL:
+	case ST_EXPR_MAP:
+		break;
+	}
+	return fail(c, e->pos, "not a value the kernel can compute");
+}
+
+static int cstmt(struct cctx *c, const struct st_stmt *st)
+{
+	const struct st_map_layout *lay;
+	const struct st_expr *call = st->call;
+	uint32_t k;
+	int err;
+
+	if (st->kind == ST_STMT_CALL) {
+		if (call->func == ST_FN_EXIT)
+			return emit(c, st->pos, ST_I_EXIT, 0, 0);
+		st_diag_set(c->diag, c->prog->filename, st->pos,
+			    "%s() in a side: probe would need event streaming, which sidetrace does not do yet",
+			    st_func_name(call->func));
+		st_diag_hint(c->diag, "aggregate into a map (@x[...] = count()) and print it in END or interval");
+		return -EINVAL;
+	}
+	if (st->map_id < 0 || (uint32_t)st->map_id >= c->out->nr_maps)
+		return fail(c, st->pos, "internal error: map not resolved");
+	lay = &c->out->layouts[st->map_id];
+	for (k = 0; k < st->nr_keys && k < lay->nr_parts; k++) {
+		const struct st_expr *key = st->keys[k];
+
+		if (lay->parts[k].kind == ST_KPART_PROBE)
+			err = emit(c, key->pos, ST_I_BUILTIN, ST_BI_PROBE, 0);
+		else
+			err = cexpr(c, key);
+		if (!err)
+			err = emit(c, key->pos, lay->parts[k].kind == ST_KPART_STR ?
+				   ST_I_KEY_STR : ST_I_KEY_INT, 0,
+				   lay->parts[k].off);
+		if (err)
+			return err;
+	}
+	if (call->func == ST_FN_COUNT)
+		err = emit(c, call->pos, ST_I_CONST, 0, 0);
+	else if (call->nr_kids >= 1)
+		err = cexpr(c, call->kids[0]);
+	else
+		err = fail(c, call->pos, "internal error: aggregation without value");
+	if (err)
+		return err;
+	return emit(c, st->pos, ST_I_AGG, st->map_id, 0);
+}
+
+static int cclause(struct cctx *c, const struct st_clause *cl)
+{
+	struct st_probe_cfg *cfg = &c->probe->cfg;
+	uint32_t start = cfg->nr_insns, i;
+	int err;
+
+	c->depth = 0;
+	err = emit(c, cl->pos, ST_I_CLAUSE, 0, 0);
+	if (!err && cl->filter) {
+		err = cexpr(c, cl->filter);
+		if (!err)
+			err = emit(c, cl->filter->pos, ST_I_FILTER, 0, 0);
+	}
+	for (i = 0; !err && i < cl->nr_stmts; i++)
+		err = cstmt(c, &cl->stmts[i]);
+	if (err)
+		return err;
+	cfg->insns[start].imm = cfg->nr_insns;
+	return 0;
+}
+
+static bool is_side_clause(const struct st_clause *cl)
+{
+	uint32_t i;
+
+	for (i = 0; i < cl->nr_probes; i++)
+		if (cl->probes[i].kind == ST_PROBE_SIDE)
+			return true;
+	return false;
+}
+
+/* BEGIN, END and interval clauses run in user space: actions only. */
+static int check_user_clause(const struct st_program *prog,
+			     const struct st_clause *cl, struct st_diag *diag)
+{
+	uint32_t i;
+
+	if (cl->filter) {
+		st_diag_set(diag, prog->filename, cl->filter->pos,
+			    "BEGIN, END and interval probes take no filter");
+		return -EINVAL;
+	}
+	for (i = 0; i < cl->nr_stmts; i++) {
+		if (cl->stmts[i].kind == ST_STMT_AGG) {
+			st_diag_set(diag, prog->filename, cl->stmts[i].pos,
+				    "maps are updated in side: probes only");
+			st_diag_hint(diag, "BEGIN, END and interval can printf(), print(), clear(), zero() and exit()");
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* Number of SDT arguments of a probe site ("-4@%eax 8@%rbx" has 2). */
+static uint32_t sdt_arg_count(const char *args)
+{
+	uint32_t n = 0;
+	bool in_arg = false;
+
+	for (; args && *args; args++) {
+		if (*args == ' ') {
+			in_arg = false;
+		} else if (!in_arg) {
+			in_arg = true;
+			n++;
+		}
+	}
+	return n;
+}
+
+static int add_probe(const struct st_program *prog, struct st_compiled *out,
+		     const struct st_clause *cl, const struct st_event *ev,
+		     struct st_diag *diag)
+{
+	struct st_compiled_probe *p, *probes;
+	const char *target = "";
+	uint32_t i, j, nargs, fixed;
+
+	for (i = 0; i < out->nr_probes; i++)
+		if (out->probes[i].event == ev)
+			return i;
+	for (i = 0; i < cl->nr_probes; i++)
+		for (j = 0; j < cl->probes[i].nr_events; j++)
+			if (cl->probes[i].events[j] == ev)
+				target = cl->probes[i].target;
+	probes = realloc(out->probes, (out->nr_probes + 1) * sizeof(*probes));
+	if (!probes)
+		return -ENOMEM;
+	out->probes = probes;
+	p = &probes[out->nr_probes];
+	memset(p, 0, sizeof(*p));
+	p->event = ev;
+	if (asprintf(&p->name, "side:%s:%s:%s", target, ev->provider, ev->name) < 0) {
+		p->name = NULL;
+		return -ENOMEM;
+	}
+	out->nr_probes++;
+	/*
+	 * The argument vector follows the field values and the description
+	 * pointer (include/side/probe.h); count the site's actual arguments
+	 * so that a binary built with another layout fails here, not with
+	 * garbage in the kernel.
+	 */
+	fixed = ev->variadic ? 3 : 2;
+	nargs = ev->nr_sites ? sdt_arg_count(ev->sites[0].args) : 0;
+	if (ev->has_side && nargs < fixed) {
+		st_diag_set(diag, prog->filename, cl->pos,
+			    "%s: its probe sites have %u SDT arguments, a SIDE event has at least %u",
+			    p->name, nargs, fixed);
+		return -EINVAL;
+	}
+	if (ev->has_side) {
+		p->cfg.vec_arg = nargs - fixed + 1;
+		p->cfg.variadic = ev->variadic;
+		p->cfg.dyn_arg = ev->variadic ? nargs - 1 : 0;
+	}
+	return out->nr_probes - 1;
+}
+
+/* Key layouts and map configurations, from the checker's map table. */
+static int layout_maps(const struct st_program *prog, struct st_compiled *out,
+		       struct st_diag *diag)
+{
+	uint32_t m, k, i, j, largest = ST_KEY_HDR + 8;
+
+	if (prog->nr_maps > ST_MAX_MAPS) {
+		st_diag_set(diag, prog->filename, prog->maps[ST_MAX_MAPS].pos,
+			    "more than %d maps", ST_MAX_MAPS);
+		return -EINVAL;
+	}
+	out->nr_maps = prog->nr_maps;
+	for (m = 0; m < prog->nr_maps; m++) {
+		const struct st_map_info *mi = &prog->maps[m];
+		struct st_map_layout *lay = &out->layouts[m];
+		struct st_map_cfg *mc = &out->maps[m];
+		uint32_t off = 0, need;
+
+		lay->nr_parts = mi->nr_keys;
+		for (k = 0; k < mi->nr_keys; k++) {
+			bool all_probe = true;
+
+			/* A key that is always "probe" is stored as its index. */
+			for (i = 0; i < prog->nr_clauses; i++) {
+				const struct st_clause *cl = &prog->clauses[i];
+
+				for (j = 0; j < cl->nr_stmts; j++) {
+					const struct st_stmt *st = &cl->stmts[j];
+
+					if (st->kind != ST_STMT_AGG || st->map_id != (int)m ||
+					    k >= st->nr_keys)
+						continue;
+					if (st->keys[k]->kind != ST_EXPR_BUILTIN ||
+					    st->keys[k]->builtin != ST_BUILTIN_PROBE)
+						all_probe = false;
+				}
+			}
+			lay->parts[k].off = off;
+			if (all_probe && mi->key_types[k] == ST_VT_STR) {
+				lay->parts[k].kind = ST_KPART_PROBE;
+				off += 8;
+			} else if (mi->key_types[k] == ST_VT_STR) {
+				lay->parts[k].kind = ST_KPART_STR;
+				off += ST_STR_LEN;
+			} else {
+				lay->parts[k].kind = ST_KPART_INT;
+				off += 8;
+			}
+		}
+		if (off > ST_KEY_PARTS_MAX) {
+			st_diag_set(diag, prog->filename, mi->pos,
+				    "the keys of %s take %u bytes; the kernel allows %d",
+				    mi->name, off, ST_KEY_PARTS_MAX);
+			st_diag_hint(diag, "each string key takes %d bytes, other keys 8",
+				     ST_STR_LEN);
+			return -EINVAL;
+		}
+		lay->parts_size = off;
+		mc->key_size = off;
+		mc->flags = mi->value_signed ? ST_MAPF_SIGNED : 0;
+		switch (mi->agg) {
+		case ST_AGG_COUNT: mc->kind = ST_K_COUNT; break;
+		case ST_AGG_SUM: mc->kind = ST_K_SUM; break;
+		case ST_AGG_AVG: mc->kind = ST_K_AVG; break;
+		case ST_AGG_MIN: mc->kind = ST_K_MIN; break;
+		case ST_AGG_MAX: mc->kind = ST_K_MAX; break;
+		case ST_AGG_STATS: mc->kind = ST_K_STATS; break;
+		case ST_AGG_HIST: mc->kind = ST_K_HIST; break;
+		case ST_AGG_LHIST: mc->kind = ST_K_LHIST; break;
+		}
+		mc->lmin = mi->lhist_min;
+		mc->lmax = mi->lhist_max;
+		mc->lstep = mi->lhist_step;
+		need = ST_KEY_HDR + off +
+		       (mc->kind == ST_K_HIST || mc->kind == ST_K_LHIST ? 8 : 0);
+		if (need > largest)
+			largest = need;
+	}
+	out->key_size = largest;
+	return 0;
+}
+
+int st_compile(const struct st_program *prog, struct st_compiled *out,
+	       struct st_diag *diag)
+{
+	struct cctx c = { .prog = prog, .diag = diag, .out = out };
+	uint32_t i, e;
+	int err, idx;
+
+	memset(out, 0, sizeof(*out));
+	err = layout_maps(prog, out, diag);
+	if (err)
+		return err;
+	for (i = 0; i < prog->nr_clauses; i++) {
+		const struct st_clause *cl = &prog->clauses[i];
+
+		if (!is_side_clause(cl)) {
+			err = check_user_clause(prog, cl, diag);
+			if (err)
+				return err;
+			continue;
+		}
+		for (e = 0; e < cl->nr_events; e++) {
+			idx = add_probe(prog, out, cl, cl->events[e], diag);
+			if (idx < 0)
+				return idx;
+			c.probe = &out->probes[idx];
+			c.probe_idx = idx;
+			c.ev_idx = e;
+			err = cclause(&c, cl);
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}
+
+void st_compiled_free(struct st_compiled *c)
+{
+	uint32_t i;
+
+	for (i = 0; i < c->nr_probes; i++)
+		free(c->probes[i].name);
+	free(c->probes);
+	memset(c, 0, sizeof(*c));
+}

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Compile step: a checked program (checker.h) becomes configuration for the
+ * generic BPF program (bpf/sidetrace.h). Nothing here runs a compiler: each
+ * traced event gets one st_probe_cfg (its index is the USDT cookie) holding
+ * the field loads and the stack-machine code of every SIDE clause that
+ * matched it; each map gets one st_map_cfg and a key layout that tells
+ * maps_read.c how to turn hash keys back into typed key values.
+ *
+ * BEGIN, END and interval clauses stay in user space (run.c): the compile
+ * step only validates that their statements are actions.
+ */
+#ifndef SIDETRACE_COMPILE_H
+#define SIDETRACE_COMPILE_H
+
+#include <stdint.h>
+
+#include "ast.h"
+#include "diag.h"
+#include "events.h"
+#include "../../bpf/sidetrace.h"
+
+/* How one key part is stored in the hash key. */
+enum st_kpart_kind {
+	ST_KPART_INT,		/* 8 bytes, st_map_info.key_types says how to print */
+	ST_KPART_STR,		/* ST_STR_LEN bytes, NUL-padded */
+	ST_KPART_PROBE,		/* 8 bytes: a probe index, printed as its name */
+};
+
+struct st_kpart {
+	enum st_kpart_kind kind;
+	uint32_t off;		/* from the first key part byte */
+};
+
+struct st_map_layout {
+	uint32_t nr_parts;
+	struct st_kpart parts[ST_MAX_MAP_KEYS];
+	uint32_t parts_size;	/* == st_map_cfg.key_size */
+};
+
+struct st_compiled_probe {
+	const struct st_event *event;
+	char *name;		/* "side:TARGET:PROVIDER:EVENT", the probe builtin */
+	uint32_t nr_strs;	/* string literals used in cfg.strs */
+	struct st_probe_cfg cfg;
+};
+
+struct st_compiled {
+	struct st_compiled_probe *probes;	/* index = cookie */
+	uint32_t nr_probes;
+	struct st_map_cfg maps[ST_MAX_MAPS];	/* index = st_program map id */
+	struct st_map_layout layouts[ST_MAX_MAPS];
+	uint32_t nr_maps;
+	uint32_t key_size;	/* hash key bytes: header, largest parts, bucket */
+};
+
+/*
+ * Compiles prog, which st_check() annotated. Returns 0, -EINVAL with the
+ * reason and position in *diag (a limit of the BPF side exceeded, a
+ * construct it cannot evaluate), or -ENOMEM. Free out with
+ * st_compiled_free() in every case.
+ */
+int st_compile(const struct st_program *prog, struct st_compiled *out,
+	       struct st_diag *diag);
+
+void st_compiled_free(struct st_compiled *c);
+
+#endif /* SIDETRACE_COMPILE_H */
