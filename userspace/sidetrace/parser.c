@@ -160,6 +160,8 @@ static int parse_field_path(struct parser *p, struct st_expr *e)
 	while (p->cur.kind == T_DOT || p->cur.kind == T_ARROW ||
 	       p->cur.kind == T_LBRACK) {
 		bool by_name = p->cur.kind != T_LBRACK;
+		/* A name is shown by its first letter, an index by its '['. */
+		struct st_pos pos = p->cur.pos;
 
 		err = advance(p);
 		if (err)
@@ -167,7 +169,7 @@ static int parse_field_path(struct parser *p, struct st_expr *e)
 		seg = push(&e->path, &e->nr_path, sizeof(*seg));
 		if (!seg)
 			return oom(p);
-		seg->pos = p->cur.pos;
+		seg->pos = by_name ? p->cur.pos : pos;
 		if (by_name) {
 			if (p->cur.kind != T_IDENT)
 				return perr(p, p->cur.pos,

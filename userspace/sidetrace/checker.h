@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Semantic checker: validates a parsed program against the SIDE events of
+ * its targets and annotates the tree for the compile step.
+ *
+ * Events come from the caller (st_event_source), so the checker does no I/O
+ * and tests can build events by hand. The source returns every event of a
+ * target rather than the matches of one pattern: the checker does the '*'
+ * matching itself, and needs the full list to suggest a near name.
+ *
+ * What st_check() leaves in the tree (ast.h, fields marked "checker:"):
+ * - st_probe.events: the events each side: probe matched (provider and
+ *   event names compared with '*' wildcards; the SIDE names, or failing that
+ *   the sanitized USDT names);
+ * - st_clause.events: the union over the clause's probes, no duplicates;
+ * - st_expr.vtype on every value expression: ST_VT_INT, ST_VT_UINT,
+ *   ST_VT_BOOL or ST_VT_STR (integer literals are INT unless too large;
+ *   arithmetic is UINT when both operands are unsigned, else INT;
+ *   comparisons and && || ! are BOOL; pid tid cpu uid nsecs are UINT,
+ *   comm and probe are STR);
+ * - st_expr.refs on every args.* expression: refs[i] tells how to read it
+ *   from clause->events[i]: the index path (top-level field index, then a
+ *   member index or an element index per segment) and the SIDE leaf type;
+ * - st_program.maps: one st_map_info per map name (aggregation, key count
+ *   and key types, value signedness, lhist bounds); st_stmt.map_id and
+ *   st_expr.map_id (print/clear/zero arguments) index it.
+ */
+#ifndef SIDETRACE_CHECKER_H
+#define SIDETRACE_CHECKER_H
+
+#include "ast.h"
+#include "diag.h"
+#include "events.h"
+
+struct st_event_source {
+	/*
+	 * Every event of target (a path or a library name, as written in the
+	 * probe), or NULL with the reason in err ("no such file"). The list
+	 * belongs to the source and must outlive the program.
+	 */
+	const struct st_event_list *(*target_events)(void *ctx,
+						     const char *target,
+						     char *err, size_t err_size);
+	void *ctx;
+};
+
+/*
+ * Checks and annotates prog (once). Returns 0, or -EINVAL with the first
+ * error in *diag, or -ENOMEM.
+ */
+int st_check(struct st_program *prog, const struct st_event_source *src,
+	     struct st_diag *diag);
+
+/* The SIDE type as "u32", "string", "struct", ... for messages. */
+const char *st_type_name(const struct st_type *t);
+
+#endif /* SIDETRACE_CHECKER_H */
