@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../userspace/sidetrace/output.h"
+#include "output.h"
 
 static int passed, failed;
 
