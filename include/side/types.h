@@ -2,6 +2,12 @@
 /*
  * Field descriptions (side_field_*), type descriptions (side_type_*) and
  * call-site arguments (side_arg_*), source-compatible with libside's C API.
+ *
+ * Compound references follow libside's C API as of late 2024: a field refers
+ * to a named definition by address (side_field_struct("s", &def)), and an
+ * argument refers to its argument vector by address (side_arg_struct(&vec)).
+ * Arrays and VLAs accept both the inline form (element type, length) and a
+ * side_define_array/side_define_vla definition.
  */
 #ifndef SIDE_TYPES_H
 #define SIDE_TYPES_H
@@ -10,12 +16,30 @@
 #include <side/macros.h>
 #include <side/abi/type-argument.h>
 
+/* Number of macro arguments (1 to 8), for forms that differ by arity. */
+#define _SIDE_NARG(...) _SIDE_NARG_(__VA_ARGS__, 8, 7, 6, 5, 4, 3, 2, 1, 0)
+#define _SIDE_NARG_(_1, _2, _3, _4, _5, _6, _7, _8, _n, ...) _n
+
+/*
+ * binary16 and binary128 exist only where the ABI value union has them
+ * (glibc's __HAVE_FLOAT16/__HAVE_FLOAT128, seen when <stdlib.h> or <math.h>
+ * is included before the SIDE headers).
+ */
+#if defined(__HAVE_FLOAT16) && __HAVE_FLOAT16
+#define SIDE_HAVE_FLOAT16 1
+#endif
+#if defined(__HAVE_FLOAT128) && __HAVE_FLOAT128
+#define SIDE_HAVE_FLOAT128 1
+#endif
+
 /* Attributes */
 #define side_attr_list(...) \
 	{ \
 		.elements = SIDE_PTR_INIT(((const struct side_attr[]){ __VA_ARGS__ })), \
 		.length = SIDE_ARRAY_SIZE(((const struct side_attr[]){ __VA_ARGS__ })), \
 	}
+/* In C, attributes of dynamic values are compound literals too. */
+#define side_dynamic_attr_list(...) side_attr_list(__VA_ARGS__)
 #define _side_no_attr() { .elements = SIDE_PTR_INIT(NULL), .length = 0 }
 /* Selects the optional trailing attribute list, or none. */
 #define _side_attr_or_none(_dummy, ...) _side_attr_pick(_dummy, ##__VA_ARGS__, _side_no_attr())
@@ -39,14 +63,31 @@
 #define side_attr_s16(_v) _side_attr_int(SIDE_ATTR_TYPE_S16, side_s16, _v)
 #define side_attr_s32(_v) _side_attr_int(SIDE_ATTR_TYPE_S32, side_s32, _v)
 #define side_attr_s64(_v) _side_attr_int(SIDE_ATTR_TYPE_S64, side_s64, _v)
+#ifdef __SIZEOF_INT128__
+#define side_attr_u128(_v) _side_attr_int(SIDE_ATTR_TYPE_U128, side_u128, _v)
+#define side_attr_s128(_v) _side_attr_int(SIDE_ATTR_TYPE_S128, side_s128, _v)
+#endif
+#define _side_attr_float(_label, _member, _v) \
+	{ .type = SIDE_ENUM_INIT(_label), .u = { .float_value = { ._member = (_v) } } }
+#ifdef SIDE_HAVE_FLOAT16
+#define side_attr_float_binary16(_v) \
+	_side_attr_float(SIDE_ATTR_TYPE_FLOAT_BINARY16, side_float_binary16, _v)
+#endif
 #define side_attr_float_binary32(_v) \
-	{ .type = SIDE_ENUM_INIT(SIDE_ATTR_TYPE_FLOAT_BINARY32), .u = { .float_value = { .side_float_binary32 = (_v) } } }
+	_side_attr_float(SIDE_ATTR_TYPE_FLOAT_BINARY32, side_float_binary32, _v)
 #define side_attr_float_binary64(_v) \
-	{ .type = SIDE_ENUM_INIT(SIDE_ATTR_TYPE_FLOAT_BINARY64), .u = { .float_value = { .side_float_binary64 = (_v) } } }
-#define side_attr_string(_v) \
+	_side_attr_float(SIDE_ATTR_TYPE_FLOAT_BINARY64, side_float_binary64, _v)
+#ifdef SIDE_HAVE_FLOAT128
+#define side_attr_float_binary128(_v) \
+	_side_attr_float(SIDE_ATTR_TYPE_FLOAT_BINARY128, side_float_binary128, _v)
+#endif
+#define _side_attr_string(_v, _unit) \
 	{ .type = SIDE_ENUM_INIT(SIDE_ATTR_TYPE_STRING), \
-	  .u = { .string_value = { .p = SIDE_PTR_INIT(_v), .unit_size = 1, \
+	  .u = { .string_value = { .p = SIDE_PTR_INIT(_v), .unit_size = (_unit), \
 				   .byte_order = SIDE_ENUM_INIT(SIDE_TYPE_BYTE_ORDER_HOST) } } }
+#define side_attr_string(_v) _side_attr_string(_v, 1)
+#define side_attr_string16(_v) _side_attr_string(_v, 2)
+#define side_attr_string32(_v) _side_attr_string(_v, 4)
 
 /*
  * Field lists are brace lists so that the event definition can both store
@@ -61,17 +102,25 @@
 		.length = SIDE_ARRAY_SIZE(((const struct side_event_field[]) _fields)), \
 	}
 
-/* Field names must be non-empty string literals: "" "x" fails otherwise. */
+/*
+ * A field name must be a non-empty string. The check rides in the unused
+ * upper half of the 16-byte pointer slot, so it costs nothing and works in
+ * file-scope initializers; NULL selects the _Generic default and fails with
+ * the message below instead of a parse error.
+ */
+#define _side_field_name_ok(_name) \
+	_Generic((_name), char *: sizeof(_name) > 1, const char *: sizeof(_name) > 1, default: 0)
 #define _side_field(_name, _type) \
 	{ \
-		.field_name = SIDE_PTR_INIT(&("" _name "")[0 * sizeof(struct { \
-			_Static_assert(sizeof(_name) > 1, \
-				"SIDE: a field name must be a non-empty string literal"); \
-			char c; })]), \
+		.field_name = { .v = { (_name), \
+			(const char *)(0 * sizeof(struct { \
+				_Static_assert(_side_field_name_ok(_name), \
+					"SIDE: a field name must be a non-empty string, not NULL or \"\""); \
+				char c; })) } }, \
 		.side_type = _type, \
 	}
 
-/* Type descriptions of basic types */
+/* Basic types */
 #define side_type_null(_attr...) \
 	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_NULL), \
 	  .u = { .side_null = { .attributes = _side_attr_or_none(_, ##_attr) } } }
@@ -83,6 +132,8 @@
 #define side_type_byte(_attr...) \
 	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_BYTE), \
 	  .u = { .side_byte = { .attributes = _side_attr_or_none(_, ##_attr) } } }
+#define side_type_dynamic() { .type = SIDE_ENUM_INIT(SIDE_TYPE_DYNAMIC) }
+
 #define _side_type_string(_label, _unit, _order, _attr) \
 	{ .type = SIDE_ENUM_INIT(_label), \
 	  .u = { .side_string = { .attributes = _attr, .unit_size = (_unit), \
@@ -93,38 +144,107 @@
 	_side_type_string(SIDE_TYPE_STRING_UTF16, 2, SIDE_TYPE_BYTE_ORDER_HOST, _side_attr_or_none(_, ##_attr))
 #define side_type_string32(_attr...) \
 	_side_type_string(SIDE_TYPE_STRING_UTF32, 4, SIDE_TYPE_BYTE_ORDER_HOST, _side_attr_or_none(_, ##_attr))
+#define side_type_string16_le(_attr...) \
+	_side_type_string(SIDE_TYPE_STRING_UTF16, 2, SIDE_TYPE_BYTE_ORDER_LE, _side_attr_or_none(_, ##_attr))
+#define side_type_string32_le(_attr...) \
+	_side_type_string(SIDE_TYPE_STRING_UTF32, 4, SIDE_TYPE_BYTE_ORDER_LE, _side_attr_or_none(_, ##_attr))
+#define side_type_string16_be(_attr...) \
+	_side_type_string(SIDE_TYPE_STRING_UTF16, 2, SIDE_TYPE_BYTE_ORDER_BE, _side_attr_or_none(_, ##_attr))
+#define side_type_string32_be(_attr...) \
+	_side_type_string(SIDE_TYPE_STRING_UTF32, 4, SIDE_TYPE_BYTE_ORDER_BE, _side_attr_or_none(_, ##_attr))
+
 #define _side_type_integer(_label, _signed, _size, _order, _attr) \
 	{ .type = SIDE_ENUM_INIT(_label), \
 	  .u = { .side_integer = { .attributes = _attr, .integer_size = (_size), \
 				   .len_bits = 0, .signedness = (_signed), \
 				   .byte_order = SIDE_ENUM_INIT(_order) } } }
-#define _side_type_int_host(_label, _signed, _ctype, _attr...) \
-	_side_type_integer(_label, _signed, sizeof(_ctype), SIDE_TYPE_BYTE_ORDER_HOST, \
-			   _side_attr_or_none(_, ##_attr))
-#define side_type_u8(_attr...) _side_type_int_host(SIDE_TYPE_U8, 0, uint8_t, ##_attr)
-#define side_type_u16(_attr...) _side_type_int_host(SIDE_TYPE_U16, 0, uint16_t, ##_attr)
-#define side_type_u32(_attr...) _side_type_int_host(SIDE_TYPE_U32, 0, uint32_t, ##_attr)
-#define side_type_u64(_attr...) _side_type_int_host(SIDE_TYPE_U64, 0, uint64_t, ##_attr)
-#define side_type_s8(_attr...) _side_type_int_host(SIDE_TYPE_S8, 1, int8_t, ##_attr)
-#define side_type_s16(_attr...) _side_type_int_host(SIDE_TYPE_S16, 1, int16_t, ##_attr)
-#define side_type_s32(_attr...) _side_type_int_host(SIDE_TYPE_S32, 1, int32_t, ##_attr)
-#define side_type_s64(_attr...) _side_type_int_host(SIDE_TYPE_S64, 1, int64_t, ##_attr)
-#define side_type_pointer(_attr...) _side_type_int_host(SIDE_TYPE_POINTER, 0, uintptr_t, ##_attr)
-#define _side_type_float(_label, _size, _attr) \
+#define _side_type_int(_label, _signed, _size, _order, _attr...) \
+	_side_type_integer(_label, _signed, _size, _order, _side_attr_or_none(_, ##_attr))
+#define _SIDE_HOST SIDE_TYPE_BYTE_ORDER_HOST
+#define _SIDE_LE SIDE_TYPE_BYTE_ORDER_LE
+#define _SIDE_BE SIDE_TYPE_BYTE_ORDER_BE
+
+#define side_type_u8(_attr...) _side_type_int(SIDE_TYPE_U8, 0, 1, _SIDE_HOST, ##_attr)
+#define side_type_u16(_attr...) _side_type_int(SIDE_TYPE_U16, 0, 2, _SIDE_HOST, ##_attr)
+#define side_type_u32(_attr...) _side_type_int(SIDE_TYPE_U32, 0, 4, _SIDE_HOST, ##_attr)
+#define side_type_u64(_attr...) _side_type_int(SIDE_TYPE_U64, 0, 8, _SIDE_HOST, ##_attr)
+#define side_type_s8(_attr...) _side_type_int(SIDE_TYPE_S8, 1, 1, _SIDE_HOST, ##_attr)
+#define side_type_s16(_attr...) _side_type_int(SIDE_TYPE_S16, 1, 2, _SIDE_HOST, ##_attr)
+#define side_type_s32(_attr...) _side_type_int(SIDE_TYPE_S32, 1, 4, _SIDE_HOST, ##_attr)
+#define side_type_s64(_attr...) _side_type_int(SIDE_TYPE_S64, 1, 8, _SIDE_HOST, ##_attr)
+#define side_type_pointer(_attr...) \
+	_side_type_int(SIDE_TYPE_POINTER, 0, sizeof(uintptr_t), _SIDE_HOST, ##_attr)
+#define side_type_u16_le(_attr...) _side_type_int(SIDE_TYPE_U16, 0, 2, _SIDE_LE, ##_attr)
+#define side_type_u32_le(_attr...) _side_type_int(SIDE_TYPE_U32, 0, 4, _SIDE_LE, ##_attr)
+#define side_type_u64_le(_attr...) _side_type_int(SIDE_TYPE_U64, 0, 8, _SIDE_LE, ##_attr)
+#define side_type_s16_le(_attr...) _side_type_int(SIDE_TYPE_S16, 1, 2, _SIDE_LE, ##_attr)
+#define side_type_s32_le(_attr...) _side_type_int(SIDE_TYPE_S32, 1, 4, _SIDE_LE, ##_attr)
+#define side_type_s64_le(_attr...) _side_type_int(SIDE_TYPE_S64, 1, 8, _SIDE_LE, ##_attr)
+#define side_type_pointer_le(_attr...) \
+	_side_type_int(SIDE_TYPE_POINTER, 0, sizeof(uintptr_t), _SIDE_LE, ##_attr)
+#define side_type_u16_be(_attr...) _side_type_int(SIDE_TYPE_U16, 0, 2, _SIDE_BE, ##_attr)
+#define side_type_u32_be(_attr...) _side_type_int(SIDE_TYPE_U32, 0, 4, _SIDE_BE, ##_attr)
+#define side_type_u64_be(_attr...) _side_type_int(SIDE_TYPE_U64, 0, 8, _SIDE_BE, ##_attr)
+#define side_type_s16_be(_attr...) _side_type_int(SIDE_TYPE_S16, 1, 2, _SIDE_BE, ##_attr)
+#define side_type_s32_be(_attr...) _side_type_int(SIDE_TYPE_S32, 1, 4, _SIDE_BE, ##_attr)
+#define side_type_s64_be(_attr...) _side_type_int(SIDE_TYPE_S64, 1, 8, _SIDE_BE, ##_attr)
+#define side_type_pointer_be(_attr...) \
+	_side_type_int(SIDE_TYPE_POINTER, 0, sizeof(uintptr_t), _SIDE_BE, ##_attr)
+#ifdef __SIZEOF_INT128__
+#define side_type_u128(_attr...) _side_type_int(SIDE_TYPE_U128, 0, 16, _SIDE_HOST, ##_attr)
+#define side_type_s128(_attr...) _side_type_int(SIDE_TYPE_S128, 1, 16, _SIDE_HOST, ##_attr)
+#define side_type_u128_le(_attr...) _side_type_int(SIDE_TYPE_U128, 0, 16, _SIDE_LE, ##_attr)
+#define side_type_s128_le(_attr...) _side_type_int(SIDE_TYPE_S128, 1, 16, _SIDE_LE, ##_attr)
+#define side_type_u128_be(_attr...) _side_type_int(SIDE_TYPE_U128, 0, 16, _SIDE_BE, ##_attr)
+#define side_type_s128_be(_attr...) _side_type_int(SIDE_TYPE_S128, 1, 16, _SIDE_BE, ##_attr)
+#endif
+
+#define _side_type_float(_label, _size, _order, _attr...) \
 	{ .type = SIDE_ENUM_INIT(_label), \
-	  .u = { .side_float = { .attributes = _attr, .float_size = (_size), \
-				 .byte_order = SIDE_ENUM_INIT(SIDE_TYPE_FLOAT_WORD_ORDER_HOST) } } }
+	  .u = { .side_float = { .attributes = _side_attr_or_none(_, ##_attr), \
+				 .float_size = (_size), \
+				 .byte_order = SIDE_ENUM_INIT(_order) } } }
+#define _SIDE_FHOST SIDE_TYPE_FLOAT_WORD_ORDER_HOST
 #define side_type_float_binary32(_attr...) \
-	_side_type_float(SIDE_TYPE_FLOAT_BINARY32, 4, _side_attr_or_none(_, ##_attr))
+	_side_type_float(SIDE_TYPE_FLOAT_BINARY32, 4, _SIDE_FHOST, ##_attr)
 #define side_type_float_binary64(_attr...) \
-	_side_type_float(SIDE_TYPE_FLOAT_BINARY64, 8, _side_attr_or_none(_, ##_attr))
+	_side_type_float(SIDE_TYPE_FLOAT_BINARY64, 8, _SIDE_FHOST, ##_attr)
+#define side_type_float_binary32_le(_attr...) \
+	_side_type_float(SIDE_TYPE_FLOAT_BINARY32, 4, _SIDE_LE, ##_attr)
+#define side_type_float_binary64_le(_attr...) \
+	_side_type_float(SIDE_TYPE_FLOAT_BINARY64, 8, _SIDE_LE, ##_attr)
+#define side_type_float_binary32_be(_attr...) \
+	_side_type_float(SIDE_TYPE_FLOAT_BINARY32, 4, _SIDE_BE, ##_attr)
+#define side_type_float_binary64_be(_attr...) \
+	_side_type_float(SIDE_TYPE_FLOAT_BINARY64, 8, _SIDE_BE, ##_attr)
+#ifdef SIDE_HAVE_FLOAT16
+#define side_type_float_binary16(_attr...) \
+	_side_type_float(SIDE_TYPE_FLOAT_BINARY16, 2, _SIDE_FHOST, ##_attr)
+#define side_type_float_binary16_le(_attr...) \
+	_side_type_float(SIDE_TYPE_FLOAT_BINARY16, 2, _SIDE_LE, ##_attr)
+#define side_type_float_binary16_be(_attr...) \
+	_side_type_float(SIDE_TYPE_FLOAT_BINARY16, 2, _SIDE_BE, ##_attr)
+#endif
+#ifdef SIDE_HAVE_FLOAT128
+#define side_type_float_binary128(_attr...) \
+	_side_type_float(SIDE_TYPE_FLOAT_BINARY128, 16, _SIDE_FHOST, ##_attr)
+#define side_type_float_binary128_le(_attr...) \
+	_side_type_float(SIDE_TYPE_FLOAT_BINARY128, 16, _SIDE_LE, ##_attr)
+#define side_type_float_binary128_be(_attr...) \
+	_side_type_float(SIDE_TYPE_FLOAT_BINARY128, 16, _SIDE_BE, ##_attr)
+#endif
 
 #define side_field_null(_name, _attr...) _side_field(_name, side_type_null(_attr))
 #define side_field_bool(_name, _attr...) _side_field(_name, side_type_bool(_attr))
 #define side_field_byte(_name, _attr...) _side_field(_name, side_type_byte(_attr))
+#define side_field_dynamic(_name) _side_field(_name, side_type_dynamic())
 #define side_field_string(_name, _attr...) _side_field(_name, side_type_string(_attr))
 #define side_field_string16(_name, _attr...) _side_field(_name, side_type_string16(_attr))
 #define side_field_string32(_name, _attr...) _side_field(_name, side_type_string32(_attr))
+#define side_field_string16_le(_name, _attr...) _side_field(_name, side_type_string16_le(_attr))
+#define side_field_string32_le(_name, _attr...) _side_field(_name, side_type_string32_le(_attr))
+#define side_field_string16_be(_name, _attr...) _side_field(_name, side_type_string16_be(_attr))
+#define side_field_string32_be(_name, _attr...) _side_field(_name, side_type_string32_be(_attr))
 #define side_field_u8(_name, _attr...) _side_field(_name, side_type_u8(_attr))
 #define side_field_u16(_name, _attr...) _side_field(_name, side_type_u16(_attr))
 #define side_field_u32(_name, _attr...) _side_field(_name, side_type_u32(_attr))
@@ -134,8 +254,52 @@
 #define side_field_s32(_name, _attr...) _side_field(_name, side_type_s32(_attr))
 #define side_field_s64(_name, _attr...) _side_field(_name, side_type_s64(_attr))
 #define side_field_pointer(_name, _attr...) _side_field(_name, side_type_pointer(_attr))
+#define side_field_u16_le(_name, _attr...) _side_field(_name, side_type_u16_le(_attr))
+#define side_field_u32_le(_name, _attr...) _side_field(_name, side_type_u32_le(_attr))
+#define side_field_u64_le(_name, _attr...) _side_field(_name, side_type_u64_le(_attr))
+#define side_field_s16_le(_name, _attr...) _side_field(_name, side_type_s16_le(_attr))
+#define side_field_s32_le(_name, _attr...) _side_field(_name, side_type_s32_le(_attr))
+#define side_field_s64_le(_name, _attr...) _side_field(_name, side_type_s64_le(_attr))
+#define side_field_pointer_le(_name, _attr...) _side_field(_name, side_type_pointer_le(_attr))
+#define side_field_u16_be(_name, _attr...) _side_field(_name, side_type_u16_be(_attr))
+#define side_field_u32_be(_name, _attr...) _side_field(_name, side_type_u32_be(_attr))
+#define side_field_u64_be(_name, _attr...) _side_field(_name, side_type_u64_be(_attr))
+#define side_field_s16_be(_name, _attr...) _side_field(_name, side_type_s16_be(_attr))
+#define side_field_s32_be(_name, _attr...) _side_field(_name, side_type_s32_be(_attr))
+#define side_field_s64_be(_name, _attr...) _side_field(_name, side_type_s64_be(_attr))
+#define side_field_pointer_be(_name, _attr...) _side_field(_name, side_type_pointer_be(_attr))
+#ifdef __SIZEOF_INT128__
+#define side_field_u128(_name, _attr...) _side_field(_name, side_type_u128(_attr))
+#define side_field_s128(_name, _attr...) _side_field(_name, side_type_s128(_attr))
+#define side_field_u128_le(_name, _attr...) _side_field(_name, side_type_u128_le(_attr))
+#define side_field_s128_le(_name, _attr...) _side_field(_name, side_type_s128_le(_attr))
+#define side_field_u128_be(_name, _attr...) _side_field(_name, side_type_u128_be(_attr))
+#define side_field_s128_be(_name, _attr...) _side_field(_name, side_type_s128_be(_attr))
+#endif
 #define side_field_float_binary32(_name, _attr...) _side_field(_name, side_type_float_binary32(_attr))
 #define side_field_float_binary64(_name, _attr...) _side_field(_name, side_type_float_binary64(_attr))
+#define side_field_float_binary32_le(_name, _attr...) \
+	_side_field(_name, side_type_float_binary32_le(_attr))
+#define side_field_float_binary64_le(_name, _attr...) \
+	_side_field(_name, side_type_float_binary64_le(_attr))
+#define side_field_float_binary32_be(_name, _attr...) \
+	_side_field(_name, side_type_float_binary32_be(_attr))
+#define side_field_float_binary64_be(_name, _attr...) \
+	_side_field(_name, side_type_float_binary64_be(_attr))
+#ifdef SIDE_HAVE_FLOAT16
+#define side_field_float_binary16(_name, _attr...) _side_field(_name, side_type_float_binary16(_attr))
+#define side_field_float_binary16_le(_name, _attr...) \
+	_side_field(_name, side_type_float_binary16_le(_attr))
+#define side_field_float_binary16_be(_name, _attr...) \
+	_side_field(_name, side_type_float_binary16_be(_attr))
+#endif
+#ifdef SIDE_HAVE_FLOAT128
+#define side_field_float_binary128(_name, _attr...) _side_field(_name, side_type_float_binary128(_attr))
+#define side_field_float_binary128_le(_name, _attr...) \
+	_side_field(_name, side_type_float_binary128_le(_attr))
+#define side_field_float_binary128_be(_name, _attr...) \
+	_side_field(_name, side_type_float_binary128_be(_attr))
+#endif
 
 /* Call-site arguments of basic types */
 #define side_arg_null(_v) { .type = SIDE_ENUM_INIT(SIDE_TYPE_NULL), .flags = 0 }
@@ -162,20 +326,98 @@
 #define side_arg_s16(_v) _side_arg_int(SIDE_TYPE_S16, side_s16, _v)
 #define side_arg_s32(_v) _side_arg_int(SIDE_TYPE_S32, side_s32, _v)
 #define side_arg_s64(_v) _side_arg_int(SIDE_TYPE_S64, side_s64, _v)
+#ifdef __SIZEOF_INT128__
+#define side_arg_u128(_v) _side_arg_int(SIDE_TYPE_U128, side_u128, _v)
+#define side_arg_s128(_v) _side_arg_int(SIDE_TYPE_S128, side_s128, _v)
+#endif
 #define side_arg_pointer(_v) _side_arg_int(SIDE_TYPE_POINTER, side_uptr, (uintptr_t)(_v))
-#define side_arg_float_binary32(_v) \
-	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_FLOAT_BINARY32), .flags = 0, \
-	  .u = { .side_static = { .float_value = { .side_float_binary32 = (_v) } } } }
-#define side_arg_float_binary64(_v) \
-	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_FLOAT_BINARY64), .flags = 0, \
-	  .u = { .side_static = { .float_value = { .side_float_binary64 = (_v) } } } }
+#define _side_arg_float(_label, _member, _v) \
+	{ .type = SIDE_ENUM_INIT(_label), .flags = 0, \
+	  .u = { .side_static = { .float_value = { ._member = (_v) } } } }
+#ifdef SIDE_HAVE_FLOAT16
+#define side_arg_float_binary16(_v) _side_arg_float(SIDE_TYPE_FLOAT_BINARY16, side_float_binary16, _v)
+#endif
+#define side_arg_float_binary32(_v) _side_arg_float(SIDE_TYPE_FLOAT_BINARY32, side_float_binary32, _v)
+#define side_arg_float_binary64(_v) _side_arg_float(SIDE_TYPE_FLOAT_BINARY64, side_float_binary64, _v)
+#ifdef SIDE_HAVE_FLOAT128
+#define side_arg_float_binary128(_v) \
+	_side_arg_float(SIDE_TYPE_FLOAT_BINARY128, side_float_binary128, _v)
+#endif
+
+/*
+ * C native types, mapped to the fixed-size SIDE type of the same size and
+ * signedness on this compiler.
+ */
+#ifdef __CHAR_UNSIGNED__
+#define _SIDE_CHAR_SIGN u
+#else
+#define _SIDE_CHAR_SIGN s
+#endif
+#define _SIDE_BITS_1 8
+#define _SIDE_BITS_2 16
+#define _SIDE_BITS_4 32
+#define _SIDE_BITS_8 64
+#define _SIDE_BITS(_bytes) SIDE_CAT(_SIDE_BITS_, _bytes)
+#define _side_native(_what, _sign, _bytes) \
+	SIDE_CAT(SIDE_CAT(side_, _what), SIDE_CAT(_sign, _SIDE_BITS(_bytes)))
+
+#define side_type_char(_attr...) _side_native(type_, _SIDE_CHAR_SIGN, 1)(_attr)
+#define side_field_char(_name, _attr...) _side_native(field_, _SIDE_CHAR_SIGN, 1)(_name, ##_attr)
+#define side_arg_char(_v) _side_native(arg_, _SIDE_CHAR_SIGN, 1)(_v)
+#define side_type_schar(_attr...) side_type_s8(_attr)
+#define side_field_schar(_name, _attr...) side_field_s8(_name, ##_attr)
+#define side_arg_schar(_v) side_arg_s8(_v)
+#define side_type_uchar(_attr...) side_type_u8(_attr)
+#define side_field_uchar(_name, _attr...) side_field_u8(_name, ##_attr)
+#define side_arg_uchar(_v) side_arg_u8(_v)
+#define side_type_short(_attr...) _side_native(type_, s, __SIZEOF_SHORT__)(_attr)
+#define side_field_short(_name, _attr...) _side_native(field_, s, __SIZEOF_SHORT__)(_name, ##_attr)
+#define side_arg_short(_v) _side_native(arg_, s, __SIZEOF_SHORT__)(_v)
+#define side_type_ushort(_attr...) _side_native(type_, u, __SIZEOF_SHORT__)(_attr)
+#define side_field_ushort(_name, _attr...) _side_native(field_, u, __SIZEOF_SHORT__)(_name, ##_attr)
+#define side_arg_ushort(_v) _side_native(arg_, u, __SIZEOF_SHORT__)(_v)
+#define side_type_int(_attr...) _side_native(type_, s, __SIZEOF_INT__)(_attr)
+#define side_field_int(_name, _attr...) _side_native(field_, s, __SIZEOF_INT__)(_name, ##_attr)
+#define side_arg_int(_v) _side_native(arg_, s, __SIZEOF_INT__)(_v)
+#define side_type_uint(_attr...) _side_native(type_, u, __SIZEOF_INT__)(_attr)
+#define side_field_uint(_name, _attr...) _side_native(field_, u, __SIZEOF_INT__)(_name, ##_attr)
+#define side_arg_uint(_v) _side_native(arg_, u, __SIZEOF_INT__)(_v)
+#define side_type_long(_attr...) _side_native(type_, s, __SIZEOF_LONG__)(_attr)
+#define side_field_long(_name, _attr...) _side_native(field_, s, __SIZEOF_LONG__)(_name, ##_attr)
+#define side_arg_long(_v) _side_native(arg_, s, __SIZEOF_LONG__)(_v)
+#define side_type_ulong(_attr...) _side_native(type_, u, __SIZEOF_LONG__)(_attr)
+#define side_field_ulong(_name, _attr...) _side_native(field_, u, __SIZEOF_LONG__)(_name, ##_attr)
+#define side_arg_ulong(_v) _side_native(arg_, u, __SIZEOF_LONG__)(_v)
+#define side_type_long_long(_attr...) _side_native(type_, s, __SIZEOF_LONG_LONG__)(_attr)
+#define side_field_long_long(_name, _attr...) \
+	_side_native(field_, s, __SIZEOF_LONG_LONG__)(_name, ##_attr)
+#define side_arg_long_long(_v) _side_native(arg_, s, __SIZEOF_LONG_LONG__)(_v)
+#define side_type_ulong_long(_attr...) _side_native(type_, u, __SIZEOF_LONG_LONG__)(_attr)
+#define side_field_ulong_long(_name, _attr...) \
+	_side_native(field_, u, __SIZEOF_LONG_LONG__)(_name, ##_attr)
+#define side_arg_ulong_long(_v) _side_native(arg_, u, __SIZEOF_LONG_LONG__)(_v)
+#define side_type_float(_attr...) side_type_float_binary32(_attr)
+#define side_field_float(_name, _attr...) side_field_float_binary32(_name, ##_attr)
+#define side_arg_float(_v) side_arg_float_binary32(_v)
+#define side_type_double(_attr...) side_type_float_binary64(_attr)
+#define side_field_double(_name, _attr...) side_field_float_binary64(_name, ##_attr)
+#define side_arg_double(_v) side_arg_float_binary64(_v)
+#if defined(SIDE_HAVE_FLOAT128) && __SIZEOF_LONG_DOUBLE__ <= 16
+/* x86 extended precision converts exactly to binary128. */
+#define side_type_long_double(_attr...) side_type_float_binary128(_attr)
+#define side_field_long_double(_name, _attr...) side_field_float_binary128(_name, ##_attr)
+#define side_arg_long_double(_v) side_arg_float_binary128(_v)
+#endif
 
 /* Compound types: struct */
 #define side_struct_literal(_fields, _attr...) \
-	{ .fields = _side_fields_ref(SIDE_PARAM(_fields)), \
-	  .attributes = _side_attr_or_none(_, ##_attr) }
+	(&(const struct side_type_struct){ \
+		.fields = _side_fields_ref(SIDE_PARAM(_fields)), \
+		.attributes = _side_attr_or_none(_, ##_attr) })
 #define side_define_struct(_identifier, _fields, _attr...) \
-	const struct side_type_struct _identifier = side_struct_literal(SIDE_PARAM(_fields), ##_attr)
+	const struct side_type_struct _identifier = { \
+		.fields = _side_fields_ref(SIDE_PARAM(_fields)), \
+		.attributes = _side_attr_or_none(_, ##_attr) }
 #define side_type_struct(_struct) \
 	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_STRUCT), .u = { .side_struct = SIDE_PTR_INIT(_struct) } }
 #define side_field_struct(_name, _struct) _side_field(_name, side_type_struct(SIDE_PARAM(_struct)))
@@ -184,27 +426,48 @@
 	  .u = { .side_static = { .side_struct = SIDE_PTR_INIT(_vec) } } }
 
 /* Compound types: array and vla */
-#define side_type_array(_elem_type, _length, _attr...) \
+#define side_define_array(_identifier, _elem_type, _length, _attr...) \
+	const struct side_type_array _identifier = { \
+		.elem_type = SIDE_PTR_INIT(_elem_type), .length = (_length), \
+		.attributes = _side_attr_or_none(_, ##_attr) }
+#define _side_type_array_1(_array) \
+	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_ARRAY), .u = { .side_array = SIDE_PTR_INIT(&(_array)) } }
+#define _side_type_array_inline(_elem_type, _length, _attr...) \
 	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_ARRAY), \
 	  .u = { .side_array = SIDE_PTR_INIT(&(const struct side_type_array){ \
 		.elem_type = SIDE_PTR_INIT(_elem_type), .length = (_length), \
 		.attributes = _side_attr_or_none(_, ##_attr) }) } }
-#define side_field_array(_name, _elem_type, _length, _attr...) \
-	_side_field(_name, side_type_array(SIDE_PARAM(_elem_type), _length, ##_attr))
+#define _side_type_array_2 _side_type_array_inline
+#define _side_type_array_3 _side_type_array_inline
+/* side_type_array(definition) or side_type_array(elem_type, length [, attr]) */
+#define side_type_array(...) SIDE_CAT(_side_type_array_, _SIDE_NARG(__VA_ARGS__))(__VA_ARGS__)
+#define side_field_array(_name, ...) _side_field(_name, side_type_array(__VA_ARGS__))
 #define side_arg_array(_vec) \
 	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_ARRAY), .flags = 0, \
 	  .u = { .side_static = { .side_array = SIDE_PTR_INIT(_vec) } } }
-#define side_type_vla(_elem_type, _length_type, _attr...) \
+
+#define side_define_vla(_identifier, _elem_type, _length_type, _attr...) \
+	const struct side_type_vla _identifier = { \
+		.elem_type = SIDE_PTR_INIT(_elem_type), \
+		.length_type = SIDE_PTR_INIT(_length_type), \
+		.attributes = _side_attr_or_none(_, ##_attr) }
+#define _side_type_vla_1(_vla) \
+	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_VLA), .u = { .side_vla = SIDE_PTR_INIT(&(_vla)) } }
+#define _side_type_vla_inline(_elem_type, _length_type, _attr...) \
 	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_VLA), \
 	  .u = { .side_vla = SIDE_PTR_INIT(&(const struct side_type_vla){ \
 		.elem_type = SIDE_PTR_INIT(_elem_type), \
 		.length_type = SIDE_PTR_INIT(_length_type), \
 		.attributes = _side_attr_or_none(_, ##_attr) }) } }
-#define side_field_vla(_name, _elem_type, _length_type, _attr...) \
-	_side_field(_name, side_type_vla(SIDE_PARAM(_elem_type), SIDE_PARAM(_length_type), ##_attr))
+#define _side_type_vla_2 _side_type_vla_inline
+#define _side_type_vla_3 _side_type_vla_inline
+/* side_type_vla(definition) or side_type_vla(elem_type, length_type [, attr]) */
+#define side_type_vla(...) SIDE_CAT(_side_type_vla_, _SIDE_NARG(__VA_ARGS__))(__VA_ARGS__)
+#define side_field_vla(_name, ...) _side_field(_name, side_type_vla(__VA_ARGS__))
 #define side_arg_vla(_vec) \
 	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_VLA), .flags = 0, \
 	  .u = { .side_static = { .side_vla = SIDE_PTR_INIT(_vec) } } }
+
 /* Element types are passed by address: side_elem(side_type_u32()). */
 #define side_elem(...) (&(const struct side_type)__VA_ARGS__)
 #define side_length(...) (&(const struct side_type)__VA_ARGS__)
@@ -216,6 +479,89 @@
 		.sav = SIDE_PTR_INIT(_identifier##_vec), \
 		.len = SIDE_ARRAY_SIZE(_identifier##_vec), \
 	}
+#define side_arg_define_struct(_identifier, _sav) side_arg_define_vec(_identifier, SIDE_PARAM(_sav))
+#define side_arg_define_array(_identifier, _sav) side_arg_define_vec(_identifier, SIDE_PARAM(_sav))
+#define side_arg_define_vla(_identifier, _sav) side_arg_define_vec(_identifier, SIDE_PARAM(_sav))
+
+/* VLA visitor: the application walks its own container on demand. */
+#define side_vla_visitor_literal(_elem_type, _length_type, _visitor, _attr...) \
+	(&(const struct side_type_vla_visitor){ \
+		.elem_type = SIDE_PTR_INIT(_elem_type), \
+		.length_type = SIDE_PTR_INIT(_length_type), \
+		.visitor = SIDE_PTR_INIT(_visitor), \
+		.attributes = _side_attr_or_none(_, ##_attr) })
+#define side_define_vla_visitor(_identifier, _elem_type, _length_type, _visitor, _attr...) \
+	const struct side_type_vla_visitor _identifier = { \
+		.elem_type = SIDE_PTR_INIT(_elem_type), \
+		.length_type = SIDE_PTR_INIT(_length_type), \
+		.visitor = SIDE_PTR_INIT(_visitor), \
+		.attributes = _side_attr_or_none(_, ##_attr) }
+/* Adapts a visitor taking the application's context type to side_visitor_func. */
+#define side_define_static_vla_visitor(_identifier, _elem_type, _length_type, _func, _type, _attr...) \
+	static enum side_visitor_status side_vla_visitor_func__##_identifier( \
+		const struct side_tracer_visitor_ctx *tracer_ctx, void *app_ctx) \
+	{ \
+		return _func(tracer_ctx, (_type *)app_ctx); \
+	} \
+	static side_define_vla_visitor(_identifier, SIDE_PARAM(_elem_type), SIDE_PARAM(_length_type), \
+				       side_vla_visitor_func__##_identifier, ##_attr)
+#define side_type_vla_visitor(_vla_visitor) \
+	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_VLA_VISITOR), \
+	  .u = { .side_vla_visitor = SIDE_PTR_INIT(_vla_visitor) } }
+#define side_field_vla_visitor(_name, _vla_visitor) \
+	_side_field(_name, side_type_vla_visitor(SIDE_PARAM(_vla_visitor)))
+#define side_arg_define_vla_visitor(_identifier, _ctx) \
+	struct side_arg_vla_visitor _identifier = { \
+		.app_ctx = SIDE_PTR_INIT(_ctx), \
+		.cached_arg = SIDE_PTR_INIT(NULL), \
+	}
+#define side_arg_vla_visitor(_visitor) \
+	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_VLA_VISITOR), .flags = 0, \
+	  .u = { .side_static = { .side_vla_visitor = SIDE_PTR_INIT(_visitor) } } }
+#define side_visit_dynamic_arg(_what, _expr...) _what(_expr)
+#define side_visit_dynamic_field(_what, _name, _expr...) side_arg_dynamic_field(_name, _what(_expr))
+
+/* Variant: a selector value chooses one of the option types. */
+#define side_option_range(_begin, _end, _type) \
+	{ .range_begin = (_begin), .range_end = (_end), .side_type = _type }
+#define side_option(_value, _type) side_option_range(_value, _value, SIDE_PARAM(_type))
+#define side_option_list(...) \
+	{ .elements = SIDE_PTR_INIT(((const struct side_variant_option[]){ __VA_ARGS__ })), \
+	  .length = SIDE_ARRAY_SIZE(((const struct side_variant_option[]){ __VA_ARGS__ })) }
+#define side_define_variant(_identifier, _selector, _options, _attr...) \
+	const struct side_type_variant _identifier = { \
+		.options = _options, .selector = _selector, \
+		.attributes = _side_attr_or_none(_, ##_attr) }
+#define side_type_variant(_variant) \
+	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_VARIANT), .u = { .side_variant = SIDE_PTR_INIT(_variant) } }
+#define side_field_variant(_name, _variant) _side_field(_name, side_type_variant(SIDE_PARAM(_variant)))
+#define side_arg_define_variant(_identifier, _selector_val, _option) \
+	const struct side_arg_variant _identifier = { .selector = _selector_val, .option = _option }
+#define side_arg_variant(_variant) \
+	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_VARIANT), .flags = 0, \
+	  .u = { .side_static = { .side_variant = SIDE_PTR_INIT(_variant) } } }
+
+/* Optional: a value that may be absent. */
+enum {
+	SIDE_OPTIONAL_DISABLED = 0,
+	SIDE_OPTIONAL_ENABLED = 1,
+};
+#define side_define_optional(_identifier, _elem_type, _attr...) \
+	const struct side_type_optional _identifier = { \
+		.elem_type = SIDE_PTR_INIT(_elem_type), \
+		.attributes = _side_attr_or_none(_, ##_attr) }
+#define side_type_optional(_optional) \
+	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_OPTIONAL), .u = { .side_optional = SIDE_PTR_INIT(_optional) } }
+#define side_field_optional(_name, _optional) _side_field(_name, side_type_optional(_optional))
+#define side_field_optional_literal(_name, _elem_type, _attr...) \
+	_side_field(_name, side_type_optional(&(const struct side_type_optional){ \
+		.elem_type = SIDE_PTR_INIT(_elem_type), \
+		.attributes = _side_attr_or_none(_, ##_attr) }))
+#define side_arg_define_optional(_identifier, _value, _selector) \
+	const struct side_arg_optional _identifier = { .side_static = _value, .selector = (_selector) }
+#define side_arg_optional(_optional) \
+	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_OPTIONAL), .flags = 0, \
+	  .u = { .side_static = { .side_optional = SIDE_PTR_INIT(_optional) } } }
 
 /* Enumerations: the argument is the underlying integer. */
 #define side_enum_mapping_range(_label, _begin, _end) \
@@ -254,5 +600,8 @@
 				       .elem_type = SIDE_PTR_INIT(_elem_type) } } }
 #define side_field_enum_bitmap(_name, _mappings, _elem_type) \
 	_side_field(_name, side_type_enum_bitmap(_mappings, SIDE_PARAM(_elem_type)))
+
+#include <side/dynamic.h>
+#include <side/gather.h>
 
 #endif /* SIDE_TYPES_H */

@@ -13,7 +13,8 @@
  *    by its selector range ("3" or "1..5");
  *  - GATHER_STRUCT: fields are the members; GATHER_ARRAY and GATHER_VLA use
  *    elem (and length_type) like ARRAY and VLA;
- *  - an unknown label is kept as is, with no children.
+ *  - an unknown label is kept as is, with no children; a node that could
+ *    not be read at all has label ST_TYPE_UNREADABLE.
  */
 #ifndef SIDETRACE_DISCOVERY_H
 #define SIDETRACE_DISCOVERY_H
@@ -23,6 +24,9 @@
 #include <sys/types.h>
 
 #include "events.h"
+
+/* Label of a type node that could not be read (see st_event.error). */
+#define ST_TYPE_UNREADABLE	0xffff
 
 /* Limits that keep a hostile description from costing unbounded work. */
 #define ST_MAX_TYPE_DEPTH	8	/* nested struct/array/... levels */

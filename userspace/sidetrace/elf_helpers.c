@@ -331,7 +331,8 @@ bool st_elf_read(const struct st_elf *e, uint64_t vaddr, void *buf,
 	infile = rel < s->filesz ? s->filesz - rel : 0;
 	if (infile > len)
 		infile = len;
-	memcpy(buf, e->image + s->offset + rel, infile);
+	if (infile)
+		memcpy(buf, e->image + s->offset + rel, infile);
 	memset((char *)buf + infile, 0, len - infile);
 	return true;
 }

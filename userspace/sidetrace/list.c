@@ -63,7 +63,7 @@ const char *st_type_label_name(uint16_t label)
 
 	if (label < sizeof(names) / sizeof(names[0]) && names[label])
 		return names[label];
-	return "unknown";
+	return label == ST_TYPE_UNREADABLE ? "unreadable" : "unknown";
 }
 
 static void type_text(struct st_textbuf *tb, const struct st_type *t,
@@ -125,6 +125,16 @@ static void gather_scalar_text(struct st_textbuf *tb, const struct st_type *t)
 	}
 }
 
+/* A child type that is missing because its pointer was bad shows as "?". */
+static void elem_text(struct st_textbuf *tb, const struct st_type *t,
+		      bool verbose)
+{
+	if (t)
+		type_text(tb, t, verbose);
+	else
+		st_tb_putc(tb, '?');
+}
+
 static void type_text(struct st_textbuf *tb, const struct st_type *t,
 		      bool verbose)
 {
@@ -139,16 +149,14 @@ static void type_text(struct st_textbuf *tb, const struct st_type *t,
 		break;
 	case SIDE_TYPE_VARIANT:
 		st_tb_puts(tb, "variant<");
-		if (t->elem)
-			type_text(tb, t->elem, verbose);
+		elem_text(tb, t->elem, verbose);
 		st_tb_puts(tb, "> ");
 		fields_text(tb, t->fields, t->nr_fields, verbose);
 		break;
 	case SIDE_TYPE_ARRAY:
 	case SIDE_TYPE_GATHER_ARRAY:
 		st_tb_puts(tb, t->label == SIDE_TYPE_ARRAY ? "array<" : "gather array<");
-		if (t->elem)
-			type_text(tb, t->elem, verbose);
+		elem_text(tb, t->elem, verbose);
 		st_tb_printf(tb, ", %" PRIu32 ">", t->array_len);
 		break;
 	case SIDE_TYPE_OPTIONAL:
@@ -162,8 +170,7 @@ static void type_text(struct st_textbuf *tb, const struct st_type *t,
 			       t->label == SIDE_TYPE_GATHER_ENUM ? "gather enum" :
 			       st_type_label_name(t->label));
 		st_tb_putc(tb, '<');
-		if (t->elem)
-			type_text(tb, t->elem, verbose);
+		elem_text(tb, t->elem, verbose);
 		st_tb_putc(tb, '>');
 		if (verbose && t->nr_enum)
 			enum_text(tb, t);
@@ -177,6 +184,9 @@ static void type_text(struct st_textbuf *tb, const struct st_type *t,
 		st_tb_puts(tb, "gather<");
 		gather_scalar_text(tb, t);
 		st_tb_putc(tb, '>');
+		break;
+	case ST_TYPE_UNREADABLE:
+		st_tb_putc(tb, '?');
 		break;
 	default:
 		st_tb_puts(tb, st_type_label_name(t->label));

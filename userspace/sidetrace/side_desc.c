@@ -265,7 +265,7 @@ static int rd_fields(struct rd *rd, uint64_t slot, uint32_t len,
 	if (len > ST_MAX_FIELDS) {
 		rd_fail(rd, "%" PRIu32 " fields, more than %d", len,
 			ST_MAX_FIELDS);
-		len = ST_MAX_FIELDS;
+		return -1;
 	}
 	if (!rd_ptr(rd, slot, &base, "field list"))
 		return -1;
@@ -335,7 +335,7 @@ static int rd_enum(struct rd *rd, uint64_t slot, struct st_type *t)
 	if (n > ST_MAX_ENUM) {
 		rd_fail(rd, "%" PRIu32 " enum mappings, more than %d", n,
 			ST_MAX_ENUM);
-		n = ST_MAX_ENUM;
+		return -1;
 	}
 	if (!rd_ptr(rd, p + offsetof(struct side_enum_mappings,
 				     mappings.elements), &base, "enum mapping list"))
@@ -396,7 +396,7 @@ static int rd_variant(struct rd *rd, uint64_t p, struct st_type *t, int depth)
 	if (n > ST_MAX_FIELDS) {
 		rd_fail(rd, "%" PRIu32 " variant options, more than %d", n,
 			ST_MAX_FIELDS);
-		n = ST_MAX_FIELDS;
+		return -1;
 	}
 	if (!rd_ptr(rd, p + offsetof(struct side_type_variant, options.elements),
 		    &base, "variant option list"))
@@ -542,8 +542,10 @@ static int rd_indirect(struct rd *rd, uint64_t addr, struct st_type *t,
 	uint64_t p;
 
 	/* Every member of the union holding these is at the same place. */
-	if (!rd_ptr(rd, addr + TOFF(u.side_struct), &p, "type description"))
+	if (!rd_ptr(rd, addr + TOFF(u.side_struct), &p, "type description")) {
+		t->label = ST_TYPE_UNREADABLE;
 		return -1;
+	}
 	switch (t->label) {
 	case SIDE_TYPE_STRUCT:
 		return rd_struct(rd, p, t, depth);
@@ -598,6 +600,7 @@ static int rd_type(struct rd *rd, uint64_t addr, struct st_type *t, int depth)
 	unsigned char buf[sizeof(struct side_type)];
 	const struct side_type *st = (const void *)buf;
 
+	t->label = ST_TYPE_UNREADABLE;
 	if (depth > ST_MAX_TYPE_DEPTH) {
 		rd_fail(rd, "types nested more than %d levels deep at 0x%" PRIx64,
 			ST_MAX_TYPE_DEPTH, addr);
