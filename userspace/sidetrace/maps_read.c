@@ -1,0 +1,470 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Kernel maps -> printer structures. The aggregation hash holds every map:
+ * its keys are (map id, key parts[, bucket]) and its values one st_val per
+ * CPU. Histogram buckets are separate keys here and become one entry with
+ * a bucket array for the printer.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/bpf.h>
+
+#include "maps_read.h"
+
+/* All keys of the aggregation map, copied, with their combined values. */
+struct dump {
+	uint8_t *keys;		/* nr keys of st_compiled.key_size bytes */
+	struct st_val *vals;
+	size_t nr, cap;
+	size_t key_size;
+};
+
+static bool map_is_hist(const struct st_map_cfg *mc)
+{
+	return mc->kind == ST_K_HIST || mc->kind == ST_K_LHIST;
+}
+
+static uint32_t key_map_id(const uint8_t *key)
+{
+	struct st_key_hdr hdr;
+
+	memcpy(&hdr, key, sizeof(hdr));
+	return hdr.map_id;
+}
+
+/* Sums the CPUs' copies; min and max only over CPUs that saw the key. */
+static void combine(const struct st_val *percpu, int ncpus, bool is_signed,
+		    struct st_val *out)
+{
+	int i;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < ncpus; i++) {
+		const struct st_val *v = &percpu[i];
+		bool lt_min, gt_max;
+
+		if (!v->count)
+			continue;
+		lt_min = is_signed ? v->min < out->min :
+				     (uint64_t)v->min < (uint64_t)out->min;
+		gt_max = is_signed ? v->max > out->max :
+				     (uint64_t)v->max > (uint64_t)out->max;
+		if (!out->count || lt_min)
+			out->min = v->min;
+		if (!out->count || gt_max)
+			out->max = v->max;
+		out->count += v->count;
+		out->sum += v->sum;
+	}
+}
+
+static int dump_grow(struct dump *d)
+{
+	size_t cap = d->cap ? 2 * d->cap : 64;
+	struct st_val *vals;
+	uint8_t *keys;
+
+	vals = realloc(d->vals, cap * sizeof(*vals));
+	if (!vals)
+		return -ENOMEM;
+	d->vals = vals;
+	keys = realloc(d->keys, cap * d->key_size);
+	if (!keys)
+		return -ENOMEM;
+	d->keys = keys;
+	d->cap = cap;
+	return 0;
+}
+
+static void dump_free(struct dump *d)
+{
+	free(d->keys);
+	free(d->vals);
+	memset(d, 0, sizeof(*d));
+}
+
+/*
+ * Copies the keys of map map_id (all maps when -1) with combined values;
+ * with_values false skips the lookups (clear and zero need keys only).
+ */
+static int dump_aggr(const struct st_loader *l, const struct st_compiled *c,
+		     int map_id, bool with_values, struct dump *d)
+{
+	size_t ks = c->key_size;
+	struct st_val *percpu;
+	uint8_t *prev, *next;
+	bool first = true;
+	int ret = 0;
+
+	memset(d, 0, sizeof(*d));
+	d->key_size = ks;
+	percpu = calloc(l->ncpus, sizeof(*percpu));
+	next = calloc(1, ks);
+	prev = calloc(1, ks);
+	if (!percpu || !next || !prev) {
+		ret = -ENOMEM;
+		goto cleanup;
+	}
+	while (!bpf_map_get_next_key(l->aggr_fd, first ? NULL : prev, next)) {
+		uint32_t id = key_map_id(next);
+
+		first = false;
+		memcpy(prev, next, ks);
+		if (id >= c->nr_maps || (map_id >= 0 && id != (uint32_t)map_id))
+			continue;
+		/* A key deleted since get_next_key is simply not there. */
+		if (with_values && bpf_map_lookup_elem(l->aggr_fd, next, percpu))
+			continue;
+		if (d->nr == d->cap) {
+			ret = dump_grow(d);
+			if (ret)
+				goto cleanup;
+		}
+		memcpy(d->keys + d->nr * ks, next, ks);
+		if (with_values)
+			combine(percpu, l->ncpus, c->maps[id].flags & ST_MAPF_SIGNED,
+				&d->vals[d->nr]);
+		d->nr++;
+	}
+cleanup:
+	if (ret)
+		dump_free(d);
+	free(percpu);
+	free(next);
+	free(prev);
+	return ret;
+}
+
+/* Orders keys by map, key parts, then bucket: a histogram's rows adjoin. */
+static int cmp_keys(const void *a, const void *b, void *arg)
+{
+	return memcmp(a, b, *(const size_t *)arg);
+}
+
+static uint64_t key_bucket(const uint8_t *key, const struct st_map_cfg *mc)
+{
+	uint64_t b;
+
+	memcpy(&b, key + ST_KEY_HDR + mc->key_size, sizeof(b));
+	return b;
+}
+
+static int fill_keys(struct st_key_val *kv, const uint8_t *key,
+		     const struct st_map_info *mi,
+		     const struct st_map_layout *lay,
+		     const struct st_compiled *c)
+{
+	const uint8_t *parts = key + ST_KEY_HDR;
+	uint32_t k;
+
+	for (k = 0; k < lay->nr_parts; k++) {
+		const struct st_kpart *p = &lay->parts[k];
+		uint64_t u;
+
+		switch (p->kind) {
+		case ST_KPART_STR:
+			kv[k].type = ST_VT_STR;
+			kv[k].s = strndup((const char *)parts + p->off, ST_STR_LEN);
+			break;
+		case ST_KPART_PROBE:
+			memcpy(&u, parts + p->off, sizeof(u));
+			kv[k].type = ST_VT_STR;
+			kv[k].s = strdup(u < c->nr_probes ? c->probes[u].name : "?");
+			break;
+		default:
+			memcpy(&u, parts + p->off, sizeof(u));
+			kv[k].type = mi->key_types[k];
+			kv[k].u = u;
+			break;
+		}
+		if (kv[k].type == ST_VT_STR && !kv[k].s)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Builds one printer map from the sorted keys of map m in d. */
+static int build_map(const struct st_program *prog, const struct st_compiled *c,
+		     uint32_t m, const struct dump *d, size_t from, size_t to,
+		     struct st_map_result *r)
+{
+	const struct st_map_info *mi = &prog->maps[m];
+	const struct st_map_layout *lay = &c->layouts[m];
+	const struct st_map_cfg *mc = &c->maps[m];
+	size_t ks = d->key_size, nb = 0, n = 0, i;
+	struct st_map_entry *entries;
+	struct st_key_val *keys;
+	uint64_t *buckets = NULL;
+	int ret;
+
+	r->name = mi->name;
+	r->agg = mi->agg;
+	r->nr_keys = mi->nr_keys;
+	r->value_signed = mi->value_signed;
+	r->lhist_min = mi->lhist_min;
+	r->lhist_max = mi->lhist_max;
+	r->lhist_step = mi->lhist_step;
+	if (from == to)
+		return 0;
+	if (mc->kind == ST_K_HIST)
+		nb = ST_HIST_BUCKETS;
+	else if (mc->kind == ST_K_LHIST)
+		nb = st_lhist_buckets(mc->lmin, mc->lmax, mc->lstep);
+	entries = calloc(to - from, sizeof(*entries));
+	keys = mi->nr_keys ? calloc((to - from) * mi->nr_keys, sizeof(*keys)) : NULL;
+	if (nb)
+		buckets = calloc((to - from) * nb, sizeof(*buckets));
+	r->entries = entries;
+	if (!entries || (mi->nr_keys && !keys) || (nb && !buckets)) {
+		free(keys);
+		free(buckets);
+		return -ENOMEM;
+	}
+	for (i = from; i < to; i++) {
+		const uint8_t *key = d->keys + i * ks;
+		const struct st_val *v = &d->vals[i];
+		struct st_map_entry *e;
+
+		/* Histogram rows of one key share an entry. */
+		if (n && map_is_hist(mc) &&
+		    !memcmp(key, d->keys + (i - 1) * ks, ST_KEY_HDR + mc->key_size)) {
+			e = &entries[n - 1];
+		} else {
+			e = &entries[n];
+			e->keys = mi->nr_keys ? &keys[n * mi->nr_keys] : NULL;
+			if (nb)
+				e->buckets = &buckets[n * nb];
+			ret = fill_keys((struct st_key_val *)e->keys, key, mi, lay, c);
+			n++;
+			r->nr_entries = n;
+			if (ret)
+				return ret;
+		}
+		switch (mc->kind) {
+		case ST_K_HIST:
+		case ST_K_LHIST:
+			if (key_bucket(key, mc) < nb)
+				((uint64_t *)e->buckets)[key_bucket(key, mc)] += v->count;
+			break;
+		case ST_K_COUNT:
+			e->value = v->count;
+			break;
+		case ST_K_SUM:
+			e->value = v->sum;
+			break;
+		case ST_K_MIN:
+			e->value = v->min;
+			break;
+		case ST_K_MAX:
+			e->value = v->max;
+			break;
+		default:
+			e->count = v->count;
+			e->total = v->sum;
+			break;
+		}
+	}
+	return 0;
+}
+
+int st_maps_read(const struct st_loader *l, const struct st_program *prog,
+		 const struct st_compiled *c, int map_id,
+		 struct st_maps_snapshot *snap)
+{
+	size_t ks = c->key_size, i, from;
+	uint32_t m, first, last;
+	struct dump d;
+	int ret;
+
+	memset(snap, 0, sizeof(*snap));
+	if (map_id >= (int)c->nr_maps)
+		return -EINVAL;
+	ret = dump_aggr(l, c, map_id, true, &d);
+	if (ret)
+		return ret;
+	/* Sort keys and values together: sort indices, then permute. */
+	{
+		uint8_t *keys = malloc(d.nr * ks + 1);
+		struct st_val *vals = malloc(d.nr * sizeof(*vals) + 1);
+		size_t *idx = malloc(d.nr * sizeof(*idx) + 1);
+		uint8_t *rows = malloc(d.nr * (ks + sizeof(size_t)) + 1);
+
+		if (!keys || !vals || !idx || !rows) {
+			free(keys);
+			free(vals);
+			free(idx);
+			free(rows);
+			ret = -ENOMEM;
+			goto cleanup;
+		}
+		/* Each row is the key followed by its original index. */
+		for (i = 0; i < d.nr; i++) {
+			memcpy(rows + i * (ks + sizeof(size_t)), d.keys + i * ks, ks);
+			memcpy(rows + i * (ks + sizeof(size_t)) + ks, &i, sizeof(i));
+		}
+		qsort_r(rows, d.nr, ks + sizeof(size_t), cmp_keys, &ks);
+		for (i = 0; i < d.nr; i++) {
+			memcpy(&idx[i], rows + i * (ks + sizeof(size_t)) + ks, sizeof(size_t));
+			memcpy(keys + i * ks, d.keys + idx[i] * ks, ks);
+			vals[i] = d.vals[idx[i]];
+		}
+		free(rows);
+		free(idx);
+		free(d.keys);
+		free(d.vals);
+		d.keys = keys;
+		d.vals = vals;
+	}
+	first = map_id < 0 ? 0 : map_id;
+	last = map_id < 0 ? c->nr_maps : (uint32_t)map_id + 1;
+	snap->maps = calloc(last - first ? last - first : 1, sizeof(*snap->maps));
+	if (!snap->maps) {
+		ret = -ENOMEM;
+		goto cleanup;
+	}
+	from = 0;
+	for (m = first; m < last; m++) {
+		size_t to = from;
+
+		while (to < d.nr && key_map_id(d.keys + to * ks) == m)
+			to++;
+		snap->nr_maps++;
+		ret = build_map(prog, c, m, &d, from, to, &snap->maps[m - first]);
+		if (ret)
+			goto cleanup;
+		from = to;
+	}
+cleanup:
+	dump_free(&d);
+	if (ret)
+		st_maps_snapshot_free(snap);
+	return ret;
+}
+
+void st_maps_snapshot_free(struct st_maps_snapshot *snap)
+{
+	size_t m, i, k;
+
+	for (m = 0; m < snap->nr_maps; m++) {
+		struct st_map_result *r = &snap->maps[m];
+
+		if (!r->entries)
+			continue;
+		for (i = 0; i < r->nr_entries; i++)
+			for (k = 0; r->entries[i].keys && k < r->nr_keys; k++)
+				if (r->entries[i].keys[k].type == ST_VT_STR)
+					free((char *)r->entries[i].keys[k].s);
+		/* Keys and buckets were allocated as one block each. */
+		free((void *)r->entries[0].keys);
+		free((void *)r->entries[0].buckets);
+		free((void *)r->entries);
+	}
+	free(snap->maps);
+	memset(snap, 0, sizeof(*snap));
+}
+
+int st_maps_clear(const struct st_loader *l, const struct st_compiled *c,
+		  int map_id)
+{
+	struct dump d;
+	size_t i;
+	int ret;
+
+	ret = dump_aggr(l, c, map_id, false, &d);
+	if (ret)
+		return ret;
+	for (i = 0; i < d.nr; i++)
+		bpf_map_delete_elem(l->aggr_fd, d.keys + i * d.key_size);
+	dump_free(&d);
+	return 0;
+}
+
+int st_maps_zero(const struct st_loader *l, const struct st_compiled *c,
+		 int map_id)
+{
+	struct st_val *zero;
+	struct dump d;
+	size_t i;
+	int ret;
+
+	zero = calloc(l->ncpus, sizeof(*zero));
+	if (!zero)
+		return -ENOMEM;
+	ret = dump_aggr(l, c, map_id, false, &d);
+	if (ret)
+		goto cleanup;
+	for (i = 0; i < d.nr; i++)
+		bpf_map_update_elem(l->aggr_fd, d.keys + i * d.key_size, zero,
+				    BPF_EXIST);
+	dump_free(&d);
+cleanup:
+	free(zero);
+	return ret;
+}
+
+int st_problems_read(const struct st_loader *l, const struct st_compiled *c,
+		     struct st_problem *out, size_t max, uint64_t *hits)
+{
+	uint32_t p, k, idx;
+	uint64_t *percpu;
+	size_t n = 0;
+	int cpu;
+
+	if (hits)
+		*hits = 0;
+	percpu = calloc(l->ncpus, sizeof(*percpu));
+	if (!percpu)
+		return -ENOMEM;
+	for (p = 0; p < c->nr_probes; p++) {
+		for (k = 0; k < ST_NR_COUNTERS; k++) {
+			uint64_t sum = 0;
+
+			idx = p * ST_NR_COUNTERS + k;
+			if (bpf_map_lookup_elem(l->counters_fd, &idx, percpu))
+				continue;
+			for (cpu = 0; cpu < l->ncpus; cpu++)
+				sum += percpu[cpu];
+			if (k == ST_C_HITS) {
+				if (hits)
+					*hits += sum;
+				continue;
+			}
+			if (!sum)
+				continue;
+			if (n < max) {
+				out[n].probe = p;
+				out[n].counter = k;
+				out[n].count = sum;
+			}
+			n++;
+		}
+	}
+	free(percpu);
+	return n;
+}
+
+const char *st_counter_reason(uint32_t counter)
+{
+	switch (counter) {
+	case ST_C_ERR_USDT: return "an SDT argument of the probe site could not be read";
+	case ST_C_ERR_VEC: return "bad pointer to an argument vector";
+	case ST_C_ERR_ARG: return "bad pointer to an argument";
+	case ST_C_ERR_INDEX: return "field index beyond the number of arguments passed";
+	case ST_C_ERR_LABEL: return "argument type differs from the event's declaration";
+	case ST_C_ERR_STR: return "string unreadable (bad pointer, or page not in memory)";
+	case ST_C_ERR_NOFIELD: return "dynamic field not passed";
+	case ST_C_ERR_DYNTYPE: return "dynamic field of a type that cannot be used there";
+	case ST_C_STR_TRUNC: return "string longer than 63 bytes, truncated";
+	case ST_C_MAP_FULL: return "map full, values not counted";
+	case ST_C_BUSY: return "dropped: tracer preempted on this CPU";
+	default: return "unknown problem";
+	}
+}
+
+bool st_counter_is_loss(uint32_t counter)
+{
+	return counter != ST_C_HITS && counter != ST_C_STR_TRUNC;
+}

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Reading the kernel's aggregations into the printer's plain structures
+ * (output.h), and clear()/zero() of maps. Per-CPU values are combined here.
+ */
+#ifndef SIDETRACE_MAPS_READ_H
+#define SIDETRACE_MAPS_READ_H
+
+#include "ast.h"
+#include "compile.h"
+#include "loader.h"
+#include "output.h"
+
+/* A set of read maps; owns every entry, key and string it points to. */
+struct st_maps_snapshot {
+	struct st_map_result *maps;
+	size_t nr_maps;
+};
+
+/*
+ * Reads map map_id of prog (or every map when map_id is -1) into snap.
+ * Returns 0 or a negative errno.
+ */
+int st_maps_read(const struct st_loader *l, const struct st_program *prog,
+		 const struct st_compiled *c, int map_id,
+		 struct st_maps_snapshot *snap);
+
+void st_maps_snapshot_free(struct st_maps_snapshot *snap);
+
+/* clear(@m): removes every key of map map_id. 0 or a negative errno. */
+int st_maps_clear(const struct st_loader *l, const struct st_compiled *c,
+		  int map_id);
+
+/* zero(@m): keeps the keys of map map_id, with zero values. */
+int st_maps_zero(const struct st_loader *l, const struct st_compiled *c,
+		 int map_id);
+
+/* One kind of problem seen by the BPF program, summed over CPUs. */
+struct st_problem {
+	uint32_t probe;		/* index in st_compiled.probes */
+	uint32_t counter;	/* enum st_counter */
+	uint64_t count;
+};
+
+/*
+ * Reads the per-probe counters: fills up to max problems (decode errors,
+ * truncated strings, full maps, dropped events; not hits) and returns how
+ * many there are, or a negative errno. hits, when not NULL, receives the
+ * total number of probe hits.
+ */
+int st_problems_read(const struct st_loader *l, const struct st_compiled *c,
+		     struct st_problem *out, size_t max, uint64_t *hits);
+
+/* What a counter means, for "N events could not be decoded: REASON". */
+const char *st_counter_reason(uint32_t counter);
+
+/* True for counters that cost the event (decode errors and drops). */
+bool st_counter_is_loss(uint32_t counter);
+
+#endif /* SIDETRACE_MAPS_READ_H */
