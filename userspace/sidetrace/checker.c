@@ -9,6 +9,7 @@
 
 #include "checker.h"
 #include "discovery.h"
+#include "list.h"
 
 struct checker {
 	struct st_program *prog;
@@ -66,48 +67,7 @@ static void names_add(struct names *l, const char *a, const char *b)
 
 const char *st_type_name(const struct st_type *t)
 {
-	static const char *const names[] = {
-		[SIDE_TYPE_NULL] = "null",
-		[SIDE_TYPE_BOOL] = "bool",
-		[SIDE_TYPE_U8] = "u8", [SIDE_TYPE_U16] = "u16",
-		[SIDE_TYPE_U32] = "u32", [SIDE_TYPE_U64] = "u64",
-		[SIDE_TYPE_U128] = "u128",
-		[SIDE_TYPE_S8] = "s8", [SIDE_TYPE_S16] = "s16",
-		[SIDE_TYPE_S32] = "s32", [SIDE_TYPE_S64] = "s64",
-		[SIDE_TYPE_S128] = "s128",
-		[SIDE_TYPE_BYTE] = "byte",
-		[SIDE_TYPE_POINTER] = "pointer",
-		[SIDE_TYPE_FLOAT_BINARY16] = "float16",
-		[SIDE_TYPE_FLOAT_BINARY32] = "float32",
-		[SIDE_TYPE_FLOAT_BINARY64] = "float64",
-		[SIDE_TYPE_FLOAT_BINARY128] = "float128",
-		[SIDE_TYPE_STRING_UTF8] = "string",
-		[SIDE_TYPE_STRING_UTF16] = "string_utf16",
-		[SIDE_TYPE_STRING_UTF32] = "string_utf32",
-		[SIDE_TYPE_STRUCT] = "struct",
-		[SIDE_TYPE_VARIANT] = "variant",
-		[SIDE_TYPE_OPTIONAL] = "optional",
-		[SIDE_TYPE_ARRAY] = "array",
-		[SIDE_TYPE_VLA] = "vla",
-		[SIDE_TYPE_VLA_VISITOR] = "vla_visitor",
-		[SIDE_TYPE_ENUM] = "enum",
-		[SIDE_TYPE_ENUM_BITMAP] = "enum_bitmap",
-		[SIDE_TYPE_DYNAMIC] = "dynamic",
-		[SIDE_TYPE_GATHER_BOOL] = "gather_bool",
-		[SIDE_TYPE_GATHER_INTEGER] = "gather_integer",
-		[SIDE_TYPE_GATHER_BYTE] = "gather_byte",
-		[SIDE_TYPE_GATHER_POINTER] = "gather_pointer",
-		[SIDE_TYPE_GATHER_FLOAT] = "gather_float",
-		[SIDE_TYPE_GATHER_STRING] = "gather_string",
-		[SIDE_TYPE_GATHER_STRUCT] = "gather_struct",
-		[SIDE_TYPE_GATHER_ARRAY] = "gather_array",
-		[SIDE_TYPE_GATHER_VLA] = "gather_vla",
-		[SIDE_TYPE_GATHER_ENUM] = "gather_enum",
-	};
-
-	if (t->label < sizeof(names) / sizeof(names[0]) && names[t->label])
-		return names[t->label];
-	return "dynamic";
+	return st_type_label_name(t->label);
 }
 
 /* Levenshtein distance, for "did you mean" suggestions. */
@@ -446,7 +406,7 @@ static const char *vtype_kind(enum st_vtype t)
 static int check_field(struct checker *c, struct st_expr *e)
 {
 	struct st_clause *cl = c->clause;
-	enum st_vtype vt;
+	enum st_vtype vt = ST_VT_NONE;
 	char where[256];
 	uint32_t i;
 	int err;
