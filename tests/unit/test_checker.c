@@ -28,58 +28,77 @@ static void ok(bool cond, const char *name)
 }
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#define INT(l, sz, sgn) { .label = (l), .size = (sz), .is_signed = (sgn) }
+#define INT(l, sz, sgn) \
+	{ \
+		.label = (l), .size = (sz), .is_signed = (sgn) \
+	}
 
 static struct st_type s8_type = INT(SIDE_TYPE_S8, 1, true);
 static struct st_type u16_type = INT(SIDE_TYPE_U16, 2, false);
 static struct st_type u32_type = INT(SIDE_TYPE_U32, 4, false);
 static struct st_field hdr_fields[] = {
-	{ "len", INT(SIDE_TYPE_U32, 4, false) },
-	{ "name", { .label = SIDE_TYPE_STRING_UTF8, .size = 1 } },
+	{"len", INT(SIDE_TYPE_U32, 4, false)},
+	{"name", {.label = SIDE_TYPE_STRING_UTF8, .size = 1}},
 };
 static struct st_field request_fields[] = {
-	{ "method", { .label = SIDE_TYPE_STRING_UTF8, .size = 1 } },
-	{ "path", { .label = SIDE_TYPE_STRING_UTF8, .size = 1 } },
-	{ "status", INT(SIDE_TYPE_U16, 2, false) },
-	{ "latency_us", INT(SIDE_TYPE_U64, 8, false) },
-	{ "delta", INT(SIDE_TYPE_S32, 4, true) },
-	{ "hdr", { .label = SIDE_TYPE_STRUCT, .fields = hdr_fields,
-		   .nr_fields = ARRAY_SIZE(hdr_fields) } },
-	{ "codes", { .label = SIDE_TYPE_ARRAY, .array_len = 4,
-		     .elem = &u16_type } },
-	{ "tags", { .label = SIDE_TYPE_VLA, .elem = &u32_type } },
-	{ "ratio", { .label = SIDE_TYPE_FLOAT_BINARY64, .size = 8 } },
-	{ "ok", { .label = SIDE_TYPE_BOOL, .size = 1 } },
-	{ "level", { .label = SIDE_TYPE_ENUM, .elem = &s8_type } },
+	{"method", {.label = SIDE_TYPE_STRING_UTF8, .size = 1}},
+	{"path", {.label = SIDE_TYPE_STRING_UTF8, .size = 1}},
+	{"status", INT(SIDE_TYPE_U16, 2, false)},
+	{"latency_us", INT(SIDE_TYPE_U64, 8, false)},
+	{"delta", INT(SIDE_TYPE_S32, 4, true)},
+	{"hdr",
+	 {.label = SIDE_TYPE_STRUCT, .fields = hdr_fields, .nr_fields = ARRAY_SIZE(hdr_fields)}},
+	{"codes", {.label = SIDE_TYPE_ARRAY, .array_len = 4, .elem = &u16_type}},
+	{"tags", {.label = SIDE_TYPE_VLA, .elem = &u32_type}},
+	{"ratio", {.label = SIDE_TYPE_FLOAT_BINARY64, .size = 8}},
+	{"ok", {.label = SIDE_TYPE_BOOL, .size = 1}},
+	{"level", {.label = SIDE_TYPE_ENUM, .elem = &s8_type}},
 };
 static struct st_field response_fields[] = {
-	{ "status", INT(SIDE_TYPE_U16, 2, false) },
-	{ "latency_us", INT(SIDE_TYPE_S64, 8, true) },
-	{ "method", INT(SIDE_TYPE_U32, 4, false) },
+	{"status", INT(SIDE_TYPE_U16, 2, false)},
+	{"latency_us", INT(SIDE_TYPE_S64, 8, true)},
+	{"method", INT(SIDE_TYPE_U32, 4, false)},
 };
 static struct st_field query_fields[] = {
-	{ "sql", { .label = SIDE_TYPE_STRING_UTF8, .size = 1 } },
-	{ "rows", INT(SIDE_TYPE_U32, 4, false) },
+	{"sql", {.label = SIDE_TYPE_STRING_UTF8, .size = 1}},
+	{"rows", INT(SIDE_TYPE_U32, 4, false)},
 };
 static struct st_event app_events[] = {
-	{ .path = "./app", .provider = "http", .name = "request",
-	  .usdt_provider = "http", .usdt_name = "request", .has_side = true,
-	  .fields = request_fields, .nr_fields = ARRAY_SIZE(request_fields) },
-	{ .path = "./app", .provider = "http", .name = "response",
-	  .usdt_provider = "http", .usdt_name = "response", .has_side = true,
-	  .fields = response_fields,
-	  .nr_fields = ARRAY_SIZE(response_fields) },
-	{ .path = "./app", .provider = "db", .name = "query",
-	  .usdt_provider = "db", .usdt_name = "query", .has_side = true,
-	  .fields = query_fields, .nr_fields = ARRAY_SIZE(query_fields) },
-	{ .path = "./app", .provider = "legacy", .name = "tick",
-	  .usdt_provider = "legacy", .usdt_name = "tick" },
+	{.path = "./app",
+	 .provider = "http",
+	 .name = "request",
+	 .usdt_provider = "http",
+	 .usdt_name = "request",
+	 .has_side = true,
+	 .fields = request_fields,
+	 .nr_fields = ARRAY_SIZE(request_fields)},
+	{.path = "./app",
+	 .provider = "http",
+	 .name = "response",
+	 .usdt_provider = "http",
+	 .usdt_name = "response",
+	 .has_side = true,
+	 .fields = response_fields,
+	 .nr_fields = ARRAY_SIZE(response_fields)},
+	{.path = "./app",
+	 .provider = "db",
+	 .name = "query",
+	 .usdt_provider = "db",
+	 .usdt_name = "query",
+	 .has_side = true,
+	 .fields = query_fields,
+	 .nr_fields = ARRAY_SIZE(query_fields)},
+	{.path = "./app",
+	 .provider = "legacy",
+	 .name = "tick",
+	 .usdt_provider = "legacy",
+	 .usdt_name = "tick"},
 };
-static const struct st_event_list app = { app_events, ARRAY_SIZE(app_events) };
-static const struct st_event_list empty = { NULL, 0 };
+static const struct st_event_list app = {app_events, ARRAY_SIZE(app_events)};
+static const struct st_event_list empty = {NULL, 0};
 
-static const struct st_event_list *target_events(void *ctx, const char *target,
-						 char *err, size_t err_size)
+static const struct st_event_list *target_events(void *ctx, const char *target, char *err,
+						 size_t err_size)
 {
 	(void)ctx;
 	if (!strcmp(target, "./app"))
@@ -90,7 +109,7 @@ static const struct st_event_list *target_events(void *ctx, const char *target,
 	return NULL;
 }
 
-static const struct st_event_source source = { target_events, NULL };
+static const struct st_event_source source = {target_events, NULL};
 
 /* Parses and checks src; the program on success, NULL (diag set) if not. */
 static struct st_program *check(const char *src, struct st_diag *d)
@@ -120,18 +139,17 @@ static void check_ok(const char *name, const char *src)
 }
 
 /* The error must be at line:col and its message (hint) contain msg (hint). */
-static void check_err(const char *name, const char *src, uint32_t line,
-		      uint32_t col, const char *msg, const char *hint)
+static void check_err(const char *name, const char *src, uint32_t line, uint32_t col,
+		      const char *msg, const char *hint)
 {
 	struct st_diag d;
 	struct st_program *prog = check(src, &d);
-	bool good = !prog && d.line == line && d.col == col &&
-		    strstr(d.msg, msg) && (!hint || strstr(d.hint, hint));
+	bool good = !prog && d.line == line && d.col == col && strstr(d.msg, msg) &&
+		    (!hint || strstr(d.hint, hint));
 
 	ok(good, name);
 	if (!good) {
-		printf("  want %u:%u \"%s\" / \"%s\"; got:\n", line, col, msg,
-		       hint ? hint : "");
+		printf("  want %u:%u \"%s\" / \"%s\"; got:\n", line, col, msg, hint ? hint : "");
 		st_diag_print(stdout, &d, src);
 	}
 	st_program_free(prog);
@@ -139,8 +157,7 @@ static void check_err(const char *name, const char *src, uint32_t line,
 
 static void test_accepts(void)
 {
-	check_ok("count per method",
-		 "side:./app:http:request { @[args.method] = count(); }");
+	check_ok("count per method", "side:./app:http:request { @[args.method] = count(); }");
 	check_ok("filter, string equality, struct member, array, vla",
 		 "side:./app:http:request /args.method == \"GET\" && args.status >= 500/ {\n"
 		 "  @lat[args.path, args.hdr.len] = hist(args.latency_us / 1000);\n"
@@ -150,7 +167,8 @@ static void test_accepts(void)
 		 "}\n"
 		 "interval:s:1 { print(@lat); clear(@lat); zero(@c); }\n"
 		 "END { print(@t); exit(); }");
-	check_ok("builtins", "side:./app:db:query { @[comm, pid, probe] = avg(nsecs - cpu + uid * tid); }");
+	check_ok("builtins",
+		 "side:./app:db:query { @[comm, pid, probe] = avg(nsecs - cpu + uid * tid); }");
 	check_ok("wildcard over compatible fields",
 		 "side:./app:http:* { @[probe] = max(args.status); }");
 	check_ok("print of a map assigned further down",
@@ -160,156 +178,110 @@ static void test_accepts(void)
 
 static void test_events(void)
 {
-	check_err("unknown event suggests",
-		  "side:./app:http:reqest { @ = count() }", 1, 12,
+	check_err("unknown event suggests", "side:./app:http:reqest { @ = count() }", 1, 12,
 		  "unknown event http:reqest in ./app", "did you mean http:request?");
-	check_err("unknown event lists",
-		  "side:./app:foo:bar { @ = count() }", 1, 12,
+	check_err("unknown event lists", "side:./app:foo:bar { @ = count() }", 1, 12,
 		  "unknown event foo:bar in ./app",
 		  "events of ./app: http:request, http:response, db:query, legacy:tick");
-	check_err("wildcard matching nothing",
-		  "BEGIN {}\nside:./app:nope:* { @ = count() }", 2, 12,
+	check_err("wildcard matching nothing", "BEGIN {}\nside:./app:nope:* { @ = count() }", 2, 12,
 		  "no event of ./app matches nope:*", "events of ./app:");
-	check_err("unreadable target",
-		  "side:./gone:a:b { @ = count() }", 1, 6,
+	check_err("unreadable target", "side:./gone:a:b { @ = count() }", 1, 6,
 		  "cannot read the events of ./gone: no such file", NULL);
-	check_err("target without events",
-		  "side:./empty:a:b { @ = count() }", 1, 6,
+	check_err("target without events", "side:./empty:a:b { @ = count() }", 1, 6,
 		  "./empty has no SIDE event", NULL);
 }
 
 static void test_fields(void)
 {
-	check_err("unknown field lists fields",
-		  "side:./app:db:query { @ = sum(args.row) }", 1, 36,
-		  "event db:query has no field 'row'; its fields: sql, rows",
-		  "did you mean rows?");
-	check_err("unknown member",
-		  "side:./app:http:request { @ = sum(args.hdr.size) }", 1, 44,
-		  "struct args.hdr has no member 'size'; its members: len, name",
-		  NULL);
-	check_err(".sub on a non-struct",
-		  "side:./app:http:request { @ = sum(args.status.x) }", 1, 47,
-		  "args.status is not a struct (it is u16)", NULL);
-	check_err("[i] on a non-array",
-		  "side:./app:http:request { @ = sum(args.status[1]) }", 1, 46,
+	check_err("unknown field lists fields", "side:./app:db:query { @ = sum(args.row) }", 1, 36,
+		  "event db:query has no field 'row'; its fields: sql, rows", "did you mean rows?");
+	check_err("unknown member", "side:./app:http:request { @ = sum(args.hdr.size) }", 1, 44,
+		  "struct args.hdr has no member 'size'; its members: len, name", NULL);
+	check_err(".sub on a non-struct", "side:./app:http:request { @ = sum(args.status.x) }", 1,
+		  47, "args.status is not a struct (it is u16)", NULL);
+	check_err("[i] on a non-array", "side:./app:http:request { @ = sum(args.status[1]) }", 1,
+		  46,
 		  "args.status is not an array (it is u16): [i] applies to array and vla fields",
 		  NULL);
-	check_err("index out of bounds",
-		  "side:./app:http:request { @ = sum(args.codes[4]) }", 1, 45,
-		  "index 4 is out of bounds: args.codes has 4 elements (0 to 3)",
-		  NULL);
-	check_err("struct used as a value",
-		  "side:./app:http:request { @ = sum(args.hdr) }", 1, 35,
+	check_err("index out of bounds", "side:./app:http:request { @ = sum(args.codes[4]) }", 1,
+		  45, "index 4 is out of bounds: args.codes has 4 elements (0 to 3)", NULL);
+	check_err("struct used as a value", "side:./app:http:request { @ = sum(args.hdr) }", 1, 35,
 		  "args.hdr is a struct: use one of its members", NULL);
-	check_err("array used as a value",
-		  "side:./app:http:request { @[args.codes] = count() }", 1, 29,
-		  "args.codes is an array (array): use an element", NULL);
-	check_err("float field",
-		  "side:./app:http:request { @ = sum(args.ratio) }", 1, 35,
-		  "args.ratio has type float64, which sidetrace cannot read yet",
-		  NULL);
+	check_err("array used as a value", "side:./app:http:request { @[args.codes] = count() }", 1,
+		  29, "args.codes is an array (array): use an element", NULL);
+	check_err("float field", "side:./app:http:request { @ = sum(args.ratio) }", 1, 35,
+		  "args.ratio has type float64, which sidetrace cannot read yet", NULL);
 	check_err("field missing in one matched event",
-		  "side:./app:http:request, side:./app:http:response { @ = sum(args.delta) }",
-		  1, 66, "event http:response has no field 'delta'",
-		  "this clause matches 2 events");
+		  "side:./app:http:request, side:./app:http:response { @ = sum(args.delta) }", 1,
+		  66, "event http:response has no field 'delta'", "this clause matches 2 events");
 	check_err("field of incompatible types across events",
 		  "side:./app:http:* { @[args.method] = count() }", 1, 23,
-		  "args.method is an integer in http:response but a string in http:request",
-		  NULL);
-	check_err("args in BEGIN",
-		  "BEGIN { @ = sum(args.x) }", 1, 17,
-		  "args is not available in BEGIN: only side: probes have args",
-		  NULL);
-	check_err("args in interval",
-		  "interval:ms:10 /args.x/ { @ = count() }", 1, 17,
+		  "args.method is an integer in http:response but a string in http:request", NULL);
+	check_err("args in BEGIN", "BEGIN { @ = sum(args.x) }", 1, 17,
+		  "args is not available in BEGIN: only side: probes have args", NULL);
+	check_err("args in interval", "interval:ms:10 /args.x/ { @ = count() }", 1, 17,
 		  "args is not available in interval", NULL);
-	check_err("args of a plain USDT probe",
-		  "side:./app:legacy:tick { @ = sum(args.x) }", 1, 34,
-		  "legacy:tick is a plain USDT probe with no SIDE description",
-		  NULL);
+	check_err("args of a plain USDT probe", "side:./app:legacy:tick { @ = sum(args.x) }", 1, 34,
+		  "legacy:tick is a plain USDT probe with no SIDE description", NULL);
 }
 
 static void test_types(void)
 {
-	check_err("hist of a string",
-		  "side:./app:http:request { @ = hist(args.method) }", 1, 36,
-		  "hist() needs an integer value, but args.method is a string",
-		  NULL);
-	check_err("sum of a string builtin",
-		  "side:./app:http:request { @ = sum(comm) }", 1, 35,
+	check_err("hist of a string", "side:./app:http:request { @ = hist(args.method) }", 1, 36,
+		  "hist() needs an integer value, but args.method is a string", NULL);
+	check_err("sum of a string builtin", "side:./app:http:request { @ = sum(comm) }", 1, 35,
 		  "sum() needs an integer value, but comm is a string", NULL);
-	check_err("stats of a struct",
-		  "side:./app:http:request { @ = stats(args.hdr) }", 1, 37,
+	check_err("stats of a struct", "side:./app:http:request { @ = stats(args.hdr) }", 1, 37,
 		  "args.hdr is a struct", NULL);
 	check_err("string compared with integer",
-		  "side:./app:http:request /args.method == 3/ { @ = count() }",
-		  1, 38, "cannot compare a string with an integer", NULL);
+		  "side:./app:http:request /args.method == 3/ { @ = count() }", 1, 38,
+		  "cannot compare a string with an integer", NULL);
 	check_err("string ordering",
-		  "side:./app:http:request /args.method < \"b\"/ { @ = count() }",
-		  1, 38, "strings can only be compared with == and !=", NULL);
+		  "side:./app:http:request /args.method < \"b\"/ { @ = count() }", 1, 38,
+		  "strings can only be compared with == and !=", NULL);
 	check_err("arithmetic on a string",
-		  "side:./app:http:request { @ = sum(args.status + args.path) }",
-		  1, 47, "arithmetic on a string: '+' needs integers, but args.path is a string",
-		  NULL);
-	check_err("negated string",
-		  "side:./app:http:request { @ = sum(-args.path) }", 1, 35,
+		  "side:./app:http:request { @ = sum(args.status + args.path) }", 1, 47,
+		  "arithmetic on a string: '+' needs integers, but args.path is a string", NULL);
+	check_err("negated string", "side:./app:http:request { @ = sum(-args.path) }", 1, 35,
 		  "'-' needs an integer, but args.path is a string", NULL);
-	check_err("string filter",
-		  "side:./app:http:request /args.method/ { @ = count() }", 1, 26,
-		  "the filter needs an integer value, but args.method is a string",
-		  NULL);
-	check_err("map read in an expression",
-		  "BEGIN { @a = count(); @b = sum(@a) }", 1, 32,
+	check_err("string filter", "side:./app:http:request /args.method/ { @ = count() }", 1, 26,
+		  "the filter needs an integer value, but args.method is a string", NULL);
+	check_err("map read in an expression", "BEGIN { @a = count(); @b = sum(@a) }", 1, 32,
 		  "maps cannot be read in expressions", NULL);
-	check_err("aggregation used as a value",
-		  "BEGIN { @b = sum(count()) }", 1, 18,
+	check_err("aggregation used as a value", "BEGIN { @b = sum(count()) }", 1, 18,
 		  "count() is not a value", NULL);
 }
 
 static void test_maps(void)
 {
-	check_err("count with an argument",
-		  "BEGIN { @ = count(1) }", 1, 19, "count() takes no argument",
-		  NULL);
+	check_err("count with an argument", "BEGIN { @ = count(1) }", 1, 19,
+		  "count() takes no argument", NULL);
 	check_err("hist arity", "BEGIN { @ = hist(1, 2) }", 1, 13,
 		  "hist() takes one value: hist(v)", NULL);
 	check_err("lhist arity", "BEGIN { @ = lhist(1, 2) }", 1, 13,
 		  "lhist() takes 4 arguments: lhist(v, min, max, step)", NULL);
-	check_err("lhist non-constant",
-		  "BEGIN { @ = lhist(1, 0, pid, 1) }", 1, 25,
+	check_err("lhist non-constant", "BEGIN { @ = lhist(1, 0, pid, 1) }", 1, 25,
 		  "lhist() max must be an integer constant", NULL);
 	check_err("lhist step 0", "BEGIN { @ = lhist(1, 0, 10, 0) }", 1, 29,
 		  "lhist() step must be >= 1 (0 provided)", NULL);
-	check_err("lhist negative step", "BEGIN { @ = lhist(1, 0, 10, -2) }",
-		  1, 29, "lhist() step must be >= 1 (-2 provided)", NULL);
-	check_err("lhist max <= min", "BEGIN { @ = lhist(1, 10, 5, 1) }", 1,
-		  26, "lhist() min must be less than max (provided min 10 and max 5)",
-		  NULL);
-	check_err("lhist negative min", "BEGIN { @ = lhist(1, -10, 5, 1) }", 1,
-		  22, "lhist() min must be non-negative", NULL);
-	check_err("lhist too many buckets",
-		  "BEGIN { @ = lhist(1, 0, 100000, 1) }", 1, 13,
-		  "lhist() too many buckets, must be <= 1000 (would need 100000)",
-		  NULL);
-	check_err("lhist bounds differ",
-		  "BEGIN { @ = lhist(1, 0, 10, 1); @ = lhist(2, 0, 20, 1) }", 1,
-		  37, "lhist() bounds of @ differ from those at line 1, column 9",
-		  NULL);
-	check_err("too many keys",
-		  "BEGIN { @m[1, 2, 3, 4, 5, 6, 7, 8, 9] = count() }", 1, 36,
+	check_err("lhist negative step", "BEGIN { @ = lhist(1, 0, 10, -2) }", 1, 29,
+		  "lhist() step must be >= 1 (-2 provided)", NULL);
+	check_err("lhist max <= min", "BEGIN { @ = lhist(1, 10, 5, 1) }", 1, 26,
+		  "lhist() min must be less than max (provided min 10 and max 5)", NULL);
+	check_err("lhist negative min", "BEGIN { @ = lhist(1, -10, 5, 1) }", 1, 22,
+		  "lhist() min must be non-negative", NULL);
+	check_err("lhist too many buckets", "BEGIN { @ = lhist(1, 0, 100000, 1) }", 1, 13,
+		  "lhist() too many buckets, must be <= 1000 (would need 100000)", NULL);
+	check_err("lhist bounds differ", "BEGIN { @ = lhist(1, 0, 10, 1); @ = lhist(2, 0, 20, 1) }",
+		  1, 37, "lhist() bounds of @ differ from those at line 1, column 9", NULL);
+	check_err("too many keys", "BEGIN { @m[1, 2, 3, 4, 5, 6, 7, 8, 9] = count() }", 1, 36,
 		  "too many keys: a map has at most 8", NULL);
-	check_err("different aggregations",
-		  "BEGIN { @m = count() }\nEND { @m = sum(1) }", 2, 12,
-		  "@m is a count() map (line 1, column 9): it cannot also be sum()",
-		  NULL);
-	check_err("different key counts",
-		  "BEGIN { @m[1] = count(); @m[1, 2] = count() }", 1, 26,
+	check_err("different aggregations", "BEGIN { @m = count() }\nEND { @m = sum(1) }", 2, 12,
+		  "@m is a count() map (line 1, column 9): it cannot also be sum()", NULL);
+	check_err("different key counts", "BEGIN { @m[1] = count(); @m[1, 2] = count() }", 1, 26,
 		  "@m has 2 keys here but 1 at line 1, column 9", NULL);
-	check_err("different key types",
-		  "BEGIN { @m[1, comm] = count(); @m[2, 3] = count() }", 1, 38,
-		  "key 2 of @m is an integer here but a string at line 1, column 9",
-		  NULL);
+	check_err("different key types", "BEGIN { @m[1, comm] = count(); @m[2, 3] = count() }", 1,
+		  38, "key 2 of @m is an integer here but a string at line 1, column 9", NULL);
 	check_err("action assigned to a map", "BEGIN { @m = exit() }", 1, 14,
 		  "exit() is not an aggregation", NULL);
 	check_err("aggregation as a statement", "BEGIN { count() }", 1, 9,
@@ -317,12 +289,11 @@ static void test_maps(void)
 	check_err("print without a map", "BEGIN { print(1) }", 1, 15,
 		  "print() takes a map: print(@name)", NULL);
 	check_err("print of an unknown map",
-		  "BEGIN { @a = count(); @b = count() } END { print(@c) }", 1,
-		  50, "unknown map @c: maps of this program: @a, @b", NULL);
-	check_err("exit with an argument", "BEGIN { exit(1) }", 1, 14,
-		  "exit() takes no argument", NULL);
-	check_err("printf not supported yet",
-		  "BEGIN { @a = count(); printf(\"%d\\n\", 1) }", 1, 23,
+		  "BEGIN { @a = count(); @b = count() } END { print(@c) }", 1, 50,
+		  "unknown map @c: maps of this program: @a, @b", NULL);
+	check_err("exit with an argument", "BEGIN { exit(1) }", 1, 14, "exit() takes no argument",
+		  NULL);
+	check_err("printf not supported yet", "BEGIN { @a = count(); printf(\"%d\\n\", 1) }", 1, 23,
 		  "printf is not supported yet", "aggregate into a map instead");
 }
 
@@ -337,10 +308,11 @@ static void test_annotations(void)
 		"side:./app:http:request, side:./app:http:response /args.status > 399/ {\n"
 		"  @[args.status, probe] = sum(args.latency_us);\n"
 		"}\n"
-		"side:./app:http:request { @h = lhist(args.codes[2], 0, 100, 10); @n = hist(args.hdr.len); }\n"
+		"side:./app:http:request { @h = lhist(args.codes[2], 0, 100, 10); @n = "
+		"hist(args.hdr.len); }\n"
 		"END { print(@h) }";
-	static const uint32_t status_req[] = { 2 }, status_resp[] = { 0 };
-	static const uint32_t codes2[] = { 6, 2 }, hdr_len[] = { 5, 0 };
+	static const uint32_t status_req[] = {2}, status_resp[] = {0};
+	static const uint32_t codes2[] = {6, 2}, hdr_len[] = {5, 0};
 	struct st_clause *c0, *c1;
 	struct st_expr *key0, *val, *lh, *hs;
 	struct st_program *prog;
@@ -354,15 +326,16 @@ static void test_annotations(void)
 	}
 	c0 = &prog->clauses[0];
 	c1 = &prog->clauses[1];
-	ok(c0->nr_events == 2 && c0->events[0] == &app_events[0] &&
-	   c0->events[1] == &app_events[1], "clause events are the union");
+	ok(c0->nr_events == 2 && c0->events[0] == &app_events[0] && c0->events[1] == &app_events[1],
+	   "clause events are the union");
 	ok(c0->probes[0].nr_events == 1 && c0->probes[1].nr_events == 1 &&
-	   c0->probes[1].events[0] == &app_events[1], "probe events");
+		   c0->probes[1].events[0] == &app_events[1],
+	   "probe events");
 	key0 = c0->stmts[0].keys[0];
 	ok(key0->nr_refs == 2 && idx_is(&key0->refs[0], 1, status_req) &&
-	   idx_is(&key0->refs[1], 1, status_resp) &&
-	   key0->refs[1].event == &app_events[1] &&
-	   key0->refs[0].type->label == SIDE_TYPE_U16,
+		   idx_is(&key0->refs[1], 1, status_resp) &&
+		   key0->refs[1].event == &app_events[1] &&
+		   key0->refs[0].type->label == SIDE_TYPE_U16,
 	   "field path per event");
 	ok(key0->vtype == ST_VT_UINT, "u16 field is unsigned");
 	ok(c0->stmts[0].keys[1]->vtype == ST_VT_STR, "probe is a string");
@@ -370,20 +343,20 @@ static void test_annotations(void)
 	ok(val->vtype == ST_VT_INT, "u64 and s64 across events read as signed");
 	ok(c0->filter->vtype == ST_VT_BOOL, "comparison is bool");
 	lh = c1->stmts[0].call->kids[0];
-	ok(idx_is(&lh->refs[0], 2, codes2) &&
-	   lh->refs[0].type->label == SIDE_TYPE_U16, "array element path");
+	ok(idx_is(&lh->refs[0], 2, codes2) && lh->refs[0].type->label == SIDE_TYPE_U16,
+	   "array element path");
 	hs = c1->stmts[1].call->kids[0];
 	ok(idx_is(&hs->refs[0], 2, hdr_len), "struct member path");
 	ok(prog->nr_maps == 3 && !strcmp(prog->maps[0].name, "@") &&
-	   prog->maps[0].agg == ST_AGG_SUM && prog->maps[0].nr_keys == 2 &&
-	   prog->maps[0].key_types[0] == ST_VT_UINT &&
-	   prog->maps[0].key_types[1] == ST_VT_STR &&
-	   prog->maps[0].value_signed, "map table: keys and signedness");
+		   prog->maps[0].agg == ST_AGG_SUM && prog->maps[0].nr_keys == 2 &&
+		   prog->maps[0].key_types[0] == ST_VT_UINT &&
+		   prog->maps[0].key_types[1] == ST_VT_STR && prog->maps[0].value_signed,
+	   "map table: keys and signedness");
 	ok(prog->maps[1].agg == ST_AGG_LHIST && prog->maps[1].lhist_min == 0 &&
-	   prog->maps[1].lhist_max == 100 && prog->maps[1].lhist_step == 10,
+		   prog->maps[1].lhist_max == 100 && prog->maps[1].lhist_step == 10,
 	   "map table: lhist bounds");
 	ok(c1->stmts[0].map_id == 1 && c1->stmts[1].map_id == 2 &&
-	   prog->clauses[2].stmts[0].call->kids[0]->map_id == 1,
+		   prog->clauses[2].stmts[0].call->kids[0]->map_id == 1,
 	   "map ids of statements and print()");
 	st_program_free(prog);
 }

@@ -43,14 +43,13 @@ static bool pos_is(struct st_pos p, uint32_t line, uint32_t col)
 	return p.line == line && p.col == col;
 }
 
-static void check_err(const char *name, const char *src, uint32_t line,
-		      uint32_t col, const char *msg)
+static void check_err(const char *name, const char *src, uint32_t line, uint32_t col,
+		      const char *msg)
 {
 	struct st_program *prog = NULL;
 	struct st_diag d;
 	int err = st_parse(src, "program", &prog, &d);
-	bool good = err == -EINVAL && d.line == line && d.col == col &&
-		    !strcmp(d.msg, msg);
+	bool good = err == -EINVAL && d.line == line && d.col == col && !strcmp(d.msg, msg);
 
 	ok(good, name);
 	if (!good) {
@@ -62,11 +61,11 @@ static void check_err(const char *name, const char *src, uint32_t line,
 
 static void test_probes(void)
 {
-	struct st_program *p = parse("probes",
-		"side:/usr/lib/x86_64-linux-gnu/libkv-1.2.so:kv*:get_*,\n"
-		"  side:./app:http:request, side:\"/opt/my app/bin\":a:b { }\n"
-		"BEGIN{} END {}\n"
-		"interval:s:2 {} interval:ms:250 {}");
+	struct st_program *p =
+		parse("probes", "side:/usr/lib/x86_64-linux-gnu/libkv-1.2.so:kv*:get_*,\n"
+				"  side:./app:http:request, side:\"/opt/my app/bin\":a:b { }\n"
+				"BEGIN{} END {}\n"
+				"interval:s:2 {} interval:ms:250 {}");
 	struct st_probe *pr;
 
 	if (!p)
@@ -75,37 +74,38 @@ static void test_probes(void)
 	ok(p->clauses[0].nr_probes == 3, "probes: several per clause");
 	pr = &p->clauses[0].probes[0];
 	ok(pr->kind == ST_PROBE_SIDE &&
-	   !strcmp(pr->target, "/usr/lib/x86_64-linux-gnu/libkv-1.2.so") &&
-	   !strcmp(pr->provider, "kv*") && !strcmp(pr->event, "get_*"),
+		   !strcmp(pr->target, "/usr/lib/x86_64-linux-gnu/libkv-1.2.so") &&
+		   !strcmp(pr->provider, "kv*") && !strcmp(pr->event, "get_*"),
 	   "probes: path target and wildcards");
 	ok(pos_is(pr->pos, 1, 1) && pos_is(pr->target_pos, 1, 6) &&
-	   pos_is(pr->provider_pos, 1, 45) && pos_is(pr->event_pos, 1, 49),
+		   pos_is(pr->provider_pos, 1, 45) && pos_is(pr->event_pos, 1, 49),
 	   "probes: positions");
 	pr = &p->clauses[0].probes[1];
 	ok(!strcmp(pr->target, "./app") && pos_is(pr->pos, 2, 3),
 	   "probes: second probe on the next line");
-	ok(!strcmp(p->clauses[0].probes[2].target, "/opt/my app/bin"),
-	   "probes: quoted target");
+	ok(!strcmp(p->clauses[0].probes[2].target, "/opt/my app/bin"), "probes: quoted target");
 	ok(p->clauses[1].probes[0].kind == ST_PROBE_BEGIN &&
-	   p->clauses[2].probes[0].kind == ST_PROBE_END, "probes: BEGIN END");
+		   p->clauses[2].probes[0].kind == ST_PROBE_END,
+	   "probes: BEGIN END");
 	ok(p->clauses[3].probes[0].kind == ST_PROBE_INTERVAL &&
-	   p->clauses[3].probes[0].interval_ns == 2000000000ull &&
-	   p->clauses[4].probes[0].interval_ns == 250000000ull,
+		   p->clauses[3].probes[0].interval_ns == 2000000000ull &&
+		   p->clauses[4].probes[0].interval_ns == 250000000ull,
 	   "probes: intervals in ns");
 	st_program_free(p);
 }
 
 static void test_statements(void)
 {
-	struct st_program *p = parse("statements",
-		"// count requests\n"
-		"side:./app:http:request /* any method */ {\n"
-		"\t@lat[args.method, args->hdr.len, args.codes[2]] = hist(args.latency_us);\n"
-		"\t@ = count();;\n"
-		"\t@l = lhist(args.x, 0, 100, 10);\n"
-		"\tprint(@lat); clear(@lat); zero(@l); exit();\n"
-		"\tprintf(\"%s\\t\\\"%d\\\"\\n\", comm, pid)\n"
-		"}");
+	struct st_program *p =
+		parse("statements",
+		      "// count requests\n"
+		      "side:./app:http:request /* any method */ {\n"
+		      "\t@lat[args.method, args->hdr.len, args.codes[2]] = hist(args.latency_us);\n"
+		      "\t@ = count();;\n"
+		      "\t@l = lhist(args.x, 0, 100, 10);\n"
+		      "\tprint(@lat); clear(@lat); zero(@l); exit();\n"
+		      "\tprintf(\"%s\\t\\\"%d\\\"\\n\", comm, pid)\n"
+		      "}");
 	struct st_stmt *s;
 	struct st_expr *k;
 
@@ -113,45 +113,46 @@ static void test_statements(void)
 		return;
 	ok(p->clauses[0].nr_stmts == 8, "statements: count, empty ones skipped");
 	s = &p->clauses[0].stmts[0];
-	ok(s->kind == ST_STMT_AGG && !strcmp(s->map, "@lat") &&
-	   s->nr_keys == 3 && s->call->func == ST_FN_HIST &&
-	   pos_is(s->map_pos, 3, 2), "statements: keyed hist");
+	ok(s->kind == ST_STMT_AGG && !strcmp(s->map, "@lat") && s->nr_keys == 3 &&
+		   s->call->func == ST_FN_HIST && pos_is(s->map_pos, 3, 2),
+	   "statements: keyed hist");
 	k = s->keys[1];
-	ok(k->kind == ST_EXPR_FIELD && k->nr_path == 2 &&
-	   !strcmp(k->path[0].name, "hdr") && !strcmp(k->path[1].name, "len") &&
-	   pos_is(k->path[1].pos, 3, 30), "statements: -> and . paths");
+	ok(k->kind == ST_EXPR_FIELD && k->nr_path == 2 && !strcmp(k->path[0].name, "hdr") &&
+		   !strcmp(k->path[1].name, "len") && pos_is(k->path[1].pos, 3, 30),
+	   "statements: -> and . paths");
 	k = s->keys[2];
-	ok(k->nr_path == 2 && k->path[1].kind == ST_SEG_INDEX &&
-	   k->path[1].index == 2 && pos_is(k->path[1].pos, 3, 45),
+	ok(k->nr_path == 2 && k->path[1].kind == ST_SEG_INDEX && k->path[1].index == 2 &&
+		   pos_is(k->path[1].pos, 3, 45),
 	   "statements: index segment");
 	s = &p->clauses[0].stmts[1];
-	ok(!strcmp(s->map, "@") && s->nr_keys == 0 &&
-	   s->call->func == ST_FN_COUNT && s->call->nr_kids == 0,
+	ok(!strcmp(s->map, "@") && s->nr_keys == 0 && s->call->func == ST_FN_COUNT &&
+		   s->call->nr_kids == 0,
 	   "statements: @ alone");
 	s = &p->clauses[0].stmts[2];
-	ok(s->call->func == ST_FN_LHIST && s->call->nr_kids == 4 &&
-	   s->call->kids[3]->uval == 10, "statements: lhist arguments");
+	ok(s->call->func == ST_FN_LHIST && s->call->nr_kids == 4 && s->call->kids[3]->uval == 10,
+	   "statements: lhist arguments");
 	ok(p->clauses[0].stmts[3].call->func == ST_FN_PRINT &&
-	   p->clauses[0].stmts[3].call->kids[0]->kind == ST_EXPR_MAP &&
-	   p->clauses[0].stmts[4].call->func == ST_FN_CLEAR &&
-	   p->clauses[0].stmts[5].call->func == ST_FN_ZERO &&
-	   p->clauses[0].stmts[6].call->func == ST_FN_EXIT,
+		   p->clauses[0].stmts[3].call->kids[0]->kind == ST_EXPR_MAP &&
+		   p->clauses[0].stmts[4].call->func == ST_FN_CLEAR &&
+		   p->clauses[0].stmts[5].call->func == ST_FN_ZERO &&
+		   p->clauses[0].stmts[6].call->func == ST_FN_EXIT,
 	   "statements: actions");
 	s = &p->clauses[0].stmts[7];
-	ok(s->kind == ST_STMT_CALL && s->call->func == ST_FN_PRINTF &&
-	   s->call->nr_kids == 3 &&
-	   !strcmp(s->call->kids[0]->str, "%s\t\"%d\"\n") &&
-	   s->call->kids[1]->builtin == ST_BUILTIN_COMM &&
-	   s->call->kids[2]->builtin == ST_BUILTIN_PID,
+	ok(s->kind == ST_STMT_CALL && s->call->func == ST_FN_PRINTF && s->call->nr_kids == 3 &&
+		   !strcmp(s->call->kids[0]->str, "%s\t\"%d\"\n") &&
+		   s->call->kids[1]->builtin == ST_BUILTIN_COMM &&
+		   s->call->kids[2]->builtin == ST_BUILTIN_PID,
 	   "statements: printf parsed, escapes decoded");
 	st_program_free(p);
 }
 
 static void test_expressions(void)
 {
-	struct st_program *p = parse("expressions",
+	struct st_program *p = parse(
+		"expressions",
 		"side:./a:p:e /args.a + 2 * 3 == 8 || !(args.b & 0x10) && -1 < args.c / 2 / {\n"
-		"  @[1 << 2 >> 1, 18446744073709551615, args.s != \"x\", ~nsecs % 7 ^ cpu | uid - tid] = count()\n"
+		"  @[1 << 2 >> 1, 18446744073709551615, args.s != \"x\", ~nsecs % 7 ^ cpu | uid - "
+		"tid] = count()\n"
 		"}");
 	struct st_expr *f, *l, *r, *k;
 	struct st_stmt *s;
@@ -160,50 +161,50 @@ static void test_expressions(void)
 		return;
 	f = p->clauses[0].filter;
 	/* ((a + (2 * 3)) == 8) || ((!(b & 16)) && ((-1) < (c / 2))) */
-	ok(f->kind == ST_EXPR_BINARY && f->op == ST_OP_LOR &&
-	   pos_is(f->pos, 1, 35), "expr: || at the top");
+	ok(f->kind == ST_EXPR_BINARY && f->op == ST_OP_LOR && pos_is(f->pos, 1, 35),
+	   "expr: || at the top");
 	l = f->kids[0];
 	r = f->kids[1];
-	ok(l->op == ST_OP_EQ && l->kids[0]->op == ST_OP_ADD &&
-	   l->kids[0]->kids[1]->op == ST_OP_MUL, "expr: * over + over ==");
+	ok(l->op == ST_OP_EQ && l->kids[0]->op == ST_OP_ADD && l->kids[0]->kids[1]->op == ST_OP_MUL,
+	   "expr: * over + over ==");
 	ok(r->op == ST_OP_LAND && r->kids[0]->kind == ST_EXPR_UNARY &&
-	   r->kids[0]->op == ST_OP_NOT &&
-	   r->kids[0]->kids[0]->op == ST_OP_BAND &&
-	   r->kids[0]->kids[0]->kids[1]->uval == 16, "expr: ! (a & hex)");
-	ok(r->kids[1]->op == ST_OP_LT &&
-	   r->kids[1]->kids[0]->op == ST_OP_NEG &&
-	   r->kids[1]->kids[1]->op == ST_OP_DIV,
+		   r->kids[0]->op == ST_OP_NOT && r->kids[0]->kids[0]->op == ST_OP_BAND &&
+		   r->kids[0]->kids[0]->kids[1]->uval == 16,
+	   "expr: ! (a & hex)");
+	ok(r->kids[1]->op == ST_OP_LT && r->kids[1]->kids[0]->op == ST_OP_NEG &&
+		   r->kids[1]->kids[1]->op == ST_OP_DIV,
 	   "expr: division inside a filter");
 	s = &p->clauses[0].stmts[0];
 	k = s->keys[0];
-	ok(k->op == ST_OP_SHR && k->kids[0]->op == ST_OP_SHL,
-	   "expr: shifts associate left");
-	ok(s->keys[1]->uval == UINT64_MAX && s->keys[1]->is_unsigned,
-	   "expr: u64 literal");
+	ok(k->op == ST_OP_SHR && k->kids[0]->op == ST_OP_SHL, "expr: shifts associate left");
+	ok(s->keys[1]->uval == UINT64_MAX && s->keys[1]->is_unsigned, "expr: u64 literal");
 	ok(s->keys[2]->op == ST_OP_NE && s->keys[2]->kids[1]->kind == ST_EXPR_STR,
 	   "expr: string inequality");
 	/* ((~nsecs % 7) ^ cpu) | (uid - tid) */
 	k = s->keys[3];
 	ok(k->op == ST_OP_BOR && k->kids[0]->op == ST_OP_BXOR &&
-	   k->kids[0]->kids[0]->op == ST_OP_MOD &&
-	   k->kids[0]->kids[0]->kids[0]->op == ST_OP_BNOT &&
-	   k->kids[1]->op == ST_OP_SUB, "expr: bitwise precedence");
+		   k->kids[0]->kids[0]->op == ST_OP_MOD &&
+		   k->kids[0]->kids[0]->kids[0]->op == ST_OP_BNOT && k->kids[1]->op == ST_OP_SUB,
+	   "expr: bitwise precedence");
 	st_program_free(p);
 }
 
 static void test_errors(void)
 {
-	check_err("missing separator",
-		  "side:./app:http:request { @x = count() @y }", 1, 40,
+	check_err("missing separator", "side:./app:http:request { @x = count() @y }", 1, 40,
 		  "expected ';' or '}' after statement");
 	check_err("unknown probe type", "kprobe:do_sys_open { }", 1, 1,
-		  "unknown probe type 'kprobe': expected side:TARGET:PROVIDER:EVENT, BEGIN, END, interval:s:N or interval:ms:N");
+		  "unknown probe type 'kprobe': expected side:TARGET:PROVIDER:EVENT, BEGIN, END, "
+		  "interval:s:N or interval:ms:N");
 	check_err("no probe", "{ @ = count() }", 1, 1,
-		  "expected a probe: side:TARGET:PROVIDER:EVENT, BEGIN, END, interval:s:N or interval:ms:N");
+		  "expected a probe: side:TARGET:PROVIDER:EVENT, BEGIN, END, interval:s:N or "
+		  "interval:ms:N");
 	check_err("empty program", "  // nothing\n", 2, 1,
-		  "empty program: expected a probe: side:TARGET:PROVIDER:EVENT, BEGIN, END, interval:s:N or interval:ms:N");
+		  "empty program: expected a probe: side:TARGET:PROVIDER:EVENT, BEGIN, END, "
+		  "interval:s:N or interval:ms:N");
 	check_err("missing target", "side::a:b {}", 1, 6,
-		  "expected a target after 'side:': a path (./app, /usr/lib/libfoo.so) or a library name (libfoo)");
+		  "expected a target after 'side:': a path (./app, /usr/lib/libfoo.so) or a "
+		  "library name (libfoo)");
 	check_err("missing provider", "side:./app {}", 1, 11,
 		  "expected ':' before the provider (side:TARGET:PROVIDER:EVENT)");
 	check_err("empty event", "side:./app:http: {}", 1, 17,
@@ -221,15 +222,19 @@ static void test_errors(void)
 	check_err("unclosed block", "BEGIN {\n  @ = count();\n", 3, 1,
 		  "expected '}' to close the block opened at line 1, column 7");
 	check_err("not a statement", "BEGIN { 1 + 2 }", 1, 9,
-		  "expected a statement: @map[keys] = aggregation, print(@m), clear(@m), zero(@m), exit() or printf(\"fmt\", ...)");
+		  "expected a statement: @map[keys] = aggregation, print(@m), clear(@m), zero(@m), "
+		  "exit() or printf(\"fmt\", ...)");
 	check_err("builtin as a statement", "BEGIN { pid }", 1, 9,
-		  "expected a statement: @map[keys] = aggregation, print(@m), clear(@m), zero(@m), exit() or printf(\"fmt\", ...)");
+		  "expected a statement: @map[keys] = aggregation, print(@m), clear(@m), zero(@m), "
+		  "exit() or printf(\"fmt\", ...)");
 	check_err("map without =", "BEGIN { @x count() }", 1, 12,
 		  "expected '=' after @x: a map is assigned an aggregation, e.g. @x = count()");
 	check_err("value instead of aggregation", "BEGIN { @x = pid + 1 }", 1, 18,
-		  "expected an aggregation after '=': count(), sum(v), avg(v), min(v), max(v), stats(v), hist(v) or lhist(v, min, max, step)");
+		  "expected an aggregation after '=': count(), sum(v), avg(v), min(v), max(v), "
+		  "stats(v), hist(v) or lhist(v, min, max, step)");
 	check_err("unknown function", "BEGIN { @x = quantize(1) }", 1, 14,
-		  "unknown function 'quantize': valid are count, sum, avg, min, max, stats, hist, lhist, print, clear, zero, exit and printf");
+		  "unknown function 'quantize': valid are count, sum, avg, min, max, stats, hist, "
+		  "lhist, print, clear, zero, exit and printf");
 	check_err("empty keys", "BEGIN { @x[] = count() }", 1, 12,
 		  "expected a key in @x[]: write @x without brackets for a map with no key");
 	check_err("key separator", "BEGIN { @x[1 2] = count() }", 1, 14,
@@ -237,11 +242,12 @@ static void test_errors(void)
 	check_err("argument separator", "BEGIN { @x = sum(1 2) }", 1, 20,
 		  "expected ',' or ')' after argument 1 of sum()");
 	check_err("missing operand", "BEGIN { @x = sum(1 +) }", 1, 21,
-		  "expected an expression: a number, a string, args.FIELD, a builtin (pid, tid, comm, nsecs, cpu, uid, probe) or '('");
-	check_err("unclosed parenthesis", "BEGIN { @x = sum((1 + 2) * (3 }", 1, 31,
-		  "expected ')'");
+		  "expected an expression: a number, a string, args.FIELD, a builtin (pid, tid, "
+		  "comm, nsecs, cpu, uid, probe) or '('");
+	check_err("unclosed parenthesis", "BEGIN { @x = sum((1 + 2) * (3 }", 1, 31, "expected ')'");
 	check_err("unknown identifier", "BEGIN { @x = sum(foo) }", 1, 18,
-		  "unknown identifier 'foo': expected args.FIELD, a builtin (pid, tid, comm, nsecs, cpu, uid, probe), a number, a string or '('");
+		  "unknown identifier 'foo': expected args.FIELD, a builtin (pid, tid, comm, "
+		  "nsecs, cpu, uid, probe), a number, a string or '('");
 	check_err("positional argument", "BEGIN { @x = sum(arg1) }", 1, 18,
 		  "'arg1' is not available: SIDE fields have names, use args.FIELD");
 	check_err("args without field", "BEGIN { @x = sum(args) }", 1, 22,
@@ -260,8 +266,7 @@ static void test_errors(void)
 		  "unknown escape sequence '\\q' in string: valid are \\n \\t \\r \\\\ \\\"");
 	check_err("unterminated comment", "BEGIN { } /* never closed", 1, 11,
 		  "unterminated comment: '/*' needs a closing '*/'");
-	check_err("bad character", "BEGIN { @x = sum($1) }", 1, 18,
-		  "unexpected character '$'");
+	check_err("bad character", "BEGIN { @x = sum($1) }", 1, 18, "unexpected character '$'");
 	check_err("integer overflow", "BEGIN { @x = sum(18446744073709551616) }", 1, 18,
 		  "integer literal too large: the largest is 18446744073709551615");
 	check_err("bad integer", "BEGIN { @x = sum(12ab) }", 1, 18,
@@ -273,8 +278,7 @@ static void test_errors(void)
 /* The rendering: position, message, source line, caret under the fault. */
 static void test_render(void)
 {
-	static const char src[] =
-		"BEGIN { }\n\tside:./app:http:request { @x = count() @y }\n";
+	static const char src[] = "BEGIN { }\n\tside:./app:http:request { @x = count() @y }\n";
 	struct st_program *prog = NULL;
 	struct st_diag d;
 	char *buf = NULL;
@@ -290,12 +294,11 @@ static void test_render(void)
 	st_diag_hint(&d, "a hint");
 	st_diag_print(f, &d, NULL);
 	fclose(f);
-	good = !strcmp(buf,
-		       "program:2:41: error: expected ';' or '}' after statement\n"
-		       "\tside:./app:http:request { @x = count() @y }\n"
-		       "\t                                       ^\n"
-		       "program:2:41: error: expected ';' or '}' after statement\n"
-		       "a hint\n");
+	good = !strcmp(buf, "program:2:41: error: expected ';' or '}' after statement\n"
+			    "\tside:./app:http:request { @x = count() @y }\n"
+			    "\t                                       ^\n"
+			    "program:2:41: error: expected ';' or '}' after statement\n"
+			    "a hint\n");
 	ok(good, "render: caret under the column, tabs kept");
 	if (!good)
 		printf("%s", buf);

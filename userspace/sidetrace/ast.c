@@ -75,18 +75,10 @@ void st_program_free(struct st_program *prog)
 const char *st_func_name(enum st_func fn)
 {
 	static const char *const names[] = {
-		[ST_FN_COUNT] = "count",
-		[ST_FN_SUM] = "sum",
-		[ST_FN_AVG] = "avg",
-		[ST_FN_MIN] = "min",
-		[ST_FN_MAX] = "max",
-		[ST_FN_STATS] = "stats",
-		[ST_FN_HIST] = "hist",
-		[ST_FN_LHIST] = "lhist",
-		[ST_FN_PRINT] = "print",
-		[ST_FN_CLEAR] = "clear",
-		[ST_FN_ZERO] = "zero",
-		[ST_FN_EXIT] = "exit",
+		[ST_FN_COUNT] = "count",   [ST_FN_SUM] = "sum",	    [ST_FN_AVG] = "avg",
+		[ST_FN_MIN] = "min",	   [ST_FN_MAX] = "max",	    [ST_FN_STATS] = "stats",
+		[ST_FN_HIST] = "hist",	   [ST_FN_LHIST] = "lhist", [ST_FN_PRINT] = "print",
+		[ST_FN_CLEAR] = "clear",   [ST_FN_ZERO] = "zero",   [ST_FN_EXIT] = "exit",
 		[ST_FN_PRINTF] = "printf",
 	};
 
@@ -96,12 +88,8 @@ const char *st_func_name(enum st_func fn)
 const char *st_builtin_name(enum st_builtin b)
 {
 	static const char *const names[] = {
-		[ST_BUILTIN_PID] = "pid",
-		[ST_BUILTIN_TID] = "tid",
-		[ST_BUILTIN_COMM] = "comm",
-		[ST_BUILTIN_NSECS] = "nsecs",
-		[ST_BUILTIN_CPU] = "cpu",
-		[ST_BUILTIN_UID] = "uid",
+		[ST_BUILTIN_PID] = "pid",     [ST_BUILTIN_TID] = "tid", [ST_BUILTIN_COMM] = "comm",
+		[ST_BUILTIN_NSECS] = "nsecs", [ST_BUILTIN_CPU] = "cpu", [ST_BUILTIN_UID] = "uid",
 		[ST_BUILTIN_PROBE] = "probe",
 	};
 
@@ -111,28 +99,12 @@ const char *st_builtin_name(enum st_builtin b)
 const char *st_op_name(enum st_op op)
 {
 	static const char *const names[] = {
-		[ST_OP_NONE] = "",
-		[ST_OP_NEG] = "-",
-		[ST_OP_NOT] = "!",
-		[ST_OP_BNOT] = "~",
-		[ST_OP_MUL] = "*",
-		[ST_OP_DIV] = "/",
-		[ST_OP_MOD] = "%",
-		[ST_OP_ADD] = "+",
-		[ST_OP_SUB] = "-",
-		[ST_OP_SHL] = "<<",
-		[ST_OP_SHR] = ">>",
-		[ST_OP_LT] = "<",
-		[ST_OP_LE] = "<=",
-		[ST_OP_GT] = ">",
-		[ST_OP_GE] = ">=",
-		[ST_OP_EQ] = "==",
-		[ST_OP_NE] = "!=",
-		[ST_OP_BAND] = "&",
-		[ST_OP_BXOR] = "^",
-		[ST_OP_BOR] = "|",
-		[ST_OP_LAND] = "&&",
-		[ST_OP_LOR] = "||",
+		[ST_OP_NONE] = "",   [ST_OP_NEG] = "-",	 [ST_OP_NOT] = "!",  [ST_OP_BNOT] = "~",
+		[ST_OP_MUL] = "*",   [ST_OP_DIV] = "/",	 [ST_OP_MOD] = "%",  [ST_OP_ADD] = "+",
+		[ST_OP_SUB] = "-",   [ST_OP_SHL] = "<<", [ST_OP_SHR] = ">>", [ST_OP_LT] = "<",
+		[ST_OP_LE] = "<=",   [ST_OP_GT] = ">",	 [ST_OP_GE] = ">=",  [ST_OP_EQ] = "==",
+		[ST_OP_NE] = "!=",   [ST_OP_BAND] = "&", [ST_OP_BXOR] = "^", [ST_OP_BOR] = "|",
+		[ST_OP_LAND] = "&&", [ST_OP_LOR] = "||",
 	};
 
 	return names[op];

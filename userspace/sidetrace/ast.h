@@ -30,15 +30,15 @@ struct st_pos {
 #define ST_LHIST_MAX_BUCKETS 1000
 
 enum st_probe_kind {
-	ST_PROBE_SIDE,		/* side:TARGET:PROVIDER:EVENT */
+	ST_PROBE_SIDE, /* side:TARGET:PROVIDER:EVENT */
 	ST_PROBE_BEGIN,
 	ST_PROBE_END,
-	ST_PROBE_INTERVAL,	/* interval:s:N or interval:ms:N */
+	ST_PROBE_INTERVAL, /* interval:s:N or interval:ms:N */
 };
 
 struct st_probe {
 	enum st_probe_kind kind;
-	struct st_pos pos;		/* first character of the probe */
+	struct st_pos pos; /* first character of the probe */
 	/* ST_PROBE_SIDE; provider and event may hold '*' wildcards */
 	char *target;
 	char *provider;
@@ -64,15 +64,23 @@ enum st_builtin {
 enum st_op {
 	ST_OP_NONE,
 	/* unary */
-	ST_OP_NEG,		/* -x */
-	ST_OP_NOT,		/* !x */
-	ST_OP_BNOT,		/* ~x */
+	ST_OP_NEG, /* -x */
+	ST_OP_NOT, /* !x */
+	ST_OP_BNOT, /* ~x */
 	/* binary, by decreasing precedence */
-	ST_OP_MUL, ST_OP_DIV, ST_OP_MOD,
-	ST_OP_ADD, ST_OP_SUB,
-	ST_OP_SHL, ST_OP_SHR,
-	ST_OP_LT, ST_OP_LE, ST_OP_GT, ST_OP_GE,
-	ST_OP_EQ, ST_OP_NE,
+	ST_OP_MUL,
+	ST_OP_DIV,
+	ST_OP_MOD,
+	ST_OP_ADD,
+	ST_OP_SUB,
+	ST_OP_SHL,
+	ST_OP_SHR,
+	ST_OP_LT,
+	ST_OP_LE,
+	ST_OP_GT,
+	ST_OP_GE,
+	ST_OP_EQ,
+	ST_OP_NE,
 	ST_OP_BAND,
 	ST_OP_BXOR,
 	ST_OP_BOR,
@@ -99,34 +107,34 @@ enum st_func {
 
 /* Value types the checker resolves expressions to. */
 enum st_vtype {
-	ST_VT_NONE,		/* not yet checked, or not a value (map ref) */
-	ST_VT_INT,		/* signed 64-bit */
-	ST_VT_UINT,		/* unsigned 64-bit */
-	ST_VT_BOOL,		/* 0 or 1; usable as an integer */
+	ST_VT_NONE, /* not yet checked, or not a value (map ref) */
+	ST_VT_INT, /* signed 64-bit */
+	ST_VT_UINT, /* unsigned 64-bit */
+	ST_VT_BOOL, /* 0 or 1; usable as an integer */
 	ST_VT_STR,
 };
 
 enum st_expr_kind {
-	ST_EXPR_INT,		/* integer literal: uval (is_unsigned if > INT64_MAX) */
-	ST_EXPR_STR,		/* string literal: str (escapes decoded) */
-	ST_EXPR_BUILTIN,	/* builtin */
-	ST_EXPR_FIELD,		/* args.a.b[2]: path */
-	ST_EXPR_UNARY,		/* op kids[0] */
-	ST_EXPR_BINARY,		/* kids[0] op kids[1] */
-	ST_EXPR_CALL,		/* func(kids...); str is the name as written */
-	ST_EXPR_MAP,		/* @name, an argument of print/clear/zero */
+	ST_EXPR_INT, /* integer literal: uval (is_unsigned if > INT64_MAX) */
+	ST_EXPR_STR, /* string literal: str (escapes decoded) */
+	ST_EXPR_BUILTIN, /* builtin */
+	ST_EXPR_FIELD, /* args.a.b[2]: path */
+	ST_EXPR_UNARY, /* op kids[0] */
+	ST_EXPR_BINARY, /* kids[0] op kids[1] */
+	ST_EXPR_CALL, /* func(kids...); str is the name as written */
+	ST_EXPR_MAP, /* @name, an argument of print/clear/zero */
 };
 
 enum st_seg_kind {
-	ST_SEG_NAME,		/* .name */
-	ST_SEG_INDEX,		/* [index] */
+	ST_SEG_NAME, /* .name */
+	ST_SEG_INDEX, /* [index] */
 };
 
 struct st_path_seg {
 	enum st_seg_kind kind;
 	struct st_pos pos;
-	char *name;		/* ST_SEG_NAME */
-	uint64_t index;		/* ST_SEG_INDEX */
+	char *name; /* ST_SEG_NAME */
+	uint64_t index; /* ST_SEG_INDEX */
 };
 
 /*
@@ -146,33 +154,33 @@ struct st_expr {
 	enum st_expr_kind kind;
 	struct st_pos pos;
 	enum st_op op;
-	struct st_expr **kids;	/* operands, call arguments */
+	struct st_expr **kids; /* operands, call arguments */
 	uint32_t nr_kids;
-	uint64_t uval;		/* ST_EXPR_INT: the value as written (two's complement) */
-	bool is_unsigned;	/* ST_EXPR_INT: does not fit in int64_t */
-	char *str;		/* STR literal, CALL name, MAP name ("@x") */
+	uint64_t uval; /* ST_EXPR_INT: the value as written (two's complement) */
+	bool is_unsigned; /* ST_EXPR_INT: does not fit in int64_t */
+	char *str; /* STR literal, CALL name, MAP name ("@x") */
 	enum st_builtin builtin;
-	enum st_func func;	/* ST_EXPR_CALL */
-	struct st_path_seg *path;	/* ST_EXPR_FIELD, after "args" */
+	enum st_func func; /* ST_EXPR_CALL */
+	struct st_path_seg *path; /* ST_EXPR_FIELD, after "args" */
 	uint32_t nr_path;
 	/* checker: */
 	enum st_vtype vtype;
-	int map_id;		/* ST_EXPR_MAP: index in st_program.maps, else -1 */
+	int map_id; /* ST_EXPR_MAP: index in st_program.maps, else -1 */
 	/* ST_EXPR_FIELD: one per event of the enclosing clause, same order */
 	struct st_field_ref *refs;
 	uint32_t nr_refs;
 };
 
 enum st_stmt_kind {
-	ST_STMT_AGG,		/* @map[keys] = call (an aggregation) */
-	ST_STMT_CALL,		/* call (an action) */
+	ST_STMT_AGG, /* @map[keys] = call (an aggregation) */
+	ST_STMT_CALL, /* call (an action) */
 };
 
 struct st_stmt {
 	enum st_stmt_kind kind;
 	struct st_pos pos;
 	/* ST_STMT_AGG */
-	char *map;		/* "@name", "@" alone is a valid name */
+	char *map; /* "@name", "@" alone is a valid name */
 	struct st_pos map_pos;
 	struct st_expr **keys;
 	uint32_t nr_keys;
@@ -186,7 +194,7 @@ struct st_clause {
 	struct st_pos pos;
 	struct st_probe *probes;
 	uint32_t nr_probes;
-	struct st_expr *filter;		/* NULL when there is none */
+	struct st_expr *filter; /* NULL when there is none */
 	struct st_stmt *stmts;
 	uint32_t nr_stmts;
 	/* checker: union of the events of all SIDE probes, no duplicates */
@@ -208,17 +216,17 @@ enum st_agg {
 
 /* checker: one entry per distinct map name. */
 struct st_map_info {
-	char *name;			/* "@name" */
-	struct st_pos pos;		/* first assignment */
+	char *name; /* "@name" */
+	struct st_pos pos; /* first assignment */
 	enum st_agg agg;
 	uint32_t nr_keys;
-	enum st_vtype key_types[ST_MAX_MAP_KEYS];	/* INT, UINT, BOOL or STR */
-	bool value_signed;		/* sum/min/max/avg/stats of a signed value */
-	int64_t lhist_min, lhist_max, lhist_step;	/* ST_AGG_LHIST */
+	enum st_vtype key_types[ST_MAX_MAP_KEYS]; /* INT, UINT, BOOL or STR */
+	bool value_signed; /* sum/min/max/avg/stats of a signed value */
+	int64_t lhist_min, lhist_max, lhist_step; /* ST_AGG_LHIST */
 };
 
 struct st_program {
-	char *filename;			/* "program" for -e, or the file name */
+	char *filename; /* "program" for -e, or the file name */
 	struct st_clause *clauses;
 	uint32_t nr_clauses;
 	/* checker: */

@@ -15,8 +15,8 @@ struct checker {
 	struct st_program *prog;
 	const struct st_event_source *src;
 	struct st_diag *diag;
-	struct st_clause *clause;	/* being checked */
-	const struct st_probe *no_args;	/* a probe of it without args */
+	struct st_clause *clause; /* being checked */
+	const struct st_probe *no_args; /* a probe of it without args */
 };
 
 /* A bounded string builder for messages listing names. */
@@ -44,8 +44,7 @@ cerr(struct checker *c, struct st_pos pos, const char *fmt, ...)
 
 static int oom(struct checker *c)
 {
-	st_diag_set(c->diag, c->prog->filename, (struct st_pos){ 0 },
-		    "out of memory");
+	st_diag_set(c->diag, c->prog->filename, (struct st_pos){0}, "out of memory");
 	return -ENOMEM;
 }
 
@@ -56,8 +55,8 @@ static void names_add(struct names *l, const char *a, const char *b)
 
 	if (room <= 5)
 		return;
-	n = snprintf(l->buf + l->len, room, "%s%s%s%s", l->n ? ", " : "", a,
-		     b ? ":" : "", b ? b : "");
+	n = snprintf(l->buf + l->len, room, "%s%s%s%s", l->n ? ", " : "", a, b ? ":" : "",
+		     b ? b : "");
 	/* Cut cleanly when the list does not fit. */
 	if ((size_t)n >= room)
 		strcpy(l->buf + sizeof(l->buf) - 5, "...");
@@ -122,8 +121,7 @@ static const char *probe_kind_name(const struct st_probe *p)
 
 /* ---- probes ---- */
 
-static int add_event(const struct st_event ***arr, uint32_t *nr,
-		     const struct st_event *ev)
+static int add_event(const struct st_event ***arr, uint32_t *nr, const struct st_event *ev)
 {
 	const struct st_event **n;
 	uint32_t i;
@@ -139,29 +137,25 @@ static int add_event(const struct st_event ***arr, uint32_t *nr,
 	return 0;
 }
 
-static int no_match(struct checker *c, const struct st_probe *p,
-		    const struct st_event_list *l)
+static int no_match(struct checker *c, const struct st_probe *p, const struct st_event_list *l)
 {
-	struct names all = { 0 }, near = { 0 };
+	struct names all = {0}, near = {0};
 	char want[512], have[512];
 	size_t i;
 
 	snprintf(want, sizeof(want), "%s:%s", p->provider, p->event);
 	for (i = 0; i < l->nr; i++) {
 		names_add(&all, l->events[i].provider, l->events[i].name);
-		snprintf(have, sizeof(have), "%s:%s", l->events[i].provider,
-			 l->events[i].name);
+		snprintf(have, sizeof(have), "%s:%s", l->events[i].provider, l->events[i].name);
 		if (is_near(want, have))
 			names_add(&near, have, NULL);
 	}
 	if (!l->nr)
 		cerr(c, p->target_pos, "%s has no SIDE event", p->target);
 	else if (strchr(want, '*'))
-		cerr(c, p->provider_pos, "no event of %s matches %s",
-		     p->target, want);
+		cerr(c, p->provider_pos, "no event of %s matches %s", p->target, want);
 	else
-		cerr(c, p->provider_pos, "unknown event %s in %s", want,
-		     p->target);
+		cerr(c, p->provider_pos, "unknown event %s in %s", want, p->target);
 	if (near.n)
 		st_diag_hint(c->diag, "did you mean %s?", near.buf);
 	else if (l->nr)
@@ -177,14 +171,13 @@ static int check_side_probe(struct checker *c, struct st_probe *p)
 
 	l = c->src->target_events(c->src->ctx, p->target, why, sizeof(why));
 	if (!l)
-		return cerr(c, p->target_pos, "cannot read the events of %s: %s",
-			    p->target, why[0] ? why : "unknown error");
+		return cerr(c, p->target_pos, "cannot read the events of %s: %s", p->target,
+			    why[0] ? why : "unknown error");
 	for (i = 0; i < l->nr; i++) {
 		if (!st_event_match(&l->events[i], p->provider, p->event))
 			continue;
 		if (add_event(&p->events, &p->nr_events, &l->events[i]) ||
-		    add_event(&c->clause->events, &c->clause->nr_events,
-			      &l->events[i]))
+		    add_event(&c->clause->events, &c->clause->nr_events, &l->events[i]))
 			return oom(c);
 	}
 	if (!p->nr_events)
@@ -196,20 +189,17 @@ static int check_side_probe(struct checker *c, struct st_probe *p)
 
 static bool is_struct(const struct st_type *t)
 {
-	return t->label == SIDE_TYPE_STRUCT ||
-	       t->label == SIDE_TYPE_GATHER_STRUCT;
+	return t->label == SIDE_TYPE_STRUCT || t->label == SIDE_TYPE_GATHER_STRUCT;
 }
 
 static bool is_array(const struct st_type *t)
 {
 	return t->label == SIDE_TYPE_ARRAY || t->label == SIDE_TYPE_VLA ||
-	       t->label == SIDE_TYPE_GATHER_ARRAY ||
-	       t->label == SIDE_TYPE_GATHER_VLA;
+	       t->label == SIDE_TYPE_GATHER_ARRAY || t->label == SIDE_TYPE_GATHER_VLA;
 }
 
 /* "args.a.b[2]" up to (excluding) segment n, for messages. */
-static void path_text(const struct st_expr *e, uint32_t n, char *buf,
-		      size_t size)
+static void path_text(const struct st_expr *e, uint32_t n, char *buf, size_t size)
 {
 	size_t len;
 	uint32_t i;
@@ -218,19 +208,17 @@ static void path_text(const struct st_expr *e, uint32_t n, char *buf,
 	for (i = 0; i < n && i < e->nr_path; i++) {
 		len = strlen(buf);
 		if (e->path[i].kind == ST_SEG_NAME)
-			snprintf(buf + len, size - len, ".%s",
-				 e->path[i].name);
+			snprintf(buf + len, size - len, ".%s", e->path[i].name);
 		else
 			snprintf(buf + len, size - len, "[%llu]",
 				 (unsigned long long)e->path[i].index);
 	}
 }
 
-static int unknown_field(struct checker *c, const struct st_expr *e,
-			 uint32_t seg, const struct st_event *ev,
-			 const struct st_field *fields, uint32_t nr)
+static int unknown_field(struct checker *c, const struct st_expr *e, uint32_t seg,
+			 const struct st_event *ev, const struct st_field *fields, uint32_t nr)
 {
-	struct names all = { 0 }, near = { 0 };
+	struct names all = {0}, near = {0};
 	const char *name = e->path[seg].name;
 	char where[256];
 	uint32_t i;
@@ -241,13 +229,11 @@ static int unknown_field(struct checker *c, const struct st_expr *e,
 			names_add(&near, fields[i].name, NULL);
 	}
 	if (seg == 0) {
-		cerr(c, e->path[seg].pos, "event %s:%s has no field '%s'; %s%s",
-		     ev->provider, ev->name, name,
-		     nr ? "its fields: " : "it has no fields", all.buf);
+		cerr(c, e->path[seg].pos, "event %s:%s has no field '%s'; %s%s", ev->provider,
+		     ev->name, name, nr ? "its fields: " : "it has no fields", all.buf);
 	} else {
 		path_text(e, seg, where, sizeof(where));
-		cerr(c, e->path[seg].pos,
-		     "struct %s has no member '%s'; its members: %s", where,
+		cerr(c, e->path[seg].pos, "struct %s has no member '%s'; its members: %s", where,
 		     name, all.buf);
 	}
 	if (near.n)
@@ -270,8 +256,7 @@ static int push_idx(struct checker *c, struct st_field_ref *ref, uint32_t v)
 	return 0;
 }
 
-static int find_field(const struct st_field *fields, uint32_t nr,
-		      const char *name)
+static int find_field(const struct st_field *fields, uint32_t nr, const char *name)
 {
 	uint32_t i;
 
@@ -282,8 +267,8 @@ static int find_field(const struct st_field *fields, uint32_t nr,
 }
 
 /* Walks e->path in one event; fills ref with the index path and leaf type. */
-static int resolve_path(struct checker *c, const struct st_expr *e,
-			const struct st_event *ev, struct st_field_ref *ref)
+static int resolve_path(struct checker *c, const struct st_expr *e, const struct st_event *ev,
+			struct st_field_ref *ref)
 {
 	const struct st_path_seg *seg;
 	const struct st_type *t = NULL;
@@ -299,39 +284,36 @@ static int resolve_path(struct checker *c, const struct st_expr *e,
 		if (i == 0) {
 			f = find_field(ev->fields, ev->nr_fields, seg->name);
 			if (f < 0)
-				return unknown_field(c, e, i, ev, ev->fields,
-						     ev->nr_fields);
+				return unknown_field(c, e, i, ev, ev->fields, ev->nr_fields);
 			idx = f;
 			t = &ev->fields[idx].type;
 		} else if (seg->kind == ST_SEG_NAME) {
 			if (!is_struct(t))
 				return cerr(c, seg->pos,
-					    "%s is not a struct (it is %s): '.' applies to struct fields",
+					    "%s is not a struct (it is %s): '.' applies to struct "
+					    "fields",
 					    where, st_type_name(t));
 			f = find_field(t->fields, t->nr_fields, seg->name);
 			if (f < 0)
-				return unknown_field(c, e, i, ev, t->fields,
-						     t->nr_fields);
+				return unknown_field(c, e, i, ev, t->fields, t->nr_fields);
 			idx = f;
 			t = &t->fields[idx].type;
 		} else {
 			if (!is_array(t))
 				return cerr(c, seg->pos,
-					    "%s is not an array (it is %s): [i] applies to array and vla fields",
+					    "%s is not an array (it is %s): [i] applies to array "
+					    "and vla fields",
 					    where, st_type_name(t));
-			if ((t->label == SIDE_TYPE_ARRAY ||
-			     t->label == SIDE_TYPE_GATHER_ARRAY) &&
+			if ((t->label == SIDE_TYPE_ARRAY || t->label == SIDE_TYPE_GATHER_ARRAY) &&
 			    seg->index >= t->array_len)
-				return cerr(c, seg->pos,
-					    "index %llu is out of bounds: %s has %u elements (0 to %u)",
-					    (unsigned long long)seg->index,
-					    where, t->array_len,
-					    t->array_len - 1);
+				return cerr(
+					c, seg->pos,
+					"index %llu is out of bounds: %s has %u elements (0 to %u)",
+					(unsigned long long)seg->index, where, t->array_len,
+					t->array_len - 1);
 			if (seg->index > UINT32_MAX)
-				return cerr(c, seg->pos,
-					    "index %llu is out of range: at most %u",
-					    (unsigned long long)seg->index,
-					    UINT32_MAX);
+				return cerr(c, seg->pos, "index %llu is out of range: at most %u",
+					    (unsigned long long)seg->index, UINT32_MAX);
 			idx = seg->index;
 			t = t->elem;
 		}
@@ -343,8 +325,8 @@ static int resolve_path(struct checker *c, const struct st_expr *e,
 }
 
 /* The value type of a SIDE leaf type, or an error saying why it is none. */
-static int leaf_vtype(struct checker *c, const struct st_expr *e,
-		      const struct st_type *t, enum st_vtype *vt)
+static int leaf_vtype(struct checker *c, const struct st_expr *e, const struct st_type *t,
+		      enum st_vtype *vt)
 {
 	char where[256];
 	const struct st_type *elem;
@@ -355,40 +337,52 @@ static int leaf_vtype(struct checker *c, const struct st_expr *e,
 	case SIDE_TYPE_GATHER_BOOL:
 		*vt = ST_VT_BOOL;
 		return 0;
-	case SIDE_TYPE_U8: case SIDE_TYPE_U16: case SIDE_TYPE_U32:
-	case SIDE_TYPE_U64: case SIDE_TYPE_BYTE: case SIDE_TYPE_POINTER:
-	case SIDE_TYPE_GATHER_BYTE: case SIDE_TYPE_GATHER_POINTER:
+	case SIDE_TYPE_U8:
+	case SIDE_TYPE_U16:
+	case SIDE_TYPE_U32:
+	case SIDE_TYPE_U64:
+	case SIDE_TYPE_BYTE:
+	case SIDE_TYPE_POINTER:
+	case SIDE_TYPE_GATHER_BYTE:
+	case SIDE_TYPE_GATHER_POINTER:
 		*vt = ST_VT_UINT;
 		return 0;
-	case SIDE_TYPE_S8: case SIDE_TYPE_S16: case SIDE_TYPE_S32:
+	case SIDE_TYPE_S8:
+	case SIDE_TYPE_S16:
+	case SIDE_TYPE_S32:
 	case SIDE_TYPE_S64:
 		*vt = ST_VT_INT;
 		return 0;
 	case SIDE_TYPE_GATHER_INTEGER:
 		*vt = t->is_signed ? ST_VT_INT : ST_VT_UINT;
 		return 0;
-	case SIDE_TYPE_ENUM: case SIDE_TYPE_ENUM_BITMAP:
+	case SIDE_TYPE_ENUM:
+	case SIDE_TYPE_ENUM_BITMAP:
 	case SIDE_TYPE_GATHER_ENUM:
 		/* An enum reads as its underlying integer. */
 		elem = t->elem ? t->elem : t;
 		*vt = elem->is_signed ? ST_VT_INT : ST_VT_UINT;
 		return 0;
-	case SIDE_TYPE_STRING_UTF8: case SIDE_TYPE_STRING_UTF16:
-	case SIDE_TYPE_STRING_UTF32: case SIDE_TYPE_GATHER_STRING:
+	case SIDE_TYPE_STRING_UTF8:
+	case SIDE_TYPE_STRING_UTF16:
+	case SIDE_TYPE_STRING_UTF32:
+	case SIDE_TYPE_GATHER_STRING:
 		*vt = ST_VT_STR;
 		return 0;
-	case SIDE_TYPE_STRUCT: case SIDE_TYPE_GATHER_STRUCT:
-		return cerr(c, e->pos,
-			    "%s is a struct: use one of its members, %s.MEMBER",
-			    where, where);
-	case SIDE_TYPE_ARRAY: case SIDE_TYPE_VLA:
-	case SIDE_TYPE_GATHER_ARRAY: case SIDE_TYPE_GATHER_VLA:
-		return cerr(c, e->pos,
-			    "%s is an array (%s): use an element, %s[INDEX]",
-			    where, st_type_name(t), where);
+	case SIDE_TYPE_STRUCT:
+	case SIDE_TYPE_GATHER_STRUCT:
+		return cerr(c, e->pos, "%s is a struct: use one of its members, %s.MEMBER", where,
+			    where);
+	case SIDE_TYPE_ARRAY:
+	case SIDE_TYPE_VLA:
+	case SIDE_TYPE_GATHER_ARRAY:
+	case SIDE_TYPE_GATHER_VLA:
+		return cerr(c, e->pos, "%s is an array (%s): use an element, %s[INDEX]", where,
+			    st_type_name(t), where);
 	default:
 		return cerr(c, e->pos,
-			    "%s has type %s, which sidetrace cannot read yet: use an integer, bool, enum or string field",
+			    "%s has type %s, which sidetrace cannot read yet: use an integer, "
+			    "bool, enum or string field",
 			    where, st_type_name(t));
 	}
 }
@@ -412,8 +406,7 @@ static int check_field(struct checker *c, struct st_expr *e)
 	int err;
 
 	if (c->no_args)
-		return cerr(c, e->pos,
-			    "args is not available in %s: only side: probes have args",
+		return cerr(c, e->pos, "args is not available in %s: only side: probes have args",
 			    probe_kind_name(c->no_args));
 	e->refs = calloc(cl->nr_events, sizeof(*e->refs));
 	if (!e->refs)
@@ -422,9 +415,9 @@ static int check_field(struct checker *c, struct st_expr *e)
 	for (i = 0; i < cl->nr_events; i++) {
 		if (!cl->events[i]->has_side)
 			return cerr(c, e->pos,
-				    "event %s:%s is a plain USDT probe with no SIDE description: it has no args",
-				    cl->events[i]->provider,
-				    cl->events[i]->name);
+				    "event %s:%s is a plain USDT probe with no SIDE description: "
+				    "it has no args",
+				    cl->events[i]->provider, cl->events[i]->name);
 		err = resolve_path(c, e, cl->events[i], &e->refs[i]);
 		if (!err)
 			err = leaf_vtype(c, e, e->refs[i].type, &vt);
@@ -433,10 +426,10 @@ static int check_field(struct checker *c, struct st_expr *e)
 		if (i && (vt == ST_VT_STR) != (e->vtype == ST_VT_STR)) {
 			path_text(e, e->nr_path, where, sizeof(where));
 			return cerr(c, e->pos,
-				    "%s is %s in %s:%s but %s in %s:%s: a field must have the same kind of type in every event of the clause",
-				    where, vtype_kind(vt),
-				    cl->events[i]->provider, cl->events[i]->name,
-				    vtype_kind(e->vtype),
+				    "%s is %s in %s:%s but %s in %s:%s: a field must have the same "
+				    "kind of type in every event of the clause",
+				    where, vtype_kind(vt), cl->events[i]->provider,
+				    cl->events[i]->name, vtype_kind(e->vtype),
 				    cl->events[0]->provider, cl->events[0]->name);
 		}
 		/* Integers of mixed signedness read as signed. */
@@ -479,8 +472,7 @@ static int check_unary(struct checker *c, struct st_expr *e)
 		return err;
 	if (!is_int(x->vtype)) {
 		expr_text(x, what, sizeof(what));
-		return cerr(c, e->pos,
-			    "'%s' needs an integer, but %s is a string",
+		return cerr(c, e->pos, "'%s' needs an integer, but %s is a string",
 			    st_op_name(e->op), what);
 	}
 	if (e->op == ST_OP_NOT)
@@ -511,7 +503,8 @@ static int check_binary(struct checker *c, struct st_expr *e)
 	case ST_OP_NE:
 		if (lstr != rstr)
 			return cerr(c, e->pos,
-				    "cannot compare a string with an integer: '%s' needs two strings or two integers",
+				    "cannot compare a string with an integer: '%s' needs two "
+				    "strings or two integers",
 				    st_op_name(e->op));
 		e->vtype = ST_VT_BOOL;
 		return 0;
@@ -521,7 +514,8 @@ static int check_binary(struct checker *c, struct st_expr *e)
 	case ST_OP_GE:
 		if (lstr || rstr)
 			return cerr(c, e->pos,
-				    "'%s' compares integers: strings can only be compared with == and !=",
+				    "'%s' compares integers: strings can only be compared with == "
+				    "and !=",
 				    st_op_name(e->op));
 		e->vtype = ST_VT_BOOL;
 		return 0;
@@ -553,9 +547,9 @@ static int check_expr(struct checker *c, struct st_expr *e)
 		e->vtype = ST_VT_STR;
 		return 0;
 	case ST_EXPR_BUILTIN:
-		e->vtype = e->builtin == ST_BUILTIN_COMM ||
-			   e->builtin == ST_BUILTIN_PROBE ? ST_VT_STR :
-			   ST_VT_UINT;
+		e->vtype = e->builtin == ST_BUILTIN_COMM || e->builtin == ST_BUILTIN_PROBE
+				   ? ST_VT_STR
+				   : ST_VT_UINT;
 		return 0;
 	case ST_EXPR_FIELD:
 		return check_field(c, e);
@@ -565,11 +559,11 @@ static int check_expr(struct checker *c, struct st_expr *e)
 		return check_binary(c, e);
 	case ST_EXPR_MAP:
 		return cerr(c, e->pos,
-			    "maps cannot be read in expressions: print(%s) prints the map",
-			    e->str);
+			    "maps cannot be read in expressions: print(%s) prints the map", e->str);
 	default:
 		return cerr(c, e->pos,
-			    "%s() is not a value: aggregations are assigned to maps (@m = count()) and actions are statements",
+			    "%s() is not a value: aggregations are assigned to maps (@m = count()) "
+			    "and actions are statements",
 			    e->str);
 	}
 }
@@ -584,8 +578,7 @@ static int check_int(struct checker *c, struct st_expr *e, const char *role)
 	if (err || is_int(e->vtype))
 		return err;
 	expr_text(e, what, sizeof(what));
-	return cerr(c, e->pos, "%s needs an integer value, but %s is a string",
-		    role, what);
+	return cerr(c, e->pos, "%s needs an integer value, but %s is a string", role, what);
 }
 
 /* ---- maps and statements ---- */
@@ -593,8 +586,7 @@ static int check_int(struct checker *c, struct st_expr *e, const char *role)
 /* An integer constant, possibly negated: lhist() bounds. */
 static bool const_int(const struct st_expr *e, int64_t *v)
 {
-	if (e->kind == ST_EXPR_UNARY && e->op == ST_OP_NEG &&
-	    const_int(e->kids[0], v)) {
+	if (e->kind == ST_EXPR_UNARY && e->op == ST_OP_NEG && const_int(e->kids[0], v)) {
 		*v = -*v;
 		return true;
 	}
@@ -604,10 +596,9 @@ static bool const_int(const struct st_expr *e, int64_t *v)
 	return true;
 }
 
-static int check_lhist(struct checker *c, struct st_expr *call,
-		       int64_t lh[3])
+static int check_lhist(struct checker *c, struct st_expr *call, int64_t lh[3])
 {
-	static const char *const roles[] = { "min", "max", "step" };
+	static const char *const roles[] = {"min", "max", "step"};
 	int i, err;
 
 	for (i = 0; i < 3; i++) {
@@ -615,9 +606,10 @@ static int check_lhist(struct checker *c, struct st_expr *call,
 		if (err)
 			return err;
 		if (!const_int(call->kids[i + 1], &lh[i]))
-			return cerr(c, call->kids[i + 1]->pos,
-				    "lhist() %s must be an integer constant: lhist(v, min, max, step)",
-				    roles[i]);
+			return cerr(
+				c, call->kids[i + 1]->pos,
+				"lhist() %s must be an integer constant: lhist(v, min, max, step)",
+				roles[i]);
 	}
 	if (lh[0] < 0)
 		return cerr(c, call->kids[1]->pos,
@@ -628,45 +620,39 @@ static int check_lhist(struct checker *c, struct st_expr *call,
 			    "lhist() min must be less than max (provided min %lld and max %lld)",
 			    (long long)lh[0], (long long)lh[1]);
 	if (lh[2] < 1)
-		return cerr(c, call->kids[3]->pos,
-			    "lhist() step must be >= 1 (%lld provided)",
+		return cerr(c, call->kids[3]->pos, "lhist() step must be >= 1 (%lld provided)",
 			    (long long)lh[2]);
 	if (lh[2] > lh[1] - lh[0])
 		return cerr(c, call->kids[3]->pos,
-			    "lhist() step is too large for the given range (provided step %lld for range %lld)",
+			    "lhist() step is too large for the given range (provided step %lld for "
+			    "range %lld)",
 			    (long long)lh[2], (long long)(lh[1] - lh[0]));
 	if ((lh[1] - lh[0]) / lh[2] > ST_LHIST_MAX_BUCKETS)
 		return cerr(c, call->pos,
 			    "lhist() too many buckets, must be <= %d (would need %lld)",
-			    ST_LHIST_MAX_BUCKETS,
-			    (long long)((lh[1] - lh[0]) / lh[2]));
+			    ST_LHIST_MAX_BUCKETS, (long long)((lh[1] - lh[0]) / lh[2]));
 	return 0;
 }
 
 /* Arity and argument types of an aggregation; lh gets lhist() bounds. */
-static int check_agg_call(struct checker *c, struct st_expr *call,
-			  int64_t lh[3])
+static int check_agg_call(struct checker *c, struct st_expr *call, int64_t lh[3])
 {
 	const char *fn = st_func_name(call->func);
 	char role[32];
 	int err;
 
 	if (call->func > ST_FN_LHIST)
-		return cerr(c, call->pos,
-			    "%s() is not an aggregation: a map is assigned %s",
-			    fn, agg_forms);
+		return cerr(c, call->pos, "%s() is not an aggregation: a map is assigned %s", fn,
+			    agg_forms);
 	if (call->func == ST_FN_COUNT) {
 		if (call->nr_kids)
-			return cerr(c, call->kids[0]->pos,
-				    "count() takes no argument");
+			return cerr(c, call->kids[0]->pos, "count() takes no argument");
 		return 0;
 	}
 	if (call->func == ST_FN_LHIST && call->nr_kids != 4)
-		return cerr(c, call->pos,
-			    "lhist() takes 4 arguments: lhist(v, min, max, step)");
+		return cerr(c, call->pos, "lhist() takes 4 arguments: lhist(v, min, max, step)");
 	if (call->func != ST_FN_LHIST && call->nr_kids != 1)
-		return cerr(c, call->pos, "%s() takes one value: %s(v)", fn,
-			    fn);
+		return cerr(c, call->pos, "%s() takes one value: %s(v)", fn, fn);
 	snprintf(role, sizeof(role), "%s()", fn);
 	err = check_int(c, call->kids[0], role);
 	if (err)
@@ -701,8 +687,7 @@ static int map_entry(struct checker *c, struct st_stmt *s, bool *created)
 }
 
 /* The same map everywhere: one aggregation, key count, key kinds, bounds. */
-static int check_map_use(struct checker *c, struct st_stmt *s,
-			 const int64_t lh[3])
+static int check_map_use(struct checker *c, struct st_stmt *s, const int64_t lh[3])
 {
 	enum st_agg agg = (enum st_agg)s->call->func;
 	struct st_map_info *m;
@@ -724,19 +709,20 @@ static int check_map_use(struct checker *c, struct st_stmt *s,
 		m->lhist_step = lh[2];
 	} else if (m->agg != agg) {
 		return cerr(c, s->call->pos,
-			    "%s is a %s() map (line %u, column %u): it cannot also be %s()",
-			    s->map, st_func_name((enum st_func)m->agg),
-			    m->pos.line, m->pos.col, st_func_name(s->call->func));
+			    "%s is a %s() map (line %u, column %u): it cannot also be %s()", s->map,
+			    st_func_name((enum st_func)m->agg), m->pos.line, m->pos.col,
+			    st_func_name(s->call->func));
 	} else if (m->nr_keys != s->nr_keys) {
 		return cerr(c, s->map_pos,
-			    "%s has %u key%s here but %u at line %u, column %u: a map has one number of keys",
-			    s->map, s->nr_keys, s->nr_keys == 1 ? "" : "s",
-			    m->nr_keys, m->pos.line, m->pos.col);
+			    "%s has %u key%s here but %u at line %u, column %u: a map has one "
+			    "number of keys",
+			    s->map, s->nr_keys, s->nr_keys == 1 ? "" : "s", m->nr_keys, m->pos.line,
+			    m->pos.col);
 	} else if (agg == ST_AGG_LHIST &&
-		   (m->lhist_min != lh[0] || m->lhist_max != lh[1] ||
-		    m->lhist_step != lh[2])) {
+		   (m->lhist_min != lh[0] || m->lhist_max != lh[1] || m->lhist_step != lh[2])) {
 		return cerr(c, s->call->pos,
-			    "lhist() bounds of %s differ from those at line %u, column %u: a map has one set of buckets",
+			    "lhist() bounds of %s differ from those at line %u, column %u: a map "
+			    "has one set of buckets",
 			    s->map, m->pos.line, m->pos.col);
 	}
 	for (k = 0; k < s->nr_keys; k++) {
@@ -746,10 +732,9 @@ static int check_map_use(struct checker *c, struct st_stmt *s,
 			m->key_types[k] = kt;
 		else if ((kt == ST_VT_STR) != (m->key_types[k] == ST_VT_STR))
 			return cerr(c, s->keys[k]->pos,
-				    "key %u of %s is %s here but %s at line %u, column %u",
-				    k + 1, s->map, vtype_kind(kt),
-				    vtype_kind(m->key_types[k]), m->pos.line,
-				    m->pos.col);
+				    "key %u of %s is %s here but %s at line %u, column %u", k + 1,
+				    s->map, vtype_kind(kt), vtype_kind(m->key_types[k]),
+				    m->pos.line, m->pos.col);
 		else
 			m->key_types[k] = ST_VT_INT;
 	}
@@ -760,13 +745,12 @@ static int check_map_use(struct checker *c, struct st_stmt *s,
 
 static int check_agg_stmt(struct checker *c, struct st_stmt *s)
 {
-	int64_t lh[3] = { 0 };
+	int64_t lh[3] = {0};
 	uint32_t k;
 	int err;
 
 	if (s->nr_keys > ST_MAX_MAP_KEYS)
-		return cerr(c, s->keys[ST_MAX_MAP_KEYS]->pos,
-			    "too many keys: a map has at most %d",
+		return cerr(c, s->keys[ST_MAX_MAP_KEYS]->pos, "too many keys: a map has at most %d",
 			    ST_MAX_MAP_KEYS);
 	for (k = 0; k < s->nr_keys; k++) {
 		err = check_expr(c, s->keys[k]);
@@ -792,22 +776,19 @@ static int check_action(struct checker *c, struct st_stmt *s)
 		return -EINVAL;
 	case ST_FN_EXIT:
 		if (call->nr_kids)
-			return cerr(c, call->kids[0]->pos,
-				    "exit() takes no argument");
+			return cerr(c, call->kids[0]->pos, "exit() takes no argument");
 		return 0;
 	case ST_FN_PRINT:
 	case ST_FN_CLEAR:
 	case ST_FN_ZERO:
 		/* The map itself is looked up once every map is known. */
 		if (call->nr_kids != 1 || call->kids[0]->kind != ST_EXPR_MAP)
-			return cerr(c, call->nr_kids ? call->kids[0]->pos :
-				    call->pos, "%s() takes a map: %s(@name)",
-				    fn, fn);
+			return cerr(c, call->nr_kids ? call->kids[0]->pos : call->pos,
+				    "%s() takes a map: %s(@name)", fn, fn);
 		return 0;
 	default:
-		return cerr(c, call->pos,
-			    "%s() must be assigned to a map: @name = %s(...)",
-			    fn, fn);
+		return cerr(c, call->pos, "%s() must be assigned to a map: @name = %s(...)", fn,
+			    fn);
 	}
 }
 
@@ -838,7 +819,7 @@ static int check_clause(struct checker *c, struct st_clause *cl)
 /* print/clear/zero may name a map assigned anywhere, even further down. */
 static int resolve_map_ref(struct checker *c, struct st_expr *ref)
 {
-	struct names all = { 0 };
+	struct names all = {0};
 	uint32_t i;
 
 	for (i = 0; i < c->prog->nr_maps; i++) {
@@ -849,17 +830,13 @@ static int resolve_map_ref(struct checker *c, struct st_expr *ref)
 		names_add(&all, c->prog->maps[i].name, NULL);
 	}
 	if (!c->prog->nr_maps)
-		return cerr(c, ref->pos,
-			    "unknown map %s: this program assigns no map",
-			    ref->str);
-	return cerr(c, ref->pos, "unknown map %s: maps of this program: %s",
-		    ref->str, all.buf);
+		return cerr(c, ref->pos, "unknown map %s: this program assigns no map", ref->str);
+	return cerr(c, ref->pos, "unknown map %s: maps of this program: %s", ref->str, all.buf);
 }
 
-int st_check(struct st_program *prog, const struct st_event_source *src,
-	     struct st_diag *diag)
+int st_check(struct st_program *prog, const struct st_event_source *src, struct st_diag *diag)
 {
-	struct checker c = { .prog = prog, .src = src, .diag = diag };
+	struct checker c = {.prog = prog, .src = src, .diag = diag};
 	struct st_stmt *s;
 	uint32_t i, j;
 	int err = 0;

@@ -38,9 +38,8 @@ struct st_event_source {
 	 * probe), or NULL with the reason in err ("no such file"). The list
 	 * belongs to the source and must outlive the program.
 	 */
-	const struct st_event_list *(*target_events)(void *ctx,
-						     const char *target,
-						     char *err, size_t err_size);
+	const struct st_event_list *(*target_events)(void *ctx, const char *target, char *err,
+						     size_t err_size);
 	void *ctx;
 };
 
@@ -48,8 +47,7 @@ struct st_event_source {
  * Checks and annotates prog (once). Returns 0, or -EINVAL with the first
  * error in *diag, or -ENOMEM.
  */
-int st_check(struct st_program *prog, const struct st_event_source *src,
-	     struct st_diag *diag);
+int st_check(struct st_program *prog, const struct st_event_source *src, struct st_diag *diag);
 
 /* The SIDE type as "u32", "string", "struct", ... for messages. */
 const char *st_type_name(const struct st_type *t);

@@ -5,8 +5,7 @@
 
 #include "diag.h"
 
-void st_diag_set(struct st_diag *d, const char *file, struct st_pos pos,
-		 const char *fmt, ...)
+void st_diag_set(struct st_diag *d, const char *file, struct st_pos pos, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -62,8 +61,7 @@ void st_diag_print(FILE *f, const struct st_diag *d, const char *src)
 	if (!d->line) {
 		fprintf(f, "%s: error: %s\n", d->file, d->msg);
 	} else {
-		fprintf(f, "%s:%u:%u: error: %s\n", d->file, d->line, d->col,
-			d->msg);
+		fprintf(f, "%s:%u:%u: error: %s\n", d->file, d->line, d->col, d->msg);
 		if (src)
 			print_caret(f, d, src);
 	}

@@ -12,19 +12,18 @@
 #include "ast.h"
 
 struct st_diag {
-	char file[256];		/* "program" for -e, or the script's name */
-	uint32_t line;		/* 1-based; 0 when the error has no position */
-	uint32_t col;		/* 1-based byte column */
-	char msg[512];		/* what is wrong and what would be valid */
-	char hint[512];		/* extra line ("did you mean ...?"), or "" */
+	char file[256]; /* "program" for -e, or the script's name */
+	uint32_t line; /* 1-based; 0 when the error has no position */
+	uint32_t col; /* 1-based byte column */
+	char msg[512]; /* what is wrong and what would be valid */
+	char hint[512]; /* extra line ("did you mean ...?"), or "" */
 };
 
 /* Records an error at pos unless one is already recorded: the first wins. */
-void st_diag_set(struct st_diag *d, const char *file, struct st_pos pos,
-		 const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void st_diag_set(struct st_diag *d, const char *file, struct st_pos pos, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 /* Sets the hint line of the recorded error. */
-void st_diag_hint(struct st_diag *d, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+void st_diag_hint(struct st_diag *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* True once an error is recorded. */
 static inline int st_diag_is_set(const struct st_diag *d)
 {

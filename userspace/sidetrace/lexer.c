@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Tokenizer of the sidetrace language. */
 #ifndef _GNU_SOURCE
-#define _GNU_SOURCE	/* strndup, strdup with any -std */
+#define _GNU_SOURCE /* strndup, strdup with any -std */
 #endif
 #include <ctype.h>
 #include <errno.h>
@@ -12,8 +12,7 @@
 
 #include "lexer.h"
 
-void st_lex_init(struct st_lexer *lx, const char *src, const char *filename,
-		 struct st_diag *diag)
+void st_lex_init(struct st_lexer *lx, const char *src, const char *filename, struct st_diag *diag)
 {
 	lx->src = src;
 	lx->off = 0;
@@ -65,8 +64,7 @@ int st_lex_skip_space(struct st_lexer *lx)
 	for (;;) {
 		char c = peek(lx, 0);
 
-		if (c == ' ' || c == '\t' || c == '\n' || c == '\r' ||
-		    c == '\v' || c == '\f') {
+		if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f') {
 			bump(lx);
 		} else if (c == '/' && peek(lx, 1) == '/') {
 			while (peek(lx, 0) && peek(lx, 0) != '\n')
@@ -75,8 +73,7 @@ int st_lex_skip_space(struct st_lexer *lx)
 			start = lx->pos;
 			bump(lx);
 			bump(lx);
-			while (peek(lx, 0) &&
-			       !(peek(lx, 0) == '*' && peek(lx, 1) == '/'))
+			while (peek(lx, 0) && !(peek(lx, 0) == '*' && peek(lx, 1) == '/'))
 				bump(lx);
 			if (!peek(lx, 0))
 				return fail(lx, start,
@@ -126,21 +123,17 @@ static int lex_number(struct st_lexer *lx, struct st_token *tok)
 		bump(lx);
 		bump(lx);
 		if (digit_value(peek(lx, 0)) >= 16)
-			return fail(lx, tok->pos,
-				    "expected hexadecimal digits after '0x'");
+			return fail(lx, tok->pos, "expected hexadecimal digits after '0x'");
 	}
 	while ((d = digit_value(peek(lx, 0))) < (int)base) {
 		if (v > (UINT64_MAX - d) / base)
-			return fail(lx, tok->pos,
-				    "integer literal too large: the largest is %s",
-				    base == 16 ? "0xffffffffffffffff" :
-				    "18446744073709551615");
+			return fail(lx, tok->pos, "integer literal too large: the largest is %s",
+				    base == 16 ? "0xffffffffffffffff" : "18446744073709551615");
 		v = v * base + d;
 		bump(lx);
 	}
 	if (is_ident_char(peek(lx, 0)))
-		return fail(lx, tok->pos,
-			    "invalid integer literal: expected %s digits only",
+		return fail(lx, tok->pos, "invalid integer literal: expected %s digits only",
 			    base == 16 ? "hexadecimal" : "decimal");
 	tok->kind = T_INT;
 	tok->ival = v;
@@ -169,15 +162,16 @@ static int escape_value(char c)
 static int lex_string(struct st_lexer *lx, struct st_token *tok)
 {
 	struct st_pos esc;
-	char bad[2] = { 0 };
+	char bad[2] = {0};
 
 	bump(lx);
 	for (;;) {
 		char c = peek(lx, 0);
 
 		if (!c || c == '\n')
-			return fail(lx, tok->pos,
-				    "unterminated string: expected a closing '\"' on the same line");
+			return fail(
+				lx, tok->pos,
+				"unterminated string: expected a closing '\"' on the same line");
 		if (c == '"')
 			break;
 		if (c == '\\') {
@@ -186,7 +180,8 @@ static int lex_string(struct st_lexer *lx, struct st_token *tok)
 			if (escape_value(peek(lx, 0)) < 0) {
 				bad[0] = peek(lx, 0);
 				return fail(lx, esc,
-					    "unknown escape sequence '\\%s' in string: valid are \\n \\t \\r \\\\ \\\"",
+					    "unknown escape sequence '\\%s' in string: valid are "
+					    "\\n \\t \\r \\\\ \\\"",
 					    bad);
 			}
 		}
@@ -204,15 +199,13 @@ struct punct {
 
 /* Longest first, so that "<<" wins over "<". */
 static const struct punct puncts[] = {
-	{ "->", T_ARROW }, { "<<", T_SHL }, { ">>", T_SHR }, { "<=", T_LE },
-	{ ">=", T_GE }, { "==", T_EQ }, { "!=", T_NE }, { "&&", T_LAND },
-	{ "||", T_LOR },
-	{ "{", T_LBRACE }, { "}", T_RBRACE }, { "(", T_LPAREN },
-	{ ")", T_RPAREN }, { "[", T_LBRACK }, { "]", T_RBRACK },
-	{ ",", T_COMMA }, { ";", T_SEMI }, { ".", T_DOT }, { "=", T_ASSIGN },
-	{ "+", T_PLUS }, { "-", T_MINUS }, { "*", T_STAR }, { "/", T_SLASH },
-	{ "%", T_PERCENT }, { "&", T_AMP }, { "|", T_PIPE }, { "^", T_CARET },
-	{ "~", T_TILDE }, { "!", T_BANG }, { "<", T_LT }, { ">", T_GT },
+	{"->", T_ARROW}, {"<<", T_SHL},	  {">>", T_SHR},   {"<=", T_LE},     {">=", T_GE},
+	{"==", T_EQ},	 {"!=", T_NE},	  {"&&", T_LAND},  {"||", T_LOR},    {"{", T_LBRACE},
+	{"}", T_RBRACE}, {"(", T_LPAREN}, {")", T_RPAREN}, {"[", T_LBRACK},  {"]", T_RBRACK},
+	{",", T_COMMA},	 {";", T_SEMI},	  {".", T_DOT},	   {"=", T_ASSIGN},  {"+", T_PLUS},
+	{"-", T_MINUS},	 {"*", T_STAR},	  {"/", T_SLASH},  {"%", T_PERCENT}, {"&", T_AMP},
+	{"|", T_PIPE},	 {"^", T_CARET},  {"~", T_TILDE},  {"!", T_BANG},    {"<", T_LT},
+	{">", T_GT},
 };
 
 static int lex_punct(struct st_lexer *lx, struct st_token *tok)
@@ -302,8 +295,7 @@ static char *probe_word(struct st_lexer *lx, const char *stop)
 {
 	size_t start = lx->off;
 
-	while (peek(lx, 0) && !isspace((unsigned char)peek(lx, 0)) &&
-	       !strchr(stop, peek(lx, 0)))
+	while (peek(lx, 0) && !isspace((unsigned char)peek(lx, 0)) && !strchr(stop, peek(lx, 0)))
 		bump(lx);
 	return strndup(lx->src + start, lx->off - start);
 }
@@ -320,7 +312,7 @@ static int expect_colon(struct st_lexer *lx, const char *what)
 /* A path in double quotes may hold any character but '"' and newline. */
 static char *quoted_target(struct st_lexer *lx)
 {
-	struct st_token tok = { .pos = lx->pos, .off = lx->off };
+	struct st_token tok = {.pos = lx->pos, .off = lx->off};
 
 	if (lex_string(lx, &tok))
 		return NULL;
@@ -349,7 +341,8 @@ static int lex_side_probe(struct st_lexer *lx, struct st_probe *p)
 	}
 	if (!p->target[0])
 		return fail(lx, p->target_pos,
-			    "expected a target after 'side:': a path (./app, /usr/lib/libfoo.so) or a library name (libfoo)");
+			    "expected a target after 'side:': a path (./app, /usr/lib/libfoo.so) "
+			    "or a library name (libfoo)");
 	if (expect_colon(lx, "provider (side:TARGET:PROVIDER:EVENT)"))
 		return -1;
 	p->provider_pos = lx->pos;
@@ -386,8 +379,7 @@ static int lex_interval_probe(struct st_lexer *lx, struct st_probe *p)
 	if (peek(lx, 0) == 's' && peek(lx, 1) == ':') {
 		unit_ns = 1000000000;
 		bump(lx);
-	} else if (peek(lx, 0) == 'm' && peek(lx, 1) == 's' &&
-		   peek(lx, 2) == ':') {
+	} else if (peek(lx, 0) == 'm' && peek(lx, 1) == 's' && peek(lx, 2) == ':') {
 		unit_ns = 1000000;
 		bump(lx);
 		bump(lx);
@@ -397,8 +389,7 @@ static int lex_interval_probe(struct st_lexer *lx, struct st_probe *p)
 	}
 	bump(lx);
 	pos = lx->pos;
-	while (isdigit((unsigned char)peek(lx, 0)) &&
-	       n < UINT64_MAX / unit_ns / 10) {
+	while (isdigit((unsigned char)peek(lx, 0)) && n < UINT64_MAX / unit_ns / 10) {
 		n = n * 10 + (peek(lx, 0) - '0');
 		bump(lx);
 	}
@@ -429,20 +420,18 @@ int st_lex_probe(struct st_lexer *lx, struct st_probe *p)
 		return lex_side_probe(lx, p);
 	if (len == 8 && !strncmp(lx->src + start, "interval", 8))
 		return lex_interval_probe(lx, p);
-	if (peek(lx, 0) != ':' && len == 5 &&
-	    !strncmp(lx->src + start, "BEGIN", 5)) {
+	if (peek(lx, 0) != ':' && len == 5 && !strncmp(lx->src + start, "BEGIN", 5)) {
 		p->kind = ST_PROBE_BEGIN;
 		return 0;
 	}
-	if (peek(lx, 0) != ':' && len == 3 &&
-	    !strncmp(lx->src + start, "END", 3)) {
+	if (peek(lx, 0) != ':' && len == 3 && !strncmp(lx->src + start, "END", 3)) {
 		p->kind = ST_PROBE_END;
 		return 0;
 	}
 	if (!len)
 		return fail(lx, p->pos, "expected a probe: %s", expected);
-	return fail(lx, p->pos, "unknown probe type '%.*s': expected %s",
-		    (int)len, lx->src + start, expected);
+	return fail(lx, p->pos, "unknown probe type '%.*s': expected %s", (int)len, lx->src + start,
+		    expected);
 }
 
 const char *st_tok_name(enum st_tok kind)
@@ -453,19 +442,37 @@ const char *st_tok_name(enum st_tok kind)
 		[T_INT] = "integer",
 		[T_STR] = "string",
 		[T_MAP] = "map",
-		[T_LBRACE] = "'{'", [T_RBRACE] = "'}'",
-		[T_LPAREN] = "'('", [T_RPAREN] = "')'",
-		[T_LBRACK] = "'['", [T_RBRACK] = "']'",
-		[T_COMMA] = "','", [T_SEMI] = "';'", [T_DOT] = "'.'",
-		[T_ARROW] = "'->'", [T_ASSIGN] = "'='",
-		[T_PLUS] = "'+'", [T_MINUS] = "'-'", [T_STAR] = "'*'",
-		[T_SLASH] = "'/'", [T_PERCENT] = "'%'",
-		[T_AMP] = "'&'", [T_PIPE] = "'|'", [T_CARET] = "'^'",
-		[T_TILDE] = "'~'", [T_BANG] = "'!'",
-		[T_SHL] = "'<<'", [T_SHR] = "'>>'", [T_LT] = "'<'",
-		[T_LE] = "'<='", [T_GT] = "'>'", [T_GE] = "'>='",
-		[T_EQ] = "'=='", [T_NE] = "'!='",
-		[T_LAND] = "'&&'", [T_LOR] = "'||'",
+		[T_LBRACE] = "'{'",
+		[T_RBRACE] = "'}'",
+		[T_LPAREN] = "'('",
+		[T_RPAREN] = "')'",
+		[T_LBRACK] = "'['",
+		[T_RBRACK] = "']'",
+		[T_COMMA] = "','",
+		[T_SEMI] = "';'",
+		[T_DOT] = "'.'",
+		[T_ARROW] = "'->'",
+		[T_ASSIGN] = "'='",
+		[T_PLUS] = "'+'",
+		[T_MINUS] = "'-'",
+		[T_STAR] = "'*'",
+		[T_SLASH] = "'/'",
+		[T_PERCENT] = "'%'",
+		[T_AMP] = "'&'",
+		[T_PIPE] = "'|'",
+		[T_CARET] = "'^'",
+		[T_TILDE] = "'~'",
+		[T_BANG] = "'!'",
+		[T_SHL] = "'<<'",
+		[T_SHR] = "'>>'",
+		[T_LT] = "'<'",
+		[T_LE] = "'<='",
+		[T_GT] = "'>'",
+		[T_GE] = "'>='",
+		[T_EQ] = "'=='",
+		[T_NE] = "'!='",
+		[T_LAND] = "'&&'",
+		[T_LOR] = "'||'",
 	};
 
 	return names[kind];

@@ -17,33 +17,57 @@ enum st_tok {
 	T_IDENT,
 	T_INT,
 	T_STR,
-	T_MAP,		/* @name or @ */
-	T_LBRACE, T_RBRACE, T_LPAREN, T_RPAREN, T_LBRACK, T_RBRACK,
-	T_COMMA, T_SEMI, T_DOT, T_ARROW, T_ASSIGN,
-	T_PLUS, T_MINUS, T_STAR, T_SLASH, T_PERCENT,
-	T_AMP, T_PIPE, T_CARET, T_TILDE, T_BANG,
-	T_SHL, T_SHR, T_LT, T_LE, T_GT, T_GE, T_EQ, T_NE,
-	T_LAND, T_LOR,
+	T_MAP, /* @name or @ */
+	T_LBRACE,
+	T_RBRACE,
+	T_LPAREN,
+	T_RPAREN,
+	T_LBRACK,
+	T_RBRACK,
+	T_COMMA,
+	T_SEMI,
+	T_DOT,
+	T_ARROW,
+	T_ASSIGN,
+	T_PLUS,
+	T_MINUS,
+	T_STAR,
+	T_SLASH,
+	T_PERCENT,
+	T_AMP,
+	T_PIPE,
+	T_CARET,
+	T_TILDE,
+	T_BANG,
+	T_SHL,
+	T_SHR,
+	T_LT,
+	T_LE,
+	T_GT,
+	T_GE,
+	T_EQ,
+	T_NE,
+	T_LAND,
+	T_LOR,
 };
 
 struct st_token {
 	enum st_tok kind;
 	struct st_pos pos;
-	size_t off;		/* byte offset of the first character */
-	size_t len;		/* bytes, quotes included for T_STR */
-	uint64_t ival;		/* T_INT */
+	size_t off; /* byte offset of the first character */
+	size_t len; /* bytes, quotes included for T_STR */
+	uint64_t ival; /* T_INT */
 };
 
 struct st_lexer {
 	const char *src;
 	size_t off;
-	struct st_pos pos;	/* of src[off] */
+	struct st_pos pos; /* of src[off] */
 	const char *filename;
 	struct st_diag *diag;
 };
 
-void st_lex_init(struct st_lexer *lx, const char *src, const char *filename,
-		 struct st_diag *diag);
+void st_lex_init(struct st_lexer *lx, const char *src, const char *filename, struct st_diag *diag);
 /* Skips blanks and comments; 0, or -1 with the diagnostic set. */
 int st_lex_skip_space(struct st_lexer *lx);
 /* True when only blanks and comments remain (after st_lex_skip_space). */

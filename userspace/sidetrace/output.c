@@ -5,7 +5,7 @@
  * copy what that version prints; tests/unit/test_output.c holds its output.
  */
 #ifndef _GNU_SOURCE
-#define _GNU_SOURCE	/* qsort_r */
+#define _GNU_SOURCE /* qsort_r */
 #endif
 #include <errno.h>
 #include <inttypes.h>
@@ -103,8 +103,7 @@ static int cmp_sorted(const void *pa, const void *pb, void *arg)
 
 static struct sorted *sort_entries(const struct st_map_result *m)
 {
-	struct sorted *s = calloc(m->nr_entries ? m->nr_entries : 1,
-				  sizeof(*s));
+	struct sorted *s = calloc(m->nr_entries ? m->nr_entries : 1, sizeof(*s));
 	size_t i;
 
 	if (!s)
@@ -163,8 +162,7 @@ static void print_json_str(FILE *f, const char *s)
 }
 
 /* "@x[a, 3]" in text; the key of the JSON object, "a,3", in JSON. */
-static void print_name_keys(FILE *f, enum st_output_format fmt,
-			    const struct st_map_result *m,
+static void print_name_keys(FILE *f, enum st_output_format fmt, const struct st_map_result *m,
 			    const struct st_map_entry *e)
 {
 	char num[32];
@@ -188,11 +186,9 @@ static void print_name_keys(FILE *f, enum st_output_format fmt,
 			print_json_str(f, e->keys[k].s);
 		} else {
 			if (e->keys[k].type == ST_VT_INT)
-				snprintf(num, sizeof(num), "%" PRId64,
-					 e->keys[k].i);
+				snprintf(num, sizeof(num), "%" PRId64, e->keys[k].i);
 			else
-				snprintf(num, sizeof(num), "%" PRIu64,
-					 e->keys[k].u);
+				snprintf(num, sizeof(num), "%" PRIu64, e->keys[k].u);
 			fputs(num, f);
 		}
 	}
@@ -205,8 +201,7 @@ static void hist_label(char *buf, size_t size, unsigned int power)
 	static const char suffixes[] = "\0KMGT";
 	unsigned int s = power / 10 < 4 ? power / 10 : 4;
 
-	snprintf(buf, size, "%" PRIu64 "%.1s", (uint64_t)1 << (power - 10 * s),
-		 &suffixes[s]);
+	snprintf(buf, size, "%" PRIu64 "%.1s", (uint64_t)1 << (power - 10 * s), &suffixes[s]);
 }
 
 /* bpftrace's lhist_index_label(): exact multiples of 1M or 1K get M or K. */
@@ -226,16 +221,14 @@ static void print_bar_row(FILE *f, const char *label, uint64_t v, uint64_t max)
 	int width = (float)v / (float)max * BAR_WIDTH;
 
 	fprintf(f, "%-16s%8" PRIu64 " |%.*s%*s|\n", label, v, width,
-		"@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@",
-		BAR_WIDTH - width, "");
+		"@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@", BAR_WIDTH - width, "");
 }
 
 /*
  * Rows are printed from the first to the last non-zero bucket; when all are
  * zero the range is empty (first > last) and nothing is printed.
  */
-static void bucket_range(const uint64_t *b, size_t n, size_t *first,
-			 size_t *last, uint64_t *max)
+static void bucket_range(const uint64_t *b, size_t n, size_t *first, size_t *last, uint64_t *max)
 {
 	size_t i;
 
@@ -292,15 +285,13 @@ static void hist_json(FILE *f, const uint64_t *b)
 		else
 			fprintf(f, "\"min\": %" PRIu64 ", \"max\": %" PRIu64 ", ",
 				(uint64_t)1 << (i - 2),
-				i - 1 < 64 ? ((uint64_t)1 << (i - 1)) - 1 :
-				UINT64_MAX);
+				i - 1 < 64 ? ((uint64_t)1 << (i - 1)) - 1 : UINT64_MAX);
 		fprintf(f, "\"count\": %" PRIu64 "}", b[i]);
 	}
 	fputc(']', f);
 }
 
-static void lhist_text(FILE *f, const struct st_map_result *m,
-		       const uint64_t *b)
+static void lhist_text(FILE *f, const struct st_map_result *m, const uint64_t *b)
 {
 	size_t n = nr_buckets(m), i, first, last;
 	char label[64], lo[24], hi[24];
@@ -317,16 +308,14 @@ static void lhist_text(FILE *f, const struct st_map_result *m,
 		} else {
 			lhist_label(lo, sizeof(lo),
 				    m->lhist_min + (int64_t)(i - 1) * m->lhist_step);
-			lhist_label(hi, sizeof(hi),
-				    m->lhist_min + (int64_t)i * m->lhist_step);
+			lhist_label(hi, sizeof(hi), m->lhist_min + (int64_t)i * m->lhist_step);
 			snprintf(label, sizeof(label), "[%s, %s)", lo, hi);
 		}
 		print_bar_row(f, label, b[i], max);
 	}
 }
 
-static void lhist_json(FILE *f, const struct st_map_result *m,
-		       const uint64_t *b)
+static void lhist_json(FILE *f, const struct st_map_result *m, const uint64_t *b)
 {
 	size_t n = nr_buckets(m), i, first, last;
 	uint64_t max;
@@ -348,13 +337,13 @@ static void lhist_json(FILE *f, const struct st_map_result *m,
 	fputc(']', f);
 }
 
-static void print_value(FILE *f, enum st_output_format fmt,
-			const struct st_map_result *m,
+static void print_value(FILE *f, enum st_output_format fmt, const struct st_map_result *m,
 			const struct st_map_entry *e)
 {
-	const char *stats_fmt = fmt == ST_OUTPUT_TEXT ?
-		"count %" PRId64 ", average %" PRId64 ", total %" PRId64 :
-		"{\"count\": %" PRId64 ", \"average\": %" PRId64 ", \"total\": %" PRId64 "}";
+	const char *stats_fmt = fmt == ST_OUTPUT_TEXT
+					? "count %" PRId64 ", average %" PRId64 ", total %" PRId64
+					: "{\"count\": %" PRId64 ", \"average\": %" PRId64
+					  ", \"total\": %" PRId64 "}";
 
 	switch (m->agg) {
 	case ST_AGG_HIST:
@@ -389,8 +378,7 @@ static bool is_hist(const struct st_map_result *m)
 	return m->agg == ST_AGG_HIST || m->agg == ST_AGG_LHIST;
 }
 
-static void print_text(FILE *f, const struct st_map_result *m,
-		       const struct sorted *s)
+static void print_text(FILE *f, const struct st_map_result *m, const struct sorted *s)
 {
 	size_t i;
 
@@ -416,8 +404,7 @@ static const char *json_type(const struct st_map_result *m)
 	return "map";
 }
 
-static void print_json(FILE *f, const struct st_map_result *m,
-		       const struct sorted *s)
+static void print_json(FILE *f, const struct st_map_result *m, const struct sorted *s)
 {
 	size_t i;
 
@@ -436,8 +423,7 @@ static void print_json(FILE *f, const struct st_map_result *m,
 	fputs(m->nr_keys ? "}}}\n" : "}}\n", f);
 }
 
-int st_output_map(FILE *f, enum st_output_format fmt,
-		  const struct st_map_result *map)
+int st_output_map(FILE *f, enum st_output_format fmt, const struct st_map_result *map)
 {
 	struct sorted *s = sort_entries(map);
 
@@ -458,8 +444,8 @@ static int cmp_map_name(const void *a, const void *b)
 	return strcmp((*ma)->name, (*mb)->name);
 }
 
-int st_output_exit_maps(FILE *f, enum st_output_format fmt,
-			const struct st_map_result *maps, size_t nr_maps)
+int st_output_exit_maps(FILE *f, enum st_output_format fmt, const struct st_map_result *maps,
+			size_t nr_maps)
 {
 	const struct st_map_result **order;
 	size_t i;
@@ -479,13 +465,11 @@ int st_output_exit_maps(FILE *f, enum st_output_format fmt,
 	return err;
 }
 
-void st_output_attached(FILE *f, enum st_output_format fmt,
-			unsigned int nr_probes)
+void st_output_attached(FILE *f, enum st_output_format fmt, unsigned int nr_probes)
 {
 	if (fmt == ST_OUTPUT_JSON)
 		fprintf(f, "{\"type\": \"attached_probes\", \"data\": {\"probes\": %u}}\n",
 			nr_probes);
 	else
-		fprintf(f, "Attaching %u probe%s...\n", nr_probes,
-			nr_probes == 1 ? "" : "s");
+		fprintf(f, "Attaching %u probe%s...\n", nr_probes, nr_probes == 1 ? "" : "s");
 }

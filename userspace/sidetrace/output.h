@@ -48,15 +48,15 @@ static inline size_t st_lhist_buckets(int64_t min, int64_t max, int64_t step)
 struct st_key_val {
 	enum st_vtype type;
 	union {
-		int64_t i;		/* ST_VT_INT */
-		uint64_t u;		/* ST_VT_UINT, ST_VT_BOOL */
-		const char *s;		/* ST_VT_STR, NUL-terminated */
+		int64_t i; /* ST_VT_INT */
+		uint64_t u; /* ST_VT_UINT, ST_VT_BOOL */
+		const char *s; /* ST_VT_STR, NUL-terminated */
 	};
 };
 
 /* One key of a map and its aggregated value, all CPUs already combined. */
 struct st_map_entry {
-	const struct st_key_val *keys;	/* st_map_result.nr_keys of them */
+	const struct st_key_val *keys; /* st_map_result.nr_keys of them */
 	/* COUNT, SUM, MIN, MAX: an int64_t when value_signed */
 	uint64_t value;
 	/* AVG, STATS: number of values and their sum */
@@ -67,11 +67,11 @@ struct st_map_entry {
 };
 
 struct st_map_result {
-	const char *name;		/* "@x", or "@" */
+	const char *name; /* "@x", or "@" */
 	enum st_agg agg;
-	uint32_t nr_keys;		/* 0: one entry with keys == NULL */
-	bool value_signed;		/* SUM, MIN, MAX: print value as int64_t */
-	int64_t lhist_min, lhist_max, lhist_step;	/* LHIST */
+	uint32_t nr_keys; /* 0: one entry with keys == NULL */
+	bool value_signed; /* SUM, MIN, MAX: print value as int64_t */
+	int64_t lhist_min, lhist_max, lhist_step; /* LHIST */
 	const struct st_map_entry *entries;
 	size_t nr_entries;
 };
@@ -82,18 +82,16 @@ struct st_map_result {
  * buckets (HIST, LHIST). A map with no entry prints as bpftrace prints it:
  * blank line(s) in text, nothing in JSON. 0, or -ENOMEM.
  */
-int st_output_map(FILE *f, enum st_output_format fmt,
-		  const struct st_map_result *map);
+int st_output_map(FILE *f, enum st_output_format fmt, const struct st_map_result *map);
 
 /*
  * Prints every map as bpftrace does when the program ends: in text, two
  * newlines then the maps ordered by name. 0, or -ENOMEM.
  */
-int st_output_exit_maps(FILE *f, enum st_output_format fmt,
-			const struct st_map_result *maps, size_t nr_maps);
+int st_output_exit_maps(FILE *f, enum st_output_format fmt, const struct st_map_result *maps,
+			size_t nr_maps);
 
 /* "Attaching N probes..." or its JSON document. */
-void st_output_attached(FILE *f, enum st_output_format fmt,
-			unsigned int nr_probes);
+void st_output_attached(FILE *f, enum st_output_format fmt, unsigned int nr_probes);
 
 #endif /* SIDETRACE_OUTPUT_H */

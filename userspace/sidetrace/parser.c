@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Recursive-descent parser of the sidetrace language. */
 #ifndef _GNU_SOURCE
-#define _GNU_SOURCE	/* strdup with any -std */
+#define _GNU_SOURCE /* strdup with any -std */
 #endif
 #include <errno.h>
 #include <stdarg.h>
@@ -15,7 +15,7 @@ struct parser {
 	struct st_lexer lx;
 	struct st_token cur;
 	struct st_diag *diag;
-	bool in_filter;		/* a '/' before '{' closes the filter */
+	bool in_filter; /* a '/' before '{' closes the filter */
 };
 
 static const char stmt_forms[] =
@@ -60,11 +60,9 @@ static void *push(void *arrp, uint32_t *nr, size_t size)
 	return n + (*nr)++ * size;
 }
 
-static int push_kid(struct parser *p, struct st_expr *parent,
-		    struct st_expr *kid)
+static int push_kid(struct parser *p, struct st_expr *parent, struct st_expr *kid)
 {
-	struct st_expr **slot = push(&parent->kids, &parent->nr_kids,
-				     sizeof(*slot));
+	struct st_expr **slot = push(&parent->kids, &parent->nr_kids, sizeof(*slot));
 
 	if (!slot) {
 		st_expr_free(kid);
@@ -90,7 +88,7 @@ static struct st_expr *new_expr(enum st_expr_kind kind, struct st_pos pos)
 static enum st_tok peek_kind(const struct parser *p)
 {
 	struct st_lexer lx = p->lx;
-	struct st_diag scratch = { 0 };
+	struct st_diag scratch = {0};
 	struct st_token tok;
 
 	/* A lexing error will show up, with its message, when we get there. */
@@ -123,8 +121,7 @@ static int parse_call_args(struct parser *p, struct st_expr *call)
 		if (p->cur.kind == T_RPAREN)
 			return advance(p);
 		if (p->cur.kind != T_COMMA)
-			return perr(p, p->cur.pos,
-				    "expected ',' or ')' after argument %u of %s()",
+			return perr(p, p->cur.pos, "expected ',' or ')' after argument %u of %s()",
 				    call->nr_kids, call->str);
 		err = advance(p);
 		if (err)
@@ -141,7 +138,8 @@ static int parse_call(struct parser *p, struct st_expr *call)
 			break;
 	if (fn > ST_FN_PRINTF)
 		return perr(p, call->pos,
-			    "unknown function '%s': valid are count, sum, avg, min, max, stats, hist, lhist, print, clear, zero, exit and printf",
+			    "unknown function '%s': valid are count, sum, avg, min, max, stats, "
+			    "hist, lhist, print, clear, zero, exit and printf",
 			    call->str);
 	call->kind = ST_EXPR_CALL;
 	call->func = fn;
@@ -157,8 +155,7 @@ static int parse_field_path(struct parser *p, struct st_expr *e)
 	if (p->cur.kind != T_DOT && p->cur.kind != T_ARROW)
 		return perr(p, p->cur.pos,
 			    "expected '.' and a field name after 'args' (args.FIELD)");
-	while (p->cur.kind == T_DOT || p->cur.kind == T_ARROW ||
-	       p->cur.kind == T_LBRACK) {
+	while (p->cur.kind == T_DOT || p->cur.kind == T_ARROW || p->cur.kind == T_LBRACK) {
 		bool by_name = p->cur.kind != T_LBRACK;
 		/* A name is shown by its first letter, an index by its '['. */
 		struct st_pos pos = p->cur.pos;
@@ -172,8 +169,7 @@ static int parse_field_path(struct parser *p, struct st_expr *e)
 		seg->pos = by_name ? p->cur.pos : pos;
 		if (by_name) {
 			if (p->cur.kind != T_IDENT)
-				return perr(p, p->cur.pos,
-					    "expected a field name after '.'");
+				return perr(p, p->cur.pos, "expected a field name after '.'");
 			seg->kind = ST_SEG_NAME;
 			seg->name = st_lex_text(&p->lx, &p->cur);
 			if (!seg->name)
@@ -181,15 +177,15 @@ static int parse_field_path(struct parser *p, struct st_expr *e)
 		} else {
 			if (p->cur.kind != T_INT)
 				return perr(p, p->cur.pos,
-					    "expected an integer constant index in '[]' (args.ARRAY[2])");
+					    "expected an integer constant index in '[]' "
+					    "(args.ARRAY[2])");
 			seg->kind = ST_SEG_INDEX;
 			seg->index = p->cur.ival;
 			err = advance(p);
 			if (err)
 				return err;
 			if (p->cur.kind != T_RBRACK)
-				return perr(p, p->cur.pos,
-					    "expected ']' after the index");
+				return perr(p, p->cur.pos, "expected ']' after the index");
 		}
 		err = advance(p);
 		if (err)
@@ -200,8 +196,7 @@ static int parse_field_path(struct parser *p, struct st_expr *e)
 
 static bool is_argn(const char *s)
 {
-	return !strncmp(s, "arg", 3) && s[3] && strspn(s + 3, "0123456789") ==
-	       strlen(s + 3);
+	return !strncmp(s, "arg", 3) && s[3] && strspn(s + 3, "0123456789") == strlen(s + 3);
 }
 
 /* An identifier: args.FIELD, a builtin or a call. e->str holds it. */
@@ -230,7 +225,8 @@ static int parse_ident(struct parser *p, struct st_expr *e)
 			    "'%s' is not available: SIDE fields have names, use args.FIELD",
 			    e->str);
 	return perr(p, e->pos,
-		    "unknown identifier '%s': expected args.FIELD, a builtin (pid, tid, comm, nsecs, cpu, uid, probe), a number, a string or '('",
+		    "unknown identifier '%s': expected args.FIELD, a builtin (pid, tid, comm, "
+		    "nsecs, cpu, uid, probe), a number, a string or '('",
 		    e->str);
 }
 
@@ -259,7 +255,8 @@ static int parse_primary(struct parser *p, struct st_expr **out)
 		break;
 	default:
 		return perr(p, p->cur.pos,
-			    "expected an expression: a number, a string, args.FIELD, a builtin (pid, tid, comm, nsecs, cpu, uid, probe) or '('");
+			    "expected an expression: a number, a string, args.FIELD, a builtin "
+			    "(pid, tid, comm, nsecs, cpu, uid, probe) or '('");
 	}
 
 	e = new_expr(ST_EXPR_INT, p->cur.pos);
@@ -282,7 +279,8 @@ static int parse_primary(struct parser *p, struct st_expr **out)
 		err = e->str ? advance(p) : oom(p);
 		if (!err && p->cur.kind == T_LBRACK)
 			err = perr(p, p->cur.pos,
-				   "map elements cannot be read in expressions; print(%s) prints the map",
+				   "map elements cannot be read in expressions; print(%s) prints "
+				   "the map",
 				   e->str);
 		break;
 	default:
@@ -342,18 +340,12 @@ static int binary_op(enum st_tok kind, enum st_op *op)
 		enum st_op op;
 		int prec;
 	} ops[] = {
-		{ T_LOR, ST_OP_LOR, 1 },
-		{ T_LAND, ST_OP_LAND, 2 },
-		{ T_PIPE, ST_OP_BOR, 3 },
-		{ T_CARET, ST_OP_BXOR, 4 },
-		{ T_AMP, ST_OP_BAND, 5 },
-		{ T_EQ, ST_OP_EQ, 6 }, { T_NE, ST_OP_NE, 6 },
-		{ T_LT, ST_OP_LT, 7 }, { T_LE, ST_OP_LE, 7 },
-		{ T_GT, ST_OP_GT, 7 }, { T_GE, ST_OP_GE, 7 },
-		{ T_SHL, ST_OP_SHL, 8 }, { T_SHR, ST_OP_SHR, 8 },
-		{ T_PLUS, ST_OP_ADD, 9 }, { T_MINUS, ST_OP_SUB, 9 },
-		{ T_STAR, ST_OP_MUL, 10 }, { T_SLASH, ST_OP_DIV, 10 },
-		{ T_PERCENT, ST_OP_MOD, 10 },
+		{T_LOR, ST_OP_LOR, 1},	  {T_LAND, ST_OP_LAND, 2},  {T_PIPE, ST_OP_BOR, 3},
+		{T_CARET, ST_OP_BXOR, 4}, {T_AMP, ST_OP_BAND, 5},   {T_EQ, ST_OP_EQ, 6},
+		{T_NE, ST_OP_NE, 6},	  {T_LT, ST_OP_LT, 7},	    {T_LE, ST_OP_LE, 7},
+		{T_GT, ST_OP_GT, 7},	  {T_GE, ST_OP_GE, 7},	    {T_SHL, ST_OP_SHL, 8},
+		{T_SHR, ST_OP_SHR, 8},	  {T_PLUS, ST_OP_ADD, 9},   {T_MINUS, ST_OP_SUB, 9},
+		{T_STAR, ST_OP_MUL, 10},  {T_SLASH, ST_OP_DIV, 10}, {T_PERCENT, ST_OP_MOD, 10},
 	};
 	size_t i;
 
@@ -416,9 +408,10 @@ static int parse_map_keys(struct parser *p, struct st_stmt *s)
 	if (err)
 		return err;
 	if (p->cur.kind == T_RBRACK)
-		return perr(p, p->cur.pos,
-			    "expected a key in %s[]: write %s without brackets for a map with no key",
-			    s->map, s->map);
+		return perr(
+			p, p->cur.pos,
+			"expected a key in %s[]: write %s without brackets for a map with no key",
+			s->map, s->map);
 	for (;;) {
 		err = parse_expr(p, 0, &key);
 		if (err)
@@ -432,8 +425,7 @@ static int parse_map_keys(struct parser *p, struct st_stmt *s)
 		if (p->cur.kind == T_RBRACK)
 			return advance(p);
 		if (p->cur.kind != T_COMMA)
-			return perr(p, p->cur.pos,
-				    "expected ',' or ']' after key %u of %s",
+			return perr(p, p->cur.pos, "expected ',' or ']' after key %u of %s",
 				    s->nr_keys, s->map);
 		err = advance(p);
 		if (err)
@@ -453,8 +445,7 @@ static int parse_stmt(struct parser *p, struct st_stmt *s)
 		if (err)
 			return err;
 		if (s->call->kind != ST_EXPR_CALL)
-			return perr(p, s->pos, "expected a statement: %s",
-				    stmt_forms);
+			return perr(p, s->pos, "expected a statement: %s", stmt_forms);
 		return 0;
 	}
 	if (p->cur.kind != T_MAP)
@@ -472,7 +463,8 @@ static int parse_stmt(struct parser *p, struct st_stmt *s)
 		return err;
 	if (p->cur.kind != T_ASSIGN)
 		return perr(p, p->cur.pos,
-			    "expected '=' after %s: a map is assigned an aggregation, e.g. %s = count()",
+			    "expected '=' after %s: a map is assigned an aggregation, e.g. %s = "
+			    "count()",
 			    s->map, s->map);
 	err = advance(p);
 	if (!err)
@@ -480,8 +472,7 @@ static int parse_stmt(struct parser *p, struct st_stmt *s)
 	if (err)
 		return err;
 	if (s->call->kind != ST_EXPR_CALL)
-		return perr(p, s->call->pos,
-			    "expected an aggregation after '=': %s", agg_forms);
+		return perr(p, s->call->pos, "expected an aggregation after '=': %s", agg_forms);
 	return 0;
 }
 
@@ -511,8 +502,7 @@ static int parse_block(struct parser *p, struct st_clause *c)
 		if (p->cur.kind == T_SEMI)
 			err = advance(p);
 		else if (p->cur.kind != T_RBRACE)
-			return perr(p, p->cur.pos,
-				    "expected ';' or '}' after statement");
+			return perr(p, p->cur.pos, "expected ';' or '}' after statement");
 	}
 	return err;
 }
@@ -551,8 +541,7 @@ static int parse_clause(struct parser *p, struct st_clause *c)
 		if (err)
 			return err;
 		if (p->cur.kind != T_LBRACE)
-			return perr(p, p->cur.pos,
-				    "expected '{' after the filter");
+			return perr(p, p->cur.pos, "expected '{' after the filter");
 	} else if (p->cur.kind != T_LBRACE) {
 		return perr(p, p->cur.pos,
 			    "expected '{', ',' and another probe, or /filter/ after the probe");
@@ -560,10 +549,9 @@ static int parse_clause(struct parser *p, struct st_clause *c)
 	return parse_block(p, c);
 }
 
-int st_parse(const char *src, const char *filename, struct st_program **out,
-	     struct st_diag *diag)
+int st_parse(const char *src, const char *filename, struct st_program **out, struct st_diag *diag)
 {
-	struct parser p = { .diag = diag };
+	struct parser p = {.diag = diag};
 	struct st_program *prog;
 	struct st_clause *c;
 	int err;
@@ -593,7 +581,8 @@ int st_parse(const char *src, const char *filename, struct st_program **out,
 	}
 	if (!err && !prog->nr_clauses)
 		err = perr(&p, p.lx.pos,
-			   "empty program: expected a probe: side:TARGET:PROVIDER:EVENT, BEGIN, END, interval:s:N or interval:ms:N");
+			   "empty program: expected a probe: side:TARGET:PROVIDER:EVENT, BEGIN, "
+			   "END, interval:s:N or interval:ms:N");
 	if (err)
 		goto cleanup;
 	*out = prog;

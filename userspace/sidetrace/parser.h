@@ -30,7 +30,6 @@
  * for -e). Returns 0 and the tree in *out (free it with st_program_free), or
  * -EINVAL with the first syntax error in *diag, or -ENOMEM.
  */
-int st_parse(const char *src, const char *filename, struct st_program **out,
-	     struct st_diag *diag);
+int st_parse(const char *src, const char *filename, struct st_program **out, struct st_diag *diag);
 
 #endif /* SIDETRACE_PARSER_H */
