@@ -278,19 +278,56 @@ static int list_grow(struct st_event_list *out, size_t more)
 	return 0;
 }
 
-/* Give the sites of notes [first, last) to ev; note strings move over. */
+/* Append the sites of notes[0..nr) to ev; their args strings move over. */
 static int attach_sites(struct st_event *ev, struct note *notes, size_t nr)
 {
+	struct st_site *p;
 	size_t i;
 
-	ev->sites = calloc(nr, sizeof(*ev->sites));
-	if (!ev->sites)
+	p = realloc(ev->sites, (ev->nr_sites + nr) * sizeof(*p));
+	if (!p)
 		return -ENOMEM;
+	ev->sites = p;
 	for (i = 0; i < nr; i++) {
-		ev->sites[i] = notes[i].site;
+		ev->sites[ev->nr_sites++] = notes[i].site;
 		notes[i].site.args = NULL;
 	}
-	ev->nr_sites = nr;
+	return 0;
+}
+
+/*
+ * Notes are meant to carry sanitized names, but compare sanitized forms
+ * so that a note written with the raw SIDE names still finds its event.
+ */
+static bool note_names(const struct note *n, const struct st_event *d)
+{
+	char *p = strdup(n->provider), *e = strdup(n->name);
+	bool same = false;
+
+	if (p && e) {
+		st_sanitize_name(p);
+		st_sanitize_name(e);
+		same = !strcmp(p, d->usdt_provider) && !strcmp(e, d->usdt_name);
+	}
+	free(p);
+	free(e);
+	return same;
+}
+
+/* The event's USDT names become the note's, as tools must spell them. */
+static int take_note_names(struct st_event *ev, const struct note *n)
+{
+	char *p = strdup(n->provider), *e = strdup(n->name);
+
+	if (!p || !e) {
+		free(p);
+		free(e);
+		return -ENOMEM;
+	}
+	free(ev->usdt_provider);
+	free(ev->usdt_name);
+	ev->usdt_provider = p;
+	ev->usdt_name = e;
 	return 0;
 }
 
@@ -332,8 +369,7 @@ static int merge(const char *path, struct note_vec *nv, struct st_event *descs,
 		for (k = first; k < first + nr_descs; k++) {
 			struct st_event *d = &out->events[k];
 
-			if (strcmp(d->usdt_provider, nv->v[i].provider) ||
-			    strcmp(d->usdt_name, nv->v[i].name))
+			if (!note_names(&nv->v[i], d))
 				continue;
 			if (!ev) {
 				ev = d;
@@ -341,6 +377,11 @@ static int merge(const char *path, struct note_vec *nv, struct st_event *descs,
 			}
 			/* Notes cannot tell these apart: say so. */
 			ret = set_error(d, "its sanitized USDT name is also another event's; its sites are listed there");
+			if (ret)
+				return ret;
+		}
+		if (ev && !ev->nr_sites) {
+			ret = take_note_names(ev, &nv->v[i]);
 			if (ret)
 				return ret;
 		}
