@@ -55,6 +55,8 @@ struct side_events_register_handle;
 struct side_events_register_handle *
 side_events_register(struct side_event_description **events, uint32_t nr_events);
 void side_events_unregister(struct side_events_register_handle *handle);
+/* Calls fn for every registered event until it returns non-zero; returns that. */
+int side_for_each_event(int (*fn)(struct side_event_description *desc, void *priv), void *priv);
 
 #ifdef __cplusplus
 }
@@ -86,12 +88,26 @@ side_enabled_: \
 	}))
 
 /*
- * Argument checks against the declared fields. The count is checked by the
- * compiler in every build; types where the optimizer can see both sides
- * (a call that survives folding fails the build with the message below).
+ * Argument checks against the declared fields.
+ *
+ * - Count: a _Static_assert, at every optimization level.
+ * - Types and duplicated field names: the optimizer folds the comparison of
+ *   the constant field descriptions with the argument labels; a call that
+ *   survives folding fails the build with the messages below (gcc and clang,
+ *   -O1 and above, first SIDE_CHECK_MAX_FIELDS fields).
+ * - Without optimization (-O0) the types are checked once per call site at
+ *   run time, the first time the event fires, with a message on stderr
+ *   naming the file, line, argument and field (side_check_call()).
+ * - Duplicated names of events without call sites, and of nested struct
+ *   fields, are reported on stderr when the runtime registers the events.
  */
+#define SIDE_CHECK_MAX_FIELDS 16
+
 extern void side_error_argument_type_does_not_match_field(void)
 	__attribute__((error("SIDE: an argument's type does not match the type of its field "
+			     "(see side_field_list of the event)")));
+extern void side_error_duplicated_field_name(void)
+	__attribute__((error("SIDE: two fields of this event have the same name "
 			     "(see side_field_list of the event)")));
 
 static inline __attribute__((always_inline)) int
@@ -102,51 +118,129 @@ side_label_compatible(uint16_t field, uint16_t arg)
 	if (field == SIDE_TYPE_ENUM || field == SIDE_TYPE_ENUM_BITMAP)
 		return (arg >= SIDE_TYPE_U8 && arg <= SIDE_TYPE_S128) ||
 		       arg == SIDE_TYPE_ARRAY || arg == SIDE_TYPE_VLA;
+	if (field == SIDE_TYPE_GATHER_ENUM)
+		return arg == SIDE_TYPE_GATHER_INTEGER;
 	if (field == SIDE_TYPE_DYNAMIC)
 		return arg >= SIDE_TYPE_DYNAMIC_NULL;
 	return 0;
 }
 
-#ifdef __OPTIMIZE__
-#define _side_check_arg_type(_identifier, _sav, i) \
-	do { \
-		if ((i) < SIDE_ARRAY_SIZE(_sav) && \
-		    (i) < SIDE_ARRAY_SIZE(side_event_fields__##_identifier)) { \
-			const uint16_t f_ = side_event_fields__##_identifier \
-				[(i) < SIDE_ARRAY_SIZE(side_event_fields__##_identifier) ? (i) : 0] \
-				.side_type.type.v; \
-			const uint16_t a_ = (_sav)[(i) < SIDE_ARRAY_SIZE(_sav) ? (i) : 0].type.v; \
-			if (__builtin_constant_p(side_label_compatible(f_, a_)) && \
-			    !side_label_compatible(f_, a_)) \
-				side_error_argument_type_does_not_match_field(); \
-		} \
-	} while (0)
-#else
-#define _side_check_arg_type(_identifier, _sav, i) do { } while (0)
+#ifdef __cplusplus
+extern "C" {
+#endif
+void side_check_call(const struct side_event_description *desc,
+		     const struct side_arg_vec *side_arg_vec, const char *file, int line);
+#ifdef __cplusplus
+}
 #endif
 
-#define _side_check_args(_identifier, _sav) \
+#ifdef __OPTIMIZE__
+static inline __attribute__((always_inline)) void
+side_check_arg_type(const struct side_event_field *fields, uint32_t nr_fields,
+		    const struct side_arg *sav, uint32_t nr_args, uint32_t i)
+{
+	int ok;
+
+	if (i >= nr_fields || i >= nr_args)
+		return;
+	/* A call inside __builtin_constant_p() counts as a side effect: never constant. */
+	ok = side_label_compatible(fields[i].side_type.type.v, sav[i].type.v);
+	if (__builtin_constant_p(ok) && !ok)
+		side_error_argument_type_does_not_match_field();
+}
+
+/*
+ * gcc folds the strcmp, clang the comparison of the merged literals; either
+ * one suffices.
+ */
+static inline __attribute__((always_inline)) void
+side_check_name_pair(const struct side_event_field *fields, uint32_t nr_fields,
+		     uint32_t i, uint32_t j)
+{
+	const char *x, *y;
+
+	if (j >= nr_fields)
+		return;
+	x = side_ptr_get(fields[i].field_name);
+	y = side_ptr_get(fields[j].field_name);
+	if ((__builtin_constant_p(x == y) && x == y) ||
+	    (__builtin_constant_p(__builtin_strcmp(x, y)) && !__builtin_strcmp(x, y)))
+		side_error_duplicated_field_name();
+}
+
+static inline __attribute__((always_inline)) void
+side_check_names(const struct side_event_field *fields, uint32_t nr_fields)
+{
+	/* Unrolled by hand: folding must not depend on the loop unroller. */
+#define _SIDE_PAIRS(i) \
+	side_check_name_pair(fields, nr_fields, i, i + 1); \
+	side_check_name_pair(fields, nr_fields, i, i + 2); \
+	side_check_name_pair(fields, nr_fields, i, i + 3); \
+	side_check_name_pair(fields, nr_fields, i, i + 4); \
+	side_check_name_pair(fields, nr_fields, i, i + 5); \
+	side_check_name_pair(fields, nr_fields, i, i + 6); \
+	side_check_name_pair(fields, nr_fields, i, i + 7); \
+	side_check_name_pair(fields, nr_fields, i, i + 8); \
+	side_check_name_pair(fields, nr_fields, i, i + 9); \
+	side_check_name_pair(fields, nr_fields, i, i + 10); \
+	side_check_name_pair(fields, nr_fields, i, i + 11); \
+	side_check_name_pair(fields, nr_fields, i, i + 12); \
+	side_check_name_pair(fields, nr_fields, i, i + 13); \
+	side_check_name_pair(fields, nr_fields, i, i + 14); \
+	side_check_name_pair(fields, nr_fields, i, i + 15)
+	_SIDE_PAIRS(0); _SIDE_PAIRS(1); _SIDE_PAIRS(2); _SIDE_PAIRS(3);
+	_SIDE_PAIRS(4); _SIDE_PAIRS(5); _SIDE_PAIRS(6); _SIDE_PAIRS(7);
+	_SIDE_PAIRS(8); _SIDE_PAIRS(9); _SIDE_PAIRS(10); _SIDE_PAIRS(11);
+	_SIDE_PAIRS(12); _SIDE_PAIRS(13); _SIDE_PAIRS(14);
+#undef _SIDE_PAIRS
+}
+
+static inline __attribute__((always_inline)) void
+side_check_types(const struct side_event_field *fields, uint32_t nr_fields,
+		 const struct side_arg *sav, uint32_t nr_args)
+{
+	side_check_arg_type(fields, nr_fields, sav, nr_args, 0);
+	side_check_arg_type(fields, nr_fields, sav, nr_args, 1);
+	side_check_arg_type(fields, nr_fields, sav, nr_args, 2);
+	side_check_arg_type(fields, nr_fields, sav, nr_args, 3);
+	side_check_arg_type(fields, nr_fields, sav, nr_args, 4);
+	side_check_arg_type(fields, nr_fields, sav, nr_args, 5);
+	side_check_arg_type(fields, nr_fields, sav, nr_args, 6);
+	side_check_arg_type(fields, nr_fields, sav, nr_args, 7);
+	side_check_arg_type(fields, nr_fields, sav, nr_args, 8);
+	side_check_arg_type(fields, nr_fields, sav, nr_args, 9);
+	side_check_arg_type(fields, nr_fields, sav, nr_args, 10);
+	side_check_arg_type(fields, nr_fields, sav, nr_args, 11);
+	side_check_arg_type(fields, nr_fields, sav, nr_args, 12);
+	side_check_arg_type(fields, nr_fields, sav, nr_args, 13);
+	side_check_arg_type(fields, nr_fields, sav, nr_args, 14);
+	side_check_arg_type(fields, nr_fields, sav, nr_args, 15);
+}
+
+#define _side_check_args_folded(_identifier, _sav, _vec) \
+	do { \
+		side_check_types(side_event_fields__##_identifier, \
+				 SIDE_ARRAY_SIZE(side_event_fields__##_identifier), \
+				 _sav, SIDE_ARRAY_SIZE(_sav)); \
+		side_check_names(side_event_fields__##_identifier, \
+				 SIDE_ARRAY_SIZE(side_event_fields__##_identifier)); \
+	} while (0)
+#else
+#define _side_check_args_folded(_identifier, _sav, _vec) \
+	do { \
+		static int side_checked_; \
+		if (!__atomic_exchange_n(&side_checked_, 1, __ATOMIC_RELAXED)) \
+			side_check_call(&(_identifier), _vec, __FILE__, __LINE__); \
+	} while (0)
+#endif
+
+#define _side_check_args(_identifier, _sav, _vec) \
 	do { \
 		_Static_assert(SIDE_ARRAY_SIZE(_sav) == \
 				       SIDE_ARRAY_SIZE(side_event_fields__##_identifier), \
 			       "SIDE: the number of arguments of this event call differs from " \
 			       "the number of fields declared for the event"); \
-		_side_check_arg_type(_identifier, _sav, 0); \
-		_side_check_arg_type(_identifier, _sav, 1); \
-		_side_check_arg_type(_identifier, _sav, 2); \
-		_side_check_arg_type(_identifier, _sav, 3); \
-		_side_check_arg_type(_identifier, _sav, 4); \
-		_side_check_arg_type(_identifier, _sav, 5); \
-		_side_check_arg_type(_identifier, _sav, 6); \
-		_side_check_arg_type(_identifier, _sav, 7); \
-		_side_check_arg_type(_identifier, _sav, 8); \
-		_side_check_arg_type(_identifier, _sav, 9); \
-		_side_check_arg_type(_identifier, _sav, 10); \
-		_side_check_arg_type(_identifier, _sav, 11); \
-		_side_check_arg_type(_identifier, _sav, 12); \
-		_side_check_arg_type(_identifier, _sav, 13); \
-		_side_check_arg_type(_identifier, _sav, 14); \
-		_side_check_arg_type(_identifier, _sav, 15); \
+		_side_check_args_folded(_identifier, _sav, _vec); \
 	} while (0)
 
 /*
@@ -161,7 +255,7 @@ side_label_compatible(uint16_t field, uint16_t arg)
 			.sav = SIDE_PTR_INIT(side_sav), \
 			.len = SIDE_ARRAY_SIZE(side_sav), \
 		}; \
-		_side_check_args(_identifier, side_sav); \
+		_side_check_args(_identifier, side_sav, &side_arg_vec); \
 		side_sdt_probe(_identifier, &side_event_state__##_identifier.enabled, \
 			       side_sav, &(_identifier), &side_arg_vec); \
 		side_call(&side_event_state__##_identifier.parent, &side_arg_vec); \
@@ -186,7 +280,7 @@ side_label_compatible(uint16_t field, uint16_t arg)
 			.len = SIDE_ARRAY_SIZE(side_fields), \
 			.attributes = _side_attr_or_none(_, ##_attr), \
 		}; \
-		_side_check_args(_identifier, side_sav); \
+		_side_check_args(_identifier, side_sav, &side_arg_vec); \
 		side_sdt_probe_variadic(_identifier, \
 					&side_event_state__##_identifier.enabled, side_sav, \
 					&(_identifier), &side_arg_vec, &var_struct); \

@@ -65,14 +65,62 @@ static int side_check_description(const struct side_event_description *desc)
 	return 0;
 }
 
+/*
+ * Duplicated field names make a field unreachable by name for every tracer.
+ * The compiler catches them at the call sites of optimized builds; this
+ * covers the rest (events without call sites, -O0, nested structs).
+ */
+#define SIDE_CHECK_MAX_DEPTH 8
+
+static void side_check_field_names(const struct side_event_description *desc,
+				   const struct side_event_field *fields, uint32_t nr,
+				   const char *where, int depth)
+{
+	uint32_t i, j;
+
+	if (!fields || depth > SIDE_CHECK_MAX_DEPTH)
+		return;
+	for (i = 0; i < nr; i++) {
+		const char *name = side_ptr_get(fields[i].field_name);
+		const struct side_type *type = &fields[i].side_type;
+
+		if (!name) {
+			fprintf(stderr, "libside: event %s:%s: %s field %u has a null name\n",
+				side_ptr_get(desc->provider_name), side_ptr_get(desc->event_name),
+				where, i);
+			continue;
+		}
+		for (j = i + 1; j < nr; j++) {
+			const char *other = side_ptr_get(fields[j].field_name);
+
+			if (other && !strcmp(name, other))
+				fprintf(stderr,
+					"libside: event %s:%s: %s fields %u and %u have the same "
+					"name \"%s\"\n",
+					side_ptr_get(desc->provider_name),
+					side_ptr_get(desc->event_name), where, i, j, name);
+		}
+		if (type->type.v == SIDE_TYPE_STRUCT && side_ptr_get(type->u.side_struct)) {
+			const struct side_type_struct *st = side_ptr_get(type->u.side_struct);
+
+			side_check_field_names(desc, side_ptr_get(st->fields.elements),
+					       st->fields.length, "nested struct", depth + 1);
+		}
+	}
+}
+
 struct side_events_register_handle *
 side_events_register(struct side_event_description **events, uint32_t nr_events)
 {
 	struct side_events_register_handle *handle;
 	uint32_t i;
 
-	for (i = 0; i < nr_events; i++)
-		side_check_description(events[i]);
+	for (i = 0; i < nr_events; i++) {
+		if (side_check_description(events[i]))
+			continue;
+		side_check_field_names(events[i], side_ptr_get(events[i]->fields.elements),
+				       events[i]->fields.length, "top-level", 0);
+	}
 	handle = calloc(1, sizeof(*handle));
 	if (!handle)
 		return NULL;
@@ -100,6 +148,82 @@ void side_events_unregister(struct side_events_register_handle *handle)
 	}
 	pthread_mutex_unlock(&side_lock);
 	free(handle);
+}
+
+int side_for_each_event(int (*fn)(struct side_event_description *desc, void *priv), void *priv)
+{
+	struct side_events_register_handle *h;
+	uint32_t i;
+	int ret = 0;
+
+	pthread_mutex_lock(&side_lock);
+	for (h = side_handles; h && !ret; h = h->next)
+		for (i = 0; i < h->nr_events && !ret; i++)
+			if (h->events[i])
+				ret = fn(h->events[i], priv);
+	pthread_mutex_unlock(&side_lock);
+	return ret;
+}
+
+static const char *const side_label_names[_NR_SIDE_TYPE_LABEL] = {
+	[SIDE_TYPE_NULL] = "null", [SIDE_TYPE_BOOL] = "bool",
+	[SIDE_TYPE_U8] = "u8", [SIDE_TYPE_U16] = "u16", [SIDE_TYPE_U32] = "u32",
+	[SIDE_TYPE_U64] = "u64", [SIDE_TYPE_U128] = "u128",
+	[SIDE_TYPE_S8] = "s8", [SIDE_TYPE_S16] = "s16", [SIDE_TYPE_S32] = "s32",
+	[SIDE_TYPE_S64] = "s64", [SIDE_TYPE_S128] = "s128",
+	[SIDE_TYPE_BYTE] = "byte", [SIDE_TYPE_POINTER] = "pointer",
+	[SIDE_TYPE_FLOAT_BINARY16] = "float_binary16", [SIDE_TYPE_FLOAT_BINARY32] = "float_binary32",
+	[SIDE_TYPE_FLOAT_BINARY64] = "float_binary64", [SIDE_TYPE_FLOAT_BINARY128] = "float_binary128",
+	[SIDE_TYPE_STRING_UTF8] = "string", [SIDE_TYPE_STRING_UTF16] = "string16",
+	[SIDE_TYPE_STRING_UTF32] = "string32",
+	[SIDE_TYPE_STRUCT] = "struct", [SIDE_TYPE_VARIANT] = "variant",
+	[SIDE_TYPE_OPTIONAL] = "optional", [SIDE_TYPE_ARRAY] = "array", [SIDE_TYPE_VLA] = "vla",
+	[SIDE_TYPE_VLA_VISITOR] = "vla_visitor", [SIDE_TYPE_ENUM] = "enum",
+	[SIDE_TYPE_ENUM_BITMAP] = "enum_bitmap", [SIDE_TYPE_DYNAMIC] = "dynamic",
+	[SIDE_TYPE_GATHER_BOOL] = "gather_bool", [SIDE_TYPE_GATHER_INTEGER] = "gather_integer",
+	[SIDE_TYPE_GATHER_BYTE] = "gather_byte", [SIDE_TYPE_GATHER_POINTER] = "gather_pointer",
+	[SIDE_TYPE_GATHER_FLOAT] = "gather_float", [SIDE_TYPE_GATHER_STRING] = "gather_string",
+	[SIDE_TYPE_GATHER_STRUCT] = "gather_struct", [SIDE_TYPE_GATHER_ARRAY] = "gather_array",
+	[SIDE_TYPE_GATHER_VLA] = "gather_vla", [SIDE_TYPE_GATHER_ENUM] = "gather_enum",
+	[SIDE_TYPE_DYNAMIC_NULL] = "dynamic_null", [SIDE_TYPE_DYNAMIC_BOOL] = "dynamic_bool",
+	[SIDE_TYPE_DYNAMIC_INTEGER] = "dynamic_integer", [SIDE_TYPE_DYNAMIC_BYTE] = "dynamic_byte",
+	[SIDE_TYPE_DYNAMIC_POINTER] = "dynamic_pointer", [SIDE_TYPE_DYNAMIC_FLOAT] = "dynamic_float",
+	[SIDE_TYPE_DYNAMIC_STRING] = "dynamic_string", [SIDE_TYPE_DYNAMIC_STRUCT] = "dynamic_struct",
+	[SIDE_TYPE_DYNAMIC_STRUCT_VISITOR] = "dynamic_struct_visitor",
+	[SIDE_TYPE_DYNAMIC_VLA] = "dynamic_vla", [SIDE_TYPE_DYNAMIC_VLA_VISITOR] = "dynamic_vla_visitor",
+};
+
+static const char *side_label_name(uint16_t label)
+{
+	return label < _NR_SIDE_TYPE_LABEL && side_label_names[label] ?
+		side_label_names[label] : "unknown";
+}
+
+/*
+ * The type check of unoptimized builds, where the compiler cannot fold it:
+ * run once per call site, the first time the event fires.
+ */
+void side_check_call(const struct side_event_description *desc,
+		     const struct side_arg_vec *side_arg_vec, const char *file, int line)
+{
+	const struct side_event_field *fields = side_ptr_get(desc->fields.elements);
+	const struct side_arg *sav = side_ptr_get(side_arg_vec->sav);
+	uint32_t i, nr = side_arg_vec->len;
+
+	if (nr > desc->fields.length)
+		nr = desc->fields.length;
+	for (i = 0; i < nr; i++) {
+		uint16_t f = fields[i].side_type.type.v, a = sav[i].type.v;
+
+		if (side_label_compatible(f, a))
+			continue;
+		fprintf(stderr,
+			"%s:%d: SIDE: event %s:%s: argument %u is a %s, but field \"%s\" is "
+			"declared %s\n",
+			file, line, side_ptr_get(desc->provider_name), side_ptr_get(desc->event_name),
+			i + 1, side_label_name(a), side_ptr_get(fields[i].field_name),
+			side_label_name(f));
+	}
 }
 
 void side_call(const struct side_event_state *state, const struct side_arg_vec *side_arg_vec)
