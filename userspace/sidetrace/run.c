@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: MIT
+/* BEGIN, END and interval clauses, and printing at exit. See run.h. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "maps_read.h"
+#include "run.h"
+
+static int print_map(struct st_runner *r, int map_id)
+{
+	struct st_maps_snapshot snap;
+	int ret;
+
+	if (!r->loader)
+		return 0;
+	ret = st_maps_read(r->loader, r->prog, r->compiled, map_id, &snap);
+	if (ret)
+		return ret;
+	ret = st_output_map(r->out, r->fmt, &snap.maps[0]);
+	st_maps_snapshot_free(&snap);
+	fflush(r->out);
+	return ret;
+}
+
+int st_run_clause(struct st_runner *r, const struct st_clause *cl)
+{
+	uint32_t i;
+	int ret = 0;
+
+	for (i = 0; i < cl->nr_stmts && !ret; i++) {
+		const struct st_expr *call = cl->stmts[i].call;
+		int map_id;
+
+		if (cl->stmts[i].kind != ST_STMT_CALL)
+			continue;
+		map_id = call->nr_kids ? call->kids[0]->map_id : -1;
+		switch (call->func) {
+		case ST_FN_PRINT:
+			if (map_id >= 0)
+				ret = print_map(r, map_id);
+			break;
+		case ST_FN_CLEAR:
+			if (map_id >= 0 && r->loader)
+				ret = st_maps_clear(r->loader, r->compiled, map_id);
+			break;
+		case ST_FN_ZERO:
+			if (map_id >= 0 && r->loader)
+				ret = st_maps_zero(r->loader, r->compiled, map_id);
+			break;
+		case ST_FN_EXIT:
+			r->exit_requested = true;
+			/* bpftrace stops the clause at exit(). */
+			return 0;
+		default:
+			break;
+		}
+	}
+	return ret;
+}
+
+int st_run_clauses(struct st_runner *r, enum st_probe_kind kind)
+{
+	uint32_t i, j;
+	int ret;
+
+	for (i = 0; i < r->prog->nr_clauses; i++) {
+		const struct st_clause *cl = &r->prog->clauses[i];
+
+		for (j = 0; j < cl->nr_probes; j++) {
+			if (cl->probes[j].kind != kind)
+				continue;
+			ret = st_run_clause(r, cl);
+			if (ret)
+				return ret;
+			break;
+		}
+	}
+	return 0;
+}
+
+int st_run_print_all(struct st_runner *r)
+{
+	struct st_maps_snapshot snap;
+	int ret;
+
+	if (!r->loader || !r->compiled->nr_maps)
+		return 0;
+	ret = st_maps_read(r->loader, r->prog, r->compiled, -1, &snap);
+	if (ret)
+		return ret;
+	ret = st_output_exit_maps(r->out, r->fmt, snap.maps, snap.nr_maps);
+	st_maps_snapshot_free(&snap);
+	fflush(r->out);
+	return ret;
+}
+
+unsigned long long st_run_report_problems(struct st_runner *r)
+{
+	struct st_problem *probs;
+	unsigned long long lost = 0;
+	int n, i;
+
+	if (!r->loader)
+		return 0;
+	n = st_problems_read(r->loader, r->compiled, NULL, 0, NULL);
+	if (n <= 0)
+		return 0;
+	probs = calloc(n, sizeof(*probs));
+	if (!probs)
+		return 0;
+	n = st_problems_read(r->loader, r->compiled, probs, n, NULL);
+	for (i = 0; i < n; i++) {
+		const char *name = r->compiled->probes[probs[i].probe].name;
+		const char *reason = st_counter_reason(probs[i].counter);
+
+		if (probs[i].counter == ST_C_STR_TRUNC) {
+			fprintf(stderr, "sidetrace: %llu strings were cut: %s (%s)\n",
+				(unsigned long long)probs[i].count, reason, name);
+			continue;
+		}
+		if (probs[i].counter == ST_C_MAP_FULL || probs[i].counter == ST_C_BUSY)
+			fprintf(stderr, "sidetrace: %llu events not counted: %s (%s)\n",
+				(unsigned long long)probs[i].count, reason, name);
+		else
+			fprintf(stderr, "sidetrace: %llu events could not be decoded: %s (%s)\n",
+				(unsigned long long)probs[i].count, reason, name);
+		lost += probs[i].count;
+	}
+	free(probs);
+	return lost;
+}

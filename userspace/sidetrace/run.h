@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The user-space side of a program: BEGIN, END and interval clauses, whose
+ * actions (print, clear, zero, exit) act on the kernel's maps, and the
+ * printing of every map when the program ends.
+ */
+#ifndef SIDETRACE_RUN_H
+#define SIDETRACE_RUN_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "ast.h"
+#include "compile.h"
+#include "loader.h"
+#include "output.h"
+
+struct st_runner {
+	const struct st_program *prog;
+	const struct st_compiled *compiled;
+	const struct st_loader *loader;	/* NULL when nothing was loaded */
+	FILE *out;
+	enum st_output_format fmt;
+	bool exit_requested;		/* an exit() ran */
+};
+
+/* Runs the statements of a BEGIN, END or interval clause. 0 or -errno. */
+int st_run_clause(struct st_runner *r, const struct st_clause *cl);
+
+/* Runs every clause of kind kind (BEGIN or END), in program order. */
+int st_run_clauses(struct st_runner *r, enum st_probe_kind kind);
+
+/* Prints every map, as bpftrace does at exit. 0 or -errno. */
+int st_run_print_all(struct st_runner *r);
+
+/*
+ * Reports on stderr what the BPF program could not do: events it could not
+ * decode, truncated strings, drops. Returns the number of lost events.
+ */
+unsigned long long st_run_report_problems(struct st_runner *r);
+
+#endif /* SIDETRACE_RUN_H */
