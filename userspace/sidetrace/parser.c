@@ -242,12 +242,15 @@ static int parse_primary(struct parser *p, struct st_expr **out)
 			err = parse_expr(p, 0, out);
 		if (err)
 			return err;
-		if (p->cur.kind != T_RPAREN) {
+		if (p->cur.kind != T_RPAREN)
+			err = perr(p, p->cur.pos, "expected ')'");
+		else
+			err = advance(p);
+		if (err) {
 			st_expr_free(*out);
 			*out = NULL;
-			return perr(p, p->cur.pos, "expected ')'");
 		}
-		return advance(p);
+		return err;
 	case T_INT:
 	case T_STR:
 	case T_MAP:
