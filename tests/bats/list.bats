@@ -1,0 +1,230 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
+# `sidetrace list`: SIDE events and USDT probes of real binaries (PIE,
+# non-PIE, shared object, USDT only, a live process), checked against
+# readelf and bpftrace, and damaged binaries that must not crash it.
+
+load helpers
+bats_require_minimum_version 1.5.0
+
+FIX="$BATS_TEST_DIRNAME/fixtures"
+
+setup_file() {
+	local d="$BATS_FILE_TMPDIR"
+
+	# Build the fixtures the way an application would, with the public API.
+	cc -O2 -Wall -fPIC -shared -I"$ROOT/include" "$FIX/liblistfix.c" \
+		-o "$d/liblistfix.so" -L"$OUT" -lside -Wl,-rpath,"$OUT"
+	cc -O2 -Wall -I"$ROOT/include" "$FIX/list_app.c" -o "$d/app_pie" \
+		-L"$d" -llistfix -Wl,-rpath,"$d" "$OUT/libside.a" -lpthread -ldl
+	cc -O2 -Wall -no-pie -fno-pie -I"$ROOT/include" "$FIX/list_app.c" \
+		-o "$d/app_nopie" -L"$d" -llistfix -Wl,-rpath,"$d" \
+		"$OUT/libside.a" -lpthread -ldl
+	cc -O2 -Wall "$FIX/plain_usdt.c" -o "$d/plain_usdt"
+}
+
+setup() {
+	D="$BATS_FILE_TMPDIR"
+}
+
+# "provider:name count" for every probe, from readelf's notes.
+readelf_sites() {
+	readelf -n "$1" | awk '/Provider:/ { p = $2 } /Name:/ { print p ":" $2 }' |
+		sort | uniq -c | awk '{ print $2, $1 }'
+}
+
+# The same from sidetrace's JSON, by the names in the notes.
+list_sites() {
+	"$SIDETRACE" list -f json "$1" | jq -r '"\(.usdt_provider):\(.usdt_name) \(.nr_sites)"' |
+		awk '$2 > 0' | sort
+}
+
+@test "PIE executable: events, log levels, nested field types, site counts" {
+	run "$SIDETRACE" list "$D/app_pie"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "$D/app_pie" ]
+	grep -qx '  shop.cart:item-added  \[NOTICE\]  4 sites' <<<"$output"
+	grep -qx '    sku: string' <<<"$output"
+	grep -qx '    qty: u16' <<<"$output"
+	grep -qx '    entry: struct { line: u32, price: struct { cents: u64, currency: string } }' <<<"$output"
+	grep -qx '    tags: array<string, 3>' <<<"$output"
+	grep -qx '    ids: vla<s64>' <<<"$output"
+	grep -qx '    kind: enum<u8>' <<<"$output"
+	grep -qx '    flags: enum_bitmap<u32>' <<<"$output"
+	grep -qx '  shop.cart:note  \[DEBUG\]  1 site  variadic' <<<"$output"
+	grep -qx '    code: s32' <<<"$output"
+	grep -qx '  plain:tick  (USDT, no SIDE description)  1 site' <<<"$output"
+}
+
+@test "non-PIE executable lists exactly what the PIE build lists" {
+	pie=$("$SIDETRACE" list "$D/app_pie" | tail -n +2)
+	nopie=$("$SIDETRACE" list "$D/app_nopie" | tail -n +2)
+	[ -n "$pie" ]
+	[ "$pie" = "$nopie" ]
+	file "$D/app_nopie" | grep -q 'LSB executable'
+	file "$D/app_pie" | grep -q 'pie executable'
+}
+
+@test "shared object, by path and by library name" {
+	run "$SIDETRACE" list "$D/liblistfix.so"
+	[ "$status" -eq 0 ]
+	grep -qx '  listfix:op  \[INFO\]  1 site' <<<"$output"
+	grep -qx '    n: s32' <<<"$output"
+	grep -qx '    what: string' <<<"$output"
+	LD_LIBRARY_PATH="$D" run "$SIDETRACE" list liblistfix
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "$D/liblistfix.so" ]
+	grep -qx '  listfix:op  \[INFO\]  1 site' <<<"$output"
+}
+
+@test "site counts agree with readelf -n on every kind of object" {
+	for bin in "$D/app_pie" "$D/app_nopie" "$D/liblistfix.so" "$D/plain_usdt" \
+		"$HTTPD" "$LIBKV"; do
+		expect=$(readelf_sites "$bin")
+		got=$(list_sites "$bin")
+		[ -n "$expect" ]
+		if [ "$expect" != "$got" ]; then
+			echo "$bin: readelf says"$'\n'"$expect"$'\n'"sidetrace says"$'\n'"$got"
+			false
+		fi
+	done
+}
+
+@test "bpftrace -l shows the same probes" {
+	for bin in "$D/app_pie" "$HTTPD"; do
+		expect=$(bpftrace_q -l "usdt:$bin:*" | sed "s|^usdt:$bin:||" | sort)
+		got=$("$SIDETRACE" list -f json "$bin" |
+			jq -r 'select(.nr_sites > 0) | "\(.usdt_provider):\(.usdt_name)"' | sort)
+		[ -n "$expect" ]
+		[ "$expect" = "$got" ]
+	done
+}
+
+@test "plain USDT binary: probes listed without SIDE description" {
+	run "$SIDETRACE" list "$D/plain_usdt"
+	[ "$status" -eq 0 ]
+	grep -qx '  legacy:start  (USDT, no SIDE description)  2 sites' <<<"$output"
+	grep -qx '  legacy:stop  (USDT, no SIDE description)  1 site' <<<"$output"
+}
+
+@test "-v: attributes, enum mappings, sites whose file offsets hold the probe nop" {
+	run "$SIDETRACE" list -v "$D/app_pie"
+	[ "$status" -eq 0 ]
+	grep -qx '    attributes: team="checkout", version=2' <<<"$output"
+	grep -qx '    kind: enum<u8> { 0=book, 1..3=music }' <<<"$output"
+	grep -qx '    flags: enum_bitmap<u32> { 0=gift, 1..2=rush }' <<<"$output"
+	[ "$(grep -c '^    site ' <<<"$output")" -eq 6 ]
+	# SIDE sites are 5-byte nops, sys/sdt.h ones 1-byte nops.
+	while read -r off; do
+		byte=$(od -An -tx1 -j "$((off))" -N1 "$D/app_pie" | tr -d ' ')
+		[ "$byte" = 0f ] || [ "$byte" = 90 ]
+	done < <(sed -n 's/.*site 0x[0-9a-f]* (file offset \(0x[0-9a-f]*\)).*/\1/p' <<<"$output")
+	# The semaphore of item-added is what readelf reports.
+	sema=$(readelf -n "$D/app_pie" | grep -A2 'Name: item-added' |
+		sed -n 's/.*Semaphore: \(0x[0-9a-f]*\).*/\1/p' | head -1)
+	grep -q "semaphore 0x$(printf '%x' "$sema") " <<<"$output"
+}
+
+@test "-f json: one valid document per event, with nested types" {
+	run "$SIDETRACE" list -f json "$D/app_pie"
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 3 ]
+	for l in "${lines[@]}"; do
+		jq -e . >/dev/null <<<"$l"
+	done
+	ev=$(grep '"event":"item-added"' <<<"$output")
+	[ "$(jq -r .loglevel <<<"$ev")" = NOTICE ]
+	[ "$(jq -r .nr_sites <<<"$ev")" -eq 4 ]
+	[ "$(jq -r '.fields[2].type.fields[1].type.fields[0].name' <<<"$ev")" = cents ]
+	[ "$(jq -r '.fields[2].type.fields[1].type.fields[0].type.kind' <<<"$ev")" = u64 ]
+	[ "$(jq -r '.fields[3].type.length' <<<"$ev")" -eq 3 ]
+	[ "$(jq -r '.fields[3].type.elem.kind' <<<"$ev")" = string ]
+	[ "$(jq -r '.fields[5].type.mappings[1].label' <<<"$ev")" = music ]
+	[ "$(jq -r '.sites | length' <<<"$ev")" -eq 4 ]
+	plain=$(grep '"event":"tick"' <<<"$output")
+	[ "$(jq -r .side <<<"$plain")" = false ]
+}
+
+@test "several binaries in one call" {
+	run "$SIDETRACE" list "$D/app_pie" "$D/liblistfix.so"
+	[ "$status" -eq 0 ]
+	grep -qx "$D/app_pie" <<<"$output"
+	grep -qx "$D/liblistfix.so" <<<"$output"
+}
+
+@test "-p PID: the executable and the shared libraries it loaded" {
+	coproc APP { exec "$D/app_pie" wait; }
+	pid=$APP_PID
+	read -r ready <&"${APP[0]}"
+	[ "$ready" = ready ]
+	run "$SIDETRACE" list -p "$pid"
+	kill "$pid"
+	wait "$pid" || true
+	[ "$status" -eq 0 ]
+	grep -qx "$D/app_pie" <<<"$output"
+	grep -qx "$D/liblistfix.so" <<<"$output"
+	grep -qx '  shop.cart:item-added  \[NOTICE\]  4 sites' <<<"$output"
+	grep -qx '  listfix:op  \[INFO\]  1 site' <<<"$output"
+}
+
+@test "errors: missing file, not ELF, no events, bad PID, bad usage" {
+	run --separate-stderr "$SIDETRACE" list "$D/does-not-exist"
+	[ "$status" -eq 1 ]
+	grep -q 'No such file' <<<"$stderr"
+	echo 'just text' >"$D/text.txt"
+	run --separate-stderr "$SIDETRACE" list "$D/text.txt"
+	[ "$status" -eq 1 ]
+	grep -q 'not an ELF file' <<<"$stderr"
+	cat >"$D/none.c" <<<'int main(void) { return 0; }'
+	cc "$D/none.c" -o "$D/none"
+	run --separate-stderr "$SIDETRACE" list "$D/none"
+	[ "$status" -eq 1 ]
+	grep -q 'no SIDE or USDT events' <<<"$stderr"
+	run --separate-stderr "$SIDETRACE" list libno-such-library-anywhere
+	[ "$status" -eq 1 ]
+	grep -q 'no such file or library' <<<"$stderr"
+	run --separate-stderr "$SIDETRACE" list -p 2147483647
+	[ "$status" -eq 1 ]
+	grep -q 'no such process' <<<"$stderr"
+	run --separate-stderr "$SIDETRACE" list
+	[ "$status" -eq 2 ]
+	run --separate-stderr "$SIDETRACE" list -f yaml "$D/app_pie"
+	[ "$status" -eq 2 ]
+	# One bad target among good ones: the good ones are listed, status 1.
+	run --separate-stderr "$SIDETRACE" list "$D/app_pie" "$D/text.txt"
+	[ "$status" -eq 1 ]
+	grep -q 'shop.cart:item-added' <<<"$output"
+}
+
+@test "truncated binaries: an error or a partial list, never a crash" {
+	size=$(stat -c %s "$D/app_pie")
+	for i in $(seq 0 40); do
+		head -c $((size * i / 40)) "$D/app_pie" >"$D/trunc"
+		run timeout 10 "$SIDETRACE" list -v "$D/trunc"
+		if [ "$status" -gt 1 ]; then
+			echo "truncated to $((size * i / 40)) bytes: status $status"
+			false
+		fi
+	done
+}
+
+@test "binaries with corrupted bytes: an error or a partial list, never a crash" {
+	size=$(stat -c %s "$D/app_pie")
+	RANDOM=42
+	for i in $(seq 1 60); do
+		cp "$D/app_pie" "$D/flip"
+		# Overwrite a few bytes, mostly within the first 24 KiB where the
+		# headers, notes, descriptions and relocations of this small file are.
+		for k in 1 2 3 4 5 6; do
+			off=$(((RANDOM * 32768 + RANDOM) % (size < 24576 ? size : 24576)))
+			printf "\\x$(printf %02x $((RANDOM % 256)))" |
+				dd of="$D/flip" bs=1 seek="$off" conv=notrunc status=none
+		done
+		run timeout 10 "$SIDETRACE" list -v -f json "$D/flip"
+		if [ "$status" -gt 1 ]; then
+			cp "$D/flip" "$BATS_RUN_TMPDIR/crash-$i"
+			echo "corrupted copy $i: status $status"
+			false
+		fi
+	done
+}
