@@ -21,7 +21,7 @@ static int check_environment(char *err, size_t errlen)
 {
 	if (geteuid() != 0) {
 		snprintf(err, errlen,
-			 "sidetrace needs root (CAP_BPF and CAP_PERFMON) to load BPF programs");
+			 "tracing needs root (CAP_BPF and CAP_PERFMON) to load BPF programs");
 		return -EPERM;
 	}
 	if (access(BTF_PATH, R_OK)) {

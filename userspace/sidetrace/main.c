@@ -7,6 +7,7 @@
  *   sidetrace list ...
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -84,7 +85,8 @@ static void usage(FILE *f)
 		"  -e PROGRAM   the program text, e.g.\n"
 		"               'side:./app:http:request { @[args.method] = hist(args.latency_ns); }'\n"
 		"  -p PID       trace only process PID (and find its libraries)\n"
-		"  -c CMD       run CMD (through /bin/sh), trace only it, stop when it exits\n"
+		"  -c CMD       run CMD (split into words like a shell does), trace only\n"
+		"               it and the libraries next to it, stop when it exits\n"
 		"  -f FORMAT    output format: text (default) or json\n"
 		"  -o FILE      write the output to FILE\n"
 		"  -v           verbose: show libbpf's and the kernel's messages\n"
@@ -255,6 +257,43 @@ static int select_pid_events(struct source *s, struct target *t)
 	return 0;
 }
 
+/*
+ * -c: a library the command loads through an $ORIGIN run path sits next to
+ * it, where the standard lookup does not go.
+ */
+static int find_next_to(const char *cmd_path, const char *name, char *path,
+			size_t len)
+{
+	char dir[PATH_MAX], *slash;
+	struct dirent *de;
+	int ret = -ENOENT;
+	DIR *d;
+
+	if (!cmd_path || strchr(name, '/'))
+		return -ENOENT;
+	snprintf(dir, sizeof(dir), "%s", cmd_path);
+	slash = strrchr(dir, '/');
+	if (!slash)
+		return -ENOENT;
+	*slash = '\0';
+	d = opendir(dir);
+	if (!d)
+		return -ENOENT;
+	while ((de = readdir(d))) {
+		char full[PATH_MAX];
+
+		if (snprintf(full, sizeof(full), "%s/%s", dir, de->d_name) >= (int)sizeof(full))
+			continue;
+		if (strstr(de->d_name, ".so") && object_matches(full, name)) {
+			snprintf(path, len, "%s", full);
+			ret = 0;
+			break;
+		}
+	}
+	closedir(d);
+	return ret;
+}
+
 static const struct st_event_list *target_events(void *ctx, const char *name,
 						 char *err, size_t errlen)
 {
@@ -305,7 +344,8 @@ static const struct st_event_list *target_events(void *ctx, const char *name,
 		snprintf(err, errlen, "empty target: write the program or library to trace");
 		return NULL;
 	}
-	if (st_resolve_target(name, path, sizeof(path))) {
+	if (st_resolve_target(name, path, sizeof(path)) &&
+	    find_next_to(s->cmd_path, name, path, sizeof(path))) {
 		snprintf(err, errlen, "%s: no such program or library", name);
 		return NULL;
 	}
