@@ -626,6 +626,8 @@ __noinline int st_exec(const struct st_probe_cfg *cfg, struct st_scratch *s,
 	case ST_I_CLAUSE:
 		RD(s->clause_end) = in->imm;
 		RD(s->sp) = 0;
+		if (in->mask & ~s->ok)
+			abort_clause(s);
 		break;
 	case ST_I_FILTER:
 		if (!pop(s))

@@ -78,7 +78,11 @@ struct st_load {
 };
 
 enum st_opcode {
-	/* Starts a clause: resets the stack; imm = pc after the clause. */
+	/*
+	 * Starts a clause: resets the stack; imm = pc after the clause,
+	 * mask = the loads it reads. An event that failed to decode one of
+	 * them skips the whole clause, never half of it.
+	 */
 	ST_I_CLAUSE,
 	/* Pops; zero skips to the end of the clause. */
 	ST_I_FILTER,
@@ -140,8 +144,8 @@ enum st_builtin_id {
 struct st_insn {
 	__u8 op;		/* enum st_opcode */
 	__u8 a;
-	__u16 reserved16;
-	__u32 reserved32;
+	__u16 reserved;
+	__u32 mask;		/* ST_I_CLAUSE: bit i = load i */
 	__s64 imm;
 };
 

@@ -371,6 +371,12 @@ static int cclause(struct cctx *c, const struct st_clause *cl)
 	if (err)
 		return err;
 	cfg->insns[start].imm = cfg->nr_insns;
+	for (i = start; i < cfg->nr_insns; i++) {
+		const struct st_insn *in = &cfg->insns[i];
+
+		if ((in->op == ST_I_FIELD || in->op == ST_I_STR) && in->a < ST_MAX_LOADS)
+			cfg->insns[start].mask |= 1U << in->a;
+	}
 	return 0;
 }
 
