@@ -41,9 +41,14 @@
 /* In C, attributes of dynamic values are compound literals too. */
 #define side_dynamic_attr_list(...) side_attr_list(__VA_ARGS__)
 #define _side_no_attr() { .elements = SIDE_PTR_INIT(NULL), .length = 0 }
-/* Selects the optional trailing attribute list, or none. */
-#define _side_attr_or_none(_dummy, ...) _side_attr_pick(_dummy, ##__VA_ARGS__, _side_no_attr())
-#define _side_attr_pick(_dummy, _attr, ...) _attr
+/*
+ * Selects the optional trailing attribute list, or none. An expanded list
+ * is a brace initializer whose commas split it into several macro
+ * arguments; they are passed on together, never picked one by one.
+ */
+#define _side_attr_or_none(_dummy, ...) SIDE_CAT(_side_attr_, __VA_OPT__(given))(__VA_ARGS__)
+#define _side_attr_(...) _side_no_attr()
+#define _side_attr_given(...) __VA_ARGS__
 
 #define side_attr(_key, _value) \
 	{ \
@@ -437,8 +442,11 @@
 	  .u = { .side_array = SIDE_PTR_INIT(&(const struct side_type_array){ \
 		.elem_type = SIDE_PTR_INIT(_elem_type), .length = (_length), \
 		.attributes = _side_attr_or_none(_, ##_attr) }) } }
+/* An expanded attribute list counts as several arguments. */
 #define _side_type_array_2 _side_type_array_inline
 #define _side_type_array_3 _side_type_array_inline
+#define _side_type_array_4 _side_type_array_inline
+#define _side_type_array_5 _side_type_array_inline
 /* side_type_array(definition) or side_type_array(elem_type, length [, attr]) */
 #define side_type_array(...) SIDE_CAT(_side_type_array_, _SIDE_NARG(__VA_ARGS__))(__VA_ARGS__)
 #define side_field_array(_name, ...) _side_field(_name, side_type_array(__VA_ARGS__))
@@ -461,6 +469,8 @@
 		.attributes = _side_attr_or_none(_, ##_attr) }) } }
 #define _side_type_vla_2 _side_type_vla_inline
 #define _side_type_vla_3 _side_type_vla_inline
+#define _side_type_vla_4 _side_type_vla_inline
+#define _side_type_vla_5 _side_type_vla_inline
 /* side_type_vla(definition) or side_type_vla(elem_type, length_type [, attr]) */
 #define side_type_vla(...) SIDE_CAT(_side_type_vla_, _SIDE_NARG(__VA_ARGS__))(__VA_ARGS__)
 #define side_field_vla(_name, ...) _side_field(_name, side_type_vla(__VA_ARGS__))
@@ -554,9 +564,9 @@ enum {
 	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_OPTIONAL), .u = { .side_optional = SIDE_PTR_INIT(_optional) } }
 #define side_field_optional(_name, _optional) _side_field(_name, side_type_optional(_optional))
 #define side_field_optional_literal(_name, _elem_type, _attr...) \
-	_side_field(_name, side_type_optional(&(const struct side_type_optional){ \
+	_side_field(_name, side_type_optional((&(const struct side_type_optional){ \
 		.elem_type = SIDE_PTR_INIT(_elem_type), \
-		.attributes = _side_attr_or_none(_, ##_attr) }))
+		.attributes = _side_attr_or_none(_, ##_attr) })))
 #define side_arg_define_optional(_identifier, _value, _selector) \
 	const struct side_arg_optional _identifier = { .side_static = _value, .selector = (_selector) }
 #define side_arg_optional(_optional) \
