@@ -100,6 +100,31 @@ list_sites() {
 	done
 }
 
+@test "packed relative relocations (DT_RELR) read like RELA ones" {
+	cc -O2 -Wall -I"$ROOT/include" "$FIX/list_app.c" -o "$D/app_relr" \
+		-Wl,-z,pack-relative-relocs -L"$D" -llistfix -Wl,-rpath,"$D" \
+		"$OUT/libside.a" -lpthread -ldl
+	readelf -SW "$D/app_relr" | grep -q '\.relr\.dyn'
+	[ "$("$SIDETRACE" list "$D/app_relr" | tail -n +2)" = \
+	  "$("$SIDETRACE" list "$D/app_pie" | tail -n +2)" ]
+}
+
+@test "exported event in a shared object: pointers relocated against its symbol" {
+	cat >"$D/exp.c" <<-'EOF'
+	#include <side/trace.h>
+	side_export_event(ev_exp, "exp", "ported", SIDE_LOGLEVEL_INFO,
+		side_field_list(side_field_s32("n")));
+	void exp_fn(int n) { side_event(ev_exp, side_arg_list(side_arg_s32(n))); }
+	EOF
+	cc -O2 -fPIC -shared -I"$ROOT/include" "$D/exp.c" -o "$D/libexp.so"
+	# The description pointer is an R_X86_64_64 on the ev_exp symbol.
+	readelf -rW "$D/libexp.so" | grep -q 'R_X86_64_64 .* ev_exp'
+	run "$SIDETRACE" list "$D/libexp.so"
+	[ "$status" -eq 0 ]
+	grep -qx '  exp:ported  \[INFO\]  1 site' <<<"$output"
+	grep -qx '    n: s32' <<<"$output"
+}
+
 @test "plain USDT binary: probes listed without SIDE description" {
 	run "$SIDETRACE" list "$D/plain_usdt"
 	[ "$status" -eq 0 ]
