@@ -736,3 +736,77 @@ int sidetrace_event(struct pt_regs *ctx)
 	RD(s->busy) = 0;
 	return 0;
 }
+
+/*
+ * Takes the page faults that sidetrace_event cannot. A non-sleepable
+ * program reads only pages that are mapped already, and a string literal
+ * that the application passes by pointer without ever reading it sits in
+ * a page that may never have been mapped: its read would fail. This
+ * sleepable program runs first at the same sites (the kernel runs a probe
+ * site's newest consumer first, and the collector attaches it second) and
+ * touches the pages of the strings the probe will read, as the application
+ * itself would. Failures are left for sidetrace_event to count.
+ */
+__noinline int st_fault_in_load(__u64 vec, const struct st_load *ld)
+{
+	struct side_arg_vec v;
+	struct side_arg arg;
+	__u32 i, nr;
+	__u64 sav, p;
+	char c;
+
+	if (!ld || ld->src != ST_SRC_VEC || ld->want != ST_WANT_STR)
+		return 0;
+	if (bpf_copy_from_user(&v, sizeof(v), (const void *)vec))
+		return 0;
+	nr = ld->nr_steps;
+	for (i = 0; i < ST_MAX_STEPS; i++) {
+		const struct st_step *step = &ld->steps[i];
+
+		if (i >= nr)
+			break;
+		sav = (__u64)side_ptr_get(v.sav);
+		if (step->index >= v.len ||
+		    bpf_copy_from_user(&arg, sizeof(arg),
+				       (const void *)(sav + (__u64)step->index *
+						      sizeof(arg))))
+			return 0;
+		if (i + 1 == nr)
+			break;
+		if (arg.type.v != step->label ||
+		    bpf_copy_from_user(&v, sizeof(v),
+				       side_ptr_get(arg.u.side_static.side_struct)))
+			return 0;
+	}
+	if (arg.type.v != SIDE_TYPE_STRING_UTF8)
+		return 0;
+	p = (__u64)side_ptr_get(arg.u.side_static.string_value);
+	if (!p || bpf_copy_from_user(&c, 1, (const void *)p))
+		return 0;
+	/* The string may go on into the next page. */
+	if ((p & 4095) + ST_STR_LEN > 4096)
+		bpf_copy_from_user(&c, 1, (const void *)((p | 4095) + 1));
+	return 0;
+}
+
+SEC("usdt")
+int sidetrace_fault_in(struct pt_regs *ctx)
+{
+	const struct st_probe_cfg *cfg;
+	__u32 probe, i;
+	long vec;
+
+	probe = bpf_usdt_cookie(ctx);
+	cfg = bpf_map_lookup_elem(&st_probes, &probe);
+	if (!cfg || !cfg->str_loads)
+		return 0;
+	if (bpf_usdt_arg(ctx, cfg->vec_arg, &vec))
+		return 0;
+	for (i = 0; i < ST_MAX_LOADS; i++) {
+		if (i >= cfg->nr_loads)
+			break;
+		if (cfg->str_loads & (1U << i))
+			st_fault_in_load(vec, &cfg->loads[i]);
+	}
+	return 0;
+}

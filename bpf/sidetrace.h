@@ -154,7 +154,10 @@ struct st_probe_cfg {
 	__u8 dyn_arg;		/* variadic: SDT argument of the dynamic struct */
 	__u8 variadic;
 	__u8 nr_loads;
+	__u16 str_loads;	/* bit i: load i reads a string (fault-in) */
+	__u16 reserved;
 	__u32 nr_insns;
+	__u32 reserved2;
 	struct st_load loads[ST_MAX_LOADS];
 	struct st_insn insns[ST_MAX_INSNS];
 	char strs[ST_MAX_STRCONST][ST_STR_LEN];

@@ -195,6 +195,8 @@ static int add_load(struct cctx *c, const struct st_expr *e)
 		return -EINVAL;
 	}
 	cfg->loads[cfg->nr_loads] = ld;
+	if (ld.want == ST_WANT_STR)
+		cfg->str_loads |= 1U << cfg->nr_loads;
 	return cfg->nr_loads++;
 }
 

@@ -51,6 +51,56 @@ static int configure(struct sidetrace_bpf *skel, const struct st_compiled *c)
 	return 0;
 }
 
+static bool reads_strings(const struct st_compiled *c)
+{
+	uint32_t i;
+
+	for (i = 0; i < c->nr_probes; i++)
+		if (c->probes[i].cfg.str_loads)
+			return true;
+	return false;
+}
+
+/* Opens, configures and loads the skeleton; with_fault_in: see below. */
+static int open_and_load(struct st_loader *l, const struct st_compiled *c,
+			 bool with_fault_in, char *err, size_t errlen)
+{
+	struct bpf_program *fault_in;
+	int ret;
+
+	l->skel = sidetrace_bpf__open();
+	if (!l->skel) {
+		ret = -errno;
+		snprintf(err, errlen, "cannot open the BPF program: %s",
+			 strerror(-ret));
+		return ret;
+	}
+	ret = configure(l->skel, c);
+	if (ret) {
+		snprintf(err, errlen, "cannot size the BPF maps: %s",
+			 strerror(-ret));
+		return ret;
+	}
+	fault_in = l->skel->progs.sidetrace_fault_in;
+	ret = bpf_program__set_autoload(fault_in, with_fault_in);
+	if (!ret && with_fault_in)
+		ret = bpf_program__set_flags(fault_in, BPF_F_SLEEPABLE);
+	if (ret) {
+		snprintf(err, errlen, "cannot set up the fault-in program: %s",
+			 strerror(-ret));
+		return ret;
+	}
+	ret = sidetrace_bpf__load(l->skel);
+	if (ret) {
+		snprintf(err, errlen,
+			 "cannot load the BPF program: %s (run with -v for the kernel's log)",
+			 strerror(-ret));
+		return ret;
+	}
+	l->fault_in = with_fault_in;
+	return 0;
+}
+
 int st_loader_load(struct st_loader *l, const struct st_compiled *c,
 		   char *err, size_t errlen)
 {
@@ -69,26 +119,19 @@ int st_loader_load(struct st_loader *l, const struct st_compiled *c,
 			 strerror(-l->ncpus));
 		return l->ncpus;
 	}
-	l->skel = sidetrace_bpf__open();
-	if (!l->skel) {
-		ret = -errno;
-		snprintf(err, errlen, "cannot open the BPF program: %s",
-			 strerror(-ret));
-		return ret;
+	/*
+	 * Strings need the sleepable fault-in program; a kernel without
+	 * sleepable uprobe programs refuses it, and then strings whose page
+	 * is not mapped count as decode errors instead.
+	 */
+	ret = open_and_load(l, c, reads_strings(c), err, errlen);
+	if (ret && l->skel && reads_strings(c)) {
+		sidetrace_bpf__destroy(l->skel);
+		l->skel = NULL;
+		ret = open_and_load(l, c, false, err, errlen);
 	}
-	ret = configure(l->skel, c);
-	if (ret) {
-		snprintf(err, errlen, "cannot size the BPF maps: %s",
-			 strerror(-ret));
+	if (ret)
 		return ret;
-	}
-	ret = sidetrace_bpf__load(l->skel);
-	if (ret) {
-		snprintf(err, errlen,
-			 "cannot load the BPF program: %s (run with -v for the kernel's log)",
-			 strerror(-ret));
-		return ret;
-	}
 	l->aggr_fd = bpf_map__fd(l->skel->maps.st_aggr);
 	l->counters_fd = bpf_map__fd(l->skel->maps.st_counters);
 	for (i = 0; i < c->nr_probes; i++) {
@@ -113,7 +156,8 @@ int st_loader_attach(struct st_loader *l, const struct st_compiled *c,
 	int sites = 0, ret;
 	uint32_t i;
 
-	links = calloc(c->nr_probes ? c->nr_probes : 1, sizeof(*links));
+	/* Up to two links per probe: the program and its fault-in helper. */
+	links = calloc(2 * c->nr_probes + 1, sizeof(*links));
 	if (!links) {
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
@@ -135,6 +179,19 @@ int st_loader_attach(struct st_loader *l, const struct st_compiled *c,
 		}
 		links[l->nr_links++] = link;
 		sites += ev->nr_sites;
+		if (!l->fault_in || !c->probes[i].cfg.str_loads)
+			continue;
+		/* Attached second, so that the kernel runs it first. */
+		link = bpf_program__attach_usdt(l->skel->progs.sidetrace_fault_in,
+						pid, ev->path, ev->usdt_provider,
+						ev->usdt_name, &opts);
+		if (!link) {
+			ret = -errno;
+			snprintf(err, errlen, "cannot attach to %s in %s: %s",
+				 c->probes[i].name, ev->path, strerror(-ret));
+			return ret;
+		}
+		links[l->nr_links++] = link;
 	}
 	return sites;
 }

@@ -22,6 +22,7 @@ struct st_loader {
 	int aggr_fd;		/* st_aggr: the aggregations */
 	int counters_fd;	/* st_counters: hits and decode errors */
 	int ncpus;		/* possible CPUs: per-CPU value count */
+	bool fault_in;		/* the sleepable fault-in program is loaded */
 };
 
 /*
