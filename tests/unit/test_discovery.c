@@ -192,6 +192,9 @@ DESC(ev_variadic, "unit.prov", "variadic_ev", one_u32, 1, NULL, 0,
      SIDE_EVENT_FLAG_VARIADIC, SIDE_LOGLEVEL_DEBUG);
 DESC(ev_nosite, "unit.prov", "no_site", one_u32, 1, NULL, 0, 0,
      SIDE_LOGLEVEL_WARNING);
+/* Its site passes one argument where the SIDE layout has three. */
+DESC(ev_wrong, "unit.prov", "wrong_args", one_u32, 1, NULL, 0, 0,
+     SIDE_LOGLEVEL_INFO);
 
 /* Hostile: a struct that contains itself. */
 static const struct side_type_struct cycle_struct;
@@ -235,25 +238,30 @@ DESC(ev_null, "bad", "nullptr", null_fields, 2, NULL, 0, 0,
 /* sys/sdt.h with semaphores names them provider_name_semaphore. */
 __attribute__((section(".probes"), used)) unsigned short unit_prov_nested_ev_semaphore;
 __attribute__((section(".probes"), used)) unsigned short unit_prov_variadic_ev_semaphore;
+__attribute__((section(".probes"), used)) unsigned short unit_prov_wrong_args_semaphore;
 __attribute__((section(".probes"), used)) unsigned short plainprov_plain_probe_semaphore;
 
 static volatile long sink;
 
 __attribute__((noinline)) static void fire_nested_a(long v)
 {
-	STAP_PROBE2(unit_prov, nested_ev, v, &ev_nested);
+	/* As the SIDE layout has it: 10 field values, description, vector. */
+	STAP_PROBE12(unit_prov, nested_ev, v, v, v, v, v, v, v, v, v, v,
+		     &ev_nested, &sink);
 	sink = v;
 }
 
 __attribute__((noinline)) static void fire_nested_b(long v)
 {
-	STAP_PROBE2(unit_prov, nested_ev, v + 1, &ev_nested);
+	STAP_PROBE12(unit_prov, nested_ev, v + 1, v, v, v, v, v, v, v, v, v,
+		     &ev_nested, &sink);
 	sink = v;
 }
 
 __attribute__((noinline)) static void fire_others(long v)
 {
-	STAP_PROBE1(unit_prov, variadic_ev, v);
+	STAP_PROBE4(unit_prov, variadic_ev, v, &ev_variadic, &sink, &sink);
+	STAP_PROBE1(unit_prov, wrong_args, v);
 	STAP_PROBE(plainprov, plain_probe);
 	sink = v;
 }
@@ -384,8 +392,12 @@ static void check_good_events(const struct st_event_list *l, const char *path)
 	ev = find(l, "unit.prov", "variadic_ev");
 	CHECK(ev && ev->variadic && ev->nr_sites == 1 &&
 	      ev->loglevel == SIDE_LOGLEVEL_DEBUG);
+	CHECK(ev && !ev->error);
 	ev = find(l, "unit.prov", "no_site");
 	CHECK(ev && ev->has_side && ev->nr_sites == 0 && !ev->error);
+	ev = find(l, "unit.prov", "wrong_args");
+	CHECK(ev && ev->nr_sites == 1 && ev->error &&
+	      strstr(ev->error, "has 1 SDT arguments, the SIDE layout has 3"));
 
 	plain = find(l, "plainprov", "plain_probe");
 	CHECK(plain && !plain->has_side && plain->nr_sites == 1 &&
@@ -428,7 +440,7 @@ static void check_match(const struct st_event_list *l)
 	/* The USDT spelling finds the same event. */
 	n = st_events_match(l, "unit_prov", "nested_ev", idx, 8);
 	CHECK(n == 1 && !strcmp(l->events[idx[0]].name, "nested-ev"));
-	CHECK(st_events_match(l, "unit.prov", "*", NULL, 0) == 3);
+	CHECK(st_events_match(l, "unit.prov", "*", NULL, 0) == 4);
 	CHECK(st_events_match(l, "nope", NULL, NULL, 0) == 0);
 	CHECK(st_events_match(l, NULL, "plain_*", idx, 1) == 1);
 	CHECK(st_events_match(l, "*", "*", NULL, 0) == l->nr);
@@ -444,13 +456,13 @@ static void check_file(const char *self)
 	CHECK(ret == 0);
 	if (ret)
 		fprintf(stderr, "discover %s: %s\n", self, err);
-	CHECK(l.nr == 9);
+	CHECK(l.nr == 10);
 	if (l.nr)
 		CHECK_STR(l.events[0].path, self);
 	/* SIDE events come first, sorted; the plain probe last. */
-	if (l.nr == 9) {
+	if (l.nr == 10) {
 		CHECK_STR(l.events[0].provider, "bad");
-		CHECK(!l.events[8].has_side);
+		CHECK(!l.events[9].has_side);
 	}
 	check_good_events(&l, self);
 	check_hostile_events(&l);

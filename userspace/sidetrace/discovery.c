@@ -339,6 +339,45 @@ static int set_error(struct st_event *ev, const char *msg)
 	return ev->error ? 0 : -ENOMEM;
 }
 
+/* Number of space-separated operands in an SDT argument string. */
+static unsigned int sdt_arg_count(const char *args)
+{
+	unsigned int n = 0;
+
+	while (*args) {
+		args += strspn(args, " ");
+		if (!*args)
+			break;
+		n++;
+		args += strcspn(args, " ");
+	}
+	return n;
+}
+
+/*
+ * A SIDE site passes min(fields, 10) values (9 when variadic), the
+ * description and the argument vector (and the dynamic fields). A site
+ * built otherwise would feed a tracer garbage: say so.
+ */
+static int check_site_args(struct st_event *ev)
+{
+	unsigned int max = ev->variadic ? 9 : 10, expect, got;
+	char msg[128];
+	uint32_t i;
+
+	expect = (ev->nr_fields < max ? ev->nr_fields : max) + 2 + ev->variadic;
+	for (i = 0; i < ev->nr_sites; i++) {
+		got = sdt_arg_count(ev->sites[i].args);
+		if (got == expect)
+			continue;
+		snprintf(msg, sizeof(msg),
+			 "probe site 0x%" PRIx64 " has %u SDT arguments, the SIDE layout has %u",
+			 ev->sites[i].pc, got, expect);
+		return set_error(ev, msg);
+	}
+	return 0;
+}
+
 /*
  * Match note groups with descriptions and append the result to out:
  * descriptions (with or without sites), then probes without description.
@@ -406,6 +445,11 @@ static int merge(const char *path, struct note_vec *nv, struct st_event *descs,
 		ev->path = strdup(path);
 		if (!ev->path)
 			return -ENOMEM;
+		if (ev->has_side && !ev->error) {
+			ret = check_site_args(ev);
+			if (ret)
+				return ret;
+		}
 		if (skipped && !ev->error) {
 			char msg[96];
 
