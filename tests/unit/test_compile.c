@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Unit tests of the compile step: hand-built events, programs parsed and
+ * checked for real, and the BPF configuration they become (loads, stack
+ * machine code, map layouts), plus the limits it must refuse.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <side/abi/type-description.h>
+
+#include "checker.h"
+#include "compile.h"
+#include "parser.h"
+
+static int passed, failed;
+
+static void ok(bool cond, const char *name)
+{
+	if (cond) {
+		passed++;
+		return;
+	}
+	failed++;
+	printf("FAIL %s\n", name);
+}
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define INT(l, sz, sgn) { .label = (l), .size = (sz), .is_signed = (sgn) }
+
+static struct st_type s8_type = INT(SIDE_TYPE_S8, 1, true);
+static struct st_type u16_type = INT(SIDE_TYPE_U16, 2, false);
+static struct st_type u32_type = INT(SIDE_TYPE_U32, 4, false);
+static struct st_field hdr_fields[] = {
+	{ "len", INT(SIDE_TYPE_U32, 4, false) },
+	{ "name", { .label = SIDE_TYPE_STRING_UTF8, .size = 1 } },
+};
+static struct st_field req_fields[] = {
+	{ "method", { .label = SIDE_TYPE_STRING_UTF8, .size = 1 } },
+	{ "status", INT(SIDE_TYPE_U16, 2, false) },
+	{ "delta", INT(SIDE_TYPE_S32, 4, true) },
+	{ "hdr", { .label = SIDE_TYPE_STRUCT, .fields = hdr_fields,
+		   .nr_fields = ARRAY_SIZE(hdr_fields) } },
+	{ "codes", { .label = SIDE_TYPE_ARRAY, .array_len = 4, .elem = &u16_type } },
+	{ "tags", { .label = SIDE_TYPE_VLA, .elem = &u32_type } },
+	{ "ok", { .label = SIDE_TYPE_BOOL, .size = 4 } },
+	{ "level", { .label = SIDE_TYPE_ENUM, .elem = &s8_type } },
+	{ "ratio", { .label = SIDE_TYPE_FLOAT_BINARY64, .size = 8 } },
+};
+static struct st_field resp_fields[] = {
+	{ "status", INT(SIDE_TYPE_U16, 2, false) },
+};
+/* 9 fields: 9 values, description, vector. */
+static struct st_site req_site = {
+	.args = "-8@%rax -8@%rbx -8@%rcx -8@%rdx -8@%rsi -8@%rdi -8@%r8 -8@%r9 -8@%r10 8@%r11 8@%r12",
+};
+static struct st_site resp_site = { .args = "-8@%rax 8@%rbx 8@%rcx" };
+static struct st_event events[] = {
+	{ .path = "/app", .provider = "http", .name = "request",
+	  .usdt_provider = "http", .usdt_name = "request", .has_side = true,
+	  .fields = req_fields, .nr_fields = ARRAY_SIZE(req_fields),
+	  .sites = &req_site, .nr_sites = 1 },
+	{ .path = "/app", .provider = "http", .name = "response",
+	  .usdt_provider = "http", .usdt_name = "response", .has_side = true,
+	  .fields = resp_fields, .nr_fields = ARRAY_SIZE(resp_fields),
+	  .sites = &resp_site, .nr_sites = 1 },
+};
+static struct st_event_list app = { .events = events, .nr = ARRAY_SIZE(events) };
+
+static const struct st_event_list *source(void *ctx, const char *target,
+					  char *err, size_t len)
+{
+	(void)ctx;
+	if (!strcmp(target, "/app"))
+		return &app;
+	snprintf(err, len, "no such file");
+	return NULL;
+}
+
+struct result {
+	struct st_program *prog;
+	struct st_compiled c;
+	struct st_diag diag;
+	int ret;		/* of st_compile, or -10000: parse or check failed */
+};
+
+static void build(const char *src, struct result *r)
+{
+	struct st_event_source es = { .target_events = source };
+
+	memset(r, 0, sizeof(*r));
+	if (st_parse(src, "program", &r->prog, &r->diag) ||
+	    st_check(r->prog, &es, &r->diag)) {
+		r->ret = -10000;
+		return;
+	}
+	r->ret = st_compile(r->prog, &r->c, &r->diag);
+}
+
+static void done(struct result *r)
+{
+	st_compiled_free(&r->c);
+	if (r->prog)
+		st_program_free(r->prog);
+}
+
+static const struct st_insn *insn(struct result *r, uint32_t probe, uint32_t i)
+{
+	static const struct st_insn none = { .op = 0xff };
+
+	if (probe >= r->c.nr_probes || i >= r->c.probes[probe].cfg.nr_insns)
+		return &none;
+	return &r->c.probes[probe].cfg.insns[i];
+}
+
+static void test_count(void)
+{
+	struct result r;
+
+	build("side:/app:http:request { @ = count(); }", &r);
+	ok(r.ret == 0, "count: compiles");
+	ok(r.c.nr_probes == 1 && r.c.probes[0].event == &events[0], "count: one probe");
+	ok(r.c.probes[0].cfg.vec_arg == 10, "count: vector is SDT arg 10 after 9 values and desc");
+	ok(!r.c.probes[0].cfg.variadic, "count: not variadic");
+	ok(r.c.probes[0].cfg.nr_insns == 3, "count: three instructions");
+	ok(insn(&r, 0, 0)->op == ST_I_CLAUSE && insn(&r, 0, 0)->imm == 3 &&
+	   insn(&r, 0, 0)->mask == 0, "count: clause spans the program, reads nothing");
+	ok(insn(&r, 0, 1)->op == ST_I_CONST, "count: pushes a dummy value");
+	ok(insn(&r, 0, 2)->op == ST_I_AGG && insn(&r, 0, 2)->a == 0, "count: aggregates into map 0");
+	ok(r.c.nr_maps == 1 && r.c.maps[0].kind == ST_K_COUNT && r.c.maps[0].key_size == 0,
+	   "count: map without key");
+	ok(r.c.key_size == ST_KEY_HDR + 8, "count: smallest hash key");
+	ok(!strcmp(r.c.probes[0].name, "side:/app:http:request"), "count: probe name");
+	done(&r);
+
+	build("side:/app:http:response { @ = count(); }", &r);
+	ok(r.ret == 0 && r.c.probes[0].cfg.vec_arg == 2, "count: 1 field, vector is SDT arg 2");
+	done(&r);
+}
+
+static void test_string_key(void)
+{
+	const struct st_load *ld;
+	struct result r;
+
+	build("side:/app:http:request { @[args.method] = count(); }", &r);
+	ok(r.ret == 0, "string key: compiles");
+	ld = &r.c.probes[0].cfg.loads[0];
+	ok(r.c.probes[0].cfg.nr_loads == 1 && ld->src == ST_SRC_VEC &&
+	   ld->want == ST_WANT_STR && ld->nr_steps == 1 && ld->steps[0].index == 0 &&
+	   ld->steps[0].label == SIDE_TYPE_STRING_UTF8, "string key: load of field 0 as string");
+	ok(r.c.probes[0].cfg.str_loads == 1, "string key: marked for fault-in");
+	ok(insn(&r, 0, 1)->op == ST_I_STR && insn(&r, 0, 1)->a == 0, "string key: pushes load 0");
+	ok(insn(&r, 0, 2)->op == ST_I_KEY_STR && insn(&r, 0, 2)->imm == 0, "string key: at offset 0");
+	ok(insn(&r, 0, 0)->mask == 1, "string key: clause needs load 0");
+	ok(r.c.layouts[0].nr_parts == 1 && r.c.layouts[0].parts[0].kind == ST_KPART_STR,
+	   "string key: layout");
+	ok(r.c.maps[0].key_size == ST_STR_LEN && r.c.key_size == ST_KEY_HDR + ST_STR_LEN,
+	   "string key: key size");
+	done(&r);
+}
+
+static void test_paths(void)
+{
+	const struct st_probe_cfg *cfg;
+	struct result r;
+
+	build("side:/app:http:request { @a = sum(args.hdr.len); @b = sum(args.codes[2]); "
+	      "@c = sum(args.tags[1]); @d = sum(args.level); @e = sum(args.ok); "
+	      "@f = sum(args.hdr.len); }", &r);
+	ok(r.ret == 0, "paths: compile");
+	cfg = &r.c.probes[0].cfg;
+	ok(cfg->nr_loads == 5, "paths: a field read twice is loaded once");
+	ok(cfg->loads[0].nr_steps == 2 && cfg->loads[0].steps[0].index == 3 &&
+	   cfg->loads[0].steps[0].label == SIDE_TYPE_STRUCT &&
+	   cfg->loads[0].steps[1].index == 0 &&
+	   cfg->loads[0].steps[1].label == SIDE_TYPE_U32, "paths: struct member");
+	ok(cfg->loads[1].steps[0].index == 4 && cfg->loads[1].steps[0].label == SIDE_TYPE_ARRAY &&
+	   cfg->loads[1].steps[1].index == 2 && cfg->loads[1].steps[1].label == SIDE_TYPE_U16,
+	   "paths: array element");
+	ok(cfg->loads[2].steps[0].label == SIDE_TYPE_VLA && cfg->loads[2].steps[1].index == 1 &&
+	   cfg->loads[2].steps[1].label == SIDE_TYPE_U32, "paths: vla element");
+	ok(cfg->loads[3].nr_steps == 1 && cfg->loads[3].steps[0].label == SIDE_TYPE_S8,
+	   "paths: an enum reads its underlying integer");
+	ok(cfg->loads[4].steps[0].label == SIDE_TYPE_BOOL && cfg->loads[4].steps[0].size == 4,
+	   "paths: bool with its size");
+	ok(cfg->str_loads == 0, "paths: no strings");
+	done(&r);
+}
+
+static void test_filters(void)
+{
+	const struct st_probe_cfg *cfg;
+	struct result r;
+
+	build("side:/app:http:request /args.status >= 500 && args.method == \"GET\"/ "
+	      "{ @ = count(); }", &r);
+	ok(r.ret == 0, "filter: compiles");
+	cfg = &r.c.probes[0].cfg;
+	ok(insn(&r, 0, 1)->op == ST_I_FIELD && insn(&r, 0, 2)->op == ST_I_CONST &&
+	   insn(&r, 0, 2)->imm == 500 && insn(&r, 0, 3)->op == ST_I_BINARY &&
+	   insn(&r, 0, 3)->a == ST_B_GE, "filter: signed >= against a literal");
+	ok(insn(&r, 0, 4)->op == ST_I_STR && insn(&r, 0, 5)->op == ST_I_STR &&
+	   insn(&r, 0, 5)->a == ST_STR_REF_CONST && insn(&r, 0, 6)->op == ST_I_STREQ,
+	   "filter: string equality with a literal");
+	ok(!strcmp(cfg->strs[0], "GET"), "filter: literal stored NUL-padded");
+	ok(insn(&r, 0, 7)->op == ST_I_BINARY && insn(&r, 0, 7)->a == ST_B_LAND &&
+	   insn(&r, 0, 8)->op == ST_I_FILTER, "filter: && then the filter test");
+	ok(insn(&r, 0, 0)->mask == 3, "filter: clause needs both loads");
+	done(&r);
+
+	build("side:/app:http:request /pid == 42 || comm != \"app\"/ { @ = count(); }", &r);
+	ok(r.ret == 0 && insn(&r, 0, 1)->op == ST_I_BUILTIN && insn(&r, 0, 1)->a == ST_BI_PID,
+	   "filter: pid builtin");
+	ok(insn(&r, 0, 4)->op == ST_I_STR && insn(&r, 0, 4)->a == ST_STR_REF_COMM &&
+	   insn(&r, 0, 6)->op == ST_I_STRNE, "filter: comm != literal");
+	done(&r);
+
+	build("side:/app:http:request { @[args.delta / 2, args.status / 2] = count(); }", &r);
+	ok(r.ret == 0 && insn(&r, 0, 3)->a == ST_B_DIV, "arith: signed division");
+	ok(insn(&r, 0, 4)->op == ST_I_KEY_INT && insn(&r, 0, 4)->imm == 0 &&
+	   insn(&r, 0, 8)->op == ST_I_KEY_INT && insn(&r, 0, 8)->imm == 8,
+	   "arith: keys at offsets 0 and 8");
+	done(&r);
+}
+
+static void test_aggregations(void)
+{
+	struct result r;
+
+	build("side:/app:http:request { @h = hist(args.delta); @l = lhist(args.status, 0, 1000, 100); "
+	      "@s[args.method] = stats(args.status); @m = min(args.delta); }", &r);
+	ok(r.ret == 0, "aggs: compile");
+	ok(r.c.maps[0].kind == ST_K_HIST && (r.c.maps[0].flags & ST_MAPF_SIGNED),
+	   "aggs: hist of a signed value");
+	ok(r.c.maps[1].kind == ST_K_LHIST && r.c.maps[1].lmin == 0 && r.c.maps[1].lmax == 1000 &&
+	   r.c.maps[1].lstep == 100 && !(r.c.maps[1].flags & ST_MAPF_SIGNED), "aggs: lhist bounds");
+	ok(r.c.maps[2].kind == ST_K_STATS && r.c.maps[2].key_size == ST_STR_LEN, "aggs: stats keyed");
+	ok(r.c.maps[3].kind == ST_K_MIN && (r.c.maps[3].flags & ST_MAPF_SIGNED), "aggs: signed min");
+	ok(r.c.key_size == ST_KEY_HDR + ST_STR_LEN, "aggs: key holds the largest map");
+	done(&r);
+
+	build("side:/app:http:request { @[args.method] = hist(args.status); }", &r);
+	ok(r.ret == 0 && r.c.key_size == ST_KEY_HDR + ST_STR_LEN + 8, "aggs: hist key has a bucket");
+	done(&r);
+}
+
+static void test_probes(void)
+{
+	struct result r;
+
+	build("side:/app:http:* { @[probe] = count(); } side:/app:http:request { @x = count(); }", &r);
+	ok(r.ret == 0, "probes: compile");
+	ok(r.c.nr_probes == 2, "probes: wildcard matches two events");
+	ok(r.c.layouts[0].parts[0].kind == ST_KPART_PROBE && r.c.maps[0].key_size == 8,
+	   "probes: probe key stored as index");
+	ok(insn(&r, 0, 1)->op == ST_I_BUILTIN && insn(&r, 0, 1)->a == ST_BI_PROBE,
+	   "probes: probe builtin");
+	ok(r.c.probes[0].cfg.nr_insns == 8 && insn(&r, 0, 5)->op == ST_I_CLAUSE &&
+	   insn(&r, 0, 5)->imm == 8 && insn(&r, 0, 0)->imm == 5,
+	   "probes: two clauses on one event, each skipping to its end");
+	ok(r.c.probes[1].cfg.nr_insns == 5, "probes: the other event runs the first clause only");
+	done(&r);
+
+	build("BEGIN { exit(); } side:/app:http:request { exit(); } END { print(@a); clear(@a); }"
+	      " side:/app:http:response { @a = count(); }", &r);
+	ok(r.ret == 0 && r.c.nr_probes == 2 && insn(&r, 0, 1)->op == ST_I_EXIT,
+	   "probes: exit() in a side probe; BEGIN/END stay in user space");
+	done(&r);
+}
+
+static void test_errors(void)
+{
+	char src[1024];
+	struct result r;
+	int i, n;
+
+	build("side:/app:http:request { @ = sum(args.ratio); }", &r);
+	/* The checker refuses it first; the compile step would too. */
+	ok(r.ret == -10000 || (r.ret == -EINVAL && strstr(r.diag.msg, "cannot be read")),
+	   "errors: float field refused");
+	done(&r);
+
+	build("side:/app:http:request /args.method == "
+	      "\"0123456789012345678901234567890123456789012345678901234567890123456789\"/ "
+	      "{ @ = count(); }", &r);
+	ok(r.ret == -EINVAL && strstr(r.diag.msg, "longer than 63"), "errors: long literal");
+	ok(r.diag.col == 40, "errors: long literal position");
+	done(&r);
+
+	build("side:/app:http:request { @[args.method, args.method, args.method, args.method, "
+	      "args.method, args.method, args.method, args.method] = count(); }", &r);
+	ok(r.ret == -EINVAL && strstr(r.diag.msg, "bytes; the kernel allows"), "errors: key too large");
+	done(&r);
+
+	n = snprintf(src, sizeof(src), "side:/app:http:request /");
+	for (i = 0; i < 40; i++)
+		n += snprintf(src + n, sizeof(src) - n, "%sargs.status == %d", i ? " || " : "", i);
+	snprintf(src + n, sizeof(src) - n, "/ { @ = count(); }");
+	build(src, &r);
+	ok(r.ret == -EINVAL && strstr(r.diag.msg, "more than 128 instructions"),
+	   "errors: too many instructions");
+	done(&r);
+
+	build("BEGIN { @x = count(); }", &r);
+	ok(r.ret == -10000 || (r.ret == -EINVAL && strstr(r.diag.msg, "side: probes only")),
+	   "errors: aggregation in BEGIN");
+	done(&r);
+}
+
+int main(void)
+{
+	test_count();
+	test_string_key();
+	test_paths();
+	test_filters();
+	test_aggregations();
+	test_probes();
+	test_errors();
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}
