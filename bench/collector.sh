@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # Part 2: sidetrace against stock bpftrace, measured in the same run.
-#  - start-up: launch to probes attached (a BEGIN { exit(); } program, so the
-#    wall time covers start, load, attach and exit) and peak RSS;
+#  - start-up: launch to probes attached, i.e. to the line BEGIN prints
+#    (both tools run BEGIN once every probe is attached), and peak RSS then;
 #  - per-event cost on the traced program: (traced - untraced) serving time
 #    of httpd_sim over N requests, one http:request event each.
 # Medians of REPEAT runs; ratios are sidetrace / bpftrace (lower is better).
@@ -18,16 +18,10 @@ mountpoint -q /sys/kernel/debug || mount -t debugfs debugfs /sys/kernel/debug
 
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
-# Wall seconds and peak RSS (KiB) of a command, one "secs kib" line.
-measure() {
-	/usr/bin/time -f '%e %M' -o /tmp/st_bench_time "$@" >/dev/null 2>&1 || true
-	cat /tmp/st_bench_time
-}
-
-startup() { # tool program
-	local i
-	for i in $(seq "$REPEAT"); do measure "$@"; done > /tmp/st_bench_runs
-	echo "$(cut -d' ' -f1 /tmp/st_bench_runs | median) $(cut -d' ' -f2 /tmp/st_bench_runs | median)"
+startup() { # marker tool program
+	local i runs
+	runs=$(for i in $(seq "$REPEAT"); do bench/time_to_begin.py "$@"; done)
+	echo "$(cut -d' ' -f1 <<<"$runs" | median) $(cut -d' ' -f2 <<<"$runs" | median)"
 }
 
 # Serving time (ns) of httpd_sim, run by the given command prefix.
@@ -39,8 +33,10 @@ serve_ns() {
 }
 
 echo "start-up to attached (median of $REPEAT), and peak RSS"
-read -r bt_s bt_kb < <(startup bpftrace -e "usdt:$APP:http:request { @ = count(); } BEGIN { exit(); }")
-read -r st_s st_kb < <(startup "$ST" -e "side:$APP:http:request { @ = count(); } BEGIN { exit(); }")
+# bpftrace prints "Attaching" before attaching, so its marker is BEGIN's
+# output; sidetrace prints "Attaching N probes..." once they are attached.
+read -r bt_s bt_kb < <(startup attached-now bpftrace -e "usdt:$APP:http:request { @ = count(); } BEGIN { printf(\"attached-now\\n\"); }")
+read -r st_s st_kb < <(startup Attaching "$ST" -e "side:$APP:http:request { @ = count(); }")
 printf '  %-10s %8.3f s %8d KiB\n' bpftrace "$bt_s" "$bt_kb" sidetrace "$st_s" "$st_kb"
 awk -v a="$st_s" -v b="$bt_s" -v c="$st_kb" -v d="$bt_kb" 'BEGIN {
 	printf "  sidetrace/bpftrace: time %.3f (%.1fx faster), memory %.3f\n", a / b, b / a, c / d }'
