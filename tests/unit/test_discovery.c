@@ -240,6 +240,8 @@ __attribute__((section(".probes"), used)) unsigned short unit_prov_nested_ev_sem
 __attribute__((section(".probes"), used)) unsigned short unit_prov_variadic_ev_semaphore;
 __attribute__((section(".probes"), used)) unsigned short unit_prov_wrong_args_semaphore;
 __attribute__((section(".probes"), used)) unsigned short plainprov_plain_probe_semaphore;
+/* Zero-initialized, so in .bss: not file-backed, the kernel cannot count it. */
+__attribute__((used)) unsigned short unit_prov_bss_sema_semaphore;
 
 static volatile long sink;
 
@@ -263,6 +265,7 @@ __attribute__((noinline)) static void fire_others(long v)
 	STAP_PROBE4(unit_prov, variadic_ev, v, &ev_variadic, &sink, &sink);
 	STAP_PROBE1(unit_prov, wrong_args, v);
 	STAP_PROBE(plainprov, plain_probe);
+	STAP_PROBE(unit_prov, bss_sema);
 	sink = v;
 }
 
@@ -399,6 +402,9 @@ static void check_good_events(const struct st_event_list *l, const char *path)
 	CHECK(ev && ev->nr_sites == 1 && ev->error &&
 	      strstr(ev->error, "has 1 SDT arguments, the SIDE layout has 3"));
 
+	ev = find(l, "unit_prov", "bss_sema");
+	CHECK(ev && !ev->has_side && ev->error &&
+	      strstr(ev->error, "not in file-backed data"));
 	plain = find(l, "plainprov", "plain_probe");
 	CHECK(plain && !plain->has_side && plain->nr_sites == 1 &&
 	      plain->nr_fields == 0);
@@ -456,13 +462,13 @@ static void check_file(const char *self)
 	CHECK(ret == 0);
 	if (ret)
 		fprintf(stderr, "discover %s: %s\n", self, err);
-	CHECK(l.nr == 10);
+	CHECK(l.nr == 11);
 	if (l.nr)
 		CHECK_STR(l.events[0].path, self);
 	/* SIDE events come first, sorted; the plain probe last. */
-	if (l.nr == 10) {
+	if (l.nr == 11) {
 		CHECK_STR(l.events[0].provider, "bad");
-		CHECK(!l.events[9].has_side);
+		CHECK(!l.events[9].has_side && !l.events[10].has_side);
 	}
 	check_good_events(&l, self);
 	check_hostile_events(&l);

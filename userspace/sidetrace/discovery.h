@@ -32,6 +32,7 @@
 #define ST_MAX_TYPE_DEPTH	8	/* nested struct/array/... levels */
 #define ST_MAX_FIELDS		1024	/* members of one struct or event */
 #define ST_MAX_TYPE_NODES	4096	/* type nodes in one event */
+#define ST_MAX_FILE_TYPE_NODES	262144	/* type nodes in one object file */
 #define ST_MAX_ENUM		4096	/* mappings of one enum */
 #define ST_MAX_ATTRS		64	/* attributes of one event or type */
 #define ST_MAX_NAME		1024	/* code units of a name or label */

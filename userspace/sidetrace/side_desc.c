@@ -25,6 +25,7 @@
 struct rd {
 	const struct st_elf *e;
 	unsigned int nodes;
+	unsigned long *budget;	/* nodes left for the whole file */
 	unsigned int nr_errors;
 	char err[256];
 };
@@ -611,6 +612,12 @@ static int rd_type(struct rd *rd, uint64_t addr, struct st_type *t, int depth)
 			ST_MAX_TYPE_NODES);
 		return -1;
 	}
+	if (!*rd->budget) {
+		rd_fail(rd, "more than %d type nodes in this file",
+			ST_MAX_FILE_TYPE_NODES);
+		return -1;
+	}
+	(*rd->budget)--;
 	if (!rd_read(rd, addr, buf, sizeof(buf), "type"))
 		return -1;
 	t->label = st->type.v;
@@ -696,11 +703,11 @@ static int rd_type(struct rd *rd, uint64_t addr, struct st_type *t, int depth)
 }
 
 int st_read_event_desc(const struct st_elf *e, uint64_t addr,
-		       struct st_event *ev)
+		       struct st_event *ev, unsigned long *budget)
 {
 	unsigned char buf[sizeof(struct side_event_description)] = { 0 };
 	const struct side_event_description *d = (const void *)buf;
-	struct rd rd = { .e = e };
+	struct rd rd = { .e = e, .budget = budget };
 	uint32_t size;
 	int ret = -1;
 

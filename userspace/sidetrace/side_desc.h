@@ -13,12 +13,14 @@
 
 /*
  * Fill ev from the struct side_event_description at addr: names, log
- * level, flags, attributes and the field type tree. Returns 0 when the
- * names were read (ev.error may still report a partial description), or -1
- * when addr holds no readable description (ev.error says why).
+ * level, flags, attributes and the field type tree. Each type node read
+ * takes one from *budget, shared by the descriptions of a file. Returns 0
+ * when the names were read (ev.error may still report a partial
+ * description), or -1 when addr holds no readable description (ev.error
+ * says why).
  */
 int st_read_event_desc(const struct st_elf *e, uint64_t addr,
-		       struct st_event *ev);
+		       struct st_event *ev, unsigned long *budget);
 
 /* Free what a st_type / st_event owns, not the object itself. */
 void st_type_fini(struct st_type *t);
