@@ -130,11 +130,13 @@ static int note_parse(const struct st_elf *e, const unsigned char *desc,
 	if (!st_elf_vaddr_to_offset(e, n->site.pc, 1, true,
 				    &n->site.file_offset))
 		return 1;	/* not in code: nothing could attach there */
-	/* The kernel updates the semaphore through the file mapping. */
-	if (n->site.sema_addr &&
-	    !st_elf_vaddr_to_offset(e, n->site.sema_addr, 2, false,
-				    &n->site.sema_offset))
-		n->site.sema_offset = 0;
+	/*
+	 * The kernel updates the semaphore through the file mapping: its
+	 * offset stays 0 when it is not file-backed (finish_event warns).
+	 */
+	if (n->site.sema_addr)
+		st_elf_vaddr_to_offset(e, n->site.sema_addr, 2, false,
+				       &n->site.sema_offset);
 	n->provider = strdup(strs[0]);
 	n->name = strdup(strs[1]);
 	n->site.args = strdup(strs[2]);
