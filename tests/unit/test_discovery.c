@@ -29,62 +29,75 @@
 
 static int passed, failed;
 
-#define CHECK(cond)                                                          \
-	do {                                                                 \
-		if (cond) {                                                  \
-			passed++;                                            \
-		} else {                                                     \
-			failed++;                                            \
-			fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__,        \
-				__LINE__, #cond);                            \
-		}                                                            \
+#define CHECK(cond) \
+	do { \
+		if (cond) { \
+			passed++; \
+		} else { \
+			failed++; \
+			fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond); \
+		} \
 	} while (0)
 
-#define CHECK_STR(a, b)                                                      \
-	do {                                                                 \
-		const char *_a = (a), *_b = (b);                             \
-		if (_a && _b && !strcmp(_a, _b)) {                           \
-			passed++;                                            \
-		} else {                                                     \
-			failed++;                                            \
-			fprintf(stderr, "FAIL %s:%d: \"%s\" != \"%s\"\n",    \
-				__FILE__, __LINE__, _a ? _a : "(null)",      \
-				_b ? _b : "(null)");                         \
-		}                                                            \
+#define CHECK_STR(a, b) \
+	do { \
+		const char *_a = (a), *_b = (b); \
+		if (_a && _b && !strcmp(_a, _b)) { \
+			passed++; \
+		} else { \
+			failed++; \
+			fprintf(stderr, "FAIL %s:%d: \"%s\" != \"%s\"\n", __FILE__, __LINE__, \
+				_a ? _a : "(null)", _b ? _b : "(null)"); \
+		} \
 	} while (0)
 
 /* ---- Hand-built descriptions ---------------------------------------- */
 
 #define PTR(x) SIDE_PTR_INIT(x)
-#define ARR(a) { .elements = PTR(a), .length = SIDE_ARRAY_SIZE(a) }
-#define RAWSTR(s) { .p = PTR(s), .unit_size = 1 }
-#define T_INT(label, sz, sgn)                                                \
-	{ .type = SIDE_ENUM_INIT(label),                                     \
-	  .u = { .side_integer = { .integer_size = (sz), .signedness = (sgn) } } }
-#define T_STRING                                                             \
-	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_STRING_UTF8),                     \
-	  .u = { .side_string = { .unit_size = 1 } } }
-#define T_IND(label, member, target)                                         \
-	{ .type = SIDE_ENUM_INIT(label), .u = { .member = PTR(target) } }
-#define FIELD(n, ...) { .field_name = PTR(n), .side_type = __VA_ARGS__ }
+#define ARR(a) \
+	{ \
+		.elements = PTR(a), .length = SIDE_ARRAY_SIZE(a) \
+	}
+#define RAWSTR(s) \
+	{ \
+		.p = PTR(s), .unit_size = 1 \
+	}
+#define T_INT(label, sz, sgn) \
+	{ \
+		.type = SIDE_ENUM_INIT(label), \
+		.u = {.side_integer = {.integer_size = (sz), .signedness = (sgn)} } \
+	}
+#define T_STRING \
+	{ \
+		.type = SIDE_ENUM_INIT(SIDE_TYPE_STRING_UTF8), \
+		.u = {.side_string = {.unit_size = 1} } \
+	}
+#define T_IND(label, member, target) \
+	{ \
+		.type = SIDE_ENUM_INIT(label), .u = {.member = PTR(target) } \
+	}
+#define FIELD(n, ...) \
+	{ \
+		.field_name = PTR(n), .side_type = __VA_ARGS__ \
+	}
 
 /* Description in its section, and a pointer to it in the pointer section. */
-#define DESC(id, prov, name, fld, nr, atl, nr_attrs, flg, lvl)             \
-	__attribute__((section("side_event_description"), used))            \
-	struct side_event_description id = {                                 \
-		.struct_size = sizeof(struct side_event_description),        \
-		.version = SIDE_EVENT_DESCRIPTION_ABI_VERSION,               \
-		.provider_name = PTR(prov),                                  \
-		.event_name = PTR(name),                                     \
-		.fields = { .elements = PTR(fld), .length = (nr) },          \
-		.attributes = { .elements = PTR(atl), .length = (nr_attrs) }, \
-		.flags = (flg),                                              \
-		.nr_side_type_label = _NR_SIDE_TYPE_LABEL,                   \
-		.nr_side_attr_type = _NR_SIDE_ATTR_TYPE,                     \
-		.loglevel = SIDE_ENUM_INIT(lvl),                             \
-	};                                                                   \
-	__attribute__((section("side_event_description_ptr"), used))        \
-	static struct side_event_description *id##_ptr = &id
+#define DESC(id, prov, name, fld, nr, atl, nr_attrs, flg, lvl) \
+	__attribute__((section("side_event_description"), \
+		       used)) struct side_event_description id = { \
+		.struct_size = sizeof(struct side_event_description), \
+		.version = SIDE_EVENT_DESCRIPTION_ABI_VERSION, \
+		.provider_name = PTR(prov), \
+		.event_name = PTR(name), \
+		.fields = {.elements = PTR(fld), .length = (nr)}, \
+		.attributes = {.elements = PTR(atl), .length = (nr_attrs)}, \
+		.flags = (flg), \
+		.nr_side_type_label = _NR_SIDE_TYPE_LABEL, \
+		.nr_side_attr_type = _NR_SIDE_ATTR_TYPE, \
+		.loglevel = SIDE_ENUM_INIT(lvl), \
+	}; \
+	__attribute__((section("side_event_description_ptr"), \
+		       used)) static struct side_event_description *id##_ptr = &id
 
 static const struct side_type t_u8 = T_INT(SIDE_TYPE_U8, 1, 0);
 static const struct side_type t_u16 = T_INT(SIDE_TYPE_U16, 2, 0);
@@ -93,49 +106,52 @@ static const struct side_type t_s64 = T_INT(SIDE_TYPE_S64, 8, 1);
 static const struct side_type t_string = T_STRING;
 
 static const struct side_attr id_attrs[] = {
-	{ .key = RAWSTR("unit"),
-	  .value = { .type = SIDE_ENUM_INIT(SIDE_ATTR_TYPE_STRING),
-		     .u = { .string_value = RAWSTR("ms") } } },
+	{.key = RAWSTR("unit"),
+	 .value = {.type = SIDE_ENUM_INIT(SIDE_ATTR_TYPE_STRING),
+		   .u = {.string_value = RAWSTR("ms")}}},
 };
 
 static const struct side_event_field inner_fields[] = {
 	FIELD("port", T_INT(SIDE_TYPE_U16, 2, 0)),
 };
-static const struct side_type_struct inner_struct = { .fields = ARR(inner_fields) };
+static const struct side_type_struct inner_struct = {.fields = ARR(inner_fields)};
 
 static const struct side_event_field peer_fields[] = {
 	FIELD("addr", T_INT(SIDE_TYPE_U32, 4, 0)),
 	FIELD("inner", T_IND(SIDE_TYPE_STRUCT, side_struct, &inner_struct)),
 };
-static const struct side_type_struct peer_struct = { .fields = ARR(peer_fields) };
+static const struct side_type_struct peer_struct = {.fields = ARR(peer_fields)};
 
 static const struct side_type_array tags_array = {
-	.elem_type = PTR(&t_string), .length = 3,
+	.elem_type = PTR(&t_string),
+	.length = 3,
 };
 static const struct side_type_vla ids_vla = {
-	.elem_type = PTR(&t_s64), .length_type = PTR(&t_u32),
+	.elem_type = PTR(&t_s64),
+	.length_type = PTR(&t_u32),
 };
 
 static const struct side_enum_mapping state_mappings[] = {
-	{ .range_begin = 0, .range_end = 0, .label = RAWSTR("idle") },
-	{ .range_begin = 1, .range_end = 3, .label = RAWSTR("busy") },
+	{.range_begin = 0, .range_end = 0, .label = RAWSTR("idle")},
+	{.range_begin = 1, .range_end = 3, .label = RAWSTR("busy")},
 	/* A UTF-16 label: discovery converts it to UTF-8. */
-	{ .range_begin = 4, .range_end = 4,
-	  .label = { .p = PTR((const void *)u"\u00fcn\u00ef"), .unit_size = 2 } },
+	{.range_begin = 4,
+	 .range_end = 4,
+	 .label = {.p = PTR((const void *)u"\u00fcn\u00ef"), .unit_size = 2}},
 };
-static const struct side_enum_mappings state_map = { .mappings = ARR(state_mappings) };
+static const struct side_enum_mappings state_map = {.mappings = ARR(state_mappings)};
 
 static const struct side_enum_bitmap_mapping flag_mappings[] = {
-	{ .range_begin = 0, .range_end = 0, .label = RAWSTR("A") },
-	{ .range_begin = 1, .range_end = 2, .label = RAWSTR("B") },
+	{.range_begin = 0, .range_end = 0, .label = RAWSTR("A")},
+	{.range_begin = 1, .range_end = 2, .label = RAWSTR("B")},
 };
-static const struct side_enum_bitmap_mappings flag_map = { .mappings = ARR(flag_mappings) };
+static const struct side_enum_bitmap_mappings flag_map = {.mappings = ARR(flag_mappings)};
 
-static const struct side_type_optional opt_u16 = { .elem_type = PTR(&t_u16) };
+static const struct side_type_optional opt_u16 = {.elem_type = PTR(&t_u16)};
 
 static const struct side_variant_option choice_options[] = {
-	{ .range_begin = 0, .range_end = 0, .side_type = T_INT(SIDE_TYPE_U32, 4, 0) },
-	{ .range_begin = 1, .range_end = 2, .side_type = T_STRING },
+	{.range_begin = 0, .range_end = 0, .side_type = T_INT(SIDE_TYPE_U32, 4, 0)},
+	{.range_begin = 1, .range_end = 2, .side_type = T_STRING},
 };
 static const struct side_type_variant choice_variant = {
 	.options = ARR(choice_options),
@@ -143,78 +159,74 @@ static const struct side_type_variant choice_variant = {
 };
 
 static const struct side_event_field nested_fields[] = {
-	FIELD("id", { .type = SIDE_ENUM_INIT(SIDE_TYPE_U32),
-		      .u = { .side_integer = { .attributes = ARR(id_attrs),
-					       .integer_size = 4 } } }),
+	FIELD("id", {.type = SIDE_ENUM_INIT(SIDE_TYPE_U32),
+		     .u = {.side_integer = {.attributes = ARR(id_attrs), .integer_size = 4}}}),
 	FIELD("peer", T_IND(SIDE_TYPE_STRUCT, side_struct, &peer_struct)),
 	FIELD("tags", T_IND(SIDE_TYPE_ARRAY, side_array, &tags_array)),
 	FIELD("ids", T_IND(SIDE_TYPE_VLA, side_vla, &ids_vla)),
-	FIELD("state", { .type = SIDE_ENUM_INIT(SIDE_TYPE_ENUM),
-			 .u = { .side_enum = { .mappings = PTR(&state_map),
-					       .elem_type = PTR(&t_u8) } } }),
-	FIELD("flags", { .type = SIDE_ENUM_INIT(SIDE_TYPE_ENUM_BITMAP),
-			 .u = { .side_enum_bitmap = { .mappings = PTR(&flag_map),
-						      .elem_type = PTR(&t_u32) } } }),
-	FIELD("ratio", { .type = SIDE_ENUM_INIT(SIDE_TYPE_FLOAT_BINARY64),
-			 .u = { .side_float = { .float_size = 8 } } }),
+	FIELD("state",
+	      {.type = SIDE_ENUM_INIT(SIDE_TYPE_ENUM),
+	       .u = {.side_enum = {.mappings = PTR(&state_map), .elem_type = PTR(&t_u8)}}}),
+	FIELD("flags",
+	      {.type = SIDE_ENUM_INIT(SIDE_TYPE_ENUM_BITMAP),
+	       .u = {.side_enum_bitmap = {.mappings = PTR(&flag_map), .elem_type = PTR(&t_u32)}}}),
+	FIELD("ratio", {.type = SIDE_ENUM_INIT(SIDE_TYPE_FLOAT_BINARY64),
+			.u = {.side_float = {.float_size = 8}}}),
 	FIELD("maybe", T_IND(SIDE_TYPE_OPTIONAL, side_optional, &opt_u16)),
 	FIELD("choice", T_IND(SIDE_TYPE_VARIANT, side_variant, &choice_variant)),
-	FIELD("gathered", { .type = SIDE_ENUM_INIT(SIDE_TYPE_GATHER_INTEGER),
-			    .u = { .side_gather = { .u = { .side_integer = {
-				    .offset = 8,
-				    .access_mode = SIDE_ENUM_INIT(SIDE_TYPE_GATHER_ACCESS_POINTER),
-				    .type = { .integer_size = 2, .signedness = 1 } } } } } }),
+	FIELD("gathered",
+	      {.type = SIDE_ENUM_INIT(SIDE_TYPE_GATHER_INTEGER),
+	       .u = {.side_gather =
+			     {.u = {.side_integer = {.offset = 8,
+						     .access_mode = SIDE_ENUM_INIT(
+							     SIDE_TYPE_GATHER_ACCESS_POINTER),
+						     .type = {.integer_size = 2,
+							      .signedness = 1}}}}}}),
 };
 
 static const struct side_attr event_attrs[] = {
-	{ .key = RAWSTR("lang"),
-	  .value = { .type = SIDE_ENUM_INIT(SIDE_ATTR_TYPE_STRING),
-		     .u = { .string_value = RAWSTR("C") } } },
-	{ .key = RAWSTR("stable"),
-	  .value = { .type = SIDE_ENUM_INIT(SIDE_ATTR_TYPE_BOOL),
-		     .u = { .bool_value = 1 } } },
-	{ .key = RAWSTR("prio"),
-	  .value = { .type = SIDE_ENUM_INIT(SIDE_ATTR_TYPE_S128),
-		     .u = { .integer_value = { .side_s128_split = { -5, -1 } } } } },
-	{ .key = RAWSTR("max"),
-	  .value = { .type = SIDE_ENUM_INIT(SIDE_ATTR_TYPE_U64),
-		     .u = { .integer_value = { .side_u64 = UINT64_MAX } } } },
+	{.key = RAWSTR("lang"),
+	 .value = {.type = SIDE_ENUM_INIT(SIDE_ATTR_TYPE_STRING),
+		   .u = {.string_value = RAWSTR("C")}}},
+	{.key = RAWSTR("stable"),
+	 .value = {.type = SIDE_ENUM_INIT(SIDE_ATTR_TYPE_BOOL), .u = {.bool_value = 1}}},
+	{.key = RAWSTR("prio"),
+	 .value = {.type = SIDE_ENUM_INIT(SIDE_ATTR_TYPE_S128),
+		   .u = {.integer_value = {.side_s128_split = {-5, -1}}}}},
+	{.key = RAWSTR("max"),
+	 .value = {.type = SIDE_ENUM_INIT(SIDE_ATTR_TYPE_U64),
+		   .u = {.integer_value = {.side_u64 = UINT64_MAX}}}},
 };
 
-DESC(ev_nested, "unit.prov", "nested-ev", nested_fields,
-     SIDE_ARRAY_SIZE(nested_fields), event_attrs, SIDE_ARRAY_SIZE(event_attrs),
-     0, SIDE_LOGLEVEL_INFO);
+DESC(ev_nested, "unit.prov", "nested-ev", nested_fields, SIDE_ARRAY_SIZE(nested_fields),
+     event_attrs, SIDE_ARRAY_SIZE(event_attrs), 0, SIDE_LOGLEVEL_INFO);
 
 static const struct side_event_field one_u32[] = {
 	FIELD("x", T_INT(SIDE_TYPE_U32, 4, 0)),
 };
-DESC(ev_variadic, "unit.prov", "variadic_ev", one_u32, 1, NULL, 0,
-     SIDE_EVENT_FLAG_VARIADIC, SIDE_LOGLEVEL_DEBUG);
-DESC(ev_nosite, "unit.prov", "no_site", one_u32, 1, NULL, 0, 0,
-     SIDE_LOGLEVEL_WARNING);
+DESC(ev_variadic, "unit.prov", "variadic_ev", one_u32, 1, NULL, 0, SIDE_EVENT_FLAG_VARIADIC,
+     SIDE_LOGLEVEL_DEBUG);
+DESC(ev_nosite, "unit.prov", "no_site", one_u32, 1, NULL, 0, 0, SIDE_LOGLEVEL_WARNING);
 /* Its site passes one argument where the SIDE layout has three. */
-DESC(ev_wrong, "unit.prov", "wrong_args", one_u32, 1, NULL, 0, 0,
-     SIDE_LOGLEVEL_INFO);
+DESC(ev_wrong, "unit.prov", "wrong_args", one_u32, 1, NULL, 0, 0, SIDE_LOGLEVEL_INFO);
 
 /* Hostile: a struct that contains itself. */
 static const struct side_type_struct cycle_struct;
 static const struct side_event_field cycle_fields[] = {
 	FIELD("self", T_IND(SIDE_TYPE_STRUCT, side_struct, &cycle_struct)),
 };
-static const struct side_type_struct cycle_struct = { .fields = ARR(cycle_fields) };
+static const struct side_type_struct cycle_struct = {.fields = ARR(cycle_fields)};
 DESC(ev_cycle, "bad", "cycle", cycle_fields, 1, NULL, 0, 0, SIDE_LOGLEVEL_INFO);
 
 /* Hostile: a label that no reader knows. */
 static const struct side_event_field badlabel_fields[] = {
-	FIELD("what", { .type = SIDE_ENUM_INIT(999) }),
+	FIELD("what", {.type = SIDE_ENUM_INIT(999)}),
 	FIELD("after", T_INT(SIDE_TYPE_U8, 1, 0)),
 };
-DESC(ev_badlabel, "bad", "label", badlabel_fields, 2, NULL, 0, 0,
-     SIDE_LOGLEVEL_INFO);
+DESC(ev_badlabel, "bad", "label", badlabel_fields, 2, NULL, 0, 0, SIDE_LOGLEVEL_INFO);
 
 /* Hostile: a length of 2^32 - 1 for a one-element array. */
-DESC(ev_huge, "bad", "huge", one_u32, UINT32_MAX, NULL, 0, 0,
-     SIDE_LOGLEVEL_INFO);
+DESC(ev_huge, "bad", "huge", one_u32, UINT32_MAX, NULL, 0, 0, SIDE_LOGLEVEL_INFO);
 
 /* Hostile: a name longer than any name should be. */
 #define A16 "aaaaaaaaaaaaaaaa"
@@ -222,16 +234,14 @@ DESC(ev_huge, "bad", "huge", one_u32, UINT32_MAX, NULL, 0, 0,
 static const struct side_event_field longname_fields[] = {
 	FIELD(A256 A256 A256 A256 A256, T_INT(SIDE_TYPE_U8, 1, 0)),
 };
-DESC(ev_longname, "bad", "longname", longname_fields, 1, NULL, 0, 0,
-     SIDE_LOGLEVEL_INFO);
+DESC(ev_longname, "bad", "longname", longname_fields, 1, NULL, 0, 0, SIDE_LOGLEVEL_INFO);
 
 /* Hostile: a null field name and a null struct pointer. */
 static const struct side_event_field null_fields[] = {
 	FIELD(NULL, T_INT(SIDE_TYPE_U8, 1, 0)),
 	FIELD("s", T_IND(SIDE_TYPE_STRUCT, side_struct, NULL)),
 };
-DESC(ev_null, "bad", "nullptr", null_fields, 2, NULL, 0, 0,
-     SIDE_LOGLEVEL_INFO);
+DESC(ev_null, "bad", "nullptr", null_fields, 2, NULL, 0, 0, SIDE_LOGLEVEL_INFO);
 
 /* ---- Probe sites ------------------------------------------------------ */
 
@@ -248,15 +258,13 @@ static volatile long sink;
 __attribute__((noinline)) static void fire_nested_a(long v)
 {
 	/* As the SIDE layout has it: 10 field values, description, vector. */
-	STAP_PROBE12(unit_prov, nested_ev, v, v, v, v, v, v, v, v, v, v,
-		     &ev_nested, &sink);
+	STAP_PROBE12(unit_prov, nested_ev, v, v, v, v, v, v, v, v, v, v, &ev_nested, &sink);
 	sink = v;
 }
 
 __attribute__((noinline)) static void fire_nested_b(long v)
 {
-	STAP_PROBE12(unit_prov, nested_ev, v + 1, v, v, v, v, v, v, v, v, v,
-		     &ev_nested, &sink);
+	STAP_PROBE12(unit_prov, nested_ev, v + 1, v, v, v, v, v, v, v, v, v, &ev_nested, &sink);
 	sink = v;
 }
 
@@ -271,14 +279,13 @@ __attribute__((noinline)) static void fire_others(long v)
 
 /* ---- Tests ------------------------------------------------------------ */
 
-static const struct st_event *find(const struct st_event_list *l,
-				   const char *prov, const char *name)
+static const struct st_event *find(const struct st_event_list *l, const char *prov,
+				   const char *name)
 {
 	size_t i;
 
 	for (i = 0; i < l->nr; i++)
-		if (!strcmp(l->events[i].provider, prov) &&
-		    !strcmp(l->events[i].name, name))
+		if (!strcmp(l->events[i].provider, prov) && !strcmp(l->events[i].name, name))
 			return &l->events[i];
 	return NULL;
 }
@@ -300,11 +307,11 @@ static char *type_of(const struct st_event *ev, const char *n, bool verbose)
 	return f ? st_type_to_string(&f->type, verbose) : NULL;
 }
 
-#define CHECK_TYPE(ev, name, verbose, expect)                                \
-	do {                                                                 \
-		char *_s = type_of(ev, name, verbose);                       \
-		CHECK_STR(_s, expect);                                       \
-		free(_s);                                                    \
+#define CHECK_TYPE(ev, name, verbose, expect) \
+	do { \
+		char *_s = type_of(ev, name, verbose); \
+		CHECK_STR(_s, expect); \
+		free(_s); \
 	} while (0)
 
 static int main_bias_cb(struct dl_phdr_info *info, size_t size, void *data)
@@ -393,8 +400,7 @@ static void check_good_events(const struct st_event_list *l, const char *path)
 		CHECK(ev->sites[0].pc != ev->sites[1].pc);
 
 	ev = find(l, "unit.prov", "variadic_ev");
-	CHECK(ev && ev->variadic && ev->nr_sites == 1 &&
-	      ev->loglevel == SIDE_LOGLEVEL_DEBUG);
+	CHECK(ev && ev->variadic && ev->nr_sites == 1 && ev->loglevel == SIDE_LOGLEVEL_DEBUG);
 	CHECK(ev && !ev->error);
 	ev = find(l, "unit.prov", "no_site");
 	CHECK(ev && ev->has_side && ev->nr_sites == 0 && !ev->error);
@@ -403,11 +409,9 @@ static void check_good_events(const struct st_event_list *l, const char *path)
 	      strstr(ev->error, "has 1 SDT arguments, the SIDE layout has 3"));
 
 	ev = find(l, "unit_prov", "bss_sema");
-	CHECK(ev && !ev->has_side && ev->error &&
-	      strstr(ev->error, "not in file-backed data"));
+	CHECK(ev && !ev->has_side && ev->error && strstr(ev->error, "not in file-backed data"));
 	plain = find(l, "plainprov", "plain_probe");
-	CHECK(plain && !plain->has_side && plain->nr_sites == 1 &&
-	      plain->nr_fields == 0);
+	CHECK(plain && !plain->has_side && plain->nr_sites == 1 && plain->nr_fields == 0);
 	if (plain && plain->nr_sites)
 		CHECK(plain->sites[0].sema_addr + bias ==
 		      (uintptr_t)&plainprov_plain_probe_semaphore);
@@ -454,7 +458,7 @@ static void check_match(const struct st_event_list *l)
 
 static void check_file(const char *self)
 {
-	struct st_event_list l = { 0 };
+	struct st_event_list l = {0};
 	char err[256] = "";
 	int ret;
 
@@ -479,7 +483,7 @@ static void check_file(const char *self)
 
 static void check_pid(const char *self)
 {
-	struct st_event_list l = { 0 };
+	struct st_event_list l = {0};
 	const struct st_event *ev;
 	char err[256] = "";
 	int ret;
@@ -499,7 +503,7 @@ static void check_pid(const char *self)
 
 static void check_errors(void)
 {
-	struct st_event_list l = { 0 };
+	struct st_event_list l = {0};
 	char err[256], tmp[] = "/tmp/test_discovery_XXXXXX";
 	int fd, ret;
 
@@ -523,23 +527,18 @@ static void check_resolve(const char *self)
 {
 	char path[PATH_MAX];
 
-	CHECK(st_resolve_target(self, path, sizeof(path)) == 0 &&
-	      !strcmp(path, self));
-	CHECK(st_resolve_target("libc", path, sizeof(path)) == 0 &&
-	      strstr(path, "libc.so"));
-	CHECK(st_resolve_target("libc.so.6", path, sizeof(path)) == 0 &&
-	      strstr(path, "libc.so.6"));
-	CHECK(st_resolve_target("sh", path, sizeof(path)) == 0 &&
-	      strstr(path, "/sh"));
-	CHECK(st_resolve_target("libnot-a-library-here", path, sizeof(path)) ==
-	      -ENOENT);
+	CHECK(st_resolve_target(self, path, sizeof(path)) == 0 && !strcmp(path, self));
+	CHECK(st_resolve_target("libc", path, sizeof(path)) == 0 && strstr(path, "libc.so"));
+	CHECK(st_resolve_target("libc.so.6", path, sizeof(path)) == 0 && strstr(path, "libc.so.6"));
+	CHECK(st_resolve_target("sh", path, sizeof(path)) == 0 && strstr(path, "/sh"));
+	CHECK(st_resolve_target("libnot-a-library-here", path, sizeof(path)) == -ENOENT);
 	CHECK(st_resolve_target("/no/such/file", path, sizeof(path)) == -ENOENT);
 	CHECK(st_resolve_target(self, path, 4) == -ENAMETOOLONG);
 }
 
 static void check_helpers(void)
 {
-	struct st_textbuf tb = { 0 };
+	struct st_textbuf tb = {0};
 	char name[] = "my-app.v2:x";
 	char *s;
 
@@ -585,7 +584,7 @@ static int write_file(const char *path, const unsigned char *buf, size_t len)
 /* Discovery of a damaged copy must return, whatever it returns. */
 static void discover_damaged(const char *path, unsigned int *errors)
 {
-	struct st_event_list l = { 0 };
+	struct st_event_list l = {0};
 	char err[256];
 	size_t i;
 
@@ -607,9 +606,13 @@ static void discover_damaged(const char *path, unsigned int *errors)
 static void check_corrupt(const char *self)
 {
 	static const char *const targets[] = {
-		".note.stapsdt", "side_event_description_ptr",
-		"side_event_description", ".rela.dyn", ".data.rel.ro",
-		".rodata", ".dynsym",
+		".note.stapsdt",
+		"side_event_description_ptr",
+		"side_event_description",
+		".rela.dyn",
+		".data.rel.ro",
+		".rodata",
+		".dynsym",
 	};
 	char tmp[] = "/tmp/test_discovery_elf_XXXXXX";
 	unsigned char *orig = NULL, *buf = NULL;

@@ -49,18 +49,13 @@ void st_sanitize_name(char *s)
 const char *st_loglevel_name(uint32_t loglevel)
 {
 	static const char *const names[] = {
-		[SIDE_LOGLEVEL_EMERG] = "EMERG",
-		[SIDE_LOGLEVEL_ALERT] = "ALERT",
-		[SIDE_LOGLEVEL_CRIT] = "CRIT",
-		[SIDE_LOGLEVEL_ERR] = "ERR",
-		[SIDE_LOGLEVEL_WARNING] = "WARNING",
-		[SIDE_LOGLEVEL_NOTICE] = "NOTICE",
-		[SIDE_LOGLEVEL_INFO] = "INFO",
-		[SIDE_LOGLEVEL_DEBUG] = "DEBUG",
+		[SIDE_LOGLEVEL_EMERG] = "EMERG",     [SIDE_LOGLEVEL_ALERT] = "ALERT",
+		[SIDE_LOGLEVEL_CRIT] = "CRIT",	     [SIDE_LOGLEVEL_ERR] = "ERR",
+		[SIDE_LOGLEVEL_WARNING] = "WARNING", [SIDE_LOGLEVEL_NOTICE] = "NOTICE",
+		[SIDE_LOGLEVEL_INFO] = "INFO",	     [SIDE_LOGLEVEL_DEBUG] = "DEBUG",
 	};
 
-	return loglevel < sizeof(names) / sizeof(names[0]) ? names[loglevel]
-							   : NULL;
+	return loglevel < sizeof(names) / sizeof(names[0]) ? names[loglevel] : NULL;
 }
 
 static void notes_free(struct note_vec *nv)
@@ -81,8 +76,8 @@ static void notes_free(struct note_vec *nv)
  * provider, name and argument string, each NUL-terminated. Returns 0, 1
  * when the note is malformed (skipped), or -ENOMEM.
  */
-static int note_parse(const struct st_elf *e, const unsigned char *desc,
-		      size_t size, uint64_t base_addr, struct note_vec *nv)
+static int note_parse(const struct st_elf *e, const unsigned char *desc, size_t size,
+		      uint64_t base_addr, struct note_vec *nv)
 {
 	const char *strs[3];
 	uint64_t words[3];
@@ -127,16 +122,14 @@ static int note_parse(const struct st_elf *e, const unsigned char *desc,
 		if (n->site.sema_addr)
 			n->site.sema_addr += base_addr - words[1];
 	}
-	if (!st_elf_vaddr_to_offset(e, n->site.pc, 1, true,
-				    &n->site.file_offset))
-		return 1;	/* not in code: nothing could attach there */
+	if (!st_elf_vaddr_to_offset(e, n->site.pc, 1, true, &n->site.file_offset))
+		return 1; /* not in code: nothing could attach there */
 	/*
 	 * The kernel updates the semaphore through the file mapping: its
 	 * offset stays 0 when it is not file-backed (finish_event warns).
 	 */
 	if (n->site.sema_addr)
-		st_elf_vaddr_to_offset(e, n->site.sema_addr, 2, false,
-				       &n->site.sema_offset);
+		st_elf_vaddr_to_offset(e, n->site.sema_addr, 2, false, &n->site.sema_offset);
 	n->provider = strdup(strs[0]);
 	n->name = strdup(strs[1]);
 	n->site.args = strdup(strs[2]);
@@ -176,8 +169,7 @@ static int notes_read(struct st_elf *e, struct note_vec *nv, size_t *skipped)
 			const char *nname = (const char *)data->d_buf + name_off;
 			int ret;
 
-			if (nh.n_type != NT_STAPSDT ||
-			    nh.n_namesz != sizeof(STAPSDT_NAME) ||
+			if (nh.n_type != NT_STAPSDT || nh.n_namesz != sizeof(STAPSDT_NAME) ||
 			    memcmp(nname, STAPSDT_NAME, sizeof(STAPSDT_NAME)))
 				continue;
 			ret = note_parse(e, (const unsigned char *)data->d_buf + desc_off,
@@ -235,8 +227,7 @@ static int descs_read(struct st_elf *e, struct st_event **evs, size_t *nr)
 	int ret = 0;
 
 	*evs = NULL;
-	if (!st_elf_find_section(e, "side_event_description_ptr", &sh) ||
-	    sh.sh_type == SHT_NOBITS)
+	if (!st_elf_find_section(e, "side_event_description_ptr", &sh) || sh.sh_type == SHT_NOBITS)
 		goto cleanup;
 	n = sh.sh_size / sizeof(uint64_t);
 	if (n > ST_MAX_EVENTS)
@@ -249,8 +240,7 @@ static int descs_read(struct st_elf *e, struct st_event **evs, size_t *nr)
 		goto cleanup;
 	}
 	for (i = 0; i < n; i++)
-		if (st_elf_read_ptr(e, sh.sh_addr + i * sizeof(uint64_t), &addr) &&
-		    addr)
+		if (st_elf_read_ptr(e, sh.sh_addr + i * sizeof(uint64_t), &addr) && addr)
 			addrs[nr_addrs++] = addr;
 	if (!nr_addrs)
 		goto cleanup;
@@ -276,8 +266,7 @@ static int descs_read(struct st_elf *e, struct st_event **evs, size_t *nr)
 		ev->usdt_provider = ev->provider ? strdup(ev->provider) : NULL;
 		ev->usdt_name = ev->name ? strdup(ev->name) : NULL;
 		done++;
-		if (!ev->provider || !ev->name || !ev->usdt_provider ||
-		    !ev->usdt_name) {
+		if (!ev->provider || !ev->name || !ev->usdt_provider || !ev->usdt_name) {
 			ret = -ENOMEM;
 			goto cleanup;
 		}
@@ -334,10 +323,10 @@ static int usdt_key_cmp(const void *a, const void *b)
  * sanitized too, so that one written with the raw SIDE names still finds
  * its event.
  */
-static int find_descs(struct st_event **index, size_t nr, const struct note *n,
-		      size_t *first, size_t *count)
+static int find_descs(struct st_event **index, size_t nr, const struct note *n, size_t *first,
+		      size_t *count)
 {
-	struct st_event key = { 0 }, *kp = &key, **hit;
+	struct st_event key = {0}, *kp = &key, **hit;
 	int ret = 0;
 
 	*count = 0;
@@ -428,8 +417,7 @@ static int check_site_args(struct st_event *ev)
 }
 
 /* A new event for a probe that no description names. */
-static int add_plain(struct st_event_list *out, const struct note *n,
-		     struct st_event **ev)
+static int add_plain(struct st_event_list *out, const struct note *n, struct st_event **ev)
 {
 	*ev = &out->events[out->nr++];
 	memset(*ev, 0, sizeof(**ev));
@@ -437,8 +425,7 @@ static int add_plain(struct st_event_list *out, const struct note *n,
 	(*ev)->name = strdup(n->name);
 	(*ev)->usdt_provider = strdup(n->provider);
 	(*ev)->usdt_name = strdup(n->name);
-	if (!(*ev)->provider || !(*ev)->name || !(*ev)->usdt_provider ||
-	    !(*ev)->usdt_name)
+	if (!(*ev)->provider || !(*ev)->name || !(*ev)->usdt_provider || !(*ev)->usdt_name)
 		return -ENOMEM;
 	return 0;
 }
@@ -457,7 +444,8 @@ static int finish_event(struct st_event *ev, const char *path, size_t skipped)
 		if (!ev->sites[i].sema_addr || ev->sites[i].sema_offset)
 			continue;
 		snprintf(msg, sizeof(msg),
-			 "semaphore 0x%" PRIx64 " is not in file-backed data: the kernel cannot count attached probes",
+			 "semaphore 0x%" PRIx64
+			 " is not in file-backed data: the kernel cannot count attached probes",
 			 ev->sites[i].sema_addr);
 		ret = set_error(ev, msg);
 		if (ret)
@@ -469,8 +457,7 @@ static int finish_event(struct st_event *ev, const char *path, size_t skipped)
 			return ret;
 	}
 	if (skipped && !ev->error) {
-		snprintf(msg, sizeof(msg),
-			 "%zu malformed stapsdt notes in this file were ignored",
+		snprintf(msg, sizeof(msg), "%zu malformed stapsdt notes in this file were ignored",
 			 skipped);
 		return set_error(ev, msg);
 	}
@@ -481,8 +468,8 @@ static int finish_event(struct st_event *ev, const char *path, size_t skipped)
  * Match note groups with descriptions and append the result to out:
  * descriptions (with or without sites), then probes without description.
  */
-static int merge(const char *path, struct note_vec *nv, struct st_event *descs,
-		 size_t nr_descs, size_t skipped, struct st_event_list *out)
+static int merge(const char *path, struct note_vec *nv, struct st_event *descs, size_t nr_descs,
+		 size_t skipped, struct st_event_list *out)
 {
 	size_t i, j, k, first = out->nr, d_first, d_count;
 	struct st_event **index = NULL;
@@ -523,7 +510,8 @@ static int merge(const char *path, struct note_vec *nv, struct st_event *descs,
 			/* Notes cannot tell the others apart: say so. */
 			for (k = 1; k < d_count; k++) {
 				ret = set_error(index[d_first + k],
-						"its sanitized USDT name is also another event's; its sites are listed there");
+						"its sanitized USDT name is also another event's; "
+						"its sites are listed there");
 				if (ret)
 					goto cleanup;
 			}
@@ -543,18 +531,16 @@ static int merge(const char *path, struct note_vec *nv, struct st_event *descs,
 			goto cleanup;
 	}
 	if (out->nr > first)
-		qsort(out->events + first, out->nr - first,
-		      sizeof(*out->events), event_cmp);
+		qsort(out->events + first, out->nr - first, sizeof(*out->events), event_cmp);
 cleanup:
 	free(index);
 	return ret;
 }
 
-int st_discover_file(const char *path, struct st_event_list *out, char *err,
-		     size_t errlen)
+int st_discover_file(const char *path, struct st_event_list *out, char *err, size_t errlen)
 {
 	struct st_event *descs = NULL;
-	struct note_vec nv = { 0 };
+	struct note_vec nv = {0};
 	size_t nr_descs = 0, skipped = 0, i;
 	struct st_elf e;
 	int ret;
@@ -604,14 +590,12 @@ static bool same_inode(const char *path, unsigned long inode)
 }
 
 /* Pick a path to the object that is readable from here. */
-static int reachable_path(pid_t pid, const struct mapped *m, char *buf,
-			  size_t len)
+static int reachable_path(pid_t pid, const struct mapped *m, char *buf, size_t len)
 {
 	static const char deleted[] = " (deleted)";
 	size_t n = strlen(m->path);
 
-	if (n < sizeof(deleted) - 1 ||
-	    strcmp(m->path + n - (sizeof(deleted) - 1), deleted)) {
+	if (n < sizeof(deleted) - 1 || strcmp(m->path + n - (sizeof(deleted) - 1), deleted)) {
 		if (same_inode(m->path, m->inode)) {
 			snprintf(buf, len, "%s", m->path);
 			return 0;
@@ -621,8 +605,7 @@ static int reachable_path(pid_t pid, const struct mapped *m, char *buf,
 		if (same_inode(buf, m->inode))
 			return 0;
 	}
-	snprintf(buf, len, "/proc/%d/map_files/%lx-%lx", (int)pid, m->start,
-		 m->end);
+	snprintf(buf, len, "/proc/%d/map_files/%lx-%lx", (int)pid, m->start, m->end);
 	return same_inode(buf, m->inode) ? 0 : -ENOENT;
 }
 
@@ -645,8 +628,9 @@ static int maps_read(pid_t pid, struct mapped **out, size_t *nr)
 		char perms[8], *p;
 		int pos = 0;
 
-		if (sscanf(line, "%lx-%lx %7s %lx %x:%x %lu %n", &start, &end,
-			   perms, &off, &maj, &min, &inode, &pos) < 7 || !pos)
+		if (sscanf(line, "%lx-%lx %7s %lx %x:%x %lu %n", &start, &end, perms, &off, &maj,
+			   &min, &inode, &pos) < 7 ||
+		    !pos)
 			continue;
 		p = line + pos;
 		p[strcspn(p, "\n")] = '\0';
@@ -692,8 +676,7 @@ cleanup:
 	return 0;
 }
 
-int st_discover_pid(pid_t pid, struct st_event_list *out, char *err,
-		    size_t errlen)
+int st_discover_pid(pid_t pid, struct st_event_list *out, char *err, size_t errlen)
 {
 	struct mapped *maps = NULL;
 	size_t nr = 0, i, read_ok = 0;
@@ -710,8 +693,7 @@ int st_discover_pid(pid_t pid, struct st_event_list *out, char *err,
 		if (reachable_path(pid, &maps[i], path, sizeof(path))) {
 			if (!first_err) {
 				first_err = -ENOENT;
-				snprintf(err, errlen, "%s: not reachable from here",
-					 maps[i].path);
+				snprintf(err, errlen, "%s: not reachable from here", maps[i].path);
 			}
 			continue;
 		}
@@ -745,16 +727,14 @@ static bool glob_match(const char *glob, const char *a, const char *b)
 	return (a && !fnmatch(glob, a, 0)) || (b && !fnmatch(glob, b, 0));
 }
 
-bool st_event_match(const struct st_event *ev, const char *provider_glob,
-		    const char *name_glob)
+bool st_event_match(const struct st_event *ev, const char *provider_glob, const char *name_glob)
 {
 	return glob_match(provider_glob, ev->provider, ev->usdt_provider) &&
 	       glob_match(name_glob, ev->name, ev->usdt_name);
 }
 
-size_t st_events_match(const struct st_event_list *l,
-		       const char *provider_glob, const char *name_glob,
-		       size_t *idx, size_t max)
+size_t st_events_match(const struct st_event_list *l, const char *provider_glob,
+		       const char *name_glob, size_t *idx, size_t max)
 {
 	size_t i, n = 0;
 
@@ -792,15 +772,14 @@ static bool lib_name_matches(const char *entry, const char *target)
 	if (strncmp(entry, target, n))
 		return false;
 	/* "libfoo" matches "libfoo.so*", "libfoo.so" matches "libfoo.so.1". */
-	return entry[n] == '\0' || (entry[n] == '.' &&
-				    (strstr(target, ".so") || !strncmp(entry + n, ".so", 3)));
+	return entry[n] == '\0' ||
+	       (entry[n] == '.' && (strstr(target, ".so") || !strncmp(entry + n, ".so", 3)));
 }
 
 /* Search a ':'-separated list of directories for the library. */
-static int search_dirs(const char *dirs, const char *target, char *out,
-		       size_t len)
+static int search_dirs(const char *dirs, const char *target, char *out, size_t len)
 {
-	static const char *const suffixes[] = { "", ".so" };
+	static const char *const suffixes[] = {"", ".so"};
 	char path[PATH_MAX];
 	const char *d = dirs;
 	size_t i;
@@ -809,8 +788,7 @@ static int search_dirs(const char *dirs, const char *target, char *out,
 		size_t dl = strcspn(d, ":");
 
 		for (i = 0; dl && i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
-			snprintf(path, sizeof(path), "%.*s/%s%s", (int)dl, d,
-				 target, suffixes[i]);
+			snprintf(path, sizeof(path), "%.*s/%s%s", (int)dl, d, target, suffixes[i]);
 			if (is_regular(path))
 				return put_path(path, out, len);
 		}
@@ -854,10 +832,9 @@ static int search_ld_cache(const char *target, char *out, size_t len)
 
 int st_resolve_target(const char *target, char *path_out, size_t len)
 {
-	static const char std_dirs[] =
-		"/lib/x86_64-linux-gnu:/usr/lib/x86_64-linux-gnu:"
-		"/lib/aarch64-linux-gnu:/usr/lib/aarch64-linux-gnu:"
-		"/lib64:/usr/lib64:/lib:/usr/lib:/usr/local/lib";
+	static const char std_dirs[] = "/lib/x86_64-linux-gnu:/usr/lib/x86_64-linux-gnu:"
+				       "/lib/aarch64-linux-gnu:/usr/lib/aarch64-linux-gnu:"
+				       "/lib64:/usr/lib64:/lib:/usr/lib:/usr/local/lib";
 	bool lib;
 	int ret;
 

@@ -26,17 +26,17 @@
 #include "events.h"
 
 /* Label of a type node that could not be read (see st_event.error). */
-#define ST_TYPE_UNREADABLE	0xffff
+#define ST_TYPE_UNREADABLE 0xffff
 
 /* Limits that keep a hostile description from costing unbounded work. */
-#define ST_MAX_TYPE_DEPTH	8	/* nested struct/array/... levels */
-#define ST_MAX_FIELDS		1024	/* members of one struct or event */
-#define ST_MAX_TYPE_NODES	4096	/* type nodes in one event */
-#define ST_MAX_FILE_TYPE_NODES	262144	/* type nodes in one object file */
-#define ST_MAX_ENUM		4096	/* mappings of one enum */
-#define ST_MAX_ATTRS		64	/* attributes of one event or type */
-#define ST_MAX_NAME		1024	/* code units of a name or label */
-#define ST_MAX_EVENTS		65536	/* events of one object */
+#define ST_MAX_TYPE_DEPTH 8 /* nested struct/array/... levels */
+#define ST_MAX_FIELDS 1024 /* members of one struct or event */
+#define ST_MAX_TYPE_NODES 4096 /* type nodes in one event */
+#define ST_MAX_FILE_TYPE_NODES 262144 /* type nodes in one object file */
+#define ST_MAX_ENUM 4096 /* mappings of one enum */
+#define ST_MAX_ATTRS 64 /* attributes of one event or type */
+#define ST_MAX_NAME 1024 /* code units of a name or label */
+#define ST_MAX_EVENTS 65536 /* events of one object */
 
 /*
  * Append the events of the ELF object at path to out (zero-initialize it
@@ -46,8 +46,7 @@
  * appends nothing and returns 0. A description that cannot be fully read
  * still yields an event, with st_event.error set.
  */
-int st_discover_file(const char *path, struct st_event_list *out, char *err,
-		     size_t errlen);
+int st_discover_file(const char *path, struct st_event_list *out, char *err, size_t errlen);
 
 /*
  * Append the events of every ELF object mapped by process pid (executable
@@ -55,8 +54,7 @@ int st_discover_file(const char *path, struct st_event_list *out, char *err,
  * maps it, or a /proc/PID/root/... or /proc/PID/map_files/... path when the
  * former is not reachable from here. Returns 0 or a negative errno.
  */
-int st_discover_pid(pid_t pid, struct st_event_list *out, char *err,
-		    size_t errlen);
+int st_discover_pid(pid_t pid, struct st_event_list *out, char *err, size_t errlen);
 
 /* Free everything in l and leave it empty. */
 void st_event_list_free(struct st_event_list *l);
@@ -66,17 +64,15 @@ void st_event_list_free(struct st_event_list *l);
  * (NULL matches anything). Each glob may match either the SIDE name or the
  * sanitized USDT name.
  */
-bool st_event_match(const struct st_event *ev, const char *provider_glob,
-		    const char *name_glob);
+bool st_event_match(const struct st_event *ev, const char *provider_glob, const char *name_glob);
 
 /*
  * Indices of the events of l that match, in list order: fills idx with up
  * to max of them (idx may be NULL when max is 0) and returns how many match
  * in total.
  */
-size_t st_events_match(const struct st_event_list *l,
-		       const char *provider_glob, const char *name_glob,
-		       size_t *idx, size_t max);
+size_t st_events_match(const struct st_event_list *l, const char *provider_glob,
+		       const char *name_glob, size_t *idx, size_t max);
 
 /*
  * Resolve a probe TARGET to a file path: an existing path as is; a name

@@ -26,8 +26,7 @@
 #define R_AARCH64_RELATIVE 1027
 #endif
 
-static const struct st_elf_seg *seg_find(const struct st_elf *e,
-					 uint64_t vaddr, uint64_t len)
+static const struct st_elf_seg *seg_find(const struct st_elf *e, uint64_t vaddr, uint64_t len)
 {
 	size_t i;
 
@@ -49,8 +48,7 @@ static int load_segments(struct st_elf *e, char *err, size_t errlen)
 	size_t nr, i;
 
 	if (elf_getphdrnum(e->elf, &nr)) {
-		snprintf(err, errlen, "cannot read program headers: %s",
-			 elf_errmsg(-1));
+		snprintf(err, errlen, "cannot read program headers: %s", elf_errmsg(-1));
 		return -EINVAL;
 	}
 	e->segs = calloc(nr ? nr : 1, sizeof(*e->segs));
@@ -110,8 +108,7 @@ static bool reloc_is_abs64(const struct st_elf *e, uint32_t type)
 }
 
 /* Append the pointer-sized relocations of one SHT_RELA section. */
-static int load_rela_section(struct st_elf *e, Elf_Scn *scn,
-			     const GElf_Shdr *sh, size_t *cap)
+static int load_rela_section(struct st_elf *e, Elf_Scn *scn, const GElf_Shdr *sh, size_t *cap)
 {
 	Elf_Data *data, *symdata = NULL;
 	Elf_Scn *symscn;
@@ -119,7 +116,7 @@ static int load_rela_section(struct st_elf *e, Elf_Scn *scn,
 
 	data = elf_getdata(scn, NULL);
 	if (!data || !sh->sh_entsize)
-		return 0;	/* unreadable: pointers will read as in the file */
+		return 0; /* unreadable: pointers will read as in the file */
 	symscn = elf_getscn(e->elf, sh->sh_link);
 	if (symscn)
 		symdata = elf_getdata(symscn, NULL);
@@ -150,8 +147,7 @@ static int load_rela_section(struct st_elf *e, Elf_Scn *scn,
 		r->resolved = true;
 		if (reloc_is_abs64(e, type)) {
 			/* S + A, known only for a symbol defined here. */
-			if (symdata &&
-			    gelf_getsym(symdata, GELF_R_SYM(rela.r_info), &sym) &&
+			if (symdata && gelf_getsym(symdata, GELF_R_SYM(rela.r_info), &sym) &&
 			    sym.st_shndx != SHN_UNDEF)
 				r->value += sym.st_value;
 			else
@@ -175,8 +171,7 @@ static int load_relocations(struct st_elf *e, char *err, size_t errlen)
 		 * the loader writes. REL and RELR keep the addend in place, so
 		 * the file bytes are already right for them.
 		 */
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA ||
-		    !(sh.sh_flags & SHF_ALLOC))
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA || !(sh.sh_flags & SHF_ALLOC))
 			continue;
 		ret = load_rela_section(e, scn, &sh, &cap);
 		if (ret) {
@@ -191,8 +186,7 @@ static int load_relocations(struct st_elf *e, char *err, size_t errlen)
 
 int st_elf_open(const char *path, struct st_elf *e, char *err, size_t errlen)
 {
-	static const unsigned char magic[SELFMAG] = { ELFMAG0, ELFMAG1,
-						      ELFMAG2, ELFMAG3 };
+	static const unsigned char magic[SELFMAG] = {ELFMAG0, ELFMAG1, ELFMAG2, ELFMAG3};
 	void *map = MAP_FAILED;
 	struct stat st;
 	int ret;
@@ -238,15 +232,13 @@ int st_elf_open(const char *path, struct st_elf *e, char *err, size_t errlen)
 	}
 	elf_version(EV_CURRENT);
 	e->elf = elf_memory(map, e->size);
-	if (!e->elf || elf_kind(e->elf) != ELF_K_ELF ||
-	    !gelf_getehdr(e->elf, &e->ehdr)) {
+	if (!e->elf || elf_kind(e->elf) != ELF_K_ELF || !gelf_getehdr(e->elf, &e->ehdr)) {
 		ret = -ENOEXEC;
 		snprintf(err, errlen, "not an ELF file: %s", elf_errmsg(-1));
 		goto cleanup;
 	}
 	/* The SIDE ABI (side/macros.h) is defined for 64-bit little endian. */
-	if (e->ehdr.e_ident[EI_CLASS] != ELFCLASS64 ||
-	    e->ehdr.e_ident[EI_DATA] != ELFDATA2LSB) {
+	if (e->ehdr.e_ident[EI_CLASS] != ELFCLASS64 || e->ehdr.e_ident[EI_DATA] != ELFDATA2LSB) {
 		ret = -ENOEXEC;
 		snprintf(err, errlen, "unsupported ELF class (need 64-bit little endian)");
 		goto cleanup;
@@ -280,8 +272,7 @@ void st_elf_close(struct st_elf *e)
 	e->fd = -1;
 }
 
-Elf_Scn *st_elf_find_section(struct st_elf *e, const char *name,
-			     GElf_Shdr *shdr)
+Elf_Scn *st_elf_find_section(struct st_elf *e, const char *name, GElf_Shdr *shdr)
 {
 	Elf_Scn *scn = NULL;
 	size_t shstrndx;
@@ -300,8 +291,8 @@ Elf_Scn *st_elf_find_section(struct st_elf *e, const char *name,
 	return NULL;
 }
 
-bool st_elf_vaddr_to_offset(const struct st_elf *e, uint64_t vaddr,
-			    uint64_t len, bool need_exec, uint64_t *off)
+bool st_elf_vaddr_to_offset(const struct st_elf *e, uint64_t vaddr, uint64_t len, bool need_exec,
+			    uint64_t *off)
 {
 	size_t i;
 
@@ -319,8 +310,7 @@ bool st_elf_vaddr_to_offset(const struct st_elf *e, uint64_t vaddr,
 	return false;
 }
 
-bool st_elf_read(const struct st_elf *e, uint64_t vaddr, void *buf,
-		 size_t len)
+bool st_elf_read(const struct st_elf *e, uint64_t vaddr, void *buf, size_t len)
 {
 	const struct st_elf_seg *s = seg_find(e, vaddr, len);
 	uint64_t rel, infile;
@@ -421,8 +411,8 @@ static size_t utf8_seq_len(const unsigned char *p, size_t n)
 	return len;
 }
 
-char *st_elf_read_str(const struct st_elf *e, uint64_t vaddr,
-		      unsigned int unit_size, size_t max_units)
+char *st_elf_read_str(const struct st_elf *e, uint64_t vaddr, unsigned int unit_size,
+		      size_t max_units)
 {
 	const struct st_elf_seg *s;
 	size_t n, avail, i, o = 0;
@@ -455,7 +445,7 @@ char *st_elf_read_str(const struct st_elf *e, uint64_t vaddr,
 		uint32_t u = 0, lo = 0;
 
 		if (unit_size == 1) {
-			unsigned char b[4] = { 0 };
+			unsigned char b[4] = {0};
 			size_t k;
 
 			st_elf_read(e, vaddr + i, b, n - i < 4 ? n - i : 4);

@@ -20,25 +20,25 @@ struct st_elf_seg {
 	uint64_t memsz;
 	uint64_t offset;
 	uint64_t filesz;
-	uint32_t flags;		/* PF_X, PF_W, PF_R */
+	uint32_t flags; /* PF_X, PF_W, PF_R */
 };
 
 /* Link-time value of one pointer word that a dynamic relocation fills in. */
 struct st_elf_reloc {
 	uint64_t addr;
 	uint64_t value;
-	bool resolved;		/* false: refers to a symbol of another object */
+	bool resolved; /* false: refers to a symbol of another object */
 };
 
 struct st_elf {
 	int fd;
 	Elf *elf;
-	const unsigned char *image;	/* the whole file, mapped read-only */
+	const unsigned char *image; /* the whole file, mapped read-only */
 	size_t size;
 	GElf_Ehdr ehdr;
 	struct st_elf_seg *segs;
 	size_t nr_segs;
-	struct st_elf_reloc *relocs;	/* sorted by addr */
+	struct st_elf_reloc *relocs; /* sorted by addr */
 	size_t nr_relocs;
 };
 
@@ -51,24 +51,22 @@ int st_elf_open(const char *path, struct st_elf *e, char *err, size_t errlen);
 void st_elf_close(struct st_elf *e);
 
 /* Find a section by name; fills shdr. NULL if absent. */
-Elf_Scn *st_elf_find_section(struct st_elf *e, const char *name,
-			     GElf_Shdr *shdr);
+Elf_Scn *st_elf_find_section(struct st_elf *e, const char *name, GElf_Shdr *shdr);
 
 /*
  * Translate [vaddr, vaddr + len) to a file offset. Fails when the range is
  * not inside the file-backed part of one PT_LOAD segment; need_exec further
  * requires an executable segment (uprobe sites).
  */
-bool st_elf_vaddr_to_offset(const struct st_elf *e, uint64_t vaddr,
-			    uint64_t len, bool need_exec, uint64_t *off);
+bool st_elf_vaddr_to_offset(const struct st_elf *e, uint64_t vaddr, uint64_t len, bool need_exec,
+			    uint64_t *off);
 
 /*
  * Read len bytes at vaddr as initialized at load time (the zero-filled tail
  * of a segment reads as zeros). Relocations are not applied: use
  * st_elf_read_ptr for pointer words.
  */
-bool st_elf_read(const struct st_elf *e, uint64_t vaddr, void *buf,
-		 size_t len);
+bool st_elf_read(const struct st_elf *e, uint64_t vaddr, void *buf, size_t len);
 
 /*
  * Read the 8-byte pointer at vaddr with the dynamic relocation for that
@@ -83,7 +81,7 @@ bool st_elf_read_ptr(const struct st_elf *e, uint64_t vaddr, uint64_t *val);
  * string, or NULL when the address is invalid or no terminator is found
  * within the limit.
  */
-char *st_elf_read_str(const struct st_elf *e, uint64_t vaddr,
-		      unsigned int unit_size, size_t max_units);
+char *st_elf_read_str(const struct st_elf *e, uint64_t vaddr, unsigned int unit_size,
+		      size_t max_units);
 
 #endif /* SIDETRACE_ELF_HELPERS_H */

@@ -66,11 +66,9 @@ const char *st_type_label_name(uint16_t label)
 	return label == ST_TYPE_UNREADABLE ? "unreadable" : "unknown";
 }
 
-static void type_text(struct st_textbuf *tb, const struct st_type *t,
-		      bool verbose);
+static void type_text(struct st_textbuf *tb, const struct st_type *t, bool verbose);
 
-static void fields_text(struct st_textbuf *tb, const struct st_field *f,
-			uint32_t nr, bool verbose)
+static void fields_text(struct st_textbuf *tb, const struct st_field *f, uint32_t nr, bool verbose)
 {
 	uint32_t i;
 
@@ -92,8 +90,7 @@ static void enum_text(struct st_textbuf *tb, const struct st_type *t)
 		if (t->enum_begin[i] == t->enum_end[i])
 			st_tb_printf(tb, "%" PRId64, t->enum_begin[i]);
 		else
-			st_tb_printf(tb, "%" PRId64 "..%" PRId64,
-				     t->enum_begin[i], t->enum_end[i]);
+			st_tb_printf(tb, "%" PRId64 "..%" PRId64, t->enum_begin[i], t->enum_end[i]);
 		st_tb_printf(tb, "=%s", t->enum_labels[i]);
 	}
 	st_tb_puts(tb, " }");
@@ -119,15 +116,13 @@ static void gather_scalar_text(struct st_textbuf *tb, const struct st_type *t)
 		st_tb_printf(tb, "float%u", t->size * 8);
 		break;
 	case SIDE_TYPE_GATHER_STRING:
-		st_tb_puts(tb, t->size > 1 ? (t->size == 2 ? "string16" : "string32")
-					   : "string");
+		st_tb_puts(tb, t->size > 1 ? (t->size == 2 ? "string16" : "string32") : "string");
 		break;
 	}
 }
 
 /* A child type that is missing because its pointer was bad shows as "?". */
-static void elem_text(struct st_textbuf *tb, const struct st_type *t,
-		      bool verbose)
+static void elem_text(struct st_textbuf *tb, const struct st_type *t, bool verbose)
 {
 	if (t)
 		type_text(tb, t, verbose);
@@ -135,8 +130,7 @@ static void elem_text(struct st_textbuf *tb, const struct st_type *t,
 		st_tb_putc(tb, '?');
 }
 
-static void type_text(struct st_textbuf *tb, const struct st_type *t,
-		      bool verbose)
+static void type_text(struct st_textbuf *tb, const struct st_type *t, bool verbose)
 {
 	switch (t->label) {
 	case SIDE_TYPE_STRUCT:
@@ -166,9 +160,9 @@ static void type_text(struct st_textbuf *tb, const struct st_type *t,
 	case SIDE_TYPE_ENUM:
 	case SIDE_TYPE_ENUM_BITMAP:
 	case SIDE_TYPE_GATHER_ENUM:
-		st_tb_puts(tb, t->label == SIDE_TYPE_GATHER_VLA ? "gather vla" :
-			       t->label == SIDE_TYPE_GATHER_ENUM ? "gather enum" :
-			       st_type_label_name(t->label));
+		st_tb_puts(tb, t->label == SIDE_TYPE_GATHER_VLA	   ? "gather vla"
+			       : t->label == SIDE_TYPE_GATHER_ENUM ? "gather enum"
+								   : st_type_label_name(t->label));
 		st_tb_putc(tb, '<');
 		elem_text(tb, t->elem, verbose);
 		st_tb_putc(tb, '>');
@@ -206,7 +200,7 @@ static void type_text(struct st_textbuf *tb, const struct st_type *t,
 
 char *st_type_to_string(const struct st_type *t, bool verbose)
 {
-	struct st_textbuf tb = { 0 };
+	struct st_textbuf tb = {0};
 
 	type_text(&tb, t, verbose);
 	return st_tb_take(&tb);
@@ -224,15 +218,13 @@ static void print_event_text(FILE *f, const struct st_event *ev, bool verbose)
 		fprintf(f, "[%s]  ", lvl);
 	else
 		fprintf(f, "[loglevel %" PRIu32 "]  ", ev->loglevel);
-	fprintf(f, "%" PRIu32 " site%s%s\n", ev->nr_sites,
-		ev->nr_sites == 1 ? "" : "s", ev->variadic ? "  variadic" : "");
+	fprintf(f, "%" PRIu32 " site%s%s\n", ev->nr_sites, ev->nr_sites == 1 ? "" : "s",
+		ev->variadic ? "  variadic" : "");
 	if (ev->error)
 		fprintf(f, "    warning: %s\n", ev->error);
 	if (verbose) {
-		if (strcmp(ev->provider, ev->usdt_provider) ||
-		    strcmp(ev->name, ev->usdt_name))
-			fprintf(f, "    usdt: %s:%s\n", ev->usdt_provider,
-				ev->usdt_name);
+		if (strcmp(ev->provider, ev->usdt_provider) || strcmp(ev->name, ev->usdt_name))
+			fprintf(f, "    usdt: %s:%s\n", ev->usdt_provider, ev->usdt_name);
 		if (ev->has_side)
 			fprintf(f, "    description: 0x%" PRIx64 "\n", ev->desc_addr);
 		if (ev->attrs)
@@ -249,8 +241,8 @@ static void print_event_text(FILE *f, const struct st_event *ev, bool verbose)
 	for (i = 0; i < ev->nr_sites; i++) {
 		const struct st_site *s = &ev->sites[i];
 
-		fprintf(f, "    site 0x%" PRIx64 " (file offset 0x%" PRIx64 ")",
-			s->pc, s->file_offset);
+		fprintf(f, "    site 0x%" PRIx64 " (file offset 0x%" PRIx64 ")", s->pc,
+			s->file_offset);
 		if (s->sema_addr)
 			fprintf(f, "  semaphore 0x%" PRIx64 " (file offset 0x%" PRIx64 ")",
 				s->sema_addr, s->sema_offset);
@@ -273,8 +265,8 @@ void st_list_print_text(FILE *f, const struct st_event_list *l, bool verbose)
 
 static void json_type(struct st_textbuf *tb, const struct st_type *t);
 
-static void json_fields(struct st_textbuf *tb, const char *key,
-			const struct st_field *f, uint32_t nr)
+static void json_fields(struct st_textbuf *tb, const char *key, const struct st_field *f,
+			uint32_t nr)
 {
 	uint32_t i;
 
@@ -293,8 +285,7 @@ static void json_type(struct st_textbuf *tb, const struct st_type *t)
 {
 	uint32_t i;
 
-	st_tb_printf(tb, "{\"kind\":\"%s\",\"label\":%u", st_type_label_name(t->label),
-		     t->label);
+	st_tb_printf(tb, "{\"kind\":\"%s\",\"label\":%u", st_type_label_name(t->label), t->label);
 	if (t->size)
 		st_tb_printf(tb, ",\"size\":%u", t->size);
 	switch (t->label) {
@@ -315,13 +306,11 @@ static void json_type(struct st_textbuf *tb, const struct st_type *t)
 		st_tb_puts(tb, ",\"byte_order\":\"be\"");
 	if (t->label >= SIDE_TYPE_GATHER_BOOL && t->label <= SIDE_TYPE_GATHER_ENUM &&
 	    t->label != SIDE_TYPE_GATHER_ENUM) {
-		st_tb_printf(tb, ",\"gather_offset\":%" PRIu64 ",\"access\":\"%s\"",
-			     t->gather_offset,
-			     t->gather_access == SIDE_TYPE_GATHER_ACCESS_POINTER ?
-			     "pointer" : "direct");
+		st_tb_printf(
+			tb, ",\"gather_offset\":%" PRIu64 ",\"access\":\"%s\"", t->gather_offset,
+			t->gather_access == SIDE_TYPE_GATHER_ACCESS_POINTER ? "pointer" : "direct");
 		if (t->gather_offset_bits)
-			st_tb_printf(tb, ",\"gather_offset_bits\":%u",
-				     t->gather_offset_bits);
+			st_tb_printf(tb, ",\"gather_offset_bits\":%u", t->gather_offset_bits);
 		if (t->gather_size)
 			st_tb_printf(tb, ",\"gather_size\":%" PRIu32, t->gather_size);
 	}
@@ -330,8 +319,7 @@ static void json_type(struct st_textbuf *tb, const struct st_type *t)
 		st_tb_json_str(tb, t->attrs);
 	}
 	if (t->elem) {
-		st_tb_puts(tb, t->label == SIDE_TYPE_VARIANT ? ",\"selector\":" :
-							      ",\"elem\":");
+		st_tb_puts(tb, t->label == SIDE_TYPE_VARIANT ? ",\"selector\":" : ",\"elem\":");
 		json_type(tb, t->elem);
 	}
 	if (t->length_type) {
@@ -339,14 +327,13 @@ static void json_type(struct st_textbuf *tb, const struct st_type *t)
 		json_type(tb, t->length_type);
 	}
 	if (t->fields)
-		json_fields(tb, t->label == SIDE_TYPE_VARIANT ? "options" : "fields",
-			    t->fields, t->nr_fields);
+		json_fields(tb, t->label == SIDE_TYPE_VARIANT ? "options" : "fields", t->fields,
+			    t->nr_fields);
 	if (t->nr_enum) {
 		st_tb_puts(tb, ",\"mappings\":[");
 		for (i = 0; i < t->nr_enum; i++) {
-			st_tb_printf(tb, "%s{\"begin\":%" PRId64 ",\"end\":%" PRId64
-				     ",\"label\":", i ? "," : "",
-				     t->enum_begin[i], t->enum_end[i]);
+			st_tb_printf(tb, "%s{\"begin\":%" PRId64 ",\"end\":%" PRId64 ",\"label\":",
+				     i ? "," : "", t->enum_begin[i], t->enum_end[i]);
 			st_tb_json_str(tb, t->enum_labels[i]);
 			st_tb_putc(tb, '}');
 		}
@@ -372,10 +359,11 @@ static void json_event(struct st_textbuf *tb, const struct st_event *ev)
 	st_tb_json_str(tb, ev->usdt_name);
 	st_tb_printf(tb, ",\"side\":%s", ev->has_side ? "true" : "false");
 	if (ev->has_side) {
-		st_tb_printf(tb, ",\"loglevel\":\"%s\",\"loglevel_value\":%" PRIu32
+		st_tb_printf(tb,
+			     ",\"loglevel\":\"%s\",\"loglevel_value\":%" PRIu32
 			     ",\"variadic\":%s,\"desc_addr\":%" PRIu64,
-			     lvl ? lvl : "?", ev->loglevel,
-			     ev->variadic ? "true" : "false", ev->desc_addr);
+			     lvl ? lvl : "?", ev->loglevel, ev->variadic ? "true" : "false",
+			     ev->desc_addr);
 		if (ev->attrs) {
 			st_tb_puts(tb, ",\"attributes\":");
 			st_tb_json_str(tb, ev->attrs);
@@ -386,10 +374,10 @@ static void json_event(struct st_textbuf *tb, const struct st_event *ev)
 	for (i = 0; i < ev->nr_sites; i++) {
 		const struct st_site *s = &ev->sites[i];
 
-		st_tb_printf(tb, "%s{\"pc\":%" PRIu64 ",\"offset\":%" PRIu64
-			     ",\"semaphore\":%" PRIu64 ",\"semaphore_offset\":%" PRIu64
-			     ",\"args\":", i ? "," : "", s->pc, s->file_offset,
-			     s->sema_addr, s->sema_offset);
+		st_tb_printf(tb,
+			     "%s{\"pc\":%" PRIu64 ",\"offset\":%" PRIu64 ",\"semaphore\":%" PRIu64
+			     ",\"semaphore_offset\":%" PRIu64 ",\"args\":",
+			     i ? "," : "", s->pc, s->file_offset, s->sema_addr, s->sema_offset);
 		st_tb_json_str(tb, s->args);
 		st_tb_putc(tb, '}');
 	}
@@ -406,7 +394,7 @@ void st_list_print_json(FILE *f, const struct st_event_list *l)
 	size_t i;
 
 	for (i = 0; i < l->nr; i++) {
-		struct st_textbuf tb = { 0 };
+		struct st_textbuf tb = {0};
 		char *s;
 
 		json_event(&tb, &l->events[i]);
@@ -419,17 +407,16 @@ void st_list_print_json(FILE *f, const struct st_event_list *l)
 
 static void list_usage(FILE *f)
 {
-	fprintf(f,
-		"usage: sidetrace list [-v] [-f text|json] TARGET...\n"
-		"       sidetrace list [-v] [-f text|json] -p PID\n"
-		"\n"
-		"Show the SIDE events and USDT probes of executables or shared\n"
-		"libraries (a path, or a library name like libfoo), or of the\n"
-		"objects a running process has loaded.\n"
-		"\n"
-		"  -v, --verbose     attributes, enum mappings, addresses, sites\n"
-		"  -f, --format FMT  text (default) or json (one event per line)\n"
-		"  -p, --pid PID     list what process PID has loaded\n");
+	fprintf(f, "usage: sidetrace list [-v] [-f text|json] TARGET...\n"
+		   "       sidetrace list [-v] [-f text|json] -p PID\n"
+		   "\n"
+		   "Show the SIDE events and USDT probes of executables or shared\n"
+		   "libraries (a path, or a library name like libfoo), or of the\n"
+		   "objects a running process has loaded.\n"
+		   "\n"
+		   "  -v, --verbose     attributes, enum mappings, addresses, sites\n"
+		   "  -f, --format FMT  text (default) or json (one event per line)\n"
+		   "  -p, --pid PID     list what process PID has loaded\n");
 }
 
 static void print_list(const struct st_event_list *l, bool json, bool verbose)
@@ -443,7 +430,7 @@ static void print_list(const struct st_event_list *l, bool json, bool verbose)
 /* List one TARGET; returns 0 or 1 (reported on stderr). */
 static int list_target(const char *target, bool json, bool verbose)
 {
-	struct st_event_list l = { 0 };
+	struct st_event_list l = {0};
 	char path[PATH_MAX], err[256];
 	int ret, status = 1;
 
@@ -474,7 +461,7 @@ cleanup:
 
 static int list_pid(const char *arg, bool json, bool verbose)
 {
-	struct st_event_list l = { 0 };
+	struct st_event_list l = {0};
 	char err[512], *end;
 	long pid;
 	int ret, status = 1;
@@ -491,8 +478,7 @@ static int list_pid(const char *arg, bool json, bool verbose)
 		goto cleanup;
 	}
 	if (!l.nr) {
-		fprintf(stderr, "sidetrace: process %ld: no SIDE or USDT events\n",
-			pid);
+		fprintf(stderr, "sidetrace: process %ld: no SIDE or USDT events\n", pid);
 		goto cleanup;
 	}
 	print_list(&l, json, verbose);
@@ -505,11 +491,11 @@ cleanup:
 int st_cmd_list(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		{"verbose", no_argument, NULL, 'v'},
+		{"format", required_argument, NULL, 'f'},
+		{"pid", required_argument, NULL, 'p'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
 	};
 	bool verbose = false, json = false;
 	const char *pid = NULL;
@@ -526,7 +512,8 @@ int st_cmd_list(int argc, char **argv)
 			if (!strcmp(optarg, "json")) {
 				json = true;
 			} else if (strcmp(optarg, "text")) {
-				fprintf(stderr, "sidetrace: list: unknown format '%s' (text or json)\n",
+				fprintf(stderr,
+					"sidetrace: list: unknown format '%s' (text or json)\n",
 					optarg);
 				return 2;
 			}

@@ -25,13 +25,12 @@
 struct rd {
 	const struct st_elf *e;
 	unsigned int nodes;
-	unsigned long *budget;	/* nodes left for the whole file */
+	unsigned long *budget; /* nodes left for the whole file */
 	unsigned int nr_errors;
 	char err[256];
 };
 
-static void __attribute__((format(printf, 2, 3)))
-rd_fail(struct rd *rd, const char *fmt, ...)
+static void __attribute__((format(printf, 2, 3))) rd_fail(struct rd *rd, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -42,8 +41,7 @@ rd_fail(struct rd *rd, const char *fmt, ...)
 	va_end(ap);
 }
 
-static bool rd_read(struct rd *rd, uint64_t addr, void *buf, size_t len,
-		    const char *what)
+static bool rd_read(struct rd *rd, uint64_t addr, void *buf, size_t len, const char *what)
 {
 	if (st_elf_read(rd->e, addr, buf, len))
 		return true;
@@ -55,8 +53,7 @@ static bool rd_read(struct rd *rd, uint64_t addr, void *buf, size_t len,
 static bool rd_ptr(struct rd *rd, uint64_t slot, uint64_t *v, const char *what)
 {
 	if (!st_elf_read_ptr(rd->e, slot, v)) {
-		rd_fail(rd, "%s pointer at 0x%" PRIx64 " is outside the file",
-			what, slot);
+		rd_fail(rd, "%s pointer at 0x%" PRIx64 " is outside the file", what, slot);
 		return false;
 	}
 	if (!*v) {
@@ -66,8 +63,7 @@ static bool rd_ptr(struct rd *rd, uint64_t slot, uint64_t *v, const char *what)
 	return true;
 }
 
-static char *rd_str(struct rd *rd, uint64_t slot, unsigned int unit_size,
-		    const char *what)
+static char *rd_str(struct rd *rd, uint64_t slot, unsigned int unit_size, const char *what)
 {
 	uint64_t p;
 	char *s;
@@ -76,7 +72,8 @@ static char *rd_str(struct rd *rd, uint64_t slot, unsigned int unit_size,
 		return NULL;
 	s = st_elf_read_str(rd->e, p, unit_size, ST_MAX_NAME);
 	if (!s)
-		rd_fail(rd, "%s at 0x%" PRIx64 " is unreadable, unterminated or longer than %d units",
+		rd_fail(rd,
+			"%s at 0x%" PRIx64 " is unreadable, unterminated or longer than %d units",
 			what, p, ST_MAX_NAME);
 	return s;
 }
@@ -88,8 +85,7 @@ static char *rd_raw_string(struct rd *rd, uint64_t addr, const char *what)
 
 	if (!rd_read(rd, addr, &rs, sizeof(rs), what))
 		return NULL;
-	return rd_str(rd, addr + offsetof(struct side_type_raw_string, p),
-		      rs.unit_size, what);
+	return rd_str(rd, addr + offsetof(struct side_type_raw_string, p), rs.unit_size, what);
 }
 
 /* IEEE 754 binary16 to double, for attribute display. */
@@ -176,19 +172,16 @@ static void rd_attr_value(struct rd *rd, struct st_textbuf *tb, uint64_t addr,
 		st_tb_printf(tb, "%g", d);
 		break;
 	case SIDE_ATTR_TYPE_FLOAT_BINARY128:
-		st_tb_printf(tb, "<binary128 0x%" PRIx64 "%016" PRIx64 ">",
-			     hi, lo);
+		st_tb_printf(tb, "<binary128 0x%" PRIx64 "%016" PRIx64 ">", hi, lo);
 		break;
 	case SIDE_ATTR_TYPE_STRING:
-		s = rd_raw_string(rd, addr + offsetof(struct side_attr_value,
-						      u.string_value),
+		s = rd_raw_string(rd, addr + offsetof(struct side_attr_value, u.string_value),
 				  "attribute string");
 		st_tb_printf(tb, "\"%s\"", s ? s : "?");
 		free(s);
 		break;
 	default:
-		rd_fail(rd, "unknown attribute type %" PRIu32 " at 0x%" PRIx64,
-			v->type.v, addr);
+		rd_fail(rd, "unknown attribute type %" PRIu32 " at 0x%" PRIx64, v->type.v, addr);
 		st_tb_printf(tb, "<attribute type %" PRIu32 ">", v->type.v);
 		break;
 	}
@@ -197,7 +190,7 @@ static void rd_attr_value(struct rd *rd, struct st_textbuf *tb, uint64_t addr,
 /* Render an attribute array as "key=value, ...", or NULL when empty. */
 static char *rd_attrs(struct rd *rd, uint64_t slot, uint32_t len)
 {
-	struct st_textbuf tb = { 0 };
+	struct st_textbuf tb = {0};
 	uint64_t base;
 	uint32_t i;
 
@@ -206,8 +199,7 @@ static char *rd_attrs(struct rd *rd, uint64_t slot, uint32_t len)
 	if (!rd_ptr(rd, slot, &base, "attribute list"))
 		return NULL;
 	if (len > ST_MAX_ATTRS) {
-		rd_fail(rd, "%" PRIu32 " attributes, more than %d", len,
-			ST_MAX_ATTRS);
+		rd_fail(rd, "%" PRIu32 " attributes, more than %d", len, ST_MAX_ATTRS);
 		len = ST_MAX_ATTRS;
 	}
 	for (i = 0; i < len; i++) {
@@ -218,14 +210,12 @@ static char *rd_attrs(struct rd *rd, uint64_t slot, uint32_t len)
 
 		if (!rd_read(rd, a, buf, sizeof(buf), "attribute"))
 			break;
-		key = rd_raw_string(rd, a + offsetof(struct side_attr, key),
-				    "attribute key");
+		key = rd_raw_string(rd, a + offsetof(struct side_attr, key), "attribute key");
 		if (!key)
 			break;
 		st_tb_printf(&tb, "%s%s=", i ? ", " : "", key);
 		free(key);
-		rd_attr_value(rd, &tb, a + offsetof(struct side_attr, value),
-			      &attr->value);
+		rd_attr_value(rd, &tb, a + offsetof(struct side_attr, value), &attr->value);
 	}
 	if (!tb.len) {
 		st_tb_free(&tb);
@@ -234,12 +224,11 @@ static char *rd_attrs(struct rd *rd, uint64_t slot, uint32_t len)
 	return st_tb_take(&tb);
 }
 
-static int rd_type(struct rd *rd, uint64_t addr, struct st_type *t,
-		   int depth);
+static int rd_type(struct rd *rd, uint64_t addr, struct st_type *t, int depth);
 
 /* Allocate *out and decode the side_type that the pointer at slot names. */
-static int rd_type_ptr(struct rd *rd, uint64_t slot, struct st_type **out,
-		       int depth, const char *what)
+static int rd_type_ptr(struct rd *rd, uint64_t slot, struct st_type **out, int depth,
+		       const char *what)
 {
 	uint64_t p;
 
@@ -254,8 +243,8 @@ static int rd_type_ptr(struct rd *rd, uint64_t slot, struct st_type **out,
 }
 
 /* Decode the side_event_field array whose pointer is at slot. */
-static int rd_fields(struct rd *rd, uint64_t slot, uint32_t len,
-		     struct st_field **out, uint32_t *nr, int depth)
+static int rd_fields(struct rd *rd, uint64_t slot, uint32_t len, struct st_field **out,
+		     uint32_t *nr, int depth)
 {
 	struct st_field *f;
 	uint64_t base;
@@ -264,8 +253,7 @@ static int rd_fields(struct rd *rd, uint64_t slot, uint32_t len,
 	if (!len)
 		return 0;
 	if (len > ST_MAX_FIELDS) {
-		rd_fail(rd, "%" PRIu32 " fields, more than %d", len,
-			ST_MAX_FIELDS);
+		rd_fail(rd, "%" PRIu32 " fields, more than %d", len, ST_MAX_FIELDS);
 		return -1;
 	}
 	if (!rd_ptr(rd, slot, &base, "field list"))
@@ -281,17 +269,16 @@ static int rd_fields(struct rd *rd, uint64_t slot, uint32_t len,
 
 		/* Count the field first so that it is freed on any failure. */
 		*nr = i + 1;
-		f[i].name = rd_str(rd, fa + offsetof(struct side_event_field,
-						     field_name),
-				   1, "field name");
+		f[i].name = rd_str(rd, fa + offsetof(struct side_event_field, field_name), 1,
+				   "field name");
 		if (!f[i].name)
 			f[i].name = strdup("?");
 		if (!f[i].name) {
 			rd_fail(rd, "out of memory");
 			return -1;
 		}
-		if (rd_type(rd, fa + offsetof(struct side_event_field, side_type),
-			    &f[i].type, depth))
+		if (rd_type(rd, fa + offsetof(struct side_event_field, side_type), &f[i].type,
+			    depth))
 			return -1;
 	}
 	return 0;
@@ -305,11 +292,9 @@ static int rd_struct(struct rd *rd, uint64_t p, struct st_type *t, int depth)
 
 	if (!rd_read(rd, p, buf, sizeof(buf), "struct type"))
 		return -1;
-	t->attrs = rd_attrs(rd, p + offsetof(struct side_type_struct,
-					     attributes.elements),
+	t->attrs = rd_attrs(rd, p + offsetof(struct side_type_struct, attributes.elements),
 			    s->attributes.length);
-	return rd_fields(rd, p + offsetof(struct side_type_struct,
-					  fields.elements),
+	return rd_fields(rd, p + offsetof(struct side_type_struct, fields.elements),
 			 s->fields.length, &t->fields, &t->nr_fields, depth + 1);
 }
 
@@ -327,19 +312,17 @@ static int rd_enum(struct rd *rd, uint64_t slot, struct st_type *t)
 	if (!rd_ptr(rd, slot, &p, "enum mappings") ||
 	    !rd_read(rd, p, buf, sizeof(buf), "enum mappings"))
 		return -1;
-	t->attrs = rd_attrs(rd, p + offsetof(struct side_enum_mappings,
-					     attributes.elements),
+	t->attrs = rd_attrs(rd, p + offsetof(struct side_enum_mappings, attributes.elements),
 			    m->attributes.length);
 	n = m->mappings.length;
 	if (!n)
 		return 0;
 	if (n > ST_MAX_ENUM) {
-		rd_fail(rd, "%" PRIu32 " enum mappings, more than %d", n,
-			ST_MAX_ENUM);
+		rd_fail(rd, "%" PRIu32 " enum mappings, more than %d", n, ST_MAX_ENUM);
 		return -1;
 	}
-	if (!rd_ptr(rd, p + offsetof(struct side_enum_mappings,
-				     mappings.elements), &base, "enum mapping list"))
+	if (!rd_ptr(rd, p + offsetof(struct side_enum_mappings, mappings.elements), &base,
+		    "enum mapping list"))
 		return -1;
 	t->enum_labels = calloc(n, sizeof(*t->enum_labels));
 	t->enum_begin = calloc(n, sizeof(*t->enum_begin));
@@ -357,8 +340,7 @@ static int rd_enum(struct rd *rd, uint64_t slot, struct st_type *t)
 		t->nr_enum = i + 1;
 		t->enum_begin[i] = em.range_begin;
 		t->enum_end[i] = em.range_end;
-		t->enum_labels[i] = rd_raw_string(rd, a + offsetof(struct side_enum_mapping,
-								   label),
+		t->enum_labels[i] = rd_raw_string(rd, a + offsetof(struct side_enum_mapping, label),
 						  "enum label");
 		if (!t->enum_labels[i])
 			t->enum_labels[i] = strdup("?");
@@ -380,27 +362,24 @@ static int rd_variant(struct rd *rd, uint64_t p, struct st_type *t, int depth)
 
 	if (!rd_read(rd, p, buf, sizeof(buf), "variant type"))
 		return -1;
-	t->attrs = rd_attrs(rd, p + offsetof(struct side_type_variant,
-					     attributes.elements),
+	t->attrs = rd_attrs(rd, p + offsetof(struct side_type_variant, attributes.elements),
 			    v->attributes.length);
 	t->elem = calloc(1, sizeof(*t->elem));
 	if (!t->elem) {
 		rd_fail(rd, "out of memory");
 		return -1;
 	}
-	if (rd_type(rd, p + offsetof(struct side_type_variant, selector),
-		    t->elem, depth + 1))
+	if (rd_type(rd, p + offsetof(struct side_type_variant, selector), t->elem, depth + 1))
 		return -1;
 	n = v->options.length;
 	if (!n)
 		return 0;
 	if (n > ST_MAX_FIELDS) {
-		rd_fail(rd, "%" PRIu32 " variant options, more than %d", n,
-			ST_MAX_FIELDS);
+		rd_fail(rd, "%" PRIu32 " variant options, more than %d", n, ST_MAX_FIELDS);
 		return -1;
 	}
-	if (!rd_ptr(rd, p + offsetof(struct side_type_variant, options.elements),
-		    &base, "variant option list"))
+	if (!rd_ptr(rd, p + offsetof(struct side_type_variant, options.elements), &base,
+		    "variant option list"))
 		return -1;
 	t->fields = calloc(n, sizeof(*t->fields));
 	if (!t->fields) {
@@ -417,8 +396,7 @@ static int rd_variant(struct rd *rd, uint64_t p, struct st_type *t, int depth)
 		if (range[0] == range[1])
 			snprintf(name, sizeof(name), "%" PRId64, range[0]);
 		else
-			snprintf(name, sizeof(name), "%" PRId64 "..%" PRId64,
-				 range[0], range[1]);
+			snprintf(name, sizeof(name), "%" PRId64 "..%" PRId64, range[0], range[1]);
 		t->nr_fields = i + 1;
 		t->fields[i].name = strdup(name);
 		if (!t->fields[i].name) {
@@ -435,8 +413,8 @@ static int rd_variant(struct rd *rd, uint64_t p, struct st_type *t, int depth)
 /* Offset of a member of the side_type at the start of a type's storage. */
 #define TOFF(member) offsetof(struct side_type, member)
 
-static void rd_integer(struct rd *rd, uint64_t attr_slot,
-		       const struct side_type_integer *it, struct st_type *t)
+static void rd_integer(struct rd *rd, uint64_t attr_slot, const struct side_type_integer *it,
+		       struct st_type *t)
 {
 	t->size = it->integer_size;
 	t->len_bits = it->len_bits;
@@ -446,8 +424,8 @@ static void rd_integer(struct rd *rd, uint64_t attr_slot,
 }
 
 /* Gather types: where the value sits, then the gathered type itself. */
-static int rd_gather(struct rd *rd, uint64_t addr, const struct side_type *st,
-		     struct st_type *t, int depth)
+static int rd_gather(struct rd *rd, uint64_t addr, const struct side_type *st, struct st_type *t,
+		     int depth)
 {
 	const struct side_type_gather *g = &st->u.side_gather;
 
@@ -459,14 +437,16 @@ static int rd_gather(struct rd *rd, uint64_t addr, const struct side_type *st,
 		t->size = g->u.side_bool.type.bool_size;
 		t->len_bits = g->u.side_bool.type.len_bits;
 		t->byte_order = g->u.side_bool.type.byte_order.v;
-		t->attrs = rd_attrs(rd, addr + TOFF(u.side_gather.u.side_bool.type.attributes.elements),
+		t->attrs = rd_attrs(rd,
+				    addr + TOFF(u.side_gather.u.side_bool.type.attributes.elements),
 				    g->u.side_bool.type.attributes.length);
 		return 0;
 	case SIDE_TYPE_GATHER_BYTE:
 		t->gather_offset = g->u.side_byte.offset;
 		t->gather_access = g->u.side_byte.access_mode.v;
 		t->size = 1;
-		t->attrs = rd_attrs(rd, addr + TOFF(u.side_gather.u.side_byte.type.attributes.elements),
+		t->attrs = rd_attrs(rd,
+				    addr + TOFF(u.side_gather.u.side_byte.type.attributes.elements),
 				    g->u.side_byte.type.attributes.length);
 		return 0;
 	case SIDE_TYPE_GATHER_INTEGER:
@@ -482,22 +462,24 @@ static int rd_gather(struct rd *rd, uint64_t addr, const struct side_type *st,
 		t->gather_access = g->u.side_float.access_mode.v;
 		t->size = g->u.side_float.type.float_size;
 		t->byte_order = g->u.side_float.type.byte_order.v;
-		t->attrs = rd_attrs(rd, addr + TOFF(u.side_gather.u.side_float.type.attributes.elements),
-				    g->u.side_float.type.attributes.length);
+		t->attrs = rd_attrs(
+			rd, addr + TOFF(u.side_gather.u.side_float.type.attributes.elements),
+			g->u.side_float.type.attributes.length);
 		return 0;
 	case SIDE_TYPE_GATHER_STRING:
 		t->gather_offset = g->u.side_string.offset;
 		t->gather_access = g->u.side_string.access_mode.v;
 		t->size = g->u.side_string.type.unit_size;
 		t->byte_order = g->u.side_string.type.byte_order.v;
-		t->attrs = rd_attrs(rd, addr + TOFF(u.side_gather.u.side_string.type.attributes.elements),
-				    g->u.side_string.type.attributes.length);
+		t->attrs = rd_attrs(
+			rd, addr + TOFF(u.side_gather.u.side_string.type.attributes.elements),
+			g->u.side_string.type.attributes.length);
 		return 0;
 	case SIDE_TYPE_GATHER_ENUM:
 		if (rd_enum(rd, addr + TOFF(u.side_gather.u.side_enum.mappings), t))
 			return -1;
-		return rd_type_ptr(rd, addr + TOFF(u.side_gather.u.side_enum.elem_type),
-				   &t->elem, depth + 1, "enum element type");
+		return rd_type_ptr(rd, addr + TOFF(u.side_gather.u.side_enum.elem_type), &t->elem,
+				   depth + 1, "enum element type");
 	case SIDE_TYPE_GATHER_STRUCT: {
 		uint64_t p;
 
@@ -513,17 +495,19 @@ static int rd_gather(struct rd *rd, uint64_t addr, const struct side_type *st,
 		t->gather_offset = g->u.side_array.offset;
 		t->gather_access = g->u.side_array.access_mode.v;
 		t->array_len = g->u.side_array.type.length;
-		t->attrs = rd_attrs(rd, addr + TOFF(u.side_gather.u.side_array.type.attributes.elements),
-				    g->u.side_array.type.attributes.length);
+		t->attrs = rd_attrs(
+			rd, addr + TOFF(u.side_gather.u.side_array.type.attributes.elements),
+			g->u.side_array.type.attributes.length);
 		return rd_type_ptr(rd, addr + TOFF(u.side_gather.u.side_array.type.elem_type),
 				   &t->elem, depth + 1, "array element type");
 	case SIDE_TYPE_GATHER_VLA:
 		t->gather_offset = g->u.side_vla.offset;
 		t->gather_access = g->u.side_vla.access_mode.v;
-		t->attrs = rd_attrs(rd, addr + TOFF(u.side_gather.u.side_vla.type.attributes.elements),
-				    g->u.side_vla.type.attributes.length);
-		if (rd_type_ptr(rd, addr + TOFF(u.side_gather.u.side_vla.type.elem_type),
-				&t->elem, depth + 1, "vla element type"))
+		t->attrs =
+			rd_attrs(rd, addr + TOFF(u.side_gather.u.side_vla.type.attributes.elements),
+				 g->u.side_vla.type.attributes.length);
+		if (rd_type_ptr(rd, addr + TOFF(u.side_gather.u.side_vla.type.elem_type), &t->elem,
+				depth + 1, "vla element type"))
 			return -1;
 		return rd_type_ptr(rd, addr + TOFF(u.side_gather.u.side_vla.type.length_type),
 				   &t->length_type, depth + 1, "vla length type");
@@ -532,8 +516,7 @@ static int rd_gather(struct rd *rd, uint64_t addr, const struct side_type *st,
 }
 
 /* Types whose description is behind a pointer in the side_type. */
-static int rd_indirect(struct rd *rd, uint64_t addr, struct st_type *t,
-		       int depth)
+static int rd_indirect(struct rd *rd, uint64_t addr, struct st_type *t, int depth)
 {
 	unsigned char buf[sizeof(struct side_type_vla_visitor)];
 	const struct side_type_array *a = (const void *)buf;
@@ -555,42 +538,39 @@ static int rd_indirect(struct rd *rd, uint64_t addr, struct st_type *t,
 	case SIDE_TYPE_OPTIONAL:
 		if (!rd_read(rd, p, buf, sizeof(*o), "optional type"))
 			return -1;
-		t->attrs = rd_attrs(rd, p + offsetof(struct side_type_optional,
-						     attributes.elements),
-				    o->attributes.length);
-		return rd_type_ptr(rd, p + offsetof(struct side_type_optional, elem_type),
-				   &t->elem, depth + 1, "optional element type");
+		t->attrs =
+			rd_attrs(rd, p + offsetof(struct side_type_optional, attributes.elements),
+				 o->attributes.length);
+		return rd_type_ptr(rd, p + offsetof(struct side_type_optional, elem_type), &t->elem,
+				   depth + 1, "optional element type");
 	case SIDE_TYPE_ARRAY:
 		if (!rd_read(rd, p, buf, sizeof(*a), "array type"))
 			return -1;
 		t->array_len = a->length;
-		t->attrs = rd_attrs(rd, p + offsetof(struct side_type_array,
-						     attributes.elements),
+		t->attrs = rd_attrs(rd, p + offsetof(struct side_type_array, attributes.elements),
 				    a->attributes.length);
-		return rd_type_ptr(rd, p + offsetof(struct side_type_array, elem_type),
-				   &t->elem, depth + 1, "array element type");
+		return rd_type_ptr(rd, p + offsetof(struct side_type_array, elem_type), &t->elem,
+				   depth + 1, "array element type");
 	case SIDE_TYPE_VLA:
 		if (!rd_read(rd, p, buf, sizeof(*v), "vla type"))
 			return -1;
-		t->attrs = rd_attrs(rd, p + offsetof(struct side_type_vla,
-						     attributes.elements),
+		t->attrs = rd_attrs(rd, p + offsetof(struct side_type_vla, attributes.elements),
 				    v->attributes.length);
-		if (rd_type_ptr(rd, p + offsetof(struct side_type_vla, elem_type),
-				&t->elem, depth + 1, "vla element type"))
+		if (rd_type_ptr(rd, p + offsetof(struct side_type_vla, elem_type), &t->elem,
+				depth + 1, "vla element type"))
 			return -1;
 		return rd_type_ptr(rd, p + offsetof(struct side_type_vla, length_type),
 				   &t->length_type, depth + 1, "vla length type");
 	case SIDE_TYPE_VLA_VISITOR:
 		if (!rd_read(rd, p, buf, sizeof(*vv), "vla visitor type"))
 			return -1;
-		t->attrs = rd_attrs(rd, p + offsetof(struct side_type_vla_visitor,
-						     attributes.elements),
+		t->attrs = rd_attrs(rd,
+				    p + offsetof(struct side_type_vla_visitor, attributes.elements),
 				    vv->attributes.length);
-		if (rd_type_ptr(rd, p + offsetof(struct side_type_vla_visitor, elem_type),
-				&t->elem, depth + 1, "vla element type"))
+		if (rd_type_ptr(rd, p + offsetof(struct side_type_vla_visitor, elem_type), &t->elem,
+				depth + 1, "vla element type"))
 			return -1;
-		return rd_type_ptr(rd, p + offsetof(struct side_type_vla_visitor,
-						    length_type),
+		return rd_type_ptr(rd, p + offsetof(struct side_type_vla_visitor, length_type),
 				   &t->length_type, depth + 1, "vla length type");
 	}
 	return 0;
@@ -608,13 +588,11 @@ static int rd_type(struct rd *rd, uint64_t addr, struct st_type *t, int depth)
 		return -1;
 	}
 	if (++rd->nodes > ST_MAX_TYPE_NODES) {
-		rd_fail(rd, "more than %d type nodes in one event",
-			ST_MAX_TYPE_NODES);
+		rd_fail(rd, "more than %d type nodes in one event", ST_MAX_TYPE_NODES);
 		return -1;
 	}
 	if (!*rd->budget) {
-		rd_fail(rd, "more than %d type nodes in this file",
-			ST_MAX_FILE_TYPE_NODES);
+		rd_fail(rd, "more than %d type nodes in this file", ST_MAX_FILE_TYPE_NODES);
 		return -1;
 	}
 	(*rd->budget)--;
@@ -649,8 +627,8 @@ static int rd_type(struct rd *rd, uint64_t addr, struct st_type *t, int depth)
 	case SIDE_TYPE_S64:
 	case SIDE_TYPE_S128:
 	case SIDE_TYPE_POINTER:
-		rd_integer(rd, addr + TOFF(u.side_integer.attributes.elements),
-			   &st->u.side_integer, t);
+		rd_integer(rd, addr + TOFF(u.side_integer.attributes.elements), &st->u.side_integer,
+			   t);
 		return 0;
 	case SIDE_TYPE_FLOAT_BINARY16:
 	case SIDE_TYPE_FLOAT_BINARY32:
@@ -681,8 +659,8 @@ static int rd_type(struct rd *rd, uint64_t addr, struct st_type *t, int depth)
 		/* Both keep mappings then elem_type, at the same offsets. */
 		if (rd_enum(rd, addr + TOFF(u.side_enum.mappings), t))
 			return -1;
-		return rd_type_ptr(rd, addr + TOFF(u.side_enum.elem_type),
-				   &t->elem, depth + 1, "enum element type");
+		return rd_type_ptr(rd, addr + TOFF(u.side_enum.elem_type), &t->elem, depth + 1,
+				   "enum element type");
 	case SIDE_TYPE_DYNAMIC:
 		return 0;
 	case SIDE_TYPE_GATHER_BOOL:
@@ -702,12 +680,12 @@ static int rd_type(struct rd *rd, uint64_t addr, struct st_type *t, int depth)
 	return 0;
 }
 
-int st_read_event_desc(const struct st_elf *e, uint64_t addr,
-		       struct st_event *ev, unsigned long *budget)
+int st_read_event_desc(const struct st_elf *e, uint64_t addr, struct st_event *ev,
+		       unsigned long *budget)
 {
-	unsigned char buf[sizeof(struct side_event_description)] = { 0 };
+	unsigned char buf[sizeof(struct side_event_description)] = {0};
 	const struct side_event_description *d = (const void *)buf;
-	struct rd rd = { .e = e, .budget = budget };
+	struct rd rd = {.e = e, .budget = budget};
 	uint32_t size;
 	int ret = -1;
 
@@ -728,22 +706,19 @@ int st_read_event_desc(const struct st_elf *e, uint64_t addr,
 		size = sizeof(buf);
 	if (!rd_read(&rd, addr, buf, size, "event description"))
 		goto cleanup;
-	ev->provider = rd_str(&rd, addr + offsetof(struct side_event_description,
-						   provider_name),
-			      1, "provider name");
-	ev->name = rd_str(&rd, addr + offsetof(struct side_event_description,
-					       event_name),
-			  1, "event name");
+	ev->provider = rd_str(&rd, addr + offsetof(struct side_event_description, provider_name), 1,
+			      "provider name");
+	ev->name = rd_str(&rd, addr + offsetof(struct side_event_description, event_name), 1,
+			  "event name");
 	if (!ev->provider || !ev->name)
 		goto cleanup;
 	ret = 0;
 	ev->loglevel = d->loglevel.v;
 	ev->variadic = d->flags & SIDE_EVENT_FLAG_VARIADIC;
-	ev->attrs = rd_attrs(&rd, addr + offsetof(struct side_event_description,
-						  attributes.elements),
-			     d->attributes.length);
-	rd_fields(&rd, addr + offsetof(struct side_event_description,
-				       fields.elements),
+	ev->attrs =
+		rd_attrs(&rd, addr + offsetof(struct side_event_description, attributes.elements),
+			 d->attributes.length);
+	rd_fields(&rd, addr + offsetof(struct side_event_description, fields.elements),
 		  d->fields.length, &ev->fields, &ev->nr_fields, 0);
 cleanup:
 	if (rd.nr_errors > 1) {

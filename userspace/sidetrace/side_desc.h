@@ -19,8 +19,8 @@
  * description), or -1 when addr holds no readable description (ev.error
  * says why).
  */
-int st_read_event_desc(const struct st_elf *e, uint64_t addr,
-		       struct st_event *ev, unsigned long *budget);
+int st_read_event_desc(const struct st_elf *e, uint64_t addr, struct st_event *ev,
+		       unsigned long *budget);
 
 /* Free what a st_type / st_event owns, not the object itself. */
 void st_type_fini(struct st_type *t);
