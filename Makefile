@@ -52,7 +52,6 @@ EX_LINK_kv_client := -lkv
 
 # Unit tests: test_api* link the runtime, the others the collector objects.
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
-UNIT_API_SRCS := $(wildcard tests/unit/test_api*.c)
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(UNIT_SRCS))
 
 .PHONY: all deps test demo bench install clean format format-check check-root
@@ -115,11 +114,11 @@ $(OUTPUT)/examples/%.so: examples/%.c $(LIBSIDE_SO) | $(OUTPUT)/examples
 	$(Q)$(CC) $(CFLAGS) $(WARN) $(DEPFLAGS) -fPIC -shared -Iinclude $< -o $@ \
 		-L$(OUTPUT) -Wl,-rpath,'$$ORIGIN/..' -lside
 
-$(OUTPUT)/tests/test_api%: tests/unit/test_api%.c $(LIBSIDE_A) | $(OUTPUT)/tests
+$(filter $(OUTPUT)/tests/test_api%,$(UNIT_TESTS)): $(OUTPUT)/tests/%: tests/unit/%.c $(LIBSIDE_A) | $(OUTPUT)/tests
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $(WARN) $(DEPFLAGS) -Iinclude $< -o $@ $(LIBSIDE_A) -lpthread
 
-$(OUTPUT)/tests/test_%: tests/unit/test_%.c $(ST_LIB_OBJS) | $(OUTPUT)/tests
+$(filter-out $(OUTPUT)/tests/test_api%,$(UNIT_TESTS)): $(OUTPUT)/tests/%: tests/unit/%.c $(ST_LIB_OBJS) | $(OUTPUT)/tests
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $(WARN) $(DEPFLAGS) $(INCLUDES) $< $(ST_LIB_OBJS) -o $@ $(ST_LIBS)
 

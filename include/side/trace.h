@@ -39,6 +39,8 @@ struct side_event_state_0 {
 #define SIDE_ENABLED_KERNEL_MASK ((uintptr_t)0xffff)
 #define SIDE_ENABLED_USER_ONE ((uintptr_t)1 << 16)
 
+/* The runtime is built with hidden visibility: its API is exported here. */
+#pragma GCC visibility push(default)
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -61,6 +63,7 @@ int side_for_each_event(int (*fn)(struct side_event_description *desc, void *pri
 #ifdef __cplusplus
 }
 #endif
+#pragma GCC visibility pop
 
 /*
  * Calling an event. Disabled: one load and one branch; the arguments are
@@ -125,6 +128,8 @@ side_label_compatible(uint16_t field, uint16_t arg)
 	return 0;
 }
 
+/* The runtime is built with hidden visibility: its API is exported here. */
+#pragma GCC visibility push(default)
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -133,6 +138,7 @@ void side_check_call(const struct side_event_description *desc,
 #ifdef __cplusplus
 }
 #endif
+#pragma GCC visibility pop
 
 #ifdef __OPTIMIZE__
 static inline __attribute__((always_inline)) void
