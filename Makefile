@@ -56,7 +56,7 @@ UNIT_TESTS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(UNIT_SRCS))
 
 .PHONY: all deps test demo bench install clean format format-check check-root
 
-all: $(LIBSIDE_SO) $(LIBSIDE_A) $(OUTPUT)/libside.pc $(SIDETRACE) $(EXAMPLES) $(EX_LIBS) $(UNIT_TESTS)
+all: $(LIBSIDE_SO) $(LIBSIDE_A) $(SIDETRACE) $(EXAMPLES) $(EX_LIBS) $(UNIT_TESTS)
 
 deps:
 	$(Q)scripts/deps.sh
@@ -79,10 +79,6 @@ $(LIBSIDE_SO): $(LIB_PIC_OBJS)
 $(LIBSIDE_A): $(LIB_OBJS)
 	$(call msg,AR,$@)
 	$(Q)rm -f $@ && ar rcs $@ $^
-
-$(OUTPUT)/libside.pc: userspace/lib/libside.pc.in | $(OUTPUT)
-	$(call msg,GEN,$@)
-	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' $< > $@
 
 $(OUTPUT)/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) $(wildcard include/side/abi/*.h) vmlinux/vmlinux.h | $(OUTPUT)
 	$(call msg,BPF,$@)
@@ -142,7 +138,8 @@ install: all
 	$(Q)install -m 755 $(LIBSIDE_SO) $(DESTDIR)$(PREFIX)/lib/libside.so.0
 	$(Q)ln -sf libside.so.0 $(DESTDIR)$(PREFIX)/lib/libside.so
 	$(Q)install -m 644 $(LIBSIDE_A) $(DESTDIR)$(PREFIX)/lib/
-	$(Q)install -m 644 $(OUTPUT)/libside.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' userspace/lib/libside.pc.in \
+		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/libside.pc
 	$(Q)install -m 755 $(SIDETRACE) $(DESTDIR)$(PREFIX)/bin/
 
 FORMAT_SRCS = $(shell git ls-files '*.c' '*.h' | grep -v '^vmlinux/')
