@@ -32,7 +32,7 @@ side_static_event(ev_request, "http", "request", SIDE_LOGLEVEL_INFO,
 		side_field_u16("status"),
 		side_field_u64("latency_ns"),
 		side_field_u32("bytes"),
-		side_field_struct("peer", &peer_type),
+		side_field_struct("peer", peer_type),
 	),
 	side_attr_list(side_attr("component", side_attr_string("frontend")))
 );
@@ -120,7 +120,7 @@ static void emit_request(uint64_t *rng, int verbose)
 				side_arg_u16(status),
 				side_arg_u64(latency),
 				side_arg_u32(bytes),
-				side_arg_struct(&peer),
+				side_arg_struct(peer),
 			)
 		);
 	}
@@ -164,8 +164,8 @@ static void emit_query(uint64_t *rng, int verbose)
 			side_arg_list(
 				side_arg_string(table),
 				side_arg_u32(rows),
-				side_arg_array(&shard_vec),
-				side_arg_vla(&id_vec),
+				side_arg_array(shard_vec),
+				side_arg_vla(id_vec),
 			)
 		);
 	}

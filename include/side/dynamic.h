@@ -126,7 +126,10 @@
 	_side_arg_dynamic_float(side_float_binary128, _v, 16, _SIDE_BE, ##_attr)
 #endif
 
-/* Dynamic compound values refer to their vector or struct by address. */
+/*
+ * Dynamic compound values: vla, struct and struct visitor take the address
+ * of their definition, the vla visitor its name, as libside spells them.
+ */
 #define side_arg_dynamic_vla(_vla) \
 	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_DYNAMIC_VLA), .flags = 0, \
 	  .u = { .side_dynamic = { .side_dynamic_vla = SIDE_PTR_INIT(_vla) } } }
@@ -135,7 +138,7 @@
 	  .u = { .side_dynamic = { .side_dynamic_struct = SIDE_PTR_INIT(_struct) } } }
 #define side_arg_dynamic_vla_visitor(_visitor) \
 	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_DYNAMIC_VLA_VISITOR), .flags = 0, \
-	  .u = { .side_dynamic = { .side_dynamic_vla_visitor = SIDE_PTR_INIT(_visitor) } } }
+	  .u = { .side_dynamic = { .side_dynamic_vla_visitor = _side_ref(_visitor) } } }
 #define side_arg_dynamic_struct_visitor(_visitor) \
 	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_DYNAMIC_STRUCT_VISITOR), .flags = 0, \
 	  .u = { .side_dynamic = { .side_dynamic_struct_visitor = SIDE_PTR_INIT(_visitor) } } }

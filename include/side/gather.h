@@ -16,6 +16,9 @@
 #define side_field_gather_byte(_name, _offset, _access_mode, _attr...) \
 	_side_field(_name, side_type_gather_byte(_offset, _access_mode, ##_attr))
 
+/* Size of a member, for the _size arguments of gather fields. */
+#define side_struct_field_sizeof(_struct, _field) sizeof(((_struct *)NULL)->_field)
+
 #define _side_type_gather_bool(_order, _offset, _bool_size, _offset_bits, _len_bits, \
 			       _access_mode, _attr...) \
 	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_GATHER_BOOL), \
@@ -178,11 +181,14 @@
 #define side_field_gather_string32_be(_name, _offset, _access_mode, _attr...) \
 	_side_field(_name, side_type_gather_string32_be(_offset, _access_mode, ##_attr))
 
-/* The element type of a gather enum is a gather integer. */
+/*
+ * The element type of a gather enum is a gather integer; the mappings are
+ * named (unlike side_field_enum, which takes their address, as in libside).
+ */
 #define side_type_gather_enum(_mappings, _elem_type) \
 	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_GATHER_ENUM), \
 	  .u = { .side_gather = { .u = { .side_enum = { \
-		.mappings = SIDE_PTR_INIT(_mappings), \
+		.mappings = _side_ref(_mappings), \
 		.elem_type = SIDE_PTR_INIT(_elem_type) } } } } }
 #define side_field_gather_enum(_name, _mappings, _elem_type) \
 	_side_field(_name, side_type_gather_enum(_mappings, SIDE_PARAM(_elem_type)))
@@ -190,7 +196,7 @@
 #define side_type_gather_struct(_struct_gather, _offset, _size, _access_mode) \
 	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_GATHER_STRUCT), \
 	  .u = { .side_gather = { .u = { .side_struct = { \
-		.type = SIDE_PTR_INIT(_struct_gather), .offset = (_offset), \
+		.type = _side_ref(_struct_gather), .offset = (_offset), \
 		.access_mode = SIDE_ENUM_INIT(_access_mode), .size = (_size) } } } } }
 #define side_field_gather_struct(_name, _struct_gather, _offset, _size, _access_mode) \
 	_side_field(_name, side_type_gather_struct(SIDE_PARAM(_struct_gather), _offset, _size, \

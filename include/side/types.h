@@ -3,11 +3,16 @@
  * Field descriptions (side_field_*), type descriptions (side_type_*) and
  * call-site arguments (side_arg_*), source-compatible with libside's C API.
  *
- * Compound references follow libside's C API as of late 2024: a field refers
- * to a named definition by address (side_field_struct("s", &def)), and an
- * argument refers to its argument vector by address (side_arg_struct(&vec)).
- * Arrays and VLAs accept both the inline form (element type, length) and a
- * side_define_array/side_define_vla definition.
+ * Compound references follow libside's current C API: fields, types and
+ * arguments name their definition or argument vector, and the macro takes
+ * its address (side_field_struct("s", def), side_arg_struct(vec)), for
+ * struct, array, vla, vla visitor, variant, optional, gather struct and
+ * gather enum. Passing an address instead (the convention before late 2024)
+ * fails to compile with the message of _side_ref() below. Three forms keep
+ * taking pointers, as in libside: the mappings of side_field_enum and
+ * side_field_enum_bitmap, and side_arg_dynamic_vla/struct/struct_visitor.
+ * Arrays and VLAs also accept an inline form (element type, length), which
+ * libside lacks; the number of arguments tells the two apart.
  */
 #ifndef SIDE_TYPES_H
 #define SIDE_TYPES_H
@@ -31,6 +36,28 @@
 #if defined(__HAVE_FLOAT128) && __HAVE_FLOAT128
 #define SIDE_HAVE_FLOAT128 1
 #endif
+
+/* Byte order of this host, as libside's side/endian.h spells it. */
+#define SIDE_LITTLE_ENDIAN __ORDER_LITTLE_ENDIAN__
+#define SIDE_BIG_ENDIAN __ORDER_BIG_ENDIAN__
+#define SIDE_BYTE_ORDER __BYTE_ORDER__
+#define SIDE_FLOAT_WORD_ORDER __FLOAT_WORD_ORDER__
+#define side_bswap_16(x) __builtin_bswap16(x)
+#define side_bswap_32(x) __builtin_bswap32(x)
+#define side_bswap_64(x) __builtin_bswap64(x)
+#define side_bswap_pointer(x) side_bswap_64(x)
+/* Reverses the 16 bytes at p in place (binary128 and 128-bit integers). */
+static inline void side_bswap_128p(char *p)
+{
+	int i;
+
+	for (i = 0; i < 8; i++) {
+		char c = p[i];
+
+		p[i] = p[15 - i];
+		p[15 - i] = c;
+	}
+}
 
 /* Attributes */
 #define side_attr_list(...) \
@@ -124,6 +151,20 @@
 				char c; })) } }, \
 		.side_type = _type, \
 	}
+
+/*
+ * The pointer slot of a definition or argument vector given by name. Code
+ * written for the older convention passes an address; the check in the
+ * unused upper half of the slot (free, valid in file-scope initializers)
+ * then says what to write, next to the compiler's own complaint about "&".
+ */
+#define _side_ref(_def) \
+	{ .v = { &(_def), \
+		(void *)(0 * sizeof(struct { \
+			_Static_assert(__builtin_classify_type(_def) != 5 /* pointer */, \
+				"SIDE: name the definition or argument vector, not its address: " \
+				"side_field_struct(\"f\", def), side_arg_struct(vec)"); \
+			char c; })) } }
 
 /* Basic types */
 #define side_type_null(_attr...) \
@@ -414,9 +455,12 @@
 #define side_arg_long_double(_v) side_arg_float_binary128(_v)
 #endif
 
-/* Compound types: struct */
+/*
+ * Compound types: struct. side_struct_literal() is an unnamed definition,
+ * usable wherever a definition's name is (side_type_struct(side_struct_literal(...))).
+ */
 #define side_struct_literal(_fields, _attr...) \
-	(&(const struct side_type_struct){ \
+	((const struct side_type_struct){ \
 		.fields = _side_fields_ref(SIDE_PARAM(_fields)), \
 		.attributes = _side_attr_or_none(_, ##_attr) })
 #define side_define_struct(_identifier, _fields, _attr...) \
@@ -424,11 +468,11 @@
 		.fields = _side_fields_ref(SIDE_PARAM(_fields)), \
 		.attributes = _side_attr_or_none(_, ##_attr) }
 #define side_type_struct(_struct) \
-	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_STRUCT), .u = { .side_struct = SIDE_PTR_INIT(_struct) } }
+	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_STRUCT), .u = { .side_struct = _side_ref(_struct) } }
 #define side_field_struct(_name, _struct) _side_field(_name, side_type_struct(SIDE_PARAM(_struct)))
 #define side_arg_struct(_vec) \
 	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_STRUCT), .flags = 0, \
-	  .u = { .side_static = { .side_struct = SIDE_PTR_INIT(_vec) } } }
+	  .u = { .side_static = { .side_struct = _side_ref(_vec) } } }
 
 /* Compound types: array and vla */
 #define side_define_array(_identifier, _elem_type, _length, _attr...) \
@@ -436,7 +480,7 @@
 		.elem_type = SIDE_PTR_INIT(_elem_type), .length = (_length), \
 		.attributes = _side_attr_or_none(_, ##_attr) }
 #define _side_type_array_1(_array) \
-	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_ARRAY), .u = { .side_array = SIDE_PTR_INIT(&(_array)) } }
+	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_ARRAY), .u = { .side_array = _side_ref(_array) } }
 #define _side_type_array_inline(_elem_type, _length, _attr...) \
 	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_ARRAY), \
 	  .u = { .side_array = SIDE_PTR_INIT(&(const struct side_type_array){ \
@@ -452,7 +496,7 @@
 #define side_field_array(_name, ...) _side_field(_name, side_type_array(__VA_ARGS__))
 #define side_arg_array(_vec) \
 	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_ARRAY), .flags = 0, \
-	  .u = { .side_static = { .side_array = SIDE_PTR_INIT(_vec) } } }
+	  .u = { .side_static = { .side_array = _side_ref(_vec) } } }
 
 #define side_define_vla(_identifier, _elem_type, _length_type, _attr...) \
 	const struct side_type_vla _identifier = { \
@@ -460,7 +504,7 @@
 		.length_type = SIDE_PTR_INIT(_length_type), \
 		.attributes = _side_attr_or_none(_, ##_attr) }
 #define _side_type_vla_1(_vla) \
-	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_VLA), .u = { .side_vla = SIDE_PTR_INIT(&(_vla)) } }
+	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_VLA), .u = { .side_vla = _side_ref(_vla) } }
 #define _side_type_vla_inline(_elem_type, _length_type, _attr...) \
 	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_VLA), \
 	  .u = { .side_vla = SIDE_PTR_INIT(&(const struct side_type_vla){ \
@@ -476,7 +520,7 @@
 #define side_field_vla(_name, ...) _side_field(_name, side_type_vla(__VA_ARGS__))
 #define side_arg_vla(_vec) \
 	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_VLA), .flags = 0, \
-	  .u = { .side_static = { .side_vla = SIDE_PTR_INIT(_vec) } } }
+	  .u = { .side_static = { .side_vla = _side_ref(_vec) } } }
 
 /* Element types are passed by address: side_elem(side_type_u32()). */
 #define side_elem(...) (&(const struct side_type)__VA_ARGS__)
@@ -493,9 +537,12 @@
 #define side_arg_define_array(_identifier, _sav) side_arg_define_vec(_identifier, SIDE_PARAM(_sav))
 #define side_arg_define_vla(_identifier, _sav) side_arg_define_vec(_identifier, SIDE_PARAM(_sav))
 
-/* VLA visitor: the application walks its own container on demand. */
+/*
+ * VLA visitor: the application walks its own container on demand.
+ * side_vla_visitor_literal() is an unnamed definition, usable by name.
+ */
 #define side_vla_visitor_literal(_elem_type, _length_type, _visitor, _attr...) \
-	(&(const struct side_type_vla_visitor){ \
+	((const struct side_type_vla_visitor){ \
 		.elem_type = SIDE_PTR_INIT(_elem_type), \
 		.length_type = SIDE_PTR_INIT(_length_type), \
 		.visitor = SIDE_PTR_INIT(_visitor), \
@@ -517,7 +564,7 @@
 				       side_vla_visitor_func__##_identifier, ##_attr)
 #define side_type_vla_visitor(_vla_visitor) \
 	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_VLA_VISITOR), \
-	  .u = { .side_vla_visitor = SIDE_PTR_INIT(_vla_visitor) } }
+	  .u = { .side_vla_visitor = _side_ref(_vla_visitor) } }
 #define side_field_vla_visitor(_name, _vla_visitor) \
 	_side_field(_name, side_type_vla_visitor(SIDE_PARAM(_vla_visitor)))
 #define side_arg_define_vla_visitor(_identifier, _ctx) \
@@ -527,7 +574,7 @@
 	}
 #define side_arg_vla_visitor(_visitor) \
 	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_VLA_VISITOR), .flags = 0, \
-	  .u = { .side_static = { .side_vla_visitor = SIDE_PTR_INIT(_visitor) } } }
+	  .u = { .side_static = { .side_vla_visitor = _side_ref(_visitor) } } }
 #define side_visit_dynamic_arg(_what, _expr...) _what(_expr)
 #define side_visit_dynamic_field(_what, _name, _expr...) side_arg_dynamic_field(_name, _what(_expr))
 
@@ -543,13 +590,13 @@
 		.options = _options, .selector = _selector, \
 		.attributes = _side_attr_or_none(_, ##_attr) }
 #define side_type_variant(_variant) \
-	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_VARIANT), .u = { .side_variant = SIDE_PTR_INIT(_variant) } }
+	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_VARIANT), .u = { .side_variant = _side_ref(_variant) } }
 #define side_field_variant(_name, _variant) _side_field(_name, side_type_variant(SIDE_PARAM(_variant)))
 #define side_arg_define_variant(_identifier, _selector_val, _option) \
 	const struct side_arg_variant _identifier = { .selector = _selector_val, .option = _option }
 #define side_arg_variant(_variant) \
 	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_VARIANT), .flags = 0, \
-	  .u = { .side_static = { .side_variant = SIDE_PTR_INIT(_variant) } } }
+	  .u = { .side_static = { .side_variant = _side_ref(_variant) } } }
 
 /* Optional: a value that may be absent. */
 enum {
@@ -561,19 +608,22 @@ enum {
 		.elem_type = SIDE_PTR_INIT(_elem_type), \
 		.attributes = _side_attr_or_none(_, ##_attr) }
 #define side_type_optional(_optional) \
-	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_OPTIONAL), .u = { .side_optional = SIDE_PTR_INIT(_optional) } }
+	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_OPTIONAL), .u = { .side_optional = _side_ref(_optional) } }
 #define side_field_optional(_name, _optional) _side_field(_name, side_type_optional(_optional))
 #define side_field_optional_literal(_name, _elem_type, _attr...) \
-	_side_field(_name, side_type_optional((&(const struct side_type_optional){ \
+	_side_field(_name, side_type_optional(((const struct side_type_optional){ \
 		.elem_type = SIDE_PTR_INIT(_elem_type), \
 		.attributes = _side_attr_or_none(_, ##_attr) })))
 #define side_arg_define_optional(_identifier, _value, _selector) \
 	const struct side_arg_optional _identifier = { .side_static = _value, .selector = (_selector) }
 #define side_arg_optional(_optional) \
 	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_OPTIONAL), .flags = 0, \
-	  .u = { .side_static = { .side_optional = SIDE_PTR_INIT(_optional) } } }
+	  .u = { .side_static = { .side_optional = _side_ref(_optional) } } }
 
-/* Enumerations: the argument is the underlying integer. */
+/*
+ * Enumerations: the argument is the underlying integer. The mappings are
+ * passed by address (side_field_enum("e", &mappings, elem)), as in libside.
+ */
 #define side_enum_mapping_range(_label, _begin, _end) \
 	{ .range_begin = (_begin), .range_end = (_end), \
 	  .label = { .p = SIDE_PTR_INIT(_label), .unit_size = 1, \

@@ -221,7 +221,7 @@ static void test_native_and_byte_order(void)
 /* Nested compounds: struct in struct, array of struct, vla of u32, enums. */
 static side_define_struct(point_type, side_field_list(side_field_s32("x"), side_field_s32("y")));
 static side_define_struct(rect_type,
-	side_field_list(side_field_struct("min", &point_type), side_field_struct("max", &point_type)));
+	side_field_list(side_field_struct("min", point_type), side_field_struct("max", point_type)));
 static side_define_array(pair_type, side_elem(side_type_u16()), 2);
 static side_define_enum(color_labels,
 	side_enum_mapping_list(side_enum_mapping_value("red", 1), side_enum_mapping_range("blue", 2, 4)));
@@ -231,8 +231,8 @@ static side_define_enum_bitmap(flag_labels,
 
 side_static_event(ev_nested, "test_prov", "nested", SIDE_LOGLEVEL_INFO,
 	side_field_list(
-		side_field_struct("rect", &rect_type),
-		side_field_array("corners", side_elem(side_type_struct(&point_type)), 2),
+		side_field_struct("rect", rect_type),
+		side_field_array("corners", side_elem(side_type_struct(point_type)), 2),
 		side_field_vla("ids", side_elem(side_type_u32()), side_length(side_type_u32())),
 		side_field_array("pair", pair_type),
 		side_field_enum("color", &color_labels, side_elem(side_type_u8())),
@@ -254,13 +254,13 @@ static void test_nested(void)
 
 	side_arg_define_vec(min, side_arg_list(side_arg_s32(-1), side_arg_s32(-2)));
 	side_arg_define_vec(max, side_arg_list(side_arg_s32(3), side_arg_s32(4)));
-	side_arg_define_vec(rect_arg, side_arg_list(side_arg_struct(&min), side_arg_struct(&max)));
-	side_arg_define_vec(corner_vec, side_arg_list(side_arg_struct(&min), side_arg_struct(&max)));
+	side_arg_define_vec(rect_arg, side_arg_list(side_arg_struct(min), side_arg_struct(max)));
+	side_arg_define_vec(corner_vec, side_arg_list(side_arg_struct(min), side_arg_struct(max)));
 	side_arg_define_vec(id_vec, side_arg_list(side_arg_u32(id_values[0]),
 						  side_arg_u32(id_values[1]),
 						  side_arg_u32(id_values[2])));
-	const struct side_arg sav[] = { side_arg_struct(&rect_arg), side_arg_array(&corner_vec),
-					side_arg_vla(&id_vec) };
+	const struct side_arg sav[] = { side_arg_struct(rect_arg), side_arg_array(corner_vec),
+					side_arg_vla(id_vec) };
 	const struct side_arg_vec *rv = side_ptr_get(sav[0].u.side_static.side_struct);
 	const struct side_arg *inner = side_ptr_get(rv->sav);
 	const struct side_arg_vec *mv = side_ptr_get(inner[1].u.side_static.side_struct);
@@ -414,11 +414,11 @@ static side_define_struct(sample_gather, side_field_list(
 
 side_static_event(ev_more, "test_prov", "more", SIDE_LOGLEVEL_INFO,
 	side_field_list(
-		side_field_variant("var", &num_or_str),
-		side_field_optional("opt", &maybe_str),
+		side_field_variant("var", num_or_str),
+		side_field_optional("opt", maybe_str),
 		side_field_optional_literal("opt2", side_elem(side_type_u16())),
-		side_field_vla_visitor("visited", &u32_visitor),
-		side_field_gather_struct("sample", &sample_gather, 0, sizeof(struct sample),
+		side_field_vla_visitor("visited", u32_visitor),
+		side_field_gather_struct("sample", sample_gather, 0, sizeof(struct sample),
 					 SIDE_TYPE_GATHER_ACCESS_DIRECT),
 		side_field_gather_array("arr", side_elem(side_type_gather_unsigned_integer(0, 4, 0, 0,
 				SIDE_TYPE_GATHER_ACCESS_DIRECT)), 3, 0, SIDE_TYPE_GATHER_ACCESS_DIRECT),
@@ -439,8 +439,8 @@ static void test_more(void)
 	side_arg_define_variant(v1, side_arg_u8(2), side_arg_string("two"));
 	side_arg_define_optional(present, side_arg_string("here"), SIDE_OPTIONAL_ENABLED);
 	side_arg_define_vla_visitor(visitor, &ctx);
-	const struct side_arg sav[] = { side_arg_variant(&v1), side_arg_optional(&present),
-					side_arg_vla_visitor(&visitor), side_arg_gather_struct(&s),
+	const struct side_arg sav[] = { side_arg_variant(v1), side_arg_optional(present),
+					side_arg_vla_visitor(visitor), side_arg_gather_struct(&s),
 					side_arg_gather_vla(&s, &s.a) };
 	const struct side_arg_variant *av = side_ptr_get(sav[0].u.side_static.side_variant);
 	const struct side_arg_vla_visitor *avv = side_ptr_get(sav[2].u.side_static.side_vla_visitor);
