@@ -494,7 +494,8 @@ static bool has_side_probes(const struct st_program *prog)
 }
 
 /*
- * Runs until Ctrl-C, SIGTERM, exit() or the end of the -c command, firing
+ * Runs until Ctrl-C, SIGTERM, exit(), the end of the -c command or of the
+ * -p process, firing
  * interval clauses on time. *reaped tells whether the child was waited for.
  */
 static int main_loop(struct st_runner *r, struct st_loader *l, pid_t child,
@@ -514,6 +515,9 @@ static int main_loop(struct st_runner *r, struct st_loader *l, pid_t child,
 			*reaped = true;
 			break;
 		}
+		/* -p: the traced process is gone, nothing more can happen. */
+		if (r->pid > 0 && kill(r->pid, 0) && errno == ESRCH)
+			break;
 		for (i = 0; i < nr_timers && !r->exit_requested; i++) {
 			uint64_t now = now_ns();
 
@@ -668,6 +672,7 @@ int main(int argc, char **argv)
 	runner.loader = loaded ? &loader : NULL;
 	runner.out = out;
 	runner.fmt = o.fmt;
+	runner.pid = o.pid;
 	ret = st_run_clauses(&runner, ST_PROBE_BEGIN);
 	if (child) {
 		/* Attached: let the command run. */

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "ast.h"
 #include "compile.h"
@@ -21,6 +22,7 @@ struct st_runner {
 	const struct st_loader *loader;	/* NULL when nothing was loaded */
 	FILE *out;
 	enum st_output_format fmt;
+	pid_t pid;			/* -p: the traced process, or 0 */
 	bool exit_requested;		/* an exit() ran */
 };
 
