@@ -573,7 +573,6 @@ static __always_inline __s64 builtin(__u8 id, __u32 probe)
 	case ST_BI_CPU: return bpf_get_smp_processor_id();
 	case ST_BI_UID: return (__u32)bpf_get_current_uid_gid();
 	case ST_BI_PROBE: return probe;
-	case ST_BI_COMM: return ST_STR_REF_COMM;
 	default: return 0;
 	}
 }

@@ -92,7 +92,7 @@ enum st_opcode {
 	ST_I_FIELD,
 	/* Pushes string reference a (a load, comm or a literal). */
 	ST_I_STR,
-	/* Pushes builtin a (enum st_builtin_id). */
+	/* Pushes integer builtin a (enum st_builtin_id); comm is ST_I_STR. */
 	ST_I_BUILTIN,
 	/* Pops one: a = enum st_unop. Pushes the result. */
 	ST_I_UNARY,
@@ -138,7 +138,6 @@ enum st_builtin_id {
 	ST_BI_CPU,
 	ST_BI_UID,
 	ST_BI_PROBE,		/* the probe's index: printed as its name */
-	ST_BI_COMM,		/* pushes ST_STR_REF_COMM */
 };
 
 struct st_insn {

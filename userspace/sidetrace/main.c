@@ -495,8 +495,8 @@ static bool has_side_probes(const struct st_program *prog)
 
 /*
  * Runs until Ctrl-C, SIGTERM, exit(), the end of the -c command or of the
- * -p process, firing
- * interval clauses on time. *reaped tells whether the child was waited for.
+ * -p process, firing interval clauses on time. *reaped tells whether the
+ * child was waited for.
  */
 static int main_loop(struct st_runner *r, struct st_loader *l, pid_t child,
 		     bool *reaped)
@@ -507,7 +507,7 @@ static int main_loop(struct st_runner *r, struct st_loader *l, pid_t child,
 
 	ret = collect_timers(r->prog, &timers, &nr_timers);
 	if (ret)
-		return ret;
+		goto cleanup;
 	while (!stop_signal && !r->exit_requested) {
 		if (l && st_loader_exit_requested(l))
 			break;
