@@ -41,6 +41,17 @@ struct {
 	__type(value, __u64);
 } st_counters SEC(".maps");
 
+/*
+ * Per probe, the string loads whose read failed: sidetrace_fault_in pages
+ * in only those, so that events pay for it only once a failure was seen.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);		/* the number of probes, set at load */
+	__type(key, __u32);
+	__type(value, __u32);
+} st_fault_armed SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
 	__uint(max_entries, ST_DEFAULT_MAP_ENTRIES);
@@ -334,6 +345,15 @@ __noinline int st_decode_load(struct st_scratch *s, const struct st_load *ld,
 	return ST_C_ERR_INDEX;
 }
 
+/* From now on, have sidetrace_fault_in page in the string of load i. */
+static __always_inline void arm_fault_in(__u32 probe, __u32 load)
+{
+	__u32 *armed = bpf_map_lookup_elem(&st_fault_armed, &probe);
+
+	if (armed && !(*armed & (1U << load)))
+		__sync_fetch_and_or(armed, 1U << load);
+}
+
 /* Decodes every load of the probe; an event counts its first error only. */
 static __always_inline void decode_all(struct pt_regs *ctx,
 				       const struct st_probe_cfg *cfg,
@@ -372,6 +392,8 @@ static __always_inline void decode_all(struct pt_regs *ctx,
 			s->ok |= 1U << i;
 		else if (!RD(s->first_err))
 			RD(s->first_err) = err;
+		if (err == ST_C_ERR_STR)
+			arm_fault_in(probe, i);
 	}
 	if (RD(s->first_err))
 		count(probe, RD(s->first_err));
@@ -477,7 +499,7 @@ static __always_inline void aggregate(struct st_scratch *s, __u32 map_id,
 	struct st_key_hdr *hdr = (void *)s->key;
 	struct st_val *val;
 	bool is_signed;
-	__u32 ks;
+	__u32 ks, i;
 	__u8 kind;
 
 	if (map_id >= ST_MAX_MAPS)
@@ -485,17 +507,23 @@ static __always_inline void aggregate(struct st_scratch *s, __u32 map_id,
 	mc = &st_maps[map_id];
 	kind = mc->kind;
 	ks = mc->key_size;
+	if (ks > ST_KEY_PARTS_MAX)
+		return;
 	hdr->map_id = map_id;
 	hdr->reserved = 0;
 	is_signed = mc->flags & ST_MAPF_SIGNED;
 	if (kind == ST_K_HIST || kind == ST_K_LHIST) {
-		if (ks > ST_KEY_PARTS_MAX)
-			return;
 		*(__u64 *)(s->key + ST_KEY_HDR + ks) =
 			kind == ST_K_HIST ? hist_bucket(v, is_signed) :
 					    lhist_bucket(v, mc);
 	}
 	val = lookup_or_try_init(&st_aggr, s->key, &st_zero_val);
+	/* Clear the parts and bucket written, for the next statement. */
+	for (i = 0; i < ST_KEY_PARTS_MAX / 8 + 1; i++) {
+		if (i * 8 >= ks + 8)
+			break;
+		*(__u64 *)(s->key + ST_KEY_HDR + i * 8) = 0;
+	}
 	if (!val) {
 		count(probe, ST_C_MAP_FULL);
 		return;
@@ -682,7 +710,6 @@ __noinline int st_exec(const struct st_probe_cfg *cfg, struct st_scratch *s,
 		break;
 	case ST_I_AGG:
 		aggregate(s, in->a, pop(s), probe);
-		key_clear(s);
 		break;
 	case ST_I_EXIT:
 		st_exit_requested = 1;
@@ -740,11 +767,15 @@ int sidetrace_event(struct pt_regs *ctx)
  * Takes the page faults that sidetrace_event cannot. A non-sleepable
  * program reads only pages that are mapped already, and a string literal
  * that the application passes by pointer without ever reading it sits in
- * a page that may never have been mapped: its read would fail. This
- * sleepable program runs first at the same sites (the kernel runs a probe
- * site's newest consumer first, and the collector attaches it second) and
- * touches the pages of the strings the probe will read, as the application
- * itself would. Failures are left for sidetrace_event to count.
+ * a page that may never have been mapped: its read fails. This sleepable
+ * program runs first at the same sites (the kernel runs a probe site's
+ * newest consumer first, and the collector attaches it later) and touches
+ * the pages of the strings the probe will read, as the application itself
+ * would. A second program at a site costs each event about as much as the
+ * first, so the collector attaches it only once sidetrace_event armed it
+ * (st_fault_armed) after a failed read, which it counted; and it touches
+ * only the loads that failed. Its own failures are left for
+ * sidetrace_event to count.
  */
 __noinline int st_fault_in_load(__u64 vec, const struct st_load *ld)
 {
@@ -792,19 +823,21 @@ SEC("usdt")
 int sidetrace_fault_in(struct pt_regs *ctx)
 {
 	const struct st_probe_cfg *cfg;
-	__u32 probe, i;
+	__u32 probe, i, *armed, loads;
 	long vec;
 
 	probe = bpf_usdt_cookie(ctx);
+	armed = bpf_map_lookup_elem(&st_fault_armed, &probe);
+	if (!armed || !*armed)
+		return 0;
 	cfg = bpf_map_lookup_elem(&st_probes, &probe);
-	if (!cfg || !cfg->str_loads)
+	if (!cfg || bpf_usdt_arg(ctx, cfg->vec_arg, &vec))
 		return 0;
-	if (bpf_usdt_arg(ctx, cfg->vec_arg, &vec))
-		return 0;
+	loads = *armed & cfg->str_loads;
 	for (i = 0; i < ST_MAX_LOADS; i++) {
 		if (i >= cfg->nr_loads)
 			break;
-		if (cfg->str_loads & (1U << i))
+		if (loads & (1U << i))
 			st_fault_in_load(vec, &cfg->loads[i]);
 	}
 	return 0;

@@ -41,6 +41,8 @@ static int configure(struct sidetrace_bpf *skel, const struct st_compiled *c)
 
 	err = bpf_map__set_max_entries(skel->maps.st_probes, nr);
 	if (!err)
+		err = bpf_map__set_max_entries(skel->maps.st_fault_armed, nr);
+	if (!err)
 		err = bpf_map__set_max_entries(skel->maps.st_counters,
 					       nr * ST_NR_COUNTERS);
 	if (!err)
@@ -158,11 +160,12 @@ int st_loader_attach(struct st_loader *l, const struct st_compiled *c,
 
 	/* Up to two links per probe: the program and its fault-in helper. */
 	links = calloc(2 * c->nr_probes + 1, sizeof(*links));
-	if (!links) {
+	l->fault_in_on = calloc(c->nr_probes + 1, sizeof(*l->fault_in_on));
+	l->links = links;
+	if (!links || !l->fault_in_on) {
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
-	l->links = links;
 	for (i = 0; i < c->nr_probes; i++) {
 		const struct st_event *ev = c->probes[i].event;
 
@@ -179,21 +182,43 @@ int st_loader_attach(struct st_loader *l, const struct st_compiled *c,
 		}
 		links[l->nr_links++] = link;
 		sites += ev->nr_sites;
-		if (!l->fault_in || !c->probes[i].cfg.str_loads)
+	}
+	l->pid = pid;
+	return sites;
+}
+
+int st_loader_poll_fault_in(struct st_loader *l, const struct st_compiled *c,
+			    char *err, size_t errlen)
+{
+	LIBBPF_OPTS(bpf_usdt_opts, opts);
+	int fd, ret, attached = 0;
+	struct bpf_link *link;
+	uint32_t i, armed;
+
+	if (!l->fault_in)
+		return 0;
+	fd = bpf_map__fd(l->skel->maps.st_fault_armed);
+	for (i = 0; i < c->nr_probes; i++) {
+		const struct st_event *ev = c->probes[i].event;
+
+		if (l->fault_in_on[i] || bpf_map_lookup_elem(fd, &i, &armed) || !armed)
 			continue;
-		/* Attached second, so that the kernel runs it first. */
+		/* Attached after sidetrace_event, so that the kernel runs it first. */
+		opts.usdt_cookie = i;
 		link = bpf_program__attach_usdt(l->skel->progs.sidetrace_fault_in,
-						pid, ev->path, ev->usdt_provider,
+						l->pid, ev->path, ev->usdt_provider,
 						ev->usdt_name, &opts);
 		if (!link) {
 			ret = -errno;
-			snprintf(err, errlen, "cannot attach to %s in %s: %s",
-				 c->probes[i].name, ev->path, strerror(-ret));
+			snprintf(err, errlen, "cannot attach the string fault-in to %s: %s",
+				 c->probes[i].name, strerror(-ret));
 			return ret;
 		}
-		links[l->nr_links++] = link;
+		l->links[l->nr_links++] = link;
+		l->fault_in_on[i] = true;
+		attached++;
 	}
-	return sites;
+	return attached;
 }
 
 bool st_loader_exit_requested(const struct st_loader *l)
@@ -209,6 +234,7 @@ void st_loader_close(struct st_loader *l)
 	for (i = 0; i < l->nr_links; i++)
 		bpf_link__destroy(l->links[i]);
 	free(l->links);
+	free(l->fault_in_on);
 	sidetrace_bpf__destroy(l->skel);
 	memset(l, 0, sizeof(*l));
 	l->aggr_fd = -1;

@@ -23,6 +23,8 @@ struct st_loader {
 	int counters_fd;	/* st_counters: hits and decode errors */
 	int ncpus;		/* possible CPUs: per-CPU value count */
 	bool fault_in;		/* the sleepable fault-in program is loaded */
+	bool *fault_in_on;	/* per probe: fault-in attached */
+	pid_t pid;		/* what the probes are attached to, -1: all */
 };
 
 /*
@@ -40,6 +42,17 @@ int st_loader_load(struct st_loader *l, const struct st_compiled *c,
  */
 int st_loader_attach(struct st_loader *l, const struct st_compiled *c,
 		     pid_t pid, char *err, size_t errlen);
+
+/*
+ * Strings in pages that the traced program never touched cannot be read
+ * by the main program; it counts the failure and arms the sleepable
+ * fault-in program for that probe, which this attaches (costing each
+ * event of the probe about as much again, hence only once needed). Call
+ * it periodically. Returns the number of probes newly covered, or a
+ * negative errno with a message in err.
+ */
+int st_loader_poll_fault_in(struct st_loader *l, const struct st_compiled *c,
+			    char *err, size_t errlen);
 
 /* True once a probe ran exit(). */
 bool st_loader_exit_requested(const struct st_loader *l);

@@ -503,6 +503,8 @@ static int main_loop(struct st_runner *r, struct st_loader *l, pid_t child,
 {
 	struct timer *timers;
 	size_t nr_timers, i;
+	bool warned = false;
+	char err[256];
 	int ret;
 
 	ret = collect_timers(r->prog, &timers, &nr_timers);
@@ -511,6 +513,11 @@ static int main_loop(struct st_runner *r, struct st_loader *l, pid_t child,
 	while (!stop_signal && !r->exit_requested) {
 		if (l && st_loader_exit_requested(l))
 			break;
+		if (l && st_loader_poll_fault_in(l, r->compiled, err, sizeof(err)) < 0 &&
+		    !warned) {
+			fprintf(stderr, "sidetrace: %s\n", err);
+			warned = true;
+		}
 		if (child > 0 && waitpid(child, NULL, WNOHANG) == child) {
 			*reaped = true;
 			break;
