@@ -75,6 +75,7 @@ $(OUTPUT)/lib/%.o: userspace/lib/%.c | $(OUTPUT)/lib
 $(LIBSIDE_SO): $(LIB_PIC_OBJS)
 	$(call msg,LIB,$@)
 	$(Q)$(CC) -shared -Wl,-soname,libside.so.0 $^ -o $@ -lpthread
+	$(Q)ln -sf libside.so $(OUTPUT)/libside.so.0
 
 $(LIBSIDE_A): $(LIB_OBJS)
 	$(call msg,AR,$@)
