@@ -113,11 +113,11 @@ $(OUTPUT)/examples/%.so: examples/%.c $(LIBSIDE_SO) | $(OUTPUT)/examples
 
 $(filter $(OUTPUT)/tests/test_api%,$(UNIT_TESTS)): $(OUTPUT)/tests/%: tests/unit/%.c $(LIBSIDE_A) | $(OUTPUT)/tests
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) $(WARN) $(DEPFLAGS) -Iinclude $< -o $@ $(LIBSIDE_A) -lpthread
+	$(Q)$(CC) $(CFLAGS) $(WARN) $(DEPFLAGS) -Iinclude -Itests/unit $< -o $@ $(LIBSIDE_A) -lpthread
 
 $(filter-out $(OUTPUT)/tests/test_api%,$(UNIT_TESTS)): $(OUTPUT)/tests/%: tests/unit/%.c $(ST_LIB_OBJS) | $(OUTPUT)/tests
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) $(WARN) $(DEPFLAGS) $(INCLUDES) $< $(ST_LIB_OBJS) -o $@ $(ST_LIBS)
+	$(Q)$(CC) $(CFLAGS) $(WARN) $(DEPFLAGS) $(INCLUDES) -Itests/unit $< $(ST_LIB_OBJS) -o $@ $(ST_LIBS)
 
 test: deps
 	$(Q)$(MAKE) --no-print-directory all

@@ -15,17 +15,7 @@
 #include "checker.h"
 #include "parser.h"
 
-static int passed, failed;
-
-static void ok(bool cond, const char *name)
-{
-	if (cond) {
-		passed++;
-		return;
-	}
-	failed++;
-	printf("FAIL %s\n", name);
-}
+#include "unit.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define INT(l, sz, sgn) \
@@ -369,6 +359,5 @@ int main(void)
 	test_types();
 	test_maps();
 	test_annotations();
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return unit_summary();
 }

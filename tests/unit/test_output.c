@@ -13,7 +13,7 @@
 
 #include "output.h"
 
-static int passed, failed;
+#include "unit.h"
 
 static void check_str(const char *name, const char *got, const char *want)
 {
@@ -596,6 +596,5 @@ int main(void)
 	test_empty_and_escapes();
 	test_hist_top();
 	test_attached();
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return unit_summary();
 }

@@ -11,17 +11,7 @@
 
 #include "parser.h"
 
-static int passed, failed;
-
-static void ok(bool cond, const char *name)
-{
-	if (cond) {
-		passed++;
-		return;
-	}
-	failed++;
-	printf("FAIL %s\n", name);
-}
+#include "unit.h"
 
 static struct st_program *parse(const char *name, const char *src)
 {
@@ -312,6 +302,5 @@ int main(void)
 	test_expressions();
 	test_errors();
 	test_render();
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return unit_summary();
 }
