@@ -44,6 +44,16 @@ side_static_event(ev_error, "http", "error", SIDE_LOGLEVEL_ERR,
 	)
 );
 
+/*
+ * A log line in the style of a logging library: a static message field,
+ * then whatever context the caller has, as dynamic fields.
+ */
+side_static_event_variadic(ev_log, "app", "log", SIDE_LOGLEVEL_WARNING,
+	side_field_list(
+		side_field_string("msg"),
+	)
+);
+
 side_static_event(ev_query, "db", "query", SIDE_LOGLEVEL_DEBUG,
 	side_field_list(
 		side_field_string("table"),
@@ -132,9 +142,22 @@ static void emit_request(uint64_t *rng, int verbose)
 		int32_t code = -(int32_t)(EIO + status % 4);
 		const char *reason = status == 500 ? "internal" : "unavailable";
 
+		/* Derived from values already drawn: the RNG sequence stays as it was. */
+		const char *msg = status == 500 ? "request_failed" : "backend_unavailable";
+		int64_t attempt = status - 499;
+
 		side_event(ev_error, side_arg_list(side_arg_s32(code), side_arg_string(reason)));
 		if (verbose)
 			printf("http:error code=%d reason=%s\n", code, reason);
+		side_event_variadic(ev_log, side_arg_list(side_arg_string(msg)),
+			side_arg_list(
+				side_arg_dynamic_field("user", side_arg_dynamic_string(method)),
+				side_arg_dynamic_field("attempt", side_arg_dynamic_s64(attempt)),
+			)
+		);
+		if (verbose)
+			printf("app:log msg=%s user=%s attempt=%lld\n", msg, method,
+			       (long long)attempt);
 	}
 }
 

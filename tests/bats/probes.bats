@@ -9,7 +9,7 @@ load helpers
 	[ "$status" -eq 0 ]
 	[ "$(grep -c 'Provider: http' <<<"$output")" -eq 2 ]
 	[ "$(grep -c 'Provider: db' <<<"$output")" -eq 1 ]
-	[ "$(grep -c 'Provider: app' <<<"$output")" -eq 1 ]
+	[ "$(grep -c 'Provider: app' <<<"$output")" -eq 2 ]
 	grep -A1 'Provider: http' <<<"$output" | grep -q 'Name: request'
 	grep -A1 'Provider: http' <<<"$output" | grep -q 'Name: error'
 	# Every note has a semaphore: the enable word in the event state.
@@ -37,10 +37,10 @@ load helpers
 @test "bpftrace -l lists every event" {
 	run bpftrace_q -l "usdt:$HTTPD:*"
 	[ "$status" -eq 0 ]
-	for ev in http:request http:error db:query app:conn_state; do
+	for ev in http:request http:error db:query app:conn_state app:log; do
 		grep -q ":$ev\$" <<<"$output"
 	done
-	[ "$(wc -l <<<"$output")" -eq 4 ]
+	[ "$(wc -l <<<"$output")" -eq 5 ]
 }
 
 @test "stock bpftrace counts, reads an integer, a negative integer and a string" {
