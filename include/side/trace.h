@@ -120,7 +120,9 @@ side_label_compatible(uint16_t field, uint16_t arg)
 		return 1;
 	if (field == SIDE_TYPE_ENUM || field == SIDE_TYPE_ENUM_BITMAP)
 		return (arg >= SIDE_TYPE_U8 && arg <= SIDE_TYPE_S128) ||
-		       arg == SIDE_TYPE_ARRAY || arg == SIDE_TYPE_VLA;
+		       arg == SIDE_TYPE_ARRAY || arg == SIDE_TYPE_VLA ||
+		       /* libside's bitmaps also come as a byte (side_type_byte elements). */
+		       (field == SIDE_TYPE_ENUM_BITMAP && arg == SIDE_TYPE_BYTE);
 	if (field == SIDE_TYPE_GATHER_ENUM)
 		return arg == SIDE_TYPE_GATHER_INTEGER;
 	if (field == SIDE_TYPE_DYNAMIC)

@@ -41,7 +41,12 @@
 #define SIDE_LITTLE_ENDIAN __ORDER_LITTLE_ENDIAN__
 #define SIDE_BIG_ENDIAN __ORDER_BIG_ENDIAN__
 #define SIDE_BYTE_ORDER __BYTE_ORDER__
+/* clang does not define __FLOAT_WORD_ORDER__: floats follow the byte order. */
+#ifdef __FLOAT_WORD_ORDER__
 #define SIDE_FLOAT_WORD_ORDER __FLOAT_WORD_ORDER__
+#else
+#define SIDE_FLOAT_WORD_ORDER __BYTE_ORDER__
+#endif
 #define side_bswap_16(x) __builtin_bswap16(x)
 #define side_bswap_32(x) __builtin_bswap32(x)
 #define side_bswap_64(x) __builtin_bswap64(x)
