@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <side/trace.h>
+#include "unit.h"
 
 static char out[8192];
 static size_t out_len;
@@ -723,17 +724,6 @@ static void record_call_variadic(const struct side_event_state *state,
 #define side_call record_call
 #define side_call_variadic record_call_variadic
 
-static int passed, failed;
-
-static void check(const char *name, int ok)
-{
-	if (ok)
-		passed++;
-	else
-		failed++;
-	printf("%sok %d - %s\n", ok ? "" : "not ", passed + failed, name);
-}
-
 /*
  * Fires fn twice: disabled, where it must not call at all, then enabled as
  * an in-process tracer enables it. Returns what the enabled call passed.
@@ -756,11 +746,11 @@ static const char *fire(struct side_event_state_0 *state, void (*fn)(void))
 
 static void expect(const char *name, const char *got, const char *want)
 {
-	int ok = !strcmp(got, want);
+	bool same = !strcmp(got, want);
 
-	check(name, ok);
-	if (!ok)
-		printf("#   got: %s\n#  want: %s\n", got, want);
+	ok(same, name);
+	if (!same)
+		printf("     got: %s\n    want: %s\n", got, want);
 }
 
 /* Basic fields, a dynamic field, hidden and exported events. */
@@ -2519,43 +2509,42 @@ static void test_by_name(void)
 	const struct side_event_field *f;
 
 	f = side_ptr_get(my_provider_event_struct.fields.elements);
-	check("struct field refers to the named definition",
-	      side_ptr_get(f[0].side_type.u.side_struct) == &mystructdef);
+	ok(side_ptr_get(f[0].side_type.u.side_struct) == &mystructdef,
+	   "struct field refers to the named definition");
 	f = side_ptr_get(my_provider_event_array.fields.elements);
-	check("array field refers to the named definition",
-	      side_ptr_get(f[0].side_type.u.side_array) == &my_array_u32_3);
+	ok(side_ptr_get(f[0].side_type.u.side_array) == &my_array_u32_3,
+	   "array field refers to the named definition");
 	f = side_ptr_get(my_provider_event_vla.fields.elements);
-	check("vla field refers to the named definition",
-	      side_ptr_get(f[0].side_type.u.side_vla) == &my_vla_u32);
+	ok(side_ptr_get(f[0].side_type.u.side_vla) == &my_vla_u32,
+	   "vla field refers to the named definition");
 	f = side_ptr_get(my_provider_event_vla_visitor.fields.elements);
-	check("vla visitor field refers to the named definition",
-	      side_ptr_get(f[0].side_type.u.side_vla_visitor) == &my_vla_visitor_1d);
+	ok(side_ptr_get(f[0].side_type.u.side_vla_visitor) == &my_vla_visitor_1d,
+	   "vla visitor field refers to the named definition");
 	f = side_ptr_get(my_provider_event_variant.fields.elements);
-	check("variant field refers to the named definition",
-	      side_ptr_get(f[1].side_type.u.side_variant) == &myvariantdef);
+	ok(side_ptr_get(f[1].side_type.u.side_variant) == &myvariantdef,
+	   "variant field refers to the named definition");
 	f = side_ptr_get(my_provider_event_optional.fields.elements);
-	check("optional field refers to the named definition",
-	      side_ptr_get(f[0].side_type.u.side_optional) == &my_optional &&
-	      f[1].side_type.type.v == SIDE_TYPE_OPTIONAL);
+	ok(side_ptr_get(f[0].side_type.u.side_optional) == &my_optional &&
+	   f[1].side_type.type.v == SIDE_TYPE_OPTIONAL,
+	   "optional field refers to the named definition");
 	f = side_ptr_get(my_provider_event_structgather_nest.fields.elements);
-	check("gather struct field refers to the named definition",
-	      side_ptr_get(f[0].side_type.u.side_gather.u.side_struct.type) == &mystructgathernest0);
+	ok(side_ptr_get(f[0].side_type.u.side_gather.u.side_struct.type) == &mystructgathernest0,
+	   "gather struct field refers to the named definition");
 	f = side_ptr_get(my_provider_event_enum_gather.fields.elements);
-	check("gather enum refers to the named mappings, enum to the given address",
-	      side_ptr_get(f[0].side_type.u.side_gather.u.side_enum.mappings) == &myenum &&
-	      side_ptr_get(((const struct side_event_field *)side_ptr_get(
-				my_provider_event_enum.fields.elements))[0].side_type.u.side_enum.mappings) ==
-		      &myenum);
-	check("event descriptions: loglevel and variadic flag",
-	      my_provider_event.loglevel.v == SIDE_LOGLEVEL_DEBUG && my_provider_event.flags == 0 &&
-	      my_provider_event_variadic.flags == SIDE_EVENT_FLAG_VARIADIC &&
-	      my_provider_event_variadic.fields.length == 0);
+	ok(side_ptr_get(f[0].side_type.u.side_gather.u.side_enum.mappings) == &myenum,
+	   "gather enum refers to the named mappings");
+	f = side_ptr_get(my_provider_event_enum.fields.elements);
+	ok(side_ptr_get(f[0].side_type.u.side_enum.mappings) == &myenum,
+	   "enum refers to the mappings at the given address");
+	ok(my_provider_event.loglevel.v == SIDE_LOGLEVEL_DEBUG && my_provider_event.flags == 0 &&
+	   my_provider_event_variadic.flags == SIDE_EVENT_FLAG_VARIADIC &&
+	   my_provider_event_variadic.fields.length == 0,
+	   "event descriptions: loglevel and variadic flag");
 }
 
 int main(void)
 {
 	test_events();
 	test_by_name();
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return unit_summary();
 }
