@@ -8,8 +8,26 @@ LIBKV="$OUT/examples/libkv.so"
 SIDETRACE="$OUT/sidetrace"
 
 # bpftrace warns that it cannot raise RLIMIT_MEMLOCK here; that is expected.
+# A bound on every run, so a tracer that never sees its end fails the test
+# instead of hanging the suite.
 bpftrace_q() {
-	bpftrace "$@" 2>&1 | grep -v -e RLIMIT_MEMLOCK -e '^Attaching' -e '^$'
+	timeout -s INT 60 bpftrace "$@" 2>&1 | grep -v -e RLIMIT_MEMLOCK -e '^Attaching' -e '^$'
+}
+
+# Starts a command that prints its pid first (-p), in the background;
+# sets APP (the shell's child) and APP_PID once the pid line is written.
+start_app() { # pidfile command...
+	local f=$1 i
+	shift
+	"$@" > "$f" &
+	APP=$!
+	for i in $(seq 100); do
+		APP_PID=$(head -1 "$f" 2>/dev/null)
+		[ -n "$APP_PID" ] && return 0
+		sleep 0.05
+	done
+	echo "start_app: $1 printed no pid" >&2
+	return 1
 }
 
 # Sums field N (name=value pairs) of the ground-truth lines printed with -v.

@@ -58,12 +58,11 @@ load helpers
 }
 
 @test "semaphore is non-zero while bpftrace is attached and zero after" {
-	"$HTTPD" -d 8 -r 200 -p > "$BATS_TEST_TMPDIR/pid" &
-	app=$!
-	sleep 0.3
-	pid=$(head -1 "$BATS_TEST_TMPDIR/pid")
+	start_app "$BATS_TEST_TMPDIR/pid" "$HTTPD" -d 8 -r 200 -p
+	app=$APP pid=$APP_PID
 	[ "$(read_semaphore "$pid" "$HTTPD" http request)" -eq 0 ]
-	bpftrace -p "$pid" -e "usdt:$HTTPD:http:request { @ = count(); }" > "$BATS_TEST_TMPDIR/bt" 2>&1 &
+	timeout -s INT 60 bpftrace -p "$pid" -e "usdt:$HTTPD:http:request { @ = count(); }" \
+		> "$BATS_TEST_TMPDIR/bt" 2>&1 &
 	bt=$!
 	for _ in $(seq 50); do
 		[ "$(read_semaphore "$pid" "$HTTPD" http request)" -ne 0 ] && break
@@ -80,10 +79,8 @@ load helpers
 
 @test "events of a linked shared library are traced" {
 	# bpftrace -c cannot resolve a library before the command runs: use -p.
-	"$KV" -n 40 -w 1.5 -p > "$BATS_TEST_TMPDIR/pid" &
-	app=$!
-	sleep 0.3
-	pid=$(head -1 "$BATS_TEST_TMPDIR/pid")
+	start_app "$BATS_TEST_TMPDIR/pid" "$KV" -n 40 -w 2.5 -p
+	app=$APP pid=$APP_PID
 	run bpftrace_q -p "$pid" -e "usdt:$LIBKV:kv:put { @puts = count(); @sz = sum(arg1); }
 		usdt:$LIBKV:kv:get { @hits[arg1] = count(); }"
 	wait "$app"
@@ -95,10 +92,8 @@ load helpers
 }
 
 @test "events of a dlopen()ed shared library are traced" {
-	"$KV" -D -n 30 -w 1.5 -p > "$BATS_TEST_TMPDIR/pid" &
-	app=$!
-	sleep 0.3
-	pid=$(head -1 "$BATS_TEST_TMPDIR/pid")
+	start_app "$BATS_TEST_TMPDIR/pid" "$KV" -D -n 30 -w 2.5 -p
+	app=$APP pid=$APP_PID
 	run bpftrace_q -p "$pid" -e "usdt:$LIBKV:kv:put { @puts = count(); }"
 	wait "$app"
 	grep -q '^@puts: 30$' <<<"$output"
