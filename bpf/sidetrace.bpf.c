@@ -1,23 +1,29 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * The generic sidetrace program: attached at SIDE probe sites (USDT), it
- * decodes the SIDE argument vector as the collector's configuration says,
- * runs each clause's filter and statements on a small stack machine and
- * aggregates in per-CPU hash maps. See sidetrace.h for the configuration.
+ * The sidetrace programs, attached at SIDE probe sites (USDT) as uprobes
+ * whose cookie is the site's index (st_sites). sidetrace_event reads the
+ * SDT arguments and decodes the SIDE argument vector as the collector's
+ * configuration says, runs each clause's filter and statements on a small
+ * stack machine and aggregates in per-CPU maps; sidetrace_count serves
+ * the probes that only count. See sidetrace.h for the configuration.
+ *
+ * No kernel structure is read, so the object has no CO-RE relocation and
+ * libbpf never loads the kernel's BTF: the SDT arguments are read from the
+ * uprobe's struct pt_regs by constant offsets (see sdt_reg()).
  *
  * Application memory is only read through bpf_probe_read_user*(), with
  * every length and index bounded by the configuration, so a corrupted
  * argument vector costs a counted decode error and nothing else.
  */
-#include "vmlinux.h"
+#include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
-#include <bpf/bpf_tracing.h>
-/* One spec per (site, cookie): room for many probes and sites. */
-#define BPF_USDT_MAX_SPEC_CNT 4096
-#include <bpf/usdt.bpf.h>
 #include "side_abi.bpf.h"
 #include "maps.bpf.h"
 #include "sidetrace.h"
+
+#ifndef __TARGET_ARCH_x86
+#error "SDT argument registers are laid out for x86-64 only"
+#endif
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
@@ -33,6 +39,21 @@ struct {
 	__type(key, __u32);
 	__type(value, struct st_probe_cfg);
 } st_probes SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);		/* the number of sites, set at load */
+	__type(key, __u32);
+	__type(value, struct st_site_cfg);
+} st_sites SEC(".maps");
+
+/* The maps without keys: no hashing, one slot per value or bucket. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);		/* the slots the maps need, set at load */
+	__type(key, __u32);
+	__type(value, struct st_val);
+} st_flat SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -52,16 +73,27 @@ struct {
 	__type(value, __u32);
 } st_fault_armed SEC(".maps");
 
+/*
+ * Not preallocated: creating 10240 per-CPU entries up front costs
+ * milliseconds at every start, and kernels since 6.1 allocate elements
+ * from a per-CPU cache that is safe in any context.
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
 	__uint(max_entries, ST_DEFAULT_MAP_ENTRIES);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(key_size, ST_KEY_MAX);	/* shrunk to the largest key at load */
 	__uint(value_size, sizeof(struct st_val));
 } st_aggr SEC(".maps");
 
-/* Working memory of one run; too large for the 512-byte BPF stack. */
+/*
+ * Working memory of one run; too large for the 512-byte BPF stack. Uprobe
+ * programs run with migration disabled but may be preempted, and another
+ * event on the same CPU then runs before the first one ends: each CPU has
+ * ST_NR_SCRATCH of them, and a run takes the first free one.
+ */
 struct st_scratch {
-	__u32 busy;		/* set while a run owns this CPU's scratch */
+	__u32 busy;		/* set while a run owns this scratch */
 	__u32 pc;		/* kept in memory, see RD() */
 	__u32 sp;
 	__u32 clause_end;
@@ -70,8 +102,10 @@ struct st_scratch {
 	__u32 comm_done;
 	__u32 top_len;
 	__u32 top_err;
+	__u32 sdt_bad;		/* bit i: SDT argument i could not be read */
 	__u64 top_sav;
 	__u64 dyn;
+	__u64 sdt[ST_MAX_SDT_ARGS];	/* the SDT arguments in sdt_mask */
 	__s64 vals[ST_MAX_LOADS];
 	__s64 stack[ST_STACK_DEPTH];
 	char strs[ST_STR_REF_COMM + 1][ST_STR_LEN];
@@ -84,7 +118,7 @@ struct st_scratch {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
+	__uint(max_entries, ST_NR_SCRATCH);
 	__type(key, __u32);
 	__type(value, struct st_scratch);
 } st_scratch_map SEC(".maps");
@@ -160,6 +194,76 @@ static __always_inline __s64 sign_extend(__u64 raw, __u32 size, bool is_signed)
 		/* 8 bytes; 128-bit values keep their low 64 bits. */
 		return (__s64)raw;
 	}
+}
+
+/*
+ * Reads 8-byte word reg of the uprobe's struct pt_regs. The verifier
+ * allows only constant offsets into the context, and the compiler could
+ * merge the cases of a plain switch into one load at a computed offset:
+ * each case is an inline assembly load at its own constant offset.
+ */
+#define CTX_WORD(ctx, i)						\
+	({								\
+		__u64 __v;						\
+		asm volatile("%[v] = *(u64 *)(%[c] + %[o])"		\
+			     : [v] "=r"(__v)				\
+			     : [c] "r"(ctx), [o] "i"((i) * 8));		\
+		__v;							\
+	})
+
+static __always_inline __u64 sdt_reg(void *ctx, __u8 reg)
+{
+	switch (reg) {
+	case 0: return CTX_WORD(ctx, 0);
+	case 1: return CTX_WORD(ctx, 1);
+	case 2: return CTX_WORD(ctx, 2);
+	case 3: return CTX_WORD(ctx, 3);
+	case 4: return CTX_WORD(ctx, 4);
+	case 5: return CTX_WORD(ctx, 5);
+	case 6: return CTX_WORD(ctx, 6);
+	case 7: return CTX_WORD(ctx, 7);
+	case 8: return CTX_WORD(ctx, 8);
+	case 9: return CTX_WORD(ctx, 9);
+	case 10: return CTX_WORD(ctx, 10);
+	case 11: return CTX_WORD(ctx, 11);
+	case 12: return CTX_WORD(ctx, 12);
+	case 13: return CTX_WORD(ctx, 13);
+	case 14: return CTX_WORD(ctx, 14);
+	case 15: return CTX_WORD(ctx, 15);
+	case 16: return CTX_WORD(ctx, 16);
+	case 17: return CTX_WORD(ctx, 17);
+	case 18: return CTX_WORD(ctx, 18);
+	case 19: return CTX_WORD(ctx, 19);
+	case 20: return CTX_WORD(ctx, 20);
+	default: return 0;
+	}
+}
+
+/* The value of an SDT argument, widened as its size says; 0 or an error. */
+static __always_inline int sdt_arg(void *ctx, const struct st_arg_spec *a,
+				   __u64 *out)
+{
+	__s8 size = a->size;
+	__u32 n = size < 0 ? -size : size;
+	__u64 v = 0;
+
+	switch (a->loc) {
+	case ST_LOC_CONST:
+		*out = a->val;
+		return 0;
+	case ST_LOC_REG:
+		v = sdt_reg(ctx, a->reg);
+		break;
+	case ST_LOC_MEM:
+		/* Little-endian: the value's bytes are the low ones. */
+		if (n > 8 || bpf_probe_read_user(&v, n, (const void *)(sdt_reg(ctx, a->reg) + a->val)))
+			return ST_C_ERR_USDT;
+		break;
+	default:
+		return ST_C_ERR_USDT;
+	}
+	*out = sign_extend(v, n, size < 0);
+	return 0;
 }
 
 /* Decodes s->arg, whose label carries its own type (SIDE_TYPE_DYNAMIC_*). */
@@ -308,6 +412,15 @@ __noinline int st_decode_load(struct st_scratch *s, const struct st_load *ld,
 
 	if (!s || !ld || slot >= ST_MAX_LOADS)
 		return ST_C_ERR_INDEX;
+	if (ld->src == ST_SRC_SDT) {
+		i = ld->sdt_arg;
+		if (i >= ST_MAX_SDT_ARGS || (s->sdt_bad & (1U << i)))
+			return ST_C_ERR_USDT;
+		if (ld->want == ST_WANT_STR)
+			return read_str(s->strs[slot], s->sdt[i], probe);
+		s->vals[slot] = s->sdt[i];
+		return 0;
+	}
 	sav = s->top_sav;
 	len = s->top_len;
 	nr = ld->nr_steps;
@@ -355,34 +468,42 @@ static __always_inline void arm_fault_in(__u32 probe, __u32 load)
 }
 
 /* Decodes every load of the probe; an event counts its first error only. */
-static __always_inline void decode_all(struct pt_regs *ctx,
+static __always_inline void decode_all(void *ctx, const struct st_site_cfg *site,
 				       const struct st_probe_cfg *cfg,
 				       struct st_scratch *s, __u32 probe)
 {
-	long vec = 0, dyn = 0;
-	__u32 i;
+	__u32 i, mask = cfg->sdt_mask, arg;
 	int err;
 
 	s->ok = 0;
 	s->first_err = 0;
 	s->comm_done = 0;
 	s->top_err = 0;
+	s->sdt_bad = 0;
 	s->dyn = 0;
 	if (cfg->nr_loads == 0)
 		return;
-	if (bpf_usdt_arg(ctx, cfg->vec_arg, &vec)) {
-		s->top_err = ST_C_ERR_USDT;
-	} else if (bpf_probe_read_user(&s->vec, sizeof(s->vec),
-				       (const void *)vec)) {
-		s->top_err = ST_C_ERR_VEC;
-	} else {
-		s->top_sav = (__u64)side_ptr_get(s->vec.sav);
-		s->top_len = s->vec.len;
+	for (i = 0; i < ST_MAX_SDT_ARGS; i++)
+		if ((mask & (1U << i)) && sdt_arg(ctx, &site->args[i], &s->sdt[i]))
+			s->sdt_bad |= 1U << i;
+	arg = cfg->vec_arg;
+	if (cfg->need_vec) {
+		if (arg >= ST_MAX_SDT_ARGS || (s->sdt_bad & (1U << arg))) {
+			s->top_err = ST_C_ERR_USDT;
+		} else if (bpf_probe_read_user(&s->vec, sizeof(s->vec),
+					       (const void *)s->sdt[arg])) {
+			s->top_err = ST_C_ERR_VEC;
+		} else {
+			s->top_sav = (__u64)side_ptr_get(s->vec.sav);
+			s->top_len = s->vec.len;
+		}
 	}
+	arg = cfg->dyn_arg;
 	if (cfg->variadic) {
-		if (bpf_usdt_arg(ctx, cfg->dyn_arg, &dyn))
+		if (arg >= ST_MAX_SDT_ARGS || (s->sdt_bad & (1U << arg)))
 			s->first_err = ST_C_ERR_USDT;
-		s->dyn = dyn;
+		else
+			s->dyn = s->sdt[arg];
 	}
 	for (i = 0; i < ST_MAX_LOADS; i++) {
 		if (i >= cfg->nr_loads)
@@ -487,9 +608,44 @@ static __always_inline __u64 lhist_bucket(__s64 v,
 	return (__u64)(v - lmin) / step + 1;
 }
 
-static __always_inline bool less(__s64 a, __s64 b, bool is_signed)
+/* *p = max(*p, v), unsigned; atomic: a preempted run may be updating it. */
+static __always_inline void atomic_umax(__u64 *p, __u64 v)
 {
-	return is_signed ? a < b : (__u64)a < (__u64)b;
+	__u64 old = *p, prev;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		if (old >= v)
+			return;
+		prev = __sync_val_compare_and_swap(p, old, v);
+		if (prev == old)
+			return;
+		old = prev;
+	}
+}
+
+/* Adds v to a value; see struct st_val for the encoding of min and max. */
+static __always_inline void update(struct st_val *val, __u8 kind, __s64 v,
+				   bool is_signed)
+{
+	__u64 u = (__u64)v ^ (is_signed ? 1ULL << 63 : 0);
+
+	__sync_fetch_and_add(&val->count, 1);
+	switch (kind) {
+	case ST_K_SUM:
+	case ST_K_AVG:
+	case ST_K_STATS:
+		__sync_fetch_and_add(&val->sum, v);
+		break;
+	case ST_K_MIN:
+		atomic_umax(&val->min, ~u);
+		break;
+	case ST_K_MAX:
+		atomic_umax(&val->max, u);
+		break;
+	default:
+		break;
+	}
 }
 
 static __always_inline void aggregate(struct st_scratch *s, __u32 map_id,
@@ -498,25 +654,36 @@ static __always_inline void aggregate(struct st_scratch *s, __u32 map_id,
 	const volatile struct st_map_cfg *mc;
 	struct st_key_hdr *hdr = (void *)s->key;
 	struct st_val *val;
+	__u64 bucket = 0;
+	__u32 ks, i, slot;
 	bool is_signed;
-	__u32 ks, i;
 	__u8 kind;
 
 	if (map_id >= ST_MAX_MAPS)
 		return;
 	mc = &st_maps[map_id];
 	kind = mc->kind;
+	is_signed = mc->flags & ST_MAPF_SIGNED;
+	if (kind == ST_K_HIST)
+		bucket = hist_bucket(v, is_signed);
+	else if (kind == ST_K_LHIST)
+		bucket = lhist_bucket(v, mc);
+	if (mc->flags & ST_MAPF_FLAT) {
+		if (bucket >= mc->flat_len)
+			return;
+		slot = mc->flat_base + bucket;
+		val = bpf_map_lookup_elem(&st_flat, &slot);
+		if (val)
+			update(val, kind, v, is_signed);
+		return;
+	}
 	ks = mc->key_size;
 	if (ks > ST_KEY_PARTS_MAX)
 		return;
 	hdr->map_id = map_id;
 	hdr->reserved = 0;
-	is_signed = mc->flags & ST_MAPF_SIGNED;
-	if (kind == ST_K_HIST || kind == ST_K_LHIST) {
-		*(__u64 *)(s->key + ST_KEY_HDR + ks) =
-			kind == ST_K_HIST ? hist_bucket(v, is_signed) :
-					    lhist_bucket(v, mc);
-	}
+	if (kind == ST_K_HIST || kind == ST_K_LHIST)
+		*(__u64 *)(s->key + ST_KEY_HDR + ks) = bucket;
 	val = lookup_or_try_init(&st_aggr, s->key, &st_zero_val);
 	/* Clear the parts and bucket written, for the next statement. */
 	for (i = 0; i < ST_KEY_PARTS_MAX / 8 + 1; i++) {
@@ -528,18 +695,7 @@ static __always_inline void aggregate(struct st_scratch *s, __u32 map_id,
 		count(probe, ST_C_MAP_FULL);
 		return;
 	}
-	/* The busy flag makes this CPU's copy ours: plain updates suffice. */
-	if (val->count == 0) {
-		val->min = v;
-		val->max = v;
-	} else {
-		if (less(v, val->min, is_signed))
-			val->min = v;
-		if (less(val->max, v, is_signed))
-			val->max = v;
-	}
-	val->count++;
-	val->sum += v;
+	update(val, kind, v, is_signed);
 }
 
 static __always_inline __s64 sdiv(__s64 a, __s64 b, bool mod)
@@ -734,31 +890,64 @@ static __always_inline void run(const struct st_probe_cfg *cfg,
 			break;
 }
 
-SEC("usdt")
-int sidetrace_event(struct pt_regs *ctx)
+/* The probe sites of a probe that only counts: no scratch, no decoding. */
+SEC("uprobe")
+int sidetrace_count(void *ctx)
 {
-	const struct st_probe_cfg *cfg;
-	struct st_scratch *s;
-	__u32 zero = 0, probe;
+	__u32 cookie = bpf_get_attach_cookie(ctx), i;
+	const struct st_site_cfg *site;
+	struct st_val *val;
 
-	probe = bpf_usdt_cookie(ctx);
-	cfg = bpf_map_lookup_elem(&st_probes, &probe);
-	s = bpf_map_lookup_elem(&st_scratch_map, &zero);
-	if (!cfg || !s)
+	site = bpf_map_lookup_elem(&st_sites, &cookie);
+	if (!site)
 		return 0;
-	count(probe, ST_C_HITS);
-	/*
-	 * Uprobe programs run with migration disabled but may be preempted:
-	 * a second run on this CPU would share the scratch, so it is counted
-	 * and dropped instead.
-	 */
-	if (__sync_lock_test_and_set(&s->busy, 1)) {
+	for (i = 0; i < ST_MAX_COUNTS; i++) {
+		if (i >= site->nr_counts)
+			break;
+		val = bpf_map_lookup_elem(&st_flat, &site->counts[i]);
+		if (val)
+			__sync_fetch_and_add(&val->count, 1);
+	}
+	return 0;
+}
+
+/* The first free scratch of this CPU, or NULL when all are in use. */
+static __always_inline struct st_scratch *scratch_get(void)
+{
+	struct st_scratch *s;
+	__u32 i;
+
+	for (i = 0; i < ST_NR_SCRATCH; i++) {
+		s = bpf_map_lookup_elem(&st_scratch_map, &i);
+		if (s && !__sync_lock_test_and_set(&s->busy, 1))
+			return s;
+	}
+	return NULL;
+}
+
+SEC("uprobe")
+int sidetrace_event(void *ctx)
+{
+	__u32 cookie = bpf_get_attach_cookie(ctx), probe;
+	const struct st_probe_cfg *cfg;
+	const struct st_site_cfg *site;
+	struct st_scratch *s;
+
+	site = bpf_map_lookup_elem(&st_sites, &cookie);
+	if (!site)
+		return 0;
+	probe = site->probe;
+	cfg = bpf_map_lookup_elem(&st_probes, &probe);
+	if (!cfg)
+		return 0;
+	s = scratch_get();
+	if (!s) {
 		count(probe, ST_C_BUSY);
 		return 0;
 	}
-	decode_all(ctx, cfg, s, probe);
+	decode_all(ctx, site, cfg, s, probe);
 	run(cfg, s, probe);
-	/* Only this CPU reads the flag: a plain store releases it. */
+	/* Only runs on this CPU read the flag: a plain store releases it. */
 	RD(s->busy) = 0;
 	return 0;
 }
@@ -777,13 +966,23 @@ int sidetrace_event(struct pt_regs *ctx)
  * only the loads that failed. Its own failures are left for
  * sidetrace_event to count.
  */
+/* Touches the string at p, and its next page if it may go on there. */
+static __always_inline void touch_str(__u64 p)
+{
+	char c;
+
+	if (!p || bpf_copy_from_user(&c, 1, (const void *)p))
+		return;
+	if ((p & 4095) + ST_STR_LEN > 4096)
+		bpf_copy_from_user(&c, 1, (const void *)((p | 4095) + 1));
+}
+
 __noinline int st_fault_in_load(__u64 vec, const struct st_load *ld)
 {
 	struct side_arg_vec v;
 	struct side_arg arg;
 	__u32 i, nr;
-	__u64 sav, p;
-	char c;
+	__u64 sav;
 
 	if (!ld || ld->src != ST_SRC_VEC || ld->want != ST_WANT_STR)
 		return 0;
@@ -810,35 +1009,44 @@ __noinline int st_fault_in_load(__u64 vec, const struct st_load *ld)
 	}
 	if (arg.type.v != SIDE_TYPE_STRING_UTF8)
 		return 0;
-	p = (__u64)side_ptr_get(arg.u.side_static.string_value);
-	if (!p || bpf_copy_from_user(&c, 1, (const void *)p))
-		return 0;
-	/* The string may go on into the next page. */
-	if ((p & 4095) + ST_STR_LEN > 4096)
-		bpf_copy_from_user(&c, 1, (const void *)((p | 4095) + 1));
+	touch_str((__u64)side_ptr_get(arg.u.side_static.string_value));
 	return 0;
 }
 
-SEC("usdt")
-int sidetrace_fault_in(struct pt_regs *ctx)
+SEC("uprobe")
+int sidetrace_fault_in(void *ctx)
 {
+	__u32 cookie = bpf_get_attach_cookie(ctx), probe, i, *armed, loads;
 	const struct st_probe_cfg *cfg;
-	__u32 probe, i, *armed, loads;
-	long vec;
+	const struct st_site_cfg *site;
+	__u64 vec = 0, p;
 
-	probe = bpf_usdt_cookie(ctx);
+	site = bpf_map_lookup_elem(&st_sites, &cookie);
+	if (!site)
+		return 0;
+	probe = site->probe;
 	armed = bpf_map_lookup_elem(&st_fault_armed, &probe);
 	if (!armed || !*armed)
 		return 0;
 	cfg = bpf_map_lookup_elem(&st_probes, &probe);
-	if (!cfg || bpf_usdt_arg(ctx, cfg->vec_arg, &vec))
+	if (!cfg)
+		return 0;
+	if (cfg->need_vec && cfg->vec_arg < ST_MAX_SDT_ARGS &&
+	    sdt_arg(ctx, &site->args[cfg->vec_arg], &vec))
 		return 0;
 	loads = *armed & cfg->str_loads;
 	for (i = 0; i < ST_MAX_LOADS; i++) {
+		const struct st_load *ld = &cfg->loads[i];
+
 		if (i >= cfg->nr_loads)
 			break;
-		if (loads & (1U << i))
-			st_fault_in_load(vec, &cfg->loads[i]);
+		if (!(loads & (1U << i)))
+			continue;
+		if (ld->src != ST_SRC_SDT)
+			st_fault_in_load(vec, ld);
+		else if (ld->sdt_arg < ST_MAX_SDT_ARGS &&
+			 !sdt_arg(ctx, &site->args[ld->sdt_arg], &p))
+			touch_str(p);
 	}
 	return 0;
 }

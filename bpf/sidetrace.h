@@ -4,14 +4,23 @@
  * (sidetrace.bpf.c) and the collector that fills and reads them.
  *
  * A one-liner never becomes code: the collector compiles it into one
- * st_probe_cfg per traced event (the "probe", whose index is the USDT
- * cookie), plus one st_map_cfg per @map. At every hit the program
+ * st_probe_cfg per traced event (the "probe"), plus one st_map_cfg per
+ * @map. Each probe site of an event gets one st_site_cfg, whose index is the
+ * uprobe's cookie: it says where the site's SDT arguments are (st_arg_spec,
+ * parsed from the note by the collector) and which probe it serves. At
+ * every hit the program
  *
- *   1. decodes the fields the probe's clauses read (st_load: an index path
- *      into the SIDE argument vector, or a dynamic field found by name),
- *   2. runs a small stack machine (st_insn) per clause: filter, key parts,
+ *   1. reads the SDT arguments the probe needs straight from the registers,
+ *   2. decodes the fields the probe's clauses read (st_load: a top-level
+ *      value from its SDT argument, an index path into the SIDE argument
+ *      vector, or a dynamic field found by name),
+ *   3. runs a small stack machine (st_insn) per clause: filter, key parts,
  *      aggregation,
- *   3. aggregates into one per-CPU hash keyed by (map id, key parts).
+ *   4. aggregates into a per-CPU array slot (maps without keys) or one
+ *      per-CPU hash keyed by (map id, key parts).
+ *
+ * A probe that only counts (no filter, no keys, no fields) is served by a
+ * program of its own that does just that (st_site_cfg.counts).
  *
  * Everything is bounded by the constants below, which the compile step
  * enforces with an error message before anything is loaded.
@@ -37,6 +46,10 @@
 /* Key part bytes available to a map; hist and lhist need 8 for the bucket. */
 #define ST_KEY_PARTS_MAX	(ST_KEY_MAX - ST_KEY_HDR - 8)
 #define ST_DEFAULT_MAP_ENTRIES	10240
+#define ST_MAX_SDT_ARGS		12	/* SDT arguments of a probe site */
+#define ST_MAX_COUNTS		4	/* count-only probe: maps it counts in */
+#define ST_NR_SCRATCH		4	/* runs that can overlap on one CPU */
+#define ST_MAX_FLAT_SLOTS	4096	/* array slots of maps without keys */
 
 /* String references on the machine's stack: which buffer holds the bytes. */
 #define ST_STR_REF_COMM		ST_MAX_LOADS	/* the comm builtin */
@@ -47,6 +60,13 @@
 enum st_load_src {
 	ST_SRC_VEC,		/* index path from the event's argument vector */
 	ST_SRC_DYN,		/* variadic event: dynamic field named name[] */
+	/*
+	 * A top-level integer, bool or string field among the first SDT
+	 * arguments: DESIGN.md C1 makes argument i the value of field i
+	 * (integers widened with their sign, strings as their pointer), so
+	 * nothing is read from the argument vector.
+	 */
+	ST_SRC_SDT,
 };
 
 /* What a load produces. */
@@ -72,7 +92,8 @@ struct st_load {
 	__u8 src;		/* enum st_load_src */
 	__u8 want;		/* enum st_load_want */
 	__u8 nr_steps;		/* ST_SRC_VEC: 1..ST_MAX_STEPS */
-	__u8 reserved[5];
+	__u8 sdt_arg;		/* ST_SRC_SDT: the SDT argument */
+	__u8 reserved[4];
 	struct st_step steps[ST_MAX_STEPS];
 	char name[ST_NAME_LEN];	/* ST_SRC_DYN */
 };
@@ -154,9 +175,10 @@ struct st_probe_cfg {
 	__u8 variadic;
 	__u8 nr_loads;
 	__u16 str_loads;	/* bit i: load i reads a string (fault-in) */
-	__u16 reserved;
+	__u16 sdt_mask;		/* bit i: SDT argument i is needed */
+	__u8 need_vec;		/* some load follows the argument vector */
+	__u8 reserved[3];
 	__u32 nr_insns;
-	__u32 reserved2;
 	struct st_load loads[ST_MAX_LOADS];
 	struct st_insn insns[ST_MAX_INSNS];
 	char strs[ST_MAX_STRCONST][ST_STR_LEN];
@@ -175,11 +197,14 @@ enum st_agg_kind {
 };
 
 #define ST_MAPF_SIGNED	0x1	/* min/max compare as signed */
+#define ST_MAPF_FLAT	0x2	/* no keys: slots of st_flat, not st_aggr */
 
 struct st_map_cfg {
 	__u8 kind;		/* enum st_agg_kind */
 	__u8 flags;		/* ST_MAPF_* */
 	__u16 key_size;		/* bytes of key parts, a multiple of 8 */
+	__u32 flat_base;	/* ST_MAPF_FLAT: first slot in st_flat */
+	__u32 flat_len;		/* ST_MAPF_FLAT: slots (buckets, or 1) */
 	__u32 reserved;
 	__s64 lmin, lmax, lstep;	/* ST_K_LHIST */
 };
@@ -191,14 +216,42 @@ struct st_key_hdr {
 };
 
 /*
- * Aggregated value (one per CPU). min and max are valid where count != 0:
- * a CPU that never saw the key holds zeros.
+ * Aggregated value (one per CPU). Runs preempted on one CPU may update the
+ * same value, so every field is updated atomically: count and sum by
+ * addition, min and max as an atomic unsigned maximum of an encoding
+ * whose zero is neutral, so that a zeroed value needs no first-value case:
+ * with u = v ^ (signed ? 1 << 63 : 0), max holds max(u) and min holds
+ * max(~u). Only ST_K_MIN and ST_K_MAX keep them.
  */
 struct st_val {
 	__s64 count;
 	__s64 sum;
-	__s64 min;
-	__s64 max;
+	__u64 min;
+	__u64 max;
+};
+
+/* Where an SDT argument is, as its note says ("-8@%rax", "8@$5", "8@-16(%rbp)"). */
+enum st_arg_loc {
+	ST_LOC_NONE,
+	ST_LOC_CONST,		/* the value is val */
+	ST_LOC_REG,		/* in register reg */
+	ST_LOC_MEM,		/* in memory at register reg + val */
+};
+
+struct st_arg_spec {
+	__u8 loc;		/* enum st_arg_loc */
+	__u8 reg;		/* 8-byte word of the register in struct pt_regs */
+	__s8 size;		/* bytes; negative: signed */
+	__u8 reserved[5];
+	__s64 val;
+};
+
+/* One probe site: the uprobe's cookie is its index in st_sites. */
+struct st_site_cfg {
+	__u32 probe;		/* index in st_probes */
+	__u32 nr_counts;	/* count-only probe: slots in counts[] */
+	__u32 counts[ST_MAX_COUNTS];	/* st_flat slots it counts in */
+	struct st_arg_spec args[ST_MAX_SDT_ARGS];
 };
 
 /*
@@ -206,7 +259,6 @@ struct st_val {
  * An event counts at most one decode error: the first one met.
  */
 enum st_counter {
-	ST_C_HITS,		/* times the probe ran */
 	ST_C_ERR_USDT,		/* an SDT argument could not be read */
 	ST_C_ERR_VEC,		/* argument vector unreadable (bad pointer) */
 	ST_C_ERR_ARG,		/* argument unreadable (bad pointer) */
@@ -217,7 +269,7 @@ enum st_counter {
 	ST_C_ERR_DYNTYPE,	/* dynamic value of a type that cannot be used */
 	ST_C_STR_TRUNC,		/* string longer than ST_STR_LEN - 1: cut */
 	ST_C_MAP_FULL,		/* aggregation map full: value not counted */
-	ST_C_BUSY,		/* CPU already in the program: event dropped */
+	ST_C_BUSY,		/* ST_NR_SCRATCH runs nested on a CPU: dropped */
 	ST_NR_COUNTERS,
 };
 

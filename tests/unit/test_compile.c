@@ -87,7 +87,7 @@ struct result {
 	int ret;		/* of st_compile, or -10000: parse or check failed */
 };
 
-static void build(const char *src, struct result *r)
+static void build_flags(const char *src, unsigned int flags, struct result *r)
 {
 	struct st_event_source es = { .target_events = source };
 
@@ -97,7 +97,12 @@ static void build(const char *src, struct result *r)
 		r->ret = -10000;
 		return;
 	}
-	r->ret = st_compile(r->prog, &r->c, &r->diag);
+	r->ret = st_compile(r->prog, flags, &r->c, &r->diag);
+}
+
+static void build(const char *src, struct result *r)
+{
+	build_flags(src, 0, r);
 }
 
 static void done(struct result *r)
@@ -149,9 +154,11 @@ static void test_string_key(void)
 	build("side:/app:http:request { @[args.method] = count(); }", &r);
 	ok(r.ret == 0, "string key: compiles");
 	ld = &r.c.probes[0].cfg.loads[0];
-	ok(r.c.probes[0].cfg.nr_loads == 1 && ld->src == ST_SRC_VEC &&
+	ok(r.c.probes[0].cfg.nr_loads == 1 && ld->src == ST_SRC_SDT && ld->sdt_arg == 0 &&
 	   ld->want == ST_WANT_STR && ld->nr_steps == 1 && ld->steps[0].index == 0 &&
 	   ld->steps[0].label == SIDE_TYPE_STRING_UTF8, "string key: load of field 0 as string");
+	ok(r.c.probes[0].cfg.sdt_mask == 1 && !r.c.probes[0].cfg.need_vec,
+	   "string key: only SDT argument 0 is read");
 	ok(r.c.probes[0].cfg.str_loads == 1, "string key: marked for fault-in");
 	ok(insn(&r, 0, 1)->op == ST_I_STR && insn(&r, 0, 1)->a == 0, "string key: pushes load 0");
 	ok(insn(&r, 0, 2)->op == ST_I_KEY_STR && insn(&r, 0, 2)->imm == 0, "string key: at offset 0");
@@ -311,6 +318,58 @@ static void test_errors(void)
 	done(&r);
 }
 
+/* Where values come from, and the programs and maps that serve them. */
+static void test_fast_paths(void)
+{
+	const struct st_probe_cfg *cfg;
+	struct result r;
+
+	build("side:/app:http:request { @a = sum(args.status); @b = sum(args.hdr.len); }", &r);
+	ok(r.ret == 0, "sources: compile");
+	cfg = &r.c.probes[0].cfg;
+	ok(cfg->loads[0].src == ST_SRC_SDT && cfg->loads[0].sdt_arg == 1,
+	   "sources: a top-level integer comes from its SDT argument");
+	ok(cfg->loads[1].src == ST_SRC_VEC, "sources: a struct member from the vector");
+	ok(cfg->need_vec && cfg->vec_arg == 10 && cfg->sdt_mask == ((1U << 1) | (1U << 10)),
+	   "sources: SDT arguments read: the value and the vector pointer");
+	ok(!r.c.probes[0].count_only, "sources: not a count-only probe");
+	ok((r.c.maps[0].flags & ST_MAPF_FLAT) && r.c.maps[0].flat_len == 1 &&
+	   r.c.maps[1].flat_base == 1 && r.c.nr_flat == 2, "sources: maps without keys are slots");
+	done(&r);
+
+	build_flags("side:/app:http:request { @a = sum(args.status); }", ST_COMPILE_VECTOR_ONLY, &r);
+	ok(r.ret == 0 && r.c.probes[0].cfg.loads[0].src == ST_SRC_VEC,
+	   "sources: vector only when asked");
+	done(&r);
+
+	build("side:/app:http:response { @a = sum(args.status); }", &r);
+	ok(r.ret == 0 && r.c.probes[0].cfg.loads[0].src == ST_SRC_SDT &&
+	   r.c.probes[0].cfg.loads[0].sdt_arg == 0, "sources: one field, one value");
+	done(&r);
+
+	build("side:/app:http:request { @ = count(); @n = count(); } side:/app:http:request { @h = hist(args.status); }"
+	      " side:/app:http:response { @ = count(); }", &r);
+	ok(r.ret == 0 && r.c.nr_flat == 2 + ST_HIST_BUCKETS, "count-only: flat slots");
+	ok(!r.c.probes[0].count_only, "count-only: not with another clause's field");
+	ok(r.c.probes[1].count_only && r.c.probes[1].nr_counts == 1 &&
+	   r.c.probes[1].counts[0] == r.c.maps[0].flat_base, "count-only: counts in its map's slot");
+	done(&r);
+
+	build("side:/app:http:request /args.status == 200/ { @ = count(); }", &r);
+	ok(r.ret == 0 && !r.c.probes[0].count_only, "count-only: not with a filter");
+	done(&r);
+
+	build("side:/app:http:request { @[args.status] = count(); @a = lhist(args.status, 0, 1000, 1);"
+	      " @b = lhist(args.status, 0, 1000, 1); @c = lhist(args.status, 0, 1000, 1);"
+	      " @d = lhist(args.status, 0, 1000, 1); @e = lhist(args.status, 0, 1000, 1); }", &r);
+	ok(r.ret == 0 && !r.c.probes[0].count_only && !(r.c.maps[0].flags & ST_MAPF_FLAT),
+	   "flat: not with keys");
+	ok(r.ret == 0 && (r.c.maps[4].flags & ST_MAPF_FLAT) && r.c.maps[4].flat_len == 1002 &&
+	   !(r.c.maps[5].flags & ST_MAPF_FLAT) && r.c.nr_flat <= ST_MAX_FLAT_SLOTS,
+	   "flat: lhist buckets as slots, within the slot budget");
+	done(&r);
+}
+
 int main(void)
 {
 	test_count();
@@ -320,6 +379,7 @@ int main(void)
 	test_aggregations();
 	test_probes();
 	test_errors();
+	test_fast_paths();
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }

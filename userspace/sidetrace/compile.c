@@ -21,6 +21,7 @@ struct cctx {
 	struct st_compiled_probe *probe;
 	uint32_t probe_idx;
 	uint32_t ev_idx;	/* index of the event in clause->events */
+	unsigned int flags;	/* ST_COMPILE_* */
 	uint32_t depth;		/* stack depth at the current instruction */
 };
 
@@ -185,6 +186,16 @@ static int add_load(struct cctx *c, const struct st_expr *e)
 	if ((ld.want == ST_WANT_STR) !=
 	    (t->label == SIDE_TYPE_STRING_UTF8 || t->label == SIDE_TYPE_DYNAMIC))
 		return fail(c, e->pos, "internal error: field type and value type differ");
+	/*
+	 * A top-level field among the probe's value arguments is read from
+	 * its SDT argument: no read of the argument vector at all.
+	 */
+	if (ref->nr_idx == 1 && ref->idx[0] < c->probe->nr_sdt_values &&
+	    ld.steps[0].label != ST_LABEL_ANY_DYNAMIC &&
+	    !(c->flags & ST_COMPILE_VECTOR_ONLY)) {
+		ld.src = ST_SRC_SDT;
+		ld.sdt_arg = ref->idx[0];
+	}
 	for (k = 0; k < cfg->nr_loads; k++)
 		if (!memcmp(&cfg->loads[k], &ld, sizeof(ld)))
 			return k;
@@ -195,6 +206,12 @@ static int add_load(struct cctx *c, const struct st_expr *e)
 		return -EINVAL;
 	}
 	cfg->loads[cfg->nr_loads] = ld;
+	if (ld.src == ST_SRC_SDT) {
+		cfg->sdt_mask |= 1U << ld.sdt_arg;
+	} else {
+		cfg->need_vec = 1;
+		cfg->sdt_mask |= 1U << cfg->vec_arg;
+	}
 	if (ld.want == ST_WANT_STR)
 		cfg->str_loads |= 1U << cfg->nr_loads;
 	return cfg->nr_loads++;
@@ -472,12 +489,47 @@ static int add_probe(const struct st_program *prog, struct st_compiled *out,
 			    p->name, nargs, fixed);
 		return -EINVAL;
 	}
+	if (ev->has_side && nargs > ST_MAX_SDT_ARGS) {
+		st_diag_set(diag, prog->filename, cl->pos,
+			    "%s: its probe sites have %u SDT arguments, at most %d can be read",
+			    p->name, nargs, ST_MAX_SDT_ARGS);
+		return -EINVAL;
+	}
 	if (ev->has_side) {
 		p->cfg.vec_arg = nargs - fixed + 1;
 		p->cfg.variadic = ev->variadic;
 		p->cfg.dyn_arg = ev->variadic ? nargs - 1 : 0;
+		if (ev->variadic)
+			p->cfg.sdt_mask |= 1U << p->cfg.dyn_arg;
+		/* Only when the site carries what C1 says it does. */
+		if (nargs - fixed <= ev->nr_fields)
+			p->nr_sdt_values = nargs - fixed;
 	}
 	return out->nr_probes - 1;
+}
+
+/*
+ * A map without keys lives in slots of a per-CPU array, one per value or
+ * histogram bucket: no key to build, no hashing. Huge linear histograms
+ * stay in the hash, whose entries exist only for buckets that were hit.
+ */
+static void flat_slots(struct st_compiled *out, struct st_map_cfg *mc,
+		       uint32_t nr_keys)
+{
+	uint64_t len = 1;
+
+	if (nr_keys)
+		return;
+	if (mc->kind == ST_K_HIST)
+		len = ST_HIST_BUCKETS;
+	else if (mc->kind == ST_K_LHIST)
+		len = (uint64_t)((mc->lmax - mc->lmin) / mc->lstep) + 2;
+	if (len > ST_MAX_FLAT_SLOTS - out->nr_flat)
+		return;
+	mc->flags |= ST_MAPF_FLAT;
+	mc->flat_base = out->nr_flat;
+	mc->flat_len = len;
+	out->nr_flat += len;
 }
 
 /* Key layouts and map configurations, from the checker's map table. */
@@ -557,15 +609,44 @@ static int layout_maps(const struct st_program *prog, struct st_compiled *out,
 		       (mc->kind == ST_K_HIST || mc->kind == ST_K_LHIST ? 8 : 0);
 		if (need > largest)
 			largest = need;
+		flat_slots(out, mc, mi->nr_keys);
 	}
 	out->key_size = largest;
 	return 0;
 }
 
-int st_compile(const struct st_program *prog, struct st_compiled *out,
-	       struct st_diag *diag)
+/*
+ * A probe whose clauses have no filter and only count into maps without
+ * keys is served by sidetrace_count: its counts[] are those maps' slots.
+ */
+static void find_count_only(struct st_compiled *out, struct st_compiled_probe *p)
 {
-	struct cctx c = { .prog = prog, .diag = diag, .out = out };
+	const struct st_probe_cfg *cfg = &p->cfg;
+	uint32_t i;
+
+	p->nr_counts = 0;
+	for (i = 0; i < cfg->nr_insns; i++) {
+		const struct st_insn *in = &cfg->insns[i];
+		const struct st_map_cfg *mc;
+
+		if (in->op == ST_I_CLAUSE && !in->mask)
+			continue;
+		if (in->op != ST_I_CONST || i + 1 >= cfg->nr_insns ||
+		    cfg->insns[i + 1].op != ST_I_AGG || p->nr_counts >= ST_MAX_COUNTS)
+			break;
+		mc = &out->maps[cfg->insns[i + 1].a];
+		if (mc->kind != ST_K_COUNT || !(mc->flags & ST_MAPF_FLAT))
+			break;
+		p->counts[p->nr_counts++] = mc->flat_base;
+		i++;
+	}
+	p->count_only = i == cfg->nr_insns && p->nr_counts;
+}
+
+int st_compile(const struct st_program *prog, unsigned int flags,
+	       struct st_compiled *out, struct st_diag *diag)
+{
+	struct cctx c = { .prog = prog, .diag = diag, .out = out, .flags = flags };
 	uint32_t i, e;
 	int err, idx;
 
@@ -594,6 +675,8 @@ int st_compile(const struct st_program *prog, struct st_compiled *out,
 				return err;
 		}
 	}
+	for (i = 0; i < out->nr_probes; i++)
+		find_count_only(out, &out->probes[i]);
 	return 0;
 }
 

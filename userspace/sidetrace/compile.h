@@ -13,11 +13,13 @@
 #ifndef SIDETRACE_COMPILE_H
 #define SIDETRACE_COMPILE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "ast.h"
 #include "diag.h"
 #include "events.h"
+#include "output.h"
 #include "../../bpf/sidetrace.h"
 
 /* How one key part is stored in the hash key. */
@@ -42,6 +44,10 @@ struct st_compiled_probe {
 	const struct st_event *event;
 	char *name;		/* "side:TARGET:PROVIDER:EVENT", the probe builtin */
 	uint32_t nr_strs;	/* string literals used in cfg.strs */
+	uint32_t nr_sdt_values;	/* top-level fields passed as SDT arguments */
+	bool count_only;	/* served by sidetrace_count (see st_site) */
+	uint32_t nr_counts;
+	uint32_t counts[ST_MAX_COUNTS];	/* count_only: st_flat slots */
 	struct st_probe_cfg cfg;
 };
 
@@ -52,7 +58,15 @@ struct st_compiled {
 	struct st_map_layout layouts[ST_MAX_MAPS];
 	uint32_t nr_maps;
 	uint32_t key_size;	/* hash key bytes: header, largest parts, bucket */
+	uint32_t nr_flat;	/* st_flat slots of the maps without keys */
 };
+
+/*
+ * Read every field through the SIDE argument vector, even top-level ones
+ * that the probe's SDT arguments carry: for tests of the vector decoder
+ * with hand-made vectors that disagree with the SDT arguments.
+ */
+#define ST_COMPILE_VECTOR_ONLY 0x1
 
 /*
  * Compiles prog, which st_check() annotated. Returns 0, -EINVAL with the
@@ -60,8 +74,8 @@ struct st_compiled {
  * construct it cannot evaluate), or -ENOMEM. Free out with
  * st_compiled_free() in every case.
  */
-int st_compile(const struct st_program *prog, struct st_compiled *out,
-	       struct st_diag *diag);
+int st_compile(const struct st_program *prog, unsigned int flags,
+	       struct st_compiled *out, struct st_diag *diag);
 
 void st_compiled_free(struct st_compiled *c);
 

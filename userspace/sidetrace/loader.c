@@ -1,12 +1,24 @@
 // SPDX-License-Identifier: MIT
 /*
- * Loading and attaching the generic BPF program (bpf/sidetrace.bpf.c),
- * whose object is embedded as a skeleton: no compiler runs here.
+ * Loading and attaching the BPF programs (bpf/sidetrace.bpf.c), whose
+ * object is embedded as a skeleton: no compiler runs here.
+ *
+ * Start-up is what a user waits for, so it avoids what costs milliseconds:
+ * the object has no CO-RE relocation (libbpf never parses the kernel's
+ * BTF), only the programs the probes need are loaded, and where the
+ * kernel has uprobe_multi links every site of a file is attached by one
+ * syscall instead of one perf event per site. The SDT argument locations
+ * are parsed here (not by libbpf's USDT support) into one st_site_cfg per
+ * probe site, whose index is the uprobe's cookie.
  */
+#define _GNU_SOURCE
+#include <asm/ptrace.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -16,6 +28,24 @@
 #include "sidetrace.skel.h"
 
 #define BTF_PATH "/sys/kernel/btf/vmlinux"
+
+/* From linux/bpf.h of kernels 6.6+, newer than the uapi headers here. */
+#define ST_BPF_TRACE_UPROBE_MULTI 48
+
+/* BPF_LINK_CREATE's attributes for attach type BPF_TRACE_UPROBE_MULTI. */
+struct st_uprobe_multi_attr {
+	__u32 prog_fd;
+	__u32 target_fd;
+	__u32 attach_type;
+	__u32 flags;
+	__u64 path;
+	__u64 offsets;
+	__u64 ref_ctr_offsets;
+	__u64 cookies;
+	__u32 cnt;
+	__u32 multi_flags;
+	__u32 pid;
+};
 
 static int check_environment(char *err, size_t errlen)
 {
@@ -33,9 +63,200 @@ static int check_environment(char *err, size_t errlen)
 	return 0;
 }
 
-/* Sizes the maps and sets the read-only configuration before load. */
-static int configure(struct sidetrace_bpf *skel, const struct st_compiled *c)
+/* Returns a link fd, or -errno. */
+static int uprobe_multi_link(int prog_fd, const char *path, const uint64_t *offsets,
+			     const uint64_t *ref_ctr_offsets, const uint64_t *cookies,
+			     uint32_t cnt, pid_t pid)
 {
+	struct st_uprobe_multi_attr attr;
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_fd = prog_fd;
+	attr.attach_type = ST_BPF_TRACE_UPROBE_MULTI;
+	attr.path = (uintptr_t)path;
+	attr.offsets = (uintptr_t)offsets;
+	attr.ref_ctr_offsets = (uintptr_t)ref_ctr_offsets;
+	attr.cookies = (uintptr_t)cookies;
+	attr.cnt = cnt;
+	attr.pid = pid;
+	fd = syscall(__NR_bpf, BPF_LINK_CREATE, &attr, sizeof(attr));
+	return fd < 0 ? -errno : fd;
+}
+
+/*
+ * Probes for uprobe_multi links as libbpf does: a link on "/" fails with
+ * EBADF where they exist, and one with the invalid pid -1 fails with
+ * EINVAL only where their pid filter is the fixed, per-process one.
+ */
+static bool uprobe_multi_supported(void)
+{
+	const struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	LIBBPF_OPTS(bpf_prog_load_opts, opts,
+		    .expected_attach_type = ST_BPF_TRACE_UPROBE_MULTI);
+	const uint64_t offset = 0;
+	bool ok = false;
+	int prog_fd, fd;
+
+	if (getenv("SIDETRACE_NO_UPROBE_MULTI"))
+		return false;
+	prog_fd = bpf_prog_load(BPF_PROG_TYPE_KPROBE, NULL, "GPL", insns, 2, &opts);
+	if (prog_fd < 0)
+		return false;
+	fd = uprobe_multi_link(prog_fd, "/", &offset, NULL, NULL, 1, 0);
+	if (fd == -EBADF) {
+		fd = uprobe_multi_link(prog_fd, "/", &offset, NULL, NULL, 1, -1);
+		ok = fd == -EINVAL;
+	}
+	if (fd >= 0)
+		close(fd);
+	close(prog_fd);
+	return ok;
+}
+
+/* x86-64 registers by SDT operand name, as words of struct pt_regs. */
+static const struct {
+	const char *names[4];	/* 64, 32, 16 and 8-bit names */
+	size_t off;
+} regs[] = {
+	{ { "rax", "eax", "ax", "al" }, offsetof(struct pt_regs, rax) },
+	{ { "rbx", "ebx", "bx", "bl" }, offsetof(struct pt_regs, rbx) },
+	{ { "rcx", "ecx", "cx", "cl" }, offsetof(struct pt_regs, rcx) },
+	{ { "rdx", "edx", "dx", "dl" }, offsetof(struct pt_regs, rdx) },
+	{ { "rsi", "esi", "si", "sil" }, offsetof(struct pt_regs, rsi) },
+	{ { "rdi", "edi", "di", "dil" }, offsetof(struct pt_regs, rdi) },
+	{ { "rbp", "ebp", "bp", "bpl" }, offsetof(struct pt_regs, rbp) },
+	{ { "rsp", "esp", "sp", "spl" }, offsetof(struct pt_regs, rsp) },
+	{ { "rip", "eip", NULL, NULL }, offsetof(struct pt_regs, rip) },
+	{ { "r8", "r8d", "r8w", "r8b" }, offsetof(struct pt_regs, r8) },
+	{ { "r9", "r9d", "r9w", "r9b" }, offsetof(struct pt_regs, r9) },
+	{ { "r10", "r10d", "r10w", "r10b" }, offsetof(struct pt_regs, r10) },
+	{ { "r11", "r11d", "r11w", "r11b" }, offsetof(struct pt_regs, r11) },
+	{ { "r12", "r12d", "r12w", "r12b" }, offsetof(struct pt_regs, r12) },
+	{ { "r13", "r13d", "r13w", "r13b" }, offsetof(struct pt_regs, r13) },
+	{ { "r14", "r14d", "r14w", "r14b" }, offsetof(struct pt_regs, r14) },
+	{ { "r15", "r15d", "r15w", "r15b" }, offsetof(struct pt_regs, r15) },
+};
+
+/* "%rax" (len bytes) -> word of struct pt_regs, or -1. */
+static int reg_word(const char *name, size_t len)
+{
+	size_t i, k;
+
+	if (len < 2 || name[0] != '%')
+		return -1;
+	for (i = 0; i < sizeof(regs) / sizeof(regs[0]); i++)
+		for (k = 0; k < 4; k++)
+			if (regs[i].names[k] && strlen(regs[i].names[k]) == len - 1 &&
+			    !strncmp(regs[i].names[k], name + 1, len - 1))
+				return regs[i].off / 8;
+	return -1;
+}
+
+/*
+ * Parses one SDT argument of x86-64 notes, "[-]SIZE@OPERAND" with OPERAND
+ * %reg, $constant or [displacement](%reg); the SIB form
+ * (%reg,%reg,scale) is refused, as libbpf refuses it.
+ */
+static int parse_arg(const char *arg, size_t len, struct st_arg_spec *spec)
+{
+	char buf[64], *at, *end, *paren;
+	long size = 8;
+	int reg;
+
+	if (len >= sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, arg, len);
+	buf[len] = '\0';
+	memset(spec, 0, sizeof(*spec));
+	at = strchr(buf, '@');
+	if (at) {
+		size = strtol(buf, &end, 10);
+		if (end != at || !size || size < -8 || size > 8)
+			return -EINVAL;
+		at++;
+	} else {
+		at = buf;
+	}
+	spec->size = size;
+	if (at[0] == '$') {
+		spec->loc = ST_LOC_CONST;
+		errno = 0;
+		spec->val = strtoll(at + 1, &end, 0);
+		return errno || *end || end == at + 1 ? -EINVAL : 0;
+	}
+	if (at[0] == '%') {
+		reg = reg_word(at, strlen(at));
+		if (reg < 0)
+			return -EINVAL;
+		spec->loc = ST_LOC_REG;
+		spec->reg = reg;
+		return 0;
+	}
+	paren = strchr(at, '(');
+	if (!paren || strchr(paren, ',') || at[strlen(at) - 1] != ')')
+		return -EINVAL;
+	if (paren != at) {
+		errno = 0;
+		spec->val = strtoll(at, &end, 0);
+		if (errno || end != paren)
+			return -EINVAL;
+	}
+	reg = reg_word(paren + 1, strlen(paren + 1) - 1);
+	if (reg < 0)
+		return -EINVAL;
+	spec->loc = ST_LOC_MEM;
+	spec->reg = reg;
+	return 0;
+}
+
+/* The st_site_cfg of one probe site of probe p. */
+static int make_site(const struct st_compiled_probe *p, uint32_t probe,
+		     const struct st_site *loc, struct st_site_cfg *site,
+		     char *err, size_t errlen)
+{
+	const char *a = loc->args ? loc->args : "";
+	uint32_t n = 0;
+	size_t len;
+
+	memset(site, 0, sizeof(*site));
+	site->probe = probe;
+	if (p->count_only) {
+		site->nr_counts = p->nr_counts;
+		memcpy(site->counts, p->counts, sizeof(site->counts));
+	}
+	while (*a) {
+		if (*a == ' ') {
+			a++;
+			continue;
+		}
+		len = strcspn(a, " ");
+		if (n >= ST_MAX_SDT_ARGS) {
+			snprintf(err, errlen, "%s: a probe site has more than %d SDT arguments",
+				 p->name, ST_MAX_SDT_ARGS);
+			return -EINVAL;
+		}
+		/* An argument the probe never reads may be of any form. */
+		if (parse_arg(a, len, &site->args[n]) &&
+		    (p->cfg.sdt_mask & (1U << n))) {
+			snprintf(err, errlen, "%s: cannot read SDT argument '%.*s' at 0x%llx in %s",
+				 p->name, (int)len, a, (unsigned long long)loc->pc,
+				 p->event->path);
+			return -EINVAL;
+		}
+		n++;
+		a += len;
+	}
+	return 0;
+}
+
+/* Sizes the maps and sets the read-only configuration before load. */
+static int configure(struct st_loader *l, const struct st_compiled *c)
+{
+	struct sidetrace_bpf *skel = l->skel;
 	uint32_t nr = c->nr_probes ? c->nr_probes : 1;
 	int err;
 
@@ -45,6 +266,12 @@ static int configure(struct sidetrace_bpf *skel, const struct st_compiled *c)
 	if (!err)
 		err = bpf_map__set_max_entries(skel->maps.st_counters,
 					       nr * ST_NR_COUNTERS);
+	if (!err)
+		err = bpf_map__set_max_entries(skel->maps.st_sites,
+					       l->nr_sites ? l->nr_sites : 1);
+	if (!err)
+		err = bpf_map__set_max_entries(skel->maps.st_flat,
+					       c->nr_flat ? c->nr_flat : 1);
 	if (!err)
 		err = bpf_map__set_key_size(skel->maps.st_aggr, c->key_size);
 	if (err)
@@ -63,13 +290,34 @@ static bool reads_strings(const struct st_compiled *c)
 	return false;
 }
 
-/* Opens, configures and loads the skeleton; with_fault_in: see below. */
+/* Loads prog only when on; as a uprobe_multi program where links are. */
+static int set_prog(const struct st_loader *l, struct bpf_program *prog, bool on)
+{
+	int err;
+
+	err = bpf_program__set_autoload(prog, on);
+	if (!err && on && l->multi)
+		err = bpf_program__set_expected_attach_type(prog, ST_BPF_TRACE_UPROBE_MULTI);
+	return err;
+}
+
+/*
+ * Opens, configures and loads the skeleton, with only the programs the
+ * probes need: verifying a program is most of the load's cost.
+ * with_fault_in: see st_loader_load().
+ */
 static int open_and_load(struct st_loader *l, const struct st_compiled *c,
 			 bool with_fault_in, char *err, size_t errlen)
 {
+	bool counts = false, events = false;
 	struct bpf_program *fault_in;
+	uint32_t i;
 	int ret;
 
+	for (i = 0; i < c->nr_probes; i++) {
+		counts |= c->probes[i].count_only;
+		events |= !c->probes[i].count_only;
+	}
 	l->skel = sidetrace_bpf__open();
 	if (!l->skel) {
 		ret = -errno;
@@ -77,14 +325,22 @@ static int open_and_load(struct st_loader *l, const struct st_compiled *c,
 			 strerror(-ret));
 		return ret;
 	}
-	ret = configure(l->skel, c);
+	ret = configure(l, c);
 	if (ret) {
 		snprintf(err, errlen, "cannot size the BPF maps: %s",
 			 strerror(-ret));
 		return ret;
 	}
+	ret = set_prog(l, l->skel->progs.sidetrace_count, counts);
+	if (!ret)
+		ret = set_prog(l, l->skel->progs.sidetrace_event, events);
+	if (ret) {
+		snprintf(err, errlen, "cannot set up the BPF programs: %s",
+			 strerror(-ret));
+		return ret;
+	}
 	fault_in = l->skel->progs.sidetrace_fault_in;
-	ret = bpf_program__set_autoload(fault_in, with_fault_in);
+	ret = set_prog(l, fault_in, with_fault_in);
 	if (!ret && with_fault_in)
 		ret = bpf_program__set_flags(fault_in, BPF_F_SLEEPABLE);
 	if (ret) {
@@ -103,15 +359,66 @@ static int open_and_load(struct st_loader *l, const struct st_compiled *c,
 	return 0;
 }
 
+/* Numbers the probe sites: probe i's sites are site_base[i] onwards. */
+static int number_sites(struct st_loader *l, const struct st_compiled *c)
+{
+	uint32_t i;
+
+	l->site_base = calloc(c->nr_probes + 1, sizeof(*l->site_base));
+	if (!l->site_base)
+		return -ENOMEM;
+	for (i = 0; i < c->nr_probes; i++) {
+		l->site_base[i] = l->nr_sites;
+		l->nr_sites += c->probes[i].event->nr_sites;
+	}
+	l->site_base[c->nr_probes] = l->nr_sites;
+	return 0;
+}
+
+/* Writes the probe and site configurations into the loaded maps. */
+static int write_config(struct st_loader *l, const struct st_compiled *c,
+			char *err, size_t errlen)
+{
+	int probes_fd = bpf_map__fd(l->skel->maps.st_probes);
+	int sites_fd = bpf_map__fd(l->skel->maps.st_sites);
+	const struct st_compiled_probe *p;
+	struct st_site_cfg site;
+	uint32_t i, j, idx;
+	int ret;
+
+	for (i = 0; i < c->nr_probes; i++) {
+		p = &c->probes[i];
+		if (bpf_map_update_elem(probes_fd, &i, &p->cfg, BPF_ANY)) {
+			ret = -errno;
+			snprintf(err, errlen, "cannot write the configuration of %s: %s",
+				 p->name, strerror(-ret));
+			return ret;
+		}
+		for (j = 0; j < p->event->nr_sites; j++) {
+			ret = make_site(p, i, &p->event->sites[j], &site, err, errlen);
+			if (ret)
+				return ret;
+			idx = l->site_base[i] + j;
+			if (bpf_map_update_elem(sites_fd, &idx, &site, BPF_ANY)) {
+				ret = -errno;
+				snprintf(err, errlen, "cannot write the probe sites of %s: %s",
+					 p->name, strerror(-ret));
+				return ret;
+			}
+		}
+	}
+	return 0;
+}
+
 int st_loader_load(struct st_loader *l, const struct st_compiled *c,
 		   char *err, size_t errlen)
 {
-	uint32_t i;
 	int ret;
 
 	memset(l, 0, sizeof(*l));
 	l->aggr_fd = -1;
 	l->counters_fd = -1;
+	l->flat_fd = -1;
 	ret = check_environment(err, errlen);
 	if (ret)
 		return ret;
@@ -121,6 +428,12 @@ int st_loader_load(struct st_loader *l, const struct st_compiled *c,
 			 strerror(-l->ncpus));
 		return l->ncpus;
 	}
+	l->flat_kept = calloc(ST_MAX_MAPS, sizeof(*l->flat_kept));
+	if (!l->flat_kept || number_sites(l, c)) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	l->multi = uprobe_multi_supported();
 	/*
 	 * Strings need the sleepable fault-in program; a kernel without
 	 * sleepable uprobe programs refuses it, and then strings whose page
@@ -136,89 +449,152 @@ int st_loader_load(struct st_loader *l, const struct st_compiled *c,
 		return ret;
 	l->aggr_fd = bpf_map__fd(l->skel->maps.st_aggr);
 	l->counters_fd = bpf_map__fd(l->skel->maps.st_counters);
+	l->flat_fd = bpf_map__fd(l->skel->maps.st_flat);
+	return write_config(l, c, err, errlen);
+}
+
+/*
+ * Attaches prog at every site of the probes that want[] selects: one
+ * uprobe_multi link per file where the kernel has them, else one
+ * perf-event uprobe per site. Each site's cookie is its st_sites index
+ * and its semaphore is counted (ref_ctr_offset).
+ */
+static int attach_prog(struct st_loader *l, const struct st_compiled *c,
+		       struct bpf_program *prog, const bool *want,
+		       char *err, size_t errlen)
+{
+	LIBBPF_OPTS(bpf_uprobe_opts, opts);
+	uint64_t *offs, *refs, *cookies;
+	const struct st_event *ev;
+	struct bpf_link *link;
+	uint32_t i, j, k, n;
+	int ret = 0, fd;
+	bool *done;
+
+	offs = calloc(l->nr_sites + 1, sizeof(*offs));
+	refs = calloc(l->nr_sites + 1, sizeof(*refs));
+	cookies = calloc(l->nr_sites + 1, sizeof(*cookies));
+	done = calloc(c->nr_probes + 1, sizeof(*done));
+	if (!offs || !refs || !cookies || !done) {
+		snprintf(err, errlen, "out of memory");
+		ret = -ENOMEM;
+		goto cleanup;
+	}
 	for (i = 0; i < c->nr_probes; i++) {
-		ret = bpf_map_update_elem(bpf_map__fd(l->skel->maps.st_probes),
-					  &i, &c->probes[i].cfg, BPF_ANY);
-		if (ret) {
-			ret = -errno;
-			snprintf(err, errlen,
-				 "cannot write the configuration of %s: %s",
-				 c->probes[i].name, strerror(-ret));
-			return ret;
+		const char *path = c->probes[i].event->path;
+
+		if (!want[i] || done[i])
+			continue;
+		n = 0;
+		for (j = i; j < c->nr_probes; j++) {
+			ev = c->probes[j].event;
+			if (!want[j] || done[j] || strcmp(ev->path, path))
+				continue;
+			done[j] = true;
+			for (k = 0; k < ev->nr_sites; k++, n++) {
+				offs[n] = ev->sites[k].file_offset;
+				refs[n] = ev->sites[k].sema_offset;
+				cookies[n] = l->site_base[j] + k;
+			}
+		}
+		if (!n)
+			continue;
+		if (l->multi) {
+			fd = uprobe_multi_link(bpf_program__fd(prog), path, offs, refs,
+					       cookies, n, l->pid > 0 ? l->pid : 0);
+			if (fd < 0) {
+				ret = fd;
+				snprintf(err, errlen, "cannot attach to %s in %s: %s",
+					 c->probes[i].name, path, strerror(-ret));
+				goto cleanup;
+			}
+			l->link_fds[l->nr_link_fds++] = fd;
+			continue;
+		}
+		for (k = 0; k < n; k++) {
+			opts.ref_ctr_offset = refs[k];
+			opts.bpf_cookie = cookies[k];
+			link = bpf_program__attach_uprobe_opts(prog, l->pid, path,
+							       offs[k], &opts);
+			if (!link) {
+				ret = -errno;
+				snprintf(err, errlen, "cannot attach to %s in %s: %s",
+					 c->probes[i].name, path, strerror(-ret));
+				goto cleanup;
+			}
+			l->links[l->nr_links++] = link;
 		}
 	}
-	return 0;
+cleanup:
+	free(offs);
+	free(refs);
+	free(cookies);
+	free(done);
+	return ret;
 }
 
 int st_loader_attach(struct st_loader *l, const struct st_compiled *c,
 		     pid_t pid, char *err, size_t errlen)
 {
-	LIBBPF_OPTS(bpf_usdt_opts, opts);
-	struct bpf_link *link, **links;
-	int sites = 0, ret;
+	bool *counts, *events;
 	uint32_t i;
+	int ret = -ENOMEM;
 
-	/* Up to two links per probe: the program and its fault-in helper. */
-	links = calloc(2 * c->nr_probes + 1, sizeof(*links));
+	/* At most two links per site or probe: a program and the fault-in. */
+	l->links = calloc(2 * l->nr_sites + 1, sizeof(*l->links));
+	l->link_fds = calloc(2 * c->nr_probes + 1, sizeof(*l->link_fds));
 	l->fault_in_on = calloc(c->nr_probes + 1, sizeof(*l->fault_in_on));
-	l->links = links;
-	if (!links || !l->fault_in_on) {
+	counts = calloc(c->nr_probes + 1, sizeof(*counts));
+	events = calloc(c->nr_probes + 1, sizeof(*events));
+	if (!l->links || !l->link_fds || !l->fault_in_on || !counts || !events) {
 		snprintf(err, errlen, "out of memory");
-		return -ENOMEM;
-	}
-	for (i = 0; i < c->nr_probes; i++) {
-		const struct st_event *ev = c->probes[i].event;
-
-		/* The cookie tells the program which configuration applies. */
-		opts.usdt_cookie = i;
-		link = bpf_program__attach_usdt(l->skel->progs.sidetrace_event,
-						pid, ev->path, ev->usdt_provider,
-						ev->usdt_name, &opts);
-		if (!link) {
-			ret = -errno;
-			snprintf(err, errlen, "cannot attach to %s in %s: %s",
-				 c->probes[i].name, ev->path, strerror(-ret));
-			return ret;
-		}
-		links[l->nr_links++] = link;
-		sites += ev->nr_sites;
+		goto cleanup;
 	}
 	l->pid = pid;
-	return sites;
+	for (i = 0; i < c->nr_probes; i++) {
+		counts[i] = c->probes[i].count_only;
+		events[i] = !c->probes[i].count_only;
+	}
+	ret = attach_prog(l, c, l->skel->progs.sidetrace_count, counts, err, errlen);
+	if (!ret)
+		ret = attach_prog(l, c, l->skel->progs.sidetrace_event, events, err, errlen);
+	if (!ret)
+		ret = l->nr_sites;
+cleanup:
+	free(counts);
+	free(events);
+	return ret;
 }
 
 int st_loader_poll_fault_in(struct st_loader *l, const struct st_compiled *c,
 			    char *err, size_t errlen)
 {
-	LIBBPF_OPTS(bpf_usdt_opts, opts);
-	int fd, ret, attached = 0;
-	struct bpf_link *link;
+	int fd, ret = 0, attached = 0;
 	uint32_t i, armed;
+	bool *want;
 
 	if (!l->fault_in)
 		return 0;
 	fd = bpf_map__fd(l->skel->maps.st_fault_armed);
-	for (i = 0; i < c->nr_probes; i++) {
-		const struct st_event *ev = c->probes[i].event;
-
+	for (i = 0; i < c->nr_probes && !ret; i++) {
 		if (l->fault_in_on[i] || bpf_map_lookup_elem(fd, &i, &armed) || !armed)
 			continue;
-		/* Attached after sidetrace_event, so that the kernel runs it first. */
-		opts.usdt_cookie = i;
-		link = bpf_program__attach_usdt(l->skel->progs.sidetrace_fault_in,
-						l->pid, ev->path, ev->usdt_provider,
-						ev->usdt_name, &opts);
-		if (!link) {
-			ret = -errno;
-			snprintf(err, errlen, "cannot attach the string fault-in to %s: %s",
-				 c->probes[i].name, strerror(-ret));
-			return ret;
+		want = calloc(c->nr_probes, sizeof(*want));
+		if (!want) {
+			snprintf(err, errlen, "out of memory");
+			return -ENOMEM;
 		}
-		l->links[l->nr_links++] = link;
-		l->fault_in_on[i] = true;
-		attached++;
+		/* Attached after sidetrace_event, so that the kernel runs it first. */
+		want[i] = true;
+		ret = attach_prog(l, c, l->skel->progs.sidetrace_fault_in, want,
+				  err, errlen);
+		free(want);
+		if (!ret) {
+			l->fault_in_on[i] = true;
+			attached++;
+		}
 	}
-	return attached;
+	return ret ? ret : attached;
 }
 
 bool st_loader_exit_requested(const struct st_loader *l)
@@ -233,10 +609,16 @@ void st_loader_close(struct st_loader *l)
 
 	for (i = 0; i < l->nr_links; i++)
 		bpf_link__destroy(l->links[i]);
+	for (i = 0; i < l->nr_link_fds; i++)
+		close(l->link_fds[i]);
 	free(l->links);
+	free(l->link_fds);
 	free(l->fault_in_on);
+	free(l->site_base);
+	free(l->flat_kept);
 	sidetrace_bpf__destroy(l->skel);
 	memset(l, 0, sizeof(*l));
 	l->aggr_fd = -1;
 	l->counters_fd = -1;
+	l->flat_fd = -1;
 }

@@ -17,13 +17,24 @@ struct bpf_link;
 
 struct st_loader {
 	struct sidetrace_bpf *skel;
-	struct bpf_link **links;
+	bool multi;		/* sites attached through uprobe_multi links */
+	int *link_fds;		/* uprobe_multi links */
+	uint32_t nr_link_fds;
+	struct bpf_link **links;	/* perf-event uprobes, one per site */
 	uint32_t nr_links;
-	int aggr_fd;		/* st_aggr: the aggregations */
-	int counters_fd;	/* st_counters: hits and decode errors */
+	uint32_t *site_base;	/* per probe: its first site (uprobe cookie) */
+	uint32_t nr_sites;
+	int aggr_fd;		/* st_aggr: the aggregations with keys */
+	int flat_fd;		/* st_flat: the maps without keys */
+	int counters_fd;	/* st_counters: decode errors and drops */
 	int ncpus;		/* possible CPUs: per-CPU value count */
 	bool fault_in;		/* the sleepable fault-in program is loaded */
 	bool *fault_in_on;	/* per probe: fault-in attached */
+	/*
+	 * Per map without keys: its entry exists although its counts are 0
+	 * (zero() keeps an entry, clear() removes it), as a hash key would.
+	 */
+	bool *flat_kept;
 	pid_t pid;		/* what the probes are attached to, -1: all */
 };
 
@@ -38,7 +49,9 @@ int st_loader_load(struct st_loader *l, const struct st_compiled *c,
 /*
  * Attaches at every site of every compiled probe, in process pid or in all
  * processes (pid -1). Returns the number of probe sites attached, or a
- * negative errno with a message in err.
+ * negative errno with a message in err. Setting SIDETRACE_NO_UPROBE_MULTI
+ * in the environment makes it use one perf-event uprobe per site even
+ * where the kernel has uprobe_multi links (both ways are tested).
  */
 int st_loader_attach(struct st_loader *l, const struct st_compiled *c,
 		     pid_t pid, char *err, size_t errlen);

@@ -619,7 +619,9 @@ int main(int argc, char **argv)
 			print_diag(&diag, text);
 		goto cleanup;
 	}
-	ret = st_compile(prog, &compiled, &diag);
+	/* Test hook: see ST_COMPILE_VECTOR_ONLY. */
+	ret = st_compile(prog, getenv("SIDETRACE_VECTOR_ONLY") ? ST_COMPILE_VECTOR_ONLY : 0,
+			 &compiled, &diag);
 	if (ret) {
 		if (ret == -ENOMEM)
 			fprintf(stderr, "sidetrace: out of memory\n");

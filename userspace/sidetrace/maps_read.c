@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * Kernel maps -> printer structures. The aggregation hash holds every map:
- * its keys are (map id, key parts[, bucket]) and its values one st_val per
- * CPU. Histogram buckets are separate keys here and become one entry with
- * a bucket array for the printer.
+ * Kernel maps -> printer structures. The aggregation hash holds the maps
+ * with keys: its keys are (map id, key parts[, bucket]) and its values one
+ * st_val per CPU. The maps without keys are slots of a per-CPU array
+ * (st_flat), read here into the same key form. Histogram buckets are
+ * separate keys here and become one entry with a bucket array for the
+ * printer.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -35,30 +37,29 @@ static uint32_t key_map_id(const uint8_t *key)
 	return hdr.map_id;
 }
 
-/* Sums the CPUs' copies; min and max only over CPUs that saw the key. */
+/*
+ * Sums the CPUs' copies and decodes min and max (see struct st_val): the
+ * result holds them as plain values.
+ */
 static void combine(const struct st_val *percpu, int ncpus, bool is_signed,
 		    struct st_val *out)
 {
+	uint64_t flip = is_signed ? 1ULL << 63 : 0;
 	int i;
 
 	memset(out, 0, sizeof(*out));
 	for (i = 0; i < ncpus; i++) {
 		const struct st_val *v = &percpu[i];
-		bool lt_min, gt_max;
 
-		if (!v->count)
-			continue;
-		lt_min = is_signed ? v->min < out->min :
-				     (uint64_t)v->min < (uint64_t)out->min;
-		gt_max = is_signed ? v->max > out->max :
-				     (uint64_t)v->max > (uint64_t)out->max;
-		if (!out->count || lt_min)
-			out->min = v->min;
-		if (!out->count || gt_max)
-			out->max = v->max;
 		out->count += v->count;
 		out->sum += v->sum;
+		if (v->min > out->min)
+			out->min = v->min;
+		if (v->max > out->max)
+			out->max = v->max;
 	}
+	out->min = ~out->min ^ flip;
+	out->max ^= flip;
 }
 
 static int dump_grow(struct dump *d)
@@ -79,11 +80,66 @@ static int dump_grow(struct dump *d)
 	return 0;
 }
 
+static int dump_add(struct dump *d, const uint8_t *key, const struct st_val *v)
+{
+	int ret;
+
+	if (d->nr == d->cap) {
+		ret = dump_grow(d);
+		if (ret)
+			return ret;
+	}
+	memcpy(d->keys + d->nr * d->key_size, key, d->key_size);
+	if (v)
+		d->vals[d->nr] = *v;
+	d->nr++;
+	return 0;
+}
+
 static void dump_free(struct dump *d)
 {
 	free(d->keys);
 	free(d->vals);
 	memset(d, 0, sizeof(*d));
+}
+
+/*
+ * Adds the slots of map id (without keys) to d, as the hash keys they would
+ * be: one per bucket that counted something, or one for the value. An
+ * entry that zero() kept shows with zero counts. key is scratch space.
+ */
+static int dump_flat(const struct st_loader *l, const struct st_compiled *c,
+		     uint32_t id, struct st_val *percpu, uint8_t *key,
+		     struct dump *d)
+{
+	const struct st_map_cfg *mc = &c->maps[id];
+	struct st_key_hdr hdr = { .map_id = id };
+	size_t before = d->nr;
+	struct st_val val;
+	uint64_t b;
+	uint32_t slot;
+	int ret;
+
+	memset(key, 0, d->key_size);
+	memcpy(key, &hdr, sizeof(hdr));
+	for (b = 0; b < mc->flat_len; b++) {
+		slot = mc->flat_base + b;
+		if (bpf_map_lookup_elem(l->flat_fd, &slot, percpu))
+			return -errno;
+		combine(percpu, l->ncpus, mc->flags & ST_MAPF_SIGNED, &val);
+		if (!val.count)
+			continue;
+		if (map_is_hist(mc))
+			memcpy(key + ST_KEY_HDR, &b, sizeof(b));
+		ret = dump_add(d, key, &val);
+		if (ret)
+			return ret;
+	}
+	if (d->nr == before && l->flat_kept[id]) {
+		memset(&val, 0, sizeof(val));
+		return dump_add(d, key, &val);
+	}
+	return 0;
 }
 
 /*
@@ -94,9 +150,10 @@ static int dump_aggr(const struct st_loader *l, const struct st_compiled *c,
 		     int map_id, bool with_values, struct dump *d)
 {
 	size_t ks = c->key_size;
-	struct st_val *percpu;
+	struct st_val *percpu, val;
 	uint8_t *prev, *next;
 	bool first = true;
+	uint32_t id;
 	int ret = 0;
 
 	memset(d, 0, sizeof(*d));
@@ -109,8 +166,7 @@ static int dump_aggr(const struct st_loader *l, const struct st_compiled *c,
 		goto cleanup;
 	}
 	while (!bpf_map_get_next_key(l->aggr_fd, first ? NULL : prev, next)) {
-		uint32_t id = key_map_id(next);
-
+		id = key_map_id(next);
 		first = false;
 		memcpy(prev, next, ks);
 		if (id >= c->nr_maps || (map_id >= 0 && id != (uint32_t)map_id))
@@ -118,16 +174,19 @@ static int dump_aggr(const struct st_loader *l, const struct st_compiled *c,
 		/* A key deleted since get_next_key is simply not there. */
 		if (with_values && bpf_map_lookup_elem(l->aggr_fd, next, percpu))
 			continue;
-		if (d->nr == d->cap) {
-			ret = dump_grow(d);
-			if (ret)
-				goto cleanup;
-		}
-		memcpy(d->keys + d->nr * ks, next, ks);
 		if (with_values)
-			combine(percpu, l->ncpus, c->maps[id].flags & ST_MAPF_SIGNED,
-				&d->vals[d->nr]);
-		d->nr++;
+			combine(percpu, l->ncpus, c->maps[id].flags & ST_MAPF_SIGNED, &val);
+		ret = dump_add(d, next, with_values ? &val : NULL);
+		if (ret)
+			goto cleanup;
+	}
+	for (id = 0; id < c->nr_maps; id++) {
+		if (!(c->maps[id].flags & ST_MAPF_FLAT) ||
+		    (map_id >= 0 && id != (uint32_t)map_id))
+			continue;
+		ret = dump_flat(l, c, id, percpu, next, d);
+		if (ret)
+			goto cleanup;
 	}
 cleanup:
 	if (ret)
@@ -366,6 +425,48 @@ void st_maps_snapshot_free(struct st_maps_snapshot *snap)
 	memset(snap, 0, sizeof(*snap));
 }
 
+/*
+ * Zeroes the slots of map map_id (all when -1) without keys; keep says
+ * whether an entry that had counts stays (zero()) or goes (clear()).
+ */
+static int zero_flat(const struct st_loader *l, const struct st_compiled *c,
+		     int map_id, bool keep)
+{
+	struct st_val *percpu, *zero;
+	uint32_t id, b, slot;
+	int ret = 0, cpu;
+
+	percpu = calloc(l->ncpus, sizeof(*percpu));
+	zero = calloc(l->ncpus, sizeof(*zero));
+	if (!percpu || !zero) {
+		ret = -ENOMEM;
+		goto cleanup;
+	}
+	for (id = 0; id < c->nr_maps; id++) {
+		const struct st_map_cfg *mc = &c->maps[id];
+		bool counted = false;
+
+		if (!(mc->flags & ST_MAPF_FLAT) ||
+		    (map_id >= 0 && id != (uint32_t)map_id))
+			continue;
+		for (b = 0; b < mc->flat_len; b++) {
+			slot = mc->flat_base + b;
+			if (bpf_map_lookup_elem(l->flat_fd, &slot, percpu) ||
+			    bpf_map_update_elem(l->flat_fd, &slot, zero, BPF_ANY)) {
+				ret = -errno;
+				goto cleanup;
+			}
+			for (cpu = 0; cpu < l->ncpus; cpu++)
+				counted |= percpu[cpu].count != 0;
+		}
+		l->flat_kept[id] = keep && (counted || l->flat_kept[id]);
+	}
+cleanup:
+	free(percpu);
+	free(zero);
+	return ret;
+}
+
 int st_maps_clear(const struct st_loader *l, const struct st_compiled *c,
 		  int map_id)
 {
@@ -377,9 +478,10 @@ int st_maps_clear(const struct st_loader *l, const struct st_compiled *c,
 	if (ret)
 		return ret;
 	for (i = 0; i < d.nr; i++)
-		bpf_map_delete_elem(l->aggr_fd, d.keys + i * d.key_size);
+		if (!(c->maps[key_map_id(d.keys + i * d.key_size)].flags & ST_MAPF_FLAT))
+			bpf_map_delete_elem(l->aggr_fd, d.keys + i * d.key_size);
 	dump_free(&d);
-	return 0;
+	return zero_flat(l, c, map_id, false);
 }
 
 int st_maps_zero(const struct st_loader *l, const struct st_compiled *c,
@@ -397,24 +499,24 @@ int st_maps_zero(const struct st_loader *l, const struct st_compiled *c,
 	if (ret)
 		goto cleanup;
 	for (i = 0; i < d.nr; i++)
-		bpf_map_update_elem(l->aggr_fd, d.keys + i * d.key_size, zero,
+		if (!(c->maps[key_map_id(d.keys + i * d.key_size)].flags & ST_MAPF_FLAT))
+			bpf_map_update_elem(l->aggr_fd, d.keys + i * d.key_size, zero,
 				    BPF_EXIST);
 	dump_free(&d);
+	ret = zero_flat(l, c, map_id, true);
 cleanup:
 	free(zero);
 	return ret;
 }
 
 int st_problems_read(const struct st_loader *l, const struct st_compiled *c,
-		     struct st_problem *out, size_t max, uint64_t *hits)
+		     struct st_problem *out, size_t max)
 {
 	uint32_t p, k, idx;
 	uint64_t *percpu;
 	size_t n = 0;
 	int cpu;
 
-	if (hits)
-		*hits = 0;
 	percpu = calloc(l->ncpus, sizeof(*percpu));
 	if (!percpu)
 		return -ENOMEM;
@@ -427,11 +529,6 @@ int st_problems_read(const struct st_loader *l, const struct st_compiled *c,
 				continue;
 			for (cpu = 0; cpu < l->ncpus; cpu++)
 				sum += percpu[cpu];
-			if (k == ST_C_HITS) {
-				if (hits)
-					*hits += sum;
-				continue;
-			}
 			if (!sum)
 				continue;
 			if (n < max) {
@@ -459,12 +556,12 @@ const char *st_counter_reason(uint32_t counter)
 	case ST_C_ERR_DYNTYPE: return "dynamic field of a type that cannot be used there";
 	case ST_C_STR_TRUNC: return "string longer than 63 bytes, truncated";
 	case ST_C_MAP_FULL: return "map full, values not counted";
-	case ST_C_BUSY: return "dropped: tracer preempted on this CPU";
+	case ST_C_BUSY: return "dropped: too many runs preempted on one CPU";
 	default: return "unknown problem";
 	}
 }
 
 bool st_counter_is_loss(uint32_t counter)
 {
-	return counter != ST_C_HITS && counter != ST_C_STR_TRUNC;
+	return counter != ST_C_STR_TRUNC;
 }

@@ -44,12 +44,11 @@ struct st_problem {
 
 /*
  * Reads the per-probe counters: fills up to max problems (decode errors,
- * truncated strings, full maps, dropped events; not hits) and returns how
- * many there are, or a negative errno. hits, when not NULL, receives the
- * total number of probe hits.
+ * truncated strings, full maps, dropped events) and returns how many there
+ * are, or a negative errno.
  */
 int st_problems_read(const struct st_loader *l, const struct st_compiled *c,
-		     struct st_problem *out, size_t max, uint64_t *hits);
+		     struct st_problem *out, size_t max);
 
 /* What a counter means, for "N events could not be decoded: REASON". */
 const char *st_counter_reason(uint32_t counter);

@@ -103,13 +103,13 @@ unsigned long long st_run_report_problems(struct st_runner *r)
 
 	if (!r->loader)
 		return 0;
-	n = st_problems_read(r->loader, r->compiled, NULL, 0, NULL);
+	n = st_problems_read(r->loader, r->compiled, NULL, 0);
 	if (n <= 0)
 		return 0;
 	probs = calloc(n, sizeof(*probs));
 	if (!probs)
 		return 0;
-	n = st_problems_read(r->loader, r->compiled, probs, n, NULL);
+	n = st_problems_read(r->loader, r->compiled, probs, n);
 	for (i = 0; i < n; i++) {
 		const char *name = r->compiled->probes[probs[i].probe].name;
 		const char *reason = st_counter_reason(probs[i].counter);
