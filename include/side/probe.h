@@ -147,11 +147,43 @@ side_sdt_value(const struct side_arg *sav, uint32_t nr, uint32_t i)
 /*
  * Emitted once per event definition: the assembler macro that writes the
  * provider and event strings into each of the event's notes.
+ *
+ * USDT names are [A-Za-z0-9_]: the GNU assembler rewrites every other
+ * character to '_' while it copies the name (.irpc walks its characters).
+ * LLVM's integrated assembler cannot walk punctuation that way, so clang
+ * builds keep the names verbatim; sidetrace matches both spellings.
  */
+#ifdef __clang__
 #define _side_sdt_define_names(_identifier, _provider, _event) \
 	__asm__(".macro side_sdt_names__" #_identifier "\n" \
 		"\t.asciz \"" _provider "\"\n" \
 		"\t.asciz \"" _event "\"\n" \
 		".endm\n")
+#else
+#define _side_sdt_define_names(_identifier, _provider, _event) \
+	__asm__(".ifndef .Lside_sdt_sanitize_defined\n" \
+		".set .Lside_sdt_sanitize_defined, 1\n" \
+		".macro side_sdt_sanitize name:vararg\n" \
+		".irpc c,\\name\n" \
+		".set .Lside_sdt_ok, 0\n" \
+		".irpc a,ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_\n" \
+		".ifc \"\\c\",\"\\a\"\n" \
+		".set .Lside_sdt_ok, 1\n" \
+		".endif\n" \
+		".endr\n" \
+		".if .Lside_sdt_ok\n" \
+		".ascii \"\\c\"\n" \
+		".else\n" \
+		".ascii \"_\"\n" \
+		".endif\n" \
+		".endr\n" \
+		".byte 0\n" \
+		".endm\n" \
+		".endif\n" \
+		".macro side_sdt_names__" #_identifier "\n" \
+		"\tside_sdt_sanitize " _provider "\n" \
+		"\tside_sdt_sanitize " _event "\n" \
+		".endm\n")
+#endif
 
 #endif /* SIDE_PROBE_H */

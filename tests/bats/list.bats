@@ -144,8 +144,8 @@ list_sites() {
 		byte=$(od -An -tx1 -j "$((off))" -N1 "$D/app_pie" | tr -d ' ')
 		[ "$byte" = 0f ] || [ "$byte" = 90 ]
 	done < <(sed -n 's/.*site 0x[0-9a-f]* (file offset \(0x[0-9a-f]*\)).*/\1/p' <<<"$output")
-	# The semaphore of item-added is what readelf reports.
-	sema=$(readelf -n "$D/app_pie" | grep -A2 'Name: item-added' |
+	# The semaphore of item-added (item_added in the note) is what readelf reports.
+	sema=$(readelf -n "$D/app_pie" | grep -A2 'Name: item_added' |
 		sed -n 's/.*Semaphore: \(0x[0-9a-f]*\).*/\1/p' | head -1)
 	grep -q "semaphore 0x$(printf '%x' "$sema") " <<<"$output"
 }

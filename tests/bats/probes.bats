@@ -98,3 +98,21 @@ load helpers
 	wait "$app"
 	grep -q '^@puts: 30$' <<<"$output"
 }
+
+@test "note names: gcc builds turn characters outside [A-Za-z0-9_] into '_'" {
+	cat > "$BATS_TEST_TMPDIR/names.c" <<'SRC'
+#include <side/trace.h>
+side_static_event(e1, "shop.cart", "item-added/v2", SIDE_LOGLEVEL_INFO,
+	side_field_list(side_field_u32("x")));
+int main(void) { side_event(e1, side_arg_list(side_arg_u32(1))); return 0; }
+SRC
+	gcc -O2 -I"$ROOT/include" "$BATS_TEST_TMPDIR/names.c" "$OUT/libside.a" -lpthread -o "$BATS_TEST_TMPDIR/names"
+	run readelf -n "$BATS_TEST_TMPDIR/names"
+	grep -q 'Provider: shop_cart$' <<<"$output"
+	grep -q 'Name: item_added_v2$' <<<"$output"
+	run bpftrace_q -l "usdt:$BATS_TEST_TMPDIR/names:*"
+	grep -q ':shop_cart:item_added_v2$' <<<"$output"
+	# sidetrace still shows the SIDE names.
+	run "$SIDETRACE" list "$BATS_TEST_TMPDIR/names"
+	grep -q 'shop.cart:item-added/v2' <<<"$output"
+}

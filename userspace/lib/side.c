@@ -22,17 +22,6 @@ struct side_events_register_handle {
 static pthread_mutex_t side_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct side_events_register_handle *side_handles;
 
-/* Names outside [A-Za-z0-9_] cannot be USDT names as written. */
-static int side_usdt_name_ok(const char *s)
-{
-	for (; *s; s++) {
-		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-		      (*s >= '0' && *s <= '9') || *s == '_'))
-			return 0;
-	}
-	return 1;
-}
-
 /* Returns 0 when the description can be read by this runtime. */
 static int side_check_description(const struct side_event_description *desc)
 {
@@ -57,11 +46,6 @@ static int side_check_description(const struct side_event_description *desc)
 			!provider || !*provider ? "provider" : "event");
 		return -1;
 	}
-	if (!side_usdt_name_ok(provider) || !side_usdt_name_ok(event))
-		fprintf(stderr,
-			"libside: event %s:%s: names outside [A-Za-z0-9_] are kept verbatim in "
-			"its USDT notes; USDT tools may not be able to name it\n",
-			provider, event);
 	return 0;
 }
 
