@@ -9,13 +9,14 @@
  *
  * No kernel structure is read, so the object has no CO-RE relocation and
  * libbpf never loads the kernel's BTF: the SDT arguments are read from the
- * uprobe's struct pt_regs by constant offsets (see sdt_reg()).
+ * uprobe's struct pt_regs by constant offsets (see st_sdt_reg()).
  *
  * Application memory is only read through bpf_probe_read_user*(), with
  * every length and index bounded by the configuration, so a corrupted
  * argument vector costs a counted decode error and nothing else.
  */
 #include <linux/bpf.h>
+#include <asm/ptrace.h>
 #include <bpf/bpf_helpers.h>
 #include "side_abi.bpf.h"
 #include "maps.bpf.h"
@@ -211,8 +212,14 @@ static __always_inline __s64 sign_extend(__u64 raw, __u32 size, bool is_signed)
 		__v;							\
 	})
 
-static __always_inline __u64 sdt_reg(void *ctx, __u8 reg)
+/*
+ * A global function: the verifier explores its 21 ways once, not at every
+ * SDT argument read of its callers.
+ */
+__noinline __u64 st_sdt_reg(struct pt_regs *ctx, __u32 reg)
 {
+	if (!ctx)
+		return 0;
 	switch (reg) {
 	case 0: return CTX_WORD(ctx, 0);
 	case 1: return CTX_WORD(ctx, 1);
@@ -239,24 +246,32 @@ static __always_inline __u64 sdt_reg(void *ctx, __u8 reg)
 	}
 }
 
-/* The value of an SDT argument, widened as its size says; 0 or an error. */
-static __always_inline int sdt_arg(void *ctx, const struct st_arg_spec *a,
-				   __u64 *out)
+/*
+ * The value of an SDT argument, widened as its size says; 0 or an error.
+ * A global function, checked once (see st_sdt_reg()).
+ */
+__noinline int st_sdt_arg(struct pt_regs *ctx, const struct st_arg_spec *a,
+			  __u64 *out)
 {
-	__s8 size = a->size;
-	__u32 n = size < 0 ? -size : size;
 	__u64 v = 0;
+	__s8 size;
+	__u32 n;
+
+	if (!ctx || !a || !out)
+		return ST_C_ERR_USDT;
+	size = a->size;
+	n = size < 0 ? -size : size;
 
 	switch (a->loc) {
 	case ST_LOC_CONST:
 		*out = a->val;
 		return 0;
 	case ST_LOC_REG:
-		v = sdt_reg(ctx, a->reg);
+		v = st_sdt_reg(ctx, a->reg);
 		break;
 	case ST_LOC_MEM:
 		/* Little-endian: the value's bytes are the low ones. */
-		if (n > 8 || bpf_probe_read_user(&v, n, (const void *)(sdt_reg(ctx, a->reg) + a->val)))
+		if (n > 8 || bpf_probe_read_user(&v, n, (const void *)(st_sdt_reg(ctx, a->reg) + a->val)))
 			return ST_C_ERR_USDT;
 		break;
 	default:
@@ -484,7 +499,7 @@ static __always_inline void decode_all(void *ctx, const struct st_site_cfg *site
 	if (cfg->nr_loads == 0)
 		return;
 	for (i = 0; i < ST_MAX_SDT_ARGS; i++)
-		if ((mask & (1U << i)) && sdt_arg(ctx, &site->args[i], &s->sdt[i]))
+		if ((mask & (1U << i)) && st_sdt_arg(ctx, &site->args[i], &s->sdt[i]))
 			s->sdt_bad |= 1U << i;
 	arg = cfg->vec_arg;
 	if (cfg->need_vec) {
@@ -624,12 +639,17 @@ static __always_inline void atomic_umax(__u64 *p, __u64 v)
 	}
 }
 
-/* Adds v to a value; see struct st_val for the encoding of min and max. */
-static __always_inline void update(struct st_val *val, __u8 kind, __s64 v,
-				   bool is_signed)
+/*
+ * Adds v to a value; see struct st_val for the encoding of min and max. A
+ * global function: the verifier checks its paths once, not once for each
+ * path of its callers that leads here.
+ */
+__noinline int st_update(struct st_val *val, __u32 kind, __s64 v, __u32 is_signed)
 {
 	__u64 u = (__u64)v ^ (is_signed ? 1ULL << 63 : 0);
 
+	if (!val)
+		return 0;
 	__sync_fetch_and_add(&val->count, 1);
 	switch (kind) {
 	case ST_K_SUM:
@@ -646,6 +666,7 @@ static __always_inline void update(struct st_val *val, __u8 kind, __s64 v,
 	default:
 		break;
 	}
+	return 0;
 }
 
 static __always_inline void aggregate(struct st_scratch *s, __u32 map_id,
@@ -673,8 +694,7 @@ static __always_inline void aggregate(struct st_scratch *s, __u32 map_id,
 			return;
 		slot = mc->flat_base + bucket;
 		val = bpf_map_lookup_elem(&st_flat, &slot);
-		if (val)
-			update(val, kind, v, is_signed);
+		st_update(val, kind, v, is_signed);
 		return;
 	}
 	ks = mc->key_size;
@@ -695,7 +715,7 @@ static __always_inline void aggregate(struct st_scratch *s, __u32 map_id,
 		count(probe, ST_C_MAP_FULL);
 		return;
 	}
-	update(val, kind, v, is_signed);
+	st_update(val, kind, v, is_signed);
 }
 
 static __always_inline __s64 sdiv(__s64 a, __s64 b, bool mod)
@@ -915,10 +935,13 @@ int sidetrace_count(void *ctx)
 static __always_inline struct st_scratch *scratch_get(void)
 {
 	struct st_scratch *s;
-	__u32 i;
+	__u32 i, key;
 
+	/* Unrolled: the key's stack slot would hide the counter's progress. */
+#pragma unroll
 	for (i = 0; i < ST_NR_SCRATCH; i++) {
-		s = bpf_map_lookup_elem(&st_scratch_map, &i);
+		key = i;
+		s = bpf_map_lookup_elem(&st_scratch_map, &key);
 		if (s && !__sync_lock_test_and_set(&s->busy, 1))
 			return s;
 	}
@@ -1032,7 +1055,7 @@ int sidetrace_fault_in(void *ctx)
 	if (!cfg)
 		return 0;
 	if (cfg->need_vec && cfg->vec_arg < ST_MAX_SDT_ARGS &&
-	    sdt_arg(ctx, &site->args[cfg->vec_arg], &vec))
+	    st_sdt_arg(ctx, &site->args[cfg->vec_arg], &vec))
 		return 0;
 	loads = *armed & cfg->str_loads;
 	for (i = 0; i < ST_MAX_LOADS; i++) {
@@ -1045,7 +1068,7 @@ int sidetrace_fault_in(void *ctx)
 		if (ld->src != ST_SRC_SDT)
 			st_fault_in_load(vec, ld);
 		else if (ld->sdt_arg < ST_MAX_SDT_ARGS &&
-			 !sdt_arg(ctx, &site->args[ld->sdt_arg], &p))
+			 !st_sdt_arg(ctx, &site->args[ld->sdt_arg], &p))
 			touch_str(p);
 	}
 	return 0;
