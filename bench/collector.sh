@@ -37,6 +37,14 @@ echo "start-up to attached (median of $REPEAT), and peak RSS"
 # output; sidetrace prints "Attaching N probes..." once they are attached.
 read -r bt_s bt_kb < <(startup attached-now bpftrace -e "usdt:$APP:http:request { @ = count(); } BEGIN { printf(\"attached-now\\n\"); }")
 read -r st_s st_kb < <(startup Attaching "$ST" -e "side:$APP:http:request { @ = count(); }")
+printf '  @ = count():\n'
+printf '  %-10s %8.3f s %8d KiB\n' bpftrace "$bt_s" "$bt_kb" sidetrace "$st_s" "$st_kb"
+awk -v a="$st_s" -v b="$bt_s" -v c="$st_kb" -v d="$bt_kb" 'BEGIN {
+	printf "  sidetrace/bpftrace: time %.3f (%.1fx faster), memory %.3f\n", a / b, b / a, c / d }'
+# A keyed histogram needs the generic program (count() alone has its own).
+read -r bt_s bt_kb < <(startup attached-now bpftrace -e "usdt:$APP:http:request { @[str(arg1)] = hist(arg3); } BEGIN { printf(\"attached-now\\n\"); }")
+read -r st_s st_kb < <(startup Attaching "$ST" -e "side:$APP:http:request { @[args.path] = hist(args.latency_ns); }")
+printf '  @[path] = hist(latency):\n'
 printf '  %-10s %8.3f s %8d KiB\n' bpftrace "$bt_s" "$bt_kb" sidetrace "$st_s" "$st_kb"
 awk -v a="$st_s" -v b="$bt_s" -v c="$st_kb" -v d="$bt_kb" 'BEGIN {
 	printf "  sidetrace/bpftrace: time %.3f (%.1fx faster), memory %.3f\n", a / b, b / a, c / d }'
