@@ -49,9 +49,10 @@ int st_loader_load(struct st_loader *l, const struct st_compiled *c,
 /*
  * Attaches at every site of every compiled probe, in process pid or in all
  * processes (pid -1). Returns the number of probe sites attached, or a
- * negative errno with a message in err. Setting SIDETRACE_NO_UPROBE_MULTI
- * in the environment makes it use one perf-event uprobe per site even
- * where the kernel has uprobe_multi links (both ways are tested).
+ * negative errno with a message in err. Sites are attached by uprobe_multi
+ * links where st_loader_load() found the kernel has them and
+ * SIDETRACE_NO_UPROBE_MULTI is not set in the environment, else by one
+ * perf-event uprobe per site (both ways are tested).
  */
 int st_loader_attach(struct st_loader *l, const struct st_compiled *c,
 		     pid_t pid, char *err, size_t errlen);
