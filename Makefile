@@ -54,7 +54,7 @@ EX_LINK_kv_client := -lkv
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(UNIT_SRCS))
 
-.PHONY: all deps test demo bench install clean format format-check check-root
+.PHONY: all deps test demo bench install clean format format-check vmlinux
 
 all: $(LIBSIDE_SO) $(LIBSIDE_A) $(SIDETRACE) $(EXAMPLES) $(EX_LIBS) $(UNIT_TESTS)
 
@@ -81,10 +81,10 @@ $(LIBSIDE_A): $(LIB_OBJS)
 	$(call msg,AR,$@)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(OUTPUT)/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) $(wildcard include/side/abi/*.h) vmlinux/vmlinux.h | $(OUTPUT)
+$(OUTPUT)/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) $(wildcard include/side/abi/*.h) | $(OUTPUT)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) -g -O2 -Wall -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) \
-		-Ivmlinux -Ibpf -Iinclude -I/usr/include/$(shell uname -m)-linux-gnu \
+		-Ibpf -Iinclude -I/usr/include/$(shell uname -m)-linux-gnu \
 		-c $< -o $@
 	$(Q)llvm-strip -g $@ 2>/dev/null || true
 
@@ -142,6 +142,12 @@ install: all
 	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' userspace/lib/libside.pc.in \
 		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/libside.pc
 	$(Q)install -m 755 $(SIDETRACE) $(DESTDIR)$(PREFIX)/bin/
+
+# Kernel types as C, for a BPF program that one day reads kernel structures
+# (vmlinux/README.md says why none does today).
+vmlinux:
+	$(call msg,GEN,vmlinux/vmlinux.h)
+	$(Q)$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > vmlinux/vmlinux.h
 
 FORMAT_SRCS = $(shell git ls-files '*.c' '*.h' | grep -v '^vmlinux/')
 
