@@ -162,3 +162,9 @@ clean:
 	$(Q)rm -rf $(OUTPUT)
 
 -include $(shell find $(OUTPUT) -name '*.d' 2>/dev/null)
+
+# Boots Debian kernels (6.1, 6.12) in qemu and runs sidetrace in them.
+# `make vm-test VM_KERNELS=6.1` for one.
+.PHONY: vm-test
+vm-test:
+	$(Q)tests/vm/run.sh $(VM_KERNELS)

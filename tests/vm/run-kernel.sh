@@ -1,0 +1,388 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Boots a Debian kernel in qemu (TCG) and runs sidetrace in it, to prove the
+# BPF program loads and works on that kernel's verifier.
+#
+#   tests/vm/run-kernel.sh [-v] KERNEL        e.g. 6.1, 6.12, 6.1.0-56-amd64
+#
+# KERNEL is a series ("6.1": the newest Debian linux-image-6.1.* for amd64)
+# or an exact kernel release under /boot. What is missing is installed with
+# apt-get (root): qemu-system-x86, busybox-static, the linux-image package.
+# Installing a linux-image package only adds files under /boot and
+# /lib/modules; the running kernel is not touched (INITRD=No: no initrd is
+# generated for it, none is needed).
+#
+# The guest boots a busybox initramfs that loads the 9p modules, mounts the
+# host's root read-only over virtio-9p at /host, mounts a writable share of
+# this run's work directory at the same path, mounts proc, sys, devtmpfs,
+# tracefs, debugfs and bpffs inside /host, and chroots there: every path is
+# the same as on the host, and the host's libraries are used. The guest runs
+# sidetrace from the build tree (built here beforehand); the host compares
+# its output with the example app's ground truth (-v).
+#
+# Environment:
+#   SIDETRACE_TREE  build tree to test (default: this checkout; if its build
+#                   fails, a clean `git archive HEAD` export is built instead)
+#   VM_TIMEOUT      bound on the whole VM run in seconds (default 900)
+#   VM_SMP          guest CPUs (default 2)
+#   KEEP=1          keep the work directory (console log, outputs)
+# -v prints the guest console.
+#
+# Prints PASS/FAIL per check and a closing "N passed, N failed"; exits
+# non-zero when a check fails or the VM could not be run.
+set -u
+
+VERBOSE=0
+if [ "${1:-}" = "-v" ]; then
+	VERBOSE=1
+	shift
+fi
+if [ $# -ne 1 ]; then
+	echo "usage: $0 [-v] KERNEL   (a series such as 6.1 or 6.12, or a release under /boot)" >&2
+	exit 2
+fi
+KSPEC=$1
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+VM_TIMEOUT=${VM_TIMEOUT:-900}
+VM_SMP=${VM_SMP:-2}
+N=200
+SEED=1
+
+say() { printf 'vm-test: %s\n' "$*" >&2; }
+die() {
+	say "error: $*"
+	echo "0 passed, 1 failed"
+	exit 1
+}
+
+[ "$(id -u)" = 0 ] || die "needs root (apt-get install, and the BPF checks run as root in the guest)"
+
+WORK=$(mktemp -d /tmp/sidetrace-vm.XXXXXX)
+cleanup() {
+	if [ "${KEEP:-0}" = 1 ]; then
+		say "work directory kept: $WORK"
+	else
+		rm -rf "$WORK"
+	fi
+}
+trap cleanup EXIT
+
+APT_UPDATED=0
+apt_install() { # packages...
+	if [ $APT_UPDATED = 0 ]; then
+		apt-get update -qq >/dev/null 2>&1 || true
+		APT_UPDATED=1
+	fi
+	say "apt-get install $*"
+	# INITRD=No: the kernel's postinst hooks generate no initramfs for it.
+	# A grub hook, where grub is installed, only regenerates its menu.
+	DEBIAN_FRONTEND=noninteractive INITRD=No \
+		apt-get install -y -q --no-install-recommends "$@" > "$WORK/apt.log" 2>&1 ||
+		{
+			tail -20 "$WORK/apt.log" >&2
+			die "apt-get install $* failed"
+		}
+}
+
+# --- host tools --------------------------------------------------------------
+need=()
+command -v qemu-system-x86_64 >/dev/null || need+=(qemu-system-x86)
+[ -x /bin/busybox ] && file -L /bin/busybox 2>/dev/null | grep -q 'statically linked' ||
+	need+=(busybox-static)
+command -v cpio >/dev/null || need+=(cpio)
+command -v xz >/dev/null || need+=(xz-utils)
+command -v zstd >/dev/null || need+=(zstd)
+command -v file >/dev/null || need+=(file)
+[ ${#need[@]} = 0 ] || apt_install "${need[@]}"
+file -L /bin/busybox | grep -q 'statically linked' || die "/bin/busybox is not static (busybox-static)"
+
+# --- the kernel ----------------------------------------------------------------
+# Debian amd64 flavour only (not cloud, not rt): it has 9p and virtio as modules.
+find_kernel() {
+	local re
+	if [ -e "/boot/vmlinuz-$KSPEC" ]; then
+		echo "$KSPEC"
+		return
+	fi
+	re="^vmlinuz-${KSPEC//./\\.}\.[0-9][^/]*-amd64\$"
+	ls /boot 2>/dev/null | grep -E "$re" | grep -Ev -- '-(cloud|rt)-amd64$' |
+		sed 's/^vmlinuz-//' | sort -V | tail -1
+}
+KVER=$(find_kernel)
+if [ -z "$KVER" ]; then
+	[ $APT_UPDATED = 1 ] || { apt-get update -qq >/dev/null 2>&1; APT_UPDATED=1; }
+	pkg=$(apt-cache pkgnames "linux-image-$KSPEC" |
+		grep -E "^linux-image-${KSPEC//./\\.}\.[0-9].*-amd64-unsigned\$" |
+		grep -Ev -- '-(cloud|rt)-amd64' | sort -V |
+		while read -r p; do
+			# Keep the names that can be installed (have a candidate).
+			apt-cache policy "$p" | grep -q 'Candidate: [0-9]' && echo "$p"
+		done | tail -1)
+	[ -n "$pkg" ] || die "no Debian linux-image package for kernel series $KSPEC"
+	apt_install "$pkg"
+	KVER=$(find_kernel)
+	[ -n "$KVER" ] || die "installed $pkg but found no /boot/vmlinuz-$KSPEC*"
+fi
+VMLINUZ=/boot/vmlinuz-$KVER
+MODDIR=/lib/modules/$KVER
+[ -r "$MODDIR/modules.dep" ] || die "$MODDIR/modules.dep missing"
+grep -q '^CONFIG_DEBUG_INFO_BTF=y' "/boot/config-$KVER" 2>/dev/null ||
+	say "warning: /boot/config-$KVER does not say CONFIG_DEBUG_INFO_BTF=y"
+say "kernel $KVER"
+
+# --- the build -----------------------------------------------------------------
+TREE=${SIDETRACE_TREE:-$ROOT}
+build() { # dir
+	make -C "$1" -s --no-print-directory .output/sidetrace .output/examples/httpd_sim \
+		> "$WORK/build.log" 2>&1
+}
+if ! build "$TREE"; then
+	tail -20 "$WORK/build.log" >&2
+	[ -z "${SIDETRACE_TREE:-}" ] || die "build of $TREE failed"
+	say "the build of $TREE failed; testing a clean export of HEAD ($(git -C "$ROOT" rev-parse --short HEAD)) instead"
+	TREE=$WORK/tree
+	mkdir -p "$TREE"
+	git -C "$ROOT" archive HEAD | tar -x -C "$TREE" || die "git archive HEAD failed"
+	build "$TREE" || {
+		tail -20 "$WORK/build.log" >&2
+		die "the build of HEAD failed too"
+	}
+fi
+TREE=$(cd "$TREE" && pwd)
+ST=$TREE/.output/sidetrace
+HTTPD=$TREE/.output/examples/httpd_sim
+say "testing $ST"
+
+# Ground truth and the host's own view, to compare with the guest's.
+"$HTTPD" -n $N -s $SEED -v > "$WORK/truth.txt" || die "httpd_sim -v failed"
+"$ST" list "$HTTPD" > "$WORK/host-list.txt" 2>&1 || die "sidetrace list failed on the host"
+
+# --- the initramfs ---------------------------------------------------------------
+IRD=$WORK/initramfs
+mkdir -p "$IRD"/{bin,dev,proc,sys,host,mod}
+cp /bin/busybox "$IRD/bin/busybox"
+
+# Modules with their dependencies, dependencies first; builtins are skipped.
+declare -A SEEN=()
+ORDER=()
+modpath() { # name -> path relative to MODDIR, empty when not a module
+	local n=${1//-/_}
+	awk -F: -v n="$n" '{ b = $1; sub(/.*\//, "", b); sub(/\.ko(\.xz|\.zst|\.gz)?$/, "", b);
+		gsub(/-/, "_", b); if (b == n) { print $1; exit } }' "$MODDIR/modules.dep"
+}
+add_mod() { # relative path
+	local rel=$1 d
+	[ -n "${SEEN[$rel]:-}" ] && return
+	SEEN[$rel]=1
+	for d in $(awk -F: -v m="$rel" '$1 == m { print $2 }' "$MODDIR/modules.dep"); do
+		add_mod "$d"
+	done
+	ORDER+=("$rel")
+}
+for m in virtio virtio_ring virtio_pci 9pnet 9pnet_virtio netfs fscache 9p; do
+	rel=$(modpath "$m")
+	if [ -n "$rel" ]; then
+		add_mod "$rel"
+	elif ! grep -q "/$m\.ko" "$MODDIR/modules.builtin" 2>/dev/null; then
+		# fscache is part of netfs on newer kernels: absent is fine.
+		[ "$m" = fscache ] || die "module $m neither in modules.dep nor built in for $KVER"
+	fi
+done
+: > "$IRD/mod/order"
+for rel in "${ORDER[@]}"; do
+	base=$(basename "$rel")
+	case $rel in
+	*.ko.xz) xz -dc "$MODDIR/$rel" > "$IRD/mod/${base%.xz}" ;;
+	*.ko.zst) zstd -qdc "$MODDIR/$rel" > "$IRD/mod/${base%.zst}" ;;
+	*.ko.gz) gzip -dc "$MODDIR/$rel" > "$IRD/mod/${base%.gz}" ;;
+	*) cp "$MODDIR/$rel" "$IRD/mod/$base" ;;
+	esac || die "cannot unpack $rel"
+	echo "${base%.ko*}.ko" >> "$IRD/mod/order"
+done
+
+cat > "$IRD/init" <<EOF
+#!/bin/busybox sh
+/bin/busybox --install -s /bin
+export PATH=/bin
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
+echo "vm-test: kernel \$(uname -r) up after \$(cut -d' ' -f1 /proc/uptime) s"
+for m in \$(cat /mod/order); do
+	insmod /mod/\$m || echo "vm-test: insmod \$m failed"
+done
+mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000,ro host /host || echo "vm-test: mount host failed"
+mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 out /host$WORK || echo "vm-test: mount out failed"
+mount -t proc proc /host/proc
+mount -t sysfs sys /host/sys
+mount -t devtmpfs dev /host/dev
+mount -t tracefs tracefs /host/sys/kernel/tracing
+mount -t debugfs debugfs /host/sys/kernel/debug
+mount -t bpf bpf /host/sys/fs/bpf
+mount -t tmpfs tmpfs /host/run
+mkdir -p /host/dev/shm /host/dev/pts
+mount -t tmpfs tmpfs /host/dev/shm
+echo "vm-test: mounted after \$(cut -d' ' -f1 /proc/uptime) s"
+chroot /host /bin/bash $WORK/guest.sh
+echo "vm-test: guest script exited \$? after \$(cut -d' ' -f1 /proc/uptime) s"
+sync
+poweroff -f
+echo o > /proc/sysrq-trigger
+sleep 5
+EOF
+chmod +x "$IRD/init"
+(cd "$IRD" && find . | cpio -o -H newc --quiet) > "$WORK/initramfs.cpio" ||
+	die "cpio failed"
+
+# --- the checks, run in the guest --------------------------------------------------
+# name|program (side:TARGET is prefixed), each run with -c on httpd_sim.
+CHECKS=(
+	"count|{ @ = count(); }"
+	"sum|{ @s = sum(args.latency_ns); }"
+	"hist|{ @ = hist(args.bytes); }"
+	"strkey|{ @[args.path] = count(); }"
+	"filter|/args.status >= 500/ { @ = count(); }"
+)
+mkdir -p "$WORK/res"
+{
+	cat <<EOF
+#!/bin/bash
+# Runs in the guest, chrooted into the host's root.
+export PATH=/usr/sbin:/usr/bin:/sbin:/bin
+R=$WORK/res
+cd "$TREE"
+uname -r > \$R/uname
+[ -e /sys/kernel/btf/vmlinux ] && echo yes > \$R/btf || echo no > \$R/btf
+run() { # name command...
+	local name=\$1
+	shift
+	timeout -s INT 180 "\$@" > \$R/\$name.out 2> \$R/\$name.err
+	echo \$? > \$R/\$name.rc
+	echo "=== \$name (rc \$(cat \$R/\$name.rc))"
+	cat \$R/\$name.out \$R/\$name.err
+	if [ "\$(cat \$R/\$name.rc)" != 0 ]; then
+		# Again with -v: libbpf's and the verifier's messages.
+		timeout -s INT 180 "\$@" -v > \$R/\$name.verbose 2>&1
+		echo "=== \$name -v, tail"
+		tail -40 \$R/\$name.verbose
+	fi
+}
+run list "$ST" list "$HTTPD"
+EOF
+	for c in "${CHECKS[@]}"; do
+		name=${c%%|*}
+		prog=${c#*|}
+		printf 'run %s "%s" -e %q -c %q\n' "$name" "$ST" "side:$HTTPD:http:request $prog" "$HTTPD -n $N -s $SEED"
+	done
+	echo 'echo "=== done"'
+} > "$WORK/guest.sh"
+
+# --- boot ------------------------------------------------------------------------
+say "booting $VMLINUZ (TCG, bounded by ${VM_TIMEOUT}s)"
+t0=$(date +%s.%N)
+timeout -s KILL "$VM_TIMEOUT" qemu-system-x86_64 \
+	-accel tcg -cpu max -smp "$VM_SMP" -m 2G \
+	-nodefaults -no-user-config -display none -serial stdio -no-reboot \
+	-kernel "$VMLINUZ" -initrd "$WORK/initramfs.cpio" \
+	-append 'console=ttyS0 quiet panic=-1' \
+	-virtfs local,path=/,mount_tag=host,security_model=none,readonly=on,multidevs=remap \
+	-virtfs local,path="$WORK",mount_tag=out,security_model=none \
+	< /dev/null > "$WORK/console.log" 2>&1
+qrc=$?
+t1=$(date +%s.%N)
+ELAPSED=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
+[ $VERBOSE = 1 ] && sed 's/^/  | /' "$WORK/console.log"
+UP=$(sed -n 's/^vm-test: kernel .* up after \([0-9.]*\) s.*/\1/p' "$WORK/console.log" | head -1)
+say "qemu exited $qrc after ${ELAPSED}s (guest: kernel up at ${UP:-?}s of its clock)"
+
+# --- compare ---------------------------------------------------------------------
+PASS=0
+FAIL=0
+R=$WORK/res
+ok() {
+	PASS=$((PASS + 1))
+	echo "PASS $KVER $1"
+}
+ko() {
+	FAIL=$((FAIL + 1))
+	echo "FAIL $KVER $1: $2"
+}
+show() { # name: the guest's output, and the verifier's tail on failure
+	[ -f "$R/$1.out" ] && sed 's/^/    /' "$R/$1.out" | grep -v '^    $'
+	[ -s "$R/$1.err" ] && sed 's/^/    stderr: /' "$R/$1.err"
+	if [ -f "$R/$1.verbose" ]; then
+		echo "    --- $1 with -v (last 40 lines):"
+		tail -40 "$R/$1.verbose" | sed 's/^/    /'
+	fi
+}
+truth() { # event field -> values
+	awk -v ev="$1" -v f="$2" '$1 == ev { for (i = 2; i <= NF; i++) {
+		split($i, kv, "="); if (kv[1] == f) print kv[2] } }' "$WORK/truth.txt"
+}
+# rc, then each expected line must be in the output
+check() { # name expected-lines...
+	local name=$1 l missing=""
+	shift
+	if [ ! -f "$R/$name.rc" ]; then
+		ko "$name" "did not run in the guest"
+		return
+	fi
+	if [ "$(cat "$R/$name.rc")" != 0 ]; then
+		ko "$name" "sidetrace exited $(cat "$R/$name.rc")"
+		show "$name"
+		return
+	fi
+	for l in "$@"; do
+		grep -qxF -- "$l" "$R/$name.out" || missing+=" '$l'"
+	done
+	if [ -n "$missing" ]; then
+		ko "$name" "missing lines:$missing"
+	else
+		ok "$name"
+	fi
+	show "$name"
+}
+
+if [ -f "$R/uname" ] && [ "$(cat "$R/uname")" = "$KVER" ]; then
+	ok "boot (guest kernel $KVER, qemu ${ELAPSED}s)"
+else
+	ko boot "guest did not run the checks (uname: $(cat "$R/uname" 2>/dev/null)); console tail:"
+	tail -30 "$WORK/console.log" | sed 's/^/    /'
+fi
+if [ "$(cat "$R/btf" 2>/dev/null)" = yes ]; then ok "btf (/sys/kernel/btf/vmlinux)"; else ko btf "no /sys/kernel/btf/vmlinux in the guest"; fi
+
+if [ -f "$R/list.rc" ] && [ "$(cat "$R/list.rc")" = 0 ] && cmp -s "$R/list.out" "$WORK/host-list.txt"; then
+	ok "list (same as on the host)"
+elif [ -f "$R/list.rc" ]; then
+	ko list "rc $(cat "$R/list.rc"), output differs from the host's"
+	diff "$WORK/host-list.txt" "$R/list.out" | sed 's/^/    /'
+	show list
+else
+	ko list "did not run in the guest"
+fi
+
+nreq=$(truth http:request status | wc -l)
+check count "@: $nreq"
+check sum "@s: $(truth http:request latency_ns | awk '{ s += $1 } END { print s }')"
+# hist: one line per log2 bucket of every value, as bpftrace prints it.
+mapfile -t want < <(truth http:request bytes | awk '
+	function fmt(v) { return v >= 1073741824 ? v / 1073741824 "G" : v >= 1048576 ? v / 1048576 "M" : v >= 1024 ? v / 1024 "K" : v }
+	$1 > 0 { k = 0; while (2 ^ (k + 1) <= $1) k++; n[k]++ }
+	END { for (k in n) print fmt(2 ^ k), fmt(2 ^ (k + 1)), n[k] }')
+hist_lines=()
+for w in "${want[@]}"; do
+	read -r lo hi n <<< "$w"
+	line=$(grep -E "^\[$lo, $hi\) +$n \|" "$R/hist.out" 2>/dev/null | head -1)
+	hist_lines+=("${line:-[$lo, $hi) $n (no such row)}")
+done
+check hist "${hist_lines[@]}"
+mapfile -t paths < <(truth http:request path | sort | uniq -c | awk '{ print "@[" $2 "]: " $1 }')
+check strkey "${paths[@]}"
+check filter "@: $(truth http:request status | awk '$1 >= 500' | wc -l)"
+
+if [ $FAIL -gt 0 ] && [ $VERBOSE = 0 ]; then
+	echo "--- guest console (tail):"
+	tail -15 "$WORK/console.log" | sed 's/^/  | /'
+fi
+echo "$PASS passed, $FAIL failed"
+[ $FAIL = 0 ]
