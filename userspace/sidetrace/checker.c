@@ -10,6 +10,15 @@
 #include "checker.h"
 #include "discovery.h"
 #include "list.h"
+#include "../../bpf/sidetrace.h"
+
+/* The type of a dynamic field once a use fixed it, and that use. */
+struct dyn_type {
+	const char *name;
+	enum st_vtype vtype; /* ST_VT_INT or ST_VT_STR */
+	struct st_pos pos;
+	const char *why;
+};
 
 struct checker {
 	struct st_program *prog;
@@ -17,7 +26,13 @@ struct checker {
 	struct st_diag *diag;
 	struct st_clause *clause; /* being checked */
 	const struct st_probe *no_args; /* a probe of it without args */
+	/* Dynamic fields of the clause; reset per clause. */
+	struct dyn_type *dyn;
+	uint32_t nr_dyn;
 };
+
+/* refs[i].type of a dynamic field: its value carries its own type. */
+static const struct st_type dynamic_type = {.label = SIDE_TYPE_DYNAMIC};
 
 /* A bounded string builder for messages listing names. */
 struct names {
@@ -397,10 +412,110 @@ static const char *vtype_kind(enum st_vtype t)
 	return t == ST_VT_STR ? "a string" : "an integer";
 }
 
+/*
+ * args.NAME in a variadic event without a static field NAME: a dynamic
+ * field, looked up by name at run time. A dynamic value may be a struct or
+ * an array, but the BPF side reads basic values only.
+ */
+static int dynamic_ref(struct checker *c, const struct st_expr *e, const struct st_event *ev,
+		       struct st_field_ref *ref)
+{
+	const struct st_path_seg *seg = &e->path[0];
+
+	if (strlen(seg->name) > ST_NAME_LEN - 1)
+		return cerr(c, seg->pos,
+			    "dynamic field name '%s' is longer than %d bytes, the most sidetrace "
+			    "looks up",
+			    seg->name, ST_NAME_LEN - 1);
+	if (e->nr_path > 1)
+		return cerr(c, e->path[1].pos,
+			    "args.%s is a dynamic field of variadic event %s:%s: only its value, "
+			    "an integer or a string, can be read, not %s",
+			    seg->name, ev->provider, ev->name,
+			    e->path[1].kind == ST_SEG_NAME ? "a member" : "an element");
+	ref->event = ev;
+	ref->type = &dynamic_type;
+	return 0;
+}
+
+static struct dyn_type *dyn_find(struct checker *c, const char *name)
+{
+	uint32_t i;
+
+	for (i = 0; i < c->nr_dyn; i++)
+		if (!strcmp(c->dyn[i].name, name))
+			return &c->dyn[i];
+	return NULL;
+}
+
+/*
+ * Fixes the type of dynamic field e to vt (ST_VT_INT or ST_VT_STR): the
+ * first use of a name in a clause decides, and a later use that needs the
+ * other type is an error rather than a run-time decode error per event.
+ */
+static int dyn_fix(struct checker *c, struct st_expr *e, enum st_vtype vt, const char *why)
+{
+	const char *name = e->path[0].name;
+	struct dyn_type *d = dyn_find(c, name);
+
+	if (d && d->vtype != vt) {
+		cerr(c, e->pos,
+		     "args.%s is read as %s here (%s) but as %s at line %u, column %u (%s): a "
+		     "dynamic field has one type in a clause",
+		     name, vtype_kind(vt), why, vtype_kind(d->vtype), d->pos.line, d->pos.col,
+		     d->why);
+		st_diag_hint(c->diag,
+			     "the first use in the clause that needs a type decides (the filter, "
+			     "then statements left to right); args.%s + 0 reads an integer",
+			     name);
+		return -EINVAL;
+	}
+	if (!d) {
+		d = realloc(c->dyn, (c->nr_dyn + 1) * sizeof(*d));
+		if (!d)
+			return oom(c);
+		c->dyn = d;
+		c->dyn[c->nr_dyn++] = (struct dyn_type){name, vt, e->pos, why};
+	}
+	if (e->vtype == ST_VT_NONE)
+		e->vtype = vt;
+	return 0;
+}
+
+/* Types e from its use if it is a dynamic field not typed yet. */
+static int settle(struct checker *c, struct st_expr *e, enum st_vtype vt, const char *why)
+{
+	if (e->vtype != ST_VT_NONE)
+		return 0;
+	return dyn_fix(c, e, vt, why);
+}
+
+/*
+ * A use that says nothing about the type (a map key, a comparison of two
+ * dynamic fields): an earlier use in the clause decides, else a string.
+ */
+static int settle_default(struct checker *c, struct st_expr *e, const char *why)
+{
+	const struct dyn_type *d;
+
+	if (e->vtype != ST_VT_NONE)
+		return 0;
+	d = dyn_find(c, e->path[0].name);
+	return dyn_fix(c, e, d ? d->vtype : ST_VT_STR, why);
+}
+
+/*
+ * Resolves args.PATH in every event of the clause. A dynamic field's type
+ * is not in the event: its vtype stays ST_VT_NONE for the expression that
+ * uses it to decide (settle()), unless the name is a static field in
+ * another event of the clause, whose type then decides.
+ */
 static int check_field(struct checker *c, struct st_expr *e)
 {
 	struct st_clause *cl = c->clause;
+	const struct st_event *ev, *first = NULL;
 	enum st_vtype vt = ST_VT_NONE;
+	bool dynamic = false;
 	char where[256];
 	uint32_t i;
 	int err;
@@ -413,28 +528,40 @@ static int check_field(struct checker *c, struct st_expr *e)
 		return oom(c);
 	e->nr_refs = cl->nr_events;
 	for (i = 0; i < cl->nr_events; i++) {
-		if (!cl->events[i]->has_side)
+		ev = cl->events[i];
+		if (!ev->has_side)
 			return cerr(c, e->pos,
 				    "event %s:%s is a plain USDT probe with no SIDE description: "
 				    "it has no args",
-				    cl->events[i]->provider, cl->events[i]->name);
-		err = resolve_path(c, e, cl->events[i], &e->refs[i]);
+				    ev->provider, ev->name);
+		if (ev->variadic && find_field(ev->fields, ev->nr_fields, e->path[0].name) < 0) {
+			err = dynamic_ref(c, e, ev, &e->refs[i]);
+			if (err)
+				return err;
+			dynamic = true;
+			continue;
+		}
+		err = resolve_path(c, e, ev, &e->refs[i]);
 		if (!err)
 			err = leaf_vtype(c, e, e->refs[i].type, &vt);
 		if (err)
 			return err;
-		if (i && (vt == ST_VT_STR) != (e->vtype == ST_VT_STR)) {
+		if (first && (vt == ST_VT_STR) != (e->vtype == ST_VT_STR)) {
 			path_text(e, e->nr_path, where, sizeof(where));
 			return cerr(c, e->pos,
 				    "%s is %s in %s:%s but %s in %s:%s: a field must have the same "
 				    "kind of type in every event of the clause",
-				    where, vtype_kind(vt), cl->events[i]->provider,
-				    cl->events[i]->name, vtype_kind(e->vtype),
-				    cl->events[0]->provider, cl->events[0]->name);
+				    where, vtype_kind(vt), ev->provider, ev->name,
+				    vtype_kind(e->vtype), first->provider, first->name);
 		}
 		/* Integers of mixed signedness read as signed. */
-		e->vtype = i == 0 || vt == e->vtype ? vt : ST_VT_INT;
+		e->vtype = !first || vt == e->vtype ? vt : ST_VT_INT;
+		if (!first)
+			first = ev;
 	}
+	if (dynamic && first)
+		return dyn_fix(c, e, e->vtype == ST_VT_STR ? ST_VT_STR : ST_VT_INT,
+			       "a static field of another event of the clause");
 	return 0;
 }
 
@@ -468,6 +595,8 @@ static int check_unary(struct checker *c, struct st_expr *e)
 	int err;
 
 	err = check_expr(c, x);
+	if (!err)
+		err = settle(c, x, ST_VT_INT, "used as a number");
 	if (err)
 		return err;
 	if (!is_int(x->vtype)) {
@@ -484,6 +613,34 @@ static int check_unary(struct checker *c, struct st_expr *e)
 	return 0;
 }
 
+/*
+ * Dynamic operands take their type from the operator: == and != from the
+ * other operand (a string when both are dynamic, see settle_default()),
+ * every other operator needs integers.
+ */
+static int settle_operands(struct checker *c, struct st_expr *e)
+{
+	struct st_expr *l = e->kids[0], *r = e->kids[1];
+	int err;
+
+	if (e->op != ST_OP_EQ && e->op != ST_OP_NE) {
+		err = settle(c, l, ST_VT_INT, "used as a number");
+		return err ? err : settle(c, r, ST_VT_INT, "used as a number");
+	}
+	if (l->vtype == ST_VT_NONE && r->vtype == ST_VT_NONE) {
+		err = settle_default(c, l, "compared with a dynamic field");
+		if (err)
+			return err;
+	}
+	if (l->vtype == ST_VT_NONE)
+		return settle(c, l, r->vtype == ST_VT_STR ? ST_VT_STR : ST_VT_INT,
+			      r->vtype == ST_VT_STR ? "compared with a string"
+						    : "compared with an integer");
+	return settle(c, r, l->vtype == ST_VT_STR ? ST_VT_STR : ST_VT_INT,
+		      l->vtype == ST_VT_STR ? "compared with a string"
+					    : "compared with an integer");
+}
+
 static int check_binary(struct checker *c, struct st_expr *e)
 {
 	struct st_expr *l = e->kids[0], *r = e->kids[1];
@@ -494,6 +651,8 @@ static int check_binary(struct checker *c, struct st_expr *e)
 	err = check_expr(c, l);
 	if (!err)
 		err = check_expr(c, r);
+	if (!err)
+		err = settle_operands(c, e);
 	if (err)
 		return err;
 	lstr = l->vtype == ST_VT_STR;
@@ -575,6 +734,8 @@ static int check_int(struct checker *c, struct st_expr *e, const char *role)
 	int err;
 
 	err = check_expr(c, e);
+	if (!err)
+		err = settle(c, e, ST_VT_INT, "used as a number");
 	if (err || is_int(e->vtype))
 		return err;
 	expr_text(e, what, sizeof(what));
@@ -686,6 +847,24 @@ static int map_entry(struct checker *c, struct st_stmt *s, bool *created)
 	return prog->nr_maps++;
 }
 
+/* Key k of a map has one kind everywhere; mixed signedness reads as signed. */
+static int map_key_type(struct checker *c, const struct st_stmt *s, uint32_t k)
+{
+	struct st_map_info *m = &c->prog->maps[s->map_id];
+	enum st_vtype kt = s->keys[k]->vtype;
+
+	/* ST_VT_NONE: new, or so far only keyed by a dynamic field not yet typed. */
+	if (m->key_types[k] == ST_VT_NONE || m->key_types[k] == kt)
+		m->key_types[k] = kt;
+	else if ((kt == ST_VT_STR) != (m->key_types[k] == ST_VT_STR))
+		return cerr(c, s->keys[k]->pos,
+			    "key %u of %s is %s here but %s at line %u, column %u", k + 1, s->map,
+			    vtype_kind(kt), vtype_kind(m->key_types[k]), m->pos.line, m->pos.col);
+	else
+		m->key_types[k] = ST_VT_INT;
+	return 0;
+}
+
 /* The same map everywhere: one aggregation, key count, key kinds, bounds. */
 static int check_map_use(struct checker *c, struct st_stmt *s, const int64_t lh[3])
 {
@@ -693,7 +872,7 @@ static int check_map_use(struct checker *c, struct st_stmt *s, const int64_t lh[
 	struct st_map_info *m;
 	bool created;
 	uint32_t k;
-	int id;
+	int id, err;
 
 	id = map_entry(c, s, &created);
 	if (id < 0)
@@ -725,18 +904,11 @@ static int check_map_use(struct checker *c, struct st_stmt *s, const int64_t lh[
 			    "has one set of buckets",
 			    s->map, m->pos.line, m->pos.col);
 	}
+	/* A key that is a dynamic field not yet typed waits for check_clause(). */
 	for (k = 0; k < s->nr_keys; k++) {
-		enum st_vtype kt = s->keys[k]->vtype;
-
-		if (created || m->key_types[k] == kt)
-			m->key_types[k] = kt;
-		else if ((kt == ST_VT_STR) != (m->key_types[k] == ST_VT_STR))
-			return cerr(c, s->keys[k]->pos,
-				    "key %u of %s is %s here but %s at line %u, column %u", k + 1,
-				    s->map, vtype_kind(kt), vtype_kind(m->key_types[k]),
-				    m->pos.line, m->pos.col);
-		else
-			m->key_types[k] = ST_VT_INT;
+		err = s->keys[k]->vtype == ST_VT_NONE ? 0 : map_key_type(c, s, k);
+		if (err)
+			return err;
 	}
 	if (agg != ST_AGG_COUNT && s->call->kids[0]->vtype == ST_VT_INT)
 		m->value_signed = true;
@@ -792,6 +964,30 @@ static int check_action(struct checker *c, struct st_stmt *s)
 	}
 }
 
+/*
+ * Map keys that are dynamic fields not typed by any use in the clause: a
+ * key says nothing of its type, so a later use in the clause may still
+ * make it an integer; failing that it is a string.
+ */
+static int settle_keys(struct checker *c, struct st_clause *cl)
+{
+	struct st_stmt *s;
+	uint32_t i, k;
+	int err = 0;
+
+	for (i = 0; !err && i < cl->nr_stmts; i++) {
+		s = &cl->stmts[i];
+		for (k = 0; !err && s->kind == ST_STMT_AGG && k < s->nr_keys; k++) {
+			if (s->keys[k]->vtype != ST_VT_NONE)
+				continue;
+			err = settle_default(c, s->keys[k], "a map key");
+			if (!err)
+				err = map_key_type(c, s, k);
+		}
+	}
+	return err;
+}
+
 static int check_clause(struct checker *c, struct st_clause *cl)
 {
 	uint32_t i;
@@ -799,6 +995,7 @@ static int check_clause(struct checker *c, struct st_clause *cl)
 
 	c->clause = cl;
 	c->no_args = NULL;
+	c->nr_dyn = 0;
 	for (i = 0; !err && i < cl->nr_probes; i++) {
 		if (cl->probes[i].kind == ST_PROBE_SIDE)
 			err = check_side_probe(c, &cl->probes[i]);
@@ -813,7 +1010,7 @@ static int check_clause(struct checker *c, struct st_clause *cl)
 		else
 			err = check_action(c, &cl->stmts[i]);
 	}
-	return err;
+	return err ? err : settle_keys(c, cl);
 }
 
 /* print/clear/zero may name a map assigned anywhere, even further down. */
@@ -852,5 +1049,6 @@ int st_check(struct st_program *prog, const struct st_event_source *src, struct 
 				err = resolve_map_ref(&c, s->call->kids[0]);
 		}
 	}
+	free(c.dyn);
 	return err;
 }

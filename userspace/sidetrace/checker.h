@@ -21,9 +21,29 @@
  * - st_expr.refs on every args.* expression: refs[i] tells how to read it
  *   from clause->events[i]: the index path (top-level field index, then a
  *   member index or an element index per segment) and the SIDE leaf type;
+ *   or, with nr_idx 0 and a SIDE_TYPE_DYNAMIC type, a dynamic field of a
+ *   variadic event, read by its name path[0].name (see below);
  * - st_program.maps: one st_map_info per map name (aggregation, key count
  *   and key types, value signedness, lhist bounds); st_stmt.map_id and
  *   st_expr.map_id (print/clear/zero arguments) index it.
+ *
+ * Dynamic fields: in a variadic event, args.NAME where NAME is no static
+ * field names a dynamic field, found by name at run time (at most
+ * ST_NAME_LEN - 1 bytes; no .member or [index] after it). Its type is
+ * inferred from its uses, one type per name and clause, fixed by the first
+ * use that needs one (the filter, then statements left to right):
+ * - an integer (ST_VT_INT) as an operand of arithmetic, of < <= > >= && ||
+ *   ! - ~, as the filter, as the value of an aggregation, or compared with
+ *   an integer;
+ * - a string (ST_VT_STR) when compared with a string;
+ * - compared with another dynamic field: the type an earlier use fixed,
+ *   else a string;
+ * - in a clause whose other events have a static field NAME, that type.
+ * A map key takes the type any use in the clause fixed, else a string
+ * (args.NAME + 0 makes it an integer). A use that needs the other type is
+ * an error. At run time a value of another type is a decode error
+ * (ST_C_ERR_DYNTYPE), an absent field one too (ST_C_ERR_NOFIELD): the
+ * clause is skipped for that event.
  */
 #ifndef SIDETRACE_CHECKER_H
 #define SIDETRACE_CHECKER_H

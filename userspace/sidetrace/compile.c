@@ -136,19 +136,69 @@ static int leaf_label(struct cctx *c, const struct st_type *t,
 	return -EINVAL;
 }
 
+/* The slot of load ld, added to the probe unless already there. */
+static int put_load(struct cctx *c, const struct st_expr *e, const struct st_load *ld)
+{
+	struct st_probe_cfg *cfg = &c->probe->cfg;
+	uint32_t k;
+
+	for (k = 0; k < cfg->nr_loads; k++)
+		if (!memcmp(&cfg->loads[k], ld, sizeof(*ld)))
+			return k;
+	if (cfg->nr_loads >= ST_MAX_LOADS) {
+		st_diag_set(c->diag, c->prog->filename, e->pos,
+			    "the clauses of %s read more than %d fields",
+			    c->probe->name, ST_MAX_LOADS);
+		return -EINVAL;
+	}
+	cfg->loads[cfg->nr_loads] = *ld;
+	if (ld->src == ST_SRC_SDT) {
+		cfg->sdt_mask |= 1U << ld->sdt_arg;
+	} else if (ld->src == ST_SRC_VEC) {
+		cfg->need_vec = 1;
+		cfg->sdt_mask |= 1U << cfg->vec_arg;
+	}
+	if (ld->want == ST_WANT_STR)
+		cfg->str_loads |= 1U << cfg->nr_loads;
+	return cfg->nr_loads++;
+}
+
+/*
+ * A dynamic field of a variadic event, found by name in the dynamic struct
+ * that add_probe() made the probe read (dyn_arg). Its value carries its
+ * own type: one that differs from what the checker inferred is a decode
+ * error at run time (ST_C_ERR_DYNTYPE), never a value.
+ */
+static int add_dyn_load(struct cctx *c, const struct st_expr *e)
+{
+	const char *name = e->path[0].name;
+	struct st_load ld;
+
+	if (!c->probe->cfg.variadic || strlen(name) >= ST_NAME_LEN)
+		return fail(c, e->pos, "internal error: dynamic field in a non-variadic event");
+	memset(&ld, 0, sizeof(ld));
+	ld.src = ST_SRC_DYN;
+	ld.want = e->vtype == ST_VT_STR ? ST_WANT_STR : ST_WANT_INT;
+	ld.nr_steps = 1;
+	ld.steps[0].label = ST_LABEL_ANY_DYNAMIC;
+	memcpy(ld.name, name, strlen(name));
+	return put_load(c, e, &ld);
+}
+
 /* The load slot that reads ref, added to the probe unless already there. */
 static int add_load(struct cctx *c, const struct st_expr *e)
 {
-	struct st_probe_cfg *cfg = &c->probe->cfg;
 	const struct st_field_ref *ref;
 	const struct st_type *t;
 	struct st_load ld;
 	uint32_t k;
 	int err;
 
-	if (c->ev_idx >= e->nr_refs || !e->refs[c->ev_idx].nr_idx)
+	if (c->ev_idx >= e->nr_refs || !e->refs[c->ev_idx].event)
 		return fail(c, e->pos, "internal error: field not resolved for this event");
 	ref = &e->refs[c->ev_idx];
+	if (!ref->nr_idx)
+		return add_dyn_load(c, e);
 	if (ref->nr_idx > ST_MAX_STEPS) {
 		st_diag_set(c->diag, c->prog->filename, e->pos,
 			    "field nested more than %d levels deep", ST_MAX_STEPS);
@@ -196,25 +246,7 @@ static int add_load(struct cctx *c, const struct st_expr *e)
 		ld.src = ST_SRC_SDT;
 		ld.sdt_arg = ref->idx[0];
 	}
-	for (k = 0; k < cfg->nr_loads; k++)
-		if (!memcmp(&cfg->loads[k], &ld, sizeof(ld)))
-			return k;
-	if (cfg->nr_loads >= ST_MAX_LOADS) {
-		st_diag_set(c->diag, c->prog->filename, e->pos,
-			    "the clauses of %s read more than %d fields",
-			    c->probe->name, ST_MAX_LOADS);
-		return -EINVAL;
-	}
-	cfg->loads[cfg->nr_loads] = ld;
-	if (ld.src == ST_SRC_SDT) {
-		cfg->sdt_mask |= 1U << ld.sdt_arg;
-	} else {
-		cfg->need_vec = 1;
-		cfg->sdt_mask |= 1U << cfg->vec_arg;
-	}
-	if (ld.want == ST_WANT_STR)
-		cfg->str_loads |= 1U << cfg->nr_loads;
-	return cfg->nr_loads++;
+	return put_load(c, e, &ld);
 }
 
 static bool is_unsigned(const struct st_expr *e)
