@@ -53,6 +53,9 @@ static struct st_field query_fields[] = {
 	{"sql", {.label = SIDE_TYPE_STRING_UTF8, .size = 1}},
 	{"rows", INT(SIDE_TYPE_U32, 4, false)},
 };
+static struct st_field log_fields[] = {
+	{"msg", {.label = SIDE_TYPE_STRING_UTF8, .size = 1}},
+};
 static struct st_event app_events[] = {
 	{.path = "./app",
 	 .provider = "http",
@@ -83,6 +86,15 @@ static struct st_event app_events[] = {
 	 .name = "tick",
 	 .usdt_provider = "legacy",
 	 .usdt_name = "tick"},
+	{.path = "./app",
+	 .provider = "app",
+	 .name = "log",
+	 .usdt_provider = "app",
+	 .usdt_name = "log",
+	 .has_side = true,
+	 .variadic = true,
+	 .fields = log_fields,
+	 .nr_fields = ARRAY_SIZE(log_fields)},
 };
 static const struct st_event_list app = {app_events, ARRAY_SIZE(app_events)};
 static const struct st_event_list empty = {NULL, 0};
@@ -351,6 +363,122 @@ static void test_annotations(void)
 	st_program_free(prog);
 }
 
+/* The type of the first key and of the value of statement n of clause 0. */
+static void dyn_types(const char *name, const char *src, uint32_t n, enum st_vtype key,
+		      enum st_vtype val)
+{
+	const struct st_stmt *s;
+	struct st_program *prog;
+	struct st_diag d;
+	bool good;
+
+	prog = check(src, &d);
+	if (!prog) {
+		ok(false, name);
+		st_diag_print(stdout, &d, src);
+		return;
+	}
+	s = &prog->clauses[0].stmts[n];
+	good = (key == ST_VT_NONE || (s->nr_keys && s->keys[0]->vtype == key &&
+				      prog->maps[s->map_id].key_types[0] == key)) &&
+	       (val == ST_VT_NONE || s->call->kids[0]->vtype == val);
+	ok(good, name);
+	st_program_free(prog);
+}
+
+static void test_dynamic(void)
+{
+	static const char src[] = "side:./app:app:log /args.user == \"GET\"/ {\n"
+				  "  @[args.user, args.msg] = sum(args.attempt);\n"
+				  "}";
+	const struct st_expr *user, *msg, *attempt;
+	struct st_program *prog;
+	struct st_diag d;
+
+	prog = check(src, &d);
+	ok(prog != NULL, "dynamic: program checks");
+	if (!prog) {
+		st_diag_print(stdout, &d, src);
+		return;
+	}
+	user = prog->clauses[0].stmts[0].keys[0];
+	msg = prog->clauses[0].stmts[0].keys[1];
+	attempt = prog->clauses[0].stmts[0].call->kids[0];
+	ok(user->nr_refs == 1 && user->refs[0].nr_idx == 0 &&
+		   user->refs[0].event == &app_events[4] &&
+		   user->refs[0].type->label == SIDE_TYPE_DYNAMIC,
+	   "dynamic: a name that is no static field is a dynamic ref");
+	ok(msg->refs[0].nr_idx == 1 && msg->refs[0].idx[0] == 0 && msg->vtype == ST_VT_STR,
+	   "dynamic: a static field of a variadic event stays static");
+	ok(user->vtype == ST_VT_STR && prog->clauses[0].filter->kids[0]->vtype == ST_VT_STR,
+	   "dynamic: a string where compared with a string");
+	ok(attempt->vtype == ST_VT_INT && prog->maps[0].value_signed,
+	   "dynamic: an aggregated value is a signed integer");
+	st_program_free(prog);
+
+	dyn_types("dynamic: key alone is a string", "side:./app:app:log { @[args.user] = count() }",
+		  0, ST_VT_STR, ST_VT_NONE);
+	dyn_types("dynamic: hist value is an integer",
+		  "side:./app:app:log { @h = hist(args.attempt) }", 0, ST_VT_NONE, ST_VT_INT);
+	dyn_types("dynamic: key typed by a later use in the clause",
+		  "side:./app:app:log { @[args.attempt] = count(); @s = sum(args.attempt) }", 0,
+		  ST_VT_INT, ST_VT_NONE);
+	dyn_types("dynamic: key typed by the filter",
+		  "side:./app:app:log /args.attempt > 1/ { @[args.attempt] = count() }", 0,
+		  ST_VT_INT, ST_VT_NONE);
+	dyn_types("dynamic: key + 0 is an integer",
+		  "side:./app:app:log { @[args.attempt + 0] = count() }", 0, ST_VT_INT, ST_VT_NONE);
+	dyn_types("dynamic: compared with an integer",
+		  "side:./app:app:log /args.attempt == 2/ { @[args.attempt] = count() }", 0,
+		  ST_VT_INT, ST_VT_NONE);
+	dyn_types("dynamic: two dynamic fields compare as strings",
+		  "side:./app:app:log /args.a != args.b/ { @[args.b] = count() }", 0, ST_VT_STR,
+		  ST_VT_NONE);
+	dyn_types("dynamic: a static field of another event decides",
+		  "side:./app:app:log, side:./app:db:query { @[args.rows] = count() }", 0,
+		  ST_VT_UINT, ST_VT_NONE);
+	dyn_types("dynamic: one name, one type per clause only",
+		  "side:./app:app:log { @[args.x] = count() }\n"
+		  "side:./app:app:log { @s = sum(args.x) }",
+		  0, ST_VT_STR, ST_VT_NONE);
+
+	check_err("dynamic: name too long",
+		  "side:./app:app:log { @[args.abcdefghijklmnopqrstuvwxyz0123456] = count() }", 1,
+		  29,
+		  "dynamic field name 'abcdefghijklmnopqrstuvwxyz0123456' is longer than 31 bytes",
+		  NULL);
+	check_ok("dynamic: name of 31 bytes",
+		 "side:./app:app:log { @[args.abcdefghijklmnopqrstuvwxyz01234] = count() }");
+	check_err("dynamic: no member", "side:./app:app:log { @ = sum(args.peer.port) }", 1, 40,
+		  "args.peer is a dynamic field of variadic event app:log: only its value, an "
+		  "integer or a string, can be read, not a member",
+		  NULL);
+	check_err("dynamic: no element", "side:./app:app:log { @ = sum(args.ids[1]) }", 1, 38,
+		  "not an element", NULL);
+	check_err("dynamic: string then integer",
+		  "side:./app:app:log /args.user == \"GET\"/ { @ = sum(args.user) }", 1, 51,
+		  "args.user is read as an integer here (used as a number) but as a string at line "
+		  "1, column 21 (compared with a string): a dynamic field has one type in a clause",
+		  "args.user + 0 reads an integer");
+	check_err("dynamic: integer then string",
+		  "side:./app:app:log /args.n > 1/ { @[args.n == \"x\"] = count() }", 1, 37,
+		  "args.n is read as a string here (compared with a string) but as an integer",
+		  NULL);
+	check_err("dynamic: lhist bound", "side:./app:app:log { @ = lhist(1, 0, args.max, 1) }", 1,
+		  38, "lhist() max must be an integer constant", NULL);
+	check_err("dynamic: ordering a string",
+		  "side:./app:app:log /args.msg < args.user/ { @ = count() }", 1, 30,
+		  "strings can only be compared with == and !=", NULL);
+	check_err("dynamic: key kinds of a map across clauses",
+		  "side:./app:app:log { @m[args.user] = count() }\n"
+		  "side:./app:app:log { @m[args.user + 0] = count() }",
+		  2, 35, "key 1 of @m is an integer here but a string", NULL);
+	check_err("not variadic: unknown field still lists the fields",
+		  "side:./app:app:log, side:./app:db:query { @[args.user] = count() }", 1, 50,
+		  "event db:query has no field 'user'; its fields: sql, rows",
+		  "this clause matches 2 events");
+}
+
 int main(void)
 {
 	test_accepts();
@@ -359,5 +487,6 @@ int main(void)
 	test_types();
 	test_maps();
 	test_annotations();
+	test_dynamic();
 	return unit_summary();
 }
