@@ -58,6 +58,11 @@ static struct st_site req_site = {
 	.args = "-8@%rax -8@%rbx -8@%rcx -8@%rdx -8@%rsi -8@%rdi -8@%r8 -8@%r9 -8@%r10 8@%r11 8@%r12",
 };
 static struct st_site resp_site = { .args = "-8@%rax 8@%rbx 8@%rcx" };
+/* Variadic: 1 value, description, vector, dynamic struct. */
+static struct st_field log_fields[] = {
+	{ "msg", { .label = SIDE_TYPE_STRING_UTF8, .size = 1 } },
+};
+static struct st_site log_site = { .args = "8@%rax 8@%rbx 8@%rcx 8@%rdx" };
 static struct st_event events[] = {
 	{ .path = "/app", .provider = "http", .name = "request",
 	  .usdt_provider = "http", .usdt_name = "request", .has_side = true,
@@ -67,6 +72,10 @@ static struct st_event events[] = {
 	  .usdt_provider = "http", .usdt_name = "response", .has_side = true,
 	  .fields = resp_fields, .nr_fields = ARRAY_SIZE(resp_fields),
 	  .sites = &resp_site, .nr_sites = 1 },
+	{ .path = "/app", .provider = "app", .name = "log",
+	  .usdt_provider = "app", .usdt_name = "log", .has_side = true, .variadic = true,
+	  .fields = log_fields, .nr_fields = ARRAY_SIZE(log_fields),
+	  .sites = &log_site, .nr_sites = 1 },
 };
 static struct st_event_list app = { .events = events, .nr = ARRAY_SIZE(events) };
 
@@ -370,6 +379,52 @@ static void test_fast_paths(void)
 	done(&r);
 }
 
+/* Dynamic fields of a variadic event: found by name in its dynamic struct. */
+static void test_dynamic(void)
+{
+	const struct st_probe_cfg *cfg;
+	const struct st_load *ld;
+	struct result r;
+
+	build("side:/app:app:log /args.user == \"GET\"/ { @[args.user, args.msg] = sum(args.attempt); "
+	      "@m = max(args.attempt); }", &r);
+	ok(r.ret == 0, "dynamic: compiles");
+	cfg = &r.c.probes[0].cfg;
+	ok(cfg->variadic && cfg->vec_arg == 2 && cfg->dyn_arg == 3,
+	   "dynamic: the dynamic struct is the last SDT argument");
+	ok(cfg->nr_loads == 3, "dynamic: one load per name and type, the static field apart");
+	ld = &cfg->loads[0];
+	ok(ld->src == ST_SRC_DYN && ld->want == ST_WANT_STR && !strcmp(ld->name, "user") &&
+	   ld->nr_steps == 1 && ld->steps[0].label == ST_LABEL_ANY_DYNAMIC,
+	   "dynamic: a string by name, any dynamic label");
+	ok(!memcmp(ld->name, "user\0\0\0\0", 8) && !ld->name[ST_NAME_LEN - 1],
+	   "dynamic: name NUL-padded, as the kernel compares it whole");
+	ok(cfg->loads[1].src == ST_SRC_SDT && cfg->loads[1].sdt_arg == 0,
+	   "dynamic: the static field still comes from its SDT argument");
+	ld = &cfg->loads[2];
+	ok(ld->src == ST_SRC_DYN && ld->want == ST_WANT_INT && !strcmp(ld->name, "attempt"),
+	   "dynamic: an integer by name");
+	ok(!cfg->need_vec && cfg->sdt_mask == ((1U << 0) | (1U << 3)),
+	   "dynamic: reads the value and the dynamic struct, not the vector");
+	ok(cfg->str_loads == 3, "dynamic: string loads marked for fault-in");
+	ok(insn(&r, 0, 1)->op == ST_I_STR && insn(&r, 0, 1)->a == 0 &&
+	   insn(&r, 0, 3)->op == ST_I_STREQ, "dynamic: filter compares the dynamic string");
+	ok(insn(&r, 0, 5)->op == ST_I_STR && insn(&r, 0, 5)->a == 0 &&
+	   insn(&r, 0, 6)->op == ST_I_KEY_STR, "dynamic: string key");
+	ok(insn(&r, 0, 9)->op == ST_I_FIELD && insn(&r, 0, 9)->a == 2 &&
+	   insn(&r, 0, 10)->op == ST_I_AGG, "dynamic: integer value");
+	ok(insn(&r, 0, 0)->mask == 7, "dynamic: the clause needs its loads");
+	ok(r.c.maps[0].flags & ST_MAPF_SIGNED, "dynamic: integers are signed");
+	done(&r);
+
+	build("side:/app:app:log { @[args.attempt] = count(); @h = hist(args.attempt); }", &r);
+	ok(r.ret == 0 && r.c.probes[0].cfg.nr_loads == 1 &&
+	   r.c.probes[0].cfg.loads[0].want == ST_WANT_INT &&
+	   r.c.layouts[0].parts[0].kind == ST_KPART_INT,
+	   "dynamic: a key typed by another use is one integer load");
+	done(&r);
+}
+
 int main(void)
 {
 	test_count();
@@ -380,6 +435,7 @@ int main(void)
 	test_probes();
 	test_errors();
 	test_fast_paths();
+	test_dynamic();
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }
