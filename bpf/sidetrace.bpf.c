@@ -95,6 +95,7 @@ struct {
  */
 struct st_scratch {
 	__u32 busy;		/* set while a run owns this scratch */
+	__u32 self;		/* its index in st_scratch_map, see aggregate() */
 	__u32 pc;		/* kept in memory, see RD() */
 	__u32 sp;
 	__u32 clause_end;
@@ -674,6 +675,7 @@ static __always_inline void aggregate(struct st_scratch *s, __u32 map_id,
 {
 	const volatile struct st_map_cfg *mc;
 	struct st_key_hdr *hdr = (void *)s->key;
+	struct st_scratch *ms;
 	struct st_val *val;
 	__u64 bucket = 0;
 	__u32 ks, i, slot;
@@ -704,7 +706,17 @@ static __always_inline void aggregate(struct st_scratch *s, __u32 map_id,
 	hdr->reserved = 0;
 	if (kind == ST_K_HIST || kind == ST_K_LHIST)
 		*(__u64 *)(s->key + ST_KEY_HDR + ks) = bucket;
-	val = lookup_or_try_init(&st_aggr, s->key, &st_zero_val);
+	/*
+	 * s is an argument of the global st_exec(), so the verifier knows it
+	 * only as memory, and older kernels (6.1) take a map key only from the
+	 * stack, a packet or a map value: look the same scratch up again to
+	 * pass its key as a map value: one array lookup per keyed update.
+	 */
+	slot = s->self;
+	ms = bpf_map_lookup_elem(&st_scratch_map, &slot);
+	if (!ms)
+		return;
+	val = lookup_or_try_init(&st_aggr, ms->key, &st_zero_val);
 	/* Clear the parts and bucket written, for the next statement. */
 	for (i = 0; i < ST_KEY_PARTS_MAX / 8 + 1; i++) {
 		if (i * 8 >= ks + 8)
@@ -942,8 +954,10 @@ static __always_inline struct st_scratch *scratch_get(void)
 	for (i = 0; i < ST_NR_SCRATCH; i++) {
 		key = i;
 		s = bpf_map_lookup_elem(&st_scratch_map, &key);
-		if (s && !__sync_lock_test_and_set(&s->busy, 1))
+		if (s && !__sync_lock_test_and_set(&s->busy, 1)) {
+			s->self = i;
 			return s;
+		}
 	}
 	return NULL;
 }

@@ -242,6 +242,10 @@ CHECKS=(
 	"hist|{ @ = hist(args.bytes); }"
 	"strkey|{ @[args.path] = count(); }"
 	"filter|/args.status >= 500/ { @ = count(); }"
+	"multikey|{ @[args.method, args.status] = count(); }"
+	"minmax|{ @lo = min(args.latency_ns); @hi = max(args.latency_ns); }"
+	"streq|/args.method == \"GET\"/ { @[comm] = count(); }"
+	"nested|{ @[args.peer.port % 4] = sum(args.peer.addr - 167772160); }"
 )
 mkdir -p "$WORK/res"
 {
@@ -379,6 +383,17 @@ check hist "${hist_lines[@]}"
 mapfile -t paths < <(truth http:request path | sort | uniq -c | awk '{ print "@[" $2 "]: " $1 }')
 check strkey "${paths[@]}"
 check filter "@: $(truth http:request status | awk '$1 >= 500' | wc -l)"
+# Keys and statements that the five above leave out: the verifier prunes
+# each one-liner's own paths, so each kind of statement needs its own load.
+mapfile -t want < <(paste <(truth http:request method) <(truth http:request status) |
+	sort | uniq -c | awk '{ print "@[" $2 ", " $3 "]: " $1 }')
+check multikey "${want[@]}"
+check minmax "@lo: $(truth http:request latency_ns | sort -n | head -1)" \
+	"@hi: $(truth http:request latency_ns | sort -n | tail -1)"
+check streq "@[httpd_sim]: $(truth http:request method | grep -cx GET)"
+mapfile -t want < <(paste <(truth http:request peer.port) <(truth http:request peer.addr) |
+	awk '{ s[$1 % 4] += $2 - 167772160 } END { for (k in s) print "@[" k "]: " s[k] }')
+check nested "${want[@]}"
 
 if [ $FAIL -gt 0 ] && [ $VERBOSE = 0 ]; then
 	echo "--- guest console (tail):"
