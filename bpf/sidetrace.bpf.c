@@ -31,6 +31,13 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
 /* Set by the collector before load. */
 const volatile struct st_map_cfg st_maps[ST_MAX_MAPS];
 
+/*
+ * Set by the collector before load: the 8-byte words after the header
+ * that the largest hash key uses (parts and bucket). The verifier sees
+ * the constant, so clearing a key walks only those.
+ */
+const volatile __u32 st_key_words;
+
 /* exit() in a probe: the collector polls this. */
 __u32 st_exit_requested;
 
@@ -87,6 +94,11 @@ struct {
 	__uint(value_size, sizeof(struct st_val));
 } st_aggr SEC(".maps");
 
+/* A string value, NUL-padded. */
+struct st_str {
+	char b[ST_STR_LEN];
+};
+
 /*
  * Working memory of one run; too large for the 512-byte BPF stack. Uprobe
  * programs run with migration disabled but may be preempted, and another
@@ -110,7 +122,7 @@ struct st_scratch {
 	__u64 sdt[ST_MAX_SDT_ARGS];	/* the SDT arguments in sdt_mask */
 	__s64 vals[ST_MAX_LOADS];
 	__s64 stack[ST_STACK_DEPTH];
-	char strs[ST_STR_REF_COMM + 1][ST_STR_LEN];
+	struct st_str strs[ST_STR_REF_COMM + 1];
 	char name[ST_NAME_LEN];
 	__u8 key[ST_KEY_MAX];
 	struct side_arg arg;
@@ -155,25 +167,36 @@ static __always_inline void zero_words(void *buf, int words)
 		p[i] = 0;
 }
 
+/* Zeroes the key parts and bucket; the header is rewritten at every use. */
 static __always_inline void key_clear(struct st_scratch *s)
 {
-	zero_words(s->key, ST_KEY_MAX / 8);
+	__u64 *p = (__u64 *)(s->key + ST_KEY_HDR);
+	__u32 i;
+
+	for (i = 0; i < (ST_KEY_MAX - ST_KEY_HDR) / 8; i++) {
+		if (i >= st_key_words)
+			break;
+		p[i] = 0;
+	}
 }
 
 /*
  * Reads a NUL-terminated string into a zeroed slot, so that comparisons
  * and keys can work on whole words. A string longer than the slot is cut
- * and counted; a failed read is an error, never an empty string.
+ * and counted; a failed read is an error, never an empty string. A global
+ * function, checked once: see st_sdt_reg().
  */
-static __always_inline int read_str(char *dst, __u64 p, __u32 probe)
+__noinline int st_read_str(struct st_str *dst, __u64 p, __u32 probe)
 {
 	long n;
 	char c;
 
-	zero_words(dst, ST_STR_LEN / 8);
+	if (!dst)
+		return ST_C_ERR_STR;
+	zero_words(dst->b, ST_STR_LEN / 8);
 	if (!p)
 		return ST_C_ERR_STR;
-	n = bpf_probe_read_user_str(dst, ST_STR_LEN, (const void *)p);
+	n = bpf_probe_read_user_str(dst->b, ST_STR_LEN, (const void *)p);
 	if (n < 0)
 		return ST_C_ERR_STR;
 	if (n == ST_STR_LEN &&
@@ -283,20 +306,19 @@ __noinline int st_sdt_arg(struct pt_regs *ctx, const struct st_arg_spec *a,
 }
 
 /* Decodes s->arg, whose label carries its own type (SIDE_TYPE_DYNAMIC_*). */
-static __always_inline int decode_dynamic(struct st_scratch *s,
-					  const struct st_load *ld, __u32 slot,
-					  __u32 probe)
+static __always_inline int decode_dynamic(struct st_scratch *s, __u8 want,
+					  __u32 slot, __u32 probe)
 {
 	const union side_arg_dynamic *d = &s->arg.u.side_dynamic;
 	__u16 label = s->arg.type.v;
 	__u64 raw;
 
 	if (label == SIDE_TYPE_DYNAMIC_STRING) {
-		if (ld->want != ST_WANT_STR || d->side_string.type.unit_size != 1)
+		if (want != ST_WANT_STR || d->side_string.type.unit_size != 1)
 			return ST_C_ERR_DYNTYPE;
-		return read_str(s->strs[slot], d->side_string.value, probe);
+		return st_read_str(&s->strs[slot], d->side_string.value, probe);
 	}
-	if (ld->want != ST_WANT_INT)
+	if (want != ST_WANT_INT)
 		return ST_C_ERR_DYNTYPE;
 	switch (label) {
 	case SIDE_TYPE_DYNAMIC_BOOL:
@@ -318,27 +340,36 @@ static __always_inline int decode_dynamic(struct st_scratch *s,
 	}
 }
 
-/* Decodes s->arg, the last step of load ld, into value slot slot. */
-static __always_inline int decode_value(struct st_scratch *s,
-					const struct st_load *ld,
-					const struct st_step *step, __u32 slot,
-					__u32 probe)
+/*
+ * Decodes s->arg, which step last of load ld reached, into value slot
+ * slot. A global function, checked once for every kind of load.
+ */
+__noinline int st_decode_value(struct st_scratch *s, const struct st_load *ld,
+			       __u32 last, __u32 slot, __u32 probe)
 {
-	const union side_arg_static *v = &s->arg.u.side_static;
-	__u16 label = s->arg.type.v;
+	const union side_arg_static *v;
+	const struct st_step *step;
+	__u16 label;
+	__u8 want;
 	__u64 raw;
 
+	if (!s || !ld || slot >= ST_MAX_LOADS)
+		return ST_C_ERR_LABEL;
+	step = &ld->steps[last & (ST_MAX_STEPS - 1)];
+	want = ld->want;
+	v = &s->arg.u.side_static;
+	label = s->arg.type.v;
 	if (step->label == ST_LABEL_ANY_DYNAMIC)
-		return decode_dynamic(s, ld, slot, probe);
+		return decode_dynamic(s, want, slot, probe);
 	if (label != step->label)
 		return ST_C_ERR_LABEL;
 	if (label == SIDE_TYPE_STRING_UTF8) {
-		if (ld->want != ST_WANT_STR)
+		if (want != ST_WANT_STR)
 			return ST_C_ERR_LABEL;
-		return read_str(s->strs[slot],
-				(__u64)side_ptr_get(v->string_value), probe);
+		return st_read_str(&s->strs[slot],
+				   (__u64)side_ptr_get(v->string_value), probe);
 	}
-	if (ld->want != ST_WANT_INT)
+	if (want != ST_WANT_INT)
 		return ST_C_ERR_LABEL;
 	raw = v->integer_value.side_u64;
 	switch (label) {
@@ -376,78 +407,84 @@ static __always_inline int decode_value(struct st_scratch *s,
 	}
 }
 
-/* Finds the dynamic field named ld->name and reads its argument. */
-static __always_inline int find_dynamic(struct st_scratch *s,
-					const struct st_load *ld)
-{
-	const __u64 *want = (const __u64 *)ld->name;
-	const __u64 *got = (const __u64 *)s->name;
-	__u64 fields, name;
-	__u32 len, i;
+struct st_dyn_ctx {
+	struct st_scratch *s;
+	const struct st_load *ld;
+	__u64 fields;
+	__u32 len;
+	int err;		/* the search's result */
+};
 
-	if (!s->dyn)
+/*
+ * One bpf_loop() step of st_find_dynamic(): compares the name of dynamic
+ * field i; 1 stops the search, with its result in dc->err.
+ */
+static long dyn_field(__u32 i, void *data)
+{
+	const struct side_arg_dynamic_field *f;
+	struct st_dyn_ctx *dc = data;
+	struct st_scratch *s = dc->s;
+	const __u64 *want, *got;
+	__u64 name;
+
+	if (!s || !dc->ld || i >= dc->len)
+		return 1;
+	want = (const __u64 *)dc->ld->name;
+	got = (const __u64 *)s->name;
+	f = (const void *)(dc->fields + (__u64)i * sizeof(*f));
+	if (bpf_probe_read_user(&name, sizeof(name), &f->field_name)) {
+		dc->err = ST_C_ERR_ARG;
+		return 1;
+	}
+	zero_words(s->name, ST_NAME_LEN / 8);
+	if (bpf_probe_read_user_str(s->name, ST_NAME_LEN, (const void *)name) < 0) {
+		dc->err = ST_C_ERR_STR;
+		return 1;
+	}
+	if (got[0] != want[0] || got[1] != want[1] ||
+	    got[2] != want[2] || got[3] != want[3])
+		return 0;
+	dc->err = bpf_probe_read_user(&s->arg, sizeof(s->arg), &f->elem) ?
+		  ST_C_ERR_ARG : 0;
+	return 1;
+}
+
+/*
+ * Finds the dynamic field named ld->name among the first
+ * ST_MAX_DYN_FIELDS and reads its argument into s->arg. A global
+ * function, whose bpf_loop() step the verifier checks once.
+ */
+__noinline int st_find_dynamic(struct st_scratch *s, const struct st_load *ld)
+{
+	struct st_dyn_ctx dc = { .s = s, .ld = ld, .err = ST_C_ERR_NOFIELD };
+
+	if (!s || !ld || !s->dyn)
 		return ST_C_ERR_NOFIELD;
 	if (bpf_probe_read_user(&s->dstruct, sizeof(s->dstruct),
 				(const void *)s->dyn))
 		return ST_C_ERR_VEC;
-	fields = (__u64)side_ptr_get(s->dstruct.fields);
-	len = s->dstruct.len;
-	for (i = 0; i < ST_MAX_DYN_FIELDS; i++) {
-		const struct side_arg_dynamic_field *f;
-
-		if (i >= len)
-			break;
-		f = (const void *)(fields + (__u64)i * sizeof(*f));
-		if (bpf_probe_read_user(&name, sizeof(name), &f->field_name))
-			return ST_C_ERR_ARG;
-		zero_words(s->name, ST_NAME_LEN / 8);
-		if (bpf_probe_read_user_str(s->name, ST_NAME_LEN,
-					    (const void *)name) < 0)
-			return ST_C_ERR_STR;
-		if (got[0] != want[0] || got[1] != want[1] ||
-		    got[2] != want[2] || got[3] != want[3])
-			continue;
-		if (bpf_probe_read_user(&s->arg, sizeof(s->arg), &f->elem))
-			return ST_C_ERR_ARG;
-		return 0;
-	}
-	return ST_C_ERR_NOFIELD;
+	dc.fields = (__u64)side_ptr_get(s->dstruct.fields);
+	dc.len = s->dstruct.len;
+	bpf_loop(ST_MAX_DYN_FIELDS, dyn_field, &dc, 0);
+	return dc.err;
 }
 
 /*
- * Follows load ld's index path and decodes the value it ends at into value
- * slot slot. A global function: the verifier checks it once, not once per
- * load, which keeps the program far below its complexity limit.
+ * Follows the index path of load ld from the event's argument vector and
+ * reads the argument it ends at into s->arg. A global function.
  */
-__noinline int st_decode_load(struct st_scratch *s, const struct st_load *ld,
-			      __u32 slot, __u32 probe)
+__noinline int st_follow_path(struct st_scratch *s, const struct st_load *ld)
 {
 	__u32 i, nr, len;
 	__u64 sav;
-	int err;
 
-	if (!s || !ld || slot >= ST_MAX_LOADS)
+	if (!s || !ld)
 		return ST_C_ERR_INDEX;
-	if (ld->src == ST_SRC_SDT) {
-		i = ld->sdt_arg;
-		if (i >= ST_MAX_SDT_ARGS || (s->sdt_bad & (1U << i)))
-			return ST_C_ERR_USDT;
-		if (ld->want == ST_WANT_STR)
-			return read_str(s->strs[slot], s->sdt[i], probe);
-		s->vals[slot] = s->sdt[i];
-		return 0;
-	}
+	if (s->top_err)
+		return s->top_err;
 	sav = s->top_sav;
 	len = s->top_len;
 	nr = ld->nr_steps;
-	if (ld->src == ST_SRC_DYN) {
-		err = find_dynamic(s, ld);
-		if (err)
-			return err;
-		return decode_value(s, ld, &ld->steps[0], slot, probe);
-	}
-	if (s->top_err)
-		return s->top_err;
 	for (i = 0; i < ST_MAX_STEPS; i++) {
 		const struct st_step *step = &ld->steps[i];
 		__u64 elem;
@@ -461,7 +498,7 @@ __noinline int st_decode_load(struct st_scratch *s, const struct st_load *ld,
 					(const void *)elem))
 			return ST_C_ERR_ARG;
 		if (i + 1 == nr)
-			return decode_value(s, ld, step, slot, probe);
+			return 0;
 		/* A struct, array or vla: its vector holds the next step. */
 		if (s->arg.type.v != step->label)
 			return ST_C_ERR_LABEL;
@@ -483,25 +520,83 @@ static __always_inline void arm_fault_in(__u32 probe, __u32 load)
 		__sync_fetch_and_or(armed, 1U << load);
 }
 
+/*
+ * Decodes load i of the probe into value slot i, records it in s->ok or
+ * s->first_err, and arms the fault-in for a string that could not be
+ * read. A global function: the verifier checks it once, not once per
+ * load, which keeps the program far below its complexity limit.
+ */
+__noinline int st_decode_load(struct st_scratch *s, const struct st_probe_cfg *cfg,
+			      __u32 i, __u32 probe)
+{
+	const struct st_load *ld;
+	__u32 arg;
+	int err = 0;
+
+	if (!s || !cfg || i >= ST_MAX_LOADS)
+		return 0;
+	ld = &cfg->loads[i];
+	if (ld->src == ST_SRC_SDT) {
+		arg = ld->sdt_arg;
+		if (arg >= ST_MAX_SDT_ARGS || (s->sdt_bad & (1U << arg)))
+			err = ST_C_ERR_USDT;
+		else if (ld->want == ST_WANT_STR)
+			err = st_read_str(&s->strs[i], s->sdt[arg], probe);
+		else
+			s->vals[i] = s->sdt[arg];
+	} else {
+		if (ld->src == ST_SRC_DYN)
+			err = st_find_dynamic(s, ld);
+		else
+			err = st_follow_path(s, ld);
+		if (!err)
+			err = st_decode_value(s, ld, ld->src == ST_SRC_DYN ? 0 :
+					      ld->nr_steps - 1, i, probe);
+	}
+	if (!err) {
+		s->ok |= 1U << i;
+		return 0;
+	}
+	if (!s->first_err)
+		s->first_err = err;
+	if (err == ST_C_ERR_STR)
+		arm_fault_in(probe, i);
+	return 0;
+}
+
+/*
+ * Reads the SDT arguments in mask into s->sdt, marking those that could
+ * not be read in s->sdt_bad. A global function: its loop is walked once.
+ */
+__noinline int st_read_sdt(struct pt_regs *ctx, const struct st_site_cfg *site,
+			   __u32 mask, struct st_scratch *s)
+{
+	__u32 i;
+
+	if (!ctx || !site || !s)
+		return 0;
+	s->sdt_bad = 0;
+	for (i = 0; i < ST_MAX_SDT_ARGS; i++)
+		if ((mask & (1U << i)) && st_sdt_arg(ctx, &site->args[i], &s->sdt[i]))
+			s->sdt_bad |= 1U << i;
+	return 0;
+}
+
 /* Decodes every load of the probe; an event counts its first error only. */
 static __always_inline void decode_all(void *ctx, const struct st_site_cfg *site,
 				       const struct st_probe_cfg *cfg,
 				       struct st_scratch *s, __u32 probe)
 {
-	__u32 i, mask = cfg->sdt_mask, arg;
-	int err;
+	__u32 i, arg;
 
 	s->ok = 0;
 	s->first_err = 0;
 	s->comm_done = 0;
 	s->top_err = 0;
-	s->sdt_bad = 0;
 	s->dyn = 0;
 	if (cfg->nr_loads == 0)
 		return;
-	for (i = 0; i < ST_MAX_SDT_ARGS; i++)
-		if ((mask & (1U << i)) && st_sdt_arg(ctx, &site->args[i], &s->sdt[i]))
-			s->sdt_bad |= 1U << i;
+	st_read_sdt(ctx, site, cfg->sdt_mask, s);
 	arg = cfg->vec_arg;
 	if (cfg->need_vec) {
 		if (arg >= ST_MAX_SDT_ARGS || (s->sdt_bad & (1U << arg))) {
@@ -524,13 +619,7 @@ static __always_inline void decode_all(void *ctx, const struct st_site_cfg *site
 	for (i = 0; i < ST_MAX_LOADS; i++) {
 		if (i >= cfg->nr_loads)
 			break;
-		err = st_decode_load(s, &cfg->loads[i], i, probe);
-		if (!err)
-			s->ok |= 1U << i;
-		else if (!RD(s->first_err))
-			RD(s->first_err) = err;
-		if (err == ST_C_ERR_STR)
-			arm_fault_in(probe, i);
+		st_decode_load(s, cfg, i, probe);
 	}
 	if (RD(s->first_err))
 		count(probe, RD(s->first_err));
@@ -557,14 +646,14 @@ static __always_inline const char *str_ref(const struct st_probe_cfg *cfg,
 					   struct st_scratch *s, __s64 ref)
 {
 	if (ref >= 0 && ref < ST_MAX_LOADS)
-		return (s->ok & (1U << ref)) ? s->strs[ref] : NULL;
+		return (s->ok & (1U << ref)) ? s->strs[ref].b : NULL;
 	if (ref == ST_STR_REF_COMM) {
 		if (!s->comm_done) {
-			zero_words(s->strs[ST_STR_REF_COMM], ST_STR_LEN / 8);
-			bpf_get_current_comm(s->strs[ST_STR_REF_COMM], 16);
+			zero_words(s->strs[ST_STR_REF_COMM].b, ST_STR_LEN / 8);
+			bpf_get_current_comm(s->strs[ST_STR_REF_COMM].b, 16);
 			s->comm_done = 1;
 		}
-		return s->strs[ST_STR_REF_COMM];
+		return s->strs[ST_STR_REF_COMM].b;
 	}
 	if (ref >= ST_STR_REF_CONST && ref < ST_NR_STR_REFS)
 		return cfg->strs[ref - ST_STR_REF_CONST];
@@ -678,7 +767,7 @@ static __always_inline void aggregate(struct st_scratch *s, __u32 map_id,
 	struct st_scratch *ms;
 	struct st_val *val;
 	__u64 bucket = 0;
-	__u32 ks, i, slot;
+	__u32 ks, slot;
 	bool is_signed;
 	__u8 kind;
 
@@ -718,11 +807,7 @@ static __always_inline void aggregate(struct st_scratch *s, __u32 map_id,
 		return;
 	val = lookup_or_try_init(&st_aggr, ms->key, &st_zero_val);
 	/* Clear the parts and bucket written, for the next statement. */
-	for (i = 0; i < ST_KEY_PARTS_MAX / 8 + 1; i++) {
-		if (i * 8 >= ks + 8)
-			break;
-		*(__u64 *)(s->key + ST_KEY_HDR + i * 8) = 0;
-	}
+	key_clear(s);
 	if (!val) {
 		count(probe, ST_C_MAP_FULL);
 		return;
@@ -826,6 +911,7 @@ __noinline int st_exec(const struct st_probe_cfg *cfg, struct st_scratch *s,
 		       __u32 probe)
 {
 	const struct st_insn *in;
+	bool abort = false;
 	const char *a, *b;
 	__s64 l, r;
 	__u32 pc;
@@ -841,22 +927,18 @@ __noinline int st_exec(const struct st_probe_cfg *cfg, struct st_scratch *s,
 	case ST_I_CLAUSE:
 		RD(s->clause_end) = in->imm;
 		RD(s->sp) = 0;
-		if (in->mask & ~s->ok)
-			abort_clause(s);
+		abort = in->mask & ~s->ok;
 		break;
 	case ST_I_FILTER:
-		if (!pop(s))
-			abort_clause(s);
+		abort = !pop(s);
 		break;
 	case ST_I_CONST:
 		push(s, in->imm);
 		break;
 	case ST_I_FIELD:
-		if (in->a >= ST_MAX_LOADS || !(s->ok & (1U << in->a))) {
-			abort_clause(s);
-			break;
-		}
-		push(s, s->vals[in->a]);
+		abort = in->a >= ST_MAX_LOADS || !(s->ok & (1U << in->a));
+		if (!abort)
+			push(s, s->vals[in->a]);
 		break;
 	case ST_I_STR:
 		push(s, in->a);
@@ -878,23 +960,18 @@ __noinline int st_exec(const struct st_probe_cfg *cfg, struct st_scratch *s,
 	case ST_I_STRNE:
 		b = str_ref(cfg, s, pop(s));
 		a = str_ref(cfg, s, pop(s));
-		if (!a || !b) {
-			abort_clause(s);
-			break;
-		}
-		push(s, str_equal(a, b) == (in->op == ST_I_STREQ));
+		abort = !a || !b;
+		if (!abort)
+			push(s, str_equal(a, b) == (in->op == ST_I_STREQ));
 		break;
 	case ST_I_KEY_INT:
 		l = pop(s);
-		if (in->imm < 0 || in->imm > ST_KEY_PARTS_MAX - 8) {
-			abort_clause(s);
-			break;
-		}
-		*(__s64 *)(s->key + ST_KEY_HDR + in->imm) = l;
+		abort = in->imm < 0 || in->imm > ST_KEY_PARTS_MAX - 8;
+		if (!abort)
+			*(__s64 *)(s->key + ST_KEY_HDR + in->imm) = l;
 		break;
 	case ST_I_KEY_STR:
-		if (!key_str(cfg, s, pop(s), in->imm))
-			abort_clause(s);
+		abort = !key_str(cfg, s, pop(s), in->imm);
 		break;
 	case ST_I_AGG:
 		aggregate(s, in->a, pop(s), probe);
@@ -903,23 +980,41 @@ __noinline int st_exec(const struct st_probe_cfg *cfg, struct st_scratch *s,
 		st_exit_requested = 1;
 		break;
 	default:
-		abort_clause(s);
+		abort = true;
 		break;
 	}
+	if (abort)
+		abort_clause(s);
 	return 0;
 }
 
+struct st_run_ctx {
+	const struct st_probe_cfg *cfg;
+	struct st_scratch *s;
+	__u32 probe;
+};
+
+/* One bpf_loop() step: executes an instruction; 1 stops the loop. */
+static long run_step(__u32 n, void *data)
+{
+	struct st_run_ctx *rc = data;
+
+	return st_exec(rc->cfg, rc->s, rc->probe) ? 1 : 0;
+}
+
+/*
+ * Runs the probe's code. bpf_loop() (kernel 5.17) lets the verifier check
+ * one step instead of walking ST_MAX_INSNS iterations of a loop.
+ */
 static __always_inline void run(const struct st_probe_cfg *cfg,
 				struct st_scratch *s, __u32 probe)
 {
-	__u32 n;
+	struct st_run_ctx rc = { .cfg = cfg, .s = s, .probe = probe };
 
 	RD(s->pc) = 0;
 	RD(s->sp) = 0;
 	RD(s->clause_end) = 0;
-	for (n = 0; n < ST_MAX_INSNS; n++)
-		if (st_exec(cfg, s, probe))
-			break;
+	bpf_loop(ST_MAX_INSNS, run_step, &rc, 0);
 }
 
 /* The probe sites of a probe that only counts: no scratch, no decoding. */

@@ -277,6 +277,7 @@ static int configure(struct st_loader *l, const struct st_compiled *c)
 	if (err)
 		return err;
 	memcpy((void *)skel->rodata->st_maps, c->maps, sizeof(c->maps));
+	skel->rodata->st_key_words = (c->key_size - ST_KEY_HDR) / 8;
 	return 0;
 }
 
