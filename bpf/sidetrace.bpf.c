@@ -1145,13 +1145,32 @@ __noinline int st_fault_in_load(__u64 vec, const struct st_load *ld)
 	return 0;
 }
 
+/*
+ * Touches the string of load ld at a site whose argument vector is vec. A
+ * global function: checked once, not once per load.
+ */
+__noinline int st_fault_in_one(struct pt_regs *ctx, const struct st_site_cfg *site,
+			       const struct st_load *ld, __u64 vec)
+{
+	__u64 p;
+
+	if (!ctx || !site || !ld)
+		return 0;
+	if (ld->src != ST_SRC_SDT)
+		return st_fault_in_load(vec, ld);
+	if (ld->sdt_arg < ST_MAX_SDT_ARGS &&
+	    !st_sdt_arg(ctx, &site->args[ld->sdt_arg], &p))
+		touch_str(p);
+	return 0;
+}
+
 SEC("uprobe")
 int sidetrace_fault_in(void *ctx)
 {
 	__u32 cookie = bpf_get_attach_cookie(ctx), probe, i, *armed, loads;
 	const struct st_probe_cfg *cfg;
 	const struct st_site_cfg *site;
-	__u64 vec = 0, p;
+	__u64 vec = 0;
 
 	site = bpf_map_lookup_elem(&st_sites, &cookie);
 	if (!site)
@@ -1168,17 +1187,10 @@ int sidetrace_fault_in(void *ctx)
 		return 0;
 	loads = *armed & cfg->str_loads;
 	for (i = 0; i < ST_MAX_LOADS; i++) {
-		const struct st_load *ld = &cfg->loads[i];
-
 		if (i >= cfg->nr_loads)
 			break;
-		if (!(loads & (1U << i)))
-			continue;
-		if (ld->src != ST_SRC_SDT)
-			st_fault_in_load(vec, ld);
-		else if (ld->sdt_arg < ST_MAX_SDT_ARGS &&
-			 !st_sdt_arg(ctx, &site->args[ld->sdt_arg], &p))
-			touch_str(p);
+		if (loads & (1U << i))
+			st_fault_in_one(ctx, site, &cfg->loads[i], vec);
 	}
 	return 0;
 }
