@@ -14,10 +14,14 @@
 #define _GNU_SOURCE
 #include <asm/ptrace.h>
 #include <errno.h>
+#include <linux/perf_event.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -61,6 +65,61 @@ static int check_environment(char *err, size_t errlen)
 		return -ENOTSUP;
 	}
 	return 0;
+}
+
+#define UPROBE_PMU_TYPE "/sys/bus/event_source/devices/uprobe/type"
+
+/*
+ * Registering a uprobe takes the kernel's dup_mmap_sem for writing, which
+ * waits for an RCU grace period (about 13 ms here) unless another writer
+ * took it less than a grace period before. That wait does not need our
+ * programs: this thread registers a uprobe that nothing can hit (offset 0
+ * of an empty memfd, which no process maps) while the main thread loads
+ * them, and the real attachment then finds the grace period passed. Best
+ * effort: where this fails, attaching waits as it would have.
+ */
+static void *warm_up_uprobes(void *unused)
+{
+	struct perf_event_attr attr;
+	char path[64];
+	int type = -1, mfd, fd;
+	FILE *f;
+
+	f = fopen(UPROBE_PMU_TYPE, "r");
+	if (!f)
+		return NULL;
+	if (fscanf(f, "%d", &type) != 1)
+		type = -1;
+	fclose(f);
+	mfd = memfd_create("sidetrace-warm-up", MFD_CLOEXEC);
+	if (type < 0 || mfd < 0)
+		goto out;
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", mfd);
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = type;
+	attr.config1 = (uintptr_t)path;	/* uprobe_path */
+	attr.config2 = 0;		/* probe_offset */
+	fd = syscall(__NR_perf_event_open, &attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
+	/* Unregistering waits for the kernel too, but here, off the start-up path. */
+	if (fd >= 0)
+		close(fd);
+out:
+	if (mfd >= 0)
+		close(mfd);
+	return NULL;
+}
+
+/* The thread takes no signal: they are for the main thread's loop. */
+static void start_warm_up(struct st_loader *l)
+{
+	sigset_t all, old;
+
+	sigfillset(&all);
+	if (pthread_sigmask(SIG_SETMASK, &all, &old))
+		return;
+	l->warming_up = !pthread_create(&l->warm_up, NULL, warm_up_uprobes, NULL);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
 /* Returns a link fd, or -errno. */
@@ -423,6 +482,7 @@ int st_loader_load(struct st_loader *l, const struct st_compiled *c,
 	ret = check_environment(err, errlen);
 	if (ret)
 		return ret;
+	start_warm_up(l);
 	l->ncpus = libbpf_num_possible_cpus();
 	if (l->ncpus < 0) {
 		snprintf(err, errlen, "cannot count the possible CPUs: %s",
@@ -608,6 +668,8 @@ void st_loader_close(struct st_loader *l)
 {
 	uint32_t i;
 
+	if (l->warming_up)
+		pthread_join(l->warm_up, NULL);
 	for (i = 0; i < l->nr_links; i++)
 		bpf_link__destroy(l->links[i]);
 	for (i = 0; i < l->nr_link_fds; i++)

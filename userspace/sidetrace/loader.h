@@ -6,6 +6,7 @@
 #ifndef SIDETRACE_LOADER_H
 #define SIDETRACE_LOADER_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -36,6 +37,8 @@ struct st_loader {
 	 */
 	bool *flat_kept;
 	pid_t pid;		/* what the probes are attached to, -1: all */
+	pthread_t warm_up;	/* see warm_up_uprobes() in loader.c */
+	bool warming_up;	/* warm_up is running or to be joined */
 };
 
 /*
