@@ -53,6 +53,13 @@ tally < <(bats --tap tests/bats 2>&1 | awk '
 	/^not ok / { f++ }
 	END { printf "%d passed, %d failed\n", p, f }')
 
+# The BPF programs must load on the oldest kernel we support too: boot
+# Debian's 6.1 and 6.12 kernels under qemu and trace from there.
+if [ "${SIDETRACE_SKIP_VM:-0}" != 1 ]; then
+	echo "== kernel matrix (qemu: 6.1, 6.12; SIDETRACE_SKIP_VM=1 skips)"
+	tally < <(tests/vm/run.sh 6.1 6.12 2>&1)
+fi
+
 echo "== all suites"
 echo "$total_pass passed, $total_fail failed"
 [ "$total_fail" -eq 0 ]
