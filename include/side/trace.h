@@ -256,13 +256,17 @@ side_check_types(const struct side_event_field *fields, uint32_t nr_fields,
  * tracers. The call also keeps the enclosing function out of leaf status,
  * which the 5-byte probe instruction needs (side/probe.h).
  */
+/* The call's arguments and their vector, on the caller's stack. */
+#define _side_define_arg_vec(...) \
+	const struct side_arg side_sav[] = { __VA_ARGS__ }; \
+	const struct side_arg_vec side_arg_vec = { \
+		.sav = SIDE_PTR_INIT(side_sav), \
+		.len = SIDE_ARRAY_SIZE(side_sav), \
+	}
+
 #define side_event_call(_identifier, _sav) \
 	do { \
-		const struct side_arg side_sav[] = { _sav }; \
-		const struct side_arg_vec side_arg_vec = { \
-			.sav = SIDE_PTR_INIT(side_sav), \
-			.len = SIDE_ARRAY_SIZE(side_sav), \
-		}; \
+		_side_define_arg_vec(SIDE_PARAM(_sav)); \
 		_side_check_args(_identifier, side_sav, &side_arg_vec); \
 		side_sdt_probe(_identifier, &side_event_state__##_identifier.enabled, \
 			       side_sav, &(_identifier), &side_arg_vec); \
@@ -277,11 +281,7 @@ side_check_types(const struct side_event_field *fields, uint32_t nr_fields,
 
 #define side_event_call_variadic(_identifier, _sav, _var_fields, _attr...) \
 	do { \
-		const struct side_arg side_sav[] = { _sav }; \
-		const struct side_arg_vec side_arg_vec = { \
-			.sav = SIDE_PTR_INIT(side_sav), \
-			.len = SIDE_ARRAY_SIZE(side_sav), \
-		}; \
+		_side_define_arg_vec(SIDE_PARAM(_sav)); \
 		const struct side_arg_dynamic_field side_fields[] = { _var_fields }; \
 		const struct side_arg_dynamic_struct var_struct = { \
 			.fields = SIDE_PTR_INIT(side_fields), \

@@ -427,6 +427,18 @@ static void print_list(const struct st_event_list *l, bool json, bool verbose)
 		st_list_print_text(stdout, l, verbose);
 }
 
+/* Prints the events found in WHAT, or says there are none: exit status. */
+static int print_found(const struct st_event_list *l, const char *what, bool json,
+		       bool verbose)
+{
+	if (!l->nr) {
+		fprintf(stderr, "sidetrace: %s: no SIDE or USDT events\n", what);
+		return 1;
+	}
+	print_list(l, json, verbose);
+	return 0;
+}
+
 /* List one TARGET; returns 0 or 1 (reported on stderr). */
 static int list_target(const char *target, bool json, bool verbose)
 {
@@ -448,12 +460,7 @@ static int list_target(const char *target, bool json, bool verbose)
 		fprintf(stderr, "sidetrace: %s: %s\n", path, err);
 		goto cleanup;
 	}
-	if (!l.nr) {
-		fprintf(stderr, "sidetrace: %s: no SIDE or USDT events\n", path);
-		goto cleanup;
-	}
-	print_list(&l, json, verbose);
-	status = 0;
+	status = print_found(&l, path, json, verbose);
 cleanup:
 	st_event_list_free(&l);
 	return status;
@@ -462,7 +469,7 @@ cleanup:
 static int list_pid(const char *arg, bool json, bool verbose)
 {
 	struct st_event_list l = {0};
-	char err[512], *end;
+	char err[512], what[32], *end;
 	long pid;
 	int ret, status = 1;
 
@@ -477,12 +484,8 @@ static int list_pid(const char *arg, bool json, bool verbose)
 		fprintf(stderr, "sidetrace: %s\n", err);
 		goto cleanup;
 	}
-	if (!l.nr) {
-		fprintf(stderr, "sidetrace: process %ld: no SIDE or USDT events\n", pid);
-		goto cleanup;
-	}
-	print_list(&l, json, verbose);
-	status = 0;
+	snprintf(what, sizeof(what), "process %ld", pid);
+	status = print_found(&l, what, json, verbose);
 cleanup:
 	st_event_list_free(&l);
 	return status;
