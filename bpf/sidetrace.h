@@ -20,7 +20,11 @@
  *      per-CPU hash keyed by (map id, key parts).
  *
  * A probe that only counts (no filter, no keys, no fields) is served by a
- * program of its own that does just that (st_site_cfg.counts).
+ * program of its own that does just that (st_site_cfg.counts). A probe
+ * whose fields are all top-level SDT values and whose clauses have no
+ * filter and only aggregate fields or constants by fields and builtins
+ * is served by sidetrace_plain, which runs st_probe_cfg.plain[] without the
+ * stack machine; the collector derives those from the instructions.
  *
  * Everything is bounded by the constants below, which the compile step
  * enforces with an error message before anything is loaded.
@@ -50,6 +54,8 @@
 #define ST_MAX_COUNTS		4	/* count-only probe: maps it counts in */
 #define ST_NR_SCRATCH		4	/* runs that can overlap on one CPU */
 #define ST_MAX_FLAT_SLOTS	4096	/* array slots of maps without keys */
+#define ST_MAX_PLAIN		4	/* statements of a sidetrace_plain probe */
+#define ST_MAX_PLAIN_PARTS	8	/* key parts of one (ST_MAX_MAP_KEYS) */
 
 /* String references on the machine's stack: which buffer holds the bytes. */
 #define ST_STR_REF_COMM		ST_MAX_LOADS	/* the comm builtin */
@@ -169,6 +175,32 @@ struct st_insn {
 	__s64 imm;
 };
 
+/* Where a key part or value of a plain statement comes from. */
+enum st_plain_src {
+	ST_P_INT,		/* the integer of load a */
+	ST_P_STR,		/* the string of load a */
+	ST_P_BUILTIN,		/* integer builtin a */
+	ST_P_CONST,		/* the value imm (values only) */
+};
+
+struct st_plain_part {
+	__u8 src;		/* enum st_plain_src */
+	__u8 a;
+	__u16 off;		/* from the first key part byte */
+};
+
+/* @map[parts...] = aggregation(value), for sidetrace_plain. */
+struct st_plain_stmt {
+	__u32 mask;		/* loads it reads: one failed skips it */
+	__u8 map;
+	__u8 nr_parts;
+	__u8 reserved[2];
+	struct st_plain_part value;	/* ST_P_INT, ST_P_BUILTIN or ST_P_CONST */
+	__u32 reserved2;
+	__s64 imm;		/* ST_P_CONST value */
+	struct st_plain_part parts[ST_MAX_PLAIN_PARTS];
+};
+
 struct st_probe_cfg {
 	__u8 vec_arg;		/* SDT argument holding the argument vector */
 	__u8 dyn_arg;		/* variadic: SDT argument of the dynamic struct */
@@ -177,11 +209,13 @@ struct st_probe_cfg {
 	__u16 str_loads;	/* bit i: load i reads a string (fault-in) */
 	__u16 sdt_mask;		/* bit i: SDT argument i is needed */
 	__u8 need_vec;		/* some load follows the argument vector */
-	__u8 reserved[3];
+	__u8 nr_plain;		/* sidetrace_plain: statements in plain[] */
+	__u8 reserved[2];
 	__u32 nr_insns;
 	struct st_load loads[ST_MAX_LOADS];
 	struct st_insn insns[ST_MAX_INSNS];
 	char strs[ST_MAX_STRCONST][ST_STR_LEN];
+	struct st_plain_stmt plain[ST_MAX_PLAIN];
 };
 
 /* Aggregation kinds; every kind keeps count and sum, some min and max. */

@@ -379,6 +379,52 @@ static void test_fast_paths(void)
 	done(&r);
 }
 
+static void test_plain(void)
+{
+	const struct st_plain_stmt *st;
+	const struct st_probe_cfg *cfg;
+	struct result r;
+
+	build("side:/app:http:request { @[args.method, pid] = hist(args.status); @n = count(); }"
+	      " side:/app:http:response { @c = count(); }", &r);
+	ok(r.ret == 0 && r.c.nr_probes == 2, "plain: compile");
+	if (r.ret) {
+		done(&r);
+		return;
+	}
+	cfg = &r.c.probes[0].cfg;
+	st = &cfg->plain[0];
+	ok(r.c.probes[0].plain && cfg->nr_plain == 2, "plain: keyed hist and a count");
+	ok(st->map == 0 && st->nr_parts == 2 && st->parts[0].src == ST_P_STR &&
+	   st->parts[0].off == 0 && st->parts[1].src == ST_P_BUILTIN &&
+	   st->parts[1].a == ST_BI_PID && st->parts[1].off == ST_STR_LEN,
+	   "plain: a string field and a builtin as key parts, at their offsets");
+	ok(st->value.src == ST_P_INT && cfg->loads[st->value.a].sdt_arg == 1 &&
+	   st->mask == ((1U << 0) | (1U << 1)), "plain: the value is a field; the clause's loads");
+	ok(cfg->plain[1].map == 1 && cfg->plain[1].nr_parts == 0 &&
+	   cfg->plain[1].value.src == ST_P_CONST, "plain: count() is a constant");
+	ok(!r.c.probes[1].plain && r.c.probes[1].count_only && !r.c.probes[1].cfg.nr_plain,
+	   "plain: not for a count-only probe");
+	done(&r);
+
+	build("side:/app:http:request /args.status == 200/ { @[args.method] = count(); }", &r);
+	ok(r.ret == 0 && !r.c.probes[0].plain && !r.c.probes[0].cfg.nr_plain, "plain: not with a filter");
+	done(&r);
+
+	build("side:/app:http:request { @[args.hdr.name] = count(); }", &r);
+	ok(r.ret == 0 && !r.c.probes[0].plain, "plain: not with a field from the vector");
+	done(&r);
+
+	build("side:/app:http:request { @[comm] = sum(args.status + 1); }", &r);
+	ok(r.ret == 0 && !r.c.probes[0].plain, "plain: not with comm or arithmetic");
+	done(&r);
+
+	build("side:/app:http:request { @a = count(); @b = count(); @c = count(); @d = count();"
+	      " @e = sum(args.status); }", &r);
+	ok(r.ret == 0 && !r.c.probes[0].plain, "plain: at most ST_MAX_PLAIN statements");
+	done(&r);
+}
+
 /* Dynamic fields of a variadic event: found by name in its dynamic struct. */
 static void test_dynamic(void)
 {
@@ -435,6 +481,7 @@ int main(void)
 	test_probes();
 	test_errors();
 	test_fast_paths();
+	test_plain();
 	test_dynamic();
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;

@@ -675,6 +675,89 @@ static void find_count_only(struct st_compiled *out, struct st_compiled_probe *p
 	p->count_only = i == cfg->nr_insns && p->nr_counts;
 }
 
+_Static_assert(ST_MAX_PLAIN_PARTS == ST_MAX_MAP_KEYS, "a plain statement holds every key");
+
+/* What instruction in pushes, as a plain part; false if nothing plain. */
+static bool plain_part(const struct st_probe_cfg *cfg, const struct st_insn *in,
+		       struct st_plain_part *part)
+{
+	memset(part, 0, sizeof(*part));
+	part->a = in->a;
+	switch (in->op) {
+	case ST_I_FIELD:
+		part->src = ST_P_INT;
+		return in->a < cfg->nr_loads;
+	case ST_I_STR:
+		part->src = ST_P_STR;
+		return in->a < cfg->nr_loads;	/* not comm, not a literal */
+	case ST_I_BUILTIN:
+		part->src = ST_P_BUILTIN;
+		return true;
+	case ST_I_CONST:
+		part->src = ST_P_CONST;
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * A probe whose loads all come from SDT arguments and whose clauses have
+ * no filter and only aggregate a field, builtin or constant keyed by
+ * fields and builtins is served by sidetrace_plain: each statement
+ * becomes one cfg.plain[], run without the stack machine. The code is
+ * then pairs (push, use): CLAUSE, then per statement (push, KEY_*)...
+ * and (push, AGG).
+ */
+static void find_plain(struct st_compiled_probe *p)
+{
+	struct st_probe_cfg *cfg = &p->cfg;
+	struct st_plain_stmt *st = NULL;
+	struct st_plain_part part;
+	uint32_t i, mask = 0;
+
+	cfg->nr_plain = 0;
+	for (i = 0; i < cfg->nr_loads; i++)
+		if (cfg->loads[i].src != ST_SRC_SDT)
+			return;
+	for (i = 0; i < cfg->nr_insns; i++) {
+		const struct st_insn *in = &cfg->insns[i], *use = in + 1;
+
+		if (in->op == ST_I_CLAUSE && !st) {
+			mask = in->mask;
+			continue;
+		}
+		if (i + 1 >= cfg->nr_insns || !plain_part(cfg, in, &part))
+			break;
+		if (!st) {
+			if (cfg->nr_plain >= ST_MAX_PLAIN)
+				break;
+			st = &cfg->plain[cfg->nr_plain++];
+			memset(st, 0, sizeof(*st));
+			st->mask = mask;
+		}
+		if (use->op == ST_I_AGG && part.src != ST_P_STR) {
+			st->map = use->a;
+			st->value = part;
+			st->imm = in->imm;
+			st = NULL;
+		} else if ((use->op == ST_I_KEY_INT && (part.src == ST_P_INT ||
+							part.src == ST_P_BUILTIN)) ||
+			   (use->op == ST_I_KEY_STR && part.src == ST_P_STR)) {
+			if (st->nr_parts >= ST_MAX_PLAIN_PARTS)
+				break;
+			part.off = use->imm;
+			st->parts[st->nr_parts++] = part;
+		} else {
+			break;
+		}
+		i++;
+	}
+	p->plain = i == cfg->nr_insns && !st && cfg->nr_plain;
+	if (!p->plain)
+		cfg->nr_plain = 0;
+}
+
 int st_compile(const struct st_program *prog, unsigned int flags,
 	       struct st_compiled *out, struct st_diag *diag)
 {
@@ -707,8 +790,11 @@ int st_compile(const struct st_program *prog, unsigned int flags,
 				return err;
 		}
 	}
-	for (i = 0; i < out->nr_probes; i++)
+	for (i = 0; i < out->nr_probes; i++) {
 		find_count_only(out, &out->probes[i]);
+		if (!out->probes[i].count_only)
+			find_plain(&out->probes[i]);
+	}
 	return 0;
 }
 
