@@ -5,7 +5,10 @@
  * SDT arguments and decodes the SIDE argument vector as the collector's
  * configuration says, runs each clause's filter and statements on a small
  * stack machine and aggregates in per-CPU maps; sidetrace_count serves
- * the probes that only count. See sidetrace.h for the configuration.
+ * the probes that only count, and sidetrace_plain those whose fields are
+ * SDT values and whose statements need no stack machine (no filter, keys
+ * and values plain fields or builtins). Only the programs that the probes
+ * need are loaded. See sidetrace.h for the configuration.
  *
  * No kernel structure is read, so the object has no CO-RE relocation and
  * libbpf never loads the kernel's BTF: the SDT arguments are read from the
@@ -521,29 +524,58 @@ static __always_inline void arm_fault_in(__u32 probe, __u32 load)
 }
 
 /*
- * Decodes load i of the probe into value slot i, records it in s->ok or
- * s->first_err, and arms the fault-in for a string that could not be
- * read. A global function: the verifier checks it once, not once per
- * load, which keeps the program far below its complexity limit.
+ * Decodes load ld, a top-level field from its SDT argument (ST_SRC_SDT),
+ * into value slot slot. A global function.
+ */
+__noinline int st_decode_sdt(struct st_scratch *s, const struct st_load *ld,
+			     __u32 slot, __u32 probe)
+{
+	__u32 arg;
+
+	if (!s || !ld || slot >= ST_MAX_LOADS)
+		return ST_C_ERR_USDT;
+	arg = ld->sdt_arg;
+	if (arg >= ST_MAX_SDT_ARGS || (s->sdt_bad & (1U << arg)))
+		return ST_C_ERR_USDT;
+	if (ld->want == ST_WANT_STR)
+		return st_read_str(&s->strs[slot], s->sdt[arg], probe);
+	s->vals[slot] = s->sdt[arg];
+	return 0;
+}
+
+/*
+ * Records how load i went in s->ok or s->first_err, and arms the
+ * fault-in for a string that could not be read.
+ */
+static __always_inline void load_done(struct st_scratch *s, __u32 i, int err,
+				      __u32 probe)
+{
+	if (!err) {
+		s->ok |= 1U << i;
+		return;
+	}
+	if (!s->first_err)
+		s->first_err = err;
+	if (err == ST_C_ERR_STR)
+		arm_fault_in(probe, i);
+}
+
+/*
+ * Decodes load i of the probe into value slot i. A global function: the
+ * verifier checks it once, not once per load, which keeps the program far
+ * below its complexity limit.
  */
 __noinline int st_decode_load(struct st_scratch *s, const struct st_probe_cfg *cfg,
 			      __u32 i, __u32 probe)
 {
 	const struct st_load *ld;
-	__u32 arg;
-	int err = 0;
+	int err;
 
 	if (!s || !cfg || i >= ST_MAX_LOADS)
 		return 0;
 	ld = &cfg->loads[i];
 	if (ld->src == ST_SRC_SDT) {
-		arg = ld->sdt_arg;
-		if (arg >= ST_MAX_SDT_ARGS || (s->sdt_bad & (1U << arg)))
-			err = ST_C_ERR_USDT;
-		else if (ld->want == ST_WANT_STR)
-			err = st_read_str(&s->strs[i], s->sdt[arg], probe);
-		else
-			s->vals[i] = s->sdt[arg];
+		err = st_decode_sdt(s, ld, i, probe);
 	} else {
 		if (ld->src == ST_SRC_DYN)
 			err = st_find_dynamic(s, ld);
@@ -553,14 +585,17 @@ __noinline int st_decode_load(struct st_scratch *s, const struct st_probe_cfg *c
 			err = st_decode_value(s, ld, ld->src == ST_SRC_DYN ? 0 :
 					      ld->nr_steps - 1, i, probe);
 	}
-	if (!err) {
-		s->ok |= 1U << i;
+	load_done(s, i, err, probe);
+	return 0;
+}
+
+/* Decodes load i of a sidetrace_plain probe (SDT values only). */
+__noinline int st_plain_load(struct st_scratch *s, const struct st_probe_cfg *cfg,
+			     __u32 i, __u32 probe)
+{
+	if (!s || !cfg || i >= ST_MAX_LOADS)
 		return 0;
-	}
-	if (!s->first_err)
-		s->first_err = err;
-	if (err == ST_C_ERR_STR)
-		arm_fault_in(probe, i);
+	load_done(s, i, st_decode_sdt(s, &cfg->loads[i], i, probe), probe);
 	return 0;
 }
 
@@ -576,9 +611,12 @@ __noinline int st_read_sdt(struct pt_regs *ctx, const struct st_site_cfg *site,
 	if (!ctx || !site || !s)
 		return 0;
 	s->sdt_bad = 0;
-	for (i = 0; i < ST_MAX_SDT_ARGS; i++)
+	for (i = 0; i < ST_MAX_SDT_ARGS; i++) {
+		if (!(mask >> i))
+			break;
 		if ((mask & (1U << i)) && st_sdt_arg(ctx, &site->args[i], &s->sdt[i]))
 			s->sdt_bad |= 1U << i;
+	}
 	return 0;
 }
 
@@ -759,11 +797,14 @@ __noinline int st_update(struct st_val *val, __u32 kind, __s64 v, __u32 is_signe
 	return 0;
 }
 
-static __always_inline void aggregate(struct st_scratch *s, __u32 map_id,
-				      __s64 v, __u32 probe)
+/*
+ * Aggregates v into map map_id under the key parts in s->key, then clears
+ * them. A global function, shared by both programs that aggregate.
+ */
+__noinline int st_aggregate(struct st_scratch *s, __u32 map_id, __s64 v, __u32 probe)
 {
 	const volatile struct st_map_cfg *mc;
-	struct st_key_hdr *hdr = (void *)s->key;
+	struct st_key_hdr *hdr;
 	struct st_scratch *ms;
 	struct st_val *val;
 	__u64 bucket = 0;
@@ -771,8 +812,9 @@ static __always_inline void aggregate(struct st_scratch *s, __u32 map_id,
 	bool is_signed;
 	__u8 kind;
 
-	if (map_id >= ST_MAX_MAPS)
-		return;
+	if (!s || map_id >= ST_MAX_MAPS)
+		return 0;
+	hdr = (void *)s->key;
 	mc = &st_maps[map_id];
 	kind = mc->kind;
 	is_signed = mc->flags & ST_MAPF_SIGNED;
@@ -782,21 +824,21 @@ static __always_inline void aggregate(struct st_scratch *s, __u32 map_id,
 		bucket = lhist_bucket(v, mc);
 	if (mc->flags & ST_MAPF_FLAT) {
 		if (bucket >= mc->flat_len)
-			return;
+			return 0;
 		slot = mc->flat_base + bucket;
 		val = bpf_map_lookup_elem(&st_flat, &slot);
 		st_update(val, kind, v, is_signed);
-		return;
+		return 0;
 	}
 	ks = mc->key_size;
 	if (ks > ST_KEY_PARTS_MAX)
-		return;
+		return 0;
 	hdr->map_id = map_id;
 	hdr->reserved = 0;
 	if (kind == ST_K_HIST || kind == ST_K_LHIST)
 		*(__u64 *)(s->key + ST_KEY_HDR + ks) = bucket;
 	/*
-	 * s is an argument of the global st_exec(), so the verifier knows it
+	 * s is an argument of a global function, so the verifier knows it
 	 * only as memory, and older kernels (6.1) take a map key only from the
 	 * stack, a packet or a map value: look the same scratch up again to
 	 * pass its key as a map value: one array lookup per keyed update.
@@ -804,15 +846,16 @@ static __always_inline void aggregate(struct st_scratch *s, __u32 map_id,
 	slot = s->self;
 	ms = bpf_map_lookup_elem(&st_scratch_map, &slot);
 	if (!ms)
-		return;
+		return 0;
 	val = lookup_or_try_init(&st_aggr, ms->key, &st_zero_val);
 	/* Clear the parts and bucket written, for the next statement. */
 	key_clear(s);
 	if (!val) {
 		count(probe, ST_C_MAP_FULL);
-		return;
+		return 0;
 	}
 	st_update(val, kind, v, is_signed);
+	return 0;
 }
 
 static __always_inline __s64 sdiv(__s64 a, __s64 b, bool mod)
@@ -974,7 +1017,7 @@ __noinline int st_exec(const struct st_probe_cfg *cfg, struct st_scratch *s,
 		abort = !key_str(cfg, s, pop(s), in->imm);
 		break;
 	case ST_I_AGG:
-		aggregate(s, in->a, pop(s), probe);
+		st_aggregate(s, in->a, pop(s), probe);
 		break;
 	case ST_I_EXIT:
 		st_exit_requested = 1;
@@ -1080,6 +1123,113 @@ int sidetrace_event(void *ctx)
 	decode_all(ctx, site, cfg, s, probe);
 	run(cfg, s, probe);
 	/* Only runs on this CPU read the flag: a plain store releases it. */
+	RD(s->busy) = 0;
+	return 0;
+}
+
+/* Writes part pt of a plain statement into the key parts. A global function. */
+__noinline int st_plain_part(struct st_scratch *s, const struct st_plain_part *pt,
+			     __u32 probe)
+{
+	const __u64 *src;
+	__u32 off, a;
+	__u64 *dst;
+	int i;
+
+	if (!s || !pt)
+		return 0;
+	off = pt->off;
+	a = pt->a;
+	if (pt->src == ST_P_STR) {
+		if (off > ST_KEY_PARTS_MAX - ST_STR_LEN || a >= ST_MAX_LOADS)
+			return 0;
+		src = (const __u64 *)s->strs[a].b;
+		dst = (__u64 *)(s->key + ST_KEY_HDR + off);
+#pragma unroll
+		for (i = 0; i < ST_STR_LEN / 8; i++)
+			dst[i] = src[i];
+		return 0;
+	}
+	if (off > ST_KEY_PARTS_MAX - 8)
+		return 0;
+	*(__s64 *)(s->key + ST_KEY_HDR + off) = pt->src == ST_P_BUILTIN ?
+		builtin(a, probe) : s->vals[a & (ST_MAX_LOADS - 1)];
+	return 0;
+}
+
+/*
+ * Runs plain statement i of a sidetrace_plain probe: its key parts come
+ * straight from the loads, then it aggregates. A global function.
+ */
+__noinline int st_plain_stmt(const struct st_probe_cfg *cfg, struct st_scratch *s,
+			     __u32 i, __u32 probe)
+{
+	const struct st_plain_stmt *st;
+	const struct st_plain_part *v;
+	__s64 val;
+	__u32 k;
+
+	if (!cfg || !s || i >= ST_MAX_PLAIN)
+		return 0;
+	st = &cfg->plain[i];
+	/* A clause with a load that failed is skipped whole. */
+	if (st->mask & ~s->ok)
+		return 0;
+	for (k = 0; k < ST_MAX_PLAIN_PARTS; k++) {
+		if (k >= st->nr_parts)
+			break;
+		st_plain_part(s, &st->parts[k], probe);
+	}
+	v = &st->value;
+	if (v->src == ST_P_CONST)
+		val = st->imm;
+	else if (v->src == ST_P_BUILTIN)
+		val = builtin(v->a, probe);
+	else
+		val = s->vals[v->a & (ST_MAX_LOADS - 1)];
+	return st_aggregate(s, st->map, val, probe);
+}
+
+/*
+ * The probe sites of a probe whose fields are all SDT values and whose
+ * statements are plain (st_probe_cfg.plain): no argument vector, no stack
+ * machine.
+ */
+SEC("uprobe")
+int sidetrace_plain(void *ctx)
+{
+	__u32 cookie = bpf_get_attach_cookie(ctx), probe, i;
+	const struct st_probe_cfg *cfg;
+	const struct st_site_cfg *site;
+	struct st_scratch *s;
+
+	site = bpf_map_lookup_elem(&st_sites, &cookie);
+	if (!site)
+		return 0;
+	probe = site->probe;
+	cfg = bpf_map_lookup_elem(&st_probes, &probe);
+	if (!cfg)
+		return 0;
+	s = scratch_get();
+	if (!s) {
+		count(probe, ST_C_BUSY);
+		return 0;
+	}
+	s->ok = 0;
+	s->first_err = 0;
+	st_read_sdt(ctx, site, cfg->sdt_mask, s);
+	for (i = 0; i < ST_MAX_LOADS; i++) {
+		if (i >= cfg->nr_loads)
+			break;
+		st_plain_load(s, cfg, i, probe);
+	}
+	if (RD(s->first_err))
+		count(probe, RD(s->first_err));
+	for (i = 0; i < ST_MAX_PLAIN; i++) {
+		if (i >= cfg->nr_plain)
+			break;
+		st_plain_stmt(cfg, s, i, probe);
+	}
 	RD(s->busy) = 0;
 	return 0;
 }

@@ -369,14 +369,15 @@ static int set_prog(const struct st_loader *l, struct bpf_program *prog, bool on
 static int open_and_load(struct st_loader *l, const struct st_compiled *c,
 			 bool with_fault_in, char *err, size_t errlen)
 {
-	bool counts = false, events = false;
+	bool counts = false, plains = false, events = false;
 	struct bpf_program *fault_in;
 	uint32_t i;
 	int ret;
 
 	for (i = 0; i < c->nr_probes; i++) {
 		counts |= c->probes[i].count_only;
-		events |= !c->probes[i].count_only;
+		plains |= c->probes[i].plain;
+		events |= !c->probes[i].count_only && !c->probes[i].plain;
 	}
 	l->skel = sidetrace_bpf__open();
 	if (!l->skel) {
@@ -392,6 +393,8 @@ static int open_and_load(struct st_loader *l, const struct st_compiled *c,
 		return ret;
 	}
 	ret = set_prog(l, l->skel->progs.sidetrace_count, counts);
+	if (!ret)
+		ret = set_prog(l, l->skel->progs.sidetrace_plain, plains);
 	if (!ret)
 		ret = set_prog(l, l->skel->progs.sidetrace_event, events);
 	if (ret) {
@@ -597,7 +600,7 @@ cleanup:
 int st_loader_attach(struct st_loader *l, const struct st_compiled *c,
 		     pid_t pid, char *err, size_t errlen)
 {
-	bool *counts, *events;
+	bool *counts, *plains, *events;
 	uint32_t i;
 	int ret = -ENOMEM;
 
@@ -606,23 +609,29 @@ int st_loader_attach(struct st_loader *l, const struct st_compiled *c,
 	l->link_fds = calloc(2 * c->nr_probes + 1, sizeof(*l->link_fds));
 	l->fault_in_on = calloc(c->nr_probes + 1, sizeof(*l->fault_in_on));
 	counts = calloc(c->nr_probes + 1, sizeof(*counts));
+	plains = calloc(c->nr_probes + 1, sizeof(*plains));
 	events = calloc(c->nr_probes + 1, sizeof(*events));
-	if (!l->links || !l->link_fds || !l->fault_in_on || !counts || !events) {
+	if (!l->links || !l->link_fds || !l->fault_in_on || !counts || !plains ||
+	    !events) {
 		snprintf(err, errlen, "out of memory");
 		goto cleanup;
 	}
 	l->pid = pid;
 	for (i = 0; i < c->nr_probes; i++) {
 		counts[i] = c->probes[i].count_only;
-		events[i] = !c->probes[i].count_only;
+		plains[i] = c->probes[i].plain;
+		events[i] = !counts[i] && !plains[i];
 	}
 	ret = attach_prog(l, c, l->skel->progs.sidetrace_count, counts, err, errlen);
+	if (!ret)
+		ret = attach_prog(l, c, l->skel->progs.sidetrace_plain, plains, err, errlen);
 	if (!ret)
 		ret = attach_prog(l, c, l->skel->progs.sidetrace_event, events, err, errlen);
 	if (!ret)
 		ret = l->nr_sites;
 cleanup:
 	free(counts);
+	free(plains);
 	free(events);
 	return ret;
 }
