@@ -239,14 +239,8 @@ static __always_inline __s64 sign_extend(__u64 raw, __u32 size, bool is_signed)
 		__v;							\
 	})
 
-/*
- * A global function: the verifier explores its 21 ways once, not at every
- * SDT argument read of its callers.
- */
-__noinline __u64 st_sdt_reg(struct pt_regs *ctx, __u32 reg)
+static __always_inline __u64 sdt_reg(struct pt_regs *ctx, __u32 reg)
 {
-	if (!ctx)
-		return 0;
 	switch (reg) {
 	case 0: return CTX_WORD(ctx, 0);
 	case 1: return CTX_WORD(ctx, 1);
@@ -275,12 +269,13 @@ __noinline __u64 st_sdt_reg(struct pt_regs *ctx, __u32 reg)
 
 /*
  * The value of an SDT argument, widened as its size says; 0 or an error.
- * A global function, checked once (see st_sdt_reg()).
+ * A global function: the verifier explores the 21 ways of its register
+ * read once, not at every SDT argument read of its callers.
  */
 __noinline int st_sdt_arg(struct pt_regs *ctx, const struct st_arg_spec *a,
 			  __u64 *out)
 {
-	__u64 v = 0;
+	__u64 v = 0, reg;
 	__s8 size;
 	__u32 n;
 
@@ -288,22 +283,17 @@ __noinline int st_sdt_arg(struct pt_regs *ctx, const struct st_arg_spec *a,
 		return ST_C_ERR_USDT;
 	size = a->size;
 	n = size < 0 ? -size : size;
-
-	switch (a->loc) {
-	case ST_LOC_CONST:
+	if (a->loc == ST_LOC_CONST) {
 		*out = a->val;
 		return 0;
-	case ST_LOC_REG:
-		v = st_sdt_reg(ctx, a->reg);
-		break;
-	case ST_LOC_MEM:
-		/* Little-endian: the value's bytes are the low ones. */
-		if (n > 8 || bpf_probe_read_user(&v, n, (const void *)(st_sdt_reg(ctx, a->reg) + a->val)))
-			return ST_C_ERR_USDT;
-		break;
-	default:
-		return ST_C_ERR_USDT;
 	}
+	reg = sdt_reg(ctx, a->reg);
+	if (a->loc == ST_LOC_REG)
+		v = reg;
+	/* Little-endian: the value's bytes are the low ones. */
+	else if (a->loc != ST_LOC_MEM || n > 8 ||
+		 bpf_probe_read_user(&v, n, (const void *)(reg + a->val)))
+		return ST_C_ERR_USDT;
 	*out = sign_extend(v, n, size < 0);
 	return 0;
 }
@@ -525,15 +515,13 @@ static __always_inline void arm_fault_in(__u32 probe, __u32 load)
 
 /*
  * Decodes load ld, a top-level field from its SDT argument (ST_SRC_SDT),
- * into value slot slot. A global function.
+ * into value slot slot < ST_MAX_LOADS.
  */
-__noinline int st_decode_sdt(struct st_scratch *s, const struct st_load *ld,
-			     __u32 slot, __u32 probe)
+static __always_inline int decode_sdt(struct st_scratch *s, const struct st_load *ld,
+				      __u32 slot, __u32 probe)
 {
 	__u32 arg;
 
-	if (!s || !ld || slot >= ST_MAX_LOADS)
-		return ST_C_ERR_USDT;
 	arg = ld->sdt_arg;
 	if (arg >= ST_MAX_SDT_ARGS || (s->sdt_bad & (1U << arg)))
 		return ST_C_ERR_USDT;
@@ -575,7 +563,7 @@ __noinline int st_decode_load(struct st_scratch *s, const struct st_probe_cfg *c
 		return 0;
 	ld = &cfg->loads[i];
 	if (ld->src == ST_SRC_SDT) {
-		err = st_decode_sdt(s, ld, i, probe);
+		err = decode_sdt(s, ld, i, probe);
 	} else {
 		if (ld->src == ST_SRC_DYN)
 			err = st_find_dynamic(s, ld);
@@ -595,7 +583,7 @@ __noinline int st_plain_load(struct st_scratch *s, const struct st_probe_cfg *cf
 {
 	if (!s || !cfg || i >= ST_MAX_LOADS)
 		return 0;
-	load_done(s, i, st_decode_sdt(s, &cfg->loads[i], i, probe), probe);
+	load_done(s, i, decode_sdt(s, &cfg->loads[i], i, probe), probe);
 	return 0;
 }
 
@@ -1127,7 +1115,10 @@ int sidetrace_event(void *ctx)
 	return 0;
 }
 
-/* Writes part pt of a plain statement into the key parts. A global function. */
+/*
+ * Writes part pt of a plain statement into the key parts. A global
+ * function: checked once, not once per part.
+ */
 __noinline int st_plain_part(struct st_scratch *s, const struct st_plain_part *pt,
 			     __u32 probe)
 {
