@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Verifier cost of each embedded BPF program, loaded alone: the steps the
+ * verifier takes ("processed N insns") do not depend on the machine's
+ * load, unlike the milliseconds they cost. The key clearing bound is set
+ * as for a string-keyed hist (9 words after the header), the rest of the
+ * configuration as the skeleton has it.
+ * Usage: verifier_steps [PROGRAM...]   (default: every program)
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <bpf/libbpf.h>
+
+#include "../bpf/sidetrace.h"
+#include "sidetrace.skel.h"
+
+static char log_buf[1 << 20];
+
+static double now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+/* Loads program name alone and prints its verifier statistics. */
+static int measure(const char *name)
+{
+	struct bpf_program *prog, *p;
+	struct sidetrace_bpf *skel;
+	const char *steps;
+	double t0, t1;
+	int err;
+
+	skel = sidetrace_bpf__open();
+	if (!skel) {
+		fprintf(stderr, "cannot open the BPF object\n");
+		return 1;
+	}
+	prog = bpf_object__find_program_by_name(skel->obj, name);
+	err = prog ? 0 : -ENOENT;
+	bpf_object__for_each_program(p, skel->obj)
+		if (!err)
+			err = bpf_program__set_autoload(p, p == prog);
+	if (!err)
+		err = bpf_program__set_log_level(prog, 4);
+	if (!err)
+		err = bpf_program__set_log_buf(prog, log_buf, sizeof(log_buf));
+	if (!err && !strcmp(name, "sidetrace_fault_in"))
+		err = bpf_program__set_flags(prog, BPF_F_SLEEPABLE);
+	if (err) {
+		fprintf(stderr, "%s: cannot set up: %s\n", name, strerror(-err));
+		sidetrace_bpf__destroy(skel);
+		return 1;
+	}
+	skel->rodata->st_key_words = (ST_KEY_HDR + ST_STR_LEN + 8) / 8;
+	log_buf[0] = '\0';
+	t0 = now_ms();
+	err = sidetrace_bpf__load(skel);
+	t1 = now_ms();
+	steps = strstr(log_buf, "processed ");
+	if (err || !steps)
+		fprintf(stderr, "%s: cannot load: %s\n", name, strerror(-err));
+	else
+		printf("  %-20s %6d verifier steps  load %5.1f ms\n", name,
+		       atoi(steps + strlen("processed ")), t1 - t0);
+	sidetrace_bpf__destroy(skel);
+	return err || !steps;
+}
+
+int main(int argc, char **argv)
+{
+	static const char *const all[] = {
+		"sidetrace_count", "sidetrace_plain", "sidetrace_event",
+		"sidetrace_fault_in",
+	};
+	int i, ret = 0;
+
+	if (argc > 1) {
+		for (i = 1; i < argc; i++)
+			ret |= measure(argv[i]);
+		return ret;
+	}
+	for (i = 0; i < (int)(sizeof(all) / sizeof(all[0])); i++)
+		ret |= measure(all[i]);
+	return ret;
+}
