@@ -76,7 +76,7 @@ static int measure(const char *name)
 int main(int argc, char **argv)
 {
 	static const char *const all[] = {
-		"sidetrace_count", "sidetrace_plain", "sidetrace_event",
+		"sidetrace_count", "sidetrace_flat", "sidetrace_plain", "sidetrace_event",
 		"sidetrace_fault_in",
 	};
 	int i, ret = 0;

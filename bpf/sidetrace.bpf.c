@@ -5,9 +5,10 @@
  * SDT arguments and decodes the SIDE argument vector as the collector's
  * configuration says, runs each clause's filter and statements on a small
  * stack machine and aggregates in per-CPU maps; sidetrace_count serves
- * the probes that only count, and sidetrace_plain those whose fields are
- * SDT values and whose statements need no stack machine (no filter, keys
- * and values plain fields or builtins). Only the programs that the probes
+ * the probes that only count, sidetrace_plain those whose fields are SDT
+ * values and whose statements need no stack machine (no filter, keys and
+ * values plain fields or builtins), and sidetrace_flat the plain ones that
+ * read integers into maps without keys. Only the programs that the probes
  * need are loaded. See sidetrace.h for the configuration.
  *
  * No kernel structure is read, so the object has no CO-RE relocation and
@@ -755,17 +756,12 @@ static __always_inline void atomic_umax(__u64 *p, __u64 v)
 	}
 }
 
-/*
- * Adds v to a value; see struct st_val for the encoding of min and max. A
- * global function: the verifier checks its paths once, not once for each
- * path of its callers that leads here.
- */
-__noinline int st_update(struct st_val *val, __u32 kind, __s64 v, __u32 is_signed)
+/* Adds v to a value; see struct st_val for the encoding of min and max. */
+static __always_inline void update(struct st_val *val, __u32 kind, __s64 v,
+				   bool is_signed)
 {
 	__u64 u = (__u64)v ^ (is_signed ? 1ULL << 63 : 0);
 
-	if (!val)
-		return 0;
 	__sync_fetch_and_add(&val->count, 1);
 	switch (kind) {
 	case ST_K_SUM:
@@ -782,12 +778,39 @@ __noinline int st_update(struct st_val *val, __u32 kind, __s64 v, __u32 is_signe
 	default:
 		break;
 	}
+}
+
+/*
+ * update() as a global function: the verifier checks its paths once, not
+ * once for each path of its callers that leads here.
+ */
+__noinline int st_update(struct st_val *val, __u32 kind, __s64 v, __u32 is_signed)
+{
+	if (val)
+		update(val, kind, v, is_signed);
 	return 0;
+}
+
+/* The slot of v in map mc, a map without keys; NULL if out of range. */
+static __always_inline struct st_val *flat_val(const volatile struct st_map_cfg *mc,
+					       __s64 v)
+{
+	__u64 bucket = 0;
+	__u32 slot;
+
+	if (mc->kind == ST_K_HIST)
+		bucket = hist_bucket(v, mc->flags & ST_MAPF_SIGNED);
+	else if (mc->kind == ST_K_LHIST)
+		bucket = lhist_bucket(v, mc);
+	if (bucket >= mc->flat_len)
+		return NULL;
+	slot = mc->flat_base + bucket;
+	return bpf_map_lookup_elem(&st_flat, &slot);
 }
 
 /*
  * Aggregates v into map map_id under the key parts in s->key, then clears
- * them. A global function, shared by both programs that aggregate.
+ * them. A global function, shared by the programs that aggregate.
  */
 __noinline int st_aggregate(struct st_scratch *s, __u32 map_id, __s64 v, __u32 probe)
 {
@@ -806,18 +829,12 @@ __noinline int st_aggregate(struct st_scratch *s, __u32 map_id, __s64 v, __u32 p
 	mc = &st_maps[map_id];
 	kind = mc->kind;
 	is_signed = mc->flags & ST_MAPF_SIGNED;
+	if (mc->flags & ST_MAPF_FLAT)
+		return st_update(flat_val(mc, v), kind, v, is_signed);
 	if (kind == ST_K_HIST)
 		bucket = hist_bucket(v, is_signed);
 	else if (kind == ST_K_LHIST)
 		bucket = lhist_bucket(v, mc);
-	if (mc->flags & ST_MAPF_FLAT) {
-		if (bucket >= mc->flat_len)
-			return 0;
-		slot = mc->flat_base + bucket;
-		val = bpf_map_lookup_elem(&st_flat, &slot);
-		st_update(val, kind, v, is_signed);
-		return 0;
-	}
 	ks = mc->key_size;
 	if (ks > ST_KEY_PARTS_MAX)
 		return 0;
@@ -1222,6 +1239,102 @@ int sidetrace_plain(void *ctx)
 		st_plain_stmt(cfg, s, i, probe);
 	}
 	RD(s->busy) = 0;
+	return 0;
+}
+
+/* The integers a sidetrace_flat probe read, by load. */
+struct st_flat_vals {
+	__s64 v[ST_MAX_LOADS];
+	/*
+	 * Bit i: load i was read. In memory, so that the verifier does not
+	 * follow each combination of loads that succeed and fail.
+	 */
+	__u32 ok;
+};
+
+/* Runs plain statement i of a sidetrace_flat probe, whose loads are in fv. */
+static __always_inline void flat_stmt(const struct st_probe_cfg *cfg,
+				      const struct st_flat_vals *fv, __u32 i,
+				      __u32 probe)
+{
+	const volatile struct st_map_cfg *mc;
+	const struct st_plain_part *v;
+	struct st_val *sv;
+	__s64 val;
+	__u32 map;
+
+	v = &cfg->plain[i].value;
+	if (v->src == ST_P_CONST)
+		val = cfg->plain[i].imm;
+	else if (v->src == ST_P_BUILTIN)
+		val = builtin(v->a, probe);
+	else
+		val = fv->v[v->a & (ST_MAX_LOADS - 1)];
+	map = cfg->plain[i].map;
+	if (map >= ST_MAX_MAPS)
+		return;
+	mc = &st_maps[map];
+	sv = flat_val(mc, val);
+	if (sv)
+		update(sv, mc->kind, val, mc->flags & ST_MAPF_SIGNED);
+}
+
+/*
+ * Reads the integer loads of a sidetrace_flat probe into fv. A global
+ * function: its loop is walked once.
+ */
+__noinline int st_flat_loads(struct pt_regs *ctx, const struct st_site_cfg *site,
+			     const struct st_probe_cfg *cfg, struct st_flat_vals *fv)
+{
+	__u32 i, arg;
+	__u64 x;
+
+	if (!ctx || !site || !cfg || !fv)
+		return 0;
+	fv->ok = 0;
+	for (i = 0; i < ST_MAX_LOADS; i++) {
+		if (i >= cfg->nr_loads)
+			break;
+		arg = cfg->loads[i].sdt_arg;
+		if (arg < ST_MAX_SDT_ARGS && !st_sdt_arg(ctx, &site->args[arg], &x)) {
+			fv->v[i] = x;
+			RD(fv->ok) |= 1U << i;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The probe sites of a plain probe that reads only integers and
+ * aggregates only into maps without keys (@ = hist(args.x)): the values
+ * stay on the stack, no scratch, no key.
+ */
+SEC("uprobe")
+int sidetrace_flat(void *ctx)
+{
+	__u32 cookie = bpf_get_attach_cookie(ctx), probe, i, ok;
+	const struct st_probe_cfg *cfg;
+	const struct st_site_cfg *site;
+	struct st_flat_vals fv = {};
+
+	site = bpf_map_lookup_elem(&st_sites, &cookie);
+	if (!site)
+		return 0;
+	probe = site->probe;
+	cfg = bpf_map_lookup_elem(&st_probes, &probe);
+	if (!cfg)
+		return 0;
+	st_flat_loads(ctx, site, cfg, &fv);
+	ok = fv.ok;
+	if (ok != (1U << cfg->nr_loads) - 1)
+		count(probe, ST_C_ERR_USDT);
+	for (i = 0; i < ST_MAX_PLAIN; i++) {
+		if (i >= cfg->nr_plain)
+			break;
+		/* A clause with a load that failed is skipped whole. */
+		if (!(cfg->plain[i].mask & ~ok))
+			flat_stmt(cfg, &fv, i, probe);
+	}
 	return 0;
 }
 

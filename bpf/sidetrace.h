@@ -24,7 +24,9 @@
  * whose fields are all top-level SDT values and whose clauses have no
  * filter and only aggregate fields or constants by fields and builtins
  * is served by sidetrace_plain, which runs st_probe_cfg.plain[] without the
- * stack machine; the collector derives those from the instructions.
+ * stack machine; the collector derives those from the instructions. Of
+ * those, a probe that reads only integers into maps without keys is
+ * served by sidetrace_flat, which needs no scratch either.
  *
  * Everything is bounded by the constants below, which the compile step
  * enforces with an error message before anything is loaded.

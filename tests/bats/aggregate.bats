@@ -343,3 +343,22 @@ assert sum(b["count"] for b in maps["@h"]) == 300
 	echo "start-up to attached: $(((attached - start) / 1000000)) ms"
 	[ $(((attached - start) / 1000000)) -lt 250 ]
 }
+
+@test "each program agrees with the generic one: flat, plain and filtered one-liners" {
+	# Served by sidetrace_flat (no keys), sidetrace_plain (keys), and,
+	# with an always-true filter, by the generic sidetrace_event.
+	local body='@h = hist(args.latency_ns); @s = sum(args.bytes); @m = max(args.status);
+		@l = lhist(args.status, 100, 600, 100); @c = count();'
+	local keyed='@k[args.method, args.status] = count(); @p[args.path] = hist(args.latency_ns);
+		@b[tid, args.method] = sum(args.bytes);'
+	run -0 st_httpd "side:$HTTPD:http:request { $body }"
+	flat=$output
+	run -0 st_httpd "side:$HTTPD:http:request /args.status >= 0/ { $body }"
+	[ "$output" = "$flat" ]
+	run -0 st_httpd "side:$HTTPD:http:request { $keyed }"
+	plain=$(sed 's/@b\[[0-9]*,/@b[TID,/' <<<"$output" | sort)
+	run -0 st_httpd "side:$HTTPD:http:request /args.status >= 0/ { $keyed }"
+	[ "$(sed 's/@b\[[0-9]*,/@b[TID,/' <<<"$output" | sort)" = "$plain" ]
+	[[ "$flat" == *"@c: 300"* ]]
+	[[ "$plain" == *"@k[GET, 200]: "* ]]
+}

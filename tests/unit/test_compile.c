@@ -405,6 +405,16 @@ static void test_plain(void)
 	   cfg->plain[1].value.src == ST_P_CONST, "plain: count() is a constant");
 	ok(!r.c.probes[1].plain && r.c.probes[1].count_only && !r.c.probes[1].cfg.nr_plain,
 	   "plain: not for a count-only probe");
+	ok(!r.c.probes[0].flat, "flat: not with keys");
+	done(&r);
+
+	build("side:/app:http:request { @h = hist(args.status); @n = count(); @p = sum(pid); }", &r);
+	ok(r.ret == 0 && r.c.probes[0].plain && r.c.probes[0].flat,
+	   "flat: integers and builtins into maps without keys");
+	done(&r);
+
+	build("side:/app:http:request { @h = hist(args.status); @m[args.method] = count(); }", &r);
+	ok(r.ret == 0 && r.c.probes[0].plain && !r.c.probes[0].flat, "flat: not with a string");
 	done(&r);
 
 	build("side:/app:http:request /args.status == 200/ { @[args.method] = count(); }", &r);

@@ -758,6 +758,23 @@ static void find_plain(struct st_compiled_probe *p)
 		cfg->nr_plain = 0;
 }
 
+/*
+ * A plain probe that reads only integers and aggregates only into maps
+ * without keys is served by sidetrace_flat, which needs no scratch.
+ */
+static void find_flat(const struct st_compiled *out, struct st_compiled_probe *p)
+{
+	const struct st_probe_cfg *cfg = &p->cfg;
+	uint32_t i;
+
+	p->flat = p->plain;
+	for (i = 0; i < cfg->nr_loads; i++)
+		p->flat &= cfg->loads[i].want == ST_WANT_INT;
+	for (i = 0; i < cfg->nr_plain; i++)
+		p->flat &= !cfg->plain[i].nr_parts &&
+			   (out->maps[cfg->plain[i].map].flags & ST_MAPF_FLAT);
+}
+
 int st_compile(const struct st_program *prog, unsigned int flags,
 	       struct st_compiled *out, struct st_diag *diag)
 {
@@ -792,8 +809,10 @@ int st_compile(const struct st_program *prog, unsigned int flags,
 	}
 	for (i = 0; i < out->nr_probes; i++) {
 		find_count_only(out, &out->probes[i]);
-		if (!out->probes[i].count_only)
-			find_plain(&out->probes[i]);
+		if (out->probes[i].count_only)
+			continue;
+		find_plain(&out->probes[i]);
+		find_flat(out, &out->probes[i]);
 	}
 	return 0;
 }

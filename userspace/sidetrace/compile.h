@@ -47,6 +47,7 @@ struct st_compiled_probe {
 	uint32_t nr_sdt_values;	/* top-level fields passed as SDT arguments */
 	bool count_only;	/* served by sidetrace_count (see st_site) */
 	bool plain;		/* served by sidetrace_plain (cfg.plain[]) */
+	bool flat;		/* plain, and served by sidetrace_flat */
 	uint32_t nr_counts;
 	uint32_t counts[ST_MAX_COUNTS];	/* count_only: st_flat slots */
 	struct st_probe_cfg cfg;

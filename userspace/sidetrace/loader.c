@@ -361,6 +361,45 @@ static int set_prog(const struct st_loader *l, struct bpf_program *prog, bool on
 	return err;
 }
 
+#define NR_MAIN_PROGS 4
+
+/* The programs that serve probes, from the most specialized. */
+static void main_progs(const struct st_loader *l, struct bpf_program *progs[NR_MAIN_PROGS])
+{
+	progs[0] = l->skel->progs.sidetrace_count;
+	progs[1] = l->skel->progs.sidetrace_flat;
+	progs[2] = l->skel->progs.sidetrace_plain;
+	progs[3] = l->skel->progs.sidetrace_event;
+}
+
+/*
+ * The program that serves probe p: the most specialized one that can,
+ * as the compile step found (sidetrace.h says what each one does).
+ */
+static struct bpf_program *serving_prog(const struct st_loader *l,
+					const struct st_compiled_probe *p)
+{
+	if (p->count_only)
+		return l->skel->progs.sidetrace_count;
+	if (p->flat)
+		return l->skel->progs.sidetrace_flat;
+	if (p->plain)
+		return l->skel->progs.sidetrace_plain;
+	return l->skel->progs.sidetrace_event;
+}
+
+/* True if prog serves some probe of c. */
+static bool serves_some(const struct st_loader *l, const struct st_compiled *c,
+			const struct bpf_program *prog)
+{
+	uint32_t i;
+
+	for (i = 0; i < c->nr_probes; i++)
+		if (serving_prog(l, &c->probes[i]) == prog)
+			return true;
+	return false;
+}
+
 /*
  * Opens, configures and loads the skeleton, with only the programs the
  * probes need: verifying a program is most of the load's cost.
@@ -369,16 +408,10 @@ static int set_prog(const struct st_loader *l, struct bpf_program *prog, bool on
 static int open_and_load(struct st_loader *l, const struct st_compiled *c,
 			 bool with_fault_in, char *err, size_t errlen)
 {
-	bool counts = false, plains = false, events = false;
-	struct bpf_program *fault_in;
+	struct bpf_program *progs[NR_MAIN_PROGS], *fault_in;
 	uint32_t i;
 	int ret;
 
-	for (i = 0; i < c->nr_probes; i++) {
-		counts |= c->probes[i].count_only;
-		plains |= c->probes[i].plain;
-		events |= !c->probes[i].count_only && !c->probes[i].plain;
-	}
 	l->skel = sidetrace_bpf__open();
 	if (!l->skel) {
 		ret = -errno;
@@ -392,11 +425,9 @@ static int open_and_load(struct st_loader *l, const struct st_compiled *c,
 			 strerror(-ret));
 		return ret;
 	}
-	ret = set_prog(l, l->skel->progs.sidetrace_count, counts);
-	if (!ret)
-		ret = set_prog(l, l->skel->progs.sidetrace_plain, plains);
-	if (!ret)
-		ret = set_prog(l, l->skel->progs.sidetrace_event, events);
+	main_progs(l, progs);
+	for (i = 0, ret = 0; i < NR_MAIN_PROGS && !ret; i++)
+		ret = set_prog(l, progs[i], serves_some(l, c, progs[i]));
 	if (ret) {
 		snprintf(err, errlen, "cannot set up the BPF programs: %s",
 			 strerror(-ret));
@@ -600,39 +631,31 @@ cleanup:
 int st_loader_attach(struct st_loader *l, const struct st_compiled *c,
 		     pid_t pid, char *err, size_t errlen)
 {
-	bool *counts, *plains, *events;
-	uint32_t i;
+	struct bpf_program *progs[NR_MAIN_PROGS];
+	uint32_t i, k;
+	bool *want;
 	int ret = -ENOMEM;
 
 	/* At most two links per site or probe: a program and the fault-in. */
 	l->links = calloc(2 * l->nr_sites + 1, sizeof(*l->links));
 	l->link_fds = calloc(2 * c->nr_probes + 1, sizeof(*l->link_fds));
 	l->fault_in_on = calloc(c->nr_probes + 1, sizeof(*l->fault_in_on));
-	counts = calloc(c->nr_probes + 1, sizeof(*counts));
-	plains = calloc(c->nr_probes + 1, sizeof(*plains));
-	events = calloc(c->nr_probes + 1, sizeof(*events));
-	if (!l->links || !l->link_fds || !l->fault_in_on || !counts || !plains ||
-	    !events) {
+	want = calloc(c->nr_probes + 1, sizeof(*want));
+	if (!l->links || !l->link_fds || !l->fault_in_on || !want) {
 		snprintf(err, errlen, "out of memory");
 		goto cleanup;
 	}
 	l->pid = pid;
-	for (i = 0; i < c->nr_probes; i++) {
-		counts[i] = c->probes[i].count_only;
-		plains[i] = c->probes[i].plain;
-		events[i] = !counts[i] && !plains[i];
+	main_progs(l, progs);
+	for (k = 0, ret = 0; k < NR_MAIN_PROGS && !ret; k++) {
+		for (i = 0; i < c->nr_probes; i++)
+			want[i] = serving_prog(l, &c->probes[i]) == progs[k];
+		ret = attach_prog(l, c, progs[k], want, err, errlen);
 	}
-	ret = attach_prog(l, c, l->skel->progs.sidetrace_count, counts, err, errlen);
-	if (!ret)
-		ret = attach_prog(l, c, l->skel->progs.sidetrace_plain, plains, err, errlen);
-	if (!ret)
-		ret = attach_prog(l, c, l->skel->progs.sidetrace_event, events, err, errlen);
 	if (!ret)
 		ret = l->nr_sites;
 cleanup:
-	free(counts);
-	free(plains);
-	free(events);
+	free(want);
 	return ret;
 }
 
