@@ -176,8 +176,12 @@ truth_values() { # event field
 @test "system-wide: two processes, the tracer leaves their results alone" {
 	"$SIDETRACE" -e "side:$HTTPD:http:request { @[pid] = count(); @all = count(); }" \
 		> "$D/sw.txt" 2>&1 &
-	local st=$!
-	sleep 1
+	local st=$! i
+	# "Attaching N probes..." is printed once they are attached.
+	for i in $(seq 100); do
+		grep -q '^Attaching' "$D/sw.txt" && break
+		sleep 0.1
+	done
 	"$HTTPD" -n 30 -s 1 -v > "$D/a.txt"
 	local a=$?
 	"$HTTPD" -n 40 -s 2 > /dev/null
