@@ -14,75 +14,50 @@
 #include <unistd.h>
 #include <side/trace.h>
 
-static const char *const methods[] = { "GET", "POST", "PUT", "DELETE" };
-static const char *const paths[] = { "/", "/index.html", "/api/users", "/api/orders", "/static/app.js" };
-static const char *const tables[] = { "users", "orders", "items" };
+static const char *const methods[] = {"GET", "POST", "PUT", "DELETE"};
+static const char *const paths[] = {"/", "/index.html", "/api/users", "/api/orders",
+				    "/static/app.js"};
+static const char *const tables[] = {"users", "orders", "items"};
 
-side_define_struct(peer_type,
-	side_field_list(
-		side_field_u32("addr"),
-		side_field_u16("port"),
-	)
-);
+side_define_struct(peer_type, side_field_list(side_field_u32("addr"), side_field_u16("port"), ));
 
 side_static_event(ev_request, "http", "request", SIDE_LOGLEVEL_INFO,
-	side_field_list(
-		side_field_string("method"),
-		side_field_string("path"),
-		side_field_u16("status"),
-		side_field_u64("latency_ns"),
-		side_field_u32("bytes"),
-		side_field_struct("peer", peer_type),
-	),
-	side_attr_list(side_attr("component", side_attr_string("frontend")))
-);
+		  side_field_list(side_field_string("method"), side_field_string("path"),
+				  side_field_u16("status"), side_field_u64("latency_ns"),
+				  side_field_u32("bytes"), side_field_struct("peer", peer_type), ),
+		  side_attr_list(side_attr("component", side_attr_string("frontend"))));
 
 side_static_event(ev_error, "http", "error", SIDE_LOGLEVEL_ERR,
-	side_field_list(
-		side_field_s32("code"),
-		side_field_string("reason"),
-	)
-);
+		  side_field_list(side_field_s32("code"), side_field_string("reason"), ));
 
 /*
  * A log line in the style of a logging library: a static message field,
  * then whatever context the caller has, as dynamic fields.
  */
 side_static_event_variadic(ev_log, "app", "log", SIDE_LOGLEVEL_WARNING,
-	side_field_list(
-		side_field_string("msg"),
-	)
-);
+			   side_field_list(side_field_string("msg"), ));
 
 side_static_event(ev_query, "db", "query", SIDE_LOGLEVEL_DEBUG,
-	side_field_list(
-		side_field_string("table"),
-		side_field_u32("rows"),
-		side_field_array("shards", side_elem(side_type_u16()), 4),
-		side_field_vla("ids", side_elem(side_type_u32()), side_length(side_type_u32())),
-	)
-);
+		  side_field_list(side_field_string("table"), side_field_u32("rows"),
+				  side_field_array("shards", side_elem(side_type_u16()), 4),
+				  side_field_vla("ids", side_elem(side_type_u32()),
+						 side_length(side_type_u32())), ));
 
 side_define_enum(conn_state_labels,
-	side_enum_mapping_list(
-		side_enum_mapping_value("idle", 0),
-		side_enum_mapping_value("reading", 1),
-		side_enum_mapping_value("writing", 2),
-		side_enum_mapping_range("closing", 3, 4),
-	)
-);
+		 side_enum_mapping_list(side_enum_mapping_value("idle", 0),
+					side_enum_mapping_value("reading", 1),
+					side_enum_mapping_value("writing", 2),
+					side_enum_mapping_range("closing", 3, 4), ));
 
 side_static_event(ev_state, "app", "conn_state", SIDE_LOGLEVEL_DEBUG,
-	side_field_list(
-		side_field_enum("state", &conn_state_labels, side_elem(side_type_u8())),
-		side_field_bool("keepalive"),
-	)
-);
+		  side_field_list(side_field_enum("state", &conn_state_labels,
+						  side_elem(side_type_u8())),
+				  side_field_bool("keepalive"), ));
 
 struct options {
-	long count;		/* events to emit, -1: until duration ends */
-	double duration;	/* seconds, 0: none */
-	long rate;		/* requests per second, 0: as fast as possible */
+	long count; /* events to emit, -1: until duration ends */
+	double duration; /* seconds, 0: none */
+	long rate; /* requests per second, 0: as fast as possible */
 	uint64_t seed;
 	int verbose;
 	int print_pid;
@@ -113,8 +88,8 @@ static void emit_request(uint64_t *rng, int verbose)
 {
 	const char *method = methods[next_rand(rng) % 4];
 	const char *path = paths[next_rand(rng) % 5];
-	uint16_t status = (next_rand(rng) % 10) == 0 ? 500 + next_rand(rng) % 4 :
-			  (next_rand(rng) % 5 == 0 ? 404 : 200);
+	uint16_t status = (next_rand(rng) % 10) == 0 ? 500 + next_rand(rng) % 4
+						     : (next_rand(rng) % 5 == 0 ? 404 : 200);
 	uint64_t latency = 1000 + next_rand(rng) % 2000000;
 	uint32_t bytes = next_rand(rng) % 65536;
 	uint32_t addr = 0x0a000001 + next_rand(rng) % 8;
@@ -124,15 +99,9 @@ static void emit_request(uint64_t *rng, int verbose)
 		side_arg_define_vec(peer, side_arg_list(side_arg_u32(addr), side_arg_u16(port)));
 
 		side_event_call(ev_request,
-			side_arg_list(
-				side_arg_string(method),
-				side_arg_string(path),
-				side_arg_u16(status),
-				side_arg_u64(latency),
-				side_arg_u32(bytes),
-				side_arg_struct(peer),
-			)
-		);
+				side_arg_list(side_arg_string(method), side_arg_string(path),
+					      side_arg_u16(status), side_arg_u64(latency),
+					      side_arg_u32(bytes), side_arg_struct(peer), ));
 	}
 	if (verbose)
 		printf("http:request method=%s path=%s status=%u latency_ns=%llu bytes=%u "
@@ -149,12 +118,12 @@ static void emit_request(uint64_t *rng, int verbose)
 		side_event(ev_error, side_arg_list(side_arg_s32(code), side_arg_string(reason)));
 		if (verbose)
 			printf("http:error code=%d reason=%s\n", code, reason);
-		side_event_variadic(ev_log, side_arg_list(side_arg_string(msg)),
+		side_event_variadic(
+			ev_log, side_arg_list(side_arg_string(msg)),
 			side_arg_list(
 				side_arg_dynamic_field("user", side_arg_dynamic_string(method)),
-				side_arg_dynamic_field("attempt", side_arg_dynamic_s64(attempt)),
-			)
-		);
+				side_arg_dynamic_field("attempt",
+						       side_arg_dynamic_s64(attempt)), ));
 		if (verbose)
 			printf("app:log msg=%s user=%s attempt=%lld\n", msg, method,
 			       (long long)attempt);
@@ -176,25 +145,21 @@ static void emit_query(uint64_t *rng, int verbose)
 		ids[i] = next_rand(rng) % 100000;
 
 	if (side_event_enabled(ev_query)) {
-		side_arg_define_vec(shard_vec, side_arg_list(side_arg_u16(shards[0]),
-			side_arg_u16(shards[1]), side_arg_u16(shards[2]), side_arg_u16(shards[3])));
+		side_arg_define_vec(
+			shard_vec, side_arg_list(side_arg_u16(shards[0]), side_arg_u16(shards[1]),
+						 side_arg_u16(shards[2]), side_arg_u16(shards[3])));
 		struct side_arg id_args[8];
-		struct side_arg_vec id_vec = { .sav = SIDE_PTR_INIT(id_args), .len = nr_ids };
+		struct side_arg_vec id_vec = {.sav = SIDE_PTR_INIT(id_args), .len = nr_ids};
 
 		for (i = 0; i < nr_ids; i++)
 			id_args[i] = (struct side_arg)side_arg_u32(ids[i]);
 		side_event_call(ev_query,
-			side_arg_list(
-				side_arg_string(table),
-				side_arg_u32(rows),
-				side_arg_array(shard_vec),
-				side_arg_vla(id_vec),
-			)
-		);
+				side_arg_list(side_arg_string(table), side_arg_u32(rows),
+					      side_arg_array(shard_vec), side_arg_vla(id_vec), ));
 	}
 	if (verbose) {
-		printf("db:query table=%s rows=%u shards=%u,%u,%u,%u ids=", table, rows,
-		       shards[0], shards[1], shards[2], shards[3]);
+		printf("db:query table=%s rows=%u shards=%u,%u,%u,%u ids=", table, rows, shards[0],
+		       shards[1], shards[2], shards[3]);
 		for (i = 0; i < nr_ids; i++)
 			printf("%s%u", i ? "," : "", ids[i]);
 		printf("\n");
@@ -287,7 +252,7 @@ bad:
 
 int main(int argc, char **argv)
 {
-	struct options o = { .count = 1000, .seed = 1 };
+	struct options o = {.count = 1000, .seed = 1};
 	double start, deadline;
 	uint64_t rng;
 	long i;

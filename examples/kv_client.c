@@ -38,7 +38,7 @@ static int load_dynamic(struct kv_ops *ops, void **handle)
 
 int main(int argc, char **argv)
 {
-	struct kv_ops ops = { kv_put, kv_get };
+	struct kv_ops ops = {kv_put, kv_get};
 	void *handle = NULL;
 	long rounds = 100;
 	double pause = 0;
@@ -64,7 +64,8 @@ int main(int argc, char **argv)
 			fflush(stdout);
 			break;
 		default:
-			fprintf(stderr, "Usage: %s [-D] [-n ROUNDS] [-w SECONDS_BEFORE_START] [-p]\n",
+			fprintf(stderr,
+				"Usage: %s [-D] [-n ROUNDS] [-w SECONDS_BEFORE_START] [-p]\n",
 				argv[0]);
 			return 2;
 		}

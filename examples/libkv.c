@@ -9,20 +9,12 @@
 #include "libkv.h"
 
 side_static_event(ev_get, "kv", "get", SIDE_LOGLEVEL_DEBUG,
-	side_field_list(
-		side_field_string("key"),
-		side_field_bool("hit"),
-		side_field_u32("size"),
-	)
-);
+		  side_field_list(side_field_string("key"), side_field_bool("hit"),
+				  side_field_u32("size"), ));
 
 side_static_event(ev_put, "kv", "put", SIDE_LOGLEVEL_DEBUG,
-	side_field_list(
-		side_field_string("key"),
-		side_field_u32("size"),
-		side_field_s64("delta"),
-	)
-);
+		  side_field_list(side_field_string("key"), side_field_u32("size"),
+				  side_field_s64("delta"), ));
 
 #define KV_SLOTS 64
 
@@ -49,7 +41,8 @@ void kv_put(const char *key, uint32_t size)
 	strncpy(slots[s].key, key, sizeof(slots[s].key) - 1);
 	slots[s].size = size;
 	slots[s].used = 1;
-	side_event(ev_put, side_arg_list(side_arg_string(key), side_arg_u32(size), side_arg_s64(delta)));
+	side_event(ev_put,
+		   side_arg_list(side_arg_string(key), side_arg_u32(size), side_arg_s64(delta)));
 }
 
 int kv_get(const char *key, uint32_t *size)
@@ -58,6 +51,7 @@ int kv_get(const char *key, uint32_t *size)
 	int hit = slots[s].used && !strcmp(slots[s].key, key);
 
 	*size = hit ? slots[s].size : 0;
-	side_event(ev_get, side_arg_list(side_arg_string(key), side_arg_bool(hit), side_arg_u32(*size)));
+	side_event(ev_get,
+		   side_arg_list(side_arg_string(key), side_arg_bool(hit), side_arg_u32(*size)));
 	return hit;
 }

@@ -9,32 +9,44 @@
 #define SIDE_GATHER_H
 
 #define side_type_gather_byte(_offset, _access_mode, _attr...) \
-	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_GATHER_BYTE), \
-	  .u = { .side_gather = { .u = { .side_byte = { \
-		.offset = (_offset), .access_mode = SIDE_ENUM_INIT(_access_mode), \
-		.type = { .attributes = _side_attr_or_none(_, ##_attr) } } } } } }
+	{ \
+		.type = SIDE_ENUM_INIT(SIDE_TYPE_GATHER_BYTE), \
+		.u = {.side_gather = { \
+			      .u = {.side_byte = {.offset = (_offset), \
+						  .access_mode = SIDE_ENUM_INIT(_access_mode), \
+						  .type = {.attributes = _side_attr_or_none( \
+								   _, ##_attr)}}}} } \
+	}
 #define side_field_gather_byte(_name, _offset, _access_mode, _attr...) \
 	_side_field(_name, side_type_gather_byte(_offset, _access_mode, ##_attr))
 
 /* Size of a member, for the _size arguments of gather fields. */
 #define side_struct_field_sizeof(_struct, _field) sizeof(((_struct *)NULL)->_field)
 
-#define _side_type_gather_bool(_order, _offset, _bool_size, _offset_bits, _len_bits, \
-			       _access_mode, _attr...) \
-	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_GATHER_BOOL), \
-	  .u = { .side_gather = { .u = { .side_bool = { \
-		.offset = (_offset), .offset_bits = (_offset_bits), \
-		.access_mode = SIDE_ENUM_INIT(_access_mode), \
-		.type = { .attributes = _side_attr_or_none(_, ##_attr), \
-			  .bool_size = (_bool_size), .len_bits = (_len_bits), \
-			  .byte_order = SIDE_ENUM_INIT(_order) } } } } } }
-#define side_type_gather_bool(_offset, _bool_size, _offset_bits, _len_bits, _access_mode, _attr...) \
+#define _side_type_gather_bool(_order, _offset, _bool_size, _offset_bits, _len_bits, _access_mode, \
+			       _attr...) \
+	{ \
+		.type = SIDE_ENUM_INIT(SIDE_TYPE_GATHER_BOOL), \
+		.u = {.side_gather = { \
+			      .u = {.side_bool = { \
+					    .offset = (_offset), \
+					    .offset_bits = (_offset_bits), \
+					    .access_mode = SIDE_ENUM_INIT(_access_mode), \
+					    .type = {.attributes = _side_attr_or_none(_, ##_attr), \
+						     .bool_size = (_bool_size), \
+						     .len_bits = (_len_bits), \
+						     .byte_order = SIDE_ENUM_INIT(_order)}}}} } \
+	}
+#define side_type_gather_bool(_offset, _bool_size, _offset_bits, _len_bits, _access_mode, \
+			      _attr...) \
 	_side_type_gather_bool(_SIDE_HOST, _offset, _bool_size, _offset_bits, _len_bits, \
 			       _access_mode, ##_attr)
-#define side_type_gather_bool_le(_offset, _bool_size, _offset_bits, _len_bits, _access_mode, _attr...) \
+#define side_type_gather_bool_le(_offset, _bool_size, _offset_bits, _len_bits, _access_mode, \
+				 _attr...) \
 	_side_type_gather_bool(_SIDE_LE, _offset, _bool_size, _offset_bits, _len_bits, \
 			       _access_mode, ##_attr)
-#define side_type_gather_bool_be(_offset, _bool_size, _offset_bits, _len_bits, _access_mode, _attr...) \
+#define side_type_gather_bool_be(_offset, _bool_size, _offset_bits, _len_bits, _access_mode, \
+				 _attr...) \
 	_side_type_gather_bool(_SIDE_BE, _offset, _bool_size, _offset_bits, _len_bits, \
 			       _access_mode, ##_attr)
 #define side_field_gather_bool(_name, _offset, _bool_size, _offset_bits, _len_bits, _access_mode, \
@@ -52,14 +64,19 @@
 
 #define _side_type_gather_integer(_label, _signed, _order, _offset, _size, _offset_bits, \
 				  _len_bits, _access_mode, _attr...) \
-	{ .type = SIDE_ENUM_INIT(_label), \
-	  .u = { .side_gather = { .u = { .side_integer = { \
-		.offset = (_offset), .offset_bits = (_offset_bits), \
-		.access_mode = SIDE_ENUM_INIT(_access_mode), \
-		.type = { .attributes = _side_attr_or_none(_, ##_attr), \
-			  .integer_size = (_size), .len_bits = (_len_bits), \
-			  .signedness = (_signed), \
-			  .byte_order = SIDE_ENUM_INIT(_order) } } } } } }
+	{ \
+		.type = SIDE_ENUM_INIT(_label), \
+		.u = {.side_gather = { \
+			      .u = {.side_integer = { \
+					    .offset = (_offset), \
+					    .offset_bits = (_offset_bits), \
+					    .access_mode = SIDE_ENUM_INIT(_access_mode), \
+					    .type = {.attributes = _side_attr_or_none(_, ##_attr), \
+						     .integer_size = (_size), \
+						     .len_bits = (_len_bits), \
+						     .signedness = (_signed), \
+						     .byte_order = SIDE_ENUM_INIT(_order)}}}} } \
+	}
 #define side_type_gather_unsigned_integer(_offset, _size, _offset_bits, _len_bits, _access_mode, \
 					  _attr...) \
 	_side_type_gather_integer(SIDE_TYPE_GATHER_INTEGER, 0, _SIDE_HOST, _offset, _size, \
@@ -72,16 +89,16 @@
 					     _access_mode, _attr...) \
 	_side_type_gather_integer(SIDE_TYPE_GATHER_INTEGER, 0, _SIDE_LE, _offset, _size, \
 				  _offset_bits, _len_bits, _access_mode, ##_attr)
-#define side_type_gather_signed_integer_le(_offset, _size, _offset_bits, _len_bits, \
-					   _access_mode, _attr...) \
+#define side_type_gather_signed_integer_le(_offset, _size, _offset_bits, _len_bits, _access_mode, \
+					   _attr...) \
 	_side_type_gather_integer(SIDE_TYPE_GATHER_INTEGER, 1, _SIDE_LE, _offset, _size, \
 				  _offset_bits, _len_bits, _access_mode, ##_attr)
 #define side_type_gather_unsigned_integer_be(_offset, _size, _offset_bits, _len_bits, \
 					     _access_mode, _attr...) \
 	_side_type_gather_integer(SIDE_TYPE_GATHER_INTEGER, 0, _SIDE_BE, _offset, _size, \
 				  _offset_bits, _len_bits, _access_mode, ##_attr)
-#define side_type_gather_signed_integer_be(_offset, _size, _offset_bits, _len_bits, \
-					   _access_mode, _attr...) \
+#define side_type_gather_signed_integer_be(_offset, _size, _offset_bits, _len_bits, _access_mode, \
+					   _attr...) \
 	_side_type_gather_integer(SIDE_TYPE_GATHER_INTEGER, 1, _SIDE_BE, _offset, _size, \
 				  _offset_bits, _len_bits, _access_mode, ##_attr)
 #define side_field_gather_unsigned_integer(_name, _offset, _size, _offset_bits, _len_bits, \
@@ -126,12 +143,16 @@
 	_side_field(_name, side_type_gather_pointer_be(_offset, _access_mode, ##_attr))
 
 #define _side_type_gather_float(_order, _offset, _size, _access_mode, _attr...) \
-	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_GATHER_FLOAT), \
-	  .u = { .side_gather = { .u = { .side_float = { \
-		.offset = (_offset), .access_mode = SIDE_ENUM_INIT(_access_mode), \
-		.type = { .attributes = _side_attr_or_none(_, ##_attr), \
-			  .float_size = (_size), \
-			  .byte_order = SIDE_ENUM_INIT(_order) } } } } } }
+	{ \
+		.type = SIDE_ENUM_INIT(SIDE_TYPE_GATHER_FLOAT), \
+		.u = {.side_gather = { \
+			      .u = {.side_float = { \
+					    .offset = (_offset), \
+					    .access_mode = SIDE_ENUM_INIT(_access_mode), \
+					    .type = {.attributes = _side_attr_or_none(_, ##_attr), \
+						     .float_size = (_size), \
+						     .byte_order = SIDE_ENUM_INIT(_order)}}}} } \
+	}
 #define side_type_gather_float(_offset, _size, _access_mode, _attr...) \
 	_side_type_gather_float(_SIDE_FHOST, _offset, _size, _access_mode, ##_attr)
 #define side_type_gather_float_le(_offset, _size, _access_mode, _attr...) \
@@ -146,12 +167,16 @@
 	_side_field(_name, side_type_gather_float_be(_offset, _size, _access_mode, ##_attr))
 
 #define _side_type_gather_string(_order, _unit, _offset, _access_mode, _attr...) \
-	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_GATHER_STRING), \
-	  .u = { .side_gather = { .u = { .side_string = { \
-		.offset = (_offset), .access_mode = SIDE_ENUM_INIT(_access_mode), \
-		.type = { .attributes = _side_attr_or_none(_, ##_attr), \
-			  .unit_size = (_unit), \
-			  .byte_order = SIDE_ENUM_INIT(_order) } } } } } }
+	{ \
+		.type = SIDE_ENUM_INIT(SIDE_TYPE_GATHER_STRING), \
+		.u = {.side_gather = { \
+			      .u = {.side_string = { \
+					    .offset = (_offset), \
+					    .access_mode = SIDE_ENUM_INIT(_access_mode), \
+					    .type = {.attributes = _side_attr_or_none(_, ##_attr), \
+						     .unit_size = (_unit), \
+						     .byte_order = SIDE_ENUM_INIT(_order)}}}} } \
+	}
 #define side_type_gather_string(_offset, _access_mode, _attr...) \
 	_side_type_gather_string(_SIDE_HOST, 1, _offset, _access_mode, ##_attr)
 #define side_type_gather_string16(_offset, _access_mode, _attr...) \
@@ -186,65 +211,89 @@
  * named (unlike side_field_enum, which takes their address, as in libside).
  */
 #define side_type_gather_enum(_mappings, _elem_type) \
-	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_GATHER_ENUM), \
-	  .u = { .side_gather = { .u = { .side_enum = { \
-		.mappings = _side_ref(_mappings), \
-		.elem_type = SIDE_PTR_INIT(_elem_type) } } } } }
+	{ \
+		.type = SIDE_ENUM_INIT(SIDE_TYPE_GATHER_ENUM), \
+		.u = {.side_gather = { \
+			      .u = {.side_enum = {.mappings = _side_ref(_mappings), \
+						  .elem_type = SIDE_PTR_INIT(_elem_type)}}} } \
+	}
 #define side_field_gather_enum(_name, _mappings, _elem_type) \
 	_side_field(_name, side_type_gather_enum(_mappings, SIDE_PARAM(_elem_type)))
 
 #define side_type_gather_struct(_struct_gather, _offset, _size, _access_mode) \
-	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_GATHER_STRUCT), \
-	  .u = { .side_gather = { .u = { .side_struct = { \
-		.type = _side_ref(_struct_gather), .offset = (_offset), \
-		.access_mode = SIDE_ENUM_INIT(_access_mode), .size = (_size) } } } } }
+	{ \
+		.type = SIDE_ENUM_INIT(SIDE_TYPE_GATHER_STRUCT), \
+		.u = {.side_gather = { \
+			      .u = {.side_struct = {.type = _side_ref(_struct_gather), \
+						    .offset = (_offset), \
+						    .access_mode = SIDE_ENUM_INIT(_access_mode), \
+						    .size = (_size)}}} } \
+	}
 #define side_field_gather_struct(_name, _struct_gather, _offset, _size, _access_mode) \
 	_side_field(_name, side_type_gather_struct(SIDE_PARAM(_struct_gather), _offset, _size, \
 						   _access_mode))
 
 #define side_type_gather_array(_elem_type_gather, _length, _offset, _access_mode, _attr...) \
-	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_GATHER_ARRAY), \
-	  .u = { .side_gather = { .u = { .side_array = { \
-		.offset = (_offset), .access_mode = SIDE_ENUM_INIT(_access_mode), \
-		.type = { .elem_type = SIDE_PTR_INIT(_elem_type_gather), .length = (_length), \
-			  .attributes = _side_attr_or_none(_, ##_attr) } } } } } }
+	{ \
+		.type = SIDE_ENUM_INIT(SIDE_TYPE_GATHER_ARRAY), .u = \
+		{.side_gather = { \
+			 .u = {.side_array = { \
+				       .offset = (_offset), \
+				       .access_mode = SIDE_ENUM_INIT(_access_mode), \
+				       .type = {.elem_type = SIDE_PTR_INIT(_elem_type_gather), \
+						.length = (_length), \
+						.attributes = _side_attr_or_none(_, ##_attr)}}}} } \
+	}
 #define side_field_gather_array(_name, _elem_type, _length, _offset, _access_mode, _attr...) \
 	_side_field(_name, side_type_gather_array(SIDE_PARAM(_elem_type), _length, _offset, \
 						  _access_mode, ##_attr))
 
 #define side_type_gather_vla(_elem_type_gather, _offset, _access_mode, _length_type_gather, \
 			     _attr...) \
-	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_GATHER_VLA), \
-	  .u = { .side_gather = { .u = { .side_vla = { \
-		.offset = (_offset), .access_mode = SIDE_ENUM_INIT(_access_mode), \
-		.type = { .elem_type = SIDE_PTR_INIT(_elem_type_gather), \
-			  .length_type = SIDE_PTR_INIT(_length_type_gather), \
-			  .attributes = _side_attr_or_none(_, ##_attr) } } } } } }
+	{ \
+		.type = SIDE_ENUM_INIT(SIDE_TYPE_GATHER_VLA), .u = \
+		{.side_gather = { \
+			 .u = {.side_vla = { \
+				       .offset = (_offset), \
+				       .access_mode = SIDE_ENUM_INIT(_access_mode), \
+				       .type = {.elem_type = SIDE_PTR_INIT(_elem_type_gather), \
+						.length_type = SIDE_PTR_INIT(_length_type_gather), \
+						.attributes = _side_attr_or_none(_, ##_attr)}}}} } \
+	}
 #define side_field_gather_vla(_name, _elem_type_gather, _offset, _access_mode, \
 			      _length_type_gather, _attr...) \
-	_side_field(_name, side_type_gather_vla(SIDE_PARAM(_elem_type_gather), _offset, \
-						_access_mode, SIDE_PARAM(_length_type_gather), \
-						##_attr))
+	_side_field(_name, \
+		    side_type_gather_vla(SIDE_PARAM(_elem_type_gather), _offset, _access_mode, \
+					 SIDE_PARAM(_length_type_gather), ##_attr))
 
 /* Gather arguments: the base pointer the description's offsets apply to. */
 #define _side_arg_gather(_label, _member, _ptr) \
-	{ .type = SIDE_ENUM_INIT(_label), .flags = 0, \
-	  .u = { .side_static = { ._member = SIDE_PTR_INIT(_ptr) } } }
-#define side_arg_gather_bool(_ptr) _side_arg_gather(SIDE_TYPE_GATHER_BOOL, side_bool_gather_ptr, _ptr)
-#define side_arg_gather_byte(_ptr) _side_arg_gather(SIDE_TYPE_GATHER_BYTE, side_byte_gather_ptr, _ptr)
+	{ \
+		.type = SIDE_ENUM_INIT(_label), .flags = 0, \
+		.u = {.side_static = {._member = SIDE_PTR_INIT(_ptr)} } \
+	}
+#define side_arg_gather_bool(_ptr) \
+	_side_arg_gather(SIDE_TYPE_GATHER_BOOL, side_bool_gather_ptr, _ptr)
+#define side_arg_gather_byte(_ptr) \
+	_side_arg_gather(SIDE_TYPE_GATHER_BYTE, side_byte_gather_ptr, _ptr)
 #define side_arg_gather_pointer(_ptr) \
 	_side_arg_gather(SIDE_TYPE_GATHER_POINTER, side_integer_gather_ptr, _ptr)
 #define side_arg_gather_integer(_ptr) \
 	_side_arg_gather(SIDE_TYPE_GATHER_INTEGER, side_integer_gather_ptr, _ptr)
-#define side_arg_gather_float(_ptr) _side_arg_gather(SIDE_TYPE_GATHER_FLOAT, side_float_gather_ptr, _ptr)
+#define side_arg_gather_float(_ptr) \
+	_side_arg_gather(SIDE_TYPE_GATHER_FLOAT, side_float_gather_ptr, _ptr)
 #define side_arg_gather_string(_ptr) \
 	_side_arg_gather(SIDE_TYPE_GATHER_STRING, side_string_gather_ptr, _ptr)
 #define side_arg_gather_struct(_ptr) \
 	_side_arg_gather(SIDE_TYPE_GATHER_STRUCT, side_struct_gather_ptr, _ptr)
-#define side_arg_gather_array(_ptr) _side_arg_gather(SIDE_TYPE_GATHER_ARRAY, side_array_gather_ptr, _ptr)
+#define side_arg_gather_array(_ptr) \
+	_side_arg_gather(SIDE_TYPE_GATHER_ARRAY, side_array_gather_ptr, _ptr)
 #define side_arg_gather_vla(_ptr, _length_ptr) \
-	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_GATHER_VLA), .flags = 0, \
-	  .u = { .side_static = { .side_vla_gather = { .ptr = SIDE_PTR_INIT(_ptr), \
-						       .length_ptr = SIDE_PTR_INIT(_length_ptr) } } } }
+	{ \
+		.type = SIDE_ENUM_INIT(SIDE_TYPE_GATHER_VLA), .flags = 0, \
+		.u = {.side_static = { \
+			      .side_vla_gather = {.ptr = SIDE_PTR_INIT(_ptr), \
+						  .length_ptr = SIDE_PTR_INIT(_length_ptr)}} } \
+	}
 
 #endif /* SIDE_GATHER_H */

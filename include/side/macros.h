@@ -26,8 +26,7 @@
 
 #define side_padding(bytes) char padding[bytes]
 #define side_check_size(type, len) \
-	side_static_assert(sizeof(type) == (len), \
-			   "Unexpected size for type: `" #type "`", \
+	side_static_assert(sizeof(type) == (len), "Unexpected size for type: `" #type "`", \
 			   unexpected_size_##type)
 
 /*
@@ -50,7 +49,10 @@
 		(field).v[0] = (ptr); \
 		(field).v[1] = 0; \
 	} while (0)
-#define SIDE_PTR_INIT(...) { .v = { (__VA_ARGS__), 0 } }
+#define SIDE_PTR_INIT(...) \
+	{ \
+		.v = {(__VA_ARGS__), 0 } \
+	}
 
 /* An array reference: 16-byte pointer slot and a 32-bit length. */
 #define side_array_t(type) \
@@ -67,7 +69,10 @@
 			enum_type t[0]; \
 		} SIDE_PACKED s; \
 	}
-#define SIDE_ENUM_INIT(...) { .v = (__VA_ARGS__) }
+#define SIDE_ENUM_INIT(...) \
+	{ \
+		.v = (__VA_ARGS__) \
+	}
 #define side_enum_get(field) ((__typeof__((field).s.t[0]))(field).v)
 
 #define SIDE_EXPECT_SEMICOLON() struct side_expect_semicolon_

@@ -34,8 +34,8 @@
  * widened with their sign, bool as 0/1, floats truncated to integers,
  * strings and compound types as the pointer they carry.
  */
-static inline __attribute__((always_inline)) int64_t
-side_sdt_value(const struct side_arg *sav, uint32_t nr, uint32_t i)
+static inline __attribute__((always_inline)) int64_t side_sdt_value(const struct side_arg *sav,
+								    uint32_t nr, uint32_t i)
 {
 	const union side_arg_static *v;
 
@@ -77,6 +77,8 @@ side_sdt_value(const struct side_arg *sav, uint32_t nr, uint32_t i)
 	}
 }
 
+/* Assembler templates: one directive or operand a line. */
+/* clang-format off */
 #define _SIDE_SDT_ARG(i) \
 	".if %c[nr] > " #i "\n\t.ascii \"-8@%[a" #i "] \"\n\t.endif\n\t"
 
@@ -185,5 +187,6 @@ side_sdt_value(const struct side_arg *sav, uint32_t nr, uint32_t i)
 		"\tside_sdt_sanitize " _event "\n" \
 		".endm\n")
 #endif
+/* clang-format on */
 
 #endif /* SIDE_PROBE_H */

@@ -18,7 +18,7 @@
 #define SIDE_EVENT_STATE_ABI_VERSION 0
 
 struct side_event_state {
-	uint32_t version;	/* SIDE_EVENT_STATE_ABI_VERSION */
+	uint32_t version; /* SIDE_EVENT_STATE_ABI_VERSION */
 };
 
 struct side_callback;
@@ -47,15 +47,14 @@ extern "C" {
 
 extern const char side_empty_callback[];
 
-void side_call(const struct side_event_state *state,
-	       const struct side_arg_vec *side_arg_vec);
+void side_call(const struct side_event_state *state, const struct side_arg_vec *side_arg_vec);
 void side_call_variadic(const struct side_event_state *state,
 			const struct side_arg_vec *side_arg_vec,
 			const struct side_arg_dynamic_struct *var_struct);
 
 struct side_events_register_handle;
-struct side_events_register_handle *
-side_events_register(struct side_event_description **events, uint32_t nr_events);
+struct side_events_register_handle *side_events_register(struct side_event_description **events,
+							 uint32_t nr_events);
 void side_events_unregister(struct side_events_register_handle *handle);
 /* Calls fn for every registered event until it returns non-zero; returns that. */
 int side_for_each_event(int (*fn)(struct side_event_description *desc, void *priv), void *priv);
@@ -84,7 +83,7 @@ int side_for_each_event(int (*fn)(struct side_event_description *desc, void *pri
 			     : "cc" \
 			     : side_enabled_); \
 		if (0) { \
-side_enabled_: \
+		side_enabled_: \
 			side_on_ = 1; \
 		} \
 		side_on_; \
@@ -113,14 +112,13 @@ extern void side_error_duplicated_field_name(void)
 	__attribute__((error("SIDE: two fields of this event have the same name "
 			     "(see side_field_list of the event)")));
 
-static inline __attribute__((always_inline)) int
-side_label_compatible(uint16_t field, uint16_t arg)
+static inline __attribute__((always_inline)) int side_label_compatible(uint16_t field, uint16_t arg)
 {
 	if (field == arg)
 		return 1;
 	if (field == SIDE_TYPE_ENUM || field == SIDE_TYPE_ENUM_BITMAP)
-		return (arg >= SIDE_TYPE_U8 && arg <= SIDE_TYPE_S128) ||
-		       arg == SIDE_TYPE_ARRAY || arg == SIDE_TYPE_VLA ||
+		return (arg >= SIDE_TYPE_U8 && arg <= SIDE_TYPE_S128) || arg == SIDE_TYPE_ARRAY ||
+		       arg == SIDE_TYPE_VLA ||
 		       /* libside's bitmaps also come as a byte (side_type_byte elements). */
 		       (field == SIDE_TYPE_ENUM_BITMAP && arg == SIDE_TYPE_BYTE);
 	if (field == SIDE_TYPE_GATHER_ENUM)
@@ -162,8 +160,8 @@ side_check_arg_type(const struct side_event_field *fields, uint32_t nr_fields,
  * one suffices.
  */
 static inline __attribute__((always_inline)) void
-side_check_name_pair(const struct side_event_field *fields, uint32_t nr_fields,
-		     uint32_t i, uint32_t j)
+side_check_name_pair(const struct side_event_field *fields, uint32_t nr_fields, uint32_t i,
+		     uint32_t j)
 {
 	const char *x, *y;
 
@@ -196,10 +194,21 @@ side_check_names(const struct side_event_field *fields, uint32_t nr_fields)
 	side_check_name_pair(fields, nr_fields, i, i + 13); \
 	side_check_name_pair(fields, nr_fields, i, i + 14); \
 	side_check_name_pair(fields, nr_fields, i, i + 15)
-	_SIDE_PAIRS(0); _SIDE_PAIRS(1); _SIDE_PAIRS(2); _SIDE_PAIRS(3);
-	_SIDE_PAIRS(4); _SIDE_PAIRS(5); _SIDE_PAIRS(6); _SIDE_PAIRS(7);
-	_SIDE_PAIRS(8); _SIDE_PAIRS(9); _SIDE_PAIRS(10); _SIDE_PAIRS(11);
-	_SIDE_PAIRS(12); _SIDE_PAIRS(13); _SIDE_PAIRS(14);
+	_SIDE_PAIRS(0);
+	_SIDE_PAIRS(1);
+	_SIDE_PAIRS(2);
+	_SIDE_PAIRS(3);
+	_SIDE_PAIRS(4);
+	_SIDE_PAIRS(5);
+	_SIDE_PAIRS(6);
+	_SIDE_PAIRS(7);
+	_SIDE_PAIRS(8);
+	_SIDE_PAIRS(9);
+	_SIDE_PAIRS(10);
+	_SIDE_PAIRS(11);
+	_SIDE_PAIRS(12);
+	_SIDE_PAIRS(13);
+	_SIDE_PAIRS(14);
 #undef _SIDE_PAIRS
 }
 
@@ -228,8 +237,8 @@ side_check_types(const struct side_event_field *fields, uint32_t nr_fields,
 #define _side_check_args_folded(_identifier, _sav, _vec) \
 	do { \
 		side_check_types(side_event_fields__##_identifier, \
-				 SIDE_ARRAY_SIZE(side_event_fields__##_identifier), \
-				 _sav, SIDE_ARRAY_SIZE(_sav)); \
+				 SIDE_ARRAY_SIZE(side_event_fields__##_identifier), _sav, \
+				 SIDE_ARRAY_SIZE(_sav)); \
 		side_check_names(side_event_fields__##_identifier, \
 				 SIDE_ARRAY_SIZE(side_event_fields__##_identifier)); \
 	} while (0)
@@ -258,7 +267,7 @@ side_check_types(const struct side_event_field *fields, uint32_t nr_fields,
  */
 /* The call's arguments and their vector, on the caller's stack. */
 #define _side_define_arg_vec(...) \
-	const struct side_arg side_sav[] = { __VA_ARGS__ }; \
+	const struct side_arg side_sav[] = {__VA_ARGS__}; \
 	const struct side_arg_vec side_arg_vec = { \
 		.sav = SIDE_PTR_INIT(side_sav), \
 		.len = SIDE_ARRAY_SIZE(side_sav), \
@@ -268,8 +277,8 @@ side_check_types(const struct side_event_field *fields, uint32_t nr_fields,
 	do { \
 		_side_define_arg_vec(SIDE_PARAM(_sav)); \
 		_side_check_args(_identifier, side_sav, &side_arg_vec); \
-		side_sdt_probe(_identifier, &side_event_state__##_identifier.enabled, \
-			       side_sav, &(_identifier), &side_arg_vec); \
+		side_sdt_probe(_identifier, &side_event_state__##_identifier.enabled, side_sav, \
+			       &(_identifier), &side_arg_vec); \
 		side_call(&side_event_state__##_identifier.parent, &side_arg_vec); \
 	} while (0)
 
@@ -282,16 +291,15 @@ side_check_types(const struct side_event_field *fields, uint32_t nr_fields,
 #define side_event_call_variadic(_identifier, _sav, _var_fields, _attr...) \
 	do { \
 		_side_define_arg_vec(SIDE_PARAM(_sav)); \
-		const struct side_arg_dynamic_field side_fields[] = { _var_fields }; \
+		const struct side_arg_dynamic_field side_fields[] = {_var_fields}; \
 		const struct side_arg_dynamic_struct var_struct = { \
 			.fields = SIDE_PTR_INIT(side_fields), \
 			.len = SIDE_ARRAY_SIZE(side_fields), \
 			.attributes = _side_attr_or_none(_, ##_attr), \
 		}; \
 		_side_check_args(_identifier, side_sav, &side_arg_vec); \
-		side_sdt_probe_variadic(_identifier, \
-					&side_event_state__##_identifier.enabled, side_sav, \
-					&(_identifier), &side_arg_vec, &var_struct); \
+		side_sdt_probe_variadic(_identifier, &side_event_state__##_identifier.enabled, \
+					side_sav, &(_identifier), &side_arg_vec, &var_struct); \
 		side_call_variadic(&side_event_state__##_identifier.parent, &side_arg_vec, \
 				   &var_struct); \
 	} while (0)
@@ -299,8 +307,8 @@ side_check_types(const struct side_event_field *fields, uint32_t nr_fields,
 #define side_event_variadic(_identifier, _sav, _var, _attr...) \
 	do { \
 		if (side_event_enabled(_identifier)) \
-			side_event_call_variadic(_identifier, SIDE_PARAM(_sav), \
-						 SIDE_PARAM(_var), ##_attr); \
+			side_event_call_variadic(_identifier, SIDE_PARAM(_sav), SIDE_PARAM(_var), \
+						 ##_attr); \
 	} while (0)
 
 /*
@@ -309,32 +317,32 @@ side_check_types(const struct side_event_field *fields, uint32_t nr_fields,
  * updates the semaphore through the file mapping, and in section .probes
  * because bcc and bpftrace look for USDT semaphores only there.
  */
-#define _side_define_event(_linkage, _identifier, _provider, _event, _loglevel, _fields, \
-			   _flags, _attr...) \
+#define _side_define_event(_linkage, _identifier, _provider, _event, _loglevel, _fields, _flags, \
+			   _attr...) \
 	_side_sdt_define_names(_identifier, _provider, _event); \
 	static const struct side_event_field side_event_fields__##_identifier[] = _fields; \
-	_linkage struct side_event_description \
-		__attribute__((section("side_event_description"))) _identifier; \
-	static struct side_event_state_0 \
-		__attribute__((section(".probes"), used)) \
-		side_event_state__##_identifier = { \
-		.parent = { .version = SIDE_EVENT_STATE_ABI_VERSION }, \
+	_linkage struct side_event_description __attribute__((section("side_event_description"))) \
+	_identifier; \
+	static struct side_event_state_0 __attribute__((section(".probes"), used)) \
+	side_event_state__##_identifier = { \
+		.parent = {.version = SIDE_EVENT_STATE_ABI_VERSION}, \
 		.nr_callbacks = 0, \
 		.enabled = 0, \
 		.callbacks = (const struct side_callback *)&side_empty_callback[0], \
 		.desc = &(_identifier), \
 	}; \
-	_linkage struct side_event_description \
-		__attribute__((section("side_event_description"))) _identifier = { \
+	_linkage struct side_event_description __attribute__((section("side_event_description"))) \
+	_identifier = { \
 		.struct_size = offsetof(struct side_event_description, end), \
 		.version = SIDE_EVENT_DESCRIPTION_ABI_VERSION, \
 		.state = SIDE_PTR_INIT(&side_event_state__##_identifier.parent), \
 		.provider_name = SIDE_PTR_INIT(_provider), \
 		.event_name = SIDE_PTR_INIT(_event), \
-		.fields = { \
-			.elements = SIDE_PTR_INIT(side_event_fields__##_identifier), \
-			.length = SIDE_ARRAY_SIZE(side_event_fields__##_identifier), \
-		}, \
+		.fields = \
+			{ \
+				.elements = SIDE_PTR_INIT(side_event_fields__##_identifier), \
+				.length = SIDE_ARRAY_SIZE(side_event_fields__##_identifier), \
+			}, \
 		.attributes = _side_attr_or_none(_, ##_attr), \
 		.flags = (_flags), \
 		.nr_side_type_label = _NR_SIDE_TYPE_LABEL, \
@@ -342,29 +350,28 @@ side_check_types(const struct side_event_field *fields, uint32_t nr_fields,
 		.loglevel = SIDE_ENUM_INIT(_loglevel), \
 	}; \
 	static const struct side_event_description \
-		__attribute__((section("side_event_description_ptr"), used)) \
-		*side_event_ptr__##_identifier = &(_identifier)
+		__attribute__((section("side_event_description_ptr"), \
+			       used)) *side_event_ptr__##_identifier = &(_identifier)
 
 #define side_static_event(_identifier, _provider, _event, _loglevel, _fields, _attr...) \
-	_side_define_event(static, _identifier, _provider, _event, _loglevel, \
-			   SIDE_PARAM(_fields), 0, ##_attr)
+	_side_define_event(static, _identifier, _provider, _event, _loglevel, SIDE_PARAM(_fields), \
+			   0, ##_attr)
 #define side_static_event_variadic(_identifier, _provider, _event, _loglevel, _fields, _attr...) \
-	_side_define_event(static, _identifier, _provider, _event, _loglevel, \
-			   SIDE_PARAM(_fields), SIDE_EVENT_FLAG_VARIADIC, ##_attr)
+	_side_define_event(static, _identifier, _provider, _event, _loglevel, SIDE_PARAM(_fields), \
+			   SIDE_EVENT_FLAG_VARIADIC, ##_attr)
 #define side_hidden_event(_identifier, _provider, _event, _loglevel, _fields, _attr...) \
-	_side_define_event(__attribute__((visibility("hidden"))), _identifier, _provider, \
-			   _event, _loglevel, SIDE_PARAM(_fields), 0, ##_attr)
+	_side_define_event(__attribute__((visibility("hidden"))), _identifier, _provider, _event, \
+			   _loglevel, SIDE_PARAM(_fields), 0, ##_attr)
 #define side_hidden_event_variadic(_identifier, _provider, _event, _loglevel, _fields, _attr...) \
-	_side_define_event(__attribute__((visibility("hidden"))), _identifier, _provider, \
-			   _event, _loglevel, SIDE_PARAM(_fields), SIDE_EVENT_FLAG_VARIADIC, ##_attr)
+	_side_define_event(__attribute__((visibility("hidden"))), _identifier, _provider, _event, \
+			   _loglevel, SIDE_PARAM(_fields), SIDE_EVENT_FLAG_VARIADIC, ##_attr)
 #define side_export_event(_identifier, _provider, _event, _loglevel, _fields, _attr...) \
-	_side_define_event(__attribute__((visibility("default"))), _identifier, _provider, \
-			   _event, _loglevel, SIDE_PARAM(_fields), 0, ##_attr)
+	_side_define_event(__attribute__((visibility("default"))), _identifier, _provider, _event, \
+			   _loglevel, SIDE_PARAM(_fields), 0, ##_attr)
 #define side_export_event_variadic(_identifier, _provider, _event, _loglevel, _fields, _attr...) \
-	_side_define_event(__attribute__((visibility("default"))), _identifier, _provider, \
-			   _event, _loglevel, SIDE_PARAM(_fields), SIDE_EVENT_FLAG_VARIADIC, ##_attr)
-#define side_declare_event(_identifier) \
-	extern struct side_event_description _identifier
+	_side_define_event(__attribute__((visibility("default"))), _identifier, _provider, _event, \
+			   _loglevel, SIDE_PARAM(_fields), SIDE_EVENT_FLAG_VARIADIC, ##_attr)
+#define side_declare_event(_identifier) extern struct side_event_description _identifier
 
 /*
  * Registration: each object (executable or shared library) registers the
@@ -376,17 +383,16 @@ extern struct side_event_description *__start_side_event_description_ptr[]
 extern struct side_event_description *__stop_side_event_description_ptr[]
 	__attribute__((weak, visibility("hidden")));
 int side_event_description_ptr_registered __attribute__((weak, visibility("hidden")));
-struct side_events_register_handle *side_events_handle
-	__attribute__((weak, visibility("hidden")));
+struct side_events_register_handle *side_events_handle __attribute__((weak, visibility("hidden")));
 
 static void side_event_description_ptr_init(void) __attribute__((constructor, used));
 static void side_event_description_ptr_init(void)
 {
 	if (side_event_description_ptr_registered++)
 		return;
-	side_events_handle = side_events_register(
-		__start_side_event_description_ptr,
-		__stop_side_event_description_ptr - __start_side_event_description_ptr);
+	side_events_handle = side_events_register(__start_side_event_description_ptr,
+						  __stop_side_event_description_ptr -
+							  __start_side_event_description_ptr);
 }
 
 static void side_event_description_ptr_exit(void) __attribute__((destructor, used));

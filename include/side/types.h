@@ -67,12 +67,15 @@ static inline void side_bswap_128p(char *p)
 /* Attributes */
 #define side_attr_list(...) \
 	{ \
-		.elements = SIDE_PTR_INIT(((const struct side_attr[]){ __VA_ARGS__ })), \
-		.length = SIDE_ARRAY_SIZE(((const struct side_attr[]){ __VA_ARGS__ })), \
+		.elements = SIDE_PTR_INIT(((const struct side_attr[]){__VA_ARGS__})), \
+		.length = SIDE_ARRAY_SIZE(((const struct side_attr[]){__VA_ARGS__})), \
 	}
 /* In C, attributes of dynamic values are compound literals too. */
 #define side_dynamic_attr_list(...) side_attr_list(__VA_ARGS__)
-#define _side_no_attr() { .elements = SIDE_PTR_INIT(NULL), .length = 0 }
+#define _side_no_attr() \
+	{ \
+		.elements = SIDE_PTR_INIT(NULL), .length = 0 \
+	}
 /*
  * Selects the optional trailing attribute list, or none. An expanded list
  * is a brace initializer whose commas split it into several macro
@@ -84,14 +87,23 @@ static inline void side_bswap_128p(char *p)
 
 #define side_attr(_key, _value) \
 	{ \
-		.key = { .p = SIDE_PTR_INIT(_key), .unit_size = 1, \
-			 .byte_order = SIDE_ENUM_INIT(SIDE_TYPE_BYTE_ORDER_HOST) }, \
+		.key = {.p = SIDE_PTR_INIT(_key), \
+			.unit_size = 1, \
+			.byte_order = SIDE_ENUM_INIT(SIDE_TYPE_BYTE_ORDER_HOST)}, \
 		.value = SIDE_PARAM(_value), \
 	}
-#define side_attr_null(_v) { .type = SIDE_ENUM_INIT(SIDE_ATTR_TYPE_NULL) }
-#define side_attr_bool(_v) { .type = SIDE_ENUM_INIT(SIDE_ATTR_TYPE_BOOL), .u = { .bool_value = !!(_v) } }
+#define side_attr_null(_v) \
+	{ \
+		.type = SIDE_ENUM_INIT(SIDE_ATTR_TYPE_NULL) \
+	}
+#define side_attr_bool(_v) \
+	{ \
+		.type = SIDE_ENUM_INIT(SIDE_ATTR_TYPE_BOOL), .u = {.bool_value = !!(_v) } \
+	}
 #define _side_attr_int(_label, _member, _v) \
-	{ .type = SIDE_ENUM_INIT(_label), .u = { .integer_value = { ._member = (_v) } } }
+	{ \
+		.type = SIDE_ENUM_INIT(_label), .u = {.integer_value = {._member = (_v)} } \
+	}
 #define side_attr_u8(_v) _side_attr_int(SIDE_ATTR_TYPE_U8, side_u8, _v)
 #define side_attr_u16(_v) _side_attr_int(SIDE_ATTR_TYPE_U16, side_u16, _v)
 #define side_attr_u32(_v) _side_attr_int(SIDE_ATTR_TYPE_U32, side_u32, _v)
@@ -105,7 +117,9 @@ static inline void side_bswap_128p(char *p)
 #define side_attr_s128(_v) _side_attr_int(SIDE_ATTR_TYPE_S128, side_s128, _v)
 #endif
 #define _side_attr_float(_label, _member, _v) \
-	{ .type = SIDE_ENUM_INIT(_label), .u = { .float_value = { ._member = (_v) } } }
+	{ \
+		.type = SIDE_ENUM_INIT(_label), .u = {.float_value = {._member = (_v)} } \
+	}
 #ifdef SIDE_HAVE_FLOAT16
 #define side_attr_float_binary16(_v) \
 	_side_attr_float(SIDE_ATTR_TYPE_FLOAT_BINARY16, side_float_binary16, _v)
@@ -119,9 +133,12 @@ static inline void side_bswap_128p(char *p)
 	_side_attr_float(SIDE_ATTR_TYPE_FLOAT_BINARY128, side_float_binary128, _v)
 #endif
 #define _side_attr_string(_v, _unit) \
-	{ .type = SIDE_ENUM_INIT(SIDE_ATTR_TYPE_STRING), \
-	  .u = { .string_value = { .p = SIDE_PTR_INIT(_v), .unit_size = (_unit), \
-				   .byte_order = SIDE_ENUM_INIT(SIDE_TYPE_BYTE_ORDER_HOST) } } }
+	{ \
+		.type = SIDE_ENUM_INIT(SIDE_ATTR_TYPE_STRING), \
+		.u = {.string_value = {.p = SIDE_PTR_INIT(_v), \
+				       .unit_size = (_unit), \
+				       .byte_order = SIDE_ENUM_INIT(SIDE_TYPE_BYTE_ORDER_HOST)} } \
+	}
 #define side_attr_string(_v) _side_attr_string(_v, 1)
 #define side_attr_string16(_v) _side_attr_string(_v, 2)
 #define side_attr_string32(_v) _side_attr_string(_v, 4)
@@ -130,13 +147,16 @@ static inline void side_bswap_128p(char *p)
  * Field lists are brace lists so that the event definition can both store
  * them and count them at compile time.
  */
-#define side_field_list(...) { __VA_ARGS__ }
+#define side_field_list(...) \
+	{ \
+		__VA_ARGS__ \
+	}
 #define side_arg_list(...) __VA_ARGS__
 
 #define _side_fields_ref(_fields) \
 	{ \
-		.elements = SIDE_PTR_INIT((const struct side_event_field[]) _fields), \
-		.length = SIDE_ARRAY_SIZE(((const struct side_event_field[]) _fields)), \
+		.elements = SIDE_PTR_INIT((const struct side_event_field[])_fields), \
+		.length = SIDE_ARRAY_SIZE(((const struct side_event_field[])_fields)), \
 	}
 
 /*
@@ -146,14 +166,19 @@ static inline void side_bswap_128p(char *p)
  * the message below instead of a parse error.
  */
 #define _side_field_name_ok(_name) \
-	_Generic((_name), char *: sizeof(_name) > 1, const char *: sizeof(_name) > 1, default: 0)
+	_Generic((_name), char * : sizeof(_name) > 1, const char * : sizeof(_name) > 1, default : 0)
 #define _side_field(_name, _type) \
 	{ \
-		.field_name = { .v = { (_name), \
-			(const char *)(0 * sizeof(struct { \
-				_Static_assert(_side_field_name_ok(_name), \
-					"SIDE: a field name must be a non-empty string, not NULL or \"\""); \
-				char c; })) } }, \
+		.field_name = \
+			{.v = {(_name), \
+			       (const char \
+					*)(0 * sizeof(struct { \
+						   _Static_assert( \
+							   _side_field_name_ok(_name), \
+							   "SIDE: a field name must be a " \
+							   "non-empty string, not NULL or \"\""); \
+						   char c; \
+					   }))}}, \
 		.side_type = _type, \
 	}
 
@@ -164,51 +189,81 @@ static inline void side_bswap_128p(char *p)
  * then says what to write, next to the compiler's own complaint about "&".
  */
 #define _side_ref(_def) \
-	{ .v = { &(_def), \
-		(void *)(0 * sizeof(struct { \
-			_Static_assert(__builtin_classify_type(_def) != 5 /* pointer */, \
-				"SIDE: name the definition or argument vector, not its address: " \
-				"side_field_struct(\"f\", def), side_arg_struct(vec)"); \
-			char c; })) } }
+	{ \
+		.v = \
+		{ &(_def), \
+		  (void *)(0 * sizeof(struct { \
+				   _Static_assert( \
+					   __builtin_classify_type(_def) != 5 /* pointer */, \
+					   "SIDE: name the definition or argument vector, not " \
+					   "its address: " \
+					   "side_field_struct(\"f\", def), side_arg_struct(vec)"); \
+				   char c; \
+			   })) } \
+	}
 
 /* Basic types */
 #define side_type_null(_attr...) \
-	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_NULL), \
-	  .u = { .side_null = { .attributes = _side_attr_or_none(_, ##_attr) } } }
+	{ \
+		.type = SIDE_ENUM_INIT(SIDE_TYPE_NULL), \
+		.u = {.side_null = {.attributes = _side_attr_or_none(_, ##_attr)} } \
+	}
 #define side_type_bool(_attr...) \
-	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_BOOL), \
-	  .u = { .side_bool = { .attributes = _side_attr_or_none(_, ##_attr), \
-				.bool_size = sizeof(uint8_t), .len_bits = 0, \
-				.byte_order = SIDE_ENUM_INIT(SIDE_TYPE_BYTE_ORDER_HOST) } } }
+	{ \
+		.type = SIDE_ENUM_INIT(SIDE_TYPE_BOOL), \
+		.u = {.side_bool = {.attributes = _side_attr_or_none(_, ##_attr), \
+				    .bool_size = sizeof(uint8_t), \
+				    .len_bits = 0, \
+				    .byte_order = SIDE_ENUM_INIT(SIDE_TYPE_BYTE_ORDER_HOST)} } \
+	}
 #define side_type_byte(_attr...) \
-	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_BYTE), \
-	  .u = { .side_byte = { .attributes = _side_attr_or_none(_, ##_attr) } } }
-#define side_type_dynamic() { .type = SIDE_ENUM_INIT(SIDE_TYPE_DYNAMIC) }
+	{ \
+		.type = SIDE_ENUM_INIT(SIDE_TYPE_BYTE), \
+		.u = {.side_byte = {.attributes = _side_attr_or_none(_, ##_attr)} } \
+	}
+#define side_type_dynamic() \
+	{ \
+		.type = SIDE_ENUM_INIT(SIDE_TYPE_DYNAMIC) \
+	}
 
 #define _side_type_string(_label, _unit, _order, _attr) \
-	{ .type = SIDE_ENUM_INIT(_label), \
-	  .u = { .side_string = { .attributes = _attr, .unit_size = (_unit), \
-				  .byte_order = SIDE_ENUM_INIT(_order) } } }
+	{ \
+		.type = SIDE_ENUM_INIT(_label), \
+		.u = {.side_string = {.attributes = _attr, \
+				      .unit_size = (_unit), \
+				      .byte_order = SIDE_ENUM_INIT(_order)} } \
+	}
 #define side_type_string(_attr...) \
-	_side_type_string(SIDE_TYPE_STRING_UTF8, 1, SIDE_TYPE_BYTE_ORDER_HOST, _side_attr_or_none(_, ##_attr))
+	_side_type_string(SIDE_TYPE_STRING_UTF8, 1, SIDE_TYPE_BYTE_ORDER_HOST, \
+			  _side_attr_or_none(_, ##_attr))
 #define side_type_string16(_attr...) \
-	_side_type_string(SIDE_TYPE_STRING_UTF16, 2, SIDE_TYPE_BYTE_ORDER_HOST, _side_attr_or_none(_, ##_attr))
+	_side_type_string(SIDE_TYPE_STRING_UTF16, 2, SIDE_TYPE_BYTE_ORDER_HOST, \
+			  _side_attr_or_none(_, ##_attr))
 #define side_type_string32(_attr...) \
-	_side_type_string(SIDE_TYPE_STRING_UTF32, 4, SIDE_TYPE_BYTE_ORDER_HOST, _side_attr_or_none(_, ##_attr))
+	_side_type_string(SIDE_TYPE_STRING_UTF32, 4, SIDE_TYPE_BYTE_ORDER_HOST, \
+			  _side_attr_or_none(_, ##_attr))
 #define side_type_string16_le(_attr...) \
-	_side_type_string(SIDE_TYPE_STRING_UTF16, 2, SIDE_TYPE_BYTE_ORDER_LE, _side_attr_or_none(_, ##_attr))
+	_side_type_string(SIDE_TYPE_STRING_UTF16, 2, SIDE_TYPE_BYTE_ORDER_LE, \
+			  _side_attr_or_none(_, ##_attr))
 #define side_type_string32_le(_attr...) \
-	_side_type_string(SIDE_TYPE_STRING_UTF32, 4, SIDE_TYPE_BYTE_ORDER_LE, _side_attr_or_none(_, ##_attr))
+	_side_type_string(SIDE_TYPE_STRING_UTF32, 4, SIDE_TYPE_BYTE_ORDER_LE, \
+			  _side_attr_or_none(_, ##_attr))
 #define side_type_string16_be(_attr...) \
-	_side_type_string(SIDE_TYPE_STRING_UTF16, 2, SIDE_TYPE_BYTE_ORDER_BE, _side_attr_or_none(_, ##_attr))
+	_side_type_string(SIDE_TYPE_STRING_UTF16, 2, SIDE_TYPE_BYTE_ORDER_BE, \
+			  _side_attr_or_none(_, ##_attr))
 #define side_type_string32_be(_attr...) \
-	_side_type_string(SIDE_TYPE_STRING_UTF32, 4, SIDE_TYPE_BYTE_ORDER_BE, _side_attr_or_none(_, ##_attr))
+	_side_type_string(SIDE_TYPE_STRING_UTF32, 4, SIDE_TYPE_BYTE_ORDER_BE, \
+			  _side_attr_or_none(_, ##_attr))
 
 #define _side_type_integer(_label, _signed, _size, _order, _attr) \
-	{ .type = SIDE_ENUM_INIT(_label), \
-	  .u = { .side_integer = { .attributes = _attr, .integer_size = (_size), \
-				   .len_bits = 0, .signedness = (_signed), \
-				   .byte_order = SIDE_ENUM_INIT(_order) } } }
+	{ \
+		.type = SIDE_ENUM_INIT(_label), \
+		.u = {.side_integer = {.attributes = _attr, \
+				       .integer_size = (_size), \
+				       .len_bits = 0, \
+				       .signedness = (_signed), \
+				       .byte_order = SIDE_ENUM_INIT(_order)} } \
+	}
 #define _side_type_int(_label, _signed, _size, _order, _attr...) \
 	_side_type_integer(_label, _signed, _size, _order, _side_attr_or_none(_, ##_attr))
 #define _SIDE_HOST SIDE_TYPE_BYTE_ORDER_HOST
@@ -251,10 +306,12 @@ static inline void side_bswap_128p(char *p)
 #endif
 
 #define _side_type_float(_label, _size, _order, _attr...) \
-	{ .type = SIDE_ENUM_INIT(_label), \
-	  .u = { .side_float = { .attributes = _side_attr_or_none(_, ##_attr), \
-				 .float_size = (_size), \
-				 .byte_order = SIDE_ENUM_INIT(_order) } } }
+	{ \
+		.type = SIDE_ENUM_INIT(_label), \
+		.u = {.side_float = {.attributes = _side_attr_or_none(_, ##_attr), \
+				     .float_size = (_size), \
+				     .byte_order = SIDE_ENUM_INIT(_order)} } \
+	}
 #define _SIDE_FHOST SIDE_TYPE_FLOAT_WORD_ORDER_HOST
 #define side_type_float_binary32(_attr...) \
 	_side_type_float(SIDE_TYPE_FLOAT_BINARY32, 4, _SIDE_FHOST, ##_attr)
@@ -327,8 +384,10 @@ static inline void side_bswap_128p(char *p)
 #define side_field_u128_be(_name, _attr...) _side_field(_name, side_type_u128_be(_attr))
 #define side_field_s128_be(_name, _attr...) _side_field(_name, side_type_s128_be(_attr))
 #endif
-#define side_field_float_binary32(_name, _attr...) _side_field(_name, side_type_float_binary32(_attr))
-#define side_field_float_binary64(_name, _attr...) _side_field(_name, side_type_float_binary64(_attr))
+#define side_field_float_binary32(_name, _attr...) \
+	_side_field(_name, side_type_float_binary32(_attr))
+#define side_field_float_binary64(_name, _attr...) \
+	_side_field(_name, side_type_float_binary64(_attr))
 #define side_field_float_binary32_le(_name, _attr...) \
 	_side_field(_name, side_type_float_binary32_le(_attr))
 #define side_field_float_binary64_le(_name, _attr...) \
@@ -338,14 +397,16 @@ static inline void side_bswap_128p(char *p)
 #define side_field_float_binary64_be(_name, _attr...) \
 	_side_field(_name, side_type_float_binary64_be(_attr))
 #ifdef SIDE_HAVE_FLOAT16
-#define side_field_float_binary16(_name, _attr...) _side_field(_name, side_type_float_binary16(_attr))
+#define side_field_float_binary16(_name, _attr...) \
+	_side_field(_name, side_type_float_binary16(_attr))
 #define side_field_float_binary16_le(_name, _attr...) \
 	_side_field(_name, side_type_float_binary16_le(_attr))
 #define side_field_float_binary16_be(_name, _attr...) \
 	_side_field(_name, side_type_float_binary16_be(_attr))
 #endif
 #ifdef SIDE_HAVE_FLOAT128
-#define side_field_float_binary128(_name, _attr...) _side_field(_name, side_type_float_binary128(_attr))
+#define side_field_float_binary128(_name, _attr...) \
+	_side_field(_name, side_type_float_binary128(_attr))
 #define side_field_float_binary128_le(_name, _attr...) \
 	_side_field(_name, side_type_float_binary128_le(_attr))
 #define side_field_float_binary128_be(_name, _attr...) \
@@ -353,22 +414,33 @@ static inline void side_bswap_128p(char *p)
 #endif
 
 /* Call-site arguments of basic types */
-#define side_arg_null(_v) { .type = SIDE_ENUM_INIT(SIDE_TYPE_NULL), .flags = 0 }
+#define side_arg_null(_v) \
+	{ \
+		.type = SIDE_ENUM_INIT(SIDE_TYPE_NULL), .flags = 0 \
+	}
 #define side_arg_bool(_v) \
-	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_BOOL), .flags = 0, \
-	  .u = { .side_static = { .bool_value = { .side_bool8 = !!(_v) } } } }
+	{ \
+		.type = SIDE_ENUM_INIT(SIDE_TYPE_BOOL), .flags = 0, \
+		.u = {.side_static = {.bool_value = {.side_bool8 = !!(_v)}} } \
+	}
 #define side_arg_byte(_v) \
-	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_BYTE), .flags = 0, \
-	  .u = { .side_static = { .byte_value = (_v) } } }
+	{ \
+		.type = SIDE_ENUM_INIT(SIDE_TYPE_BYTE), .flags = 0, \
+		.u = {.side_static = {.byte_value = (_v)} } \
+	}
 #define _side_arg_string(_label, _v) \
-	{ .type = SIDE_ENUM_INIT(_label), .flags = 0, \
-	  .u = { .side_static = { .string_value = SIDE_PTR_INIT(_v) } } }
+	{ \
+		.type = SIDE_ENUM_INIT(_label), .flags = 0, \
+		.u = {.side_static = {.string_value = SIDE_PTR_INIT(_v)} } \
+	}
 #define side_arg_string(_v) _side_arg_string(SIDE_TYPE_STRING_UTF8, _v)
 #define side_arg_string16(_v) _side_arg_string(SIDE_TYPE_STRING_UTF16, _v)
 #define side_arg_string32(_v) _side_arg_string(SIDE_TYPE_STRING_UTF32, _v)
 #define _side_arg_int(_label, _member, _v) \
-	{ .type = SIDE_ENUM_INIT(_label), .flags = 0, \
-	  .u = { .side_static = { .integer_value = { ._member = (_v) } } } }
+	{ \
+		.type = SIDE_ENUM_INIT(_label), .flags = 0, \
+		.u = {.side_static = {.integer_value = {._member = (_v)}} } \
+	}
 #define side_arg_u8(_v) _side_arg_int(SIDE_TYPE_U8, side_u8, _v)
 #define side_arg_u16(_v) _side_arg_int(SIDE_TYPE_U16, side_u16, _v)
 #define side_arg_u32(_v) _side_arg_int(SIDE_TYPE_U32, side_u32, _v)
@@ -383,13 +455,18 @@ static inline void side_bswap_128p(char *p)
 #endif
 #define side_arg_pointer(_v) _side_arg_int(SIDE_TYPE_POINTER, side_uptr, (uintptr_t)(_v))
 #define _side_arg_float(_label, _member, _v) \
-	{ .type = SIDE_ENUM_INIT(_label), .flags = 0, \
-	  .u = { .side_static = { .float_value = { ._member = (_v) } } } }
+	{ \
+		.type = SIDE_ENUM_INIT(_label), .flags = 0, \
+		.u = {.side_static = {.float_value = {._member = (_v)}} } \
+	}
 #ifdef SIDE_HAVE_FLOAT16
-#define side_arg_float_binary16(_v) _side_arg_float(SIDE_TYPE_FLOAT_BINARY16, side_float_binary16, _v)
+#define side_arg_float_binary16(_v) \
+	_side_arg_float(SIDE_TYPE_FLOAT_BINARY16, side_float_binary16, _v)
 #endif
-#define side_arg_float_binary32(_v) _side_arg_float(SIDE_TYPE_FLOAT_BINARY32, side_float_binary32, _v)
-#define side_arg_float_binary64(_v) _side_arg_float(SIDE_TYPE_FLOAT_BINARY64, side_float_binary64, _v)
+#define side_arg_float_binary32(_v) \
+	_side_arg_float(SIDE_TYPE_FLOAT_BINARY32, side_float_binary32, _v)
+#define side_arg_float_binary64(_v) \
+	_side_arg_float(SIDE_TYPE_FLOAT_BINARY64, side_float_binary64, _v)
 #ifdef SIDE_HAVE_FLOAT128
 #define side_arg_float_binary128(_v) \
 	_side_arg_float(SIDE_TYPE_FLOAT_BINARY128, side_float_binary128, _v)
@@ -465,32 +542,41 @@ static inline void side_bswap_128p(char *p)
  * usable wherever a definition's name is (side_type_struct(side_struct_literal(...))).
  */
 #define side_struct_literal(_fields, _attr...) \
-	((const struct side_type_struct){ \
-		.fields = _side_fields_ref(SIDE_PARAM(_fields)), \
-		.attributes = _side_attr_or_none(_, ##_attr) })
+	((const struct side_type_struct){.fields = _side_fields_ref(SIDE_PARAM(_fields)), \
+					 .attributes = _side_attr_or_none(_, ##_attr)})
 #define side_define_struct(_identifier, _fields, _attr...) \
 	const struct side_type_struct _identifier = { \
 		.fields = _side_fields_ref(SIDE_PARAM(_fields)), \
-		.attributes = _side_attr_or_none(_, ##_attr) }
+		.attributes = _side_attr_or_none(_, ##_attr)}
 #define side_type_struct(_struct) \
-	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_STRUCT), .u = { .side_struct = _side_ref(_struct) } }
+	{ \
+		.type = SIDE_ENUM_INIT(SIDE_TYPE_STRUCT), \
+		.u = {.side_struct = _side_ref(_struct) } \
+	}
 #define side_field_struct(_name, _struct) _side_field(_name, side_type_struct(SIDE_PARAM(_struct)))
 #define side_arg_struct(_vec) \
-	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_STRUCT), .flags = 0, \
-	  .u = { .side_static = { .side_struct = _side_ref(_vec) } } }
+	{ \
+		.type = SIDE_ENUM_INIT(SIDE_TYPE_STRUCT), .flags = 0, \
+		.u = {.side_static = {.side_struct = _side_ref(_vec)} } \
+	}
 
 /* Compound types: array and vla */
 #define side_define_array(_identifier, _elem_type, _length, _attr...) \
-	const struct side_type_array _identifier = { \
-		.elem_type = SIDE_PTR_INIT(_elem_type), .length = (_length), \
-		.attributes = _side_attr_or_none(_, ##_attr) }
+	const struct side_type_array _identifier = {.elem_type = SIDE_PTR_INIT(_elem_type), \
+						    .length = (_length), \
+						    .attributes = _side_attr_or_none(_, ##_attr)}
 #define _side_type_array_1(_array) \
-	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_ARRAY), .u = { .side_array = _side_ref(_array) } }
+	{ \
+		.type = SIDE_ENUM_INIT(SIDE_TYPE_ARRAY), .u = {.side_array = _side_ref(_array) } \
+	}
 #define _side_type_array_inline(_elem_type, _length, _attr...) \
-	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_ARRAY), \
-	  .u = { .side_array = SIDE_PTR_INIT(&(const struct side_type_array){ \
-		.elem_type = SIDE_PTR_INIT(_elem_type), .length = (_length), \
-		.attributes = _side_attr_or_none(_, ##_attr) }) } }
+	{ \
+		.type = SIDE_ENUM_INIT(SIDE_TYPE_ARRAY), \
+		.u = {.side_array = SIDE_PTR_INIT(&(const struct side_type_array){ \
+			      .elem_type = SIDE_PTR_INIT(_elem_type), \
+			      .length = (_length), \
+			      .attributes = _side_attr_or_none(_, ##_attr)}) } \
+	}
 /* An expanded attribute list counts as several arguments. */
 #define _side_type_array_2 _side_type_array_inline
 #define _side_type_array_3 _side_type_array_inline
@@ -500,22 +586,27 @@ static inline void side_bswap_128p(char *p)
 #define side_type_array(...) SIDE_CAT(_side_type_array_, _SIDE_NARG(__VA_ARGS__))(__VA_ARGS__)
 #define side_field_array(_name, ...) _side_field(_name, side_type_array(__VA_ARGS__))
 #define side_arg_array(_vec) \
-	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_ARRAY), .flags = 0, \
-	  .u = { .side_static = { .side_array = _side_ref(_vec) } } }
+	{ \
+		.type = SIDE_ENUM_INIT(SIDE_TYPE_ARRAY), .flags = 0, \
+		.u = {.side_static = {.side_array = _side_ref(_vec)} } \
+	}
 
 #define side_define_vla(_identifier, _elem_type, _length_type, _attr...) \
-	const struct side_type_vla _identifier = { \
-		.elem_type = SIDE_PTR_INIT(_elem_type), \
-		.length_type = SIDE_PTR_INIT(_length_type), \
-		.attributes = _side_attr_or_none(_, ##_attr) }
+	const struct side_type_vla _identifier = {.elem_type = SIDE_PTR_INIT(_elem_type), \
+						  .length_type = SIDE_PTR_INIT(_length_type), \
+						  .attributes = _side_attr_or_none(_, ##_attr)}
 #define _side_type_vla_1(_vla) \
-	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_VLA), .u = { .side_vla = _side_ref(_vla) } }
+	{ \
+		.type = SIDE_ENUM_INIT(SIDE_TYPE_VLA), .u = {.side_vla = _side_ref(_vla) } \
+	}
 #define _side_type_vla_inline(_elem_type, _length_type, _attr...) \
-	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_VLA), \
-	  .u = { .side_vla = SIDE_PTR_INIT(&(const struct side_type_vla){ \
-		.elem_type = SIDE_PTR_INIT(_elem_type), \
-		.length_type = SIDE_PTR_INIT(_length_type), \
-		.attributes = _side_attr_or_none(_, ##_attr) }) } }
+	{ \
+		.type = SIDE_ENUM_INIT(SIDE_TYPE_VLA), \
+		.u = {.side_vla = SIDE_PTR_INIT(&(const struct side_type_vla){ \
+			      .elem_type = SIDE_PTR_INIT(_elem_type), \
+			      .length_type = SIDE_PTR_INIT(_length_type), \
+			      .attributes = _side_attr_or_none(_, ##_attr)}) } \
+	}
 #define _side_type_vla_2 _side_type_vla_inline
 #define _side_type_vla_3 _side_type_vla_inline
 #define _side_type_vla_4 _side_type_vla_inline
@@ -524,8 +615,10 @@ static inline void side_bswap_128p(char *p)
 #define side_type_vla(...) SIDE_CAT(_side_type_vla_, _SIDE_NARG(__VA_ARGS__))(__VA_ARGS__)
 #define side_field_vla(_name, ...) _side_field(_name, side_type_vla(__VA_ARGS__))
 #define side_arg_vla(_vec) \
-	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_VLA), .flags = 0, \
-	  .u = { .side_static = { .side_vla = _side_ref(_vec) } } }
+	{ \
+		.type = SIDE_ENUM_INIT(SIDE_TYPE_VLA), .flags = 0, \
+		.u = {.side_static = {.side_vla = _side_ref(_vec)} } \
+	}
 
 /* Element types are passed by address: side_elem(side_type_u32()). */
 #define side_elem(...) (&(const struct side_type)__VA_ARGS__)
@@ -533,7 +626,7 @@ static inline void side_bswap_128p(char *p)
 
 /* Argument vectors for struct, array and vla arguments. */
 #define side_arg_define_vec(_identifier, _sav) \
-	const struct side_arg _identifier##_vec[] = { _sav }; \
+	const struct side_arg _identifier##_vec[] = {_sav}; \
 	const struct side_arg_vec _identifier = { \
 		.sav = SIDE_PTR_INIT(_identifier##_vec), \
 		.len = SIDE_ARRAY_SIZE(_identifier##_vec), \
@@ -547,29 +640,32 @@ static inline void side_bswap_128p(char *p)
  * side_vla_visitor_literal() is an unnamed definition, usable by name.
  */
 #define side_vla_visitor_literal(_elem_type, _length_type, _visitor, _attr...) \
-	((const struct side_type_vla_visitor){ \
-		.elem_type = SIDE_PTR_INIT(_elem_type), \
-		.length_type = SIDE_PTR_INIT(_length_type), \
-		.visitor = SIDE_PTR_INIT(_visitor), \
-		.attributes = _side_attr_or_none(_, ##_attr) })
+	((const struct side_type_vla_visitor){.elem_type = SIDE_PTR_INIT(_elem_type), \
+					      .length_type = SIDE_PTR_INIT(_length_type), \
+					      .visitor = SIDE_PTR_INIT(_visitor), \
+					      .attributes = _side_attr_or_none(_, ##_attr)})
 #define side_define_vla_visitor(_identifier, _elem_type, _length_type, _visitor, _attr...) \
 	const struct side_type_vla_visitor _identifier = { \
 		.elem_type = SIDE_PTR_INIT(_elem_type), \
 		.length_type = SIDE_PTR_INIT(_length_type), \
 		.visitor = SIDE_PTR_INIT(_visitor), \
-		.attributes = _side_attr_or_none(_, ##_attr) }
+		.attributes = _side_attr_or_none(_, ##_attr)}
 /* Adapts a visitor taking the application's context type to side_visitor_func. */
-#define side_define_static_vla_visitor(_identifier, _elem_type, _length_type, _func, _type, _attr...) \
+#define side_define_static_vla_visitor(_identifier, _elem_type, _length_type, _func, _type, \
+				       _attr...) \
 	static enum side_visitor_status side_vla_visitor_func__##_identifier( \
 		const struct side_tracer_visitor_ctx *tracer_ctx, void *app_ctx) \
 	{ \
 		return _func(tracer_ctx, (_type *)app_ctx); \
 	} \
-	static side_define_vla_visitor(_identifier, SIDE_PARAM(_elem_type), SIDE_PARAM(_length_type), \
+	static side_define_vla_visitor(_identifier, SIDE_PARAM(_elem_type), \
+				       SIDE_PARAM(_length_type), \
 				       side_vla_visitor_func__##_identifier, ##_attr)
 #define side_type_vla_visitor(_vla_visitor) \
-	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_VLA_VISITOR), \
-	  .u = { .side_vla_visitor = _side_ref(_vla_visitor) } }
+	{ \
+		.type = SIDE_ENUM_INIT(SIDE_TYPE_VLA_VISITOR), \
+		.u = {.side_vla_visitor = _side_ref(_vla_visitor) } \
+	}
 #define side_field_vla_visitor(_name, _vla_visitor) \
 	_side_field(_name, side_type_vla_visitor(SIDE_PARAM(_vla_visitor)))
 #define side_arg_define_vla_visitor(_identifier, _ctx) \
@@ -578,30 +674,43 @@ static inline void side_bswap_128p(char *p)
 		.cached_arg = SIDE_PTR_INIT(NULL), \
 	}
 #define side_arg_vla_visitor(_visitor) \
-	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_VLA_VISITOR), .flags = 0, \
-	  .u = { .side_static = { .side_vla_visitor = _side_ref(_visitor) } } }
+	{ \
+		.type = SIDE_ENUM_INIT(SIDE_TYPE_VLA_VISITOR), .flags = 0, \
+		.u = {.side_static = {.side_vla_visitor = _side_ref(_visitor)} } \
+	}
 #define side_visit_dynamic_arg(_what, _expr...) _what(_expr)
 #define side_visit_dynamic_field(_what, _name, _expr...) side_arg_dynamic_field(_name, _what(_expr))
 
 /* Variant: a selector value chooses one of the option types. */
 #define side_option_range(_begin, _end, _type) \
-	{ .range_begin = (_begin), .range_end = (_end), .side_type = _type }
+	{ \
+		.range_begin = (_begin), .range_end = (_end), .side_type = _type \
+	}
 #define side_option(_value, _type) side_option_range(_value, _value, SIDE_PARAM(_type))
 #define side_option_list(...) \
-	{ .elements = SIDE_PTR_INIT(((const struct side_variant_option[]){ __VA_ARGS__ })), \
-	  .length = SIDE_ARRAY_SIZE(((const struct side_variant_option[]){ __VA_ARGS__ })) }
+	{ \
+		.elements = SIDE_PTR_INIT(((const struct side_variant_option[]){__VA_ARGS__})), \
+		.length = SIDE_ARRAY_SIZE(((const struct side_variant_option[]){__VA_ARGS__})) \
+	}
 #define side_define_variant(_identifier, _selector, _options, _attr...) \
-	const struct side_type_variant _identifier = { \
-		.options = _options, .selector = _selector, \
-		.attributes = _side_attr_or_none(_, ##_attr) }
+	const struct side_type_variant _identifier = {.options = _options, \
+						      .selector = _selector, \
+						      .attributes = \
+							      _side_attr_or_none(_, ##_attr)}
 #define side_type_variant(_variant) \
-	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_VARIANT), .u = { .side_variant = _side_ref(_variant) } }
-#define side_field_variant(_name, _variant) _side_field(_name, side_type_variant(SIDE_PARAM(_variant)))
+	{ \
+		.type = SIDE_ENUM_INIT(SIDE_TYPE_VARIANT), \
+		.u = {.side_variant = _side_ref(_variant) } \
+	}
+#define side_field_variant(_name, _variant) \
+	_side_field(_name, side_type_variant(SIDE_PARAM(_variant)))
 #define side_arg_define_variant(_identifier, _selector_val, _option) \
-	const struct side_arg_variant _identifier = { .selector = _selector_val, .option = _option }
+	const struct side_arg_variant _identifier = {.selector = _selector_val, .option = _option}
 #define side_arg_variant(_variant) \
-	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_VARIANT), .flags = 0, \
-	  .u = { .side_static = { .side_variant = _side_ref(_variant) } } }
+	{ \
+		.type = SIDE_ENUM_INIT(SIDE_TYPE_VARIANT), .flags = 0, \
+		.u = {.side_static = {.side_variant = _side_ref(_variant)} } \
+	}
 
 /* Optional: a value that may be absent. */
 enum {
@@ -609,60 +718,84 @@ enum {
 	SIDE_OPTIONAL_ENABLED = 1,
 };
 #define side_define_optional(_identifier, _elem_type, _attr...) \
-	const struct side_type_optional _identifier = { \
-		.elem_type = SIDE_PTR_INIT(_elem_type), \
-		.attributes = _side_attr_or_none(_, ##_attr) }
+	const struct side_type_optional _identifier = {.elem_type = SIDE_PTR_INIT(_elem_type), \
+						       .attributes = \
+							       _side_attr_or_none(_, ##_attr)}
 #define side_type_optional(_optional) \
-	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_OPTIONAL), .u = { .side_optional = _side_ref(_optional) } }
+	{ \
+		.type = SIDE_ENUM_INIT(SIDE_TYPE_OPTIONAL), \
+		.u = {.side_optional = _side_ref(_optional) } \
+	}
 #define side_field_optional(_name, _optional) _side_field(_name, side_type_optional(_optional))
 #define side_field_optional_literal(_name, _elem_type, _attr...) \
 	_side_field(_name, side_type_optional(((const struct side_type_optional){ \
-		.elem_type = SIDE_PTR_INIT(_elem_type), \
-		.attributes = _side_attr_or_none(_, ##_attr) })))
+				   .elem_type = SIDE_PTR_INIT(_elem_type), \
+				   .attributes = _side_attr_or_none(_, ##_attr)})))
 #define side_arg_define_optional(_identifier, _value, _selector) \
-	const struct side_arg_optional _identifier = { .side_static = _value, .selector = (_selector) }
+	const struct side_arg_optional _identifier = {.side_static = _value, \
+						      .selector = (_selector)}
 #define side_arg_optional(_optional) \
-	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_OPTIONAL), .flags = 0, \
-	  .u = { .side_static = { .side_optional = _side_ref(_optional) } } }
+	{ \
+		.type = SIDE_ENUM_INIT(SIDE_TYPE_OPTIONAL), .flags = 0, \
+		.u = {.side_static = {.side_optional = _side_ref(_optional)} } \
+	}
 
 /*
  * Enumerations: the argument is the underlying integer. The mappings are
  * passed by address (side_field_enum("e", &mappings, elem)), as in libside.
  */
 #define side_enum_mapping_range(_label, _begin, _end) \
-	{ .range_begin = (_begin), .range_end = (_end), \
-	  .label = { .p = SIDE_PTR_INIT(_label), .unit_size = 1, \
-		     .byte_order = SIDE_ENUM_INIT(SIDE_TYPE_BYTE_ORDER_HOST) } }
+	{ \
+		.range_begin = (_begin), .range_end = (_end), .label = { \
+			.p = SIDE_PTR_INIT(_label), \
+			.unit_size = 1, \
+			.byte_order = SIDE_ENUM_INIT(SIDE_TYPE_BYTE_ORDER_HOST) \
+		} \
+	}
 #define side_enum_mapping_value(_label, _value) side_enum_mapping_range(_label, _value, _value)
 #define side_enum_mapping_list(...) \
-	{ .elements = SIDE_PTR_INIT(((const struct side_enum_mapping[]){ __VA_ARGS__ })), \
-	  .length = SIDE_ARRAY_SIZE(((const struct side_enum_mapping[]){ __VA_ARGS__ })) }
+	{ \
+		.elements = SIDE_PTR_INIT(((const struct side_enum_mapping[]){__VA_ARGS__})), \
+		.length = SIDE_ARRAY_SIZE(((const struct side_enum_mapping[]){__VA_ARGS__})) \
+	}
 #define side_define_enum(_identifier, _mappings, _attr...) \
 	const struct side_enum_mappings _identifier = { \
-		.mappings = _mappings, .attributes = _side_attr_or_none(_, ##_attr) }
+		.mappings = _mappings, .attributes = _side_attr_or_none(_, ##_attr)}
 #define side_type_enum(_mappings, _elem_type) \
-	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_ENUM), \
-	  .u = { .side_enum = { .mappings = SIDE_PTR_INIT(_mappings), \
-				.elem_type = SIDE_PTR_INIT(_elem_type) } } }
+	{ \
+		.type = SIDE_ENUM_INIT(SIDE_TYPE_ENUM), \
+		.u = {.side_enum = {.mappings = SIDE_PTR_INIT(_mappings), \
+				    .elem_type = SIDE_PTR_INIT(_elem_type)} } \
+	}
 #define side_field_enum(_name, _mappings, _elem_type) \
 	_side_field(_name, side_type_enum(_mappings, SIDE_PARAM(_elem_type)))
 
 #define side_enum_bitmap_mapping_range(_label, _begin, _end) \
-	{ .range_begin = (_begin), .range_end = (_end), \
-	  .label = { .p = SIDE_PTR_INIT(_label), .unit_size = 1, \
-		     .byte_order = SIDE_ENUM_INIT(SIDE_TYPE_BYTE_ORDER_HOST) } }
+	{ \
+		.range_begin = (_begin), .range_end = (_end), .label = { \
+			.p = SIDE_PTR_INIT(_label), \
+			.unit_size = 1, \
+			.byte_order = SIDE_ENUM_INIT(SIDE_TYPE_BYTE_ORDER_HOST) \
+		} \
+	}
 #define side_enum_bitmap_mapping_value(_label, _value) \
 	side_enum_bitmap_mapping_range(_label, _value, _value)
 #define side_enum_bitmap_mapping_list(...) \
-	{ .elements = SIDE_PTR_INIT(((const struct side_enum_bitmap_mapping[]){ __VA_ARGS__ })), \
-	  .length = SIDE_ARRAY_SIZE(((const struct side_enum_bitmap_mapping[]){ __VA_ARGS__ })) }
+	{ \
+		.elements = \
+			SIDE_PTR_INIT(((const struct side_enum_bitmap_mapping[]){__VA_ARGS__})), \
+		.length = \
+			SIDE_ARRAY_SIZE(((const struct side_enum_bitmap_mapping[]){__VA_ARGS__})) \
+	}
 #define side_define_enum_bitmap(_identifier, _mappings, _attr...) \
 	const struct side_enum_bitmap_mappings _identifier = { \
-		.mappings = _mappings, .attributes = _side_attr_or_none(_, ##_attr) }
+		.mappings = _mappings, .attributes = _side_attr_or_none(_, ##_attr)}
 #define side_type_enum_bitmap(_mappings, _elem_type) \
-	{ .type = SIDE_ENUM_INIT(SIDE_TYPE_ENUM_BITMAP), \
-	  .u = { .side_enum_bitmap = { .mappings = SIDE_PTR_INIT(_mappings), \
-				       .elem_type = SIDE_PTR_INIT(_elem_type) } } }
+	{ \
+		.type = SIDE_ENUM_INIT(SIDE_TYPE_ENUM_BITMAP), \
+		.u = {.side_enum_bitmap = {.mappings = SIDE_PTR_INIT(_mappings), \
+					   .elem_type = SIDE_PTR_INIT(_elem_type)} } \
+	}
 #define side_field_enum_bitmap(_name, _mappings, _elem_type) \
 	_side_field(_name, side_type_enum_bitmap(_mappings, SIDE_PARAM(_elem_type)))
 

@@ -8,4 +8,4 @@
 
 static side_define_struct(point, side_field_list(side_field_s32("x"), side_field_s32("y")));
 side_static_event(ev, "p", "e", SIDE_LOGLEVEL_INFO,
-	side_field_list(side_field_struct("p", &point)));
+		  side_field_list(side_field_struct("p", &point)));

@@ -4,7 +4,7 @@
 #include <side/trace.h>
 
 side_static_event(ev, "prov", "ev", SIDE_LOGLEVEL_INFO,
-	side_field_list(side_field_u32("a"), side_field_string("b")));
+		  side_field_list(side_field_u32("a"), side_field_string("b")));
 
 void f(unsigned int a)
 {

@@ -4,8 +4,8 @@
 #include <side/trace.h>
 
 side_static_event(ev, "prov", "ev", SIDE_LOGLEVEL_INFO,
-	side_field_list(side_field_u32("status"), side_field_string("path"),
-			side_field_u16("status")));
+		  side_field_list(side_field_u32("status"), side_field_string("path"),
+				  side_field_u16("status")));
 
 void f(unsigned int a, const char *p)
 {

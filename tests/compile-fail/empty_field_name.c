@@ -6,7 +6,7 @@
 static side_define_struct(point, side_field_list(side_field_s32("x"), side_field_s32("")));
 
 side_static_event(ev, "prov", "ev", SIDE_LOGLEVEL_INFO,
-	side_field_list(side_field_struct("p", point)));
+		  side_field_list(side_field_struct("p", point)));
 
 void f(int x, int y)
 {

@@ -4,8 +4,7 @@
 #include <stddef.h>
 #include <side/trace.h>
 
-side_static_event(ev, "prov", "ev", SIDE_LOGLEVEL_INFO,
-	side_field_list(side_field_u32(NULL)));
+side_static_event(ev, "prov", "ev", SIDE_LOGLEVEL_INFO, side_field_list(side_field_u32(NULL)));
 
 void f(unsigned int a)
 {

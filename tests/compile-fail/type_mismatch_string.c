@@ -4,7 +4,7 @@
 #include <side/trace.h>
 
 side_static_event_variadic(ev, "prov", "ev", SIDE_LOGLEVEL_INFO,
-	side_field_list(side_field_string("path")));
+			   side_field_list(side_field_string("path")));
 
 void f(unsigned long v)
 {

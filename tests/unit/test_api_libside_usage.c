@@ -94,7 +94,9 @@ static void put_int(const void *p, const struct side_type_integer *t, unsigned i
 static void put_bool(const void *p, const struct side_type_bool *t, unsigned int offset_bits)
 {
 	struct side_type_integer as_int = {
-		.integer_size = t->bool_size, .len_bits = t->len_bits, .byte_order = { .v = t->byte_order.v },
+		.integer_size = t->bool_size,
+		.len_bits = t->len_bits,
+		.byte_order = {.v = t->byte_order.v},
 	};
 
 	put(load_int(p, &as_int, offset_bits) ? "true" : "false");
@@ -106,7 +108,8 @@ static void put_float(const void *p, unsigned int size, uint8_t order)
 	unsigned int i;
 
 	for (i = 0; i < size; i++)
-		b[i] = ((const unsigned char *)p)[order == SIDE_TYPE_BYTE_ORDER_HOST ? i : size - 1 - i];
+		b[i] = ((const unsigned char *)
+				p)[order == SIDE_TYPE_BYTE_ORDER_HOST ? i : size - 1 - i];
 	switch (size) {
 	case 4: {
 		float f;
@@ -194,13 +197,15 @@ static void put_attrs(const struct side_attr *a, uint32_t n)
 		} else if (t >= SIDE_ATTR_TYPE_U8 && t <= SIDE_ATTR_TYPE_S128) {
 			uint8_t sign = t >= SIDE_ATTR_TYPE_S8;
 			struct side_type_integer it = {
-				.integer_size = 1 << (t - (sign ? SIDE_ATTR_TYPE_S8 : SIDE_ATTR_TYPE_U8)),
+				.integer_size =
+					1 << (t - (sign ? SIDE_ATTR_TYPE_S8 : SIDE_ATTR_TYPE_U8)),
 				.signedness = sign,
 			};
 
 			put("%c%u:", sign ? 's' : 'u', it.integer_size * 8);
 			put_int(&v->u.integer_value, &it, 0, false);
-		} else if (t >= SIDE_ATTR_TYPE_FLOAT_BINARY16 && t <= SIDE_ATTR_TYPE_FLOAT_BINARY128) {
+		} else if (t >= SIDE_ATTR_TYPE_FLOAT_BINARY16 &&
+			   t <= SIDE_ATTR_TYPE_FLOAT_BINARY128) {
 			put_float(&v->u.float_value, 2 << (t - SIDE_ATTR_TYPE_FLOAT_BINARY16),
 				  SIDE_TYPE_BYTE_ORDER_HOST);
 		} else if (t == SIDE_ATTR_TYPE_STRING) {
@@ -220,7 +225,7 @@ static void fmt_dynamic(const struct side_arg *arg);
 
 /* What a visitor writes goes where its tracer context says. */
 struct visit {
-	const struct side_type *elem;	/* NULL: dynamic elements */
+	const struct side_type *elem; /* NULL: dynamic elements */
 	int n;
 };
 
@@ -238,8 +243,9 @@ static enum side_visitor_status write_elem(const struct side_tracer_visitor_ctx 
 	return SIDE_VISITOR_STATUS_OK;
 }
 
-static enum side_visitor_status write_field(const struct side_tracer_dynamic_struct_visitor_ctx *ctx,
-					    const struct side_arg_dynamic_field *field)
+static enum side_visitor_status
+write_field(const struct side_tracer_dynamic_struct_visitor_ctx *ctx,
+	    const struct side_arg_dynamic_field *field)
 {
 	struct visit *v = ctx->priv;
 
@@ -250,8 +256,8 @@ static enum side_visitor_status write_field(const struct side_tracer_dynamic_str
 
 static void visit(side_visitor_func func, void *app_ctx, const struct side_type *elem)
 {
-	struct visit v = { .elem = elem };
-	const struct side_tracer_visitor_ctx ctx = { .write_elem = write_elem, .priv = &v };
+	struct visit v = {.elem = elem};
+	const struct side_tracer_visitor_ctx ctx = {.write_elem = write_elem, .priv = &v};
 
 	put("[");
 	if (func(&ctx, app_ctx) != SIDE_VISITOR_STATUS_OK)
@@ -295,8 +301,8 @@ static void fmt_dynamic(const struct side_arg *arg)
 		PUT_ATTRS(d->side_float.type.attributes);
 		break;
 	case SIDE_TYPE_DYNAMIC_STRING:
-		put_string((const void *)(uintptr_t)d->side_string.value, d->side_string.type.unit_size,
-			   d->side_string.type.byte_order.v);
+		put_string((const void *)(uintptr_t)d->side_string.value,
+			   d->side_string.type.unit_size, d->side_string.type.byte_order.v);
 		PUT_ATTRS(d->side_string.type.attributes);
 		break;
 	case SIDE_TYPE_DYNAMIC_STRUCT: {
@@ -327,7 +333,8 @@ static void fmt_dynamic(const struct side_arg *arg)
 		break;
 	}
 	case SIDE_TYPE_DYNAMIC_VLA_VISITOR: {
-		const struct side_arg_dynamic_vla_visitor *v = side_ptr_get(d->side_dynamic_vla_visitor);
+		const struct side_arg_dynamic_vla_visitor *v =
+			side_ptr_get(d->side_dynamic_vla_visitor);
 
 		visit(side_ptr_get(v->visitor), side_ptr_get(v->app_ctx), NULL);
 		PUT_ATTRS(v->attributes);
@@ -336,9 +343,10 @@ static void fmt_dynamic(const struct side_arg *arg)
 	case SIDE_TYPE_DYNAMIC_STRUCT_VISITOR: {
 		const struct side_arg_dynamic_struct_visitor *v =
 			side_ptr_get(d->side_dynamic_struct_visitor);
-		struct visit priv = { 0 };
+		struct visit priv = {0};
 		const struct side_tracer_dynamic_struct_visitor_ctx ctx = {
-			.write_field = write_field, .priv = &priv,
+			.write_field = write_field,
+			.priv = &priv,
 		};
 		side_dynamic_struct_visitor_func func = side_ptr_get(v->visitor);
 
@@ -422,25 +430,35 @@ static void fmt_enum_bitmap(const struct side_type *type, const struct side_arg 
 	int n = 0;
 
 	if (elem->type.v == SIDE_TYPE_ARRAY || elem->type.v == SIDE_TYPE_VLA) {
-		const struct side_arg_vec *vec = elem->type.v == SIDE_TYPE_ARRAY ?
-			side_ptr_get(arg->u.side_static.side_array) : side_ptr_get(arg->u.side_static.side_vla);
+		const struct side_arg_vec *vec =
+			elem->type.v == SIDE_TYPE_ARRAY
+				? side_ptr_get(arg->u.side_static.side_array)
+				: side_ptr_get(arg->u.side_static.side_vla);
 
-		word_type = elem->type.v == SIDE_TYPE_ARRAY ?
-			side_ptr_get(((const struct side_type_array *)side_ptr_get(elem->u.side_array))->elem_type) :
-			side_ptr_get(((const struct side_type_vla *)side_ptr_get(elem->u.side_vla))->elem_type);
+		word_type = elem->type.v == SIDE_TYPE_ARRAY
+				    ? side_ptr_get(((const struct side_type_array *)side_ptr_get(
+							    elem->u.side_array))
+							   ->elem_type)
+				    : side_ptr_get(((const struct side_type_vla *)side_ptr_get(
+							    elem->u.side_vla))
+							   ->elem_type);
 		words = side_ptr_get(vec->sav);
 		nr_words = vec->len;
 	}
-	width = word_type->type.v == SIDE_TYPE_BYTE ? 8 : word_type->u.side_integer.integer_size * 8u;
+	width = word_type->type.v == SIDE_TYPE_BYTE ? 8
+						    : word_type->u.side_integer.integer_size * 8u;
 	fmt_arg(elem, arg);
 	put("<");
 	for (i = 0; i < m->mappings.length; i++) {
 		bool match = false;
 
-		for (bit = map[i].range_begin; bit <= map[i].range_end && bit < nr_words * width; bit++) {
+		for (bit = map[i].range_begin; bit <= map[i].range_end && bit < nr_words * width;
+		     bit++) {
 			const struct side_arg *w = &words[bit / width];
-			uint64_t v = word_type->type.v == SIDE_TYPE_BYTE ? w->u.side_static.byte_value :
-				load_int(&w->u.side_static.integer_value, &word_type->u.side_integer, 0);
+			uint64_t v = word_type->type.v == SIDE_TYPE_BYTE
+					     ? w->u.side_static.byte_value
+					     : load_int(&w->u.side_static.integer_value,
+							&word_type->u.side_integer, 0);
 
 			match |= (v >> (bit % width)) & 1;
 		}
@@ -486,7 +504,8 @@ static uint32_t fmt_gather(const struct side_type *type, const char *base, const
 		put_int(p, &g->u.side_integer.type, g->u.side_integer.offset_bits,
 			type->type.v == SIDE_TYPE_GATHER_POINTER);
 		PUT_ATTRS(g->u.side_integer.type.attributes);
-		return gather_size(g->u.side_integer.access_mode.v, g->u.side_integer.type.integer_size);
+		return gather_size(g->u.side_integer.access_mode.v,
+				   g->u.side_integer.type.integer_size);
 	case SIDE_TYPE_GATHER_FLOAT:
 		p = gather_access(g->u.side_float.access_mode.v, base + g->u.side_float.offset);
 		put_float(p, g->u.side_float.type.float_size, g->u.side_float.type.byte_order.v);
@@ -508,7 +527,8 @@ static uint32_t fmt_gather(const struct side_type *type, const char *base, const
 		len = fmt_gather(elem, base, base);
 		put("<");
 		for (i = 0; i < m->mappings.length; i++)
-			put_labels(&map[i].label, v >= map[i].range_begin && v <= map[i].range_end, &n);
+			put_labels(&map[i].label, v >= map[i].range_begin && v <= map[i].range_end,
+				   &n);
 		put(">");
 		return len;
 	}
@@ -526,7 +546,8 @@ static uint32_t fmt_gather(const struct side_type *type, const char *base, const
 		return gather_size(g->u.side_struct.access_mode.v, g->u.side_struct.size);
 	}
 	case SIDE_TYPE_GATHER_ARRAY:
-		p = start = gather_access(g->u.side_array.access_mode.v, base + g->u.side_array.offset);
+		p = start =
+			gather_access(g->u.side_array.access_mode.v, base + g->u.side_array.offset);
 		put("[");
 		for (i = 0; i < g->u.side_array.type.length; i++) {
 			if (i)
@@ -539,8 +560,8 @@ static uint32_t fmt_gather(const struct side_type *type, const char *base, const
 		const struct side_type *lt = side_ptr_get(g->u.side_vla.type.length_type);
 		const struct side_type_gather_integer *gi = &lt->u.side_gather.u.side_integer;
 
-		len = load_int(gather_access(gi->access_mode.v, length_base + gi->offset), &gi->type,
-			       gi->offset_bits);
+		len = load_int(gather_access(gi->access_mode.v, length_base + gi->offset),
+			       &gi->type, gi->offset_bits);
 		p = start = gather_access(g->u.side_vla.access_mode.v, base + g->u.side_vla.offset);
 		put("[");
 		for (i = 0; i < len; i++) {
@@ -592,7 +613,8 @@ static void fmt_arg(const struct side_type *type, const struct side_arg *arg)
 		put_int(&s->integer_value, &type->u.side_integer, 0, label == SIDE_TYPE_POINTER);
 		break;
 	case SIDE_TYPE_FLOAT_BINARY16 ... SIDE_TYPE_FLOAT_BINARY128:
-		put_float(&s->float_value, type->u.side_float.float_size, type->u.side_float.byte_order.v);
+		put_float(&s->float_value, type->u.side_float.float_size,
+			  type->u.side_float.byte_order.v);
 		break;
 	case SIDE_TYPE_STRING_UTF8 ... SIDE_TYPE_STRING_UTF32:
 		put_string(side_ptr_get(s->string_value), type->u.side_string.unit_size,
@@ -618,7 +640,8 @@ static void fmt_arg(const struct side_type *type, const struct side_arg *arg)
 		const struct side_type_vla_visitor *t = side_ptr_get(type->u.side_vla_visitor);
 		const struct side_arg_vla_visitor *v = side_ptr_get(s->side_vla_visitor);
 
-		visit(side_ptr_get(t->visitor), side_ptr_get(v->app_ctx), side_ptr_get(t->elem_type));
+		visit(side_ptr_get(t->visitor), side_ptr_get(v->app_ctx),
+		      side_ptr_get(t->elem_type));
 		break;
 	}
 	case SIDE_TYPE_VARIANT: {
@@ -670,7 +693,8 @@ static void fmt_arg(const struct side_type *type, const struct side_arg *arg)
 static void record(const struct side_event_state *state, const struct side_arg_vec *vec,
 		   const struct side_arg_dynamic_struct *var)
 {
-	const struct side_event_description *desc = ((const struct side_event_state_0 *)state)->desc;
+	const struct side_event_description *desc =
+		((const struct side_event_state_0 *)state)->desc;
 	const struct side_event_field *f = side_ptr_get(desc->fields.elements);
 	const struct side_arg *sav = side_ptr_get(vec->sav);
 	uint32_t i;
@@ -755,15 +779,10 @@ static void expect(const char *name, const char *got, const char *want)
 
 /* Basic fields, a dynamic field, hidden and exported events. */
 side_static_event(my_provider_event, "myprovider", "myevent", SIDE_LOGLEVEL_DEBUG,
-	side_field_list(
-		side_field_u32("abc"),
-		side_field_s64("def"),
-		side_field_pointer("ptr"),
-		side_field_dynamic("dynamic"),
-		side_field_dynamic("dynamic_pointer"),
-		side_field_null("null"),
-	)
-);
+		  side_field_list(side_field_u32("abc"), side_field_s64("def"),
+				  side_field_pointer("ptr"), side_field_dynamic("dynamic"),
+				  side_field_dynamic("dynamic_pointer"),
+				  side_field_null("null"), ));
 
 static void test_fields(void)
 {
@@ -771,20 +790,13 @@ static void test_fields(void)
 	int64_t sdw = -500;
 
 	side_event(my_provider_event,
-		side_arg_list(
-			side_arg_u32(uw),
-			side_arg_s64(sdw),
-			side_arg_pointer((void *)0x1),
-			side_arg_dynamic_string("zzz"),
-			side_arg_dynamic_pointer((void *)0x1),
-			side_arg_null(),
-		)
-	);
+		   side_arg_list(side_arg_u32(uw), side_arg_s64(sdw), side_arg_pointer((void *)0x1),
+				 side_arg_dynamic_string("zzz"),
+				 side_arg_dynamic_pointer((void *)0x1), side_arg_null(), ));
 }
 
 side_hidden_event(my_provider_event_hidden, "myprovider", "myeventhidden", SIDE_LOGLEVEL_DEBUG,
-	side_field_list(side_field_u32("abc"))
-);
+		  side_field_list(side_field_u32("abc")));
 
 static void test_event_hidden(void)
 {
@@ -794,8 +806,7 @@ static void test_event_hidden(void)
 side_declare_event(my_provider_event_export);
 
 side_export_event(my_provider_event_export, "myprovider", "myeventexport", SIDE_LOGLEVEL_DEBUG,
-	side_field_list(side_field_u32("abc"))
-);
+		  side_field_list(side_field_u32("abc")));
 
 static void test_event_export(void)
 {
@@ -803,19 +814,10 @@ static void test_event_export(void)
 }
 
 /* Struct, array and vla, by the name of their definition. */
-static side_define_struct(mystructdef,
-	side_field_list(
-		side_field_u32("x"),
-		side_field_s64("y"),
-	)
-);
+static side_define_struct(mystructdef, side_field_list(side_field_u32("x"), side_field_s64("y"), ));
 
 side_static_event(my_provider_event_struct, "myprovider", "myeventstruct", SIDE_LOGLEVEL_DEBUG,
-	side_field_list(
-		side_field_struct("struct", mystructdef),
-		side_field_u8("z"),
-	)
-);
+		  side_field_list(side_field_struct("struct", mystructdef), side_field_u8("z"), ));
 
 static void test_struct(void)
 {
@@ -827,35 +829,33 @@ static void test_struct(void)
 }
 
 static side_define_struct(my_struct_inner, side_field_list(side_field_u32("x")));
-static side_define_struct(my_struct_outer, side_field_list(side_field_struct("inner", my_struct_inner)));
+static side_define_struct(my_struct_outer,
+			  side_field_list(side_field_struct("inner", my_struct_inner)));
 
 side_static_event(event_nested_struct, "myprovider", "nestedstruct", SIDE_LOGLEVEL_DEBUG,
-	side_field_list(side_field_struct("struct", my_struct_outer))
-);
+		  side_field_list(side_field_struct("struct", my_struct_outer)));
 
 static void test_nested_struct(void)
 {
 	if (side_event_enabled(event_nested_struct)) {
 		side_arg_define_struct(my_inner_struct, side_arg_list(side_arg_u32(21)));
-		side_arg_define_struct(my_outer_struct, side_arg_list(side_arg_struct(my_inner_struct)));
-		side_event_call(event_nested_struct, side_arg_list(side_arg_struct(my_outer_struct)));
+		side_arg_define_struct(my_outer_struct,
+				       side_arg_list(side_arg_struct(my_inner_struct)));
+		side_event_call(event_nested_struct,
+				side_arg_list(side_arg_struct(my_outer_struct)));
 	}
 }
 
 static side_define_array(my_array_u32_3, side_elem(side_type_u32()), 3);
 
 side_static_event(my_provider_event_array, "myprovider", "myarray", SIDE_LOGLEVEL_DEBUG,
-	side_field_list(
-		side_field_array("arr", my_array_u32_3),
-		side_field_s64("v"),
-	)
-);
+		  side_field_list(side_field_array("arr", my_array_u32_3), side_field_s64("v"), ));
 
 static void test_array(void)
 {
 	if (side_event_enabled(my_provider_event_array)) {
-		side_arg_define_array(myarray,
-			side_arg_list(side_arg_u32(1), side_arg_u32(2), side_arg_u32(3)));
+		side_arg_define_array(
+			myarray, side_arg_list(side_arg_u32(1), side_arg_u32(2), side_arg_u32(3)));
 		side_event_call(my_provider_event_array,
 				side_arg_list(side_arg_array(myarray), side_arg_s64(42)));
 	}
@@ -864,17 +864,15 @@ static void test_array(void)
 static side_define_vla(my_vla_u32, side_elem(side_type_u32()), side_elem(side_type_u32()));
 
 side_static_event(my_provider_event_vla, "myprovider", "myvla", SIDE_LOGLEVEL_DEBUG,
-	side_field_list(
-		side_field_vla("vla", my_vla_u32),
-		side_field_s64("v"),
-	)
-);
+		  side_field_list(side_field_vla("vla", my_vla_u32), side_field_s64("v"), ));
 
 static void test_vla(void)
 {
 	if (side_event_enabled(my_provider_event_vla)) {
-		side_arg_define_vla(myvla, side_arg_list(side_arg_u32(1), side_arg_u32(2), side_arg_u32(3)));
-		side_event_call(my_provider_event_vla, side_arg_list(side_arg_vla(myvla), side_arg_s64(42)));
+		side_arg_define_vla(
+			myvla, side_arg_list(side_arg_u32(1), side_arg_u32(2), side_arg_u32(3)));
+		side_event_call(my_provider_event_vla,
+				side_arg_list(side_arg_vla(myvla), side_arg_s64(42)));
 	}
 }
 
@@ -883,16 +881,15 @@ static side_define_vla(my_vla_of_struct, side_elem(side_type_struct(my_struct_fo
 		       side_elem(side_type_u32()));
 
 side_static_event(event_vla_of_struct, "myprovider", "vlaofstruct", SIDE_LOGLEVEL_DEBUG,
-	side_field_list(side_field_vla("vla", my_vla_of_struct))
-);
+		  side_field_list(side_field_vla("vla", my_vla_of_struct)));
 
 static void test_vla_of_struct(void)
 {
 	if (side_event_enabled(event_vla_of_struct)) {
 		side_arg_define_struct(mystruct1, side_arg_list(side_arg_u32(21)));
 		side_arg_define_struct(mystruct2, side_arg_list(side_arg_u32(22)));
-		side_arg_define_vla(myvla,
-			side_arg_list(side_arg_struct(mystruct1), side_arg_struct(mystruct2)));
+		side_arg_define_vla(myvla, side_arg_list(side_arg_struct(mystruct1),
+							 side_arg_struct(mystruct2)));
 		side_event_call(event_vla_of_struct, side_arg_list(side_arg_vla(myvla)));
 	}
 }
@@ -917,26 +914,25 @@ static enum side_visitor_status test_visitor(const struct side_tracer_visitor_ct
 	return SIDE_VISITOR_STATUS_OK;
 }
 
-static uint32_t testarray[] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+static uint32_t testarray[] = {1, 2, 3, 4, 5, 6, 7, 8};
 
-side_define_static_vla_visitor(my_vla_visitor_1d, side_elem(side_type_u32()), side_elem(side_type_u32()),
-			       test_visitor, struct app_visitor_ctx);
+side_define_static_vla_visitor(my_vla_visitor_1d, side_elem(side_type_u32()),
+			       side_elem(side_type_u32()), test_visitor, struct app_visitor_ctx);
 
 side_static_event(my_provider_event_vla_visitor, "myprovider", "myvlavisit", SIDE_LOGLEVEL_DEBUG,
-	side_field_list(
-		side_field_vla_visitor("vlavisit", my_vla_visitor_1d),
-		side_field_s64("v"),
-	)
-);
+		  side_field_list(side_field_vla_visitor("vlavisit", my_vla_visitor_1d),
+				  side_field_s64("v"), ));
 
 static void test_vla_visitor(void)
 {
 	if (side_event_enabled(my_provider_event_vla_visitor)) {
-		struct app_visitor_ctx ctx = { .ptr = testarray, .length = SIDE_ARRAY_SIZE(testarray) };
+		struct app_visitor_ctx ctx = {.ptr = testarray,
+					      .length = SIDE_ARRAY_SIZE(testarray)};
 		side_arg_define_vla_visitor(side_visitor, &ctx);
 
-		side_event_call(my_provider_event_vla_visitor,
-				side_arg_list(side_arg_vla_visitor(side_visitor), side_arg_s64(42)));
+		side_event_call(
+			my_provider_event_vla_visitor,
+			side_arg_list(side_arg_vla_visitor(side_visitor), side_arg_s64(42)));
 	}
 }
 
@@ -954,7 +950,7 @@ static enum side_visitor_status test_outer_visitor(const struct side_tracer_visi
 	uint32_t i;
 
 	for (i = 0; i < ctx->length; i++) {
-		struct app_visitor_ctx inner_ctx = { .ptr = ctx->ptr[i], .length = 2 };
+		struct app_visitor_ctx inner_ctx = {.ptr = ctx->ptr[i], .length = 2};
 		side_arg_define_vla_visitor(side_inner_visitor, &inner_ctx);
 		const struct side_arg elem =
 			side_visit_dynamic_arg(side_arg_vla_visitor, side_inner_visitor);
@@ -970,41 +966,39 @@ side_define_static_vla_visitor(my_vla_visitor_2d_outer,
 			       side_elem(side_type_u32()), test_outer_visitor,
 			       struct app_visitor_2d_outer_ctx);
 
-static const uint32_t testarray2d[][2] = { { 1, 2 }, { 33, 44 }, { 55, 66 } };
+static const uint32_t testarray2d[][2] = {{1, 2}, {33, 44}, {55, 66}};
 
-side_static_event(my_provider_event_vla_visitor2d, "myprovider", "myvlavisit2d", SIDE_LOGLEVEL_DEBUG,
-	side_field_list(
-		side_field_vla_visitor("vlavisit2d", my_vla_visitor_2d_outer),
-		side_field_s64("v"),
-	)
-);
+side_static_event(my_provider_event_vla_visitor2d, "myprovider", "myvlavisit2d",
+		  SIDE_LOGLEVEL_DEBUG,
+		  side_field_list(side_field_vla_visitor("vlavisit2d", my_vla_visitor_2d_outer),
+				  side_field_s64("v"), ));
 
 static void test_vla_visitor_2d(void)
 {
 	if (side_event_enabled(my_provider_event_vla_visitor2d)) {
 		struct app_visitor_2d_outer_ctx ctx = {
-			.ptr = testarray2d, .length = SIDE_ARRAY_SIZE(testarray2d),
+			.ptr = testarray2d,
+			.length = SIDE_ARRAY_SIZE(testarray2d),
 		};
 		side_arg_define_vla_visitor(side_outer_visitor, &ctx);
 
-		side_event_call(my_provider_event_vla_visitor2d,
-				side_arg_list(side_arg_vla_visitor(side_outer_visitor), side_arg_s64(42)));
+		side_event_call(
+			my_provider_event_vla_visitor2d,
+			side_arg_list(side_arg_vla_visitor(side_outer_visitor), side_arg_s64(42)));
 	}
 }
 
 /* Dynamic fields: scalars, strings, vla and struct, nested, and visitors. */
-side_static_event(my_provider_event_dynamic_basic, "myprovider", "mydynamicbasic", SIDE_LOGLEVEL_DEBUG,
-	side_field_list(side_field_dynamic("dynamic"))
-);
+side_static_event(my_provider_event_dynamic_basic, "myprovider", "mydynamicbasic",
+		  SIDE_LOGLEVEL_DEBUG, side_field_list(side_field_dynamic("dynamic")));
 
 static void test_dynamic_basic_type(void)
 {
 	side_event(my_provider_event_dynamic_basic, side_arg_list(side_arg_dynamic_s16(-33)));
 }
 
-side_static_event(my_provider_event_dynamic_null, "myprovider", "mydynamicnull", SIDE_LOGLEVEL_DEBUG,
-	side_field_list(side_field_dynamic("dynamic"))
-);
+side_static_event(my_provider_event_dynamic_null, "myprovider", "mydynamicnull",
+		  SIDE_LOGLEVEL_DEBUG, side_field_list(side_field_dynamic("dynamic")));
 
 static void test_dynamic_null(void)
 {
@@ -1012,124 +1006,111 @@ static void test_dynamic_null(void)
 }
 
 side_static_event(my_provider_event_dynamic_vla, "myprovider", "mydynamicvla", SIDE_LOGLEVEL_DEBUG,
-	side_field_list(side_field_dynamic("dynamic"))
-);
+		  side_field_list(side_field_dynamic("dynamic")));
 
 static void test_dynamic_vla(void)
 {
 	side_arg_dynamic_define_vec(myvla,
-		side_arg_list(side_arg_dynamic_u32(1), side_arg_dynamic_u32(2), side_arg_dynamic_u32(3)));
+				    side_arg_list(side_arg_dynamic_u32(1), side_arg_dynamic_u32(2),
+						  side_arg_dynamic_u32(3)));
 	side_event(my_provider_event_dynamic_vla, side_arg_list(side_arg_dynamic_vla(&myvla)));
 }
 
-side_static_event(my_provider_event_dynamic_struct, "myprovider", "mydynamicstruct", SIDE_LOGLEVEL_DEBUG,
-	side_field_list(side_field_dynamic("dynamic"))
-);
+side_static_event(my_provider_event_dynamic_struct, "myprovider", "mydynamicstruct",
+		  SIDE_LOGLEVEL_DEBUG, side_field_list(side_field_dynamic("dynamic")));
 
 static void test_dynamic_struct(void)
 {
-	side_arg_dynamic_define_struct(mystruct,
-		side_arg_list(
-			side_arg_dynamic_field("a", side_arg_dynamic_u32(43)),
-			side_arg_dynamic_field("b", side_arg_dynamic_string("zzz")),
-			side_arg_dynamic_field("c", side_arg_dynamic_null()),
-		)
-	);
-	side_event(my_provider_event_dynamic_struct, side_arg_list(side_arg_dynamic_struct(&mystruct)));
+	side_arg_dynamic_define_struct(
+		mystruct, side_arg_list(side_arg_dynamic_field("a", side_arg_dynamic_u32(43)),
+					side_arg_dynamic_field("b", side_arg_dynamic_string("zzz")),
+					side_arg_dynamic_field("c", side_arg_dynamic_null()), ));
+	side_event(my_provider_event_dynamic_struct,
+		   side_arg_list(side_arg_dynamic_struct(&mystruct)));
 }
 
 side_static_event(my_provider_event_dynamic_nested_struct, "myprovider", "mydynamicnestedstruct",
-	SIDE_LOGLEVEL_DEBUG, side_field_list(side_field_dynamic("dynamic"))
-);
+		  SIDE_LOGLEVEL_DEBUG, side_field_list(side_field_dynamic("dynamic")));
 
 static void test_dynamic_nested_struct(void)
 {
-	side_arg_dynamic_define_struct(nested,
-		side_arg_list(
-			side_arg_dynamic_field("a", side_arg_dynamic_u32(43)),
-			side_arg_dynamic_field("b", side_arg_dynamic_u8(55)),
-		)
-	);
-	side_arg_dynamic_define_struct(nested2,
-		side_arg_list(
-			side_arg_dynamic_field("aa", side_arg_dynamic_u64(128)),
-			side_arg_dynamic_field("bb", side_arg_dynamic_u16(1)),
-		)
-	);
-	side_arg_dynamic_define_struct(mystruct,
+	side_arg_dynamic_define_struct(
+		nested, side_arg_list(side_arg_dynamic_field("a", side_arg_dynamic_u32(43)),
+				      side_arg_dynamic_field("b", side_arg_dynamic_u8(55)), ));
+	side_arg_dynamic_define_struct(
+		nested2, side_arg_list(side_arg_dynamic_field("aa", side_arg_dynamic_u64(128)),
+				       side_arg_dynamic_field("bb", side_arg_dynamic_u16(1)), ));
+	side_arg_dynamic_define_struct(
+		mystruct,
 		side_arg_list(
 			side_arg_dynamic_field("nested", side_arg_dynamic_struct(&nested)),
-			side_arg_dynamic_field("nested2", side_arg_dynamic_struct(&nested2)),
-		)
-	);
+			side_arg_dynamic_field("nested2", side_arg_dynamic_struct(&nested2)), ));
 	side_event(my_provider_event_dynamic_nested_struct,
 		   side_arg_list(side_arg_dynamic_struct(&mystruct)));
 }
 
 side_static_event(my_provider_event_dynamic_vla_struct, "myprovider", "mydynamicvlastruct",
-	SIDE_LOGLEVEL_DEBUG, side_field_list(side_field_dynamic("dynamic"))
-);
+		  SIDE_LOGLEVEL_DEBUG, side_field_list(side_field_dynamic("dynamic")));
 
 static void test_dynamic_vla_struct(void)
 {
-	side_arg_dynamic_define_struct(nested,
-		side_arg_list(
-			side_arg_dynamic_field("a", side_arg_dynamic_u32(43)),
-			side_arg_dynamic_field("b", side_arg_dynamic_u8(55)),
-		)
-	);
-	side_arg_dynamic_define_vec(myvla,
-		side_arg_list(side_arg_dynamic_struct(&nested), side_arg_dynamic_struct(&nested)));
-	side_event(my_provider_event_dynamic_vla_struct, side_arg_list(side_arg_dynamic_vla(&myvla)));
+	side_arg_dynamic_define_struct(
+		nested, side_arg_list(side_arg_dynamic_field("a", side_arg_dynamic_u32(43)),
+				      side_arg_dynamic_field("b", side_arg_dynamic_u8(55)), ));
+	side_arg_dynamic_define_vec(myvla, side_arg_list(side_arg_dynamic_struct(&nested),
+							 side_arg_dynamic_struct(&nested)));
+	side_event(my_provider_event_dynamic_vla_struct,
+		   side_arg_list(side_arg_dynamic_vla(&myvla)));
 }
 
 side_static_event(my_provider_event_dynamic_struct_vla, "myprovider", "mydynamicstructvla",
-	SIDE_LOGLEVEL_DEBUG, side_field_list(side_field_dynamic("dynamic"))
-);
+		  SIDE_LOGLEVEL_DEBUG, side_field_list(side_field_dynamic("dynamic")));
 
 static void test_dynamic_struct_vla(void)
 {
 	side_arg_dynamic_define_vec(myvla,
-		side_arg_list(side_arg_dynamic_u32(1), side_arg_dynamic_u32(2), side_arg_dynamic_u32(3)));
+				    side_arg_list(side_arg_dynamic_u32(1), side_arg_dynamic_u32(2),
+						  side_arg_dynamic_u32(3)));
 	side_arg_dynamic_define_vec(myvla2,
-		side_arg_list(side_arg_dynamic_u32(4), side_arg_dynamic_u64(5), side_arg_dynamic_u32(6)));
-	side_arg_dynamic_define_struct(mystruct,
-		side_arg_list(
-			side_arg_dynamic_field("a", side_arg_dynamic_vla(&myvla)),
-			side_arg_dynamic_field("b", side_arg_dynamic_vla(&myvla2)),
-		)
-	);
+				    side_arg_list(side_arg_dynamic_u32(4), side_arg_dynamic_u64(5),
+						  side_arg_dynamic_u32(6)));
+	side_arg_dynamic_define_struct(
+		mystruct,
+		side_arg_list(side_arg_dynamic_field("a", side_arg_dynamic_vla(&myvla)),
+			      side_arg_dynamic_field("b", side_arg_dynamic_vla(&myvla2)), ));
 	side_event(my_provider_event_dynamic_struct_vla,
 		   side_arg_list(side_arg_dynamic_struct(&mystruct)));
 }
 
 side_static_event(my_provider_event_dynamic_nested_vla, "myprovider", "mydynamicnestedvla",
-	SIDE_LOGLEVEL_DEBUG, side_field_list(side_field_dynamic("dynamic"))
-);
+		  SIDE_LOGLEVEL_DEBUG, side_field_list(side_field_dynamic("dynamic")));
 
 static void test_dynamic_nested_vla(void)
 {
 	side_arg_dynamic_define_vec(nestedvla,
-		side_arg_list(side_arg_dynamic_u32(1), side_arg_dynamic_u16(2), side_arg_dynamic_u32(3)));
+				    side_arg_list(side_arg_dynamic_u32(1), side_arg_dynamic_u16(2),
+						  side_arg_dynamic_u32(3)));
 	side_arg_dynamic_define_vec(nestedvla2,
-		side_arg_list(side_arg_dynamic_u8(4), side_arg_dynamic_u32(5), side_arg_dynamic_u32(6)));
-	side_arg_dynamic_define_vec(myvla,
-		side_arg_list(side_arg_dynamic_vla(&nestedvla), side_arg_dynamic_vla(&nestedvla2)));
-	side_event(my_provider_event_dynamic_nested_vla, side_arg_list(side_arg_dynamic_vla(&myvla)));
+				    side_arg_list(side_arg_dynamic_u8(4), side_arg_dynamic_u32(5),
+						  side_arg_dynamic_u32(6)));
+	side_arg_dynamic_define_vec(myvla, side_arg_list(side_arg_dynamic_vla(&nestedvla),
+							 side_arg_dynamic_vla(&nestedvla2)));
+	side_event(my_provider_event_dynamic_nested_vla,
+		   side_arg_list(side_arg_dynamic_vla(&myvla)));
 }
 
 side_static_event(my_provider_event_dynamic_vla_visitor, "myprovider", "mydynamicvlavisitor",
-	SIDE_LOGLEVEL_DEBUG, side_field_list(side_field_dynamic("dynamic"))
-);
+		  SIDE_LOGLEVEL_DEBUG, side_field_list(side_field_dynamic("dynamic")));
 
-static enum side_visitor_status test_dynamic_vla_visitor(const struct side_tracer_visitor_ctx *tracer_ctx,
-							 void *_ctx)
+static enum side_visitor_status
+test_dynamic_vla_visitor(const struct side_tracer_visitor_ctx *tracer_ctx, void *_ctx)
 {
 	struct app_visitor_ctx *ctx = _ctx;
 	uint32_t i;
 
 	for (i = 0; i < ctx->length; i++) {
-		const struct side_arg elem = side_visit_dynamic_arg(side_arg_dynamic_u32, ctx->ptr[i]);
+		const struct side_arg elem =
+			side_visit_dynamic_arg(side_arg_dynamic_u32, ctx->ptr[i]);
 
 		if (tracer_ctx->write_elem(tracer_ctx, &elem) != SIDE_VISITOR_STATUS_OK)
 			return SIDE_VISITOR_STATUS_ERROR;
@@ -1140,7 +1121,7 @@ static enum side_visitor_status test_dynamic_vla_visitor(const struct side_trace
 static void test_dynamic_vla_with_visitor(void)
 {
 	if (side_event_enabled(my_provider_event_dynamic_vla_visitor)) {
-		struct app_visitor_ctx ctx = { .ptr = testarray, .length = 3 };
+		struct app_visitor_ctx ctx = {.ptr = testarray, .length = 3};
 		side_arg_dynamic_define_vla_visitor(myvlavisitor, test_dynamic_vla_visitor, &ctx);
 
 		side_event_call(my_provider_event_dynamic_vla_visitor,
@@ -1149,8 +1130,7 @@ static void test_dynamic_vla_with_visitor(void)
 }
 
 side_static_event(my_provider_event_dynamic_struct_visitor, "myprovider", "mydynamicstructvisitor",
-	SIDE_LOGLEVEL_DEBUG, side_field_list(side_field_dynamic("dynamic"))
-);
+		  SIDE_LOGLEVEL_DEBUG, side_field_list(side_field_dynamic("dynamic")));
 
 struct struct_visitor_pair {
 	const char *name;
@@ -1163,14 +1143,15 @@ struct app_dynamic_struct_visitor_ctx {
 };
 
 static enum side_visitor_status
-test_dynamic_struct_visitor(const struct side_tracer_dynamic_struct_visitor_ctx *tracer_ctx, void *_ctx)
+test_dynamic_struct_visitor(const struct side_tracer_dynamic_struct_visitor_ctx *tracer_ctx,
+			    void *_ctx)
 {
 	struct app_dynamic_struct_visitor_ctx *ctx = _ctx;
 	uint32_t i;
 
 	for (i = 0; i < ctx->length; i++) {
-		struct side_arg_dynamic_field dynamic_field =
-			side_visit_dynamic_field(side_arg_dynamic_u32, ctx->ptr[i].name, ctx->ptr[i].value);
+		struct side_arg_dynamic_field dynamic_field = side_visit_dynamic_field(
+			side_arg_dynamic_u32, ctx->ptr[i].name, ctx->ptr[i].value);
 
 		if (tracer_ctx->write_field(tracer_ctx, &dynamic_field) != SIDE_VISITOR_STATUS_OK)
 			return SIDE_VISITOR_STATUS_ERROR;
@@ -1179,7 +1160,9 @@ test_dynamic_struct_visitor(const struct side_tracer_dynamic_struct_visitor_ctx 
 }
 
 static const struct struct_visitor_pair testarray_dynamic_struct[] = {
-	{ "a", 1 }, { "b", 2 }, { "c", 3 },
+	{"a", 1},
+	{"b", 2},
+	{"c", 3},
 };
 
 static void test_dynamic_struct_with_visitor(void)
@@ -1189,7 +1172,8 @@ static void test_dynamic_struct_with_visitor(void)
 			.ptr = testarray_dynamic_struct,
 			.length = SIDE_ARRAY_SIZE(testarray_dynamic_struct),
 		};
-		side_arg_dynamic_define_struct_visitor(mystructvisitor, test_dynamic_struct_visitor, &ctx);
+		side_arg_dynamic_define_struct_visitor(mystructvisitor, test_dynamic_struct_visitor,
+						       &ctx);
 
 		side_event_call(my_provider_event_dynamic_struct_visitor,
 				side_arg_list(side_arg_dynamic_struct_visitor(&mystructvisitor)));
@@ -1198,50 +1182,32 @@ static void test_dynamic_struct_with_visitor(void)
 
 /* Variadic events, with and without static fields. */
 side_static_event_variadic(my_provider_event_variadic, "myprovider", "myvariadicevent",
-	SIDE_LOGLEVEL_DEBUG, side_field_list()
-);
+			   SIDE_LOGLEVEL_DEBUG, side_field_list());
 
 static void test_variadic(void)
 {
-	side_event_variadic(my_provider_event_variadic,
-		side_arg_list(),
-		side_arg_list(
-			side_arg_dynamic_field("a", side_arg_dynamic_u32(55)),
-			side_arg_dynamic_field("b", side_arg_dynamic_s8(-4)),
-		)
-	);
+	side_event_variadic(my_provider_event_variadic, side_arg_list(),
+			    side_arg_list(side_arg_dynamic_field("a", side_arg_dynamic_u32(55)),
+					  side_arg_dynamic_field("b", side_arg_dynamic_s8(-4)), ));
 }
 
 side_static_event_variadic(my_provider_event_static_variadic, "myprovider", "mystaticvariadicevent",
-	SIDE_LOGLEVEL_DEBUG,
-	side_field_list(
-		side_field_u32("abc"),
-		side_field_u16("def"),
-	)
-);
+			   SIDE_LOGLEVEL_DEBUG,
+			   side_field_list(side_field_u32("abc"), side_field_u16("def"), ));
 
 static void test_static_variadic(void)
 {
 	side_event_variadic(my_provider_event_static_variadic,
-		side_arg_list(side_arg_u32(1), side_arg_u16(2)),
-		side_arg_list(
-			side_arg_dynamic_field("a", side_arg_dynamic_u32(55)),
-			side_arg_dynamic_field("b", side_arg_dynamic_s8(-4)),
-		)
-	);
+			    side_arg_list(side_arg_u32(1), side_arg_u16(2)),
+			    side_arg_list(side_arg_dynamic_field("a", side_arg_dynamic_u32(55)),
+					  side_arg_dynamic_field("b", side_arg_dynamic_s8(-4)), ));
 }
 
 side_static_event(my_provider_event_bool, "myprovider", "myeventbool", SIDE_LOGLEVEL_DEBUG,
-	side_field_list(
-		side_field_bool("a_false"),
-		side_field_bool("b_true"),
-		side_field_bool("c_true"),
-		side_field_bool("d_true"),
-		side_field_bool("e_true"),
-		side_field_bool("f_false"),
-		side_field_bool("g_true"),
-	)
-);
+		  side_field_list(side_field_bool("a_false"), side_field_bool("b_true"),
+				  side_field_bool("c_true"), side_field_bool("d_true"),
+				  side_field_bool("e_true"), side_field_bool("f_false"),
+				  side_field_bool("g_true"), ));
 
 static void test_bool(void)
 {
@@ -1251,169 +1217,132 @@ static void test_bool(void)
 	bool e = true, f = false;
 
 	side_event(my_provider_event_bool,
-		side_arg_list(side_arg_bool(a), side_arg_bool(b), side_arg_bool(c), side_arg_bool(d),
-			      side_arg_bool(e), side_arg_bool(f), side_arg_bool(g)));
+		   side_arg_list(side_arg_bool(a), side_arg_bool(b), side_arg_bool(c),
+				 side_arg_bool(d), side_arg_bool(e), side_arg_bool(f),
+				 side_arg_bool(g)));
 }
 
 side_static_event_variadic(my_provider_event_dynamic_bool, "myprovider", "mydynamicbool",
-	SIDE_LOGLEVEL_DEBUG, side_field_list()
-);
+			   SIDE_LOGLEVEL_DEBUG, side_field_list());
 
 static void test_dynamic_bool(void)
 {
-	side_event_variadic(my_provider_event_dynamic_bool,
-		side_arg_list(),
-		side_arg_list(
-			side_arg_dynamic_field("a_true", side_arg_dynamic_bool(55)),
-			side_arg_dynamic_field("b_true", side_arg_dynamic_bool(-4)),
-			side_arg_dynamic_field("c_false", side_arg_dynamic_bool(0)),
-			side_arg_dynamic_field("d_true", side_arg_dynamic_bool(256)),
-		)
-	);
+	side_event_variadic(
+		my_provider_event_dynamic_bool, side_arg_list(),
+		side_arg_list(side_arg_dynamic_field("a_true", side_arg_dynamic_bool(55)),
+			      side_arg_dynamic_field("b_true", side_arg_dynamic_bool(-4)),
+			      side_arg_dynamic_field("c_false", side_arg_dynamic_bool(0)),
+			      side_arg_dynamic_field("d_true", side_arg_dynamic_bool(256)), ));
 }
 
 /* Attributes: of events, of fields, of dynamic values and dynamic compounds. */
 side_static_event(my_provider_event_user_attribute, "myprovider", "myevent_user_attribute",
-	SIDE_LOGLEVEL_DEBUG,
-	side_field_list(
-		side_field_u32("abc"),
-		side_field_s64("def"),
-	),
-	side_attr_list(
-		side_attr("user_attribute_a", side_attr_string("val1")),
-		side_attr("user_attribute_b", side_attr_string("val2")),
-	)
-);
+		  SIDE_LOGLEVEL_DEBUG,
+		  side_field_list(side_field_u32("abc"), side_field_s64("def"), ),
+		  side_attr_list(side_attr("user_attribute_a", side_attr_string("val1")),
+				 side_attr("user_attribute_b", side_attr_string("val2")), ));
 
 static void test_event_user_attribute(void)
 {
-	side_event(my_provider_event_user_attribute, side_arg_list(side_arg_u32(1), side_arg_s64(2)));
+	side_event(my_provider_event_user_attribute,
+		   side_arg_list(side_arg_u32(1), side_arg_s64(2)));
 }
 
-side_static_event(my_provider_field_user_attribute, "myprovider", "myevent_field_attribute",
+side_static_event(
+	my_provider_field_user_attribute, "myprovider", "myevent_field_attribute",
 	SIDE_LOGLEVEL_DEBUG,
-	side_field_list(
-		side_field_u32("abc",
-			side_attr_list(
-				side_attr("user_attribute_a", side_attr_string("val1")),
-				side_attr("user_attribute_b", side_attr_u32(2)),
-			)
-		),
-		side_field_s64("def",
-			side_attr_list(
-				side_attr("user_attribute_c", side_attr_string("val3")),
-				side_attr("user_attribute_d", side_attr_s64(-5)),
-			)
-		),
-	)
-);
+	side_field_list(side_field_u32("abc", side_attr_list(side_attr("user_attribute_a",
+								       side_attr_string("val1")),
+							     side_attr("user_attribute_b",
+								       side_attr_u32(2)), )),
+			side_field_s64("def", side_attr_list(side_attr("user_attribute_c",
+								       side_attr_string("val3")),
+							     side_attr("user_attribute_d",
+								       side_attr_s64(-5)), )), ));
 
 static void test_field_user_attribute(void)
 {
-	side_event(my_provider_field_user_attribute, side_arg_list(side_arg_u32(1), side_arg_s64(2)));
+	side_event(my_provider_field_user_attribute,
+		   side_arg_list(side_arg_u32(1), side_arg_s64(2)));
 }
 
 side_static_event_variadic(my_provider_event_variadic_attr, "myprovider", "myvariadiceventattr",
-	SIDE_LOGLEVEL_DEBUG, side_field_list()
-);
+			   SIDE_LOGLEVEL_DEBUG, side_field_list());
 
 static void test_variadic_attr(void)
 {
-	side_event_variadic(my_provider_event_variadic_attr,
-		side_arg_list(),
+	side_event_variadic(
+		my_provider_event_variadic_attr, side_arg_list(),
 		side_arg_list(
-			side_arg_dynamic_field("a",
-				side_arg_dynamic_u32(55,
-					side_dynamic_attr_list(
-						side_attr("user_attribute_c", side_attr_string("valX")),
-						side_attr("user_attribute_d", side_attr_u8(55)),
-					)
-				)
-			),
-			side_arg_dynamic_field("b",
-				side_arg_dynamic_s8(-4,
-					side_dynamic_attr_list(
-						side_attr("X", side_attr_u8(1)),
-						side_attr("Y", side_attr_s8(2)),
-					)
-				)
-			),
-		)
-	);
+			side_arg_dynamic_field(
+				"a", side_arg_dynamic_u32(
+					     55, side_dynamic_attr_list(
+							 side_attr("user_attribute_c",
+								   side_attr_string("valX")),
+							 side_attr("user_attribute_d",
+								   side_attr_u8(55)), ))),
+			side_arg_dynamic_field(
+				"b", side_arg_dynamic_s8(
+					     -4, side_dynamic_attr_list(
+							 side_attr("X", side_attr_u8(1)),
+							 side_attr("Y", side_attr_s8(2)), ))), ));
 }
 
 side_static_event_variadic(my_provider_event_variadic_vla_attr, "myprovider",
-	"myvariadiceventvlaattr", SIDE_LOGLEVEL_DEBUG, side_field_list()
-);
+			   "myvariadiceventvlaattr", SIDE_LOGLEVEL_DEBUG, side_field_list());
 
 static void test_variadic_vla_attr(void)
 {
-	side_arg_dynamic_define_vec(myvla,
-		side_arg_list(
-			side_arg_dynamic_u32(1,
-				side_dynamic_attr_list(
-					side_attr("Z", side_attr_u8(0)),
-					side_attr("A", side_attr_u8(123)),
-				)
-			),
-			side_arg_dynamic_u32(2),
-			side_arg_dynamic_u32(3),
-		),
-		side_dynamic_attr_list(
-			side_attr("X", side_attr_u8(1)),
-			side_attr("Y", side_attr_u8(2)),
-		)
-	);
-	side_event_variadic(my_provider_event_variadic_vla_attr,
-		side_arg_list(),
-		side_arg_list(side_arg_dynamic_field("a", side_arg_dynamic_vla(&myvla)))
-	);
+	side_arg_dynamic_define_vec(
+		myvla,
+		side_arg_list(side_arg_dynamic_u32(1, side_dynamic_attr_list(
+							      side_attr("Z", side_attr_u8(0)),
+							      side_attr("A", side_attr_u8(123)), )),
+			      side_arg_dynamic_u32(2), side_arg_dynamic_u32(3), ),
+		side_dynamic_attr_list(side_attr("X", side_attr_u8(1)),
+				       side_attr("Y", side_attr_u8(2)), ));
+	side_event_variadic(
+		my_provider_event_variadic_vla_attr, side_arg_list(),
+		side_arg_list(side_arg_dynamic_field("a", side_arg_dynamic_vla(&myvla))));
 }
 
 side_static_event_variadic(my_provider_event_variadic_struct_attr, "myprovider",
-	"myvariadiceventstructattr", SIDE_LOGLEVEL_DEBUG, side_field_list()
-);
+			   "myvariadiceventstructattr", SIDE_LOGLEVEL_DEBUG, side_field_list());
 
 static void test_variadic_struct_attr(void)
 {
 	if (side_event_enabled(my_provider_event_variadic_struct_attr)) {
-		side_arg_dynamic_define_struct(mystruct,
+		side_arg_dynamic_define_struct(
+			mystruct,
 			side_arg_list(
-				side_arg_dynamic_field("a",
-					side_arg_dynamic_u32(43,
-						side_dynamic_attr_list(side_attr("A", side_attr_bool(true)))
-					)
-				),
-				side_arg_dynamic_field("b", side_arg_dynamic_u8(55)),
-			),
-			side_dynamic_attr_list(
-				side_attr("X", side_attr_u8(1)),
-				side_attr("Y", side_attr_u8(2)),
-			)
-		);
-		side_event_call_variadic(my_provider_event_variadic_struct_attr,
-			side_arg_list(),
-			side_arg_list(side_arg_dynamic_field("my-field", side_arg_dynamic_struct(&mystruct))),
-			side_dynamic_attr_list(side_attr("event", side_attr_s32(-1)))
-		);
+				side_arg_dynamic_field(
+					"a", side_arg_dynamic_u32(
+						     43, side_dynamic_attr_list(side_attr(
+								 "A", side_attr_bool(true))))),
+				side_arg_dynamic_field("b", side_arg_dynamic_u8(55)), ),
+			side_dynamic_attr_list(side_attr("X", side_attr_u8(1)),
+					       side_attr("Y", side_attr_u8(2)), ));
+		side_event_call_variadic(
+			my_provider_event_variadic_struct_attr, side_arg_list(),
+			side_arg_list(side_arg_dynamic_field("my-field",
+							     side_arg_dynamic_struct(&mystruct))),
+			side_dynamic_attr_list(side_attr("event", side_attr_s32(-1))));
 	}
 }
 
 /* Floats in host, little and big endian byte order, static and dynamic. */
 side_static_event(my_provider_event_float, "myprovider", "myeventfloat", SIDE_LOGLEVEL_DEBUG,
-	side_field_list(
-		side_field_float_binary32("binary32"),
-		side_field_float_binary32_le("binary32_le"),
-		side_field_float_binary32_be("binary32_be"),
-		side_field_float_binary64("binary64"),
-		side_field_float_binary64_le("binary64_le"),
-		side_field_float_binary64_be("binary64_be"),
+		  side_field_list(side_field_float_binary32("binary32"),
+				  side_field_float_binary32_le("binary32_le"),
+				  side_field_float_binary32_be("binary32_be"),
+				  side_field_float_binary64("binary64"),
+				  side_field_float_binary64_le("binary64_le"),
+				  side_field_float_binary64_be("binary64_be"),
 #ifdef SIDE_HAVE_FLOAT128
-		side_field_float_binary128("binary128"),
-		side_field_float_binary128_be("binary128_be"),
+				  side_field_float_binary128("binary128"),
+				  side_field_float_binary128_be("binary128_be"),
 #endif
-	)
-);
+				  ));
 
 union f32_bits {
 	float f;
@@ -1427,130 +1356,111 @@ union f64_bits {
 
 static void test_float(void)
 {
-	union f32_bits float32 = { .f = 2.2f };
-	union f64_bits float64 = { .f = 3.3 };
+	union f32_bits float32 = {.f = 2.2f};
+	union f64_bits float64 = {.f = 3.3};
 #ifdef SIDE_HAVE_FLOAT128
 	union {
 		_Float128 f;
 		char arr[16];
-	} float128 = { .f = 4.4 };
+	} float128 = {.f = 4.4};
 
 	side_bswap_128p(float128.arr);
 #endif
 	float32.u = side_bswap_32(float32.u);
 	float64.u = side_bswap_64(float64.u);
 	side_event(my_provider_event_float,
-		side_arg_list(
-			side_arg_float_binary32(2.2f),
+		   side_arg_list(side_arg_float_binary32(2.2f),
 #if SIDE_FLOAT_WORD_ORDER == SIDE_LITTLE_ENDIAN
-			side_arg_float_binary32(2.2f),
-			side_arg_float_binary32(float32.f),
+				 side_arg_float_binary32(2.2f), side_arg_float_binary32(float32.f),
 #else
-			side_arg_float_binary32(float32.f),
-			side_arg_float_binary32(2.2f),
+				  side_arg_float_binary32(float32.f), side_arg_float_binary32(2.2f),
 #endif
-			side_arg_float_binary64(3.3),
+				 side_arg_float_binary64(3.3),
 #if SIDE_FLOAT_WORD_ORDER == SIDE_LITTLE_ENDIAN
-			side_arg_float_binary64(3.3),
-			side_arg_float_binary64(float64.f),
+				 side_arg_float_binary64(3.3), side_arg_float_binary64(float64.f),
 #else
-			side_arg_float_binary64(float64.f),
-			side_arg_float_binary64(3.3),
+				  side_arg_float_binary64(float64.f), side_arg_float_binary64(3.3),
 #endif
 #ifdef SIDE_HAVE_FLOAT128
-			side_arg_float_binary128(4.4),
-			side_arg_float_binary128(float128.f),
+				 side_arg_float_binary128(4.4),
+				 side_arg_float_binary128(float128.f),
 #endif
-		)
-	);
+				 ));
 }
 
 side_static_event_variadic(my_provider_event_variadic_float, "myprovider", "myvariadicfloat",
-	SIDE_LOGLEVEL_DEBUG, side_field_list()
-);
+			   SIDE_LOGLEVEL_DEBUG, side_field_list());
 
 static void test_variadic_float(void)
 {
-	union f32_bits float32 = { .f = 2.2f };
-	union f64_bits float64 = { .f = 3.3 };
+	union f32_bits float32 = {.f = 2.2f};
+	union f64_bits float64 = {.f = 3.3};
 
 	float32.u = side_bswap_32(float32.u);
 	float64.u = side_bswap_64(float64.u);
-	side_event_variadic(my_provider_event_variadic_float,
-		side_arg_list(),
+	side_event_variadic(
+		my_provider_event_variadic_float, side_arg_list(),
 		side_arg_list(
 			side_arg_dynamic_field("binary32", side_arg_dynamic_float_binary32(2.2f)),
-			side_arg_dynamic_field("binary32_le", side_arg_dynamic_float_binary32_le(2.2f)),
-			side_arg_dynamic_field("binary32_be", side_arg_dynamic_float_binary32_be(float32.f)),
+			side_arg_dynamic_field("binary32_le",
+					       side_arg_dynamic_float_binary32_le(2.2f)),
+			side_arg_dynamic_field("binary32_be",
+					       side_arg_dynamic_float_binary32_be(float32.f)),
 			side_arg_dynamic_field("binary64", side_arg_dynamic_float_binary64(3.3)),
-			side_arg_dynamic_field("binary64_le", side_arg_dynamic_float_binary64_le(3.3)),
-			side_arg_dynamic_field("binary64_be", side_arg_dynamic_float_binary64_be(float64.f)),
-		)
-	);
+			side_arg_dynamic_field("binary64_le",
+					       side_arg_dynamic_float_binary64_le(3.3)),
+			side_arg_dynamic_field("binary64_be",
+					       side_arg_dynamic_float_binary64_be(float64.f)), ));
 }
 
 /* Enumerations: mappings by address, as libside takes them. */
-static side_define_enum(myenum,
-	side_enum_mapping_list(
-		side_enum_mapping_range("one-ten", 1, 10),
-		side_enum_mapping_range("100-200", 100, 200),
-		side_enum_mapping_value("200", 200),
-		side_enum_mapping_value("300", 300),
-	)
-);
+static side_define_enum(myenum, side_enum_mapping_list(side_enum_mapping_range("one-ten", 1, 10),
+						       side_enum_mapping_range("100-200", 100, 200),
+						       side_enum_mapping_value("200", 200),
+						       side_enum_mapping_value("300", 300), ));
 
 side_static_event(my_provider_event_enum, "myprovider", "myeventenum", SIDE_LOGLEVEL_DEBUG,
-	side_field_list(
-		side_field_enum("5", &myenum, side_elem(side_type_u32())),
-		side_field_enum("400", &myenum, side_elem(side_type_u64())),
-		side_field_enum("200", &myenum, side_elem(side_type_u8())),
-		side_field_enum("-100", &myenum, side_elem(side_type_s8())),
-		side_field_enum("6_be", &myenum, side_elem(side_type_u32_be())),
-		side_field_enum("6_le", &myenum, side_elem(side_type_u32_le())),
-	)
-);
+		  side_field_list(side_field_enum("5", &myenum, side_elem(side_type_u32())),
+				  side_field_enum("400", &myenum, side_elem(side_type_u64())),
+				  side_field_enum("200", &myenum, side_elem(side_type_u8())),
+				  side_field_enum("-100", &myenum, side_elem(side_type_s8())),
+				  side_field_enum("6_be", &myenum, side_elem(side_type_u32_be())),
+				  side_field_enum("6_le", &myenum,
+						  side_elem(side_type_u32_le())), ));
 
 static void test_enum(void)
 {
 	side_event(my_provider_event_enum,
-		side_arg_list(
-			side_arg_u32(5),
-			side_arg_u64(400),
-			side_arg_u8(200),
-			side_arg_s8(-100),
+		   side_arg_list(side_arg_u32(5), side_arg_u64(400), side_arg_u8(200),
+				 side_arg_s8(-100),
 #if SIDE_BYTE_ORDER == SIDE_LITTLE_ENDIAN
-			side_arg_u32(side_bswap_32(6)),
-			side_arg_u32(6),
+				 side_arg_u32(side_bswap_32(6)), side_arg_u32(6),
 #else
-			side_arg_u32(6),
-			side_arg_u32(side_bswap_32(6)),
+				  side_arg_u32(6), side_arg_u32(side_bswap_32(6)),
 #endif
-		)
-	);
+				 ));
 }
 
-static side_define_enum_bitmap(myenum_bitmap,
+static side_define_enum_bitmap(
+	myenum_bitmap,
 	side_enum_bitmap_mapping_list(
-		side_enum_bitmap_mapping_value("0", 0),
-		side_enum_bitmap_mapping_range("1-2", 1, 2),
-		side_enum_bitmap_mapping_range("2-4", 2, 4),
-		side_enum_bitmap_mapping_value("3", 3),
-		side_enum_bitmap_mapping_value("30", 30),
-		side_enum_bitmap_mapping_value("63", 63),
+		side_enum_bitmap_mapping_value("0", 0), side_enum_bitmap_mapping_range("1-2", 1, 2),
+		side_enum_bitmap_mapping_range("2-4", 2, 4), side_enum_bitmap_mapping_value("3", 3),
+		side_enum_bitmap_mapping_value("30", 30), side_enum_bitmap_mapping_value("63", 63),
 		side_enum_bitmap_mapping_range("158-160", 158, 160),
 		side_enum_bitmap_mapping_value("159", 159),
-		side_enum_bitmap_mapping_range("500-700", 500, 700),
-	)
-);
+		side_enum_bitmap_mapping_range("500-700", 500, 700), ));
 
 static side_define_array(my_array_u32_5_for_bitmap, side_elem(side_type_u32()), 5);
-static side_define_vla(my_vla_u32_for_bitmap, side_elem(side_type_u32()), side_elem(side_type_u32()));
+static side_define_vla(my_vla_u32_for_bitmap, side_elem(side_type_u32()),
+		       side_elem(side_type_u32()));
 
 /*
  * libside's test names two of these fields "bit_159"; here two fields of one
  * event with the same name are a compile error, so the vla one is renamed.
  */
-side_static_event(my_provider_event_enum_bitmap, "myprovider", "myeventenumbitmap", SIDE_LOGLEVEL_DEBUG,
+side_static_event(
+	my_provider_event_enum_bitmap, "myprovider", "myeventenumbitmap", SIDE_LOGLEVEL_DEBUG,
 	side_field_list(
 		side_field_enum_bitmap("bit_0", &myenum_bitmap, side_elem(side_type_u32())),
 		side_field_enum_bitmap("bit_1", &myenum_bitmap, side_elem(side_type_u32())),
@@ -1566,40 +1476,31 @@ side_static_event(my_provider_event_enum_bitmap, "myprovider", "myeventenumbitma
 		side_field_enum_bitmap("vla_bit_31", &myenum_bitmap,
 				       side_elem(side_type_vla(my_vla_u32_for_bitmap))),
 		side_field_enum_bitmap("bit_2_be", &myenum_bitmap, side_elem(side_type_u32_be())),
-		side_field_enum_bitmap("bit_2_le", &myenum_bitmap, side_elem(side_type_u32_le())),
-	)
-);
+		side_field_enum_bitmap("bit_2_le", &myenum_bitmap,
+				       side_elem(side_type_u32_le())), ));
 
 static void test_enum_bitmap(void)
 {
 	if (side_event_enabled(my_provider_event_enum_bitmap)) {
-		side_arg_define_array(myarray,
-			side_arg_list(side_arg_u32(0), side_arg_u32(0), side_arg_u32(0), side_arg_u32(0),
-				      side_arg_u32(0x80000000)));
+		side_arg_define_array(myarray, side_arg_list(side_arg_u32(0), side_arg_u32(0),
+							     side_arg_u32(0), side_arg_u32(0),
+							     side_arg_u32(0x80000000)));
 		side_arg_define_vla(myvla, side_arg_list(side_arg_u32(0x80000000)));
 
-		side_event_call(my_provider_event_enum_bitmap,
+		side_event_call(
+			my_provider_event_enum_bitmap,
 			side_arg_list(
-				side_arg_u32(1U << 0),
-				side_arg_u32(1U << 1),
-				side_arg_u8(1U << 2),
-				side_arg_u8(1U << 3),
-				side_arg_u32(1U << 30),
-				side_arg_u32(1U << 31),
-				side_arg_u64(1ULL << 63),
-				side_arg_u64((1ULL << 1) | (1ULL << 63)),
-				side_arg_byte(1U << 2),
-				side_arg_array(myarray),
-				side_arg_vla(myvla),
+				side_arg_u32(1U << 0), side_arg_u32(1U << 1), side_arg_u8(1U << 2),
+				side_arg_u8(1U << 3), side_arg_u32(1U << 30),
+				side_arg_u32(1U << 31), side_arg_u64(1ULL << 63),
+				side_arg_u64((1ULL << 1) | (1ULL << 63)), side_arg_byte(1U << 2),
+				side_arg_array(myarray), side_arg_vla(myvla),
 #if SIDE_BYTE_ORDER == SIDE_LITTLE_ENDIAN
-				side_arg_u32(side_bswap_32(1U << 2)),
-				side_arg_u32(1U << 2),
+				side_arg_u32(side_bswap_32(1U << 2)), side_arg_u32(1U << 2),
 #else
-				side_arg_u32(1U << 2),
-				side_arg_u32(side_bswap_32(1U << 2)),
+				side_arg_u32(1U << 2), side_arg_u32(side_bswap_32(1U << 2)),
 #endif
-			)
-		);
+				));
 	}
 }
 
@@ -1607,105 +1508,88 @@ static void test_enum_bitmap(void)
 static side_define_array(my_array_byte, side_elem(side_type_byte()), 3);
 
 side_static_event_variadic(my_provider_event_blob, "myprovider", "myeventblob", SIDE_LOGLEVEL_DEBUG,
-	side_field_list(
-		side_field_byte("blobfield"),
-		side_field_array("arrayblob", my_array_byte),
-	)
-);
+			   side_field_list(side_field_byte("blobfield"),
+					   side_field_array("arrayblob", my_array_byte), ));
 
 static void test_blob(void)
 {
 	if (side_event_enabled(my_provider_event_blob)) {
-		side_arg_define_array(myarray,
-			side_arg_list(side_arg_byte(1), side_arg_byte(2), side_arg_byte(3)));
-		side_arg_dynamic_define_vec(myvla,
-			side_arg_list(side_arg_dynamic_byte(0x22), side_arg_dynamic_byte(0x33)));
-		side_event_call_variadic(my_provider_event_blob,
+		side_arg_define_array(myarray, side_arg_list(side_arg_byte(1), side_arg_byte(2),
+							     side_arg_byte(3)));
+		side_arg_dynamic_define_vec(myvla, side_arg_list(side_arg_dynamic_byte(0x22),
+								 side_arg_dynamic_byte(0x33)));
+		side_event_call_variadic(
+			my_provider_event_blob,
 			side_arg_list(side_arg_byte(0x55), side_arg_array(myarray)),
 			side_arg_list(
 				side_arg_dynamic_field("varblobfield", side_arg_dynamic_byte(0x55)),
-				side_arg_dynamic_field("varblobvla", side_arg_dynamic_vla(&myvla)),
-			)
-		);
+				side_arg_dynamic_field("varblobvla",
+						       side_arg_dynamic_vla(&myvla)), ));
 	}
 }
 
 side_static_event_variadic(my_provider_event_format_string, "myprovider", "myeventformatstring",
-	SIDE_LOGLEVEL_DEBUG,
-	side_field_list(side_field_string("fmt")),
-	side_attr_list(side_attr("lang.c.format_string", side_attr_bool(true)))
-);
+			   SIDE_LOGLEVEL_DEBUG, side_field_list(side_field_string("fmt")),
+			   side_attr_list(side_attr("lang.c.format_string", side_attr_bool(true))));
 
 static void test_fmt_string(void)
 {
 	if (side_event_enabled(my_provider_event_format_string)) {
-		side_arg_dynamic_define_vec(args,
-			side_arg_list(side_arg_dynamic_string("blah"), side_arg_dynamic_s32(123)));
+		side_arg_dynamic_define_vec(args, side_arg_list(side_arg_dynamic_string("blah"),
+								side_arg_dynamic_s32(123)));
 		side_event_call_variadic(my_provider_event_format_string,
-			side_arg_list(side_arg_string("str: %s int: %d")),
-			side_arg_list(side_arg_dynamic_field("arguments", side_arg_dynamic_vla(&args)))
-		);
+					 side_arg_list(side_arg_string("str: %s int: %d")),
+					 side_arg_list(side_arg_dynamic_field(
+						 "arguments", side_arg_dynamic_vla(&args))));
 	}
 }
 
 /* Byte order variants of integers, static and dynamic. */
-side_static_event_variadic(my_provider_event_endian, "myprovider", "myevent_endian", SIDE_LOGLEVEL_DEBUG,
-	side_field_list(
-		side_field_u16_le("u16_le"),
-		side_field_u32_le("u32_le"),
-		side_field_u64_le("u64_le"),
-		side_field_s16_le("s16_le"),
-		side_field_s32_le("s32_le"),
-		side_field_s64_le("s64_le"),
-		side_field_u16_be("u16_be"),
-		side_field_u32_be("u32_be"),
-		side_field_u64_be("u64_be"),
-		side_field_s16_be("s16_be"),
-		side_field_s32_be("s32_be"),
-		side_field_s64_be("s64_be"),
-	)
-);
+side_static_event_variadic(my_provider_event_endian, "myprovider", "myevent_endian",
+			   SIDE_LOGLEVEL_DEBUG,
+			   side_field_list(side_field_u16_le("u16_le"), side_field_u32_le("u32_le"),
+					   side_field_u64_le("u64_le"), side_field_s16_le("s16_le"),
+					   side_field_s32_le("s32_le"), side_field_s64_le("s64_le"),
+					   side_field_u16_be("u16_be"), side_field_u32_be("u32_be"),
+					   side_field_u64_be("u64_be"), side_field_s16_be("s16_be"),
+					   side_field_s32_be("s32_be"),
+					   side_field_s64_be("s64_be"), ));
 
 static void test_endian(void)
 {
-	side_event_variadic(my_provider_event_endian,
-		side_arg_list(
-			side_arg_u16(1),
-			side_arg_u32(1),
-			side_arg_u64(1),
-			side_arg_s16(-2),
-			side_arg_s32(-2),
-			side_arg_s64(-2),
-			side_arg_u16(side_bswap_16(1)),
-			side_arg_u32(side_bswap_32(1)),
-			side_arg_u64(side_bswap_64(1)),
-			side_arg_s16(side_bswap_16(-2)),
-			side_arg_s32(side_bswap_32(-2)),
-			side_arg_s64(side_bswap_64(-2)),
-		),
+	side_event_variadic(
+		my_provider_event_endian,
+		side_arg_list(side_arg_u16(1), side_arg_u32(1), side_arg_u64(1), side_arg_s16(-2),
+			      side_arg_s32(-2), side_arg_s64(-2), side_arg_u16(side_bswap_16(1)),
+			      side_arg_u32(side_bswap_32(1)), side_arg_u64(side_bswap_64(1)),
+			      side_arg_s16(side_bswap_16(-2)), side_arg_s32(side_bswap_32(-2)),
+			      side_arg_s64(side_bswap_64(-2)), ),
 		side_arg_list(
 			side_arg_dynamic_field("u16_le", side_arg_dynamic_u16_le(1)),
 			side_arg_dynamic_field("s64_le", side_arg_dynamic_s64_le(-2)),
 			side_arg_dynamic_field("u32_be", side_arg_dynamic_u32_be(side_bswap_32(1))),
-			side_arg_dynamic_field("s16_be", side_arg_dynamic_s16_be(side_bswap_16(-2))),
-			side_arg_dynamic_field("s64_be", side_arg_dynamic_s64_be(side_bswap_64(-2))),
-		)
-	);
+			side_arg_dynamic_field("s16_be",
+					       side_arg_dynamic_s16_be(side_bswap_16(-2))),
+			side_arg_dynamic_field("s64_be",
+					       side_arg_dynamic_s64_be(side_bswap_64(-2))), ));
 }
 
-side_static_event(my_provider_event_base, "myprovider", "myevent_base", SIDE_LOGLEVEL_DEBUG,
+side_static_event(
+	my_provider_event_base, "myprovider", "myevent_base", SIDE_LOGLEVEL_DEBUG,
 	side_field_list(
-		side_field_u8("u8base2", side_attr_list(side_attr("std.integer.base", side_attr_u8(2)))),
-		side_field_u16("u16base8", side_attr_list(side_attr("std.integer.base", side_attr_u8(8)))),
-		side_field_s32("s32base10", side_attr_list(side_attr("std.integer.base", side_attr_u8(10)))),
-		side_field_s64("s64base16", side_attr_list(side_attr("std.integer.base", side_attr_u8(16)))),
-	)
-);
+		side_field_u8("u8base2",
+			      side_attr_list(side_attr("std.integer.base", side_attr_u8(2)))),
+		side_field_u16("u16base8",
+			       side_attr_list(side_attr("std.integer.base", side_attr_u8(8)))),
+		side_field_s32("s32base10",
+			       side_attr_list(side_attr("std.integer.base", side_attr_u8(10)))),
+		side_field_s64("s64base16",
+			       side_attr_list(side_attr("std.integer.base", side_attr_u8(16)))), ));
 
 static void test_base(void)
 {
-	side_event(my_provider_event_base,
-		side_arg_list(side_arg_u8(55), side_arg_u16(55), side_arg_s32(-55), side_arg_s64(-55)));
+	side_event(my_provider_event_base, side_arg_list(side_arg_u8(55), side_arg_u16(55),
+							 side_arg_s32(-55), side_arg_s64(-55)));
 }
 
 /* Gather: the call passes base pointers, the description says where values lie. */
@@ -1724,63 +1608,80 @@ struct test {
 	uint64_t test;
 };
 
-static side_define_struct(mystructgatherdef,
+static side_define_struct(
+	mystructgatherdef,
 	side_field_list(
 		side_field_gather_unsigned_integer("a", offsetof(struct test, a),
-			side_struct_field_sizeof(struct test, a), 0, 0, SIDE_TYPE_GATHER_ACCESS_DIRECT),
+						   side_struct_field_sizeof(struct test, a), 0, 0,
+						   SIDE_TYPE_GATHER_ACCESS_DIRECT),
 		side_field_gather_signed_integer("d", offsetof(struct test, d),
-			side_struct_field_sizeof(struct test, d), 0, 0, SIDE_TYPE_GATHER_ACCESS_DIRECT),
-		side_field_gather_unsigned_integer("e", offsetof(struct test, e),
-			side_struct_field_sizeof(struct test, e), 8, 4, SIDE_TYPE_GATHER_ACCESS_DIRECT,
+						 side_struct_field_sizeof(struct test, d), 0, 0,
+						 SIDE_TYPE_GATHER_ACCESS_DIRECT),
+		side_field_gather_unsigned_integer(
+			"e", offsetof(struct test, e), side_struct_field_sizeof(struct test, e), 8,
+			4, SIDE_TYPE_GATHER_ACCESS_DIRECT,
 			side_attr_list(side_attr("std.integer.base", side_attr_u8(16)))),
 		side_field_gather_signed_integer("f", offsetof(struct test, f),
-			side_struct_field_sizeof(struct test, f), 1, 4, SIDE_TYPE_GATHER_ACCESS_DIRECT),
+						 side_struct_field_sizeof(struct test, f), 1, 4,
+						 SIDE_TYPE_GATHER_ACCESS_DIRECT),
 		side_field_gather_signed_integer("g", offsetof(struct test, g),
-			side_struct_field_sizeof(struct test, g), 11, 4, SIDE_TYPE_GATHER_ACCESS_DIRECT),
+						 side_struct_field_sizeof(struct test, g), 11, 4,
+						 SIDE_TYPE_GATHER_ACCESS_DIRECT),
 		side_field_gather_signed_integer("h", offsetof(struct test, h),
-			side_struct_field_sizeof(struct test, h), 1, 31, SIDE_TYPE_GATHER_ACCESS_DIRECT),
+						 side_struct_field_sizeof(struct test, h), 1, 31,
+						 SIDE_TYPE_GATHER_ACCESS_DIRECT),
 		side_field_gather_signed_integer("i", offsetof(struct test, i),
-			side_struct_field_sizeof(struct test, i), 33, 20, SIDE_TYPE_GATHER_ACCESS_DIRECT),
+						 side_struct_field_sizeof(struct test, i), 33, 20,
+						 SIDE_TYPE_GATHER_ACCESS_DIRECT),
 		side_field_gather_signed_integer("j", offsetof(struct test, j),
-			side_struct_field_sizeof(struct test, j), 63, 1, SIDE_TYPE_GATHER_ACCESS_DIRECT),
+						 side_struct_field_sizeof(struct test, j), 63, 1,
+						 SIDE_TYPE_GATHER_ACCESS_DIRECT),
 		side_field_gather_signed_integer("k", offsetof(struct test, k),
-			side_struct_field_sizeof(struct test, k), 1, 63, SIDE_TYPE_GATHER_ACCESS_DIRECT),
+						 side_struct_field_sizeof(struct test, k), 1, 63,
+						 SIDE_TYPE_GATHER_ACCESS_DIRECT),
 		side_field_gather_unsigned_integer_le("test_le", offsetof(struct test, test),
-			side_struct_field_sizeof(struct test, test), 0, 64, SIDE_TYPE_GATHER_ACCESS_DIRECT),
+						      side_struct_field_sizeof(struct test, test),
+						      0, 64, SIDE_TYPE_GATHER_ACCESS_DIRECT),
 		side_field_gather_unsigned_integer_be("test_be", offsetof(struct test, test),
-			side_struct_field_sizeof(struct test, test), 0, 64, SIDE_TYPE_GATHER_ACCESS_DIRECT),
-	)
-);
+						      side_struct_field_sizeof(struct test, test),
+						      0, 64, SIDE_TYPE_GATHER_ACCESS_DIRECT), ));
 
-side_static_event(my_provider_event_structgather, "myprovider", "myeventstructgather",
-	SIDE_LOGLEVEL_DEBUG,
-	side_field_list(
-		side_field_gather_struct("structgather", mystructgatherdef, 0, sizeof(struct test),
-					 SIDE_TYPE_GATHER_ACCESS_DIRECT),
-		side_field_gather_signed_integer("intgather", 0, sizeof(int32_t), 0, 0,
-			SIDE_TYPE_GATHER_ACCESS_DIRECT,
-			side_attr_list(side_attr("std.integer.base", side_attr_u8(10)))),
-		side_field_gather_float("f32", 0, sizeof(float), SIDE_TYPE_GATHER_ACCESS_DIRECT),
-	)
-);
+side_static_event(
+	my_provider_event_structgather, "myprovider", "myeventstructgather", SIDE_LOGLEVEL_DEBUG,
+	side_field_list(side_field_gather_struct("structgather", mystructgatherdef, 0,
+						 sizeof(struct test),
+						 SIDE_TYPE_GATHER_ACCESS_DIRECT),
+			side_field_gather_signed_integer(
+				"intgather", 0, sizeof(int32_t), 0, 0,
+				SIDE_TYPE_GATHER_ACCESS_DIRECT,
+				side_attr_list(side_attr("std.integer.base", side_attr_u8(10)))),
+			side_field_gather_float("f32", 0, sizeof(float),
+						SIDE_TYPE_GATHER_ACCESS_DIRECT), ));
 
 static void test_struct_gather(void)
 {
 	if (side_event_enabled(my_provider_event_structgather)) {
 		struct test mystruct = {
-			.a = 55, .b = 123, .c = 2, .d = -55, .e = 0xABCD, .f = -1, .g = -1,
-			.h = -1, .i = -1, .j = -1, .k = -1, .test = 0xFF,
+			.a = 55,
+			.b = 123,
+			.c = 2,
+			.d = -55,
+			.e = 0xABCD,
+			.f = -1,
+			.g = -1,
+			.h = -1,
+			.i = -1,
+			.j = -1,
+			.k = -1,
+			.test = 0xFF,
 		};
 		int32_t val = -66;
 		float f32 = 1.5f;
 
 		side_event_call(my_provider_event_structgather,
-			side_arg_list(
-				side_arg_gather_struct(&mystruct),
-				side_arg_gather_integer(&val),
-				side_arg_gather_float(&f32),
-			)
-		);
+				side_arg_list(side_arg_gather_struct(&mystruct),
+					      side_arg_gather_integer(&val),
+					      side_arg_gather_float(&f32), ));
 	}
 }
 
@@ -1799,87 +1700,87 @@ struct testnest0 {
 };
 
 static side_define_struct(mystructgathernest2,
-	side_field_list(
-		side_field_gather_unsigned_integer("c", offsetof(struct testnest2, c),
-			side_struct_field_sizeof(struct testnest2, c), 0, 0, SIDE_TYPE_GATHER_ACCESS_DIRECT),
-	)
-);
+			  side_field_list(side_field_gather_unsigned_integer(
+						  "c", offsetof(struct testnest2, c),
+						  side_struct_field_sizeof(struct testnest2, c), 0,
+						  0, SIDE_TYPE_GATHER_ACCESS_DIRECT), ));
 
-static side_define_struct(mystructgathernest1,
+static side_define_struct(
+	mystructgathernest1,
 	side_field_list(
 		side_field_gather_unsigned_integer("b", offsetof(struct testnest1, b),
-			side_struct_field_sizeof(struct testnest1, b), 0, 0, SIDE_TYPE_GATHER_ACCESS_DIRECT),
-		side_field_gather_struct("nest2", mystructgathernest2, offsetof(struct testnest1, nest),
-			sizeof(struct testnest2), SIDE_TYPE_GATHER_ACCESS_POINTER),
-	)
-);
+						   side_struct_field_sizeof(struct testnest1, b), 0,
+						   0, SIDE_TYPE_GATHER_ACCESS_DIRECT),
+		side_field_gather_struct("nest2", mystructgathernest2,
+					 offsetof(struct testnest1, nest), sizeof(struct testnest2),
+					 SIDE_TYPE_GATHER_ACCESS_POINTER), ));
 
-static side_define_struct(mystructgathernest0,
+static side_define_struct(
+	mystructgathernest0,
 	side_field_list(
 		side_field_gather_unsigned_integer("a", offsetof(struct testnest0, a),
-			side_struct_field_sizeof(struct testnest0, a), 0, 0, SIDE_TYPE_GATHER_ACCESS_DIRECT),
-		side_field_gather_struct("nest1", mystructgathernest1, offsetof(struct testnest0, nest),
-			sizeof(struct testnest1), SIDE_TYPE_GATHER_ACCESS_POINTER),
-	)
-);
+						   side_struct_field_sizeof(struct testnest0, a), 0,
+						   0, SIDE_TYPE_GATHER_ACCESS_DIRECT),
+		side_field_gather_struct("nest1", mystructgathernest1,
+					 offsetof(struct testnest0, nest), sizeof(struct testnest1),
+					 SIDE_TYPE_GATHER_ACCESS_POINTER), ));
 
 side_static_event(my_provider_event_structgather_nest, "myprovider", "myeventstructgathernest",
-	SIDE_LOGLEVEL_DEBUG,
-	side_field_list(
-		side_field_gather_struct("nest0", mystructgathernest0, 0, sizeof(struct testnest0),
-					 SIDE_TYPE_GATHER_ACCESS_DIRECT),
-	)
-);
+		  SIDE_LOGLEVEL_DEBUG,
+		  side_field_list(side_field_gather_struct("nest0", mystructgathernest0, 0,
+							   sizeof(struct testnest0),
+							   SIDE_TYPE_GATHER_ACCESS_DIRECT), ));
 
 static void test_struct_gather_nest_ptr(void)
 {
 	if (side_event_enabled(my_provider_event_structgather_nest)) {
-		struct testnest2 mystruct2 = { .c = 77 };
-		struct testnest1 mystruct1 = { .b = 66, .nest = &mystruct2 };
-		struct testnest0 mystruct = { .a = 55, .nest = &mystruct1 };
+		struct testnest2 mystruct2 = {.c = 77};
+		struct testnest1 mystruct1 = {.b = 66, .nest = &mystruct2};
+		struct testnest0 mystruct = {.a = 55, .nest = &mystruct1};
 
 		side_event_call(my_provider_event_structgather_nest,
 				side_arg_list(side_arg_gather_struct(&mystruct)));
 	}
 }
 
-static uint32_t mygatherarray[] = { 1, 2, 3, 4, 5 };
-static uint16_t mygatherarray2[] = { 6, 7, 8, 9 };
+static uint32_t mygatherarray[] = {1, 2, 3, 4, 5};
+static uint16_t mygatherarray2[] = {6, 7, 8, 9};
 
 struct testarray {
 	int a;
 	uint32_t *ptr;
 };
 
-static side_define_struct(mystructgatherarray,
-	side_field_list(
-		side_field_gather_array("array",
-			side_elem(side_type_gather_unsigned_integer(0, sizeof(uint32_t), 0, 0,
-								    SIDE_TYPE_GATHER_ACCESS_DIRECT)),
-			SIDE_ARRAY_SIZE(mygatherarray), offsetof(struct testarray, ptr),
-			SIDE_TYPE_GATHER_ACCESS_POINTER),
-	)
-);
+static side_define_struct(
+	mystructgatherarray,
+	side_field_list(side_field_gather_array(
+				"array",
+				side_elem(side_type_gather_unsigned_integer(
+					0, sizeof(uint32_t), 0, 0, SIDE_TYPE_GATHER_ACCESS_DIRECT)),
+				SIDE_ARRAY_SIZE(mygatherarray), offsetof(struct testarray, ptr),
+				SIDE_TYPE_GATHER_ACCESS_POINTER), ));
 
-side_static_event(my_provider_event_structgatherarray, "myprovider", "myeventstructgatherarray",
+side_static_event(
+	my_provider_event_structgatherarray, "myprovider", "myeventstructgatherarray",
 	SIDE_LOGLEVEL_DEBUG,
-	side_field_list(
-		side_field_gather_struct("structgatherarray", mystructgatherarray, 0,
-					 sizeof(struct testarray), SIDE_TYPE_GATHER_ACCESS_DIRECT),
-		side_field_gather_array("array2",
-			side_elem(side_type_gather_unsigned_integer(0, sizeof(uint16_t), 0, 0,
-								    SIDE_TYPE_GATHER_ACCESS_DIRECT)),
-			SIDE_ARRAY_SIZE(mygatherarray2), 0, SIDE_TYPE_GATHER_ACCESS_DIRECT),
-	)
-);
+	side_field_list(side_field_gather_struct("structgatherarray", mystructgatherarray, 0,
+						 sizeof(struct testarray),
+						 SIDE_TYPE_GATHER_ACCESS_DIRECT),
+			side_field_gather_array("array2",
+						side_elem(side_type_gather_unsigned_integer(
+							0, sizeof(uint16_t), 0, 0,
+							SIDE_TYPE_GATHER_ACCESS_DIRECT)),
+						SIDE_ARRAY_SIZE(mygatherarray2), 0,
+						SIDE_TYPE_GATHER_ACCESS_DIRECT), ));
 
 static void test_array_gather(void)
 {
 	if (side_event_enabled(my_provider_event_structgatherarray)) {
-		struct testarray mystruct = { .a = 55, .ptr = mygatherarray };
+		struct testarray mystruct = {.a = 55, .ptr = mygatherarray};
 
 		side_event_call(my_provider_event_structgatherarray,
-			side_arg_list(side_arg_gather_struct(&mystruct), side_arg_gather_array(&mygatherarray2)));
+				side_arg_list(side_arg_gather_struct(&mystruct),
+					      side_arg_gather_array(&mygatherarray2)));
 	}
 }
 
@@ -1895,52 +1796,55 @@ struct testgatherstructnest0 {
 	int a;
 };
 
-static side_define_struct(mystructgatherstructnest1,
-	side_field_list(
-		side_field_gather_signed_integer("b", offsetof(struct testgatherstructnest1, b),
-			side_struct_field_sizeof(struct testgatherstructnest1, b), 0, 0,
-			SIDE_TYPE_GATHER_ACCESS_DIRECT),
-		side_field_gather_array("c",
-			side_elem(side_type_gather_signed_integer(0, sizeof(uint32_t), 0, 0,
-								  SIDE_TYPE_GATHER_ACCESS_DIRECT)),
-			TESTSGNESTARRAY_LEN, offsetof(struct testgatherstructnest1, c),
-			SIDE_TYPE_GATHER_ACCESS_DIRECT),
-	)
-);
+static side_define_struct(
+	mystructgatherstructnest1,
+	side_field_list(side_field_gather_signed_integer(
+				"b", offsetof(struct testgatherstructnest1, b),
+				side_struct_field_sizeof(struct testgatherstructnest1, b), 0, 0,
+				SIDE_TYPE_GATHER_ACCESS_DIRECT),
+			side_field_gather_array(
+				"c",
+				side_elem(side_type_gather_signed_integer(
+					0, sizeof(uint32_t), 0, 0, SIDE_TYPE_GATHER_ACCESS_DIRECT)),
+				TESTSGNESTARRAY_LEN, offsetof(struct testgatherstructnest1, c),
+				SIDE_TYPE_GATHER_ACCESS_DIRECT), ));
 
-static side_define_struct(mystructgatherstructnest0,
-	side_field_list(
-		side_field_gather_signed_integer("a", offsetof(struct testgatherstructnest0, a),
-			side_struct_field_sizeof(struct testgatherstructnest0, a), 0, 0,
-			SIDE_TYPE_GATHER_ACCESS_DIRECT),
-		side_field_gather_struct("structnest0", mystructgatherstructnest1,
-			offsetof(struct testgatherstructnest0, nest), sizeof(struct testgatherstructnest1),
-			SIDE_TYPE_GATHER_ACCESS_DIRECT),
-		side_field_gather_array("nestarray",
-			side_elem(side_type_gather_struct(mystructgatherstructnest1, 0,
-							  sizeof(struct testgatherstructnest1),
-							  SIDE_TYPE_GATHER_ACCESS_DIRECT)),
-			2, offsetof(struct testgatherstructnest0, nestarray), SIDE_TYPE_GATHER_ACCESS_DIRECT),
-	)
-);
+static side_define_struct(
+	mystructgatherstructnest0,
+	side_field_list(side_field_gather_signed_integer(
+				"a", offsetof(struct testgatherstructnest0, a),
+				side_struct_field_sizeof(struct testgatherstructnest0, a), 0, 0,
+				SIDE_TYPE_GATHER_ACCESS_DIRECT),
+			side_field_gather_struct("structnest0", mystructgatherstructnest1,
+						 offsetof(struct testgatherstructnest0, nest),
+						 sizeof(struct testgatherstructnest1),
+						 SIDE_TYPE_GATHER_ACCESS_DIRECT),
+			side_field_gather_array("nestarray",
+						side_elem(side_type_gather_struct(
+							mystructgatherstructnest1, 0,
+							sizeof(struct testgatherstructnest1),
+							SIDE_TYPE_GATHER_ACCESS_DIRECT)),
+						2,
+						offsetof(struct testgatherstructnest0, nestarray),
+						SIDE_TYPE_GATHER_ACCESS_DIRECT), ));
 
 side_static_event(my_provider_event_gatherstructnest, "myprovider", "myeventgatherstructnest",
-	SIDE_LOGLEVEL_DEBUG,
-	side_field_list(
-		side_field_gather_struct("structgather", mystructgatherstructnest0, 0,
-					 sizeof(struct testgatherstructnest0), SIDE_TYPE_GATHER_ACCESS_DIRECT),
-	)
-);
+		  SIDE_LOGLEVEL_DEBUG,
+		  side_field_list(side_field_gather_struct("structgather",
+							   mystructgatherstructnest0, 0,
+							   sizeof(struct testgatherstructnest0),
+							   SIDE_TYPE_GATHER_ACCESS_DIRECT), ));
 
 static void test_gather_structnest(void)
 {
 	if (side_event_enabled(my_provider_event_gatherstructnest)) {
 		struct testgatherstructnest0 mystruct = {
-			.nest = { .b = 66, .c = { 0, 1, 2, 3 } },
-			.nestarray = {
-				{ .b = 77, .c = { 11, 12, 13, 14 } },
-				{ .b = 88, .c = { 15, 16, 17, 18 } },
-			},
+			.nest = {.b = 66, .c = {0, 1, 2, 3}},
+			.nestarray =
+				{
+					{.b = 77, .c = {11, 12, 13, 14}},
+					{.b = 88, .c = {15, 16, 17, 18}},
+				},
 			.a = 55,
 		};
 
@@ -1949,8 +1853,8 @@ static void test_gather_structnest(void)
 	}
 }
 
-static uint32_t gathervla[] = { 1, 2, 3, 4 };
-static uint32_t gathervla2[] = { 5, 6, 7, 8, 9 };
+static uint32_t gathervla[] = {1, 2, 3, 4};
+static uint32_t gathervla2[] = {5, 6, 7, 8, 9};
 
 struct testgathervla {
 	int a;
@@ -1958,44 +1862,48 @@ struct testgathervla {
 	uint32_t *p;
 };
 
-static side_define_struct(mystructgathervla,
+static side_define_struct(
+	mystructgathervla,
 	side_field_list(
 		side_field_gather_signed_integer("a", offsetof(struct testgathervla, a),
-			side_struct_field_sizeof(struct testgathervla, a), 0, 0,
-			SIDE_TYPE_GATHER_ACCESS_DIRECT),
-		side_field_gather_vla("nestvla",
-			side_elem(side_type_gather_unsigned_integer(0, sizeof(uint32_t), 0, 0,
-								    SIDE_TYPE_GATHER_ACCESS_DIRECT)),
+						 side_struct_field_sizeof(struct testgathervla, a),
+						 0, 0, SIDE_TYPE_GATHER_ACCESS_DIRECT),
+		side_field_gather_vla(
+			"nestvla",
+			side_elem(side_type_gather_unsigned_integer(
+				0, sizeof(uint32_t), 0, 0, SIDE_TYPE_GATHER_ACCESS_DIRECT)),
 			offsetof(struct testgathervla, p), SIDE_TYPE_GATHER_ACCESS_POINTER,
-			side_length(side_type_gather_unsigned_integer(offsetof(struct testgathervla, len),
-					sizeof(uint16_t), 0, 0, SIDE_TYPE_GATHER_ACCESS_DIRECT))),
-	)
-);
+			side_length(side_type_gather_unsigned_integer(
+				offsetof(struct testgathervla, len), sizeof(uint16_t), 0, 0,
+				SIDE_TYPE_GATHER_ACCESS_DIRECT))), ));
 
-side_static_event(my_provider_event_gathervla, "myprovider", "myeventgathervla", SIDE_LOGLEVEL_DEBUG,
-	side_field_list(
-		side_field_gather_struct("structgathervla", mystructgathervla, 0,
-					 sizeof(struct testgathervla), SIDE_TYPE_GATHER_ACCESS_DIRECT),
-		side_field_gather_vla("vla",
-			side_elem(side_type_gather_unsigned_integer(0, sizeof(uint32_t), 0, 0,
-								    SIDE_TYPE_GATHER_ACCESS_DIRECT)),
-			0, SIDE_TYPE_GATHER_ACCESS_DIRECT,
-			side_length(side_type_gather_unsigned_integer(0, sizeof(uint16_t), 0, 0,
-								      SIDE_TYPE_GATHER_ACCESS_DIRECT))),
-	)
-);
+side_static_event(
+	my_provider_event_gathervla, "myprovider", "myeventgathervla", SIDE_LOGLEVEL_DEBUG,
+	side_field_list(side_field_gather_struct("structgathervla", mystructgathervla, 0,
+						 sizeof(struct testgathervla),
+						 SIDE_TYPE_GATHER_ACCESS_DIRECT),
+			side_field_gather_vla("vla",
+					      side_elem(side_type_gather_unsigned_integer(
+						      0, sizeof(uint32_t), 0, 0,
+						      SIDE_TYPE_GATHER_ACCESS_DIRECT)),
+					      0, SIDE_TYPE_GATHER_ACCESS_DIRECT,
+					      side_length(side_type_gather_unsigned_integer(
+						      0, sizeof(uint16_t), 0, 0,
+						      SIDE_TYPE_GATHER_ACCESS_DIRECT))), ));
 
 static void test_gather_vla(void)
 {
 	if (side_event_enabled(my_provider_event_gathervla)) {
 		struct testgathervla mystruct = {
-			.a = 55, .len = SIDE_ARRAY_SIZE(gathervla), .p = gathervla,
+			.a = 55,
+			.len = SIDE_ARRAY_SIZE(gathervla),
+			.p = gathervla,
 		};
 		uint16_t vla2_len = 5;
 
 		side_event_call(my_provider_event_gathervla,
-			side_arg_list(side_arg_gather_struct(&mystruct),
-				      side_arg_gather_vla(gathervla2, &vla2_len)));
+				side_arg_list(side_arg_gather_struct(&mystruct),
+					      side_arg_gather_vla(gathervla2, &vla2_len)));
 	}
 }
 
@@ -2005,30 +1913,31 @@ struct testgathervlaflex {
 	uint64_t array[];
 };
 
-static side_define_struct(mystructgathervlaflex,
-	side_field_list(
-		side_field_gather_vla("vlaflex",
-			side_elem(side_type_gather_unsigned_integer(0, sizeof(uint64_t), 0, 0,
-								    SIDE_TYPE_GATHER_ACCESS_DIRECT)),
-			offsetof(struct testgathervlaflex, array), SIDE_TYPE_GATHER_ACCESS_DIRECT,
-			side_length(side_type_gather_unsigned_integer(offsetof(struct testgathervlaflex, len),
-					side_struct_field_sizeof(struct testgathervlaflex, len), 0, 0,
-					SIDE_TYPE_GATHER_ACCESS_DIRECT))),
-	)
-);
+static side_define_struct(
+	mystructgathervlaflex,
+	side_field_list(side_field_gather_vla(
+				"vlaflex",
+				side_elem(side_type_gather_unsigned_integer(
+					0, sizeof(uint64_t), 0, 0, SIDE_TYPE_GATHER_ACCESS_DIRECT)),
+				offsetof(struct testgathervlaflex, array),
+				SIDE_TYPE_GATHER_ACCESS_DIRECT,
+				side_length(side_type_gather_unsigned_integer(
+					offsetof(struct testgathervlaflex, len),
+					side_struct_field_sizeof(struct testgathervlaflex, len), 0,
+					0, SIDE_TYPE_GATHER_ACCESS_DIRECT))), ));
 
 side_static_event(my_provider_event_gathervlaflex, "myprovider", "myeventgathervlaflex",
-	SIDE_LOGLEVEL_DEBUG,
-	side_field_list(
-		side_field_gather_struct("structgathervlaflex", mystructgathervlaflex, 0,
-					 sizeof(struct testgathervlaflex), SIDE_TYPE_GATHER_ACCESS_DIRECT)
-	)
-);
+		  SIDE_LOGLEVEL_DEBUG,
+		  side_field_list(side_field_gather_struct("structgathervlaflex",
+							   mystructgathervlaflex, 0,
+							   sizeof(struct testgathervlaflex),
+							   SIDE_TYPE_GATHER_ACCESS_DIRECT)));
 
 static void test_gather_vla_flex(void)
 {
 	if (side_event_enabled(my_provider_event_gathervlaflex)) {
-		struct testgathervlaflex *mystruct = malloc(sizeof(*mystruct) + 3 * sizeof(uint64_t));
+		struct testgathervlaflex *mystruct =
+			malloc(sizeof(*mystruct) + 3 * sizeof(uint64_t));
 		uint32_t i;
 
 		if (!mystruct)
@@ -2043,39 +1952,43 @@ static void test_gather_vla_flex(void)
 	}
 }
 
-side_static_event(my_provider_event_gatherbyte, "myprovider", "myeventgatherbyte", SIDE_LOGLEVEL_DEBUG,
-	side_field_list(
-		side_field_gather_byte("byte", 0, SIDE_TYPE_GATHER_ACCESS_DIRECT),
-		side_field_gather_array("array",
-			side_elem(side_type_gather_byte(0, SIDE_TYPE_GATHER_ACCESS_DIRECT)),
-			3, 0, SIDE_TYPE_GATHER_ACCESS_DIRECT),
-	)
-);
+side_static_event(
+	my_provider_event_gatherbyte, "myprovider", "myeventgatherbyte", SIDE_LOGLEVEL_DEBUG,
+	side_field_list(side_field_gather_byte("byte", 0, SIDE_TYPE_GATHER_ACCESS_DIRECT),
+			side_field_gather_array(
+				"array",
+				side_elem(side_type_gather_byte(0, SIDE_TYPE_GATHER_ACCESS_DIRECT)),
+				3, 0, SIDE_TYPE_GATHER_ACCESS_DIRECT), ));
 
 static void test_gather_byte(void)
 {
 	if (side_event_enabled(my_provider_event_gatherbyte)) {
 		uint8_t v = 0x44;
-		uint8_t array[3] = { 0x1, 0x2, 0x3 };
+		uint8_t array[3] = {0x1, 0x2, 0x3};
 
-		side_event_call(my_provider_event_gatherbyte,
-				side_arg_list(side_arg_gather_byte(&v), side_arg_gather_array(array)));
+		side_event_call(
+			my_provider_event_gatherbyte,
+			side_arg_list(side_arg_gather_byte(&v), side_arg_gather_array(array)));
 	}
 }
 
-static bool arraybool[4] = { false, true, false, true };
+static bool arraybool[4] = {false, true, false, true};
 
-side_static_event(my_provider_event_gatherbool, "myprovider", "myeventgatherbool", SIDE_LOGLEVEL_DEBUG,
-	side_field_list(
-		side_field_gather_bool("v1_true", 0, sizeof(bool), 0, 0, SIDE_TYPE_GATHER_ACCESS_DIRECT),
-		side_field_gather_bool("v2_false", 0, sizeof(bool), 0, 0, SIDE_TYPE_GATHER_ACCESS_DIRECT),
-		side_field_gather_bool("v3_true", 0, sizeof(uint16_t), 1, 1, SIDE_TYPE_GATHER_ACCESS_DIRECT),
-		side_field_gather_bool("v4_false", 0, sizeof(uint16_t), 1, 1, SIDE_TYPE_GATHER_ACCESS_DIRECT),
-		side_field_gather_array("arraybool",
-			side_elem(side_type_gather_bool(0, sizeof(bool), 0, 0, SIDE_TYPE_GATHER_ACCESS_DIRECT)),
-			4, 0, SIDE_TYPE_GATHER_ACCESS_DIRECT),
-	)
-);
+side_static_event(my_provider_event_gatherbool, "myprovider", "myeventgatherbool",
+		  SIDE_LOGLEVEL_DEBUG,
+		  side_field_list(side_field_gather_bool("v1_true", 0, sizeof(bool), 0, 0,
+							 SIDE_TYPE_GATHER_ACCESS_DIRECT),
+				  side_field_gather_bool("v2_false", 0, sizeof(bool), 0, 0,
+							 SIDE_TYPE_GATHER_ACCESS_DIRECT),
+				  side_field_gather_bool("v3_true", 0, sizeof(uint16_t), 1, 1,
+							 SIDE_TYPE_GATHER_ACCESS_DIRECT),
+				  side_field_gather_bool("v4_false", 0, sizeof(uint16_t), 1, 1,
+							 SIDE_TYPE_GATHER_ACCESS_DIRECT),
+				  side_field_gather_array("arraybool",
+							  side_elem(side_type_gather_bool(
+								  0, sizeof(bool), 0, 0,
+								  SIDE_TYPE_GATHER_ACCESS_DIRECT)),
+							  4, 0, SIDE_TYPE_GATHER_ACCESS_DIRECT), ));
 
 static void test_gather_bool(void)
 {
@@ -2084,55 +1997,51 @@ static void test_gather_bool(void)
 		uint16_t v3 = 1U << 1, v4 = 1U << 2;
 
 		side_event_call(my_provider_event_gatherbool,
-			side_arg_list(
-				side_arg_gather_bool(&v1),
-				side_arg_gather_bool(&v2),
-				side_arg_gather_bool(&v3),
-				side_arg_gather_bool(&v4),
-				side_arg_gather_array(arraybool),
-			)
-		);
+				side_arg_list(side_arg_gather_bool(&v1), side_arg_gather_bool(&v2),
+					      side_arg_gather_bool(&v3), side_arg_gather_bool(&v4),
+					      side_arg_gather_array(arraybool), ));
 	}
 }
 
-side_static_event(my_provider_event_gatherpointer, "myprovider", "myeventgatherpointer",
-	SIDE_LOGLEVEL_DEBUG,
-	side_field_list(
-		side_field_gather_pointer("ptr", 0, SIDE_TYPE_GATHER_ACCESS_DIRECT),
-		side_field_gather_array("array",
-			side_elem(side_type_gather_pointer(0, SIDE_TYPE_GATHER_ACCESS_DIRECT)),
-			3, 0, SIDE_TYPE_GATHER_ACCESS_DIRECT),
-	)
-);
+side_static_event(
+	my_provider_event_gatherpointer, "myprovider", "myeventgatherpointer", SIDE_LOGLEVEL_DEBUG,
+	side_field_list(side_field_gather_pointer("ptr", 0, SIDE_TYPE_GATHER_ACCESS_DIRECT),
+			side_field_gather_array("array",
+						side_elem(side_type_gather_pointer(
+							0, SIDE_TYPE_GATHER_ACCESS_DIRECT)),
+						3, 0, SIDE_TYPE_GATHER_ACCESS_DIRECT), ));
 
 static void test_gather_pointer(void)
 {
 	if (side_event_enabled(my_provider_event_gatherpointer)) {
 		void *v = (void *)0x44;
-		void *array[3] = { (void *)0x1, (void *)0x2, (void *)0x3 };
+		void *array[3] = {(void *)0x1, (void *)0x2, (void *)0x3};
 
-		side_event_call(my_provider_event_gatherpointer,
-				side_arg_list(side_arg_gather_pointer(&v), side_arg_gather_array(array)));
+		side_event_call(
+			my_provider_event_gatherpointer,
+			side_arg_list(side_arg_gather_pointer(&v), side_arg_gather_array(array)));
 	}
 }
 
 /* A gather enum names its mappings, where side_field_enum takes their address. */
-side_static_event(my_provider_event_enum_gather, "myprovider", "myeventenumgather", SIDE_LOGLEVEL_DEBUG,
-	side_field_list(
-		side_field_gather_enum("5", myenum,
-			side_elem(side_type_gather_unsigned_integer(0, sizeof(uint32_t), 0, 0,
-								    SIDE_TYPE_GATHER_ACCESS_DIRECT))),
-		side_field_gather_enum("200", myenum,
-			side_elem(side_type_gather_unsigned_integer(0, sizeof(uint8_t), 0, 0,
-								    SIDE_TYPE_GATHER_ACCESS_DIRECT))),
-		side_field_gather_enum("-100", myenum,
-			side_elem(side_type_gather_signed_integer(0, sizeof(int8_t), 0, 0,
-								  SIDE_TYPE_GATHER_ACCESS_DIRECT))),
-		side_field_gather_enum("6_be", myenum,
-			side_elem(side_type_gather_unsigned_integer_be(0, sizeof(uint32_t), 0, 0,
-								       SIDE_TYPE_GATHER_ACCESS_DIRECT))),
-	)
-);
+side_static_event(
+	my_provider_event_enum_gather, "myprovider", "myeventenumgather", SIDE_LOGLEVEL_DEBUG,
+	side_field_list(side_field_gather_enum("5", myenum,
+					       side_elem(side_type_gather_unsigned_integer(
+						       0, sizeof(uint32_t), 0, 0,
+						       SIDE_TYPE_GATHER_ACCESS_DIRECT))),
+			side_field_gather_enum("200", myenum,
+					       side_elem(side_type_gather_unsigned_integer(
+						       0, sizeof(uint8_t), 0, 0,
+						       SIDE_TYPE_GATHER_ACCESS_DIRECT))),
+			side_field_gather_enum("-100", myenum,
+					       side_elem(side_type_gather_signed_integer(
+						       0, sizeof(int8_t), 0, 0,
+						       SIDE_TYPE_GATHER_ACCESS_DIRECT))),
+			side_field_gather_enum("6_be", myenum,
+					       side_elem(side_type_gather_unsigned_integer_be(
+						       0, sizeof(uint32_t), 0, 0,
+						       SIDE_TYPE_GATHER_ACCESS_DIRECT))), ));
 
 static void test_gather_enum(void)
 {
@@ -2142,102 +2051,75 @@ static void test_gather_enum(void)
 	uint32_t v5 = SIDE_BYTE_ORDER == SIDE_LITTLE_ENDIAN ? side_bswap_32(6) : 6;
 
 	side_event(my_provider_event_enum_gather,
-		side_arg_list(
-			side_arg_gather_integer(&v1),
-			side_arg_gather_integer(&v3),
-			side_arg_gather_integer(&v4),
-			side_arg_gather_integer(&v5),
-		)
-	);
+		   side_arg_list(side_arg_gather_integer(&v1), side_arg_gather_integer(&v3),
+				 side_arg_gather_integer(&v4), side_arg_gather_integer(&v5), ));
 }
 
-side_static_event(my_provider_event_gatherstring, "myprovider", "myeventgatherstring",
-	SIDE_LOGLEVEL_DEBUG,
-	side_field_list(
-		side_field_gather_string("string", 0, SIDE_TYPE_GATHER_ACCESS_DIRECT),
-		side_field_gather_array("arrayptr",
-			side_elem(side_type_gather_string(0, SIDE_TYPE_GATHER_ACCESS_POINTER)),
-			3, 0, SIDE_TYPE_GATHER_ACCESS_DIRECT),
-		side_field_gather_array("array",
-			side_elem(side_type_gather_string(0, SIDE_TYPE_GATHER_ACCESS_DIRECT)),
-			3, 0, SIDE_TYPE_GATHER_ACCESS_DIRECT),
-	)
-);
+side_static_event(
+	my_provider_event_gatherstring, "myprovider", "myeventgatherstring", SIDE_LOGLEVEL_DEBUG,
+	side_field_list(side_field_gather_string("string", 0, SIDE_TYPE_GATHER_ACCESS_DIRECT),
+			side_field_gather_array("arrayptr",
+						side_elem(side_type_gather_string(
+							0, SIDE_TYPE_GATHER_ACCESS_POINTER)),
+						3, 0, SIDE_TYPE_GATHER_ACCESS_DIRECT),
+			side_field_gather_array("array",
+						side_elem(side_type_gather_string(
+							0, SIDE_TYPE_GATHER_ACCESS_DIRECT)),
+						3, 0, SIDE_TYPE_GATHER_ACCESS_DIRECT), ));
 
 static void test_gather_string(void)
 {
 	if (side_event_enabled(my_provider_event_gatherstring)) {
 		const char *str1 = "abcdef";
-		const char *ptrarray[3] = { "abc", "def", "ghi" };
-		char flatarray[] = { 'a', 'b', '\0', 'c', 'd', '\0', 'e', 'f', '\0' };
+		const char *ptrarray[3] = {"abc", "def", "ghi"};
+		char flatarray[] = {'a', 'b', '\0', 'c', 'd', '\0', 'e', 'f', '\0'};
 
 		side_event_call(my_provider_event_gatherstring,
-			side_arg_list(
-				side_arg_gather_string(str1),
-				side_arg_gather_array(ptrarray),
-				side_arg_gather_array(flatarray),
-			)
-		);
+				side_arg_list(side_arg_gather_string(str1),
+					      side_arg_gather_array(ptrarray),
+					      side_arg_gather_array(flatarray), ));
 	}
 }
 
 /* Strings in UTF-8, -16 and -32, in every byte order, static, dynamic, gathered. */
 side_static_event(my_provider_event_str_utf, "myprovider", "myevent_str_utf", SIDE_LOGLEVEL_DEBUG,
-	side_field_list(
-		side_field_string("utf8"),
-		side_field_string32("utf32"),
-		side_field_string16("utf16"),
-		side_field_string32_le("utf32_le"),
-		side_field_string16_le("utf16_le"),
-		side_field_string32_be("utf32_be"),
-		side_field_string16_be("utf16_be"),
-		side_field_dynamic("dynamic_utf32"),
-		side_field_gather_string32("gather_utf32", 0, SIDE_TYPE_GATHER_ACCESS_DIRECT),
-	)
-);
+		  side_field_list(side_field_string("utf8"), side_field_string32("utf32"),
+				  side_field_string16("utf16"), side_field_string32_le("utf32_le"),
+				  side_field_string16_le("utf16_le"),
+				  side_field_string32_be("utf32_be"),
+				  side_field_string16_be("utf16_be"),
+				  side_field_dynamic("dynamic_utf32"),
+				  side_field_gather_string32("gather_utf32", 0,
+							     SIDE_TYPE_GATHER_ACCESS_DIRECT), ));
 
 static void test_string_utf(void)
 {
 	/* '®' is c2 ae in UTF-8, U+00AE in UTF-16 and UTF-32. */
-	uint8_t str8[] = { 0xc2, 0xae, 'a', 'b', 'c', 0 };
-	uint32_t str32[] = { 0x000000ae, 'a', 'b', 'c', 0 };
-	uint16_t str16[] = { 0x00ae, 'a', 'b', 'c', 0 };
-	uint32_t str32_be[] = { side_bswap_32(0x000000ae), side_bswap_32('a'), side_bswap_32('b'),
-				side_bswap_32('c'), 0 };
-	uint16_t str16_be[] = { side_bswap_16(0x00ae), side_bswap_16('a'), side_bswap_16('b'),
-				side_bswap_16('c'), 0 };
+	uint8_t str8[] = {0xc2, 0xae, 'a', 'b', 'c', 0};
+	uint32_t str32[] = {0x000000ae, 'a', 'b', 'c', 0};
+	uint16_t str16[] = {0x00ae, 'a', 'b', 'c', 0};
+	uint32_t str32_be[] = {side_bswap_32(0x000000ae), side_bswap_32('a'), side_bswap_32('b'),
+			       side_bswap_32('c'), 0};
+	uint16_t str16_be[] = {side_bswap_16(0x00ae), side_bswap_16('a'), side_bswap_16('b'),
+			       side_bswap_16('c'), 0};
 
 	side_event(my_provider_event_str_utf,
-		side_arg_list(
-			side_arg_string(str8),
-			side_arg_string32(str32),
-			side_arg_string16(str16),
-			side_arg_string32(str32),
-			side_arg_string16(str16),
-			side_arg_string32(str32_be),
-			side_arg_string16(str16_be),
-			side_arg_dynamic_string32(str32),
-			side_arg_gather_string(str32),
-		)
-	);
+		   side_arg_list(side_arg_string(str8), side_arg_string32(str32),
+				 side_arg_string16(str16), side_arg_string32(str32),
+				 side_arg_string16(str16), side_arg_string32(str32_be),
+				 side_arg_string16(str16_be), side_arg_dynamic_string32(str32),
+				 side_arg_gather_string(str32), ));
 }
 
 /* Variant and optional, by the name of their definitions and arguments. */
-static side_define_variant(myvariantdef,
-	side_type_u32(),
-	side_option_list(
-		side_option_range(1, 3, side_type_u16()),
-		side_option(5, side_type_string()),
-	)
-);
+static side_define_variant(myvariantdef, side_type_u32(),
+			   side_option_list(side_option_range(1, 3, side_type_u16()),
+					    side_option(5, side_type_string()), ));
 
 side_static_event(my_provider_event_variant, "myprovider", "myeventvariant", SIDE_LOGLEVEL_DEBUG,
-	side_field_list(
-		side_field_variant("variant1", myvariantdef),
-		side_field_variant("variant2", myvariantdef),
-		side_field_u8("z"),
-	)
-);
+		  side_field_list(side_field_variant("variant1", myvariantdef),
+				  side_field_variant("variant2", myvariantdef),
+				  side_field_u8("z"), ));
 
 static void test_variant(void)
 {
@@ -2246,43 +2128,36 @@ static void test_variant(void)
 		side_arg_define_variant(myvariant2, side_arg_u32(5), side_arg_string("abc"));
 
 		side_event_call(my_provider_event_variant,
-			side_arg_list(
-				side_arg_variant(myvariant1),
-				side_arg_variant(myvariant2),
-				side_arg_u8(55),
-			)
-		);
+				side_arg_list(side_arg_variant(myvariant1),
+					      side_arg_variant(myvariant2), side_arg_u8(55), ));
 	}
 }
 
 static side_define_optional(my_optional, side_elem(side_type_string()));
 
 side_static_event(my_provider_event_optional, "myprovider", "myeventoptional", SIDE_LOGLEVEL_DEBUG,
-	side_field_list(
-		side_field_optional("a", my_optional),
-		side_field_optional_literal("b", side_elem(side_type_string())),
-	)
-);
+		  side_field_list(side_field_optional("a", my_optional),
+				  side_field_optional_literal("b",
+							      side_elem(side_type_string())), ));
 
 static void test_optional(void)
 {
 	if (side_event_enabled(my_provider_event_optional)) {
-		side_arg_define_optional(present, side_arg_string("present"), SIDE_OPTIONAL_ENABLED);
+		side_arg_define_optional(present, side_arg_string("present"),
+					 SIDE_OPTIONAL_ENABLED);
 		side_arg_define_optional(absent, side_arg_string("absent"), SIDE_OPTIONAL_DISABLED);
 
-		side_event_call(my_provider_event_optional,
-				side_arg_list(side_arg_optional(present), side_arg_optional(absent)));
+		side_event_call(
+			my_provider_event_optional,
+			side_arg_list(side_arg_optional(present), side_arg_optional(absent)));
 	}
 }
 
 /* 128-bit integers and C native types. */
-side_static_event(my_provider_event_integer128, "myprovider", "myevent_integer128", SIDE_LOGLEVEL_DEBUG,
-	side_field_list(
-		side_field_s128("signed128"),
-		side_field_u128("unsigned128"),
-		side_field_s128_be("signed128_be"),
-	)
-);
+side_static_event(my_provider_event_integer128, "myprovider", "myevent_integer128",
+		  SIDE_LOGLEVEL_DEBUG,
+		  side_field_list(side_field_s128("signed128"), side_field_u128("unsigned128"),
+				  side_field_s128_be("signed128_be"), ));
 
 static void test_integer128(void)
 {
@@ -2291,32 +2166,24 @@ static void test_integer128(void)
 		unsigned __int128 u_v128 = 0;
 		__int128 s_be;
 
-		s_v128--;	/* -2^63 - 1 */
-		u_v128--;	/* 2^128 - 1 */
+		s_v128--; /* -2^63 - 1 */
+		u_v128--; /* 2^128 - 1 */
 		s_be = s_v128;
 		side_bswap_128p((char *)&s_be);
 		side_event_call(my_provider_event_integer128,
-			side_arg_list(side_arg_s128(s_v128), side_arg_u128(u_v128), side_arg_s128(s_be)));
+				side_arg_list(side_arg_s128(s_v128), side_arg_u128(u_v128),
+					      side_arg_s128(s_be)));
 	}
 }
 
 side_static_event(c_native_types, "c_native_types", "all", SIDE_LOGLEVEL_DEBUG,
-	side_field_list(
-		side_field_char("char"),
-		side_field_schar("schar"),
-		side_field_uchar("uchar"),
-		side_field_short("short"),
-		side_field_ushort("ushort"),
-		side_field_int("int"),
-		side_field_uint("uint"),
-		side_field_long("long"),
-		side_field_ulong("ulong"),
-		side_field_long_long("long_long"),
-		side_field_ulong_long("ulong_long"),
-		side_field_float("float"),
-		side_field_double("double"),
-	)
-);
+		  side_field_list(side_field_char("char"), side_field_schar("schar"),
+				  side_field_uchar("uchar"), side_field_short("short"),
+				  side_field_ushort("ushort"), side_field_int("int"),
+				  side_field_uint("uint"), side_field_long("long"),
+				  side_field_ulong("ulong"), side_field_long_long("long_long"),
+				  side_field_ulong_long("ulong_long"), side_field_float("float"),
+				  side_field_double("double"), ));
 
 static void test_c_native_types(void)
 {
@@ -2335,10 +2202,11 @@ static void test_c_native_types(void)
 	double d = -0.5;
 
 	side_event(c_native_types,
-		side_arg_list(side_arg_char(c), side_arg_schar(sc), side_arg_uchar(uc), side_arg_short(s),
-			      side_arg_ushort(us), side_arg_int(i), side_arg_uint(ui), side_arg_long(l),
-			      side_arg_ulong(ul), side_arg_long_long(ll), side_arg_ulong_long(ull),
-			      side_arg_float(f), side_arg_double(d)));
+		   side_arg_list(side_arg_char(c), side_arg_schar(sc), side_arg_uchar(uc),
+				 side_arg_short(s), side_arg_ushort(us), side_arg_int(i),
+				 side_arg_uint(ui), side_arg_long(l), side_arg_ulong(ul),
+				 side_arg_long_long(ll), side_arg_ulong_long(ull),
+				 side_arg_float(f), side_arg_double(d)));
 }
 
 #define EXPECT(_name, _event, _fn, _want) expect(_name, FIRE(_event, _fn), _want)
@@ -2376,10 +2244,13 @@ static void test_events(void)
 	       test_dynamic_nested_struct,
 	       "myprovider:mydynamicnestedstruct dynamic={nested={a=u32:43 b=u8:55} "
 	       "nested2={aa=u64:128 bb=u16:1}}");
-	EXPECT("dynamic vla of structs", my_provider_event_dynamic_vla_struct, test_dynamic_vla_struct,
+	EXPECT("dynamic vla of structs", my_provider_event_dynamic_vla_struct,
+	       test_dynamic_vla_struct,
 	       "myprovider:mydynamicvlastruct dynamic=[{a=u32:43 b=u8:55},{a=u32:43 b=u8:55}]");
-	EXPECT("dynamic struct of vlas", my_provider_event_dynamic_struct_vla, test_dynamic_struct_vla,
-	       "myprovider:mydynamicstructvla dynamic={a=[u32:1,u32:2,u32:3] b=[u32:4,u64:5,u32:6]}");
+	EXPECT("dynamic struct of vlas", my_provider_event_dynamic_struct_vla,
+	       test_dynamic_struct_vla,
+	       "myprovider:mydynamicstructvla dynamic={a=[u32:1,u32:2,u32:3] "
+	       "b=[u32:4,u64:5,u32:6]}");
 	EXPECT("dynamic nested vla", my_provider_event_dynamic_nested_vla, test_dynamic_nested_vla,
 	       "myprovider:mydynamicnestedvla dynamic=[[u32:1,u16:2,u32:3],[u8:4,u32:5,u32:6]]");
 	EXPECT("dynamic vla visitor", my_provider_event_dynamic_vla_visitor,
@@ -2391,26 +2262,34 @@ static void test_events(void)
 	EXPECT("variadic event without static fields", my_provider_event_variadic, test_variadic,
 	       "myprovider:myvariadicevent a=u32:55 b=s8:-4");
 	EXPECT("variadic event with static fields", my_provider_event_static_variadic,
-	       test_static_variadic, "myprovider:mystaticvariadicevent abc=1 def=2 a=u32:55 b=s8:-4");
+	       test_static_variadic,
+	       "myprovider:mystaticvariadicevent abc=1 def=2 a=u32:55 b=s8:-4");
 	EXPECT("bool of any integer", my_provider_event_bool, test_bool,
-	       "myprovider:myeventbool a_false=false b_true=true c_true=true d_true=true e_true=true "
+	       "myprovider:myeventbool a_false=false b_true=true c_true=true d_true=true "
+	       "e_true=true "
 	       "f_false=false g_true=true");
 	EXPECT("dynamic bool", my_provider_event_dynamic_bool, test_dynamic_bool,
 	       "myprovider:mydynamicbool a_true=true b_true=true c_false=false d_true=true");
 	EXPECT("event attributes", my_provider_event_user_attribute, test_event_user_attribute,
-	       "myprovider:myevent_user_attribute@{user_attribute_a=\"val1\",user_attribute_b=\"val2\"} "
+	       "myprovider:myevent_user_attribute@{user_attribute_a=\"val1\",user_attribute_b="
+	       "\"val2\"} "
 	       "abc=1 def=2");
 	EXPECT("field attributes", my_provider_field_user_attribute, test_field_user_attribute,
-	       "myprovider:myevent_field_attribute abc=1@{user_attribute_a=\"val1\",user_attribute_b=u32:2} "
+	       "myprovider:myevent_field_attribute "
+	       "abc=1@{user_attribute_a=\"val1\",user_attribute_b=u32:2} "
 	       "def=2@{user_attribute_c=\"val3\",user_attribute_d=s64:-5}");
 	EXPECT("dynamic value attributes", my_provider_event_variadic_attr, test_variadic_attr,
-	       "myprovider:myvariadiceventattr a=u32:55@{user_attribute_c=\"valX\",user_attribute_d=u8:55} "
+	       "myprovider:myvariadiceventattr "
+	       "a=u32:55@{user_attribute_c=\"valX\",user_attribute_d=u8:55} "
 	       "b=s8:-4@{X=u8:1,Y=s8:2}");
-	EXPECT("dynamic vla attributes", my_provider_event_variadic_vla_attr, test_variadic_vla_attr,
-	       "myprovider:myvariadiceventvlaattr a=[u32:1@{Z=u8:0,A=u8:123},u32:2,u32:3]@{X=u8:1,Y=u8:2}");
+	EXPECT("dynamic vla attributes", my_provider_event_variadic_vla_attr,
+	       test_variadic_vla_attr,
+	       "myprovider:myvariadiceventvlaattr "
+	       "a=[u32:1@{Z=u8:0,A=u8:123},u32:2,u32:3]@{X=u8:1,Y=u8:2}");
 	EXPECT("dynamic struct and variadic attributes", my_provider_event_variadic_struct_attr,
 	       test_variadic_struct_attr,
-	       "myprovider:myvariadiceventstructattr my-field={a=u32:43@{A=true} b=u8:55}@{X=u8:1,Y=u8:2} "
+	       "myprovider:myvariadiceventstructattr my-field={a=u32:43@{A=true} "
+	       "b=u8:55}@{X=u8:1,Y=u8:2} "
 	       "@{event=s32:-1}");
 	EXPECT("floats in every byte order", my_provider_event_float, test_float,
 	       "myprovider:myeventfloat binary32=2.2 binary32_le=2.2 binary32_be=2.2 binary64=3.3 "
@@ -2418,17 +2297,19 @@ static void test_events(void)
 #ifdef SIDE_HAVE_FLOAT128
 	       " binary128=4.4 binary128_be=4.4"
 #endif
-	       );
+	);
 	EXPECT("dynamic floats in every byte order", my_provider_event_variadic_float,
 	       test_variadic_float,
-	       "myprovider:myvariadicfloat binary32=f32:2.2 binary32_le=f32:2.2 binary32_be=f32:2.2 "
+	       "myprovider:myvariadicfloat binary32=f32:2.2 binary32_le=f32:2.2 "
+	       "binary32_be=f32:2.2 "
 	       "binary64=f64:3.3 binary64_le=f64:3.3 binary64_be=f64:3.3");
 	EXPECT("enum", my_provider_event_enum, test_enum,
 	       "myprovider:myeventenum 5=5<one-ten> 400=400<> 200=200<100-200,200> -100=-100<> "
 	       "6_be=6<one-ten> 6_le=6<one-ten>");
 	EXPECT("enum bitmap of integers, byte, array, vla", my_provider_event_enum_bitmap,
 	       test_enum_bitmap,
-	       "myprovider:myeventenumbitmap bit_0=1<0> bit_1=2<1-2> bit_2=4<1-2,2-4> bit_3=8<2-4,3> "
+	       "myprovider:myeventenumbitmap bit_0=1<0> bit_1=2<1-2> bit_2=4<1-2,2-4> "
+	       "bit_3=8<2-4,3> "
 	       "bit_30=1073741824<30> bit_31=2147483648<> bit_63=9223372036854775808<63> "
 	       "bits_1+63=9223372036854775810<1-2,63> byte_bit_2=0x04<1-2,2-4> "
 	       "bit_159=[0,0,0,0,2147483648]<158-160,159> vla_bit_31=[2147483648]<> "
@@ -2436,7 +2317,8 @@ static void test_events(void)
 	EXPECT("blob: bytes, static and dynamic", my_provider_event_blob, test_blob,
 	       "myprovider:myeventblob blobfield=0x55 arrayblob=[0x01,0x02,0x03] varblobfield=0x55 "
 	       "varblobvla=[0x22,0x33]");
-	EXPECT("format string with dynamic arguments", my_provider_event_format_string, test_fmt_string,
+	EXPECT("format string with dynamic arguments", my_provider_event_format_string,
+	       test_fmt_string,
 	       "myprovider:myeventformatstring@{lang.c.format_string=true} fmt=\"str: %s int: %d\" "
 	       "arguments=[\"blah\",s32:123]");
 	EXPECT("integer byte orders, static and dynamic", my_provider_event_endian, test_endian,
@@ -2449,7 +2331,8 @@ static void test_events(void)
 	       "s64base16=-55@{std.integer.base=u8:16}");
 	EXPECT("gather struct with bit fields, integer, float", my_provider_event_structgather,
 	       test_struct_gather,
-	       "myprovider:myeventstructgather structgather={a=55 d=-55 e=11@{std.integer.base=u8:16} "
+	       "myprovider:myeventstructgather structgather={a=55 d=-55 "
+	       "e=11@{std.integer.base=u8:16} "
 	       "f=-1 g=-1 h=-1 i=-1 j=-1 k=-1 test_le=255 test_be=18374686479671623680} "
 	       "intgather=-66@{std.integer.base=u8:10} f32=1.5");
 	EXPECT("gather structs through pointers", my_provider_event_structgather_nest,
@@ -2461,18 +2344,21 @@ static void test_events(void)
 	       "array2=[6,7,8,9]");
 	EXPECT("gather array of gather structs", my_provider_event_gatherstructnest,
 	       test_gather_structnest,
-	       "myprovider:myeventgatherstructnest structgather={a=55 structnest0={b=66 c=[0,1,2,3]} "
+	       "myprovider:myeventgatherstructnest structgather={a=55 structnest0={b=66 "
+	       "c=[0,1,2,3]} "
 	       "nestarray=[{b=77 c=[11,12,13,14]},{b=88 c=[15,16,17,18]}]}");
 	EXPECT("gather vla, in a struct and with its own length", my_provider_event_gathervla,
 	       test_gather_vla,
-	       "myprovider:myeventgathervla structgathervla={a=55 nestvla=[1,2,3,4]} vla=[5,6,7,8,9]");
+	       "myprovider:myeventgathervla structgathervla={a=55 nestvla=[1,2,3,4]} "
+	       "vla=[5,6,7,8,9]");
 	EXPECT("gather vla of a flexible array member", my_provider_event_gathervlaflex,
 	       test_gather_vla_flex,
 	       "myprovider:myeventgathervlaflex structgathervlaflex={vlaflex=[1,2,3]}");
 	EXPECT("gather byte", my_provider_event_gatherbyte, test_gather_byte,
 	       "myprovider:myeventgatherbyte byte=0x44 array=[0x01,0x02,0x03]");
 	EXPECT("gather bool with bit offsets", my_provider_event_gatherbool, test_gather_bool,
-	       "myprovider:myeventgatherbool v1_true=true v2_false=false v3_true=true v4_false=false "
+	       "myprovider:myeventgatherbool v1_true=true v2_false=false v3_true=true "
+	       "v4_false=false "
 	       "arraybool=[false,true,false,true]");
 	EXPECT("gather pointer", my_provider_event_gatherpointer, test_gather_pointer,
 	       "myprovider:myeventgatherpointer ptr=0x44 array=[0x1,0x2,0x3]");
@@ -2481,7 +2367,8 @@ static void test_events(void)
 	       "6_be=6<one-ten>");
 	EXPECT("gather strings, direct and through pointers", my_provider_event_gatherstring,
 	       test_gather_string,
-	       "myprovider:myeventgatherstring string=\"abcdef\" arrayptr=[\"abc\",\"def\",\"ghi\"] "
+	       "myprovider:myeventgatherstring string=\"abcdef\" "
+	       "arrayptr=[\"abc\",\"def\",\"ghi\"] "
 	       "array=[\"ab\",\"cd\",\"ef\"]");
 	EXPECT("UTF-8, -16, -32 strings in every byte order", my_provider_event_str_utf,
 	       test_string_utf,
@@ -2525,7 +2412,7 @@ static void test_by_name(void)
 	   "variant field refers to the named definition");
 	f = side_ptr_get(my_provider_event_optional.fields.elements);
 	ok(side_ptr_get(f[0].side_type.u.side_optional) == &my_optional &&
-	   f[1].side_type.type.v == SIDE_TYPE_OPTIONAL,
+		   f[1].side_type.type.v == SIDE_TYPE_OPTIONAL,
 	   "optional field refers to the named definition");
 	f = side_ptr_get(my_provider_event_structgather_nest.fields.elements);
 	ok(side_ptr_get(f[0].side_type.u.side_gather.u.side_struct.type) == &mystructgathernest0,
@@ -2537,8 +2424,8 @@ static void test_by_name(void)
 	ok(side_ptr_get(f[0].side_type.u.side_enum.mappings) == &myenum,
 	   "enum refers to the mappings at the given address");
 	ok(my_provider_event.loglevel.v == SIDE_LOGLEVEL_DEBUG && my_provider_event.flags == 0 &&
-	   my_provider_event_variadic.flags == SIDE_EVENT_FLAG_VARIADIC &&
-	   my_provider_event_variadic.fields.length == 0,
+		   my_provider_event_variadic.flags == SIDE_EVENT_FLAG_VARIADIC &&
+		   my_provider_event_variadic.fields.length == 0,
 	   "event descriptions: loglevel and variadic flag");
 }
 

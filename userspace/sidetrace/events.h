@@ -13,25 +13,25 @@
 
 /* One node of a field's type tree; labels are enum side_type_label values. */
 struct st_type {
-	uint16_t label;		/* SIDE_TYPE_* */
-	uint16_t size;		/* bytes: integers, floats, bool; string unit size */
-	bool is_signed;		/* integers */
-	uint32_t array_len;	/* SIDE_TYPE_ARRAY */
-	struct st_type *elem;	/* ARRAY, VLA, ENUM, ENUM_BITMAP, OPTIONAL */
-	struct st_field *fields;	/* STRUCT members */
+	uint16_t label; /* SIDE_TYPE_* */
+	uint16_t size; /* bytes: integers, floats, bool; string unit size */
+	bool is_signed; /* integers */
+	uint32_t array_len; /* SIDE_TYPE_ARRAY */
+	struct st_type *elem; /* ARRAY, VLA, ENUM, ENUM_BITMAP, OPTIONAL */
+	struct st_field *fields; /* STRUCT members */
 	uint32_t nr_fields;
-	char **enum_labels;	/* ENUM: label per mapping, for display */
+	char **enum_labels; /* ENUM: label per mapping, for display */
 	int64_t *enum_begin, *enum_end;
 	uint32_t nr_enum;
-	char *attrs;		/* attributes rendered as text, or NULL */
+	char *attrs; /* attributes rendered as text, or NULL */
 	/* Added by discovery; zero when not applicable. */
-	uint8_t byte_order;	/* enum side_type_label_byte_order */
-	uint16_t len_bits;	/* integers, bool: 0 means size * 8 */
-	struct st_type *length_type;	/* VLA, VLA_VISITOR, GATHER_VLA */
-	uint64_t gather_offset;	/* GATHER_*: offset in the gathered object */
-	uint16_t gather_offset_bits;	/* GATHER_BOOL, GATHER_INTEGER */
-	uint8_t gather_access;	/* enum side_type_gather_access_mode */
-	uint32_t gather_size;	/* GATHER_STRUCT: bytes */
+	uint8_t byte_order; /* enum side_type_label_byte_order */
+	uint16_t len_bits; /* integers, bool: 0 means size * 8 */
+	struct st_type *length_type; /* VLA, VLA_VISITOR, GATHER_VLA */
+	uint64_t gather_offset; /* GATHER_*: offset in the gathered object */
+	uint16_t gather_offset_bits; /* GATHER_BOOL, GATHER_INTEGER */
+	uint8_t gather_access; /* enum side_type_gather_access_mode */
+	uint32_t gather_size; /* GATHER_STRUCT: bytes */
 };
 
 struct st_field {
@@ -41,29 +41,29 @@ struct st_field {
 
 /* One stapsdt note of the event (a probe site). */
 struct st_site {
-	uint64_t pc;		/* virtual address as in the ELF file */
-	uint64_t file_offset;	/* offset of pc in the file, for uprobe attach */
-	uint64_t sema_addr;	/* semaphore virtual address, 0 if none */
-	uint64_t sema_offset;	/* semaphore file offset (ref_ctr_offset) */
-	char *args;		/* SDT argument string as in the note */
+	uint64_t pc; /* virtual address as in the ELF file */
+	uint64_t file_offset; /* offset of pc in the file, for uprobe attach */
+	uint64_t sema_addr; /* semaphore virtual address, 0 if none */
+	uint64_t sema_offset; /* semaphore file offset (ref_ctr_offset) */
+	char *args; /* SDT argument string as in the note */
 };
 
 struct st_event {
-	char *path;		/* object file holding the event */
-	char *provider;		/* SIDE provider name (unsanitized), or USDT provider */
-	char *name;		/* SIDE event name (unsanitized), or USDT name */
-	char *usdt_provider;	/* provider as in the stapsdt note (sanitized) */
-	char *usdt_name;	/* name as in the stapsdt note (sanitized) */
-	bool has_side;		/* false: plain USDT probe with no SIDE description */
+	char *path; /* object file holding the event */
+	char *provider; /* SIDE provider name (unsanitized), or USDT provider */
+	char *name; /* SIDE event name (unsanitized), or USDT name */
+	char *usdt_provider; /* provider as in the stapsdt note (sanitized) */
+	char *usdt_name; /* name as in the stapsdt note (sanitized) */
+	bool has_side; /* false: plain USDT probe with no SIDE description */
 	bool variadic;
 	uint32_t loglevel;
-	uint64_t desc_addr;	/* virtual address of struct side_event_description */
+	uint64_t desc_addr; /* virtual address of struct side_event_description */
 	struct st_field *fields;
 	uint32_t nr_fields;
-	char *attrs;		/* event attributes rendered as text, or NULL */
+	char *attrs; /* event attributes rendered as text, or NULL */
 	struct st_site *sites;
 	uint32_t nr_sites;
-	char *error;		/* why the description is partial, or NULL */
+	char *error; /* why the description is partial, or NULL */
 };
 
 struct st_event_list {

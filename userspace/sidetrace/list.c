@@ -428,8 +428,7 @@ static void print_list(const struct st_event_list *l, bool json, bool verbose)
 }
 
 /* Prints the events found in WHAT, or says there are none: exit status. */
-static int print_found(const struct st_event_list *l, const char *what, bool json,
-		       bool verbose)
+static int print_found(const struct st_event_list *l, const char *what, bool json, bool verbose)
 {
 	if (!l->nr) {
 		fprintf(stderr, "sidetrace: %s: no SIDE or USDT events\n", what);

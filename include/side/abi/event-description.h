@@ -33,15 +33,15 @@ struct side_attr;
 struct side_event_description {
 	char side_begin_abi_tag_0[0];
 
-	uint32_t struct_size;	/* size of this structure */
-	uint32_t version;	/* SIDE_EVENT_DESCRIPTION_ABI_VERSION */
+	uint32_t struct_size; /* size of this structure */
+	uint32_t version; /* SIDE_EVENT_DESCRIPTION_ABI_VERSION */
 
 	side_ptr_t(struct side_event_state) state;
 	side_ptr_t(const char) provider_name;
 	side_ptr_t(const char) event_name;
 	side_array_t(const struct side_event_field) fields;
 	side_array_t(const struct side_attr) attributes;
-	uint64_t flags;		/* enum side_event_flags */
+	uint64_t flags; /* enum side_event_flags */
 	uint16_t nr_side_type_label;
 	uint16_t nr_side_attr_type;
 	side_enum_t(enum side_loglevel, uint32_t) loglevel;

@@ -25,7 +25,7 @@ struct side_arg_dynamic_field;
 
 struct side_arg_vla_visitor {
 	side_ptr_t(void) app_ctx;
-	side_ptr_t(struct side_arg) cached_arg;	/* libside's cache, NULL */
+	side_ptr_t(struct side_arg) cached_arg; /* libside's cache, NULL */
 } SIDE_PACKED;
 side_check_size(struct side_arg_vla_visitor, 32);
 
@@ -106,7 +106,7 @@ union side_arg_dynamic {
 	} SIDE_PACKED side_byte;
 	struct {
 		struct side_type_string type;
-		uint64_t value;	/* const char * */
+		uint64_t value; /* const char * */
 	} SIDE_PACKED side_string;
 	struct {
 		struct side_type_integer type;

@@ -88,7 +88,7 @@ enum side_type_label {
 
 enum side_type_gather_access_mode {
 	SIDE_TYPE_GATHER_ACCESS_DIRECT,
-	SIDE_TYPE_GATHER_ACCESS_POINTER,	/* pointer dereference */
+	SIDE_TYPE_GATHER_ACCESS_POINTER, /* pointer dereference */
 };
 
 struct side_type_null {
@@ -98,8 +98,8 @@ side_check_size(struct side_type_null, 20);
 
 struct side_type_bool {
 	side_array_t(const struct side_attr) attributes;
-	uint16_t bool_size;	/* bytes */
-	uint16_t len_bits;	/* 0 for bool_size * 8 */
+	uint16_t bool_size; /* bytes */
+	uint16_t len_bits; /* 0 for bool_size * 8 */
 	side_enum_t(enum side_type_label_byte_order, uint8_t) byte_order;
 } SIDE_PACKED;
 side_check_size(struct side_type_bool, 25);
@@ -111,15 +111,15 @@ side_check_size(struct side_type_byte, 20);
 
 struct side_type_string {
 	side_array_t(const struct side_attr) attributes;
-	uint8_t unit_size;	/* 1, 2 or 4 bytes */
+	uint8_t unit_size; /* 1, 2 or 4 bytes */
 	side_enum_t(enum side_type_label_byte_order, uint8_t) byte_order;
 } SIDE_PACKED;
 side_check_size(struct side_type_string, 22);
 
 struct side_type_integer {
 	side_array_t(const struct side_attr) attributes;
-	uint16_t integer_size;	/* bytes */
-	uint16_t len_bits;	/* 0 for integer_size * 8 */
+	uint16_t integer_size; /* bytes */
+	uint16_t len_bits; /* 0 for integer_size * 8 */
 	uint8_t signedness;
 	side_enum_t(enum side_type_label_byte_order, uint8_t) byte_order;
 } SIDE_PACKED;
@@ -127,7 +127,7 @@ side_check_size(struct side_type_integer, 26);
 
 struct side_type_float {
 	side_array_t(const struct side_attr) attributes;
-	uint16_t float_size;	/* bytes */
+	uint16_t float_size; /* bytes */
 	side_enum_t(enum side_type_label_byte_order, uint8_t) byte_order;
 } SIDE_PACKED;
 side_check_size(struct side_type_float, 23);
@@ -203,7 +203,7 @@ struct side_type_enum_bitmap {
 side_check_size(struct side_type_enum_bitmap, 32);
 
 struct side_type_gather_bool {
-	uint64_t offset;	/* bytes */
+	uint64_t offset; /* bytes */
 	uint16_t offset_bits;
 	side_enum_t(enum side_type_gather_access_mode, uint8_t) access_mode;
 	struct side_type_bool type;
@@ -249,7 +249,7 @@ struct side_type_gather_struct {
 	side_ptr_t(const struct side_type_struct) type;
 	uint64_t offset;
 	side_enum_t(enum side_type_gather_access_mode, uint8_t) access_mode;
-	uint32_t size;		/* bytes */
+	uint32_t size; /* bytes */
 } SIDE_PACKED;
 side_check_size(struct side_type_gather_struct, 29);
 
@@ -263,7 +263,7 @@ side_check_size(struct side_type_gather_array, 49);
 struct side_type_gather_vla {
 	uint64_t offset;
 	side_enum_t(enum side_type_gather_access_mode, uint8_t) access_mode;
-	struct side_type_vla type;	/* length_type is a gather integer */
+	struct side_type_vla type; /* length_type is a gather integer */
 } SIDE_PACKED;
 side_check_size(struct side_type_gather_vla, 61);
 

@@ -65,7 +65,7 @@ side_check_size(union side_float_value, 32);
 
 struct side_type_raw_string {
 	side_ptr_t(const void) p;
-	uint8_t unit_size;	/* 1, 2 or 4 bytes */
+	uint8_t unit_size; /* 1, 2 or 4 bytes */
 	side_enum_t(enum side_type_label_byte_order, uint8_t) byte_order;
 } SIDE_PACKED;
 side_check_size(struct side_type_raw_string, 18);

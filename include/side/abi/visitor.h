@@ -16,8 +16,7 @@ enum side_visitor_status {
 };
 
 typedef enum side_visitor_status (*side_write_elem_func)(
-	const struct side_tracer_visitor_ctx *tracer_ctx,
-	const struct side_arg *elem);
+	const struct side_tracer_visitor_ctx *tracer_ctx, const struct side_arg *elem);
 typedef enum side_visitor_status (*side_visitor_func)(
 	const struct side_tracer_visitor_ctx *tracer_ctx, void *app_ctx);
 
@@ -25,8 +24,7 @@ typedef enum side_visitor_status (*side_write_field_func)(
 	const struct side_tracer_dynamic_struct_visitor_ctx *tracer_ctx,
 	const struct side_arg_dynamic_field *dynamic_field);
 typedef enum side_visitor_status (*side_dynamic_struct_visitor_func)(
-	const struct side_tracer_dynamic_struct_visitor_ctx *tracer_ctx,
-	void *app_ctx);
+	const struct side_tracer_dynamic_struct_visitor_ctx *tracer_ctx, void *app_ctx);
 
 struct side_tracer_visitor_ctx {
 	side_write_elem_func write_elem;
