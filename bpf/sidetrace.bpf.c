@@ -13,7 +13,7 @@
  *
  * No kernel structure is read, so the object has no CO-RE relocation and
  * libbpf never loads the kernel's BTF: the SDT arguments are read from the
- * uprobe's struct pt_regs by constant offsets (see st_sdt_reg()).
+ * uprobe's struct pt_regs by constant offsets (see sdt_reg()).
  *
  * Application memory is only read through bpf_probe_read_user*(), with
  * every length and index bounded by the configuration, so a corrupted
@@ -188,7 +188,7 @@ static __always_inline void key_clear(struct st_scratch *s)
  * Reads a NUL-terminated string into a zeroed slot, so that comparisons
  * and keys can work on whole words. A string longer than the slot is cut
  * and counted; a failed read is an error, never an empty string. A global
- * function, checked once: see st_sdt_reg().
+ * function: the verifier checks it once, not at every caller's read.
  */
 __noinline int st_read_str(struct st_str *dst, __u64 p, __u32 probe)
 {
@@ -240,6 +240,7 @@ static __always_inline __s64 sign_extend(__u64 raw, __u32 size, bool is_signed)
 		__v;							\
 	})
 
+/* Word reg of the uprobe's struct pt_regs; 0 beyond the 21 it has. */
 static __always_inline __u64 sdt_reg(struct pt_regs *ctx, __u32 reg)
 {
 	switch (reg) {
@@ -401,6 +402,7 @@ __noinline int st_decode_value(struct st_scratch *s, const struct st_load *ld,
 	}
 }
 
+/* The state of st_find_dynamic()'s bpf_loop(). */
 struct st_dyn_ctx {
 	struct st_scratch *s;
 	const struct st_load *ld;
@@ -953,7 +955,7 @@ static __always_inline bool key_str(const struct st_probe_cfg *cfg,
 
 /*
  * Executes the instruction at s->pc; returns 1 once the program is done.
- * A global function, checked once by the verifier (see st_decode_load).
+ * A global function, checked once by the verifier (see st_decode_load()).
  */
 __noinline int st_exec(const struct st_probe_cfg *cfg, struct st_scratch *s,
 		       __u32 probe)
@@ -1036,6 +1038,7 @@ __noinline int st_exec(const struct st_probe_cfg *cfg, struct st_scratch *s,
 	return 0;
 }
 
+/* What the steps of run()'s bpf_loop() need. */
 struct st_run_ctx {
 	const struct st_probe_cfg *cfg;
 	struct st_scratch *s;
