@@ -716,8 +716,8 @@ cleanup:
 	}
 	if (o.cmd)
 		wordfree(&words);
-	if (loaded)
-		st_loader_close(&loader);
+	/* Also after a failed load, which may have set up part of it. */
+	st_loader_close(&loader);
 	st_compiled_free(&compiled);
 	if (prog)
 		st_program_free(prog);
