@@ -67,61 +67,6 @@ static int check_environment(char *err, size_t errlen)
 	return 0;
 }
 
-#define UPROBE_PMU_TYPE "/sys/bus/event_source/devices/uprobe/type"
-
-/*
- * Registering a uprobe takes the kernel's dup_mmap_sem for writing, which
- * waits for an RCU grace period (about 13 ms here) unless another writer
- * took it less than a grace period before. That wait does not need our
- * programs: this thread registers a uprobe that nothing can hit (offset 0
- * of an empty memfd, which no process maps) while the main thread loads
- * them, and the real attachment then finds the grace period passed. Best
- * effort: where this fails, attaching waits as it would have.
- */
-static void *warm_up_uprobes(void *unused)
-{
-	struct perf_event_attr attr;
-	char path[64];
-	int type = -1, mfd, fd;
-	FILE *f;
-
-	f = fopen(UPROBE_PMU_TYPE, "r");
-	if (!f)
-		return NULL;
-	if (fscanf(f, "%d", &type) != 1)
-		type = -1;
-	fclose(f);
-	mfd = memfd_create("sidetrace-warm-up", MFD_CLOEXEC);
-	if (type < 0 || mfd < 0)
-		goto out;
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", mfd);
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = type;
-	attr.config1 = (uintptr_t)path;	/* uprobe_path */
-	attr.config2 = 0;		/* probe_offset */
-	fd = syscall(__NR_perf_event_open, &attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
-	/* Unregistering waits for the kernel too, but here, off the start-up path. */
-	if (fd >= 0)
-		close(fd);
-out:
-	if (mfd >= 0)
-		close(mfd);
-	return NULL;
-}
-
-/* The thread takes no signal: they are for the main thread's loop. */
-static void start_warm_up(struct st_loader *l)
-{
-	sigset_t all, old;
-
-	sigfillset(&all);
-	if (pthread_sigmask(SIG_SETMASK, &all, &old))
-		return;
-	l->warming_up = !pthread_create(&l->warm_up, NULL, warm_up_uprobes, NULL);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-}
-
 /* Returns a link fd, or -errno. */
 static int uprobe_multi_link(int prog_fd, const char *path, const uint64_t *offsets,
 			     const uint64_t *ref_ctr_offsets, const uint64_t *cookies,
@@ -143,12 +88,8 @@ static int uprobe_multi_link(int prog_fd, const char *path, const uint64_t *offs
 	return fd < 0 ? -errno : fd;
 }
 
-/*
- * Probes for uprobe_multi links as libbpf does: a link on "/" fails with
- * EBADF where they exist, and one with the invalid pid -1 fails with
- * EINVAL only where their pid filter is the fixed, per-process one.
- */
-static bool uprobe_multi_supported(void)
+/* A uprobe_multi program that does nothing, to probe and to warm up. */
+static int noop_multi_prog(void)
 {
 	const struct bpf_insn insns[] = {
 		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
@@ -156,13 +97,24 @@ static bool uprobe_multi_supported(void)
 	};
 	LIBBPF_OPTS(bpf_prog_load_opts, opts,
 		    .expected_attach_type = ST_BPF_TRACE_UPROBE_MULTI);
+
+	return bpf_prog_load(BPF_PROG_TYPE_KPROBE, NULL, "GPL", insns, 2, &opts);
+}
+
+/*
+ * Probes for uprobe_multi links as libbpf does: a link on "/" fails with
+ * EBADF where they exist, and one with the invalid pid -1 fails with
+ * EINVAL only where their pid filter is the fixed, per-process one.
+ */
+static bool uprobe_multi_supported(void)
+{
 	const uint64_t offset = 0;
 	bool ok = false;
 	int prog_fd, fd;
 
 	if (getenv("SIDETRACE_NO_UPROBE_MULTI"))
 		return false;
-	prog_fd = bpf_prog_load(BPF_PROG_TYPE_KPROBE, NULL, "GPL", insns, 2, &opts);
+	prog_fd = noop_multi_prog();
 	if (prog_fd < 0)
 		return false;
 	fd = uprobe_multi_link(prog_fd, "/", &offset, NULL, NULL, 1, 0);
@@ -174,6 +126,92 @@ static bool uprobe_multi_supported(void)
 		close(fd);
 	close(prog_fd);
 	return ok;
+}
+
+#define UPROBE_PMU_TYPE "/sys/bus/event_source/devices/uprobe/type"
+
+/*
+ * Registers a uprobe at offset 0 of path with a uprobe_multi link, then
+ * unregisters it; false where the kernel has no such links.
+ */
+static bool warm_up_multi(const char *path)
+{
+	const uint64_t offset = 0;
+	int prog_fd, fd;
+
+	prog_fd = noop_multi_prog();
+	if (prog_fd < 0)
+		return false;
+	fd = uprobe_multi_link(prog_fd, path, &offset, NULL, NULL, 1, 0);
+	if (fd >= 0)
+		close(fd);
+	close(prog_fd);
+	return fd >= 0;
+}
+
+/*
+ * The same with a perf-event uprobe (kernels before 6.6), whose
+ * unregistration waits for more grace periods (60-90 ms here).
+ */
+static void warm_up_perf(const char *path)
+{
+	struct perf_event_attr attr;
+	int type = -1, fd;
+	FILE *f;
+
+	f = fopen(UPROBE_PMU_TYPE, "r");
+	if (!f)
+		return;
+	if (fscanf(f, "%d", &type) != 1)
+		type = -1;
+	fclose(f);
+	if (type < 0)
+		return;
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = type;
+	attr.config1 = (uintptr_t)path;	/* uprobe_path */
+	attr.config2 = 0;		/* probe_offset */
+	fd = syscall(__NR_perf_event_open, &attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd >= 0)
+		close(fd);
+}
+
+/*
+ * Registering a uprobe takes the kernel's dup_mmap_sem for writing, which
+ * waits for an RCU grace period (about 13 ms here) unless another writer
+ * took it less than a grace period before. That wait does not need our
+ * programs: this thread registers a uprobe that nothing can hit (offset 0
+ * of an empty memfd, which no process maps) while the main thread loads
+ * them, and the real attachment then finds the grace period passed. Best
+ * effort: where this fails, attaching waits as it would have.
+ */
+static void *warm_up_uprobes(void *unused)
+{
+	char path[64];
+	int mfd;
+
+	mfd = memfd_create("sidetrace-warm-up", MFD_CLOEXEC);
+	if (mfd < 0)
+		return NULL;
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", mfd);
+	/* Unregistering waits for the kernel too, but here, off the start-up path. */
+	if (!warm_up_multi(path))
+		warm_up_perf(path);
+	close(mfd);
+	return NULL;
+}
+
+/* The thread takes no signal: they are for the main thread's loop. */
+static void start_warm_up(struct st_loader *l)
+{
+	sigset_t all, old;
+
+	sigfillset(&all);
+	if (pthread_sigmask(SIG_SETMASK, &all, &old))
+		return;
+	l->warming_up = !pthread_create(&l->warm_up, NULL, warm_up_uprobes, NULL);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
 /* x86-64 registers by SDT operand name, as words of struct pt_regs. */
