@@ -43,8 +43,10 @@ struct st_loader {
 
 /*
  * Checks the environment (root, BTF), opens the embedded program, sizes its
- * maps for c, loads it and writes the probe configurations. Returns 0, or a
- * negative errno with a message for a person in err.
+ * maps for c, loads it and writes the probe configurations. Meanwhile a
+ * thread pays the kernel's wait for a first uprobe registration (see
+ * warm_up_uprobes() in loader.c); st_loader_close() joins it. Returns 0,
+ * or a negative errno with a message for a person in err.
  */
 int st_loader_load(struct st_loader *l, const struct st_compiled *c,
 		   char *err, size_t errlen);
