@@ -44,9 +44,8 @@ static int measure(const char *name)
 	}
 	prog = bpf_object__find_program_by_name(skel->obj, name);
 	err = prog ? 0 : -ENOENT;
-	bpf_object__for_each_program(p, skel->obj)
-		if (!err)
-			err = bpf_program__set_autoload(p, p == prog);
+	bpf_object__for_each_program(p, skel->obj) if (!err) err =
+		bpf_program__set_autoload(p, p == prog);
 	if (!err)
 		err = bpf_program__set_log_level(prog, 4);
 	if (!err)
@@ -76,8 +75,8 @@ static int measure(const char *name)
 int main(int argc, char **argv)
 {
 	static const char *const all[] = {
-		"sidetrace_count", "sidetrace_flat", "sidetrace_plain", "sidetrace_event",
-		"sidetrace_fault_in",
+		"sidetrace_count", "sidetrace_flat",	 "sidetrace_plain",
+		"sidetrace_event", "sidetrace_fault_in",
 	};
 	int i, ret = 0;
 
