@@ -10,7 +10,8 @@
 #include <side/trace.h>
 
 side_static_event(ev_bench, "bench", "op", SIDE_LOGLEVEL_DEBUG,
-	side_field_list(side_field_u64("i"), side_field_string("name"), side_field_s32("delta")));
+		  side_field_list(side_field_u64("i"), side_field_string("name"),
+				  side_field_s32("delta")));
 
 unsigned short bench_sdt_op_semaphore __attribute__((section(".probes"))) = 0;
 

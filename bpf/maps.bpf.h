@@ -10,8 +10,7 @@
  * NULL means the map is full: the caller counts that, it never drops
  * silently. -EEXIST is not an error: another CPU inserted the key first.
  */
-static __always_inline void *
-lookup_or_try_init(void *map, const void *key, const void *init)
+static __always_inline void *lookup_or_try_init(void *map, const void *key, const void *init)
 {
 	void *val;
 	long err;

@@ -47,14 +47,14 @@ __u32 st_exit_requested;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);		/* the number of probes, set at load */
+	__uint(max_entries, 1); /* the number of probes, set at load */
 	__type(key, __u32);
 	__type(value, struct st_probe_cfg);
 } st_probes SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);		/* the number of sites, set at load */
+	__uint(max_entries, 1); /* the number of sites, set at load */
 	__type(key, __u32);
 	__type(value, struct st_site_cfg);
 } st_sites SEC(".maps");
@@ -62,14 +62,14 @@ struct {
 /* The maps without keys: no hashing, one slot per value or bucket. */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);		/* the slots the maps need, set at load */
+	__uint(max_entries, 1); /* the slots the maps need, set at load */
 	__type(key, __u32);
 	__type(value, struct st_val);
 } st_flat SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, ST_NR_COUNTERS);	/* probes * counters, at load */
+	__uint(max_entries, ST_NR_COUNTERS); /* probes * counters, at load */
 	__type(key, __u32);
 	__type(value, __u64);
 } st_counters SEC(".maps");
@@ -80,7 +80,7 @@ struct {
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);		/* the number of probes, set at load */
+	__uint(max_entries, 1); /* the number of probes, set at load */
 	__type(key, __u32);
 	__type(value, __u32);
 } st_fault_armed SEC(".maps");
@@ -94,7 +94,7 @@ struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
 	__uint(max_entries, ST_DEFAULT_MAP_ENTRIES);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__uint(key_size, ST_KEY_MAX);	/* shrunk to the largest key at load */
+	__uint(key_size, ST_KEY_MAX); /* shrunk to the largest key at load */
 	__uint(value_size, sizeof(struct st_val));
 } st_aggr SEC(".maps");
 
@@ -110,20 +110,20 @@ struct st_str {
  * ST_NR_SCRATCH of them, and a run takes the first free one.
  */
 struct st_scratch {
-	__u32 busy;		/* set while a run owns this scratch */
-	__u32 self;		/* its index in st_scratch_map, see aggregate() */
-	__u32 pc;		/* kept in memory, see RD() */
+	__u32 busy; /* set while a run owns this scratch */
+	__u32 self; /* its index in st_scratch_map, see aggregate() */
+	__u32 pc; /* kept in memory, see RD() */
 	__u32 sp;
 	__u32 clause_end;
-	__u32 ok;		/* bit i: load i decoded */
-	__u32 first_err;	/* the event's first decode error */
+	__u32 ok; /* bit i: load i decoded */
+	__u32 first_err; /* the event's first decode error */
 	__u32 comm_done;
 	__u32 top_len;
 	__u32 top_err;
-	__u32 sdt_bad;		/* bit i: SDT argument i could not be read */
+	__u32 sdt_bad; /* bit i: SDT argument i could not be read */
 	__u64 top_sav;
 	__u64 dyn;
-	__u64 sdt[ST_MAX_SDT_ARGS];	/* the SDT arguments in sdt_mask */
+	__u64 sdt[ST_MAX_SDT_ARGS]; /* the SDT arguments in sdt_mask */
 	__s64 vals[ST_MAX_LOADS];
 	__s64 stack[ST_STACK_DEPTH];
 	struct st_str strs[ST_STR_REF_COMM + 1];
@@ -203,8 +203,7 @@ __noinline int st_read_str(struct st_str *dst, __u64 p, __u32 probe)
 	n = bpf_probe_read_user_str(dst->b, ST_STR_LEN, (const void *)p);
 	if (n < 0)
 		return ST_C_ERR_STR;
-	if (n == ST_STR_LEN &&
-	    !bpf_probe_read_user(&c, 1, (const void *)(p + ST_STR_LEN - 1)) &&
+	if (n == ST_STR_LEN && !bpf_probe_read_user(&c, 1, (const void *)(p + ST_STR_LEN - 1)) &&
 	    c != '\0')
 		count(probe, ST_C_STR_TRUNC);
 	return 0;
@@ -231,41 +230,63 @@ static __always_inline __s64 sign_extend(__u64 raw, __u32 size, bool is_signed)
  * merge the cases of a plain switch into one load at a computed offset:
  * each case is an inline assembly load at its own constant offset.
  */
-#define CTX_WORD(ctx, i)						\
-	({								\
-		__u64 __v;						\
-		asm volatile("%[v] = *(u64 *)(%[c] + %[o])"		\
-			     : [v] "=r"(__v)				\
-			     : [c] "r"(ctx), [o] "i"((i) * 8));		\
-		__v;							\
+#define CTX_WORD(ctx, i) \
+	({ \
+		__u64 __v; \
+		asm volatile("%[v] = *(u64 *)(%[c] + %[o])" \
+			     : [v] "=r"(__v) \
+			     : [c] "r"(ctx), [o] "i"((i)*8)); \
+		__v; \
 	})
 
 /* Word reg of the uprobe's struct pt_regs; 0 beyond the 21 it has. */
 static __always_inline __u64 sdt_reg(struct pt_regs *ctx, __u32 reg)
 {
 	switch (reg) {
-	case 0: return CTX_WORD(ctx, 0);
-	case 1: return CTX_WORD(ctx, 1);
-	case 2: return CTX_WORD(ctx, 2);
-	case 3: return CTX_WORD(ctx, 3);
-	case 4: return CTX_WORD(ctx, 4);
-	case 5: return CTX_WORD(ctx, 5);
-	case 6: return CTX_WORD(ctx, 6);
-	case 7: return CTX_WORD(ctx, 7);
-	case 8: return CTX_WORD(ctx, 8);
-	case 9: return CTX_WORD(ctx, 9);
-	case 10: return CTX_WORD(ctx, 10);
-	case 11: return CTX_WORD(ctx, 11);
-	case 12: return CTX_WORD(ctx, 12);
-	case 13: return CTX_WORD(ctx, 13);
-	case 14: return CTX_WORD(ctx, 14);
-	case 15: return CTX_WORD(ctx, 15);
-	case 16: return CTX_WORD(ctx, 16);
-	case 17: return CTX_WORD(ctx, 17);
-	case 18: return CTX_WORD(ctx, 18);
-	case 19: return CTX_WORD(ctx, 19);
-	case 20: return CTX_WORD(ctx, 20);
-	default: return 0;
+	case 0:
+		return CTX_WORD(ctx, 0);
+	case 1:
+		return CTX_WORD(ctx, 1);
+	case 2:
+		return CTX_WORD(ctx, 2);
+	case 3:
+		return CTX_WORD(ctx, 3);
+	case 4:
+		return CTX_WORD(ctx, 4);
+	case 5:
+		return CTX_WORD(ctx, 5);
+	case 6:
+		return CTX_WORD(ctx, 6);
+	case 7:
+		return CTX_WORD(ctx, 7);
+	case 8:
+		return CTX_WORD(ctx, 8);
+	case 9:
+		return CTX_WORD(ctx, 9);
+	case 10:
+		return CTX_WORD(ctx, 10);
+	case 11:
+		return CTX_WORD(ctx, 11);
+	case 12:
+		return CTX_WORD(ctx, 12);
+	case 13:
+		return CTX_WORD(ctx, 13);
+	case 14:
+		return CTX_WORD(ctx, 14);
+	case 15:
+		return CTX_WORD(ctx, 15);
+	case 16:
+		return CTX_WORD(ctx, 16);
+	case 17:
+		return CTX_WORD(ctx, 17);
+	case 18:
+		return CTX_WORD(ctx, 18);
+	case 19:
+		return CTX_WORD(ctx, 19);
+	case 20:
+		return CTX_WORD(ctx, 20);
+	default:
+		return 0;
 	}
 }
 
@@ -274,8 +295,7 @@ static __always_inline __u64 sdt_reg(struct pt_regs *ctx, __u32 reg)
  * A global function: the verifier explores the 21 ways of its register
  * read once, not at every SDT argument read of its callers.
  */
-__noinline int st_sdt_arg(struct pt_regs *ctx, const struct st_arg_spec *a,
-			  __u64 *out)
+__noinline int st_sdt_arg(struct pt_regs *ctx, const struct st_arg_spec *a, __u64 *out)
 {
 	__u64 v = 0, reg;
 	__s8 size;
@@ -301,8 +321,7 @@ __noinline int st_sdt_arg(struct pt_regs *ctx, const struct st_arg_spec *a,
 }
 
 /* Decodes s->arg, whose label carries its own type (SIDE_TYPE_DYNAMIC_*). */
-static __always_inline int decode_dynamic(struct st_scratch *s, __u8 want,
-					  __u32 slot, __u32 probe)
+static __always_inline int decode_dynamic(struct st_scratch *s, __u8 want, __u32 slot, __u32 probe)
 {
 	const union side_arg_dynamic *d = &s->arg.u.side_dynamic;
 	__u16 label = s->arg.type.v;
@@ -318,8 +337,7 @@ static __always_inline int decode_dynamic(struct st_scratch *s, __u8 want,
 	switch (label) {
 	case SIDE_TYPE_DYNAMIC_BOOL:
 		raw = d->side_bool.value.side_bool64;
-		s->vals[slot] = sign_extend(raw, d->side_bool.type.bool_size,
-					    false) != 0;
+		s->vals[slot] = sign_extend(raw, d->side_bool.type.bool_size, false) != 0;
 		return 0;
 	case SIDE_TYPE_DYNAMIC_BYTE:
 		s->vals[slot] = d->side_byte.value;
@@ -339,8 +357,8 @@ static __always_inline int decode_dynamic(struct st_scratch *s, __u8 want,
  * Decodes s->arg, which step last of load ld reached, into value slot
  * slot. A global function, checked once for every kind of load.
  */
-__noinline int st_decode_value(struct st_scratch *s, const struct st_load *ld,
-			       __u32 last, __u32 slot, __u32 probe)
+__noinline int st_decode_value(struct st_scratch *s, const struct st_load *ld, __u32 last,
+			       __u32 slot, __u32 probe)
 {
 	const union side_arg_static *v;
 	const struct st_step *step;
@@ -361,8 +379,7 @@ __noinline int st_decode_value(struct st_scratch *s, const struct st_load *ld,
 	if (label == SIDE_TYPE_STRING_UTF8) {
 		if (want != ST_WANT_STR)
 			return ST_C_ERR_LABEL;
-		return st_read_str(&s->strs[slot],
-				   (__u64)side_ptr_get(v->string_value), probe);
+		return st_read_str(&s->strs[slot], (__u64)side_ptr_get(v->string_value), probe);
 	}
 	if (want != ST_WANT_INT)
 		return ST_C_ERR_LABEL;
@@ -408,7 +425,7 @@ struct st_dyn_ctx {
 	const struct st_load *ld;
 	__u64 fields;
 	__u32 len;
-	int err;		/* the search's result */
+	int err; /* the search's result */
 };
 
 /*
@@ -437,11 +454,9 @@ static long dyn_field(__u32 i, void *data)
 		dc->err = ST_C_ERR_STR;
 		return 1;
 	}
-	if (got[0] != want[0] || got[1] != want[1] ||
-	    got[2] != want[2] || got[3] != want[3])
+	if (got[0] != want[0] || got[1] != want[1] || got[2] != want[2] || got[3] != want[3])
 		return 0;
-	dc->err = bpf_probe_read_user(&s->arg, sizeof(s->arg), &f->elem) ?
-		  ST_C_ERR_ARG : 0;
+	dc->err = bpf_probe_read_user(&s->arg, sizeof(s->arg), &f->elem) ? ST_C_ERR_ARG : 0;
 	return 1;
 }
 
@@ -452,12 +467,11 @@ static long dyn_field(__u32 i, void *data)
  */
 __noinline int st_find_dynamic(struct st_scratch *s, const struct st_load *ld)
 {
-	struct st_dyn_ctx dc = { .s = s, .ld = ld, .err = ST_C_ERR_NOFIELD };
+	struct st_dyn_ctx dc = {.s = s, .ld = ld, .err = ST_C_ERR_NOFIELD};
 
 	if (!s || !ld || !s->dyn)
 		return ST_C_ERR_NOFIELD;
-	if (bpf_probe_read_user(&s->dstruct, sizeof(s->dstruct),
-				(const void *)s->dyn))
+	if (bpf_probe_read_user(&s->dstruct, sizeof(s->dstruct), (const void *)s->dyn))
 		return ST_C_ERR_VEC;
 	dc.fields = (__u64)side_ptr_get(s->dstruct.fields);
 	dc.len = s->dstruct.len;
@@ -490,8 +504,7 @@ __noinline int st_follow_path(struct st_scratch *s, const struct st_load *ld)
 		if (step->index >= len)
 			return ST_C_ERR_INDEX;
 		elem = sav + (__u64)step->index * sizeof(struct side_arg);
-		if (bpf_probe_read_user(&s->arg, sizeof(s->arg),
-					(const void *)elem))
+		if (bpf_probe_read_user(&s->arg, sizeof(s->arg), (const void *)elem))
 			return ST_C_ERR_ARG;
 		if (i + 1 == nr)
 			return 0;
@@ -520,8 +533,8 @@ static __always_inline void arm_fault_in(__u32 probe, __u32 load)
  * Decodes load ld, a top-level field from its SDT argument (ST_SRC_SDT),
  * into value slot slot < ST_MAX_LOADS.
  */
-static __always_inline int decode_sdt(struct st_scratch *s, const struct st_load *ld,
-				      __u32 slot, __u32 probe)
+static __always_inline int decode_sdt(struct st_scratch *s, const struct st_load *ld, __u32 slot,
+				      __u32 probe)
 {
 	__u32 arg;
 
@@ -538,8 +551,7 @@ static __always_inline int decode_sdt(struct st_scratch *s, const struct st_load
  * Records how load i went in s->ok or s->first_err, and arms the
  * fault-in for a string that could not be read.
  */
-static __always_inline void load_done(struct st_scratch *s, __u32 i, int err,
-				      __u32 probe)
+static __always_inline void load_done(struct st_scratch *s, __u32 i, int err, __u32 probe)
 {
 	if (!err) {
 		s->ok |= 1U << i;
@@ -556,8 +568,8 @@ static __always_inline void load_done(struct st_scratch *s, __u32 i, int err,
  * verifier checks it once, not once per load, which keeps the program far
  * below its complexity limit.
  */
-__noinline int st_decode_load(struct st_scratch *s, const struct st_probe_cfg *cfg,
-			      __u32 i, __u32 probe)
+__noinline int st_decode_load(struct st_scratch *s, const struct st_probe_cfg *cfg, __u32 i,
+			      __u32 probe)
 {
 	const struct st_load *ld;
 	int err;
@@ -573,16 +585,16 @@ __noinline int st_decode_load(struct st_scratch *s, const struct st_probe_cfg *c
 		else
 			err = st_follow_path(s, ld);
 		if (!err)
-			err = st_decode_value(s, ld, ld->src == ST_SRC_DYN ? 0 :
-					      ld->nr_steps - 1, i, probe);
+			err = st_decode_value(s, ld, ld->src == ST_SRC_DYN ? 0 : ld->nr_steps - 1,
+					      i, probe);
 	}
 	load_done(s, i, err, probe);
 	return 0;
 }
 
 /* Decodes load i of a sidetrace_plain probe (SDT values only). */
-__noinline int st_plain_load(struct st_scratch *s, const struct st_probe_cfg *cfg,
-			     __u32 i, __u32 probe)
+__noinline int st_plain_load(struct st_scratch *s, const struct st_probe_cfg *cfg, __u32 i,
+			     __u32 probe)
 {
 	if (!s || !cfg || i >= ST_MAX_LOADS)
 		return 0;
@@ -594,8 +606,8 @@ __noinline int st_plain_load(struct st_scratch *s, const struct st_probe_cfg *cf
  * Reads the SDT arguments in mask into s->sdt, marking those that could
  * not be read in s->sdt_bad. A global function: its loop is walked once.
  */
-__noinline int st_read_sdt(struct pt_regs *ctx, const struct st_site_cfg *site,
-			   __u32 mask, struct st_scratch *s)
+__noinline int st_read_sdt(struct pt_regs *ctx, const struct st_site_cfg *site, __u32 mask,
+			   struct st_scratch *s)
 {
 	__u32 i;
 
@@ -613,8 +625,8 @@ __noinline int st_read_sdt(struct pt_regs *ctx, const struct st_site_cfg *site,
 
 /* Decodes every load of the probe; an event counts its first error only. */
 static __always_inline void decode_all(void *ctx, const struct st_site_cfg *site,
-				       const struct st_probe_cfg *cfg,
-				       struct st_scratch *s, __u32 probe)
+				       const struct st_probe_cfg *cfg, struct st_scratch *s,
+				       __u32 probe)
 {
 	__u32 i, arg;
 
@@ -671,8 +683,8 @@ static __always_inline __s64 pop(struct st_scratch *s)
 }
 
 /* The bytes behind a string reference; NULL for a load that failed. */
-static __always_inline const char *str_ref(const struct st_probe_cfg *cfg,
-					   struct st_scratch *s, __s64 ref)
+static __always_inline const char *str_ref(const struct st_probe_cfg *cfg, struct st_scratch *s,
+					   __s64 ref)
 {
 	if (ref >= 0 && ref < ST_MAX_LOADS)
 		return (s->ok & (1U << ref)) ? s->strs[ref].b : NULL;
@@ -705,11 +717,21 @@ static __always_inline __u64 log2_u64(__u64 v)
 {
 	__u64 r = 0, shift;
 
-	shift = (v > 0xffffffffULL) << 5; v >>= shift; r |= shift;
-	shift = (v > 0xffff) << 4; v >>= shift; r |= shift;
-	shift = (v > 0xff) << 3; v >>= shift; r |= shift;
-	shift = (v > 0xf) << 2; v >>= shift; r |= shift;
-	shift = (v > 0x3) << 1; v >>= shift; r |= shift;
+	shift = (v > 0xffffffffULL) << 5;
+	v >>= shift;
+	r |= shift;
+	shift = (v > 0xffff) << 4;
+	v >>= shift;
+	r |= shift;
+	shift = (v > 0xff) << 3;
+	v >>= shift;
+	r |= shift;
+	shift = (v > 0xf) << 2;
+	v >>= shift;
+	r |= shift;
+	shift = (v > 0x3) << 1;
+	v >>= shift;
+	r |= shift;
 	return r | (v >> 1);
 }
 
@@ -727,8 +749,7 @@ static __always_inline __u64 hist_bucket(__s64 v, bool is_signed)
 }
 
 /* bpftrace's lhist(): 0 below min, then one per step, last at or above max. */
-static __always_inline __u64 lhist_bucket(__s64 v,
-					  const volatile struct st_map_cfg *mc)
+static __always_inline __u64 lhist_bucket(__s64 v, const volatile struct st_map_cfg *mc)
 {
 	__s64 lmin = mc->lmin, lmax = mc->lmax;
 	__u64 step = mc->lstep;
@@ -759,8 +780,7 @@ static __always_inline void atomic_umax(__u64 *p, __u64 v)
 }
 
 /* Adds v to a value; see struct st_val for the encoding of min and max. */
-static __always_inline void update(struct st_val *val, __u32 kind, __s64 v,
-				   bool is_signed)
+static __always_inline void update(struct st_val *val, __u32 kind, __s64 v, bool is_signed)
 {
 	__u64 u = (__u64)v ^ (is_signed ? 1ULL << 63 : 0);
 
@@ -794,8 +814,7 @@ __noinline int st_update(struct st_val *val, __u32 kind, __s64 v, __u32 is_signe
 }
 
 /* The slot of v in map mc, a map without keys; NULL if out of range. */
-static __always_inline struct st_val *flat_val(const volatile struct st_map_cfg *mc,
-					       __s64 v)
+static __always_inline struct st_val *flat_val(const volatile struct st_map_cfg *mc, __s64 v)
 {
 	__u64 bucket = 0;
 	__u32 slot;
@@ -886,45 +905,78 @@ static __always_inline __s64 binary(__u8 op, __s64 l, __s64 r)
 	__u64 ul = l, ur = r;
 
 	switch (op) {
-	case ST_B_ADD: return ul + ur;
-	case ST_B_SUB: return ul - ur;
-	case ST_B_MUL: return ul * ur;
-	case ST_B_DIV: return sdiv(l, r, false);
-	case ST_B_MOD: return sdiv(l, r, true);
-	case ST_B_UDIV: return ur ? ul / ur : 0;
-	case ST_B_UMOD: return ur ? ul % ur : 0;
-	case ST_B_AND: return ul & ur;
-	case ST_B_OR: return ul | ur;
-	case ST_B_XOR: return ul ^ ur;
-	case ST_B_SHL: return ul << (ur & 63);
-	case ST_B_SHR: return ul >> (ur & 63);
-	case ST_B_SAR: return l >> (ur & 63);
-	case ST_B_EQ: return l == r;
-	case ST_B_NE: return l != r;
-	case ST_B_LT: return l < r;
-	case ST_B_LE: return l <= r;
-	case ST_B_GT: return l > r;
-	case ST_B_GE: return l >= r;
-	case ST_B_ULT: return ul < ur;
-	case ST_B_ULE: return ul <= ur;
-	case ST_B_UGT: return ul > ur;
-	case ST_B_UGE: return ul >= ur;
-	case ST_B_LAND: return l && r;
-	case ST_B_LOR: return l || r;
-	default: return 0;
+	case ST_B_ADD:
+		return ul + ur;
+	case ST_B_SUB:
+		return ul - ur;
+	case ST_B_MUL:
+		return ul * ur;
+	case ST_B_DIV:
+		return sdiv(l, r, false);
+	case ST_B_MOD:
+		return sdiv(l, r, true);
+	case ST_B_UDIV:
+		return ur ? ul / ur : 0;
+	case ST_B_UMOD:
+		return ur ? ul % ur : 0;
+	case ST_B_AND:
+		return ul & ur;
+	case ST_B_OR:
+		return ul | ur;
+	case ST_B_XOR:
+		return ul ^ ur;
+	case ST_B_SHL:
+		return ul << (ur & 63);
+	case ST_B_SHR:
+		return ul >> (ur & 63);
+	case ST_B_SAR:
+		return l >> (ur & 63);
+	case ST_B_EQ:
+		return l == r;
+	case ST_B_NE:
+		return l != r;
+	case ST_B_LT:
+		return l < r;
+	case ST_B_LE:
+		return l <= r;
+	case ST_B_GT:
+		return l > r;
+	case ST_B_GE:
+		return l >= r;
+	case ST_B_ULT:
+		return ul < ur;
+	case ST_B_ULE:
+		return ul <= ur;
+	case ST_B_UGT:
+		return ul > ur;
+	case ST_B_UGE:
+		return ul >= ur;
+	case ST_B_LAND:
+		return l && r;
+	case ST_B_LOR:
+		return l || r;
+	default:
+		return 0;
 	}
 }
 
 static __always_inline __s64 builtin(__u8 id, __u32 probe)
 {
 	switch (id) {
-	case ST_BI_PID: return bpf_get_current_pid_tgid() >> 32;
-	case ST_BI_TID: return (__u32)bpf_get_current_pid_tgid();
-	case ST_BI_NSECS: return bpf_ktime_get_ns();
-	case ST_BI_CPU: return bpf_get_smp_processor_id();
-	case ST_BI_UID: return (__u32)bpf_get_current_uid_gid();
-	case ST_BI_PROBE: return probe;
-	default: return 0;
+	case ST_BI_PID:
+		return bpf_get_current_pid_tgid() >> 32;
+	case ST_BI_TID:
+		return (__u32)bpf_get_current_pid_tgid();
+	case ST_BI_NSECS:
+		return bpf_ktime_get_ns();
+	case ST_BI_CPU:
+		return bpf_get_smp_processor_id();
+	case ST_BI_UID:
+		return (__u32)bpf_get_current_uid_gid();
+	case ST_BI_PROBE:
+		return probe;
+	default:
+		return 0;
 	}
 }
 
@@ -936,8 +988,8 @@ static __always_inline void abort_clause(struct st_scratch *s)
 }
 
 /* Copies the string behind a reference into the key; false if none. */
-static __always_inline bool key_str(const struct st_probe_cfg *cfg,
-				    struct st_scratch *s, __s64 ref, __s64 off)
+static __always_inline bool key_str(const struct st_probe_cfg *cfg, struct st_scratch *s, __s64 ref,
+				    __s64 off)
 {
 	const __u64 *src;
 	__u64 *dst;
@@ -957,8 +1009,7 @@ static __always_inline bool key_str(const struct st_probe_cfg *cfg,
  * Executes the instruction at s->pc; returns 1 once the program is done.
  * A global function, checked once by the verifier (see st_decode_load()).
  */
-__noinline int st_exec(const struct st_probe_cfg *cfg, struct st_scratch *s,
-		       __u32 probe)
+__noinline int st_exec(const struct st_probe_cfg *cfg, struct st_scratch *s, __u32 probe)
 {
 	const struct st_insn *in;
 	bool abort = false;
@@ -998,8 +1049,7 @@ __noinline int st_exec(const struct st_probe_cfg *cfg, struct st_scratch *s,
 		break;
 	case ST_I_UNARY:
 		l = pop(s);
-		push(s, in->a == ST_U_NEG ? -l :
-			in->a == ST_U_LNOT ? !l : ~l);
+		push(s, in->a == ST_U_NEG ? -l : in->a == ST_U_LNOT ? !l : ~l);
 		break;
 	case ST_I_BINARY:
 		r = pop(s);
@@ -1057,10 +1107,9 @@ static long run_step(__u32 n, void *data)
  * Runs the probe's code. bpf_loop() (kernel 5.17) lets the verifier check
  * one step instead of walking ST_MAX_INSNS iterations of a loop.
  */
-static __always_inline void run(const struct st_probe_cfg *cfg,
-				struct st_scratch *s, __u32 probe)
+static __always_inline void run(const struct st_probe_cfg *cfg, struct st_scratch *s, __u32 probe)
 {
-	struct st_run_ctx rc = { .cfg = cfg, .s = s, .probe = probe };
+	struct st_run_ctx rc = {.cfg = cfg, .s = s, .probe = probe};
 
 	RD(s->pc) = 0;
 	RD(s->sp) = 0;
@@ -1139,8 +1188,7 @@ int sidetrace_event(void *ctx)
  * Writes part pt of a plain statement into the key parts. A global
  * function: checked once, not once per part.
  */
-__noinline int st_plain_part(struct st_scratch *s, const struct st_plain_part *pt,
-			     __u32 probe)
+__noinline int st_plain_part(struct st_scratch *s, const struct st_plain_part *pt, __u32 probe)
 {
 	const __u64 *src;
 	__u32 off, a;
@@ -1163,8 +1211,8 @@ __noinline int st_plain_part(struct st_scratch *s, const struct st_plain_part *p
 	}
 	if (off > ST_KEY_PARTS_MAX - 8)
 		return 0;
-	*(__s64 *)(s->key + ST_KEY_HDR + off) = pt->src == ST_P_BUILTIN ?
-		builtin(a, probe) : s->vals[a & (ST_MAX_LOADS - 1)];
+	*(__s64 *)(s->key + ST_KEY_HDR + off) =
+		pt->src == ST_P_BUILTIN ? builtin(a, probe) : s->vals[a & (ST_MAX_LOADS - 1)];
 	return 0;
 }
 
@@ -1172,8 +1220,8 @@ __noinline int st_plain_part(struct st_scratch *s, const struct st_plain_part *p
  * Runs plain statement i of a sidetrace_plain probe: its key parts come
  * straight from the loads, then it aggregates. A global function.
  */
-__noinline int st_plain_stmt(const struct st_probe_cfg *cfg, struct st_scratch *s,
-			     __u32 i, __u32 probe)
+__noinline int st_plain_stmt(const struct st_probe_cfg *cfg, struct st_scratch *s, __u32 i,
+			     __u32 probe)
 {
 	const struct st_plain_stmt *st;
 	const struct st_plain_part *v;
@@ -1256,9 +1304,8 @@ struct st_flat_vals {
 };
 
 /* Runs plain statement i of a sidetrace_flat probe, whose loads are in fv. */
-static __always_inline void flat_stmt(const struct st_probe_cfg *cfg,
-				      const struct st_flat_vals *fv, __u32 i,
-				      __u32 probe)
+static __always_inline void flat_stmt(const struct st_probe_cfg *cfg, const struct st_flat_vals *fv,
+				      __u32 i, __u32 probe)
 {
 	const volatile struct st_map_cfg *mc;
 	const struct st_plain_part *v;
@@ -1386,14 +1433,12 @@ __noinline int st_fault_in_load(__u64 vec, const struct st_load *ld)
 		sav = (__u64)side_ptr_get(v.sav);
 		if (step->index >= v.len ||
 		    bpf_copy_from_user(&arg, sizeof(arg),
-				       (const void *)(sav + (__u64)step->index *
-						      sizeof(arg))))
+				       (const void *)(sav + (__u64)step->index * sizeof(arg))))
 			return 0;
 		if (i + 1 == nr)
 			break;
 		if (arg.type.v != step->label ||
-		    bpf_copy_from_user(&v, sizeof(v),
-				       side_ptr_get(arg.u.side_static.side_struct)))
+		    bpf_copy_from_user(&v, sizeof(v), side_ptr_get(arg.u.side_static.side_struct)))
 			return 0;
 	}
 	if (arg.type.v != SIDE_TYPE_STRING_UTF8)
@@ -1415,8 +1460,7 @@ __noinline int st_fault_in_one(struct pt_regs *ctx, const struct st_site_cfg *si
 		return 0;
 	if (ld->src != ST_SRC_SDT)
 		return st_fault_in_load(vec, ld);
-	if (ld->sdt_arg < ST_MAX_SDT_ARGS &&
-	    !st_sdt_arg(ctx, &site->args[ld->sdt_arg], &p))
+	if (ld->sdt_arg < ST_MAX_SDT_ARGS && !st_sdt_arg(ctx, &site->args[ld->sdt_arg], &p))
 		touch_str(p);
 	return 0;
 }

@@ -38,36 +38,36 @@
 #include <linux/types.h>
 #endif
 
-#define ST_STR_LEN		64	/* string values, NUL included */
-#define ST_MAX_LOADS		16	/* fields decoded per probe */
-#define ST_MAX_STEPS		4	/* index path depth: field, member, element... */
-#define ST_MAX_INSNS		128	/* instructions per probe, all clauses */
-#define ST_MAX_STRCONST		8	/* string literals per probe */
-#define ST_NAME_LEN		32	/* dynamic field names, NUL included */
-#define ST_MAX_DYN_FIELDS	32	/* dynamic fields searched per event */
-#define ST_STACK_DEPTH		16	/* stack machine depth */
-#define ST_MAX_MAPS		64
-#define ST_KEY_HDR		8	/* map id + reserved word */
-#define ST_KEY_MAX		512	/* kernel limit of a hash key */
+#define ST_STR_LEN 64 /* string values, NUL included */
+#define ST_MAX_LOADS 16 /* fields decoded per probe */
+#define ST_MAX_STEPS 4 /* index path depth: field, member, element... */
+#define ST_MAX_INSNS 128 /* instructions per probe, all clauses */
+#define ST_MAX_STRCONST 8 /* string literals per probe */
+#define ST_NAME_LEN 32 /* dynamic field names, NUL included */
+#define ST_MAX_DYN_FIELDS 32 /* dynamic fields searched per event */
+#define ST_STACK_DEPTH 16 /* stack machine depth */
+#define ST_MAX_MAPS 64
+#define ST_KEY_HDR 8 /* map id + reserved word */
+#define ST_KEY_MAX 512 /* kernel limit of a hash key */
 /* Key part bytes available to a map; hist and lhist need 8 for the bucket. */
-#define ST_KEY_PARTS_MAX	(ST_KEY_MAX - ST_KEY_HDR - 8)
-#define ST_DEFAULT_MAP_ENTRIES	10240
-#define ST_MAX_SDT_ARGS		12	/* SDT arguments of a probe site */
-#define ST_MAX_COUNTS		4	/* count-only probe: maps it counts in */
-#define ST_NR_SCRATCH		4	/* runs that can overlap on one CPU */
-#define ST_MAX_FLAT_SLOTS	4096	/* array slots of maps without keys */
-#define ST_MAX_PLAIN		4	/* statements of a sidetrace_plain probe */
-#define ST_MAX_PLAIN_PARTS	8	/* key parts of one (ST_MAX_MAP_KEYS) */
+#define ST_KEY_PARTS_MAX (ST_KEY_MAX - ST_KEY_HDR - 8)
+#define ST_DEFAULT_MAP_ENTRIES 10240
+#define ST_MAX_SDT_ARGS 12 /* SDT arguments of a probe site */
+#define ST_MAX_COUNTS 4 /* count-only probe: maps it counts in */
+#define ST_NR_SCRATCH 4 /* runs that can overlap on one CPU */
+#define ST_MAX_FLAT_SLOTS 4096 /* array slots of maps without keys */
+#define ST_MAX_PLAIN 4 /* statements of a sidetrace_plain probe */
+#define ST_MAX_PLAIN_PARTS 8 /* key parts of one (ST_MAX_MAP_KEYS) */
 
 /* String references on the machine's stack: which buffer holds the bytes. */
-#define ST_STR_REF_COMM		ST_MAX_LOADS	/* the comm builtin */
-#define ST_STR_REF_CONST	(ST_MAX_LOADS + 1)	/* + literal index */
-#define ST_NR_STR_REFS		(ST_STR_REF_CONST + ST_MAX_STRCONST)
+#define ST_STR_REF_COMM ST_MAX_LOADS /* the comm builtin */
+#define ST_STR_REF_CONST (ST_MAX_LOADS + 1) /* + literal index */
+#define ST_NR_STR_REFS (ST_STR_REF_CONST + ST_MAX_STRCONST)
 
 /* Where a load starts. */
 enum st_load_src {
-	ST_SRC_VEC,		/* index path from the event's argument vector */
-	ST_SRC_DYN,		/* variadic event: dynamic field named name[] */
+	ST_SRC_VEC, /* index path from the event's argument vector */
+	ST_SRC_DYN, /* variadic event: dynamic field named name[] */
 	/*
 	 * A top-level integer, bool or string field among the first SDT
 	 * arguments: DESIGN.md C1 makes argument i the value of field i
@@ -79,8 +79,8 @@ enum st_load_src {
 
 /* What a load produces. */
 enum st_load_want {
-	ST_WANT_INT,		/* 64-bit integer in vals[] */
-	ST_WANT_STR,		/* NUL-padded string in the load's string slot */
+	ST_WANT_INT, /* 64-bit integer in vals[] */
+	ST_WANT_STR, /* NUL-padded string in the load's string slot */
 };
 
 /*
@@ -88,22 +88,22 @@ enum st_load_want {
  * "dynamic", and of every dynamic field of a variadic event: the value
  * carries its own type, one of the basic SIDE_TYPE_DYNAMIC_* labels.
  */
-#define ST_LABEL_ANY_DYNAMIC	0xffff
+#define ST_LABEL_ANY_DYNAMIC 0xffff
 
 struct st_step {
-	__u32 index;		/* element of the current argument vector */
-	__u16 label;		/* SIDE_TYPE_* the argument must carry */
-	__u16 size;		/* last step, bool: bool_size in bytes */
+	__u32 index; /* element of the current argument vector */
+	__u16 label; /* SIDE_TYPE_* the argument must carry */
+	__u16 size; /* last step, bool: bool_size in bytes */
 };
 
 struct st_load {
-	__u8 src;		/* enum st_load_src */
-	__u8 want;		/* enum st_load_want */
-	__u8 nr_steps;		/* ST_SRC_VEC: 1..ST_MAX_STEPS */
-	__u8 sdt_arg;		/* ST_SRC_SDT: the SDT argument */
+	__u8 src; /* enum st_load_src */
+	__u8 want; /* enum st_load_want */
+	__u8 nr_steps; /* ST_SRC_VEC: 1..ST_MAX_STEPS */
+	__u8 sdt_arg; /* ST_SRC_SDT: the SDT argument */
 	__u8 reserved[4];
 	struct st_step steps[ST_MAX_STEPS];
-	char name[ST_NAME_LEN];	/* ST_SRC_DYN */
+	char name[ST_NAME_LEN]; /* ST_SRC_DYN */
 };
 
 enum st_opcode {
@@ -148,16 +148,31 @@ enum st_unop {
 };
 
 enum st_binop {
-	ST_B_ADD, ST_B_SUB, ST_B_MUL,
-	ST_B_DIV, ST_B_MOD,		/* signed */
-	ST_B_UDIV, ST_B_UMOD,		/* unsigned */
-	ST_B_AND, ST_B_OR, ST_B_XOR,
-	ST_B_SHL, ST_B_SHR,		/* logical shift right */
-	ST_B_SAR,			/* arithmetic shift right */
-	ST_B_EQ, ST_B_NE,
-	ST_B_LT, ST_B_LE, ST_B_GT, ST_B_GE,		/* signed */
-	ST_B_ULT, ST_B_ULE, ST_B_UGT, ST_B_UGE,	/* unsigned */
-	ST_B_LAND, ST_B_LOR,
+	ST_B_ADD,
+	ST_B_SUB,
+	ST_B_MUL,
+	ST_B_DIV,
+	ST_B_MOD, /* signed */
+	ST_B_UDIV,
+	ST_B_UMOD, /* unsigned */
+	ST_B_AND,
+	ST_B_OR,
+	ST_B_XOR,
+	ST_B_SHL,
+	ST_B_SHR, /* logical shift right */
+	ST_B_SAR, /* arithmetic shift right */
+	ST_B_EQ,
+	ST_B_NE,
+	ST_B_LT,
+	ST_B_LE,
+	ST_B_GT,
+	ST_B_GE, /* signed */
+	ST_B_ULT,
+	ST_B_ULE,
+	ST_B_UGT,
+	ST_B_UGE, /* unsigned */
+	ST_B_LAND,
+	ST_B_LOR,
 };
 
 enum st_builtin_id {
@@ -166,52 +181,52 @@ enum st_builtin_id {
 	ST_BI_NSECS,
 	ST_BI_CPU,
 	ST_BI_UID,
-	ST_BI_PROBE,		/* the probe's index: printed as its name */
+	ST_BI_PROBE, /* the probe's index: printed as its name */
 };
 
 struct st_insn {
-	__u8 op;		/* enum st_opcode */
+	__u8 op; /* enum st_opcode */
 	__u8 a;
 	__u16 reserved;
-	__u32 mask;		/* ST_I_CLAUSE: bit i = load i */
+	__u32 mask; /* ST_I_CLAUSE: bit i = load i */
 	__s64 imm;
 };
 
 /* Where a key part or value of a plain statement comes from. */
 enum st_plain_src {
-	ST_P_INT,		/* the integer of load a */
-	ST_P_STR,		/* the string of load a */
-	ST_P_BUILTIN,		/* integer builtin a */
-	ST_P_CONST,		/* the value imm (values only) */
+	ST_P_INT, /* the integer of load a */
+	ST_P_STR, /* the string of load a */
+	ST_P_BUILTIN, /* integer builtin a */
+	ST_P_CONST, /* the value imm (values only) */
 };
 
 struct st_plain_part {
-	__u8 src;		/* enum st_plain_src */
+	__u8 src; /* enum st_plain_src */
 	__u8 a;
-	__u16 off;		/* from the first key part byte */
+	__u16 off; /* from the first key part byte */
 };
 
 /* @map[parts...] = aggregation(value), for sidetrace_plain. */
 struct st_plain_stmt {
-	__u32 mask;		/* loads it reads: one failed skips it */
+	__u32 mask; /* loads it reads: one failed skips it */
 	__u8 map;
 	__u8 nr_parts;
 	__u8 reserved[2];
-	struct st_plain_part value;	/* ST_P_INT, ST_P_BUILTIN or ST_P_CONST */
+	struct st_plain_part value; /* ST_P_INT, ST_P_BUILTIN or ST_P_CONST */
 	__u32 reserved2;
-	__s64 imm;		/* ST_P_CONST value */
+	__s64 imm; /* ST_P_CONST value */
 	struct st_plain_part parts[ST_MAX_PLAIN_PARTS];
 };
 
 struct st_probe_cfg {
-	__u8 vec_arg;		/* SDT argument holding the argument vector */
-	__u8 dyn_arg;		/* variadic: SDT argument of the dynamic struct */
+	__u8 vec_arg; /* SDT argument holding the argument vector */
+	__u8 dyn_arg; /* variadic: SDT argument of the dynamic struct */
 	__u8 variadic;
 	__u8 nr_loads;
-	__u16 str_loads;	/* bit i: load i reads a string (fault-in) */
-	__u16 sdt_mask;		/* bit i: SDT argument i is needed */
-	__u8 need_vec;		/* some load follows the argument vector */
-	__u8 nr_plain;		/* sidetrace_plain: statements in plain[] */
+	__u16 str_loads; /* bit i: load i reads a string (fault-in) */
+	__u16 sdt_mask; /* bit i: SDT argument i is needed */
+	__u8 need_vec; /* some load follows the argument vector */
+	__u8 nr_plain; /* sidetrace_plain: statements in plain[] */
 	__u8 reserved[2];
 	__u32 nr_insns;
 	struct st_load loads[ST_MAX_LOADS];
@@ -228,21 +243,21 @@ enum st_agg_kind {
 	ST_K_MIN,
 	ST_K_MAX,
 	ST_K_STATS,
-	ST_K_HIST,		/* key gets a log2 bucket, value counts */
-	ST_K_LHIST,		/* key gets a linear bucket, value counts */
+	ST_K_HIST, /* key gets a log2 bucket, value counts */
+	ST_K_LHIST, /* key gets a linear bucket, value counts */
 };
 
-#define ST_MAPF_SIGNED	0x1	/* min/max compare as signed */
-#define ST_MAPF_FLAT	0x2	/* no keys: slots of st_flat, not st_aggr */
+#define ST_MAPF_SIGNED 0x1 /* min/max compare as signed */
+#define ST_MAPF_FLAT 0x2 /* no keys: slots of st_flat, not st_aggr */
 
 struct st_map_cfg {
-	__u8 kind;		/* enum st_agg_kind */
-	__u8 flags;		/* ST_MAPF_* */
-	__u16 key_size;		/* bytes of key parts, a multiple of 8 */
-	__u32 flat_base;	/* ST_MAPF_FLAT: first slot in st_flat */
-	__u32 flat_len;		/* ST_MAPF_FLAT: slots (buckets, or 1) */
+	__u8 kind; /* enum st_agg_kind */
+	__u8 flags; /* ST_MAPF_* */
+	__u16 key_size; /* bytes of key parts, a multiple of 8 */
+	__u32 flat_base; /* ST_MAPF_FLAT: first slot in st_flat */
+	__u32 flat_len; /* ST_MAPF_FLAT: slots (buckets, or 1) */
 	__u32 reserved;
-	__s64 lmin, lmax, lstep;	/* ST_K_LHIST */
+	__s64 lmin, lmax, lstep; /* ST_K_LHIST */
 };
 
 /* Hash key: header then key parts then (hist, lhist) the bucket. */
@@ -269,24 +284,24 @@ struct st_val {
 /* Where an SDT argument is, as its note says ("-8@%rax", "8@$5", "8@-16(%rbp)"). */
 enum st_arg_loc {
 	ST_LOC_NONE,
-	ST_LOC_CONST,		/* the value is val */
-	ST_LOC_REG,		/* in register reg */
-	ST_LOC_MEM,		/* in memory at register reg + val */
+	ST_LOC_CONST, /* the value is val */
+	ST_LOC_REG, /* in register reg */
+	ST_LOC_MEM, /* in memory at register reg + val */
 };
 
 struct st_arg_spec {
-	__u8 loc;		/* enum st_arg_loc */
-	__u8 reg;		/* 8-byte word of the register in struct pt_regs */
-	__s8 size;		/* bytes; negative: signed */
+	__u8 loc; /* enum st_arg_loc */
+	__u8 reg; /* 8-byte word of the register in struct pt_regs */
+	__s8 size; /* bytes; negative: signed */
 	__u8 reserved[5];
 	__s64 val;
 };
 
 /* One probe site: the uprobe's cookie is its index in st_sites. */
 struct st_site_cfg {
-	__u32 probe;		/* index in st_probes */
-	__u32 nr_counts;	/* count-only probe: slots in counts[] */
-	__u32 counts[ST_MAX_COUNTS];	/* st_flat slots it counts in */
+	__u32 probe; /* index in st_probes */
+	__u32 nr_counts; /* count-only probe: slots in counts[] */
+	__u32 counts[ST_MAX_COUNTS]; /* st_flat slots it counts in */
 	struct st_arg_spec args[ST_MAX_SDT_ARGS];
 };
 
@@ -295,17 +310,17 @@ struct st_site_cfg {
  * An event counts at most one decode error: the first one met.
  */
 enum st_counter {
-	ST_C_ERR_USDT,		/* an SDT argument could not be read */
-	ST_C_ERR_VEC,		/* argument vector unreadable (bad pointer) */
-	ST_C_ERR_ARG,		/* argument unreadable (bad pointer) */
-	ST_C_ERR_INDEX,		/* field index beyond the vector's length */
-	ST_C_ERR_LABEL,		/* argument type label not the declared one */
-	ST_C_ERR_STR,		/* string unreadable (bad or not paged in) */
-	ST_C_ERR_NOFIELD,	/* dynamic field absent from the event */
-	ST_C_ERR_DYNTYPE,	/* dynamic value of a type that cannot be used */
-	ST_C_STR_TRUNC,		/* string longer than ST_STR_LEN - 1: cut */
-	ST_C_MAP_FULL,		/* aggregation map full: value not counted */
-	ST_C_BUSY,		/* ST_NR_SCRATCH runs nested on a CPU: dropped */
+	ST_C_ERR_USDT, /* an SDT argument could not be read */
+	ST_C_ERR_VEC, /* argument vector unreadable (bad pointer) */
+	ST_C_ERR_ARG, /* argument unreadable (bad pointer) */
+	ST_C_ERR_INDEX, /* field index beyond the vector's length */
+	ST_C_ERR_LABEL, /* argument type label not the declared one */
+	ST_C_ERR_STR, /* string unreadable (bad or not paged in) */
+	ST_C_ERR_NOFIELD, /* dynamic field absent from the event */
+	ST_C_ERR_DYNTYPE, /* dynamic value of a type that cannot be used */
+	ST_C_STR_TRUNC, /* string longer than ST_STR_LEN - 1: cut */
+	ST_C_MAP_FULL, /* aggregation map full: value not counted */
+	ST_C_BUSY, /* ST_NR_SCRATCH runs nested on a CPU: dropped */
 	ST_NR_COUNTERS,
 };
 

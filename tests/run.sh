@@ -46,6 +46,19 @@ if [ -x tests/compile-fail/run.sh ]; then
 	tally < <(tests/compile-fail/run.sh 2>&1)
 fi
 
+format_check() {
+	if make --no-print-directory -s format-check >/dev/null 2>&1; then
+		echo "ok 1 every C file is formatted with .clang-format"
+		echo "1 passed, 0 failed"
+	else
+		echo "not ok 1 run 'make format' (make format-check lists the files)"
+		echo "0 passed, 1 failed"
+	fi
+}
+
+echo "== format (make format-check)"
+tally < <(format_check)
+
 echo "== end-to-end tests (bats)"
 tally < <(bats --tap tests/bats 2>&1 | awk '
 	{ print }

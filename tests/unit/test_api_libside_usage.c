@@ -1373,13 +1373,13 @@ static void test_float(void)
 #if SIDE_FLOAT_WORD_ORDER == SIDE_LITTLE_ENDIAN
 				 side_arg_float_binary32(2.2f), side_arg_float_binary32(float32.f),
 #else
-				  side_arg_float_binary32(float32.f), side_arg_float_binary32(2.2f),
+				 side_arg_float_binary32(float32.f), side_arg_float_binary32(2.2f),
 #endif
 				 side_arg_float_binary64(3.3),
 #if SIDE_FLOAT_WORD_ORDER == SIDE_LITTLE_ENDIAN
 				 side_arg_float_binary64(3.3), side_arg_float_binary64(float64.f),
 #else
-				  side_arg_float_binary64(float64.f), side_arg_float_binary64(3.3),
+				 side_arg_float_binary64(float64.f), side_arg_float_binary64(3.3),
 #endif
 #ifdef SIDE_HAVE_FLOAT128
 				 side_arg_float_binary128(4.4),
@@ -1436,7 +1436,7 @@ static void test_enum(void)
 #if SIDE_BYTE_ORDER == SIDE_LITTLE_ENDIAN
 				 side_arg_u32(side_bswap_32(6)), side_arg_u32(6),
 #else
-				  side_arg_u32(6), side_arg_u32(side_bswap_32(6)),
+				 side_arg_u32(6), side_arg_u32(side_bswap_32(6)),
 #endif
 				 ));
 }

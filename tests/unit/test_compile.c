@@ -29,58 +29,80 @@ static void ok(bool cond, const char *name)
 }
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#define INT(l, sz, sgn) { .label = (l), .size = (sz), .is_signed = (sgn) }
+#define INT(l, sz, sgn) \
+	{ \
+		.label = (l), .size = (sz), .is_signed = (sgn) \
+	}
 
 static struct st_type s8_type = INT(SIDE_TYPE_S8, 1, true);
 static struct st_type u16_type = INT(SIDE_TYPE_U16, 2, false);
 static struct st_type u32_type = INT(SIDE_TYPE_U32, 4, false);
 static struct st_field hdr_fields[] = {
-	{ "len", INT(SIDE_TYPE_U32, 4, false) },
-	{ "name", { .label = SIDE_TYPE_STRING_UTF8, .size = 1 } },
+	{"len", INT(SIDE_TYPE_U32, 4, false)},
+	{"name", {.label = SIDE_TYPE_STRING_UTF8, .size = 1}},
 };
 static struct st_field req_fields[] = {
-	{ "method", { .label = SIDE_TYPE_STRING_UTF8, .size = 1 } },
-	{ "status", INT(SIDE_TYPE_U16, 2, false) },
-	{ "delta", INT(SIDE_TYPE_S32, 4, true) },
-	{ "hdr", { .label = SIDE_TYPE_STRUCT, .fields = hdr_fields,
-		   .nr_fields = ARRAY_SIZE(hdr_fields) } },
-	{ "codes", { .label = SIDE_TYPE_ARRAY, .array_len = 4, .elem = &u16_type } },
-	{ "tags", { .label = SIDE_TYPE_VLA, .elem = &u32_type } },
-	{ "ok", { .label = SIDE_TYPE_BOOL, .size = 4 } },
-	{ "level", { .label = SIDE_TYPE_ENUM, .elem = &s8_type } },
-	{ "ratio", { .label = SIDE_TYPE_FLOAT_BINARY64, .size = 8 } },
+	{"method", {.label = SIDE_TYPE_STRING_UTF8, .size = 1}},
+	{"status", INT(SIDE_TYPE_U16, 2, false)},
+	{"delta", INT(SIDE_TYPE_S32, 4, true)},
+	{"hdr",
+	 {.label = SIDE_TYPE_STRUCT, .fields = hdr_fields, .nr_fields = ARRAY_SIZE(hdr_fields)}},
+	{"codes", {.label = SIDE_TYPE_ARRAY, .array_len = 4, .elem = &u16_type}},
+	{"tags", {.label = SIDE_TYPE_VLA, .elem = &u32_type}},
+	{"ok", {.label = SIDE_TYPE_BOOL, .size = 4}},
+	{"level", {.label = SIDE_TYPE_ENUM, .elem = &s8_type}},
+	{"ratio", {.label = SIDE_TYPE_FLOAT_BINARY64, .size = 8}},
 };
 static struct st_field resp_fields[] = {
-	{ "status", INT(SIDE_TYPE_U16, 2, false) },
+	{"status", INT(SIDE_TYPE_U16, 2, false)},
 };
 /* 9 fields: 9 values, description, vector. */
 static struct st_site req_site = {
-	.args = "-8@%rax -8@%rbx -8@%rcx -8@%rdx -8@%rsi -8@%rdi -8@%r8 -8@%r9 -8@%r10 8@%r11 8@%r12",
+	.args = "-8@%rax -8@%rbx -8@%rcx -8@%rdx -8@%rsi -8@%rdi -8@%r8 -8@%r9 -8@%r10 8@%r11 "
+		"8@%r12",
 };
-static struct st_site resp_site = { .args = "-8@%rax 8@%rbx 8@%rcx" };
+static struct st_site resp_site = {.args = "-8@%rax 8@%rbx 8@%rcx"};
 /* Variadic: 1 value, description, vector, dynamic struct. */
 static struct st_field log_fields[] = {
-	{ "msg", { .label = SIDE_TYPE_STRING_UTF8, .size = 1 } },
+	{"msg", {.label = SIDE_TYPE_STRING_UTF8, .size = 1}},
 };
-static struct st_site log_site = { .args = "8@%rax 8@%rbx 8@%rcx 8@%rdx" };
+static struct st_site log_site = {.args = "8@%rax 8@%rbx 8@%rcx 8@%rdx"};
 static struct st_event events[] = {
-	{ .path = "/app", .provider = "http", .name = "request",
-	  .usdt_provider = "http", .usdt_name = "request", .has_side = true,
-	  .fields = req_fields, .nr_fields = ARRAY_SIZE(req_fields),
-	  .sites = &req_site, .nr_sites = 1 },
-	{ .path = "/app", .provider = "http", .name = "response",
-	  .usdt_provider = "http", .usdt_name = "response", .has_side = true,
-	  .fields = resp_fields, .nr_fields = ARRAY_SIZE(resp_fields),
-	  .sites = &resp_site, .nr_sites = 1 },
-	{ .path = "/app", .provider = "app", .name = "log",
-	  .usdt_provider = "app", .usdt_name = "log", .has_side = true, .variadic = true,
-	  .fields = log_fields, .nr_fields = ARRAY_SIZE(log_fields),
-	  .sites = &log_site, .nr_sites = 1 },
+	{.path = "/app",
+	 .provider = "http",
+	 .name = "request",
+	 .usdt_provider = "http",
+	 .usdt_name = "request",
+	 .has_side = true,
+	 .fields = req_fields,
+	 .nr_fields = ARRAY_SIZE(req_fields),
+	 .sites = &req_site,
+	 .nr_sites = 1},
+	{.path = "/app",
+	 .provider = "http",
+	 .name = "response",
+	 .usdt_provider = "http",
+	 .usdt_name = "response",
+	 .has_side = true,
+	 .fields = resp_fields,
+	 .nr_fields = ARRAY_SIZE(resp_fields),
+	 .sites = &resp_site,
+	 .nr_sites = 1},
+	{.path = "/app",
+	 .provider = "app",
+	 .name = "log",
+	 .usdt_provider = "app",
+	 .usdt_name = "log",
+	 .has_side = true,
+	 .variadic = true,
+	 .fields = log_fields,
+	 .nr_fields = ARRAY_SIZE(log_fields),
+	 .sites = &log_site,
+	 .nr_sites = 1},
 };
-static struct st_event_list app = { .events = events, .nr = ARRAY_SIZE(events) };
+static struct st_event_list app = {.events = events, .nr = ARRAY_SIZE(events)};
 
-static const struct st_event_list *source(void *ctx, const char *target,
-					  char *err, size_t len)
+static const struct st_event_list *source(void *ctx, const char *target, char *err, size_t len)
 {
 	(void)ctx;
 	if (!strcmp(target, "/app"))
@@ -93,16 +115,15 @@ struct result {
 	struct st_program *prog;
 	struct st_compiled c;
 	struct st_diag diag;
-	int ret;		/* of st_compile, or -10000: parse or check failed */
+	int ret; /* of st_compile, or -10000: parse or check failed */
 };
 
 static void build_flags(const char *src, unsigned int flags, struct result *r)
 {
-	struct st_event_source es = { .target_events = source };
+	struct st_event_source es = {.target_events = source};
 
 	memset(r, 0, sizeof(*r));
-	if (st_parse(src, "program", &r->prog, &r->diag) ||
-	    st_check(r->prog, &es, &r->diag)) {
+	if (st_parse(src, "program", &r->prog, &r->diag) || st_check(r->prog, &es, &r->diag)) {
 		r->ret = -10000;
 		return;
 	}
@@ -123,7 +144,7 @@ static void done(struct result *r)
 
 static const struct st_insn *insn(struct result *r, uint32_t probe, uint32_t i)
 {
-	static const struct st_insn none = { .op = 0xff };
+	static const struct st_insn none = {.op = 0xff};
 
 	if (probe >= r->c.nr_probes || i >= r->c.probes[probe].cfg.nr_insns)
 		return &none;
@@ -141,9 +162,11 @@ static void test_count(void)
 	ok(!r.c.probes[0].cfg.variadic, "count: not variadic");
 	ok(r.c.probes[0].cfg.nr_insns == 3, "count: three instructions");
 	ok(insn(&r, 0, 0)->op == ST_I_CLAUSE && insn(&r, 0, 0)->imm == 3 &&
-	   insn(&r, 0, 0)->mask == 0, "count: clause spans the program, reads nothing");
+		   insn(&r, 0, 0)->mask == 0,
+	   "count: clause spans the program, reads nothing");
 	ok(insn(&r, 0, 1)->op == ST_I_CONST, "count: pushes a dummy value");
-	ok(insn(&r, 0, 2)->op == ST_I_AGG && insn(&r, 0, 2)->a == 0, "count: aggregates into map 0");
+	ok(insn(&r, 0, 2)->op == ST_I_AGG && insn(&r, 0, 2)->a == 0,
+	   "count: aggregates into map 0");
 	ok(r.c.nr_maps == 1 && r.c.maps[0].kind == ST_K_COUNT && r.c.maps[0].key_size == 0,
 	   "count: map without key");
 	ok(r.c.key_size == ST_KEY_HDR + 8, "count: smallest hash key");
@@ -164,13 +187,15 @@ static void test_string_key(void)
 	ok(r.ret == 0, "string key: compiles");
 	ld = &r.c.probes[0].cfg.loads[0];
 	ok(r.c.probes[0].cfg.nr_loads == 1 && ld->src == ST_SRC_SDT && ld->sdt_arg == 0 &&
-	   ld->want == ST_WANT_STR && ld->nr_steps == 1 && ld->steps[0].index == 0 &&
-	   ld->steps[0].label == SIDE_TYPE_STRING_UTF8, "string key: load of field 0 as string");
+		   ld->want == ST_WANT_STR && ld->nr_steps == 1 && ld->steps[0].index == 0 &&
+		   ld->steps[0].label == SIDE_TYPE_STRING_UTF8,
+	   "string key: load of field 0 as string");
 	ok(r.c.probes[0].cfg.sdt_mask == 1 && !r.c.probes[0].cfg.need_vec,
 	   "string key: only SDT argument 0 is read");
 	ok(r.c.probes[0].cfg.str_loads == 1, "string key: marked for fault-in");
 	ok(insn(&r, 0, 1)->op == ST_I_STR && insn(&r, 0, 1)->a == 0, "string key: pushes load 0");
-	ok(insn(&r, 0, 2)->op == ST_I_KEY_STR && insn(&r, 0, 2)->imm == 0, "string key: at offset 0");
+	ok(insn(&r, 0, 2)->op == ST_I_KEY_STR && insn(&r, 0, 2)->imm == 0,
+	   "string key: at offset 0");
 	ok(insn(&r, 0, 0)->mask == 1, "string key: clause needs load 0");
 	ok(r.c.layouts[0].nr_parts == 1 && r.c.layouts[0].parts[0].kind == ST_KPART_STR,
 	   "string key: layout");
@@ -186,19 +211,23 @@ static void test_paths(void)
 
 	build("side:/app:http:request { @a = sum(args.hdr.len); @b = sum(args.codes[2]); "
 	      "@c = sum(args.tags[1]); @d = sum(args.level); @e = sum(args.ok); "
-	      "@f = sum(args.hdr.len); }", &r);
+	      "@f = sum(args.hdr.len); }",
+	      &r);
 	ok(r.ret == 0, "paths: compile");
 	cfg = &r.c.probes[0].cfg;
 	ok(cfg->nr_loads == 5, "paths: a field read twice is loaded once");
 	ok(cfg->loads[0].nr_steps == 2 && cfg->loads[0].steps[0].index == 3 &&
-	   cfg->loads[0].steps[0].label == SIDE_TYPE_STRUCT &&
-	   cfg->loads[0].steps[1].index == 0 &&
-	   cfg->loads[0].steps[1].label == SIDE_TYPE_U32, "paths: struct member");
+		   cfg->loads[0].steps[0].label == SIDE_TYPE_STRUCT &&
+		   cfg->loads[0].steps[1].index == 0 &&
+		   cfg->loads[0].steps[1].label == SIDE_TYPE_U32,
+	   "paths: struct member");
 	ok(cfg->loads[1].steps[0].index == 4 && cfg->loads[1].steps[0].label == SIDE_TYPE_ARRAY &&
-	   cfg->loads[1].steps[1].index == 2 && cfg->loads[1].steps[1].label == SIDE_TYPE_U16,
+		   cfg->loads[1].steps[1].index == 2 &&
+		   cfg->loads[1].steps[1].label == SIDE_TYPE_U16,
 	   "paths: array element");
 	ok(cfg->loads[2].steps[0].label == SIDE_TYPE_VLA && cfg->loads[2].steps[1].index == 1 &&
-	   cfg->loads[2].steps[1].label == SIDE_TYPE_U32, "paths: vla element");
+		   cfg->loads[2].steps[1].label == SIDE_TYPE_U32,
+	   "paths: vla element");
 	ok(cfg->loads[3].nr_steps == 1 && cfg->loads[3].steps[0].label == SIDE_TYPE_S8,
 	   "paths: an enum reads its underlying integer");
 	ok(cfg->loads[4].steps[0].label == SIDE_TYPE_BOOL && cfg->loads[4].steps[0].size == 4,
@@ -213,18 +242,21 @@ static void test_filters(void)
 	struct result r;
 
 	build("side:/app:http:request /args.status >= 500 && args.method == \"GET\"/ "
-	      "{ @ = count(); }", &r);
+	      "{ @ = count(); }",
+	      &r);
 	ok(r.ret == 0, "filter: compiles");
 	cfg = &r.c.probes[0].cfg;
 	ok(insn(&r, 0, 1)->op == ST_I_FIELD && insn(&r, 0, 2)->op == ST_I_CONST &&
-	   insn(&r, 0, 2)->imm == 500 && insn(&r, 0, 3)->op == ST_I_BINARY &&
-	   insn(&r, 0, 3)->a == ST_B_GE, "filter: signed >= against a literal");
+		   insn(&r, 0, 2)->imm == 500 && insn(&r, 0, 3)->op == ST_I_BINARY &&
+		   insn(&r, 0, 3)->a == ST_B_GE,
+	   "filter: signed >= against a literal");
 	ok(insn(&r, 0, 4)->op == ST_I_STR && insn(&r, 0, 5)->op == ST_I_STR &&
-	   insn(&r, 0, 5)->a == ST_STR_REF_CONST && insn(&r, 0, 6)->op == ST_I_STREQ,
+		   insn(&r, 0, 5)->a == ST_STR_REF_CONST && insn(&r, 0, 6)->op == ST_I_STREQ,
 	   "filter: string equality with a literal");
 	ok(!strcmp(cfg->strs[0], "GET"), "filter: literal stored NUL-padded");
 	ok(insn(&r, 0, 7)->op == ST_I_BINARY && insn(&r, 0, 7)->a == ST_B_LAND &&
-	   insn(&r, 0, 8)->op == ST_I_FILTER, "filter: && then the filter test");
+		   insn(&r, 0, 8)->op == ST_I_FILTER,
+	   "filter: && then the filter test");
 	ok(insn(&r, 0, 0)->mask == 3, "filter: clause needs both loads");
 	done(&r);
 
@@ -232,13 +264,14 @@ static void test_filters(void)
 	ok(r.ret == 0 && insn(&r, 0, 1)->op == ST_I_BUILTIN && insn(&r, 0, 1)->a == ST_BI_PID,
 	   "filter: pid builtin");
 	ok(insn(&r, 0, 4)->op == ST_I_STR && insn(&r, 0, 4)->a == ST_STR_REF_COMM &&
-	   insn(&r, 0, 6)->op == ST_I_STRNE, "filter: comm != literal");
+		   insn(&r, 0, 6)->op == ST_I_STRNE,
+	   "filter: comm != literal");
 	done(&r);
 
 	build("side:/app:http:request { @[args.delta / 2, args.status / 2] = count(); }", &r);
 	ok(r.ret == 0 && insn(&r, 0, 3)->a == ST_B_DIV, "arith: signed division");
 	ok(insn(&r, 0, 4)->op == ST_I_KEY_INT && insn(&r, 0, 4)->imm == 0 &&
-	   insn(&r, 0, 8)->op == ST_I_KEY_INT && insn(&r, 0, 8)->imm == 8,
+		   insn(&r, 0, 8)->op == ST_I_KEY_INT && insn(&r, 0, 8)->imm == 8,
 	   "arith: keys at offsets 0 and 8");
 	done(&r);
 }
@@ -247,20 +280,26 @@ static void test_aggregations(void)
 {
 	struct result r;
 
-	build("side:/app:http:request { @h = hist(args.delta); @l = lhist(args.status, 0, 1000, 100); "
-	      "@s[args.method] = stats(args.status); @m = min(args.delta); }", &r);
+	build("side:/app:http:request { @h = hist(args.delta); @l = lhist(args.status, 0, 1000, "
+	      "100); "
+	      "@s[args.method] = stats(args.status); @m = min(args.delta); }",
+	      &r);
 	ok(r.ret == 0, "aggs: compile");
 	ok(r.c.maps[0].kind == ST_K_HIST && (r.c.maps[0].flags & ST_MAPF_SIGNED),
 	   "aggs: hist of a signed value");
 	ok(r.c.maps[1].kind == ST_K_LHIST && r.c.maps[1].lmin == 0 && r.c.maps[1].lmax == 1000 &&
-	   r.c.maps[1].lstep == 100 && !(r.c.maps[1].flags & ST_MAPF_SIGNED), "aggs: lhist bounds");
-	ok(r.c.maps[2].kind == ST_K_STATS && r.c.maps[2].key_size == ST_STR_LEN, "aggs: stats keyed");
-	ok(r.c.maps[3].kind == ST_K_MIN && (r.c.maps[3].flags & ST_MAPF_SIGNED), "aggs: signed min");
+		   r.c.maps[1].lstep == 100 && !(r.c.maps[1].flags & ST_MAPF_SIGNED),
+	   "aggs: lhist bounds");
+	ok(r.c.maps[2].kind == ST_K_STATS && r.c.maps[2].key_size == ST_STR_LEN,
+	   "aggs: stats keyed");
+	ok(r.c.maps[3].kind == ST_K_MIN && (r.c.maps[3].flags & ST_MAPF_SIGNED),
+	   "aggs: signed min");
 	ok(r.c.key_size == ST_KEY_HDR + ST_STR_LEN, "aggs: key holds the largest map");
 	done(&r);
 
 	build("side:/app:http:request { @[args.method] = hist(args.status); }", &r);
-	ok(r.ret == 0 && r.c.key_size == ST_KEY_HDR + ST_STR_LEN + 8, "aggs: hist key has a bucket");
+	ok(r.ret == 0 && r.c.key_size == ST_KEY_HDR + ST_STR_LEN + 8,
+	   "aggs: hist key has a bucket");
 	done(&r);
 }
 
@@ -268,7 +307,8 @@ static void test_probes(void)
 {
 	struct result r;
 
-	build("side:/app:http:* { @[probe] = count(); } side:/app:http:request { @x = count(); }", &r);
+	build("side:/app:http:* { @[probe] = count(); } side:/app:http:request { @x = count(); }",
+	      &r);
 	ok(r.ret == 0, "probes: compile");
 	ok(r.c.nr_probes == 2, "probes: wildcard matches two events");
 	ok(r.c.layouts[0].parts[0].kind == ST_KPART_PROBE && r.c.maps[0].key_size == 8,
@@ -276,13 +316,14 @@ static void test_probes(void)
 	ok(insn(&r, 0, 1)->op == ST_I_BUILTIN && insn(&r, 0, 1)->a == ST_BI_PROBE,
 	   "probes: probe builtin");
 	ok(r.c.probes[0].cfg.nr_insns == 8 && insn(&r, 0, 5)->op == ST_I_CLAUSE &&
-	   insn(&r, 0, 5)->imm == 8 && insn(&r, 0, 0)->imm == 5,
+		   insn(&r, 0, 5)->imm == 8 && insn(&r, 0, 0)->imm == 5,
 	   "probes: two clauses on one event, each skipping to its end");
 	ok(r.c.probes[1].cfg.nr_insns == 5, "probes: the other event runs the first clause only");
 	done(&r);
 
 	build("BEGIN { exit(); } side:/app:http:request { exit(); } END { print(@a); clear(@a); }"
-	      " side:/app:http:response { @a = count(); }", &r);
+	      " side:/app:http:response { @a = count(); }",
+	      &r);
 	ok(r.ret == 0 && r.c.nr_probes == 2 && insn(&r, 0, 1)->op == ST_I_EXIT,
 	   "probes: exit() in a side probe; BEGIN/END stay in user space");
 	done(&r);
@@ -302,14 +343,17 @@ static void test_errors(void)
 
 	build("side:/app:http:request /args.method == "
 	      "\"0123456789012345678901234567890123456789012345678901234567890123456789\"/ "
-	      "{ @ = count(); }", &r);
+	      "{ @ = count(); }",
+	      &r);
 	ok(r.ret == -EINVAL && strstr(r.diag.msg, "longer than 63"), "errors: long literal");
 	ok(r.diag.col == 40, "errors: long literal position");
 	done(&r);
 
 	build("side:/app:http:request { @[args.method, args.method, args.method, args.method, "
-	      "args.method, args.method, args.method, args.method] = count(); }", &r);
-	ok(r.ret == -EINVAL && strstr(r.diag.msg, "bytes; the kernel allows"), "errors: key too large");
+	      "args.method, args.method, args.method, args.method] = count(); }",
+	      &r);
+	ok(r.ret == -EINVAL && strstr(r.diag.msg, "bytes; the kernel allows"),
+	   "errors: key too large");
 	done(&r);
 
 	n = snprintf(src, sizeof(src), "side:/app:http:request /");
@@ -343,38 +387,46 @@ static void test_fast_paths(void)
 	   "sources: SDT arguments read: the value and the vector pointer");
 	ok(!r.c.probes[0].count_only, "sources: not a count-only probe");
 	ok((r.c.maps[0].flags & ST_MAPF_FLAT) && r.c.maps[0].flat_len == 1 &&
-	   r.c.maps[1].flat_base == 1 && r.c.nr_flat == 2, "sources: maps without keys are slots");
+		   r.c.maps[1].flat_base == 1 && r.c.nr_flat == 2,
+	   "sources: maps without keys are slots");
 	done(&r);
 
-	build_flags("side:/app:http:request { @a = sum(args.status); }", ST_COMPILE_VECTOR_ONLY, &r);
+	build_flags("side:/app:http:request { @a = sum(args.status); }", ST_COMPILE_VECTOR_ONLY,
+		    &r);
 	ok(r.ret == 0 && r.c.probes[0].cfg.loads[0].src == ST_SRC_VEC,
 	   "sources: vector only when asked");
 	done(&r);
 
 	build("side:/app:http:response { @a = sum(args.status); }", &r);
 	ok(r.ret == 0 && r.c.probes[0].cfg.loads[0].src == ST_SRC_SDT &&
-	   r.c.probes[0].cfg.loads[0].sdt_arg == 0, "sources: one field, one value");
+		   r.c.probes[0].cfg.loads[0].sdt_arg == 0,
+	   "sources: one field, one value");
 	done(&r);
 
-	build("side:/app:http:request { @ = count(); @n = count(); } side:/app:http:request { @h = hist(args.status); }"
-	      " side:/app:http:response { @ = count(); }", &r);
+	build("side:/app:http:request { @ = count(); @n = count(); } side:/app:http:request { @h = "
+	      "hist(args.status); }"
+	      " side:/app:http:response { @ = count(); }",
+	      &r);
 	ok(r.ret == 0 && r.c.nr_flat == 2 + ST_HIST_BUCKETS, "count-only: flat slots");
 	ok(!r.c.probes[0].count_only, "count-only: not with another clause's field");
 	ok(r.c.probes[1].count_only && r.c.probes[1].nr_counts == 1 &&
-	   r.c.probes[1].counts[0] == r.c.maps[0].flat_base, "count-only: counts in its map's slot");
+		   r.c.probes[1].counts[0] == r.c.maps[0].flat_base,
+	   "count-only: counts in its map's slot");
 	done(&r);
 
 	build("side:/app:http:request /args.status == 200/ { @ = count(); }", &r);
 	ok(r.ret == 0 && !r.c.probes[0].count_only, "count-only: not with a filter");
 	done(&r);
 
-	build("side:/app:http:request { @[args.status] = count(); @a = lhist(args.status, 0, 1000, 1);"
+	build("side:/app:http:request { @[args.status] = count(); @a = lhist(args.status, 0, 1000, "
+	      "1);"
 	      " @b = lhist(args.status, 0, 1000, 1); @c = lhist(args.status, 0, 1000, 1);"
-	      " @d = lhist(args.status, 0, 1000, 1); @e = lhist(args.status, 0, 1000, 1); }", &r);
+	      " @d = lhist(args.status, 0, 1000, 1); @e = lhist(args.status, 0, 1000, 1); }",
+	      &r);
 	ok(r.ret == 0 && !r.c.probes[0].count_only && !(r.c.maps[0].flags & ST_MAPF_FLAT),
 	   "flat: not with keys");
 	ok(r.ret == 0 && (r.c.maps[4].flags & ST_MAPF_FLAT) && r.c.maps[4].flat_len == 1002 &&
-	   !(r.c.maps[5].flags & ST_MAPF_FLAT) && r.c.nr_flat <= ST_MAX_FLAT_SLOTS,
+		   !(r.c.maps[5].flags & ST_MAPF_FLAT) && r.c.nr_flat <= ST_MAX_FLAT_SLOTS,
 	   "flat: lhist buckets as slots, within the slot budget");
 	done(&r);
 }
@@ -386,7 +438,8 @@ static void test_plain(void)
 	struct result r;
 
 	build("side:/app:http:request { @[args.method, pid] = hist(args.status); @n = count(); }"
-	      " side:/app:http:response { @c = count(); }", &r);
+	      " side:/app:http:response { @c = count(); }",
+	      &r);
 	ok(r.ret == 0 && r.c.nr_probes == 2, "plain: compile");
 	if (r.ret) {
 		done(&r);
@@ -396,19 +449,22 @@ static void test_plain(void)
 	st = &cfg->plain[0];
 	ok(r.c.probes[0].plain && cfg->nr_plain == 2, "plain: keyed hist and a count");
 	ok(st->map == 0 && st->nr_parts == 2 && st->parts[0].src == ST_P_STR &&
-	   st->parts[0].off == 0 && st->parts[1].src == ST_P_BUILTIN &&
-	   st->parts[1].a == ST_BI_PID && st->parts[1].off == ST_STR_LEN,
+		   st->parts[0].off == 0 && st->parts[1].src == ST_P_BUILTIN &&
+		   st->parts[1].a == ST_BI_PID && st->parts[1].off == ST_STR_LEN,
 	   "plain: a string field and a builtin as key parts, at their offsets");
 	ok(st->value.src == ST_P_INT && cfg->loads[st->value.a].sdt_arg == 1 &&
-	   st->mask == ((1U << 0) | (1U << 1)), "plain: the value is a field; the clause's loads");
+		   st->mask == ((1U << 0) | (1U << 1)),
+	   "plain: the value is a field; the clause's loads");
 	ok(cfg->plain[1].map == 1 && cfg->plain[1].nr_parts == 0 &&
-	   cfg->plain[1].value.src == ST_P_CONST, "plain: count() is a constant");
+		   cfg->plain[1].value.src == ST_P_CONST,
+	   "plain: count() is a constant");
 	ok(!r.c.probes[1].plain && r.c.probes[1].count_only && !r.c.probes[1].cfg.nr_plain,
 	   "plain: not for a count-only probe");
 	ok(!r.c.probes[0].flat, "flat: not with keys");
 	done(&r);
 
-	build("side:/app:http:request { @h = hist(args.status); @n = count(); @p = sum(pid); }", &r);
+	build("side:/app:http:request { @h = hist(args.status); @n = count(); @p = sum(pid); }",
+	      &r);
 	ok(r.ret == 0 && r.c.probes[0].plain && r.c.probes[0].flat,
 	   "flat: integers and builtins into maps without keys");
 	done(&r);
@@ -418,7 +474,8 @@ static void test_plain(void)
 	done(&r);
 
 	build("side:/app:http:request /args.status == 200/ { @[args.method] = count(); }", &r);
-	ok(r.ret == 0 && !r.c.probes[0].plain && !r.c.probes[0].cfg.nr_plain, "plain: not with a filter");
+	ok(r.ret == 0 && !r.c.probes[0].plain && !r.c.probes[0].cfg.nr_plain,
+	   "plain: not with a filter");
 	done(&r);
 
 	build("side:/app:http:request { @[args.hdr.name] = count(); }", &r);
@@ -430,7 +487,8 @@ static void test_plain(void)
 	done(&r);
 
 	build("side:/app:http:request { @a = count(); @b = count(); @c = count(); @d = count();"
-	      " @e = sum(args.status); }", &r);
+	      " @e = sum(args.status); }",
+	      &r);
 	ok(r.ret == 0 && !r.c.probes[0].plain, "plain: at most ST_MAX_PLAIN statements");
 	done(&r);
 }
@@ -442,8 +500,10 @@ static void test_dynamic(void)
 	const struct st_load *ld;
 	struct result r;
 
-	build("side:/app:app:log /args.user == \"GET\"/ { @[args.user, args.msg] = sum(args.attempt); "
-	      "@m = max(args.attempt); }", &r);
+	build("side:/app:app:log /args.user == \"GET\"/ { @[args.user, args.msg] = "
+	      "sum(args.attempt); "
+	      "@m = max(args.attempt); }",
+	      &r);
 	ok(r.ret == 0, "dynamic: compiles");
 	cfg = &r.c.probes[0].cfg;
 	ok(cfg->variadic && cfg->vec_arg == 2 && cfg->dyn_arg == 3,
@@ -451,7 +511,7 @@ static void test_dynamic(void)
 	ok(cfg->nr_loads == 3, "dynamic: one load per name and type, the static field apart");
 	ld = &cfg->loads[0];
 	ok(ld->src == ST_SRC_DYN && ld->want == ST_WANT_STR && !strcmp(ld->name, "user") &&
-	   ld->nr_steps == 1 && ld->steps[0].label == ST_LABEL_ANY_DYNAMIC,
+		   ld->nr_steps == 1 && ld->steps[0].label == ST_LABEL_ANY_DYNAMIC,
 	   "dynamic: a string by name, any dynamic label");
 	ok(!memcmp(ld->name, "user\0\0\0\0", 8) && !ld->name[ST_NAME_LEN - 1],
 	   "dynamic: name NUL-padded, as the kernel compares it whole");
@@ -464,19 +524,22 @@ static void test_dynamic(void)
 	   "dynamic: reads the value and the dynamic struct, not the vector");
 	ok(cfg->str_loads == 3, "dynamic: string loads marked for fault-in");
 	ok(insn(&r, 0, 1)->op == ST_I_STR && insn(&r, 0, 1)->a == 0 &&
-	   insn(&r, 0, 3)->op == ST_I_STREQ, "dynamic: filter compares the dynamic string");
+		   insn(&r, 0, 3)->op == ST_I_STREQ,
+	   "dynamic: filter compares the dynamic string");
 	ok(insn(&r, 0, 5)->op == ST_I_STR && insn(&r, 0, 5)->a == 0 &&
-	   insn(&r, 0, 6)->op == ST_I_KEY_STR, "dynamic: string key");
+		   insn(&r, 0, 6)->op == ST_I_KEY_STR,
+	   "dynamic: string key");
 	ok(insn(&r, 0, 9)->op == ST_I_FIELD && insn(&r, 0, 9)->a == 2 &&
-	   insn(&r, 0, 10)->op == ST_I_AGG, "dynamic: integer value");
+		   insn(&r, 0, 10)->op == ST_I_AGG,
+	   "dynamic: integer value");
 	ok(insn(&r, 0, 0)->mask == 7, "dynamic: the clause needs its loads");
 	ok(r.c.maps[0].flags & ST_MAPF_SIGNED, "dynamic: integers are signed");
 	done(&r);
 
 	build("side:/app:app:log { @[args.attempt] = count(); @h = hist(args.attempt); }", &r);
 	ok(r.ret == 0 && r.c.probes[0].cfg.nr_loads == 1 &&
-	   r.c.probes[0].cfg.loads[0].want == ST_WANT_INT &&
-	   r.c.layouts[0].parts[0].kind == ST_KPART_INT,
+		   r.c.probes[0].cfg.loads[0].want == ST_WANT_INT &&
+		   r.c.layouts[0].parts[0].kind == ST_KPART_INT,
 	   "dynamic: a key typed by another use is one integer load");
 	done(&r);
 }

@@ -20,9 +20,9 @@ struct cctx {
 	struct st_compiled *out;
 	struct st_compiled_probe *probe;
 	uint32_t probe_idx;
-	uint32_t ev_idx;	/* index of the event in clause->events */
-	unsigned int flags;	/* ST_COMPILE_* */
-	uint32_t depth;		/* stack depth at the current instruction */
+	uint32_t ev_idx; /* index of the event in clause->events */
+	unsigned int flags; /* ST_COMPILE_* */
+	uint32_t depth; /* stack depth at the current instruction */
 };
 
 static int fail(struct cctx *c, struct st_pos pos, const char *msg)
@@ -31,8 +31,7 @@ static int fail(struct cctx *c, struct st_pos pos, const char *msg)
 	return -EINVAL;
 }
 
-static int emit(struct cctx *c, struct st_pos pos, uint8_t op, uint8_t a,
-		int64_t imm)
+static int emit(struct cctx *c, struct st_pos pos, uint8_t op, uint8_t a, int64_t imm)
 {
 	struct st_probe_cfg *cfg = &c->probe->cfg;
 	struct st_insn *in;
@@ -42,7 +41,8 @@ static int emit(struct cctx *c, struct st_pos pos, uint8_t op, uint8_t a,
 		st_diag_set(c->diag, c->prog->filename, pos,
 			    "the clauses of %s need more than %d instructions of the BPF machine",
 			    c->probe->name, ST_MAX_INSNS);
-		st_diag_hint(c->diag, "split the program, or use fewer keys and conditions per event");
+		st_diag_hint(c->diag,
+			     "split the program, or use fewer keys and conditions per event");
 		return -EINVAL;
 	}
 	/* Net stack effect of each instruction, to bound the machine's stack. */
@@ -98,15 +98,14 @@ static int str_const(struct cctx *c, const char *s, struct st_pos pos)
 		c->probe->nr_strs++;
 		return ST_STR_REF_CONST + i;
 	}
-	st_diag_set(c->diag, c->prog->filename, pos,
-		    "more than %d distinct string literals for %s",
+	st_diag_set(c->diag, c->prog->filename, pos, "more than %d distinct string literals for %s",
 		    ST_MAX_STRCONST, c->probe->name);
 	return -EINVAL;
 }
 
 /* The argument label of a leaf field and, for bool, its size. */
-static int leaf_label(struct cctx *c, const struct st_type *t,
-		      struct st_pos pos, struct st_step *step)
+static int leaf_label(struct cctx *c, const struct st_type *t, struct st_pos pos,
+		      struct st_step *step)
 {
 	switch (t->label) {
 	case SIDE_TYPE_BOOL:
@@ -130,8 +129,7 @@ static int leaf_label(struct cctx *c, const struct st_type *t,
 		break;
 	}
 	st_diag_set(c->diag, c->prog->filename, pos,
-		    "fields of type %s cannot be read in the kernel",
-		    st_type_name(t));
+		    "fields of type %s cannot be read in the kernel", st_type_name(t));
 	st_diag_hint(c->diag, "usable: integers, bool, byte, pointer, enum, UTF-8 string, dynamic");
 	return -EINVAL;
 }
@@ -147,8 +145,8 @@ static int put_load(struct cctx *c, const struct st_expr *e, const struct st_loa
 			return k;
 	if (cfg->nr_loads >= ST_MAX_LOADS) {
 		st_diag_set(c->diag, c->prog->filename, e->pos,
-			    "the clauses of %s read more than %d fields",
-			    c->probe->name, ST_MAX_LOADS);
+			    "the clauses of %s read more than %d fields", c->probe->name,
+			    ST_MAX_LOADS);
 		return -EINVAL;
 	}
 	cfg->loads[cfg->nr_loads] = *ld;
@@ -220,8 +218,7 @@ static int add_load(struct cctx *c, const struct st_expr *e)
 			if (ref->idx[k + 1] >= t->nr_fields)
 				return fail(c, e->pos, "internal error: member index out of range");
 			t = &t->fields[ref->idx[k + 1]].type;
-		} else if ((t->label == SIDE_TYPE_ARRAY ||
-			    t->label == SIDE_TYPE_VLA) && t->elem) {
+		} else if ((t->label == SIDE_TYPE_ARRAY || t->label == SIDE_TYPE_VLA) && t->elem) {
 			t = t->elem;
 		} else {
 			st_diag_set(c->diag, c->prog->filename, e->pos,
@@ -241,8 +238,7 @@ static int add_load(struct cctx *c, const struct st_expr *e)
 	 * its SDT argument: no read of the argument vector at all.
 	 */
 	if (ref->nr_idx == 1 && ref->idx[0] < c->probe->nr_sdt_values &&
-	    ld.steps[0].label != ST_LABEL_ANY_DYNAMIC &&
-	    !(c->flags & ST_COMPILE_VECTOR_ONLY)) {
+	    ld.steps[0].label != ST_LABEL_ANY_DYNAMIC && !(c->flags & ST_COMPILE_VECTOR_ONLY)) {
 		ld.src = ST_SRC_SDT;
 		ld.sdt_arg = ref->idx[0];
 	}
@@ -259,26 +255,45 @@ static int binop(const struct st_expr *e)
 	bool uns = is_unsigned(e->kids[0]) && is_unsigned(e->kids[1]);
 
 	switch (e->op) {
-	case ST_OP_MUL: return ST_B_MUL;
-	case ST_OP_DIV: return e->vtype == ST_VT_UINT ? ST_B_UDIV : ST_B_DIV;
-	case ST_OP_MOD: return e->vtype == ST_VT_UINT ? ST_B_UMOD : ST_B_MOD;
-	case ST_OP_ADD: return ST_B_ADD;
-	case ST_OP_SUB: return ST_B_SUB;
-	case ST_OP_SHL: return ST_B_SHL;
-	case ST_OP_SHR: return is_unsigned(e->kids[0]) ? ST_B_SHR : ST_B_SAR;
-	case ST_OP_LT: return uns ? ST_B_ULT : ST_B_LT;
-	case ST_OP_LE: return uns ? ST_B_ULE : ST_B_LE;
-	case ST_OP_GT: return uns ? ST_B_UGT : ST_B_GT;
-	case ST_OP_GE: return uns ? ST_B_UGE : ST_B_GE;
-	case ST_OP_EQ: return ST_B_EQ;
-	case ST_OP_NE: return ST_B_NE;
-	case ST_OP_BAND: return ST_B_AND;
-	case ST_OP_BXOR: return ST_B_XOR;
-	case ST_OP_BOR: return ST_B_OR;
+	case ST_OP_MUL:
+		return ST_B_MUL;
+	case ST_OP_DIV:
+		return e->vtype == ST_VT_UINT ? ST_B_UDIV : ST_B_DIV;
+	case ST_OP_MOD:
+		return e->vtype == ST_VT_UINT ? ST_B_UMOD : ST_B_MOD;
+	case ST_OP_ADD:
+		return ST_B_ADD;
+	case ST_OP_SUB:
+		return ST_B_SUB;
+	case ST_OP_SHL:
+		return ST_B_SHL;
+	case ST_OP_SHR:
+		return is_unsigned(e->kids[0]) ? ST_B_SHR : ST_B_SAR;
+	case ST_OP_LT:
+		return uns ? ST_B_ULT : ST_B_LT;
+	case ST_OP_LE:
+		return uns ? ST_B_ULE : ST_B_LE;
+	case ST_OP_GT:
+		return uns ? ST_B_UGT : ST_B_GT;
+	case ST_OP_GE:
+		return uns ? ST_B_UGE : ST_B_GE;
+	case ST_OP_EQ:
+		return ST_B_EQ;
+	case ST_OP_NE:
+		return ST_B_NE;
+	case ST_OP_BAND:
+		return ST_B_AND;
+	case ST_OP_BXOR:
+		return ST_B_XOR;
+	case ST_OP_BOR:
+		return ST_B_OR;
 	/* Both sides are evaluated: they have no side effects. */
-	case ST_OP_LAND: return ST_B_LAND;
-	case ST_OP_LOR: return ST_B_LOR;
-	default: return -1;
+	case ST_OP_LAND:
+		return ST_B_LAND;
+	case ST_OP_LOR:
+		return ST_B_LOR;
+	default:
+		return -1;
 	}
 }
 
@@ -320,8 +335,7 @@ static int cexpr(struct cctx *c, const struct st_expr *e)
 		ref = add_load(c, e);
 		if (ref < 0)
 			return ref;
-		return emit(c, e->pos, e->vtype == ST_VT_STR ? ST_I_STR : ST_I_FIELD,
-			    ref, 0);
+		return emit(c, e->pos, e->vtype == ST_VT_STR ? ST_I_STR : ST_I_FIELD, ref, 0);
 	case ST_EXPR_UNARY:
 		err = cexpr(c, e->kids[0]);
 		if (err)
@@ -371,9 +385,12 @@ static int cstmt(struct cctx *c, const struct st_stmt *st)
 		if (call->func == ST_FN_EXIT)
 			return emit(c, st->pos, ST_I_EXIT, 0, 0);
 		st_diag_set(c->diag, c->prog->filename, st->pos,
-			    "%s() in a side: probe would need event streaming, which sidetrace does not do yet",
+			    "%s() in a side: probe would need event streaming, which sidetrace "
+			    "does not do yet",
 			    st_func_name(call->func));
-		st_diag_hint(c->diag, "aggregate into a map (@x[...] = count()) and print it in END or interval");
+		st_diag_hint(
+			c->diag,
+			"aggregate into a map (@x[...] = count()) and print it in END or interval");
 		return -EINVAL;
 	}
 	if (st->map_id < 0 || (uint32_t)st->map_id >= c->out->nr_maps)
@@ -387,9 +404,9 @@ static int cstmt(struct cctx *c, const struct st_stmt *st)
 		else
 			err = cexpr(c, key);
 		if (!err)
-			err = emit(c, key->pos, lay->parts[k].kind == ST_KPART_STR ?
-				   ST_I_KEY_STR : ST_I_KEY_INT, 0,
-				   lay->parts[k].off);
+			err = emit(c, key->pos,
+				   lay->parts[k].kind == ST_KPART_STR ? ST_I_KEY_STR : ST_I_KEY_INT,
+				   0, lay->parts[k].off);
 		if (err)
 			return err;
 	}
@@ -442,8 +459,8 @@ static bool is_side_clause(const struct st_clause *cl)
 }
 
 /* BEGIN, END and interval clauses run in user space: actions only. */
-static int check_user_clause(const struct st_program *prog,
-			     const struct st_clause *cl, struct st_diag *diag)
+static int check_user_clause(const struct st_program *prog, const struct st_clause *cl,
+			     struct st_diag *diag)
 {
 	uint32_t i;
 
@@ -456,7 +473,8 @@ static int check_user_clause(const struct st_program *prog,
 		if (cl->stmts[i].kind == ST_STMT_AGG) {
 			st_diag_set(diag, prog->filename, cl->stmts[i].pos,
 				    "maps are updated in side: probes only");
-			st_diag_hint(diag, "BEGIN, END and interval can printf(), print(), clear(), zero() and exit()");
+			st_diag_hint(diag, "BEGIN, END and interval can printf(), print(), "
+					   "clear(), zero() and exit()");
 			return -EINVAL;
 		}
 	}
@@ -481,8 +499,7 @@ static uint32_t sdt_arg_count(const char *args)
 }
 
 static int add_probe(const struct st_program *prog, struct st_compiled *out,
-		     const struct st_clause *cl, const struct st_event *ev,
-		     struct st_diag *diag)
+		     const struct st_clause *cl, const struct st_event *ev, struct st_diag *diag)
 {
 	struct st_compiled_probe *p, *probes;
 	const char *target = "";
@@ -516,9 +533,10 @@ static int add_probe(const struct st_program *prog, struct st_compiled *out,
 	fixed = ev->variadic ? 3 : 2;
 	nargs = ev->nr_sites ? sdt_arg_count(ev->sites[0].args) : 0;
 	if (ev->has_side && nargs < fixed) {
-		st_diag_set(diag, prog->filename, cl->pos,
-			    "%s: its probe sites have %u SDT arguments, a SIDE event has at least %u",
-			    p->name, nargs, fixed);
+		st_diag_set(
+			diag, prog->filename, cl->pos,
+			"%s: its probe sites have %u SDT arguments, a SIDE event has at least %u",
+			p->name, nargs, fixed);
 		return -EINVAL;
 	}
 	if (ev->has_side && nargs > ST_MAX_SDT_ARGS) {
@@ -545,8 +563,7 @@ static int add_probe(const struct st_program *prog, struct st_compiled *out,
  * histogram bucket: no key to build, no hashing. Huge linear histograms
  * stay in the hash, whose entries exist only for buckets that were hit.
  */
-static void flat_slots(struct st_compiled *out, struct st_map_cfg *mc,
-		       uint32_t nr_keys)
+static void flat_slots(struct st_compiled *out, struct st_map_cfg *mc, uint32_t nr_keys)
 {
 	uint64_t len = 1;
 
@@ -565,14 +582,13 @@ static void flat_slots(struct st_compiled *out, struct st_map_cfg *mc,
 }
 
 /* Key layouts and map configurations, from the checker's map table. */
-static int layout_maps(const struct st_program *prog, struct st_compiled *out,
-		       struct st_diag *diag)
+static int layout_maps(const struct st_program *prog, struct st_compiled *out, struct st_diag *diag)
 {
 	uint32_t m, k, i, j, largest = ST_KEY_HDR + 8;
 
 	if (prog->nr_maps > ST_MAX_MAPS) {
-		st_diag_set(diag, prog->filename, prog->maps[ST_MAX_MAPS].pos,
-			    "more than %d maps", ST_MAX_MAPS);
+		st_diag_set(diag, prog->filename, prog->maps[ST_MAX_MAPS].pos, "more than %d maps",
+			    ST_MAX_MAPS);
 		return -EINVAL;
 	}
 	out->nr_maps = prog->nr_maps;
@@ -615,8 +631,8 @@ static int layout_maps(const struct st_program *prog, struct st_compiled *out,
 		}
 		if (off > ST_KEY_PARTS_MAX) {
 			st_diag_set(diag, prog->filename, mi->pos,
-				    "the keys of %s take %u bytes; the kernel allows %d",
-				    mi->name, off, ST_KEY_PARTS_MAX);
+				    "the keys of %s take %u bytes; the kernel allows %d", mi->name,
+				    off, ST_KEY_PARTS_MAX);
 			st_diag_hint(diag, "each string key takes %d bytes, other keys 8",
 				     ST_STR_LEN);
 			return -EINVAL;
@@ -625,20 +641,35 @@ static int layout_maps(const struct st_program *prog, struct st_compiled *out,
 		mc->key_size = off;
 		mc->flags = mi->value_signed ? ST_MAPF_SIGNED : 0;
 		switch (mi->agg) {
-		case ST_AGG_COUNT: mc->kind = ST_K_COUNT; break;
-		case ST_AGG_SUM: mc->kind = ST_K_SUM; break;
-		case ST_AGG_AVG: mc->kind = ST_K_AVG; break;
-		case ST_AGG_MIN: mc->kind = ST_K_MIN; break;
-		case ST_AGG_MAX: mc->kind = ST_K_MAX; break;
-		case ST_AGG_STATS: mc->kind = ST_K_STATS; break;
-		case ST_AGG_HIST: mc->kind = ST_K_HIST; break;
-		case ST_AGG_LHIST: mc->kind = ST_K_LHIST; break;
+		case ST_AGG_COUNT:
+			mc->kind = ST_K_COUNT;
+			break;
+		case ST_AGG_SUM:
+			mc->kind = ST_K_SUM;
+			break;
+		case ST_AGG_AVG:
+			mc->kind = ST_K_AVG;
+			break;
+		case ST_AGG_MIN:
+			mc->kind = ST_K_MIN;
+			break;
+		case ST_AGG_MAX:
+			mc->kind = ST_K_MAX;
+			break;
+		case ST_AGG_STATS:
+			mc->kind = ST_K_STATS;
+			break;
+		case ST_AGG_HIST:
+			mc->kind = ST_K_HIST;
+			break;
+		case ST_AGG_LHIST:
+			mc->kind = ST_K_LHIST;
+			break;
 		}
 		mc->lmin = mi->lhist_min;
 		mc->lmax = mi->lhist_max;
 		mc->lstep = mi->lhist_step;
-		need = ST_KEY_HDR + off +
-		       (mc->kind == ST_K_HIST || mc->kind == ST_K_LHIST ? 8 : 0);
+		need = ST_KEY_HDR + off + (mc->kind == ST_K_HIST || mc->kind == ST_K_LHIST ? 8 : 0);
 		if (need > largest)
 			largest = need;
 		flat_slots(out, mc, mi->nr_keys);
@@ -689,7 +720,7 @@ static bool plain_part(const struct st_probe_cfg *cfg, const struct st_insn *in,
 		return in->a < cfg->nr_loads;
 	case ST_I_STR:
 		part->src = ST_P_STR;
-		return in->a < cfg->nr_loads;	/* not comm, not a literal */
+		return in->a < cfg->nr_loads; /* not comm, not a literal */
 	case ST_I_BUILTIN:
 		part->src = ST_P_BUILTIN;
 		return true;
@@ -741,8 +772,8 @@ static void find_plain(struct st_compiled_probe *p)
 			st->value = part;
 			st->imm = in->imm;
 			st = NULL;
-		} else if ((use->op == ST_I_KEY_INT && (part.src == ST_P_INT ||
-							part.src == ST_P_BUILTIN)) ||
+		} else if ((use->op == ST_I_KEY_INT &&
+			    (part.src == ST_P_INT || part.src == ST_P_BUILTIN)) ||
 			   (use->op == ST_I_KEY_STR && part.src == ST_P_STR)) {
 			if (st->nr_parts >= ST_MAX_PLAIN_PARTS)
 				break;
@@ -775,10 +806,10 @@ static void find_flat(const struct st_compiled *out, struct st_compiled_probe *p
 			   (out->maps[cfg->plain[i].map].flags & ST_MAPF_FLAT);
 }
 
-int st_compile(const struct st_program *prog, unsigned int flags,
-	       struct st_compiled *out, struct st_diag *diag)
+int st_compile(const struct st_program *prog, unsigned int flags, struct st_compiled *out,
+	       struct st_diag *diag)
 {
-	struct cctx c = { .prog = prog, .diag = diag, .out = out, .flags = flags };
+	struct cctx c = {.prog = prog, .diag = diag, .out = out, .flags = flags};
 	uint32_t i, e;
 	int err, idx;
 

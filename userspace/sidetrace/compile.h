@@ -24,43 +24,43 @@
 
 /* How one key part is stored in the hash key. */
 enum st_kpart_kind {
-	ST_KPART_INT,		/* 8 bytes, st_map_info.key_types says how to print */
-	ST_KPART_STR,		/* ST_STR_LEN bytes, NUL-padded */
-	ST_KPART_PROBE,		/* 8 bytes: a probe index, printed as its name */
+	ST_KPART_INT, /* 8 bytes, st_map_info.key_types says how to print */
+	ST_KPART_STR, /* ST_STR_LEN bytes, NUL-padded */
+	ST_KPART_PROBE, /* 8 bytes: a probe index, printed as its name */
 };
 
 struct st_kpart {
 	enum st_kpart_kind kind;
-	uint32_t off;		/* from the first key part byte */
+	uint32_t off; /* from the first key part byte */
 };
 
 struct st_map_layout {
 	uint32_t nr_parts;
 	struct st_kpart parts[ST_MAX_MAP_KEYS];
-	uint32_t parts_size;	/* == st_map_cfg.key_size */
+	uint32_t parts_size; /* == st_map_cfg.key_size */
 };
 
 struct st_compiled_probe {
 	const struct st_event *event;
-	char *name;		/* "side:TARGET:PROVIDER:EVENT", the probe builtin */
-	uint32_t nr_strs;	/* string literals used in cfg.strs */
-	uint32_t nr_sdt_values;	/* top-level fields passed as SDT arguments */
-	bool count_only;	/* served by sidetrace_count (see st_site) */
-	bool plain;		/* served by sidetrace_plain (cfg.plain[]) */
-	bool flat;		/* plain, and served by sidetrace_flat */
+	char *name; /* "side:TARGET:PROVIDER:EVENT", the probe builtin */
+	uint32_t nr_strs; /* string literals used in cfg.strs */
+	uint32_t nr_sdt_values; /* top-level fields passed as SDT arguments */
+	bool count_only; /* served by sidetrace_count (see st_site) */
+	bool plain; /* served by sidetrace_plain (cfg.plain[]) */
+	bool flat; /* plain, and served by sidetrace_flat */
 	uint32_t nr_counts;
-	uint32_t counts[ST_MAX_COUNTS];	/* count_only: st_flat slots */
+	uint32_t counts[ST_MAX_COUNTS]; /* count_only: st_flat slots */
 	struct st_probe_cfg cfg;
 };
 
 struct st_compiled {
-	struct st_compiled_probe *probes;	/* index = cookie */
+	struct st_compiled_probe *probes; /* index = cookie */
 	uint32_t nr_probes;
-	struct st_map_cfg maps[ST_MAX_MAPS];	/* index = st_program map id */
+	struct st_map_cfg maps[ST_MAX_MAPS]; /* index = st_program map id */
 	struct st_map_layout layouts[ST_MAX_MAPS];
 	uint32_t nr_maps;
-	uint32_t key_size;	/* hash key bytes: header, largest parts, bucket */
-	uint32_t nr_flat;	/* st_flat slots of the maps without keys */
+	uint32_t key_size; /* hash key bytes: header, largest parts, bucket */
+	uint32_t nr_flat; /* st_flat slots of the maps without keys */
 };
 
 /*
@@ -76,8 +76,8 @@ struct st_compiled {
  * construct it cannot evaluate), or -ENOMEM. Free out with
  * st_compiled_free() in every case.
  */
-int st_compile(const struct st_program *prog, unsigned int flags,
-	       struct st_compiled *out, struct st_diag *diag);
+int st_compile(const struct st_program *prog, unsigned int flags, struct st_compiled *out,
+	       struct st_diag *diag);
 
 void st_compiled_free(struct st_compiled *c);
 

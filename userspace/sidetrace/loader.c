@@ -60,7 +60,8 @@ static int check_environment(char *err, size_t errlen)
 	}
 	if (access(BTF_PATH, R_OK)) {
 		snprintf(err, errlen,
-			 "this kernel has no BTF (%s is missing): sidetrace needs a kernel built with CONFIG_DEBUG_INFO_BTF",
+			 "this kernel has no BTF (%s is missing): sidetrace needs a kernel built "
+			 "with CONFIG_DEBUG_INFO_BTF",
 			 BTF_PATH);
 		return -ENOTSUP;
 	}
@@ -69,8 +70,8 @@ static int check_environment(char *err, size_t errlen)
 
 /* Returns a link fd, or -errno. */
 static int uprobe_multi_link(int prog_fd, const char *path, const uint64_t *offsets,
-			     const uint64_t *ref_ctr_offsets, const uint64_t *cookies,
-			     uint32_t cnt, pid_t pid)
+			     const uint64_t *ref_ctr_offsets, const uint64_t *cookies, uint32_t cnt,
+			     pid_t pid)
 {
 	struct st_uprobe_multi_attr attr;
 	int fd;
@@ -92,11 +93,10 @@ static int uprobe_multi_link(int prog_fd, const char *path, const uint64_t *offs
 static int noop_multi_prog(void)
 {
 	const struct bpf_insn insns[] = {
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
-		{ .code = BPF_JMP | BPF_EXIT },
+		{.code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0},
+		{.code = BPF_JMP | BPF_EXIT},
 	};
-	LIBBPF_OPTS(bpf_prog_load_opts, opts,
-		    .expected_attach_type = ST_BPF_TRACE_UPROBE_MULTI);
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = ST_BPF_TRACE_UPROBE_MULTI);
 
 	return bpf_prog_load(BPF_PROG_TYPE_KPROBE, NULL, "GPL", insns, 2, &opts);
 }
@@ -170,8 +170,8 @@ static void warm_up_perf(const char *path)
 	memset(&attr, 0, sizeof(attr));
 	attr.size = sizeof(attr);
 	attr.type = type;
-	attr.config1 = (uintptr_t)path;	/* uprobe_path */
-	attr.config2 = 0;		/* probe_offset */
+	attr.config1 = (uintptr_t)path; /* uprobe_path */
+	attr.config2 = 0; /* probe_offset */
 	fd = syscall(__NR_perf_event_open, &attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
 	if (fd >= 0)
 		close(fd);
@@ -216,26 +216,26 @@ static void start_warm_up(struct st_loader *l)
 
 /* x86-64 registers by SDT operand name, as words of struct pt_regs. */
 static const struct {
-	const char *names[4];	/* 64, 32, 16 and 8-bit names */
+	const char *names[4]; /* 64, 32, 16 and 8-bit names */
 	size_t off;
 } regs[] = {
-	{ { "rax", "eax", "ax", "al" }, offsetof(struct pt_regs, rax) },
-	{ { "rbx", "ebx", "bx", "bl" }, offsetof(struct pt_regs, rbx) },
-	{ { "rcx", "ecx", "cx", "cl" }, offsetof(struct pt_regs, rcx) },
-	{ { "rdx", "edx", "dx", "dl" }, offsetof(struct pt_regs, rdx) },
-	{ { "rsi", "esi", "si", "sil" }, offsetof(struct pt_regs, rsi) },
-	{ { "rdi", "edi", "di", "dil" }, offsetof(struct pt_regs, rdi) },
-	{ { "rbp", "ebp", "bp", "bpl" }, offsetof(struct pt_regs, rbp) },
-	{ { "rsp", "esp", "sp", "spl" }, offsetof(struct pt_regs, rsp) },
-	{ { "rip", "eip", NULL, NULL }, offsetof(struct pt_regs, rip) },
-	{ { "r8", "r8d", "r8w", "r8b" }, offsetof(struct pt_regs, r8) },
-	{ { "r9", "r9d", "r9w", "r9b" }, offsetof(struct pt_regs, r9) },
-	{ { "r10", "r10d", "r10w", "r10b" }, offsetof(struct pt_regs, r10) },
-	{ { "r11", "r11d", "r11w", "r11b" }, offsetof(struct pt_regs, r11) },
-	{ { "r12", "r12d", "r12w", "r12b" }, offsetof(struct pt_regs, r12) },
-	{ { "r13", "r13d", "r13w", "r13b" }, offsetof(struct pt_regs, r13) },
-	{ { "r14", "r14d", "r14w", "r14b" }, offsetof(struct pt_regs, r14) },
-	{ { "r15", "r15d", "r15w", "r15b" }, offsetof(struct pt_regs, r15) },
+	{{"rax", "eax", "ax", "al"}, offsetof(struct pt_regs, rax)},
+	{{"rbx", "ebx", "bx", "bl"}, offsetof(struct pt_regs, rbx)},
+	{{"rcx", "ecx", "cx", "cl"}, offsetof(struct pt_regs, rcx)},
+	{{"rdx", "edx", "dx", "dl"}, offsetof(struct pt_regs, rdx)},
+	{{"rsi", "esi", "si", "sil"}, offsetof(struct pt_regs, rsi)},
+	{{"rdi", "edi", "di", "dil"}, offsetof(struct pt_regs, rdi)},
+	{{"rbp", "ebp", "bp", "bpl"}, offsetof(struct pt_regs, rbp)},
+	{{"rsp", "esp", "sp", "spl"}, offsetof(struct pt_regs, rsp)},
+	{{"rip", "eip", NULL, NULL}, offsetof(struct pt_regs, rip)},
+	{{"r8", "r8d", "r8w", "r8b"}, offsetof(struct pt_regs, r8)},
+	{{"r9", "r9d", "r9w", "r9b"}, offsetof(struct pt_regs, r9)},
+	{{"r10", "r10d", "r10w", "r10b"}, offsetof(struct pt_regs, r10)},
+	{{"r11", "r11d", "r11w", "r11b"}, offsetof(struct pt_regs, r11)},
+	{{"r12", "r12d", "r12w", "r12b"}, offsetof(struct pt_regs, r12)},
+	{{"r13", "r13d", "r13w", "r13b"}, offsetof(struct pt_regs, r13)},
+	{{"r14", "r14d", "r14w", "r14b"}, offsetof(struct pt_regs, r14)},
+	{{"r15", "r15d", "r15w", "r15b"}, offsetof(struct pt_regs, r15)},
 };
 
 /* "%rax" (len bytes) -> word of struct pt_regs, or -1. */
@@ -311,9 +311,8 @@ static int parse_arg(const char *arg, size_t len, struct st_arg_spec *spec)
 }
 
 /* The st_site_cfg of one probe site of probe p. */
-static int make_site(const struct st_compiled_probe *p, uint32_t probe,
-		     const struct st_site *loc, struct st_site_cfg *site,
-		     char *err, size_t errlen)
+static int make_site(const struct st_compiled_probe *p, uint32_t probe, const struct st_site *loc,
+		     struct st_site_cfg *site, char *err, size_t errlen)
 {
 	const char *a = loc->args ? loc->args : "";
 	uint32_t n = 0;
@@ -337,11 +336,9 @@ static int make_site(const struct st_compiled_probe *p, uint32_t probe,
 			return -EINVAL;
 		}
 		/* An argument the probe never reads may be of any form. */
-		if (parse_arg(a, len, &site->args[n]) &&
-		    (p->cfg.sdt_mask & (1U << n))) {
+		if (parse_arg(a, len, &site->args[n]) && (p->cfg.sdt_mask & (1U << n))) {
 			snprintf(err, errlen, "%s: cannot read SDT argument '%.*s' at 0x%llx in %s",
-				 p->name, (int)len, a, (unsigned long long)loc->pc,
-				 p->event->path);
+				 p->name, (int)len, a, (unsigned long long)loc->pc, p->event->path);
 			return -EINVAL;
 		}
 		n++;
@@ -361,14 +358,11 @@ static int configure(struct st_loader *l, const struct st_compiled *c)
 	if (!err)
 		err = bpf_map__set_max_entries(skel->maps.st_fault_armed, nr);
 	if (!err)
-		err = bpf_map__set_max_entries(skel->maps.st_counters,
-					       nr * ST_NR_COUNTERS);
+		err = bpf_map__set_max_entries(skel->maps.st_counters, nr * ST_NR_COUNTERS);
 	if (!err)
-		err = bpf_map__set_max_entries(skel->maps.st_sites,
-					       l->nr_sites ? l->nr_sites : 1);
+		err = bpf_map__set_max_entries(skel->maps.st_sites, l->nr_sites ? l->nr_sites : 1);
 	if (!err)
-		err = bpf_map__set_max_entries(skel->maps.st_flat,
-					       c->nr_flat ? c->nr_flat : 1);
+		err = bpf_map__set_max_entries(skel->maps.st_flat, c->nr_flat ? c->nr_flat : 1);
 	if (!err)
 		err = bpf_map__set_key_size(skel->maps.st_aggr, c->key_size);
 	if (err)
@@ -443,8 +437,8 @@ static bool serves_some(const struct st_loader *l, const struct st_compiled *c,
  * probes need: verifying a program is most of the load's cost.
  * with_fault_in: see st_loader_load().
  */
-static int open_and_load(struct st_loader *l, const struct st_compiled *c,
-			 bool with_fault_in, char *err, size_t errlen)
+static int open_and_load(struct st_loader *l, const struct st_compiled *c, bool with_fault_in,
+			 char *err, size_t errlen)
 {
 	struct bpf_program *progs[NR_MAIN_PROGS], *fault_in;
 	uint32_t i;
@@ -453,22 +447,19 @@ static int open_and_load(struct st_loader *l, const struct st_compiled *c,
 	l->skel = sidetrace_bpf__open();
 	if (!l->skel) {
 		ret = -errno;
-		snprintf(err, errlen, "cannot open the BPF program: %s",
-			 strerror(-ret));
+		snprintf(err, errlen, "cannot open the BPF program: %s", strerror(-ret));
 		return ret;
 	}
 	ret = configure(l, c);
 	if (ret) {
-		snprintf(err, errlen, "cannot size the BPF maps: %s",
-			 strerror(-ret));
+		snprintf(err, errlen, "cannot size the BPF maps: %s", strerror(-ret));
 		return ret;
 	}
 	main_progs(l, progs);
 	for (i = 0, ret = 0; i < NR_MAIN_PROGS && !ret; i++)
 		ret = set_prog(l, progs[i], serves_some(l, c, progs[i]));
 	if (ret) {
-		snprintf(err, errlen, "cannot set up the BPF programs: %s",
-			 strerror(-ret));
+		snprintf(err, errlen, "cannot set up the BPF programs: %s", strerror(-ret));
 		return ret;
 	}
 	fault_in = l->skel->progs.sidetrace_fault_in;
@@ -476,8 +467,7 @@ static int open_and_load(struct st_loader *l, const struct st_compiled *c,
 	if (!ret && with_fault_in)
 		ret = bpf_program__set_flags(fault_in, BPF_F_SLEEPABLE);
 	if (ret) {
-		snprintf(err, errlen, "cannot set up the fault-in program: %s",
-			 strerror(-ret));
+		snprintf(err, errlen, "cannot set up the fault-in program: %s", strerror(-ret));
 		return ret;
 	}
 	ret = sidetrace_bpf__load(l->skel);
@@ -508,8 +498,7 @@ static int number_sites(struct st_loader *l, const struct st_compiled *c)
 }
 
 /* Writes the probe and site configurations into the loaded maps. */
-static int write_config(struct st_loader *l, const struct st_compiled *c,
-			char *err, size_t errlen)
+static int write_config(struct st_loader *l, const struct st_compiled *c, char *err, size_t errlen)
 {
 	int probes_fd = bpf_map__fd(l->skel->maps.st_probes);
 	int sites_fd = bpf_map__fd(l->skel->maps.st_sites);
@@ -522,8 +511,8 @@ static int write_config(struct st_loader *l, const struct st_compiled *c,
 		p = &c->probes[i];
 		if (bpf_map_update_elem(probes_fd, &i, &p->cfg, BPF_ANY)) {
 			ret = -errno;
-			snprintf(err, errlen, "cannot write the configuration of %s: %s",
-				 p->name, strerror(-ret));
+			snprintf(err, errlen, "cannot write the configuration of %s: %s", p->name,
+				 strerror(-ret));
 			return ret;
 		}
 		for (j = 0; j < p->event->nr_sites; j++) {
@@ -542,8 +531,7 @@ static int write_config(struct st_loader *l, const struct st_compiled *c,
 	return 0;
 }
 
-int st_loader_load(struct st_loader *l, const struct st_compiled *c,
-		   char *err, size_t errlen)
+int st_loader_load(struct st_loader *l, const struct st_compiled *c, char *err, size_t errlen)
 {
 	int ret;
 
@@ -557,8 +545,7 @@ int st_loader_load(struct st_loader *l, const struct st_compiled *c,
 	start_warm_up(l);
 	l->ncpus = libbpf_num_possible_cpus();
 	if (l->ncpus < 0) {
-		snprintf(err, errlen, "cannot count the possible CPUs: %s",
-			 strerror(-l->ncpus));
+		snprintf(err, errlen, "cannot count the possible CPUs: %s", strerror(-l->ncpus));
 		return l->ncpus;
 	}
 	l->flat_kept = calloc(ST_MAX_MAPS, sizeof(*l->flat_kept));
@@ -592,9 +579,8 @@ int st_loader_load(struct st_loader *l, const struct st_compiled *c,
  * perf-event uprobe per site. Each site's cookie is its st_sites index
  * and its semaphore is counted (ref_ctr_offset).
  */
-static int attach_prog(struct st_loader *l, const struct st_compiled *c,
-		       struct bpf_program *prog, const bool *want,
-		       char *err, size_t errlen)
+static int attach_prog(struct st_loader *l, const struct st_compiled *c, struct bpf_program *prog,
+		       const bool *want, char *err, size_t errlen)
 {
 	LIBBPF_OPTS(bpf_uprobe_opts, opts);
 	uint64_t *offs, *refs, *cookies;
@@ -633,8 +619,8 @@ static int attach_prog(struct st_loader *l, const struct st_compiled *c,
 		if (!n)
 			continue;
 		if (l->multi) {
-			fd = uprobe_multi_link(bpf_program__fd(prog), path, offs, refs,
-					       cookies, n, l->pid > 0 ? l->pid : 0);
+			fd = uprobe_multi_link(bpf_program__fd(prog), path, offs, refs, cookies, n,
+					       l->pid > 0 ? l->pid : 0);
 			if (fd < 0) {
 				ret = fd;
 				snprintf(err, errlen, "cannot attach to %s in %s: %s",
@@ -647,8 +633,7 @@ static int attach_prog(struct st_loader *l, const struct st_compiled *c,
 		for (k = 0; k < n; k++) {
 			opts.ref_ctr_offset = refs[k];
 			opts.bpf_cookie = cookies[k];
-			link = bpf_program__attach_uprobe_opts(prog, l->pid, path,
-							       offs[k], &opts);
+			link = bpf_program__attach_uprobe_opts(prog, l->pid, path, offs[k], &opts);
 			if (!link) {
 				ret = -errno;
 				snprintf(err, errlen, "cannot attach to %s in %s: %s",
@@ -666,8 +651,8 @@ cleanup:
 	return ret;
 }
 
-int st_loader_attach(struct st_loader *l, const struct st_compiled *c,
-		     pid_t pid, char *err, size_t errlen)
+int st_loader_attach(struct st_loader *l, const struct st_compiled *c, pid_t pid, char *err,
+		     size_t errlen)
 {
 	struct bpf_program *progs[NR_MAIN_PROGS];
 	uint32_t i, k;
@@ -697,8 +682,8 @@ cleanup:
 	return ret;
 }
 
-int st_loader_poll_fault_in(struct st_loader *l, const struct st_compiled *c,
-			    char *err, size_t errlen)
+int st_loader_poll_fault_in(struct st_loader *l, const struct st_compiled *c, char *err,
+			    size_t errlen)
 {
 	int fd, ret = 0, attached = 0;
 	uint32_t i, armed;
@@ -717,8 +702,7 @@ int st_loader_poll_fault_in(struct st_loader *l, const struct st_compiled *c,
 		}
 		/* Attached after sidetrace_event, so that the kernel runs it first. */
 		want[i] = true;
-		ret = attach_prog(l, c, l->skel->progs.sidetrace_fault_in, want,
-				  err, errlen);
+		ret = attach_prog(l, c, l->skel->progs.sidetrace_fault_in, want, err, errlen);
 		free(want);
 		if (!ret) {
 			l->fault_in_on[i] = true;

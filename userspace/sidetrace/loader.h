@@ -18,27 +18,27 @@ struct bpf_link;
 
 struct st_loader {
 	struct sidetrace_bpf *skel;
-	bool multi;		/* sites attached through uprobe_multi links */
-	int *link_fds;		/* uprobe_multi links */
+	bool multi; /* sites attached through uprobe_multi links */
+	int *link_fds; /* uprobe_multi links */
 	uint32_t nr_link_fds;
-	struct bpf_link **links;	/* perf-event uprobes, one per site */
+	struct bpf_link **links; /* perf-event uprobes, one per site */
 	uint32_t nr_links;
-	uint32_t *site_base;	/* per probe: its first site (uprobe cookie) */
+	uint32_t *site_base; /* per probe: its first site (uprobe cookie) */
 	uint32_t nr_sites;
-	int aggr_fd;		/* st_aggr: the aggregations with keys */
-	int flat_fd;		/* st_flat: the maps without keys */
-	int counters_fd;	/* st_counters: decode errors and drops */
-	int ncpus;		/* possible CPUs: per-CPU value count */
-	bool fault_in;		/* the sleepable fault-in program is loaded */
-	bool *fault_in_on;	/* per probe: fault-in attached */
+	int aggr_fd; /* st_aggr: the aggregations with keys */
+	int flat_fd; /* st_flat: the maps without keys */
+	int counters_fd; /* st_counters: decode errors and drops */
+	int ncpus; /* possible CPUs: per-CPU value count */
+	bool fault_in; /* the sleepable fault-in program is loaded */
+	bool *fault_in_on; /* per probe: fault-in attached */
 	/*
 	 * Per map without keys: its entry exists although its counts are 0
 	 * (zero() keeps an entry, clear() removes it), as a hash key would.
 	 */
 	bool *flat_kept;
-	pid_t pid;		/* what the probes are attached to, -1: all */
-	pthread_t warm_up;	/* see warm_up_uprobes() in loader.c */
-	bool warming_up;	/* warm_up is running or to be joined */
+	pid_t pid; /* what the probes are attached to, -1: all */
+	pthread_t warm_up; /* see warm_up_uprobes() in loader.c */
+	bool warming_up; /* warm_up is running or to be joined */
 };
 
 /*
@@ -48,8 +48,7 @@ struct st_loader {
  * warm_up_uprobes() in loader.c); st_loader_close() joins it. Returns 0,
  * or a negative errno with a message for a person in err.
  */
-int st_loader_load(struct st_loader *l, const struct st_compiled *c,
-		   char *err, size_t errlen);
+int st_loader_load(struct st_loader *l, const struct st_compiled *c, char *err, size_t errlen);
 
 /*
  * Attaches at every site of every compiled probe, in process pid or in all
@@ -59,8 +58,8 @@ int st_loader_load(struct st_loader *l, const struct st_compiled *c,
  * SIDETRACE_NO_UPROBE_MULTI is not set in the environment, else by one
  * perf-event uprobe per site (both ways are tested).
  */
-int st_loader_attach(struct st_loader *l, const struct st_compiled *c,
-		     pid_t pid, char *err, size_t errlen);
+int st_loader_attach(struct st_loader *l, const struct st_compiled *c, pid_t pid, char *err,
+		     size_t errlen);
 
 /*
  * Strings in pages that the traced program never touched cannot be read
@@ -70,8 +69,8 @@ int st_loader_attach(struct st_loader *l, const struct st_compiled *c,
  * it periodically. Returns the number of probes newly covered, or a
  * negative errno with a message in err.
  */
-int st_loader_poll_fault_in(struct st_loader *l, const struct st_compiled *c,
-			    char *err, size_t errlen);
+int st_loader_poll_fault_in(struct st_loader *l, const struct st_compiled *c, char *err,
+			    size_t errlen);
 
 /* True once a probe ran exit(). */
 bool st_loader_exit_requested(const struct st_loader *l);

@@ -34,28 +34,28 @@
 #include "parser.h"
 #include "run.h"
 
-#define POLL_NS (50 * 1000 * 1000ULL)	/* checks for exit() in probes */
+#define POLL_NS (50 * 1000 * 1000ULL) /* checks for exit() in probes */
 
 struct options {
 	bool verbose;
-	pid_t pid;		/* -p, or 0 */
-	const char *cmd;	/* -c, or NULL */
+	pid_t pid; /* -p, or 0 */
+	const char *cmd; /* -c, or NULL */
 	enum st_output_format fmt;
 	const char *out_path;
-	const char *program;	/* -e, or NULL */
-	const char *file;	/* the program's file, or NULL */
+	const char *program; /* -e, or NULL */
+	const char *file; /* the program's file, or NULL */
 };
 
 /* The events of one probe target, read once. */
 struct target {
-	char *name;		/* as written in the probe */
+	char *name; /* as written in the probe */
 	struct st_event_list list;
-	struct st_event *selected;	/* -p: the events of this object only */
+	struct st_event *selected; /* -p: the events of this object only */
 };
 
 struct source {
 	pid_t pid;
-	const char *cmd_path;	/* -c: the command's executable */
+	const char *cmd_path; /* -c: the command's executable */
 	struct target *targets;
 	size_t nr_targets;
 	struct st_event_list pid_events;
@@ -77,28 +77,27 @@ static void on_child(int sig)
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"Usage: sidetrace [OPTION...] -e PROGRAM | FILE\n"
-		"       sidetrace list [-v] [-f text|json] TARGET... | -p PID\n"
-		"Trace SIDE events with bpftrace-style programs, aggregated in the kernel.\n"
-		"\n"
-		"  -e PROGRAM   the program text, e.g.\n"
-		"               'side:./app:http:request { @[args.method] = hist(args.latency_ns); }'\n"
-		"  -p PID       trace only process PID (and find its libraries)\n"
-		"  -c CMD       run CMD (split into words like a shell does), trace only\n"
-		"               it and the libraries next to it, stop when it exits\n"
-		"  -f FORMAT    output format: text (default) or json\n"
-		"  -o FILE      write the output to FILE\n"
-		"  -v           verbose: show libbpf's and the kernel's messages\n"
-		"  -h, --help   this help\n"
-		"\n"
-		"Probes: side:TARGET:PROVIDER:EVENT ('*' wildcards), BEGIN, END,\n"
-		"interval:s:N, interval:ms:N. Maps print when the program ends\n"
-		"(Ctrl-C, exit(), or the end of -c CMD).\n");
+	fprintf(f, "Usage: sidetrace [OPTION...] -e PROGRAM | FILE\n"
+		   "       sidetrace list [-v] [-f text|json] TARGET... | -p PID\n"
+		   "Trace SIDE events with bpftrace-style programs, aggregated in the kernel.\n"
+		   "\n"
+		   "  -e PROGRAM   the program text, e.g.\n"
+		   "               'side:./app:http:request { @[args.method] = "
+		   "hist(args.latency_ns); }'\n"
+		   "  -p PID       trace only process PID (and find its libraries)\n"
+		   "  -c CMD       run CMD (split into words like a shell does), trace only\n"
+		   "               it and the libraries next to it, stop when it exits\n"
+		   "  -f FORMAT    output format: text (default) or json\n"
+		   "  -o FILE      write the output to FILE\n"
+		   "  -v           verbose: show libbpf's and the kernel's messages\n"
+		   "  -h, --help   this help\n"
+		   "\n"
+		   "Probes: side:TARGET:PROVIDER:EVENT ('*' wildcards), BEGIN, END,\n"
+		   "interval:s:N, interval:ms:N. Maps print when the program ends\n"
+		   "(Ctrl-C, exit(), or the end of -c CMD).\n");
 }
 
-static int libbpf_quiet(enum libbpf_print_level level, const char *fmt,
-			va_list ap)
+static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
 	(void)level;
 	(void)fmt;
@@ -106,8 +105,7 @@ static int libbpf_quiet(enum libbpf_print_level level, const char *fmt,
 	return 0;
 }
 
-static int libbpf_verbose(enum libbpf_print_level level, const char *fmt,
-			  va_list ap)
+static int libbpf_verbose(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
 	(void)level;
 	return vfprintf(stderr, fmt, ap);
@@ -116,8 +114,8 @@ static int libbpf_verbose(enum libbpf_print_level level, const char *fmt,
 static int parse_options(int argc, char **argv, struct options *o)
 {
 	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
 	};
 	char *end;
 	int c;
@@ -135,7 +133,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 			errno = 0;
 			o->pid = strtol(optarg, &end, 10);
 			if (errno || *end || o->pid <= 0) {
-				fprintf(stderr, "sidetrace: -p wants a process id, not '%s'\n", optarg);
+				fprintf(stderr, "sidetrace: -p wants a process id, not '%s'\n",
+					optarg);
 				return -EINVAL;
 			}
 			break;
@@ -148,7 +147,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 			} else if (!strcmp(optarg, "json")) {
 				o->fmt = ST_OUTPUT_JSON;
 			} else {
-				fprintf(stderr, "sidetrace: unknown output format '%s': use text or json\n",
+				fprintf(stderr,
+					"sidetrace: unknown output format '%s': use text or json\n",
 					optarg);
 				return -EINVAL;
 			}
@@ -229,8 +229,7 @@ static bool object_matches(const char *path, const char *target)
 	if (strchr(target, '/'))
 		return false;
 	/* "libkv" matches libkv.so and libkv.so.1; "app" matches app. */
-	return !strncmp(base, target, n) &&
-	       (base[n] == '\0' || base[n] == '.' || base[n] == '-');
+	return !strncmp(base, target, n) && (base[n] == '\0' || base[n] == '.' || base[n] == '-');
 }
 
 /* -p: the events of the process's objects that target names. */
@@ -245,8 +244,7 @@ static int select_pid_events(struct source *s, struct target *t)
 			return -ESRCH;
 		s->pid_loaded = true;
 	}
-	t->selected = calloc(s->pid_events.nr ? s->pid_events.nr : 1,
-			     sizeof(*t->selected));
+	t->selected = calloc(s->pid_events.nr ? s->pid_events.nr : 1, sizeof(*t->selected));
 	if (!t->selected)
 		return -ENOMEM;
 	for (i = 0; i < s->pid_events.nr; i++)
@@ -261,8 +259,7 @@ static int select_pid_events(struct source *s, struct target *t)
  * -c: a library the command loads through an $ORIGIN run path sits next to
  * it, where the standard lookup does not go.
  */
-static int find_next_to(const char *cmd_path, const char *name, char *path,
-			size_t len)
+static int find_next_to(const char *cmd_path, const char *name, char *path, size_t len)
 {
 	char dir[PATH_MAX], *slash;
 	struct dirent *de;
@@ -294,8 +291,8 @@ static int find_next_to(const char *cmd_path, const char *name, char *path,
 	return ret;
 }
 
-static const struct st_event_list *target_events(void *ctx, const char *name,
-						 char *err, size_t errlen)
+static const struct st_event_list *target_events(void *ctx, const char *name, char *err,
+						 size_t errlen)
 {
 	struct source *s = ctx;
 	char path[PATH_MAX];
@@ -404,8 +401,7 @@ static pid_t spawn_child(char **cmd_argv, int *release_fd)
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGCHLD, SIG_DFL);
 		execvp(cmd_argv[0], cmd_argv);
-		fprintf(stderr, "sidetrace: cannot run %s: %s\n", cmd_argv[0],
-			strerror(errno));
+		fprintf(stderr, "sidetrace: cannot run %s: %s\n", cmd_argv[0], strerror(errno));
 		_exit(127);
 	}
 	close(pfd[0]);
@@ -443,8 +439,7 @@ static void wait_a_little(const struct timer *timers, size_t n)
 	nanosleep(&ts, NULL);
 }
 
-static int collect_timers(const struct st_program *prog, struct timer **out,
-			  size_t *nr)
+static int collect_timers(const struct st_program *prog, struct timer **out, size_t *nr)
 {
 	uint64_t now = now_ns();
 	struct timer *t;
@@ -498,8 +493,7 @@ static bool has_side_probes(const struct st_program *prog)
  * -p process, firing interval clauses on time. *reaped tells whether the
  * child was waited for.
  */
-static int main_loop(struct st_runner *r, struct st_loader *l, pid_t child,
-		     bool *reaped)
+static int main_loop(struct st_runner *r, struct st_loader *l, pid_t child, bool *reaped)
 {
 	struct timer *timers;
 	size_t nr_timers, i;
@@ -513,8 +507,7 @@ static int main_loop(struct st_runner *r, struct st_loader *l, pid_t child,
 	while (!stop_signal && !r->exit_requested) {
 		if (l && st_loader_exit_requested(l))
 			break;
-		if (l && st_loader_poll_fault_in(l, r->compiled, err, sizeof(err)) < 0 &&
-		    !warned) {
+		if (l && st_loader_poll_fault_in(l, r->compiled, err, sizeof(err)) < 0 && !warned) {
 			fprintf(stderr, "sidetrace: %s\n", err);
 			warned = true;
 		}
@@ -551,19 +544,19 @@ static void print_diag(const struct st_diag *d, const char *src)
 
 int main(int argc, char **argv)
 {
-	struct st_compiled compiled = { 0 };
-	struct st_loader loader = { 0 };
+	struct st_compiled compiled = {0};
+	struct st_loader loader = {0};
 	struct st_program *prog = NULL;
-	struct st_runner runner = { 0 };
-	struct source src = { 0 };
-	struct st_event_source evsrc = { .target_events = target_events, .ctx = &src };
+	struct st_runner runner = {0};
+	struct source src = {0};
+	struct st_event_source evsrc = {.target_events = target_events, .ctx = &src};
 	struct options o;
-	struct st_diag diag = { 0 };
-	struct sigaction sa = { 0 };
+	struct st_diag diag = {0};
+	struct sigaction sa = {0};
 	char err[512] = "", cmd_path[PATH_MAX];
 	bool loaded = false, reaped = false;
 	int ret, status = 1, release_fd = -1;
-	wordexp_t words = { 0 };
+	wordexp_t words = {0};
 	char *text = NULL;
 	FILE *out = stdout;
 	pid_t child = 0;
@@ -601,8 +594,7 @@ int main(int argc, char **argv)
 			goto cleanup;
 		}
 		if (st_resolve_target(words.we_wordv[0], cmd_path, sizeof(cmd_path))) {
-			fprintf(stderr, "sidetrace: -c %s: command not found\n",
-				words.we_wordv[0]);
+			fprintf(stderr, "sidetrace: -c %s: command not found\n", words.we_wordv[0]);
 			goto cleanup;
 		}
 		src.cmd_path = cmd_path;
@@ -657,15 +649,16 @@ int main(int argc, char **argv)
 	if (o.cmd) {
 		child = spawn_child(words.we_wordv, &release_fd);
 		if (child < 0) {
-			fprintf(stderr, "sidetrace: cannot run %s: %s\n", o.cmd,
-				strerror(-child));
+			fprintf(stderr, "sidetrace: cannot run %s: %s\n", o.cmd, strerror(-child));
 			child = 0;
 			goto cleanup;
 		}
 	}
 	if (loaded) {
 		ret = st_loader_attach(&loader, &compiled,
-				       child ? child : o.pid ? o.pid : -1,
+				       child   ? child
+				       : o.pid ? o.pid
+					       : -1,
 				       err, sizeof(err));
 		if (ret < 0) {
 			fprintf(stderr, "sidetrace: %s\n", err);

@@ -18,7 +18,7 @@
 
 /* All keys of the aggregation map, copied, with their combined values. */
 struct dump {
-	uint8_t *keys;		/* nr keys of st_compiled.key_size bytes */
+	uint8_t *keys; /* nr keys of st_compiled.key_size bytes */
 	struct st_val *vals;
 	size_t nr, cap;
 	size_t key_size;
@@ -41,8 +41,7 @@ static uint32_t key_map_id(const uint8_t *key)
  * Sums the CPUs' copies and decodes min and max (see struct st_val): the
  * result holds them as plain values.
  */
-static void combine(const struct st_val *percpu, int ncpus, bool is_signed,
-		    struct st_val *out)
+static void combine(const struct st_val *percpu, int ncpus, bool is_signed, struct st_val *out)
 {
 	uint64_t flip = is_signed ? 1ULL << 63 : 0;
 	int i;
@@ -108,12 +107,11 @@ static void dump_free(struct dump *d)
  * be: one per bucket that counted something, or one for the value. An
  * entry that zero() kept shows with zero counts. key is scratch space.
  */
-static int dump_flat(const struct st_loader *l, const struct st_compiled *c,
-		     uint32_t id, struct st_val *percpu, uint8_t *key,
-		     struct dump *d)
+static int dump_flat(const struct st_loader *l, const struct st_compiled *c, uint32_t id,
+		     struct st_val *percpu, uint8_t *key, struct dump *d)
 {
 	const struct st_map_cfg *mc = &c->maps[id];
-	struct st_key_hdr hdr = { .map_id = id };
+	struct st_key_hdr hdr = {.map_id = id};
 	size_t before = d->nr;
 	struct st_val val;
 	uint64_t b;
@@ -146,8 +144,8 @@ static int dump_flat(const struct st_loader *l, const struct st_compiled *c,
  * Copies the keys of map map_id (all maps when -1) with combined values;
  * with_values false skips the lookups (clear and zero need keys only).
  */
-static int dump_aggr(const struct st_loader *l, const struct st_compiled *c,
-		     int map_id, bool with_values, struct dump *d)
+static int dump_aggr(const struct st_loader *l, const struct st_compiled *c, int map_id,
+		     bool with_values, struct dump *d)
 {
 	size_t ks = c->key_size;
 	struct st_val *percpu, val;
@@ -181,8 +179,7 @@ static int dump_aggr(const struct st_loader *l, const struct st_compiled *c,
 			goto cleanup;
 	}
 	for (id = 0; id < c->nr_maps; id++) {
-		if (!(c->maps[id].flags & ST_MAPF_FLAT) ||
-		    (map_id >= 0 && id != (uint32_t)map_id))
+		if (!(c->maps[id].flags & ST_MAPF_FLAT) || (map_id >= 0 && id != (uint32_t)map_id))
 			continue;
 		ret = dump_flat(l, c, id, percpu, next, d);
 		if (ret)
@@ -211,10 +208,8 @@ static uint64_t key_bucket(const uint8_t *key, const struct st_map_cfg *mc)
 	return b;
 }
 
-static int fill_keys(struct st_key_val *kv, const uint8_t *key,
-		     const struct st_map_info *mi,
-		     const struct st_map_layout *lay,
-		     const struct st_compiled *c)
+static int fill_keys(struct st_key_val *kv, const uint8_t *key, const struct st_map_info *mi,
+		     const struct st_map_layout *lay, const struct st_compiled *c)
 {
 	const uint8_t *parts = key + ST_KEY_HDR;
 	uint32_t k;
@@ -246,9 +241,8 @@ static int fill_keys(struct st_key_val *kv, const uint8_t *key,
 }
 
 /* Builds one printer map from the sorted keys of map m in d. */
-static int build_map(const struct st_program *prog, const struct st_compiled *c,
-		     uint32_t m, const struct dump *d, size_t from, size_t to,
-		     struct st_map_result *r)
+static int build_map(const struct st_program *prog, const struct st_compiled *c, uint32_t m,
+		     const struct dump *d, size_t from, size_t to, struct st_map_result *r)
 {
 	const struct st_map_info *mi = &prog->maps[m];
 	const struct st_map_layout *lay = &c->layouts[m];
@@ -330,8 +324,7 @@ static int build_map(const struct st_program *prog, const struct st_compiled *c,
 }
 
 int st_maps_read(const struct st_loader *l, const struct st_program *prog,
-		 const struct st_compiled *c, int map_id,
-		 struct st_maps_snapshot *snap)
+		 const struct st_compiled *c, int map_id, struct st_maps_snapshot *snap)
 {
 	size_t ks = c->key_size, i, from;
 	uint32_t m, first, last;
@@ -429,8 +422,7 @@ void st_maps_snapshot_free(struct st_maps_snapshot *snap)
  * Zeroes the slots of map map_id (all when -1) without keys; keep says
  * whether an entry that had counts stays (zero()) or goes (clear()).
  */
-static int zero_flat(const struct st_loader *l, const struct st_compiled *c,
-		     int map_id, bool keep)
+static int zero_flat(const struct st_loader *l, const struct st_compiled *c, int map_id, bool keep)
 {
 	struct st_val *percpu, *zero;
 	uint32_t id, b, slot;
@@ -446,8 +438,7 @@ static int zero_flat(const struct st_loader *l, const struct st_compiled *c,
 		const struct st_map_cfg *mc = &c->maps[id];
 		bool counted = false;
 
-		if (!(mc->flags & ST_MAPF_FLAT) ||
-		    (map_id >= 0 && id != (uint32_t)map_id))
+		if (!(mc->flags & ST_MAPF_FLAT) || (map_id >= 0 && id != (uint32_t)map_id))
 			continue;
 		for (b = 0; b < mc->flat_len; b++) {
 			slot = mc->flat_base + b;
@@ -467,8 +458,7 @@ cleanup:
 	return ret;
 }
 
-int st_maps_clear(const struct st_loader *l, const struct st_compiled *c,
-		  int map_id)
+int st_maps_clear(const struct st_loader *l, const struct st_compiled *c, int map_id)
 {
 	struct dump d;
 	size_t i;
@@ -484,8 +474,7 @@ int st_maps_clear(const struct st_loader *l, const struct st_compiled *c,
 	return zero_flat(l, c, map_id, false);
 }
 
-int st_maps_zero(const struct st_loader *l, const struct st_compiled *c,
-		 int map_id)
+int st_maps_zero(const struct st_loader *l, const struct st_compiled *c, int map_id)
 {
 	struct st_val *zero;
 	struct dump d;
@@ -500,8 +489,7 @@ int st_maps_zero(const struct st_loader *l, const struct st_compiled *c,
 		goto cleanup;
 	for (i = 0; i < d.nr; i++)
 		if (!(c->maps[key_map_id(d.keys + i * d.key_size)].flags & ST_MAPF_FLAT))
-			bpf_map_update_elem(l->aggr_fd, d.keys + i * d.key_size, zero,
-				    BPF_EXIST);
+			bpf_map_update_elem(l->aggr_fd, d.keys + i * d.key_size, zero, BPF_EXIST);
 	dump_free(&d);
 	ret = zero_flat(l, c, map_id, true);
 cleanup:
@@ -509,8 +497,8 @@ cleanup:
 	return ret;
 }
 
-int st_problems_read(const struct st_loader *l, const struct st_compiled *c,
-		     struct st_problem *out, size_t max)
+int st_problems_read(const struct st_loader *l, const struct st_compiled *c, struct st_problem *out,
+		     size_t max)
 {
 	uint32_t p, k, idx;
 	uint64_t *percpu;
@@ -546,18 +534,30 @@ int st_problems_read(const struct st_loader *l, const struct st_compiled *c,
 const char *st_counter_reason(uint32_t counter)
 {
 	switch (counter) {
-	case ST_C_ERR_USDT: return "an SDT argument of the probe site could not be read";
-	case ST_C_ERR_VEC: return "bad pointer to an argument vector";
-	case ST_C_ERR_ARG: return "bad pointer to an argument";
-	case ST_C_ERR_INDEX: return "field index beyond the number of arguments passed";
-	case ST_C_ERR_LABEL: return "argument type differs from the event's declaration";
-	case ST_C_ERR_STR: return "string unreadable (bad pointer, or page not in memory)";
-	case ST_C_ERR_NOFIELD: return "dynamic field not passed";
-	case ST_C_ERR_DYNTYPE: return "dynamic field of a type that cannot be used there";
-	case ST_C_STR_TRUNC: return "string longer than 63 bytes, truncated";
-	case ST_C_MAP_FULL: return "map full, values not counted";
-	case ST_C_BUSY: return "dropped: too many runs preempted on one CPU";
-	default: return "unknown problem";
+	case ST_C_ERR_USDT:
+		return "an SDT argument of the probe site could not be read";
+	case ST_C_ERR_VEC:
+		return "bad pointer to an argument vector";
+	case ST_C_ERR_ARG:
+		return "bad pointer to an argument";
+	case ST_C_ERR_INDEX:
+		return "field index beyond the number of arguments passed";
+	case ST_C_ERR_LABEL:
+		return "argument type differs from the event's declaration";
+	case ST_C_ERR_STR:
+		return "string unreadable (bad pointer, or page not in memory)";
+	case ST_C_ERR_NOFIELD:
+		return "dynamic field not passed";
+	case ST_C_ERR_DYNTYPE:
+		return "dynamic field of a type that cannot be used there";
+	case ST_C_STR_TRUNC:
+		return "string longer than 63 bytes, truncated";
+	case ST_C_MAP_FULL:
+		return "map full, values not counted";
+	case ST_C_BUSY:
+		return "dropped: too many runs preempted on one CPU";
+	default:
+		return "unknown problem";
 	}
 }
 

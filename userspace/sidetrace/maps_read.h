@@ -22,23 +22,20 @@ struct st_maps_snapshot {
  * Returns 0 or a negative errno.
  */
 int st_maps_read(const struct st_loader *l, const struct st_program *prog,
-		 const struct st_compiled *c, int map_id,
-		 struct st_maps_snapshot *snap);
+		 const struct st_compiled *c, int map_id, struct st_maps_snapshot *snap);
 
 void st_maps_snapshot_free(struct st_maps_snapshot *snap);
 
 /* clear(@m): removes every key of map map_id. 0 or a negative errno. */
-int st_maps_clear(const struct st_loader *l, const struct st_compiled *c,
-		  int map_id);
+int st_maps_clear(const struct st_loader *l, const struct st_compiled *c, int map_id);
 
 /* zero(@m): keeps the keys of map map_id, with zero values. */
-int st_maps_zero(const struct st_loader *l, const struct st_compiled *c,
-		 int map_id);
+int st_maps_zero(const struct st_loader *l, const struct st_compiled *c, int map_id);
 
 /* One kind of problem seen by the BPF program, summed over CPUs. */
 struct st_problem {
-	uint32_t probe;		/* index in st_compiled.probes */
-	uint32_t counter;	/* enum st_counter */
+	uint32_t probe; /* index in st_compiled.probes */
+	uint32_t counter; /* enum st_counter */
 	uint64_t count;
 };
 
@@ -47,8 +44,8 @@ struct st_problem {
  * truncated strings, full maps, dropped events) and returns how many there
  * are, or a negative errno.
  */
-int st_problems_read(const struct st_loader *l, const struct st_compiled *c,
-		     struct st_problem *out, size_t max);
+int st_problems_read(const struct st_loader *l, const struct st_compiled *c, struct st_problem *out,
+		     size_t max);
 
 /* What a counter means, for "N events could not be decoded: REASON". */
 const char *st_counter_reason(uint32_t counter);

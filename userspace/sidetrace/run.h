@@ -19,11 +19,11 @@
 struct st_runner {
 	const struct st_program *prog;
 	const struct st_compiled *compiled;
-	const struct st_loader *loader;	/* NULL when nothing was loaded */
+	const struct st_loader *loader; /* NULL when nothing was loaded */
 	FILE *out;
 	enum st_output_format fmt;
-	pid_t pid;			/* -p: the traced process, or 0 */
-	bool exit_requested;		/* an exit() ran */
+	pid_t pid; /* -p: the traced process, or 0 */
+	bool exit_requested; /* an exit() ran */
 };
 
 /* Runs the statements of a BEGIN, END or interval clause. 0 or -errno. */
