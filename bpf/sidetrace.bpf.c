@@ -1157,26 +1157,41 @@ static __always_inline struct st_scratch *scratch_get(void)
 	return NULL;
 }
 
+/*
+ * How the programs that use a scratch slot start: the site of the uprobe's
+ * cookie, its probe's configuration, and a free scratch slot of this CPU
+ * (none free is counted). NULL: nothing to do for this event.
+ */
+static __always_inline struct st_scratch *enter_probe(void *ctx, const struct st_site_cfg **site,
+						      const struct st_probe_cfg **cfg, __u32 *probe)
+{
+	__u32 cookie = bpf_get_attach_cookie(ctx);
+	struct st_scratch *s;
+
+	*site = bpf_map_lookup_elem(&st_sites, &cookie);
+	if (!*site)
+		return NULL;
+	*probe = (*site)->probe;
+	*cfg = bpf_map_lookup_elem(&st_probes, probe);
+	if (!*cfg)
+		return NULL;
+	s = scratch_get();
+	if (!s)
+		count(*probe, ST_C_BUSY);
+	return s;
+}
+
 SEC("uprobe")
 int sidetrace_event(void *ctx)
 {
-	__u32 cookie = bpf_get_attach_cookie(ctx), probe;
 	const struct st_probe_cfg *cfg;
 	const struct st_site_cfg *site;
 	struct st_scratch *s;
+	__u32 probe;
 
-	site = bpf_map_lookup_elem(&st_sites, &cookie);
-	if (!site)
+	s = enter_probe(ctx, &site, &cfg, &probe);
+	if (!s)
 		return 0;
-	probe = site->probe;
-	cfg = bpf_map_lookup_elem(&st_probes, &probe);
-	if (!cfg)
-		return 0;
-	s = scratch_get();
-	if (!s) {
-		count(probe, ST_C_BUSY);
-		return 0;
-	}
 	decode_all(ctx, site, cfg, s, probe);
 	run(cfg, s, probe);
 	/* Only runs on this CPU read the flag: a plain store releases it. */
@@ -1257,23 +1272,14 @@ __noinline int st_plain_stmt(const struct st_probe_cfg *cfg, struct st_scratch *
 SEC("uprobe")
 int sidetrace_plain(void *ctx)
 {
-	__u32 cookie = bpf_get_attach_cookie(ctx), probe, i;
 	const struct st_probe_cfg *cfg;
 	const struct st_site_cfg *site;
 	struct st_scratch *s;
+	__u32 probe, i;
 
-	site = bpf_map_lookup_elem(&st_sites, &cookie);
-	if (!site)
+	s = enter_probe(ctx, &site, &cfg, &probe);
+	if (!s)
 		return 0;
-	probe = site->probe;
-	cfg = bpf_map_lookup_elem(&st_probes, &probe);
-	if (!cfg)
-		return 0;
-	s = scratch_get();
-	if (!s) {
-		count(probe, ST_C_BUSY);
-		return 0;
-	}
 	s->ok = 0;
 	s->first_err = 0;
 	st_read_sdt(ctx, site, cfg->sdt_mask, s);
