@@ -13,8 +13,13 @@ fi
 mountpoint -q /sys/kernel/tracing || mount -t tracefs tracefs /sys/kernel/tracing
 mountpoint -q /sys/fs/bpf || mount -t bpf bpf /sys/fs/bpf
 
+# Shows the command as one would type it (words with spaces in quotes), then runs it.
 run() {
-	printf '\n$ %s\n' "$*"
+	local w line="$"
+	for w in "$@"; do
+		case "$w" in *[[:space:]]*) line+=" '$w'" ;; *) line+=" $w" ;; esac
+	done
+	printf '\n%s\n' "$line"
 	"$@"
 }
 
