@@ -12,7 +12,7 @@
 #include <unistd.h>
 #include <side/trace.h>
 
-static int passed, failed;
+#include "unit.h"
 
 static void check(const char *name, int ok)
 {
@@ -663,6 +663,5 @@ int main(void)
 	test_enable_word();
 	test_registry();
 	test_runtime_checks();
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return unit_summary();
 }

@@ -16,17 +16,7 @@
 #include "compile.h"
 #include "parser.h"
 
-static int passed, failed;
-
-static void ok(bool cond, const char *name)
-{
-	if (cond) {
-		passed++;
-		return;
-	}
-	failed++;
-	printf("FAIL %s\n", name);
-}
+#include "unit.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define INT(l, sz, sgn) \
@@ -556,6 +546,5 @@ int main(void)
 	test_fast_paths();
 	test_plain();
 	test_dynamic();
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return unit_summary();
 }

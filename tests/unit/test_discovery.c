@@ -27,7 +27,7 @@
 #include "list.h"
 #include "textbuf.h"
 
-static int passed, failed;
+#include "unit.h"
 
 #define CHECK(cond) \
 	do { \
@@ -711,6 +711,5 @@ int main(void)
 	check_resolve(self);
 	check_corrupt(self);
 out:
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return unit_summary();
 }
