@@ -35,28 +35,31 @@ serve_ns() {
 	done | median
 }
 
-echo "start-up to attached (median of $REPEAT), and peak RSS"
+# Start-up of both tools on equivalent programs, and their ratio.
 # bpftrace prints "Attaching" before attaching, so its marker is BEGIN's
 # output; sidetrace prints "Attaching N probes..." once they are attached.
-read -r bt_s bt_kb < <(startup attached-now bpftrace -e "usdt:$APP:http:request { @ = count(); } BEGIN { printf(\"attached-now\\n\"); }")
-read -r st_s st_kb < <(startup Attaching "$ST" -e "side:$APP:http:request { @ = count(); }")
-printf '  @ = count():\n'
-printf '  %-10s %8.3f s %8d KiB\n' bpftrace "$bt_s" "$bt_kb" sidetrace "$st_s" "$st_kb"
-awk -v a="$st_s" -v b="$bt_s" -v c="$st_kb" -v d="$bt_kb" 'BEGIN {
-	printf "  sidetrace/bpftrace: time %.3f (%.1fx faster), memory %.3f\n", a / b, b / a, c / d }'
+compare_startup() { # label bpftrace-program sidetrace-program
+	local bt_s bt_kb st_s st_kb
+	read -r bt_s bt_kb < <(startup attached-now bpftrace \
+		-e "$2 BEGIN { printf(\"attached-now\\n\"); }")
+	read -r st_s st_kb < <(startup Attaching "$ST" -e "$3")
+	printf '  %s:\n' "$1"
+	printf '  %-10s %8.3f s %8d KiB\n' bpftrace "$bt_s" "$bt_kb" sidetrace "$st_s" "$st_kb"
+	awk -v a="$st_s" -v b="$bt_s" -v c="$st_kb" -v d="$bt_kb" 'BEGIN {
+		printf "  sidetrace/bpftrace: time %.3f (%.1fx faster), memory %.3f\n", a / b, b / a, c / d }'
+}
+
+echo "start-up to attached (median of $REPEAT), and peak RSS"
+compare_startup "@ = count()" \
+	"usdt:$APP:http:request { @ = count(); }" \
+	"side:$APP:http:request { @ = count(); }"
 # A keyed histogram needs sidetrace_plain, a filter the generic program.
-read -r bt_s bt_kb < <(startup attached-now bpftrace -e "usdt:$APP:http:request { @[str(arg1)] = hist(arg3); } BEGIN { printf(\"attached-now\\n\"); }")
-read -r st_s st_kb < <(startup Attaching "$ST" -e "side:$APP:http:request { @[args.path] = hist(args.latency_ns); }")
-printf '  @[path] = hist(latency):\n'
-printf '  %-10s %8.3f s %8d KiB\n' bpftrace "$bt_s" "$bt_kb" sidetrace "$st_s" "$st_kb"
-awk -v a="$st_s" -v b="$bt_s" -v c="$st_kb" -v d="$bt_kb" 'BEGIN {
-	printf "  sidetrace/bpftrace: time %.3f (%.1fx faster), memory %.3f\n", a / b, b / a, c / d }'
-read -r bt_s bt_kb < <(startup attached-now bpftrace -e "usdt:$APP:http:request /arg2 >= 500/ { @[str(arg1)] = count(); } BEGIN { printf(\"attached-now\\n\"); }")
-read -r st_s st_kb < <(startup Attaching "$ST" -e "side:$APP:http:request /args.status >= 500/ { @[args.path] = count(); }")
-printf '  /status >= 500/ @[path] = count():\n'
-printf '  %-10s %8.3f s %8d KiB\n' bpftrace "$bt_s" "$bt_kb" sidetrace "$st_s" "$st_kb"
-awk -v a="$st_s" -v b="$bt_s" -v c="$st_kb" -v d="$bt_kb" 'BEGIN {
-	printf "  sidetrace/bpftrace: time %.3f (%.1fx faster), memory %.3f\n", a / b, b / a, c / d }'
+compare_startup "@[path] = hist(latency)" \
+	"usdt:$APP:http:request { @[str(arg1)] = hist(arg3); }" \
+	"side:$APP:http:request { @[args.path] = hist(args.latency_ns); }"
+compare_startup "/status >= 500/ @[path] = count()" \
+	"usdt:$APP:http:request /arg2 >= 500/ { @[str(arg1)] = count(); }" \
+	"side:$APP:http:request /args.status >= 500/ { @[args.path] = count(); }"
 
 echo
 echo "verifier steps of each program, loaded alone (machine-independent)"
