@@ -21,8 +21,15 @@ Q := @
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
-INCLUDES := -Iinclude -Iuserspace/sidetrace -I$(OUTPUT)
+# The collector includes its headers by component ("lang/ast.h") and the
+# kernel contract as "sidetrace.h" (bpf/); the skeleton lives in $(OUTPUT).
+INCLUDES := -Iinclude -Iuserspace/sidetrace -Ibpf -I$(OUTPUT)
 DEPFLAGS = -MMD -MP
+
+# A rule that fails leaves no half-written target behind.
+.DELETE_ON_ERROR:
+# The BPF objects stay after their skeletons are made (bench reads them).
+.SECONDARY: $(BPF_OBJS)
 
 # Runtime library
 LIB_SRCS := $(wildcard userspace/lib/*.c)
@@ -36,10 +43,13 @@ BPF_SRCS := $(wildcard bpf/*.bpf.c)
 BPF_OBJS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.bpf.o,$(BPF_SRCS))
 BPF_SKELS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.skel.h,$(BPF_SRCS))
 
-# The collector
-ST_SRCS := $(wildcard userspace/sidetrace/*.c)
+# The collector: main.c and one folder per component.
+ST_SRCS := $(wildcard userspace/sidetrace/*.c userspace/sidetrace/*/*.c)
 ST_OBJS := $(patsubst userspace/sidetrace/%.c,$(OUTPUT)/obj/st/%.o,$(ST_SRCS))
 ST_LIB_OBJS := $(filter-out $(OUTPUT)/obj/st/main.o,$(ST_OBJS))
+# Only what includes the skeleton waits for the BPF build; the .d files
+# then track it like any header.
+ST_SKEL_USERS := $(OUTPUT)/obj/st/runtime/loader.o
 SIDETRACE := $(OUTPUT)/sidetrace
 ST_LIBS := -lbpf -lelf -lz
 
@@ -61,7 +71,7 @@ all: $(LIBSIDE_SO) $(LIBSIDE_A) $(SIDETRACE) $(EXAMPLES) $(EX_LIBS) $(UNIT_TESTS
 deps:
 	$(Q)scripts/deps.sh
 
-$(OUTPUT) $(OUTPUT)/lib $(OUTPUT)/lib/pic $(OUTPUT)/obj/st $(OUTPUT)/examples $(OUTPUT)/tests:
+$(OUTPUT) $(OUTPUT)/lib $(OUTPUT)/lib/pic $(OUTPUT)/examples $(OUTPUT)/tests:
 	$(Q)mkdir -p $@
 
 $(OUTPUT)/lib/pic/%.o: userspace/lib/%.c | $(OUTPUT)/lib/pic
@@ -74,7 +84,7 @@ $(OUTPUT)/lib/%.o: userspace/lib/%.c | $(OUTPUT)/lib
 
 $(LIBSIDE_SO): $(LIB_PIC_OBJS)
 	$(call msg,LIB,$@)
-	$(Q)$(CC) -shared -Wl,-soname,libside.so.0 $^ -o $@ -lpthread
+	$(Q)$(CC) $(LDFLAGS) -shared -Wl,-soname,libside.so.0 $^ -o $@ -lpthread
 	$(Q)ln -sf libside.so $(OUTPUT)/libside.so.0
 
 $(LIBSIDE_A): $(LIB_OBJS)
@@ -86,38 +96,41 @@ $(OUTPUT)/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) $(wildcard include/side/abi/*
 	$(Q)$(CLANG) -g -O2 -Wall -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) \
 		-Ibpf -Iinclude -I/usr/include/$(shell uname -m)-linux-gnu \
 		-c $< -o $@
-	$(Q)llvm-strip -g $@ 2>/dev/null || true
+	$(Q)llvm-strip -g $@
 
 $(OUTPUT)/%.skel.h: $(OUTPUT)/%.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< > $@
 
-$(OUTPUT)/obj/st/%.o: userspace/sidetrace/%.c $(BPF_SKELS) | $(OUTPUT)/obj/st
+$(ST_SKEL_USERS): $(BPF_SKELS)
+
+$(OUTPUT)/obj/st/%.o: userspace/sidetrace/%.c
 	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(WARN) $(DEPFLAGS) $(INCLUDES) -c $< -o $@
 
 $(SIDETRACE): $(ST_OBJS)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(CFLAGS) $^ -o $@ $(ST_LIBS)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ $(ST_LIBS)
 
 # Examples link libside statically so they run from the build tree as is.
 $(OUTPUT)/examples/%: examples/%.c $(LIBSIDE_A) $(EX_LIBS) | $(OUTPUT)/examples
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) $(WARN) $(DEPFLAGS) -Iinclude $< -o $@ \
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $(WARN) $(DEPFLAGS) -Iinclude $< -o $@ \
 		-L$(OUTPUT)/examples -Wl,-rpath,'$$ORIGIN' $(EX_LINK_$*) $(LIBSIDE_A) -lpthread -ldl
 
 $(OUTPUT)/examples/%.so: examples/%.c $(LIBSIDE_SO) | $(OUTPUT)/examples
 	$(call msg,LIB,$@)
-	$(Q)$(CC) $(CFLAGS) $(WARN) $(DEPFLAGS) -fPIC -shared -Iinclude $< -o $@ \
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $(WARN) $(DEPFLAGS) -fPIC -shared -Iinclude $< -o $@ \
 		-L$(OUTPUT) -Wl,-rpath,'$$ORIGIN/..' -lside
 
 $(filter $(OUTPUT)/tests/test_api%,$(UNIT_TESTS)): $(OUTPUT)/tests/%: tests/unit/%.c $(LIBSIDE_A) | $(OUTPUT)/tests
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) $(WARN) $(DEPFLAGS) -Iinclude -Itests/unit $< -o $@ $(LIBSIDE_A) -lpthread
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $(WARN) $(DEPFLAGS) -Iinclude -Itests/unit $< -o $@ $(LIBSIDE_A) -lpthread
 
 $(filter-out $(OUTPUT)/tests/test_api%,$(UNIT_TESTS)): $(OUTPUT)/tests/%: tests/unit/%.c $(ST_LIB_OBJS) | $(OUTPUT)/tests
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) $(WARN) $(DEPFLAGS) $(INCLUDES) -Itests/unit $< $(ST_LIB_OBJS) -o $@ $(ST_LIBS)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $(WARN) $(DEPFLAGS) $(INCLUDES) -Itests/unit $< $(ST_LIB_OBJS) -o $@ $(ST_LIBS)
 
 test: deps
 	$(Q)$(MAKE) --no-print-directory all

@@ -64,7 +64,7 @@ compare_startup "/status >= 500/ @[path] = count()" \
 echo
 echo "verifier steps of each program, loaded alone (machine-independent)"
 mkdir -p .output/bench
-cc -O2 -Wall -Wextra -I.output -o .output/bench/verifier_steps bench/verifier_steps.c -lbpf
+cc -O2 -Wall -Wextra -Ibpf -I.output -o .output/bench/verifier_steps bench/verifier_steps.c -lbpf
 .output/bench/verifier_steps
 
 echo

@@ -15,7 +15,7 @@
 
 #include <bpf/libbpf.h>
 
-#include "../bpf/sidetrace.h"
+#include "sidetrace.h"
 #include "sidetrace.skel.h"
 
 static char log_buf[1 << 20];

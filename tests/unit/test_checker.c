@@ -12,8 +12,8 @@
 
 #include <side/abi/type-description.h>
 
-#include "checker.h"
-#include "parser.h"
+#include "lang/checker.h"
+#include "lang/parser.h"
 
 #include "unit.h"
 

@@ -12,9 +12,9 @@
 
 #include <side/abi/type-description.h>
 
-#include "checker.h"
-#include "compile.h"
-#include "parser.h"
+#include "lang/checker.h"
+#include "compile/compile.h"
+#include "lang/parser.h"
 
 #include "unit.h"
 

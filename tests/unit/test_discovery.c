@@ -22,10 +22,10 @@
 #include <side/abi/event-description.h>
 #include <side/abi/type-description.h>
 
-#include "discovery.h"
-#include "elf_helpers.h"
-#include "list.h"
-#include "textbuf.h"
+#include "discovery/discovery.h"
+#include "discovery/elf.h"
+#include "cmd/list.h"
+#include "util/textbuf.h"
 
 #include "unit.h"
 

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "output.h"
+#include "output/maps_print.h"
 
 #include "unit.h"
 

@@ -25,14 +25,14 @@
 
 #include <bpf/libbpf.h>
 
-#include "checker.h"
-#include "compile.h"
-#include "discovery.h"
-#include "list.h"
-#include "loader.h"
-#include "output.h"
-#include "parser.h"
-#include "run.h"
+#include "lang/checker.h"
+#include "compile/compile.h"
+#include "discovery/discovery.h"
+#include "cmd/list.h"
+#include "runtime/loader.h"
+#include "output/maps_print.h"
+#include "lang/parser.h"
+#include "runtime/clauses.h"
 
 #define POLL_NS (50 * 1000 * 1000ULL) /* checks for exit() in probes */
 

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "compile.h"
+#include "compile/compile.h"
 
 struct sidetrace_bpf;
 struct bpf_link;

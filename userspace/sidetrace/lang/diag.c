@@ -3,7 +3,7 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "diag.h"
+#include "lang/diag.h"
 
 void st_diag_set(struct st_diag *d, const char *file, struct st_pos pos, const char *fmt, ...)
 {

@@ -48,9 +48,9 @@
 #ifndef SIDETRACE_CHECKER_H
 #define SIDETRACE_CHECKER_H
 
-#include "ast.h"
-#include "diag.h"
-#include "events.h"
+#include "lang/ast.h"
+#include "lang/diag.h"
+#include "discovery/events.h"
 
 struct st_event_source {
 	/*

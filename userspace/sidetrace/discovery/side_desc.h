@@ -8,8 +8,8 @@
 
 #include <stdint.h>
 
-#include "elf_helpers.h"
-#include "events.h"
+#include "discovery/elf.h"
+#include "discovery/events.h"
 
 /*
  * Fill ev from the struct side_event_description at addr: names, log

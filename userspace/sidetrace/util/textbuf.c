@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "textbuf.h"
+#include "util/textbuf.h"
 
 static bool tb_reserve(struct st_textbuf *tb, size_t more)
 {

@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "events.h"
+#include "discovery/events.h"
 
 /* Label of a type node that could not be read (see st_event.error). */
 #define ST_TYPE_UNREADABLE 0xffff

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lexer.h"
-#include "parser.h"
+#include "lang/lexer.h"
+#include "lang/parser.h"
 
 struct parser {
 	struct st_lexer lx;

@@ -28,7 +28,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "loader.h"
+#include "runtime/loader.h"
 #include "sidetrace.skel.h"
 
 #define BTF_PATH "/sys/kernel/btf/vmlinux"

@@ -10,8 +10,8 @@
 
 #include <side/abi/type-description.h>
 
-#include "checker.h"
-#include "compile.h"
+#include "lang/checker.h"
+#include "compile/compile.h"
 
 /* State while compiling one clause for one of its events. */
 struct cctx {

@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "events.h"
+#include "discovery/events.h"
 
 /* 1-based line and column; columns count bytes, a tab is one column. */
 struct st_pos {

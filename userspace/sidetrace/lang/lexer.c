@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lexer.h"
+#include "lang/lexer.h"
 
 void st_lex_init(struct st_lexer *lx, const char *src, const char *filename, struct st_diag *diag)
 {

@@ -20,7 +20,7 @@
 
 #include <stdio.h>
 
-#include "ast.h"
+#include "lang/ast.h"
 
 enum st_output_format {
 	ST_OUTPUT_TEXT,

@@ -7,10 +7,10 @@
 
 #include <side/abi/type-description.h>
 
-#include "checker.h"
-#include "discovery.h"
-#include "list.h"
-#include "../../bpf/sidetrace.h"
+#include "lang/checker.h"
+#include "discovery/discovery.h"
+#include "cmd/list.h"
+#include "sidetrace.h"
 
 /* The type of a dynamic field once a use fixed it, and that use. */
 struct dyn_type {

@@ -6,10 +6,10 @@
 #ifndef SIDETRACE_MAPS_READ_H
 #define SIDETRACE_MAPS_READ_H
 
-#include "ast.h"
-#include "compile.h"
-#include "loader.h"
-#include "output.h"
+#include "lang/ast.h"
+#include "compile/compile.h"
+#include "runtime/loader.h"
+#include "output/maps_print.h"
 
 /* A set of read maps; owns every entry, key and string it points to. */
 struct st_maps_snapshot {

@@ -14,7 +14,7 @@
 
 #include <bpf/bpf.h>
 
-#include "maps_read.h"
+#include "runtime/aggregations.h"
 
 /* All keys of the aggregation map, copied, with their combined values. */
 struct dump {

@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "elf_helpers.h"
+#include "discovery/elf.h"
 
 #ifndef R_AARCH64_ABS64
 #define R_AARCH64_ABS64 257

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "maps_read.h"
-#include "run.h"
+#include "runtime/aggregations.h"
+#include "runtime/clauses.h"
 
 static int print_map(struct st_runner *r, int map_id)
 {

@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "events.h"
+#include "discovery/events.h"
 
 /*
  * sidetrace list [-v] [-f text|json] TARGET... | -p PID

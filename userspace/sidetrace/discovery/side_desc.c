@@ -18,9 +18,9 @@
 #include <side/abi/event-description.h>
 #include <side/abi/type-description.h>
 
-#include "discovery.h"
-#include "side_desc.h"
-#include "textbuf.h"
+#include "discovery/discovery.h"
+#include "discovery/side_desc.h"
+#include "util/textbuf.h"
 
 struct rd {
 	const struct st_elf *e;

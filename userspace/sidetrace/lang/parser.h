@@ -22,8 +22,8 @@
 #ifndef SIDETRACE_PARSER_H
 #define SIDETRACE_PARSER_H
 
-#include "ast.h"
-#include "diag.h"
+#include "lang/ast.h"
+#include "lang/diag.h"
 
 /*
  * Parses src (NUL-terminated); filename names it in diagnostics ("program"

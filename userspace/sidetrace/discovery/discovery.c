@@ -20,9 +20,9 @@
 
 #include <side/abi/event-description.h>
 
-#include "discovery.h"
-#include "elf_helpers.h"
-#include "side_desc.h"
+#include "discovery/discovery.h"
+#include "discovery/elf.h"
+#include "discovery/side_desc.h"
 
 #define NT_STAPSDT 3
 #define STAPSDT_NAME "stapsdt"

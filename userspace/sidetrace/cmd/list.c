@@ -12,9 +12,9 @@
 
 #include <side/abi/type-description.h>
 
-#include "discovery.h"
-#include "list.h"
-#include "textbuf.h"
+#include "discovery/discovery.h"
+#include "cmd/list.h"
+#include "util/textbuf.h"
 
 const char *st_type_label_name(uint16_t label)
 {

@@ -2,7 +2,7 @@
 /* Freeing and naming AST nodes. */
 #include <stdlib.h>
 
-#include "ast.h"
+#include "lang/ast.h"
 
 void st_expr_free(struct st_expr *e)
 {

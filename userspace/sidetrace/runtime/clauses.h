@@ -11,10 +11,10 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#include "ast.h"
-#include "compile.h"
-#include "loader.h"
-#include "output.h"
+#include "lang/ast.h"
+#include "compile/compile.h"
+#include "runtime/loader.h"
+#include "output/maps_print.h"
 
 struct st_runner {
 	const struct st_program *prog;

@@ -9,7 +9,7 @@
 
 #include <stdio.h>
 
-#include "ast.h"
+#include "lang/ast.h"
 
 struct st_diag {
 	char file[256]; /* "program" for -e, or the script's name */

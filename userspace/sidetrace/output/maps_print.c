@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "output.h"
+#include "output/maps_print.h"
 
 #define BAR_WIDTH 52
 

@@ -9,8 +9,8 @@
 #ifndef SIDETRACE_LEXER_H
 #define SIDETRACE_LEXER_H
 
-#include "ast.h"
-#include "diag.h"
+#include "lang/ast.h"
+#include "lang/diag.h"
 
 enum st_tok {
 	T_EOF,

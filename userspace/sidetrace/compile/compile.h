@@ -16,11 +16,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "ast.h"
-#include "diag.h"
-#include "events.h"
-#include "output.h"
-#include "../../bpf/sidetrace.h"
+#include "lang/ast.h"
+#include "lang/diag.h"
+#include "discovery/events.h"
+#include "output/maps_print.h"
+#include "sidetrace.h"
 
 /* How one key part is stored in the hash key. */
 enum st_kpart_kind {
