@@ -28,8 +28,6 @@ DEPFLAGS = -MMD -MP
 
 # A rule that fails leaves no half-written target behind.
 .DELETE_ON_ERROR:
-# The BPF objects stay after their skeletons are made (bench reads them).
-.SECONDARY: $(BPF_OBJS)
 
 # Runtime library
 LIB_SRCS := $(wildcard userspace/lib/*.c)
@@ -42,6 +40,8 @@ LIBSIDE_A := $(OUTPUT)/libside.a
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
 BPF_OBJS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.bpf.o,$(BPF_SRCS))
 BPF_SKELS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.skel.h,$(BPF_SRCS))
+# The BPF objects stay after their skeletons are made (bench reads them).
+.SECONDARY: $(BPF_OBJS)
 
 # The collector: main.c and one folder per component.
 ST_SRCS := $(wildcard userspace/sidetrace/*.c userspace/sidetrace/*/*.c)
