@@ -713,54 +713,10 @@ static __always_inline bool str_equal(const char *a, const char *b)
 	return diff == 0;
 }
 
-static __always_inline __u64 log2_u64(__u64 v)
-{
-	__u64 r = 0, shift;
-
-	shift = (v > 0xffffffffULL) << 5;
-	v >>= shift;
-	r |= shift;
-	shift = (v > 0xffff) << 4;
-	v >>= shift;
-	r |= shift;
-	shift = (v > 0xff) << 3;
-	v >>= shift;
-	r |= shift;
-	shift = (v > 0xf) << 2;
-	v >>= shift;
-	r |= shift;
-	shift = (v > 0x3) << 1;
-	v >>= shift;
-	r |= shift;
-	return r | (v >> 1);
-}
-
-/*
- * bpftrace's hist(): 0 negative, 1 zero, 2 one, k >= 3 holds
- * [2^(k-2), 2^(k-1)); an unsigned value is never negative.
- */
-static __always_inline __u64 hist_bucket(__s64 v, bool is_signed)
-{
-	if (is_signed && v < 0)
-		return 0;
-	if (v == 0)
-		return 1;
-	return log2_u64(v) + 2;
-}
-
-/* bpftrace's lhist(): 0 below min, then one per step, last at or above max. */
+/* lhist() bucket of v in map mc (sidetrace_arith.h). */
 static __always_inline __u64 lhist_bucket(__s64 v, const volatile struct st_map_cfg *mc)
 {
-	__s64 lmin = mc->lmin, lmax = mc->lmax;
-	__u64 step = mc->lstep;
-
-	if (!step)
-		return 0;
-	if (v < lmin)
-		return 0;
-	if (v >= lmax)
-		return (__u64)(lmax - lmin) / step + 1;
-	return (__u64)(v - lmin) / step + 1;
+	return st_lhist_bucket(v, mc->lmin, mc->lmax, mc->lstep);
 }
 
 /* *p = max(*p, v), unsigned; atomic: a preempted run may be updating it. */
@@ -782,8 +738,6 @@ static __always_inline void atomic_umax(__u64 *p, __u64 v)
 /* Adds v to a value; see struct st_val for the encoding of min and max. */
 static __always_inline void update(struct st_val *val, __u32 kind, __s64 v, bool is_signed)
 {
-	__u64 u = (__u64)v ^ (is_signed ? 1ULL << 63 : 0);
-
 	__sync_fetch_and_add(&val->count, 1);
 	switch (kind) {
 	case ST_K_SUM:
@@ -792,10 +746,10 @@ static __always_inline void update(struct st_val *val, __u32 kind, __s64 v, bool
 		__sync_fetch_and_add(&val->sum, v);
 		break;
 	case ST_K_MIN:
-		atomic_umax(&val->min, ~u);
+		atomic_umax(&val->min, st_min_encode(v, is_signed));
 		break;
 	case ST_K_MAX:
-		atomic_umax(&val->max, u);
+		atomic_umax(&val->max, st_max_encode(v, is_signed));
 		break;
 	default:
 		break;
@@ -820,7 +774,7 @@ static __always_inline struct st_val *flat_val(const volatile struct st_map_cfg 
 	__u32 slot;
 
 	if (mc->kind == ST_K_HIST)
-		bucket = hist_bucket(v, mc->flags & ST_MAPF_SIGNED);
+		bucket = st_hist_bucket(v, mc->flags & ST_MAPF_SIGNED);
 	else if (mc->kind == ST_K_LHIST)
 		bucket = lhist_bucket(v, mc);
 	if (bucket >= mc->flat_len)
@@ -853,7 +807,7 @@ __noinline int st_aggregate(struct st_scratch *s, __u32 map_id, __s64 v, __u32 p
 	if (mc->flags & ST_MAPF_FLAT)
 		return st_update(flat_val(mc, v), kind, v, is_signed);
 	if (kind == ST_K_HIST)
-		bucket = hist_bucket(v, is_signed);
+		bucket = st_hist_bucket(v, is_signed);
 	else if (kind == ST_K_LHIST)
 		bucket = lhist_bucket(v, mc);
 	ks = mc->key_size;
@@ -861,8 +815,8 @@ __noinline int st_aggregate(struct st_scratch *s, __u32 map_id, __s64 v, __u32 p
 		return 0;
 	hdr->map_id = map_id;
 	hdr->reserved = 0;
-	if (kind == ST_K_HIST || kind == ST_K_LHIST)
-		*(__u64 *)(s->key + ST_KEY_HDR + ks) = bucket;
+	if (st_kind_has_bucket(kind))
+		*(__u64 *)(s->key + st_key_bucket_off(ks)) = bucket;
 	/*
 	 * s is an argument of a global function, so the verifier knows it
 	 * only as memory, and older kernels (6.1) take a map key only from the

@@ -38,6 +38,8 @@
 #include <linux/types.h>
 #endif
 
+#include "sidetrace_arith.h"
+
 #define ST_STR_LEN 64 /* string values, NUL included */
 #define ST_MAX_LOADS 16 /* fields decoded per probe */
 #define ST_MAX_STEPS 4 /* index path depth: field, member, element... */
@@ -47,10 +49,9 @@
 #define ST_MAX_DYN_FIELDS 32 /* dynamic fields searched per event */
 #define ST_STACK_DEPTH 16 /* stack machine depth */
 #define ST_MAX_MAPS 64
-#define ST_KEY_HDR 8 /* map id + reserved word */
 #define ST_KEY_MAX 512 /* kernel limit of a hash key */
-/* Key part bytes available to a map; hist and lhist need 8 for the bucket. */
-#define ST_KEY_PARTS_MAX (ST_KEY_MAX - ST_KEY_HDR - 8)
+/* Key part bytes available to a map; hist and lhist need the bucket too. */
+#define ST_KEY_PARTS_MAX (ST_KEY_MAX - ST_KEY_HDR - ST_KEY_BUCKET_SIZE)
 #define ST_DEFAULT_MAP_ENTRIES 10240
 #define ST_MAX_SDT_ARGS 12 /* SDT arguments of a probe site */
 #define ST_MAX_COUNTS 4 /* count-only probe: maps it counts in */
@@ -235,18 +236,6 @@ struct st_probe_cfg {
 	struct st_plain_stmt plain[ST_MAX_PLAIN];
 };
 
-/* Aggregation kinds; every kind keeps count and sum, some min and max. */
-enum st_agg_kind {
-	ST_K_COUNT,
-	ST_K_SUM,
-	ST_K_AVG,
-	ST_K_MIN,
-	ST_K_MAX,
-	ST_K_STATS,
-	ST_K_HIST, /* key gets a log2 bucket, value counts */
-	ST_K_LHIST, /* key gets a linear bucket, value counts */
-};
-
 #define ST_MAPF_SIGNED 0x1 /* min/max compare as signed */
 #define ST_MAPF_FLAT 0x2 /* no keys: slots of st_flat, not st_aggr */
 
@@ -260,7 +249,7 @@ struct st_map_cfg {
 	__s64 lmin, lmax, lstep; /* ST_K_LHIST */
 };
 
-/* Hash key: header then key parts then (hist, lhist) the bucket. */
+/* Hash key: header then key parts then (hist, lhist) the bucket (st_key_len). */
 struct st_key_hdr {
 	__u32 map_id;
 	__u32 reserved;
@@ -269,10 +258,8 @@ struct st_key_hdr {
 /*
  * Aggregated value (one per CPU). Runs preempted on one CPU may update the
  * same value, so every field is updated atomically: count and sum by
- * addition, min and max as an atomic unsigned maximum of an encoding
- * whose zero is neutral, so that a zeroed value needs no first-value case:
- * with u = v ^ (signed ? 1 << 63 : 0), max holds max(u) and min holds
- * max(~u). Only ST_K_MIN and ST_K_MAX keep them.
+ * addition, min and max as an atomic unsigned maximum of their encoding
+ * (st_min_encode, st_max_encode). Only ST_K_MIN and ST_K_MAX keep them.
  */
 struct st_val {
 	__s64 count;

@@ -350,11 +350,11 @@ static void test_annotations(void)
 	hs = c1->stmts[1].call->kids[0];
 	ok(idx_is(&hs->refs[0], 2, hdr_len), "struct member path");
 	ok(prog->nr_maps == 3 && !strcmp(prog->maps[0].name, "@") &&
-		   prog->maps[0].agg == ST_AGG_SUM && prog->maps[0].nr_keys == 2 &&
+		   prog->maps[0].agg == ST_K_SUM && prog->maps[0].nr_keys == 2 &&
 		   prog->maps[0].key_types[0] == ST_VT_UINT &&
 		   prog->maps[0].key_types[1] == ST_VT_STR && prog->maps[0].value_signed,
 	   "map table: keys and signedness");
-	ok(prog->maps[1].agg == ST_AGG_LHIST && prog->maps[1].lhist_min == 0 &&
+	ok(prog->maps[1].agg == ST_K_LHIST && prog->maps[1].lhist_min == 0 &&
 		   prog->maps[1].lhist_max == 100 && prog->maps[1].lhist_step == 10,
 	   "map table: lhist bounds");
 	ok(c1->stmts[0].map_id == 1 && c1->stmts[1].map_id == 2 &&

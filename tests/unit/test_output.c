@@ -87,7 +87,7 @@ static void test_hist_suffixes(void)
 	static const struct st_map_entry e = {.buckets = b};
 	static const struct st_map_result m = {
 		.name = "@h",
-		.agg = ST_AGG_HIST,
+		.agg = ST_K_HIST,
 		.entries = &e,
 		.nr_entries = 1,
 	};
@@ -174,9 +174,9 @@ static void test_bars(void)
 	static const struct st_map_entry re = {.buckets = rb};
 	static const struct st_map_entry ne = {.buckets = nb};
 	static const struct st_map_result maps[] = {
-		{.name = "@r", .agg = ST_AGG_HIST, .entries = &re, .nr_entries = 1},
+		{.name = "@r", .agg = ST_K_HIST, .entries = &re, .nr_entries = 1},
 		{.name = "@n",
-		 .agg = ST_AGG_LHIST,
+		 .agg = ST_K_LHIST,
 		 .lhist_min = 0,
 		 .lhist_max = 5120,
 		 .lhist_step = 1024,
@@ -262,53 +262,53 @@ static const struct st_map_entry l_e = {.buckets = l_b}, k_e = {.buckets = k_b},
 /* Map names unordered too: at exit they print sorted by name. */
 static const struct st_map_result many[] = {
 	{.name = "@sum",
-	 .agg = ST_AGG_SUM,
+	 .agg = ST_K_SUM,
 	 .nr_keys = 1,
 	 .value_signed = true,
 	 .entries = sum_e,
 	 .nr_entries = ARRAY_SIZE(sum_e)},
 	{.name = "@l",
-	 .agg = ST_AGG_LHIST,
+	 .agg = ST_K_LHIST,
 	 .lhist_min = 0,
 	 .lhist_max = 100,
 	 .lhist_step = 10,
 	 .entries = &l_e,
 	 .nr_entries = 1},
 	{.name = "@k",
-	 .agg = ST_AGG_LHIST,
+	 .agg = ST_K_LHIST,
 	 .lhist_min = 0,
 	 .lhist_max = 4096,
 	 .lhist_step = 1024,
 	 .entries = &k_e,
 	 .nr_entries = 1},
 	{.name = "@g",
-	 .agg = ST_AGG_LHIST,
+	 .agg = ST_K_LHIST,
 	 .lhist_min = 1048576,
 	 .lhist_max = 4194304,
 	 .lhist_step = 1048576,
 	 .entries = &g_e,
 	 .nr_entries = 1},
 	{.name = "@s",
-	 .agg = ST_AGG_STATS,
+	 .agg = ST_K_STATS,
 	 .nr_keys = 1,
 	 .value_signed = true,
 	 .entries = s_e,
 	 .nr_entries = ARRAY_SIZE(s_e)},
 	{.name = "@c",
-	 .agg = ST_AGG_COUNT,
+	 .agg = ST_K_COUNT,
 	 .nr_keys = 1,
 	 .entries = c_e,
 	 .nr_entries = ARRAY_SIZE(c_e)},
 	{.name = "@m",
-	 .agg = ST_AGG_COUNT,
+	 .agg = ST_K_COUNT,
 	 .nr_keys = 2,
 	 .entries = m_e,
 	 .nr_entries = ARRAY_SIZE(m_e)},
-	{.name = "@a", .agg = ST_AGG_AVG, .entries = &a_e, .nr_entries = 1},
-	{.name = "@mn", .agg = ST_AGG_MIN, .value_signed = true, .entries = &mn_e, .nr_entries = 1},
-	{.name = "@mx", .agg = ST_AGG_MAX, .value_signed = true, .entries = &mx_e, .nr_entries = 1},
-	{.name = "@", .agg = ST_AGG_COUNT, .entries = &at_e, .nr_entries = 1},
-	{.name = "@st", .agg = ST_AGG_STATS, .entries = &st_e, .nr_entries = 1},
+	{.name = "@a", .agg = ST_K_AVG, .entries = &a_e, .nr_entries = 1},
+	{.name = "@mn", .agg = ST_K_MIN, .value_signed = true, .entries = &mn_e, .nr_entries = 1},
+	{.name = "@mx", .agg = ST_K_MAX, .value_signed = true, .entries = &mx_e, .nr_entries = 1},
+	{.name = "@", .agg = ST_K_COUNT, .entries = &at_e, .nr_entries = 1},
+	{.name = "@st", .agg = ST_K_STATS, .entries = &st_e, .nr_entries = 1},
 };
 
 static void test_many(void)
@@ -416,16 +416,16 @@ static const struct st_map_entry s2_e[] = {
 static const struct st_map_entry u_e = {.keys = kcomm, .count = 1, .total = 4}, z_e = {.value = 5},
 				 e_e = {.value = 0};
 static const struct st_map_result m2[] = {
-	{.name = "@z", .agg = ST_AGG_SUM, .entries = &z_e, .nr_entries = 1},
-	{.name = "@u", .agg = ST_AGG_AVG, .nr_keys = 1, .entries = &u_e, .nr_entries = 1},
+	{.name = "@z", .agg = ST_K_SUM, .entries = &z_e, .nr_entries = 1},
+	{.name = "@u", .agg = ST_K_AVG, .nr_keys = 1, .entries = &u_e, .nr_entries = 1},
 	{.name = "@h",
-	 .agg = ST_AGG_HIST,
+	 .agg = ST_K_HIST,
 	 .nr_keys = 1,
 	 .entries = h2_e,
 	 .nr_entries = ARRAY_SIZE(h2_e)},
-	{.name = "@e", .agg = ST_AGG_COUNT, .entries = &e_e, .nr_entries = 1},
+	{.name = "@e", .agg = ST_K_COUNT, .entries = &e_e, .nr_entries = 1},
 	{.name = "@l",
-	 .agg = ST_AGG_LHIST,
+	 .agg = ST_K_LHIST,
 	 .nr_keys = 2,
 	 .lhist_min = 0,
 	 .lhist_max = 10,
@@ -433,7 +433,7 @@ static const struct st_map_result m2[] = {
 	 .entries = l2_e,
 	 .nr_entries = ARRAY_SIZE(l2_e)},
 	{.name = "@s",
-	 .agg = ST_AGG_STATS,
+	 .agg = ST_K_STATS,
 	 .nr_keys = 1,
 	 .entries = s2_e,
 	 .nr_entries = ARRAY_SIZE(s2_e)},
@@ -522,15 +522,15 @@ static void test_empty_and_escapes(void)
 	static const struct st_key_val kesc[] = {S("a\"b\\c\td")};
 	static const struct st_map_entry k_e = {.keys = kesc, .value = 1}, n_e = {.value = 0},
 					 hz_e = {.buckets = zero_b};
-	static const struct st_map_result c = {.name = "@c", .agg = ST_AGG_COUNT, .nr_keys = 1};
-	static const struct st_map_result h = {.name = "@h", .agg = ST_AGG_HIST, .nr_keys = 1};
-	static const struct st_map_result s = {.name = "@s", .agg = ST_AGG_STATS, .nr_keys = 1};
+	static const struct st_map_result c = {.name = "@c", .agg = ST_K_COUNT, .nr_keys = 1};
+	static const struct st_map_result h = {.name = "@h", .agg = ST_K_HIST, .nr_keys = 1};
+	static const struct st_map_result s = {.name = "@s", .agg = ST_K_STATS, .nr_keys = 1};
 	static const struct st_map_result k = {
-		.name = "@k", .agg = ST_AGG_COUNT, .nr_keys = 1, .entries = &k_e, .nr_entries = 1};
+		.name = "@k", .agg = ST_K_COUNT, .nr_keys = 1, .entries = &k_e, .nr_entries = 1};
 	static const struct st_map_result n = {
-		.name = "@n", .agg = ST_AGG_COUNT, .entries = &n_e, .nr_entries = 1};
+		.name = "@n", .agg = ST_K_COUNT, .entries = &n_e, .nr_entries = 1};
 	static const struct st_map_result hz = {
-		.name = "@hz", .agg = ST_AGG_HIST, .entries = &hz_e, .nr_entries = 1};
+		.name = "@hz", .agg = ST_K_HIST, .entries = &hz_e, .nr_entries = 1};
 
 	check_map("empty count text", ST_OUTPUT_TEXT, &c, "\n");
 	check_map("empty hist text", ST_OUTPUT_TEXT, &h, "\n");
@@ -552,7 +552,7 @@ static void test_hist_top(void)
 	static const uint64_t b[ST_HIST_BUCKETS] = {[42] = 1, [65] = 1};
 	static const struct st_map_entry e = {.buckets = b};
 	static const struct st_map_result m = {
-		.name = "@t", .agg = ST_AGG_HIST, .entries = &e, .nr_entries = 1};
+		.name = "@t", .agg = ST_K_HIST, .entries = &e, .nr_entries = 1};
 	char *text = render(ST_OUTPUT_TEXT, &m, 1, false);
 	char *json = render(ST_OUTPUT_JSON, &m, 1, false);
 

@@ -572,7 +572,7 @@ static void flat_slots(struct st_compiled *out, struct st_map_cfg *mc, uint32_t 
 	if (mc->kind == ST_K_HIST)
 		len = ST_HIST_BUCKETS;
 	else if (mc->kind == ST_K_LHIST)
-		len = (uint64_t)((mc->lmax - mc->lmin) / mc->lstep) + 2;
+		len = st_lhist_buckets(mc->lmin, mc->lmax, mc->lstep);
 	if (len > ST_MAX_FLAT_SLOTS - out->nr_flat)
 		return;
 	mc->flags |= ST_MAPF_FLAT;
@@ -584,7 +584,7 @@ static void flat_slots(struct st_compiled *out, struct st_map_cfg *mc, uint32_t 
 /* Key layouts and map configurations, from the checker's map table. */
 static int layout_maps(const struct st_program *prog, struct st_compiled *out, struct st_diag *diag)
 {
-	uint32_t m, k, i, j, largest = ST_KEY_HDR + 8;
+	uint32_t m, k, i, j, largest = st_key_len(ST_K_HIST, 0);
 
 	if (prog->nr_maps > ST_MAX_MAPS) {
 		st_diag_set(diag, prog->filename, prog->maps[ST_MAX_MAPS].pos, "more than %d maps",
@@ -640,36 +640,11 @@ static int layout_maps(const struct st_program *prog, struct st_compiled *out, s
 		lay->parts_size = off;
 		mc->key_size = off;
 		mc->flags = mi->value_signed ? ST_MAPF_SIGNED : 0;
-		switch (mi->agg) {
-		case ST_AGG_COUNT:
-			mc->kind = ST_K_COUNT;
-			break;
-		case ST_AGG_SUM:
-			mc->kind = ST_K_SUM;
-			break;
-		case ST_AGG_AVG:
-			mc->kind = ST_K_AVG;
-			break;
-		case ST_AGG_MIN:
-			mc->kind = ST_K_MIN;
-			break;
-		case ST_AGG_MAX:
-			mc->kind = ST_K_MAX;
-			break;
-		case ST_AGG_STATS:
-			mc->kind = ST_K_STATS;
-			break;
-		case ST_AGG_HIST:
-			mc->kind = ST_K_HIST;
-			break;
-		case ST_AGG_LHIST:
-			mc->kind = ST_K_LHIST;
-			break;
-		}
+		mc->kind = mi->agg;
 		mc->lmin = mi->lhist_min;
 		mc->lmax = mi->lhist_max;
 		mc->lstep = mi->lhist_step;
-		need = ST_KEY_HDR + off + (mc->kind == ST_K_HIST || mc->kind == ST_K_LHIST ? 8 : 0);
+		need = st_key_len(mc->kind, off);
 		if (need > largest)
 			largest = need;
 		flat_slots(out, mc, mi->nr_keys);

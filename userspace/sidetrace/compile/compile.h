@@ -19,7 +19,6 @@
 #include "lang/ast.h"
 #include "lang/diag.h"
 #include "discovery/events.h"
-#include "output/maps_print.h"
 #include "sidetrace.h"
 
 /* How one key part is stored in the hash key. */

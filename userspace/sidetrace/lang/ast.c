@@ -72,6 +72,17 @@ void st_program_free(struct st_program *prog)
 	free(prog);
 }
 
+enum st_agg_kind st_func_agg(enum st_func fn)
+{
+	static const enum st_agg_kind kinds[] = {
+		[ST_FN_COUNT] = ST_K_COUNT, [ST_FN_SUM] = ST_K_SUM,	[ST_FN_AVG] = ST_K_AVG,
+		[ST_FN_MIN] = ST_K_MIN,	    [ST_FN_MAX] = ST_K_MAX,	[ST_FN_STATS] = ST_K_STATS,
+		[ST_FN_HIST] = ST_K_HIST,   [ST_FN_LHIST] = ST_K_LHIST,
+	};
+
+	return kinds[fn];
+}
+
 const char *st_func_name(enum st_func fn)
 {
 	static const char *const names[] = {

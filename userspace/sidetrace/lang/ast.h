@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "discovery/events.h"
+#include "sidetrace.h"
 
 /* 1-based line and column; columns count bytes, a tab is one column. */
 struct st_pos {
@@ -202,27 +203,15 @@ struct st_clause {
 	uint32_t nr_events;
 };
 
-/* The kinds a map can aggregate; the value of ST_FN_COUNT..ST_FN_LHIST. */
-enum st_agg {
-	ST_AGG_COUNT = ST_FN_COUNT,
-	ST_AGG_SUM = ST_FN_SUM,
-	ST_AGG_AVG = ST_FN_AVG,
-	ST_AGG_MIN = ST_FN_MIN,
-	ST_AGG_MAX = ST_FN_MAX,
-	ST_AGG_STATS = ST_FN_STATS,
-	ST_AGG_HIST = ST_FN_HIST,
-	ST_AGG_LHIST = ST_FN_LHIST,
-};
-
 /* checker: one entry per distinct map name. */
 struct st_map_info {
 	char *name; /* "@name" */
 	struct st_pos pos; /* first assignment */
-	enum st_agg agg;
+	enum st_agg_kind agg;
 	uint32_t nr_keys;
 	enum st_vtype key_types[ST_MAX_MAP_KEYS]; /* INT, UINT, BOOL or STR */
 	bool value_signed; /* sum/min/max/avg/stats of a signed value */
-	int64_t lhist_min, lhist_max, lhist_step; /* ST_AGG_LHIST */
+	int64_t lhist_min, lhist_max, lhist_step; /* ST_K_LHIST */
 };
 
 struct st_program {
@@ -236,6 +225,9 @@ struct st_program {
 
 void st_expr_free(struct st_expr *e);
 void st_program_free(struct st_program *prog);
+
+/* The aggregation an aggregating function (count..lhist) computes. */
+enum st_agg_kind st_func_agg(enum st_func fn);
 
 /* Names as the language spells them, for messages and dumps. */
 const char *st_func_name(enum st_func fn);

@@ -868,7 +868,7 @@ static int map_key_type(struct checker *c, const struct st_stmt *s, uint32_t k)
 /* The same map everywhere: one aggregation, key count, key kinds, bounds. */
 static int check_map_use(struct checker *c, struct st_stmt *s, const int64_t lh[3])
 {
-	enum st_agg agg = (enum st_agg)s->call->func;
+	enum st_agg_kind agg = st_func_agg(s->call->func);
 	struct st_map_info *m;
 	bool created;
 	uint32_t k;
@@ -897,7 +897,7 @@ static int check_map_use(struct checker *c, struct st_stmt *s, const int64_t lh[
 			    "number of keys",
 			    s->map, s->nr_keys, s->nr_keys == 1 ? "" : "s", m->nr_keys, m->pos.line,
 			    m->pos.col);
-	} else if (agg == ST_AGG_LHIST &&
+	} else if (agg == ST_K_LHIST &&
 		   (m->lhist_min != lh[0] || m->lhist_max != lh[1] || m->lhist_step != lh[2])) {
 		return cerr(c, s->call->pos,
 			    "lhist() bounds of %s differ from those at line %u, column %u: a map "
@@ -910,7 +910,7 @@ static int check_map_use(struct checker *c, struct st_stmt *s, const int64_t lh[
 		if (err)
 			return err;
 	}
-	if (agg != ST_AGG_COUNT && s->call->kids[0]->vtype == ST_VT_INT)
+	if (agg != ST_K_COUNT && s->call->kids[0]->vtype == ST_VT_INT)
 		m->value_signed = true;
 	return 0;
 }

@@ -26,12 +26,12 @@ struct sorted {
 static bool sorts_signed(const struct st_map_result *m)
 {
 	switch (m->agg) {
-	case ST_AGG_COUNT:
-	case ST_AGG_HIST:
-	case ST_AGG_LHIST:
+	case ST_K_COUNT:
+	case ST_K_HIST:
+	case ST_K_LHIST:
 		return false;
-	case ST_AGG_AVG:
-	case ST_AGG_STATS:
+	case ST_K_AVG:
+	case ST_K_STATS:
 		return true;
 	default:
 		return m->value_signed;
@@ -45,7 +45,7 @@ static int64_t average(const struct st_map_entry *e)
 
 static size_t nr_buckets(const struct st_map_result *m)
 {
-	if (m->agg == ST_AGG_HIST)
+	if (m->agg == ST_K_HIST)
 		return ST_HIST_BUCKETS;
 	return st_lhist_buckets(m->lhist_min, m->lhist_max, m->lhist_step);
 }
@@ -55,12 +55,12 @@ static void sort_value(const struct st_map_result *m, struct sorted *s)
 	size_t i, n;
 
 	switch (m->agg) {
-	case ST_AGG_AVG:
-	case ST_AGG_STATS:
+	case ST_K_AVG:
+	case ST_K_STATS:
 		s->i = average(s->e);
 		break;
-	case ST_AGG_HIST:
-	case ST_AGG_LHIST:
+	case ST_K_HIST:
+	case ST_K_LHIST:
 		n = nr_buckets(m);
 		for (i = 0; i < n; i++)
 			s->u += s->e->buckets[i];
@@ -346,26 +346,26 @@ static void print_value(FILE *f, enum st_output_format fmt, const struct st_map_
 					  ", \"total\": %" PRId64 "}";
 
 	switch (m->agg) {
-	case ST_AGG_HIST:
+	case ST_K_HIST:
 		if (fmt == ST_OUTPUT_TEXT)
 			hist_text(f, e->buckets);
 		else
 			hist_json(f, e->buckets);
 		break;
-	case ST_AGG_LHIST:
+	case ST_K_LHIST:
 		if (fmt == ST_OUTPUT_TEXT)
 			lhist_text(f, m, e->buckets);
 		else
 			lhist_json(f, m, e->buckets);
 		break;
-	case ST_AGG_STATS:
+	case ST_K_STATS:
 		fprintf(f, stats_fmt, e->count, average(e), e->total);
 		break;
-	case ST_AGG_AVG:
+	case ST_K_AVG:
 		fprintf(f, "%" PRId64, average(e));
 		break;
 	default:
-		if (m->agg != ST_AGG_COUNT && m->value_signed)
+		if (m->agg != ST_K_COUNT && m->value_signed)
 			fprintf(f, "%" PRId64, (int64_t)e->value);
 		else
 			fprintf(f, "%" PRIu64, e->value);
@@ -375,7 +375,7 @@ static void print_value(FILE *f, enum st_output_format fmt, const struct st_map_
 
 static bool is_hist(const struct st_map_result *m)
 {
-	return m->agg == ST_AGG_HIST || m->agg == ST_AGG_LHIST;
+	return m->agg == ST_K_HIST || m->agg == ST_K_LHIST;
 }
 
 static void print_text(FILE *f, const struct st_map_result *m, const struct sorted *s)
@@ -391,7 +391,7 @@ static void print_text(FILE *f, const struct st_map_result *m, const struct sort
 		print_value(f, ST_OUTPUT_TEXT, m, s[i].e);
 	}
 	fputc('\n', f);
-	if (m->agg == ST_AGG_AVG || m->agg == ST_AGG_STATS)
+	if (m->agg == ST_K_AVG || m->agg == ST_K_STATS)
 		fputc('\n', f);
 }
 
@@ -399,7 +399,7 @@ static const char *json_type(const struct st_map_result *m)
 {
 	if (is_hist(m))
 		return "hist";
-	if (m->agg == ST_AGG_AVG || m->agg == ST_AGG_STATS)
+	if (m->agg == ST_K_AVG || m->agg == ST_K_STATS)
 		return "stats";
 	return "map";
 }

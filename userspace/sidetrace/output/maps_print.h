@@ -27,23 +27,6 @@ enum st_output_format {
 	ST_OUTPUT_JSON,
 };
 
-/*
- * Log2 histogram buckets: index 0 counts negative values, 1 counts 0, 2
- * counts 1, and index k >= 3 counts [2^(k-2), 2^(k-1)); 65 is [2^63, 2^64).
- * In BPF: v < 0 (if signed) ? 0 : v == 0 ? 1 : 2 + log2(v).
- */
-#define ST_HIST_BUCKETS 66
-
-/*
- * Linear histogram buckets, B = (max - min) / step: index 0 counts v < min,
- * index i in 1..B counts [min + (i-1)*step, min + i*step), index B + 1
- * counts v >= max; B + 2 buckets in all.
- */
-static inline size_t st_lhist_buckets(int64_t min, int64_t max, int64_t step)
-{
-	return (size_t)((max - min) / step) + 2;
-}
-
 /* One key element; type is ST_VT_INT, ST_VT_UINT, ST_VT_BOOL or ST_VT_STR. */
 struct st_key_val {
 	enum st_vtype type;
@@ -68,7 +51,7 @@ struct st_map_entry {
 
 struct st_map_result {
 	const char *name; /* "@x", or "@" */
-	enum st_agg agg;
+	enum st_agg_kind agg;
 	uint32_t nr_keys; /* 0: one entry with keys == NULL */
 	bool value_signed; /* SUM, MIN, MAX: print value as int64_t */
 	int64_t lhist_min, lhist_max, lhist_step; /* LHIST */

@@ -24,11 +24,6 @@ struct dump {
 	size_t key_size;
 };
 
-static bool map_is_hist(const struct st_map_cfg *mc)
-{
-	return mc->kind == ST_K_HIST || mc->kind == ST_K_LHIST;
-}
-
 static uint32_t key_map_id(const uint8_t *key)
 {
 	struct st_key_hdr hdr;
@@ -43,7 +38,6 @@ static uint32_t key_map_id(const uint8_t *key)
  */
 static void combine(const struct st_val *percpu, int ncpus, bool is_signed, struct st_val *out)
 {
-	uint64_t flip = is_signed ? 1ULL << 63 : 0;
 	int i;
 
 	memset(out, 0, sizeof(*out));
@@ -57,8 +51,8 @@ static void combine(const struct st_val *percpu, int ncpus, bool is_signed, stru
 		if (v->max > out->max)
 			out->max = v->max;
 	}
-	out->min = ~out->min ^ flip;
-	out->max ^= flip;
+	out->min = st_min_decode(out->min, is_signed);
+	out->max = st_max_decode(out->max, is_signed);
 }
 
 static int dump_grow(struct dump *d)
@@ -127,7 +121,7 @@ static int dump_flat(const struct st_loader *l, const struct st_compiled *c, uin
 		combine(percpu, l->ncpus, mc->flags & ST_MAPF_SIGNED, &val);
 		if (!val.count)
 			continue;
-		if (map_is_hist(mc))
+		if (st_kind_has_bucket(mc->kind))
 			memcpy(key + ST_KEY_HDR, &b, sizeof(b));
 		ret = dump_add(d, key, &val);
 		if (ret)
@@ -204,7 +198,7 @@ static uint64_t key_bucket(const uint8_t *key, const struct st_map_cfg *mc)
 {
 	uint64_t b;
 
-	memcpy(&b, key + ST_KEY_HDR + mc->key_size, sizeof(b));
+	memcpy(&b, key + st_key_bucket_off(mc->key_size), sizeof(b));
 	return b;
 }
 
@@ -282,7 +276,7 @@ static int build_map(const struct st_program *prog, const struct st_compiled *c,
 		struct st_map_entry *e;
 
 		/* Histogram rows of one key share an entry. */
-		if (n && map_is_hist(mc) &&
+		if (n && st_kind_has_bucket(mc->kind) &&
 		    !memcmp(key, d->keys + (i - 1) * ks, ST_KEY_HDR + mc->key_size)) {
 			e = &entries[n - 1];
 		} else {

@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The arithmetic of the kernel/collector contract: histogram buckets, the
+ * min/max value encoding, the hash key's layout. Pure functions of their
+ * arguments with no BPF helper, so that the BPF program computes with them
+ * and the collector sizes, decodes and unit-tests with the very same code.
+ * Included through sidetrace.h.
+ */
+#ifndef SIDETRACE_ARITH_H
+#define SIDETRACE_ARITH_H
+
+/* Inlined on both sides: in BPF a call would be a subprogram to verify. */
+#define ST_ARITH static inline __attribute__((always_inline))
+
+/* Aggregation kinds; every kind keeps count and sum, some min and max. */
+enum st_agg_kind {
+	ST_K_COUNT,
+	ST_K_SUM,
+	ST_K_AVG,
+	ST_K_MIN,
+	ST_K_MAX,
+	ST_K_STATS,
+	ST_K_HIST, /* key gets a log2 bucket, value counts */
+	ST_K_LHIST, /* key gets a linear bucket, value counts */
+	ST_NR_AGG_KINDS,
+};
+
+/* hist and lhist store a bucket after the key parts. */
+ST_ARITH int st_kind_has_bucket(__u32 kind)
+{
+	return kind == ST_K_HIST || kind == ST_K_LHIST;
+}
+
+/*
+ * Log2 histogram buckets, as bpftrace's hist(): index 0 counts negative
+ * values, 1 counts 0, 2 counts 1, and index k >= 3 counts
+ * [2^(k-2), 2^(k-1)); 65 is [2^63, 2^64).
+ */
+#define ST_HIST_BUCKETS 66
+
+/* floor(log2(v)) for v > 0, without loops or branches the verifier walks. */
+ST_ARITH __u64 st_log2_u64(__u64 v)
+{
+	__u64 r = 0, shift;
+
+	shift = (v > 0xffffffffULL) << 5;
+	v >>= shift;
+	r |= shift;
+	shift = (v > 0xffff) << 4;
+	v >>= shift;
+	r |= shift;
+	shift = (v > 0xff) << 3;
+	v >>= shift;
+	r |= shift;
+	shift = (v > 0xf) << 2;
+	v >>= shift;
+	r |= shift;
+	shift = (v > 0x3) << 1;
+	v >>= shift;
+	r |= shift;
+	return r | (v >> 1);
+}
+
+/* The hist() bucket of v; an unsigned value is never negative. */
+ST_ARITH __u64 st_hist_bucket(__s64 v, int is_signed)
+{
+	if (is_signed && v < 0)
+		return 0;
+	if (v == 0)
+		return 1;
+	return st_log2_u64(v) + 2;
+}
+
+/*
+ * Linear histogram buckets, as bpftrace's lhist(), B = (max - min) / step:
+ * index 0 counts v < min, index i in 1..B counts
+ * [min + (i-1)*step, min + i*step), index B + 1 counts v >= max; B + 2
+ * buckets in all. The checker guarantees min < max and step > 0.
+ */
+ST_ARITH __u64 st_lhist_buckets(__s64 min, __s64 max, __s64 step)
+{
+	return (__u64)(max - min) / (__u64)step + 2;
+}
+
+/* The lhist() bucket of v; a zero step (never configured) is bucket 0. */
+ST_ARITH __u64 st_lhist_bucket(__s64 v, __s64 min, __s64 max, __u64 step)
+{
+	if (!step || v < min)
+		return 0;
+	if (v >= max)
+		return (__u64)(max - min) / step + 1;
+	return (__u64)(v - min) / step + 1;
+}
+
+/*
+ * min and max are kept as an unsigned maximum of an encoding whose zero is
+ * neutral, so that a zeroed value needs no first-value case and CPUs
+ * combine by taking the maximum: with u = v ^ (signed ? 1 << 63 : 0), max
+ * holds max(u) and min holds max(~u).
+ */
+ST_ARITH __u64 st_max_encode(__s64 v, int is_signed)
+{
+	return (__u64)v ^ (is_signed ? 1ULL << 63 : 0);
+}
+
+ST_ARITH __u64 st_min_encode(__s64 v, int is_signed)
+{
+	return ~st_max_encode(v, is_signed);
+}
+
+ST_ARITH __u64 st_max_decode(__u64 enc, int is_signed)
+{
+	return enc ^ (is_signed ? 1ULL << 63 : 0);
+}
+
+ST_ARITH __u64 st_min_decode(__u64 enc, int is_signed)
+{
+	return st_max_decode(~enc, is_signed);
+}
+
+/*
+ * Hash key: an 8-byte header (struct st_key_hdr: map id, reserved word),
+ * the map's key parts (key_size bytes, a multiple of 8), then for hist and
+ * lhist the 8-byte bucket.
+ */
+#define ST_KEY_HDR 8
+#define ST_KEY_BUCKET_SIZE 8
+
+/* Offset of the bucket in a key whose parts take key_size bytes. */
+ST_ARITH __u32 st_key_bucket_off(__u32 key_size)
+{
+	return ST_KEY_HDR + key_size;
+}
+
+/* Bytes of the key of a map of this kind whose parts take key_size bytes. */
+ST_ARITH __u32 st_key_len(__u32 kind, __u32 key_size)
+{
+	return ST_KEY_HDR + key_size + (st_kind_has_bucket(kind) ? ST_KEY_BUCKET_SIZE : 0);
+}
+
+#endif /* SIDETRACE_ARITH_H */
