@@ -536,6 +536,10 @@ static void test_dynamic(void)
 
 int main(void)
 {
+	/* What discovery does for every note it reads. */
+	st_sdt_args_parse(req_site.args, &req_site.sdt);
+	st_sdt_args_parse(resp_site.args, &resp_site.sdt);
+	st_sdt_args_parse(log_site.args, &log_site.sdt);
 	test_count();
 	test_string_key();
 	test_paths();

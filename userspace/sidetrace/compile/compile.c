@@ -481,23 +481,6 @@ static int check_user_clause(const struct st_program *prog, const struct st_clau
 	return 0;
 }
 
-/* Number of SDT arguments of a probe site ("-4@%eax 8@%rbx" has 2). */
-static uint32_t sdt_arg_count(const char *args)
-{
-	uint32_t n = 0;
-	bool in_arg = false;
-
-	for (; args && *args; args++) {
-		if (*args == ' ') {
-			in_arg = false;
-		} else if (!in_arg) {
-			in_arg = true;
-			n++;
-		}
-	}
-	return n;
-}
-
 static int add_probe(const struct st_program *prog, struct st_compiled *out,
 		     const struct st_clause *cl, const struct st_event *ev, struct st_diag *diag)
 {
@@ -531,7 +514,7 @@ static int add_probe(const struct st_program *prog, struct st_compiled *out,
 	 * garbage in the kernel.
 	 */
 	fixed = ev->variadic ? 3 : 2;
-	nargs = ev->nr_sites ? sdt_arg_count(ev->sites[0].args) : 0;
+	nargs = ev->nr_sites ? ev->sites[0].sdt.nr : 0;
 	if (ev->has_side && nargs < fixed) {
 		st_diag_set(
 			diag, prog->filename, cl->pos,

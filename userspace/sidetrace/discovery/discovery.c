@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include <side/abi/event-description.h>
+#include <side/probe.h>
 
 #include "discovery/discovery.h"
 #include "discovery/elf.h"
@@ -136,6 +137,7 @@ static int note_parse(const struct st_elf *e, const unsigned char *desc, size_t 
 	nv->nr++;
 	if (!n->provider || !n->name || !n->site.args)
 		return -ENOMEM;
+	st_sdt_args_parse(n->site.args, &n->site.sdt);
 	return 0;
 }
 
@@ -377,35 +379,21 @@ static int set_error(struct st_event *ev, const char *msg)
 	return ev->error ? 0 : -ENOMEM;
 }
 
-/* Number of space-separated operands in an SDT argument string. */
-static unsigned int sdt_arg_count(const char *args)
-{
-	unsigned int n = 0;
-
-	while (*args) {
-		args += strspn(args, " ");
-		if (!*args)
-			break;
-		n++;
-		args += strcspn(args, " ");
-	}
-	return n;
-}
-
 /*
- * A SIDE site passes min(fields, 10) values (9 when variadic), the
+ * A SIDE site passes min(fields, SIDE_SDT_MAX_VALUES*) values, the
  * description and the argument vector (and the dynamic fields). A site
  * built otherwise would feed a tracer garbage: say so.
  */
 static int check_site_args(struct st_event *ev)
 {
-	unsigned int max = ev->variadic ? 9 : 10, expect, got;
+	unsigned int max = ev->variadic ? SIDE_SDT_MAX_VALUES_VARIADIC : SIDE_SDT_MAX_VALUES;
+	unsigned int expect, got;
 	char msg[128];
 	uint32_t i;
 
 	expect = (ev->nr_fields < max ? ev->nr_fields : max) + 2 + ev->variadic;
 	for (i = 0; i < ev->nr_sites; i++) {
-		got = sdt_arg_count(ev->sites[i].args);
+		got = ev->sites[i].sdt.nr;
 		if (got == expect)
 			continue;
 		snprintf(msg, sizeof(msg),

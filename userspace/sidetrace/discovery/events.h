@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <stddef.h>
 
+#include "discovery/sdt_args.h"
+
 /* One node of a field's type tree; labels are enum side_type_label values. */
 struct st_type {
 	uint16_t label; /* SIDE_TYPE_* */
@@ -46,6 +48,7 @@ struct st_site {
 	uint64_t sema_addr; /* semaphore virtual address, 0 if none */
 	uint64_t sema_offset; /* semaphore file offset (ref_ctr_offset) */
 	char *args; /* SDT argument string as in the note */
+	struct st_sdt_args sdt; /* args parsed: where each argument is */
 };
 
 struct st_event {

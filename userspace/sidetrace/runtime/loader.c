@@ -7,12 +7,12 @@
  * the object has no CO-RE relocation (libbpf never parses the kernel's
  * BTF), only the programs the probes need are loaded, and where the
  * kernel has uprobe_multi links every site of a file is attached by one
- * syscall instead of one perf event per site. The SDT argument locations
- * are parsed here (not by libbpf's USDT support) into one st_site_cfg per
- * probe site, whose index is the uprobe's cookie.
+ * syscall instead of one perf event per site. Each probe site gets one
+ * st_site_cfg, whose index is the uprobe's cookie, holding the SDT
+ * argument locations that discovery parsed from its note (not libbpf's
+ * USDT support).
  */
 #define _GNU_SOURCE
-#include <asm/ptrace.h>
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <pthread.h>
@@ -214,109 +214,12 @@ static void start_warm_up(struct st_loader *l)
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
-/* x86-64 registers by SDT operand name, as words of struct pt_regs. */
-static const struct {
-	const char *names[4]; /* 64, 32, 16 and 8-bit names */
-	size_t off;
-} regs[] = {
-	{{"rax", "eax", "ax", "al"}, offsetof(struct pt_regs, rax)},
-	{{"rbx", "ebx", "bx", "bl"}, offsetof(struct pt_regs, rbx)},
-	{{"rcx", "ecx", "cx", "cl"}, offsetof(struct pt_regs, rcx)},
-	{{"rdx", "edx", "dx", "dl"}, offsetof(struct pt_regs, rdx)},
-	{{"rsi", "esi", "si", "sil"}, offsetof(struct pt_regs, rsi)},
-	{{"rdi", "edi", "di", "dil"}, offsetof(struct pt_regs, rdi)},
-	{{"rbp", "ebp", "bp", "bpl"}, offsetof(struct pt_regs, rbp)},
-	{{"rsp", "esp", "sp", "spl"}, offsetof(struct pt_regs, rsp)},
-	{{"rip", "eip", NULL, NULL}, offsetof(struct pt_regs, rip)},
-	{{"r8", "r8d", "r8w", "r8b"}, offsetof(struct pt_regs, r8)},
-	{{"r9", "r9d", "r9w", "r9b"}, offsetof(struct pt_regs, r9)},
-	{{"r10", "r10d", "r10w", "r10b"}, offsetof(struct pt_regs, r10)},
-	{{"r11", "r11d", "r11w", "r11b"}, offsetof(struct pt_regs, r11)},
-	{{"r12", "r12d", "r12w", "r12b"}, offsetof(struct pt_regs, r12)},
-	{{"r13", "r13d", "r13w", "r13b"}, offsetof(struct pt_regs, r13)},
-	{{"r14", "r14d", "r14w", "r14b"}, offsetof(struct pt_regs, r14)},
-	{{"r15", "r15d", "r15w", "r15b"}, offsetof(struct pt_regs, r15)},
-};
-
-/* "%rax" (len bytes) -> word of struct pt_regs, or -1. */
-static int reg_word(const char *name, size_t len)
-{
-	size_t i, k;
-
-	if (len < 2 || name[0] != '%')
-		return -1;
-	for (i = 0; i < sizeof(regs) / sizeof(regs[0]); i++)
-		for (k = 0; k < 4; k++)
-			if (regs[i].names[k] && strlen(regs[i].names[k]) == len - 1 &&
-			    !strncmp(regs[i].names[k], name + 1, len - 1))
-				return regs[i].off / 8;
-	return -1;
-}
-
-/*
- * Parses one SDT argument of x86-64 notes, "[-]SIZE@OPERAND" with OPERAND
- * %reg, $constant or [displacement](%reg); the SIB form
- * (%reg,%reg,scale) is refused, as libbpf refuses it.
- */
-static int parse_arg(const char *arg, size_t len, struct st_arg_spec *spec)
-{
-	char buf[64], *at, *end, *paren;
-	long size = 8;
-	int reg;
-
-	if (len >= sizeof(buf))
-		return -EINVAL;
-	memcpy(buf, arg, len);
-	buf[len] = '\0';
-	memset(spec, 0, sizeof(*spec));
-	at = strchr(buf, '@');
-	if (at) {
-		size = strtol(buf, &end, 10);
-		if (end != at || !size || size < -8 || size > 8)
-			return -EINVAL;
-		at++;
-	} else {
-		at = buf;
-	}
-	spec->size = size;
-	if (at[0] == '$') {
-		spec->loc = ST_LOC_CONST;
-		errno = 0;
-		spec->val = strtoll(at + 1, &end, 0);
-		return errno || *end || end == at + 1 ? -EINVAL : 0;
-	}
-	if (at[0] == '%') {
-		reg = reg_word(at, strlen(at));
-		if (reg < 0)
-			return -EINVAL;
-		spec->loc = ST_LOC_REG;
-		spec->reg = reg;
-		return 0;
-	}
-	paren = strchr(at, '(');
-	if (!paren || strchr(paren, ',') || at[strlen(at) - 1] != ')')
-		return -EINVAL;
-	if (paren != at) {
-		errno = 0;
-		spec->val = strtoll(at, &end, 0);
-		if (errno || end != paren)
-			return -EINVAL;
-	}
-	reg = reg_word(paren + 1, strlen(paren + 1) - 1);
-	if (reg < 0)
-		return -EINVAL;
-	spec->loc = ST_LOC_MEM;
-	spec->reg = reg;
-	return 0;
-}
-
 /* The st_site_cfg of one probe site of probe p. */
 static int make_site(const struct st_compiled_probe *p, uint32_t probe, const struct st_site *loc,
 		     struct st_site_cfg *site, char *err, size_t errlen)
 {
-	const char *a = loc->args ? loc->args : "";
-	uint32_t n = 0;
-	size_t len;
+	uint32_t unread;
+	char arg[64];
 
 	memset(site, 0, sizeof(*site));
 	site->probe = probe;
@@ -324,26 +227,20 @@ static int make_site(const struct st_compiled_probe *p, uint32_t probe, const st
 		site->nr_counts = p->nr_counts;
 		memcpy(site->counts, p->counts, sizeof(site->counts));
 	}
-	while (*a) {
-		if (*a == ' ') {
-			a++;
-			continue;
-		}
-		len = strcspn(a, " ");
-		if (n >= ST_MAX_SDT_ARGS) {
-			snprintf(err, errlen, "%s: a probe site has more than %d SDT arguments",
-				 p->name, ST_MAX_SDT_ARGS);
-			return -EINVAL;
-		}
-		/* An argument the probe never reads may be of any form. */
-		if (parse_arg(a, len, &site->args[n]) && (p->cfg.sdt_mask & (1U << n))) {
-			snprintf(err, errlen, "%s: cannot read SDT argument '%.*s' at 0x%llx in %s",
-				 p->name, (int)len, a, (unsigned long long)loc->pc, p->event->path);
-			return -EINVAL;
-		}
-		n++;
-		a += len;
+	if (loc->sdt.nr > ST_MAX_SDT_ARGS) {
+		snprintf(err, errlen, "%s: a probe site has more than %d SDT arguments", p->name,
+			 ST_MAX_SDT_ARGS);
+		return -EINVAL;
 	}
+	/* An argument the probe never reads may be of any form. */
+	unread = loc->sdt.bad & p->cfg.sdt_mask;
+	if (unread) {
+		st_sdt_arg_text(loc->args, __builtin_ctz(unread), arg, sizeof(arg));
+		snprintf(err, errlen, "%s: cannot read SDT argument '%s' at 0x%llx in %s", p->name,
+			 arg, (unsigned long long)loc->pc, p->event->path);
+		return -EINVAL;
+	}
+	memcpy(site->args, loc->sdt.spec, sizeof(site->args));
 	return 0;
 }
 
