@@ -21,18 +21,22 @@ Q := @
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
-# The collector includes its headers by component ("lang/ast.h") and the
-# kernel contract as "sidetrace.h" (bpf/); the skeleton lives in $(OUTPUT).
-INCLUDES := -Iinclude -Iuserspace/sidetrace -Ibpf -I$(OUTPUT)
+# The collector includes its headers by component ("lang/ast.h"), what it
+# shares with the runtime library as "common/..." and the kernel contract
+# as "sidetrace.h" (bpf/); the skeleton lives in $(OUTPUT).
+INCLUDES := -Iinclude -Iuserspace/sidetrace -Iuserspace -Ibpf -I$(OUTPUT)
 DEPFLAGS = -MMD -MP
 
 # A rule that fails leaves no half-written target behind.
 .DELETE_ON_ERROR:
 
+# Code shared by the runtime library and the collector (the SIDE type table)
+COMMON_SRCS := $(wildcard userspace/common/*.c)
+
 # Runtime library
-LIB_SRCS := $(wildcard userspace/lib/*.c)
-LIB_PIC_OBJS := $(patsubst userspace/lib/%.c,$(OUTPUT)/lib/pic/%.o,$(LIB_SRCS))
-LIB_OBJS := $(patsubst userspace/lib/%.c,$(OUTPUT)/lib/%.o,$(LIB_SRCS))
+LIB_SRCS := $(wildcard userspace/lib/*.c) $(COMMON_SRCS)
+LIB_PIC_OBJS := $(patsubst userspace/%.c,$(OUTPUT)/lib/pic/%.o,$(LIB_SRCS))
+LIB_OBJS := $(patsubst userspace/%.c,$(OUTPUT)/lib/%.o,$(LIB_SRCS))
 LIBSIDE_SO := $(OUTPUT)/libside.so
 LIBSIDE_A := $(OUTPUT)/libside.a
 
@@ -45,11 +49,11 @@ BPF_SKELS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.skel.h,$(BPF_SRCS))
 
 # The collector: main.c and one folder per component.
 ST_SRCS := $(wildcard userspace/sidetrace/*.c userspace/sidetrace/*/*.c)
-ST_OBJS := $(patsubst userspace/sidetrace/%.c,$(OUTPUT)/obj/st/%.o,$(ST_SRCS))
-ST_LIB_OBJS := $(filter-out $(OUTPUT)/obj/st/main.o,$(ST_OBJS))
+ST_OBJS := $(patsubst userspace/%.c,$(OUTPUT)/obj/%.o,$(ST_SRCS) $(COMMON_SRCS))
+ST_LIB_OBJS := $(filter-out $(OUTPUT)/obj/sidetrace/main.o,$(ST_OBJS))
 # Only what includes the skeleton waits for the BPF build; the .d files
 # then track it like any header.
-ST_SKEL_USERS := $(OUTPUT)/obj/st/runtime/loader.o
+ST_SKEL_USERS := $(OUTPUT)/obj/sidetrace/runtime/loader.o
 SIDETRACE := $(OUTPUT)/sidetrace
 ST_LIBS := -lbpf -lelf -lz
 
@@ -71,15 +75,17 @@ all: $(LIBSIDE_SO) $(LIBSIDE_A) $(SIDETRACE) $(EXAMPLES) $(EX_LIBS) $(UNIT_TESTS
 deps:
 	$(Q)scripts/deps.sh
 
-$(OUTPUT) $(OUTPUT)/lib $(OUTPUT)/lib/pic $(OUTPUT)/examples $(OUTPUT)/tests:
+$(OUTPUT) $(OUTPUT)/examples $(OUTPUT)/tests:
 	$(Q)mkdir -p $@
 
-$(OUTPUT)/lib/pic/%.o: userspace/lib/%.c | $(OUTPUT)/lib/pic
+$(OUTPUT)/lib/pic/%.o: userspace/%.c
 	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(WARN) $(DEPFLAGS) -fPIC -fvisibility=hidden -DSIDE_BUILD_LIB $(INCLUDES) -c $< -o $@
 
-$(OUTPUT)/lib/%.o: userspace/lib/%.c | $(OUTPUT)/lib
+$(OUTPUT)/lib/%.o: userspace/%.c
 	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(WARN) $(DEPFLAGS) -DSIDE_BUILD_LIB $(INCLUDES) -c $< -o $@
 
 $(LIBSIDE_SO): $(LIB_PIC_OBJS)
@@ -104,7 +110,7 @@ $(OUTPUT)/%.skel.h: $(OUTPUT)/%.bpf.o
 
 $(ST_SKEL_USERS): $(BPF_SKELS)
 
-$(OUTPUT)/obj/st/%.o: userspace/sidetrace/%.c
+$(OUTPUT)/obj/%.o: userspace/%.c
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(WARN) $(DEPFLAGS) $(INCLUDES) -c $< -o $@

@@ -25,6 +25,7 @@
 #include "discovery/discovery.h"
 #include "discovery/elf.h"
 #include "cmd/list.h"
+#include "common/side_types.h"
 #include "util/textbuf.h"
 
 #include "unit.h"
@@ -546,8 +547,8 @@ static void check_helpers(void)
 	CHECK_STR(name, "my_app_v2_x");
 	CHECK_STR(st_loglevel_name(SIDE_LOGLEVEL_WARNING), "WARNING");
 	CHECK(st_loglevel_name(8) == NULL);
-	CHECK_STR(st_type_label_name(SIDE_TYPE_STRING_UTF8), "string");
-	CHECK_STR(st_type_label_name(999), "unknown");
+	CHECK_STR(st_side_type_name(SIDE_TYPE_STRING_UTF8), "string");
+	CHECK_STR(st_side_type_name(999), "unknown");
 	st_tb_json_str(&tb, "a\"b\\c\n\x01");
 	s = st_tb_take(&tb);
 	CHECK_STR(s, "\"a\\\"b\\\\c\\n\\u0001\"");

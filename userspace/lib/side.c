@@ -11,6 +11,8 @@
 #include <string.h>
 #include <side/trace.h>
 
+#include "common/side_types.h"
+
 const char side_empty_callback[sizeof(void *) * 4] __attribute__((aligned(16)));
 
 struct side_events_register_handle {
@@ -150,66 +152,6 @@ int side_for_each_event(int (*fn)(struct side_event_description *desc, void *pri
 	return ret;
 }
 
-static const char *const side_label_names[_NR_SIDE_TYPE_LABEL] = {
-	[SIDE_TYPE_NULL] = "null",
-	[SIDE_TYPE_BOOL] = "bool",
-	[SIDE_TYPE_U8] = "u8",
-	[SIDE_TYPE_U16] = "u16",
-	[SIDE_TYPE_U32] = "u32",
-	[SIDE_TYPE_U64] = "u64",
-	[SIDE_TYPE_U128] = "u128",
-	[SIDE_TYPE_S8] = "s8",
-	[SIDE_TYPE_S16] = "s16",
-	[SIDE_TYPE_S32] = "s32",
-	[SIDE_TYPE_S64] = "s64",
-	[SIDE_TYPE_S128] = "s128",
-	[SIDE_TYPE_BYTE] = "byte",
-	[SIDE_TYPE_POINTER] = "pointer",
-	[SIDE_TYPE_FLOAT_BINARY16] = "float_binary16",
-	[SIDE_TYPE_FLOAT_BINARY32] = "float_binary32",
-	[SIDE_TYPE_FLOAT_BINARY64] = "float_binary64",
-	[SIDE_TYPE_FLOAT_BINARY128] = "float_binary128",
-	[SIDE_TYPE_STRING_UTF8] = "string",
-	[SIDE_TYPE_STRING_UTF16] = "string16",
-	[SIDE_TYPE_STRING_UTF32] = "string32",
-	[SIDE_TYPE_STRUCT] = "struct",
-	[SIDE_TYPE_VARIANT] = "variant",
-	[SIDE_TYPE_OPTIONAL] = "optional",
-	[SIDE_TYPE_ARRAY] = "array",
-	[SIDE_TYPE_VLA] = "vla",
-	[SIDE_TYPE_VLA_VISITOR] = "vla_visitor",
-	[SIDE_TYPE_ENUM] = "enum",
-	[SIDE_TYPE_ENUM_BITMAP] = "enum_bitmap",
-	[SIDE_TYPE_DYNAMIC] = "dynamic",
-	[SIDE_TYPE_GATHER_BOOL] = "gather_bool",
-	[SIDE_TYPE_GATHER_INTEGER] = "gather_integer",
-	[SIDE_TYPE_GATHER_BYTE] = "gather_byte",
-	[SIDE_TYPE_GATHER_POINTER] = "gather_pointer",
-	[SIDE_TYPE_GATHER_FLOAT] = "gather_float",
-	[SIDE_TYPE_GATHER_STRING] = "gather_string",
-	[SIDE_TYPE_GATHER_STRUCT] = "gather_struct",
-	[SIDE_TYPE_GATHER_ARRAY] = "gather_array",
-	[SIDE_TYPE_GATHER_VLA] = "gather_vla",
-	[SIDE_TYPE_GATHER_ENUM] = "gather_enum",
-	[SIDE_TYPE_DYNAMIC_NULL] = "dynamic_null",
-	[SIDE_TYPE_DYNAMIC_BOOL] = "dynamic_bool",
-	[SIDE_TYPE_DYNAMIC_INTEGER] = "dynamic_integer",
-	[SIDE_TYPE_DYNAMIC_BYTE] = "dynamic_byte",
-	[SIDE_TYPE_DYNAMIC_POINTER] = "dynamic_pointer",
-	[SIDE_TYPE_DYNAMIC_FLOAT] = "dynamic_float",
-	[SIDE_TYPE_DYNAMIC_STRING] = "dynamic_string",
-	[SIDE_TYPE_DYNAMIC_STRUCT] = "dynamic_struct",
-	[SIDE_TYPE_DYNAMIC_STRUCT_VISITOR] = "dynamic_struct_visitor",
-	[SIDE_TYPE_DYNAMIC_VLA] = "dynamic_vla",
-	[SIDE_TYPE_DYNAMIC_VLA_VISITOR] = "dynamic_vla_visitor",
-};
-
-static const char *side_label_name(uint16_t label)
-{
-	return label < _NR_SIDE_TYPE_LABEL && side_label_names[label] ? side_label_names[label]
-								      : "unknown";
-}
-
 /*
  * The type check of unoptimized builds, where the compiler cannot fold it:
  * run once per call site, the first time the event fires.
@@ -232,8 +174,8 @@ void side_check_call(const struct side_event_description *desc,
 			"%s:%d: SIDE: event %s:%s: argument %u is a %s, but field \"%s\" is "
 			"declared %s\n",
 			file, line, side_ptr_get(desc->provider_name),
-			side_ptr_get(desc->event_name), i + 1, side_label_name(a),
-			side_ptr_get(fields[i].field_name), side_label_name(f));
+			side_ptr_get(desc->event_name), i + 1, st_side_type_name(a),
+			side_ptr_get(fields[i].field_name), st_side_type_name(f));
 	}
 }
 

@@ -16,56 +16,6 @@
 #include "cmd/list.h"
 #include "util/textbuf.h"
 
-const char *st_type_label_name(uint16_t label)
-{
-	static const char *const names[] = {
-		[SIDE_TYPE_NULL] = "null",
-		[SIDE_TYPE_BOOL] = "bool",
-		[SIDE_TYPE_U8] = "u8",
-		[SIDE_TYPE_U16] = "u16",
-		[SIDE_TYPE_U32] = "u32",
-		[SIDE_TYPE_U64] = "u64",
-		[SIDE_TYPE_U128] = "u128",
-		[SIDE_TYPE_S8] = "s8",
-		[SIDE_TYPE_S16] = "s16",
-		[SIDE_TYPE_S32] = "s32",
-		[SIDE_TYPE_S64] = "s64",
-		[SIDE_TYPE_S128] = "s128",
-		[SIDE_TYPE_BYTE] = "byte",
-		[SIDE_TYPE_POINTER] = "pointer",
-		[SIDE_TYPE_FLOAT_BINARY16] = "float16",
-		[SIDE_TYPE_FLOAT_BINARY32] = "float32",
-		[SIDE_TYPE_FLOAT_BINARY64] = "float64",
-		[SIDE_TYPE_FLOAT_BINARY128] = "float128",
-		[SIDE_TYPE_STRING_UTF8] = "string",
-		[SIDE_TYPE_STRING_UTF16] = "string16",
-		[SIDE_TYPE_STRING_UTF32] = "string32",
-		[SIDE_TYPE_STRUCT] = "struct",
-		[SIDE_TYPE_VARIANT] = "variant",
-		[SIDE_TYPE_OPTIONAL] = "optional",
-		[SIDE_TYPE_ARRAY] = "array",
-		[SIDE_TYPE_VLA] = "vla",
-		[SIDE_TYPE_VLA_VISITOR] = "vla_visitor",
-		[SIDE_TYPE_ENUM] = "enum",
-		[SIDE_TYPE_ENUM_BITMAP] = "enum_bitmap",
-		[SIDE_TYPE_DYNAMIC] = "dynamic",
-		[SIDE_TYPE_GATHER_BOOL] = "gather_bool",
-		[SIDE_TYPE_GATHER_INTEGER] = "gather_integer",
-		[SIDE_TYPE_GATHER_BYTE] = "gather_byte",
-		[SIDE_TYPE_GATHER_POINTER] = "gather_pointer",
-		[SIDE_TYPE_GATHER_FLOAT] = "gather_float",
-		[SIDE_TYPE_GATHER_STRING] = "gather_string",
-		[SIDE_TYPE_GATHER_STRUCT] = "gather_struct",
-		[SIDE_TYPE_GATHER_ARRAY] = "gather_array",
-		[SIDE_TYPE_GATHER_VLA] = "gather_vla",
-		[SIDE_TYPE_GATHER_ENUM] = "gather_enum",
-	};
-
-	if (label < sizeof(names) / sizeof(names[0]) && names[label])
-		return names[label];
-	return label == ST_TYPE_UNREADABLE ? "unreadable" : "unknown";
-}
-
 static void type_text(struct st_textbuf *tb, const struct st_type *t, bool verbose);
 
 static void fields_text(struct st_textbuf *tb, const struct st_field *f, uint32_t nr, bool verbose)
@@ -162,7 +112,7 @@ static void type_text(struct st_textbuf *tb, const struct st_type *t, bool verbo
 	case SIDE_TYPE_GATHER_ENUM:
 		st_tb_puts(tb, t->label == SIDE_TYPE_GATHER_VLA	   ? "gather vla"
 			       : t->label == SIDE_TYPE_GATHER_ENUM ? "gather enum"
-								   : st_type_label_name(t->label));
+								   : st_type_name(t));
 		st_tb_putc(tb, '<');
 		elem_text(tb, t->elem, verbose);
 		st_tb_putc(tb, '>');
@@ -183,8 +133,8 @@ static void type_text(struct st_textbuf *tb, const struct st_type *t, bool verbo
 		st_tb_putc(tb, '?');
 		break;
 	default:
-		st_tb_puts(tb, st_type_label_name(t->label));
-		if (!strcmp(st_type_label_name(t->label), "unknown"))
+		st_tb_puts(tb, st_type_name(t));
+		if (!strcmp(st_type_name(t), "unknown"))
 			st_tb_printf(tb, "(%u)", t->label);
 		break;
 	}
@@ -285,7 +235,7 @@ static void json_type(struct st_textbuf *tb, const struct st_type *t)
 {
 	uint32_t i;
 
-	st_tb_printf(tb, "{\"kind\":\"%s\",\"label\":%u", st_type_label_name(t->label), t->label);
+	st_tb_printf(tb, "{\"kind\":\"%s\",\"label\":%u", st_type_name(t), t->label);
 	if (t->size)
 		st_tb_printf(tb, ",\"size\":%u", t->size);
 	switch (t->label) {

@@ -21,9 +21,6 @@
  */
 int st_cmd_list(int argc, char **argv);
 
-/* "u32", "struct", "gather_integer"...; "unknown" for an unknown label. */
-const char *st_type_label_name(uint16_t label);
-
 /*
  * A type as one line, e.g. "array<string, 3>" or "struct { a: u32 }";
  * verbose adds attributes and enum mappings. Malloc'ed; NULL when out of

@@ -10,6 +10,7 @@
 
 #include <side/abi/type-description.h>
 
+#include "common/side_types.h"
 #include "lang/checker.h"
 #include "compile/compile.h"
 
@@ -103,35 +104,35 @@ static int str_const(struct cctx *c, const char *s, struct st_pos pos)
 	return -EINVAL;
 }
 
-/* The argument label of a leaf field and, for bool, its size. */
+/*
+ * The argument label of a leaf field and, for bool, its size. The checker
+ * let through only what the type table says the kernel side reads.
+ */
 static int leaf_label(struct cctx *c, const struct st_type *t, struct st_pos pos,
 		      struct st_step *step)
 {
-	switch (t->label) {
-	case SIDE_TYPE_BOOL:
+	const struct st_side_type *info = st_side_type(t->label);
+
+	if (info->unreadable)
+		return fail(c, pos, "internal error: the checker let an unreadable type through");
+	switch (info->type_class) {
+	case ST_TC_BOOL:
 		step->label = t->label;
 		step->size = t->size;
 		return 0;
-	case SIDE_TYPE_U8 ... SIDE_TYPE_POINTER:
-	case SIDE_TYPE_STRING_UTF8:
+	case ST_TC_INT:
+	case ST_TC_STRING:
 		step->label = t->label;
 		return 0;
-	case SIDE_TYPE_ENUM:
-	case SIDE_TYPE_ENUM_BITMAP:
+	case ST_TC_ENUM:
 		/* The argument is the underlying integer. */
-		if (!t->elem)
-			break;
-		return leaf_label(c, t->elem, pos, step);
-	case SIDE_TYPE_DYNAMIC:
-		step->label = ST_LABEL_ANY_DYNAMIC;
-		return 0;
+		if (t->elem)
+			return leaf_label(c, t->elem, pos, step);
+		break;
 	default:
 		break;
 	}
-	st_diag_set(c->diag, c->prog->filename, pos,
-		    "fields of type %s cannot be read in the kernel", st_type_name(t));
-	st_diag_hint(c->diag, "usable: integers, bool, byte, pointer, enum, UTF-8 string, dynamic");
-	return -EINVAL;
+	return fail(c, pos, "internal error: a leaf field without a value");
 }
 
 /* The slot of load ld, added to the probe unless already there. */
@@ -218,20 +219,16 @@ static int add_load(struct cctx *c, const struct st_expr *e)
 			if (ref->idx[k + 1] >= t->nr_fields)
 				return fail(c, e->pos, "internal error: member index out of range");
 			t = &t->fields[ref->idx[k + 1]].type;
-		} else if ((t->label == SIDE_TYPE_ARRAY || t->label == SIDE_TYPE_VLA) && t->elem) {
+		} else if (st_side_type(t->label)->type_class == ST_TC_ARRAY && t->elem) {
 			t = t->elem;
 		} else {
-			st_diag_set(c->diag, c->prog->filename, e->pos,
-				    "members of %s fields cannot be read in the kernel",
-				    st_type_name(t));
-			return -EINVAL;
+			return fail(c, e->pos, "internal error: a path through a leaf field");
 		}
 	}
 	err = leaf_label(c, t, e->pos, &ld.steps[ref->nr_idx - 1]);
 	if (err)
 		return err;
-	if ((ld.want == ST_WANT_STR) !=
-	    (t->label == SIDE_TYPE_STRING_UTF8 || t->label == SIDE_TYPE_DYNAMIC))
+	if ((ld.want == ST_WANT_STR) != (st_side_type(t->label)->type_class == ST_TC_STRING))
 		return fail(c, e->pos, "internal error: field type and value type differ");
 	/*
 	 * A top-level field among the probe's value arguments is read from

@@ -86,6 +86,9 @@ int st_resolve_target(const char *target, char *path_out, size_t len);
 /* Replace every character outside [A-Za-z0-9_] by '_', as SDT names do. */
 void st_sanitize_name(char *s);
 
+/* "u32", "struct", "gather_integer"...; "unreadable", "unknown". */
+const char *st_type_name(const struct st_type *t);
+
 /* "INFO" for SIDE_LOGLEVEL_INFO...; NULL when out of range. */
 const char *st_loglevel_name(uint32_t loglevel);
 

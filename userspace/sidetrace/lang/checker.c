@@ -7,9 +7,9 @@
 
 #include <side/abi/type-description.h>
 
+#include "common/side_types.h"
 #include "lang/checker.h"
 #include "discovery/discovery.h"
-#include "cmd/list.h"
 #include "sidetrace.h"
 
 /* The type of a dynamic field once a use fixed it, and that use. */
@@ -77,11 +77,6 @@ static void names_add(struct names *l, const char *a, const char *b)
 		strcpy(l->buf + sizeof(l->buf) - 5, "...");
 	l->len = strlen(l->buf);
 	l->n++;
-}
-
-const char *st_type_name(const struct st_type *t)
-{
-	return st_type_label_name(t->label);
 }
 
 /* Levenshtein distance, for "did you mean" suggestions. */
@@ -202,15 +197,28 @@ static int check_side_probe(struct checker *c, struct st_probe *p)
 
 /* ---- field paths ---- */
 
+#define READABLE \
+	"readable: integers, bool, byte, pointer, enum, UTF-8 strings, and the members and " \
+	"elements of structs, arrays and vlas"
+
 static bool is_struct(const struct st_type *t)
 {
-	return t->label == SIDE_TYPE_STRUCT || t->label == SIDE_TYPE_GATHER_STRUCT;
+	return st_side_type(t->label)->type_class == ST_TC_STRUCT;
 }
 
 static bool is_array(const struct st_type *t)
 {
-	return t->label == SIDE_TYPE_ARRAY || t->label == SIDE_TYPE_VLA ||
-	       t->label == SIDE_TYPE_GATHER_ARRAY || t->label == SIDE_TYPE_GATHER_VLA;
+	return st_side_type(t->label)->type_class == ST_TC_ARRAY;
+}
+
+/* A struct or array the kernel side cannot walk into: say why. */
+static int unwalkable(struct checker *c, const struct st_path_seg *seg, const char *where,
+		      const struct st_type *t)
+{
+	cerr(c, seg->pos, "%s has type %s, which sidetrace cannot read yet: %s", where,
+	     st_type_name(t), st_side_type(t->label)->unreadable);
+	st_diag_hint(c->diag, "%s", READABLE);
+	return -EINVAL;
 }
 
 /* "args.a.b[2]" up to (excluding) segment n, for messages. */
@@ -308,6 +316,8 @@ static int resolve_path(struct checker *c, const struct st_expr *e, const struct
 					    "%s is not a struct (it is %s): '.' applies to struct "
 					    "fields",
 					    where, st_type_name(t));
+			if (st_side_type(t->label)->unreadable)
+				return unwalkable(c, seg, where, t);
 			f = find_field(t->fields, t->nr_fields, seg->name);
 			if (f < 0)
 				return unknown_field(c, e, i, ev, t->fields, t->nr_fields);
@@ -319,6 +329,8 @@ static int resolve_path(struct checker *c, const struct st_expr *e, const struct
 					    "%s is not an array (it is %s): [i] applies to array "
 					    "and vla fields",
 					    where, st_type_name(t));
+			if (st_side_type(t->label)->unreadable)
+				return unwalkable(c, seg, where, t);
 			if ((t->label == SIDE_TYPE_ARRAY || t->label == SIDE_TYPE_GATHER_ARRAY) &&
 			    seg->index >= t->array_len)
 				return cerr(
@@ -339,66 +351,47 @@ static int resolve_path(struct checker *c, const struct st_expr *e, const struct
 	return 0;
 }
 
-/* The value type of a SIDE leaf type, or an error saying why it is none. */
+/*
+ * The value type of a SIDE leaf type, or an error saying why it is none:
+ * the type table (common/side_types.h) says what the kernel side reads.
+ */
 static int leaf_vtype(struct checker *c, const struct st_expr *e, const struct st_type *t,
 		      enum st_vtype *vt)
 {
+	const struct st_side_type *info = st_side_type(t->label);
 	char where[256];
-	const struct st_type *elem;
 
 	path_text(e, e->nr_path, where, sizeof(where));
-	switch (t->label) {
-	case SIDE_TYPE_BOOL:
-	case SIDE_TYPE_GATHER_BOOL:
-		*vt = ST_VT_BOOL;
-		return 0;
-	case SIDE_TYPE_U8:
-	case SIDE_TYPE_U16:
-	case SIDE_TYPE_U32:
-	case SIDE_TYPE_U64:
-	case SIDE_TYPE_BYTE:
-	case SIDE_TYPE_POINTER:
-	case SIDE_TYPE_GATHER_BYTE:
-	case SIDE_TYPE_GATHER_POINTER:
-		*vt = ST_VT_UINT;
-		return 0;
-	case SIDE_TYPE_S8:
-	case SIDE_TYPE_S16:
-	case SIDE_TYPE_S32:
-	case SIDE_TYPE_S64:
-		*vt = ST_VT_INT;
-		return 0;
-	case SIDE_TYPE_GATHER_INTEGER:
-		*vt = t->is_signed ? ST_VT_INT : ST_VT_UINT;
-		return 0;
-	case SIDE_TYPE_ENUM:
-	case SIDE_TYPE_ENUM_BITMAP:
-	case SIDE_TYPE_GATHER_ENUM:
-		/* An enum reads as its underlying integer. */
-		elem = t->elem ? t->elem : t;
-		*vt = elem->is_signed ? ST_VT_INT : ST_VT_UINT;
-		return 0;
-	case SIDE_TYPE_STRING_UTF8:
-	case SIDE_TYPE_STRING_UTF16:
-	case SIDE_TYPE_STRING_UTF32:
-	case SIDE_TYPE_GATHER_STRING:
-		*vt = ST_VT_STR;
-		return 0;
-	case SIDE_TYPE_STRUCT:
-	case SIDE_TYPE_GATHER_STRUCT:
+	if (info->unreadable) {
+		cerr(c, e->pos, "%s has type %s, which sidetrace cannot read yet: %s", where,
+		     st_type_name(t), info->unreadable);
+		st_diag_hint(c->diag, "%s", READABLE);
+		return -EINVAL;
+	}
+	if (info->type_class == ST_TC_STRUCT)
 		return cerr(c, e->pos, "%s is a struct: use one of its members, %s.MEMBER", where,
 			    where);
-	case SIDE_TYPE_ARRAY:
-	case SIDE_TYPE_VLA:
-	case SIDE_TYPE_GATHER_ARRAY:
-	case SIDE_TYPE_GATHER_VLA:
+	if (info->type_class == ST_TC_ARRAY)
 		return cerr(c, e->pos, "%s is an array (%s): use an element, %s[INDEX]", where,
 			    st_type_name(t), where);
+	switch (info->type_class) {
+	case ST_TC_BOOL:
+		*vt = ST_VT_BOOL;
+		return 0;
+	case ST_TC_INT:
+		*vt = info->is_signed ? ST_VT_INT : ST_VT_UINT;
+		return 0;
+	case ST_TC_STRING:
+		*vt = ST_VT_STR;
+		return 0;
+	case ST_TC_ENUM:
+		/* An enum reads as its underlying integer. */
+		if (t->elem && st_side_type(t->elem->label)->type_class == ST_TC_INT)
+			return leaf_vtype(c, e, t->elem, vt);
+		return cerr(c, e->pos, "%s is an enum without an integer type to read", where);
 	default:
-		return cerr(c, e->pos,
-			    "%s has type %s, which sidetrace cannot read yet: use an integer, "
-			    "bool, enum or string field",
-			    where, st_type_name(t));
+		return cerr(c, e->pos, "%s has type %s, which has no value to read", where,
+			    st_type_name(t));
 	}
 }
 

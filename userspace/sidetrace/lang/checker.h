@@ -69,7 +69,4 @@ struct st_event_source {
  */
 int st_check(struct st_program *prog, const struct st_event_source *src, struct st_diag *diag);
 
-/* The SIDE type as "u32", "string", "struct", ... for messages. */
-const char *st_type_name(const struct st_type *t);
-
 #endif /* SIDETRACE_CHECKER_H */
