@@ -9,17 +9,23 @@
 
 #include "common/side_types.h"
 
-#define NOT_YET_GATHER "gather fields point into an application object that the kernel side does not follow"
+#define NOT_YET_GATHER \
+	"gather fields point into an application object that the kernel side does not follow"
 #define NOT_YET_FLOAT "BPF has no floating point"
 #define NOT_YET_WIDE_STR "only UTF-8 strings are decoded"
 #define NOT_YET_128 "128-bit integers do not fit the language's 64-bit values"
 #define NOT_YET_CALLBACK "its elements come from a callback in the application"
 #define NOT_YET_CHOICE "variant and optional values are not decoded"
-#define NOT_YET_STATIC_DYNAMIC "only the dynamic fields of variadic events are decoded, not static fields of type dynamic"
+#define NOT_YET_STATIC_DYNAMIC \
+	"only the dynamic fields of variadic events are decoded, not static fields of type " \
+	"dynamic"
 
 #define NOT_A_FIELD_TYPE "the label of a dynamic value, not a field type"
 
-#define INT(n, s, b) {.name = n, .type_class = ST_TC_INT, .is_signed = s, .bits = b}
+#define INT(n, s, b) \
+	{ \
+		.name = n, .type_class = ST_TC_INT, .is_signed = s, .bits = b \
+	}
 
 static const struct st_side_type types[_NR_SIDE_TYPE_LABEL] = {
 	[SIDE_TYPE_NULL] = {"null", ST_TC_NONE, false, 0, "a null field has no value"},
@@ -71,9 +77,11 @@ static const struct st_side_type types[_NR_SIDE_TYPE_LABEL] = {
 	[SIDE_TYPE_DYNAMIC_FLOAT] = {"dynamic_float", ST_TC_FLOAT, false, 0, NOT_A_FIELD_TYPE},
 	[SIDE_TYPE_DYNAMIC_STRING] = {"dynamic_string", ST_TC_STRING, false, 0, NOT_A_FIELD_TYPE},
 	[SIDE_TYPE_DYNAMIC_STRUCT] = {"dynamic_struct", ST_TC_STRUCT, false, 0, NOT_A_FIELD_TYPE},
-	[SIDE_TYPE_DYNAMIC_STRUCT_VISITOR] = {"dynamic_struct_visitor", ST_TC_STRUCT, false, 0, NOT_A_FIELD_TYPE},
+	[SIDE_TYPE_DYNAMIC_STRUCT_VISITOR] = {"dynamic_struct_visitor", ST_TC_STRUCT, false, 0,
+					      NOT_A_FIELD_TYPE},
 	[SIDE_TYPE_DYNAMIC_VLA] = {"dynamic_vla", ST_TC_ARRAY, false, 0, NOT_A_FIELD_TYPE},
-	[SIDE_TYPE_DYNAMIC_VLA_VISITOR] = {"dynamic_vla_visitor", ST_TC_ARRAY, false, 0, NOT_A_FIELD_TYPE},
+	[SIDE_TYPE_DYNAMIC_VLA_VISITOR] = {"dynamic_vla_visitor", ST_TC_ARRAY, false, 0,
+					   NOT_A_FIELD_TYPE},
 };
 
 static const struct st_side_type unknown = {"unknown", ST_TC_NONE, false, 0,

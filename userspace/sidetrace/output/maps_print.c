@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "output/maps_print.h"
+#include "util/json.h"
 
 #define BAR_WIDTH 52
 
@@ -133,31 +134,15 @@ static void print_key_val(FILE *f, const struct st_key_val *k)
 
 static void print_json_str(FILE *f, const char *s)
 {
-	for (; *s; s++) {
-		unsigned char c = *s;
+	char buf[ST_JSON_ESC_MAX];
+	const char *esc;
 
-		switch (c) {
-		case '"':
-			fputs("\\\"", f);
-			break;
-		case '\\':
-			fputs("\\\\", f);
-			break;
-		case '\n':
-			fputs("\\n", f);
-			break;
-		case '\r':
-			fputs("\\r", f);
-			break;
-		case '\t':
-			fputs("\\t", f);
-			break;
-		default:
-			if (c <= 0x1f)
-				fprintf(f, "\\u%04x", c);
-			else
-				fputc(c, f);
-		}
+	for (; *s; s++) {
+		esc = st_json_escape(*s, buf);
+		if (esc)
+			fputs(esc, f);
+		else
+			fputc(*s, f);
 	}
 }
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/json.h"
 #include "util/textbuf.h"
 
 static bool tb_reserve(struct st_textbuf *tb, size_t more)
@@ -65,22 +66,16 @@ void st_tb_printf(struct st_textbuf *tb, const char *fmt, ...)
 
 void st_tb_json_str(struct st_textbuf *tb, const char *s)
 {
-	const unsigned char *p;
+	char buf[ST_JSON_ESC_MAX];
+	const char *esc;
 
 	st_tb_putc(tb, '"');
-	for (p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\') {
-			st_tb_putc(tb, '\\');
-			st_tb_putc(tb, *p);
-		} else if (*p == '\n') {
-			st_tb_puts(tb, "\\n");
-		} else if (*p == '\t') {
-			st_tb_puts(tb, "\\t");
-		} else if (*p < 0x20 || *p == 0x7f) {
-			st_tb_printf(tb, "\\u%04x", *p);
-		} else {
-			st_tb_putc(tb, *p);
-		}
+	for (; *s; s++) {
+		esc = st_json_escape(*s, buf);
+		if (esc)
+			st_tb_puts(tb, esc);
+		else
+			st_tb_putc(tb, *s);
 	}
 	st_tb_putc(tb, '"');
 }
