@@ -23,6 +23,7 @@
 #include <side/abi/type-description.h>
 
 #include "discovery/discovery.h"
+#include "discovery/targets.h"
 #include "discovery/elf.h"
 #include "cmd/list.h"
 #include "common/side_types.h"

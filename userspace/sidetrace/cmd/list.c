@@ -13,6 +13,7 @@
 #include <side/abi/type-description.h>
 
 #include "discovery/discovery.h"
+#include "discovery/targets.h"
 #include "cmd/list.h"
 #include "util/textbuf.h"
 

@@ -74,15 +74,6 @@ bool st_event_match(const struct st_event *ev, const char *provider_glob, const 
 size_t st_events_match(const struct st_event_list *l, const char *provider_glob,
 		       const char *name_glob, size_t *idx, size_t max);
 
-/*
- * Resolve a probe TARGET to a file path: an existing path as is; a name
- * without '/' is looked up as a library (libfoo, libfoo.so, libfoo.so.1)
- * in LD_LIBRARY_PATH, the ld.so cache (ldconfig -p) and the standard
- * library directories, then as a program in PATH. Returns 0, -ENOENT, or
- * -ENAMETOOLONG.
- */
-int st_resolve_target(const char *target, char *path_out, size_t len);
-
 /* Replace every character outside [A-Za-z0-9_] by '_', as SDT names do. */
 void st_sanitize_name(char *s);
 

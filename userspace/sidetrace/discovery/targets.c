@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * Resolving a probe TARGET (a path, a library name or a program name) to
- * the file it names, as the dynamic loader and the shell would find it.
+ * Finding a probe's TARGET (a path, a library name or a program name): the
+ * file it names, as the dynamic loader and the shell would find it, and
+ * the events of it that a session traces (all, or those of one process).
  */
+#define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -12,6 +15,7 @@
 #include <unistd.h>
 
 #include "discovery/discovery.h"
+#include "discovery/targets.h"
 
 /* Copy a found path out, refusing to truncate it. */
 static int put_path(const char *path, char *out, size_t len)
@@ -120,4 +124,160 @@ int st_resolve_target(const char *target, char *path_out, size_t len)
 			return ret;
 	}
 	return search_dirs(getenv("PATH"), target, path_out, len);
+}
+
+/* True when the object at path is what target names (-p lookups). */
+static bool object_matches(const char *path, const char *target)
+{
+	const char *base = strrchr(path, '/');
+	size_t n = strlen(target);
+	char real[PATH_MAX];
+
+	base = base ? base + 1 : path;
+	if (!strcmp(path, target))
+		return true;
+	if (realpath(target, real) && !strcmp(path, real))
+		return true;
+	if (strchr(target, '/'))
+		return false;
+	/* "libkv" matches libkv.so and libkv.so.1; "app" matches app. */
+	return !strncmp(base, target, n) && (base[n] == '\0' || base[n] == '.' || base[n] == '-');
+}
+
+/* -p: the events of the process's objects that target names. */
+static int select_pid_events(struct st_target_set *s, struct st_target *t)
+{
+	size_t i, n = 0;
+
+	if (!s->pid_loaded) {
+		char err[256] = "";
+
+		if (st_discover_pid(s->pid, &s->pid_events, err, sizeof(err)))
+			return -ESRCH;
+		s->pid_loaded = true;
+	}
+	t->selected = calloc(s->pid_events.nr ? s->pid_events.nr : 1, sizeof(*t->selected));
+	if (!t->selected)
+		return -ENOMEM;
+	for (i = 0; i < s->pid_events.nr; i++)
+		if (object_matches(s->pid_events.events[i].path, t->name))
+			t->selected[n++] = s->pid_events.events[i];
+	t->list.events = t->selected;
+	t->list.nr = n;
+	return 0;
+}
+
+/*
+ * -c: a library the command loads through an $ORIGIN run path sits next to
+ * it, where the standard lookup does not go.
+ */
+static int find_next_to(const char *cmd_path, const char *name, char *path, size_t len)
+{
+	char dir[PATH_MAX], *slash;
+	struct dirent *de;
+	int ret = -ENOENT;
+	DIR *d;
+
+	if (!cmd_path || strchr(name, '/'))
+		return -ENOENT;
+	snprintf(dir, sizeof(dir), "%s", cmd_path);
+	slash = strrchr(dir, '/');
+	if (!slash)
+		return -ENOENT;
+	*slash = '\0';
+	d = opendir(dir);
+	if (!d)
+		return -ENOENT;
+	while ((de = readdir(d))) {
+		char full[PATH_MAX];
+
+		if (snprintf(full, sizeof(full), "%s/%s", dir, de->d_name) >= (int)sizeof(full))
+			continue;
+		if (strstr(de->d_name, ".so") && object_matches(full, name)) {
+			snprintf(path, len, "%s", full);
+			ret = 0;
+			break;
+		}
+	}
+	closedir(d);
+	return ret;
+}
+
+const struct st_event_list *st_target_events(struct st_target_set *s, const char *name, char *err,
+					     size_t errlen)
+{
+	char path[PATH_MAX];
+	struct st_target *t;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < s->nr_targets; i++)
+		if (!strcmp(s->targets[i].name, name))
+			return &s->targets[i].list;
+	t = realloc(s->targets, (s->nr_targets + 1) * sizeof(*t));
+	if (!t) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	s->targets = t;
+	t = &t[s->nr_targets];
+	memset(t, 0, sizeof(*t));
+	t->name = strdup(name);
+	if (!t->name) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	s->nr_targets++;
+	if (s->pid) {
+		ret = select_pid_events(s, t);
+		if (ret == -ESRCH) {
+			snprintf(err, errlen, "cannot read process %d", s->pid);
+			return NULL;
+		}
+		if (ret) {
+			snprintf(err, errlen, "out of memory");
+			return NULL;
+		}
+		if (t->list.nr)
+			return &t->list;
+		/* Not loaded yet: attach to the file, filtered on the pid. */
+		free(t->selected);
+		t->selected = NULL;
+		memset(&t->list, 0, sizeof(t->list));
+	}
+	/* An empty target is the program run by -c. */
+	if (!*name && s->cmd_path)
+		name = s->cmd_path;
+	if (!*name) {
+		snprintf(err, errlen, "empty target: write the program or library to trace");
+		return NULL;
+	}
+	if (st_resolve_target(name, path, sizeof(path)) &&
+	    find_next_to(s->cmd_path, name, path, sizeof(path))) {
+		snprintf(err, errlen, "%s: no such program or library", name);
+		return NULL;
+	}
+	ret = st_discover_file(path, &t->list, err, errlen);
+	if (ret)
+		return NULL;
+	if (!t->list.nr) {
+		snprintf(err, errlen, "%s has no SIDE events (no USDT probes)", path);
+		return NULL;
+	}
+	return &t->list;
+}
+
+void st_target_set_free(struct st_target_set *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr_targets; i++) {
+		if (s->targets[i].selected)
+			free(s->targets[i].selected);
+		else
+			st_event_list_free(&s->targets[i].list);
+		free(s->targets[i].name);
+	}
+	free(s->targets);
+	st_event_list_free(&s->pid_events);
 }

@@ -1,0 +1,436 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The tracing command: a program's text becomes a checked program, then
+ * configuration of the precompiled BPF program; sidetrace loads it,
+ * attaches, runs BEGIN/interval/END in user space and prints the maps.
+ *
+ *   sidetrace [-v] [-p PID | -c CMD] [-f text|json] [-o FILE] -e PROGRAM | FILE
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <wordexp.h>
+
+#include <bpf/libbpf.h>
+
+#include "cmd/trace.h"
+#include "compile/compile.h"
+#include "discovery/targets.h"
+#include "lang/checker.h"
+#include "lang/parser.h"
+#include "output/maps_print.h"
+#include "runtime/clauses.h"
+#include "runtime/loader.h"
+#include "runtime/session.h"
+
+struct options {
+	bool verbose;
+	pid_t pid; /* -p, or 0 */
+	const char *cmd; /* -c, or NULL */
+	enum st_output_format fmt;
+	const char *out_path;
+	const char *program; /* -e, or NULL */
+	const char *file; /* the program's file, or NULL */
+};
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop(int sig)
+{
+	stop_signal = sig;
+}
+
+/* Only there to interrupt the main loop's sleep when the command ends. */
+static void on_child(int sig)
+{
+	(void)sig;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "Usage: sidetrace [OPTION...] -e PROGRAM | FILE\n"
+		   "       sidetrace list [-v] [-f text|json] TARGET... | -p PID\n"
+		   "Trace SIDE events with bpftrace-style programs, aggregated in the kernel.\n"
+		   "\n"
+		   "  -e PROGRAM   the program text, e.g.\n"
+		   "               'side:./app:http:request { @[args.method] = "
+		   "hist(args.latency_ns); }'\n"
+		   "  -p PID       trace only process PID (and find its libraries)\n"
+		   "  -c CMD       run CMD (split into words like a shell does), trace only\n"
+		   "               it and the libraries next to it, stop when it exits\n"
+		   "  -f FORMAT    output format: text (default) or json\n"
+		   "  -o FILE      write the output to FILE\n"
+		   "  -v           verbose: show libbpf's and the kernel's messages\n"
+		   "  -h, --help   this help\n"
+		   "\n"
+		   "Probes: side:TARGET:PROVIDER:EVENT ('*' wildcards), BEGIN, END,\n"
+		   "interval:s:N, interval:ms:N. Maps print when the program ends\n"
+		   "(Ctrl-C, exit(), or the end of -c CMD).\n");
+}
+
+static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	(void)level;
+	(void)fmt;
+	(void)ap;
+	return 0;
+}
+
+static int libbpf_verbose(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	(void)level;
+	return vfprintf(stderr, fmt, ap);
+}
+
+static int parse_options(int argc, char **argv, struct options *o)
+{
+	static const struct option longopts[] = {
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	char *end;
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	while ((c = getopt_long(argc, argv, "+hvp:c:f:o:e:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			usage(stdout);
+			exit(0);
+		case 'v':
+			o->verbose = true;
+			break;
+		case 'p':
+			errno = 0;
+			o->pid = strtol(optarg, &end, 10);
+			if (errno || *end || o->pid <= 0) {
+				fprintf(stderr, "sidetrace: -p wants a process id, not '%s'\n",
+					optarg);
+				return -EINVAL;
+			}
+			break;
+		case 'c':
+			o->cmd = optarg;
+			break;
+		case 'f':
+			if (!strcmp(optarg, "text")) {
+				o->fmt = ST_OUTPUT_TEXT;
+			} else if (!strcmp(optarg, "json")) {
+				o->fmt = ST_OUTPUT_JSON;
+			} else {
+				fprintf(stderr,
+					"sidetrace: unknown output format '%s': use text or json\n",
+					optarg);
+				return -EINVAL;
+			}
+			break;
+		case 'o':
+			o->out_path = optarg;
+			break;
+		case 'e':
+			o->program = optarg;
+			break;
+		default:
+			usage(stderr);
+			return -EINVAL;
+		}
+	}
+	if (o->pid && o->cmd) {
+		fprintf(stderr, "sidetrace: -p and -c exclude each other\n");
+		return -EINVAL;
+	}
+	if (optind < argc && !o->program) {
+		o->file = argv[optind++];
+	}
+	if (optind < argc || (!o->program && !o->file)) {
+		if (optind < argc)
+			fprintf(stderr, "sidetrace: unexpected argument '%s'\n", argv[optind]);
+		else
+			fprintf(stderr, "sidetrace: no program: give -e PROGRAM or a FILE\n");
+		usage(stderr);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static char *read_file(const char *path)
+{
+	char *buf = NULL;
+	size_t len = 0, cap = 0, n;
+	FILE *f;
+
+	f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	for (;;) {
+		if (cap - len < 4096) {
+			char *nb = realloc(buf, cap + 65536);
+
+			if (!nb) {
+				free(buf);
+				buf = NULL;
+				goto cleanup;
+			}
+			buf = nb;
+			cap += 65536;
+		}
+		n = fread(buf + len, 1, cap - len - 1, f);
+		len += n;
+		if (n == 0)
+			break;
+	}
+	buf[len] = '\0';
+cleanup:
+	fclose(f);
+	return buf;
+}
+
+static unsigned int count_user_probes(const struct st_program *prog)
+{
+	unsigned int n = 0;
+	uint32_t i, j;
+
+	for (i = 0; i < prog->nr_clauses; i++)
+		for (j = 0; j < prog->clauses[i].nr_probes; j++)
+			n += prog->clauses[i].probes[j].kind != ST_PROBE_SIDE;
+	return n;
+}
+
+static bool has_side_probes(const struct st_program *prog)
+{
+	uint32_t i, j;
+
+	for (i = 0; i < prog->nr_clauses; i++)
+		for (j = 0; j < prog->clauses[i].nr_probes; j++)
+			if (prog->clauses[i].probes[j].kind == ST_PROBE_SIDE)
+				return true;
+	return false;
+}
+
+/* Everything a tracing session owns; trace_fini() frees what is set. */
+struct trace {
+	struct options o;
+	char *text; /* the program's source */
+	struct st_program *prog;
+	struct st_target_set targets;
+	struct st_compiled compiled;
+	struct st_loader loader;
+	bool loaded; /* side: probes loaded into the kernel */
+	wordexp_t words; /* -c split into words */
+	char cmd_path[PATH_MAX];
+	FILE *out;
+	pid_t child; /* -c: the command, or 0 */
+	int release_fd; /* -c: lets the command run */
+	bool reaped; /* the command was waited for */
+};
+
+static void print_diag(int ret, const struct st_diag *d, const char *src)
+{
+	if (ret == -ENOMEM)
+		fprintf(stderr, "sidetrace: out of memory\n");
+	else
+		st_diag_print(stderr, d, src);
+}
+
+/* The checker asks for a target's events through the session's target set. */
+static const struct st_event_list *target_events(void *ctx, const char *name, char *err,
+						 size_t errlen)
+{
+	return st_target_events(ctx, name, err, errlen);
+}
+
+/* -c: the command split like a shell would, and its executable. */
+static int prepare_command(struct trace *t)
+{
+	if (wordexp(t->o.cmd, &t->words, WRDE_NOCMD) || !t->words.we_wordc) {
+		fprintf(stderr, "sidetrace: -c '%s': not a command\n", t->o.cmd);
+		return -EINVAL;
+	}
+	if (st_resolve_target(t->words.we_wordv[0], t->cmd_path, sizeof(t->cmd_path))) {
+		fprintf(stderr, "sidetrace: -c %s: command not found\n", t->words.we_wordv[0]);
+		return -ENOENT;
+	}
+	t->targets.cmd_path = t->cmd_path;
+	return 0;
+}
+
+/* Source text -> checked program -> configuration of the BPF program. */
+static int build(struct trace *t)
+{
+	struct st_event_source evsrc = {.target_events = target_events, .ctx = &t->targets};
+	struct st_diag diag = {0};
+	int ret;
+
+	t->text = t->o.program ? strdup(t->o.program) : read_file(t->o.file);
+	if (!t->text) {
+		if (t->o.program)
+			fprintf(stderr, "sidetrace: out of memory\n");
+		else
+			fprintf(stderr, "sidetrace: cannot read %s: %s\n", t->o.file,
+				strerror(errno));
+		return -EINVAL;
+	}
+	ret = st_parse(t->text, t->o.file ? t->o.file : "program", &t->prog, &diag);
+	if (ret)
+		goto fail;
+	t->targets.pid = t->o.pid;
+	if (t->o.cmd && prepare_command(t))
+		return -EINVAL;
+	if (t->o.pid && kill(t->o.pid, 0) && errno == ESRCH) {
+		fprintf(stderr, "sidetrace: -p %d: no such process\n", t->o.pid);
+		return -ESRCH;
+	}
+	ret = st_check(t->prog, &evsrc, &diag);
+	if (ret)
+		goto fail;
+	/* Test hook: see ST_COMPILE_VECTOR_ONLY. */
+	ret = st_compile(t->prog, getenv("SIDETRACE_VECTOR_ONLY") ? ST_COMPILE_VECTOR_ONLY : 0,
+			 &t->compiled, &diag);
+	if (ret)
+		goto fail;
+	return 0;
+fail:
+	print_diag(ret, &diag, t->text);
+	return ret;
+}
+
+/* Output file, BPF load, signals, the -c command, attachment. */
+static int start(struct trace *t)
+{
+	struct sigaction sa = {0};
+	char err[512] = "";
+	int ret;
+
+	if (t->o.out_path) {
+		FILE *f = fopen(t->o.out_path, "w");
+
+		if (!f) {
+			fprintf(stderr, "sidetrace: cannot write %s: %s\n", t->o.out_path,
+				strerror(errno));
+			return -EIO;
+		}
+		t->out = f;
+	}
+	if (has_side_probes(t->prog)) {
+		ret = st_loader_load(&t->loader, &t->compiled, err, sizeof(err));
+		if (ret) {
+			fprintf(stderr, "sidetrace: %s\n", err);
+			return ret;
+		}
+		t->loaded = true;
+	}
+	sa.sa_handler = on_stop;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	/* No SA_RESTART: a child's exit cuts the sleep short. */
+	sa.sa_handler = on_child;
+	sigaction(SIGCHLD, &sa, NULL);
+	if (t->o.cmd) {
+		t->child = st_spawn_stopped(t->words.we_wordv, &t->release_fd);
+		if (t->child < 0) {
+			fprintf(stderr, "sidetrace: cannot run %s: %s\n", t->o.cmd,
+				strerror(-t->child));
+			t->child = 0;
+			return -ECHILD;
+		}
+	}
+	if (t->loaded) {
+		ret = st_loader_attach(&t->loader, &t->compiled,
+				       t->child   ? t->child
+				       : t->o.pid ? t->o.pid
+						  : -1,
+				       err, sizeof(err));
+		if (ret < 0) {
+			fprintf(stderr, "sidetrace: %s\n", err);
+			return ret;
+		}
+	}
+	st_output_attached(t->out, t->o.fmt,
+			   (t->loaded ? t->compiled.nr_probes : 0) + count_user_probes(t->prog));
+	fflush(t->out);
+	return 0;
+}
+
+/* BEGIN, the command released, the loop, END, the maps printed. */
+static int run(struct trace *t)
+{
+	struct st_runner runner = {
+		.prog = t->prog,
+		.compiled = &t->compiled,
+		.loader = t->loaded ? &t->loader : NULL,
+		.out = t->out,
+		.fmt = t->o.fmt,
+		.pid = t->o.pid,
+	};
+	int ret;
+
+	ret = st_run_clauses(&runner, ST_PROBE_BEGIN);
+	if (t->child) {
+		/* Attached: let the command run. */
+		if (write(t->release_fd, "x", 1) != 1) {
+			fprintf(stderr, "sidetrace: cannot start %s\n", t->o.cmd);
+			return -EIO;
+		}
+		close(t->release_fd);
+		t->release_fd = -1;
+	}
+	if (!ret && !runner.exit_requested)
+		ret = st_session_loop(&runner, t->loaded ? &t->loader : NULL, t->child,
+				      &stop_signal, &t->reaped);
+	if (!ret)
+		ret = st_run_clauses(&runner, ST_PROBE_END);
+	if (!ret)
+		ret = st_run_print_all(&runner);
+	if (ret) {
+		fprintf(stderr, "sidetrace: cannot read the maps: %s\n", strerror(-ret));
+		return ret;
+	}
+	st_run_report_problems(&runner);
+	return 0;
+}
+
+static void trace_fini(struct trace *t)
+{
+	if (t->release_fd >= 0)
+		close(t->release_fd);
+	if (t->child > 0 && !t->reaped) {
+		/* We stop before the command did: do not leave it orphaned. */
+		if (waitpid(t->child, NULL, WNOHANG) == 0) {
+			kill(t->child, SIGTERM);
+			waitpid(t->child, NULL, 0);
+		}
+	}
+	if (t->o.cmd)
+		wordfree(&t->words);
+	/* Also after a failed load, which may have set up part of it. */
+	st_loader_close(&t->loader);
+	st_compiled_free(&t->compiled);
+	if (t->prog)
+		st_program_free(t->prog);
+	st_target_set_free(&t->targets);
+	free(t->text);
+	if (t->out != stdout)
+		fclose(t->out);
+}
+
+int st_cmd_trace(int argc, char **argv)
+{
+	struct trace t = {.out = stdout, .release_fd = -1};
+	int status = 1;
+
+	if (parse_options(argc, argv, &t.o))
+		return 2;
+	libbpf_set_print(t.o.verbose ? libbpf_verbose : libbpf_quiet);
+	if (!build(&t) && !start(&t) && !run(&t))
+		status = 0;
+	trace_fini(&t);
+	return status;
+}

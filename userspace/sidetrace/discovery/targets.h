@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Finding what a probe's TARGET names: the file, and the events of it that
+ * a session traces. The checker asks through st_target_events() (wired as
+ * its st_event_source), once per distinct target.
+ */
+#ifndef SIDETRACE_DISCOVERY_TARGETS_H
+#define SIDETRACE_DISCOVERY_TARGETS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "discovery/events.h"
+
+/*
+ * Resolve a probe TARGET to a file path: an existing path as is; a name
+ * without '/' is looked up as a library (libfoo, libfoo.so, libfoo.so.1)
+ * in LD_LIBRARY_PATH, the ld.so cache (ldconfig -p) and the standard
+ * library directories, then as a program in PATH. Returns 0, -ENOENT, or
+ * -ENAMETOOLONG.
+ */
+int st_resolve_target(const char *target, char *path_out, size_t len);
+
+/* The events of one probe target, read once. */
+struct st_target {
+	char *name; /* as written in the probe */
+	struct st_event_list list;
+	struct st_event *selected; /* -p: the events of this object only */
+};
+
+/* The targets of a session; zero-initialize, then set pid and cmd_path. */
+struct st_target_set {
+	pid_t pid; /* -p: targets are the objects this process maps */
+	const char *cmd_path; /* -c: the command's executable ("" targets it) */
+	struct st_target *targets;
+	size_t nr_targets;
+	struct st_event_list pid_events;
+	bool pid_loaded;
+};
+
+/*
+ * Every event of target name (read once per name), or NULL with the
+ * reason in err. With pid set, the events of the objects the process maps
+ * that name matches; an object it has not loaded yet is read from its file.
+ */
+const struct st_event_list *st_target_events(struct st_target_set *s, const char *name, char *err,
+					     size_t errlen);
+
+void st_target_set_free(struct st_target_set *s);
+
+#endif /* SIDETRACE_DISCOVERY_TARGETS_H */

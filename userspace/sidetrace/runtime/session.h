@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The life of a tracing session once its probes are loaded: starting the
+ * -c command so that it runs only once attached, and waiting for the end.
+ */
+#ifndef SIDETRACE_RUNTIME_SESSION_H
+#define SIDETRACE_RUNTIME_SESSION_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "runtime/clauses.h"
+#include "runtime/loader.h"
+
+/*
+ * Forks cmd_argv, the child waiting before exec until a byte is written to
+ * *release_fd (closing it without one makes the child exit 127). Returns
+ * the child's pid or a negative errno.
+ */
+pid_t st_spawn_stopped(char **cmd_argv, int *release_fd);
+
+/*
+ * Runs until *stop (a signal), exit() in a probe or clause, the end of
+ * child (then *reaped is set) or of the -p process, firing interval
+ * clauses on time and attaching fault-in where probes need it (l may be
+ * NULL: nothing loaded). 0 or a negative errno.
+ */
+int st_session_loop(struct st_runner *r, struct st_loader *l, pid_t child,
+		    const volatile sig_atomic_t *stop, bool *reaped);
+
+#endif /* SIDETRACE_RUNTIME_SESSION_H */
