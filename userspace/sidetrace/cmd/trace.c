@@ -344,7 +344,7 @@ static int start(struct trace *t)
 	}
 	if (t->loaded) {
 		ret = st_loader_attach(&t->loader, &t->compiled,
-				       t->child   ? t->child
+				       t->child	  ? t->child
 				       : t->o.pid ? t->o.pid
 						  : -1,
 				       err, sizeof(err));

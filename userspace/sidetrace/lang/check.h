@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The checker's state and the helpers its parts share (internal to lang/):
+ * check_probes.c matches probes to events, check_fields.c resolves args.*
+ * paths and types dynamic fields, check_exprs.c types expressions,
+ * checker.c checks statements and maps and runs the whole (st_check).
+ */
+#ifndef SIDETRACE_LANG_CHECK_H
+#define SIDETRACE_LANG_CHECK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lang/checker.h"
+
+/* The type of a dynamic field once a use fixed it, and that use. */
+struct dyn_type {
+	const char *name;
+	enum st_vtype vtype; /* ST_VT_INT or ST_VT_STR */
+	struct st_pos pos;
+	const char *why;
+};
+
+struct checker {
+	struct st_program *prog;
+	const struct st_event_source *src;
+	struct st_diag *diag;
+	struct st_clause *clause; /* being checked */
+	const struct st_probe *no_args; /* a probe of it without args */
+	/* Dynamic fields of the clause; reset per clause. */
+	struct dyn_type *dyn;
+	uint32_t nr_dyn;
+};
+
+
+/* A bounded string builder for messages listing names. */
+struct names {
+	char buf[320];
+	size_t len;
+	unsigned int n;
+};
+
+/* Records an error at pos (the first one wins); returns -EINVAL. */
+int ck_err(struct checker *c, struct st_pos pos, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Records "out of memory"; returns -ENOMEM. */
+int ck_oom(struct checker *c);
+/* Appends "a" (or "a:b") to a list of names for a message. */
+void ck_names_add(struct names *l, const char *a, const char *b);
+/* have is a plausible misspelling of want ("did you mean"). */
+bool ck_is_near(const char *want, const char *have);
+/* "BEGIN", "END", "interval" for messages. */
+const char *ck_probe_kind_name(const struct st_probe *p);
+
+/* Matches a side: probe to the events of its target. */
+int ck_side_probe(struct checker *c, struct st_probe *p);
+
+/* "args.a.b[2]" up to (excluding) path segment n. */
+void ck_path_text(const struct st_expr *e, uint32_t n, char *buf, size_t size);
+bool ck_is_int(enum st_vtype t);
+/* "a string" or "an integer". */
+const char *ck_vtype_kind(enum st_vtype t);
+/* Types a dynamic field from its use (vt) unless already typed. */
+int ck_settle(struct checker *c, struct st_expr *e, enum st_vtype vt, const char *why);
+/* Types a dynamic field from an earlier use, else as a string. */
+int ck_settle_default(struct checker *c, struct st_expr *e, const char *why);
+/* Resolves args.PATH in every event of the clause. */
+int ck_field(struct checker *c, struct st_expr *e);
+
+/* Types an expression and its operands. */
+int ck_expr(struct checker *c, struct st_expr *e);
+/* Checks that e is an integer in its role ("the filter", "sum()'s value"). */
+int ck_int(struct checker *c, struct st_expr *e, const char *role);
+
+#endif /* SIDETRACE_LANG_CHECK_H */

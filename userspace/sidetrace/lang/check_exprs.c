@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Typing expressions: operators, literals, builtins, fields, calls.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <side/abi/type-description.h>
+
+#include "common/side_types.h"
+#include "discovery/discovery.h"
+#include "lang/check.h"
+#include "sidetrace.h"
+
+/* How an expression is named in messages. */
+static void expr_text(const struct st_expr *e, char *buf, size_t size)
+{
+	switch (e->kind) {
+	case ST_EXPR_FIELD:
+		ck_path_text(e, e->nr_path, buf, size);
+		break;
+	case ST_EXPR_BUILTIN:
+		snprintf(buf, size, "%s", st_builtin_name(e->builtin));
+		break;
+	case ST_EXPR_STR:
+		snprintf(buf, size, "\"%s\"", e->str);
+		break;
+	default:
+		snprintf(buf, size, "the operand");
+		break;
+	}
+}
+
+static int check_unary(struct checker *c, struct st_expr *e)
+{
+	struct st_expr *x = e->kids[0];
+	char what[256];
+	int err;
+
+	err = ck_expr(c, x);
+	if (!err)
+		err = ck_settle(c, x, ST_VT_INT, "used as a number");
+	if (err)
+		return err;
+	if (!ck_is_int(x->vtype)) {
+		expr_text(x, what, sizeof(what));
+		return ck_err(c, e->pos, "'%s' needs an integer, but %s is a string",
+			    st_op_name(e->op), what);
+	}
+	if (e->op == ST_OP_NOT)
+		e->vtype = ST_VT_BOOL;
+	else if (e->op == ST_OP_BNOT && x->vtype != ST_VT_INT)
+		e->vtype = ST_VT_UINT;
+	else
+		e->vtype = ST_VT_INT;
+	return 0;
+}
+
+/*
+ * Dynamic operands take their type from the operator: == and != from the
+ * other operand (a string when both are dynamic, see ck_settle_default()),
+ * every other operator needs integers.
+ */
+static int settle_operands(struct checker *c, struct st_expr *e)
+{
+	struct st_expr *l = e->kids[0], *r = e->kids[1];
+	int err;
+
+	if (e->op != ST_OP_EQ && e->op != ST_OP_NE) {
+		err = ck_settle(c, l, ST_VT_INT, "used as a number");
+		return err ? err : ck_settle(c, r, ST_VT_INT, "used as a number");
+	}
+	if (l->vtype == ST_VT_NONE && r->vtype == ST_VT_NONE) {
+		err = ck_settle_default(c, l, "compared with a dynamic field");
+		if (err)
+			return err;
+	}
+	if (l->vtype == ST_VT_NONE)
+		return ck_settle(c, l, r->vtype == ST_VT_STR ? ST_VT_STR : ST_VT_INT,
+			      r->vtype == ST_VT_STR ? "compared with a string"
+						    : "compared with an integer");
+	return ck_settle(c, r, l->vtype == ST_VT_STR ? ST_VT_STR : ST_VT_INT,
+		      l->vtype == ST_VT_STR ? "compared with a string"
+					    : "compared with an integer");
+}
+
+static int check_binary(struct checker *c, struct st_expr *e)
+{
+	struct st_expr *l = e->kids[0], *r = e->kids[1];
+	bool lstr, rstr;
+	char what[256];
+	int err;
+
+	err = ck_expr(c, l);
+	if (!err)
+		err = ck_expr(c, r);
+	if (!err)
+		err = settle_operands(c, e);
+	if (err)
+		return err;
+	lstr = l->vtype == ST_VT_STR;
+	rstr = r->vtype == ST_VT_STR;
+	switch (e->op) {
+	case ST_OP_EQ:
+	case ST_OP_NE:
+		if (lstr != rstr)
+			return ck_err(c, e->pos,
+				    "cannot compare a string with an integer: '%s' needs two "
+				    "strings or two integers",
+				    st_op_name(e->op));
+		e->vtype = ST_VT_BOOL;
+		return 0;
+	case ST_OP_LT:
+	case ST_OP_LE:
+	case ST_OP_GT:
+	case ST_OP_GE:
+		if (lstr || rstr)
+			return ck_err(c, e->pos,
+				    "'%s' compares integers: strings can only be compared with == "
+				    "and !=",
+				    st_op_name(e->op));
+		e->vtype = ST_VT_BOOL;
+		return 0;
+	default:
+		break;
+	}
+	if (lstr || rstr) {
+		expr_text(lstr ? l : r, what, sizeof(what));
+		return ck_err(c, e->pos,
+			    "arithmetic on a string: '%s' needs integers, but %s is a string",
+			    st_op_name(e->op), what);
+	}
+	if (e->op == ST_OP_LAND || e->op == ST_OP_LOR)
+		e->vtype = ST_VT_BOOL;
+	else if (l->vtype != ST_VT_INT && r->vtype != ST_VT_INT)
+		e->vtype = ST_VT_UINT;
+	else
+		e->vtype = ST_VT_INT;
+	return 0;
+}
+
+int ck_expr(struct checker *c, struct st_expr *e)
+{
+	switch (e->kind) {
+	case ST_EXPR_INT:
+		e->vtype = e->is_unsigned ? ST_VT_UINT : ST_VT_INT;
+		return 0;
+	case ST_EXPR_STR:
+		e->vtype = ST_VT_STR;
+		return 0;
+	case ST_EXPR_BUILTIN:
+		e->vtype = e->builtin == ST_BUILTIN_COMM || e->builtin == ST_BUILTIN_PROBE
+				   ? ST_VT_STR
+				   : ST_VT_UINT;
+		return 0;
+	case ST_EXPR_FIELD:
+		return ck_field(c, e);
+	case ST_EXPR_UNARY:
+		return check_unary(c, e);
+	case ST_EXPR_BINARY:
+		return check_binary(c, e);
+	case ST_EXPR_MAP:
+		return ck_err(c, e->pos,
+			    "maps cannot be read in expressions: print(%s) prints the map", e->str);
+	default:
+		return ck_err(c, e->pos,
+			    "%s() is not a value: aggregations are assigned to maps (@m = count()) "
+			    "and actions are statements",
+			    e->str);
+	}
+}
+
+/* An integer value: an aggregation argument, a filter. */
+int ck_int(struct checker *c, struct st_expr *e, const char *role)
+{
+	char what[256];
+	int err;
+
+	err = ck_expr(c, e);
+	if (!err)
+		err = ck_settle(c, e, ST_VT_INT, "used as a number");
+	if (err || ck_is_int(e->vtype))
+		return err;
+	expr_text(e, what, sizeof(what));
+	return ck_err(c, e->pos, "%s needs an integer value, but %s is a string", role, what);
+}
