@@ -33,7 +33,6 @@ struct checker {
 	uint32_t nr_dyn;
 };
 
-
 /* A bounded string builder for messages listing names. */
 struct names {
 	char buf[320];

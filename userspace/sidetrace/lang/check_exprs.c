@@ -48,7 +48,7 @@ static int check_unary(struct checker *c, struct st_expr *e)
 	if (!ck_is_int(x->vtype)) {
 		expr_text(x, what, sizeof(what));
 		return ck_err(c, e->pos, "'%s' needs an integer, but %s is a string",
-			    st_op_name(e->op), what);
+			      st_op_name(e->op), what);
 	}
 	if (e->op == ST_OP_NOT)
 		e->vtype = ST_VT_BOOL;
@@ -80,11 +80,11 @@ static int settle_operands(struct checker *c, struct st_expr *e)
 	}
 	if (l->vtype == ST_VT_NONE)
 		return ck_settle(c, l, r->vtype == ST_VT_STR ? ST_VT_STR : ST_VT_INT,
-			      r->vtype == ST_VT_STR ? "compared with a string"
-						    : "compared with an integer");
+				 r->vtype == ST_VT_STR ? "compared with a string"
+						       : "compared with an integer");
 	return ck_settle(c, r, l->vtype == ST_VT_STR ? ST_VT_STR : ST_VT_INT,
-		      l->vtype == ST_VT_STR ? "compared with a string"
-					    : "compared with an integer");
+			 l->vtype == ST_VT_STR ? "compared with a string"
+					       : "compared with an integer");
 }
 
 static int check_binary(struct checker *c, struct st_expr *e)
@@ -108,9 +108,9 @@ static int check_binary(struct checker *c, struct st_expr *e)
 	case ST_OP_NE:
 		if (lstr != rstr)
 			return ck_err(c, e->pos,
-				    "cannot compare a string with an integer: '%s' needs two "
-				    "strings or two integers",
-				    st_op_name(e->op));
+				      "cannot compare a string with an integer: '%s' needs two "
+				      "strings or two integers",
+				      st_op_name(e->op));
 		e->vtype = ST_VT_BOOL;
 		return 0;
 	case ST_OP_LT:
@@ -118,10 +118,11 @@ static int check_binary(struct checker *c, struct st_expr *e)
 	case ST_OP_GT:
 	case ST_OP_GE:
 		if (lstr || rstr)
-			return ck_err(c, e->pos,
-				    "'%s' compares integers: strings can only be compared with == "
-				    "and !=",
-				    st_op_name(e->op));
+			return ck_err(
+				c, e->pos,
+				"'%s' compares integers: strings can only be compared with == "
+				"and !=",
+				st_op_name(e->op));
 		e->vtype = ST_VT_BOOL;
 		return 0;
 	default:
@@ -130,8 +131,8 @@ static int check_binary(struct checker *c, struct st_expr *e)
 	if (lstr || rstr) {
 		expr_text(lstr ? l : r, what, sizeof(what));
 		return ck_err(c, e->pos,
-			    "arithmetic on a string: '%s' needs integers, but %s is a string",
-			    st_op_name(e->op), what);
+			      "arithmetic on a string: '%s' needs integers, but %s is a string",
+			      st_op_name(e->op), what);
 	}
 	if (e->op == ST_OP_LAND || e->op == ST_OP_LOR)
 		e->vtype = ST_VT_BOOL;
@@ -164,12 +165,14 @@ int ck_expr(struct checker *c, struct st_expr *e)
 		return check_binary(c, e);
 	case ST_EXPR_MAP:
 		return ck_err(c, e->pos,
-			    "maps cannot be read in expressions: print(%s) prints the map", e->str);
+			      "maps cannot be read in expressions: print(%s) prints the map",
+			      e->str);
 	default:
-		return ck_err(c, e->pos,
-			    "%s() is not a value: aggregations are assigned to maps (@m = count()) "
-			    "and actions are statements",
-			    e->str);
+		return ck_err(
+			c, e->pos,
+			"%s() is not a value: aggregations are assigned to maps (@m = count()) "
+			"and actions are statements",
+			e->str);
 	}
 }
 

@@ -38,7 +38,7 @@ static int unwalkable(struct checker *c, const struct st_path_seg *seg, const ch
 		      const struct st_type *t)
 {
 	ck_err(c, seg->pos, "%s has type %s, which sidetrace cannot read yet: %s", where,
-	     st_type_name(t), st_side_type(t->label)->unreadable);
+	       st_type_name(t), st_side_type(t->label)->unreadable);
 	st_diag_hint(c->diag, "%s", READABLE);
 	return -EINVAL;
 }
@@ -75,11 +75,11 @@ static int unknown_field(struct checker *c, const struct st_expr *e, uint32_t se
 	}
 	if (seg == 0) {
 		ck_err(c, e->path[seg].pos, "event %s:%s has no field '%s'; %s%s", ev->provider,
-		     ev->name, name, nr ? "its fields: " : "it has no fields", all.buf);
+		       ev->name, name, nr ? "its fields: " : "it has no fields", all.buf);
 	} else {
 		ck_path_text(e, seg, where, sizeof(where));
 		ck_err(c, e->path[seg].pos, "struct %s has no member '%s'; its members: %s", where,
-		     name, all.buf);
+		       name, all.buf);
 	}
 	if (near.n)
 		st_diag_hint(c->diag, "did you mean %s?", near.buf);
@@ -134,10 +134,11 @@ static int resolve_path(struct checker *c, const struct st_expr *e, const struct
 			t = &ev->fields[idx].type;
 		} else if (seg->kind == ST_SEG_NAME) {
 			if (!is_struct(t))
-				return ck_err(c, seg->pos,
-					    "%s is not a struct (it is %s): '.' applies to struct "
-					    "fields",
-					    where, st_type_name(t));
+				return ck_err(
+					c, seg->pos,
+					"%s is not a struct (it is %s): '.' applies to struct "
+					"fields",
+					where, st_type_name(t));
 			if (st_side_type(t->label)->unreadable)
 				return unwalkable(c, seg, where, t);
 			f = find_field(t->fields, t->nr_fields, seg->name);
@@ -148,9 +149,9 @@ static int resolve_path(struct checker *c, const struct st_expr *e, const struct
 		} else {
 			if (!is_array(t))
 				return ck_err(c, seg->pos,
-					    "%s is not an array (it is %s): [i] applies to array "
-					    "and vla fields",
-					    where, st_type_name(t));
+					      "%s is not an array (it is %s): [i] applies to array "
+					      "and vla fields",
+					      where, st_type_name(t));
 			if (st_side_type(t->label)->unreadable)
 				return unwalkable(c, seg, where, t);
 			if ((t->label == SIDE_TYPE_ARRAY || t->label == SIDE_TYPE_GATHER_ARRAY) &&
@@ -162,7 +163,7 @@ static int resolve_path(struct checker *c, const struct st_expr *e, const struct
 					t->array_len - 1);
 			if (seg->index > UINT32_MAX)
 				return ck_err(c, seg->pos, "index %llu is out of range: at most %u",
-					    (unsigned long long)seg->index, UINT32_MAX);
+					      (unsigned long long)seg->index, UINT32_MAX);
 			idx = seg->index;
 			t = t->elem;
 		}
@@ -186,16 +187,16 @@ static int leaf_vtype(struct checker *c, const struct st_expr *e, const struct s
 	ck_path_text(e, e->nr_path, where, sizeof(where));
 	if (info->unreadable) {
 		ck_err(c, e->pos, "%s has type %s, which sidetrace cannot read yet: %s", where,
-		     st_type_name(t), info->unreadable);
+		       st_type_name(t), info->unreadable);
 		st_diag_hint(c->diag, "%s", READABLE);
 		return -EINVAL;
 	}
 	if (info->type_class == ST_TC_STRUCT)
 		return ck_err(c, e->pos, "%s is a struct: use one of its members, %s.MEMBER", where,
-			    where);
+			      where);
 	if (info->type_class == ST_TC_ARRAY)
 		return ck_err(c, e->pos, "%s is an array (%s): use an element, %s[INDEX]", where,
-			    st_type_name(t), where);
+			      st_type_name(t), where);
 	switch (info->type_class) {
 	case ST_TC_BOOL:
 		*vt = ST_VT_BOOL;
@@ -213,7 +214,7 @@ static int leaf_vtype(struct checker *c, const struct st_expr *e, const struct s
 		return ck_err(c, e->pos, "%s is an enum without an integer type to read", where);
 	default:
 		return ck_err(c, e->pos, "%s has type %s, which has no value to read", where,
-			    st_type_name(t));
+			      st_type_name(t));
 	}
 }
 
@@ -239,15 +240,15 @@ static int dynamic_ref(struct checker *c, const struct st_expr *e, const struct 
 
 	if (strlen(seg->name) > ST_NAME_LEN - 1)
 		return ck_err(c, seg->pos,
-			    "dynamic field name '%s' is longer than %d bytes, the most sidetrace "
-			    "looks up",
-			    seg->name, ST_NAME_LEN - 1);
+			      "dynamic field name '%s' is longer than %d bytes, the most sidetrace "
+			      "looks up",
+			      seg->name, ST_NAME_LEN - 1);
 	if (e->nr_path > 1)
 		return ck_err(c, e->path[1].pos,
-			    "args.%s is a dynamic field of variadic event %s:%s: only its value, "
-			    "an integer or a string, can be read, not %s",
-			    seg->name, ev->provider, ev->name,
-			    e->path[1].kind == ST_SEG_NAME ? "a member" : "an element");
+			      "args.%s is a dynamic field of variadic event %s:%s: only its value, "
+			      "an integer or a string, can be read, not %s",
+			      seg->name, ev->provider, ev->name,
+			      e->path[1].kind == ST_SEG_NAME ? "a member" : "an element");
 	ref->event = ev;
 	ref->type = &dynamic_type;
 	return 0;
@@ -275,10 +276,10 @@ static int dyn_fix(struct checker *c, struct st_expr *e, enum st_vtype vt, const
 
 	if (d && d->vtype != vt) {
 		ck_err(c, e->pos,
-		     "args.%s is read as %s here (%s) but as %s at line %u, column %u (%s): a "
-		     "dynamic field has one type in a clause",
-		     name, ck_vtype_kind(vt), why, ck_vtype_kind(d->vtype), d->pos.line, d->pos.col,
-		     d->why);
+		       "args.%s is read as %s here (%s) but as %s at line %u, column %u (%s): a "
+		       "dynamic field has one type in a clause",
+		       name, ck_vtype_kind(vt), why, ck_vtype_kind(d->vtype), d->pos.line,
+		       d->pos.col, d->why);
 		st_diag_hint(c->diag,
 			     "the first use in the clause that needs a type decides (the filter, "
 			     "then statements left to right); args.%s + 0 reads an integer",
@@ -337,7 +338,7 @@ int ck_field(struct checker *c, struct st_expr *e)
 
 	if (c->no_args)
 		return ck_err(c, e->pos, "args is not available in %s: only side: probes have args",
-			    ck_probe_kind_name(c->no_args));
+			      ck_probe_kind_name(c->no_args));
 	e->refs = calloc(cl->nr_events, sizeof(*e->refs));
 	if (!e->refs)
 		return ck_oom(c);
@@ -346,9 +347,9 @@ int ck_field(struct checker *c, struct st_expr *e)
 		ev = cl->events[i];
 		if (!ev->has_side)
 			return ck_err(c, e->pos,
-				    "event %s:%s is a plain USDT probe with no SIDE description: "
-				    "it has no args",
-				    ev->provider, ev->name);
+				      "event %s:%s is a plain USDT probe with no SIDE description: "
+				      "it has no args",
+				      ev->provider, ev->name);
 		if (ev->variadic && find_field(ev->fields, ev->nr_fields, e->path[0].name) < 0) {
 			err = dynamic_ref(c, e, ev, &e->refs[i]);
 			if (err)
@@ -363,11 +364,12 @@ int ck_field(struct checker *c, struct st_expr *e)
 			return err;
 		if (first && (vt == ST_VT_STR) != (e->vtype == ST_VT_STR)) {
 			ck_path_text(e, e->nr_path, where, sizeof(where));
-			return ck_err(c, e->pos,
-				    "%s is %s in %s:%s but %s in %s:%s: a field must have the same "
-				    "kind of type in every event of the clause",
-				    where, ck_vtype_kind(vt), ev->provider, ev->name,
-				    ck_vtype_kind(e->vtype), first->provider, first->name);
+			return ck_err(
+				c, e->pos,
+				"%s is %s in %s:%s but %s in %s:%s: a field must have the same "
+				"kind of type in every event of the clause",
+				where, ck_vtype_kind(vt), ev->provider, ev->name,
+				ck_vtype_kind(e->vtype), first->provider, first->name);
 		}
 		/* Integers of mixed signedness read as signed. */
 		e->vtype = !first || vt == e->vtype ? vt : ST_VT_INT;

@@ -66,7 +66,7 @@ int ck_side_probe(struct checker *c, struct st_probe *p)
 	l = c->src->target_events(c->src->ctx, p->target, why, sizeof(why));
 	if (!l)
 		return ck_err(c, p->target_pos, "cannot read the events of %s: %s", p->target,
-			    why[0] ? why : "unknown error");
+			      why[0] ? why : "unknown error");
 	for (i = 0; i < l->nr; i++) {
 		if (!st_event_match(&l->events[i], p->provider, p->event))
 			continue;

@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Stack-machine code of one clause for one event: filter, keys, aggregation
+ * (the instructions of bpf/sidetrace.h).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <side/abi/type-description.h>
+
+#include "common/side_types.h"
+#include "compile/codegen.h"
+
+int cg_fail(struct cctx *c, struct st_pos pos, const char *msg)
+{
+	st_diag_set(c->diag, c->prog->filename, pos, "%s", msg);
+	return -EINVAL;
+}
+
+static int emit(struct cctx *c, struct st_pos pos, uint8_t op, uint8_t a, int64_t imm)
+{
+	struct st_probe_cfg *cfg = &c->probe->cfg;
+	struct st_insn *in;
+	int pushes;
+
+	if (cfg->nr_insns >= ST_MAX_INSNS) {
+		st_diag_set(c->diag, c->prog->filename, pos,
+			    "the clauses of %s need more than %d instructions of the BPF machine",
+			    c->probe->name, ST_MAX_INSNS);
+		st_diag_hint(c->diag,
+			     "split the program, or use fewer keys and conditions per event");
+		return -EINVAL;
+	}
+	/* Net stack effect of each instruction, to bound the machine's stack. */
+	switch (op) {
+	case ST_I_CONST:
+	case ST_I_FIELD:
+	case ST_I_STR:
+	case ST_I_BUILTIN:
+		pushes = 1;
+		break;
+	case ST_I_FILTER:
+	case ST_I_BINARY:
+	case ST_I_STREQ:
+	case ST_I_STRNE:
+	case ST_I_KEY_INT:
+	case ST_I_KEY_STR:
+	case ST_I_AGG:
+		pushes = -1;
+		break;
+	default:
+		pushes = 0;
+		break;
+	}
+	c->depth += pushes;
+	if (pushes > 0 && c->depth > ST_STACK_DEPTH)
+		return cg_fail(c, pos, "expression too deeply nested for the BPF machine");
+	in = &cfg->insns[cfg->nr_insns++];
+	memset(in, 0, sizeof(*in));
+	in->op = op;
+	in->a = a;
+	in->imm = imm;
+	return 0;
+}
+
+/* A string literal of the probe; returns its reference or -EINVAL. */
+static int str_const(struct cctx *c, const char *s, struct st_pos pos)
+{
+	struct st_probe_cfg *cfg = &c->probe->cfg;
+	uint32_t i;
+
+	if (strlen(s) >= ST_STR_LEN) {
+		st_diag_set(c->diag, c->prog->filename, pos,
+			    "string longer than %d bytes: the kernel compares at most that many",
+			    ST_STR_LEN - 1);
+		return -EINVAL;
+	}
+	for (i = 0; i < c->probe->nr_strs; i++)
+		if (!strcmp(cfg->strs[i], s))
+			return ST_STR_REF_CONST + i;
+	if (i < ST_MAX_STRCONST) {
+		/* Slots are zeroed: the copy is NUL-padded as the kernel needs. */
+		strcpy(cfg->strs[i], s);
+		c->probe->nr_strs++;
+		return ST_STR_REF_CONST + i;
+	}
+	st_diag_set(c->diag, c->prog->filename, pos, "more than %d distinct string literals for %s",
+		    ST_MAX_STRCONST, c->probe->name);
+	return -EINVAL;
+}
+
+static bool is_unsigned(const struct st_expr *e)
+{
+	return e->vtype == ST_VT_UINT || e->vtype == ST_VT_BOOL;
+}
+
+static int binop(const struct st_expr *e)
+{
+	bool uns = is_unsigned(e->kids[0]) && is_unsigned(e->kids[1]);
+
+	switch (e->op) {
+	case ST_OP_MUL:
+		return ST_B_MUL;
+	case ST_OP_DIV:
+		return e->vtype == ST_VT_UINT ? ST_B_UDIV : ST_B_DIV;
+	case ST_OP_MOD:
+		return e->vtype == ST_VT_UINT ? ST_B_UMOD : ST_B_MOD;
+	case ST_OP_ADD:
+		return ST_B_ADD;
+	case ST_OP_SUB:
+		return ST_B_SUB;
+	case ST_OP_SHL:
+		return ST_B_SHL;
+	case ST_OP_SHR:
+		return is_unsigned(e->kids[0]) ? ST_B_SHR : ST_B_SAR;
+	case ST_OP_LT:
+		return uns ? ST_B_ULT : ST_B_LT;
+	case ST_OP_LE:
+		return uns ? ST_B_ULE : ST_B_LE;
+	case ST_OP_GT:
+		return uns ? ST_B_UGT : ST_B_GT;
+	case ST_OP_GE:
+		return uns ? ST_B_UGE : ST_B_GE;
+	case ST_OP_EQ:
+		return ST_B_EQ;
+	case ST_OP_NE:
+		return ST_B_NE;
+	case ST_OP_BAND:
+		return ST_B_AND;
+	case ST_OP_BXOR:
+		return ST_B_XOR;
+	case ST_OP_BOR:
+		return ST_B_OR;
+	/* Both sides are evaluated: they have no side effects. */
+	case ST_OP_LAND:
+		return ST_B_LAND;
+	case ST_OP_LOR:
+		return ST_B_LOR;
+	default:
+		return -1;
+	}
+}
+
+static int cexpr(struct cctx *c, const struct st_expr *e)
+{
+	int err, ref, op;
+
+	switch (e->kind) {
+	case ST_EXPR_INT:
+		return emit(c, e->pos, ST_I_CONST, 0, (int64_t)e->uval);
+	case ST_EXPR_STR:
+		ref = str_const(c, e->str, e->pos);
+		if (ref < 0)
+			return ref;
+		return emit(c, e->pos, ST_I_STR, ref, 0);
+	case ST_EXPR_BUILTIN:
+		switch (e->builtin) {
+		case ST_BUILTIN_PID:
+			return emit(c, e->pos, ST_I_BUILTIN, ST_BI_PID, 0);
+		case ST_BUILTIN_TID:
+			return emit(c, e->pos, ST_I_BUILTIN, ST_BI_TID, 0);
+		case ST_BUILTIN_NSECS:
+			return emit(c, e->pos, ST_I_BUILTIN, ST_BI_NSECS, 0);
+		case ST_BUILTIN_CPU:
+			return emit(c, e->pos, ST_I_BUILTIN, ST_BI_CPU, 0);
+		case ST_BUILTIN_UID:
+			return emit(c, e->pos, ST_I_BUILTIN, ST_BI_UID, 0);
+		case ST_BUILTIN_COMM:
+			return emit(c, e->pos, ST_I_STR, ST_STR_REF_COMM, 0);
+		case ST_BUILTIN_PROBE:
+			/* As a value the probe is known here: its name. */
+			ref = str_const(c, c->probe->name, e->pos);
+			if (ref < 0)
+				return ref;
+			return emit(c, e->pos, ST_I_STR, ref, 0);
+		}
+		return cg_fail(c, e->pos, "unknown builtin");
+	case ST_EXPR_FIELD:
+		ref = cg_add_load(c, e);
+		if (ref < 0)
+			return ref;
+		return emit(c, e->pos, e->vtype == ST_VT_STR ? ST_I_STR : ST_I_FIELD, ref, 0);
+	case ST_EXPR_UNARY:
+		err = cexpr(c, e->kids[0]);
+		if (err)
+			return err;
+		switch (e->op) {
+		case ST_OP_NEG:
+			return emit(c, e->pos, ST_I_UNARY, ST_U_NEG, 0);
+		case ST_OP_NOT:
+			return emit(c, e->pos, ST_I_UNARY, ST_U_LNOT, 0);
+		case ST_OP_BNOT:
+			return emit(c, e->pos, ST_I_UNARY, ST_U_BNOT, 0);
+		default:
+			return cg_fail(c, e->pos, "unknown unary operator");
+		}
+	case ST_EXPR_BINARY:
+		err = cexpr(c, e->kids[0]);
+		if (!err)
+			err = cexpr(c, e->kids[1]);
+		if (err)
+			return err;
+		if (e->kids[0]->vtype == ST_VT_STR || e->kids[1]->vtype == ST_VT_STR) {
+			if (e->op == ST_OP_EQ)
+				return emit(c, e->pos, ST_I_STREQ, 0, 0);
+			if (e->op == ST_OP_NE)
+				return emit(c, e->pos, ST_I_STRNE, 0, 0);
+			return cg_fail(c, e->pos, "strings can only be compared with == and !=");
+		}
+		op = binop(e);
+		if (op < 0)
+			return cg_fail(c, e->pos, "unknown binary operator");
+		return emit(c, e->pos, ST_I_BINARY, op, 0);
+	case ST_EXPR_CALL:
+	case ST_EXPR_MAP:
+		break;
+	}
+	return cg_fail(c, e->pos, "not a value the kernel can compute");
+}
+
+static int cstmt(struct cctx *c, const struct st_stmt *st)
+{
+	const struct st_map_layout *lay;
+	const struct st_expr *call = st->call;
+	uint32_t k;
+	int err;
+
+	if (st->kind == ST_STMT_CALL) {
+		if (call->func == ST_FN_EXIT)
+			return emit(c, st->pos, ST_I_EXIT, 0, 0);
+		st_diag_set(c->diag, c->prog->filename, st->pos,
+			    "%s() in a side: probe would need event streaming, which sidetrace "
+			    "does not do yet",
+			    st_func_name(call->func));
+		st_diag_hint(
+			c->diag,
+			"aggregate into a map (@x[...] = count()) and print it in END or interval");
+		return -EINVAL;
+	}
+	if (st->map_id < 0 || (uint32_t)st->map_id >= c->out->nr_maps)
+		return cg_fail(c, st->pos, "internal error: map not resolved");
+	lay = &c->out->layouts[st->map_id];
+	for (k = 0; k < st->nr_keys && k < lay->nr_parts; k++) {
+		const struct st_expr *key = st->keys[k];
+
+		if (lay->parts[k].kind == ST_KPART_PROBE)
+			err = emit(c, key->pos, ST_I_BUILTIN, ST_BI_PROBE, 0);
+		else
+			err = cexpr(c, key);
+		if (!err)
+			err = emit(c, key->pos,
+				   lay->parts[k].kind == ST_KPART_STR ? ST_I_KEY_STR : ST_I_KEY_INT,
+				   0, lay->parts[k].off);
+		if (err)
+			return err;
+	}
+	if (call->func == ST_FN_COUNT)
+		err = emit(c, call->pos, ST_I_CONST, 0, 0);
+	else if (call->nr_kids >= 1)
+		err = cexpr(c, call->kids[0]);
+	else
+		err = cg_fail(c, call->pos, "internal error: aggregation without value");
+	if (err)
+		return err;
+	return emit(c, st->pos, ST_I_AGG, st->map_id, 0);
+}
+
+int cg_clause(struct cctx *c, const struct st_clause *cl)
+{
+	struct st_probe_cfg *cfg = &c->probe->cfg;
+	uint32_t start = cfg->nr_insns, i;
+	int err;
+
+	c->depth = 0;
+	err = emit(c, cl->pos, ST_I_CLAUSE, 0, 0);
+	if (!err && cl->filter) {
+		err = cexpr(c, cl->filter);
+		if (!err)
+			err = emit(c, cl->filter->pos, ST_I_FILTER, 0, 0);
+	}
+	for (i = 0; !err && i < cl->nr_stmts; i++)
+		err = cstmt(c, &cl->stmts[i]);
+	if (err)
+		return err;
+	cfg->insns[start].imm = cfg->nr_insns;
+	for (i = start; i < cfg->nr_insns; i++) {
+		const struct st_insn *in = &cfg->insns[i];
+
+		if ((in->op == ST_I_FIELD || in->op == ST_I_STR) && in->a < ST_MAX_LOADS)
+			cfg->insns[start].mask |= 1U << in->a;
+	}
+	return 0;
+}

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Maps: their configuration, hash key layouts and the array slots of maps
+ * without keys.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <side/abi/type-description.h>
+
+#include "common/side_types.h"
+#include "compile/codegen.h"
+
+/*
+ * A map without keys lives in slots of a per-CPU array, one per value or
+ * histogram bucket: no key to build, no hashing. Huge linear histograms
+ * stay in the hash, whose entries exist only for buckets that were hit.
+ */
+static void flat_slots(struct st_compiled *out, struct st_map_cfg *mc, uint32_t nr_keys)
+{
+	uint64_t len = 1;
+
+	if (nr_keys)
+		return;
+	if (mc->kind == ST_K_HIST)
+		len = ST_HIST_BUCKETS;
+	else if (mc->kind == ST_K_LHIST)
+		len = st_lhist_buckets(mc->lmin, mc->lmax, mc->lstep);
+	if (len > ST_MAX_FLAT_SLOTS - out->nr_flat)
+		return;
+	mc->flags |= ST_MAPF_FLAT;
+	mc->flat_base = out->nr_flat;
+	mc->flat_len = len;
+	out->nr_flat += len;
+}
+
+/* A key that is always the probe builtin is stored as the probe's index. */
+static bool key_is_probe(const struct st_program *prog, uint32_t m, uint32_t k)
+{
+	uint32_t i, j;
+
+	for (i = 0; i < prog->nr_clauses; i++) {
+		const struct st_clause *cl = &prog->clauses[i];
+
+		for (j = 0; j < cl->nr_stmts; j++) {
+			const struct st_stmt *st = &cl->stmts[j];
+
+			if (st->kind != ST_STMT_AGG || st->map_id != (int)m || k >= st->nr_keys)
+				continue;
+			if (st->keys[k]->kind != ST_EXPR_BUILTIN ||
+			    st->keys[k]->builtin != ST_BUILTIN_PROBE)
+				return false;
+		}
+	}
+	return true;
+}
+
+/* Where each key part of map m goes; the parts' size, or -EINVAL. */
+static int layout_keys(const struct st_program *prog, uint32_t m, struct st_map_layout *lay,
+		       struct st_diag *diag)
+{
+	const struct st_map_info *mi = &prog->maps[m];
+	uint32_t k, off = 0;
+
+	lay->nr_parts = mi->nr_keys;
+	for (k = 0; k < mi->nr_keys; k++) {
+		lay->parts[k].off = off;
+		if (mi->key_types[k] == ST_VT_STR && key_is_probe(prog, m, k)) {
+			lay->parts[k].kind = ST_KPART_PROBE;
+			off += 8;
+		} else if (mi->key_types[k] == ST_VT_STR) {
+			lay->parts[k].kind = ST_KPART_STR;
+			off += ST_STR_LEN;
+		} else {
+			lay->parts[k].kind = ST_KPART_INT;
+			off += 8;
+		}
+	}
+	if (off > ST_KEY_PARTS_MAX) {
+		st_diag_set(diag, prog->filename, mi->pos,
+			    "the keys of %s take %u bytes; the kernel allows %d", mi->name, off,
+			    ST_KEY_PARTS_MAX);
+		st_diag_hint(diag, "each string key takes %d bytes, other keys 8", ST_STR_LEN);
+		return -EINVAL;
+	}
+	lay->parts_size = off;
+	return off;
+}
+
+/* Key layouts and map configurations, from the checker's map table. */
+int cg_layout_maps(const struct st_program *prog, struct st_compiled *out, struct st_diag *diag)
+{
+	uint32_t m, largest = st_key_len(ST_K_HIST, 0);
+	int size;
+
+	if (prog->nr_maps > ST_MAX_MAPS) {
+		st_diag_set(diag, prog->filename, prog->maps[ST_MAX_MAPS].pos, "more than %d maps",
+			    ST_MAX_MAPS);
+		return -EINVAL;
+	}
+	out->nr_maps = prog->nr_maps;
+	for (m = 0; m < prog->nr_maps; m++) {
+		const struct st_map_info *mi = &prog->maps[m];
+		struct st_map_cfg *mc = &out->maps[m];
+
+		size = layout_keys(prog, m, &out->layouts[m], diag);
+		if (size < 0)
+			return size;
+		mc->key_size = size;
+		mc->flags = mi->value_signed ? ST_MAPF_SIGNED : 0;
+		mc->kind = mi->agg;
+		mc->lmin = mi->lhist_min;
+		mc->lmax = mi->lhist_max;
+		mc->lstep = mi->lhist_step;
+		if (st_key_len(mc->kind, size) > largest)
+			largest = st_key_len(mc->kind, size);
+		flat_slots(out, mc, mi->nr_keys);
+	}
+	out->key_size = largest;
+	return 0;
+}

@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Probes that a specialized BPF program serves: count-only, plain statements
+ * without the stack machine, and plain maps without keys (flat).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <side/abi/type-description.h>
+
+#include "common/side_types.h"
+#include "compile/codegen.h"
+
+/*
+ * A probe whose clauses have no filter and only count into maps without
+ * keys is served by sidetrace_count: its counts[] are those maps' slots.
+ */
+void cg_find_count_only(struct st_compiled *out, struct st_compiled_probe *p)
+{
+	const struct st_probe_cfg *cfg = &p->cfg;
+	uint32_t i;
+
+	p->nr_counts = 0;
+	for (i = 0; i < cfg->nr_insns; i++) {
+		const struct st_insn *in = &cfg->insns[i];
+		const struct st_map_cfg *mc;
+
+		if (in->op == ST_I_CLAUSE && !in->mask)
+			continue;
+		if (in->op != ST_I_CONST || i + 1 >= cfg->nr_insns ||
+		    cfg->insns[i + 1].op != ST_I_AGG || p->nr_counts >= ST_MAX_COUNTS)
+			break;
+		mc = &out->maps[cfg->insns[i + 1].a];
+		if (mc->kind != ST_K_COUNT || !(mc->flags & ST_MAPF_FLAT))
+			break;
+		p->counts[p->nr_counts++] = mc->flat_base;
+		i++;
+	}
+	p->count_only = i == cfg->nr_insns && p->nr_counts;
+}
+
+_Static_assert(ST_MAX_PLAIN_PARTS == ST_MAX_MAP_KEYS, "a plain statement holds every key");
+
+/* What instruction in pushes, as a plain part; false if nothing plain. */
+static bool plain_part(const struct st_probe_cfg *cfg, const struct st_insn *in,
+		       struct st_plain_part *part)
+{
+	memset(part, 0, sizeof(*part));
+	part->a = in->a;
+	switch (in->op) {
+	case ST_I_FIELD:
+		part->src = ST_P_INT;
+		return in->a < cfg->nr_loads;
+	case ST_I_STR:
+		part->src = ST_P_STR;
+		return in->a < cfg->nr_loads; /* not comm, not a literal */
+	case ST_I_BUILTIN:
+		part->src = ST_P_BUILTIN;
+		return true;
+	case ST_I_CONST:
+		part->src = ST_P_CONST;
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * A probe whose loads all come from SDT arguments and whose clauses have
+ * no filter and only aggregate a field, builtin or constant keyed by
+ * fields and builtins is served by sidetrace_plain: each statement
+ * becomes one cfg.plain[], run without the stack machine. The code is
+ * then pairs (push, use): CLAUSE, then per statement (push, KEY_*)...
+ * and (push, AGG).
+ */
+void cg_find_plain(struct st_compiled_probe *p)
+{
+	struct st_probe_cfg *cfg = &p->cfg;
+	struct st_plain_stmt *st = NULL;
+	struct st_plain_part part;
+	uint32_t i, mask = 0;
+
+	cfg->nr_plain = 0;
+	for (i = 0; i < cfg->nr_loads; i++)
+		if (cfg->loads[i].src != ST_SRC_SDT)
+			return;
+	for (i = 0; i < cfg->nr_insns; i++) {
+		const struct st_insn *in = &cfg->insns[i], *use = in + 1;
+
+		if (in->op == ST_I_CLAUSE && !st) {
+			mask = in->mask;
+			continue;
+		}
+		if (i + 1 >= cfg->nr_insns || !plain_part(cfg, in, &part))
+			break;
+		if (!st) {
+			if (cfg->nr_plain >= ST_MAX_PLAIN)
+				break;
+			st = &cfg->plain[cfg->nr_plain++];
+			memset(st, 0, sizeof(*st));
+			st->mask = mask;
+		}
+		if (use->op == ST_I_AGG && part.src != ST_P_STR) {
+			st->map = use->a;
+			st->value = part;
+			st->imm = in->imm;
+			st = NULL;
+		} else if ((use->op == ST_I_KEY_INT &&
+			    (part.src == ST_P_INT || part.src == ST_P_BUILTIN)) ||
+			   (use->op == ST_I_KEY_STR && part.src == ST_P_STR)) {
+			if (st->nr_parts >= ST_MAX_PLAIN_PARTS)
+				break;
+			part.off = use->imm;
+			st->parts[st->nr_parts++] = part;
+		} else {
+			break;
+		}
+		i++;
+	}
+	p->plain = i == cfg->nr_insns && !st && cfg->nr_plain;
+	if (!p->plain)
+		cfg->nr_plain = 0;
+}
+
+/*
+ * A plain probe that reads only integers and aggregates only into maps
+ * without keys is served by sidetrace_flat, which needs no scratch.
+ */
+void cg_find_flat(const struct st_compiled *out, struct st_compiled_probe *p)
+{
+	const struct st_probe_cfg *cfg = &p->cfg;
+	uint32_t i;
+
+	p->flat = p->plain;
+	for (i = 0; i < cfg->nr_loads; i++)
+		p->flat &= cfg->loads[i].want == ST_WANT_INT;
+	for (i = 0; i < cfg->nr_plain; i++)
+		p->flat &= !cfg->plain[i].nr_parts &&
+			   (out->maps[cfg->plain[i].map].flags & ST_MAPF_FLAT);
+}
