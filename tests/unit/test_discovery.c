@@ -25,7 +25,7 @@
 #include "discovery/discovery.h"
 #include "discovery/targets.h"
 #include "discovery/elf.h"
-#include "cmd/list.h"
+#include "output/events_print.h"
 #include "common/side_types.h"
 #include "util/textbuf.h"
 

@@ -24,7 +24,8 @@ static int leaf_label(struct cctx *c, const struct st_type *t, struct st_pos pos
 	const struct st_side_type *info = st_side_type(t->label);
 
 	if (info->unreadable)
-		return cg_fail(c, pos, "internal error: the checker let an unreadable type through");
+		return cg_fail(c, pos,
+			       "internal error: the checker let an unreadable type through");
 	switch (info->type_class) {
 	case ST_TC_BOOL:
 		step->label = t->label;
@@ -127,7 +128,8 @@ int cg_add_load(struct cctx *c, const struct st_expr *e)
 		ld.steps[k].label = t->label;
 		if (t->label == SIDE_TYPE_STRUCT) {
 			if (ref->idx[k + 1] >= t->nr_fields)
-				return cg_fail(c, e->pos, "internal error: member index out of range");
+				return cg_fail(c, e->pos,
+					       "internal error: member index out of range");
 			t = &t->fields[ref->idx[k + 1]].type;
 		} else if (st_side_type(t->label)->type_class == ST_TC_ARRAY && t->elem) {
 			t = t->elem;
