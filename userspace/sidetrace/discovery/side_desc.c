@@ -20,209 +20,8 @@
 
 #include "discovery/discovery.h"
 #include "discovery/side_desc.h"
+#include "discovery/side_rd.h"
 #include "util/textbuf.h"
-
-struct rd {
-	const struct st_elf *e;
-	unsigned int nodes;
-	unsigned long *budget; /* nodes left for the whole file */
-	unsigned int nr_errors;
-	char err[256];
-};
-
-static void __attribute__((format(printf, 2, 3))) rd_fail(struct rd *rd, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (rd->nr_errors++)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(rd->err, sizeof(rd->err), fmt, ap);
-	va_end(ap);
-}
-
-static bool rd_read(struct rd *rd, uint64_t addr, void *buf, size_t len, const char *what)
-{
-	if (st_elf_read(rd->e, addr, buf, len))
-		return true;
-	rd_fail(rd, "%s at 0x%" PRIx64 " is outside the file", what, addr);
-	return false;
-}
-
-/* Read a pointer slot; a null pointer is a failure too. */
-static bool rd_ptr(struct rd *rd, uint64_t slot, uint64_t *v, const char *what)
-{
-	if (!st_elf_read_ptr(rd->e, slot, v)) {
-		rd_fail(rd, "%s pointer at 0x%" PRIx64 " is outside the file", what, slot);
-		return false;
-	}
-	if (!*v) {
-		rd_fail(rd, "%s pointer at 0x%" PRIx64 " is null", what, slot);
-		return false;
-	}
-	return true;
-}
-
-static char *rd_str(struct rd *rd, uint64_t slot, unsigned int unit_size, const char *what)
-{
-	uint64_t p;
-	char *s;
-
-	if (!rd_ptr(rd, slot, &p, what))
-		return NULL;
-	s = st_elf_read_str(rd->e, p, unit_size, ST_MAX_NAME);
-	if (!s)
-		rd_fail(rd,
-			"%s at 0x%" PRIx64 " is unreadable, unterminated or longer than %d units",
-			what, p, ST_MAX_NAME);
-	return s;
-}
-
-/* struct side_type_raw_string at addr. */
-static char *rd_raw_string(struct rd *rd, uint64_t addr, const char *what)
-{
-	struct side_type_raw_string rs;
-
-	if (!rd_read(rd, addr, &rs, sizeof(rs), what))
-		return NULL;
-	return rd_str(rd, addr + offsetof(struct side_type_raw_string, p), rs.unit_size, what);
-}
-
-/* IEEE 754 binary16 to double, for attribute display. */
-static double half_to_double(uint16_t h)
-{
-	int exp = (h >> 10) & 0x1f;
-	double m = h & 0x3ff;
-	double v;
-
-	if (exp == 0)
-		v = m / 1024.0 / 16384.0;
-	else if (exp == 31)
-		v = m ? __builtin_nan("") : __builtin_inf();
-	else
-		v = (1.0 + m / 1024.0) * __builtin_ldexp(1.0, exp - 15);
-	return (h & 0x8000) ? -v : v;
-}
-
-static void rd_attr_value(struct rd *rd, struct st_textbuf *tb, uint64_t addr,
-			  const struct side_attr_value *v)
-{
-	const union side_integer_value *i = &v->u.integer_value;
-	uint64_t lo = i->side_u128_split[SIDE_INTEGER128_SPLIT_LOW];
-	uint64_t hi = i->side_u128_split[SIDE_INTEGER128_SPLIT_HIGH];
-	char *s;
-	float f;
-	double d;
-	uint16_t h;
-
-	switch (v->type.v) {
-	case SIDE_ATTR_TYPE_NULL:
-		st_tb_puts(tb, "null");
-		break;
-	case SIDE_ATTR_TYPE_BOOL:
-		st_tb_puts(tb, v->u.bool_value ? "true" : "false");
-		break;
-	case SIDE_ATTR_TYPE_U8:
-		st_tb_printf(tb, "%u", i->side_u8);
-		break;
-	case SIDE_ATTR_TYPE_U16:
-		st_tb_printf(tb, "%u", i->side_u16);
-		break;
-	case SIDE_ATTR_TYPE_U32:
-		st_tb_printf(tb, "%" PRIu32, i->side_u32);
-		break;
-	case SIDE_ATTR_TYPE_U64:
-		st_tb_printf(tb, "%" PRIu64, i->side_u64);
-		break;
-	case SIDE_ATTR_TYPE_S8:
-		st_tb_printf(tb, "%d", i->side_s8);
-		break;
-	case SIDE_ATTR_TYPE_S16:
-		st_tb_printf(tb, "%d", i->side_s16);
-		break;
-	case SIDE_ATTR_TYPE_S32:
-		st_tb_printf(tb, "%" PRId32, i->side_s32);
-		break;
-	case SIDE_ATTR_TYPE_S64:
-		st_tb_printf(tb, "%" PRId64, i->side_s64);
-		break;
-	case SIDE_ATTR_TYPE_U128:
-		if (!hi)
-			st_tb_printf(tb, "%" PRIu64, lo);
-		else
-			st_tb_printf(tb, "0x%" PRIx64 "%016" PRIx64, hi, lo);
-		break;
-	case SIDE_ATTR_TYPE_S128:
-		/* Decimal when the value fits in 64 bits, else raw hex. */
-		if (hi == ((int64_t)lo < 0 ? UINT64_MAX : 0))
-			st_tb_printf(tb, "%" PRId64, (int64_t)lo);
-		else
-			st_tb_printf(tb, "0x%" PRIx64 "%016" PRIx64, hi, lo);
-		break;
-	case SIDE_ATTR_TYPE_FLOAT_BINARY16:
-		memcpy(&h, &v->u.float_value, sizeof(h));
-		st_tb_printf(tb, "%g", half_to_double(h));
-		break;
-	case SIDE_ATTR_TYPE_FLOAT_BINARY32:
-		memcpy(&f, &v->u.float_value, sizeof(f));
-		st_tb_printf(tb, "%g", f);
-		break;
-	case SIDE_ATTR_TYPE_FLOAT_BINARY64:
-		memcpy(&d, &v->u.float_value, sizeof(d));
-		st_tb_printf(tb, "%g", d);
-		break;
-	case SIDE_ATTR_TYPE_FLOAT_BINARY128:
-		st_tb_printf(tb, "<binary128 0x%" PRIx64 "%016" PRIx64 ">", hi, lo);
-		break;
-	case SIDE_ATTR_TYPE_STRING:
-		s = rd_raw_string(rd, addr + offsetof(struct side_attr_value, u.string_value),
-				  "attribute string");
-		st_tb_printf(tb, "\"%s\"", s ? s : "?");
-		free(s);
-		break;
-	default:
-		rd_fail(rd, "unknown attribute type %" PRIu32 " at 0x%" PRIx64, v->type.v, addr);
-		st_tb_printf(tb, "<attribute type %" PRIu32 ">", v->type.v);
-		break;
-	}
-}
-
-/* Render an attribute array as "key=value, ...", or NULL when empty. */
-static char *rd_attrs(struct rd *rd, uint64_t slot, uint32_t len)
-{
-	struct st_textbuf tb = {0};
-	uint64_t base;
-	uint32_t i;
-
-	if (!len)
-		return NULL;
-	if (!rd_ptr(rd, slot, &base, "attribute list"))
-		return NULL;
-	if (len > ST_MAX_ATTRS) {
-		rd_fail(rd, "%" PRIu32 " attributes, more than %d", len, ST_MAX_ATTRS);
-		len = ST_MAX_ATTRS;
-	}
-	for (i = 0; i < len; i++) {
-		uint64_t a = base + (uint64_t)i * sizeof(struct side_attr);
-		unsigned char buf[sizeof(struct side_attr)];
-		const struct side_attr *attr = (const void *)buf;
-		char *key;
-
-		if (!rd_read(rd, a, buf, sizeof(buf), "attribute"))
-			break;
-		key = rd_raw_string(rd, a + offsetof(struct side_attr, key), "attribute key");
-		if (!key)
-			break;
-		st_tb_printf(&tb, "%s%s=", i ? ", " : "", key);
-		free(key);
-		rd_attr_value(rd, &tb, a + offsetof(struct side_attr, value), &attr->value);
-	}
-	if (!tb.len) {
-		st_tb_free(&tb);
-		return NULL;
-	}
-	return st_tb_take(&tb);
-}
 
 static int rd_type(struct rd *rd, uint64_t addr, struct st_type *t, int depth);
 
@@ -423,9 +222,9 @@ static void rd_integer(struct rd *rd, uint64_t attr_slot, const struct side_type
 	t->attrs = rd_attrs(rd, attr_slot, it->attributes.length);
 }
 
-/* Gather types: where the value sits, then the gathered type itself. */
-static int rd_gather(struct rd *rd, uint64_t addr, const struct side_type *st, struct st_type *t,
-		     int depth)
+/* Gathered scalars: where the value sits and its type; 1 if not a scalar. */
+static int rd_gather_scalar(struct rd *rd, uint64_t addr, const struct side_type *st,
+			    struct st_type *t)
 {
 	const struct side_type_gather *g = &st->u.side_gather;
 
@@ -475,6 +274,20 @@ static int rd_gather(struct rd *rd, uint64_t addr, const struct side_type *st, s
 			rd, addr + TOFF(u.side_gather.u.side_string.type.attributes.elements),
 			g->u.side_string.type.attributes.length);
 		return 0;
+	default:
+		return 1;
+	}
+}
+
+/* Gather types: where the value sits, then the gathered type itself. */
+static int rd_gather(struct rd *rd, uint64_t addr, const struct side_type *st, struct st_type *t,
+		     int depth)
+{
+	const struct side_type_gather *g = &st->u.side_gather;
+
+	if (rd_gather_scalar(rd, addr, st, t) == 0)
+		return 0;
+	switch (t->label) {
 	case SIDE_TYPE_GATHER_ENUM:
 		if (rd_enum(rd, addr + TOFF(u.side_gather.u.side_enum.mappings), t))
 			return -1;
@@ -576,29 +389,29 @@ static int rd_indirect(struct rd *rd, uint64_t addr, struct st_type *t, int dept
 	return 0;
 }
 
-static int rd_type(struct rd *rd, uint64_t addr, struct st_type *t, int depth)
+/* Counts one type node against the limits, then reads it into buf. */
+static bool rd_node(struct rd *rd, uint64_t addr, void *buf, size_t len, int depth)
 {
-	unsigned char buf[sizeof(struct side_type)];
-	const struct side_type *st = (const void *)buf;
-
-	t->label = ST_TYPE_UNREADABLE;
 	if (depth > ST_MAX_TYPE_DEPTH) {
 		rd_fail(rd, "types nested more than %d levels deep at 0x%" PRIx64,
 			ST_MAX_TYPE_DEPTH, addr);
-		return -1;
+		return false;
 	}
 	if (++rd->nodes > ST_MAX_TYPE_NODES) {
 		rd_fail(rd, "more than %d type nodes in one event", ST_MAX_TYPE_NODES);
-		return -1;
+		return false;
 	}
 	if (!*rd->budget) {
 		rd_fail(rd, "more than %d type nodes in this file", ST_MAX_FILE_TYPE_NODES);
-		return -1;
+		return false;
 	}
 	(*rd->budget)--;
-	if (!rd_read(rd, addr, buf, sizeof(buf), "type"))
-		return -1;
-	t->label = st->type.v;
+	return rd_read(rd, addr, buf, len, "type");
+}
+
+/* Scalar types: size, byte order, attributes; 1 if not a scalar. */
+static int rd_scalar(struct rd *rd, uint64_t addr, const struct side_type *st, struct st_type *t)
+{
 	switch (t->label) {
 	case SIDE_TYPE_NULL:
 		t->attrs = rd_attrs(rd, addr + TOFF(u.side_null.attributes.elements),
@@ -647,6 +460,23 @@ static int rd_type(struct rd *rd, uint64_t addr, struct st_type *t, int depth)
 		t->attrs = rd_attrs(rd, addr + TOFF(u.side_string.attributes.elements),
 				    st->u.side_string.attributes.length);
 		return 0;
+	default:
+		return 1;
+	}
+}
+
+static int rd_type(struct rd *rd, uint64_t addr, struct st_type *t, int depth)
+{
+	unsigned char buf[sizeof(struct side_type)];
+	const struct side_type *st = (const void *)buf;
+
+	t->label = ST_TYPE_UNREADABLE;
+	if (!rd_node(rd, addr, buf, sizeof(buf), depth))
+		return -1;
+	t->label = st->type.v;
+	if (rd_scalar(rd, addr, st, t) == 0)
+		return 0;
+	switch (t->label) {
 	case SIDE_TYPE_STRUCT:
 	case SIDE_TYPE_VARIANT:
 	case SIDE_TYPE_OPTIONAL:
