@@ -330,8 +330,8 @@ static void test_annotations(void)
 	c1 = &prog->clauses[1];
 	ok(c0->nr_events == 2 && c0->events[0] == &app_events[0] && c0->events[1] == &app_events[1],
 	   "clause events are the union");
-	ok(c0->probes[0].nr_events == 1 && c0->probes[1].nr_events == 1 &&
-		   c0->probes[1].events[0] == &app_events[1],
+	ok(c0->points[0].nr_events == 1 && c0->points[1].nr_events == 1 &&
+		   c0->points[1].events[0] == &app_events[1],
 	   "probe events");
 	key0 = c0->stmts[0].keys[0];
 	ok(key0->nr_refs == 2 && idx_is(&key0->refs[0], 1, status_req) &&

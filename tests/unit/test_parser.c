@@ -56,30 +56,29 @@ static void test_probes(void)
 				"  side:./app:http:request, side:\"/opt/my app/bin\":a:b { }\n"
 				"BEGIN{} END {}\n"
 				"interval:s:2 {} interval:ms:250 {}");
-	struct st_probe *pr;
+	struct st_attach_point *pr;
 
 	if (!p)
 		return;
 	ok(p->nr_clauses == 5, "probes: clause count");
-	ok(p->clauses[0].nr_probes == 3, "probes: several per clause");
-	pr = &p->clauses[0].probes[0];
-	ok(pr->kind == ST_PROBE_SIDE &&
+	ok(p->clauses[0].nr_points == 3, "probes: several per clause");
+	pr = &p->clauses[0].points[0];
+	ok(pr->kind == ST_AP_SIDE &&
 		   !strcmp(pr->target, "/usr/lib/x86_64-linux-gnu/libkv-1.2.so") &&
 		   !strcmp(pr->provider, "kv*") && !strcmp(pr->event, "get_*"),
 	   "probes: path target and wildcards");
 	ok(pos_is(pr->pos, 1, 1) && pos_is(pr->target_pos, 1, 6) &&
 		   pos_is(pr->provider_pos, 1, 45) && pos_is(pr->event_pos, 1, 49),
 	   "probes: positions");
-	pr = &p->clauses[0].probes[1];
+	pr = &p->clauses[0].points[1];
 	ok(!strcmp(pr->target, "./app") && pos_is(pr->pos, 2, 3),
 	   "probes: second probe on the next line");
-	ok(!strcmp(p->clauses[0].probes[2].target, "/opt/my app/bin"), "probes: quoted target");
-	ok(p->clauses[1].probes[0].kind == ST_PROBE_BEGIN &&
-		   p->clauses[2].probes[0].kind == ST_PROBE_END,
+	ok(!strcmp(p->clauses[0].points[2].target, "/opt/my app/bin"), "probes: quoted target");
+	ok(p->clauses[1].points[0].kind == ST_AP_BEGIN && p->clauses[2].points[0].kind == ST_AP_END,
 	   "probes: BEGIN END");
-	ok(p->clauses[3].probes[0].kind == ST_PROBE_INTERVAL &&
-		   p->clauses[3].probes[0].interval_ns == 2000000000ull &&
-		   p->clauses[4].probes[0].interval_ns == 250000000ull,
+	ok(p->clauses[3].points[0].kind == ST_AP_INTERVAL &&
+		   p->clauses[3].points[0].interval_ns == 2000000000ull &&
+		   p->clauses[4].points[0].interval_ns == 250000000ull,
 	   "probes: intervals in ns");
 	st_program_free(p);
 }

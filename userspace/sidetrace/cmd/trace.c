@@ -199,8 +199,8 @@ static unsigned int count_user_probes(const struct st_program *prog)
 	uint32_t i, j;
 
 	for (i = 0; i < prog->nr_clauses; i++)
-		for (j = 0; j < prog->clauses[i].nr_probes; j++)
-			n += prog->clauses[i].probes[j].kind != ST_PROBE_SIDE;
+		for (j = 0; j < prog->clauses[i].nr_points; j++)
+			n += prog->clauses[i].points[j].kind != ST_AP_SIDE;
 	return n;
 }
 
@@ -209,8 +209,8 @@ static bool has_side_probes(const struct st_program *prog)
 	uint32_t i, j;
 
 	for (i = 0; i < prog->nr_clauses; i++)
-		for (j = 0; j < prog->clauses[i].nr_probes; j++)
-			if (prog->clauses[i].probes[j].kind == ST_PROBE_SIDE)
+		for (j = 0; j < prog->clauses[i].nr_points; j++)
+			if (prog->clauses[i].points[j].kind == ST_AP_SIDE)
 				return true;
 	return false;
 }
@@ -372,7 +372,7 @@ static int run(struct trace *t)
 	};
 	int ret;
 
-	ret = st_run_clauses(&runner, ST_PROBE_BEGIN);
+	ret = st_run_clauses(&runner, ST_AP_BEGIN);
 	if (t->child) {
 		/* Attached: let the command run. */
 		if (write(t->release_fd, "x", 1) != 1) {
@@ -386,7 +386,7 @@ static int run(struct trace *t)
 		ret = st_session_loop(&runner, t->loaded ? &t->loader : NULL, t->child,
 				      &stop_signal, &t->reaped);
 	if (!ret)
-		ret = st_run_clauses(&runner, ST_PROBE_END);
+		ret = st_run_clauses(&runner, ST_AP_END);
 	if (!ret)
 		ret = st_run_print_all(&runner);
 	if (ret) {

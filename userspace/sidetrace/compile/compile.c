@@ -17,8 +17,8 @@ static bool is_side_clause(const struct st_clause *cl)
 {
 	uint32_t i;
 
-	for (i = 0; i < cl->nr_probes; i++)
-		if (cl->probes[i].kind == ST_PROBE_SIDE)
+	for (i = 0; i < cl->nr_points; i++)
+		if (cl->points[i].kind == ST_AP_SIDE)
 			return true;
 	return false;
 }
@@ -56,10 +56,10 @@ static int add_probe(const struct st_program *prog, struct st_compiled *out,
 	for (i = 0; i < out->nr_probes; i++)
 		if (out->probes[i].event == ev)
 			return i;
-	for (i = 0; i < cl->nr_probes; i++)
-		for (j = 0; j < cl->probes[i].nr_events; j++)
-			if (cl->probes[i].events[j] == ev)
-				target = cl->probes[i].target;
+	for (i = 0; i < cl->nr_points; i++)
+		for (j = 0; j < cl->points[i].nr_events; j++)
+			if (cl->points[i].events[j] == ev)
+				target = cl->points[i].target;
 	probes = realloc(out->probes, (out->nr_probes + 1) * sizeof(*probes));
 	if (!probes)
 		return -ENOMEM;

@@ -34,7 +34,7 @@ static void stmt_fini(struct st_stmt *s)
 	st_expr_free(s->call);
 }
 
-static void probe_fini(struct st_probe *p)
+static void attach_point_fini(struct st_attach_point *p)
 {
 	free(p->target);
 	free(p->provider);
@@ -46,9 +46,9 @@ static void clause_fini(struct st_clause *c)
 {
 	uint32_t i;
 
-	for (i = 0; i < c->nr_probes; i++)
-		probe_fini(&c->probes[i]);
-	free(c->probes);
+	for (i = 0; i < c->nr_points; i++)
+		attach_point_fini(&c->points[i]);
+	free(c->points);
 	st_expr_free(c->filter);
 	for (i = 0; i < c->nr_stmts; i++)
 		stmt_fini(&c->stmts[i]);

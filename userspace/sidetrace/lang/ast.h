@@ -30,24 +30,30 @@ struct st_pos {
 /* lhist() bucket limit, as bpftrace: keeps the BPF value array bounded. */
 #define ST_LHIST_MAX_BUCKETS 1000
 
-enum st_probe_kind {
-	ST_PROBE_SIDE, /* side:TARGET:PROVIDER:EVENT */
-	ST_PROBE_BEGIN,
-	ST_PROBE_END,
-	ST_PROBE_INTERVAL, /* interval:s:N or interval:ms:N */
+enum st_ap_kind {
+	ST_AP_SIDE, /* side:TARGET:PROVIDER:EVENT */
+	ST_AP_BEGIN,
+	ST_AP_END,
+	ST_AP_INTERVAL, /* interval:s:N or interval:ms:N */
 };
 
-struct st_probe {
-	enum st_probe_kind kind;
-	struct st_pos pos; /* first character of the probe */
-	/* ST_PROBE_SIDE; provider and event may hold '*' wildcards */
+/*
+ * Where a clause attaches, as written (bpftrace's attach point). A side:
+ * attach point may match many events; each event a program traces is one
+ * "probe" of the compiled program (compile.h), at one or more "sites"
+ * (the event's call sites, each a USDT note).
+ */
+struct st_attach_point {
+	enum st_ap_kind kind;
+	struct st_pos pos; /* its first character */
+	/* ST_AP_SIDE; provider and event may hold '*' wildcards */
 	char *target;
 	char *provider;
 	char *event;
 	struct st_pos target_pos, provider_pos, event_pos;
-	/* ST_PROBE_INTERVAL */
+	/* ST_AP_INTERVAL */
 	uint64_t interval_ns;
-	/* checker: the events this probe matched (not owned) */
+	/* checker: the events it matched (not owned) */
 	const struct st_event **events;
 	uint32_t nr_events;
 };
@@ -193,8 +199,8 @@ struct st_stmt {
 
 struct st_clause {
 	struct st_pos pos;
-	struct st_probe *probes;
-	uint32_t nr_probes;
+	struct st_attach_point *points;
+	uint32_t nr_points;
 	struct st_expr *filter; /* NULL when there is none */
 	struct st_stmt *stmts;
 	uint32_t nr_stmts;

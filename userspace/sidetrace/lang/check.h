@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The checker's state and the helpers its parts share (internal to lang/):
- * check_probes.c matches probes to events, check_fields.c resolves args.*
+ * check_points.c matches probes to events, check_fields.c resolves args.*
  * paths and types dynamic fields, check_exprs.c types expressions,
  * checker.c checks statements and maps and runs the whole (st_check).
  */
@@ -27,7 +27,7 @@ struct checker {
 	const struct st_event_source *src;
 	struct st_diag *diag;
 	struct st_clause *clause; /* being checked */
-	const struct st_probe *no_args; /* a probe of it without args */
+	const struct st_attach_point *no_args; /* a probe of it without args */
 	/* Dynamic fields of the clause; reset per clause. */
 	struct dyn_type *dyn;
 	uint32_t nr_dyn;
@@ -50,10 +50,10 @@ void ck_names_add(struct names *l, const char *a, const char *b);
 /* have is a plausible misspelling of want ("did you mean"). */
 bool ck_is_near(const char *want, const char *have);
 /* "BEGIN", "END", "interval" for messages. */
-const char *ck_probe_kind_name(const struct st_probe *p);
+const char *ck_point_kind_name(const struct st_attach_point *p);
 
 /* Matches a side: probe to the events of its target. */
-int ck_side_probe(struct checker *c, struct st_probe *p);
+int ck_side_point(struct checker *c, struct st_attach_point *p);
 
 /* "args.a.b[2]" up to (excluding) path segment n. */
 void ck_path_text(const struct st_expr *e, uint32_t n, char *buf, size_t size);

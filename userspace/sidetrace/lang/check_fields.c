@@ -338,7 +338,7 @@ int ck_field(struct checker *c, struct st_expr *e)
 
 	if (c->no_args)
 		return ck_err(c, e->pos, "args is not available in %s: only side: probes have args",
-			      ck_probe_kind_name(c->no_args));
+			      ck_point_kind_name(c->no_args));
 	e->refs = calloc(cl->nr_events, sizeof(*e->refs));
 	if (!e->refs)
 		return ck_oom(c);

@@ -87,12 +87,12 @@ bool ck_is_near(const char *want, const char *have)
 	return edit_distance(want, have) <= limit;
 }
 
-const char *ck_probe_kind_name(const struct st_probe *p)
+const char *ck_point_kind_name(const struct st_attach_point *p)
 {
 	switch (p->kind) {
-	case ST_PROBE_BEGIN:
+	case ST_AP_BEGIN:
 		return "BEGIN";
-	case ST_PROBE_END:
+	case ST_AP_END:
 		return "END";
 	default:
 		return "interval";

@@ -272,11 +272,11 @@ static int check_clause(struct checker *c, struct st_clause *cl)
 	c->clause = cl;
 	c->no_args = NULL;
 	c->nr_dyn = 0;
-	for (i = 0; !err && i < cl->nr_probes; i++) {
-		if (cl->probes[i].kind == ST_PROBE_SIDE)
-			err = ck_side_probe(c, &cl->probes[i]);
+	for (i = 0; !err && i < cl->nr_points; i++) {
+		if (cl->points[i].kind == ST_AP_SIDE)
+			err = ck_side_point(c, &cl->points[i]);
 		else if (!c->no_args)
-			c->no_args = &cl->probes[i];
+			c->no_args = &cl->points[i];
 	}
 	if (!err && cl->filter)
 		err = ck_int(c, cl->filter, "the filter");

@@ -9,7 +9,7 @@
  * matching itself, and needs the full list to suggest a near name.
  *
  * What st_check() leaves in the tree (ast.h, fields marked "checker:"):
- * - st_probe.events: the events each side: probe matched (provider and
+ * - st_attach_point.events: the events each side: attach point matched (provider and
  *   event names compared with '*' wildcards; the SIDE names, or failing that
  *   the sanitized USDT names);
  * - st_clause.events: the union over the clause's probes, no duplicates;

@@ -320,13 +320,13 @@ static char *quoted_target(struct st_lexer *lx)
 	return st_lex_string(lx, &tok);
 }
 
-static int lex_side_probe(struct st_lexer *lx, struct st_probe *p)
+static int lex_side_probe(struct st_lexer *lx, struct st_attach_point *p)
 {
 	/* '/' may start the filter after the event; paths hold it. */
 	static const char name_stop[] = ":,{}/()";
 	static const char target_stop[] = ":,{}()";
 
-	p->kind = ST_PROBE_SIDE;
+	p->kind = ST_AP_SIDE;
 	if (expect_colon(lx, "target (side:TARGET:PROVIDER:EVENT)"))
 		return -1;
 	p->target_pos = lx->pos;
@@ -367,12 +367,12 @@ static int lex_side_probe(struct st_lexer *lx, struct st_probe *p)
 	return 0;
 }
 
-static int lex_interval_probe(struct st_lexer *lx, struct st_probe *p)
+static int lex_interval_probe(struct st_lexer *lx, struct st_attach_point *p)
 {
 	uint64_t unit_ns, n = 0;
 	struct st_pos pos;
 
-	p->kind = ST_PROBE_INTERVAL;
+	p->kind = ST_AP_INTERVAL;
 	if (expect_colon(lx, "unit (interval:s:N or interval:ms:N)"))
 		return -1;
 	pos = lx->pos;
@@ -401,7 +401,7 @@ static int lex_interval_probe(struct st_lexer *lx, struct st_probe *p)
 	return 0;
 }
 
-int st_lex_probe(struct st_lexer *lx, struct st_probe *p)
+int st_lex_attach_point(struct st_lexer *lx, struct st_attach_point *p)
 {
 	static const char expected[] =
 		"side:TARGET:PROVIDER:EVENT, BEGIN, END, interval:s:N or interval:ms:N";
@@ -421,11 +421,11 @@ int st_lex_probe(struct st_lexer *lx, struct st_probe *p)
 	if (len == 8 && !strncmp(lx->src + start, "interval", 8))
 		return lex_interval_probe(lx, p);
 	if (peek(lx, 0) != ':' && len == 5 && !strncmp(lx->src + start, "BEGIN", 5)) {
-		p->kind = ST_PROBE_BEGIN;
+		p->kind = ST_AP_BEGIN;
 		return 0;
 	}
 	if (peek(lx, 0) != ':' && len == 3 && !strncmp(lx->src + start, "END", 3)) {
-		p->kind = ST_PROBE_END;
+		p->kind = ST_AP_END;
 		return 0;
 	}
 	if (!len)

@@ -4,7 +4,7 @@
  * own nothing); string literals are validated here and decoded on demand.
  * Probe specifications (side:./app:http:request) do not follow the token
  * rules (paths hold '/', '.', '-'), so the parser asks for them explicitly
- * with st_lex_probe() where a probe is expected.
+ * with st_lex_attach_point() where a probe is expected.
  */
 #ifndef SIDETRACE_LEXER_H
 #define SIDETRACE_LEXER_H
@@ -78,7 +78,7 @@ int st_lex_next(struct st_lexer *lx, struct st_token *tok);
  * Reads one probe specification into p (kind, names, positions, interval);
  * 0, or -1 with the diagnostic set, or -ENOMEM.
  */
-int st_lex_probe(struct st_lexer *lx, struct st_probe *p);
+int st_lex_attach_point(struct st_lexer *lx, struct st_attach_point *p);
 /* The decoded value of a T_STR token (malloc'd), NULL if out of memory. */
 char *st_lex_string(const struct st_lexer *lx, const struct st_token *tok);
 /* The text of a token (malloc'd), NULL if out of memory. */

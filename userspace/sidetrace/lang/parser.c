@@ -512,17 +512,17 @@ static int parse_block(struct parser *p, struct st_clause *c)
 
 static int parse_clause(struct parser *p, struct st_clause *c)
 {
-	struct st_probe *probe;
+	struct st_attach_point *probe;
 	int err;
 
 	do {
-		probe = push(&c->probes, &c->nr_probes, sizeof(*probe));
+		probe = push(&c->points, &c->nr_points, sizeof(*probe));
 		if (!probe)
 			return oom(p);
-		err = st_lex_probe(&p->lx, probe);
+		err = st_lex_attach_point(&p->lx, probe);
 		if (err)
 			return err == -ENOMEM ? oom(p) : -EINVAL;
-		if (c->nr_probes == 1)
+		if (c->nr_points == 1)
 			c->pos = probe->pos;
 		err = advance(p);
 		if (err)

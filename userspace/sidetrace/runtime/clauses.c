@@ -59,7 +59,7 @@ int st_run_clause(struct st_runner *r, const struct st_clause *cl)
 	return ret;
 }
 
-int st_run_clauses(struct st_runner *r, enum st_probe_kind kind)
+int st_run_clauses(struct st_runner *r, enum st_ap_kind kind)
 {
 	uint32_t i, j;
 	int ret;
@@ -67,8 +67,8 @@ int st_run_clauses(struct st_runner *r, enum st_probe_kind kind)
 	for (i = 0; i < r->prog->nr_clauses; i++) {
 		const struct st_clause *cl = &r->prog->clauses[i];
 
-		for (j = 0; j < cl->nr_probes; j++) {
-			if (cl->probes[j].kind != kind)
+		for (j = 0; j < cl->nr_points; j++) {
+			if (cl->points[j].kind != kind)
 				continue;
 			ret = st_run_clause(r, cl);
 			if (ret)

@@ -30,7 +30,7 @@ struct st_runner {
 int st_run_clause(struct st_runner *r, const struct st_clause *cl);
 
 /* Runs every clause of kind kind (BEGIN or END), in program order. */
-int st_run_clauses(struct st_runner *r, enum st_probe_kind kind);
+int st_run_clauses(struct st_runner *r, enum st_ap_kind kind);
 
 /* Prints every map, as bpftrace does at exit. 0 or -errno. */
 int st_run_print_all(struct st_runner *r);

@@ -96,10 +96,10 @@ static int collect_timers(const struct st_program *prog, struct timer **out, siz
 	*out = NULL;
 	*nr = 0;
 	for (i = 0; i < prog->nr_clauses; i++) {
-		for (j = 0; j < prog->clauses[i].nr_probes; j++) {
-			const struct st_probe *p = &prog->clauses[i].probes[j];
+		for (j = 0; j < prog->clauses[i].nr_points; j++) {
+			const struct st_attach_point *p = &prog->clauses[i].points[j];
 
-			if (p->kind != ST_PROBE_INTERVAL)
+			if (p->kind != ST_AP_INTERVAL)
 				continue;
 			t = realloc(*out, (*nr + 1) * sizeof(*t));
 			if (!t)

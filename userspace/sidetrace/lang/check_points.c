@@ -31,7 +31,8 @@ static int add_event(const struct st_event ***arr, uint32_t *nr, const struct st
 	return 0;
 }
 
-static int no_match(struct checker *c, const struct st_probe *p, const struct st_event_list *l)
+static int no_match(struct checker *c, const struct st_attach_point *p,
+		    const struct st_event_list *l)
 {
 	struct names all = {0}, near = {0};
 	char want[512], have[512];
@@ -57,7 +58,7 @@ static int no_match(struct checker *c, const struct st_probe *p, const struct st
 	return -EINVAL;
 }
 
-int ck_side_probe(struct checker *c, struct st_probe *p)
+int ck_side_point(struct checker *c, struct st_attach_point *p)
 {
 	const struct st_event_list *l;
 	char why[256] = "";
