@@ -1,0 +1,71 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# The shape of the tree, checked: the collector's components include only
+# components below them, and no production source grows past the sizes
+# that keep it readable (700 lines a file, 80 lines a function).
+set -u
+cd "$(dirname "$0")/../.."
+
+# Lowest first: a component may include itself and what stands before it.
+ORDER="util discovery lang compile output runtime cmd"
+MAX_FILE=700
+MAX_FUNC=80
+pass=0
+fail=0
+
+check() { # ok? name
+	if [ "$1" = 0 ]; then
+		echo "ok - $2"
+		pass=$((pass + 1))
+	else
+		echo "not ok - $2"
+		fail=$((fail + 1))
+	fi
+}
+
+rank() { # component -> its place in ORDER, or 99 (main.c, unknown)
+	local i=0 c
+	for c in $ORDER; do
+		[ "$c" = "$1" ] && { echo $i; return; }
+		i=$((i + 1))
+	done
+	echo 99
+}
+
+for dir in userspace/sidetrace/*/; do
+	comp=$(basename "$dir")
+	mine=$(rank "$comp")
+	bad=""
+	for f in "$dir"*.[ch]; do
+		for inc in $(sed -n 's|^#include "\([a-z]*\)/.*"|\1|p' "$f"); do
+			[ "$inc" = common ] && continue
+			[ "$(rank "$inc")" -gt "$mine" ] && bad="$bad $f->$inc"
+		done
+	done
+	[ -z "$bad" ] || echo "# includes that run upwards:$bad"
+	check "$([ -z "$bad" ] && echo 0 || echo 1)" "$comp/ includes only lower components"
+done
+
+# The runtime library and the shared code never include the collector.
+bad=$(grep -l '#include "\(util\|discovery\|lang\|compile\|output\|runtime\|cmd\)/' \
+	userspace/lib/*.c userspace/common/*.[ch] bpf/*.h 2>/dev/null)
+[ -z "$bad" ] || echo "# $bad"
+check "$([ -z "$bad" ] && echo 0 || echo 1)" "the library, common/ and bpf/ do not include the collector"
+
+srcs=$(git ls-files 'userspace/*.c' 'userspace/*.h' 'bpf/*.c' 'bpf/*.h' 'include/*.h')
+big=$(wc -l $srcs | awk -v max=$MAX_FILE '$2 != "total" && $1 > max { print $2 " (" $1 ")" }')
+[ -z "$big" ] || echo "# over $MAX_FILE lines: $big"
+check "$([ -z "$big" ] && echo 0 || echo 1)" "no production source over $MAX_FILE lines"
+
+# Kernel style puts a function's braces in column 0: count the lines between.
+long=$(awk -v max=$MAX_FUNC '
+	FNR == 1 { start = 0 }
+	/^[A-Za-z_].*\(/ && !/;$/ { sig = $0 }
+	/^\{/ { start = FNR; name = sig }
+	/^\}/ { if (start && FNR - start + 1 > max) printf "%s:%d %s; ", FILENAME, start, name; start = 0 }
+' $(git ls-files 'userspace/*.c' 'bpf/*.c' 'bpf/*.h'))
+[ -z "$long" ] || echo "# over $MAX_FUNC lines: $long"
+check "$([ -z "$long" ] && echo 0 || echo 1)" "no function over $MAX_FUNC lines"
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
