@@ -267,6 +267,7 @@ static int build(struct trace *t)
 {
 	struct st_event_source evsrc = {.target_events = target_events, .ctx = &t->targets};
 	struct st_diag diag = {0};
+	char err[512];
 	int ret;
 
 	t->text = t->o.program ? strdup(t->o.program) : read_file(t->o.file);
@@ -281,6 +282,11 @@ static int build(struct trace *t)
 	ret = st_parse(t->text, t->o.file ? t->o.file : "program", &t->prog, &diag);
 	if (ret)
 		goto fail;
+	/* Before any target is read: a user without root may not reach it. */
+	if (has_side_probes(t->prog) && st_loader_check_environment(err, sizeof(err))) {
+		fprintf(stderr, "sidetrace: %s\n", err);
+		return -EPERM;
+	}
 	t->targets.pid = t->o.pid;
 	if (t->o.cmd && prepare_command(t))
 		return -EINVAL;

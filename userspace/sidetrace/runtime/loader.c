@@ -51,7 +51,7 @@ struct st_uprobe_multi_attr {
 	__u32 pid;
 };
 
-static int check_environment(char *err, size_t errlen)
+int st_loader_check_environment(char *err, size_t errlen)
 {
 	if (geteuid() != 0) {
 		snprintf(err, errlen,
@@ -436,7 +436,7 @@ int st_loader_load(struct st_loader *l, const struct st_compiled *c, char *err, 
 	l->aggr_fd = -1;
 	l->counters_fd = -1;
 	l->flat_fd = -1;
-	ret = check_environment(err, errlen);
+	ret = st_loader_check_environment(err, errlen);
 	if (ret)
 		return ret;
 	start_warm_up(l);

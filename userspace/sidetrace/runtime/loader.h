@@ -42,6 +42,12 @@ struct st_loader {
 };
 
 /*
+ * Whether BPF programs can be loaded here at all (root, BTF): 0, or a
+ * negative errno with a message for a person in err.
+ */
+int st_loader_check_environment(char *err, size_t errlen);
+
+/*
  * Checks the environment (root, BTF), opens the embedded program, sizes its
  * maps for c, loads it and writes the probe configurations. Meanwhile a
  * thread pays the kernel's wait for a first uprobe registration (see
