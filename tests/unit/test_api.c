@@ -14,17 +14,6 @@
 
 #include "unit.h"
 
-static void check(const char *name, int ok)
-{
-	if (ok) {
-		passed++;
-		printf("ok %d - %s\n", passed + failed, name);
-	} else {
-		failed++;
-		printf("not ok %d - %s\n", passed + failed, name);
-	}
-}
-
 /* Counts evaluations of argument expressions: zero while disabled. */
 static int evaluated;
 
@@ -67,60 +56,61 @@ static void test_basic_description(void)
 	};
 	const struct side_attr *fa;
 	unsigned int i;
-	int ok = 1;
+	int all = 1;
 
-	check("description: struct size and version",
-	      d->struct_size == offsetof(struct side_event_description, end) &&
-		      d->version == SIDE_EVENT_DESCRIPTION_ABI_VERSION);
-	check("description: provider and event names",
-	      !strcmp(side_ptr_get(d->provider_name), "test_prov") &&
-		      !strcmp(side_ptr_get(d->event_name), "basic"));
-	check("description: loglevel", d->loglevel.v == SIDE_LOGLEVEL_WARNING);
-	check("description: flags of a non-variadic event", d->flags == 0);
-	check("description: field count", d->fields.length == 17);
-	check("description: label counts", d->nr_side_type_label == _NR_SIDE_TYPE_LABEL &&
-						   d->nr_side_attr_type == _NR_SIDE_ATTR_TYPE);
-	check("description: state points to the enable word",
-	      side_ptr_get(d->state) == &side_event_state__ev_basic.parent &&
-		      side_event_state__ev_basic.desc == &ev_basic);
-	check("description: event attributes",
-	      d->attributes.length == 2 && !strcmp(side_ptr_get(a[0].key.p), "version") &&
-		      a[0].value.type.v == SIDE_ATTR_TYPE_U32 &&
-		      a[0].value.u.integer_value.side_u32 == 3 &&
-		      a[1].value.type.v == SIDE_ATTR_TYPE_STRING &&
-		      !strcmp(side_ptr_get(a[1].value.u.string_value.p), "t"));
+	ok(d->struct_size == offsetof(struct side_event_description, end) &&
+		   d->version == SIDE_EVENT_DESCRIPTION_ABI_VERSION,
+	   "description: struct size and version");
+	ok(!strcmp(side_ptr_get(d->provider_name), "test_prov") &&
+		   !strcmp(side_ptr_get(d->event_name), "basic"),
+	   "description: provider and event names");
+	ok(d->loglevel.v == SIDE_LOGLEVEL_WARNING, "description: loglevel");
+	ok(d->flags == 0, "description: flags of a non-variadic event");
+	ok(d->fields.length == 17, "description: field count");
+	ok(d->nr_side_type_label == _NR_SIDE_TYPE_LABEL &&
+		   d->nr_side_attr_type == _NR_SIDE_ATTR_TYPE,
+	   "description: label counts");
+	ok(side_ptr_get(d->state) == &side_event_state__ev_basic.parent &&
+		   side_event_state__ev_basic.desc == &ev_basic,
+	   "description: state points to the enable word");
+	ok(d->attributes.length == 2 && !strcmp(side_ptr_get(a[0].key.p), "version") &&
+		   a[0].value.type.v == SIDE_ATTR_TYPE_U32 &&
+		   a[0].value.u.integer_value.side_u32 == 3 &&
+		   a[1].value.type.v == SIDE_ATTR_TYPE_STRING &&
+		   !strcmp(side_ptr_get(a[1].value.u.string_value.p), "t"),
+	   "description: event attributes");
 	for (i = 0; i < SIDE_ARRAY_SIZE(want); i++) {
 		const struct side_type_integer *t = &f[i].side_type.u.side_integer;
 
-		ok &= !strcmp(side_ptr_get(f[i].field_name), want[i].name) &&
-		      f[i].side_type.type.v == want[i].label && t->integer_size == want[i].size &&
-		      t->signedness == want[i].sign && t->len_bits == 0 &&
-		      t->byte_order.v == SIDE_TYPE_BYTE_ORDER_HOST;
+		all &= !strcmp(side_ptr_get(f[i].field_name), want[i].name) &&
+		       f[i].side_type.type.v == want[i].label && t->integer_size == want[i].size &&
+		       t->signedness == want[i].sign && t->len_bits == 0 &&
+		       t->byte_order.v == SIDE_TYPE_BYTE_ORDER_HOST;
 	}
-	check("fields: integer names, labels, sizes, signedness, byte order", ok);
+	ok(all, "fields: integer names, labels, sizes, signedness, byte order");
 	fa = side_ptr_get(f[7].side_type.u.side_integer.attributes.elements);
-	check("fields: type attribute",
-	      f[7].side_type.u.side_integer.attributes.length == 1 &&
-		      !strcmp(side_ptr_get(fa[0].key.p), "unit") &&
-		      !strcmp(side_ptr_get(fa[0].value.u.string_value.p), "ns"));
-	check("fields: bool, byte, pointer, null",
-	      f[8].side_type.type.v == SIDE_TYPE_BOOL &&
-		      f[8].side_type.u.side_bool.bool_size == 1 &&
-		      f[9].side_type.type.v == SIDE_TYPE_BYTE &&
-		      f[10].side_type.type.v == SIDE_TYPE_POINTER &&
-		      f[10].side_type.u.side_integer.integer_size == sizeof(void *) &&
-		      f[11].side_type.type.v == SIDE_TYPE_NULL);
-	check("fields: floats", f[12].side_type.type.v == SIDE_TYPE_FLOAT_BINARY32 &&
-					f[12].side_type.u.side_float.float_size == 4 &&
-					f[13].side_type.type.v == SIDE_TYPE_FLOAT_BINARY64 &&
-					f[13].side_type.u.side_float.float_size == 8);
-	check("fields: strings and unit sizes",
-	      f[14].side_type.type.v == SIDE_TYPE_STRING_UTF8 &&
-		      f[14].side_type.u.side_string.unit_size == 1 &&
-		      f[15].side_type.type.v == SIDE_TYPE_STRING_UTF16 &&
-		      f[15].side_type.u.side_string.unit_size == 2 &&
-		      f[16].side_type.type.v == SIDE_TYPE_STRING_UTF32 &&
-		      f[16].side_type.u.side_string.unit_size == 4);
+	ok(f[7].side_type.u.side_integer.attributes.length == 1 &&
+		   !strcmp(side_ptr_get(fa[0].key.p), "unit") &&
+		   !strcmp(side_ptr_get(fa[0].value.u.string_value.p), "ns"),
+	   "fields: type attribute");
+	ok(f[8].side_type.type.v == SIDE_TYPE_BOOL && f[8].side_type.u.side_bool.bool_size == 1 &&
+		   f[9].side_type.type.v == SIDE_TYPE_BYTE &&
+		   f[10].side_type.type.v == SIDE_TYPE_POINTER &&
+		   f[10].side_type.u.side_integer.integer_size == sizeof(void *) &&
+		   f[11].side_type.type.v == SIDE_TYPE_NULL,
+	   "fields: bool, byte, pointer, null");
+	ok(f[12].side_type.type.v == SIDE_TYPE_FLOAT_BINARY32 &&
+		   f[12].side_type.u.side_float.float_size == 4 &&
+		   f[13].side_type.type.v == SIDE_TYPE_FLOAT_BINARY64 &&
+		   f[13].side_type.u.side_float.float_size == 8,
+	   "fields: floats");
+	ok(f[14].side_type.type.v == SIDE_TYPE_STRING_UTF8 &&
+		   f[14].side_type.u.side_string.unit_size == 1 &&
+		   f[15].side_type.type.v == SIDE_TYPE_STRING_UTF16 &&
+		   f[15].side_type.u.side_string.unit_size == 2 &&
+		   f[16].side_type.type.v == SIDE_TYPE_STRING_UTF32 &&
+		   f[16].side_type.u.side_string.unit_size == 4,
+	   "fields: strings and unit sizes");
 }
 
 static void test_basic_args(void)
@@ -146,33 +136,33 @@ static void test_basic_args(void)
 		side_arg_string32(U"cd"),
 	};
 
-	check("args: struct side_arg is 64 bytes, pointers take 16",
-	      sizeof(struct side_arg) == 64 && sizeof(sav[14].u.side_static.string_value) == 16);
-	check("args: unsigned values",
-	      sav[0].type.v == SIDE_TYPE_U8 && sav[0].u.side_static.integer_value.side_u8 == 200 &&
-		      sav[1].u.side_static.integer_value.side_u16 == 60000 &&
-		      sav[2].u.side_static.integer_value.side_u32 == 4000000000U &&
-		      sav[3].type.v == SIDE_TYPE_U64 &&
-		      sav[3].u.side_static.integer_value.side_u64 == UINT64_MAX);
-	check("args: signed values",
-	      sav[4].type.v == SIDE_TYPE_S8 && sav[4].u.side_static.integer_value.side_s8 == -100 &&
-		      sav[5].u.side_static.integer_value.side_s16 == -30000 &&
-		      sav[6].u.side_static.integer_value.side_s32 == -2000000000 &&
-		      sav[7].u.side_static.integer_value.side_s64 == INT64_MIN);
-	check("args: bool is 0/1, byte, pointer, null",
-	      sav[8].type.v == SIDE_TYPE_BOOL && sav[8].u.side_static.bool_value.side_bool8 == 1 &&
-		      sav[9].u.side_static.byte_value == 0xab &&
-		      sav[10].u.side_static.integer_value.side_uptr == (uintptr_t)&x &&
-		      sav[11].type.v == SIDE_TYPE_NULL);
-	check("args: floats",
-	      sav[12].u.side_static.float_value.side_float_binary32 == 1.5f &&
-		      sav[13].u.side_static.float_value.side_float_binary64 == -2.25);
-	check("args: strings carry their pointer, upper slot zero",
-	      sav[14].type.v == SIDE_TYPE_STRING_UTF8 &&
-		      !strcmp(side_ptr_get(sav[14].u.side_static.string_value), "hello") &&
-		      sav[14].u.side_static.string_value.v[1] == NULL &&
-		      sav[15].type.v == SIDE_TYPE_STRING_UTF16 &&
-		      sav[16].type.v == SIDE_TYPE_STRING_UTF32);
+	ok(sizeof(struct side_arg) == 64 && sizeof(sav[14].u.side_static.string_value) == 16,
+	   "args: struct side_arg is 64 bytes, pointers take 16");
+	ok(sav[0].type.v == SIDE_TYPE_U8 && sav[0].u.side_static.integer_value.side_u8 == 200 &&
+		   sav[1].u.side_static.integer_value.side_u16 == 60000 &&
+		   sav[2].u.side_static.integer_value.side_u32 == 4000000000U &&
+		   sav[3].type.v == SIDE_TYPE_U64 &&
+		   sav[3].u.side_static.integer_value.side_u64 == UINT64_MAX,
+	   "args: unsigned values");
+	ok(sav[4].type.v == SIDE_TYPE_S8 && sav[4].u.side_static.integer_value.side_s8 == -100 &&
+		   sav[5].u.side_static.integer_value.side_s16 == -30000 &&
+		   sav[6].u.side_static.integer_value.side_s32 == -2000000000 &&
+		   sav[7].u.side_static.integer_value.side_s64 == INT64_MIN,
+	   "args: signed values");
+	ok(sav[8].type.v == SIDE_TYPE_BOOL && sav[8].u.side_static.bool_value.side_bool8 == 1 &&
+		   sav[9].u.side_static.byte_value == 0xab &&
+		   sav[10].u.side_static.integer_value.side_uptr == (uintptr_t)&x &&
+		   sav[11].type.v == SIDE_TYPE_NULL,
+	   "args: bool is 0/1, byte, pointer, null");
+	ok(sav[12].u.side_static.float_value.side_float_binary32 == 1.5f &&
+		   sav[13].u.side_static.float_value.side_float_binary64 == -2.25,
+	   "args: floats");
+	ok(sav[14].type.v == SIDE_TYPE_STRING_UTF8 &&
+		   !strcmp(side_ptr_get(sav[14].u.side_static.string_value), "hello") &&
+		   sav[14].u.side_static.string_value.v[1] == NULL &&
+		   sav[15].type.v == SIDE_TYPE_STRING_UTF16 &&
+		   sav[16].type.v == SIDE_TYPE_STRING_UTF32,
+	   "args: strings carry their pointer, upper slot zero");
 }
 
 /* C native aliases, byte orders, 128-bit integers. */
@@ -191,7 +181,7 @@ side_static_event(ev_native, "test_prov", "native", SIDE_LOGLEVEL_DEBUG,
 static void test_native_and_byte_order(void)
 {
 	const struct side_event_field *f = side_ptr_get(ev_native.fields.elements);
-	int ok = 1;
+	int all = 1;
 	unsigned int i;
 	static const uint16_t labels[] = {
 		SIDE_TYPE_S8,  SIDE_TYPE_U8,  SIDE_TYPE_S8,  SIDE_TYPE_S16,
@@ -219,29 +209,29 @@ static void test_native_and_byte_order(void)
 	};
 
 	for (i = 0; i < SIDE_ARRAY_SIZE(labels); i++)
-		ok &= f[i].side_type.type.v == labels[i] &&
-		      f[i].side_type.u.side_integer.integer_size == sizes[i];
-	check("native aliases map to the fixed-size type of their size and sign", ok);
-	check("byte order variants",
-	      f[11].side_type.u.side_integer.byte_order.v == SIDE_TYPE_BYTE_ORDER_BE &&
-		      f[12].side_type.u.side_integer.byte_order.v == SIDE_TYPE_BYTE_ORDER_LE &&
-		      f[13].side_type.type.v == SIDE_TYPE_POINTER &&
-		      f[13].side_type.u.side_integer.byte_order.v == SIDE_TYPE_BYTE_ORDER_BE &&
-		      f[14].side_type.u.side_string.byte_order.v == SIDE_TYPE_BYTE_ORDER_BE &&
-		      f[15].side_type.u.side_float.byte_order.v == SIDE_TYPE_BYTE_ORDER_BE);
-	check("128-bit fields", f[16].side_type.type.v == SIDE_TYPE_U128 &&
-					f[16].side_type.u.side_integer.integer_size == 16 &&
-					f[17].side_type.type.v == SIDE_TYPE_S128 &&
-					f[17].side_type.u.side_integer.signedness == 1);
-	check("native and 128-bit args",
-	      sav[0].type.v == SIDE_TYPE_S32 && sav[0].u.side_static.integer_value.side_s32 == -5 &&
-		      sav[1].type.v == SIDE_TYPE_U64 &&
-		      sav[2].u.side_static.integer_value
-				      .side_u128_split[SIDE_INTEGER128_SPLIT_LOW] == 3 &&
-		      sav[2].u.side_static.integer_value
-				      .side_u128_split[SIDE_INTEGER128_SPLIT_HIGH] ==
-			      (uint64_t)1 << 36 &&
-		      sav[3].u.side_static.integer_value.side_s128 == -((__int128)1 << 90));
+		all &= f[i].side_type.type.v == labels[i] &&
+		       f[i].side_type.u.side_integer.integer_size == sizes[i];
+	ok(all, "native aliases map to the fixed-size type of their size and sign");
+	ok(f[11].side_type.u.side_integer.byte_order.v == SIDE_TYPE_BYTE_ORDER_BE &&
+		   f[12].side_type.u.side_integer.byte_order.v == SIDE_TYPE_BYTE_ORDER_LE &&
+		   f[13].side_type.type.v == SIDE_TYPE_POINTER &&
+		   f[13].side_type.u.side_integer.byte_order.v == SIDE_TYPE_BYTE_ORDER_BE &&
+		   f[14].side_type.u.side_string.byte_order.v == SIDE_TYPE_BYTE_ORDER_BE &&
+		   f[15].side_type.u.side_float.byte_order.v == SIDE_TYPE_BYTE_ORDER_BE,
+	   "byte order variants");
+	ok(f[16].side_type.type.v == SIDE_TYPE_U128 &&
+		   f[16].side_type.u.side_integer.integer_size == 16 &&
+		   f[17].side_type.type.v == SIDE_TYPE_S128 &&
+		   f[17].side_type.u.side_integer.signedness == 1,
+	   "128-bit fields");
+	ok(sav[0].type.v == SIDE_TYPE_S32 && sav[0].u.side_static.integer_value.side_s32 == -5 &&
+		   sav[1].type.v == SIDE_TYPE_U64 &&
+		   sav[2].u.side_static.integer_value.side_u128_split[SIDE_INTEGER128_SPLIT_LOW] ==
+			   3 &&
+		   sav[2].u.side_static.integer_value.side_u128_split[SIDE_INTEGER128_SPLIT_HIGH] ==
+			   (uint64_t)1 << 36 &&
+		   sav[3].u.side_static.integer_value.side_s128 == -((__int128)1 << 90),
+	   "native and 128-bit args");
 }
 
 /* Nested compounds: struct in struct, array of struct, vla of u32, enums. */
@@ -292,40 +282,38 @@ static void test_nested(void)
 	const struct side_arg_vec *mv = side_ptr_get(inner[1].u.side_static.side_struct);
 	const struct side_arg_vec *iv = side_ptr_get(sav[2].u.side_static.side_vla);
 
-	check("struct in struct: description",
-	      f[0].side_type.type.v == SIDE_TYPE_STRUCT && rect == &rect_type &&
-		      rect->fields.length == 2 && !strcmp(side_ptr_get(rf[1].field_name), "max") &&
-		      side_ptr_get(rf[1].side_type.u.side_struct) == &point_type);
-	check("array of struct: description",
-	      f[1].side_type.type.v == SIDE_TYPE_ARRAY && corners->length == 2 &&
-		      corner->type.v == SIDE_TYPE_STRUCT &&
-		      side_ptr_get(corner->u.side_struct) == &point_type);
-	check("vla of u32: element and length types",
-	      f[2].side_type.type.v == SIDE_TYPE_VLA &&
-		      ((const struct side_type *)side_ptr_get(ids->elem_type))->type.v ==
-			      SIDE_TYPE_U32 &&
-		      ((const struct side_type *)side_ptr_get(ids->length_type))->type.v ==
-			      SIDE_TYPE_U32);
-	check("array by definition (side_define_array)",
-	      f[3].side_type.type.v == SIDE_TYPE_ARRAY &&
-		      side_ptr_get(f[3].side_type.u.side_array) == &pair_type &&
-		      pair_type.length == 2);
-	check("enum mappings",
-	      f[4].side_type.type.v == SIDE_TYPE_ENUM && colors->mappings.length == 2 &&
-		      !strcmp(side_ptr_get(cm[1].label.p), "blue") && cm[1].range_begin == 2 &&
-		      cm[1].range_end == 4 && f[5].side_type.type.v == SIDE_TYPE_ENUM_BITMAP);
-	check("struct in struct: nested argument pointers",
-	      rv == &rect_arg && rv->len == 2 && inner[1].type.v == SIDE_TYPE_STRUCT &&
-		      mv == &max &&
-		      ((const struct side_arg *)side_ptr_get(mv->sav))[1]
-				      .u.side_static.integer_value.side_s32 == 4);
-	check("vla argument: pointer, length, values",
-	      sav[2].type.v == SIDE_TYPE_VLA && iv == &id_vec && iv->len == 3 &&
-		      ((const struct side_arg *)side_ptr_get(iv->sav))[2]
-				      .u.side_static.integer_value.side_u32 == 9);
-	check("array argument",
-	      sav[1].type.v == SIDE_TYPE_ARRAY &&
-		      side_ptr_get(sav[1].u.side_static.side_array) == &corner_vec);
+	ok(f[0].side_type.type.v == SIDE_TYPE_STRUCT && rect == &rect_type &&
+		   rect->fields.length == 2 && !strcmp(side_ptr_get(rf[1].field_name), "max") &&
+		   side_ptr_get(rf[1].side_type.u.side_struct) == &point_type,
+	   "struct in struct: description");
+	ok(f[1].side_type.type.v == SIDE_TYPE_ARRAY && corners->length == 2 &&
+		   corner->type.v == SIDE_TYPE_STRUCT &&
+		   side_ptr_get(corner->u.side_struct) == &point_type,
+	   "array of struct: description");
+	ok(f[2].side_type.type.v == SIDE_TYPE_VLA &&
+		   ((const struct side_type *)side_ptr_get(ids->elem_type))->type.v ==
+			   SIDE_TYPE_U32 &&
+		   ((const struct side_type *)side_ptr_get(ids->length_type))->type.v ==
+			   SIDE_TYPE_U32,
+	   "vla of u32: element and length types");
+	ok(f[3].side_type.type.v == SIDE_TYPE_ARRAY &&
+		   side_ptr_get(f[3].side_type.u.side_array) == &pair_type && pair_type.length == 2,
+	   "array by definition (side_define_array)");
+	ok(f[4].side_type.type.v == SIDE_TYPE_ENUM && colors->mappings.length == 2 &&
+		   !strcmp(side_ptr_get(cm[1].label.p), "blue") && cm[1].range_begin == 2 &&
+		   cm[1].range_end == 4 && f[5].side_type.type.v == SIDE_TYPE_ENUM_BITMAP,
+	   "enum mappings");
+	ok(rv == &rect_arg && rv->len == 2 && inner[1].type.v == SIDE_TYPE_STRUCT && mv == &max &&
+		   ((const struct side_arg *)side_ptr_get(mv->sav))[1]
+				   .u.side_static.integer_value.side_s32 == 4,
+	   "struct in struct: nested argument pointers");
+	ok(sav[2].type.v == SIDE_TYPE_VLA && iv == &id_vec && iv->len == 3 &&
+		   ((const struct side_arg *)side_ptr_get(iv->sav))[2]
+				   .u.side_static.integer_value.side_u32 == 9,
+	   "vla argument: pointer, length, values");
+	ok(sav[1].type.v == SIDE_TYPE_ARRAY &&
+		   side_ptr_get(sav[1].u.side_static.side_array) == &corner_vec,
+	   "array argument");
 }
 
 /* Dynamic fields and variadic events. */
@@ -365,56 +353,54 @@ static void test_dynamic(void)
 	const struct side_attr *va = side_ptr_get(vla.attributes.elements);
 	const struct side_event_field *f = side_ptr_get(ev_dynamic.fields.elements);
 
-	check("dynamic field label", f[0].side_type.type.v == SIDE_TYPE_DYNAMIC);
-	check("dynamic null and bool",
-	      sav[0].type.v == SIDE_TYPE_DYNAMIC_NULL && sav[1].type.v == SIDE_TYPE_DYNAMIC_BOOL &&
-		      sav[1].u.side_dynamic.side_bool.value.side_bool8 == 1 &&
-		      sav[1].u.side_dynamic.side_bool.type.bool_size == 1);
-	check("dynamic integers carry size, signedness, byte order, value",
-	      sav[2].type.v == SIDE_TYPE_DYNAMIC_INTEGER &&
-		      sav[2].u.side_dynamic.side_integer.type.integer_size == 1 &&
-		      sav[2].u.side_dynamic.side_integer.value.side_u8 == 250 &&
-		      sav[3].u.side_dynamic.side_integer.type.signedness == 1 &&
-		      sav[3].u.side_dynamic.side_integer.type.byte_order.v ==
-			      SIDE_TYPE_BYTE_ORDER_BE &&
-		      sav[3].u.side_dynamic.side_integer.value.side_s16 == -3 &&
-		      sav[4].u.side_dynamic.side_integer.type.integer_size == 8 &&
-		      sav[4].u.side_dynamic.side_integer.value.side_u64 == 1ULL << 40);
-	check("dynamic pointer",
-	      sav[5].type.v == SIDE_TYPE_DYNAMIC_POINTER &&
-		      sav[5].u.side_dynamic.side_integer.value.side_uptr == (uintptr_t)&x);
-	check("dynamic floats",
-	      sav[6].type.v == SIDE_TYPE_DYNAMIC_FLOAT &&
-		      sav[6].u.side_dynamic.side_float.type.float_size == 4 &&
-		      sav[6].u.side_dynamic.side_float.value.side_float_binary32 == 0.5f &&
-		      sav[7].u.side_dynamic.side_float.value.side_float_binary64 == -8.0);
-	check("dynamic strings",
-	      sav[8].type.v == SIDE_TYPE_DYNAMIC_STRING &&
-		      !strcmp((const char *)(uintptr_t)sav[8].u.side_dynamic.side_string.value,
-			      "dyn") &&
-		      sav[8].u.side_dynamic.side_string.type.unit_size == 1 &&
-		      sav[9].u.side_dynamic.side_string.type.unit_size == 2 &&
-		      sav[9].u.side_dynamic.side_string.type.byte_order.v ==
-			      SIDE_TYPE_BYTE_ORDER_LE &&
-		      sav[10].u.side_dynamic.side_string.type.unit_size == 4);
-	check("dynamic vla: pointer, length, elements, attributes",
-	      sav[11].type.v == SIDE_TYPE_DYNAMIC_VLA &&
-		      side_ptr_get(sav[11].u.side_dynamic.side_dynamic_vla) == &vla &&
-		      vla.len == 3 &&
-		      ((const struct side_arg *)side_ptr_get(vla.sav))[1]
-				      .u.side_dynamic.side_integer.value.side_s8 == -2 &&
-		      vla.attributes.length == 1 && !strcmp(side_ptr_get(va[0].key.p), "a"));
-	check("dynamic struct: pointer, named fields, nested vla",
-	      sav[12].type.v == SIDE_TYPE_DYNAMIC_STRUCT &&
-		      side_ptr_get(sav[12].u.side_dynamic.side_dynamic_struct) == &st &&
-		      st.len == 2 && !strcmp(side_ptr_get(sf[0].field_name), "n") &&
-		      sf[0].elem.u.side_dynamic.side_integer.value.side_s64 == -42 &&
-		      side_ptr_get(sf[1].elem.u.side_dynamic.side_dynamic_vla) == &vla);
-	check("dynamic byte", sav[13].type.v == SIDE_TYPE_DYNAMIC_BYTE &&
-				      sav[13].u.side_dynamic.side_byte.value == 9);
-	check("variadic event: flag and attributes",
-	      ev_variadic.flags == SIDE_EVENT_FLAG_VARIADIC && ev_variadic.attributes.length == 1 &&
-		      ev_variadic.fields.length == 1);
+	ok(f[0].side_type.type.v == SIDE_TYPE_DYNAMIC, "dynamic field label");
+	ok(sav[0].type.v == SIDE_TYPE_DYNAMIC_NULL && sav[1].type.v == SIDE_TYPE_DYNAMIC_BOOL &&
+		   sav[1].u.side_dynamic.side_bool.value.side_bool8 == 1 &&
+		   sav[1].u.side_dynamic.side_bool.type.bool_size == 1,
+	   "dynamic null and bool");
+	ok(sav[2].type.v == SIDE_TYPE_DYNAMIC_INTEGER &&
+		   sav[2].u.side_dynamic.side_integer.type.integer_size == 1 &&
+		   sav[2].u.side_dynamic.side_integer.value.side_u8 == 250 &&
+		   sav[3].u.side_dynamic.side_integer.type.signedness == 1 &&
+		   sav[3].u.side_dynamic.side_integer.type.byte_order.v ==
+			   SIDE_TYPE_BYTE_ORDER_BE &&
+		   sav[3].u.side_dynamic.side_integer.value.side_s16 == -3 &&
+		   sav[4].u.side_dynamic.side_integer.type.integer_size == 8 &&
+		   sav[4].u.side_dynamic.side_integer.value.side_u64 == 1ULL << 40,
+	   "dynamic integers carry size, signedness, byte order, value");
+	ok(sav[5].type.v == SIDE_TYPE_DYNAMIC_POINTER &&
+		   sav[5].u.side_dynamic.side_integer.value.side_uptr == (uintptr_t)&x,
+	   "dynamic pointer");
+	ok(sav[6].type.v == SIDE_TYPE_DYNAMIC_FLOAT &&
+		   sav[6].u.side_dynamic.side_float.type.float_size == 4 &&
+		   sav[6].u.side_dynamic.side_float.value.side_float_binary32 == 0.5f &&
+		   sav[7].u.side_dynamic.side_float.value.side_float_binary64 == -8.0,
+	   "dynamic floats");
+	ok(sav[8].type.v == SIDE_TYPE_DYNAMIC_STRING &&
+		   !strcmp((const char *)(uintptr_t)sav[8].u.side_dynamic.side_string.value,
+			   "dyn") &&
+		   sav[8].u.side_dynamic.side_string.type.unit_size == 1 &&
+		   sav[9].u.side_dynamic.side_string.type.unit_size == 2 &&
+		   sav[9].u.side_dynamic.side_string.type.byte_order.v == SIDE_TYPE_BYTE_ORDER_LE &&
+		   sav[10].u.side_dynamic.side_string.type.unit_size == 4,
+	   "dynamic strings");
+	ok(sav[11].type.v == SIDE_TYPE_DYNAMIC_VLA &&
+		   side_ptr_get(sav[11].u.side_dynamic.side_dynamic_vla) == &vla && vla.len == 3 &&
+		   ((const struct side_arg *)side_ptr_get(vla.sav))[1]
+				   .u.side_dynamic.side_integer.value.side_s8 == -2 &&
+		   vla.attributes.length == 1 && !strcmp(side_ptr_get(va[0].key.p), "a"),
+	   "dynamic vla: pointer, length, elements, attributes");
+	ok(sav[12].type.v == SIDE_TYPE_DYNAMIC_STRUCT &&
+		   side_ptr_get(sav[12].u.side_dynamic.side_dynamic_struct) == &st && st.len == 2 &&
+		   !strcmp(side_ptr_get(sf[0].field_name), "n") &&
+		   sf[0].elem.u.side_dynamic.side_integer.value.side_s64 == -42 &&
+		   side_ptr_get(sf[1].elem.u.side_dynamic.side_dynamic_vla) == &vla,
+	   "dynamic struct: pointer, named fields, nested vla");
+	ok(sav[13].type.v == SIDE_TYPE_DYNAMIC_BYTE && sav[13].u.side_dynamic.side_byte.value == 9,
+	   "dynamic byte");
+	ok(ev_variadic.flags == SIDE_EVENT_FLAG_VARIADIC && ev_variadic.attributes.length == 1 &&
+		   ev_variadic.fields.length == 1,
+	   "variadic event: flag and attributes");
 }
 
 /* Variant, optional, vla visitor, gather. */
@@ -497,42 +483,42 @@ static void test_more(void)
 	const struct side_arg_vla_visitor *avv =
 		side_ptr_get(sav[2].u.side_static.side_vla_visitor);
 
-	check("variant: selector and options",
-	      f[0].side_type.type.v == SIDE_TYPE_VARIANT && var == &num_or_str &&
-		      var->selector.type.v == SIDE_TYPE_U8 && var->options.length == 2 &&
-		      opts[1].range_begin == 2 && opts[1].range_end == 3 &&
-		      opts[1].side_type.type.v == SIDE_TYPE_STRING_UTF8);
-	check("variant argument", sav[0].type.v == SIDE_TYPE_VARIANT && av == &v1 &&
-					  av->selector.u.side_static.integer_value.side_u8 == 2 &&
-					  av->option.type.v == SIDE_TYPE_STRING_UTF8);
-	check("optional: description and argument",
-	      f[1].side_type.type.v == SIDE_TYPE_OPTIONAL &&
-		      side_ptr_get(f[1].side_type.u.side_optional) == &maybe_str &&
-		      f[2].side_type.type.v == SIDE_TYPE_OPTIONAL &&
-		      sav[1].type.v == SIDE_TYPE_OPTIONAL &&
-		      side_ptr_get(sav[1].u.side_static.side_optional) == &present &&
-		      present.selector == SIDE_OPTIONAL_ENABLED);
-	check("vla visitor: description and argument",
-	      f[3].side_type.type.v == SIDE_TYPE_VLA_VISITOR && vv == &u32_visitor &&
-		      side_ptr_get(vv->visitor) != NULL && sav[2].type.v == SIDE_TYPE_VLA_VISITOR &&
-		      avv == &visitor && side_ptr_get(avv->app_ctx) == &ctx);
-	check("gather struct: offsets, sizes, access modes",
-	      f[4].side_type.type.v == SIDE_TYPE_GATHER_STRUCT &&
-		      f[4].side_type.u.side_gather.u.side_struct.size == sizeof(struct sample) &&
-		      gs->fields.length == 4 &&
-		      gf[1].side_type.type.v == SIDE_TYPE_GATHER_INTEGER &&
-		      gf[1].side_type.u.side_gather.u.side_integer.offset ==
-			      offsetof(struct sample, b) &&
-		      gf[1].side_type.u.side_gather.u.side_integer.type.signedness == 1 &&
-		      gf[2].side_type.u.side_gather.u.side_string.access_mode.v ==
-			      SIDE_TYPE_GATHER_ACCESS_POINTER &&
-		      gf[3].side_type.type.v == SIDE_TYPE_GATHER_FLOAT);
-	check("gather arguments carry the base pointer",
-	      sav[3].type.v == SIDE_TYPE_GATHER_STRUCT &&
-		      side_ptr_get(sav[3].u.side_static.side_struct_gather_ptr) == &s &&
-		      side_ptr_get(sav[4].u.side_static.side_vla_gather.length_ptr) == &s.a &&
-		      f[5].side_type.type.v == SIDE_TYPE_GATHER_ARRAY &&
-		      f[5].side_type.u.side_gather.u.side_array.type.length == 3);
+	ok(f[0].side_type.type.v == SIDE_TYPE_VARIANT && var == &num_or_str &&
+		   var->selector.type.v == SIDE_TYPE_U8 && var->options.length == 2 &&
+		   opts[1].range_begin == 2 && opts[1].range_end == 3 &&
+		   opts[1].side_type.type.v == SIDE_TYPE_STRING_UTF8,
+	   "variant: selector and options");
+	ok(sav[0].type.v == SIDE_TYPE_VARIANT && av == &v1 &&
+		   av->selector.u.side_static.integer_value.side_u8 == 2 &&
+		   av->option.type.v == SIDE_TYPE_STRING_UTF8,
+	   "variant argument");
+	ok(f[1].side_type.type.v == SIDE_TYPE_OPTIONAL &&
+		   side_ptr_get(f[1].side_type.u.side_optional) == &maybe_str &&
+		   f[2].side_type.type.v == SIDE_TYPE_OPTIONAL &&
+		   sav[1].type.v == SIDE_TYPE_OPTIONAL &&
+		   side_ptr_get(sav[1].u.side_static.side_optional) == &present &&
+		   present.selector == SIDE_OPTIONAL_ENABLED,
+	   "optional: description and argument");
+	ok(f[3].side_type.type.v == SIDE_TYPE_VLA_VISITOR && vv == &u32_visitor &&
+		   side_ptr_get(vv->visitor) != NULL && sav[2].type.v == SIDE_TYPE_VLA_VISITOR &&
+		   avv == &visitor && side_ptr_get(avv->app_ctx) == &ctx,
+	   "vla visitor: description and argument");
+	ok(f[4].side_type.type.v == SIDE_TYPE_GATHER_STRUCT &&
+		   f[4].side_type.u.side_gather.u.side_struct.size == sizeof(struct sample) &&
+		   gs->fields.length == 4 && gf[1].side_type.type.v == SIDE_TYPE_GATHER_INTEGER &&
+		   gf[1].side_type.u.side_gather.u.side_integer.offset ==
+			   offsetof(struct sample, b) &&
+		   gf[1].side_type.u.side_gather.u.side_integer.type.signedness == 1 &&
+		   gf[2].side_type.u.side_gather.u.side_string.access_mode.v ==
+			   SIDE_TYPE_GATHER_ACCESS_POINTER &&
+		   gf[3].side_type.type.v == SIDE_TYPE_GATHER_FLOAT,
+	   "gather struct: offsets, sizes, access modes");
+	ok(sav[3].type.v == SIDE_TYPE_GATHER_STRUCT &&
+		   side_ptr_get(sav[3].u.side_static.side_struct_gather_ptr) == &s &&
+		   side_ptr_get(sav[4].u.side_static.side_vla_gather.length_ptr) == &s.a &&
+		   f[5].side_type.type.v == SIDE_TYPE_GATHER_ARRAY &&
+		   f[5].side_type.u.side_gather.u.side_array.type.length == 3,
+	   "gather arguments carry the base pointer");
 }
 
 /* The enable word gates the call site. */
@@ -559,31 +545,31 @@ static void test_enable_word(void)
 
 	evaluated = 0;
 	fire_gate(1);
-	check("disabled: arguments not evaluated", evaluated == 0 && !side_event_enabled(ev_gate));
+	ok(evaluated == 0 && !side_event_enabled(ev_gate), "disabled: arguments not evaluated");
 	/* What the kernel does for an attached uprobe: count in the low 16 bits. */
 	__atomic_add_fetch(enabled, 1, __ATOMIC_RELAXED);
 	fire_gate(2);
-	check("kernel semaphore set: event fires", evaluated == 1);
+	ok(evaluated == 1, "kernel semaphore set: event fires");
 	__atomic_add_fetch(enabled, SIDE_ENABLED_USER_ONE, __ATOMIC_RELAXED);
 	fire_gate(3);
-	check("kernel and in-process tracer: event fires", evaluated == 2);
+	ok(evaluated == 2, "kernel and in-process tracer: event fires");
 	__atomic_sub_fetch(enabled, 1, __ATOMIC_RELAXED);
 	fire_gate(4);
-	check("in-process tracer only: event fires",
-	      evaluated == 3 && (*enabled & SIDE_ENABLED_KERNEL_MASK) == 0);
+	ok(evaluated == 3 && (*enabled & SIDE_ENABLED_KERNEL_MASK) == 0,
+	   "in-process tracer only: event fires");
 	__atomic_sub_fetch(enabled, SIDE_ENABLED_USER_ONE, __ATOMIC_RELAXED);
 	fire_gate(5);
-	check("all tracers gone: event silent again", evaluated == 3 && *enabled == 0);
+	ok(evaluated == 3 && *enabled == 0, "all tracers gone: event silent again");
 
 	evaluated = 0;
 	fire_variadic(1);
-	check("variadic disabled: nothing evaluated", evaluated == 0);
+	ok(evaluated == 0, "variadic disabled: nothing evaluated");
 	side_event_state__ev_variadic.enabled = 1;
 	fire_variadic(2);
 	side_event_state__ev_variadic.enabled = 0;
-	check("variadic enabled: static and dynamic arguments evaluated", evaluated == 2);
-	check("enable word sits in .probes, initialized data",
-	      side_event_state__ev_gate.parent.version == SIDE_EVENT_STATE_ABI_VERSION);
+	ok(evaluated == 2, "variadic enabled: static and dynamic arguments evaluated");
+	ok(side_event_state__ev_gate.parent.version == SIDE_EVENT_STATE_ABI_VERSION,
+	   "enable word sits in .probes, initialized data");
 }
 
 /* The registry holds this executable's events. */
@@ -594,9 +580,9 @@ static int find_event(struct side_event_description *desc, void *priv)
 
 static void test_registry(void)
 {
-	check("registry: basic event registered", side_for_each_event(find_event, &ev_basic));
-	check("registry: variadic event registered", side_for_each_event(find_event, &ev_variadic));
-	check("registry: nested event registered", side_for_each_event(find_event, &ev_nested));
+	ok(side_for_each_event(find_event, &ev_basic), "registry: basic event registered");
+	ok(side_for_each_event(find_event, &ev_variadic), "registry: variadic event registered");
+	ok(side_for_each_event(find_event, &ev_nested), "registry: nested event registered");
 }
 
 /* Runs fn with stderr captured into buf. */
@@ -643,13 +629,12 @@ static void test_runtime_checks(void)
 	char buf[1024];
 
 	capture_stderr(register_dup, buf, sizeof(buf));
-	check("registration reports duplicated field names",
-	      strstr(buf, "test_prov:dup") && strstr(buf, "fields 0 and 2") &&
-		      strstr(buf, "\"same\""));
+	ok(strstr(buf, "test_prov:dup") && strstr(buf, "fields 0 and 2") && strstr(buf, "\"same\""),
+	   "registration reports duplicated field names");
 	capture_stderr(check_bad_call, buf, sizeof(buf));
-	check("unoptimized call-site check names file, line, argument and field",
-	      strstr(buf, "app.c:42:") && strstr(buf, "argument 1 is a s32") &&
-		      strstr(buf, "field \"v\" is declared u32"));
+	ok(strstr(buf, "app.c:42:") && strstr(buf, "argument 1 is a s32") &&
+		   strstr(buf, "field \"v\" is declared u32"),
+	   "unoptimized call-site check names file, line, argument and field");
 }
 
 int main(void)

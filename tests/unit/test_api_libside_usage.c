@@ -768,15 +768,6 @@ static const char *fire(struct side_event_state_0 *state, void (*fn)(void))
 
 #define FIRE(_event, _fn) fire(&side_event_state__##_event, _fn)
 
-static void expect(const char *name, const char *got, const char *want)
-{
-	bool same = !strcmp(got, want);
-
-	ok(same, name);
-	if (!same)
-		printf("     got: %s\n    want: %s\n", got, want);
-}
-
 /* Basic fields, a dynamic field, hidden and exported events. */
 side_static_event(my_provider_event, "myprovider", "myevent", SIDE_LOGLEVEL_DEBUG,
 		  side_field_list(side_field_u32("abc"), side_field_s64("def"),
@@ -2209,7 +2200,7 @@ static void test_c_native_types(void)
 				 side_arg_float(f), side_arg_double(d)));
 }
 
-#define EXPECT(_name, _event, _fn, _want) expect(_name, FIRE(_event, _fn), _want)
+#define EXPECT(_name, _event, _fn, _want) ok_str(_name, FIRE(_event, _fn), _want)
 
 static void test_events(void)
 {

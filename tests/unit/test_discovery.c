@@ -31,28 +31,6 @@
 
 #include "unit.h"
 
-#define CHECK(cond) \
-	do { \
-		if (cond) { \
-			passed++; \
-		} else { \
-			failed++; \
-			fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond); \
-		} \
-	} while (0)
-
-#define CHECK_STR(a, b) \
-	do { \
-		const char *_a = (a), *_b = (b); \
-		if (_a && _b && !strcmp(_a, _b)) { \
-			passed++; \
-		} else { \
-			failed++; \
-			fprintf(stderr, "FAIL %s:%d: \"%s\" != \"%s\"\n", __FILE__, __LINE__, \
-				_a ? _a : "(null)", _b ? _b : "(null)"); \
-		} \
-	} while (0)
-
 /* ---- Hand-built descriptions ---------------------------------------- */
 
 #define PTR(x) SIDE_PTR_INIT(x)

@@ -15,16 +15,6 @@
 
 #include "unit.h"
 
-static void check_str(const char *name, const char *got, const char *want)
-{
-	if (!strcmp(got, want)) {
-		passed++;
-		return;
-	}
-	failed++;
-	printf("FAIL %s\n--- want\n%s--- got\n%s---\n", name, want, got);
-}
-
 /* What st_output_map (nr == 1, !at_exit) or st_output_exit_maps prints. */
 static char *render(enum st_output_format fmt, const struct st_map_result *maps, size_t nr,
 		    bool at_exit)
@@ -51,7 +41,7 @@ static void check_map(const char *name, enum st_output_format fmt, const struct 
 {
 	char *got = render(fmt, m, 1, false);
 
-	check_str(name, got, want);
+	ok_str(name, got, want);
 	free(got);
 }
 
@@ -60,7 +50,7 @@ static void check_exit(const char *name, enum st_output_format fmt,
 {
 	char *got = render(fmt, maps, nr, true);
 
-	check_str(name, got, want);
+	ok_str(name, got, want);
 	free(got);
 }
 
@@ -556,14 +546,14 @@ static void test_hist_top(void)
 	char *text = render(ST_OUTPUT_TEXT, &m, 1, false);
 	char *json = render(ST_OUTPUT_JSON, &m, 1, false);
 
-	check_str("hist 2^40 label", strstr(text, "[1T, 2T)") ? "y" : "n", "y");
-	check_str("hist 2^63 label", strstr(text, "[8388608T, 16777216T)") ? "y" : "n", "y");
-	check_str("hist 2^63 json",
-		  strstr(json, "{\"min\": 9223372036854775808, \"max\": 18446744073709551615, "
-			       "\"count\": 1}]")
-			  ? "y"
-			  : "n",
-		  "y");
+	ok_str("hist 2^40 label", strstr(text, "[1T, 2T)") ? "y" : "n", "y");
+	ok_str("hist 2^63 label", strstr(text, "[8388608T, 16777216T)") ? "y" : "n", "y");
+	ok_str("hist 2^63 json",
+	       strstr(json, "{\"min\": 9223372036854775808, \"max\": 18446744073709551615, "
+			    "\"count\": 1}]")
+		       ? "y"
+		       : "n",
+	       "y");
 	free(text);
 	free(json);
 }
@@ -580,10 +570,10 @@ static void test_attached(void)
 	st_output_attached(f, ST_OUTPUT_TEXT, 3);
 	st_output_attached(f, ST_OUTPUT_JSON, 1);
 	fclose(f);
-	check_str("attached", buf,
-		  "Attaching 1 probe...\n"
-		  "Attaching 3 probes...\n"
-		  "{\"type\": \"attached_probes\", \"data\": {\"probes\": 1}}\n");
+	ok_str("attached", buf,
+	       "Attaching 1 probe...\n"
+	       "Attaching 3 probes...\n"
+	       "{\"type\": \"attached_probes\", \"data\": {\"probes\": 1}}\n");
 	free(buf);
 }
 

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
 static int passed, failed;
 
@@ -20,6 +21,30 @@ static inline void ok(bool cond, const char *name)
 	failed++;
 	printf("FAIL %s\n", name);
 }
+
+/* ok() named by the expression and its place: for checks too many to name. */
+static inline void ok_at(bool cond, const char *expr, const char *file, int line)
+{
+	char name[512];
+
+	snprintf(name, sizeof(name), "%s:%d: %s", file, line, expr);
+	ok(cond, name);
+}
+
+#define CHECK(cond) ok_at((cond), #cond, __FILE__, __LINE__)
+
+/* Two strings are equal (NULL never is); prints both when they differ. */
+static inline void ok_str(const char *name, const char *got, const char *want)
+{
+	bool same = got && want && !strcmp(got, want);
+
+	ok(same, name);
+	if (!same)
+		printf("--- want\n%s\n--- got\n%s\n---\n", want ? want : "(null)",
+		       got ? got : "(null)");
+}
+
+#define CHECK_STR(got, want) ok_str(__FILE__ ": " #got, (got), (want))
 
 /* Prints the closing line; returns the exit status. */
 static inline int unit_summary(void)
