@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# Runs every suite: C unit tests, compile-fail tests, bats end to end.
+# Runs every suite: C unit tests, compile-fail tests, the format check, bats
+# and the one-liner cases end to end.
 # Each suite ends with "N passed, N failed"; so does the whole run.
 set -u
 cd "$(dirname "$0")/.."
@@ -65,6 +66,9 @@ tally < <(bats --tap tests/bats 2>&1 | awk '
 	/^ok / { p++ }
 	/^not ok / { f++ }
 	END { printf "%d passed, %d failed\n", p, f }')
+
+echo "== one-liner cases (tests/oneliners)"
+tally < <(tests/oneliners/run.sh 2>&1)
 
 # The BPF programs must load on the oldest kernel we support too: boot
 # Debian's 6.1 and 6.12 kernels under qemu and trace from there.

@@ -7,7 +7,7 @@
 load helpers
 bats_require_minimum_version 1.5.0
 
-FIX="$BATS_TEST_DIRNAME/fixtures"
+FIX="$BATS_TEST_DIRNAME/../fixtures"
 
 setup_file() {
 	local d="$BATS_FILE_TMPDIR"
