@@ -64,9 +64,22 @@ EXAMPLES := $(patsubst examples/%.c,$(OUTPUT)/examples/%,$(EX_SRCS))
 EX_LIBS := $(patsubst examples/%.c,$(OUTPUT)/examples/%.so,$(EX_LIB_SRCS))
 EX_LINK_kv_client := -lkv
 
-# Unit tests: test_api* link the runtime, the others the collector objects.
+# Unit tests: test_api* link the runtime, the others the collector
+# components they test (all of them unless listed), so that an edit
+# relinks only the tests that contain it.
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(UNIT_SRCS))
+UNIT_USES_test_arith :=
+UNIT_USES_test_parser := lang discovery util
+UNIT_USES_test_checker := lang discovery util
+UNIT_USES_test_compile := compile lang discovery util
+UNIT_USES_test_types := compile lang discovery util
+UNIT_USES_test_output := output discovery util
+UNIT_USES_test_discovery := discovery output util
+# The collector objects test $(1) links: its components and common/.
+unit_objs = $(if $(filter undefined,$(origin UNIT_USES_$(1))),$(ST_LIB_OBJS),\
+	$(filter $(foreach c,$(UNIT_USES_$(1)),$(OUTPUT)/obj/sidetrace/$(c)/%),$(ST_LIB_OBJS)) \
+	$(filter $(OUTPUT)/obj/common/%,$(ST_LIB_OBJS)))
 
 .PHONY: all deps test demo bench install clean format format-check vmlinux
 
@@ -134,9 +147,10 @@ $(filter $(OUTPUT)/tests/test_api%,$(UNIT_TESTS)): $(OUTPUT)/tests/%: tests/unit
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $(WARN) $(DEPFLAGS) -Iinclude -Itests/unit $< -o $@ $(LIBSIDE_A) -lpthread
 
-$(filter-out $(OUTPUT)/tests/test_api%,$(UNIT_TESTS)): $(OUTPUT)/tests/%: tests/unit/%.c $(ST_LIB_OBJS) | $(OUTPUT)/tests
+.SECONDEXPANSION:
+$(filter-out $(OUTPUT)/tests/test_api%,$(UNIT_TESTS)): $(OUTPUT)/tests/%: tests/unit/%.c $$(call unit_objs,$$*) | $(OUTPUT)/tests
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $(WARN) $(DEPFLAGS) $(INCLUDES) -Itests/unit $< $(ST_LIB_OBJS) -o $@ $(ST_LIBS)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $(WARN) $(DEPFLAGS) $(INCLUDES) -Itests/unit $< $(filter %.o,$^) -o $@ $(ST_LIBS)
 
 test: deps
 	$(Q)$(MAKE) --no-print-directory all
