@@ -63,10 +63,13 @@ EX_LINK_kv_client := -lkv
 # Unit tests: test_api* link the runtime, the others the collector objects.
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(UNIT_SRCS))
+# BPF harness tests: the skeleton with a hand-written configuration, no collector.
+BPF_TEST_SRCS := $(wildcard tests/bpf/test_*.c)
+BPF_TESTS := $(patsubst tests/bpf/test_%.c,$(OUTPUT)/tests/test_bpf_%,$(BPF_TEST_SRCS))
 
 .PHONY: all deps test demo bench install clean format format-check vmlinux
 
-all: $(LIBSIDE_SO) $(LIBSIDE_A) $(SIDETRACE) $(EXAMPLES) $(EX_LIBS) $(UNIT_TESTS)
+all: $(LIBSIDE_SO) $(LIBSIDE_A) $(SIDETRACE) $(EXAMPLES) $(EX_LIBS) $(UNIT_TESTS) $(BPF_TESTS)
 
 deps:
 	$(Q)scripts/deps.sh
@@ -131,6 +134,11 @@ $(filter $(OUTPUT)/tests/test_api%,$(UNIT_TESTS)): $(OUTPUT)/tests/%: tests/unit
 $(filter-out $(OUTPUT)/tests/test_api%,$(UNIT_TESTS)): $(OUTPUT)/tests/%: tests/unit/%.c $(ST_LIB_OBJS) | $(OUTPUT)/tests
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $(WARN) $(DEPFLAGS) $(INCLUDES) -Itests/unit $< $(ST_LIB_OBJS) -o $@ $(ST_LIBS)
+
+$(BPF_TESTS): $(OUTPUT)/tests/test_bpf_%: tests/bpf/test_%.c $(BPF_SKELS) $(LIBSIDE_A) | $(OUTPUT)/tests
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $(WARN) $(DEPFLAGS) -Iinclude -Ibpf -I$(OUTPUT) -Itests/unit $< -o $@ \
+		$(LIBSIDE_A) -lbpf -lelf -lpthread
 
 test: deps
 	$(Q)$(MAKE) --no-print-directory all
