@@ -80,10 +80,13 @@ UNIT_USES_test_discovery := discovery output util
 unit_objs = $(if $(filter undefined,$(origin UNIT_USES_$(1))),$(ST_LIB_OBJS),\
 	$(filter $(foreach c,$(UNIT_USES_$(1)),$(OUTPUT)/obj/sidetrace/$(c)/%),$(ST_LIB_OBJS)) \
 	$(filter $(OUTPUT)/obj/common/%,$(ST_LIB_OBJS)))
+# BPF harness tests: the skeleton with a hand-written configuration, no collector.
+BPF_TEST_SRCS := $(wildcard tests/bpf/test_*.c)
+BPF_TESTS := $(patsubst tests/bpf/test_%.c,$(OUTPUT)/tests/test_bpf_%,$(BPF_TEST_SRCS))
 
 .PHONY: all deps test demo bench install clean format format-check vmlinux
 
-all: $(LIBSIDE_SO) $(LIBSIDE_A) $(SIDETRACE) $(EXAMPLES) $(EX_LIBS) $(UNIT_TESTS)
+all: $(LIBSIDE_SO) $(LIBSIDE_A) $(SIDETRACE) $(EXAMPLES) $(EX_LIBS) $(UNIT_TESTS) $(BPF_TESTS)
 
 deps:
 	$(Q)scripts/deps.sh
@@ -151,6 +154,11 @@ $(filter $(OUTPUT)/tests/test_api%,$(UNIT_TESTS)): $(OUTPUT)/tests/%: tests/unit
 $(filter-out $(OUTPUT)/tests/test_api%,$(UNIT_TESTS)): $(OUTPUT)/tests/%: tests/unit/%.c $$(call unit_objs,$$*) | $(OUTPUT)/tests
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $(WARN) $(DEPFLAGS) $(INCLUDES) -Itests/unit $< $(filter %.o,$^) -o $@ $(ST_LIBS)
+
+$(BPF_TESTS): $(OUTPUT)/tests/test_bpf_%: tests/bpf/test_%.c $(BPF_SKELS) $(LIBSIDE_A) | $(OUTPUT)/tests
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $(WARN) $(DEPFLAGS) -Iinclude -Ibpf -I$(OUTPUT) -Itests/unit $< -o $@ \
+		$(LIBSIDE_A) -lbpf -lelf -lpthread
 
 test: deps
 	$(Q)$(MAKE) --no-print-directory all

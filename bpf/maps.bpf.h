@@ -1,9 +1,80 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
-/* Map helpers shared by the sidetrace BPF programs. */
+/*
+ * The state the programs share with the collector: the configuration it
+ * writes before load (st_maps, st_key_words) or into maps (st_probes,
+ * st_sites), the maps it reads back (st_flat, st_aggr, st_counters), the
+ * exit flag, and the two helpers that touch them from every other
+ * fragment: count() for the per-probe counters and lookup_or_try_init()
+ * for the aggregation hash. Layouts are in sidetrace.h.
+ */
 #ifndef SIDETRACE_MAPS_BPF_H
 #define SIDETRACE_MAPS_BPF_H
 
-#include <bpf/bpf_helpers.h>
+/* Set by the collector before load. */
+const volatile struct st_map_cfg st_maps[ST_MAX_MAPS];
+
+/*
+ * Set by the collector before load: the 8-byte words after the header
+ * that the largest hash key uses (parts and bucket). The verifier sees
+ * the constant, so clearing a key walks only those.
+ */
+const volatile __u32 st_key_words;
+
+/* exit() in a probe: the collector polls this. */
+__u32 st_exit_requested;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1); /* the number of probes, set at load */
+	__type(key, __u32);
+	__type(value, struct st_probe_cfg);
+} st_probes SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1); /* the number of sites, set at load */
+	__type(key, __u32);
+	__type(value, struct st_site_cfg);
+} st_sites SEC(".maps");
+
+/* The maps without keys: no hashing, one slot per value or bucket. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1); /* the slots the maps need, set at load */
+	__type(key, __u32);
+	__type(value, struct st_val);
+} st_flat SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, ST_NR_COUNTERS); /* probes * counters, at load */
+	__type(key, __u32);
+	__type(value, __u64);
+} st_counters SEC(".maps");
+
+/*
+ * Per probe, the string loads whose read failed: sidetrace_fault_in pages
+ * in only those, so that events pay for it only once a failure was seen.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1); /* the number of probes, set at load */
+	__type(key, __u32);
+	__type(value, __u32);
+} st_fault_armed SEC(".maps");
+
+/*
+ * Not preallocated: creating 10240 per-CPU entries up front costs
+ * milliseconds at every start, and kernels since 6.1 allocate elements
+ * from a per-CPU cache that is safe in any context.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, ST_DEFAULT_MAP_ENTRIES);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(key_size, ST_KEY_MAX); /* shrunk to the largest key at load */
+	__uint(value_size, sizeof(struct st_val));
+} st_aggr SEC(".maps");
 
 /*
  * Returns the value of key, inserting init first when the key is new.
@@ -22,6 +93,17 @@ static __always_inline void *lookup_or_try_init(void *map, const void *key, cons
 	if (err && err != -17 /* EEXIST */)
 		return NULL;
 	return bpf_map_lookup_elem(map, key);
+}
+
+/* Adds one to counter (enum st_counter) of probe. */
+static __always_inline void count(__u32 probe, __u32 counter)
+{
+	__u32 idx = probe * ST_NR_COUNTERS + counter;
+	__u64 *v;
+
+	v = bpf_map_lookup_elem(&st_counters, &idx);
+	if (v)
+		__sync_fetch_and_add(v, 1);
 }
 
 #endif /* SIDETRACE_MAPS_BPF_H */

@@ -134,7 +134,7 @@ say "kernel $KVER"
 TREE=${SIDETRACE_TREE:-$ROOT}
 build() { # dir
 	make -C "$1" -s --no-print-directory .output/sidetrace .output/examples/httpd_sim \
-		> "$WORK/build.log" 2>&1
+		.output/tests/test_bpf_interp .output/tests/test_bpf_agg > "$WORK/build.log" 2>&1
 }
 if ! build "$TREE"; then
 	tail -20 "$WORK/build.log" >&2
@@ -156,6 +156,11 @@ say "testing $ST"
 # Ground truth and the host's own view, to compare with the guest's.
 "$HTTPD" -n $N -s $SEED -v > "$WORK/truth.txt" || die "httpd_sim -v failed"
 "$ST" list "$HTTPD" > "$WORK/host-list.txt" 2>&1 || die "sidetrace list failed on the host"
+# The BPF harness tests (tests/bpf): the guest must close with the same line.
+BPF_TESTS=(bpf_interp bpf_agg)
+for t in "${BPF_TESTS[@]}"; do
+	"$TREE/.output/tests/test_$t" > "$WORK/host-$t.txt" 2>&1 || die "test_$t failed on the host"
+done
 
 # --- the initramfs ---------------------------------------------------------------
 IRD=$WORK/initramfs
@@ -278,6 +283,9 @@ EOF
 		prog=${c#*|}
 		printf 'run %s "%s" -e %q -c %q\n' "$name" "$ST" "side:$HTTPD:http:request $prog" "$HTTPD -n $N -s $SEED"
 	done
+	for t in "${BPF_TESTS[@]}"; do
+		printf 'run %s %q\n' "$t" "$TREE/.output/tests/test_$t"
+	done
 	echo 'echo "=== done"'
 } > "$WORK/guest.sh"
 
@@ -394,6 +402,9 @@ check streq "@[httpd_sim]: $(truth http:request method | grep -cx GET)"
 mapfile -t want < <(paste <(truth http:request peer.port) <(truth http:request peer.addr) |
 	awk '{ s[$1 % 4] += $2 - 167772160 } END { for (k in s) print "@[" k "]: " s[k] }')
 check nested "${want[@]}"
+for t in "${BPF_TESTS[@]}"; do
+	check "$t" "$(tail -1 "$WORK/host-$t.txt")"
+done
 
 if [ $FAIL -gt 0 ] && [ $VERBOSE = 0 ]; then
 	echo "--- guest console (tail):"

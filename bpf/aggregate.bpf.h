@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Aggregation: a value into a map without keys (a slot of st_flat per
+ * value or bucket) or into the per-CPU hash st_aggr under the key parts
+ * that the statement wrote into the scratch. Buckets and the min/max
+ * encoding come from sidetrace_arith.h, shared with the collector.
+ */
+#ifndef SIDETRACE_AGGREGATE_BPF_H
+#define SIDETRACE_AGGREGATE_BPF_H
+
+/* Uses maps.bpf.h and scratch.bpf.h. */
+#if !defined(SIDETRACE_MAPS_BPF_H) || !defined(SIDETRACE_SCRATCH_BPF_H)
+#error "sidetrace.bpf.c includes the fragments in the order of their use"
+#endif
+
+/* What a new key of st_aggr starts from. */
+static const struct st_val st_zero_val;
+
+/* Zeroes the key parts and bucket; the header is rewritten at every use. */
+static __always_inline void key_clear(struct st_scratch *s)
+{
+	__u64 *p = (__u64 *)(s->key + ST_KEY_HDR);
+	__u32 i;
+
+	for (i = 0; i < (ST_KEY_MAX - ST_KEY_HDR) / 8; i++) {
+		if (i >= st_key_words)
+			break;
+		p[i] = 0;
+	}
+}
+
+/* lhist() bucket of v in map mc (sidetrace_arith.h). */
+static __always_inline __u64 lhist_bucket(__s64 v, const volatile struct st_map_cfg *mc)
+{
+	return st_lhist_bucket(v, mc->lmin, mc->lmax, mc->lstep);
+}
+
+/* *p = max(*p, v), unsigned; atomic: a preempted run may be updating it. */
+static __always_inline void atomic_umax(__u64 *p, __u64 v)
+{
+	__u64 old = *p, prev;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		if (old >= v)
+			return;
+		prev = __sync_val_compare_and_swap(p, old, v);
+		if (prev == old)
+			return;
+		old = prev;
+	}
+}
+
+/* Adds v to a value; see struct st_val for the encoding of min and max. */
+static __always_inline void update(struct st_val *val, __u32 kind, __s64 v, bool is_signed)
+{
+	__sync_fetch_and_add(&val->count, 1);
+	switch (kind) {
+	case ST_K_SUM:
+	case ST_K_AVG:
+	case ST_K_STATS:
+		__sync_fetch_and_add(&val->sum, v);
+		break;
+	case ST_K_MIN:
+		atomic_umax(&val->min, st_min_encode(v, is_signed));
+		break;
+	case ST_K_MAX:
+		atomic_umax(&val->max, st_max_encode(v, is_signed));
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * update() as a global function: the verifier checks its paths once, not
+ * once for each path of its callers that leads here.
+ */
+__noinline int st_update(struct st_val *val, __u32 kind, __s64 v, __u32 is_signed)
+{
+	if (val)
+		update(val, kind, v, is_signed);
+	return 0;
+}
+
+/* The slot of v in map mc, a map without keys; NULL if out of range. */
+static __always_inline struct st_val *flat_val(const volatile struct st_map_cfg *mc, __s64 v)
+{
+	__u64 bucket = 0;
+	__u32 slot;
+
+	if (mc->kind == ST_K_HIST)
+		bucket = st_hist_bucket(v, mc->flags & ST_MAPF_SIGNED);
+	else if (mc->kind == ST_K_LHIST)
+		bucket = lhist_bucket(v, mc);
+	if (bucket >= mc->flat_len)
+		return NULL;
+	slot = mc->flat_base + bucket;
+	return bpf_map_lookup_elem(&st_flat, &slot);
+}
+
+/*
+ * Aggregates v into map map_id under the key parts in s->key, then clears
+ * them. A global function, shared by the programs that aggregate.
+ */
+__noinline int st_aggregate(struct st_scratch *s, __u32 map_id, __s64 v, __u32 probe)
+{
+	const volatile struct st_map_cfg *mc;
+	struct st_key_hdr *hdr;
+	struct st_scratch *ms;
+	struct st_val *val;
+	__u64 bucket = 0;
+	__u32 ks, slot;
+	bool is_signed;
+	__u8 kind;
+
+	if (!s || map_id >= ST_MAX_MAPS)
+		return 0;
+	hdr = (void *)s->key;
+	mc = &st_maps[map_id];
+	kind = mc->kind;
+	is_signed = mc->flags & ST_MAPF_SIGNED;
+	if (mc->flags & ST_MAPF_FLAT)
+		return st_update(flat_val(mc, v), kind, v, is_signed);
+	if (kind == ST_K_HIST)
+		bucket = st_hist_bucket(v, is_signed);
+	else if (kind == ST_K_LHIST)
+		bucket = lhist_bucket(v, mc);
+	ks = mc->key_size;
+	if (ks > ST_KEY_PARTS_MAX)
+		return 0;
+	hdr->map_id = map_id;
+	hdr->reserved = 0;
+	if (st_kind_has_bucket(kind))
+		*(__u64 *)(s->key + st_key_bucket_off(ks)) = bucket;
+	/*
+	 * s is an argument of a global function, so the verifier knows it
+	 * only as memory, and older kernels (6.1) take a map key only from the
+	 * stack, a packet or a map value: look the same scratch up again to
+	 * pass its key as a map value: one array lookup per keyed update.
+	 */
+	slot = s->self;
+	ms = bpf_map_lookup_elem(&st_scratch_map, &slot);
+	if (!ms)
+		return 0;
+	val = lookup_or_try_init(&st_aggr, ms->key, &st_zero_val);
+	/* Clear the parts and bucket written, for the next statement. */
+	key_clear(s);
+	if (!val) {
+		count(probe, ST_C_MAP_FULL);
+		return 0;
+	}
+	st_update(val, kind, v, is_signed);
+	return 0;
+}
+
+#endif /* SIDETRACE_AGGREGATE_BPF_H */

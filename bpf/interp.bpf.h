@@ -1,0 +1,297 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The stack machine that runs a probe's clauses (st_probe_cfg.insns, see
+ * enum st_opcode), one instruction per bpf_loop() step, and
+ * sidetrace_event, the generic program: decode the loads, run the
+ * clauses. A clause whose load failed, whose filter is false or whose key
+ * cannot be built is left whole: its key and stack are discarded.
+ */
+#ifndef SIDETRACE_INTERP_BPF_H
+#define SIDETRACE_INTERP_BPF_H
+
+/* Uses maps.bpf.h, scratch.bpf.h, loads.bpf.h and aggregate.bpf.h. */
+#if !defined(SIDETRACE_MAPS_BPF_H) || !defined(SIDETRACE_SCRATCH_BPF_H) || \
+	!defined(SIDETRACE_LOADS_BPF_H) || !defined(SIDETRACE_AGGREGATE_BPF_H)
+#error "sidetrace.bpf.c includes the fragments in the order of their use"
+#endif
+
+/* The machine's stack; the compile step keeps a clause within ST_STACK_DEPTH. */
+static __always_inline void push(struct st_scratch *s, __s64 v)
+{
+	__u32 sp = RD(s->sp);
+
+	s->stack[sp & (ST_STACK_DEPTH - 1)] = v;
+	RD(s->sp) = sp + 1;
+}
+
+static __always_inline __s64 pop(struct st_scratch *s)
+{
+	__u32 sp = RD(s->sp) - 1;
+
+	RD(s->sp) = sp;
+	return s->stack[sp & (ST_STACK_DEPTH - 1)];
+}
+
+/* The bytes behind a string reference; NULL for a load that failed. */
+static __always_inline const char *str_ref(const struct st_probe_cfg *cfg, struct st_scratch *s,
+					   __s64 ref)
+{
+	if (ref >= 0 && ref < ST_MAX_LOADS)
+		return (s->ok & (1U << ref)) ? s->strs[ref].b : NULL;
+	if (ref == ST_STR_REF_COMM) {
+		if (!s->comm_done) {
+			zero_words(s->strs[ST_STR_REF_COMM].b, ST_STR_LEN / 8);
+			bpf_get_current_comm(s->strs[ST_STR_REF_COMM].b, 16);
+			s->comm_done = 1;
+		}
+		return s->strs[ST_STR_REF_COMM].b;
+	}
+	if (ref >= ST_STR_REF_CONST && ref < ST_NR_STR_REFS)
+		return cfg->strs[ref - ST_STR_REF_CONST];
+	return NULL;
+}
+
+static __always_inline bool str_equal(const char *a, const char *b)
+{
+	const __u64 *x = (const __u64 *)a, *y = (const __u64 *)b;
+	__u64 diff = 0;
+	int i;
+
+#pragma unroll
+	for (i = 0; i < ST_STR_LEN / 8; i++)
+		diff |= x[i] ^ y[i];
+	return diff == 0;
+}
+
+static __always_inline __s64 sdiv(__s64 a, __s64 b, bool mod)
+{
+	__u64 ua = a < 0 ? -(__u64)a : (__u64)a;
+	__u64 ub = b < 0 ? -(__u64)b : (__u64)b;
+	__u64 r;
+
+	if (!ub)
+		return 0;
+	if (mod) {
+		r = ua % ub;
+		return a < 0 ? -(__s64)r : (__s64)r;
+	}
+	r = ua / ub;
+	return (a < 0) != (b < 0) ? -(__s64)r : (__s64)r;
+}
+
+static __always_inline __s64 binary(__u8 op, __s64 l, __s64 r)
+{
+	__u64 ul = l, ur = r;
+
+	switch (op) {
+	case ST_B_ADD:
+		return ul + ur;
+	case ST_B_SUB:
+		return ul - ur;
+	case ST_B_MUL:
+		return ul * ur;
+	case ST_B_DIV:
+		return sdiv(l, r, false);
+	case ST_B_MOD:
+		return sdiv(l, r, true);
+	case ST_B_UDIV:
+		return ur ? ul / ur : 0;
+	case ST_B_UMOD:
+		return ur ? ul % ur : 0;
+	case ST_B_AND:
+		return ul & ur;
+	case ST_B_OR:
+		return ul | ur;
+	case ST_B_XOR:
+		return ul ^ ur;
+	case ST_B_SHL:
+		return ul << (ur & 63);
+	case ST_B_SHR:
+		return ul >> (ur & 63);
+	case ST_B_SAR:
+		return l >> (ur & 63);
+	case ST_B_EQ:
+		return l == r;
+	case ST_B_NE:
+		return l != r;
+	case ST_B_LT:
+		return l < r;
+	case ST_B_LE:
+		return l <= r;
+	case ST_B_GT:
+		return l > r;
+	case ST_B_GE:
+		return l >= r;
+	case ST_B_ULT:
+		return ul < ur;
+	case ST_B_ULE:
+		return ul <= ur;
+	case ST_B_UGT:
+		return ul > ur;
+	case ST_B_UGE:
+		return ul >= ur;
+	case ST_B_LAND:
+		return l && r;
+	case ST_B_LOR:
+		return l || r;
+	default:
+		return 0;
+	}
+}
+
+/* Leaves the current clause: its key and stack are discarded. */
+static __always_inline void abort_clause(struct st_scratch *s)
+{
+	RD(s->pc) = RD(s->clause_end);
+	key_clear(s);
+}
+
+/* Copies the string behind a reference into the key; false if none. */
+static __always_inline bool key_str(const struct st_probe_cfg *cfg, struct st_scratch *s, __s64 ref,
+				    __s64 off)
+{
+	const __u64 *src;
+	__u64 *dst;
+	int i;
+
+	src = (const __u64 *)str_ref(cfg, s, ref);
+	if (!src || off < 0 || off > ST_KEY_PARTS_MAX - ST_STR_LEN)
+		return false;
+	dst = (__u64 *)(s->key + ST_KEY_HDR + off);
+#pragma unroll
+	for (i = 0; i < ST_STR_LEN / 8; i++)
+		dst[i] = src[i];
+	return true;
+}
+
+/*
+ * Executes the instruction at s->pc; returns 1 once the program is done.
+ * A global function, checked once by the verifier (see st_decode_load()).
+ */
+__noinline int st_exec(const struct st_probe_cfg *cfg, struct st_scratch *s, __u32 probe)
+{
+	const struct st_insn *in;
+	bool abort = false;
+	const char *a, *b;
+	__s64 l, r;
+	__u32 pc;
+
+	if (!cfg || !s)
+		return 1;
+	pc = RD(s->pc);
+	if (pc >= cfg->nr_insns || pc >= ST_MAX_INSNS)
+		return 1;
+	in = &cfg->insns[pc];
+	RD(s->pc) = pc + 1;
+	switch (in->op) {
+	case ST_I_CLAUSE:
+		RD(s->clause_end) = in->imm;
+		RD(s->sp) = 0;
+		abort = in->mask & ~s->ok;
+		break;
+	case ST_I_FILTER:
+		abort = !pop(s);
+		break;
+	case ST_I_CONST:
+		push(s, in->imm);
+		break;
+	case ST_I_FIELD:
+		abort = in->a >= ST_MAX_LOADS || !(s->ok & (1U << in->a));
+		if (!abort)
+			push(s, s->vals[in->a]);
+		break;
+	case ST_I_STR:
+		push(s, in->a);
+		break;
+	case ST_I_BUILTIN:
+		push(s, builtin(in->a, probe));
+		break;
+	case ST_I_UNARY:
+		l = pop(s);
+		push(s, in->a == ST_U_NEG ? -l : in->a == ST_U_LNOT ? !l : ~l);
+		break;
+	case ST_I_BINARY:
+		r = pop(s);
+		l = pop(s);
+		push(s, binary(in->a, l, r));
+		break;
+	case ST_I_STREQ:
+	case ST_I_STRNE:
+		b = str_ref(cfg, s, pop(s));
+		a = str_ref(cfg, s, pop(s));
+		abort = !a || !b;
+		if (!abort)
+			push(s, str_equal(a, b) == (in->op == ST_I_STREQ));
+		break;
+	case ST_I_KEY_INT:
+		l = pop(s);
+		abort = in->imm < 0 || in->imm > ST_KEY_PARTS_MAX - 8;
+		if (!abort)
+			*(__s64 *)(s->key + ST_KEY_HDR + in->imm) = l;
+		break;
+	case ST_I_KEY_STR:
+		abort = !key_str(cfg, s, pop(s), in->imm);
+		break;
+	case ST_I_AGG:
+		st_aggregate(s, in->a, pop(s), probe);
+		break;
+	case ST_I_EXIT:
+		st_exit_requested = 1;
+		break;
+	default:
+		abort = true;
+		break;
+	}
+	if (abort)
+		abort_clause(s);
+	return 0;
+}
+
+/* What the steps of run()'s bpf_loop() need. */
+struct st_run_ctx {
+	const struct st_probe_cfg *cfg;
+	struct st_scratch *s;
+	__u32 probe;
+};
+
+/* One bpf_loop() step: executes an instruction; 1 stops the loop. */
+static long run_step(__u32 n, void *data)
+{
+	struct st_run_ctx *rc = data;
+
+	return st_exec(rc->cfg, rc->s, rc->probe) ? 1 : 0;
+}
+
+/*
+ * Runs the probe's code. bpf_loop() (kernel 5.17) lets the verifier check
+ * one step instead of walking ST_MAX_INSNS iterations of a loop.
+ */
+static __always_inline void run(const struct st_probe_cfg *cfg, struct st_scratch *s, __u32 probe)
+{
+	struct st_run_ctx rc = {.cfg = cfg, .s = s, .probe = probe};
+
+	RD(s->pc) = 0;
+	RD(s->sp) = 0;
+	RD(s->clause_end) = 0;
+	bpf_loop(ST_MAX_INSNS, run_step, &rc, 0);
+}
+
+SEC("uprobe")
+int sidetrace_event(void *ctx)
+{
+	const struct st_probe_cfg *cfg;
+	const struct st_site_cfg *site;
+	struct st_scratch *s;
+	__u32 probe;
+
+	s = enter_probe(ctx, &site, &cfg, &probe);
+	if (!s)
+		return 0;
+	decode_all(ctx, site, cfg, s, probe);
+	run(cfg, s, probe);
+	/* Only runs on this CPU read the flag: a plain store releases it. */
+	RD(s->busy) = 0;
+	return 0;
+}
+
+#endif /* SIDETRACE_INTERP_BPF_H */

@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The values a probe's statements read: its loads (st_probe_cfg.loads),
+ * decoded at every event into the scratch from the SDT arguments or the
+ * argument vector, with the event's first decode error counted and the
+ * fault-in armed for strings that could not be read; and the integer
+ * builtins (pid, tid, nsecs, cpu, uid, probe).
+ */
+#ifndef SIDETRACE_LOADS_BPF_H
+#define SIDETRACE_LOADS_BPF_H
+
+/* Uses maps.bpf.h, scratch.bpf.h, usdt.bpf.h and decode.bpf.h. */
+#if !defined(SIDETRACE_MAPS_BPF_H) || !defined(SIDETRACE_SCRATCH_BPF_H) || \
+	!defined(SIDETRACE_USDT_BPF_H) || !defined(SIDETRACE_DECODE_BPF_H)
+#error "sidetrace.bpf.c includes the fragments in the order of their use"
+#endif
+
+/* From now on, have sidetrace_fault_in page in the string of load i. */
+static __always_inline void arm_fault_in(__u32 probe, __u32 load)
+{
+	__u32 *armed = bpf_map_lookup_elem(&st_fault_armed, &probe);
+
+	if (armed && !(*armed & (1U << load)))
+		__sync_fetch_and_or(armed, 1U << load);
+}
+
+/*
+ * Decodes load ld, a top-level field from its SDT argument (ST_SRC_SDT),
+ * into value slot slot < ST_MAX_LOADS.
+ */
+static __always_inline int decode_sdt(struct st_scratch *s, const struct st_load *ld, __u32 slot,
+				      __u32 probe)
+{
+	__u32 arg;
+
+	arg = ld->sdt_arg;
+	if (arg >= ST_MAX_SDT_ARGS || (s->sdt_bad & (1U << arg)))
+		return ST_C_ERR_USDT;
+	if (ld->want == ST_WANT_STR)
+		return st_read_str(&s->strs[slot], s->sdt[arg], probe);
+	s->vals[slot] = s->sdt[arg];
+	return 0;
+}
+
+/*
+ * Records how load i went in s->ok or s->first_err, and arms the
+ * fault-in for a string that could not be read.
+ */
+static __always_inline void load_done(struct st_scratch *s, __u32 i, int err, __u32 probe)
+{
+	if (!err) {
+		s->ok |= 1U << i;
+		return;
+	}
+	if (!s->first_err)
+		s->first_err = err;
+	if (err == ST_C_ERR_STR)
+		arm_fault_in(probe, i);
+}
+
+/*
+ * Decodes load i of the probe into value slot i. A global function: the
+ * verifier checks it once, not once per load, which keeps the program far
+ * below its complexity limit.
+ */
+__noinline int st_decode_load(struct st_scratch *s, const struct st_probe_cfg *cfg, __u32 i,
+			      __u32 probe)
+{
+	const struct st_load *ld;
+	int err;
+
+	if (!s || !cfg || i >= ST_MAX_LOADS)
+		return 0;
+	ld = &cfg->loads[i];
+	if (ld->src == ST_SRC_SDT) {
+		err = decode_sdt(s, ld, i, probe);
+	} else {
+		if (ld->src == ST_SRC_DYN)
+			err = st_find_dynamic(s, ld);
+		else
+			err = st_follow_path(s, ld);
+		if (!err)
+			err = st_decode_value(s, ld, ld->src == ST_SRC_DYN ? 0 : ld->nr_steps - 1,
+					      i, probe);
+	}
+	load_done(s, i, err, probe);
+	return 0;
+}
+
+/* Decodes load i of a sidetrace_plain probe (SDT values only). */
+__noinline int st_plain_load(struct st_scratch *s, const struct st_probe_cfg *cfg, __u32 i,
+			     __u32 probe)
+{
+	if (!s || !cfg || i >= ST_MAX_LOADS)
+		return 0;
+	load_done(s, i, decode_sdt(s, &cfg->loads[i], i, probe), probe);
+	return 0;
+}
+
+/* Decodes every load of the probe; an event counts its first error only. */
+static __always_inline void decode_all(void *ctx, const struct st_site_cfg *site,
+				       const struct st_probe_cfg *cfg, struct st_scratch *s,
+				       __u32 probe)
+{
+	__u32 i, arg;
+
+	s->ok = 0;
+	s->first_err = 0;
+	s->comm_done = 0;
+	s->top_err = 0;
+	s->dyn = 0;
+	if (cfg->nr_loads == 0)
+		return;
+	st_read_sdt(ctx, site, cfg->sdt_mask, s);
+	arg = cfg->vec_arg;
+	if (cfg->need_vec) {
+		if (arg >= ST_MAX_SDT_ARGS || (s->sdt_bad & (1U << arg))) {
+			s->top_err = ST_C_ERR_USDT;
+		} else if (bpf_probe_read_user(&s->vec, sizeof(s->vec),
+					       (const void *)s->sdt[arg])) {
+			s->top_err = ST_C_ERR_VEC;
+		} else {
+			s->top_sav = (__u64)side_ptr_get(s->vec.sav);
+			s->top_len = s->vec.len;
+		}
+	}
+	arg = cfg->dyn_arg;
+	if (cfg->variadic) {
+		if (arg >= ST_MAX_SDT_ARGS || (s->sdt_bad & (1U << arg)))
+			s->first_err = ST_C_ERR_USDT;
+		else
+			s->dyn = s->sdt[arg];
+	}
+	for (i = 0; i < ST_MAX_LOADS; i++) {
+		if (i >= cfg->nr_loads)
+			break;
+		st_decode_load(s, cfg, i, probe);
+	}
+	if (RD(s->first_err))
+		count(probe, RD(s->first_err));
+}
+
+/* Integer builtin id (enum st_builtin_id) of this event; probe is its own. */
+static __always_inline __s64 builtin(__u8 id, __u32 probe)
+{
+	switch (id) {
+	case ST_BI_PID:
+		return bpf_get_current_pid_tgid() >> 32;
+	case ST_BI_TID:
+		return (__u32)bpf_get_current_pid_tgid();
+	case ST_BI_NSECS:
+		return bpf_ktime_get_ns();
+	case ST_BI_CPU:
+		return bpf_get_smp_processor_id();
+	case ST_BI_UID:
+		return (__u32)bpf_get_current_uid_gid();
+	case ST_BI_PROBE:
+		return probe;
+	default:
+		return 0;
+	}
+}
+
+#endif /* SIDETRACE_LOADS_BPF_H */

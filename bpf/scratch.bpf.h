@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The working memory of one run (struct st_scratch, per CPU, too large for
+ * the BPF stack), RD() for the fields the verifier must see as unknowns,
+ * and how a program that uses a scratch starts: enter_probe() finds the
+ * site of the uprobe's cookie, its probe, and a free scratch.
+ */
+#ifndef SIDETRACE_SCRATCH_BPF_H
+#define SIDETRACE_SCRATCH_BPF_H
+
+/* Uses side_abi.bpf.h and maps.bpf.h. */
+#if !defined(SIDETRACE_SIDE_ABI_BPF_H) || !defined(SIDETRACE_MAPS_BPF_H)
+#error "sidetrace.bpf.c includes the fragments in the order of their use"
+#endif
+
+/* A string value, NUL-padded. */
+struct st_str {
+	char b[ST_STR_LEN];
+};
+
+/*
+ * Working memory of one run; too large for the 512-byte BPF stack. Uprobe
+ * programs run with migration disabled but may be preempted, and another
+ * event on the same CPU then runs before the first one ends: each CPU has
+ * ST_NR_SCRATCH of them, and a run takes the first free one.
+ */
+struct st_scratch {
+	__u32 busy; /* set while a run owns this scratch */
+	__u32 self; /* its index in st_scratch_map, see st_aggregate() */
+	__u32 pc; /* kept in memory, see RD() */
+	__u32 sp;
+	__u32 clause_end;
+	__u32 ok; /* bit i: load i decoded */
+	__u32 first_err; /* the event's first decode error */
+	__u32 comm_done;
+	__u32 top_len;
+	__u32 top_err;
+	__u32 sdt_bad; /* bit i: SDT argument i could not be read */
+	__u64 top_sav;
+	__u64 dyn;
+	__u64 sdt[ST_MAX_SDT_ARGS]; /* the SDT arguments in sdt_mask */
+	__s64 vals[ST_MAX_LOADS];
+	__s64 stack[ST_STACK_DEPTH];
+	struct st_str strs[ST_STR_REF_COMM + 1];
+	char name[ST_NAME_LEN];
+	__u8 key[ST_KEY_MAX];
+	struct side_arg arg;
+	struct side_arg_vec vec;
+	struct side_arg_dynamic_struct dstruct;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, ST_NR_SCRATCH);
+	__type(key, __u32);
+	__type(value, struct st_scratch);
+} st_scratch_map SEC(".maps");
+
+/*
+ * The machine's pc and sp live in memory and are re-read at every use, so
+ * the verifier sees them as bounded unknowns, not as constants that differ
+ * on every path: that keeps the number of states it explores linear in
+ * the instruction count instead of exponential.
+ */
+#define RD(x) (*(volatile typeof(x) *)&(x))
+
+/* Zeroes 8-byte words at buf; words is a constant, the loop unrolled. */
+static __always_inline void zero_words(void *buf, int words)
+{
+	__u64 *p = buf;
+	int i;
+
+#pragma unroll
+	for (i = 0; i < words; i++)
+		p[i] = 0;
+}
+
+/* The first free scratch of this CPU, or NULL when all are in use. */
+static __always_inline struct st_scratch *scratch_get(void)
+{
+	struct st_scratch *s;
+	__u32 i, key;
+
+	/* Unrolled: the key's stack slot would hide the counter's progress. */
+#pragma unroll
+	for (i = 0; i < ST_NR_SCRATCH; i++) {
+		key = i;
+		s = bpf_map_lookup_elem(&st_scratch_map, &key);
+		if (s && !__sync_lock_test_and_set(&s->busy, 1)) {
+			s->self = i;
+			return s;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * How the programs that use a scratch slot start: the site of the uprobe's
+ * cookie, its probe's configuration, and a free scratch slot of this CPU
+ * (none free is counted). NULL: nothing to do for this event.
+ */
+static __always_inline struct st_scratch *enter_probe(void *ctx, const struct st_site_cfg **site,
+						      const struct st_probe_cfg **cfg, __u32 *probe)
+{
+	__u32 cookie = bpf_get_attach_cookie(ctx);
+	struct st_scratch *s;
+
+	*site = bpf_map_lookup_elem(&st_sites, &cookie);
+	if (!*site)
+		return NULL;
+	*probe = (*site)->probe;
+	*cfg = bpf_map_lookup_elem(&st_probes, probe);
+	if (!*cfg)
+		return NULL;
+	s = scratch_get();
+	if (!s)
+		count(*probe, ST_C_BUSY);
+	return s;
+}
+
+#endif /* SIDETRACE_SCRATCH_BPF_H */

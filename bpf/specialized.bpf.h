@@ -1,0 +1,236 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The specialized programs, each serving the probes that need less than
+ * sidetrace_event (the collector picks one per probe, see sidetrace.h):
+ * sidetrace_count only counts; sidetrace_plain runs the plain statements
+ * (st_probe_cfg.plain) on SDT values without the stack machine;
+ * sidetrace_flat does that with integers into maps without keys, without
+ * a scratch.
+ */
+#ifndef SIDETRACE_SPECIALIZED_BPF_H
+#define SIDETRACE_SPECIALIZED_BPF_H
+
+/* Uses maps.bpf.h, scratch.bpf.h, usdt.bpf.h, loads.bpf.h and aggregate.bpf.h. */
+#if !defined(SIDETRACE_MAPS_BPF_H) || !defined(SIDETRACE_SCRATCH_BPF_H) || \
+	!defined(SIDETRACE_USDT_BPF_H) || !defined(SIDETRACE_LOADS_BPF_H) || \
+	!defined(SIDETRACE_AGGREGATE_BPF_H)
+#error "sidetrace.bpf.c includes the fragments in the order of their use"
+#endif
+
+/* The probe sites of a probe that only counts: no scratch, no decoding. */
+SEC("uprobe")
+int sidetrace_count(void *ctx)
+{
+	__u32 cookie = bpf_get_attach_cookie(ctx), i;
+	const struct st_site_cfg *site;
+	struct st_val *val;
+
+	site = bpf_map_lookup_elem(&st_sites, &cookie);
+	if (!site)
+		return 0;
+	for (i = 0; i < ST_MAX_COUNTS; i++) {
+		if (i >= site->nr_counts)
+			break;
+		val = bpf_map_lookup_elem(&st_flat, &site->counts[i]);
+		if (val)
+			__sync_fetch_and_add(&val->count, 1);
+	}
+	return 0;
+}
+
+/*
+ * Writes part pt of a plain statement into the key parts. A global
+ * function: checked once, not once per part.
+ */
+__noinline int st_plain_part(struct st_scratch *s, const struct st_plain_part *pt, __u32 probe)
+{
+	const __u64 *src;
+	__u32 off, a;
+	__u64 *dst;
+	int i;
+
+	if (!s || !pt)
+		return 0;
+	off = pt->off;
+	a = pt->a;
+	if (pt->src == ST_P_STR) {
+		if (off > ST_KEY_PARTS_MAX - ST_STR_LEN || a >= ST_MAX_LOADS)
+			return 0;
+		src = (const __u64 *)s->strs[a].b;
+		dst = (__u64 *)(s->key + ST_KEY_HDR + off);
+#pragma unroll
+		for (i = 0; i < ST_STR_LEN / 8; i++)
+			dst[i] = src[i];
+		return 0;
+	}
+	if (off > ST_KEY_PARTS_MAX - 8)
+		return 0;
+	*(__s64 *)(s->key + ST_KEY_HDR + off) =
+		pt->src == ST_P_BUILTIN ? builtin(a, probe) : s->vals[a & (ST_MAX_LOADS - 1)];
+	return 0;
+}
+
+/*
+ * Runs plain statement i of a sidetrace_plain probe: its key parts come
+ * straight from the loads, then it aggregates. A global function.
+ */
+__noinline int st_plain_stmt(const struct st_probe_cfg *cfg, struct st_scratch *s, __u32 i,
+			     __u32 probe)
+{
+	const struct st_plain_stmt *st;
+	const struct st_plain_part *v;
+	__s64 val;
+	__u32 k;
+
+	if (!cfg || !s || i >= ST_MAX_PLAIN)
+		return 0;
+	st = &cfg->plain[i];
+	/* A clause with a load that failed is skipped whole. */
+	if (st->mask & ~s->ok)
+		return 0;
+	for (k = 0; k < ST_MAX_PLAIN_PARTS; k++) {
+		if (k >= st->nr_parts)
+			break;
+		st_plain_part(s, &st->parts[k], probe);
+	}
+	v = &st->value;
+	if (v->src == ST_P_CONST)
+		val = st->imm;
+	else if (v->src == ST_P_BUILTIN)
+		val = builtin(v->a, probe);
+	else
+		val = s->vals[v->a & (ST_MAX_LOADS - 1)];
+	return st_aggregate(s, st->map, val, probe);
+}
+
+/*
+ * The probe sites of a probe whose fields are all SDT values and whose
+ * statements are plain (st_probe_cfg.plain): no argument vector, no stack
+ * machine.
+ */
+SEC("uprobe")
+int sidetrace_plain(void *ctx)
+{
+	const struct st_probe_cfg *cfg;
+	const struct st_site_cfg *site;
+	struct st_scratch *s;
+	__u32 probe, i;
+
+	s = enter_probe(ctx, &site, &cfg, &probe);
+	if (!s)
+		return 0;
+	s->ok = 0;
+	s->first_err = 0;
+	st_read_sdt(ctx, site, cfg->sdt_mask, s);
+	for (i = 0; i < ST_MAX_LOADS; i++) {
+		if (i >= cfg->nr_loads)
+			break;
+		st_plain_load(s, cfg, i, probe);
+	}
+	if (RD(s->first_err))
+		count(probe, RD(s->first_err));
+	for (i = 0; i < ST_MAX_PLAIN; i++) {
+		if (i >= cfg->nr_plain)
+			break;
+		st_plain_stmt(cfg, s, i, probe);
+	}
+	RD(s->busy) = 0;
+	return 0;
+}
+
+/* The integers a sidetrace_flat probe read, by load. */
+struct st_flat_vals {
+	__s64 v[ST_MAX_LOADS];
+	/*
+	 * Bit i: load i was read. In memory, so that the verifier does not
+	 * follow each combination of loads that succeed and fail.
+	 */
+	__u32 ok;
+};
+
+/* Runs plain statement i of a sidetrace_flat probe, whose loads are in fv. */
+static __always_inline void flat_stmt(const struct st_probe_cfg *cfg, const struct st_flat_vals *fv,
+				      __u32 i, __u32 probe)
+{
+	const volatile struct st_map_cfg *mc;
+	const struct st_plain_part *v;
+	struct st_val *sv;
+	__s64 val;
+	__u32 map;
+
+	v = &cfg->plain[i].value;
+	if (v->src == ST_P_CONST)
+		val = cfg->plain[i].imm;
+	else if (v->src == ST_P_BUILTIN)
+		val = builtin(v->a, probe);
+	else
+		val = fv->v[v->a & (ST_MAX_LOADS - 1)];
+	map = cfg->plain[i].map;
+	if (map >= ST_MAX_MAPS)
+		return;
+	mc = &st_maps[map];
+	sv = flat_val(mc, val);
+	if (sv)
+		update(sv, mc->kind, val, mc->flags & ST_MAPF_SIGNED);
+}
+
+/*
+ * Reads the integer loads of a sidetrace_flat probe into fv. A global
+ * function: its loop is walked once.
+ */
+__noinline int st_flat_loads(struct pt_regs *ctx, const struct st_site_cfg *site,
+			     const struct st_probe_cfg *cfg, struct st_flat_vals *fv)
+{
+	__u32 i, arg;
+	__u64 x;
+
+	if (!ctx || !site || !cfg || !fv)
+		return 0;
+	fv->ok = 0;
+	for (i = 0; i < ST_MAX_LOADS; i++) {
+		if (i >= cfg->nr_loads)
+			break;
+		arg = cfg->loads[i].sdt_arg;
+		if (arg < ST_MAX_SDT_ARGS && !st_sdt_arg(ctx, &site->args[arg], &x)) {
+			fv->v[i] = x;
+			RD(fv->ok) |= 1U << i;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The probe sites of a plain probe that reads only integers and
+ * aggregates only into maps without keys (@ = hist(args.x)): the values
+ * stay on the stack, no scratch, no key.
+ */
+SEC("uprobe")
+int sidetrace_flat(void *ctx)
+{
+	__u32 cookie = bpf_get_attach_cookie(ctx), probe, i, ok;
+	const struct st_probe_cfg *cfg;
+	const struct st_site_cfg *site;
+	struct st_flat_vals fv = {};
+
+	site = bpf_map_lookup_elem(&st_sites, &cookie);
+	if (!site)
+		return 0;
+	probe = site->probe;
+	cfg = bpf_map_lookup_elem(&st_probes, &probe);
+	if (!cfg)
+		return 0;
+	st_flat_loads(ctx, site, cfg, &fv);
+	ok = fv.ok;
+	if (ok != (1U << cfg->nr_loads) - 1)
+		count(probe, ST_C_ERR_USDT);
+	for (i = 0; i < ST_MAX_PLAIN; i++) {
+		if (i >= cfg->nr_plain)
+			break;
+		/* A clause with a load that failed is skipped whole. */
+		if (!(cfg->plain[i].mask & ~ok))
+			flat_stmt(cfg, &fv, i, probe);
+	}
+	return 0;
+}
+
+#endif /* SIDETRACE_SPECIALIZED_BPF_H */
