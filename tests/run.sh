@@ -60,6 +60,9 @@ format_check() {
 echo "== format (make format-check)"
 tally < <(format_check)
 
+echo "== layout (tests/layout: include direction, file and function sizes)"
+tally < <(tests/layout/run.sh 2>&1)
+
 echo "== end-to-end tests (bats)"
 tally < <(bats --tap tests/bats 2>&1 | awk '
 	{ print }
