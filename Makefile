@@ -157,7 +157,7 @@ $(filter-out $(OUTPUT)/tests/test_api%,$(UNIT_TESTS)): $(OUTPUT)/tests/%: tests/
 
 $(BPF_TESTS): $(OUTPUT)/tests/test_bpf_%: tests/bpf/test_%.c $(BPF_SKELS) $(LIBSIDE_A) | $(OUTPUT)/tests
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $(WARN) $(DEPFLAGS) -Iinclude -Ibpf -I$(OUTPUT) -Itests/unit $< -o $@ \
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $(WARN) $(DEPFLAGS) -Iinclude -Iuserspace -Ibpf -I$(OUTPUT) -Itests/unit $< -o $@ \
 		$(LIBSIDE_A) -lbpf -lelf -lpthread
 
 test: deps

@@ -134,7 +134,8 @@ say "kernel $KVER"
 TREE=${SIDETRACE_TREE:-$ROOT}
 build() { # dir
 	make -C "$1" -s --no-print-directory .output/sidetrace .output/examples/httpd_sim \
-		.output/tests/test_bpf_interp .output/tests/test_bpf_agg > "$WORK/build.log" 2>&1
+		.output/tests/test_bpf_interp .output/tests/test_bpf_agg .output/tests/test_bpf_decode \
+		> "$WORK/build.log" 2>&1
 }
 if ! build "$TREE"; then
 	tail -20 "$WORK/build.log" >&2
@@ -157,7 +158,7 @@ say "testing $ST"
 "$HTTPD" -n $N -s $SEED -v > "$WORK/truth.txt" || die "httpd_sim -v failed"
 "$ST" list "$HTTPD" > "$WORK/host-list.txt" 2>&1 || die "sidetrace list failed on the host"
 # The BPF harness tests (tests/bpf): the guest must close with the same line.
-BPF_TESTS=(bpf_interp bpf_agg)
+BPF_TESTS=(bpf_interp bpf_agg bpf_decode)
 for t in "${BPF_TESTS[@]}"; do
 	"$TREE/.output/tests/test_$t" > "$WORK/host-$t.txt" 2>&1 || die "test_$t failed on the host"
 done
