@@ -193,7 +193,8 @@ cleanup:
 	return buf;
 }
 
-static unsigned int count_user_probes(const struct st_program *prog)
+/* BEGIN, END and interval attach points: each counts as a probe attached. */
+static unsigned int count_user_points(const struct st_program *prog)
 {
 	unsigned int n = 0;
 	uint32_t i, j;
@@ -204,7 +205,7 @@ static unsigned int count_user_probes(const struct st_program *prog)
 	return n;
 }
 
-static bool has_side_probes(const struct st_program *prog)
+static bool has_side_points(const struct st_program *prog)
 {
 	uint32_t i, j;
 
@@ -283,7 +284,7 @@ static int build(struct trace *t)
 	if (ret)
 		goto fail;
 	/* Before any target is read: a user without root may not reach it. */
-	if (has_side_probes(t->prog) && st_loader_check_environment(err, sizeof(err))) {
+	if (has_side_points(t->prog) && st_loader_check_environment(err, sizeof(err))) {
 		fprintf(stderr, "sidetrace: %s\n", err);
 		return -EPERM;
 	}
@@ -325,7 +326,7 @@ static int start(struct trace *t)
 		}
 		t->out = f;
 	}
-	if (has_side_probes(t->prog)) {
+	if (has_side_points(t->prog)) {
 		ret = st_loader_load(&t->loader, &t->compiled, err, sizeof(err));
 		if (ret) {
 			fprintf(stderr, "sidetrace: %s\n", err);
@@ -360,7 +361,7 @@ static int start(struct trace *t)
 		}
 	}
 	st_output_attached(t->out, t->o.fmt,
-			   (t->loaded ? t->compiled.nr_probes : 0) + count_user_probes(t->prog));
+			   (t->loaded ? t->compiled.nr_probes : 0) + count_user_points(t->prog));
 	fflush(t->out);
 	return 0;
 }
