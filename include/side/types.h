@@ -1,7 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Field descriptions (side_field_*), type descriptions (side_type_*) and
- * call-site arguments (side_arg_*), source-compatible with libside's C API.
+ * call-site arguments (side_arg_*), source-compatible with libside's C API,
+ * in C and in C++.
+ *
+ * Types, fields and arguments expand to tuples that carry a type tag for
+ * the compile-time checks (side/static-check.h); the forms that take
+ * lists turn them into the ABI's initializers.
  *
  * Compound references follow libside's current C API: fields, types and
  * arguments name their definition or argument vector, and the macro takes
@@ -20,6 +25,7 @@
 #include <stdint.h>
 #include <side/macros.h>
 #include <side/abi/type-argument.h>
+#include <side/static-check.h>
 
 /* Number of macro arguments (1 to 8), for forms that differ by arity. */
 #define _SIDE_NARG(...) _SIDE_NARG_(__VA_ARGS__, 8, 7, 6, 5, 4, 3, 2, 1, 0)
@@ -64,14 +70,49 @@ static inline void side_bswap_128p(char *p)
 	}
 }
 
+/*
+ * Arrays written in place. C compound literals have static storage at
+ * file scope and live to the end of the block in a function. A C++
+ * compound literal is a temporary: at namespace scope both compilers give
+ * a const one static storage, but in a function it dies with its
+ * full-expression, so function-scope lists (dynamic attributes) are copied
+ * to the caller's stack frame instead (side_cxx_stack_copy).
+ */
+#ifdef __cplusplus
+template <typename T, size_t N> constexpr uint32_t side_cxx_count(const T (&)[N])
+{
+	return N;
+}
+
+template <typename T, size_t N> T *side_cxx_stack_copy(void *dst, const T (&src)[N])
+{
+	return (T *)__builtin_memcpy(dst, src, sizeof(src));
+}
+
+#define _SIDE_LITERAL_LEN(_type, ...) side_cxx_count((_type[]){__VA_ARGS__})
+#define _SIDE_STACK_LITERAL(_type, ...) \
+	side_cxx_stack_copy( \
+		__builtin_alloca(sizeof(_type) * _SIDE_LITERAL_LEN(_type, __VA_ARGS__)), \
+		(_type[]){__VA_ARGS__})
+#else
+#define _SIDE_LITERAL_LEN(_type, ...) SIDE_ARRAY_SIZE(((_type[]){__VA_ARGS__}))
+#define _SIDE_STACK_LITERAL(_type, ...) ((_type[]){__VA_ARGS__})
+#endif
+#define _SIDE_LITERAL(_type, ...) ((_type[]){__VA_ARGS__})
+
 /* Attributes */
 #define side_attr_list(...) \
 	{ \
-		.elements = SIDE_PTR_INIT(((const struct side_attr[]){__VA_ARGS__})), \
-		.length = SIDE_ARRAY_SIZE(((const struct side_attr[]){__VA_ARGS__})), \
+		.elements = SIDE_PTR_INIT(_SIDE_LITERAL(const struct side_attr, __VA_ARGS__)), \
+		.length = _SIDE_LITERAL_LEN(const struct side_attr, __VA_ARGS__), \
 	}
-/* In C, attributes of dynamic values are compound literals too. */
-#define side_dynamic_attr_list(...) side_attr_list(__VA_ARGS__)
+/* Attributes of dynamic values, built in a function. */
+#define side_dynamic_attr_list(...) \
+	{ \
+		.elements = \
+			SIDE_PTR_INIT(_SIDE_STACK_LITERAL(const struct side_attr, __VA_ARGS__)), \
+		.length = _SIDE_LITERAL_LEN(const struct side_attr, __VA_ARGS__), \
+	}
 #define _side_no_attr() \
 	{ \
 		.elements = SIDE_PTR_INIT(NULL), .length = 0 \
@@ -84,6 +125,9 @@ static inline void side_bswap_128p(char *p)
 #define _side_attr_or_none(_dummy, ...) SIDE_CAT(_side_attr_, __VA_OPT__(given))(__VA_ARGS__)
 #define _side_attr_(...) _side_no_attr()
 #define _side_attr_given(...) __VA_ARGS__
+/* libside's name for the selection: the attributes if given, else _default. */
+#define SIDE_DEFAULT_ATTR(_dummy, ...) _SIDE_DEFAULT_ATTR(__VA_ARGS__)
+#define _SIDE_DEFAULT_ATTR(_first, ...) _first
 
 #define side_attr(_key, _value) \
 	{ \
@@ -100,37 +144,37 @@ static inline void side_bswap_128p(char *p)
 	{ \
 		.type = SIDE_ENUM_INIT(SIDE_ATTR_TYPE_BOOL), .u = {.bool_value = !!(_v) } \
 	}
-#define _side_attr_int(_label, _member, _v) \
+#define _side_attr_int(_label, _member, _ctype, _v) \
 	{ \
-		.type = SIDE_ENUM_INIT(_label), .u = {.integer_value = {._member = (_v)} } \
+		.type = SIDE_ENUM_INIT(_label), .u = {.integer_value = {._member = (_ctype)(_v)} } \
 	}
-#define side_attr_u8(_v) _side_attr_int(SIDE_ATTR_TYPE_U8, side_u8, _v)
-#define side_attr_u16(_v) _side_attr_int(SIDE_ATTR_TYPE_U16, side_u16, _v)
-#define side_attr_u32(_v) _side_attr_int(SIDE_ATTR_TYPE_U32, side_u32, _v)
-#define side_attr_u64(_v) _side_attr_int(SIDE_ATTR_TYPE_U64, side_u64, _v)
-#define side_attr_s8(_v) _side_attr_int(SIDE_ATTR_TYPE_S8, side_s8, _v)
-#define side_attr_s16(_v) _side_attr_int(SIDE_ATTR_TYPE_S16, side_s16, _v)
-#define side_attr_s32(_v) _side_attr_int(SIDE_ATTR_TYPE_S32, side_s32, _v)
-#define side_attr_s64(_v) _side_attr_int(SIDE_ATTR_TYPE_S64, side_s64, _v)
+#define side_attr_u8(_v) _side_attr_int(SIDE_ATTR_TYPE_U8, side_u8, uint8_t, _v)
+#define side_attr_u16(_v) _side_attr_int(SIDE_ATTR_TYPE_U16, side_u16, uint16_t, _v)
+#define side_attr_u32(_v) _side_attr_int(SIDE_ATTR_TYPE_U32, side_u32, uint32_t, _v)
+#define side_attr_u64(_v) _side_attr_int(SIDE_ATTR_TYPE_U64, side_u64, uint64_t, _v)
+#define side_attr_s8(_v) _side_attr_int(SIDE_ATTR_TYPE_S8, side_s8, int8_t, _v)
+#define side_attr_s16(_v) _side_attr_int(SIDE_ATTR_TYPE_S16, side_s16, int16_t, _v)
+#define side_attr_s32(_v) _side_attr_int(SIDE_ATTR_TYPE_S32, side_s32, int32_t, _v)
+#define side_attr_s64(_v) _side_attr_int(SIDE_ATTR_TYPE_S64, side_s64, int64_t, _v)
 #ifdef __SIZEOF_INT128__
-#define side_attr_u128(_v) _side_attr_int(SIDE_ATTR_TYPE_U128, side_u128, _v)
-#define side_attr_s128(_v) _side_attr_int(SIDE_ATTR_TYPE_S128, side_s128, _v)
+#define side_attr_u128(_v) _side_attr_int(SIDE_ATTR_TYPE_U128, side_u128, unsigned __int128, _v)
+#define side_attr_s128(_v) _side_attr_int(SIDE_ATTR_TYPE_S128, side_s128, __int128, _v)
 #endif
-#define _side_attr_float(_label, _member, _v) \
+#define _side_attr_float(_label, _member, _ctype, _v) \
 	{ \
-		.type = SIDE_ENUM_INIT(_label), .u = {.float_value = {._member = (_v)} } \
+		.type = SIDE_ENUM_INIT(_label), .u = {.float_value = {._member = (_ctype)(_v)} } \
 	}
 #ifdef SIDE_HAVE_FLOAT16
 #define side_attr_float_binary16(_v) \
-	_side_attr_float(SIDE_ATTR_TYPE_FLOAT_BINARY16, side_float_binary16, _v)
+	_side_attr_float(SIDE_ATTR_TYPE_FLOAT_BINARY16, side_float_binary16, _Float16, _v)
 #endif
 #define side_attr_float_binary32(_v) \
-	_side_attr_float(SIDE_ATTR_TYPE_FLOAT_BINARY32, side_float_binary32, _v)
+	_side_attr_float(SIDE_ATTR_TYPE_FLOAT_BINARY32, side_float_binary32, float, _v)
 #define side_attr_float_binary64(_v) \
-	_side_attr_float(SIDE_ATTR_TYPE_FLOAT_BINARY64, side_float_binary64, _v)
+	_side_attr_float(SIDE_ATTR_TYPE_FLOAT_BINARY64, side_float_binary64, double, _v)
 #ifdef SIDE_HAVE_FLOAT128
 #define side_attr_float_binary128(_v) \
-	_side_attr_float(SIDE_ATTR_TYPE_FLOAT_BINARY128, side_float_binary128, _v)
+	_side_attr_float(SIDE_ATTR_TYPE_FLOAT_BINARY128, side_float_binary128, _Float128, _v)
 #endif
 #define _side_attr_string(_v, _unit) \
 	{ \
@@ -144,202 +188,210 @@ static inline void side_bswap_128p(char *p)
 #define side_attr_string32(_v) _side_attr_string(_v, 4)
 
 /*
- * Field lists are brace lists so that the event definition can both store
- * them and count them at compile time.
+ * Lists. A field list stays one macro argument (parenthesized) so that the
+ * event definition can walk it; an argument list is its elements.
  */
-#define side_field_list(...) \
-	{ \
-		__VA_ARGS__ \
-	}
+#define side_field_list(...) (__VA_ARGS__)
 #define side_arg_list(...) __VA_ARGS__
 
+/* The ABI's field array of a field list: pointer and length. */
 #define _side_fields_ref(_fields) \
 	{ \
-		.elements = SIDE_PTR_INIT((const struct side_event_field[])_fields), \
-		.length = SIDE_ARRAY_SIZE(((const struct side_event_field[])_fields)), \
+		.elements = SIDE_PTR_INIT(_SIDE_LITERAL(const struct side_event_field, \
+							SIDE_SC_FIELD_INITS _fields)), \
+		.length = _SIDE_LITERAL_LEN(const struct side_event_field, \
+					    SIDE_SC_FIELD_INITS _fields), \
 	}
 
-/*
- * A field name must be a non-empty string. The check rides in the unused
- * upper half of the 16-byte pointer slot, so it costs nothing and works in
- * file-scope initializers; NULL selects the _Generic default and fails with
- * the message below instead of a parse error.
- */
-#define _side_field_name_ok(_name) \
-	_Generic((_name), char * : sizeof(_name) > 1, const char * : sizeof(_name) > 1, default : 0)
 #define _side_field(_name, _type) \
-	{ \
-		.field_name = \
-			{.v = {(_name), \
-			       (const char \
-					*)(0 * sizeof(struct { \
-						   _Static_assert( \
-							   _side_field_name_ok(_name), \
-							   "SIDE: a field name must be a " \
-							   "non-empty string, not NULL or \"\""); \
-						   char c; \
-					   }))}}, \
-		.side_type = _type, \
-	}
+	SIDE_SC_FIELD(SIDE_SC_TYPE_TAG(_type), _name, \
+		      {.field_name = SIDE_PTR_INIT(_name), .side_type = SIDE_SC_TYPE_INIT(_type)})
 
 /*
  * The pointer slot of a definition or argument vector given by name. Code
- * written for the older convention passes an address; the check in the
- * unused upper half of the slot (free, valid in file-scope initializers)
- * then says what to write, next to the compiler's own complaint about "&".
+ * written for the older convention passes an address; the check (in C in
+ * the unused upper half of the slot, free and valid in file-scope
+ * initializers) then says what to write, next to the compiler's own
+ * complaint about "&".
  */
+#define _SIDE_REF_MSG \
+	"SIDE: name the definition or argument vector, not its address: " \
+	"side_field_struct(\"f\", def), side_arg_struct(vec)"
+#ifdef __cplusplus
+template <typename T> struct side_cxx_unref {
+	typedef T type;
+};
+template <typename T> struct side_cxx_unref<T &> {
+	typedef T type;
+};
+template <typename T> struct side_cxx_is_pointer {
+	enum { value = 0 };
+};
+template <typename T> struct side_cxx_is_pointer<T *> {
+	enum { value = 1 };
+};
+template <typename T> struct side_cxx_is_pointer<T *const> {
+	enum { value = 1 };
+};
+
+template <typename T> constexpr typename side_cxx_unref<T>::type *side_cxx_ref(T &&def)
+{
+	static_assert(!side_cxx_is_pointer<typename side_cxx_unref<T>::type>::value, _SIDE_REF_MSG);
+	return &def;
+}
 #define _side_ref(_def) \
 	{ \
-		.v = \
-		{ &(_def), \
-		  (void *)(0 * sizeof(struct { \
-				   _Static_assert( \
-					   __builtin_classify_type(_def) != 5 /* pointer */, \
-					   "SIDE: name the definition or argument vector, not " \
-					   "its address: " \
-					   "side_field_struct(\"f\", def), side_arg_struct(vec)"); \
-				   char c; \
-			   })) } \
+		.v = { side_cxx_ref(_def), 0 } \
 	}
+#else
+#define _side_ref(_def) \
+	{ \
+		.v = { &(_def), \
+		       (void *)(0 * sizeof(struct { \
+					_Static_assert(__builtin_classify_type(_def) != \
+							       5 /* pointer */, \
+						       _SIDE_REF_MSG); \
+					char c; \
+				})) } \
+	}
+#endif
 
 /* Basic types */
 #define side_type_null(_attr...) \
-	{ \
-		.type = SIDE_ENUM_INIT(SIDE_TYPE_NULL), \
-		.u = {.side_null = {.attributes = _side_attr_or_none(_, ##_attr)} } \
-	}
+	SIDE_SC_TYPE(SIDE_SC_TAG(null), \
+		     {.type = SIDE_ENUM_INIT(SIDE_TYPE_NULL), \
+		      .u = {.side_null = {.attributes = _side_attr_or_none(_, ##_attr)}}})
 #define side_type_bool(_attr...) \
-	{ \
-		.type = SIDE_ENUM_INIT(SIDE_TYPE_BOOL), \
-		.u = {.side_bool = {.attributes = _side_attr_or_none(_, ##_attr), \
-				    .bool_size = sizeof(uint8_t), \
-				    .len_bits = 0, \
-				    .byte_order = SIDE_ENUM_INIT(SIDE_TYPE_BYTE_ORDER_HOST)} } \
-	}
+	SIDE_SC_TYPE( \
+		SIDE_SC_TAG(bool), \
+		{.type = SIDE_ENUM_INIT(SIDE_TYPE_BOOL), \
+		 .u = {.side_bool = {.attributes = _side_attr_or_none(_, ##_attr), \
+				     .bool_size = sizeof(uint8_t), \
+				     .len_bits = 0, \
+				     .byte_order = SIDE_ENUM_INIT(SIDE_TYPE_BYTE_ORDER_HOST)}}})
 #define side_type_byte(_attr...) \
-	{ \
-		.type = SIDE_ENUM_INIT(SIDE_TYPE_BYTE), \
-		.u = {.side_byte = {.attributes = _side_attr_or_none(_, ##_attr)} } \
-	}
+	SIDE_SC_TYPE(SIDE_SC_TAG(byte), \
+		     {.type = SIDE_ENUM_INIT(SIDE_TYPE_BYTE), \
+		      .u = {.side_byte = {.attributes = _side_attr_or_none(_, ##_attr)}}})
 #define side_type_dynamic() \
-	{ \
-		.type = SIDE_ENUM_INIT(SIDE_TYPE_DYNAMIC) \
-	}
+	SIDE_SC_TYPE(SIDE_SC_TAG(dynamic), {.type = SIDE_ENUM_INIT(SIDE_TYPE_DYNAMIC), .u = {}})
 
-#define _side_type_string(_label, _unit, _order, _attr) \
-	{ \
-		.type = SIDE_ENUM_INIT(_label), \
-		.u = {.side_string = {.attributes = _attr, \
-				      .unit_size = (_unit), \
-				      .byte_order = SIDE_ENUM_INIT(_order)} } \
-	}
+#define _side_type_string(_tag, _label, _unit, _order, _attr) \
+	SIDE_SC_TYPE(SIDE_SC_TAG(_tag), \
+		     {.type = SIDE_ENUM_INIT(_label), \
+		      .u = {.side_string = {.attributes = _attr, \
+					    .unit_size = (_unit), \
+					    .byte_order = SIDE_ENUM_INIT(_order)}}})
 #define side_type_string(_attr...) \
-	_side_type_string(SIDE_TYPE_STRING_UTF8, 1, SIDE_TYPE_BYTE_ORDER_HOST, \
+	_side_type_string(string, SIDE_TYPE_STRING_UTF8, 1, SIDE_TYPE_BYTE_ORDER_HOST, \
 			  _side_attr_or_none(_, ##_attr))
 #define side_type_string16(_attr...) \
-	_side_type_string(SIDE_TYPE_STRING_UTF16, 2, SIDE_TYPE_BYTE_ORDER_HOST, \
+	_side_type_string(string16, SIDE_TYPE_STRING_UTF16, 2, SIDE_TYPE_BYTE_ORDER_HOST, \
 			  _side_attr_or_none(_, ##_attr))
 #define side_type_string32(_attr...) \
-	_side_type_string(SIDE_TYPE_STRING_UTF32, 4, SIDE_TYPE_BYTE_ORDER_HOST, \
+	_side_type_string(string32, SIDE_TYPE_STRING_UTF32, 4, SIDE_TYPE_BYTE_ORDER_HOST, \
 			  _side_attr_or_none(_, ##_attr))
 #define side_type_string16_le(_attr...) \
-	_side_type_string(SIDE_TYPE_STRING_UTF16, 2, SIDE_TYPE_BYTE_ORDER_LE, \
+	_side_type_string(string16, SIDE_TYPE_STRING_UTF16, 2, SIDE_TYPE_BYTE_ORDER_LE, \
 			  _side_attr_or_none(_, ##_attr))
 #define side_type_string32_le(_attr...) \
-	_side_type_string(SIDE_TYPE_STRING_UTF32, 4, SIDE_TYPE_BYTE_ORDER_LE, \
+	_side_type_string(string32, SIDE_TYPE_STRING_UTF32, 4, SIDE_TYPE_BYTE_ORDER_LE, \
 			  _side_attr_or_none(_, ##_attr))
 #define side_type_string16_be(_attr...) \
-	_side_type_string(SIDE_TYPE_STRING_UTF16, 2, SIDE_TYPE_BYTE_ORDER_BE, \
+	_side_type_string(string16, SIDE_TYPE_STRING_UTF16, 2, SIDE_TYPE_BYTE_ORDER_BE, \
 			  _side_attr_or_none(_, ##_attr))
 #define side_type_string32_be(_attr...) \
-	_side_type_string(SIDE_TYPE_STRING_UTF32, 4, SIDE_TYPE_BYTE_ORDER_BE, \
+	_side_type_string(string32, SIDE_TYPE_STRING_UTF32, 4, SIDE_TYPE_BYTE_ORDER_BE, \
 			  _side_attr_or_none(_, ##_attr))
 
-#define _side_type_integer(_label, _signed, _size, _order, _attr) \
-	{ \
-		.type = SIDE_ENUM_INIT(_label), \
-		.u = {.side_integer = {.attributes = _attr, \
-				       .integer_size = (_size), \
-				       .len_bits = 0, \
-				       .signedness = (_signed), \
-				       .byte_order = SIDE_ENUM_INIT(_order)} } \
-	}
-#define _side_type_int(_label, _signed, _size, _order, _attr...) \
-	_side_type_integer(_label, _signed, _size, _order, _side_attr_or_none(_, ##_attr))
+#define _side_type_integer(_tag, _label, _signed, _size, _order, _attr) \
+	SIDE_SC_TYPE(SIDE_SC_TAG(_tag), \
+		     {.type = SIDE_ENUM_INIT(_label), \
+		      .u = {.side_integer = {.attributes = _attr, \
+					     .integer_size = (_size), \
+					     .len_bits = 0, \
+					     .signedness = (_signed), \
+					     .byte_order = SIDE_ENUM_INIT(_order)}}})
+#define _side_type_int(_tag, _label, _signed, _size, _order, _attr...) \
+	_side_type_integer(_tag, _label, _signed, _size, _order, _side_attr_or_none(_, ##_attr))
 #define _SIDE_HOST SIDE_TYPE_BYTE_ORDER_HOST
 #define _SIDE_LE SIDE_TYPE_BYTE_ORDER_LE
 #define _SIDE_BE SIDE_TYPE_BYTE_ORDER_BE
 
-#define side_type_u8(_attr...) _side_type_int(SIDE_TYPE_U8, 0, 1, _SIDE_HOST, ##_attr)
-#define side_type_u16(_attr...) _side_type_int(SIDE_TYPE_U16, 0, 2, _SIDE_HOST, ##_attr)
-#define side_type_u32(_attr...) _side_type_int(SIDE_TYPE_U32, 0, 4, _SIDE_HOST, ##_attr)
-#define side_type_u64(_attr...) _side_type_int(SIDE_TYPE_U64, 0, 8, _SIDE_HOST, ##_attr)
-#define side_type_s8(_attr...) _side_type_int(SIDE_TYPE_S8, 1, 1, _SIDE_HOST, ##_attr)
-#define side_type_s16(_attr...) _side_type_int(SIDE_TYPE_S16, 1, 2, _SIDE_HOST, ##_attr)
-#define side_type_s32(_attr...) _side_type_int(SIDE_TYPE_S32, 1, 4, _SIDE_HOST, ##_attr)
-#define side_type_s64(_attr...) _side_type_int(SIDE_TYPE_S64, 1, 8, _SIDE_HOST, ##_attr)
+#define side_type_u8(_attr...) _side_type_int(u8, SIDE_TYPE_U8, 0, 1, _SIDE_HOST, ##_attr)
+#define side_type_u16(_attr...) _side_type_int(u16, SIDE_TYPE_U16, 0, 2, _SIDE_HOST, ##_attr)
+#define side_type_u32(_attr...) _side_type_int(u32, SIDE_TYPE_U32, 0, 4, _SIDE_HOST, ##_attr)
+#define side_type_u64(_attr...) _side_type_int(u64, SIDE_TYPE_U64, 0, 8, _SIDE_HOST, ##_attr)
+#define side_type_s8(_attr...) _side_type_int(s8, SIDE_TYPE_S8, 1, 1, _SIDE_HOST, ##_attr)
+#define side_type_s16(_attr...) _side_type_int(s16, SIDE_TYPE_S16, 1, 2, _SIDE_HOST, ##_attr)
+#define side_type_s32(_attr...) _side_type_int(s32, SIDE_TYPE_S32, 1, 4, _SIDE_HOST, ##_attr)
+#define side_type_s64(_attr...) _side_type_int(s64, SIDE_TYPE_S64, 1, 8, _SIDE_HOST, ##_attr)
 #define side_type_pointer(_attr...) \
-	_side_type_int(SIDE_TYPE_POINTER, 0, sizeof(uintptr_t), _SIDE_HOST, ##_attr)
-#define side_type_u16_le(_attr...) _side_type_int(SIDE_TYPE_U16, 0, 2, _SIDE_LE, ##_attr)
-#define side_type_u32_le(_attr...) _side_type_int(SIDE_TYPE_U32, 0, 4, _SIDE_LE, ##_attr)
-#define side_type_u64_le(_attr...) _side_type_int(SIDE_TYPE_U64, 0, 8, _SIDE_LE, ##_attr)
-#define side_type_s16_le(_attr...) _side_type_int(SIDE_TYPE_S16, 1, 2, _SIDE_LE, ##_attr)
-#define side_type_s32_le(_attr...) _side_type_int(SIDE_TYPE_S32, 1, 4, _SIDE_LE, ##_attr)
-#define side_type_s64_le(_attr...) _side_type_int(SIDE_TYPE_S64, 1, 8, _SIDE_LE, ##_attr)
+	_side_type_int(pointer, SIDE_TYPE_POINTER, 0, sizeof(uintptr_t), _SIDE_HOST, ##_attr)
+#define side_type_u16_le(_attr...) _side_type_int(u16, SIDE_TYPE_U16, 0, 2, _SIDE_LE, ##_attr)
+#define side_type_u32_le(_attr...) _side_type_int(u32, SIDE_TYPE_U32, 0, 4, _SIDE_LE, ##_attr)
+#define side_type_u64_le(_attr...) _side_type_int(u64, SIDE_TYPE_U64, 0, 8, _SIDE_LE, ##_attr)
+#define side_type_s16_le(_attr...) _side_type_int(s16, SIDE_TYPE_S16, 1, 2, _SIDE_LE, ##_attr)
+#define side_type_s32_le(_attr...) _side_type_int(s32, SIDE_TYPE_S32, 1, 4, _SIDE_LE, ##_attr)
+#define side_type_s64_le(_attr...) _side_type_int(s64, SIDE_TYPE_S64, 1, 8, _SIDE_LE, ##_attr)
 #define side_type_pointer_le(_attr...) \
-	_side_type_int(SIDE_TYPE_POINTER, 0, sizeof(uintptr_t), _SIDE_LE, ##_attr)
-#define side_type_u16_be(_attr...) _side_type_int(SIDE_TYPE_U16, 0, 2, _SIDE_BE, ##_attr)
-#define side_type_u32_be(_attr...) _side_type_int(SIDE_TYPE_U32, 0, 4, _SIDE_BE, ##_attr)
-#define side_type_u64_be(_attr...) _side_type_int(SIDE_TYPE_U64, 0, 8, _SIDE_BE, ##_attr)
-#define side_type_s16_be(_attr...) _side_type_int(SIDE_TYPE_S16, 1, 2, _SIDE_BE, ##_attr)
-#define side_type_s32_be(_attr...) _side_type_int(SIDE_TYPE_S32, 1, 4, _SIDE_BE, ##_attr)
-#define side_type_s64_be(_attr...) _side_type_int(SIDE_TYPE_S64, 1, 8, _SIDE_BE, ##_attr)
+	_side_type_int(pointer, SIDE_TYPE_POINTER, 0, sizeof(uintptr_t), _SIDE_LE, ##_attr)
+#define side_type_u16_be(_attr...) _side_type_int(u16, SIDE_TYPE_U16, 0, 2, _SIDE_BE, ##_attr)
+#define side_type_u32_be(_attr...) _side_type_int(u32, SIDE_TYPE_U32, 0, 4, _SIDE_BE, ##_attr)
+#define side_type_u64_be(_attr...) _side_type_int(u64, SIDE_TYPE_U64, 0, 8, _SIDE_BE, ##_attr)
+#define side_type_s16_be(_attr...) _side_type_int(s16, SIDE_TYPE_S16, 1, 2, _SIDE_BE, ##_attr)
+#define side_type_s32_be(_attr...) _side_type_int(s32, SIDE_TYPE_S32, 1, 4, _SIDE_BE, ##_attr)
+#define side_type_s64_be(_attr...) _side_type_int(s64, SIDE_TYPE_S64, 1, 8, _SIDE_BE, ##_attr)
 #define side_type_pointer_be(_attr...) \
-	_side_type_int(SIDE_TYPE_POINTER, 0, sizeof(uintptr_t), _SIDE_BE, ##_attr)
+	_side_type_int(pointer, SIDE_TYPE_POINTER, 0, sizeof(uintptr_t), _SIDE_BE, ##_attr)
+/* One byte has no byte order; libside spells these anyway. */
+#define side_type_u8_le side_type_u8
+#define side_type_u8_be side_type_u8
+#define side_type_s8_le side_type_s8
+#define side_type_s8_be side_type_s8
 #ifdef __SIZEOF_INT128__
-#define side_type_u128(_attr...) _side_type_int(SIDE_TYPE_U128, 0, 16, _SIDE_HOST, ##_attr)
-#define side_type_s128(_attr...) _side_type_int(SIDE_TYPE_S128, 1, 16, _SIDE_HOST, ##_attr)
-#define side_type_u128_le(_attr...) _side_type_int(SIDE_TYPE_U128, 0, 16, _SIDE_LE, ##_attr)
-#define side_type_s128_le(_attr...) _side_type_int(SIDE_TYPE_S128, 1, 16, _SIDE_LE, ##_attr)
-#define side_type_u128_be(_attr...) _side_type_int(SIDE_TYPE_U128, 0, 16, _SIDE_BE, ##_attr)
-#define side_type_s128_be(_attr...) _side_type_int(SIDE_TYPE_S128, 1, 16, _SIDE_BE, ##_attr)
+#define side_type_u128(_attr...) _side_type_int(u128, SIDE_TYPE_U128, 0, 16, _SIDE_HOST, ##_attr)
+#define side_type_s128(_attr...) _side_type_int(s128, SIDE_TYPE_S128, 1, 16, _SIDE_HOST, ##_attr)
+#define side_type_u128_le(_attr...) _side_type_int(u128, SIDE_TYPE_U128, 0, 16, _SIDE_LE, ##_attr)
+#define side_type_s128_le(_attr...) _side_type_int(s128, SIDE_TYPE_S128, 1, 16, _SIDE_LE, ##_attr)
+#define side_type_u128_be(_attr...) _side_type_int(u128, SIDE_TYPE_U128, 0, 16, _SIDE_BE, ##_attr)
+#define side_type_s128_be(_attr...) _side_type_int(s128, SIDE_TYPE_S128, 1, 16, _SIDE_BE, ##_attr)
 #endif
 
-#define _side_type_float(_label, _size, _order, _attr...) \
-	{ \
-		.type = SIDE_ENUM_INIT(_label), \
-		.u = {.side_float = {.attributes = _side_attr_or_none(_, ##_attr), \
-				     .float_size = (_size), \
-				     .byte_order = SIDE_ENUM_INIT(_order)} } \
-	}
+#define _side_type_float(_tag, _label, _size, _order, _attr...) \
+	SIDE_SC_TYPE(SIDE_SC_TAG(_tag), \
+		     {.type = SIDE_ENUM_INIT(_label), \
+		      .u = {.side_float = {.attributes = _side_attr_or_none(_, ##_attr), \
+					   .float_size = (_size), \
+					   .byte_order = SIDE_ENUM_INIT(_order)}}})
 #define _SIDE_FHOST SIDE_TYPE_FLOAT_WORD_ORDER_HOST
 #define side_type_float_binary32(_attr...) \
-	_side_type_float(SIDE_TYPE_FLOAT_BINARY32, 4, _SIDE_FHOST, ##_attr)
+	_side_type_float(float32, SIDE_TYPE_FLOAT_BINARY32, 4, _SIDE_FHOST, ##_attr)
 #define side_type_float_binary64(_attr...) \
-	_side_type_float(SIDE_TYPE_FLOAT_BINARY64, 8, _SIDE_FHOST, ##_attr)
+	_side_type_float(float64, SIDE_TYPE_FLOAT_BINARY64, 8, _SIDE_FHOST, ##_attr)
 #define side_type_float_binary32_le(_attr...) \
-	_side_type_float(SIDE_TYPE_FLOAT_BINARY32, 4, _SIDE_LE, ##_attr)
+	_side_type_float(float32, SIDE_TYPE_FLOAT_BINARY32, 4, _SIDE_LE, ##_attr)
 #define side_type_float_binary64_le(_attr...) \
-	_side_type_float(SIDE_TYPE_FLOAT_BINARY64, 8, _SIDE_LE, ##_attr)
+	_side_type_float(float64, SIDE_TYPE_FLOAT_BINARY64, 8, _SIDE_LE, ##_attr)
 #define side_type_float_binary32_be(_attr...) \
-	_side_type_float(SIDE_TYPE_FLOAT_BINARY32, 4, _SIDE_BE, ##_attr)
+	_side_type_float(float32, SIDE_TYPE_FLOAT_BINARY32, 4, _SIDE_BE, ##_attr)
 #define side_type_float_binary64_be(_attr...) \
-	_side_type_float(SIDE_TYPE_FLOAT_BINARY64, 8, _SIDE_BE, ##_attr)
+	_side_type_float(float64, SIDE_TYPE_FLOAT_BINARY64, 8, _SIDE_BE, ##_attr)
 #ifdef SIDE_HAVE_FLOAT16
 #define side_type_float_binary16(_attr...) \
-	_side_type_float(SIDE_TYPE_FLOAT_BINARY16, 2, _SIDE_FHOST, ##_attr)
+	_side_type_float(float16, SIDE_TYPE_FLOAT_BINARY16, 2, _SIDE_FHOST, ##_attr)
 #define side_type_float_binary16_le(_attr...) \
-	_side_type_float(SIDE_TYPE_FLOAT_BINARY16, 2, _SIDE_LE, ##_attr)
+	_side_type_float(float16, SIDE_TYPE_FLOAT_BINARY16, 2, _SIDE_LE, ##_attr)
 #define side_type_float_binary16_be(_attr...) \
-	_side_type_float(SIDE_TYPE_FLOAT_BINARY16, 2, _SIDE_BE, ##_attr)
+	_side_type_float(float16, SIDE_TYPE_FLOAT_BINARY16, 2, _SIDE_BE, ##_attr)
 #endif
 #ifdef SIDE_HAVE_FLOAT128
 #define side_type_float_binary128(_attr...) \
-	_side_type_float(SIDE_TYPE_FLOAT_BINARY128, 16, _SIDE_FHOST, ##_attr)
+	_side_type_float(float128, SIDE_TYPE_FLOAT_BINARY128, 16, _SIDE_FHOST, ##_attr)
 #define side_type_float_binary128_le(_attr...) \
-	_side_type_float(SIDE_TYPE_FLOAT_BINARY128, 16, _SIDE_LE, ##_attr)
+	_side_type_float(float128, SIDE_TYPE_FLOAT_BINARY128, 16, _SIDE_LE, ##_attr)
 #define side_type_float_binary128_be(_attr...) \
-	_side_type_float(SIDE_TYPE_FLOAT_BINARY128, 16, _SIDE_BE, ##_attr)
+	_side_type_float(float128, SIDE_TYPE_FLOAT_BINARY128, 16, _SIDE_BE, ##_attr)
 #endif
 
 #define side_field_null(_name, _attr...) _side_field(_name, side_type_null(_attr))
@@ -362,6 +414,10 @@ static inline void side_bswap_128p(char *p)
 #define side_field_s32(_name, _attr...) _side_field(_name, side_type_s32(_attr))
 #define side_field_s64(_name, _attr...) _side_field(_name, side_type_s64(_attr))
 #define side_field_pointer(_name, _attr...) _side_field(_name, side_type_pointer(_attr))
+#define side_field_u8_le side_field_u8
+#define side_field_u8_be side_field_u8
+#define side_field_s8_le side_field_s8
+#define side_field_s8_be side_field_s8
 #define side_field_u16_le(_name, _attr...) _side_field(_name, side_type_u16_le(_attr))
 #define side_field_u32_le(_name, _attr...) _side_field(_name, side_type_u32_le(_attr))
 #define side_field_u64_le(_name, _attr...) _side_field(_name, side_type_u64_le(_attr))
@@ -413,63 +469,65 @@ static inline void side_bswap_128p(char *p)
 	_side_field(_name, side_type_float_binary128_be(_attr))
 #endif
 
-/* Call-site arguments of basic types */
-#define side_arg_null(_v) \
-	{ \
-		.type = SIDE_ENUM_INIT(SIDE_TYPE_NULL), .flags = 0 \
-	}
+/*
+ * Call-site arguments of basic types. Values are converted to the member's
+ * type explicitly: C++ forbids narrowing in brace initializers.
+ */
+#define side_arg_null(_v...) \
+	SIDE_SC_ARG(SIDE_SC_TAG(null), \
+		    {.type = SIDE_ENUM_INIT(SIDE_TYPE_NULL), .flags = 0, .u = {}})
 #define side_arg_bool(_v) \
-	{ \
-		.type = SIDE_ENUM_INIT(SIDE_TYPE_BOOL), .flags = 0, \
-		.u = {.side_static = {.bool_value = {.side_bool8 = !!(_v)}} } \
-	}
+	SIDE_SC_ARG(SIDE_SC_TAG(bool), \
+		    {.type = SIDE_ENUM_INIT(SIDE_TYPE_BOOL), \
+		     .flags = 0, \
+		     .u = {.side_static = {.bool_value = {.side_bool8 = (uint8_t) !!(_v)}}}})
 #define side_arg_byte(_v) \
-	{ \
-		.type = SIDE_ENUM_INIT(SIDE_TYPE_BYTE), .flags = 0, \
-		.u = {.side_static = {.byte_value = (_v)} } \
-	}
-#define _side_arg_string(_label, _v) \
-	{ \
-		.type = SIDE_ENUM_INIT(_label), .flags = 0, \
-		.u = {.side_static = {.string_value = SIDE_PTR_INIT(_v)} } \
-	}
-#define side_arg_string(_v) _side_arg_string(SIDE_TYPE_STRING_UTF8, _v)
-#define side_arg_string16(_v) _side_arg_string(SIDE_TYPE_STRING_UTF16, _v)
-#define side_arg_string32(_v) _side_arg_string(SIDE_TYPE_STRING_UTF32, _v)
-#define _side_arg_int(_label, _member, _v) \
-	{ \
-		.type = SIDE_ENUM_INIT(_label), .flags = 0, \
-		.u = {.side_static = {.integer_value = {._member = (_v)}} } \
-	}
-#define side_arg_u8(_v) _side_arg_int(SIDE_TYPE_U8, side_u8, _v)
-#define side_arg_u16(_v) _side_arg_int(SIDE_TYPE_U16, side_u16, _v)
-#define side_arg_u32(_v) _side_arg_int(SIDE_TYPE_U32, side_u32, _v)
-#define side_arg_u64(_v) _side_arg_int(SIDE_TYPE_U64, side_u64, _v)
-#define side_arg_s8(_v) _side_arg_int(SIDE_TYPE_S8, side_s8, _v)
-#define side_arg_s16(_v) _side_arg_int(SIDE_TYPE_S16, side_s16, _v)
-#define side_arg_s32(_v) _side_arg_int(SIDE_TYPE_S32, side_s32, _v)
-#define side_arg_s64(_v) _side_arg_int(SIDE_TYPE_S64, side_s64, _v)
+	SIDE_SC_ARG(SIDE_SC_TAG(byte), {.type = SIDE_ENUM_INIT(SIDE_TYPE_BYTE), \
+					.flags = 0, \
+					.u = {.side_static = {.byte_value = (uint8_t)(_v)}}})
+#define _side_arg_string(_tag, _label, _v) \
+	SIDE_SC_ARG(SIDE_SC_TAG(_tag), \
+		    {.type = SIDE_ENUM_INIT(_label), \
+		     .flags = 0, \
+		     .u = {.side_static = {.string_value = SIDE_PTR_INIT(_v)}}})
+#define side_arg_string(_v) _side_arg_string(string, SIDE_TYPE_STRING_UTF8, _v)
+#define side_arg_string16(_v) _side_arg_string(string16, SIDE_TYPE_STRING_UTF16, _v)
+#define side_arg_string32(_v) _side_arg_string(string32, SIDE_TYPE_STRING_UTF32, _v)
+#define _side_arg_int(_tag, _label, _member, _ctype, _v) \
+	SIDE_SC_ARG(SIDE_SC_TAG(_tag), \
+		    {.type = SIDE_ENUM_INIT(_label), \
+		     .flags = 0, \
+		     .u = {.side_static = {.integer_value = {._member = (_ctype)(_v)}}}})
+#define side_arg_u8(_v) _side_arg_int(u8, SIDE_TYPE_U8, side_u8, uint8_t, _v)
+#define side_arg_u16(_v) _side_arg_int(u16, SIDE_TYPE_U16, side_u16, uint16_t, _v)
+#define side_arg_u32(_v) _side_arg_int(u32, SIDE_TYPE_U32, side_u32, uint32_t, _v)
+#define side_arg_u64(_v) _side_arg_int(u64, SIDE_TYPE_U64, side_u64, uint64_t, _v)
+#define side_arg_s8(_v) _side_arg_int(s8, SIDE_TYPE_S8, side_s8, int8_t, _v)
+#define side_arg_s16(_v) _side_arg_int(s16, SIDE_TYPE_S16, side_s16, int16_t, _v)
+#define side_arg_s32(_v) _side_arg_int(s32, SIDE_TYPE_S32, side_s32, int32_t, _v)
+#define side_arg_s64(_v) _side_arg_int(s64, SIDE_TYPE_S64, side_s64, int64_t, _v)
 #ifdef __SIZEOF_INT128__
-#define side_arg_u128(_v) _side_arg_int(SIDE_TYPE_U128, side_u128, _v)
-#define side_arg_s128(_v) _side_arg_int(SIDE_TYPE_S128, side_s128, _v)
+#define side_arg_u128(_v) _side_arg_int(u128, SIDE_TYPE_U128, side_u128, unsigned __int128, _v)
+#define side_arg_s128(_v) _side_arg_int(s128, SIDE_TYPE_S128, side_s128, __int128, _v)
 #endif
-#define side_arg_pointer(_v) _side_arg_int(SIDE_TYPE_POINTER, side_uptr, (uintptr_t)(_v))
-#define _side_arg_float(_label, _member, _v) \
-	{ \
-		.type = SIDE_ENUM_INIT(_label), .flags = 0, \
-		.u = {.side_static = {.float_value = {._member = (_v)}} } \
-	}
+#define side_arg_pointer(_v) \
+	_side_arg_int(pointer, SIDE_TYPE_POINTER, side_uptr, uintptr_t, (uintptr_t)(_v))
+#define _side_arg_float(_tag, _label, _member, _ctype, _v) \
+	SIDE_SC_ARG(SIDE_SC_TAG(_tag), \
+		    {.type = SIDE_ENUM_INIT(_label), \
+		     .flags = 0, \
+		     .u = {.side_static = {.float_value = {._member = (_ctype)(_v)}}}})
 #ifdef SIDE_HAVE_FLOAT16
 #define side_arg_float_binary16(_v) \
-	_side_arg_float(SIDE_TYPE_FLOAT_BINARY16, side_float_binary16, _v)
+	_side_arg_float(float16, SIDE_TYPE_FLOAT_BINARY16, side_float_binary16, _Float16, _v)
 #endif
 #define side_arg_float_binary32(_v) \
-	_side_arg_float(SIDE_TYPE_FLOAT_BINARY32, side_float_binary32, _v)
+	_side_arg_float(float32, SIDE_TYPE_FLOAT_BINARY32, side_float_binary32, float, _v)
 #define side_arg_float_binary64(_v) \
-	_side_arg_float(SIDE_TYPE_FLOAT_BINARY64, side_float_binary64, _v)
+	_side_arg_float(float64, SIDE_TYPE_FLOAT_BINARY64, side_float_binary64, double, _v)
 #ifdef SIDE_HAVE_FLOAT128
 #define side_arg_float_binary128(_v) \
-	_side_arg_float(SIDE_TYPE_FLOAT_BINARY128, side_float_binary128, _v)
+	_side_arg_float(float128, SIDE_TYPE_FLOAT_BINARY128, side_float_binary128, _Float128, _v)
 #endif
 
 /*
@@ -538,45 +596,56 @@ static inline void side_bswap_128p(char *p)
 #endif
 
 /*
+ * Element and length types are passed by address: side_elem(side_type_u32()).
+ * A one-element array literal decays to that address (C++ refuses the
+ * address of a non-array compound literal).
+ */
+#define side_elem(_type) \
+	SIDE_SC_TYPE(SIDE_SC_TYPE_TAG(_type), \
+		     _SIDE_LITERAL(const struct side_type, SIDE_SC_TYPE_INIT(_type)))
+#define side_length(_type) side_elem(_type)
+
+/*
  * Compound types: struct. side_struct_literal() is an unnamed definition,
  * usable wherever a definition's name is (side_type_struct(side_struct_literal(...))).
  */
-#define side_struct_literal(_fields, _attr...) \
-	((const struct side_type_struct){.fields = _side_fields_ref(SIDE_PARAM(_fields)), \
-					 .attributes = _side_attr_or_none(_, ##_attr)})
-#define side_define_struct(_identifier, _fields, _attr...) \
-	const struct side_type_struct _identifier = { \
-		.fields = _side_fields_ref(SIDE_PARAM(_fields)), \
-		.attributes = _side_attr_or_none(_, ##_attr)}
-#define side_type_struct(_struct) \
+#define _side_type_struct_init(_fields, _attr...) \
 	{ \
-		.type = SIDE_ENUM_INIT(SIDE_TYPE_STRUCT), \
-		.u = {.side_struct = _side_ref(_struct) } \
+		.fields = _side_fields_ref(_fields), .attributes = _side_attr_or_none(_, ##_attr) \
 	}
+#define side_struct_literal(_fields, _attr...) \
+	(*_SIDE_LITERAL(const struct side_type_struct, _side_type_struct_init(_fields, ##_attr)))
+/* Its field names are checked like an event's. */
+#define side_define_struct(_identifier, _fields, _attr...) \
+	const struct side_type_struct _identifier = _side_type_struct_init(_fields, ##_attr); \
+	SIDE_SC_CHECK_FIELDS _fields
+#define side_type_struct(_struct) \
+	SIDE_SC_TYPE(SIDE_SC_TAG(struct), {.type = SIDE_ENUM_INIT(SIDE_TYPE_STRUCT), \
+					   .u = {.side_struct = _side_ref(_struct)}})
 #define side_field_struct(_name, _struct) _side_field(_name, side_type_struct(SIDE_PARAM(_struct)))
 #define side_arg_struct(_vec) \
-	{ \
-		.type = SIDE_ENUM_INIT(SIDE_TYPE_STRUCT), .flags = 0, \
-		.u = {.side_static = {.side_struct = _side_ref(_vec)} } \
-	}
+	SIDE_SC_ARG(SIDE_SC_TAG(struct), {.type = SIDE_ENUM_INIT(SIDE_TYPE_STRUCT), \
+					  .flags = 0, \
+					  .u = {.side_static = {.side_struct = _side_ref(_vec)}}})
 
 /* Compound types: array and vla */
+#define _side_type_array_init(_elem_type, _length, _attr...) \
+	{ \
+		.elem_type = SIDE_PTR_INIT(SIDE_SC_ELEM_PTR(_elem_type)), \
+		.length = (uint32_t)(_length), .attributes = _side_attr_or_none(_, ##_attr) \
+	}
 #define side_define_array(_identifier, _elem_type, _length, _attr...) \
-	const struct side_type_array _identifier = {.elem_type = SIDE_PTR_INIT(_elem_type), \
-						    .length = (_length), \
-						    .attributes = _side_attr_or_none(_, ##_attr)}
+	const struct side_type_array _identifier = \
+		_side_type_array_init(SIDE_PARAM(_elem_type), _length, ##_attr)
 #define _side_type_array_1(_array) \
-	{ \
-		.type = SIDE_ENUM_INIT(SIDE_TYPE_ARRAY), .u = {.side_array = _side_ref(_array) } \
-	}
+	SIDE_SC_TYPE(SIDE_SC_TAG(array), {.type = SIDE_ENUM_INIT(SIDE_TYPE_ARRAY), \
+					  .u = {.side_array = _side_ref(_array)}})
 #define _side_type_array_inline(_elem_type, _length, _attr...) \
-	{ \
-		.type = SIDE_ENUM_INIT(SIDE_TYPE_ARRAY), \
-		.u = {.side_array = SIDE_PTR_INIT(&(const struct side_type_array){ \
-			      .elem_type = SIDE_PTR_INIT(_elem_type), \
-			      .length = (_length), \
-			      .attributes = _side_attr_or_none(_, ##_attr)}) } \
-	}
+	SIDE_SC_TYPE(SIDE_SC_TAG(array), \
+		     {.type = SIDE_ENUM_INIT(SIDE_TYPE_ARRAY), \
+		      .u = {.side_array = SIDE_PTR_INIT(_SIDE_LITERAL( \
+				    const struct side_type_array, \
+				    _side_type_array_init(_elem_type, _length, ##_attr)))}})
 /* An expanded attribute list counts as several arguments. */
 #define _side_type_array_2 _side_type_array_inline
 #define _side_type_array_3 _side_type_array_inline
@@ -586,27 +655,28 @@ static inline void side_bswap_128p(char *p)
 #define side_type_array(...) SIDE_CAT(_side_type_array_, _SIDE_NARG(__VA_ARGS__))(__VA_ARGS__)
 #define side_field_array(_name, ...) _side_field(_name, side_type_array(__VA_ARGS__))
 #define side_arg_array(_vec) \
-	{ \
-		.type = SIDE_ENUM_INIT(SIDE_TYPE_ARRAY), .flags = 0, \
-		.u = {.side_static = {.side_array = _side_ref(_vec)} } \
-	}
+	SIDE_SC_ARG(SIDE_SC_TAG(array), {.type = SIDE_ENUM_INIT(SIDE_TYPE_ARRAY), \
+					 .flags = 0, \
+					 .u = {.side_static = {.side_array = _side_ref(_vec)}}})
 
+#define _side_type_vla_init(_elem_type, _length_type, _attr...) \
+	{ \
+		.elem_type = SIDE_PTR_INIT(SIDE_SC_ELEM_PTR(_elem_type)), \
+		.length_type = SIDE_PTR_INIT(SIDE_SC_ELEM_PTR(_length_type)), \
+		.attributes = _side_attr_or_none(_, ##_attr) \
+	}
 #define side_define_vla(_identifier, _elem_type, _length_type, _attr...) \
-	const struct side_type_vla _identifier = {.elem_type = SIDE_PTR_INIT(_elem_type), \
-						  .length_type = SIDE_PTR_INIT(_length_type), \
-						  .attributes = _side_attr_or_none(_, ##_attr)}
+	const struct side_type_vla _identifier = \
+		_side_type_vla_init(SIDE_PARAM(_elem_type), SIDE_PARAM(_length_type), ##_attr)
 #define _side_type_vla_1(_vla) \
-	{ \
-		.type = SIDE_ENUM_INIT(SIDE_TYPE_VLA), .u = {.side_vla = _side_ref(_vla) } \
-	}
+	SIDE_SC_TYPE(SIDE_SC_TAG(vla), \
+		     {.type = SIDE_ENUM_INIT(SIDE_TYPE_VLA), .u = {.side_vla = _side_ref(_vla)}})
 #define _side_type_vla_inline(_elem_type, _length_type, _attr...) \
-	{ \
-		.type = SIDE_ENUM_INIT(SIDE_TYPE_VLA), \
-		.u = {.side_vla = SIDE_PTR_INIT(&(const struct side_type_vla){ \
-			      .elem_type = SIDE_PTR_INIT(_elem_type), \
-			      .length_type = SIDE_PTR_INIT(_length_type), \
-			      .attributes = _side_attr_or_none(_, ##_attr)}) } \
-	}
+	SIDE_SC_TYPE(SIDE_SC_TAG(vla), \
+		     {.type = SIDE_ENUM_INIT(SIDE_TYPE_VLA), \
+		      .u = {.side_vla = SIDE_PTR_INIT(_SIDE_LITERAL( \
+				    const struct side_type_vla, \
+				    _side_type_vla_init(_elem_type, _length_type, ##_attr)))}})
 #define _side_type_vla_2 _side_type_vla_inline
 #define _side_type_vla_3 _side_type_vla_inline
 #define _side_type_vla_4 _side_type_vla_inline
@@ -615,41 +685,43 @@ static inline void side_bswap_128p(char *p)
 #define side_type_vla(...) SIDE_CAT(_side_type_vla_, _SIDE_NARG(__VA_ARGS__))(__VA_ARGS__)
 #define side_field_vla(_name, ...) _side_field(_name, side_type_vla(__VA_ARGS__))
 #define side_arg_vla(_vec) \
-	{ \
-		.type = SIDE_ENUM_INIT(SIDE_TYPE_VLA), .flags = 0, \
-		.u = {.side_static = {.side_vla = _side_ref(_vec)} } \
-	}
-
-/* Element types are passed by address: side_elem(side_type_u32()). */
-#define side_elem(...) (&(const struct side_type)__VA_ARGS__)
-#define side_length(...) (&(const struct side_type)__VA_ARGS__)
+	SIDE_SC_ARG(SIDE_SC_TAG(vla), {.type = SIDE_ENUM_INIT(SIDE_TYPE_VLA), \
+				       .flags = 0, \
+				       .u = {.side_static = {.side_vla = _side_ref(_vec)}}})
 
 /* Argument vectors for struct, array and vla arguments. */
-#define side_arg_define_vec(_identifier, _sav) \
-	const struct side_arg _identifier##_vec[] = {_sav}; \
+#define side_arg_define_vec(_identifier, _sav...) \
+	const struct side_arg _identifier##_vec[] = {SIDE_SC_ARG_INITS(_sav)}; \
 	const struct side_arg_vec _identifier = { \
 		.sav = SIDE_PTR_INIT(_identifier##_vec), \
 		.len = SIDE_ARRAY_SIZE(_identifier##_vec), \
 	}
-#define side_arg_define_struct(_identifier, _sav) side_arg_define_vec(_identifier, SIDE_PARAM(_sav))
-#define side_arg_define_array(_identifier, _sav) side_arg_define_vec(_identifier, SIDE_PARAM(_sav))
-#define side_arg_define_vla(_identifier, _sav) side_arg_define_vec(_identifier, SIDE_PARAM(_sav))
+#define side_arg_define_struct(_identifier, _sav...) side_arg_define_vec(_identifier, _sav)
+/* The elements of an array or a vla have one type. */
+#define side_arg_define_array(_identifier, _sav...) \
+	side_arg_define_vec(_identifier, _sav); \
+	SIDE_SC_CHECK_ELEMS(_sav)
+#define side_arg_define_vla(_identifier, _sav...) \
+	side_arg_define_vec(_identifier, _sav); \
+	SIDE_SC_CHECK_ELEMS(_sav)
 
 /*
  * VLA visitor: the application walks its own container on demand.
  * side_vla_visitor_literal() is an unnamed definition, usable by name.
  */
+#define _side_vla_visitor_init(_elem_type, _length_type, _visitor, _attr...) \
+	{ \
+		.elem_type = SIDE_PTR_INIT(SIDE_SC_ELEM_PTR(_elem_type)), \
+		.length_type = SIDE_PTR_INIT(SIDE_SC_ELEM_PTR(_length_type)), \
+		.visitor = SIDE_PTR_INIT(_visitor), .attributes = _side_attr_or_none(_, ##_attr) \
+	}
 #define side_vla_visitor_literal(_elem_type, _length_type, _visitor, _attr...) \
-	((const struct side_type_vla_visitor){.elem_type = SIDE_PTR_INIT(_elem_type), \
-					      .length_type = SIDE_PTR_INIT(_length_type), \
-					      .visitor = SIDE_PTR_INIT(_visitor), \
-					      .attributes = _side_attr_or_none(_, ##_attr)})
+	(*_SIDE_LITERAL(const struct side_type_vla_visitor, \
+			_side_vla_visitor_init(SIDE_PARAM(_elem_type), SIDE_PARAM(_length_type), \
+					       _visitor, ##_attr)))
 #define side_define_vla_visitor(_identifier, _elem_type, _length_type, _visitor, _attr...) \
-	const struct side_type_vla_visitor _identifier = { \
-		.elem_type = SIDE_PTR_INIT(_elem_type), \
-		.length_type = SIDE_PTR_INIT(_length_type), \
-		.visitor = SIDE_PTR_INIT(_visitor), \
-		.attributes = _side_attr_or_none(_, ##_attr)}
+	const struct side_type_vla_visitor _identifier = _side_vla_visitor_init( \
+		SIDE_PARAM(_elem_type), SIDE_PARAM(_length_type), _visitor, ##_attr)
 /* Adapts a visitor taking the application's context type to side_visitor_func. */
 #define side_define_static_vla_visitor(_identifier, _elem_type, _length_type, _func, _type, \
 				       _attr...) \
@@ -662,10 +734,9 @@ static inline void side_bswap_128p(char *p)
 				       SIDE_PARAM(_length_type), \
 				       side_vla_visitor_func__##_identifier, ##_attr)
 #define side_type_vla_visitor(_vla_visitor) \
-	{ \
-		.type = SIDE_ENUM_INIT(SIDE_TYPE_VLA_VISITOR), \
-		.u = {.side_vla_visitor = _side_ref(_vla_visitor) } \
-	}
+	SIDE_SC_TYPE(SIDE_SC_TAG(vla_visitor), \
+		     {.type = SIDE_ENUM_INIT(SIDE_TYPE_VLA_VISITOR), \
+		      .u = {.side_vla_visitor = _side_ref(_vla_visitor)}})
 #define side_field_vla_visitor(_name, _vla_visitor) \
 	_side_field(_name, side_type_vla_visitor(SIDE_PARAM(_vla_visitor)))
 #define side_arg_define_vla_visitor(_identifier, _ctx) \
@@ -674,79 +745,93 @@ static inline void side_bswap_128p(char *p)
 		.cached_arg = SIDE_PTR_INIT(NULL), \
 	}
 #define side_arg_vla_visitor(_visitor) \
-	{ \
-		.type = SIDE_ENUM_INIT(SIDE_TYPE_VLA_VISITOR), .flags = 0, \
-		.u = {.side_static = {.side_vla_visitor = _side_ref(_visitor)} } \
-	}
+	SIDE_SC_ARG(SIDE_SC_TAG(vla_visitor), \
+		    {.type = SIDE_ENUM_INIT(SIDE_TYPE_VLA_VISITOR), \
+		     .flags = 0, \
+		     .u = {.side_static = {.side_vla_visitor = _side_ref(_visitor)}}})
 #define side_visit_dynamic_arg(_what, _expr...) _what(_expr)
 #define side_visit_dynamic_field(_what, _name, _expr...) side_arg_dynamic_field(_name, _what(_expr))
 
 /* Variant: a selector value chooses one of the option types. */
 #define side_option_range(_begin, _end, _type) \
 	{ \
-		.range_begin = (_begin), .range_end = (_end), .side_type = _type \
+		.range_begin = (int64_t)(_begin), .range_end = (int64_t)(_end), \
+		.side_type = SIDE_SC_TYPE_INIT(_type) \
 	}
 #define side_option(_value, _type) side_option_range(_value, _value, SIDE_PARAM(_type))
 #define side_option_list(...) \
 	{ \
-		.elements = SIDE_PTR_INIT(((const struct side_variant_option[]){__VA_ARGS__})), \
-		.length = SIDE_ARRAY_SIZE(((const struct side_variant_option[]){__VA_ARGS__})) \
+		.elements = SIDE_PTR_INIT( \
+			_SIDE_LITERAL(const struct side_variant_option, __VA_ARGS__)), \
+		.length = _SIDE_LITERAL_LEN(const struct side_variant_option, __VA_ARGS__) \
 	}
 #define side_define_variant(_identifier, _selector, _options, _attr...) \
 	const struct side_type_variant _identifier = {.options = _options, \
-						      .selector = _selector, \
+						      .selector = SIDE_SC_TYPE_INIT(_selector), \
 						      .attributes = \
 							      _side_attr_or_none(_, ##_attr)}
 #define side_type_variant(_variant) \
-	{ \
-		.type = SIDE_ENUM_INIT(SIDE_TYPE_VARIANT), \
-		.u = {.side_variant = _side_ref(_variant) } \
-	}
+	SIDE_SC_TYPE(SIDE_SC_TAG(variant), {.type = SIDE_ENUM_INIT(SIDE_TYPE_VARIANT), \
+					    .u = {.side_variant = _side_ref(_variant)}})
 #define side_field_variant(_name, _variant) \
 	_side_field(_name, side_type_variant(SIDE_PARAM(_variant)))
 #define side_arg_define_variant(_identifier, _selector_val, _option) \
-	const struct side_arg_variant _identifier = {.selector = _selector_val, .option = _option}
+	const struct side_arg_variant _identifier = {.selector = SIDE_SC_ARG_INIT(_selector_val), \
+						     .option = SIDE_SC_ARG_INIT(_option)}
 #define side_arg_variant(_variant) \
-	{ \
-		.type = SIDE_ENUM_INIT(SIDE_TYPE_VARIANT), .flags = 0, \
-		.u = {.side_static = {.side_variant = _side_ref(_variant)} } \
-	}
+	SIDE_SC_ARG(SIDE_SC_TAG(variant), \
+		    {.type = SIDE_ENUM_INIT(SIDE_TYPE_VARIANT), \
+		     .flags = 0, \
+		     .u = {.side_static = {.side_variant = _side_ref(_variant)}}})
 
-/* Optional: a value that may be absent. */
+/*
+ * Optional: a value that may be absent. The definitions also name the
+ * element's tag (side_sc_optional__<identifier>), so that a field and its
+ * argument are compared by what they hold.
+ */
 enum {
 	SIDE_OPTIONAL_DISABLED = 0,
 	SIDE_OPTIONAL_ENABLED = 1,
 };
-#define side_define_optional(_identifier, _elem_type, _attr...) \
-	const struct side_type_optional _identifier = {.elem_type = SIDE_PTR_INIT(_elem_type), \
-						       .attributes = \
-							       _side_attr_or_none(_, ##_attr)}
-#define side_type_optional(_optional) \
+#define _side_type_optional_init(_elem_type, _attr...) \
 	{ \
-		.type = SIDE_ENUM_INIT(SIDE_TYPE_OPTIONAL), \
-		.u = {.side_optional = _side_ref(_optional) } \
+		.elem_type = SIDE_PTR_INIT(SIDE_SC_ELEM_PTR(_elem_type)), \
+		.attributes = _side_attr_or_none(_, ##_attr) \
 	}
+#define side_define_optional(_identifier, _elem_type, _attr...) \
+	const struct side_type_optional _identifier = \
+		_side_type_optional_init(SIDE_PARAM(_elem_type), ##_attr); \
+	typedef SIDE_SC_ELEM_TAG(_elem_type) side_sc_optional__##_identifier
+#define _side_type_optional(_tag, _ptr) \
+	SIDE_SC_TYPE(SIDE_SC_TAG_OPTIONAL(_tag), \
+		     {.type = SIDE_ENUM_INIT(SIDE_TYPE_OPTIONAL), .u = {.side_optional = _ptr}})
+#define side_type_optional(_optional) \
+	_side_type_optional(side_sc_optional__##_optional, _side_ref(_optional))
 #define side_field_optional(_name, _optional) _side_field(_name, side_type_optional(_optional))
 #define side_field_optional_literal(_name, _elem_type, _attr...) \
-	_side_field(_name, side_type_optional(((const struct side_type_optional){ \
-				   .elem_type = SIDE_PTR_INIT(_elem_type), \
-				   .attributes = _side_attr_or_none(_, ##_attr)})))
+	_side_field(_name, \
+		    _side_type_optional(SIDE_SC_ELEM_TAG(_elem_type), \
+					SIDE_PTR_INIT(_SIDE_LITERAL( \
+						const struct side_type_optional, \
+						_side_type_optional_init(_elem_type, ##_attr)))))
 #define side_arg_define_optional(_identifier, _value, _selector) \
-	const struct side_arg_optional _identifier = {.side_static = _value, \
-						      .selector = (_selector)}
+	const struct side_arg_optional _identifier = {.side_static = SIDE_SC_ARG_INIT(_value), \
+						      .selector = (uint8_t)(_selector)}; \
+	typedef SIDE_SC_ARG_TAG(_value) side_sc_optional__##_identifier
 #define side_arg_optional(_optional) \
-	{ \
-		.type = SIDE_ENUM_INIT(SIDE_TYPE_OPTIONAL), .flags = 0, \
-		.u = {.side_static = {.side_optional = _side_ref(_optional)} } \
-	}
+	SIDE_SC_ARG(SIDE_SC_TAG_OPTIONAL(side_sc_optional__##_optional), \
+		    {.type = SIDE_ENUM_INIT(SIDE_TYPE_OPTIONAL), \
+		     .flags = 0, \
+		     .u = {.side_static = {.side_optional = _side_ref(_optional)}}})
 
 /*
- * Enumerations: the argument is the underlying integer. The mappings are
- * passed by address (side_field_enum("e", &mappings, elem)), as in libside.
+ * Enumerations: the argument is the underlying integer (its tag is the
+ * element type's). The mappings are passed by address
+ * (side_field_enum("e", &mappings, elem)), as in libside.
  */
 #define side_enum_mapping_range(_label, _begin, _end) \
 	{ \
-		.range_begin = (_begin), .range_end = (_end), .label = { \
+		.range_begin = (int64_t)(_begin), .range_end = (int64_t)(_end), .label = { \
 			.p = SIDE_PTR_INIT(_label), \
 			.unit_size = 1, \
 			.byte_order = SIDE_ENUM_INIT(SIDE_TYPE_BYTE_ORDER_HOST) \
@@ -755,24 +840,25 @@ enum {
 #define side_enum_mapping_value(_label, _value) side_enum_mapping_range(_label, _value, _value)
 #define side_enum_mapping_list(...) \
 	{ \
-		.elements = SIDE_PTR_INIT(((const struct side_enum_mapping[]){__VA_ARGS__})), \
-		.length = SIDE_ARRAY_SIZE(((const struct side_enum_mapping[]){__VA_ARGS__})) \
+		.elements = \
+			SIDE_PTR_INIT(_SIDE_LITERAL(const struct side_enum_mapping, __VA_ARGS__)), \
+		.length = _SIDE_LITERAL_LEN(const struct side_enum_mapping, __VA_ARGS__) \
 	}
 #define side_define_enum(_identifier, _mappings, _attr...) \
 	const struct side_enum_mappings _identifier = { \
 		.mappings = _mappings, .attributes = _side_attr_or_none(_, ##_attr)}
 #define side_type_enum(_mappings, _elem_type) \
-	{ \
-		.type = SIDE_ENUM_INIT(SIDE_TYPE_ENUM), \
-		.u = {.side_enum = {.mappings = SIDE_PTR_INIT(_mappings), \
-				    .elem_type = SIDE_PTR_INIT(_elem_type)} } \
-	}
+	SIDE_SC_TYPE( \
+		SIDE_SC_ELEM_TAG(_elem_type), \
+		{.type = SIDE_ENUM_INIT(SIDE_TYPE_ENUM), \
+		 .u = {.side_enum = {.mappings = SIDE_PTR_INIT(_mappings), \
+				     .elem_type = SIDE_PTR_INIT(SIDE_SC_ELEM_PTR(_elem_type))}}})
 #define side_field_enum(_name, _mappings, _elem_type) \
 	_side_field(_name, side_type_enum(_mappings, SIDE_PARAM(_elem_type)))
 
 #define side_enum_bitmap_mapping_range(_label, _begin, _end) \
 	{ \
-		.range_begin = (_begin), .range_end = (_end), .label = { \
+		.range_begin = (uint64_t)(_begin), .range_end = (uint64_t)(_end), .label = { \
 			.p = SIDE_PTR_INIT(_label), \
 			.unit_size = 1, \
 			.byte_order = SIDE_ENUM_INIT(SIDE_TYPE_BYTE_ORDER_HOST) \
@@ -782,20 +868,19 @@ enum {
 	side_enum_bitmap_mapping_range(_label, _value, _value)
 #define side_enum_bitmap_mapping_list(...) \
 	{ \
-		.elements = \
-			SIDE_PTR_INIT(((const struct side_enum_bitmap_mapping[]){__VA_ARGS__})), \
-		.length = \
-			SIDE_ARRAY_SIZE(((const struct side_enum_bitmap_mapping[]){__VA_ARGS__})) \
+		.elements = SIDE_PTR_INIT( \
+			_SIDE_LITERAL(const struct side_enum_bitmap_mapping, __VA_ARGS__)), \
+		.length = _SIDE_LITERAL_LEN(const struct side_enum_bitmap_mapping, __VA_ARGS__) \
 	}
 #define side_define_enum_bitmap(_identifier, _mappings, _attr...) \
 	const struct side_enum_bitmap_mappings _identifier = { \
 		.mappings = _mappings, .attributes = _side_attr_or_none(_, ##_attr)}
 #define side_type_enum_bitmap(_mappings, _elem_type) \
-	{ \
-		.type = SIDE_ENUM_INIT(SIDE_TYPE_ENUM_BITMAP), \
-		.u = {.side_enum_bitmap = {.mappings = SIDE_PTR_INIT(_mappings), \
-					   .elem_type = SIDE_PTR_INIT(_elem_type)} } \
-	}
+	SIDE_SC_TYPE(SIDE_SC_ELEM_TAG(_elem_type), \
+		     {.type = SIDE_ENUM_INIT(SIDE_TYPE_ENUM_BITMAP), \
+		      .u = {.side_enum_bitmap = { \
+				    .mappings = SIDE_PTR_INIT(_mappings), \
+				    .elem_type = SIDE_PTR_INIT(SIDE_SC_ELEM_PTR(_elem_type))}}})
 #define side_field_enum_bitmap(_name, _mappings, _elem_type) \
 	_side_field(_name, side_type_enum_bitmap(_mappings, SIDE_PARAM(_elem_type)))
 
