@@ -10,8 +10,8 @@ side_static_event(ev, "prov", "ev", SIDE_LOGLEVEL_INFO,
 
 void f(unsigned int a)
 {
-	side_arg_define_vla(v, side_arg_list(side_arg_u32(a), side_arg_string("two"),
-					     side_arg_u32(a)));
+	side_arg_define_vla(
+		v, side_arg_list(side_arg_u32(a), side_arg_string("two"), side_arg_u32(a)));
 
 	side_event(ev, side_arg_list(side_arg_vla(v)));
 }
