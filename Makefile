@@ -64,9 +64,20 @@ EX_LINK_kv_client := -lkv
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(UNIT_SRCS))
 
+# C++: the example service (one program from the files of
+# examples/order_service/) and the C++ unit test, built by g++ as C++11 and
+# by clang++ as C++20 (the headers support both, and everything between).
+CXX ?= g++
+CLANGXX ?= clang++
+CXXFLAGS ?= -O2 -g
+EX_CXX_SRCS := $(wildcard examples/order_service/*.cpp)
+EX_CXX := $(OUTPUT)/examples/order_service
+UNIT_CXX_TESTS := $(OUTPUT)/tests/test_cxx $(OUTPUT)/tests/test_cxx_clang
+
 .PHONY: all deps test demo bench install clean format format-check vmlinux
 
-all: $(LIBSIDE_SO) $(LIBSIDE_A) $(SIDETRACE) $(EXAMPLES) $(EX_LIBS) $(UNIT_TESTS)
+all: $(LIBSIDE_SO) $(LIBSIDE_A) $(SIDETRACE) $(EXAMPLES) $(EX_LIBS) $(UNIT_TESTS) \
+	$(EX_CXX) $(UNIT_CXX_TESTS)
 
 deps:
 	$(Q)scripts/deps.sh
@@ -131,6 +142,21 @@ $(filter $(OUTPUT)/tests/test_api%,$(UNIT_TESTS)): $(OUTPUT)/tests/%: tests/unit
 $(filter-out $(OUTPUT)/tests/test_api%,$(UNIT_TESTS)): $(OUTPUT)/tests/%: tests/unit/%.c $(ST_LIB_OBJS) | $(OUTPUT)/tests
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $(WARN) $(DEPFLAGS) $(INCLUDES) -Itests/unit $< $(ST_LIB_OBJS) -o $@ $(ST_LIBS)
+
+$(EX_CXX): $(EX_CXX_SRCS) $(LIBSIDE_A) | $(OUTPUT)/examples
+	$(call msg,CXX,$@)
+	$(Q)$(CXX) -std=c++17 $(CXXFLAGS) $(LDFLAGS) $(WARN) $(DEPFLAGS) -Iinclude $(EX_CXX_SRCS) \
+		-o $@ $(LIBSIDE_A) -lpthread
+
+$(OUTPUT)/tests/test_cxx: tests/unit/test_cxx.cpp $(LIBSIDE_A) | $(OUTPUT)/tests
+	$(call msg,CXX,$@)
+	$(Q)$(CXX) -std=c++11 $(CXXFLAGS) $(LDFLAGS) $(WARN) $(DEPFLAGS) -Iinclude -Itests/unit $< \
+		-o $@ $(LIBSIDE_A) -lpthread
+
+$(OUTPUT)/tests/test_cxx_clang: tests/unit/test_cxx.cpp $(LIBSIDE_A) | $(OUTPUT)/tests
+	$(call msg,CXX,$@)
+	$(Q)$(CLANGXX) -std=c++20 $(CXXFLAGS) $(LDFLAGS) $(WARN) $(DEPFLAGS) -Iinclude \
+		-Itests/unit $< -o $@ $(LIBSIDE_A) -lpthread
 
 test: deps
 	$(Q)$(MAKE) --no-print-directory all
