@@ -7,8 +7,14 @@
 #ifndef SIDE_TRACE_H
 #define SIDE_TRACE_H
 
-#include <stdint.h>
+/* The standard headers libside's trace.h includes, which its users rely on. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <side/macros.h>
 #include <side/abi/event-description.h>
 #include <side/abi/type-argument.h>

@@ -531,6 +531,50 @@ template <typename T> constexpr typename side_cxx_unref<T>::type *side_cxx_ref(T
 #endif
 
 /*
+ * Arguments for fields of an explicit byte order: the value is passed as
+ * is, already in the field's byte order (side_bswap_32() and friends turn
+ * a host value around); the field's description tells readers the order.
+ */
+#define side_arg_u16_le side_arg_u16
+#define side_arg_u16_be side_arg_u16
+#define side_arg_u32_le side_arg_u32
+#define side_arg_u32_be side_arg_u32
+#define side_arg_u64_le side_arg_u64
+#define side_arg_u64_be side_arg_u64
+#define side_arg_s8_le side_arg_s8
+#define side_arg_s8_be side_arg_s8
+#define side_arg_s16_le side_arg_s16
+#define side_arg_s16_be side_arg_s16
+#define side_arg_s32_le side_arg_s32
+#define side_arg_s32_be side_arg_s32
+#define side_arg_s64_le side_arg_s64
+#define side_arg_s64_be side_arg_s64
+#define side_arg_pointer_le side_arg_pointer
+#define side_arg_pointer_be side_arg_pointer
+#define side_arg_string16_le side_arg_string16
+#define side_arg_string16_be side_arg_string16
+#define side_arg_string32_le side_arg_string32
+#define side_arg_string32_be side_arg_string32
+#define side_arg_float_binary32_le side_arg_float_binary32
+#define side_arg_float_binary32_be side_arg_float_binary32
+#define side_arg_float_binary64_le side_arg_float_binary64
+#define side_arg_float_binary64_be side_arg_float_binary64
+#ifdef __SIZEOF_INT128__
+#define side_arg_u128_le side_arg_u128
+#define side_arg_u128_be side_arg_u128
+#define side_arg_s128_le side_arg_s128
+#define side_arg_s128_be side_arg_s128
+#endif
+#ifdef SIDE_HAVE_FLOAT16
+#define side_arg_float_binary16_le side_arg_float_binary16
+#define side_arg_float_binary16_be side_arg_float_binary16
+#endif
+#ifdef SIDE_HAVE_FLOAT128
+#define side_arg_float_binary128_le side_arg_float_binary128
+#define side_arg_float_binary128_be side_arg_float_binary128
+#endif
+
+/*
  * C native types, mapped to the fixed-size SIDE type of the same size and
  * signedness on this compiler.
  */
