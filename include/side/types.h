@@ -78,24 +78,17 @@ static inline void side_bswap_128p(char *p)
  * full-expression, so function-scope lists (dynamic attributes) are copied
  * to the caller's stack frame instead (side_cxx_stack_copy).
  */
-#ifdef __cplusplus
-template <typename T, size_t N> constexpr uint32_t side_cxx_count(const T (&)[N])
-{
-	return N;
-}
-
-template <typename T, size_t N> T *side_cxx_stack_copy(void *dst, const T (&src)[N])
-{
-	return (T *)__builtin_memcpy(dst, src, sizeof(src));
-}
-
-#define _SIDE_LITERAL_LEN(_type, ...) side_cxx_count((_type[]){__VA_ARGS__})
-#define _SIDE_STACK_LITERAL(_type, ...) \
-	side_cxx_stack_copy( \
-		__builtin_alloca(sizeof(_type) * _SIDE_LITERAL_LEN(_type, __VA_ARGS__)), \
-		(_type[]){__VA_ARGS__})
-#else
 #define _SIDE_LITERAL_LEN(_type, ...) SIDE_ARRAY_SIZE(((_type[]){__VA_ARGS__}))
+#ifdef __cplusplus
+template <typename T> T *side_cxx_stack_copy(void *dst, const T *src, size_t n)
+{
+	return (T *)__builtin_memcpy(dst, src, n * sizeof(T));
+}
+
+#define _SIDE_STACK_LITERAL(_type, ...) \
+	side_cxx_stack_copy(__builtin_alloca(sizeof((_type[]){__VA_ARGS__})), \
+			    (_type[]){__VA_ARGS__}, _SIDE_LITERAL_LEN(_type, __VA_ARGS__))
+#else
 #define _SIDE_STACK_LITERAL(_type, ...) ((_type[]){__VA_ARGS__})
 #endif
 #define _SIDE_LITERAL(_type, ...) ((_type[]){__VA_ARGS__})
@@ -125,9 +118,11 @@ template <typename T, size_t N> T *side_cxx_stack_copy(void *dst, const T (&src)
 #define _side_attr_or_none(_dummy, ...) SIDE_CAT(_side_attr_, __VA_OPT__(given))(__VA_ARGS__)
 #define _side_attr_(...) _side_no_attr()
 #define _side_attr_given(...) __VA_ARGS__
-/* libside's name for the selection: the attributes if given, else _default. */
-#define SIDE_DEFAULT_ATTR(_dummy, ...) _SIDE_DEFAULT_ATTR(__VA_ARGS__)
-#define _SIDE_DEFAULT_ATTR(_first, ...) _first
+/*
+ * libside's name for the selection: SIDE_DEFAULT_ATTR(_, ##attr, default)
+ * is the attribute list if given, else the default.
+ */
+#define SIDE_DEFAULT_ATTR(_dummy, _first, ...) _first
 
 #define side_attr(_key, _value) \
 	{ \
