@@ -30,11 +30,12 @@ DEPFLAGS = -MMD -MP
 # A rule that fails leaves no half-written target behind.
 .DELETE_ON_ERROR:
 
-# Code shared by the runtime library and the collector (the SIDE type table)
+# What the collector shares with its tests beyond the collector (the SIDE type table)
 COMMON_SRCS := $(wildcard userspace/common/*.c)
+COMMON_OBJS := $(patsubst userspace/%.c,$(OUTPUT)/obj/%.o,$(COMMON_SRCS))
 
 # Runtime library
-LIB_SRCS := $(wildcard userspace/lib/*.c) $(COMMON_SRCS)
+LIB_SRCS := $(wildcard userspace/lib/*.c)
 LIB_PIC_OBJS := $(patsubst userspace/%.c,$(OUTPUT)/lib/pic/%.o,$(LIB_SRCS))
 LIB_OBJS := $(patsubst userspace/%.c,$(OUTPUT)/lib/%.o,$(LIB_SRCS))
 LIBSIDE_SO := $(OUTPUT)/libside.so
@@ -84,9 +85,20 @@ unit_objs = $(if $(filter undefined,$(origin UNIT_USES_$(1))),$(ST_LIB_OBJS),\
 BPF_TEST_SRCS := $(wildcard tests/bpf/test_*.c)
 BPF_TESTS := $(patsubst tests/bpf/test_%.c,$(OUTPUT)/tests/test_bpf_%,$(BPF_TEST_SRCS))
 
+# C++: the example service (one program from the files of
+# examples/order_service/) and the C++ unit test, built by g++ as C++11 and
+# by clang++ as C++20 (the headers support both, and everything between).
+CXX ?= g++
+CLANGXX ?= clang++
+CXXFLAGS ?= -O2 -g
+EX_CXX_SRCS := $(wildcard examples/order_service/*.cpp)
+EX_CXX := $(OUTPUT)/examples/order_service
+UNIT_CXX_TESTS := $(OUTPUT)/tests/test_cxx $(OUTPUT)/tests/test_cxx_clang
+
 .PHONY: all deps test demo bench install clean format format-check vmlinux
 
-all: $(LIBSIDE_SO) $(LIBSIDE_A) $(SIDETRACE) $(EXAMPLES) $(EX_LIBS) $(UNIT_TESTS) $(BPF_TESTS)
+all: $(LIBSIDE_SO) $(LIBSIDE_A) $(SIDETRACE) $(EXAMPLES) $(EX_LIBS) $(UNIT_TESTS) $(BPF_TESTS) \
+	$(EX_CXX) $(UNIT_CXX_TESTS)
 
 deps:
 	$(Q)scripts/deps.sh
@@ -155,10 +167,25 @@ $(filter-out $(OUTPUT)/tests/test_api%,$(UNIT_TESTS)): $(OUTPUT)/tests/%: tests/
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $(WARN) $(DEPFLAGS) $(INCLUDES) -Itests/unit $< $(filter %.o,$^) -o $@ $(ST_LIBS)
 
-$(BPF_TESTS): $(OUTPUT)/tests/test_bpf_%: tests/bpf/test_%.c $(BPF_SKELS) $(LIBSIDE_A) | $(OUTPUT)/tests
+$(BPF_TESTS): $(OUTPUT)/tests/test_bpf_%: tests/bpf/test_%.c $(BPF_SKELS) $(LIBSIDE_A) $(COMMON_OBJS) | $(OUTPUT)/tests
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $(WARN) $(DEPFLAGS) -Iinclude -Iuserspace -Ibpf -I$(OUTPUT) -Itests/unit $< -o $@ \
-		$(LIBSIDE_A) -lbpf -lelf -lpthread
+		$(COMMON_OBJS) $(LIBSIDE_A) -lbpf -lelf -lpthread
+
+$(EX_CXX): $(EX_CXX_SRCS) $(LIBSIDE_A) | $(OUTPUT)/examples
+	$(call msg,CXX,$@)
+	$(Q)$(CXX) -std=c++17 $(CXXFLAGS) $(LDFLAGS) $(WARN) $(DEPFLAGS) -Iinclude $(EX_CXX_SRCS) \
+		-o $@ $(LIBSIDE_A) -lpthread
+
+$(OUTPUT)/tests/test_cxx: tests/unit/test_cxx.cpp $(LIBSIDE_A) | $(OUTPUT)/tests
+	$(call msg,CXX,$@)
+	$(Q)$(CXX) -std=c++11 $(CXXFLAGS) $(LDFLAGS) $(WARN) $(DEPFLAGS) -Iinclude -Itests/unit $< \
+		-o $@ $(LIBSIDE_A) -lpthread
+
+$(OUTPUT)/tests/test_cxx_clang: tests/unit/test_cxx.cpp $(LIBSIDE_A) | $(OUTPUT)/tests
+	$(call msg,CXX,$@)
+	$(Q)$(CLANGXX) -std=c++20 $(CXXFLAGS) $(LDFLAGS) $(WARN) $(DEPFLAGS) -Iinclude \
+		-Itests/unit $< -o $@ $(LIBSIDE_A) -lpthread
 
 test: deps
 	$(Q)$(MAKE) --no-print-directory all

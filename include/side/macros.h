@@ -74,6 +74,23 @@
 		.v = (__VA_ARGS__) \
 	}
 #define side_enum_get(field) ((__typeof__((field).s.t[0]))(field).v)
+#define side_enum_set(field, value) \
+	do { \
+		(field).v = (value); \
+	} while (0)
+
+/* Walking a side_array_t (pointer slot and length), as libside spells it. */
+#define side_array_elements(_array) side_ptr_get((_array)->elements)
+#define side_array_at(_array, _k) (&side_array_elements(_array)[_k])
+#define side_array_length(_array) ((_array)->length)
+#define side_array_index_of_element(_array, _it) ((_it)-side_array_elements(_array))
+#define side_for_each_element_in_array(_it, _array) \
+	for ((_it) = side_array_elements(_array); \
+	     side_array_index_of_element(_array, _it) < side_array_length(_array); (_it)++)
+
+/* The object that holds member at ptr; the offset just past a member. */
+#define side_container_of(ptr, type, member) ((type *)((char *)(ptr)-offsetof(type, member)))
+#define side_offsetofend(type, member) (offsetof(type, member) + sizeof(((type *)0)->member))
 
 #define SIDE_EXPECT_SEMICOLON() struct side_expect_semicolon_
 

@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <side/macros.h>
 #include <side/abi/type-argument.h>
+#include <side/static-check.h>
 
 #define SIDE_SDT_MAX_VALUES 10
 #define SIDE_SDT_MAX_VALUES_VARIADIC 9
@@ -77,116 +78,317 @@ static inline __attribute__((always_inline)) int64_t side_sdt_value(const struct
 	}
 }
 
-/* Assembler templates: one directive or operand a line. */
-/* clang-format off */
-#define _SIDE_SDT_ARG(i) \
-	".if %c[nr] > " #i "\n\t.ascii \"-8@%[a" #i "] \"\n\t.endif\n\t"
-
-#define _SIDE_SDT_VALUE_OPERANDS(sav, nr) \
-	[a0] "nr"(side_sdt_value(sav, nr, 0)), \
-	[a1] "nr"(side_sdt_value(sav, nr, 1)), \
-	[a2] "nr"(side_sdt_value(sav, nr, 2)), \
-	[a3] "nr"(side_sdt_value(sav, nr, 3)), \
-	[a4] "nr"(side_sdt_value(sav, nr, 4)), \
-	[a5] "nr"(side_sdt_value(sav, nr, 5)), \
-	[a6] "nr"(side_sdt_value(sav, nr, 6)), \
-	[a7] "nr"(side_sdt_value(sav, nr, 7)), \
-	[a8] "nr"(side_sdt_value(sav, nr, 8))
-
 /*
- * One probe site. The provider and event strings come from the assembler
- * macro that the event definition emitted (side_sdt_names__<identifier>),
- * so a call site needs its event defined in the same translation unit.
- */
-#define _side_sdt_probe(_identifier, _sema, _sav, _nr, _desc, _vec, _tail, ...) \
-	__asm__ __volatile__( \
-		"990:\t" SIDE_PROBE_INSN "\n" \
-		"\t.pushsection .note.stapsdt,\"?\",\"note\"\n" \
-		"\t.balign 4\n" \
-		"\t.4byte 992f-991f, 994f-993f, 3\n" \
-		"991:\t.asciz \"stapsdt\"\n" \
-		"992:\t.balign 4\n" \
-		"993:\t.8byte 990b\n" \
-		"\t.8byte _.stapsdt.base\n" \
-		"\t.8byte %c[sema]\n" \
-		"\tside_sdt_names__" #_identifier "\n\t" \
-		_SIDE_SDT_ARG(0) _SIDE_SDT_ARG(1) _SIDE_SDT_ARG(2) \
-		_SIDE_SDT_ARG(3) _SIDE_SDT_ARG(4) _SIDE_SDT_ARG(5) \
-		_SIDE_SDT_ARG(6) _SIDE_SDT_ARG(7) _SIDE_SDT_ARG(8) \
-		_tail \
-		"994:\t.balign 4\n" \
-		"\t.popsection\n" \
-		"\t.ifndef _.stapsdt.base\n" \
-		"\t.pushsection .stapsdt.base,\"aG\",\"progbits\",.stapsdt.base,comdat\n" \
-		"\t.weak _.stapsdt.base\n" \
-		"\t.hidden _.stapsdt.base\n" \
-		"_.stapsdt.base:\n" \
-		"\t.space 1\n" \
-		"\t.size _.stapsdt.base, 1\n" \
-		"\t.popsection\n" \
-		"\t.endif\n" \
-		: \
-		: [sema] "i"(_sema), [nr] "n"(_nr), \
-		  _SIDE_SDT_VALUE_OPERANDS(_sav, _nr), \
-		  [desc] "r"(_desc), [vec] "r"(_vec), ##__VA_ARGS__)
-
-#define _side_sdt_nr(_sav, _max) \
-	(SIDE_ARRAY_SIZE(_sav) < (_max) ? SIDE_ARRAY_SIZE(_sav) : (_max))
-
-#define side_sdt_probe(_identifier, _sema, _sav, _desc, _vec) \
-	_side_sdt_probe(_identifier, _sema, _sav, \
-		_side_sdt_nr(_sav, SIDE_SDT_MAX_VALUES), _desc, _vec, \
-		".if %c[nr] > 9\n\t.ascii \"-8@%[a9] \"\n\t.endif\n\t" \
-		".asciz \"8@%[desc] 8@%[vec]\"\n", \
-		[a9] "nr"(side_sdt_value(_sav, _side_sdt_nr(_sav, SIDE_SDT_MAX_VALUES), 9)))
-
-#define side_sdt_probe_variadic(_identifier, _sema, _sav, _desc, _vec, _var) \
-	_side_sdt_probe(_identifier, _sema, _sav, \
-		_side_sdt_nr(_sav, SIDE_SDT_MAX_VALUES_VARIADIC), _desc, _vec, \
-		".asciz \"8@%[desc] 8@%[vec] 8@%[var]\"\n", \
-		[var] "r"(_var))
-
-/*
- * Emitted once per event definition: the assembler macro that writes the
- * provider and event strings into each of the event's notes.
+ * Every site of an event writes the same note but for its address: the
+ * provider and event names and the SDT argument string come from the
+ * event's definition, which may be in another file, through 32 absolute
+ * symbols that the definition sets (side_sdt_define_names() below). Each
+ * holds 8 bytes of "provider\0event\0arguments", padded with blanks that
+ * SDT readers skip at the end of the arguments (libbpf, bcc, gdb); the
+ * linker copies their values into the note. A site therefore names its
+ * event exactly as the definition does, from whichever file it is in, and
+ * stock bpftrace lists one probe per event.
  *
- * USDT names are [A-Za-z0-9_]: the GNU assembler rewrites every other
- * character to '_' while it copies the name (.irpc walks its characters).
- * LLVM's integrated assembler cannot walk punctuation that way, so clang
- * builds keep the names verbatim; sidetrace matches both spellings.
+ * The argument string can be the definition's only if every site puts the
+ * values in the same registers: the i-th value in _SIDE_SDT_REG_i (the
+ * caller-saved ones first), the description in %rdi, the argument vector
+ * in %rsi and the dynamic fields of a variadic event in %rdx. Only the
+ * registers of the arguments a call passes are bound.
+ *
+ * The symbol names also carry the number of arguments, so that a call in
+ * another file that passes a number of arguments other than the number of
+ * fields fails to link, naming the event and the count:
+ * "undefined reference to `side_event_<identifier>_takes_<n>_arguments_0'".
  */
-#ifdef __clang__
-#define _side_sdt_define_names(_identifier, _provider, _event) \
-	__asm__(".macro side_sdt_names__" #_identifier "\n" \
-		"\t.asciz \"" _provider "\"\n" \
-		"\t.asciz \"" _event "\"\n" \
-		".endm\n")
-#else
-#define _side_sdt_define_names(_identifier, _provider, _event) \
-	__asm__(".ifndef .Lside_sdt_sanitize_defined\n" \
-		".set .Lside_sdt_sanitize_defined, 1\n" \
-		".macro side_sdt_sanitize name:vararg\n" \
-		".irpc c,\\name\n" \
-		".set .Lside_sdt_ok, 0\n" \
-		".irpc a,ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_\n" \
-		".ifc \"\\c\",\"\\a\"\n" \
-		".set .Lside_sdt_ok, 1\n" \
-		".endif\n" \
-		".endr\n" \
-		".if .Lside_sdt_ok\n" \
-		".ascii \"\\c\"\n" \
-		".else\n" \
-		".ascii \"_\"\n" \
-		".endif\n" \
-		".endr\n" \
-		".byte 0\n" \
-		".endm\n" \
-		".endif\n" \
-		".macro side_sdt_names__" #_identifier "\n" \
-		"\tside_sdt_sanitize " _provider "\n" \
-		"\tside_sdt_sanitize " _event "\n" \
-		".endm\n")
-#endif
+#define SIDE_SDT_TAIL_SIZE 256
+#define _SIDE_SDT_REG_0 "rax"
+#define _SIDE_SDT_REG_1 "rcx"
+#define _SIDE_SDT_REG_2 "rdx"
+#define _SIDE_SDT_REG_3 "r8"
+#define _SIDE_SDT_REG_4 "r9"
+#define _SIDE_SDT_REG_5 "r10"
+#define _SIDE_SDT_REG_6 "r11"
+#define _SIDE_SDT_REG_7 "rbx"
+#define _SIDE_SDT_REG_8 "r12"
+#define _SIDE_SDT_REG_9 "r13"
+/* Variadic events: %rdx carries the dynamic fields. */
+#define _SIDE_SDT_VREG_0 "rax"
+#define _SIDE_SDT_VREG_1 "rcx"
+#define _SIDE_SDT_VREG_2 "r8"
+#define _SIDE_SDT_VREG_3 "r9"
+#define _SIDE_SDT_VREG_4 "r10"
+#define _SIDE_SDT_VREG_5 "r11"
+#define _SIDE_SDT_VREG_6 "rbx"
+#define _SIDE_SDT_VREG_7 "r12"
+#define _SIDE_SDT_VREG_8 "r13"
+
+/* clang-format off */
+/* The argument strings, by 1 + number of values (side/pp.h counts that way). */
+#define _SIDE_SDT_V(_i) "-8@%" _SIDE_SDT_REG_##_i " "
+#define _SIDE_SDT_ARGS_1 ""
+#define _SIDE_SDT_ARGS_2 _SIDE_SDT_ARGS_1 _SIDE_SDT_V(0)
+#define _SIDE_SDT_ARGS_3 _SIDE_SDT_ARGS_2 _SIDE_SDT_V(1)
+#define _SIDE_SDT_ARGS_4 _SIDE_SDT_ARGS_3 _SIDE_SDT_V(2)
+#define _SIDE_SDT_ARGS_5 _SIDE_SDT_ARGS_4 _SIDE_SDT_V(3)
+#define _SIDE_SDT_ARGS_6 _SIDE_SDT_ARGS_5 _SIDE_SDT_V(4)
+#define _SIDE_SDT_ARGS_7 _SIDE_SDT_ARGS_6 _SIDE_SDT_V(5)
+#define _SIDE_SDT_ARGS_8 _SIDE_SDT_ARGS_7 _SIDE_SDT_V(6)
+#define _SIDE_SDT_ARGS_9 _SIDE_SDT_ARGS_8 _SIDE_SDT_V(7)
+#define _SIDE_SDT_ARGS_10 _SIDE_SDT_ARGS_9 _SIDE_SDT_V(8)
+#define _SIDE_SDT_ARGS_11 _SIDE_SDT_ARGS_10 _SIDE_SDT_V(9)
+#define _SIDE_SDT_VV(_i) "-8@%" _SIDE_SDT_VREG_##_i " "
+#define _SIDE_SDT_VARGS_1 ""
+#define _SIDE_SDT_VARGS_2 _SIDE_SDT_VARGS_1 _SIDE_SDT_VV(0)
+#define _SIDE_SDT_VARGS_3 _SIDE_SDT_VARGS_2 _SIDE_SDT_VV(1)
+#define _SIDE_SDT_VARGS_4 _SIDE_SDT_VARGS_3 _SIDE_SDT_VV(2)
+#define _SIDE_SDT_VARGS_5 _SIDE_SDT_VARGS_4 _SIDE_SDT_VV(3)
+#define _SIDE_SDT_VARGS_6 _SIDE_SDT_VARGS_5 _SIDE_SDT_VV(4)
+#define _SIDE_SDT_VARGS_7 _SIDE_SDT_VARGS_6 _SIDE_SDT_VV(5)
+#define _SIDE_SDT_VARGS_8 _SIDE_SDT_VARGS_7 _SIDE_SDT_VV(6)
+#define _SIDE_SDT_VARGS_9 _SIDE_SDT_VARGS_8 _SIDE_SDT_VV(7)
+#define _SIDE_SDT_VARGS_10 _SIDE_SDT_VARGS_9 _SIDE_SDT_VV(8)
+#define _SIDE_SDT_VARGS_11 _SIDE_SDT_VARGS_10
+#define _SIDE_SDT_ARGS_VARIADIC_0(_n) SIDE_PP_CAT(_SIDE_SDT_ARGS_, _n) "8@%rdi 8@%rsi"
+#define _SIDE_SDT_ARGS_VARIADIC_1(_n) SIDE_PP_CAT(_SIDE_SDT_VARGS_, _n) "8@%rdi 8@%rsi 8@%rdx"
+/* _n1: 1 + number of fields, clamped to 11 */
+#define _SIDE_SDT_ARGS(_variadic, _n1) _SIDE_SDT_ARGS_VARIADIC_##_variadic(_n1)
+
+#define _SIDE_SDT_VARIADIC_0 ""
+#define _SIDE_SDT_VARIADIC_1 "_and_variadic_fields"
+#define _SIDE_SDT_SYM(_identifier, _nr_op, _variadic, _k) \
+	"side_event_" #_identifier "_takes_%c[" #_nr_op "]_arguments" _SIDE_SDT_VARIADIC_##_variadic \
+	"_" #_k
+#define _SIDE_SDT_WORDS4(_identifier, _variadic, _k0, _k1, _k2, _k3) \
+	"\t.8byte " _SIDE_SDT_SYM(_identifier, nargs, _variadic, _k0) \
+	", " _SIDE_SDT_SYM(_identifier, nargs, _variadic, _k1) \
+	", " _SIDE_SDT_SYM(_identifier, nargs, _variadic, _k2) \
+	", " _SIDE_SDT_SYM(_identifier, nargs, _variadic, _k3) "\n"
+#define _SIDE_SDT_TAIL_WORDS(_identifier, _variadic) \
+	_SIDE_SDT_WORDS4(_identifier, _variadic, 0, 1, 2, 3) \
+	_SIDE_SDT_WORDS4(_identifier, _variadic, 4, 5, 6, 7) \
+	_SIDE_SDT_WORDS4(_identifier, _variadic, 8, 9, 10, 11) \
+	_SIDE_SDT_WORDS4(_identifier, _variadic, 12, 13, 14, 15) \
+	_SIDE_SDT_WORDS4(_identifier, _variadic, 16, 17, 18, 19) \
+	_SIDE_SDT_WORDS4(_identifier, _variadic, 20, 21, 22, 23) \
+	_SIDE_SDT_WORDS4(_identifier, _variadic, 24, 25, 26, 27) \
+	_SIDE_SDT_WORDS4(_identifier, _variadic, 28, 29, 30, 31)
+
+/*
+ * Binds the value i of the call to its register, for the first _n1 - 1
+ * values: _SIDE_SDT_BIND_<variadic>_<n1>(sav) declares the register
+ * variables, _SIDE_SDT_USE_<variadic>_<n1> lists them as operands.
+ */
+#define _SIDE_SDT_BIND(_reg, _i, _sav) \
+	register int64_t side_sdt_a##_i __asm__(_reg) = \
+		side_sdt_value(_sav, SIDE_ARRAY_SIZE(_sav), _i);
+#define _SIDE_SDT_BIND_0_1(_sav)
+#define _SIDE_SDT_BIND_0_2(_sav) _SIDE_SDT_BIND_0_1(_sav) _SIDE_SDT_BIND(_SIDE_SDT_REG_0, 0, _sav)
+#define _SIDE_SDT_BIND_0_3(_sav) _SIDE_SDT_BIND_0_2(_sav) _SIDE_SDT_BIND(_SIDE_SDT_REG_1, 1, _sav)
+#define _SIDE_SDT_BIND_0_4(_sav) _SIDE_SDT_BIND_0_3(_sav) _SIDE_SDT_BIND(_SIDE_SDT_REG_2, 2, _sav)
+#define _SIDE_SDT_BIND_0_5(_sav) _SIDE_SDT_BIND_0_4(_sav) _SIDE_SDT_BIND(_SIDE_SDT_REG_3, 3, _sav)
+#define _SIDE_SDT_BIND_0_6(_sav) _SIDE_SDT_BIND_0_5(_sav) _SIDE_SDT_BIND(_SIDE_SDT_REG_4, 4, _sav)
+#define _SIDE_SDT_BIND_0_7(_sav) _SIDE_SDT_BIND_0_6(_sav) _SIDE_SDT_BIND(_SIDE_SDT_REG_5, 5, _sav)
+#define _SIDE_SDT_BIND_0_8(_sav) _SIDE_SDT_BIND_0_7(_sav) _SIDE_SDT_BIND(_SIDE_SDT_REG_6, 6, _sav)
+#define _SIDE_SDT_BIND_0_9(_sav) _SIDE_SDT_BIND_0_8(_sav) _SIDE_SDT_BIND(_SIDE_SDT_REG_7, 7, _sav)
+#define _SIDE_SDT_BIND_0_10(_sav) _SIDE_SDT_BIND_0_9(_sav) _SIDE_SDT_BIND(_SIDE_SDT_REG_8, 8, _sav)
+#define _SIDE_SDT_BIND_0_11(_sav) _SIDE_SDT_BIND_0_10(_sav) _SIDE_SDT_BIND(_SIDE_SDT_REG_9, 9, _sav)
+#define _SIDE_SDT_BIND_1_1(_sav)
+#define _SIDE_SDT_BIND_1_2(_sav) _SIDE_SDT_BIND_1_1(_sav) _SIDE_SDT_BIND(_SIDE_SDT_VREG_0, 0, _sav)
+#define _SIDE_SDT_BIND_1_3(_sav) _SIDE_SDT_BIND_1_2(_sav) _SIDE_SDT_BIND(_SIDE_SDT_VREG_1, 1, _sav)
+#define _SIDE_SDT_BIND_1_4(_sav) _SIDE_SDT_BIND_1_3(_sav) _SIDE_SDT_BIND(_SIDE_SDT_VREG_2, 2, _sav)
+#define _SIDE_SDT_BIND_1_5(_sav) _SIDE_SDT_BIND_1_4(_sav) _SIDE_SDT_BIND(_SIDE_SDT_VREG_3, 3, _sav)
+#define _SIDE_SDT_BIND_1_6(_sav) _SIDE_SDT_BIND_1_5(_sav) _SIDE_SDT_BIND(_SIDE_SDT_VREG_4, 4, _sav)
+#define _SIDE_SDT_BIND_1_7(_sav) _SIDE_SDT_BIND_1_6(_sav) _SIDE_SDT_BIND(_SIDE_SDT_VREG_5, 5, _sav)
+#define _SIDE_SDT_BIND_1_8(_sav) _SIDE_SDT_BIND_1_7(_sav) _SIDE_SDT_BIND(_SIDE_SDT_VREG_6, 6, _sav)
+#define _SIDE_SDT_BIND_1_9(_sav) _SIDE_SDT_BIND_1_8(_sav) _SIDE_SDT_BIND(_SIDE_SDT_VREG_7, 7, _sav)
+#define _SIDE_SDT_BIND_1_10(_sav) _SIDE_SDT_BIND_1_9(_sav) _SIDE_SDT_BIND(_SIDE_SDT_VREG_8, 8, _sav)
+#define _SIDE_SDT_BIND_1_11(_sav) _SIDE_SDT_BIND_1_10(_sav)
+#define _SIDE_SDT_USE_1 /* no values */
+#define _SIDE_SDT_USE_2 _SIDE_SDT_USE_1, "r"(side_sdt_a0)
+#define _SIDE_SDT_USE_3 _SIDE_SDT_USE_2, "r"(side_sdt_a1)
+#define _SIDE_SDT_USE_4 _SIDE_SDT_USE_3, "r"(side_sdt_a2)
+#define _SIDE_SDT_USE_5 _SIDE_SDT_USE_4, "r"(side_sdt_a3)
+#define _SIDE_SDT_USE_6 _SIDE_SDT_USE_5, "r"(side_sdt_a4)
+#define _SIDE_SDT_USE_7 _SIDE_SDT_USE_6, "r"(side_sdt_a5)
+#define _SIDE_SDT_USE_8 _SIDE_SDT_USE_7, "r"(side_sdt_a6)
+#define _SIDE_SDT_USE_9 _SIDE_SDT_USE_8, "r"(side_sdt_a7)
+#define _SIDE_SDT_USE_10 _SIDE_SDT_USE_9, "r"(side_sdt_a8)
+#define _SIDE_SDT_USE_11 _SIDE_SDT_USE_10, "r"(side_sdt_a9)
+#define _SIDE_SDT_USE_0_11 _SIDE_SDT_USE_11
+#define _SIDE_SDT_USE_1_11 _SIDE_SDT_USE_10
+#define _SIDE_SDT_USES(_variadic, _n1) \
+	SIDE_PP_CAT(_SIDE_SDT_USE_, SIDE_PP_CAT(_SIDE_SDT_USE_CLAMP_##_variadic##_, _n1))
+#define _SIDE_SDT_USE_CLAMP_0_1 1
+#define _SIDE_SDT_USE_CLAMP_0_2 2
+#define _SIDE_SDT_USE_CLAMP_0_3 3
+#define _SIDE_SDT_USE_CLAMP_0_4 4
+#define _SIDE_SDT_USE_CLAMP_0_5 5
+#define _SIDE_SDT_USE_CLAMP_0_6 6
+#define _SIDE_SDT_USE_CLAMP_0_7 7
+#define _SIDE_SDT_USE_CLAMP_0_8 8
+#define _SIDE_SDT_USE_CLAMP_0_9 9
+#define _SIDE_SDT_USE_CLAMP_0_10 10
+#define _SIDE_SDT_USE_CLAMP_0_11 11
+#define _SIDE_SDT_USE_CLAMP_1_1 1
+#define _SIDE_SDT_USE_CLAMP_1_2 2
+#define _SIDE_SDT_USE_CLAMP_1_3 3
+#define _SIDE_SDT_USE_CLAMP_1_4 4
+#define _SIDE_SDT_USE_CLAMP_1_5 5
+#define _SIDE_SDT_USE_CLAMP_1_6 6
+#define _SIDE_SDT_USE_CLAMP_1_7 7
+#define _SIDE_SDT_USE_CLAMP_1_8 8
+#define _SIDE_SDT_USE_CLAMP_1_9 9
+#define _SIDE_SDT_USE_CLAMP_1_10 10
+#define _SIDE_SDT_USE_CLAMP_1_11 10
+#define _SIDE_SDT_VAR_BIND_0(_var)
+#define _SIDE_SDT_VAR_BIND_1(_var) register const void *side_sdt_var __asm__("rdx") = (_var);
+#define _SIDE_SDT_VAR_USE_0
+#define _SIDE_SDT_VAR_USE_1 , "r"(side_sdt_var)
+
+/*
+ * One probe site: _sav is the array of the call's arguments, _n1 1 + their
+ * number (clamped to 11, a preprocessing number), _variadic 0 or 1.
+ */
+#define _side_sdt_probe(_identifier, _variadic, _sema, _sav, _n1, _desc, _vec, _var) \
+	do { \
+		SIDE_PP_CAT(_SIDE_SDT_BIND_##_variadic##_, _n1)(_sav) \
+		register const void *side_sdt_desc __asm__("rdi") = (_desc); \
+		register const void *side_sdt_vec __asm__("rsi") = (_vec); \
+		_SIDE_SDT_VAR_BIND_##_variadic(_var) \
+		__asm__ __volatile__( \
+			"990:\t" SIDE_PROBE_INSN "\n" \
+			"\t.pushsection .note.stapsdt,\"?\",\"note\"\n" \
+			"\t.balign 4\n" \
+			"\t.4byte 992f-991f, 994f-993f, 3\n" \
+			"991:\t.asciz \"stapsdt\"\n" \
+			"992:\t.balign 4\n" \
+			"993:\t.8byte 990b\n" \
+			"\t.8byte _.stapsdt.base\n" \
+			"\t.8byte %c[sema]\n" \
+			_SIDE_SDT_TAIL_WORDS(_identifier, _variadic) \
+			"994:\t.balign 4\n" \
+			"\t.popsection\n" \
+			"\t.ifndef _.stapsdt.base\n" \
+			"\t.pushsection .stapsdt.base,\"aG\",\"progbits\",.stapsdt.base,comdat\n" \
+			"\t.weak _.stapsdt.base\n" \
+			"\t.hidden _.stapsdt.base\n" \
+			"_.stapsdt.base:\n" \
+			"\t.space 1\n" \
+			"\t.size _.stapsdt.base, 1\n" \
+			"\t.popsection\n" \
+			"\t.endif\n" \
+			: \
+			: [sema] "i"(_sema), [nargs] "n"(SIDE_ARRAY_SIZE(_sav)), \
+			  "r"(side_sdt_desc), "r"(side_sdt_vec) _SIDE_SDT_VAR_USE_##_variadic \
+			  _SIDE_SDT_USES(_variadic, _n1)); \
+	} while (0)
+
+/* A site for a hand-made argument array: every value register is bound. */
+#define side_sdt_probe(_identifier, _sema, _sav, _desc, _vec) \
+	_side_sdt_probe(_identifier, 0, _sema, _sav, 11, _desc, _vec, 0)
+#define side_sdt_probe_variadic(_identifier, _sema, _sav, _desc, _vec, _var) \
+	_side_sdt_probe(_identifier, 1, _sema, _sav, 11, _desc, _vec, _var)
+
+/*
+ * Emitted once per event definition: sets the 32 symbols above. USDT
+ * names are [A-Za-z0-9_]: every other byte of the provider and event names
+ * becomes '_' (DESIGN C1), in the assembler, because the compiler folds a
+ * byte of a string literal into an asm operand even at -O0, but not
+ * arithmetic on it. An assembler macro (defined once per file) packs 8
+ * bytes into a symbol; an asm statement takes at most 30 operands, so 3
+ * words each. The function that carries them is naked: it emits no code.
+ */
+#define _SIDE_SDT_PAD \
+	"                                                                " \
+	"                                                                " \
+	"                                                                " \
+	"                                                                "
+#define _SIDE_SDT_OK(_b, _j) \
+	"(((((\\" #_b ") == 0) || ((\\" #_b ") == 95) || " \
+	"(((\\" #_b ") >= 48) && ((\\" #_b ") <= 57)) || " \
+	"(((\\" #_b ") >= 65) && ((\\" #_b ") <= 90)) || " \
+	"(((\\" #_b ") >= 97) && ((\\" #_b ") <= 122)) || " \
+	"((\\j + " #_j ") >= \\n)) != 0) & 1)"
+#define _SIDE_SDT_SAN(_b, _j) \
+	"((\\" #_b ") * " _SIDE_SDT_OK(_b, _j) " + 95 * (1 - " _SIDE_SDT_OK(_b, _j) "))"
+#define _SIDE_SDT_WORD_MACRO \
+	".ifndef .Lside_sdt_word_defined\n" \
+	".set .Lside_sdt_word_defined, 1\n" \
+	".macro side_sdt_word global, n, j, sym, b0, b1, b2, b3, b4, b5, b6, b7\n" \
+	".if \\global\n" \
+	".globl \\sym\n" \
+	".hidden \\sym\n" \
+	".endif\n" \
+	".set \\sym, " _SIDE_SDT_SAN(b0, 0) " | (" _SIDE_SDT_SAN(b1, 1) " << 8) | (" \
+	_SIDE_SDT_SAN(b2, 2) " << 16) | (" _SIDE_SDT_SAN(b3, 3) " << 24) | (" \
+	_SIDE_SDT_SAN(b4, 4) " << 32) | (" _SIDE_SDT_SAN(b5, 5) " << 40) | (" \
+	_SIDE_SDT_SAN(b6, 6) " << 48) | (" _SIDE_SDT_SAN(b7, 7) " << 56)\n" \
+	".endm\n" \
+	".endif\n"
+#define _SIDE_SDT_WORD(_identifier, _variadic, _k, _b) \
+	"\tside_sdt_word %c[global], %c[n], (" #_k "*8), " \
+	_SIDE_SDT_SYM(_identifier, nf, _variadic, _k) \
+	", %c[b" #_b "0], %c[b" #_b "1], %c[b" #_b "2], %c[b" #_b "3], " \
+	"%c[b" #_b "4], %c[b" #_b "5], %c[b" #_b "6], %c[b" #_b "7]\n"
+/* Byte j of the tail; the last one ends the argument string. */
+#define _SIDE_SDT_BYTE(_tail, _j) \
+	((_j) == SIDE_SDT_TAIL_SIZE - 1 ? 0 : _tail[_j])
+#define _SIDE_SDT_BYTES(_tail, _k, _b) \
+	[b##_b##0] "i"(_SIDE_SDT_BYTE(_tail, _k * 8 + 0)), \
+	[b##_b##1] "i"(_SIDE_SDT_BYTE(_tail, _k * 8 + 1)), \
+	[b##_b##2] "i"(_SIDE_SDT_BYTE(_tail, _k * 8 + 2)), \
+	[b##_b##3] "i"(_SIDE_SDT_BYTE(_tail, _k * 8 + 3)), \
+	[b##_b##4] "i"(_SIDE_SDT_BYTE(_tail, _k * 8 + 4)), \
+	[b##_b##5] "i"(_SIDE_SDT_BYTE(_tail, _k * 8 + 5)), \
+	[b##_b##6] "i"(_SIDE_SDT_BYTE(_tail, _k * 8 + 6)), \
+	[b##_b##7] "i"(_SIDE_SDT_BYTE(_tail, _k * 8 + 7))
+#define _SIDE_SDT_WORDS3(_identifier, _variadic, _global, _n, _tail, _nf, _k0, _k1, _k2) \
+	__asm__(_SIDE_SDT_WORD_MACRO \
+		_SIDE_SDT_WORD(_identifier, _variadic, _k0, 0) \
+		_SIDE_SDT_WORD(_identifier, _variadic, _k1, 1) \
+		_SIDE_SDT_WORD(_identifier, _variadic, _k2, 2) \
+		: \
+		: [global] "i"(_global), [n] "i"(_n), [nf] "i"(_nf), \
+		  _SIDE_SDT_BYTES(_tail, _k0, 0), _SIDE_SDT_BYTES(_tail, _k1, 1), \
+		  _SIDE_SDT_BYTES(_tail, _k2, 2))
+#define _SIDE_SDT_WORDS2(_identifier, _variadic, _global, _n, _tail, _nf, _k0, _k1) \
+	__asm__(_SIDE_SDT_WORD_MACRO \
+		_SIDE_SDT_WORD(_identifier, _variadic, _k0, 0) \
+		_SIDE_SDT_WORD(_identifier, _variadic, _k1, 1) \
+		: \
+		: [global] "i"(_global), [n] "i"(_n), [nf] "i"(_nf), \
+		  _SIDE_SDT_BYTES(_tail, _k0, 0), _SIDE_SDT_BYTES(_tail, _k1, 1))
+
+/*
+ * _global: 1 for events other files may call (hidden, export), 0 for
+ * static ones; _nf: the number of fields (an integer constant); _n1: 1 +
+ * the number of fields, clamped to 11, as a preprocessing number;
+ * _variadic: 0 or 1.
+ */
+#define side_sdt_define_names(_identifier, _global, _provider, _event, _nf, _n1, _variadic) \
+	_side_sdt_define_names(_identifier, _global, _provider, _event, _nf, _variadic, \
+			       sizeof(_provider) + sizeof(_event), \
+			       _provider "\0" _event "\0" _SIDE_SDT_ARGS(_variadic, _n1) _SIDE_SDT_PAD)
+#define _side_sdt_define_names(_identifier, _global, _provider, _event, _nf, _variadic, _n, \
+			       _tail) \
+	side_static_assert(sizeof(_tail) - sizeof(_SIDE_SDT_PAD) < SIDE_SDT_TAIL_SIZE - 1, \
+			   "SIDE: the provider and event names are too long (about 150 " \
+			   "bytes together at most)", side_names_too_long); \
+	__attribute__((used, naked)) static void side_sdt_names__##_identifier(void) \
+	{ \
+		_SIDE_SDT_WORDS3(_identifier, _variadic, _global, _n, _tail, _nf, 0, 1, 2); \
+		_SIDE_SDT_WORDS3(_identifier, _variadic, _global, _n, _tail, _nf, 3, 4, 5); \
+		_SIDE_SDT_WORDS3(_identifier, _variadic, _global, _n, _tail, _nf, 6, 7, 8); \
+		_SIDE_SDT_WORDS3(_identifier, _variadic, _global, _n, _tail, _nf, 9, 10, 11); \
+		_SIDE_SDT_WORDS3(_identifier, _variadic, _global, _n, _tail, _nf, 12, 13, 14); \
+		_SIDE_SDT_WORDS3(_identifier, _variadic, _global, _n, _tail, _nf, 15, 16, 17); \
+		_SIDE_SDT_WORDS3(_identifier, _variadic, _global, _n, _tail, _nf, 18, 19, 20); \
+		_SIDE_SDT_WORDS3(_identifier, _variadic, _global, _n, _tail, _nf, 21, 22, 23); \
+		_SIDE_SDT_WORDS3(_identifier, _variadic, _global, _n, _tail, _nf, 24, 25, 26); \
+		_SIDE_SDT_WORDS3(_identifier, _variadic, _global, _n, _tail, _nf, 27, 28, 29); \
+		_SIDE_SDT_WORDS2(_identifier, _variadic, _global, _n, _tail, _nf, 30, 31); \
+	} \
+	SIDE_EXPECT_SEMICOLON()
 /* clang-format on */
 
 #endif /* SIDE_PROBE_H */

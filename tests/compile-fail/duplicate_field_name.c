@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Two fields named "status" in one field list. */
-// expect: two fields of this event have the same name
+// expect: two fields of this list have the same name
+// disable: compiles
 #include <side/trace.h>
 
 side_static_event(ev, "prov", "ev", SIDE_LOGLEVEL_INFO,

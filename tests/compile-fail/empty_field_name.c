@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* A field with an empty name, inside a struct definition. */
 // expect: a field name must be a non-empty string
+// disable: compiles
 #include <side/trace.h>
 
 static side_define_struct(point, side_field_list(side_field_s32("x"), side_field_s32("")));

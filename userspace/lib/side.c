@@ -11,8 +11,6 @@
 #include <string.h>
 #include <side/trace.h>
 
-#include "common/side_types.h"
-
 const char side_empty_callback[sizeof(void *) * 4] __attribute__((aligned(16)));
 
 struct side_events_register_handle {
@@ -150,33 +148,6 @@ int side_for_each_event(int (*fn)(struct side_event_description *desc, void *pri
 				ret = fn(h->events[i], priv);
 	pthread_mutex_unlock(&side_lock);
 	return ret;
-}
-
-/*
- * The type check of unoptimized builds, where the compiler cannot fold it:
- * run once per call site, the first time the event fires.
- */
-void side_check_call(const struct side_event_description *desc,
-		     const struct side_arg_vec *side_arg_vec, const char *file, int line)
-{
-	const struct side_event_field *fields = side_ptr_get(desc->fields.elements);
-	const struct side_arg *sav = side_ptr_get(side_arg_vec->sav);
-	uint32_t i, nr = side_arg_vec->len;
-
-	if (nr > desc->fields.length)
-		nr = desc->fields.length;
-	for (i = 0; i < nr; i++) {
-		uint16_t f = fields[i].side_type.type.v, a = sav[i].type.v;
-
-		if (side_label_compatible(f, a))
-			continue;
-		fprintf(stderr,
-			"%s:%d: SIDE: event %s:%s: argument %u is a %s, but field \"%s\" is "
-			"declared %s\n",
-			file, line, side_ptr_get(desc->provider_name),
-			side_ptr_get(desc->event_name), i + 1, st_side_type_name(a),
-			side_ptr_get(fields[i].field_name), st_side_type_name(f));
-	}
 }
 
 void side_call(const struct side_event_state *state, const struct side_arg_vec *side_arg_vec)
