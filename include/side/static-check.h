@@ -32,10 +32,6 @@
 #include <side/macros.h>
 #include <side/pp.h>
 
-#ifdef __cplusplus
-#include <cstddef>
-#endif
-
 /* Tags: one complete, distinct type per SIDE type an argument can carry. */
 #define _SIDE_SC_TAGS(X) \
 	X(null) \
@@ -103,7 +99,10 @@ template <typename T> struct side_sc_optional_of {
 #define SIDE_SC_SKIP1(_first, ...) __VA_ARGS__
 #define SIDE_SC_FIRST(_first, ...) _first
 
-/* Is _x a parenthesized group, is it empty: 1 or 0. */
+/*
+ * Is _x a parenthesized group; is it empty (meaningful only when it is no
+ * parenthesized group): 1 or 0.
+ */
 #define _SIDE_SC_SECOND(_a, _b, ...) _b
 #define _SIDE_SC_IS_PROBE(...) _SIDE_SC_SECOND(__VA_ARGS__, 0, )
 #define _SIDE_SC_PAREN_PROBE(...) ~, 1,
@@ -126,8 +125,9 @@ template <typename T> struct side_sc_optional_of {
 
 /*
  * One list item: a tuple goes to _tuple(elements...), a non-empty item
- * that is no tuple to _raw(item), and an empty item (a trailing comma)
- * disappears.
+ * that is no tuple (an argument not written with the API, say) to
+ * _raw(item), whose tag "raw" matches no field, and an empty item (a
+ * trailing comma) disappears.
  */
 #define SIDE_SC_ITEM(_x, _tuple, _raw) \
 	SIDE_PP_CAT(_SIDE_SC_ITEM_, SIDE_SC_IS_PAREN(_x))(_x, _tuple, _raw)
