@@ -167,10 +167,12 @@ $(filter-out $(OUTPUT)/tests/test_api%,$(UNIT_TESTS)): $(OUTPUT)/tests/%: tests/
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $(WARN) $(DEPFLAGS) $(INCLUDES) -Itests/unit $< $(filter %.o,$^) -o $@ $(ST_LIBS)
 
-$(BPF_TESTS): $(OUTPUT)/tests/test_bpf_%: tests/bpf/test_%.c $(BPF_SKELS) $(LIBSIDE_A) $(COMMON_OBJS) | $(OUTPUT)/tests
+# They read their own probe site's SDT operands as discovery does.
+BPF_TEST_OBJS := $(COMMON_OBJS) $(OUTPUT)/obj/sidetrace/discovery/sdt_args.o
+$(BPF_TESTS): $(OUTPUT)/tests/test_bpf_%: tests/bpf/test_%.c $(BPF_SKELS) $(LIBSIDE_A) $(BPF_TEST_OBJS) | $(OUTPUT)/tests
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $(WARN) $(DEPFLAGS) -Iinclude -Iuserspace -Ibpf -I$(OUTPUT) -Itests/unit $< -o $@ \
-		$(COMMON_OBJS) $(LIBSIDE_A) -lbpf -lelf -lpthread
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $(WARN) $(DEPFLAGS) -Iinclude -Iuserspace/sidetrace -Iuserspace -Ibpf -I$(OUTPUT) -Itests/unit $< -o $@ \
+		$(BPF_TEST_OBJS) $(LIBSIDE_A) -lbpf -lelf -lpthread
 
 $(EX_CXX): $(EX_CXX_SRCS) $(LIBSIDE_A) | $(OUTPUT)/examples
 	$(call msg,CXX,$@)

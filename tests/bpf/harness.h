@@ -23,10 +23,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <asm/ptrace.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "discovery/sdt_args.h"
 #include "sidetrace.h"
 #include "sidetrace.skel.h"
 #include "unit.h"
@@ -39,8 +39,7 @@ struct h_site {
 	char path[PATH_MAX];
 	uint64_t file_off; /* of the probe instruction */
 	uint64_t sema_off; /* of the semaphore (the event's enable word) */
-	unsigned int nr_args;
-	struct st_arg_spec args[ST_MAX_SDT_ARGS];
+	struct st_sdt_args sdt; /* its operands, parsed as discovery parses them */
 	unsigned int nr_found; /* sites of this event */
 };
 
@@ -89,70 +88,12 @@ static inline uint64_t h_file_off(Elf *elf, uint64_t addr)
 	return 0;
 }
 
-/* x86-64 register name (without '%') to its 8-byte word in struct pt_regs. */
-static inline int h_reg_word(const char *name, size_t len)
-{
-	/* clang-format off */
-#define H_REG(r) {#r, offsetof(struct pt_regs, r) / 8}
-	static const struct {
-		const char *name;
-		int word;
-	} regs[] = {
-		H_REG(rax), H_REG(rbx), H_REG(rcx), H_REG(rdx), H_REG(rsi), H_REG(rdi),
-		H_REG(rbp), H_REG(rsp), H_REG(r8), H_REG(r9), H_REG(r10), H_REG(r11),
-		H_REG(r12), H_REG(r13), H_REG(r14), H_REG(r15), H_REG(rip),
-	};
-#undef H_REG
-	/* clang-format on */
-	size_t i;
-
-	for (i = 0; i < sizeof(regs) / sizeof(regs[0]); i++)
-		if (strlen(regs[i].name) == len && !strncmp(regs[i].name, name, len))
-			return regs[i].word;
-	return -1;
-}
-
-/*
- * Parses one SDT operand, "SIZE@$IMM", "SIZE@%REG" or "SIZE@OFF(%REG)";
- * returns the characters used, 0 for a form this harness does not read.
- */
-static inline int h_parse_arg(const char *s, struct st_arg_spec *a)
-{
-	const char *at = strchr(s, '@'), *end = strchr(s, ' '), *reg;
-	char *p;
-	int w;
-
-	if (!end)
-		end = s + strlen(s);
-	if (!at || at > end)
-		return 0;
-	memset(a, 0, sizeof(*a));
-	a->size = strtol(s, NULL, 10);
-	if (at[1] == '$') {
-		a->loc = ST_LOC_CONST;
-		a->val = strtoll(at + 2, NULL, 0);
-		return end - s;
-	}
-	a->val = strtoll(at + 1, &p, 0);
-	a->loc = *p == '(' ? ST_LOC_MEM : ST_LOC_REG;
-	reg = a->loc == ST_LOC_MEM ? p + 1 : at + 1;
-	if (*reg != '%')
-		return 0;
-	w = h_reg_word(reg + 1, strcspn(reg + 1, ") "));
-	if (w < 0 || (a->loc == ST_LOC_MEM && reg[1 + strcspn(reg + 1, ") ")] != ')'))
-		return 0;
-	a->reg = w;
-	return end - s;
-}
-
 /* Reads note desc (n bytes) into h_site if it is provider:name; base: .stapsdt.base. */
 static inline void h_note(Elf *elf, const char *desc, size_t n, uint64_t base, const char *provider,
 			  const char *name)
 {
 	const char *prov = desc + 24, *ev, *args;
 	uint64_t pc, note_base, sema;
-	int used;
-
 	if (n < 27 || desc[n - 1] != '\0')
 		return;
 	memcpy(&pc, desc, 8);
@@ -168,16 +109,10 @@ static inline void h_note(Elf *elf, const char *desc, size_t n, uint64_t base, c
 		pc += base - note_base;
 	h_site.file_off = h_file_off(elf, pc);
 	h_site.sema_off = h_file_off(elf, sema);
-	while (*args && h_site.nr_args < ST_MAX_SDT_ARGS) {
-		used = h_parse_arg(args, &h_site.args[h_site.nr_args]);
-		if (!used) {
-			printf("     cannot read SDT operand '%s'\n", args);
-			h_site.file_off = 0;
-			return;
-		}
-		h_site.nr_args++;
-		args += used;
-		args += strspn(args, " ");
+	st_sdt_args_parse(args, &h_site.sdt);
+	if (h_site.sdt.bad || h_site.sdt.nr > ST_MAX_SDT_ARGS) {
+		printf("     cannot read the SDT operands '%s'\n", args);
+		h_site.file_off = 0;
 	}
 }
 
@@ -264,7 +199,7 @@ static inline void h_load_vec(struct h_prog *p, unsigned int i, unsigned int ind
 			      unsigned int label, bool str)
 {
 	struct st_load *ld = &p->cfg.loads[i];
-	unsigned int vec_arg = h_site.nr_args - 1; /* C1: the vector is the last */
+	unsigned int vec_arg = h_site.sdt.nr - 1; /* C1: the vector is the last */
 
 	ld->src = ST_SRC_VEC;
 	ld->want = str ? ST_WANT_STR : ST_WANT_INT;
@@ -371,7 +306,7 @@ static inline int h_attach(struct h_run *r, const struct h_prog *p)
 	__u32 zero = 0;
 	int err;
 
-	memcpy(site.args, h_site.args, sizeof(site.args));
+	memcpy(site.args, h_site.sdt.spec, sizeof(site.args));
 	err = bpf_map_update_elem(bpf_map__fd(r->skel->maps.st_probes), &zero, &p->cfg, 0);
 	if (!err)
 		err = bpf_map_update_elem(bpf_map__fd(r->skel->maps.st_sites), &zero, &site, 0);
