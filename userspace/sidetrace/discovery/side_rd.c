@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <side/abi/attribute.h>
 #include <side/abi/type-description.h>
 
 #include "discovery/discovery.h"

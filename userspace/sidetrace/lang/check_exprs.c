@@ -3,17 +3,9 @@
  * Typing expressions: operators, literals, builtins, fields, calls.
  */
 #include <errno.h>
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include <side/abi/type-description.h>
-
-#include "common/side_types.h"
-#include "discovery/discovery.h"
 #include "lang/check.h"
-#include "sidetrace.h"
 
 /* How an expression is named in messages. */
 static void expr_text(const struct st_expr *e, char *buf, size_t size)

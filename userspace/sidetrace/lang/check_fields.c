@@ -4,7 +4,6 @@
  * dynamic fields of variadic events typed from their uses.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +13,6 @@
 #include "common/side_types.h"
 #include "discovery/discovery.h"
 #include "lang/check.h"
-#include "sidetrace.h"
 
 /* refs[i].type of a dynamic field: its value carries its own type. */
 static const struct st_type dynamic_type = {.label = SIDE_TYPE_DYNAMIC};

@@ -3,17 +3,12 @@
  * Matching side: probes to the events of their targets, wildcards included.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <side/abi/type-description.h>
-
-#include "common/side_types.h"
 #include "discovery/discovery.h"
 #include "lang/check.h"
-#include "sidetrace.h"
 
 static int add_event(const struct st_event ***arr, uint32_t *nr, const struct st_event *ev)
 {

@@ -8,12 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <side/abi/type-description.h>
-
-#include "common/side_types.h"
-#include "discovery/discovery.h"
 #include "lang/check.h"
-#include "sidetrace.h"
 
 int ck_err(struct checker *c, struct st_pos pos, const char *fmt, ...)
 {

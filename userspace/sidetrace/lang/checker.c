@@ -3,17 +3,11 @@
  * Statements and maps, and the whole check (st_check): see checker.h.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <side/abi/type-description.h>
-
-#include "common/side_types.h"
-#include "discovery/discovery.h"
 #include "lang/check.h"
-#include "sidetrace.h"
 
 static const char agg_forms[] =
 	"count(), sum(v), avg(v), min(v), max(v), stats(v), hist(v) or lhist(v, min, max, step)";
