@@ -63,82 +63,6 @@ static __always_inline bool str_equal(const char *a, const char *b)
 	return diff == 0;
 }
 
-static __always_inline __s64 sdiv(__s64 a, __s64 b, bool mod)
-{
-	__u64 ua = a < 0 ? -(__u64)a : (__u64)a;
-	__u64 ub = b < 0 ? -(__u64)b : (__u64)b;
-	__u64 r;
-
-	if (!ub)
-		return 0;
-	if (mod) {
-		r = ua % ub;
-		return a < 0 ? -(__s64)r : (__s64)r;
-	}
-	r = ua / ub;
-	return (a < 0) != (b < 0) ? -(__s64)r : (__s64)r;
-}
-
-static __always_inline __s64 binary(__u8 op, __s64 l, __s64 r)
-{
-	__u64 ul = l, ur = r;
-
-	switch (op) {
-	case ST_B_ADD:
-		return ul + ur;
-	case ST_B_SUB:
-		return ul - ur;
-	case ST_B_MUL:
-		return ul * ur;
-	case ST_B_DIV:
-		return sdiv(l, r, false);
-	case ST_B_MOD:
-		return sdiv(l, r, true);
-	case ST_B_UDIV:
-		return ur ? ul / ur : 0;
-	case ST_B_UMOD:
-		return ur ? ul % ur : 0;
-	case ST_B_AND:
-		return ul & ur;
-	case ST_B_OR:
-		return ul | ur;
-	case ST_B_XOR:
-		return ul ^ ur;
-	case ST_B_SHL:
-		return ul << (ur & 63);
-	case ST_B_SHR:
-		return ul >> (ur & 63);
-	case ST_B_SAR:
-		return l >> (ur & 63);
-	case ST_B_EQ:
-		return l == r;
-	case ST_B_NE:
-		return l != r;
-	case ST_B_LT:
-		return l < r;
-	case ST_B_LE:
-		return l <= r;
-	case ST_B_GT:
-		return l > r;
-	case ST_B_GE:
-		return l >= r;
-	case ST_B_ULT:
-		return ul < ur;
-	case ST_B_ULE:
-		return ul <= ur;
-	case ST_B_UGT:
-		return ul > ur;
-	case ST_B_UGE:
-		return ul >= ur;
-	case ST_B_LAND:
-		return l && r;
-	case ST_B_LOR:
-		return l || r;
-	default:
-		return 0;
-	}
-}
-
 /* Leaves the current clause: its key and stack are discarded. */
 static __always_inline void abort_clause(struct st_scratch *s)
 {
@@ -162,6 +86,47 @@ static __always_inline bool key_str(const struct st_probe_cfg *cfg, struct st_sc
 	for (i = 0; i < ST_STR_LEN / 8; i++)
 		dst[i] = src[i];
 	return true;
+}
+
+/* Copies the string behind a reference into the record; false if none. */
+static __always_inline bool out_str(const struct st_probe_cfg *cfg, struct st_scratch *s, __s64 ref,
+				    __s64 off)
+{
+	const __u64 *src;
+	__u64 *dst;
+	int i;
+
+	src = (const __u64 *)str_ref(cfg, s, ref);
+	if (!src || off < 0 || off > ST_REC_MAX - ST_REC_STR_SIZE)
+		return false;
+	dst = (__u64 *)(s->rec + off);
+#pragma unroll
+	for (i = 0; i < ST_REC_STR_SIZE / 8; i++)
+		dst[i] = src[i];
+	return true;
+}
+
+/*
+ * Sends the record built in s: a copy into the ring buffer, which wakes
+ * the collector only once st_events_wakeup bytes wait (see maps.bpf.h).
+ */
+static __always_inline void out_emit(struct st_scratch *s, const struct st_insn *in, __u32 probe)
+{
+	__u64 id = bpf_get_current_pid_tgid(), len = in->imm, flags = BPF_RB_NO_WAKEUP;
+
+	if (len > ST_REC_MAX)
+		return;
+	s->rec_hdr.kind = in->a;
+	s->rec_hdr.id = in->mask;
+	s->rec_hdr.probe = probe;
+	s->rec_hdr.time_ns = bpf_ktime_get_ns();
+	s->rec_hdr.pid = id >> 32;
+	s->rec_hdr.tid = (__u32)id;
+	s->rec_hdr.len = len;
+	if (bpf_ringbuf_query(&st_events, BPF_RB_AVAIL_DATA) >= st_events_wakeup)
+		flags = BPF_RB_FORCE_WAKEUP;
+	if (bpf_ringbuf_output(&st_events, &s->rec_hdr, ST_REC_HDR + len, flags))
+		count(probe, ST_C_LOST);
 }
 
 /*
@@ -208,12 +173,12 @@ __noinline int st_exec(const struct st_probe_cfg *cfg, struct st_scratch *s, __u
 		break;
 	case ST_I_UNARY:
 		l = pop(s);
-		push(s, in->a == ST_U_NEG ? -l : in->a == ST_U_LNOT ? !l : ~l);
+		push(s, st_unary(in->a, l));
 		break;
 	case ST_I_BINARY:
 		r = pop(s);
 		l = pop(s);
-		push(s, binary(in->a, l, r));
+		push(s, st_binary(in->a, l, r));
 		break;
 	case ST_I_STREQ:
 	case ST_I_STRNE:
@@ -237,6 +202,18 @@ __noinline int st_exec(const struct st_probe_cfg *cfg, struct st_scratch *s, __u
 		break;
 	case ST_I_EXIT:
 		st_exit_requested = 1;
+		break;
+	case ST_I_OUT_INT:
+		l = pop(s);
+		abort = in->imm < 0 || in->imm > ST_REC_MAX - ST_REC_INT_SIZE;
+		if (!abort)
+			*(__s64 *)(s->rec + in->imm) = l;
+		break;
+	case ST_I_OUT_STR:
+		abort = !out_str(cfg, s, pop(s), in->imm);
+		break;
+	case ST_I_OUT_EMIT:
+		out_emit(s, in, probe);
 		break;
 	default:
 		abort = true;

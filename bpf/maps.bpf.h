@@ -20,6 +20,14 @@ const volatile struct st_map_cfg st_maps[ST_MAX_MAPS];
  */
 const volatile __u32 st_key_words;
 
+/*
+ * Set by the collector before load: once this many bytes wait in
+ * st_events, a record wakes the collector up; below, records are sent
+ * without a wake-up, and the collector's periodic poll reads them. A
+ * wake-up per record would cost the traced program microseconds.
+ */
+const volatile __u64 st_events_wakeup;
+
 /* exit() in a probe: the collector polls this. */
 __u32 st_exit_requested;
 
@@ -51,6 +59,12 @@ struct {
 	__type(key, __u32);
 	__type(value, __u64);
 } st_counters SEC(".maps");
+
+/* Per-event records (sidetrace.h, st_rec_hdr); sized at load. */
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, ST_EVENTS_MIN_SIZE);
+} st_events SEC(".maps");
 
 /*
  * Per probe, the string loads whose read failed: sidetrace_fault_in pages

@@ -44,6 +44,8 @@ struct st_scratch {
 	struct st_str strs[ST_STR_REF_COMM + 1];
 	char name[ST_NAME_LEN];
 	__u8 key[ST_KEY_MAX];
+	struct st_rec_hdr rec_hdr; /* the record being built: header... */
+	__u8 rec[ST_REC_MAX]; /* ...and values, sent as one */
 	struct side_arg arg;
 	struct side_arg_vec vec;
 	struct side_arg_dynamic_struct dstruct;

@@ -139,41 +139,16 @@ enum st_opcode {
 	ST_I_AGG,
 	/* Asks the collector to stop (exit()). */
 	ST_I_EXIT,
+	/* Pops an integer into record bytes [imm, imm + 8) after the header. */
+	ST_I_OUT_INT,
+	/* Pops a string reference into record bytes [imm, imm + ST_STR_LEN). */
+	ST_I_OUT_STR,
+	/*
+	 * Sends the record: header kind a (enum st_rec_kind), id mask, imm
+	 * bytes after the header. A full buffer counts ST_C_LOST.
+	 */
+	ST_I_OUT_EMIT,
 	ST_NR_OPCODES,
-};
-
-enum st_unop {
-	ST_U_NEG,
-	ST_U_LNOT,
-	ST_U_BNOT,
-};
-
-enum st_binop {
-	ST_B_ADD,
-	ST_B_SUB,
-	ST_B_MUL,
-	ST_B_DIV,
-	ST_B_MOD, /* signed */
-	ST_B_UDIV,
-	ST_B_UMOD, /* unsigned */
-	ST_B_AND,
-	ST_B_OR,
-	ST_B_XOR,
-	ST_B_SHL,
-	ST_B_SHR, /* logical shift right */
-	ST_B_SAR, /* arithmetic shift right */
-	ST_B_EQ,
-	ST_B_NE,
-	ST_B_LT,
-	ST_B_LE,
-	ST_B_GT,
-	ST_B_GE, /* signed */
-	ST_B_ULT,
-	ST_B_ULE,
-	ST_B_UGT,
-	ST_B_UGE, /* unsigned */
-	ST_B_LAND,
-	ST_B_LOR,
 };
 
 enum st_builtin_id {
@@ -268,6 +243,38 @@ struct st_val {
 	__u64 max;
 };
 
+/*
+ * Per-event output (printf, print(args)): the stack machine builds one
+ * record in its scratch and copies it into the st_events ring buffer. The
+ * BPF side writes raw values only; the collector formats. A record is the
+ * header, then len bytes whose layout the compile step chose (see
+ * st_printf_layout in compile.h): 8 bytes per integer, ST_STR_LEN per
+ * string, in argument order.
+ */
+enum st_rec_kind {
+	ST_REC_PRINTF, /* id: the printf statement (st_compiled.printfs) */
+	ST_NR_REC_KINDS,
+};
+
+struct st_rec_hdr {
+	__u16 kind; /* enum st_rec_kind */
+	__u16 id;
+	__u32 probe;
+	__u64 time_ns; /* bpf_ktime_get_ns(): CLOCK_MONOTONIC */
+	__u32 pid;
+	__u32 tid;
+	__u32 len; /* bytes after the header */
+	__u32 reserved;
+};
+
+#define ST_REC_HDR 32 /* sizeof(struct st_rec_hdr) */
+#define ST_REC_MAX 1024 /* bytes after the header */
+#define ST_REC_INT_SIZE 8 /* an integer in a record */
+#define ST_REC_STR_SIZE ST_STR_LEN /* a string in a record, NUL-padded */
+/* The ring buffer's default and least sizes (a power of 2 of pages). */
+#define ST_EVENTS_DEFAULT_SIZE (16U << 20)
+#define ST_EVENTS_MIN_SIZE 4096U
+
 /* Where an SDT argument is, as its note says ("-8@%rax", "8@$5", "8@-16(%rbp)"). */
 enum st_arg_loc {
 	ST_LOC_NONE,
@@ -308,6 +315,7 @@ enum st_counter {
 	ST_C_STR_TRUNC, /* string longer than ST_STR_LEN - 1: cut */
 	ST_C_MAP_FULL, /* aggregation map full: value not counted */
 	ST_C_BUSY, /* ST_NR_SCRATCH runs nested on a CPU: dropped */
+	ST_C_LOST, /* output buffer full: a record was not sent */
 	ST_NR_COUNTERS,
 };
 

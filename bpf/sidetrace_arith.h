@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The arithmetic of the kernel/collector contract: histogram buckets, the
- * min/max value encoding, the hash key's layout. Pure functions of their
+ * min/max value encoding, the hash key's layout, the integer operators. Pure functions of their
  * arguments with no BPF helper, so that the BPF program computes with them
  * and the collector sizes, decodes and unit-tests with the very same code.
  * Included through sidetrace.h.
@@ -136,6 +136,129 @@ ST_ARITH __u32 st_key_bucket_off(__u32 key_size)
 ST_ARITH __u32 st_key_len(__u32 kind, __u32 key_size)
 {
 	return ST_KEY_HDR + key_size + (st_kind_has_bucket(kind) ? ST_KEY_BUCKET_SIZE : 0);
+}
+
+enum st_unop {
+	ST_U_NEG,
+	ST_U_LNOT,
+	ST_U_BNOT,
+};
+
+enum st_binop {
+	ST_B_ADD,
+	ST_B_SUB,
+	ST_B_MUL,
+	ST_B_DIV,
+	ST_B_MOD, /* signed */
+	ST_B_UDIV,
+	ST_B_UMOD, /* unsigned */
+	ST_B_AND,
+	ST_B_OR,
+	ST_B_XOR,
+	ST_B_SHL,
+	ST_B_SHR, /* logical shift right */
+	ST_B_SAR, /* arithmetic shift right */
+	ST_B_EQ,
+	ST_B_NE,
+	ST_B_LT,
+	ST_B_LE,
+	ST_B_GT,
+	ST_B_GE, /* signed */
+	ST_B_ULT,
+	ST_B_ULE,
+	ST_B_UGT,
+	ST_B_UGE, /* unsigned */
+	ST_B_LAND,
+	ST_B_LOR,
+};
+
+/*
+ * The integer operators of the language (enum st_binop, enum st_unop
+ * above): the stack machine computes with these, and the collector
+ * with the same functions for BEGIN, END and interval clauses. Division
+ * and remainder by zero give 0 rather than a fault, as bpftrace's do.
+ */
+ST_ARITH __s64 st_sdiv(__s64 a, __s64 b, int mod)
+{
+	__u64 ua = a < 0 ? -(__u64)a : (__u64)a;
+	__u64 ub = b < 0 ? -(__u64)b : (__u64)b;
+	__u64 r;
+
+	if (!ub)
+		return 0;
+	if (mod) {
+		r = ua % ub;
+		return a < 0 ? -(__s64)r : (__s64)r;
+	}
+	r = ua / ub;
+	return (a < 0) != (b < 0) ? -(__s64)r : (__s64)r;
+}
+
+ST_ARITH __s64 st_unary(__u32 op, __s64 v)
+{
+	if (op == ST_U_NEG)
+		return -(__u64)v;
+	return op == ST_U_LNOT ? !v : ~v;
+}
+
+ST_ARITH __s64 st_binary(__u32 op, __s64 l, __s64 r)
+{
+	__u64 ul = l, ur = r;
+
+	switch (op) {
+	case ST_B_ADD:
+		return ul + ur;
+	case ST_B_SUB:
+		return ul - ur;
+	case ST_B_MUL:
+		return ul * ur;
+	case ST_B_DIV:
+		return st_sdiv(l, r, 0);
+	case ST_B_MOD:
+		return st_sdiv(l, r, 1);
+	case ST_B_UDIV:
+		return ur ? ul / ur : 0;
+	case ST_B_UMOD:
+		return ur ? ul % ur : 0;
+	case ST_B_AND:
+		return ul & ur;
+	case ST_B_OR:
+		return ul | ur;
+	case ST_B_XOR:
+		return ul ^ ur;
+	case ST_B_SHL:
+		return ul << (ur & 63);
+	case ST_B_SHR:
+		return ul >> (ur & 63);
+	case ST_B_SAR:
+		return l >> (ur & 63);
+	case ST_B_EQ:
+		return l == r;
+	case ST_B_NE:
+		return l != r;
+	case ST_B_LT:
+		return l < r;
+	case ST_B_LE:
+		return l <= r;
+	case ST_B_GT:
+		return l > r;
+	case ST_B_GE:
+		return l >= r;
+	case ST_B_ULT:
+		return ul < ur;
+	case ST_B_ULE:
+		return ul <= ur;
+	case ST_B_UGT:
+		return ul > ur;
+	case ST_B_UGE:
+		return ul >= ur;
+	case ST_B_LAND:
+		return l && r;
+	case ST_B_LOR:
+		return l || r;
+	default:
+		return 0;
+	}
 }
 
 #endif /* SIDETRACE_ARITH_H */

@@ -295,8 +295,26 @@ static void test_maps(void)
 		  "unknown map @c: maps of this program: @a, @b", NULL);
 	check_err("exit with an argument", "BEGIN { exit(1) }", 1, 14, "exit() takes no argument",
 		  NULL);
-	check_err("printf not supported yet", "BEGIN { @a = count(); printf(\"%d\\n\", 1) }", 1, 23,
-		  "printf is not supported yet", "aggregate into a map instead");
+	check_err("printf: unknown conversion", "BEGIN { printf(\"a %q\\n\", 1) }", 1, 20,
+		  "printf: unknown conversion '%q': %d %i %u %x %X %o %c %s %p and %%", NULL);
+	check_err("printf: too few arguments", "BEGIN { printf(\"%d %d\\n\", 1) }", 1, 9,
+		  "printf: the format has 2 conversions but 1 argument follows", NULL);
+	check_err("printf: too many arguments", "BEGIN { printf(\"%d\\n\", 1, 2) }", 1, 27,
+		  "printf: the format has 1 conversion but 2 arguments follow", NULL);
+	check_err("printf: string for %d", "BEGIN { printf(\"%d\\n\", \"x\") }", 1, 24,
+		  "printf: argument 1 is a string, but its conversion wants an integer: use %s",
+		  NULL);
+	check_err("printf: integer for %s", "BEGIN { printf(\"%s\\n\", 1) }", 1, 24,
+		  "printf: argument 1 is an integer, but its conversion is %s: use %d, %u or %x",
+		  NULL);
+	check_err("printf: star width", "BEGIN { printf(\"%*d\", 1) }", 1, 18,
+		  "printf: '*' width or precision is not supported: write the number into the "
+		  "format",
+		  NULL);
+	check_err("printf: bad length modifier", "BEGIN { printf(\"%hld\", 1) }", 1, 18,
+		  "printf: unknown length modifier 'hl': use hh, h, l or ll", NULL);
+	check_err("printf: format not a literal", "BEGIN { printf(1) }", 1, 16,
+		  "printf takes a format string first: printf(\"fmt\", args...)", NULL);
 }
 
 static bool idx_is(const struct st_field_ref *r, uint32_t n, const uint32_t *want)

@@ -30,6 +30,7 @@
 #include "runtime/clauses.h"
 #include "runtime/loader.h"
 #include "runtime/session.h"
+#include "runtime/stream.h"
 
 struct options {
 	bool verbose;
@@ -336,6 +337,8 @@ static int start(struct trace *t)
 	}
 	sa.sa_handler = on_stop;
 	sigaction(SIGINT, &sa, NULL);
+	/* A reader that leaves is seen as EPIPE, and the session ends cleanly. */
+	signal(SIGPIPE, SIG_IGN);
 	sigaction(SIGTERM, &sa, NULL);
 	/* No SA_RESTART: a child's exit cuts the sleep short. */
 	sa.sa_handler = on_child;
@@ -377,8 +380,14 @@ static int run(struct trace *t)
 		.fmt = t->o.fmt,
 		.pid = t->o.pid,
 	};
+	struct st_stream stream;
 	int ret;
 
+	ret = st_stream_open(&stream, runner.loader, &runner);
+	if (ret) {
+		fprintf(stderr, "sidetrace: cannot read the event buffer: %s\n", strerror(-ret));
+		return ret;
+	}
 	ret = st_run_clauses(&runner, ST_AP_BEGIN);
 	if (t->child) {
 		/* Attached: let the command run. */
@@ -390,14 +399,24 @@ static int run(struct trace *t)
 		t->release_fd = -1;
 	}
 	if (!ret && !runner.exit_requested)
-		ret = st_session_loop(&runner, t->loaded ? &t->loader : NULL, t->child,
+		ret = st_session_loop(&runner, t->loaded ? &t->loader : NULL, &stream, t->child,
 				      &stop_signal, &t->reaped);
+	/* What the probes sent before the end prints before END and the maps. */
+	while (!ret && st_stream_poll(&stream, 0) > 0)
+		;
+	if (!ret)
+		ret = stream.write_err;
 	if (!ret)
 		ret = st_run_clauses(&runner, ST_AP_END);
 	if (!ret)
 		ret = st_run_print_all(&runner);
+	st_stream_close(&stream);
+	/* The reader of the output left (head, a closed pipe): a normal end. */
+	if (ret == -EPIPE)
+		return 0;
 	if (ret) {
-		fprintf(stderr, "sidetrace: cannot read the maps: %s\n", strerror(-ret));
+		fprintf(stderr, "sidetrace: cannot %s: %s\n",
+			ferror(t->out) ? "write the output" : "read the maps", strerror(-ret));
 		return ret;
 	}
 	st_run_report_problems(&runner);

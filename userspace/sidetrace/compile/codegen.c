@@ -20,7 +20,7 @@ int cg_fail(struct cctx *c, struct st_pos pos, const char *msg)
 	return -EINVAL;
 }
 
-static int emit(struct cctx *c, struct st_pos pos, uint8_t op, uint8_t a, int64_t imm)
+int cg_emit(struct cctx *c, struct st_pos pos, uint8_t op, uint8_t a, int64_t imm)
 {
 	struct st_probe_cfg *cfg = &c->probe->cfg;
 	struct st_insn *in;
@@ -49,6 +49,8 @@ static int emit(struct cctx *c, struct st_pos pos, uint8_t op, uint8_t a, int64_
 	case ST_I_KEY_INT:
 	case ST_I_KEY_STR:
 	case ST_I_AGG:
+	case ST_I_OUT_INT:
+	case ST_I_OUT_STR:
 		pushes = -1;
 		break;
 	default:
@@ -97,7 +99,21 @@ static bool is_unsigned(const struct st_expr *e)
 	return e->vtype == ST_VT_UINT || e->vtype == ST_VT_BOOL;
 }
 
-static int binop(const struct st_expr *e)
+int st_unop_of(enum st_op op)
+{
+	switch (op) {
+	case ST_OP_NEG:
+		return ST_U_NEG;
+	case ST_OP_NOT:
+		return ST_U_LNOT;
+	case ST_OP_BNOT:
+		return ST_U_BNOT;
+	default:
+		return -1;
+	}
+}
+
+int st_binop_of(const struct st_expr *e)
 {
 	bool uns = is_unsigned(e->kids[0]) && is_unsigned(e->kids[1]);
 
@@ -144,76 +160,70 @@ static int binop(const struct st_expr *e)
 	}
 }
 
-static int cexpr(struct cctx *c, const struct st_expr *e)
+int cg_expr(struct cctx *c, const struct st_expr *e)
 {
 	int err, ref, op;
 
 	switch (e->kind) {
 	case ST_EXPR_INT:
-		return emit(c, e->pos, ST_I_CONST, 0, (int64_t)e->uval);
+		return cg_emit(c, e->pos, ST_I_CONST, 0, (int64_t)e->uval);
 	case ST_EXPR_STR:
 		ref = str_const(c, e->str, e->pos);
 		if (ref < 0)
 			return ref;
-		return emit(c, e->pos, ST_I_STR, ref, 0);
+		return cg_emit(c, e->pos, ST_I_STR, ref, 0);
 	case ST_EXPR_BUILTIN:
 		switch (e->builtin) {
 		case ST_BUILTIN_PID:
-			return emit(c, e->pos, ST_I_BUILTIN, ST_BI_PID, 0);
+			return cg_emit(c, e->pos, ST_I_BUILTIN, ST_BI_PID, 0);
 		case ST_BUILTIN_TID:
-			return emit(c, e->pos, ST_I_BUILTIN, ST_BI_TID, 0);
+			return cg_emit(c, e->pos, ST_I_BUILTIN, ST_BI_TID, 0);
 		case ST_BUILTIN_NSECS:
-			return emit(c, e->pos, ST_I_BUILTIN, ST_BI_NSECS, 0);
+			return cg_emit(c, e->pos, ST_I_BUILTIN, ST_BI_NSECS, 0);
 		case ST_BUILTIN_CPU:
-			return emit(c, e->pos, ST_I_BUILTIN, ST_BI_CPU, 0);
+			return cg_emit(c, e->pos, ST_I_BUILTIN, ST_BI_CPU, 0);
 		case ST_BUILTIN_UID:
-			return emit(c, e->pos, ST_I_BUILTIN, ST_BI_UID, 0);
+			return cg_emit(c, e->pos, ST_I_BUILTIN, ST_BI_UID, 0);
 		case ST_BUILTIN_COMM:
-			return emit(c, e->pos, ST_I_STR, ST_STR_REF_COMM, 0);
+			return cg_emit(c, e->pos, ST_I_STR, ST_STR_REF_COMM, 0);
 		case ST_BUILTIN_PROBE:
 			/* As a value the probe is known here: its name. */
 			ref = str_const(c, c->probe->name, e->pos);
 			if (ref < 0)
 				return ref;
-			return emit(c, e->pos, ST_I_STR, ref, 0);
+			return cg_emit(c, e->pos, ST_I_STR, ref, 0);
 		}
 		return cg_fail(c, e->pos, "unknown builtin");
 	case ST_EXPR_FIELD:
 		ref = cg_add_load(c, e);
 		if (ref < 0)
 			return ref;
-		return emit(c, e->pos, e->vtype == ST_VT_STR ? ST_I_STR : ST_I_FIELD, ref, 0);
+		return cg_emit(c, e->pos, e->vtype == ST_VT_STR ? ST_I_STR : ST_I_FIELD, ref, 0);
 	case ST_EXPR_UNARY:
-		err = cexpr(c, e->kids[0]);
+		err = cg_expr(c, e->kids[0]);
 		if (err)
 			return err;
-		switch (e->op) {
-		case ST_OP_NEG:
-			return emit(c, e->pos, ST_I_UNARY, ST_U_NEG, 0);
-		case ST_OP_NOT:
-			return emit(c, e->pos, ST_I_UNARY, ST_U_LNOT, 0);
-		case ST_OP_BNOT:
-			return emit(c, e->pos, ST_I_UNARY, ST_U_BNOT, 0);
-		default:
+		op = st_unop_of(e->op);
+		if (op < 0)
 			return cg_fail(c, e->pos, "unknown unary operator");
-		}
+		return cg_emit(c, e->pos, ST_I_UNARY, op, 0);
 	case ST_EXPR_BINARY:
-		err = cexpr(c, e->kids[0]);
+		err = cg_expr(c, e->kids[0]);
 		if (!err)
-			err = cexpr(c, e->kids[1]);
+			err = cg_expr(c, e->kids[1]);
 		if (err)
 			return err;
 		if (e->kids[0]->vtype == ST_VT_STR || e->kids[1]->vtype == ST_VT_STR) {
 			if (e->op == ST_OP_EQ)
-				return emit(c, e->pos, ST_I_STREQ, 0, 0);
+				return cg_emit(c, e->pos, ST_I_STREQ, 0, 0);
 			if (e->op == ST_OP_NE)
-				return emit(c, e->pos, ST_I_STRNE, 0, 0);
+				return cg_emit(c, e->pos, ST_I_STRNE, 0, 0);
 			return cg_fail(c, e->pos, "strings can only be compared with == and !=");
 		}
-		op = binop(e);
+		op = st_binop_of(e);
 		if (op < 0)
 			return cg_fail(c, e->pos, "unknown binary operator");
-		return emit(c, e->pos, ST_I_BINARY, op, 0);
+		return cg_emit(c, e->pos, ST_I_BINARY, op, 0);
 	case ST_EXPR_CALL:
 	case ST_EXPR_MAP:
 		break;
@@ -230,7 +240,9 @@ static int cstmt(struct cctx *c, const struct st_stmt *st)
 
 	if (st->kind == ST_STMT_CALL) {
 		if (call->func == ST_FN_EXIT)
-			return emit(c, st->pos, ST_I_EXIT, 0, 0);
+			return cg_emit(c, st->pos, ST_I_EXIT, 0, 0);
+		if (call->func == ST_FN_PRINTF)
+			return cg_printf(c, st);
 		st_diag_set(c->diag, c->prog->filename, st->pos,
 			    "%s() in a side: probe would need event streaming, which sidetrace "
 			    "does not do yet",
@@ -247,25 +259,26 @@ static int cstmt(struct cctx *c, const struct st_stmt *st)
 		const struct st_expr *key = st->keys[k];
 
 		if (lay->parts[k].kind == ST_KPART_PROBE)
-			err = emit(c, key->pos, ST_I_BUILTIN, ST_BI_PROBE, 0);
+			err = cg_emit(c, key->pos, ST_I_BUILTIN, ST_BI_PROBE, 0);
 		else
-			err = cexpr(c, key);
+			err = cg_expr(c, key);
 		if (!err)
-			err = emit(c, key->pos,
-				   lay->parts[k].kind == ST_KPART_STR ? ST_I_KEY_STR : ST_I_KEY_INT,
-				   0, lay->parts[k].off);
+			err = cg_emit(c, key->pos,
+				      lay->parts[k].kind == ST_KPART_STR ? ST_I_KEY_STR
+									 : ST_I_KEY_INT,
+				      0, lay->parts[k].off);
 		if (err)
 			return err;
 	}
 	if (call->func == ST_FN_COUNT)
-		err = emit(c, call->pos, ST_I_CONST, 0, 0);
+		err = cg_emit(c, call->pos, ST_I_CONST, 0, 0);
 	else if (call->nr_kids >= 1)
-		err = cexpr(c, call->kids[0]);
+		err = cg_expr(c, call->kids[0]);
 	else
 		err = cg_fail(c, call->pos, "internal error: aggregation without value");
 	if (err)
 		return err;
-	return emit(c, st->pos, ST_I_AGG, st->map_id, 0);
+	return cg_emit(c, st->pos, ST_I_AGG, st->map_id, 0);
 }
 
 int cg_clause(struct cctx *c, const struct st_clause *cl)
@@ -275,11 +288,11 @@ int cg_clause(struct cctx *c, const struct st_clause *cl)
 	int err;
 
 	c->depth = 0;
-	err = emit(c, cl->pos, ST_I_CLAUSE, 0, 0);
+	err = cg_emit(c, cl->pos, ST_I_CLAUSE, 0, 0);
 	if (!err && cl->filter) {
-		err = cexpr(c, cl->filter);
+		err = cg_expr(c, cl->filter);
 		if (!err)
-			err = emit(c, cl->filter->pos, ST_I_FILTER, 0, 0);
+			err = cg_emit(c, cl->filter->pos, ST_I_FILTER, 0, 0);
 	}
 	for (i = 0; !err && i < cl->nr_stmts; i++)
 		err = cstmt(c, &cl->stmts[i]);

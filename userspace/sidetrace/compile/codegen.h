@@ -27,6 +27,12 @@ struct cctx {
 int cg_fail(struct cctx *c, struct st_pos pos, const char *msg);
 /* The load slot that reads field expression e, added unless already there. */
 int cg_add_load(struct cctx *c, const struct st_expr *e);
+/* Appends one instruction; fails past ST_MAX_INSNS or the stack's depth. */
+int cg_emit(struct cctx *c, struct st_pos pos, uint8_t op, uint8_t a, int64_t imm);
+/* Appends the code of expression e, which leaves its value on the stack. */
+int cg_expr(struct cctx *c, const struct st_expr *e);
+/* printf: the values into a record, then the record sent. */
+int cg_printf(struct cctx *c, const struct st_stmt *st);
 /* Appends the code of clause cl for the event c->ev_idx to c->probe. */
 int cg_clause(struct cctx *c, const struct st_clause *cl);
 /* Map configurations and key layouts from the checker's map table. */

@@ -13,6 +13,10 @@
 #include "common/side_types.h"
 #include "compile/codegen.h"
 
+_Static_assert(sizeof(struct st_rec_hdr) == ST_REC_HDR, "records start with ST_REC_HDR bytes");
+_Static_assert(ST_MAX_PRINTF_ARGS *ST_REC_STR_SIZE <= ST_REC_MAX,
+	       "a record holds every printf argument as a string");
+
 static bool is_side_clause(const struct st_clause *cl)
 {
 	uint32_t i;
@@ -155,5 +159,6 @@ void st_compiled_free(struct st_compiled *c)
 	for (i = 0; i < c->nr_probes; i++)
 		free(c->probes[i].name);
 	free(c->probes);
+	free(c->printfs);
 	memset(c, 0, sizeof(*c));
 }

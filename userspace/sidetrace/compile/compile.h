@@ -18,6 +18,7 @@
 
 #include "lang/ast.h"
 #include "lang/diag.h"
+#include "lang/format.h"
 #include "discovery/events.h"
 #include "sidetrace.h"
 
@@ -52,6 +53,18 @@ struct st_compiled_probe {
 	struct st_probe_cfg cfg;
 };
 
+/*
+ * Where the values of one printf statement are in its records (the
+ * bytes after st_rec_hdr): chosen here, read by the collector.
+ */
+struct st_printf_layout {
+	const struct st_expr *call; /* the printf; its format is call->fmt */
+	uint32_t nr_args;
+	uint32_t off[ST_MAX_PRINTF_ARGS];
+	bool is_str[ST_MAX_PRINTF_ARGS];
+	uint32_t size; /* the record's bytes after the header */
+};
+
 struct st_compiled {
 	struct st_compiled_probe *probes; /* index = cookie */
 	uint32_t nr_probes;
@@ -60,7 +73,17 @@ struct st_compiled {
 	uint32_t nr_maps;
 	uint32_t key_size; /* hash key bytes: header, largest parts, bucket */
 	uint32_t nr_flat; /* st_flat slots of the maps without keys */
+	struct st_printf_layout *printfs; /* index = st_rec_hdr.id */
+	uint32_t nr_printfs;
+	/* The ring buffer's bytes, a power of 2 (0: ST_EVENTS_DEFAULT_SIZE); set by the caller. */
+	uint32_t events_size;
 };
+
+/* True when probes send records: the ring buffer is needed. */
+static inline bool st_compiled_streams(const struct st_compiled *c)
+{
+	return c->nr_printfs > 0;
+}
 
 /*
  * Read every field through the SIDE argument vector, even top-level ones
@@ -79,5 +102,13 @@ int st_compile(const struct st_program *prog, unsigned int flags, struct st_comp
 	       struct st_diag *diag);
 
 void st_compiled_free(struct st_compiled *c);
+
+/*
+ * The operator (enum st_binop) of a checked binary expression on
+ * integers, by its operands' signedness; -1 if it has none.
+ */
+int st_binop_of(const struct st_expr *e);
+/* The operator (enum st_unop) of a unary operator; -1 if none. */
+int st_unop_of(enum st_op op);
 
 #endif /* SIDETRACE_COMPILE_H */

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "lang/ast.h"
+#include "lang/format.h"
 
 void st_expr_free(struct st_expr *e)
 {
@@ -20,6 +21,8 @@ void st_expr_free(struct st_expr *e)
 		free(e->refs[i].idx);
 	free(e->refs);
 	free(e->str);
+	st_format_free(e->fmt);
+	free(e->fmt);
 	free(e);
 }
 

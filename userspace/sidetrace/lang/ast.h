@@ -19,6 +19,8 @@
 #include "sidetrace.h"
 
 /* 1-based line and column; columns count bytes, a tab is one column. */
+struct st_format;
+
 struct st_pos {
 	uint32_t line;
 	uint32_t col;
@@ -171,6 +173,7 @@ struct st_expr {
 	struct st_path_seg *path; /* ST_EXPR_FIELD, after "args" */
 	uint32_t nr_path;
 	/* checker: */
+	struct st_format *fmt; /* printf: its format, parsed */
 	enum st_vtype vtype;
 	int map_id; /* ST_EXPR_MAP: index in st_program.maps, else -1 */
 	/* ST_EXPR_FIELD: one per event of the enclosing clause, same order */

@@ -67,6 +67,9 @@ int ck_settle_default(struct checker *c, struct st_expr *e, const char *why);
 /* Resolves args.PATH in every event of the clause. */
 int ck_field(struct checker *c, struct st_expr *e);
 
+/* printf: its format parsed into call->fmt, the arguments matched with it. */
+int ck_printf(struct checker *c, struct st_expr *call);
+
 /* Types an expression and its operands. */
 int ck_expr(struct checker *c, struct st_expr *e);
 /* Checks that e is an integer in its role ("the filter", "sum()'s value"). */

@@ -212,10 +212,7 @@ static int check_action(struct checker *c, struct st_stmt *s)
 
 	switch (call->func) {
 	case ST_FN_PRINTF:
-		ck_err(c, call->pos, "printf is not supported yet");
-		st_diag_hint(c->diag,
-			     "aggregate into a map instead, e.g. @m[args.FIELD] = count()");
-		return -EINVAL;
+		return ck_printf(c, call);
 	case ST_FN_EXIT:
 		if (call->nr_kids)
 			return ck_err(c, call->kids[0]->pos, "exit() takes no argument");

@@ -5,7 +5,9 @@
 #include <string.h>
 
 #include "runtime/aggregations.h"
+#include "output/printf_print.h"
 #include "runtime/clauses.h"
+#include "runtime/eval.h"
 
 static int print_map(struct st_runner *r, int map_id)
 {
@@ -23,7 +25,28 @@ static int print_map(struct st_runner *r, int map_id)
 	return ret;
 }
 
-int st_run_clause(struct st_runner *r, const struct st_clause *cl)
+/* printf in user space: the values computed here, formatted as records are. */
+static int run_printf(struct st_runner *r, const struct st_expr *call, const char *probe)
+{
+	struct st_eval_val vals[ST_MAX_PRINTF_ARGS];
+	struct st_key_val kv[ST_MAX_PRINTF_ARGS];
+	struct st_textbuf text = {0};
+	uint32_t i;
+	int ret;
+
+	for (i = 0; i + 1 < call->nr_kids && i < ST_MAX_PRINTF_ARGS; i++) {
+		ret = st_eval(call->kids[i + 1], probe, &vals[i]);
+		if (ret)
+			return ret;
+		kv[i] = vals[i].v;
+	}
+	st_format_values(&text, call->fmt, kv);
+	ret = text.failed ? -ENOMEM : st_output_printf(r->out, r->fmt, &text);
+	st_tb_free(&text);
+	return ret;
+}
+
+int st_run_clause(struct st_runner *r, const struct st_clause *cl, const char *probe)
 {
 	uint32_t i;
 	int ret = 0;
@@ -48,6 +71,9 @@ int st_run_clause(struct st_runner *r, const struct st_clause *cl)
 			if (map_id >= 0 && r->loader)
 				ret = st_maps_zero(r->loader, r->compiled, map_id);
 			break;
+		case ST_FN_PRINTF:
+			ret = run_printf(r, call, probe);
+			break;
 		case ST_FN_EXIT:
 			r->exit_requested = true;
 			/* bpftrace stops the clause at exit(). */
@@ -70,7 +96,7 @@ int st_run_clauses(struct st_runner *r, enum st_ap_kind kind)
 		for (j = 0; j < cl->nr_points; j++) {
 			if (cl->points[j].kind != kind)
 				continue;
-			ret = st_run_clause(r, cl);
+			ret = st_run_clause(r, cl, kind == ST_AP_BEGIN ? "BEGIN" : "END");
 			if (ret)
 				return ret;
 			break;

@@ -26,8 +26,11 @@ struct st_runner {
 	bool exit_requested; /* an exit() ran */
 };
 
-/* Runs the statements of a BEGIN, END or interval clause. 0 or -errno. */
-int st_run_clause(struct st_runner *r, const struct st_clause *cl);
+/*
+ * Runs the statements of a BEGIN, END or interval clause; probe names its
+ * attach point for the probe builtin. 0 or -errno.
+ */
+int st_run_clause(struct st_runner *r, const struct st_clause *cl, const char *probe);
 
 /* Runs every clause of kind kind (BEGIN or END), in program order. */
 int st_run_clauses(struct st_runner *r, enum st_ap_kind kind);

@@ -248,9 +248,11 @@ static int make_site(const struct st_compiled_probe *p, uint32_t probe, const st
 static int configure(struct st_loader *l, const struct st_compiled *c)
 {
 	struct sidetrace_bpf *skel = l->skel;
-	uint32_t nr = c->nr_probes ? c->nr_probes : 1;
+	uint32_t nr = c->nr_probes ? c->nr_probes : 1, events = ST_EVENTS_MIN_SIZE;
 	int err;
 
+	if (st_compiled_streams(c))
+		events = c->events_size ? c->events_size : ST_EVENTS_DEFAULT_SIZE;
 	err = bpf_map__set_max_entries(skel->maps.st_probes, nr);
 	if (!err)
 		err = bpf_map__set_max_entries(skel->maps.st_fault_armed, nr);
@@ -262,8 +264,12 @@ static int configure(struct st_loader *l, const struct st_compiled *c)
 		err = bpf_map__set_max_entries(skel->maps.st_flat, c->nr_flat ? c->nr_flat : 1);
 	if (!err)
 		err = bpf_map__set_key_size(skel->maps.st_aggr, c->key_size);
+	if (!err)
+		err = bpf_map__set_max_entries(skel->maps.st_events, events);
 	if (err)
 		return err;
+	/* Wake the collector early enough that a burst never fills the buffer. */
+	skel->rodata->st_events_wakeup = events / 8;
 	memcpy((void *)skel->rodata->st_maps, c->maps, sizeof(c->maps));
 	skel->rodata->st_key_words = (c->key_size - ST_KEY_HDR) / 8;
 	return 0;
@@ -436,6 +442,7 @@ int st_loader_load(struct st_loader *l, const struct st_compiled *c, char *err, 
 	l->aggr_fd = -1;
 	l->counters_fd = -1;
 	l->flat_fd = -1;
+	l->events_fd = -1;
 	ret = st_loader_check_environment(err, errlen);
 	if (ret)
 		return ret;
@@ -467,6 +474,7 @@ int st_loader_load(struct st_loader *l, const struct st_compiled *c, char *err, 
 	l->aggr_fd = bpf_map__fd(l->skel->maps.st_aggr);
 	l->counters_fd = bpf_map__fd(l->skel->maps.st_counters);
 	l->flat_fd = bpf_map__fd(l->skel->maps.st_flat);
+	l->events_fd = bpf_map__fd(l->skel->maps.st_events);
 	return write_config(l, c, err, errlen);
 }
 
@@ -635,4 +643,5 @@ void st_loader_close(struct st_loader *l)
 	l->aggr_fd = -1;
 	l->counters_fd = -1;
 	l->flat_fd = -1;
+	l->events_fd = -1;
 }

@@ -28,6 +28,7 @@ struct st_loader {
 	int aggr_fd; /* st_aggr: the aggregations with keys */
 	int flat_fd; /* st_flat: the maps without keys */
 	int counters_fd; /* st_counters: decode errors and drops */
+	int events_fd; /* st_events: the ring buffer of records */
 	int ncpus; /* possible CPUs: per-CPU value count */
 	bool fault_in; /* the sleepable fault-in program is loaded */
 	bool *fault_in_on; /* per probe: fault-in attached */

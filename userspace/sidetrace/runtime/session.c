@@ -48,6 +48,7 @@ pid_t st_spawn_stopped(char **cmd_argv, int *release_fd)
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGCHLD, SIG_DFL);
+		signal(SIGPIPE, SIG_DFL);
 		execvp(cmd_argv[0], cmd_argv);
 		fprintf(stderr, "sidetrace: cannot run %s: %s\n", cmd_argv[0], strerror(errno));
 		_exit(127);
@@ -68,23 +69,33 @@ static uint64_t now_ns(void)
 struct timer {
 	const struct st_clause *clause;
 	uint64_t period, next;
+	char name[48]; /* the probe builtin: "interval:s:1" */
 };
 
-/* Sleeps until the next timer, at most POLL_NS; signals cut it short. */
-static void wait_a_little(const struct timer *timers, size_t n)
+/*
+ * Until the next timer, at most POLL_NS: prints the records that arrive,
+ * or sleeps when there are none to wait for. Signals cut it short.
+ */
+static int wait_a_little(struct st_stream *stream, const struct timer *timers, size_t n)
 {
 	uint64_t now = now_ns(), until = now + POLL_NS;
 	struct timespec ts;
 	size_t i;
+	int ret;
 
 	for (i = 0; i < n; i++)
 		if (timers[i].next < until)
 			until = timers[i].next;
 	if (until <= now)
-		return;
+		return 0;
+	if (stream->rb) {
+		ret = st_stream_poll(stream, (until - now + 999999) / 1000000);
+		return ret < 0 ? ret : 0;
+	}
 	ts.tv_sec = (until - now) / 1000000000ULL;
 	ts.tv_nsec = (until - now) % 1000000000ULL;
 	nanosleep(&ts, NULL);
+	return 0;
 }
 
 static int collect_timers(const struct st_program *prog, struct timer **out, size_t *nr)
@@ -108,6 +119,12 @@ static int collect_timers(const struct st_program *prog, struct timer **out, siz
 			t[*nr].clause = &prog->clauses[i];
 			t[*nr].period = p->interval_ns ? p->interval_ns : 1;
 			t[*nr].next = now + t[*nr].period;
+			if (p->interval_ns % 1000000000ULL)
+				snprintf(t[*nr].name, sizeof(t[*nr].name), "interval:ms:%llu",
+					 (unsigned long long)(p->interval_ns / 1000000));
+			else
+				snprintf(t[*nr].name, sizeof(t[*nr].name), "interval:s:%llu",
+					 (unsigned long long)(p->interval_ns / 1000000000ULL));
 			(*nr)++;
 		}
 	}
@@ -119,11 +136,11 @@ static int collect_timers(const struct st_program *prog, struct timer **out, siz
  * -p process, firing interval clauses on time. *reaped tells whether the
  * child was waited for.
  */
-int st_session_loop(struct st_runner *r, struct st_loader *l, pid_t child,
+int st_session_loop(struct st_runner *r, struct st_loader *l, struct st_stream *stream, pid_t child,
 		    const volatile sig_atomic_t *stop, bool *reaped)
 {
 	struct timer *timers;
-	size_t nr_timers, i;
+	size_t nr_timers = 0, i;
 	bool warned = false;
 	char err[256];
 	int ret;
@@ -153,11 +170,13 @@ int st_session_loop(struct st_runner *r, struct st_loader *l, pid_t child,
 			timers[i].next += timers[i].period;
 			if (timers[i].next <= now)
 				timers[i].next = now + timers[i].period;
-			ret = st_run_clause(r, timers[i].clause);
+			ret = st_run_clause(r, timers[i].clause, timers[i].name);
 			if (ret)
 				goto cleanup;
 		}
-		wait_a_little(timers, nr_timers);
+		ret = wait_a_little(stream, timers, nr_timers);
+		if (ret)
+			goto cleanup;
 	}
 cleanup:
 	free(timers);

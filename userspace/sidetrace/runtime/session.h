@@ -12,6 +12,7 @@
 
 #include "runtime/clauses.h"
 #include "runtime/loader.h"
+#include "runtime/stream.h"
 
 /*
  * Forks cmd_argv, the child waiting before exec until a byte is written to
@@ -23,10 +24,11 @@ pid_t st_spawn_stopped(char **cmd_argv, int *release_fd);
 /*
  * Runs until *stop (a signal), exit() in a probe or clause, the end of
  * child (then *reaped is set) or of the -p process, firing interval
- * clauses on time and attaching fault-in where probes need it (l may be
- * NULL: nothing loaded). 0 or a negative errno.
+ * clauses on time, printing the stream's records as they come and
+ * attaching fault-in where probes need it (l may be NULL: nothing
+ * loaded). 0 or a negative errno (-EPIPE: the output's reader left).
  */
-int st_session_loop(struct st_runner *r, struct st_loader *l, pid_t child,
+int st_session_loop(struct st_runner *r, struct st_loader *l, struct st_stream *stream, pid_t child,
 		    const volatile sig_atomic_t *stop, bool *reaped);
 
 #endif /* SIDETRACE_RUNTIME_SESSION_H */

@@ -38,14 +38,18 @@ void st_tb_putc(struct st_textbuf *tb, char c)
 	tb->s[tb->len] = '\0';
 }
 
-void st_tb_puts(struct st_textbuf *tb, const char *s)
+void st_tb_putn(struct st_textbuf *tb, const char *s, size_t n)
 {
-	size_t n = strlen(s);
-
 	if (!tb_reserve(tb, n))
 		return;
-	memcpy(tb->s + tb->len, s, n + 1);
+	memcpy(tb->s + tb->len, s, n);
 	tb->len += n;
+	tb->s[tb->len] = '\0';
+}
+
+void st_tb_puts(struct st_textbuf *tb, const char *s)
+{
+	st_tb_putn(tb, s, strlen(s));
 }
 
 void st_tb_printf(struct st_textbuf *tb, const char *fmt, ...)

@@ -19,6 +19,16 @@ struct st_textbuf {
 
 void st_tb_putc(struct st_textbuf *tb, char c);
 void st_tb_puts(struct st_textbuf *tb, const char *s);
+/* Appends n bytes of s, which may hold NULs. */
+void st_tb_putn(struct st_textbuf *tb, const char *s, size_t n);
+/* Empties the buffer and keeps its memory, for the next use. */
+static inline void st_tb_reset(struct st_textbuf *tb)
+{
+	tb->len = 0;
+	tb->failed = false;
+	if (tb->s)
+		tb->s[0] = '\0';
+}
 void st_tb_printf(struct st_textbuf *tb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Append s as a JSON string literal, quotes included. */

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Per-event output: the layout of a printf statement's records (one per
+ * statement, shared by every probe it runs for) and the code that fills
+ * and sends one (bpf/sidetrace.h, ST_I_OUT_*).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compile/codegen.h"
+
+/* The printf's entry in out->printfs, laid out on first use. */
+static int printf_layout(struct cctx *c, const struct st_expr *call)
+{
+	struct st_printf_layout *lay;
+	uint32_t i, off = 0;
+
+	for (i = 0; i < c->out->nr_printfs; i++)
+		if (c->out->printfs[i].call == call)
+			return i;
+	if (c->out->nr_printfs > UINT16_MAX)
+		return cg_fail(c, call->pos, "more than 65536 printf statements");
+	lay = realloc(c->out->printfs, (c->out->nr_printfs + 1) * sizeof(*lay));
+	if (!lay)
+		return -ENOMEM;
+	c->out->printfs = lay;
+	lay = &lay[c->out->nr_printfs];
+	memset(lay, 0, sizeof(*lay));
+	lay->call = call;
+	lay->nr_args = call->nr_kids - 1;
+	for (i = 0; i < lay->nr_args; i++) {
+		lay->is_str[i] = call->kids[i + 1]->vtype == ST_VT_STR;
+		lay->off[i] = off;
+		off += lay->is_str[i] ? ST_REC_STR_SIZE : ST_REC_INT_SIZE;
+	}
+	/* The checker's ST_MAX_PRINTF_ARGS keeps this within ST_REC_MAX. */
+	lay->size = off;
+	return c->out->nr_printfs++;
+}
+
+int cg_printf(struct cctx *c, const struct st_stmt *st)
+{
+	const struct st_printf_layout *lay;
+	const struct st_expr *call = st->call;
+	uint32_t i;
+	int id, err;
+
+	id = printf_layout(c, call);
+	if (id < 0)
+		return id;
+	lay = &c->out->printfs[id];
+	for (i = 0; i < lay->nr_args; i++) {
+		err = cg_expr(c, call->kids[i + 1]);
+		if (!err)
+			err = cg_emit(c, call->kids[i + 1]->pos,
+				      lay->is_str[i] ? ST_I_OUT_STR : ST_I_OUT_INT, 0, lay->off[i]);
+		if (err)
+			return err;
+	}
+	err = cg_emit(c, st->pos, ST_I_OUT_EMIT, ST_REC_PRINTF, lay->size);
+	if (!err)
+		c->probe->cfg.insns[c->probe->cfg.nr_insns - 1].mask = id;
+	return err;
+}

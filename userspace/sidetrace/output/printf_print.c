@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: MIT
+/* printf's output: see printf_print.h. */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "output/printf_print.h"
+
+/* Longest conversion: a 20-byte spec can ask for a width of 99999999. */
+#define CONV_BUF 4096
+
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+
+static int format_int(char *buf, const struct st_conv *cv, uint64_t v)
+{
+	char tmp[32];
+
+	switch (cv->arg) {
+	case ST_CONV_SIGNED:
+		if (cv->bits == 8)
+			return snprintf(buf, CONV_BUF, cv->spec, (long long)(int8_t)v);
+		if (cv->bits == 16)
+			return snprintf(buf, CONV_BUF, cv->spec, (long long)(int16_t)v);
+		return snprintf(buf, CONV_BUF, cv->spec, (long long)v);
+	case ST_CONV_UNSIGNED:
+		if (cv->bits == 8)
+			return snprintf(buf, CONV_BUF, cv->spec, (unsigned long long)(uint8_t)v);
+		if (cv->bits == 16)
+			return snprintf(buf, CONV_BUF, cv->spec, (unsigned long long)(uint16_t)v);
+		return snprintf(buf, CONV_BUF, cv->spec, (unsigned long long)v);
+	case ST_CONV_CHAR:
+		tmp[0] = (char)v;
+		tmp[1] = '\0';
+		return snprintf(buf, CONV_BUF, cv->spec, tmp);
+	case ST_CONV_PTR:
+		snprintf(tmp, sizeof(tmp), "0x%llx", (unsigned long long)v);
+		return snprintf(buf, CONV_BUF, cv->spec, tmp);
+	default:
+		return 0;
+	}
+}
+
+void st_format_values(struct st_textbuf *tb, const struct st_format *f,
+		      const struct st_key_val *vals)
+{
+	const struct st_key_val *v = vals;
+	char buf[CONV_BUF];
+	uint32_t i;
+	int n;
+
+	for (i = 0; i < f->nr_pieces; i++) {
+		const struct st_fmt_piece *p = &f->pieces[i];
+
+		if (!p->is_conv) {
+			st_tb_putn(tb, f->text + p->off, p->len);
+			continue;
+		}
+		if (p->conv.arg == ST_CONV_STR)
+			n = snprintf(buf, sizeof(buf), p->conv.spec, v->s);
+		else
+			n = format_int(buf, &p->conv, v->type == ST_VT_INT ? (uint64_t)v->i : v->u);
+		if (n > 0)
+			st_tb_putn(tb, buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
+		v++;
+	}
+}
+
+int st_output_printf(FILE *out, enum st_output_format fmt, const struct st_textbuf *text)
+{
+	struct st_textbuf json = {0};
+	int ret = 0;
+
+	if (fmt == ST_OUTPUT_JSON) {
+		st_tb_puts(&json, "{\"type\": \"printf\", \"data\": ");
+		st_tb_json_str(&json, text->s ? text->s : "");
+		st_tb_puts(&json, "}\n");
+		text = &json;
+	}
+	if (text->len && fwrite(text->s, 1, text->len, out) != text->len)
+		ret = -errno;
+	st_tb_free(&json);
+	return ret;
+}

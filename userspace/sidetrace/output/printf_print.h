@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * printf's output: a parsed format (lang/format.h) applied to typed
+ * values, and the text written as the output format says: as it is, or
+ * as bpftrace's {"type": "printf", "data": "..."} under -f json.
+ */
+#ifndef SIDETRACE_OUTPUT_PRINTF_PRINT_H
+#define SIDETRACE_OUTPUT_PRINTF_PRINT_H
+
+#include <stdio.h>
+
+#include "lang/format.h"
+#include "output/maps_print.h"
+#include "util/textbuf.h"
+
+/* Appends f applied to vals, one per conversion, to tb. */
+void st_format_values(struct st_textbuf *tb, const struct st_format *f,
+		      const struct st_key_val *vals);
+
+/* Writes the text of one printf. Returns 0 or -errno of the write. */
+int st_output_printf(FILE *out, enum st_output_format fmt, const struct st_textbuf *text);
+
+#endif /* SIDETRACE_OUTPUT_PRINTF_PRINT_H */

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: MIT
+/* Per-event records to text or JSON: see stream.h. */
+#include <errno.h>
+#include <string.h>
+
+#include <bpf/libbpf.h>
+
+#include "output/printf_print.h"
+#include "runtime/stream.h"
+
+/* A printf record's values, as its layout says (compile/records.c). */
+static int printf_record(struct st_stream *s, const struct st_rec_hdr *h, const uint8_t *data)
+{
+	const struct st_compiled *c = s->r->compiled;
+	struct st_key_val vals[ST_MAX_PRINTF_ARGS];
+	char strs[ST_MAX_PRINTF_ARGS][ST_STR_LEN];
+	const struct st_printf_layout *lay;
+	uint32_t i;
+
+	if (h->id >= c->nr_printfs || h->len != c->printfs[h->id].size)
+		return -EINVAL;
+	lay = &c->printfs[h->id];
+	for (i = 0; i < lay->nr_args; i++) {
+		if (lay->is_str[i]) {
+			memcpy(strs[i], data + lay->off[i], ST_STR_LEN);
+			strs[i][ST_STR_LEN - 1] = '\0';
+			vals[i].type = ST_VT_STR;
+			vals[i].s = strs[i];
+		} else {
+			vals[i].type =
+				lay->call->kids[i + 1]->vtype == ST_VT_INT ? ST_VT_INT : ST_VT_UINT;
+			memcpy(&vals[i].u, data + lay->off[i], sizeof(vals[i].u));
+		}
+	}
+	st_tb_reset(&s->text);
+	st_format_values(&s->text, lay->call->fmt, vals);
+	return st_output_printf(s->r->out, s->r->fmt, &s->text);
+}
+
+/* ring_buffer__consume() callback: a negative return stops consuming. */
+static int on_record(void *ctx, void *data, size_t size)
+{
+	struct st_stream *s = ctx;
+	struct st_rec_hdr h;
+	int ret = -EINVAL;
+
+	if (s->write_err)
+		return s->write_err;
+	if (size < sizeof(h)) {
+		s->bad++;
+		return 0;
+	}
+	memcpy(&h, data, sizeof(h));
+	if (h.len <= size - sizeof(h) && h.kind == ST_REC_PRINTF)
+		ret = printf_record(s, &h, (const uint8_t *)data + sizeof(h));
+	if (ret == -EINVAL) {
+		s->bad++;
+		return 0;
+	}
+	if (ret) {
+		s->write_err = ret;
+		return ret;
+	}
+	s->records++;
+	return 0;
+}
+
+int st_stream_open(struct st_stream *s, const struct st_loader *l, struct st_runner *r)
+{
+	memset(s, 0, sizeof(*s));
+	s->r = r;
+	if (!l || !st_compiled_streams(r->compiled))
+		return 0;
+	s->rb = ring_buffer__new(l->events_fd, on_record, s, NULL);
+	if (!s->rb)
+		return -errno;
+	return 0;
+}
+
+int st_stream_poll(struct st_stream *s, int timeout_ms)
+{
+	int ret;
+
+	if (!s->rb)
+		return 0;
+	/*
+	 * Records are mostly sent without a wake-up (see st_events_wakeup),
+	 * so the wait ends on the timeout and the consume reads them.
+	 */
+	ret = ring_buffer__poll(s->rb, timeout_ms);
+	if (ret >= 0 || ret == -EINTR)
+		ret = ring_buffer__consume(s->rb);
+	if (s->write_err)
+		return s->write_err;
+	if (fflush(s->r->out))
+		return s->write_err = -errno;
+	return ret;
+}
+
+void st_stream_close(struct st_stream *s)
+{
+	ring_buffer__free(s->rb);
+	st_tb_free(&s->text);
+	memset(s, 0, sizeof(*s));
+}

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The collector's end of per-event output: records read from the ring
+ * buffer (bpf/sidetrace.h, st_rec_hdr) and printed in the order the
+ * kernel accepted them, so that a thread's lines keep its order.
+ */
+#ifndef SIDETRACE_RUNTIME_STREAM_H
+#define SIDETRACE_RUNTIME_STREAM_H
+
+#include <stdint.h>
+
+#include "runtime/clauses.h"
+#include "util/textbuf.h"
+
+struct ring_buffer;
+
+struct st_stream {
+	struct ring_buffer *rb; /* NULL: the program prints nothing per event */
+	struct st_runner *r;
+	struct st_textbuf text; /* one record's text, reused */
+	int write_err; /* the first failed write (-EPIPE: the reader left) */
+	uint64_t records, bad; /* printed; malformed (never expected) */
+};
+
+/* Opens the ring buffer if the program streams. 0 or a negative errno. */
+int st_stream_open(struct st_stream *s, const struct st_loader *l, struct st_runner *r);
+
+/*
+ * Waits up to timeout_ms for records, then prints every record waiting.
+ * Returns the number printed, or a negative errno: a failed write (see
+ * write_err) stops the session.
+ */
+int st_stream_poll(struct st_stream *s, int timeout_ms);
+
+void st_stream_close(struct st_stream *s);
+
+#endif /* SIDETRACE_RUNTIME_STREAM_H */
