@@ -46,6 +46,12 @@ truth_values() { # event field: the field's value in each line of the event
 	awk -v ev="$1" -v f="$2" '$1 == ev { for (i = 2; i <= NF; i++) {
 		split($i, kv, "="); if (kv[1] == f) print kv[2] } }' "$TRUTH"
 }
+truth_fields() { # event field...: per line of the event, the fields' values
+	awk -v ev="$1" -v fields="${*:2}" '$1 == ev { out = ""; n = split(fields, want, " ")
+		for (w = 1; w <= n; w++) for (i = 2; i <= NF; i++) {
+			split($i, kv, "="); if (kv[1] == want[w]) out = out (w > 1 ? " " : "") kv[2] }
+		print out }' "$TRUTH"
+}
 truth_count() { # event
 	awk -v ev="$1" '$1 == ev { n++ } END { print n + 0 }' "$TRUTH"
 }

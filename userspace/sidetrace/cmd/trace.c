@@ -40,6 +40,7 @@ struct options {
 	const char *out_path;
 	const char *program; /* -e, or NULL */
 	const char *file; /* the program's file, or NULL */
+	uint32_t events_size; /* --buffer-size, or 0 */
 };
 
 static volatile sig_atomic_t stop_signal;
@@ -69,6 +70,10 @@ static void usage(FILE *f)
 		   "               it and the libraries next to it, stop when it exits\n"
 		   "  -f FORMAT    output format: text (default) or json\n"
 		   "  -o FILE      write the output to FILE\n"
+		   "  -b, --buffer-size SIZE\n"
+		   "               the buffer of printed events (printf), e.g. 64M; a power\n"
+		   "               of 2 from 4K to 1G, default 16M. Events that find it full\n"
+		   "               are counted and reported, never waited for\n"
 		   "  -v           verbose: show libbpf's and the kernel's messages\n"
 		   "  -h, --help   this help\n"
 		   "\n"
@@ -91,17 +96,43 @@ static int libbpf_verbose(enum libbpf_print_level level, const char *fmt, va_lis
 	return vfprintf(stderr, fmt, ap);
 }
 
+/* -b: bytes with an optional K, M or G; a power of 2 that a ring buffer can be. */
+static int parse_size(const char *arg, uint32_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (!errno && end != arg && (*end == 'K' || *end == 'k'))
+		v <<= 10, end++;
+	else if (!errno && end != arg && (*end == 'M' || *end == 'm'))
+		v <<= 20, end++;
+	else if (!errno && end != arg && (*end == 'G' || *end == 'g'))
+		v <<= 30, end++;
+	if (errno || end == arg || *end || v < ST_EVENTS_MIN_SIZE || v > (1ULL << 30) ||
+	    (v & (v - 1))) {
+		fprintf(stderr,
+			"sidetrace: --buffer-size '%s': give a power of 2 from 4K to 1G, e.g. 64M\n",
+			arg);
+		return -EINVAL;
+	}
+	*out = v;
+	return 0;
+}
+
 static int parse_options(int argc, char **argv, struct options *o)
 {
 	static const struct option longopts[] = {
 		{"help", no_argument, NULL, 'h'},
+		{"buffer-size", required_argument, NULL, 'b'},
 		{NULL, 0, NULL, 0},
 	};
 	char *end;
 	int c;
 
 	memset(o, 0, sizeof(*o));
-	while ((c = getopt_long(argc, argv, "+hvp:c:f:o:e:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+hvp:c:f:o:e:b:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			usage(stdout);
@@ -135,6 +166,10 @@ static int parse_options(int argc, char **argv, struct options *o)
 			break;
 		case 'o':
 			o->out_path = optarg;
+			break;
+		case 'b':
+			if (parse_size(optarg, &o->events_size))
+				return -EINVAL;
 			break;
 		case 'e':
 			o->program = optarg;
@@ -304,6 +339,7 @@ static int build(struct trace *t)
 			 &t->compiled, &diag);
 	if (ret)
 		goto fail;
+	t->compiled.events_size = t->o.events_size;
 	return 0;
 fail:
 	print_diag(ret, &diag, t->text);
@@ -379,6 +415,7 @@ static int run(struct trace *t)
 		.out = t->out,
 		.fmt = t->o.fmt,
 		.pid = t->o.pid,
+		.verbose = t->o.verbose,
 	};
 	struct st_stream stream;
 	int ret;

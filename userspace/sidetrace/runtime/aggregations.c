@@ -550,6 +550,8 @@ const char *st_counter_reason(uint32_t counter)
 		return "map full, values not counted";
 	case ST_C_BUSY:
 		return "dropped: too many runs preempted on one CPU";
+	case ST_C_LOST:
+		return "output buffer full (see --buffer-size)";
 	default:
 		return "unknown problem";
 	}

@@ -121,6 +121,40 @@ int st_run_print_all(struct st_runner *r)
 	return ret;
 }
 
+/* One problem, to stderr; lost records also as a JSON document of the output. */
+static void report_problem(struct st_runner *r, const struct st_problem *p)
+{
+	const char *name = r->compiled->probes[p->probe].name;
+	const char *reason = st_counter_reason(p->counter);
+	unsigned long long n = p->count;
+	struct st_textbuf json = {0};
+
+	switch (p->counter) {
+	case ST_C_STR_TRUNC:
+		fprintf(stderr, "sidetrace: %llu strings were cut: %s (%s)\n", n, reason, name);
+		break;
+	case ST_C_LOST:
+		fprintf(stderr, "sidetrace: %llu events not printed: %s (%s)\n", n, reason, name);
+		if (r->fmt != ST_OUTPUT_JSON)
+			break;
+		st_tb_json_str(&json, name);
+		fprintf(r->out,
+			"{\"type\": \"lost\", \"data\": {\"probe\": %s, \"events\": %llu, "
+			"\"reason\": \"output buffer full\"}}\n",
+			json.s ? json.s : "\"\"", n);
+		st_tb_free(&json);
+		break;
+	case ST_C_MAP_FULL:
+	case ST_C_BUSY:
+		fprintf(stderr, "sidetrace: %llu events not counted: %s (%s)\n", n, reason, name);
+		break;
+	default:
+		fprintf(stderr, "sidetrace: %llu events could not be decoded: %s (%s)\n", n, reason,
+			name);
+		break;
+	}
+}
+
 unsigned long long st_run_report_problems(struct st_runner *r)
 {
 	struct st_problem *probs;
@@ -137,22 +171,11 @@ unsigned long long st_run_report_problems(struct st_runner *r)
 		return 0;
 	n = st_problems_read(r->loader, r->compiled, probs, n);
 	for (i = 0; i < n; i++) {
-		const char *name = r->compiled->probes[probs[i].probe].name;
-		const char *reason = st_counter_reason(probs[i].counter);
-
-		if (probs[i].counter == ST_C_STR_TRUNC) {
-			fprintf(stderr, "sidetrace: %llu strings were cut: %s (%s)\n",
-				(unsigned long long)probs[i].count, reason, name);
-			continue;
-		}
-		if (probs[i].counter == ST_C_MAP_FULL || probs[i].counter == ST_C_BUSY)
-			fprintf(stderr, "sidetrace: %llu events not counted: %s (%s)\n",
-				(unsigned long long)probs[i].count, reason, name);
-		else
-			fprintf(stderr, "sidetrace: %llu events could not be decoded: %s (%s)\n",
-				(unsigned long long)probs[i].count, reason, name);
-		lost += probs[i].count;
+		report_problem(r, &probs[i]);
+		if (st_counter_is_loss(probs[i].counter))
+			lost += probs[i].count;
 	}
+	fflush(r->out);
 	free(probs);
 	return lost;
 }

@@ -24,6 +24,7 @@ struct st_runner {
 	enum st_output_format fmt;
 	pid_t pid; /* -p: the traced process, or 0 */
 	bool exit_requested; /* an exit() ran */
+	bool verbose; /* -v: say what is lost as it happens */
 };
 
 /*

@@ -18,6 +18,7 @@
 #include "runtime/session.h"
 
 #define POLL_NS (50 * 1000 * 1000ULL) /* checks for exit() in probes */
+#define LOST_REPORT_NS 1000000000ULL /* -v: lost records said once a second */
 
 /*
  * -c: forks the command, stopped before exec until the tracer writes to
@@ -140,6 +141,7 @@ int st_session_loop(struct st_runner *r, struct st_loader *l, struct st_stream *
 		    const volatile sig_atomic_t *stop, bool *reaped)
 {
 	struct timer *timers;
+	uint64_t lost_report = now_ns() + LOST_REPORT_NS;
 	size_t nr_timers = 0, i;
 	bool warned = false;
 	char err[256];
@@ -177,6 +179,10 @@ int st_session_loop(struct st_runner *r, struct st_loader *l, struct st_stream *
 		ret = wait_a_little(stream, timers, nr_timers);
 		if (ret)
 			goto cleanup;
+		if (r->verbose && now_ns() >= lost_report) {
+			st_stream_report_lost(stream);
+			lost_report = now_ns() + LOST_REPORT_NS;
+		}
 	}
 cleanup:
 	free(timers);

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: MIT
 /* Per-event records to text or JSON: see stream.h. */
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <bpf/libbpf.h>
 
 #include "output/printf_print.h"
+#include "runtime/aggregations.h"
 #include "runtime/stream.h"
 
 /* A printf record's values, as its layout says (compile/records.c). */
@@ -69,12 +72,42 @@ int st_stream_open(struct st_stream *s, const struct st_loader *l, struct st_run
 {
 	memset(s, 0, sizeof(*s));
 	s->r = r;
+	s->l = l;
 	if (!l || !st_compiled_streams(r->compiled))
 		return 0;
+	s->lost_seen = calloc(r->compiled->nr_probes, sizeof(*s->lost_seen));
+	if (!s->lost_seen)
+		return -ENOMEM;
 	s->rb = ring_buffer__new(l->events_fd, on_record, s, NULL);
 	if (!s->rb)
 		return -errno;
 	return 0;
+}
+
+void st_stream_report_lost(struct st_stream *s)
+{
+	struct st_problem *probs = NULL;
+	int n, i;
+
+	if (!s->rb)
+		return;
+	n = st_problems_read(s->l, s->r->compiled, NULL, 0);
+	if (n > 0)
+		probs = calloc(n, sizeof(*probs));
+	if (!probs)
+		return;
+	n = st_problems_read(s->l, s->r->compiled, probs, n);
+	for (i = 0; i < n; i++) {
+		uint64_t *seen = &s->lost_seen[probs[i].probe];
+
+		if (probs[i].counter != ST_C_LOST || probs[i].count <= *seen)
+			continue;
+		fprintf(stderr, "sidetrace: %llu more events not printed: output buffer full (%s)\n",
+			(unsigned long long)(probs[i].count - *seen),
+			s->r->compiled->probes[probs[i].probe].name);
+		*seen = probs[i].count;
+	}
+	free(probs);
 }
 
 int st_stream_poll(struct st_stream *s, int timeout_ms)
@@ -101,5 +134,6 @@ void st_stream_close(struct st_stream *s)
 {
 	ring_buffer__free(s->rb);
 	st_tb_free(&s->text);
+	free(s->lost_seen);
 	memset(s, 0, sizeof(*s));
 }

@@ -20,6 +20,8 @@ struct st_stream {
 	struct st_textbuf text; /* one record's text, reused */
 	int write_err; /* the first failed write (-EPIPE: the reader left) */
 	uint64_t records, bad; /* printed; malformed (never expected) */
+	uint64_t *lost_seen; /* per probe: records lost, as last reported */
+	const struct st_loader *l;
 };
 
 /* Opens the ring buffer if the program streams. 0 or a negative errno. */
@@ -31,6 +33,9 @@ int st_stream_open(struct st_stream *s, const struct st_loader *l, struct st_run
  * write_err) stops the session.
  */
 int st_stream_poll(struct st_stream *s, int timeout_ms);
+
+/* -v: tells stderr which probes lost records since the last call. */
+void st_stream_report_lost(struct st_stream *s);
 
 void st_stream_close(struct st_stream *s);
 
