@@ -1,0 +1,99 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
+# Issue 7: printed events never block the app and are never lost silently:
+# delivered + lost = emitted; the output's reader may leave; Ctrl-C prints
+# what the buffer holds, then the maps.
+
+load helpers
+
+PROG_REQ() { # printf of every http:request
+	echo "side:$HTTPD:http:request { printf(\"%s %s %u\\n\", args.method, args.path, args.status); }"
+}
+
+@test "a stopped reader and a tiny buffer: delivered + lost equals emitted, per probe" {
+	out="$BATS_TEST_TMPDIR/out"
+	"$SIDETRACE" -b 4K -e "$(PROG_REQ) side:$HTTPD:http:request { @n = count(); }" \
+		-c "$HTTPD -n 20000 -r 40000" >"$out" 2>"$out.err" &
+	st=$!
+	for i in $(seq 100); do grep -q Attaching "$out" && break; sleep 0.05; done
+	kill -STOP "$st"
+	sleep 0.4
+	kill -CONT "$st"
+	wait "$st"
+	delivered=$(grep -c '^[A-Z]* /' "$out")
+	lost=$(sed -n 's/^sidetrace: \([0-9]*\) events not printed: output buffer full.*(side:.*:http:request)$/\1/p' "$out.err")
+	echo "delivered=$delivered lost=$lost" >&2
+	[ -n "$lost" ] && [ "$lost" -gt 0 ]
+	[ "$((delivered + lost))" -eq 20000 ]
+	# The aggregation in the same program still counted every event.
+	grep -qx '@n: 20000' "$out"
+}
+
+@test "-f json: the loss is a {\"type\": \"lost\"} document with the probe" {
+	"$SIDETRACE" -f json -b 4K -e "$(PROG_REQ)" -c "$HTTPD -n 20000 -r 40000" \
+		>"$BATS_TEST_TMPDIR/out" 2>/dev/null &
+	st=$!
+	for i in $(seq 100); do grep -q attached_probes "$BATS_TEST_TMPDIR/out" && break; sleep 0.05; done
+	kill -STOP "$st"
+	sleep 0.4
+	kill -CONT "$st"
+	wait "$st"
+	run jq -s '[.[] | select(.type == "printf")] | length' "$BATS_TEST_TMPDIR/out"
+	delivered=$output
+	run jq -s '[.[] | select(.type == "lost") | .data.events] | add' "$BATS_TEST_TMPDIR/out"
+	[ "$((delivered + output))" -eq 20000 ]
+	jq -e 'select(.type == "lost") | .data.probe | endswith(":http:request")' "$BATS_TEST_TMPDIR/out"
+}
+
+@test "the default buffer written to a file loses nothing at full speed" {
+	"$SIDETRACE" -e "$(PROG_REQ)" -o "$BATS_TEST_TMPDIR/out" -c "$HTTPD -n 200000" \
+		2>"$BATS_TEST_TMPDIR/err"
+	[ "$(grep -c '^[A-Z]* /' "$BATS_TEST_TMPDIR/out")" -eq 200000 ]
+	! grep -q 'not printed' "$BATS_TEST_TMPDIR/err"
+}
+
+@test "a reader that leaves (| head) ends the session cleanly, probes detached" {
+	start_app "$BATS_TEST_TMPDIR/pid" "$HTTPD" -d 20 -r 2000 -p
+	run bash -c "timeout 10 '$SIDETRACE' -e '$(PROG_REQ)' -p $APP_PID | head -3"
+	sleep 0.2
+	sema=$(read_semaphore "$APP_PID" "$HTTPD" http request)
+	kill "$APP" 2>/dev/null || true
+	wait "$APP" 2>/dev/null || true
+	[ "$sema" -eq 0 ]
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 3 ]
+	[ "${lines[0]}" = "Attaching 1 probe..." ]
+	# sidetrace itself exited 0 and printed nothing on stderr.
+	run bash -c "set -o pipefail; timeout 10 '$SIDETRACE' -e '$(PROG_REQ)' -c '$HTTPD -n 100000' 2>&1 | head -1"
+	[ "$status" -eq 0 ]
+	[ "$output" = "Attaching 1 probe..." ]
+}
+
+@test "Ctrl-C mid-stream prints what the buffer holds, then the maps" {
+	start_app "$BATS_TEST_TMPDIR/pid" "$HTTPD" -d 20 -r 2000 -p
+	"$SIDETRACE" -e "$(PROG_REQ) side:$HTTPD:http:request { @n = count(); }" -p "$APP_PID" \
+		>"$BATS_TEST_TMPDIR/out" &
+	st=$!
+	sleep 1
+	kill -INT "$st"
+	wait "$st"
+	kill "$APP"
+	wait "$APP" 2>/dev/null || true
+	n=$(sed -n 's/^@n: //p' "$BATS_TEST_TMPDIR/out")
+	[ "$n" -gt 100 ]
+	# Every counted event was printed, and the maps come last.
+	[ "$(grep -c '^[A-Z]* /' "$BATS_TEST_TMPDIR/out")" -eq "$n" ]
+	[ "$(tail -1 "$BATS_TEST_TMPDIR/out")" = "@n: $n" ]
+}
+
+@test "-v says which probe loses events while it happens" {
+	"$SIDETRACE" -v -b 4K -e "$(PROG_REQ)" -c "$HTTPD -n 20000 -r 10000" \
+		>"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" &
+	st=$!
+	for i in $(seq 100); do grep -q Attaching "$BATS_TEST_TMPDIR/out" && break; sleep 0.05; done
+	kill -STOP "$st"
+	sleep 0.4
+	kill -CONT "$st"
+	wait "$st"
+	grep -q 'more events not printed: output buffer full (side:.*:http:request)' "$BATS_TEST_TMPDIR/err"
+}
