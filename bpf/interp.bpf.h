@@ -9,9 +9,10 @@
 #ifndef SIDETRACE_INTERP_BPF_H
 #define SIDETRACE_INTERP_BPF_H
 
-/* Uses maps.bpf.h, scratch.bpf.h, loads.bpf.h and aggregate.bpf.h. */
+/* Uses maps.bpf.h, scratch.bpf.h, loads.bpf.h, aggregate.bpf.h and record.bpf.h. */
 #if !defined(SIDETRACE_MAPS_BPF_H) || !defined(SIDETRACE_SCRATCH_BPF_H) || \
-	!defined(SIDETRACE_LOADS_BPF_H) || !defined(SIDETRACE_AGGREGATE_BPF_H)
+	!defined(SIDETRACE_LOADS_BPF_H) || !defined(SIDETRACE_AGGREGATE_BPF_H) || \
+	!defined(SIDETRACE_RECORD_BPF_H)
 #error "sidetrace.bpf.c includes the fragments in the order of their use"
 #endif
 
@@ -110,14 +111,15 @@ static __always_inline bool out_str(const struct st_probe_cfg *cfg, struct st_sc
  * Sends the record built in s: a copy into the ring buffer, which wakes
  * the collector only once st_events_wakeup bytes wait (see maps.bpf.h).
  */
-static __always_inline void out_emit(struct st_scratch *s, const struct st_insn *in, __u32 probe)
+static __always_inline void out_emit(struct st_scratch *s, __u16 kind, __u16 rec_id, __u64 len,
+				     __u32 probe)
 {
-	__u64 id = bpf_get_current_pid_tgid(), len = in->imm, flags = BPF_RB_NO_WAKEUP;
+	__u64 id = bpf_get_current_pid_tgid(), flags = BPF_RB_NO_WAKEUP;
 
 	if (len > ST_REC_MAX)
 		return;
-	s->rec_hdr.kind = in->a;
-	s->rec_hdr.id = in->mask;
+	s->rec_hdr.kind = kind;
+	s->rec_hdr.id = rec_id;
 	s->rec_hdr.probe = probe;
 	s->rec_hdr.time_ns = bpf_ktime_get_ns();
 	s->rec_hdr.pid = id >> 32;
@@ -213,7 +215,11 @@ __noinline int st_exec(const struct st_probe_cfg *cfg, struct st_scratch *s, __u
 		abort = !out_str(cfg, s, pop(s), in->imm);
 		break;
 	case ST_I_OUT_EMIT:
-		out_emit(s, in, probe);
+		out_emit(s, in->a, in->mask, in->imm, probe);
+		break;
+	case ST_I_OUT_EVENT:
+		l = st_copy_event(s);
+		out_emit(s, ST_REC_EVENT, s->wcut, l, probe);
 		break;
 	default:
 		abort = true;

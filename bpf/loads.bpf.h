@@ -109,7 +109,7 @@ static __always_inline void decode_all(void *ctx, const struct st_site_cfg *site
 	s->comm_done = 0;
 	s->top_err = 0;
 	s->dyn = 0;
-	if (cfg->nr_loads == 0)
+	if (cfg->nr_loads == 0 && !cfg->whole)
 		return;
 	st_read_sdt(ctx, site, cfg->sdt_mask, s);
 	arg = cfg->vec_arg;

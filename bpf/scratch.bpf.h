@@ -44,8 +44,21 @@ struct st_scratch {
 	struct st_str strs[ST_STR_REF_COMM + 1];
 	char name[ST_NAME_LEN];
 	__u8 key[ST_KEY_MAX];
+	/* print(args): containers being walked, innermost last */
+	struct {
+		__u64 base; /* first element */
+		__u32 len, idx;
+		__u32 stride; /* bytes between elements */
+		__u32 reserved;
+	} walk[ST_PRINT_DEPTH];
+	__u32 wdepth; /* containers on walk[] */
+	__u32 woff; /* record bytes written */
+	__u32 wcut; /* ST_REC_F_CUT */
+	__u32 wreserved;
 	struct st_rec_hdr rec_hdr; /* the record being built: header... */
 	__u8 rec[ST_REC_MAX]; /* ...and values, sent as one */
+	/* Past rec: an item at an offset masked to rec's size stays inside. */
+	__u8 rec_slack[2 * (ST_ITEM_HDR + ST_ITEM_ARG_SIZE)];
 	struct side_arg arg;
 	struct side_arg_vec vec;
 	struct side_arg_dynamic_struct dstruct;

@@ -148,6 +148,8 @@ enum st_opcode {
 	 * bytes after the header. A full buffer counts ST_C_LOST.
 	 */
 	ST_I_OUT_EMIT,
+	/* print(args): the whole event as items (st_item) into a record, sent. */
+	ST_I_OUT_EVENT,
 	ST_NR_OPCODES,
 };
 
@@ -203,7 +205,8 @@ struct st_probe_cfg {
 	__u16 sdt_mask; /* bit i: SDT argument i is needed */
 	__u8 need_vec; /* some load follows the argument vector */
 	__u8 nr_plain; /* sidetrace_plain: statements in plain[] */
-	__u8 reserved[2];
+	__u8 whole; /* print(args): the argument vector is read for it */
+	__u8 reserved;
 	__u32 nr_insns;
 	struct st_load loads[ST_MAX_LOADS];
 	struct st_insn insns[ST_MAX_INSNS];
@@ -253,8 +256,11 @@ struct st_val {
  */
 enum st_rec_kind {
 	ST_REC_PRINTF, /* id: the printf statement (st_compiled.printfs) */
+	ST_REC_EVENT, /* print(args): items, id: ST_REC_F_* */
 	ST_NR_REC_KINDS,
 };
+
+#define ST_REC_F_CUT 0x1 /* ST_REC_EVENT: the event did not fit, items cut */
 
 struct st_rec_hdr {
 	__u16 kind; /* enum st_rec_kind */
@@ -268,9 +274,31 @@ struct st_rec_hdr {
 };
 
 #define ST_REC_HDR 32 /* sizeof(struct st_rec_hdr) */
-#define ST_REC_MAX 1024 /* bytes after the header */
+#define ST_REC_MAX 4096 /* bytes after the header */
 #define ST_REC_INT_SIZE 8 /* an integer in a record */
 #define ST_REC_STR_SIZE ST_STR_LEN /* a string in a record, NUL-padded */
+/*
+ * An ST_REC_EVENT record is the event's arguments in pre-order, one item
+ * each: the static fields, then a variadic event's dynamic fields (each
+ * after an ST_ITEM_NAME item). A struct, array or vla item is followed by
+ * the items of its count elements. Payloads: a string's bytes with its
+ * NUL (size rounded up to 8), any other value the struct side_arg as the
+ * application passed it (ST_ITEM_ARG_SIZE), the collector decoding it
+ * with the description or the dynamic type it carries.
+ */
+struct st_item {
+	__u16 label; /* SIDE_TYPE_*, or ST_ITEM_NAME */
+	__u16 err; /* enum st_counter: the value could not be read */
+	__u16 size; /* payload bytes that follow, a multiple of 8 */
+	__u16 count; /* struct, array, vla: elements that follow */
+};
+
+#define ST_ITEM_HDR 8 /* sizeof(struct st_item) */
+#define ST_ITEM_ARG_SIZE 64 /* sizeof(struct side_arg) */
+#define ST_ITEM_NAME 0xfffe /* a dynamic field's name, as a string payload */
+#define ST_PRINT_DEPTH 8 /* nesting print(args) follows; deeper is cut */
+#define ST_PRINT_ITEMS 256 /* items per event; more are cut */
+
 /* The ring buffer's default and least sizes (a power of 2 of pages). */
 #define ST_EVENTS_DEFAULT_SIZE (16U << 20)
 #define ST_EVENTS_MIN_SIZE 4096U

@@ -113,7 +113,8 @@ static int parse_size(const char *arg, uint32_t *out)
 	if (errno || end == arg || *end || v < ST_EVENTS_MIN_SIZE || v > (1ULL << 30) ||
 	    (v & (v - 1))) {
 		fprintf(stderr,
-			"sidetrace: --buffer-size '%s': give a power of 2 from 4K to 1G, e.g. 64M\n",
+			"sidetrace: --buffer-size '%s': give a power of 2 from 4K to 1G, e.g. "
+			"64M\n",
 			arg);
 		return -EINVAL;
 	}

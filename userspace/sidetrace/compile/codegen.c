@@ -226,6 +226,7 @@ int cg_expr(struct cctx *c, const struct st_expr *e)
 		return cg_emit(c, e->pos, ST_I_BINARY, op, 0);
 	case ST_EXPR_CALL:
 	case ST_EXPR_MAP:
+	case ST_EXPR_ARGS:
 		break;
 	}
 	return cg_fail(c, e->pos, "not a value the kernel can compute");
@@ -243,13 +244,12 @@ static int cstmt(struct cctx *c, const struct st_stmt *st)
 			return cg_emit(c, st->pos, ST_I_EXIT, 0, 0);
 		if (call->func == ST_FN_PRINTF)
 			return cg_printf(c, st);
+		if (call->func == ST_FN_PRINT && call->kids[0]->kind == ST_EXPR_ARGS)
+			return cg_print_event(c, st);
 		st_diag_set(c->diag, c->prog->filename, st->pos,
-			    "%s() in a side: probe would need event streaming, which sidetrace "
-			    "does not do yet",
+			    "%s() of a map runs in BEGIN, END and interval probes, not per event",
 			    st_func_name(call->func));
-		st_diag_hint(
-			c->diag,
-			"aggregate into a map (@x[...] = count()) and print it in END or interval");
+		st_diag_hint(c->diag, "print the map in END or interval:s:1");
 		return -EINVAL;
 	}
 	if (st->map_id < 0 || (uint32_t)st->map_id >= c->out->nr_maps)

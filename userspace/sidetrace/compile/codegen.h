@@ -33,6 +33,8 @@ int cg_emit(struct cctx *c, struct st_pos pos, uint8_t op, uint8_t a, int64_t im
 int cg_expr(struct cctx *c, const struct st_expr *e);
 /* printf: the values into a record, then the record sent. */
 int cg_printf(struct cctx *c, const struct st_stmt *st);
+/* print(args): the whole event into a record, sent. */
+int cg_print_event(struct cctx *c, const struct st_stmt *st);
 /* Appends the code of clause cl for the event c->ev_idx to c->probe. */
 int cg_clause(struct cctx *c, const struct st_clause *cl);
 /* Map configurations and key layouts from the checker's map table. */

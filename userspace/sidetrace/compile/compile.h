@@ -75,6 +75,7 @@ struct st_compiled {
 	uint32_t nr_flat; /* st_flat slots of the maps without keys */
 	struct st_printf_layout *printfs; /* index = st_rec_hdr.id */
 	uint32_t nr_printfs;
+	bool streams; /* some probe prints the whole event */
 	/* The ring buffer's bytes, a power of 2 (0: ST_EVENTS_DEFAULT_SIZE); set by the caller. */
 	uint32_t events_size;
 };
@@ -82,7 +83,7 @@ struct st_compiled {
 /* True when probes send records: the ring buffer is needed. */
 static inline bool st_compiled_streams(const struct st_compiled *c)
 {
-	return c->nr_printfs > 0;
+	return c->nr_printfs > 0 || c->streams;
 }
 
 /*

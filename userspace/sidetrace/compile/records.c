@@ -63,3 +63,19 @@ int cg_printf(struct cctx *c, const struct st_stmt *st)
 		c->probe->cfg.insns[c->probe->cfg.nr_insns - 1].mask = id;
 	return err;
 }
+
+int cg_print_event(struct cctx *c, const struct st_stmt *st)
+{
+	struct st_probe_cfg *cfg = &c->probe->cfg;
+
+	if (!c->probe->event->has_side)
+		return cg_fail(
+			c, st->pos,
+			"print(args) needs a SIDE event: this USDT probe has no description");
+	/* The argument vector and the dynamic struct are read for every event. */
+	cfg->whole = 1;
+	cfg->need_vec = 1;
+	cfg->sdt_mask |= 1U << cfg->vec_arg;
+	c->out->streams = true;
+	return cg_emit(c, st->pos, ST_I_OUT_EVENT, 0, 0);
+}

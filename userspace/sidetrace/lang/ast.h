@@ -132,6 +132,7 @@ enum st_expr_kind {
 	ST_EXPR_BINARY, /* kids[0] op kids[1] */
 	ST_EXPR_CALL, /* func(kids...); str is the name as written */
 	ST_EXPR_MAP, /* @name, an argument of print/clear/zero */
+	ST_EXPR_ARGS, /* args alone: the whole event, an argument of print */
 };
 
 enum st_seg_kind {

@@ -159,6 +159,10 @@ int ck_expr(struct checker *c, struct st_expr *e)
 		return ck_err(c, e->pos,
 			      "maps cannot be read in expressions: print(%s) prints the map",
 			      e->str);
+	case ST_EXPR_ARGS:
+		return ck_err(c, e->pos,
+			      "args alone is the whole event: print(args) prints it, a value "
+			      "is a field (args.FIELD)");
 	default:
 		return ck_err(
 			c, e->pos,

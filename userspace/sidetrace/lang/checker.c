@@ -218,13 +218,26 @@ static int check_action(struct checker *c, struct st_stmt *s)
 			return ck_err(c, call->kids[0]->pos, "exit() takes no argument");
 		return 0;
 	case ST_FN_PRINT:
+		if (call->nr_kids == 1 && call->kids[0]->kind == ST_EXPR_ARGS) {
+			if (c->no_args)
+				return ck_err(c, call->kids[0]->pos,
+					      "%s has no event: print(args) prints the event of "
+					      "a side: probe",
+					      ck_point_kind_name(c->no_args));
+			return 0;
+		}
+		/* fallthrough */
 	case ST_FN_CLEAR:
 	case ST_FN_ZERO:
 		/* The map itself is looked up once every map is known. */
-		if (call->nr_kids != 1 || call->kids[0]->kind != ST_EXPR_MAP)
-			return ck_err(c, call->nr_kids ? call->kids[0]->pos : call->pos,
-				      "%s() takes a map: %s(@name)", fn, fn);
-		return 0;
+		if (call->nr_kids == 1 && call->kids[0]->kind == ST_EXPR_MAP)
+			return 0;
+		if (call->func == ST_FN_PRINT)
+			return ck_err(
+				c, call->nr_kids ? call->kids[0]->pos : call->pos,
+				"print() takes a map or the event: print(@name), print(args)");
+		return ck_err(c, call->nr_kids ? call->kids[0]->pos : call->pos,
+			      "%s() takes a map: %s(@name)", fn, fn);
 	default:
 		return ck_err(c, call->pos, "%s() must be assigned to a map: @name = %s(...)", fn,
 			      fn);

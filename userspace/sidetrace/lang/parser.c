@@ -210,6 +210,11 @@ static int parse_ident(struct parser *p, struct st_expr *e)
 	if (p->cur.kind == T_LPAREN)
 		return parse_call(p, e);
 	if (!strcmp(e->str, "args")) {
+		/* "args" alone is the whole event (print(args)): the checker says where it fits. */
+		if (p->cur.kind != T_DOT && p->cur.kind != T_ARROW) {
+			e->kind = ST_EXPR_ARGS;
+			return 0;
+		}
 		e->kind = ST_EXPR_FIELD;
 		return parse_field_path(p, e);
 	}

@@ -8,6 +8,7 @@
 #include <bpf/libbpf.h>
 
 #include "output/printf_print.h"
+#include "output/record_print.h"
 #include "runtime/aggregations.h"
 #include "runtime/stream.h"
 
@@ -40,6 +41,21 @@ static int printf_record(struct st_stream *s, const struct st_rec_hdr *h, const 
 	return st_output_printf(s->r->out, s->r->fmt, &s->text);
 }
 
+/* A print(args) record: the event decoded with its description. */
+static int event_record(struct st_stream *s, const struct st_rec_hdr *h, const uint8_t *data)
+{
+	const struct st_compiled *c = s->r->compiled;
+
+	if (h->probe >= c->nr_probes)
+		return -EINVAL;
+	st_tb_reset(&s->text);
+	st_format_event(&s->text, s->r->fmt, c->probes[h->probe].event, c->probes[h->probe].name, h,
+			data, h->len);
+	if (s->text.len && fwrite(s->text.s, 1, s->text.len, s->r->out) != s->text.len)
+		return -errno;
+	return 0;
+}
+
 /* ring_buffer__consume() callback: a negative return stops consuming. */
 static int on_record(void *ctx, void *data, size_t size)
 {
@@ -56,6 +72,8 @@ static int on_record(void *ctx, void *data, size_t size)
 	memcpy(&h, data, sizeof(h));
 	if (h.len <= size - sizeof(h) && h.kind == ST_REC_PRINTF)
 		ret = printf_record(s, &h, (const uint8_t *)data + sizeof(h));
+	else if (h.len <= size - sizeof(h) && h.kind == ST_REC_EVENT)
+		ret = event_record(s, &h, (const uint8_t *)data + sizeof(h));
 	if (ret == -EINVAL) {
 		s->bad++;
 		return 0;
@@ -102,7 +120,8 @@ void st_stream_report_lost(struct st_stream *s)
 
 		if (probs[i].counter != ST_C_LOST || probs[i].count <= *seen)
 			continue;
-		fprintf(stderr, "sidetrace: %llu more events not printed: output buffer full (%s)\n",
+		fprintf(stderr,
+			"sidetrace: %llu more events not printed: output buffer full (%s)\n",
 			(unsigned long long)(probs[i].count - *seen),
 			s->r->compiled->probes[probs[i].probe].name);
 		*seen = probs[i].count;

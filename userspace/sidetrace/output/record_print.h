@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * print(args): a whole event's record (ST_REC_EVENT, items of
+ * bpf/sidetrace.h) decoded with the event's description and printed on
+ * one line, as bpftrace prints a struct ({ .name = value, ... }: strings
+ * quoted and escaped, nested structs in braces, arrays and vlas in
+ * brackets, enums by their label), or under -f json as
+ * {"type": "event", "probe": ..., "pid": ..., "tid": ..., "time_ns": ...,
+ * "data": {...typed fields...}}. Attributes are left out. A value that
+ * could not be read is <unreadable> (null); a cut record ends in "..."
+ * ("cut": true).
+ */
+#ifndef SIDETRACE_OUTPUT_RECORD_PRINT_H
+#define SIDETRACE_OUTPUT_RECORD_PRINT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "discovery/events.h"
+#include "output/maps_print.h"
+#include "sidetrace.h"
+#include "util/textbuf.h"
+
+/* Appends the event of a record (h, then len bytes of items) to tb, with its newline. */
+void st_format_event(struct st_textbuf *tb, enum st_output_format fmt, const struct st_event *ev,
+		     const char *probe, const struct st_rec_hdr *h, const uint8_t *items,
+		     size_t len);
+
+#endif /* SIDETRACE_OUTPUT_RECORD_PRINT_H */
