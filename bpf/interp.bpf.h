@@ -218,7 +218,7 @@ __noinline int st_exec(const struct st_probe_cfg *cfg, struct st_scratch *s, __u
 		out_emit(s, in->a, in->mask, in->imm, probe);
 		break;
 	case ST_I_OUT_EVENT:
-		l = st_copy_event(s);
+		l = st_copy_event(s, cfg->nr_fields, probe);
 		out_emit(s, ST_REC_EVENT, s->wcut, l, probe);
 		break;
 	default:

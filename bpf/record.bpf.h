@@ -3,8 +3,9 @@
  * print(args): the whole event copied into a record as items (st_item in
  * sidetrace.h), walking the argument vector and a variadic event's
  * dynamic fields in pre-order, one bpf_loop() step per argument. Every
- * read is bounded; what cannot be read becomes an item with its error,
- * what does not fit is cut and flagged, never a wrong value.
+ * read is bounded; what cannot be read becomes an item with its error
+ * (the event's first error counted, as for loads), what does not fit is
+ * cut and flagged, never a wrong value.
  */
 #ifndef SIDETRACE_RECORD_BPF_H
 #define SIDETRACE_RECORD_BPF_H
@@ -17,6 +18,13 @@
 
 /* The largest item: header and a side_arg, or a string. */
 #define ST_ITEM_MAX (ST_ITEM_HDR + ST_ITEM_ARG_SIZE)
+
+/* The event's first error, counted once when the walk ends. */
+static __always_inline void walk_err(struct st_scratch *s, __u16 err)
+{
+	if (!s->werr)
+		s->werr = err;
+}
 
 /* Starts walking count elements at base, stride bytes apart. */
 static __always_inline void walk_push(struct st_scratch *s, __u64 base, __u32 len, __u32 stride)
@@ -54,6 +62,7 @@ static __always_inline __u32 put_str(struct st_scratch *s, __u32 off, __u16 labe
 					    ST_STR_LEN, (const void *)p);
 	if (n <= 0) {
 		it->err = ST_C_ERR_STR;
+		walk_err(s, ST_C_ERR_STR);
 		n = 0;
 	}
 	it->size = (n + 7) & ~7;
@@ -70,6 +79,7 @@ static __always_inline __u32 put_container(struct st_scratch *s, __u32 off, __u6
 	it->count = 0;
 	if (bpf_probe_read_user(&s->vec, sizeof(s->vec), (const void *)vec_ptr)) {
 		it->err = ST_C_ERR_VEC;
+		walk_err(s, ST_C_ERR_VEC);
 		return ST_ITEM_HDR;
 	}
 	it->count = s->vec.len > 0xffff ? 0xffff : s->vec.len;
@@ -86,6 +96,7 @@ static __always_inline __u32 put_dyn_struct(struct st_scratch *s, __u32 off, __u
 	it->count = 0;
 	if (bpf_probe_read_user(&s->dstruct, sizeof(s->dstruct), (const void *)ptr)) {
 		it->err = ST_C_ERR_VEC;
+		walk_err(s, ST_C_ERR_VEC);
 		return ST_ITEM_HDR;
 	}
 	it->count = s->dstruct.len > 0xffff ? 0xffff : s->dstruct.len;
@@ -173,6 +184,7 @@ static long copy_step(__u32 n, void *data)
 		struct st_item *it = item_at(s, off);
 
 		*it = (struct st_item){.err = ST_C_ERR_ARG};
+		walk_err(s, ST_C_ERR_ARG);
 		off += ST_ITEM_HDR;
 	} else {
 		off += put_arg(s, off);
@@ -183,11 +195,12 @@ static long copy_step(__u32 n, void *data)
 
 /*
  * Fills s->rec with the event's items, the first a struct item for the
- * static fields (its count: those the application passed); returns
+ * static fields (its count: those of the nr_fields declared that the
+ * application passed, fewer being a counted error); returns
  * their bytes. The caller decoded the probe's loads, which found the
  * argument vector and the dynamic struct (st_probe_cfg.whole).
  */
-__noinline int st_copy_event(struct st_scratch *s)
+__noinline int st_copy_event(struct st_scratch *s, __u32 nr_fields, __u32 probe)
 {
 	struct st_copy_ctx cc = {.s = s};
 	struct st_item *root;
@@ -195,7 +208,10 @@ __noinline int st_copy_event(struct st_scratch *s)
 
 	if (!s)
 		return 0;
-	len = s->top_err ? 0 : s->top_len > 0xffff ? 0xffff : s->top_len;
+	/* Arguments past the declared fields have no name: left out. */
+	len = s->top_err ? 0 : s->top_len > nr_fields ? nr_fields : s->top_len;
+	if (len > 0xffff)
+		len = 0xffff;
 	root = item_at(s, 0);
 	root->label = SIDE_TYPE_STRUCT;
 	root->err = s->top_err;
@@ -204,6 +220,9 @@ __noinline int st_copy_event(struct st_scratch *s)
 	s->wdepth = 0;
 	s->woff = ST_ITEM_HDR;
 	s->wcut = 0;
+	s->werr = s->top_err;
+	if (!s->top_err && s->top_len < nr_fields)
+		s->werr = ST_C_ERR_INDEX;
 	/* Walked last: pushed first. */
 	if (s->dyn && !bpf_probe_read_user(&s->dstruct, sizeof(s->dstruct), (const void *)s->dyn))
 		walk_push(s, (__u64)side_ptr_get(s->dstruct.fields), s->dstruct.len,
@@ -213,6 +232,9 @@ __noinline int st_copy_event(struct st_scratch *s)
 	bpf_loop(ST_PRINT_ITEMS, copy_step, &cc, 0);
 	if (s->wdepth)
 		s->wcut = ST_REC_F_CUT;
+	/* As for loads: an event counts its first decode error only. */
+	if (s->werr && !s->first_err)
+		count(probe, s->werr);
 	return s->woff;
 }
 

@@ -208,6 +208,8 @@ struct st_probe_cfg {
 	__u8 whole; /* print(args): the argument vector is read for it */
 	__u8 reserved;
 	__u32 nr_insns;
+	__u32 nr_fields; /* print(args): the static fields the event declares */
+	__u32 reserved2;
 	struct st_load loads[ST_MAX_LOADS];
 	struct st_insn insns[ST_MAX_INSNS];
 	char strs[ST_MAX_STRCONST][ST_STR_LEN];

@@ -448,6 +448,8 @@ static int run(struct trace *t)
 		ret = st_run_clauses(&runner, ST_AP_END);
 	if (!ret)
 		ret = st_run_print_all(&runner);
+	if (!ret)
+		st_stream_report(&stream);
 	st_stream_close(&stream);
 	/* The reader of the output left (head, a closed pipe): a normal end. */
 	if (ret == -EPIPE)

@@ -74,6 +74,7 @@ int cg_print_event(struct cctx *c, const struct st_stmt *st)
 			"print(args) needs a SIDE event: this USDT probe has no description");
 	/* The argument vector and the dynamic struct are read for every event. */
 	cfg->whole = 1;
+	cfg->nr_fields = c->probe->event->nr_fields;
 	cfg->need_vec = 1;
 	cfg->sdt_mask |= 1U << cfg->vec_arg;
 	c->out->streams = true;

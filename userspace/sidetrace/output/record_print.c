@@ -15,6 +15,7 @@ struct dec {
 	const uint8_t *p, *end;
 	struct st_textbuf *tb;
 	bool json;
+	bool mismatch; /* a value contradicted its declared type */
 };
 
 /* The next item and its payload; false when the record ends (it was cut). */
@@ -197,6 +198,21 @@ static void put_leaf(struct dec *d, const struct st_item *it, const uint8_t *pay
 
 static void put_value(struct dec *d, const struct st_type *t);
 
+/* Skips n values and what follows each of them. */
+static void skip_items(struct dec *d, uint32_t n)
+{
+	const uint8_t *payload;
+	struct st_item it;
+
+	while (n-- && next_item(d, &it, &payload)) {
+		if (it.label == SIDE_TYPE_STRUCT || it.label == SIDE_TYPE_ARRAY ||
+		    it.label == SIDE_TYPE_VLA || it.label == SIDE_TYPE_DYNAMIC_VLA)
+			n += it.count;
+		else if (it.label == SIDE_TYPE_DYNAMIC_STRUCT)
+			n += 2 * it.count;
+	}
+}
+
 /* count members of a struct: names from t, or before each value (dynamic). */
 static void put_struct(struct dec *d, uint32_t count, const struct st_type *t, bool dynamic)
 {
@@ -232,6 +248,20 @@ static void put_list(struct dec *d, uint32_t count, const struct st_type *elem)
 	st_tb_puts(d->tb, "]");
 }
 
+/*
+ * Whether an argument of label is a value of declared type t: the
+ * kernel copies what the application passed, which may contradict the
+ * description. NULL and "dynamic" take any dynamic label.
+ */
+static bool label_fits(const struct st_type *t, uint16_t label)
+{
+	if (!t || t->label == SIDE_TYPE_DYNAMIC)
+		return label >= SIDE_TYPE_DYNAMIC_NULL;
+	if (t->label == SIDE_TYPE_ENUM)
+		return t->elem && label == t->elem->label;
+	return label == t->label;
+}
+
 /* The next item as a value of type t (NULL: it carries its type). */
 static void put_value(struct dec *d, const struct st_type *t)
 {
@@ -240,8 +270,17 @@ static void put_value(struct dec *d, const struct st_type *t)
 
 	if (!next_item(d, &it, &payload))
 		return;
-	if (it.err)
+	if (!it.err && !label_fits(t, it.label))
+		d->mismatch = true;
+	if (it.err || !label_fits(t, it.label)) {
+		/* Its elements follow it: skipped with it. */
+		if (it.label == SIDE_TYPE_STRUCT || it.label == SIDE_TYPE_ARRAY ||
+		    it.label == SIDE_TYPE_VLA || it.label == SIDE_TYPE_DYNAMIC_VLA)
+			skip_items(d, it.count);
+		else if (it.label == SIDE_TYPE_DYNAMIC_STRUCT)
+			skip_items(d, 2 * it.count);
 		return put_unreadable(d);
+	}
 	switch (it.label) {
 	case SIDE_TYPE_STRING_UTF8:
 	case SIDE_TYPE_DYNAMIC_STRING:
@@ -260,21 +299,25 @@ static void put_value(struct dec *d, const struct st_type *t)
 	}
 }
 
-/* The static fields (the root item's count), then the dynamic ones. */
+/*
+ * The static fields (the root item's count: those passed; the kernel
+ * counted the missing ones), then the dynamic ones.
+ */
 static void put_fields(struct dec *d, const struct st_event *ev)
 {
-	struct st_type root = {
-		.label = SIDE_TYPE_STRUCT, .fields = ev->fields, .nr_fields = ev->nr_fields};
 	const uint8_t *payload;
 	struct st_item it, name;
-	uint32_t i = 0;
+	uint32_t i;
 
 	if (!next_item(d, &it, &payload))
 		return;
 	st_tb_puts(d->tb, d->json ? "{" : "{ ");
-	for (i = 0; i < it.count && d->p < d->end; i++) {
-		put_member(d, i < ev->nr_fields ? ev->fields[i].name : "?", !i);
-		put_value(d, i < root.nr_fields ? &root.fields[i].type : NULL);
+	for (i = 0; i < ev->nr_fields; i++) {
+		put_member(d, ev->fields[i].name, !i);
+		if (i < it.count && d->p < d->end)
+			put_value(d, &ev->fields[i].type);
+		else
+			put_unreadable(d);
 	}
 	for (; d->p < d->end && next_item(d, &name, &payload); i++) {
 		if (name.label != ST_ITEM_NAME)
@@ -285,7 +328,7 @@ static void put_fields(struct dec *d, const struct st_event *ev)
 	st_tb_puts(d->tb, d->json ? "}" : " }");
 }
 
-void st_format_event(struct st_textbuf *tb, enum st_output_format fmt, const struct st_event *ev,
+bool st_format_event(struct st_textbuf *tb, enum st_output_format fmt, const struct st_event *ev,
 		     const char *probe, const struct st_rec_hdr *h, const uint8_t *items,
 		     size_t len)
 {
@@ -305,4 +348,5 @@ void st_format_event(struct st_textbuf *tb, enum st_output_format fmt, const str
 	if (!d.json && cut)
 		st_tb_puts(tb, " ...");
 	st_tb_puts(tb, d.json ? "}\n" : "\n");
+	return !d.mismatch;
 }

@@ -21,8 +21,12 @@
 #include "sidetrace.h"
 #include "util/textbuf.h"
 
-/* Appends the event of a record (h, then len bytes of items) to tb, with its newline. */
-void st_format_event(struct st_textbuf *tb, enum st_output_format fmt, const struct st_event *ev,
+/*
+ * Appends the event of a record (h, then len bytes of items) to tb, with
+ * its newline. False when a value's type contradicted the declaration
+ * (printed <unreadable>): the caller counts it as a decode error.
+ */
+bool st_format_event(struct st_textbuf *tb, enum st_output_format fmt, const struct st_event *ev,
 		     const char *probe, const struct st_rec_hdr *h, const uint8_t *items,
 		     size_t len);
 

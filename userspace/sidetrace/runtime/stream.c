@@ -49,8 +49,9 @@ static int event_record(struct st_stream *s, const struct st_rec_hdr *h, const u
 	if (h->probe >= c->nr_probes)
 		return -EINVAL;
 	st_tb_reset(&s->text);
-	st_format_event(&s->text, s->r->fmt, c->probes[h->probe].event, c->probes[h->probe].name, h,
-			data, h->len);
+	if (!st_format_event(&s->text, s->r->fmt, c->probes[h->probe].event,
+			     c->probes[h->probe].name, h, data, h->len))
+		s->label_errs[h->probe]++;
 	if (s->text.len && fwrite(s->text.s, 1, s->text.len, s->r->out) != s->text.len)
 		return -errno;
 	return 0;
@@ -94,7 +95,8 @@ int st_stream_open(struct st_stream *s, const struct st_loader *l, struct st_run
 	if (!l || !st_compiled_streams(r->compiled))
 		return 0;
 	s->lost_seen = calloc(r->compiled->nr_probes, sizeof(*s->lost_seen));
-	if (!s->lost_seen)
+	s->label_errs = calloc(r->compiled->nr_probes, sizeof(*s->label_errs));
+	if (!s->lost_seen || !s->label_errs)
 		return -ENOMEM;
 	s->rb = ring_buffer__new(l->events_fd, on_record, s, NULL);
 	if (!s->rb)
@@ -149,10 +151,22 @@ int st_stream_poll(struct st_stream *s, int timeout_ms)
 	return ret;
 }
 
+void st_stream_report(const struct st_stream *s)
+{
+	uint32_t i;
+
+	for (i = 0; s->label_errs && i < s->r->compiled->nr_probes; i++)
+		if (s->label_errs[i])
+			fprintf(stderr, "sidetrace: %llu events could not be decoded: %s (%s)\n",
+				(unsigned long long)s->label_errs[i],
+				st_counter_reason(ST_C_ERR_LABEL), s->r->compiled->probes[i].name);
+}
+
 void st_stream_close(struct st_stream *s)
 {
 	ring_buffer__free(s->rb);
 	st_tb_free(&s->text);
 	free(s->lost_seen);
+	free(s->label_errs);
 	memset(s, 0, sizeof(*s));
 }

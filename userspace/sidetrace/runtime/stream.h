@@ -21,6 +21,7 @@ struct st_stream {
 	int write_err; /* the first failed write (-EPIPE: the reader left) */
 	uint64_t records, bad; /* printed; malformed (never expected) */
 	uint64_t *lost_seen; /* per probe: records lost, as last reported */
+	uint64_t *label_errs; /* per probe: values of a type not declared */
 	const struct st_loader *l;
 };
 
@@ -36,6 +37,9 @@ int st_stream_poll(struct st_stream *s, int timeout_ms);
 
 /* -v: tells stderr which probes lost records since the last call. */
 void st_stream_report_lost(struct st_stream *s);
+
+/* At exit: the decode errors the collector found (types not declared). */
+void st_stream_report(const struct st_stream *s);
 
 void st_stream_close(struct st_stream *s);
 
