@@ -71,6 +71,15 @@ static __always_inline void abort_clause(struct st_scratch *s)
 	key_clear(s);
 }
 
+/* Stores an integer key part; false if off is outside the key. */
+static __always_inline bool key_int(struct st_scratch *s, __s64 v, __s64 off)
+{
+	if (off < 0 || off > ST_KEY_PARTS_MAX - 8)
+		return false;
+	*(__s64 *)(s->key + ST_KEY_HDR + off) = v;
+	return true;
+}
+
 /* Copies the string behind a reference into the key; false if none. */
 static __always_inline bool key_str(const struct st_probe_cfg *cfg, struct st_scratch *s, __s64 ref,
 				    __s64 off)
@@ -129,6 +138,31 @@ static __always_inline void out_emit(struct st_scratch *s, __u16 kind, __u16 rec
 		flags = BPF_RB_FORCE_WAKEUP;
 	if (bpf_ringbuf_output(&st_events, &s->rec_hdr, ST_REC_HDR + len, flags))
 		count(probe, ST_C_LOST);
+}
+
+/* The output instructions (ST_I_OUT_*); true aborts the clause. */
+static __always_inline bool exec_out(const struct st_probe_cfg *cfg, struct st_scratch *s,
+				     const struct st_insn *in, __u32 probe)
+{
+	__s64 v;
+
+	switch (in->op) {
+	case ST_I_OUT_INT:
+		v = pop(s);
+		if (in->imm < 0 || in->imm > ST_REC_MAX - ST_REC_INT_SIZE)
+			return true;
+		*(__s64 *)(s->rec + in->imm) = v;
+		return false;
+	case ST_I_OUT_STR:
+		return !out_str(cfg, s, pop(s), in->imm);
+	case ST_I_OUT_EMIT:
+		out_emit(s, in->a, in->mask, in->imm, probe);
+		return false;
+	default:
+		v = st_copy_event(s, cfg->nr_fields, probe);
+		out_emit(s, ST_REC_EVENT, s->wcut, v, probe);
+		return false;
+	}
 }
 
 /*
@@ -191,10 +225,7 @@ __noinline int st_exec(const struct st_probe_cfg *cfg, struct st_scratch *s, __u
 			push(s, str_equal(a, b) == (in->op == ST_I_STREQ));
 		break;
 	case ST_I_KEY_INT:
-		l = pop(s);
-		abort = in->imm < 0 || in->imm > ST_KEY_PARTS_MAX - 8;
-		if (!abort)
-			*(__s64 *)(s->key + ST_KEY_HDR + in->imm) = l;
+		abort = !key_int(s, pop(s), in->imm);
 		break;
 	case ST_I_KEY_STR:
 		abort = !key_str(cfg, s, pop(s), in->imm);
@@ -206,20 +237,10 @@ __noinline int st_exec(const struct st_probe_cfg *cfg, struct st_scratch *s, __u
 		st_exit_requested = 1;
 		break;
 	case ST_I_OUT_INT:
-		l = pop(s);
-		abort = in->imm < 0 || in->imm > ST_REC_MAX - ST_REC_INT_SIZE;
-		if (!abort)
-			*(__s64 *)(s->rec + in->imm) = l;
-		break;
 	case ST_I_OUT_STR:
-		abort = !out_str(cfg, s, pop(s), in->imm);
-		break;
 	case ST_I_OUT_EMIT:
-		out_emit(s, in->a, in->mask, in->imm, probe);
-		break;
 	case ST_I_OUT_EVENT:
-		l = st_copy_event(s, cfg->nr_fields, probe);
-		out_emit(s, ST_REC_EVENT, s->wcut, l, probe);
+		abort = exec_out(cfg, s, in, probe);
 		break;
 	default:
 		abort = true;

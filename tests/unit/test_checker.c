@@ -289,7 +289,13 @@ static void test_maps(void)
 	check_err("aggregation as a statement", "BEGIN { count() }", 1, 9,
 		  "count() must be assigned to a map: @name = count(...)", NULL);
 	check_err("print without a map", "BEGIN { print(1) }", 1, 15,
-		  "print() takes a map: print(@name)", NULL);
+		  "print() takes a map or the event: print(@name), print(args)", NULL);
+	check_err("args alone as a value", "BEGIN { @x = sum(args) }", 1, 18,
+		  "args alone is the whole event: print(args) prints it, a value is a field "
+		  "(args.FIELD)",
+		  NULL);
+	check_err("clear of the event", "BEGIN { clear(args) }", 1, 15,
+		  "clear() takes a map: clear(@name)", NULL);
 	check_err("print of an unknown map",
 		  "BEGIN { @a = count(); @b = count() } END { print(@c) }", 1, 50,
 		  "unknown map @c: maps of this program: @a, @b", NULL);
