@@ -125,8 +125,14 @@ static __always_inline void out_emit(struct st_scratch *s, __u16 kind, __u16 rec
 {
 	__u64 id = bpf_get_current_pid_tgid(), flags = BPF_RB_NO_WAKEUP;
 
-	if (len > ST_REC_MAX)
+	if (len >= ST_REC_MAX)
 		return;
+	/*
+	 * A no-op after the test, but kept (the barrier hides the bound from
+	 * the compiler) because 6.1's verifier loses it across the copies.
+	 */
+	barrier_var(len);
+	len &= ST_REC_MAX - 1;
 	s->rec_hdr.kind = kind;
 	s->rec_hdr.id = rec_id;
 	s->rec_hdr.probe = probe;

@@ -276,7 +276,7 @@ struct st_rec_hdr {
 };
 
 #define ST_REC_HDR 32 /* sizeof(struct st_rec_hdr) */
-#define ST_REC_MAX 4096 /* bytes after the header */
+#define ST_REC_MAX 4096 /* bytes after the header: a record has fewer */
 #define ST_REC_INT_SIZE 8 /* an integer in a record */
 #define ST_REC_STR_SIZE ST_STR_LEN /* a string in a record, NUL-padded */
 /*

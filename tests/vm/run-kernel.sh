@@ -252,6 +252,8 @@ CHECKS=(
 	"minmax|{ @lo = min(args.latency_ns); @hi = max(args.latency_ns); }"
 	"streq|/args.method == \"GET\"/ { @[comm] = count(); }"
 	"nested|{ @[args.peer.port % 4] = sum(args.peer.addr - 167772160); }"
+	"printf|{ printf(\"%s %u %lu\\n\", args.path, args.status, args.latency_ns); }"
+	"printargs|{ print(args); }"
 )
 mkdir -p "$WORK/res"
 {
@@ -403,6 +405,14 @@ check streq "@[httpd_sim]: $(truth http:request method | grep -cx GET)"
 mapfile -t want < <(paste <(truth http:request peer.port) <(truth http:request peer.addr) |
 	awk '{ s[$1 % 4] += $2 - 167772160 } END { for (k in s) print "@[" k "]: " s[k] }')
 check nested "${want[@]}"
+# Streaming: a line per event, through the ring buffer.
+mapfile -t want < <(paste -d' ' <(truth http:request path) <(truth http:request status) \
+	<(truth http:request latency_ns))
+check printf "${want[@]}"
+mapfile -t want < <(awk '$1 == "http:request" { for (i = 2; i <= NF; i++) { split($i, kv, "=")
+	v[kv[1]] = kv[2] } printf "{ .method = \"%s\", .path = \"%s\", .status = %s, .latency_ns = %s, .bytes = %s, .peer = { .addr = %s, .port = %s } }\n",
+	v["method"], v["path"], v["status"], v["latency_ns"], v["bytes"], v["peer.addr"], v["peer.port"] }' "$WORK/truth.txt")
+check printargs "${want[@]}"
 for t in "${BPF_TESTS[@]}"; do
 	check "$t" "$(tail -1 "$WORK/host-$t.txt")"
 done

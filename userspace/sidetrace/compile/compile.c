@@ -14,7 +14,7 @@
 #include "compile/codegen.h"
 
 _Static_assert(sizeof(struct st_rec_hdr) == ST_REC_HDR, "records start with ST_REC_HDR bytes");
-_Static_assert(ST_MAX_PRINTF_ARGS *ST_REC_STR_SIZE <= ST_REC_MAX,
+_Static_assert(ST_MAX_PRINTF_ARGS *ST_REC_STR_SIZE < ST_REC_MAX,
 	       "a record holds every printf argument as a string");
 
 static bool is_side_clause(const struct st_clause *cl)

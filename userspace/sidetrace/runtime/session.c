@@ -172,7 +172,10 @@ int st_session_loop(struct st_runner *r, struct st_loader *l, struct st_stream *
 			timers[i].next += timers[i].period;
 			if (timers[i].next <= now)
 				timers[i].next = now + timers[i].period;
-			ret = st_run_clause(r, timers[i].clause, timers[i].name);
+			/* Events sent before the tick print before what it prints. */
+			ret = st_stream_poll(stream, 0);
+			if (ret >= 0)
+				ret = st_run_clause(r, timers[i].clause, timers[i].name);
 			if (ret)
 				goto cleanup;
 		}
