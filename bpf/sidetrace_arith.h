@@ -12,7 +12,7 @@
 /* Inlined on both sides: in BPF a call would be a subprogram to verify. */
 #define ST_ARITH static inline __attribute__((always_inline))
 
-/* Aggregation kinds; every kind keeps count and sum, some min and max. */
+/* Aggregation kinds; every kind keeps a count, struct st_val says what else. */
 enum st_agg_kind {
 	ST_K_COUNT,
 	ST_K_SUM,

@@ -295,6 +295,8 @@ static int build_map(const struct st_program *prog, const struct st_compiled *c,
 		case ST_K_LHIST:
 			if (key_bucket(key, mc) < nb)
 				((uint64_t *)e->buckets)[key_bucket(key, mc)] += v->count;
+			e->count += v->count;
+			e->total += v->sum;
 			break;
 		case ST_K_COUNT:
 			e->value = v->count;
