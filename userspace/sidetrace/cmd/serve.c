@@ -341,16 +341,20 @@ static int run(struct serve *s)
 	char err[512];
 	int sig, ret;
 
+	/* First: a port in use fails before anything is loaded. */
 	ret = st_http_listen(&s->http, s->listen, err, sizeof(err));
-	if (!ret)
-		ret = build(s);
+	if (ret) {
+		fprintf(stderr, "sidetrace: %s\n", err);
+		return ret;
+	}
+	ret = build(s);
 	if (!ret)
 		ret = start_units(s);
-	if (!ret)
-		ret = st_http_start(&s->http, render, &s->exporter, err, sizeof(err));
+	if (ret)
+		return ret;
+	ret = st_http_start(&s->http, render, &s->exporter, err, sizeof(err));
 	if (ret) {
-		if (err[0] && ret != -EINVAL && ret != -EPERM)
-			fprintf(stderr, "sidetrace: %s\n", err);
+		fprintf(stderr, "sidetrace: %s\n", err);
 		return ret;
 	}
 	sigwait(&s->sigs, &sig);

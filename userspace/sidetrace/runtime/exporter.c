@@ -168,13 +168,14 @@ static int name_conflicts(const struct st_exporter *x, char *err, size_t errlen)
 	return ret;
 }
 
-/* The distinct files of the probes of every program. */
+/* The distinct files of the probes of every program, by their real path. */
 static int find_targets(struct st_exporter *x, char *err, size_t errlen)
 {
 	struct st_export_target *t;
 	struct stat st;
 	size_t i, k;
 	uint32_t p;
+	char *real;
 
 	for (i = 0; i < x->nr_units; i++) {
 		const struct st_compiled *c = x->units[i].compiled;
@@ -182,21 +183,25 @@ static int find_targets(struct st_exporter *x, char *err, size_t errlen)
 		for (p = 0; p < c->nr_probes; p++) {
 			const char *path = c->probes[p].event->path;
 
-			for (k = 0; k < x->nr_targets && strcmp(x->targets[k].path, path); k++)
-				;
-			if (k < x->nr_targets)
-				continue;
-			if (stat(path, &st)) {
-				snprintf(err, errlen, "cannot stat %s: %s", path, strerror(errno));
-				return -errno;
+			real = realpath(path, NULL);
+			if (!real || stat(real, &st)) {
+				snprintf(err, errlen, "cannot find %s: %s", path, strerror(errno));
+				free(real);
+				return -ENOENT;
 			}
-			t = realloc(x->targets, (x->nr_targets + 1) * sizeof(*t));
-			if (!t)
+			for (k = 0; k < x->nr_targets && strcmp(x->targets[k].path, real); k++)
+				;
+			if (k < x->nr_targets) {
+				free(real);
+				continue;
+			}
+			t = realloc(x->targets, (k + 1) * sizeof(*t));
+			if (!t) {
+				free(real);
 				return -ENOMEM;
+			}
 			x->targets = t;
-			t[x->nr_targets].path = path;
-			t[x->nr_targets].dev = st.st_dev;
-			t[x->nr_targets].ino = st.st_ino;
+			t[k] = (struct st_export_target){real, st.st_dev, st.st_ino};
 			x->nr_targets++;
 		}
 	}
@@ -207,9 +212,11 @@ int st_exporter_prepare(struct st_exporter *x, char *err, size_t errlen)
 {
 	int ret = name_conflicts(x, err, errlen);
 
+	if (!ret)
+		ret = find_targets(x, err, errlen);
 	if (ret == -ENOMEM)
 		snprintf(err, errlen, "out of memory");
-	return ret ? ret : find_targets(x, err, errlen);
+	return ret;
 }
 
 /* Adds to found[t] whether process dir (a /proc entry) maps target t. */
@@ -343,8 +350,8 @@ static void scrape_health(const struct st_exporter *x, struct st_textbuf *tb,
 		health_header(tb, fmt, H_PROCS);
 		for (i = 0; i < x->nr_targets; i++) {
 			snprintf(val, sizeof(val), "%lu", counts[i]);
-			st_prom_sample(tb, health[H_PROCS].name, "", &lname, &x->targets[i].path, 1,
-				       val);
+			st_prom_sample(tb, health[H_PROCS].name, "", &lname,
+				       (const char *const *)&x->targets[i].path, 1, val);
 		}
 	} else {
 		tb->failed = true;
@@ -396,6 +403,8 @@ void st_exporter_free(struct st_exporter *x)
 
 	for (i = 0; i < x->nr_units; i++)
 		free(x->units[i].families);
+	for (i = 0; i < x->nr_targets; i++)
+		free(x->targets[i].path);
 	free(x->units);
 	free(x->targets);
 	memset(x, 0, sizeof(*x));

@@ -35,7 +35,7 @@ struct st_export_unit {
 
 /* A file that probes are attached in: processes that map it are counted. */
 struct st_export_target {
-	const char *path;
+	char *path; /* real path, owned */
 	dev_t dev;
 	ino_t ino;
 };
