@@ -6,7 +6,9 @@
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <dirent.h>
+#include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +16,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "runtime/aggregations.h"
 #include "runtime/exporter.h"
@@ -168,6 +171,32 @@ static int name_conflicts(const struct st_exporter *x, char *err, size_t errlen)
 	return ret;
 }
 
+/*
+ * Whether the ELF file at path is a program (ET_EXEC, or ET_DYN with an
+ * interpreter): a process maps it as its /proc/PID/exe, so counting its
+ * processes needs no read of every process's maps.
+ */
+static bool is_program(const char *path)
+{
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph;
+	bool interp = false;
+	int fd, i;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	if (pread(fd, &eh, sizeof(eh), 0) == sizeof(eh) && !memcmp(eh.e_ident, ELFMAG, SELFMAG) &&
+	    eh.e_ident[EI_CLASS] == ELFCLASS64 && eh.e_phentsize == sizeof(ph)) {
+		for (i = 0; i < eh.e_phnum && !interp; i++)
+			interp = pread(fd, &ph, sizeof(ph), eh.e_phoff + i * sizeof(ph)) ==
+					 sizeof(ph) &&
+				 ph.p_type == PT_INTERP;
+	}
+	close(fd);
+	return eh.e_type == ET_EXEC || interp;
+}
+
 /* The distinct files of the probes of every program, by their real path. */
 static int find_targets(struct st_exporter *x, char *err, size_t errlen)
 {
@@ -201,7 +230,9 @@ static int find_targets(struct st_exporter *x, char *err, size_t errlen)
 				return -ENOMEM;
 			}
 			x->targets = t;
-			t[k] = (struct st_export_target){real, st.st_dev, st.st_ino};
+			t[k] = (struct st_export_target){real, st.st_dev, st.st_ino,
+							 is_program(real)};
+			x->libraries += !t[k].program;
 			x->nr_targets++;
 		}
 	}
@@ -246,7 +277,27 @@ static void process_maps(const struct st_exporter *x, const char *pid, bool *fou
 	fclose(f);
 }
 
-/* counts[t]: running processes that map target t. */
+/* Marks in found[] the program targets that process pid runs. */
+static void process_exe(const struct st_exporter *x, const char *pid, bool *found)
+{
+	char path[sizeof("/proc//exe") + 256];
+	struct stat st;
+	size_t t;
+
+	snprintf(path, sizeof(path), "/proc/%s/exe", pid);
+	if (stat(path, &st))
+		return; /* gone, or a kernel thread */
+	for (t = 0; t < x->nr_targets; t++)
+		if (x->targets[t].program && x->targets[t].ino == st.st_ino &&
+		    x->targets[t].dev == st.st_dev)
+			found[t] = true;
+}
+
+/*
+ * counts[t]: running processes that map target t. A program is found by
+ * its processes' exe, cheaply; only shared libraries need every process's
+ * maps read.
+ */
 static void count_processes(const struct st_exporter *x, unsigned long *counts, bool *found)
 {
 	struct dirent *de;
@@ -260,7 +311,10 @@ static void count_processes(const struct st_exporter *x, unsigned long *counts, 
 		if (!isdigit((unsigned char)de->d_name[0]))
 			continue;
 		memset(found, 0, x->nr_targets * sizeof(*found));
-		process_maps(x, de->d_name, found);
+		if (x->libraries)
+			process_maps(x, de->d_name, found);
+		else
+			process_exe(x, de->d_name, found);
 		for (t = 0; t < x->nr_targets; t++)
 			counts[t] += found[t];
 	}

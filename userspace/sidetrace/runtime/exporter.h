@@ -15,6 +15,7 @@
 #ifndef SIDETRACE_RUNTIME_EXPORTER_H
 #define SIDETRACE_RUNTIME_EXPORTER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -38,6 +39,7 @@ struct st_export_target {
 	char *path; /* real path, owned */
 	dev_t dev;
 	ino_t ino;
+	bool program; /* an executable, not a shared library */
 };
 
 struct st_exporter {
@@ -45,6 +47,7 @@ struct st_exporter {
 	size_t nr_units;
 	struct st_export_target *targets;
 	size_t nr_targets;
+	size_t libraries; /* targets that are shared libraries */
 };
 
 /*
