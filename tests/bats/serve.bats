@@ -46,6 +46,8 @@ start_serve() { # log args...
 setup_file() {
 	local d=$BATS_FILE_TMPDIR i
 	mkdir -p "$d/a/programs" "$d/b" "$d/prom"
+	cc -O2 -Wall -I"$ROOT/include" "$BATS_TEST_DIRNAME/../fixtures/side_edge.c" \
+		-o "$d/side_edge" "$OUT/libside.a" -lpthread -ldl
 	# Uprobes go by inode: each copy is a host of its own.
 	cp "$HTTPD" "$d/a/httpd_sim"
 	cp "$HTTPD" "$d/b/httpd_sim"
@@ -284,4 +286,21 @@ truth_by() { # event field...
 	[[ "$output" == *"# TYPE sidetrace_max_bytes gauge"* ]]
 	[[ "$output" != *"sidetrace_max_bytes "[0-9]* ]]
 	[[ "$output" == *"sidetrace_n_total 50"* ]]
+}
+
+@test "decode errors and truncated strings are counted per probe and reason" {
+	local edge=$D/side_edge probe
+	probe="program=\"program\",probe=\"side:$edge:edge:ev\""
+	# A clause with a load that fails is skipped whole: @events has its own.
+	start_serve "$D/edge.log" -e "side:$edge:edge:ev { @by_s[args.s] = count(); }
+		side:$edge:edge:ev { @events = count(); }"
+	"$edge" badstr 7
+	"$edge" long 3
+	run -0 curl -sf "http://$SERVE_ADDR/metrics"
+	kill -TERM $SERVE_PID
+	wait $SERVE_PID
+	[[ "$output" == *"sidetrace_events_lost_total{$probe,reason=\"string_unreadable\"} 7"* ]]
+	[[ "$output" == *"sidetrace_strings_truncated_total{$probe} 3"* ]]
+	[[ "$output" == *"sidetrace_events_total 10"* ]]
+	[[ "$output" == *"sidetrace_probe_sites{$probe} 1"* ]]
 }
