@@ -56,6 +56,7 @@ static void usage(FILE *f)
 {
 	fprintf(f, "Usage: sidetrace [OPTION...] -e PROGRAM | FILE\n"
 		   "       sidetrace list [-v] [-f text|json] TARGET... | -p PID\n"
+		   "       sidetrace serve [--listen ADDR:PORT] [-e PROGRAM]... [FILE|DIR]...\n"
 		   "Trace SIDE events with bpftrace-style programs, aggregated in the kernel.\n"
 		   "\n"
 		   "  -e PROGRAM   the program text, e.g.\n"
