@@ -197,43 +197,52 @@ static bool is_program(const char *path)
 	return eh.e_type == ET_EXEC || interp;
 }
 
-/* The distinct files of the probes of every program, by their real path. */
-static int find_targets(struct st_exporter *x, char *err, size_t errlen)
+/* Adds the file at path to the targets, by its real path, unless there. */
+static int add_target(struct st_exporter *x, const char *path, char *err, size_t errlen)
 {
 	struct st_export_target *t;
+	char *real = realpath(path, NULL);
 	struct stat st;
-	size_t i, k;
+	size_t k;
+	int ret = 0;
+
+	if (!real || stat(real, &st)) {
+		snprintf(err, errlen, "cannot find %s: %s", path, strerror(errno));
+		ret = -ENOENT;
+		goto cleanup;
+	}
+	for (k = 0; k < x->nr_targets; k++)
+		if (!strcmp(x->targets[k].path, real))
+			goto cleanup;
+	t = realloc(x->targets, (k + 1) * sizeof(*t));
+	if (!t) {
+		ret = -ENOMEM;
+		goto cleanup;
+	}
+	x->targets = t;
+	t[k] = (struct st_export_target){real, st.st_dev, st.st_ino, is_program(real)};
+	x->libraries += !t[k].program;
+	x->nr_targets++;
+	real = NULL; /* the target owns it */
+cleanup:
+	free(real);
+	return ret;
+}
+
+/* The distinct files of the probes of every program. */
+static int find_targets(struct st_exporter *x, char *err, size_t errlen)
+{
+	size_t i;
 	uint32_t p;
-	char *real;
+	int ret;
 
 	for (i = 0; i < x->nr_units; i++) {
 		const struct st_compiled *c = x->units[i].compiled;
 
 		for (p = 0; p < c->nr_probes; p++) {
-			const char *path = c->probes[p].event->path;
-
-			real = realpath(path, NULL);
-			if (!real || stat(real, &st)) {
-				snprintf(err, errlen, "cannot find %s: %s", path, strerror(errno));
-				free(real);
-				return -ENOENT;
-			}
-			for (k = 0; k < x->nr_targets && strcmp(x->targets[k].path, real); k++)
-				;
-			if (k < x->nr_targets) {
-				free(real);
-				continue;
-			}
-			t = realloc(x->targets, (k + 1) * sizeof(*t));
-			if (!t) {
-				free(real);
-				return -ENOMEM;
-			}
-			x->targets = t;
-			t[k] = (struct st_export_target){real, st.st_dev, st.st_ino,
-							 is_program(real)};
-			x->libraries += !t[k].program;
-			x->nr_targets++;
+			ret = add_target(x, c->probes[p].event->path, err, errlen);
+			if (ret)
+				return ret;
 		}
 	}
 	return 0;
