@@ -56,7 +56,7 @@ ST_LIB_OBJS := $(filter-out $(OUTPUT)/obj/sidetrace/main.o,$(ST_OBJS))
 # then track it like any header.
 ST_SKEL_USERS := $(OUTPUT)/obj/sidetrace/runtime/loader.o
 SIDETRACE := $(OUTPUT)/sidetrace
-ST_LIBS := -lbpf -lelf -lz
+ST_LIBS := -lbpf -lelf -lz -lmicrohttpd -lpthread
 
 # Examples: one program per examples/*.c, shared libraries from examples/lib*.c
 EX_LIB_SRCS := $(wildcard examples/lib*.c)
@@ -75,8 +75,9 @@ UNIT_USES_test_parser := lang discovery util
 UNIT_USES_test_checker := lang discovery util
 UNIT_USES_test_compile := compile lang discovery util
 UNIT_USES_test_types := compile lang discovery util
-UNIT_USES_test_output := output discovery util
-UNIT_USES_test_discovery := discovery output util
+UNIT_USES_test_output := output lang discovery util
+UNIT_USES_test_prom := output lang discovery util
+UNIT_USES_test_discovery := discovery output lang util
 UNIT_USES_test_sdt_args := discovery util
 # The collector objects test $(1) links: its components and common/.
 unit_objs = $(if $(filter undefined,$(origin UNIT_USES_$(1))),$(ST_LIB_OBJS),\

@@ -51,7 +51,11 @@ static __always_inline void atomic_umax(__u64 *p, __u64 v)
 	}
 }
 
-/* Adds v to a value; see struct st_val for the encoding of min and max. */
+/*
+ * Adds v to a value; see struct st_val for the encoding of min and max.
+ * A histogram bucket keeps its sum too: `sidetrace serve` exports it as
+ * the Prometheus histogram's _sum.
+ */
 static __always_inline void update(struct st_val *val, __u32 kind, __s64 v, bool is_signed)
 {
 	__sync_fetch_and_add(&val->count, 1);
@@ -59,6 +63,8 @@ static __always_inline void update(struct st_val *val, __u32 kind, __s64 v, bool
 	case ST_K_SUM:
 	case ST_K_AVG:
 	case ST_K_STATS:
+	case ST_K_HIST:
+	case ST_K_LHIST:
 		__sync_fetch_and_add(&val->sum, v);
 		break;
 	case ST_K_MIN:

@@ -239,7 +239,9 @@ struct st_key_hdr {
  * Aggregated value (one per CPU). Runs preempted on one CPU may update the
  * same value, so every field is updated atomically: count and sum by
  * addition, min and max as an atomic unsigned maximum of their encoding
- * (st_min_encode, st_max_encode). Only ST_K_MIN and ST_K_MAX keep them.
+ * (st_min_encode, st_max_encode). Only ST_K_MIN and ST_K_MAX keep them;
+ * COUNT, MIN and MAX keep no sum; a HIST or LHIST bucket keeps the sum of
+ * its values.
  */
 struct st_val {
 	__s64 count;

@@ -12,7 +12,7 @@
 /* Inlined on both sides: in BPF a call would be a subprogram to verify. */
 #define ST_ARITH static inline __attribute__((always_inline))
 
-/* Aggregation kinds; every kind keeps count and sum, some min and max. */
+/* Aggregation kinds; every kind keeps a count, struct st_val says what else. */
 enum st_agg_kind {
 	ST_K_COUNT,
 	ST_K_SUM,
@@ -72,6 +72,20 @@ ST_ARITH __u64 st_hist_bucket(__s64 v, int is_signed)
 }
 
 /*
+ * The largest value hist() bucket b holds, as a two's complement __u64:
+ * -1 for bucket 0 (negative values), then 0, 1, 3, 7, ... 2^64 - 1. The
+ * printers label buckets with it (JSON "max", Prometheus "le").
+ */
+ST_ARITH __u64 st_hist_bucket_max(__u32 b)
+{
+	if (b == 0)
+		return (__u64)-1;
+	if (b == 1)
+		return 0;
+	return b - 1 < 64 ? (1ULL << (b - 1)) - 1 : ~0ULL;
+}
+
+/*
  * Linear histogram buckets, as bpftrace's lhist(), B = (max - min) / step:
  * index 0 counts v < min, index i in 1..B counts
  * [min + (i-1)*step, min + i*step), index B + 1 counts v >= max; B + 2
@@ -90,6 +104,16 @@ ST_ARITH __u64 st_lhist_bucket(__s64 v, __s64 min, __s64 max, __u64 step)
 	if (v >= max)
 		return (__u64)(max - min) / step + 1;
 	return (__u64)(v - min) / step + 1;
+}
+
+/*
+ * The largest value lhist() bucket b holds, for b below the last bucket
+ * (which holds every value from max on): min - 1 for bucket 0, then
+ * min + b * step - 1.
+ */
+ST_ARITH __s64 st_lhist_bucket_max(__u64 b, __s64 min, __s64 step)
+{
+	return min + (__s64)b * step - 1;
 }
 
 /*

@@ -3,7 +3,8 @@
 # Installs the Debian packages sidetrace needs, only those missing.
 set -e
 PKGS="build-essential clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config
-bats bpftrace systemtap-sdt-dev valgrind python3 binutils time bc jq"
+bats bpftrace systemtap-sdt-dev valgrind python3 binutils time bc jq
+libmicrohttpd-dev prometheus curl"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

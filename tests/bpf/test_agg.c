@@ -199,6 +199,29 @@ static void check_values(const uint8_t *m)
 	ok(v.count == 5 && v.sum == 1025, "agg: keyed sum() is 1025 in 5");
 }
 
+/* Sum of bucket i of map id, with or without keys; absent is 0. */
+static int64_t bucket_sum(uint8_t id, uint32_t i)
+{
+	struct st_val v;
+
+	if (prog.maps[id].flags & ST_MAPF_FLAT)
+		return h_flat(&run, &prog, id, i).sum;
+	return h_keyed(&run, &prog, id, &agg_part, i, &v) ? v.sum : 0;
+}
+
+/*
+ * A hist or lhist bucket keeps the sum of its values (the Prometheus
+ * histogram's _sum): -5 is alone below 0, 1 and 5 share [0, 10) in lhist.
+ */
+static void check_bucket_sums(const uint8_t *m)
+{
+	h_eq("agg: signed hist() bucket 0 sums -5", bucket_sum(m[6], 0), -5);
+	h_eq("agg: signed hist() bucket 12 sums 1024", bucket_sum(m[6], 12), 1024);
+	h_eq("agg: keyed signed hist() bucket 4 sums 5", bucket_sum(m[11], 4), 5);
+	h_eq("agg: lhist(0, 100, 10) bucket 1 sums 0 + 1 + 5", bucket_sum(m[7], 1), 6);
+	h_eq("agg: keyed lhist(0, 100, 10) bucket 11 sums 1024", bucket_sum(m[12], 11), 1024);
+}
+
 /*
  * ST_I_AGG into every aggregation kind, without keys (st_flat slots) and
  * with keys (st_aggr, the bucket after the key part), of -5, 0, 1, 5 and
@@ -237,6 +260,7 @@ static void test_agg(void)
 	check_buckets("agg: unsigned hist()", m[10], uhist, ST_HIST_BUCKETS);
 	check_buckets("agg: keyed signed hist()", m[11], hist, ST_HIST_BUCKETS);
 	check_buckets("agg: keyed lhist(0, 100, 10)", m[12], lhist, 12);
+	check_bucket_sums(m);
 	h_unload(&run);
 }
 

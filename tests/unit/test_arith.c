@@ -49,6 +49,29 @@ static void test_log2_and_hist(void)
 	ok(st_hist_bucket(INT64_MIN, 1) == 0, "hist: INT64_MIN signed is negative");
 }
 
+/* Each bucket's largest value is in it, the next value in the next bucket. */
+static void test_bucket_max(void)
+{
+	uint64_t b, max, n = st_lhist_buckets(-5, 6, 5);
+	int bad = 0;
+
+	for (b = 0; b < ST_HIST_BUCKETS; b++) {
+		max = st_hist_bucket_max(b);
+		bad += st_hist_bucket(max, b == 0) != b;
+		bad += b + 1 < ST_HIST_BUCKETS && st_hist_bucket(max + 1, 0) != b + 1;
+	}
+	ok(!bad, "hist: every bucket's max is its largest value");
+	ok(st_hist_bucket_max(0) == (uint64_t)-1 && st_hist_bucket_max(2) == 1 &&
+		   st_hist_bucket_max(12) == 2047 && st_hist_bucket_max(65) == UINT64_MAX,
+	   "hist: bucket maxima -1, 1, 2047, 2^64 - 1");
+	for (b = 0, bad = 0; b + 1 < n; b++) {
+		max = st_lhist_bucket_max(b, -5, 5);
+		bad += st_lhist_bucket(max, -5, 6, 5) != b;
+		bad += st_lhist_bucket(max + 1, -5, 6, 5) != b + 1;
+	}
+	ok(!bad, "lhist(-5, 6, 5): every bucket's max is its largest value");
+}
+
 static void test_lhist(void)
 {
 	int64_t v;
@@ -110,6 +133,7 @@ static void test_key_layout(void)
 int main(void)
 {
 	test_log2_and_hist();
+	test_bucket_max();
 	test_lhist();
 	test_minmax_encoding();
 	test_key_layout();

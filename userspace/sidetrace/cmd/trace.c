@@ -11,7 +11,6 @@
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,8 +18,7 @@
 #include <unistd.h>
 #include <wordexp.h>
 
-#include <bpf/libbpf.h>
-
+#include "cmd/common.h"
 #include "cmd/trace.h"
 #include "compile/compile.h"
 #include "discovery/targets.h"
@@ -60,6 +58,7 @@ static void usage(FILE *f)
 {
 	fprintf(f, "Usage: sidetrace [OPTION...] -e PROGRAM | FILE\n"
 		   "       sidetrace list [-v] [-f text|json] TARGET... | -p PID\n"
+		   "       sidetrace serve [--listen ADDR:PORT] [-e PROGRAM]... [FILE|DIR]...\n"
 		   "Trace SIDE events with bpftrace-style programs, aggregated in the kernel.\n"
 		   "\n"
 		   "  -e PROGRAM   the program text, e.g.\n"
@@ -80,20 +79,6 @@ static void usage(FILE *f)
 		   "Probes: side:TARGET:PROVIDER:EVENT ('*' wildcards), BEGIN, END,\n"
 		   "interval:s:N, interval:ms:N. Maps print when the program ends\n"
 		   "(Ctrl-C, exit(), or the end of -c CMD).\n");
-}
-
-static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	(void)level;
-	(void)fmt;
-	(void)ap;
-	return 0;
-}
-
-static int libbpf_verbose(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	(void)level;
-	return vfprintf(stderr, fmt, ap);
 }
 
 /* -b: bytes with an optional K, M or G; a power of 2 that a ring buffer can be. */
@@ -198,38 +183,6 @@ static int parse_options(int argc, char **argv, struct options *o)
 	return 0;
 }
 
-static char *read_file(const char *path)
-{
-	char *buf = NULL;
-	size_t len = 0, cap = 0, n;
-	FILE *f;
-
-	f = fopen(path, "r");
-	if (!f)
-		return NULL;
-	for (;;) {
-		if (cap - len < 4096) {
-			char *nb = realloc(buf, cap + 65536);
-
-			if (!nb) {
-				free(buf);
-				buf = NULL;
-				goto cleanup;
-			}
-			buf = nb;
-			cap += 65536;
-		}
-		n = fread(buf + len, 1, cap - len - 1, f);
-		len += n;
-		if (n == 0)
-			break;
-	}
-	buf[len] = '\0';
-cleanup:
-	fclose(f);
-	return buf;
-}
-
 /* BEGIN, END and interval attach points: each counts as a probe attached. */
 static unsigned int count_user_points(const struct st_program *prog)
 {
@@ -308,7 +261,7 @@ static int build(struct trace *t)
 	char err[512];
 	int ret;
 
-	t->text = t->o.program ? strdup(t->o.program) : read_file(t->o.file);
+	t->text = t->o.program ? strdup(t->o.program) : st_read_file(t->o.file);
 	if (!t->text) {
 		if (t->o.program)
 			fprintf(stderr, "sidetrace: out of memory\n");
@@ -494,7 +447,7 @@ int st_cmd_trace(int argc, char **argv)
 
 	if (parse_options(argc, argv, &t.o))
 		return 2;
-	libbpf_set_print(t.o.verbose ? libbpf_verbose : libbpf_quiet);
+	st_libbpf_messages(t.o.verbose);
 	if (!build(&t) && !start(&t) && !run(&t))
 		status = 0;
 	trace_fini(&t);

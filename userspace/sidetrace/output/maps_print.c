@@ -269,8 +269,7 @@ static void hist_json(FILE *f, const uint64_t *b)
 			fputs("\"min\": 0, \"max\": 0, ", f);
 		else
 			fprintf(f, "\"min\": %" PRIu64 ", \"max\": %" PRIu64 ", ",
-				(uint64_t)1 << (i - 2),
-				i - 1 < 64 ? ((uint64_t)1 << (i - 1)) - 1 : UINT64_MAX);
+				(uint64_t)1 << (i - 2), (uint64_t)st_hist_bucket_max(i));
 		fprintf(f, "\"count\": %" PRIu64 "}", b[i]);
 	}
 	fputc(']', f);
@@ -310,13 +309,14 @@ static void lhist_json(FILE *f, const struct st_map_result *m, const uint64_t *b
 	for (i = first; i <= last; i++) {
 		fputs(i > first ? ", {" : "{", f);
 		if (i == 0)
-			fprintf(f, "\"max\": %" PRId64 ", ", m->lhist_min - 1);
+			fprintf(f, "\"max\": %" PRId64 ", ",
+				(int64_t)st_lhist_bucket_max(0, m->lhist_min, m->lhist_step));
 		else if (i == n - 1)
 			fprintf(f, "\"min\": %" PRId64 ", ", m->lhist_max);
 		else
 			fprintf(f, "\"min\": %" PRId64 ", \"max\": %" PRId64 ", ",
 				m->lhist_min + (int64_t)(i - 1) * m->lhist_step,
-				m->lhist_min + (int64_t)i * m->lhist_step - 1);
+				(int64_t)st_lhist_bucket_max(i, m->lhist_min, m->lhist_step));
 		fprintf(f, "\"count\": %" PRIu64 "}", b[i]);
 	}
 	fputc(']', f);

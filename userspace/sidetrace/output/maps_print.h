@@ -42,7 +42,7 @@ struct st_map_entry {
 	const struct st_key_val *keys; /* st_map_result.nr_keys of them */
 	/* COUNT, SUM, MIN, MAX: an int64_t when value_signed */
 	uint64_t value;
-	/* AVG, STATS: number of values and their sum */
+	/* number of values (every kind); AVG, STATS, HIST, LHIST: their sum */
 	int64_t count;
 	int64_t total;
 	/* HIST: ST_HIST_BUCKETS counts; LHIST: st_lhist_buckets() counts */

@@ -290,11 +290,13 @@ static int build_map(const struct st_program *prog, const struct st_compiled *c,
 			if (ret)
 				return ret;
 		}
+		e->count += v->count;
 		switch (mc->kind) {
 		case ST_K_HIST:
 		case ST_K_LHIST:
 			if (key_bucket(key, mc) < nb)
 				((uint64_t *)e->buckets)[key_bucket(key, mc)] += v->count;
+			e->total += v->sum;
 			break;
 		case ST_K_COUNT:
 			e->value = v->count;
@@ -309,7 +311,6 @@ static int build_map(const struct st_program *prog, const struct st_compiled *c,
 			e->value = v->max;
 			break;
 		default:
-			e->count = v->count;
 			e->total = v->sum;
 			break;
 		}
@@ -555,6 +556,26 @@ const char *st_counter_reason(uint32_t counter)
 	default:
 		return "unknown problem";
 	}
+}
+
+const char *st_counter_name(uint32_t counter)
+{
+	static const char *const names[ST_NR_COUNTERS] = {
+		[ST_C_ERR_USDT] = "sdt_argument",
+		[ST_C_ERR_VEC] = "argument_vector",
+		[ST_C_ERR_ARG] = "argument",
+		[ST_C_ERR_INDEX] = "field_index",
+		[ST_C_ERR_LABEL] = "type_label",
+		[ST_C_ERR_STR] = "string_unreadable",
+		[ST_C_ERR_NOFIELD] = "dynamic_field_absent",
+		[ST_C_ERR_DYNTYPE] = "dynamic_field_type",
+		[ST_C_STR_TRUNC] = "string_truncated",
+		[ST_C_MAP_FULL] = "map_full",
+		[ST_C_BUSY] = "busy",
+		[ST_C_LOST] = "buffer_full",
+	};
+
+	return counter < ST_NR_COUNTERS && names[counter] ? names[counter] : "unknown";
 }
 
 bool st_counter_is_loss(uint32_t counter)

@@ -50,6 +50,9 @@ int st_problems_read(const struct st_loader *l, const struct st_compiled *c, str
 /* What a counter means, for "N events could not be decoded: REASON". */
 const char *st_counter_reason(uint32_t counter);
 
+/* The counter's name as a word, for labels ("map_full", "string_unreadable"). */
+const char *st_counter_name(uint32_t counter);
+
 /* True for counters that cost the event (decode errors and drops). */
 bool st_counter_is_loss(uint32_t counter);
 
