@@ -184,5 +184,13 @@ END {
 	ratio("st_printf", "floor", "sidetrace printf / floor", "")
 	printf "  %-44s %7.0f ns\n", "sidetrace printf - floor (medians)", M["st_printf"] - M["floor"]
 	printf "  %-44s %7.0f ns\n", "sidetrace printf - sidetrace count() (medians)", M["st_printf"] - M["st_count"]
+	lost = 0
+	for (r = 1; r <= rounds; r++) lost += n - del["st_printf", r]
+	printf "\n  goals (issue 7): 0 lost with the default buffer into a file: %s (%d lost in %d rounds)\n",
+		lost ? "no" : "yes", lost, rounds
+	printf "                   at most about 1 us added per event: %s (%.0f ns, of which the floor %.0f)\n",
+		M["st_printf"] <= 1000 ? "yes" : "no", M["st_printf"], M["floor"]
+	printf "                   sidetrace/bpftrace <= 0.15: %s\n",
+		M["st_printf"] / M["bt_printf"] <= 0.15 ? "yes" : "no"
 }' "$tmp/res"
 if [ -n "${STREAM_RAW:-}" ]; then cp "$tmp/res" "$STREAM_RAW"; fi
