@@ -9,7 +9,8 @@
 #    lost (N - delivered; sidetrace's own count is checked against it).
 # Tools: sidetrace printf (and print(args) where the build accepts it) to a
 # file with the default buffer; stock bpftrace's printf to a file; LTTng-UST
-# recording the same event (bench/stream_lttng.c, default channel); the
+# recording the same event (bench/stream_lttng.c; default channel, and one
+# of 16 MiB per CPU as sidetrace's default buffer holds 16 MiB); the
 # floor, an empty bpftrace handler on the same probe. ROUNDS interleaved
 # rounds; medians, [min-max] across rounds; ratios from the same run.
 set -eu
@@ -83,14 +84,18 @@ run() { # variant round
 	bt_printf)
 		bpftrace -o "$out" -c "$APP $N" -e "usdt:$APP:bench:op {
 			printf($FMT, str(arg0), arg1, arg2, (int32)arg3); }" >/dev/null 2>"$err" ;;
-	lttng)
-		local s=sidetrace-bench-$$-$r
+	lttng | lttng16)
+		local s=sidetrace-bench-$$-$r ch=()
 		lttng create "$s" --output="$out" >/dev/null
-		lttng enable-event -u bench:op >/dev/null
+		if [ "$v" = lttng16 ]; then
+			lttng enable-channel -u --subbuf-size=2M --num-subbuf=8 big >/dev/null
+			ch=(-c big)
+		fi
+		lttng enable-event -u "${ch[@]}" bench:op >/dev/null
 		lttng start >/dev/null
 		t0=$(now_ns)
 		"$LAPP" "$N" 2>"$err"
-		lttng stop "$s" >/dev/null
+		lttng stop "$s" >"$tmp/stop" 2>&1
 		lttng destroy "$s" >/dev/null
 		;;
 	esac
@@ -102,18 +107,19 @@ run() { # variant round
 			-e 's/^Lost \([0-9]*\) events.*/\1/p' "$err" "$out" |
 			awk '{ s += $1 } END { print s + 0 }')
 		;;
-	lttng)
+	lttng | lttng16)
+		lost=$(sed -n 's/.* \([0-9]*\) events were discarded.*/\1/p' "$tmp/stop")
 		del=$(babeltrace2 --component=sink.utils.counter "$out" 2>/dev/null |
 			sed -n 's/^ *\([0-9]*\) Event messages*$/\1/p' | tail -1)
 		;;
 	esac
-	echo "$v $r $(loop_ns "$err") ${del:-0} $lost $((t1 - t0))" >>"$tmp/res"
+	echo "$v $r $(loop_ns "$err") ${del:-0} ${lost:-0} $((t1 - t0))" >>"$tmp/res"
 }
 
 variants="untraced floor st_count st_printf"
 [ -n "$PRINT_ARGS" ] && variants="$variants st_print"
 variants="$variants bt_printf"
-[ -n "$lttng" ] && variants="$variants untraced_lttng lttng"
+[ -n "$lttng" ] && variants="$variants untraced_lttng lttng lttng16"
 for r in $(seq "$ROUNDS"); do
 	for v in $variants; do run "$v" "$r"; done
 done
@@ -131,7 +137,7 @@ function med(v, k,    a, i, j, t) {
 { loop[$1, $2] = $3; del[$1, $2] = $4; rep[$1, $2] = $5; wall[$1, $2] = $6; seen[$1] = 1 }
 # Per-event added cost of variant v in round r, against its own app untraced
 # in the same round.
-function added(v, r) { return (loop[v, r] - loop[(v == "lttng" ? "untraced_lttng" : "untraced"), r]) / n }
+function added(v, r) { return (loop[v, r] - loop[(v ~ /^lttng/ ? "untraced_lttng" : "untraced"), r]) / n }
 function stat(v,    r, x, lo, hi) {
 	for (r = 1; r <= rounds; r++) {
 		x[r] = added(v, r)
@@ -157,30 +163,31 @@ function row(v, label,    r, x, dmin, lmax, rmax, w, loss) {
 		if (n - del[v, r] > lmax) lmax = n - del[v, r]
 		if (rep[v, r] > rmax) rmax = rep[v, r]
 	}
-	if (v ~ /printf|print$|lttng$/)
+	if (v ~ /printf|print$|lttng/)
 		loss = sprintf("%9d %7d %7d", dmin, lmax, rmax)
 	else
 		loss = sprintf("%9s %7s %7s", "-", "-", "-")
-	printf "  %-36s %7.0f [%5.0f-%5.0f] %s %8.2f\n", label, M[v], LO[v], HI[v], loss, med(w, rounds)
+	printf "  %-40s %7.0f [%5.0f-%5.0f] %s %8.2f\n", label, M[v], LO[v], HI[v], loss, med(w, rounds)
 }
 END {
 	for (r = 1; r <= rounds; r++) { u[r] = loop["untraced", r] / n; ul[r] = loop["untraced_lttng", r] / n }
 	printf "  untraced loop: SIDE app %.1f ns/event", med(u, rounds)
 	if (lt) printf ", LTTng app %.1f ns/event", med(ul, rounds)
-	printf "\n\n  %-36s %21s %9s %7s %7s %8s\n", "", "added ns/event", "delivered", "lost", "counted", "wall s"
-	printf "  %-36s %21s %9s %7s %7s %8s\n", "", "", "(min)", "(max)", "(max)", "(median)"
+	printf "\n\n  %-40s %21s %9s %7s %7s %8s\n", "", "added ns/event", "delivered", "lost", "counted", "wall s"
+	printf "  %-40s %21s %9s %7s %7s %8s\n", "", "", "(min)", "(max)", "(max)", "(median)"
 	row("floor", "floor: bpftrace usdt { }")
 	row("st_count", "sidetrace @ = count()")
 	row("st_printf", "sidetrace printf -o FILE")
 	if (pa) row("st_print", "sidetrace print(args) -o FILE")
 	row("bt_printf", "bpftrace printf -o FILE")
-	if (lt) row("lttng", "LTTng-UST session (default channel)")
+	if (lt) row("lttng", "LTTng-UST, default channel (2 MiB/CPU)")
+	if (lt) row("lttng16", "LTTng-UST, 16 MiB/CPU channel")
 	if (!pa) printf "  sidetrace print(args): skipped, not accepted by this build (%s)\n", pa_err
 	if (!lt) printf "  LTTng-UST: skipped, lttng, babeltrace2 or liblttng-ust-dev missing\n"
 	printf "\n  ratios of added cost (median of rounds, [min-max] of per-round ratios)\n"
 	ratio("st_printf", "bt_printf", "sidetrace printf / bpftrace printf", "  goal <= 0.15")
 	if (pa) ratio("st_print", "bt_printf", "sidetrace print(args) / bpftrace printf", "  goal <= 0.15")
-	if (lt) ratio("st_printf", "lttng", "sidetrace printf / LTTng-UST", "")
+	if (lt) ratio("st_printf", "lttng", "sidetrace printf / LTTng-UST default", "")
 	ratio("st_printf", "floor", "sidetrace printf / floor", "")
 	printf "  %-44s %7.0f ns\n", "sidetrace printf - floor (medians)", M["st_printf"] - M["floor"]
 	printf "  %-44s %7.0f ns\n", "sidetrace printf - sidetrace count() (medians)", M["st_printf"] - M["st_count"]
