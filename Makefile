@@ -200,6 +200,7 @@ demo: deps
 	$(Q)scripts/demo.sh
 
 bench: deps
+	$(Q)bench/deps.sh
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)bench/run.sh
 

@@ -55,6 +55,8 @@ struct st_scratch {
 	__u32 woff; /* record bytes written */
 	__u32 wcut; /* ST_REC_F_CUT */
 	__u32 werr; /* the walk's first error */
+	__u32 sent; /* records sent from this scratch (wake-up checks) */
+	__u32 reserved;
 	struct st_rec_hdr rec_hdr; /* the record being built: header... */
 	__u8 rec[ST_REC_MAX]; /* ...and values, sent as one */
 	/* Past rec: an item at an offset masked to rec's size stays inside. */

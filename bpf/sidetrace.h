@@ -270,7 +270,7 @@ struct st_rec_hdr {
 	__u16 kind; /* enum st_rec_kind */
 	__u16 id;
 	__u32 probe;
-	__u64 time_ns; /* bpf_ktime_get_ns(): CLOCK_MONOTONIC */
+	__u64 time_ns; /* ST_REC_EVENT: bpf_ktime_get_ns(), CLOCK_MONOTONIC */
 	__u32 pid;
 	__u32 tid;
 	__u32 len; /* bytes after the header */

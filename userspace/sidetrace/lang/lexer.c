@@ -112,9 +112,19 @@ static int digit_value(char c)
 	return 99;
 }
 
+static int too_large(struct st_lexer *lx, struct st_token *tok, unsigned int base)
+{
+	return fail(lx, tok->pos, "integer literal too large: the largest is %s",
+		    base == 16 ? "0xffffffffffffffff" : "18446744073709551615");
+}
+
+/*
+ * Integer literals as bpftrace writes them: decimal or 0x hexadecimal,
+ * '_' between digits (1_000_000), and a decimal exponent (1e6).
+ */
 static int lex_number(struct st_lexer *lx, struct st_token *tok)
 {
-	unsigned int base = 10;
+	unsigned int base = 10, exp = 0;
 	uint64_t v = 0;
 	int d;
 
@@ -125,15 +135,33 @@ static int lex_number(struct st_lexer *lx, struct st_token *tok)
 		if (digit_value(peek(lx, 0)) >= 16)
 			return fail(lx, tok->pos, "expected hexadecimal digits after '0x'");
 	}
-	while ((d = digit_value(peek(lx, 0))) < (int)base) {
+	for (;;) {
+		if (peek(lx, 0) == '_' && digit_value(peek(lx, 1)) < (int)base)
+			bump(lx);
+		d = digit_value(peek(lx, 0));
+		if (d >= (int)base)
+			break;
 		if (v > (UINT64_MAX - d) / base)
-			return fail(lx, tok->pos, "integer literal too large: the largest is %s",
-				    base == 16 ? "0xffffffffffffffff" : "18446744073709551615");
+			return too_large(lx, tok, base);
 		v = v * base + d;
 		bump(lx);
 	}
+	if (base == 10 && (peek(lx, 0) == 'e' || peek(lx, 0) == 'E') && isdigit(peek(lx, 1))) {
+		bump(lx);
+		while (isdigit(peek(lx, 0)) && exp < 100) {
+			exp = exp * 10 + (peek(lx, 0) - '0');
+			bump(lx);
+		}
+		for (; exp && v; exp--) {
+			if (v > UINT64_MAX / 10)
+				return too_large(lx, tok, base);
+			v *= 10;
+		}
+	}
 	if (is_ident_char(peek(lx, 0)))
-		return fail(lx, tok->pos, "invalid integer literal: expected %s digits only",
+		return fail(lx, tok->pos,
+			    "invalid integer literal: expected %s digits only ('_' between digits, "
+			    "1e6 for powers of ten)",
 			    base == 16 ? "hexadecimal" : "decimal");
 	tok->kind = T_INT;
 	tok->ival = v;
