@@ -78,6 +78,7 @@ UNIT_USES_test_types := compile lang discovery util
 UNIT_USES_test_output := output discovery util
 UNIT_USES_test_discovery := discovery output util
 UNIT_USES_test_sdt_args := discovery util
+UNIT_USES_test_escape := util
 # The collector objects test $(1) links: its components and common/.
 unit_objs = $(if $(filter undefined,$(origin UNIT_USES_$(1))),$(ST_LIB_OBJS),\
 	$(filter $(foreach c,$(UNIT_USES_$(1)),$(OUTPUT)/obj/sidetrace/$(c)/%),$(ST_LIB_OBJS)) \

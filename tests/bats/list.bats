@@ -128,7 +128,7 @@ list_sites() {
 @test "plain USDT binary: probes listed without SIDE description" {
 	run "$SIDETRACE" list "$D/plain_usdt"
 	[ "$status" -eq 0 ]
-	grep -qx '  legacy:start  (USDT, no SIDE description)  2 sites' <<<"$output"
+	grep -qx '  legacy:start  (USDT, no SIDE description)  1 site' <<<"$output"
 	grep -qx '  legacy:stop  (USDT, no SIDE description)  1 site' <<<"$output"
 }
 
@@ -252,4 +252,28 @@ list_sites() {
 			false
 		fi
 	done
+}
+
+# A note's provider rewritten to a terminal escape and invalid UTF-8: text
+# shows the bytes as \xNN, JSON stays valid UTF-8, nothing reaches the
+# terminal raw.
+@test "hostile note names: escaped in text, valid UTF-8 in JSON" {
+	cp "$D/plain_usdt" "$D/hostile"
+	python3 - "$D/hostile" <<'PY'
+import sys
+p = sys.argv[1]
+b = open(p, "rb").read()
+i = b.index(b"legacy\0start\0")
+open(p, "wb").write(b[:i] + b"\x1b[2J\xff\xfe" + b[i + 6:])
+PY
+	run "$SIDETRACE" list -v "$D/hostile"
+	[ "$status" -eq 0 ]
+	grep -qxF '  \x1b[2J\xff\xfe:start  (USDT, no SIDE description)  1 site' <<<"$output"
+	! LC_ALL=C grep -q $'[\x01-\x08\x0b-\x1f\x7f-\xff]' <<<"$output"
+	run "$SIDETRACE" list -f json "$D/hostile"
+	[ "$status" -eq 0 ]
+	python3 -c 'import json, sys
+for l in sys.stdin.buffer.read().decode("utf-8").splitlines():
+	json.loads(l)' <<<"$output"
+	grep -qF '"provider":"\u001b[2J\ufffd\ufffd"' <<<"$output"
 }

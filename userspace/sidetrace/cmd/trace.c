@@ -30,6 +30,7 @@
 #include "runtime/clauses.h"
 #include "runtime/loader.h"
 #include "runtime/session.h"
+#include "util/escape.h"
 
 struct options {
 	bool verbose;
@@ -252,11 +253,11 @@ static const struct st_event_list *target_events(void *ctx, const char *name, ch
 static int prepare_command(struct trace *t)
 {
 	if (wordexp(t->o.cmd, &t->words, WRDE_NOCMD) || !t->words.we_wordc) {
-		fprintf(stderr, "sidetrace: -c '%s': not a command\n", t->o.cmd);
+		st_errorf("-c '%s': not a command", t->o.cmd);
 		return -EINVAL;
 	}
 	if (st_resolve_target(t->words.we_wordv[0], t->cmd_path, sizeof(t->cmd_path))) {
-		fprintf(stderr, "sidetrace: -c %s: command not found\n", t->words.we_wordv[0]);
+		st_errorf("-c %s: command not found", t->words.we_wordv[0]);
 		return -ENOENT;
 	}
 	t->targets.cmd_path = t->cmd_path;
@@ -276,8 +277,7 @@ static int build(struct trace *t)
 		if (t->o.program)
 			fprintf(stderr, "sidetrace: out of memory\n");
 		else
-			fprintf(stderr, "sidetrace: cannot read %s: %s\n", t->o.file,
-				strerror(errno));
+			st_errorf("cannot read %s: %s", t->o.file, strerror(errno));
 		return -EINVAL;
 	}
 	ret = st_parse(t->text, t->o.file ? t->o.file : "program", &t->prog, &diag);
@@ -285,7 +285,7 @@ static int build(struct trace *t)
 		goto fail;
 	/* Before any target is read: a user without root may not reach it. */
 	if (has_side_points(t->prog) && st_loader_check_environment(err, sizeof(err))) {
-		fprintf(stderr, "sidetrace: %s\n", err);
+		st_errorf("%s", err);
 		return -EPERM;
 	}
 	t->targets.pid = t->o.pid;
@@ -329,7 +329,7 @@ static int start(struct trace *t)
 	if (has_side_points(t->prog)) {
 		ret = st_loader_load(&t->loader, &t->compiled, err, sizeof(err));
 		if (ret) {
-			fprintf(stderr, "sidetrace: %s\n", err);
+			st_errorf("%s", err);
 			return ret;
 		}
 		t->loaded = true;
@@ -343,8 +343,7 @@ static int start(struct trace *t)
 	if (t->o.cmd) {
 		t->child = st_spawn_stopped(t->words.we_wordv, &t->release_fd);
 		if (t->child < 0) {
-			fprintf(stderr, "sidetrace: cannot run %s: %s\n", t->o.cmd,
-				strerror(-t->child));
+			st_errorf("cannot run %s: %s", t->o.cmd, strerror(-t->child));
 			t->child = 0;
 			return -ECHILD;
 		}
@@ -356,7 +355,7 @@ static int start(struct trace *t)
 						  : -1,
 				       err, sizeof(err));
 		if (ret < 0) {
-			fprintf(stderr, "sidetrace: %s\n", err);
+			st_errorf("%s", err);
 			return ret;
 		}
 	}

@@ -6,6 +6,7 @@
 
 #include "runtime/aggregations.h"
 #include "runtime/clauses.h"
+#include "util/escape.h"
 
 static int print_map(struct st_runner *r, int map_id)
 {
@@ -115,16 +116,16 @@ unsigned long long st_run_report_problems(struct st_runner *r)
 		const char *reason = st_counter_reason(probs[i].counter);
 
 		if (probs[i].counter == ST_C_STR_TRUNC) {
-			fprintf(stderr, "sidetrace: %llu strings were cut: %s (%s)\n",
-				(unsigned long long)probs[i].count, reason, name);
+			st_errorf("%llu strings were cut: %s (%s)",
+				  (unsigned long long)probs[i].count, reason, name);
 			continue;
 		}
 		if (probs[i].counter == ST_C_MAP_FULL || probs[i].counter == ST_C_BUSY)
-			fprintf(stderr, "sidetrace: %llu events not counted: %s (%s)\n",
-				(unsigned long long)probs[i].count, reason, name);
+			st_errorf("%llu events not counted: %s (%s)",
+				  (unsigned long long)probs[i].count, reason, name);
 		else
-			fprintf(stderr, "sidetrace: %llu events could not be decoded: %s (%s)\n",
-				(unsigned long long)probs[i].count, reason, name);
+			st_errorf("%llu events could not be decoded: %s (%s)",
+				  (unsigned long long)probs[i].count, reason, name);
 		lost += probs[i].count;
 	}
 	free(probs);
