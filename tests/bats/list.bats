@@ -128,7 +128,7 @@ list_sites() {
 @test "plain USDT binary: probes listed without SIDE description" {
 	run "$SIDETRACE" list "$D/plain_usdt"
 	[ "$status" -eq 0 ]
-	grep -qx '  legacy:start  (USDT, no SIDE description)  1 site' <<<"$output"
+	grep -qx '  legacy:start  (USDT, no SIDE description)  2 sites' <<<"$output"
 	grep -qx '  legacy:stop  (USDT, no SIDE description)  1 site' <<<"$output"
 }
 
@@ -195,7 +195,7 @@ list_sites() {
 @test "errors: missing file, not ELF, no events, bad PID, bad usage" {
 	run --separate-stderr "$SIDETRACE" list "$D/does-not-exist"
 	[ "$status" -eq 1 ]
-	grep -q 'No such file' <<<"$stderr"
+	grep -qx "sidetrace: $D/does-not-exist: no such file" <<<"$stderr"
 	echo 'just text' >"$D/text.txt"
 	run --separate-stderr "$SIDETRACE" list "$D/text.txt"
 	[ "$status" -eq 1 ]
@@ -207,7 +207,7 @@ list_sites() {
 	grep -q 'no SIDE or USDT events' <<<"$stderr"
 	run --separate-stderr "$SIDETRACE" list libno-such-library-anywhere
 	[ "$status" -eq 1 ]
-	grep -q 'no such file or library' <<<"$stderr"
+	grep -qx 'sidetrace: libno-such-library-anywhere: no such program or library' <<<"$stderr"
 	run --separate-stderr "$SIDETRACE" list -p 2147483647
 	[ "$status" -eq 1 ]
 	grep -q 'no such process' <<<"$stderr"

@@ -56,20 +56,10 @@ static int list_target(const char *target, bool json, bool verbose)
 {
 	struct st_event_list l = {0};
 	char path[PATH_MAX], err[256];
-	int ret, status = 1;
+	int status = 1;
 
-	/* A path goes as is, so that its own error (not ELF...) is shown. */
-	ret = strchr(target, '/') ? 0 : st_resolve_target(target, path, sizeof(path));
-	if (!ret && strchr(target, '/'))
-		snprintf(path, sizeof(path), "%s", target);
-	if (ret) {
-		st_errorf("%s: %s", target,
-			  ret == -ENOENT ? "no such file or library" : strerror(-ret));
-		goto cleanup;
-	}
-	ret = st_discover_file(path, &l, err, sizeof(err));
-	if (ret) {
-		st_errorf("%s: %s", path, err);
+	if (st_read_target(target, NULL, &l, path, sizeof(path), err, sizeof(err))) {
+		st_errorf("%s: %s", target, err);
 		goto cleanup;
 	}
 	status = print_found(&l, path, json, verbose);
