@@ -137,6 +137,11 @@ static int parse_options(int argc, char **argv, struct options *o)
 			o->out_path = optarg;
 			break;
 		case 'e':
+			if (o->program) {
+				fprintf(stderr, "sidetrace: -e given twice: put every clause in "
+						"one program\n");
+				return -EINVAL;
+			}
 			o->program = optarg;
 			break;
 		default:
@@ -162,22 +167,30 @@ static int parse_options(int argc, char **argv, struct options *o)
 	return 0;
 }
 
-static char *read_file(const char *path)
+/*
+ * Reads a program file into *out. Stops one byte past the parser's size
+ * limit, which then says so. Says itself what is wrong: 0 or -errno.
+ */
+static int read_program(const char *path, char **out)
 {
-	char *buf = NULL;
 	size_t len = 0, cap = 0, n;
+	char *buf = NULL, *nul;
+	int ret = 0;
 	FILE *f;
 
 	f = fopen(path, "r");
-	if (!f)
-		return NULL;
-	for (;;) {
+	if (!f) {
+		ret = -errno;
+		st_errorf("cannot read %s: %s", path, strerror(-ret));
+		return ret;
+	}
+	do {
 		if (cap - len < 4096) {
 			char *nb = realloc(buf, cap + 65536);
 
 			if (!nb) {
-				free(buf);
-				buf = NULL;
+				ret = -ENOMEM;
+				st_errorf("out of memory");
 				goto cleanup;
 			}
 			buf = nb;
@@ -185,13 +198,28 @@ static char *read_file(const char *path)
 		}
 		n = fread(buf + len, 1, cap - len - 1, f);
 		len += n;
-		if (n == 0)
-			break;
+	} while (n && len <= ST_MAX_PROGRAM_BYTES);
+	/* A directory opens, then fails to read (EISDIR). */
+	if (ferror(f)) {
+		ret = -EIO;
+		st_errorf("cannot read %s: %s", path, strerror(errno));
+		goto cleanup;
 	}
 	buf[len] = '\0';
+	/* The lexer stops at a NUL: what follows would be silently ignored. */
+	nul = memchr(buf, '\0', len);
+	if (nul) {
+		ret = -EINVAL;
+		st_errorf("%s: a NUL byte at offset %zu: a program is text", path,
+			  (size_t)(nul - buf));
+	}
 cleanup:
 	fclose(f);
-	return buf;
+	if (ret)
+		free(buf);
+	else
+		*out = buf;
+	return ret;
 }
 
 /* BEGIN, END and interval attach points: each counts as a probe attached. */
@@ -249,11 +277,33 @@ static const struct st_event_list *target_events(void *ctx, const char *name, ch
 	return st_target_events(ctx, name, err, errlen);
 }
 
+/* Why wordexp() refused a -c command. */
+static const char *wordexp_error(int err)
+{
+	switch (err) {
+	case WRDE_SYNTAX:
+		return "unterminated quote (or other shell syntax error)";
+	case WRDE_BADCHAR:
+		return "| & ; < > ( ) { } and newlines are shell syntax: run it with sh -c '...'";
+	case WRDE_CMDSUB:
+		return "command substitution is not run: run it with sh -c '...'";
+	case WRDE_NOSPACE:
+		return "out of memory";
+	default:
+		return "not a command";
+	}
+}
+
 /* -c: the command split like a shell would, and its executable. */
 static int prepare_command(struct trace *t)
 {
-	if (wordexp(t->o.cmd, &t->words, WRDE_NOCMD) || !t->words.we_wordc) {
-		st_errorf("-c '%s': not a command", t->o.cmd);
+	int ret = wordexp(t->o.cmd, &t->words, WRDE_NOCMD);
+
+	if (ret || !t->words.we_wordc) {
+		st_errorf("-c '%s': %s", t->o.cmd, ret ? wordexp_error(ret) : "empty command");
+		/* POSIX leaves words unspecified after other errors than WRDE_NOSPACE. */
+		if (ret && ret != WRDE_NOSPACE)
+			memset(&t->words, 0, sizeof(t->words));
 		return -EINVAL;
 	}
 	if (st_resolve_target(t->words.we_wordv[0], t->cmd_path, sizeof(t->cmd_path))) {
@@ -272,13 +322,15 @@ static int build(struct trace *t)
 	char err[512];
 	int ret;
 
-	t->text = t->o.program ? strdup(t->o.program) : read_file(t->o.file);
-	if (!t->text) {
-		if (t->o.program)
+	if (t->o.file) {
+		if (read_program(t->o.file, &t->text))
+			return -EINVAL;
+	} else {
+		t->text = strdup(t->o.program);
+		if (!t->text) {
 			fprintf(stderr, "sidetrace: out of memory\n");
-		else
-			st_errorf("cannot read %s: %s", t->o.file, strerror(errno));
-		return -EINVAL;
+			return -ENOMEM;
+		}
 	}
 	ret = st_parse(t->text, t->o.file ? t->o.file : "program", &t->prog, &diag);
 	if (ret)

@@ -42,22 +42,38 @@ static const char *line_start(const char *src, uint32_t line)
 	return src;
 }
 
+/* Source shown around the column of a long line, so that one stays one. */
+#define DIAG_WINDOW 160
+
 /*
  * The source line, escaped as all outside text is, and a caret under the
  * byte column: tabs stay tabs, a shown character takes one column and an
- * escaped byte the four of its \xNN.
+ * escaped byte the four of its \xNN. A long line shows DIAG_WINDOW bytes
+ * around the column between "...".
  */
 static void print_caret(FILE *f, const struct st_diag *d, const char *src)
 {
 	const char *l = line_start(src, d->line);
 	struct st_textbuf line = {0}, pad = {0};
-	size_t len, i;
+	size_t len, i, from = 0, to;
 	int n;
 
 	if (!l)
 		return;
 	len = strcspn(l, "\n");
-	for (i = 0; i < len; i += n ? n : 1) {
+	to = len;
+	if (len > DIAG_WINDOW) {
+		from = d->col > DIAG_WINDOW / 2 ? d->col - DIAG_WINDOW / 2 : 0;
+		/* Start on a character, not inside one. */
+		while (from && ((unsigned char)l[from] & 0xc0) == 0x80)
+			from--;
+		to = from + DIAG_WINDOW < len ? from + DIAG_WINDOW : len;
+		if (from) {
+			st_tb_puts(&line, "...");
+			st_tb_puts(&pad, "   ");
+		}
+	}
+	for (i = from; i < to; i += n ? n : 1) {
 		n = l[i] == '\t' ? 1 : st_text_char(l + i);
 		if (l[i] == '\t')
 			st_tb_putc(&line, '\t');
@@ -68,6 +84,8 @@ static void print_caret(FILE *f, const struct st_diag *d, const char *src)
 		if (i + 1 < d->col)
 			st_tb_puts(&pad, l[i] == '\t' ? "\t" : n ? " " : "    ");
 	}
+	if (to < len)
+		st_tb_puts(&line, "...");
 	for (; i + 1 < d->col; i++)
 		st_tb_putc(&pad, ' ');
 	if (!line.failed && !pad.failed)
