@@ -314,6 +314,24 @@ static int prepare_command(struct trace *t)
 	return 0;
 }
 
+/*
+ * -p: a target the process does not map is traced from its file, in case
+ * the process loads it later (dlopen); say so, rather than wait in silence.
+ */
+static void warn_unmapped(const struct trace *t)
+{
+	const struct st_target *tg;
+	size_t i;
+
+	for (i = 0; i < t->targets.nr_targets; i++) {
+		tg = &t->targets.targets[i];
+		if (tg->unmapped && tg->list.nr)
+			st_errorf("warning: process %d does not map %s: its events count only "
+				  "once it loads it",
+				  t->o.pid, tg->list.events[0].path);
+	}
+}
+
 /* Source text -> checked program -> configuration of the BPF program. */
 static int build(struct trace *t)
 {
@@ -350,6 +368,7 @@ static int build(struct trace *t)
 	ret = st_check(t->prog, &evsrc, &diag);
 	if (ret)
 		goto fail;
+	warn_unmapped(t);
 	/* Test hook: see ST_COMPILE_VECTOR_ONLY. */
 	ret = st_compile(t->prog, getenv("SIDETRACE_VECTOR_ONLY") ? ST_COMPILE_VECTOR_ONLY : 0,
 			 &t->compiled, &diag);
@@ -417,7 +436,40 @@ static int start(struct trace *t)
 	return 0;
 }
 
-/* BEGIN, the command released, the loop, END, the maps printed. */
+/*
+ * -c: what became of the command, said on stderr when it failed, and the
+ * exit status it gives sidetrace (README: exit status): its own, or 128 +
+ * the signal that killed it, as a shell does. A Ctrl-C for sidetrace
+ * stops the command too: that is no failure of it.
+ */
+static int command_status(const struct trace *t, const struct st_runner *r, unsigned long long lost)
+{
+	int ws = r->child_status;
+
+	if (!t->reaped || stop_signal)
+		return 0;
+	if (WIFSIGNALED(ws)) {
+		st_errorf("the command was killed by signal %d (%s)%s", WTERMSIG(ws),
+			  strsignal(WTERMSIG(ws)), WCOREDUMP(ws) ? ", core dumped" : "");
+		return 128 + WTERMSIG(ws);
+	}
+	if (WIFEXITED(ws) && WEXITSTATUS(ws)) {
+		st_errorf("the command exited with status %d", WEXITSTATUS(ws));
+		return WEXITSTATUS(ws);
+	}
+	/* It did its work, and nothing came of it: say where it may have gone. */
+	if (t->compiled.nr_maps && !r->nr_entries && !lost)
+		st_errorf("no event was traced in the command's process (pid %d): -c traces "
+			  "that process only, not the processes it starts (a shell's or a "
+			  "script's); to trace those, run sidetrace without -c",
+			  t->child);
+	return 0;
+}
+
+/*
+ * BEGIN, the command released, the loop, END, the maps printed. Returns
+ * sidetrace's exit status (see command_status()), or a negative errno.
+ */
 static int run(struct trace *t)
 {
 	struct st_runner runner = {
@@ -451,8 +503,7 @@ static int run(struct trace *t)
 		fprintf(stderr, "sidetrace: cannot read the maps: %s\n", strerror(-ret));
 		return ret;
 	}
-	st_run_report_problems(&runner);
-	return 0;
+	return command_status(t, &runner, st_run_report_problems(&runner));
 }
 
 static void trace_fini(struct trace *t)
@@ -482,13 +533,15 @@ static void trace_fini(struct trace *t)
 int st_cmd_trace(int argc, char **argv)
 {
 	struct trace t = {.out = stdout, .release_fd = -1};
-	int status = 1;
+	int ret, status = 1;
 
 	if (parse_options(argc, argv, &t.o))
 		return 2;
 	libbpf_set_print(t.o.verbose ? libbpf_verbose : libbpf_quiet);
-	if (!build(&t) && !start(&t) && !run(&t))
-		status = 0;
+	if (!build(&t) && !start(&t)) {
+		ret = run(&t);
+		status = ret < 0 ? 1 : ret;
+	}
 	trace_fini(&t);
 	return status;
 }

@@ -254,6 +254,7 @@ const struct st_event_list *st_target_events(struct st_target_set *s, const char
 	}
 	if (st_read_target(name, s->cmd_path, &t->list, path, sizeof(path), err, errlen))
 		return NULL;
+	t->unmapped = s->pid > 0;
 	if (!t->list.nr) {
 		snprintf(err, errlen, "no SIDE events (no USDT probes)");
 		return NULL;

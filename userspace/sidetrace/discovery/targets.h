@@ -37,6 +37,7 @@ struct st_target {
 	char *name; /* as written in the probe */
 	struct st_event_list list;
 	struct st_event *selected; /* -p: the events of this object only */
+	bool unmapped; /* -p: the process does not map it (yet): read from its file */
 };
 
 /* The targets of a session; zero-initialize, then set pid and cmd_path. */

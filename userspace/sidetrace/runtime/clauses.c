@@ -83,6 +83,7 @@ int st_run_clauses(struct st_runner *r, enum st_ap_kind kind)
 int st_run_print_all(struct st_runner *r)
 {
 	struct st_maps_snapshot snap;
+	size_t i;
 	int ret;
 
 	if (!r->loader || !r->compiled->nr_maps)
@@ -91,6 +92,8 @@ int st_run_print_all(struct st_runner *r)
 	if (ret)
 		return ret;
 	ret = st_output_exit_maps(r->out, r->fmt, snap.maps, snap.nr_maps);
+	for (i = 0; i < snap.nr_maps; i++)
+		r->nr_entries += snap.maps[i].nr_entries;
 	st_maps_snapshot_free(&snap);
 	fflush(r->out);
 	return ret;

@@ -24,6 +24,8 @@ struct st_runner {
 	enum st_output_format fmt;
 	pid_t pid; /* -p: the traced process, or 0 */
 	bool exit_requested; /* an exit() ran */
+	int child_status; /* -c: the command's wait status, once reaped */
+	size_t nr_entries; /* entries st_run_print_all() printed, all maps */
 };
 
 /* Runs the statements of a BEGIN, END or interval clause. 0 or -errno. */

@@ -139,7 +139,7 @@ int st_session_loop(struct st_runner *r, struct st_loader *l, pid_t child,
 			st_errorf("%s", err);
 			warned = true;
 		}
-		if (child > 0 && waitpid(child, NULL, WNOHANG) == child) {
+		if (child > 0 && waitpid(child, &r->child_status, WNOHANG) == child) {
 			*reaped = true;
 			break;
 		}

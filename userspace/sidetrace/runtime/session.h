@@ -22,9 +22,10 @@ pid_t st_spawn_stopped(char **cmd_argv, int *release_fd);
 
 /*
  * Runs until *stop (a signal), exit() in a probe or clause, the end of
- * child (then *reaped is set) or of the -p process, firing interval
- * clauses on time and attaching fault-in where probes need it (l may be
- * NULL: nothing loaded). 0 or a negative errno.
+ * child (then *reaped is set and its wait status is in r->child_status) or
+ * of the -p process, firing interval clauses on time and attaching
+ * fault-in where probes need it (l may be NULL: nothing loaded). 0 or a
+ * negative errno.
  */
 int st_session_loop(struct st_runner *r, struct st_loader *l, pid_t child,
 		    const volatile sig_atomic_t *stop, bool *reaped);
