@@ -64,6 +64,10 @@ EX_SRCS := $(filter-out $(EX_LIB_SRCS),$(wildcard examples/*.c))
 EXAMPLES := $(patsubst examples/%.c,$(OUTPUT)/examples/%,$(EX_SRCS))
 EX_LIBS := $(patsubst examples/%.c,$(OUTPUT)/examples/%.so,$(EX_LIB_SRCS))
 EX_LINK_kv_client := -lkv
+# kv_client has no event of its own and libkv.so brings libside.so: with
+# libside.a on its command line the linker would copy the runtime in for
+# libkv.so's references, a second copy of its globals in the process.
+EX_WITHOUT_SIDE_A := kv_client
 
 # Unit tests: test_api* link the runtime, the others the collector
 # components they test (all of them unless listed), so that an edit
@@ -153,7 +157,8 @@ $(SIDETRACE): $(ST_OBJS)
 $(OUTPUT)/examples/%: examples/%.c $(LIBSIDE_A) $(EX_LIBS) | $(OUTPUT)/examples
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $(WARN) $(DEPFLAGS) -Iinclude $< -o $@ \
-		-L$(OUTPUT)/examples -Wl,-rpath,'$$ORIGIN' $(EX_LINK_$*) $(LIBSIDE_A) -lpthread -ldl
+		-L$(OUTPUT)/examples -Wl,-rpath,'$$ORIGIN' $(EX_LINK_$*) \
+		$(if $(filter $*,$(EX_WITHOUT_SIDE_A)),,$(LIBSIDE_A)) -lpthread -ldl
 
 $(OUTPUT)/examples/%.so: examples/%.c $(LIBSIDE_SO) | $(OUTPUT)/examples
 	$(call msg,LIB,$@)
