@@ -1,7 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# Runs every suite: C unit tests, compile-fail tests, the format check, bats
-# and the one-liner cases end to end.
+# Runs every suite: C unit tests, compile-fail tests, the format check, the
+# layout, the fuzzers (bounded), bats and the one-liner cases end to end.
+# `make test-asan` (tests/asan.sh) runs bats and the cases once more with
+# the collector built with ASan and UBSan.
 # Each suite ends with "N passed, N failed"; so does the whole run.
 set -u
 cd "$(dirname "$0")/.."
@@ -62,6 +64,11 @@ tally < <(format_check)
 
 echo "== layout (tests/layout: include direction, file and function sizes)"
 tally < <(tests/layout/run.sh 2>&1)
+
+# libFuzzer with ASan+UBSan on what reads outside input (make fuzz-build;
+# `make fuzz` for long runs).
+echo "== fuzzers (tests/fuzz, ${SIDETRACE_FUZZ_SECONDS:-20} s each)"
+tally < <(tests/fuzz/run.sh "${SIDETRACE_FUZZ_SECONDS:-20}" 2>&1)
 
 echo "== end-to-end tests (bats)"
 tally < <(bats --tap tests/bats 2>&1 | awk '
