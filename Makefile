@@ -224,7 +224,7 @@ $(FUZZERS): $(OUTPUT)/fuzz/%: tests/fuzz/%.c $(FUZZ_OBJS)
 		$(FUZZ_OBJS) -o $@ -lelf -lz
 
 # The collector built with ASan and UBSan, apart in $(OUTPUT)/asan; `make
-# test-asan` runs the bats and one-liner suites with it.
+# test` and `make test-asan` run the bats and one-liner suites with it.
 ASAN_OBJS := $(patsubst userspace/%.c,$(OUTPUT)/asan/obj/%.o,$(ST_SRCS) $(COMMON_SRCS))
 ASAN_SIDETRACE := $(OUTPUT)/asan/sidetrace
 
@@ -251,7 +251,7 @@ test-asan: deps
 	$(Q)tests/asan.sh
 
 test: deps
-	$(Q)$(MAKE) --no-print-directory all fuzz-build
+	$(Q)$(MAKE) --no-print-directory all fuzz-build asan
 	$(Q)tests/run.sh
 
 demo: deps

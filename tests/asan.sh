@@ -3,8 +3,8 @@
 # Runs the end-to-end suites (bats, one-liner cases) once with the
 # collector built with ASan and UBSan (`make asan`: .output/asan/sidetrace):
 # any memory error, leak or undefined behaviour aborts a run, which fails
-# its test. Ends with "N passed, N failed". `make test-asan` builds and
-# runs it; it takes about as long as the suites themselves.
+# its test. Ends with "N passed, N failed". tests/run.sh runs it as a
+# suite; `make test-asan` builds and runs it alone.
 set -u
 cd "$(dirname "$0")/.."
 export SIDETRACE=$PWD/.output/asan/sidetrace
