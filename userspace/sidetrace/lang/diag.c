@@ -97,7 +97,7 @@ static void print_caret(FILE *f, const struct st_diag *d, const char *src)
 /* The message names what the binary named: escaped like any outside text. */
 void st_diag_print(FILE *f, const struct st_diag *d, const char *src)
 {
-	fputs(d->file, f);
+	st_fputs_text(f, d->file);
 	if (d->line)
 		fprintf(f, ":%u:%u", d->line, d->col);
 	fputs(": error: ", f);
