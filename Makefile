@@ -64,6 +64,10 @@ EX_SRCS := $(filter-out $(EX_LIB_SRCS),$(wildcard examples/*.c))
 EXAMPLES := $(patsubst examples/%.c,$(OUTPUT)/examples/%,$(EX_SRCS))
 EX_LIBS := $(patsubst examples/%.c,$(OUTPUT)/examples/%.so,$(EX_LIB_SRCS))
 EX_LINK_kv_client := -lkv
+# kv_client has no event of its own and libkv.so brings libside.so: with
+# libside.a on its command line the linker would copy the runtime in for
+# libkv.so's references, a second copy of its globals in the process.
+EX_WITHOUT_SIDE_A := kv_client
 
 # Unit tests: test_api* link the runtime, the others the collector
 # components they test (all of them unless listed), so that an edit
@@ -79,6 +83,7 @@ UNIT_USES_test_output := output lang discovery util
 UNIT_USES_test_prom := output lang discovery util
 UNIT_USES_test_discovery := discovery output lang util
 UNIT_USES_test_sdt_args := discovery util
+UNIT_USES_test_escape := util
 # The collector objects test $(1) links: its components and common/.
 unit_objs = $(if $(filter undefined,$(origin UNIT_USES_$(1))),$(ST_LIB_OBJS),\
 	$(filter $(foreach c,$(UNIT_USES_$(1)),$(OUTPUT)/obj/sidetrace/$(c)/%),$(ST_LIB_OBJS)) \
@@ -153,7 +158,8 @@ $(SIDETRACE): $(ST_OBJS)
 $(OUTPUT)/examples/%: examples/%.c $(LIBSIDE_A) $(EX_LIBS) | $(OUTPUT)/examples
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $(WARN) $(DEPFLAGS) -Iinclude $< -o $@ \
-		-L$(OUTPUT)/examples -Wl,-rpath,'$$ORIGIN' $(EX_LINK_$*) $(LIBSIDE_A) -lpthread -ldl
+		-L$(OUTPUT)/examples -Wl,-rpath,'$$ORIGIN' $(EX_LINK_$*) \
+		$(if $(filter $*,$(EX_WITHOUT_SIDE_A)),,$(LIBSIDE_A)) -lpthread -ldl
 
 $(OUTPUT)/examples/%.so: examples/%.c $(LIBSIDE_SO) | $(OUTPUT)/examples
 	$(call msg,LIB,$@)
@@ -191,8 +197,62 @@ $(OUTPUT)/tests/test_cxx_clang: tests/unit/test_cxx.cpp $(LIBSIDE_A) | $(OUTPUT)
 	$(Q)$(CLANGXX) -std=c++20 $(CXXFLAGS) $(LDFLAGS) $(WARN) $(DEPFLAGS) -Iinclude \
 		-Itests/unit $< -o $@ $(LIBSIDE_A) -lpthread
 
+# Fuzzers (tests/fuzz/): clang's libFuzzer with ASan and UBSan over the
+# components that read outside input (program text, object files, SDT
+# operands), built apart in $(OUTPUT)/fuzz. `make test` runs each for a
+# bounded time (tests/fuzz/run.sh); `make fuzz` runs each for FUZZ_TIME
+# seconds and keeps what it learns in $(OUTPUT)/fuzz/corpus.
+FUZZ_TIME ?= 600
+SAN_CFLAGS := -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
+	-fno-sanitize-recover=undefined
+# clang warns of designated initializers that leave fields zero; gcc does not.
+SAN_WARN := $(WARN) -Wno-missing-field-initializers
+FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZERS := $(patsubst tests/fuzz/%.c,$(OUTPUT)/fuzz/%,$(FUZZ_SRCS))
+FUZZ_LIB_SRCS := $(wildcard $(foreach c,util discovery lang compile output,\
+	userspace/sidetrace/$(c)/*.c)) $(COMMON_SRCS)
+FUZZ_OBJS := $(patsubst userspace/%.c,$(OUTPUT)/fuzz/obj/%.o,$(FUZZ_LIB_SRCS))
+
+$(OUTPUT)/fuzz/obj/%.o: userspace/%.c
+	$(call msg,CC-FUZZ,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) $(SAN_CFLAGS) -fsanitize=fuzzer-no-link $(SAN_WARN) $(DEPFLAGS) $(INCLUDES) \
+		-c $< -o $@
+
+$(FUZZERS): $(OUTPUT)/fuzz/%: tests/fuzz/%.c $(FUZZ_OBJS)
+	$(call msg,FUZZER,$@)
+	$(Q)$(CLANG) $(SAN_CFLAGS) -fsanitize=fuzzer $(SAN_WARN) $(DEPFLAGS) $(INCLUDES) $< \
+		$(FUZZ_OBJS) -o $@ -lelf -lz
+
+# The collector built with ASan and UBSan, apart in $(OUTPUT)/asan; `make
+# test` and `make test-asan` run the bats and one-liner suites with it.
+ASAN_OBJS := $(patsubst userspace/%.c,$(OUTPUT)/asan/obj/%.o,$(ST_SRCS) $(COMMON_SRCS))
+ASAN_SIDETRACE := $(OUTPUT)/asan/sidetrace
+
+$(OUTPUT)/asan/obj/sidetrace/runtime/loader.o: $(BPF_SKELS)
+
+$(OUTPUT)/asan/obj/%.o: userspace/%.c
+	$(call msg,CC-ASAN,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) $(SAN_CFLAGS) $(SAN_WARN) $(DEPFLAGS) $(INCLUDES) -c $< -o $@
+
+$(ASAN_SIDETRACE): $(ASAN_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(CLANG) $(SAN_CFLAGS) $(LDFLAGS) $^ -o $@ $(ST_LIBS)
+
+.PHONY: fuzz-build fuzz asan test-asan
+fuzz-build: $(FUZZERS)
+asan: $(ASAN_SIDETRACE)
+
+fuzz: fuzz-build
+	$(Q)tests/fuzz/run.sh --long $(FUZZ_TIME)
+
+test-asan: deps
+	$(Q)$(MAKE) --no-print-directory all asan
+	$(Q)tests/asan.sh
+
 test: deps
-	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(MAKE) --no-print-directory all fuzz-build asan
 	$(Q)tests/run.sh
 
 demo: deps

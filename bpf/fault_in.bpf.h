@@ -11,7 +11,10 @@
  * program at a site costs each event about as much as the first, so the
  * collector attaches it only once sidetrace_event armed it
  * (st_fault_armed) after a failed read, which it counted; and it touches
- * only the loads that failed. Its own failures are left for
+ * only the loads that failed. Dynamic fields are the exception: their
+ * names and string values live wherever the application put them, and the
+ * collector arms and attaches it up front for the probes that read them,
+ * so that the first event is not lost. Its own failures are left for
  * sidetrace_event to count.
  */
 #ifndef SIDETRACE_FAULT_IN_BPF_H
@@ -90,6 +93,34 @@ __noinline int st_fault_in_one(struct pt_regs *ctx, const struct st_site_cfg *si
 	return 0;
 }
 
+/*
+ * Touches what st_find_dynamic() reads of a variadic event's dynamic
+ * struct: the name of each of its first ST_MAX_DYN_FIELDS fields and the
+ * value of those that are strings. Names are looked up at every event, so
+ * all of them, whichever loads armed it. A global function.
+ */
+__noinline int st_fault_in_dyn(__u64 dyn)
+{
+	struct side_arg_dynamic_struct ds;
+	struct side_arg_dynamic_field f;
+	__u64 fields;
+	__u32 i;
+
+	if (!dyn || bpf_copy_from_user(&ds, sizeof(ds), (const void *)dyn))
+		return 0;
+	fields = (__u64)side_ptr_get(ds.fields);
+	for (i = 0; i < ST_MAX_DYN_FIELDS; i++) {
+		if (i >= ds.len ||
+		    bpf_copy_from_user(&f, sizeof(f),
+				       (const void *)(fields + (__u64)i * sizeof(f))))
+			break;
+		touch_str((__u64)side_ptr_get(f.field_name));
+		if (f.elem.type.v == SIDE_TYPE_DYNAMIC_STRING)
+			touch_str(f.elem.u.side_dynamic.side_string.value);
+	}
+	return 0;
+}
+
 /* Touches the strings of the loads that sidetrace_event armed for this probe. */
 SEC("uprobe")
 int sidetrace_fault_in(void *ctx)
@@ -97,7 +128,8 @@ int sidetrace_fault_in(void *ctx)
 	__u32 cookie = bpf_get_attach_cookie(ctx), probe, i, *armed, loads;
 	const struct st_probe_cfg *cfg;
 	const struct st_site_cfg *site;
-	__u64 vec = 0;
+	__u64 vec = 0, dstruct;
+	bool dyn = false;
 
 	site = bpf_map_lookup_elem(&st_sites, &cookie);
 	if (!site)
@@ -112,13 +144,21 @@ int sidetrace_fault_in(void *ctx)
 	if (cfg->need_vec && cfg->vec_arg < ST_MAX_SDT_ARGS &&
 	    st_sdt_arg(ctx, &site->args[cfg->vec_arg], &vec))
 		return 0;
-	loads = *armed & cfg->str_loads;
+	loads = *armed;
 	for (i = 0; i < ST_MAX_LOADS; i++) {
 		if (i >= cfg->nr_loads)
 			break;
-		if (loads & (1U << i))
+		if (!(loads & (1U << i)))
+			continue;
+		/* A dynamic field of any type is found by its name, a string. */
+		if (cfg->loads[i].src == ST_SRC_DYN)
+			dyn = true;
+		else if (cfg->str_loads & (1U << i))
 			st_fault_in_one(ctx, site, &cfg->loads[i], vec);
 	}
+	if (dyn && cfg->variadic && cfg->dyn_arg < ST_MAX_SDT_ARGS &&
+	    !st_sdt_arg(ctx, &site->args[cfg->dyn_arg], &dstruct))
+		st_fault_in_dyn(dstruct);
 	return 0;
 }
 

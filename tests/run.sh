@@ -1,7 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# Runs every suite: C unit tests, compile-fail tests, the format check, bats
-# and the one-liner cases end to end.
+# Runs every suite: C unit tests, compile-fail tests, the format check, the
+# layout, the fuzzers (bounded), bats and the one-liner cases end to end,
+# then bats and the cases once more with the collector built with ASan and
+# UBSan (tests/asan.sh, about two minutes; SIDETRACE_SKIP_ASAN=1 skips it).
 # Each suite ends with "N passed, N failed"; so does the whole run.
 set -u
 cd "$(dirname "$0")/.."
@@ -63,6 +65,11 @@ tally < <(format_check)
 echo "== layout (tests/layout: include direction, file and function sizes)"
 tally < <(tests/layout/run.sh 2>&1)
 
+# libFuzzer with ASan+UBSan on what reads outside input (make fuzz-build;
+# `make fuzz` for long runs).
+echo "== fuzzers (tests/fuzz, ${SIDETRACE_FUZZ_SECONDS:-20} s each)"
+tally < <(tests/fuzz/run.sh "${SIDETRACE_FUZZ_SECONDS:-20}" 2>&1)
+
 echo "== end-to-end tests (bats)"
 tally < <(bats --tap tests/bats 2>&1 | awk '
 	{ print }
@@ -72,6 +79,12 @@ tally < <(bats --tap tests/bats 2>&1 | awk '
 
 echo "== one-liner cases (tests/oneliners)"
 tally < <(tests/oneliners/run.sh 2>&1)
+
+if [ "${SIDETRACE_SKIP_ASAN:-0}" != 1 ]; then
+	echo "== end-to-end again, ASan+UBSan collector (tests/asan.sh; SIDETRACE_SKIP_ASAN=1 skips)"
+	# Its last line sums its two suites: the one tally() counts.
+	tally < <(tests/asan.sh 2>&1)
+fi
 
 # The BPF programs must load on the oldest kernel we support too: boot
 # Debian's 6.1 and 6.12 kernels under qemu and trace from there.

@@ -5,7 +5,8 @@ OUT="$ROOT/.output"
 HTTPD="$OUT/examples/httpd_sim"
 KV="$OUT/examples/kv_client"
 LIBKV="$OUT/examples/libkv.so"
-SIDETRACE="$OUT/sidetrace"
+# tests/asan.sh points this at the ASan+UBSan build.
+SIDETRACE="${SIDETRACE:-$OUT/sidetrace}"
 
 # bpftrace warns that it cannot raise RLIMIT_MEMLOCK here; that is expected.
 # A bound on every run, so a tracer that never sees its end fails the test

@@ -195,7 +195,7 @@ list_sites() {
 @test "errors: missing file, not ELF, no events, bad PID, bad usage" {
 	run --separate-stderr "$SIDETRACE" list "$D/does-not-exist"
 	[ "$status" -eq 1 ]
-	grep -q 'No such file' <<<"$stderr"
+	grep -qx "sidetrace: $D/does-not-exist: no such file" <<<"$stderr"
 	echo 'just text' >"$D/text.txt"
 	run --separate-stderr "$SIDETRACE" list "$D/text.txt"
 	[ "$status" -eq 1 ]
@@ -207,7 +207,7 @@ list_sites() {
 	grep -q 'no SIDE or USDT events' <<<"$stderr"
 	run --separate-stderr "$SIDETRACE" list libno-such-library-anywhere
 	[ "$status" -eq 1 ]
-	grep -q 'no such file or library' <<<"$stderr"
+	grep -qx 'sidetrace: libno-such-library-anywhere: no such program or library' <<<"$stderr"
 	run --separate-stderr "$SIDETRACE" list -p 2147483647
 	[ "$status" -eq 1 ]
 	grep -q 'no such process' <<<"$stderr"
@@ -252,4 +252,28 @@ list_sites() {
 			false
 		fi
 	done
+}
+
+# A note's provider rewritten to a terminal escape and invalid UTF-8: text
+# shows the bytes as \xNN, JSON stays valid UTF-8, nothing reaches the
+# terminal raw.
+@test "hostile note names: escaped in text, valid UTF-8 in JSON" {
+	cp "$D/plain_usdt" "$D/hostile"
+	python3 - "$D/hostile" <<'PY'
+import sys
+p = sys.argv[1]
+b = open(p, "rb").read()
+i = b.index(b"legacy\0start\0")
+open(p, "wb").write(b[:i] + b"\x1b[2J\xff\xfe" + b[i + 6:])
+PY
+	run "$SIDETRACE" list -v "$D/hostile"
+	[ "$status" -eq 0 ]
+	grep -qxF '  \x1b[2J\xff\xfe:start  (USDT, no SIDE description)  1 site' <<<"$output"
+	! LC_ALL=C grep -q $'[\x01-\x08\x0b-\x1f\x7f-\xff]' <<<"$output"
+	run "$SIDETRACE" list -f json "$D/hostile"
+	[ "$status" -eq 0 ]
+	python3 -c 'import json, sys
+for l in sys.stdin.buffer.read().decode("utf-8").splitlines():
+	json.loads(l)' <<<"$output"
+	grep -qF '"provider":"\u001b[2J\ufffd\ufffd"' <<<"$output"
 }

@@ -10,7 +10,7 @@ set -u
 DIR=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$DIR/../.." && pwd)
 OUT=$ROOT/.output
-SIDETRACE=$OUT/sidetrace
+SIDETRACE=${SIDETRACE:-$OUT/sidetrace} # tests/asan.sh: the ASan+UBSan build
 HTTPD=$OUT/examples/httpd_sim
 KV=$OUT/examples/kv_client
 LIBKV=$OUT/examples/libkv.so

@@ -444,9 +444,18 @@ static void test_dynamic(void)
 		  0, ST_VT_STR, ST_VT_NONE);
 	dyn_types("dynamic: hist value is an integer",
 		  "side:./app:app:log { @h = hist(args.attempt) }", 0, ST_VT_NONE, ST_VT_INT);
-	dyn_types("dynamic: key typed by a later use in the clause",
-		  "side:./app:app:log { @[args.attempt] = count(); @s = sum(args.attempt) }", 0,
+	dyn_types("dynamic: key typed by an earlier use in the clause",
+		  "side:./app:app:log { @s = sum(args.attempt); @[args.attempt] = count() }", 1,
 		  ST_VT_INT, ST_VT_NONE);
+	dyn_types("dynamic: key typed by the value of its own statement",
+		  "side:./app:app:log { @[args.attempt] = sum(args.attempt) }", 0, ST_VT_INT,
+		  ST_VT_NONE);
+	/* Accepted, it dropped every event of the clause at run time. */
+	check_err("dynamic: a string key summed later",
+		  "side:./app:app:log { @[args.user] = count(); @s = sum(args.user) }", 1, 55,
+		  "args.user is read as an integer here (used as a number) but as a string at line "
+		  "1, column 24 (a map key)",
+		  "args.user + 0 reads an integer");
 	dyn_types("dynamic: key typed by the filter",
 		  "side:./app:app:log /args.attempt > 1/ { @[args.attempt] = count() }", 0,
 		  ST_VT_INT, ST_VT_NONE);

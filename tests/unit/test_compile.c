@@ -526,11 +526,11 @@ static void test_dynamic(void)
 	ok(r.c.maps[0].flags & ST_MAPF_SIGNED, "dynamic: integers are signed");
 	done(&r);
 
-	build("side:/app:app:log { @[args.attempt] = count(); @h = hist(args.attempt); }", &r);
+	build("side:/app:app:log { @h = hist(args.attempt); @[args.attempt] = count(); }", &r);
 	ok(r.ret == 0 && r.c.probes[0].cfg.nr_loads == 1 &&
 		   r.c.probes[0].cfg.loads[0].want == ST_WANT_INT &&
 		   r.c.layouts[0].parts[0].kind == ST_KPART_INT,
-	   "dynamic: a key typed by another use is one integer load");
+	   "dynamic: a key typed by an earlier use is one integer load");
 	done(&r);
 }
 

@@ -527,7 +527,8 @@ static void test_empty_and_escapes(void)
 	check_map("empty stats text", ST_OUTPUT_TEXT, &s, "\n\n");
 	check_map("empty count json", ST_OUTPUT_JSON, &c, "");
 	check_map("empty hist json", ST_OUTPUT_JSON, &h, "");
-	check_map("escaped key text", ST_OUTPUT_TEXT, &k, "@k[a\"b\\c\td]: 1\n");
+	/* Unlike bpftrace, a control byte of a key never reaches the terminal raw. */
+	check_map("escaped key text", ST_OUTPUT_TEXT, &k, "@k[a\"b\\c\\x09d]: 1\n");
 	check_map("escaped key json", ST_OUTPUT_JSON, &k,
 		  "{\"type\": \"map\", \"data\": {\"@k\": {\"a\\\"b\\\\c\\td\": 1}}}\n");
 	check_map("zeroed count text", ST_OUTPUT_TEXT, &n, "@n: 0\n");

@@ -4,29 +4,38 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <bpf/libbpf.h>
 
 #include "cmd/common.h"
+#include "lang/ast.h"
+#include "util/escape.h"
 
-char *st_read_file(const char *path)
+/*
+ * Reads a program file into *out. Stops one byte past the parser's size
+ * limit, which then says so. Says itself what is wrong: 0 or -errno.
+ */
+int st_read_program(const char *path, char **out)
 {
-	char *buf = NULL;
 	size_t len = 0, cap = 0, n;
-	int saved;
+	char *buf = NULL, *nul;
+	int ret = 0;
 	FILE *f;
 
 	f = fopen(path, "r");
-	if (!f)
-		return NULL;
-	for (;;) {
+	if (!f) {
+		ret = -errno;
+		st_errorf("cannot read %s: %s", path, strerror(-ret));
+		return ret;
+	}
+	do {
 		if (cap - len < 4096) {
 			char *nb = realloc(buf, cap + 65536);
 
 			if (!nb) {
-				free(buf);
-				buf = NULL;
-				errno = ENOMEM;
+				ret = -ENOMEM;
+				st_errorf("out of memory");
 				goto cleanup;
 			}
 			buf = nb;
@@ -34,22 +43,28 @@ char *st_read_file(const char *path)
 		}
 		n = fread(buf + len, 1, cap - len - 1, f);
 		len += n;
-		if (n == 0)
-			break;
-	}
-	/* A directory opens but cannot be read. */
+	} while (n && len <= ST_MAX_PROGRAM_BYTES);
+	/* A directory opens, then fails to read (EISDIR). */
 	if (ferror(f)) {
-		free(buf);
-		buf = NULL;
-		errno = errno ? errno : EIO;
+		ret = -EIO;
+		st_errorf("cannot read %s: %s", path, strerror(errno));
 		goto cleanup;
 	}
 	buf[len] = '\0';
+	/* The lexer stops at a NUL: what follows would be silently ignored. */
+	nul = memchr(buf, '\0', len);
+	if (nul) {
+		ret = -EINVAL;
+		st_errorf("%s: a NUL byte at offset %zu: a program is text", path,
+			  (size_t)(nul - buf));
+	}
 cleanup:
-	saved = errno;
 	fclose(f);
-	errno = saved;
-	return buf;
+	if (ret)
+		free(buf);
+	else
+		*out = buf;
+	return ret;
 }
 
 static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)

@@ -5,8 +5,12 @@
 
 #include <stdbool.h>
 
-/* The whole file at path, NUL-terminated (malloc'ed), or NULL with errno set. */
-char *st_read_file(const char *path);
+/*
+ * Reads a program file into *out (malloc'ed, NUL-terminated): stops one
+ * byte past the parser's size limit, which then says so; a NUL byte or a
+ * directory is an error. Says itself what is wrong: 0 or -errno.
+ */
+int st_read_program(const char *path, char **out);
 
 /* libbpf's messages on stderr when verbose, else none. */
 void st_libbpf_messages(bool verbose);

@@ -16,6 +16,7 @@
 #include "discovery/targets.h"
 #include "cmd/list.h"
 #include "output/events_print.h"
+#include "util/escape.h"
 
 static void list_usage(FILE *f)
 {
@@ -43,7 +44,7 @@ static void print_list(const struct st_event_list *l, bool json, bool verbose)
 static int print_found(const struct st_event_list *l, const char *what, bool json, bool verbose)
 {
 	if (!l->nr) {
-		fprintf(stderr, "sidetrace: %s: no SIDE or USDT events\n", what);
+		st_errorf("%s: no SIDE or USDT events", what);
 		return 1;
 	}
 	print_list(l, json, verbose);
@@ -55,20 +56,10 @@ static int list_target(const char *target, bool json, bool verbose)
 {
 	struct st_event_list l = {0};
 	char path[PATH_MAX], err[256];
-	int ret, status = 1;
+	int status = 1;
 
-	/* A path goes as is, so that its own error (not ELF...) is shown. */
-	ret = strchr(target, '/') ? 0 : st_resolve_target(target, path, sizeof(path));
-	if (!ret && strchr(target, '/'))
-		snprintf(path, sizeof(path), "%s", target);
-	if (ret) {
-		fprintf(stderr, "sidetrace: %s: %s\n", target,
-			ret == -ENOENT ? "no such file or library" : strerror(-ret));
-		goto cleanup;
-	}
-	ret = st_discover_file(path, &l, err, sizeof(err));
-	if (ret) {
-		fprintf(stderr, "sidetrace: %s: %s\n", path, err);
+	if (st_read_target(target, NULL, &l, path, sizeof(path), err, sizeof(err))) {
+		st_errorf("%s: %s", target, err);
 		goto cleanup;
 	}
 	status = print_found(&l, path, json, verbose);
@@ -92,7 +83,7 @@ static int list_pid(const char *arg, bool json, bool verbose)
 	}
 	ret = st_discover_pid(pid, &l, err, sizeof(err));
 	if (ret) {
-		fprintf(stderr, "sidetrace: %s\n", err);
+		st_errorf("%s", err);
 		goto cleanup;
 	}
 	snprintf(what, sizeof(what), "process %ld", pid);

@@ -104,12 +104,12 @@ static int add_unit(struct serve *s, const char *name, char *text)
 
 static int add_file(struct serve *s, const char *path)
 {
-	char *text = st_read_file(path);
+	char *text;
+	int ret;
 
-	if (!text) {
-		fprintf(stderr, "sidetrace: cannot read %s: %s\n", path, strerror(errno));
-		return -errno;
-	}
+	ret = st_read_program(path, &text);
+	if (ret)
+		return ret;
 	return add_unit(s, path, text);
 }
 

@@ -29,6 +29,7 @@
 #include "runtime/loader.h"
 #include "runtime/session.h"
 #include "runtime/stream.h"
+#include "util/escape.h"
 
 struct options {
 	bool verbose;
@@ -158,6 +159,11 @@ static int parse_options(int argc, char **argv, struct options *o)
 				return -EINVAL;
 			break;
 		case 'e':
+			if (o->program) {
+				fprintf(stderr, "sidetrace: -e given twice: put every clause in "
+						"one program\n");
+				return -EINVAL;
+			}
 			o->program = optarg;
 			break;
 		default:
@@ -238,19 +244,59 @@ static const struct st_event_list *target_events(void *ctx, const char *name, ch
 	return st_target_events(ctx, name, err, errlen);
 }
 
+/* Why wordexp() refused a -c command. */
+static const char *wordexp_error(int err)
+{
+	switch (err) {
+	case WRDE_SYNTAX:
+		return "unterminated quote (or other shell syntax error)";
+	case WRDE_BADCHAR:
+		return "| & ; < > ( ) { } and newlines are shell syntax: run it with sh -c '...'";
+	case WRDE_CMDSUB:
+		return "command substitution is not run: run it with sh -c '...'";
+	case WRDE_NOSPACE:
+		return "out of memory";
+	default:
+		return "not a command";
+	}
+}
+
 /* -c: the command split like a shell would, and its executable. */
 static int prepare_command(struct trace *t)
 {
-	if (wordexp(t->o.cmd, &t->words, WRDE_NOCMD) || !t->words.we_wordc) {
-		fprintf(stderr, "sidetrace: -c '%s': not a command\n", t->o.cmd);
+	int ret = wordexp(t->o.cmd, &t->words, WRDE_NOCMD);
+
+	if (ret || !t->words.we_wordc) {
+		st_errorf("-c '%s': %s", t->o.cmd, ret ? wordexp_error(ret) : "empty command");
+		/* POSIX leaves words unspecified after other errors than WRDE_NOSPACE. */
+		if (ret && ret != WRDE_NOSPACE)
+			memset(&t->words, 0, sizeof(t->words));
 		return -EINVAL;
 	}
 	if (st_resolve_target(t->words.we_wordv[0], t->cmd_path, sizeof(t->cmd_path))) {
-		fprintf(stderr, "sidetrace: -c %s: command not found\n", t->words.we_wordv[0]);
+		st_errorf("-c %s: command not found", t->words.we_wordv[0]);
 		return -ENOENT;
 	}
 	t->targets.cmd_path = t->cmd_path;
 	return 0;
+}
+
+/*
+ * -p: a target the process does not map is traced from its file, in case
+ * the process loads it later (dlopen); say so, rather than wait in silence.
+ */
+static void warn_unmapped(const struct trace *t)
+{
+	const struct st_target *tg;
+	size_t i;
+
+	for (i = 0; i < t->targets.nr_targets; i++) {
+		tg = &t->targets.targets[i];
+		if (tg->unmapped && tg->list.nr)
+			st_errorf("warning: process %d does not map %s: its events count only "
+				  "once it loads it",
+				  t->o.pid, tg->list.events[0].path);
+	}
 }
 
 /* Source text -> checked program -> configuration of the BPF program. */
@@ -261,21 +307,22 @@ static int build(struct trace *t)
 	char err[512];
 	int ret;
 
-	t->text = t->o.program ? strdup(t->o.program) : st_read_file(t->o.file);
-	if (!t->text) {
-		if (t->o.program)
+	if (t->o.file) {
+		if (st_read_program(t->o.file, &t->text))
+			return -EINVAL;
+	} else {
+		t->text = strdup(t->o.program);
+		if (!t->text) {
 			fprintf(stderr, "sidetrace: out of memory\n");
-		else
-			fprintf(stderr, "sidetrace: cannot read %s: %s\n", t->o.file,
-				strerror(errno));
-		return -EINVAL;
+			return -ENOMEM;
+		}
 	}
 	ret = st_parse(t->text, t->o.file ? t->o.file : "program", &t->prog, &diag);
 	if (ret)
 		goto fail;
 	/* Before any target is read: a user without root may not reach it. */
 	if (has_side_points(t->prog) && st_loader_check_environment(err, sizeof(err))) {
-		fprintf(stderr, "sidetrace: %s\n", err);
+		st_errorf("%s", err);
 		return -EPERM;
 	}
 	t->targets.pid = t->o.pid;
@@ -288,6 +335,7 @@ static int build(struct trace *t)
 	ret = st_check(t->prog, &evsrc, &diag);
 	if (ret)
 		goto fail;
+	warn_unmapped(t);
 	/* Test hook: see ST_COMPILE_VECTOR_ONLY. */
 	ret = st_compile(t->prog, getenv("SIDETRACE_VECTOR_ONLY") ? ST_COMPILE_VECTOR_ONLY : 0,
 			 &t->compiled, &diag);
@@ -320,7 +368,7 @@ static int start(struct trace *t)
 	if (has_side_points(t->prog)) {
 		ret = st_loader_load(&t->loader, &t->compiled, err, sizeof(err));
 		if (ret) {
-			fprintf(stderr, "sidetrace: %s\n", err);
+			st_errorf("%s", err);
 			return ret;
 		}
 		t->loaded = true;
@@ -336,8 +384,7 @@ static int start(struct trace *t)
 	if (t->o.cmd) {
 		t->child = st_spawn_stopped(t->words.we_wordv, &t->release_fd);
 		if (t->child < 0) {
-			fprintf(stderr, "sidetrace: cannot run %s: %s\n", t->o.cmd,
-				strerror(-t->child));
+			st_errorf("cannot run %s: %s", t->o.cmd, strerror(-t->child));
 			t->child = 0;
 			return -ECHILD;
 		}
@@ -349,7 +396,7 @@ static int start(struct trace *t)
 						  : -1,
 				       err, sizeof(err));
 		if (ret < 0) {
-			fprintf(stderr, "sidetrace: %s\n", err);
+			st_errorf("%s", err);
 			return ret;
 		}
 	}
@@ -359,7 +406,40 @@ static int start(struct trace *t)
 	return 0;
 }
 
-/* BEGIN, the command released, the loop, END, the maps printed. */
+/*
+ * -c: what became of the command, said on stderr when it failed, and the
+ * exit status it gives sidetrace (README: exit status): its own, or 128 +
+ * the signal that killed it, as a shell does. A Ctrl-C for sidetrace
+ * stops the command too: that is no failure of it.
+ */
+static int command_status(const struct trace *t, const struct st_runner *r, unsigned long long lost)
+{
+	int ws = r->child_status;
+
+	if (!t->reaped || stop_signal)
+		return 0;
+	if (WIFSIGNALED(ws)) {
+		st_errorf("the command was killed by signal %d (%s)%s", WTERMSIG(ws),
+			  strsignal(WTERMSIG(ws)), WCOREDUMP(ws) ? ", core dumped" : "");
+		return 128 + WTERMSIG(ws);
+	}
+	if (WIFEXITED(ws) && WEXITSTATUS(ws)) {
+		st_errorf("the command exited with status %d", WEXITSTATUS(ws));
+		return WEXITSTATUS(ws);
+	}
+	/* It did its work, and nothing came of it: say where it may have gone. */
+	if (t->compiled.nr_maps && !r->nr_entries && !lost)
+		st_errorf("no event was traced in the command's process (pid %d): -c traces "
+			  "that process only, not the processes it starts (a shell's or a "
+			  "script's); to trace those, run sidetrace without -c",
+			  t->child);
+	return 0;
+}
+
+/*
+ * BEGIN, the command released, the loop, END, the maps printed. Returns
+ * sidetrace's exit status (see command_status()), or a negative errno.
+ */
 static int run(struct trace *t)
 {
 	struct st_runner runner = {
@@ -383,7 +463,8 @@ static int run(struct trace *t)
 	if (t->child) {
 		/* Attached: let the command run. */
 		if (write(t->release_fd, "x", 1) != 1) {
-			fprintf(stderr, "sidetrace: cannot start %s\n", t->o.cmd);
+			st_errorf("cannot start %s", t->o.cmd);
+			st_stream_close(&stream);
 			return -EIO;
 		}
 		close(t->release_fd);
@@ -412,8 +493,7 @@ static int run(struct trace *t)
 			ferror(t->out) ? "write the output" : "read the maps", strerror(-ret));
 		return ret;
 	}
-	st_run_report_problems(&runner);
-	return 0;
+	return command_status(t, &runner, st_run_report_problems(&runner));
 }
 
 static void trace_fini(struct trace *t)
@@ -443,13 +523,15 @@ static void trace_fini(struct trace *t)
 int st_cmd_trace(int argc, char **argv)
 {
 	struct trace t = {.out = stdout, .release_fd = -1};
-	int status = 1;
+	int ret, status = 1;
 
 	if (parse_options(argc, argv, &t.o))
 		return 2;
 	st_libbpf_messages(t.o.verbose);
-	if (!build(&t) && !start(&t) && !run(&t))
-		status = 0;
+	if (!build(&t) && !start(&t)) {
+		ret = run(&t);
+		status = ret < 0 ? 1 : ret;
+	}
 	trace_fini(&t);
 	return status;
 }

@@ -184,6 +184,56 @@ static int load_relocations(struct st_elf *e, char *err, size_t errlen)
 	return 0;
 }
 
+/* Why path cannot be opened, said the same way by `list` and by tracing. */
+static const char *open_error(int err)
+{
+	switch (err) {
+	case ENOENT:
+		return "no such file";
+	case EACCES:
+		return "permission denied";
+	case ELOOP:
+		return "too many levels of symbolic links";
+	case ENOTDIR:
+		return "a component of the path is not a directory";
+	default:
+		return strerror(err);
+	}
+}
+
+/*
+ * Opens path and checks that it is a regular file. Non-blocking, so that a
+ * FIFO is refused instead of waited on.
+ */
+static int open_regular(const char *path, struct st_elf *e, struct stat *st, char *err,
+			size_t errlen)
+{
+	e->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (e->fd < 0 || fstat(e->fd, st)) {
+		int ret = -errno;
+
+		snprintf(err, errlen, "%s", open_error(-ret));
+		return ret;
+	}
+	if (S_ISDIR(st->st_mode)) {
+		snprintf(err, errlen, "is a directory, not a program or library");
+		return -EISDIR;
+	}
+	if (S_ISCHR(st->st_mode) || S_ISBLK(st->st_mode)) {
+		snprintf(err, errlen, "is a device file, not a program or library");
+		return -ENODEV;
+	}
+	if (!S_ISREG(st->st_mode)) {
+		snprintf(err, errlen, "not a regular file (a FIFO or a socket)");
+		return -ENOEXEC;
+	}
+	if ((uint64_t)st->st_size < sizeof(Elf64_Ehdr)) {
+		snprintf(err, errlen, "not an ELF file");
+		return -ENOEXEC;
+	}
+	return 0;
+}
+
 int st_elf_open(const char *path, struct st_elf *e, char *err, size_t errlen)
 {
 	static const unsigned char magic[SELFMAG] = {ELFMAG0, ELFMAG1, ELFMAG2, ELFMAG3};
@@ -192,27 +242,9 @@ int st_elf_open(const char *path, struct st_elf *e, char *err, size_t errlen)
 	int ret;
 
 	memset(e, 0, sizeof(*e));
-	e->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (e->fd < 0) {
-		ret = -errno;
-		snprintf(err, errlen, "%s", strerror(errno));
+	ret = open_regular(path, e, &st, err, errlen);
+	if (ret)
 		goto cleanup;
-	}
-	if (fstat(e->fd, &st)) {
-		ret = -errno;
-		snprintf(err, errlen, "%s", strerror(errno));
-		goto cleanup;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		ret = -EISDIR;
-		snprintf(err, errlen, "is a directory");
-		goto cleanup;
-	}
-	if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size < sizeof(Elf64_Ehdr)) {
-		ret = -ENOEXEC;
-		snprintf(err, errlen, "not an ELF file");
-		goto cleanup;
-	}
 	e->size = st.st_size;
 	/*
 	 * Private and writable only so that libelf may convert data in

@@ -44,8 +44,9 @@ struct st_elf {
 
 /*
  * Open an ET_EXEC or ET_DYN object. Returns 0, or a negative errno with a
- * message in err: -ENOENT/-EACCES (cannot open), -ENOEXEC (not ELF, not
- * supported), -EINVAL (corrupt headers).
+ * message in err that does not repeat the path: the open error (-ENOENT,
+ * -EACCES, -ELOOP, ...), -EISDIR, -ENODEV (a device file), -ENOEXEC (not
+ * a regular file, not ELF, not supported), -EINVAL (corrupt headers).
  */
 int st_elf_open(const char *path, struct st_elf *e, char *err, size_t errlen);
 void st_elf_close(struct st_elf *e);

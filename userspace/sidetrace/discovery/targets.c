@@ -252,19 +252,34 @@ const struct st_event_list *st_target_events(struct st_target_set *s, const char
 		snprintf(err, errlen, "empty target: write the program or library to trace");
 		return NULL;
 	}
-	if (st_resolve_target(name, path, sizeof(path)) &&
-	    find_next_to(s->cmd_path, name, path, sizeof(path))) {
-		snprintf(err, errlen, "%s: no such program or library", name);
+	if (st_read_target(name, s->cmd_path, &t->list, path, sizeof(path), err, errlen))
 		return NULL;
-	}
-	ret = st_discover_file(path, &t->list, err, errlen);
-	if (ret)
-		return NULL;
+	t->unmapped = s->pid > 0;
 	if (!t->list.nr) {
-		snprintf(err, errlen, "%s has no SIDE events (no USDT probes)", path);
+		snprintf(err, errlen, "no SIDE events (no USDT probes)");
 		return NULL;
 	}
 	return &t->list;
+}
+
+int st_read_target(const char *name, const char *cmd_path, struct st_event_list *out, char *path,
+		   size_t len, char *err, size_t errlen)
+{
+	int ret;
+
+	/* A path goes to the ELF reader as is: it says why it cannot be read. */
+	if (strchr(name, '/'))
+		ret = put_path(name, path, len);
+	else if (st_resolve_target(name, path, len) && find_next_to(cmd_path, name, path, len))
+		ret = -ENOENT;
+	else
+		ret = 0;
+	if (ret) {
+		snprintf(err, errlen, "%s",
+			 ret == -ENOENT ? "no such program or library" : strerror(-ret));
+		return ret;
+	}
+	return st_discover_file(path, out, err, errlen);
 }
 
 void st_target_set_free(struct st_target_set *s)

@@ -22,11 +22,22 @@
  */
 int st_resolve_target(const char *target, char *path_out, size_t len);
 
+/*
+ * Appends the events of TARGET name to out: a path as is, a name resolved
+ * by st_resolve_target or, with -c (cmd_path set), next to the command.
+ * The file read goes to path. Returns 0, or a negative errno and the
+ * reason in err, which does not repeat the target. `list` and tracing
+ * both read targets here, so they fail alike.
+ */
+int st_read_target(const char *name, const char *cmd_path, struct st_event_list *out, char *path,
+		   size_t len, char *err, size_t errlen);
+
 /* The events of one probe target, read once. */
 struct st_target {
 	char *name; /* as written in the probe */
 	struct st_event_list list;
 	struct st_event *selected; /* -p: the events of this object only */
+	bool unmapped; /* -p: the process does not map it (yet): read from its file */
 };
 
 /* The targets of a session; zero-initialize, then set pid and cmd_path. */

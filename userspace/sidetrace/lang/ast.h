@@ -29,6 +29,16 @@ struct st_pos {
 /* Most keys a map may have, as in bpftrace's tuple limit for our BPF side. */
 #define ST_MAX_MAP_KEYS 8
 
+/*
+ * Levels an expression may nest (operators, parentheses, calls): far more
+ * than the BPF side's ST_MAX_INSNS lets a probe run, and few enough that
+ * every pass may walk the tree recursively.
+ */
+#define ST_MAX_EXPR_DEPTH 64
+
+/* Bytes of a program's text (-e or a file). */
+#define ST_MAX_PROGRAM_BYTES (1 << 20)
+
 /* lhist() bucket limit, as bpftrace: keeps the BPF value array bounded. */
 #define ST_LHIST_MAX_BUCKETS 1000
 

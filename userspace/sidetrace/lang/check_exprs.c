@@ -79,6 +79,14 @@ static int settle_operands(struct checker *c, struct st_expr *e)
 					       : "compared with an integer");
 }
 
+/* The literal 0, signed or not (-0 is 0). */
+static bool is_zero(const struct st_expr *e)
+{
+	if (e->kind == ST_EXPR_UNARY && e->op == ST_OP_NEG)
+		e = e->kids[0];
+	return e->kind == ST_EXPR_INT && e->uval == 0;
+}
+
 static int check_binary(struct checker *c, struct st_expr *e)
 {
 	struct st_expr *l = e->kids[0], *r = e->kids[1];
@@ -126,6 +134,9 @@ static int check_binary(struct checker *c, struct st_expr *e)
 			      "arithmetic on a string: '%s' needs integers, but %s is a string",
 			      st_op_name(e->op), what);
 	}
+	if ((e->op == ST_OP_DIV || e->op == ST_OP_MOD) && is_zero(r))
+		return ck_err(c, r->pos, "'%s' by the constant 0: division by zero",
+			      st_op_name(e->op));
 	if (e->op == ST_OP_LAND || e->op == ST_OP_LOR)
 		e->vtype = ST_VT_BOOL;
 	else if (l->vtype != ST_VT_INT && r->vtype != ST_VT_INT)

@@ -279,8 +279,9 @@ static int dyn_fix(struct checker *c, struct st_expr *e, enum st_vtype vt, const
 		       name, ck_vtype_kind(vt), why, ck_vtype_kind(d->vtype), d->pos.line,
 		       d->pos.col, d->why);
 		st_diag_hint(c->diag,
-			     "the first use in the clause that needs a type decides (the filter, "
-			     "then statements left to right); args.%s + 0 reads an integer",
+			     "the first use in the clause decides (the filter, then statements "
+			     "left to right; a map key is a string unless typed before); args.%s "
+			     "+ 0 reads an integer",
 			     name);
 		return -EINVAL;
 	}

@@ -122,7 +122,7 @@ static int map_key_type(struct checker *c, const struct st_stmt *s, uint32_t k)
 	struct st_map_info *m = &c->prog->maps[s->map_id];
 	enum st_vtype kt = s->keys[k]->vtype;
 
-	/* ST_VT_NONE: new, or so far only keyed by a dynamic field not yet typed. */
+	/* ST_VT_NONE: the map is new. */
 	if (m->key_types[k] == ST_VT_NONE || m->key_types[k] == kt)
 		m->key_types[k] = kt;
 	else if ((kt == ST_VT_STR) != (m->key_types[k] == ST_VT_STR))
@@ -174,9 +174,16 @@ static int check_map_use(struct checker *c, struct st_stmt *s, const int64_t lh[
 			      "has one set of buckets",
 			      s->map, m->pos.line, m->pos.col);
 	}
-	/* A key that is a dynamic field not yet typed waits for check_clause(). */
+	/*
+	 * A key that is a dynamic field not typed yet takes the type an earlier
+	 * use gave it (the filter, earlier statements, this statement's value),
+	 * else it is a string. No later use changes it: a string key summed
+	 * further on is refused here, not dropped event by event at run time.
+	 */
 	for (k = 0; k < s->nr_keys; k++) {
-		err = s->keys[k]->vtype == ST_VT_NONE ? 0 : map_key_type(c, s, k);
+		err = ck_settle_default(c, s->keys[k], "a map key");
+		if (!err)
+			err = map_key_type(c, s, k);
 		if (err)
 			return err;
 	}
@@ -244,30 +251,6 @@ static int check_action(struct checker *c, struct st_stmt *s)
 	}
 }
 
-/*
- * Map keys that are dynamic fields not typed by any use in the clause: a
- * key says nothing of its type, so a later use in the clause may still
- * make it an integer; failing that it is a string.
- */
-static int settle_keys(struct checker *c, struct st_clause *cl)
-{
-	struct st_stmt *s;
-	uint32_t i, k;
-	int err = 0;
-
-	for (i = 0; !err && i < cl->nr_stmts; i++) {
-		s = &cl->stmts[i];
-		for (k = 0; !err && s->kind == ST_STMT_AGG && k < s->nr_keys; k++) {
-			if (s->keys[k]->vtype != ST_VT_NONE)
-				continue;
-			err = ck_settle_default(c, s->keys[k], "a map key");
-			if (!err)
-				err = map_key_type(c, s, k);
-		}
-	}
-	return err;
-}
-
 static int check_clause(struct checker *c, struct st_clause *cl)
 {
 	uint32_t i;
@@ -290,7 +273,7 @@ static int check_clause(struct checker *c, struct st_clause *cl)
 		else
 			err = check_action(c, &cl->stmts[i]);
 	}
-	return err ? err : settle_keys(c, cl);
+	return err;
 }
 
 /* print/clear/zero may name a map assigned anywhere, even further down. */

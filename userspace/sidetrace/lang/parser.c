@@ -16,6 +16,14 @@ struct parser {
 	struct st_token cur;
 	struct st_diag *diag;
 	bool in_filter; /* a '/' before '{' closes the filter */
+	/*
+	 * Expressions nest at most ST_MAX_EXPR_DEPTH levels: depth counts the
+	 * levels open while parsing (parentheses, unary operators), height
+	 * that of the expression just parsed. Every later pass (checker,
+	 * compiler, free) walks the tree recursively within that bound.
+	 */
+	uint32_t depth;
+	uint32_t height;
 };
 
 static const char stmt_forms[] =
@@ -40,6 +48,21 @@ static int oom(struct parser *p)
 {
 	st_diag_set(p->diag, p->lx.filename, p->cur.pos, "out of memory");
 	return -ENOMEM;
+}
+
+static int too_deep(struct parser *p, struct st_pos pos)
+{
+	return perr(p, pos,
+		    "expression nested more than %d levels deep (operators, parentheses and "
+		    "calls count): split it",
+		    ST_MAX_EXPR_DEPTH);
+}
+
+/* The height of a node over children of height h: refused past the limit. */
+static int grow(struct parser *p, uint32_t h, struct st_pos pos)
+{
+	p->height = h + 1;
+	return p->height > ST_MAX_EXPR_DEPTH ? too_deep(p, pos) : 0;
 }
 
 static int advance(struct parser *p)
@@ -99,18 +122,20 @@ static enum st_tok peek_kind(const struct parser *p)
 }
 
 static int parse_expr(struct parser *p, int min_prec, struct st_expr **out);
+static int parse_unary(struct parser *p, struct st_expr **out);
 
 /* "(" [expr ("," expr)*] ")", the arguments appended to call->kids. */
 static int parse_call_args(struct parser *p, struct st_expr *call)
 {
 	struct st_expr *arg;
+	uint32_t h = 0;
 	int err;
 
 	err = advance(p);
 	if (err)
 		return err;
 	if (p->cur.kind == T_RPAREN)
-		return advance(p);
+		return grow(p, 0, call->pos) ?: advance(p);
 	for (;;) {
 		err = parse_expr(p, 0, &arg);
 		if (err)
@@ -118,8 +143,9 @@ static int parse_call_args(struct parser *p, struct st_expr *call)
 		err = push_kid(p, call, arg);
 		if (err)
 			return err;
+		h = p->height > h ? p->height : h;
 		if (p->cur.kind == T_RPAREN)
-			return advance(p);
+			return grow(p, h, call->pos) ?: advance(p);
 		if (p->cur.kind != T_COMMA)
 			return perr(p, p->cur.pos, "expected ',' or ')' after argument %u of %s()",
 				    call->nr_kids, call->str);
@@ -270,6 +296,8 @@ static int parse_primary(struct parser *p, struct st_expr **out)
 	e = new_expr(ST_EXPR_INT, p->cur.pos);
 	if (!e)
 		return oom(p);
+	/* A leaf; a call's parse_call_args() says its own height. */
+	p->height = 1;
 	switch (p->cur.kind) {
 	case T_INT:
 		e->uval = p->cur.ival;
@@ -304,7 +332,7 @@ static int parse_primary(struct parser *p, struct st_expr **out)
 	return 0;
 }
 
-static int parse_unary(struct parser *p, struct st_expr **out)
+static int parse_unary_at(struct parser *p, struct st_expr **out)
 {
 	struct st_expr *e, *operand;
 	enum st_op op;
@@ -332,12 +360,27 @@ static int parse_unary(struct parser *p, struct st_expr **out)
 		err = parse_unary(p, &operand);
 	if (!err)
 		err = push_kid(p, e, operand);
+	if (!err)
+		err = grow(p, p->height, e->pos);
 	if (err) {
 		st_expr_free(e);
 		return err;
 	}
 	*out = e;
 	return 0;
+}
+
+/* Every nesting (a parenthesis, a unary operator) passes here: counted. */
+static int parse_unary(struct parser *p, struct st_expr **out)
+{
+	int err;
+
+	if (p->depth >= ST_MAX_EXPR_DEPTH)
+		return too_deep(p, p->cur.pos);
+	p->depth++;
+	err = parse_unary_at(p, out);
+	p->depth--;
+	return err;
 }
 
 /* Binary operators, C precedence (higher binds tighter). */
@@ -370,6 +413,7 @@ static int binary_op(enum st_tok kind, enum st_op *op)
 static int parse_expr(struct parser *p, int min_prec, struct st_expr **out)
 {
 	struct st_expr *lhs, *rhs, *bin;
+	uint32_t h;
 	enum st_op op;
 	int prec, err;
 
@@ -377,6 +421,7 @@ static int parse_expr(struct parser *p, int min_prec, struct st_expr **out)
 	if (err)
 		return err;
 	for (;;) {
+		h = p->height;
 		prec = binary_op(p->cur.kind, &op);
 		if (prec < 0 || prec < min_prec)
 			break;
@@ -397,6 +442,8 @@ static int parse_expr(struct parser *p, int min_prec, struct st_expr **out)
 			err = parse_expr(p, prec + 1, &rhs);
 		if (!err)
 			err = push_kid(p, bin, rhs);
+		if (!err)
+			err = grow(p, p->height > h ? p->height : h, bin->pos);
 		if (err)
 			goto cleanup;
 	}
@@ -565,6 +612,11 @@ int st_parse(const char *src, const char *filename, struct st_program **out, str
 	int err;
 
 	memset(diag, 0, sizeof(*diag));
+	if (strlen(src) > ST_MAX_PROGRAM_BYTES) {
+		st_diag_set(diag, filename, (struct st_pos){0}, "program longer than %d bytes",
+			    ST_MAX_PROGRAM_BYTES);
+		return -EINVAL;
+	}
 	prog = calloc(1, sizeof(*prog));
 	if (!prog)
 		return oom(&p);

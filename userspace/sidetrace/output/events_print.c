@@ -11,6 +11,7 @@
 
 #include "discovery/discovery.h"
 #include "output/events_print.h"
+#include "util/escape.h"
 #include "util/textbuf.h"
 
 static void type_text(struct st_textbuf *tb, const struct st_type *t, bool verbose);
@@ -21,7 +22,9 @@ static void fields_text(struct st_textbuf *tb, const struct st_field *f, uint32_
 
 	st_tb_puts(tb, "{ ");
 	for (i = 0; i < nr; i++) {
-		st_tb_printf(tb, "%s%s: ", i ? ", " : "", f[i].name);
+		st_tb_puts(tb, i ? ", " : "");
+		st_escape_text(tb, f[i].name);
+		st_tb_puts(tb, ": ");
 		type_text(tb, &f[i].type, verbose);
 	}
 	st_tb_puts(tb, nr ? " }" : "}");
@@ -38,7 +41,8 @@ static void enum_text(struct st_textbuf *tb, const struct st_type *t)
 			st_tb_printf(tb, "%" PRId64, t->enum_begin[i]);
 		else
 			st_tb_printf(tb, "%" PRId64 "..%" PRId64, t->enum_begin[i], t->enum_end[i]);
-		st_tb_printf(tb, "=%s", t->enum_labels[i]);
+		st_tb_putc(tb, '=');
+		st_escape_text(tb, t->enum_labels[i]);
 	}
 	st_tb_puts(tb, " }");
 }
@@ -141,8 +145,11 @@ static void type_text(struct st_textbuf *tb, const struct st_type *t, bool verbo
 		st_tb_printf(tb, ":%u", t->len_bits);
 	if (t->byte_order == SIDE_TYPE_BYTE_ORDER_BE)
 		st_tb_puts(tb, " (big endian)");
-	if (t->attrs)
-		st_tb_printf(tb, " [%s]", t->attrs);
+	if (t->attrs) {
+		st_tb_puts(tb, " [");
+		st_escape_text(tb, t->attrs);
+		st_tb_putc(tb, ']');
+	}
 }
 
 char *st_type_to_string(const struct st_type *t, bool verbose)
@@ -153,12 +160,30 @@ char *st_type_to_string(const struct st_type *t, bool verbose)
 	return st_tb_take(&tb);
 }
 
+/* "provider:event", both from the binary. */
+static void print_names(FILE *f, const char *provider, const char *name)
+{
+	st_fputs_text(f, provider);
+	fputc(':', f);
+	st_fputs_text(f, name);
+}
+
+/* A label, then a string from the binary, then the end of the line. */
+static void print_line(FILE *f, const char *label, const char *s)
+{
+	fputs(label, f);
+	st_fputs_text(f, s);
+	fputc('\n', f);
+}
+
 static void print_event_text(FILE *f, const struct st_event *ev, bool verbose)
 {
 	const char *lvl = st_loglevel_name(ev->loglevel);
 	uint32_t i;
 
-	fprintf(f, "  %s:%s  ", ev->provider, ev->name);
+	fputs("  ", f);
+	print_names(f, ev->provider, ev->name);
+	fputs("  ", f);
 	if (!ev->has_side)
 		fprintf(f, "(USDT, no SIDE description)  ");
 	else if (lvl)
@@ -168,19 +193,25 @@ static void print_event_text(FILE *f, const struct st_event *ev, bool verbose)
 	fprintf(f, "%" PRIu32 " site%s%s\n", ev->nr_sites, ev->nr_sites == 1 ? "" : "s",
 		ev->variadic ? "  variadic" : "");
 	if (ev->error)
-		fprintf(f, "    warning: %s\n", ev->error);
+		print_line(f, "    warning: ", ev->error);
 	if (verbose) {
-		if (strcmp(ev->provider, ev->usdt_provider) || strcmp(ev->name, ev->usdt_name))
-			fprintf(f, "    usdt: %s:%s\n", ev->usdt_provider, ev->usdt_name);
+		if (strcmp(ev->provider, ev->usdt_provider) || strcmp(ev->name, ev->usdt_name)) {
+			fputs("    usdt: ", f);
+			print_names(f, ev->usdt_provider, ev->usdt_name);
+			fputc('\n', f);
+		}
 		if (ev->has_side)
 			fprintf(f, "    description: 0x%" PRIx64 "\n", ev->desc_addr);
 		if (ev->attrs)
-			fprintf(f, "    attributes: %s\n", ev->attrs);
+			print_line(f, "    attributes: ", ev->attrs);
 	}
 	for (i = 0; i < ev->nr_fields; i++) {
 		char *s = st_type_to_string(&ev->fields[i].type, verbose);
 
-		fprintf(f, "    %s: %s\n", ev->fields[i].name, s ? s : "?");
+		fputs("    ", f);
+		st_fputs_text(f, ev->fields[i].name);
+		/* The type's text escaped what it took from the binary. */
+		fprintf(f, ": %s\n", s ? s : "?");
 		free(s);
 	}
 	if (!verbose)
@@ -193,7 +224,7 @@ static void print_event_text(FILE *f, const struct st_event *ev, bool verbose)
 		if (s->sema_addr)
 			fprintf(f, "  semaphore 0x%" PRIx64 " (file offset 0x%" PRIx64 ")",
 				s->sema_addr, s->sema_offset);
-		fprintf(f, "  args: %s\n", s->args);
+		print_line(f, "  args: ", s->args);
 	}
 }
 
@@ -205,7 +236,7 @@ void st_list_print_text(FILE *f, const struct st_event_list *l, bool verbose)
 		const struct st_event *ev = &l->events[i];
 
 		if (!i || strcmp(ev->path, l->events[i - 1].path))
-			fprintf(f, "%s\n", ev->path);
+			print_line(f, "", ev->path);
 		print_event_text(f, ev, verbose);
 	}
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "output/maps_print.h"
+#include "util/escape.h"
 #include "util/json.h"
 
 #define BAR_WIDTH 52
@@ -121,7 +122,8 @@ static void print_key_val(FILE *f, const struct st_key_val *k)
 {
 	switch (k->type) {
 	case ST_VT_STR:
-		fputs(k->s, f);
+		/* Application memory: never raw to the terminal. */
+		st_fputs_text(f, k->s);
 		break;
 	case ST_VT_INT:
 		fprintf(f, "%" PRId64, k->i);
@@ -129,20 +131,6 @@ static void print_key_val(FILE *f, const struct st_key_val *k)
 	default:
 		fprintf(f, "%" PRIu64, k->u);
 		break;
-	}
-}
-
-static void print_json_str(FILE *f, const char *s)
-{
-	char buf[ST_JSON_ESC_MAX];
-	const char *esc;
-
-	for (; *s; s++) {
-		esc = st_json_escape(*s, buf);
-		if (esc)
-			fputs(esc, f);
-		else
-			fputc(*s, f);
 	}
 }
 
@@ -168,7 +156,7 @@ static void print_name_keys(FILE *f, enum st_output_format fmt, const struct st_
 		if (k)
 			fputc(',', f);
 		if (e->keys[k].type == ST_VT_STR) {
-			print_json_str(f, e->keys[k].s);
+			st_fputs_json(f, e->keys[k].s);
 		} else {
 			if (e->keys[k].type == ST_VT_INT)
 				snprintf(num, sizeof(num), "%" PRId64, e->keys[k].i);
@@ -396,7 +384,7 @@ static void print_json(FILE *f, const struct st_map_result *m, const struct sort
 	if (!m->nr_entries)
 		return;
 	fprintf(f, "{\"type\": \"%s\", \"data\": {\"", json_type(m));
-	print_json_str(f, m->name);
+	st_fputs_json(f, m->name);
 	fputs(m->nr_keys ? "\": {" : "\": ", f);
 	for (i = 0; i < m->nr_entries; i++) {
 		if (i)

@@ -10,8 +10,11 @@
  * Deliberate differences from bpftrace 0.17, where it prints wrong data:
  * - hist buckets go up to [2^63, 2^64) with correct JSON bounds (bpftrace
  *   caps them and prints "min": -2147483648 for [2G, 4G));
- * - JSON strings pass bytes >= 0x80 through (UTF-8) instead of escaping
- *   them as invalid "\uffffffc3";
+ * - JSON strings pass well-formed UTF-8 through and are always valid
+ *   UTF-8 (util/json.h), where bpftrace escapes bytes >= 0x80 as invalid
+ *   "\uffffffc3";
+ * - in text, a string key's control and malformed bytes show as \xNN
+ *   (util/escape.h) instead of reaching the terminal raw;
  * - equal values are ordered by key, so the output is deterministic;
  * - in JSON, st_output_exit_maps prints no blank lines between documents.
  */

@@ -8,6 +8,7 @@
 #include "output/printf_print.h"
 #include "runtime/clauses.h"
 #include "runtime/eval.h"
+#include "util/escape.h"
 
 static int print_map(struct st_runner *r, int map_id)
 {
@@ -108,6 +109,7 @@ int st_run_clauses(struct st_runner *r, enum st_ap_kind kind)
 int st_run_print_all(struct st_runner *r)
 {
 	struct st_maps_snapshot snap;
+	size_t i;
 	int ret;
 
 	if (!r->loader || !r->compiled->nr_maps)
@@ -116,6 +118,8 @@ int st_run_print_all(struct st_runner *r)
 	if (ret)
 		return ret;
 	ret = st_output_exit_maps(r->out, r->fmt, snap.maps, snap.nr_maps);
+	for (i = 0; i < snap.nr_maps; i++)
+		r->nr_entries += snap.maps[i].nr_entries;
 	st_maps_snapshot_free(&snap);
 	fflush(r->out);
 	return ret;
@@ -131,10 +135,10 @@ static void report_problem(struct st_runner *r, const struct st_problem *p)
 
 	switch (p->counter) {
 	case ST_C_STR_TRUNC:
-		fprintf(stderr, "sidetrace: %llu strings were cut: %s (%s)\n", n, reason, name);
+		st_errorf("%llu strings were cut: %s (%s)", n, reason, name);
 		break;
 	case ST_C_LOST:
-		fprintf(stderr, "sidetrace: %llu events not printed: %s (%s)\n", n, reason, name);
+		st_errorf("%llu events not printed: %s (%s)", n, reason, name);
 		if (r->fmt != ST_OUTPUT_JSON)
 			break;
 		st_tb_json_str(&json, name);
@@ -146,11 +150,10 @@ static void report_problem(struct st_runner *r, const struct st_problem *p)
 		break;
 	case ST_C_MAP_FULL:
 	case ST_C_BUSY:
-		fprintf(stderr, "sidetrace: %llu events not counted: %s (%s)\n", n, reason, name);
+		st_errorf("%llu events not counted: %s (%s)", n, reason, name);
 		break;
 	default:
-		fprintf(stderr, "sidetrace: %llu events could not be decoded: %s (%s)\n", n, reason,
-			name);
+		st_errorf("%llu events could not be decoded: %s (%s)", n, reason, name);
 		break;
 	}
 }

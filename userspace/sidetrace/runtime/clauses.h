@@ -25,6 +25,8 @@ struct st_runner {
 	pid_t pid; /* -p: the traced process, or 0 */
 	bool exit_requested; /* an exit() ran */
 	bool verbose; /* -v: say what is lost as it happens */
+	int child_status; /* -c: the command's wait status, once reaped */
+	size_t nr_entries; /* entries st_run_print_all() printed, all maps */
 };
 
 /*

@@ -275,13 +275,18 @@ static int configure(struct st_loader *l, const struct st_compiled *c)
 	return 0;
 }
 
+/* String loads, and dynamic fields of any type: found by a name, a string. */
 static bool reads_strings(const struct st_compiled *c)
 {
-	uint32_t i;
+	uint32_t i, j;
 
-	for (i = 0; i < c->nr_probes; i++)
+	for (i = 0; i < c->nr_probes; i++) {
 		if (c->probes[i].cfg.str_loads)
 			return true;
+		for (j = 0; j < c->probes[i].cfg.nr_loads; j++)
+			if (c->probes[i].cfg.loads[j].src == ST_SRC_DYN)
+				return true;
+	}
 	return false;
 }
 
@@ -556,6 +561,37 @@ cleanup:
 	return ret;
 }
 
+/*
+ * Dynamic fields are found by name at every event, and names and string
+ * values sit in pages the application may never have touched: the probes
+ * that read them get the fault-in from the start, armed for those loads,
+ * instead of after a first lost event.
+ */
+static int arm_dynamic(struct st_loader *l, const struct st_compiled *c, char *err, size_t errlen)
+{
+	int fd, ret;
+	uint32_t i, j, mask;
+
+	if (!l->fault_in)
+		return 0;
+	fd = bpf_map__fd(l->skel->maps.st_fault_armed);
+	for (i = 0; i < c->nr_probes; i++) {
+		const struct st_probe_cfg *cfg = &c->probes[i].cfg;
+
+		for (j = 0, mask = 0; j < cfg->nr_loads; j++)
+			if (cfg->loads[j].src == ST_SRC_DYN)
+				mask |= 1U << j;
+		if (mask && bpf_map_update_elem(fd, &i, &mask, BPF_ANY)) {
+			ret = -errno;
+			snprintf(err, errlen, "cannot arm the fault-in of %s: %s",
+				 c->probes[i].name, strerror(errno));
+			return ret;
+		}
+	}
+	ret = st_loader_poll_fault_in(l, c, err, errlen);
+	return ret < 0 ? ret : 0;
+}
+
 int st_loader_attach(struct st_loader *l, const struct st_compiled *c, pid_t pid, char *err,
 		     size_t errlen)
 {
@@ -580,6 +616,8 @@ int st_loader_attach(struct st_loader *l, const struct st_compiled *c, pid_t pid
 			want[i] = serving_prog(l, &c->probes[i]) == progs[k];
 		ret = attach_prog(l, c, progs[k], want, err, errlen);
 	}
+	if (!ret)
+		ret = arm_dynamic(l, c, err, errlen);
 	if (!ret)
 		ret = l->nr_sites;
 cleanup:

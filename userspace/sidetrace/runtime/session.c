@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "runtime/session.h"
+#include "util/escape.h"
 
 #define POLL_NS (50 * 1000 * 1000ULL) /* checks for exit() in probes */
 #define LOST_REPORT_NS 1000000000ULL /* -v: lost records said once a second */
@@ -154,10 +155,10 @@ int st_session_loop(struct st_runner *r, struct st_loader *l, struct st_stream *
 		if (l && st_loader_exit_requested(l))
 			break;
 		if (l && st_loader_poll_fault_in(l, r->compiled, err, sizeof(err)) < 0 && !warned) {
-			fprintf(stderr, "sidetrace: %s\n", err);
+			st_errorf("%s", err);
 			warned = true;
 		}
-		if (child > 0 && waitpid(child, NULL, WNOHANG) == child) {
+		if (child > 0 && waitpid(child, &r->child_status, WNOHANG) == child) {
 			*reaped = true;
 			break;
 		}

@@ -23,10 +23,11 @@ pid_t st_spawn_stopped(char **cmd_argv, int *release_fd);
 
 /*
  * Runs until *stop (a signal), exit() in a probe or clause, the end of
- * child (then *reaped is set) or of the -p process, firing interval
- * clauses on time, printing the stream's records as they come and
- * attaching fault-in where probes need it (l may be NULL: nothing
- * loaded). 0 or a negative errno (-EPIPE: the output's reader left).
+ * child (then *reaped is set and its wait status is in r->child_status) or
+ * of the -p process, firing interval clauses on time, printing the
+ * stream's records as they come and attaching fault-in where probes need
+ * it (l may be NULL: nothing loaded). 0 or a negative errno (-EPIPE: the
+ * output's reader left).
  */
 int st_session_loop(struct st_runner *r, struct st_loader *l, struct st_stream *stream, pid_t child,
 		    const volatile sig_atomic_t *stop, bool *reaped);

@@ -11,6 +11,7 @@
 #include "output/record_print.h"
 #include "runtime/aggregations.h"
 #include "runtime/stream.h"
+#include "util/escape.h"
 
 /* A printf record's values, as its layout says (compile/records.c). */
 static int printf_record(struct st_stream *s, const struct st_rec_hdr *h, const uint8_t *data)
@@ -122,10 +123,9 @@ void st_stream_report_lost(struct st_stream *s)
 
 		if (probs[i].counter != ST_C_LOST || probs[i].count <= *seen)
 			continue;
-		fprintf(stderr,
-			"sidetrace: %llu more events not printed: output buffer full (%s)\n",
-			(unsigned long long)(probs[i].count - *seen),
-			s->r->compiled->probes[probs[i].probe].name);
+		st_errorf("%llu more events not printed: output buffer full (%s)",
+			  (unsigned long long)(probs[i].count - *seen),
+			  s->r->compiled->probes[probs[i].probe].name);
 		*seen = probs[i].count;
 	}
 	free(probs);
@@ -157,9 +157,10 @@ void st_stream_report(const struct st_stream *s)
 
 	for (i = 0; s->label_errs && i < s->r->compiled->nr_probes; i++)
 		if (s->label_errs[i])
-			fprintf(stderr, "sidetrace: %llu events could not be decoded: %s (%s)\n",
-				(unsigned long long)s->label_errs[i],
-				st_counter_reason(ST_C_ERR_LABEL), s->r->compiled->probes[i].name);
+			st_errorf("%llu events could not be decoded: %s (%s)",
+				  (unsigned long long)s->label_errs[i],
+				  st_counter_reason(ST_C_ERR_LABEL),
+				  s->r->compiled->probes[i].name);
 }
 
 void st_stream_close(struct st_stream *s)

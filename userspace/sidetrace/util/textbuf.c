@@ -70,17 +70,8 @@ void st_tb_printf(struct st_textbuf *tb, const char *fmt, ...)
 
 void st_tb_json_str(struct st_textbuf *tb, const char *s)
 {
-	char buf[ST_JSON_ESC_MAX];
-	const char *esc;
-
 	st_tb_putc(tb, '"');
-	for (; *s; s++) {
-		esc = st_json_escape(*s, buf);
-		if (esc)
-			st_tb_puts(tb, esc);
-		else
-			st_tb_putc(tb, *s);
-	}
+	st_json_escape(tb, s);
 	st_tb_putc(tb, '"');
 }
 

@@ -31,7 +31,7 @@ static inline void st_tb_reset(struct st_textbuf *tb)
 }
 void st_tb_printf(struct st_textbuf *tb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* Append s as a JSON string literal, quotes included. */
+/* Append s as a JSON string literal, quotes included (util/json.h's rule). */
 void st_tb_json_str(struct st_textbuf *tb, const char *s);
 /* The text (malloc'ed, caller frees), or NULL on allocation failure. */
 char *st_tb_take(struct st_textbuf *tb);

@@ -1,0 +1,64 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
+# Targets that cannot be read, in the ways that need files made for the
+# test: each reason has its own message, the path is printed once, and
+# `list` says what tracing says. (The others are in oneliners/errors.cases.)
+
+load helpers
+bats_require_minimum_version 1.5.0
+
+PROG_TAIL=':a:b { @ = count(); }'
+
+setup() {
+	D="$BATS_TEST_TMPDIR"
+	chmod 755 "$D"
+}
+
+# Tracing and `list` both fail on TARGET with status 1 and MESSAGE, the
+# path once in each.
+both_say() { # target message [wrapper...]
+	local target=$1 msg=$2
+	shift 2
+	run --separate-stderr "$@" "$SIDETRACE" -e "side:$target$PROG_TAIL"
+	[ "$status" -eq 1 ]
+	grep -qxF "program:1:6: error: cannot read the events of $target: $msg" <<<"$stderr"
+	run --separate-stderr "$@" "$SIDETRACE" list "$target"
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "sidetrace: $target: $msg" ]
+}
+
+@test "not root, with the target in a mode-700 directory: needs root, not 'no such file'" {
+	mkdir -m 700 "$D/private"
+	cp "$HTTPD" "$D/private/app"
+	run --separate-stderr setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$SIDETRACE" -e "side:$D/private/app:http:request { @ = count(); }"
+	[ "$status" -eq 1 ]
+	grep -q 'needs root' <<<"$stderr"
+	! grep -qi 'no such' <<<"$stderr"
+}
+
+@test "unreadable target: permission denied, as root without CAP_DAC_OVERRIDE and for list as a user" {
+	cp "$HTTPD" "$D/app"
+	chmod 000 "$D/app"
+	both_say "$D/app" "permission denied" \
+		setpriv --bounding-set=-dac_override,-dac_read_search
+	run --separate-stderr setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$SIDETRACE" list "$D/app"
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "sidetrace: $D/app: permission denied" ]
+}
+
+@test "a symbolic link loop: said so" {
+	ln -s loop2 "$D/loop1"
+	ln -s loop1 "$D/loop2"
+	both_say "$D/loop1" "too many levels of symbolic links"
+}
+
+@test "a FIFO: refused at once, not waited on" {
+	mkfifo "$D/fifo"
+	both_say "$D/fifo" "not a regular file (a FIFO or a socket)" timeout 10
+}
+
+@test "a path through a file: said so" {
+	both_say "$HTTPD/x" "a component of the path is not a directory"
+}
