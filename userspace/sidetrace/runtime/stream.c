@@ -18,7 +18,8 @@ static int printf_record(struct st_stream *s, const struct st_rec_hdr *h, const 
 {
 	const struct st_compiled *c = s->r->compiled;
 	struct st_key_val vals[ST_MAX_PRINTF_ARGS];
-	char strs[ST_MAX_PRINTF_ARGS][ST_STR_LEN];
+	/* Escaped for text, a byte can take 4: \xNN. */
+	char strs[ST_MAX_PRINTF_ARGS][4 * ST_STR_LEN];
 	const struct st_printf_layout *lay;
 	uint32_t i;
 
@@ -29,6 +30,13 @@ static int printf_record(struct st_stream *s, const struct st_rec_hdr *h, const 
 		if (lay->is_str[i]) {
 			memcpy(strs[i], data + lay->off[i], ST_STR_LEN);
 			strs[i][ST_STR_LEN - 1] = '\0';
+			/* Application memory never reaches a terminal raw; JSON escapes the line.
+			 */
+			if (s->r->fmt == ST_OUTPUT_TEXT) {
+				st_tb_reset(&s->esc);
+				st_escape_text(&s->esc, strs[i]);
+				snprintf(strs[i], sizeof(strs[i]), "%s", s->esc.s ? s->esc.s : "");
+			}
 			vals[i].type = ST_VT_STR;
 			vals[i].s = strs[i];
 		} else {
@@ -167,6 +175,7 @@ void st_stream_close(struct st_stream *s)
 {
 	ring_buffer__free(s->rb);
 	st_tb_free(&s->text);
+	st_tb_free(&s->esc);
 	free(s->lost_seen);
 	free(s->label_errs);
 	memset(s, 0, sizeof(*s));
