@@ -257,7 +257,8 @@ static void test_errors(void)
 	check_err("integer overflow", "BEGIN { @x = sum(18446744073709551616) }", 1, 18,
 		  "integer literal too large: the largest is 18446744073709551615");
 	check_err("bad integer", "BEGIN { @x = sum(12ab) }", 1, 18,
-		  "invalid integer literal: expected decimal digits only");
+		  "invalid integer literal: expected decimal digits only ('_' between digits, 1e6 "
+		  "for powers of ten)");
 	check_err("error on a later line", "BEGIN {\n\t@x = count();\n\t@y = sum(1;\n}", 3, 12,
 		  "expected ',' or ')' after argument 1 of sum()");
 }
