@@ -80,21 +80,27 @@ static __always_inline bool key_int(struct st_scratch *s, __s64 v, __s64 off)
 	return true;
 }
 
+/* Copies ST_STR_LEN bytes of a NUL-padded string, a word at a time. */
+static __always_inline void copy_str(void *dst, const void *src)
+{
+	const __u64 *from = src;
+	__u64 *to = dst;
+	int i;
+
+#pragma unroll
+	for (i = 0; i < ST_STR_LEN / 8; i++)
+		to[i] = from[i];
+}
+
 /* Copies the string behind a reference into the key; false if none. */
 static __always_inline bool key_str(const struct st_probe_cfg *cfg, struct st_scratch *s, __s64 ref,
 				    __s64 off)
 {
-	const __u64 *src;
-	__u64 *dst;
-	int i;
+	const char *src = str_ref(cfg, s, ref);
 
-	src = (const __u64 *)str_ref(cfg, s, ref);
 	if (!src || off < 0 || off > ST_KEY_PARTS_MAX - ST_STR_LEN)
 		return false;
-	dst = (__u64 *)(s->key + ST_KEY_HDR + off);
-#pragma unroll
-	for (i = 0; i < ST_STR_LEN / 8; i++)
-		dst[i] = src[i];
+	copy_str(s->key + ST_KEY_HDR + off, src);
 	return true;
 }
 
@@ -102,17 +108,11 @@ static __always_inline bool key_str(const struct st_probe_cfg *cfg, struct st_sc
 static __always_inline bool out_str(const struct st_probe_cfg *cfg, struct st_scratch *s, __s64 ref,
 				    __s64 off)
 {
-	const __u64 *src;
-	__u64 *dst;
-	int i;
+	const char *src = str_ref(cfg, s, ref);
 
-	src = (const __u64 *)str_ref(cfg, s, ref);
 	if (!src || off < 0 || off > ST_REC_MAX - ST_REC_STR_SIZE)
 		return false;
-	dst = (__u64 *)(s->rec + off);
-#pragma unroll
-	for (i = 0; i < ST_REC_STR_SIZE / 8; i++)
-		dst[i] = src[i];
+	copy_str(s->rec + off, src);
 	return true;
 }
 

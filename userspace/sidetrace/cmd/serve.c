@@ -213,17 +213,6 @@ static const struct st_event_list *target_events(void *ctx, const char *name, ch
 	return st_target_events(ctx, name, err, errlen);
 }
 
-static bool has_side_points(const struct st_program *prog)
-{
-	uint32_t i, j;
-
-	for (i = 0; i < prog->nr_clauses; i++)
-		for (j = 0; j < prog->clauses[i].nr_points; j++)
-			if (prog->clauses[i].points[j].kind == ST_AP_SIDE)
-				return true;
-	return false;
-}
-
 /* Text -> checked program -> configuration -> metric families. */
 static int build_unit(struct serve *s, struct unit *u)
 {
@@ -232,7 +221,7 @@ static int build_unit(struct serve *s, struct unit *u)
 	int ret;
 
 	ret = st_parse(u->text, u->name, &u->prog, &diag);
-	if (!ret && !has_side_points(u->prog)) {
+	if (!ret && !st_program_has_side(u->prog)) {
 		fprintf(stderr, "sidetrace: %s traces no side: probe, so it has nothing to serve\n",
 			u->name);
 		return -EINVAL;

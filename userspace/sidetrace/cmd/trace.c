@@ -201,17 +201,6 @@ static unsigned int count_user_points(const struct st_program *prog)
 	return n;
 }
 
-static bool has_side_points(const struct st_program *prog)
-{
-	uint32_t i, j;
-
-	for (i = 0; i < prog->nr_clauses; i++)
-		for (j = 0; j < prog->clauses[i].nr_points; j++)
-			if (prog->clauses[i].points[j].kind == ST_AP_SIDE)
-				return true;
-	return false;
-}
-
 /* Everything a tracing session owns; trace_fini() frees what is set. */
 struct trace {
 	struct options o;
@@ -321,7 +310,7 @@ static int build(struct trace *t)
 	if (ret)
 		goto fail;
 	/* Before any target is read: a user without root may not reach it. */
-	if (has_side_points(t->prog) && st_loader_check_environment(err, sizeof(err))) {
+	if (st_program_has_side(t->prog) && st_loader_check_environment(err, sizeof(err))) {
 		st_errorf("%s", err);
 		return -EPERM;
 	}
@@ -365,7 +354,7 @@ static int start(struct trace *t)
 		}
 		t->out = f;
 	}
-	if (has_side_points(t->prog)) {
+	if (st_program_has_side(t->prog)) {
 		ret = st_loader_load(&t->loader, &t->compiled, err, sizeof(err));
 		if (ret) {
 			st_errorf("%s", err);

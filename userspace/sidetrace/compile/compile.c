@@ -17,16 +17,6 @@ _Static_assert(sizeof(struct st_rec_hdr) == ST_REC_HDR, "records start with ST_R
 _Static_assert(ST_MAX_PRINTF_ARGS *ST_REC_STR_SIZE < ST_REC_MAX,
 	       "a record holds every printf argument as a string");
 
-static bool is_side_clause(const struct st_clause *cl)
-{
-	uint32_t i;
-
-	for (i = 0; i < cl->nr_points; i++)
-		if (cl->points[i].kind == ST_AP_SIDE)
-			return true;
-	return false;
-}
-
 /* BEGIN, END and interval clauses run in user space: actions only. */
 static int check_user_clause(const struct st_program *prog, const struct st_clause *cl,
 			     struct st_diag *diag)
@@ -124,7 +114,7 @@ int st_compile(const struct st_program *prog, unsigned int flags, struct st_comp
 	for (i = 0; i < prog->nr_clauses; i++) {
 		const struct st_clause *cl = &prog->clauses[i];
 
-		if (!is_side_clause(cl)) {
+		if (!st_clause_is_side(cl)) {
 			err = check_user_clause(prog, cl, diag);
 			if (err)
 				return err;

@@ -123,3 +123,23 @@ const char *st_op_name(enum st_op op)
 
 	return names[op];
 }
+
+bool st_clause_is_side(const struct st_clause *cl)
+{
+	uint32_t i;
+
+	for (i = 0; i < cl->nr_points; i++)
+		if (cl->points[i].kind == ST_AP_SIDE)
+			return true;
+	return false;
+}
+
+bool st_program_has_side(const struct st_program *prog)
+{
+	uint32_t i;
+
+	for (i = 0; i < prog->nr_clauses; i++)
+		if (st_clause_is_side(&prog->clauses[i]))
+			return true;
+	return false;
+}

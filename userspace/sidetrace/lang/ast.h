@@ -246,6 +246,11 @@ struct st_program {
 void st_expr_free(struct st_expr *e);
 void st_program_free(struct st_program *prog);
 
+/* A clause with a side: attach point runs in the kernel; others in user space. */
+bool st_clause_is_side(const struct st_clause *cl);
+/* True if some clause has a side: attach point (the program loads BPF). */
+bool st_program_has_side(const struct st_program *prog);
+
 /* The aggregation an aggregating function (count..lhist) computes. */
 enum st_agg_kind st_func_agg(enum st_func fn);
 
