@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Installs the Debian packages sidetrace needs, only those missing.
+# Installs the Debian packages sidetrace needs, only those missing; with
+# arguments, those packages instead (bench/deps.sh).
 set -e
-PKGS="build-essential clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config
+[ $# -gt 0 ] && PKGS="$*" || PKGS="build-essential clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config
 bats bpftrace systemtap-sdt-dev valgrind python3 binutils time bc jq
 libmicrohttpd-dev prometheus curl"
 missing=""
