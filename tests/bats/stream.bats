@@ -97,3 +97,15 @@ PROG_REQ() { # printf of every http:request
 	wait "$st"
 	grep -q 'more events not printed: output buffer full (side:.*:http:request)' "$BATS_TEST_TMPDIR/err"
 }
+
+@test "printf of the probe builtin whose name is longer than a kernel string" {
+	# The kernel sends the probe's index; the collector prints its name.
+	dir="$BATS_TEST_TMPDIR/a_directory_name_long_enough_for_the_test"
+	mkdir -p "$dir"
+	cp "$HTTPD" "$dir/"
+	run "$SIDETRACE" -e "side:$dir/httpd_sim:http:error { printf(\"%s\\n\", probe); exit(); }" \
+		-c "$dir/httpd_sim -n 300 -s 7"
+	[ "$status" -eq 0 ]
+	[ "${#dir}" -gt 63 ]
+	grep -qx "side:$dir/httpd_sim:http:error" <<<"$output"
+}

@@ -62,6 +62,8 @@ struct st_printf_layout {
 	uint32_t nr_args;
 	uint32_t off[ST_MAX_PRINTF_ARGS];
 	bool is_str[ST_MAX_PRINTF_ARGS];
+	/* The probe builtin: its index is sent, the collector prints its name. */
+	bool is_probe[ST_MAX_PRINTF_ARGS];
 	uint32_t size; /* the record's bytes after the header */
 };
 

@@ -30,7 +30,11 @@ static int printf_layout(struct cctx *c, const struct st_expr *call)
 	lay->call = call;
 	lay->nr_args = call->nr_kids - 1;
 	for (i = 0; i < lay->nr_args; i++) {
-		lay->is_str[i] = call->kids[i + 1]->vtype == ST_VT_STR;
+		const struct st_expr *arg = call->kids[i + 1];
+
+		/* A name longer than a kernel string would not fit: sent as the index. */
+		lay->is_probe[i] = arg->kind == ST_EXPR_BUILTIN && arg->builtin == ST_BUILTIN_PROBE;
+		lay->is_str[i] = arg->vtype == ST_VT_STR && !lay->is_probe[i];
 		lay->off[i] = off;
 		off += lay->is_str[i] ? ST_REC_STR_SIZE : ST_REC_INT_SIZE;
 	}
@@ -51,7 +55,10 @@ int cg_printf(struct cctx *c, const struct st_stmt *st)
 		return id;
 	lay = &c->out->printfs[id];
 	for (i = 0; i < lay->nr_args; i++) {
-		err = cg_expr(c, call->kids[i + 1]);
+		if (lay->is_probe[i])
+			err = cg_emit(c, call->kids[i + 1]->pos, ST_I_BUILTIN, ST_BI_PROBE, 0);
+		else
+			err = cg_expr(c, call->kids[i + 1]);
 		if (!err)
 			err = cg_emit(c, call->kids[i + 1]->pos,
 				      lay->is_str[i] ? ST_I_OUT_STR : ST_I_OUT_INT, 0, lay->off[i]);

@@ -27,11 +27,16 @@ static int printf_record(struct st_stream *s, const struct st_rec_hdr *h, const 
 		return -EINVAL;
 	lay = &c->printfs[h->id];
 	for (i = 0; i < lay->nr_args; i++) {
-		if (lay->is_str[i]) {
+		if (lay->is_probe[i]) {
+			uint64_t probe;
+
+			memcpy(&probe, data + lay->off[i], sizeof(probe));
+			vals[i].type = ST_VT_STR;
+			vals[i].s = probe < c->nr_probes ? c->probes[probe].name : "?";
+		} else if (lay->is_str[i]) {
 			memcpy(strs[i], data + lay->off[i], ST_STR_LEN);
 			strs[i][ST_STR_LEN - 1] = '\0';
-			/* Application memory never reaches a terminal raw; JSON escapes the line.
-			 */
+			/* Application memory never reaches a terminal raw (JSON: escaped). */
 			if (s->r->fmt == ST_OUTPUT_TEXT) {
 				st_tb_reset(&s->esc);
 				st_escape_text(&s->esc, strs[i]);
