@@ -9,10 +9,10 @@
 #ifndef SIDETRACE_INTERP_BPF_H
 #define SIDETRACE_INTERP_BPF_H
 
-/* Uses maps.bpf.h, scratch.bpf.h, loads.bpf.h, aggregate.bpf.h and record.bpf.h. */
+/* Uses maps, scratch, loads, aggregate, record and values (*.bpf.h). */
 #if !defined(SIDETRACE_MAPS_BPF_H) || !defined(SIDETRACE_SCRATCH_BPF_H) || \
 	!defined(SIDETRACE_LOADS_BPF_H) || !defined(SIDETRACE_AGGREGATE_BPF_H) || \
-	!defined(SIDETRACE_RECORD_BPF_H)
+	!defined(SIDETRACE_RECORD_BPF_H) || !defined(SIDETRACE_VALUES_BPF_H)
 #error "sidetrace.bpf.c includes the fragments in the order of their use"
 #endif
 
@@ -47,8 +47,10 @@ static __always_inline const char *str_ref(const struct st_probe_cfg *cfg, struc
 		}
 		return s->strs[ST_STR_REF_COMM].b;
 	}
-	if (ref >= ST_STR_REF_CONST && ref < ST_NR_STR_REFS)
+	if (ref >= ST_STR_REF_CONST && ref < ST_STR_REF_TMP)
 		return cfg->strs[ref - ST_STR_REF_CONST];
+	if (ref >= ST_STR_REF_TMP && ref < ST_NR_STR_REFS)
+		return s->tmp[ref - ST_STR_REF_TMP].b;
 	return NULL;
 }
 
@@ -78,18 +80,6 @@ static __always_inline bool key_int(struct st_scratch *s, __s64 v, __s64 off)
 		return false;
 	*(__s64 *)(s->key + ST_KEY_HDR + off) = v;
 	return true;
-}
-
-/* Copies ST_STR_LEN bytes of a NUL-padded string, a word at a time. */
-static __always_inline void copy_str(void *dst, const void *src)
-{
-	const __u64 *from = src;
-	__u64 *to = dst;
-	int i;
-
-#pragma unroll
-	for (i = 0; i < ST_STR_LEN / 8; i++)
-		to[i] = from[i];
 }
 
 /* Copies the string behind a reference into the key; false if none. */
@@ -176,6 +166,123 @@ static __always_inline bool exec_out(const struct st_probe_cfg *cfg, struct st_s
 }
 
 /*
+ * str(s, n): the first n - 1 bytes of the string behind ref into
+ * temporary string slot, NUL-padded; false if there is no string.
+ */
+static __always_inline bool str_cut(const struct st_probe_cfg *cfg, struct st_scratch *s, __s64 ref,
+				    __u32 slot, __s64 n)
+{
+	const __u64 *from = (const __u64 *)str_ref(cfg, s, ref);
+	__u64 *to = (__u64 *)s->tmp[slot & (ST_MAX_TMPSTR - 1)].b, w;
+	__s64 keep = n - 1, left;
+	int i;
+
+	if (!from)
+		return false;
+#pragma unroll
+	for (i = 0; i < ST_STR_LEN / 8; i++) {
+		w = from[i];
+		left = keep - i * 8;
+		if (left <= 0)
+			w = 0;
+		else if (left < 8)
+			w &= (1ULL << (left * 8)) - 1;
+		to[i] = w;
+	}
+	return true;
+}
+
+/* The instructions that compute a value; true aborts the clause. */
+static __always_inline bool exec_value(const struct st_probe_cfg *cfg, struct st_scratch *s,
+				       const struct st_insn *in, __u32 probe)
+{
+	const char *a, *b;
+	__s64 l, r;
+
+	switch (in->op) {
+	case ST_I_CONST:
+		push(s, in->imm);
+		return false;
+	case ST_I_FIELD:
+		if (in->a >= ST_MAX_LOADS || !(s->ok & (1U << in->a)))
+			return true;
+		push(s, s->vals[in->a]);
+		return false;
+	case ST_I_STR:
+		push(s, in->a);
+		return false;
+	case ST_I_BUILTIN:
+		push(s, builtin(in->a, probe));
+		return false;
+	case ST_I_UNARY:
+		l = pop(s);
+		push(s, st_unary(in->a, l));
+		return false;
+	case ST_I_BINARY:
+		r = pop(s);
+		l = pop(s);
+		push(s, st_binary(in->a, l, r));
+		return false;
+	default: /* ST_I_STREQ, ST_I_STRNE */
+		b = str_ref(cfg, s, pop(s));
+		a = str_ref(cfg, s, pop(s));
+		if (!a || !b)
+			return true;
+		push(s, str_equal(a, b) == (in->op == ST_I_STREQ));
+		return false;
+	}
+}
+
+/* Variables, jumps, plain-value maps and str(); true aborts the clause. */
+static __always_inline bool exec_state(const struct st_probe_cfg *cfg, struct st_scratch *s,
+				       const struct st_insn *in, __u32 probe)
+{
+	const char *src;
+	__s64 v;
+
+	switch (in->op) {
+	case ST_I_JUMP:
+		RD(s->pc) = in->imm;
+		return false;
+	case ST_I_JZ:
+		if (!pop(s))
+			RD(s->pc) = in->imm;
+		return false;
+	case ST_I_VAR_GET:
+		push(s, s->vars[in->a & (ST_MAX_VARS - 1)]);
+		return false;
+	case ST_I_VAR_SET:
+		s->vars[in->a & (ST_MAX_VARS - 1)] = pop(s);
+		return false;
+	case ST_I_MAP_GET:
+		st_value_op(s, in->op, in->a, in->imm, probe);
+		push(s, s->vres);
+		return false;
+	case ST_I_MAP_SET:
+		v = pop(s);
+		if (in->a < ST_MAX_MAPS && (st_maps[in->a].flags & ST_MAPF_STR)) {
+			src = str_ref(cfg, s, v);
+			if (!src)
+				return true;
+			copy_str(s->vstr.b, src);
+		}
+		st_value_op(s, in->op, in->a, v, probe);
+		return false;
+	case ST_I_MAP_ADD:
+		st_value_op(s, in->op, in->a, pop(s), probe);
+		return false;
+	case ST_I_MAP_DEL:
+		st_value_op(s, in->op, in->a, 0, probe);
+		return false;
+	default: /* ST_I_STRN */
+		if (!str_cut(cfg, s, pop(s), in->a - ST_STR_REF_TMP, in->imm))
+			return true;
+		push(s, in->a);
+		return false;
+	}
+}
+
+/*
  * Executes the instruction at s->pc; returns 1 once the program is done.
  * A global function, checked once by the verifier (see st_decode_load()).
  */
@@ -183,8 +290,6 @@ __noinline int st_exec(const struct st_probe_cfg *cfg, struct st_scratch *s, __u
 {
 	const struct st_insn *in;
 	bool abort = false;
-	const char *a, *b;
-	__s64 l, r;
 	__u32 pc;
 
 	if (!cfg || !s)
@@ -204,35 +309,14 @@ __noinline int st_exec(const struct st_probe_cfg *cfg, struct st_scratch *s, __u
 		abort = !pop(s);
 		break;
 	case ST_I_CONST:
-		push(s, in->imm);
-		break;
 	case ST_I_FIELD:
-		abort = in->a >= ST_MAX_LOADS || !(s->ok & (1U << in->a));
-		if (!abort)
-			push(s, s->vals[in->a]);
-		break;
 	case ST_I_STR:
-		push(s, in->a);
-		break;
 	case ST_I_BUILTIN:
-		push(s, builtin(in->a, probe));
-		break;
 	case ST_I_UNARY:
-		l = pop(s);
-		push(s, st_unary(in->a, l));
-		break;
 	case ST_I_BINARY:
-		r = pop(s);
-		l = pop(s);
-		push(s, st_binary(in->a, l, r));
-		break;
 	case ST_I_STREQ:
 	case ST_I_STRNE:
-		b = str_ref(cfg, s, pop(s));
-		a = str_ref(cfg, s, pop(s));
-		abort = !a || !b;
-		if (!abort)
-			push(s, str_equal(a, b) == (in->op == ST_I_STREQ));
+		abort = exec_value(cfg, s, in, probe);
 		break;
 	case ST_I_KEY_INT:
 		abort = !key_int(s, pop(s), in->imm);
@@ -251,6 +335,17 @@ __noinline int st_exec(const struct st_probe_cfg *cfg, struct st_scratch *s, __u
 	case ST_I_OUT_EMIT:
 	case ST_I_OUT_EVENT:
 		abort = exec_out(cfg, s, in, probe);
+		break;
+	case ST_I_JUMP:
+	case ST_I_JZ:
+	case ST_I_VAR_GET:
+	case ST_I_VAR_SET:
+	case ST_I_MAP_GET:
+	case ST_I_MAP_SET:
+	case ST_I_MAP_ADD:
+	case ST_I_MAP_DEL:
+	case ST_I_STRN:
+		abort = exec_state(cfg, s, in, probe);
 		break;
 	default:
 		abort = true;

@@ -91,6 +91,19 @@ struct {
 } st_aggr SEC(".maps");
 
 /*
+ * Plain values (ST_K_VALUE maps), one copy for all CPUs: a clause reads
+ * what another clause stored on another CPU (the latency of begin/end
+ * pairs). Keys as st_aggr's, shrunk alike at load.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, ST_DEFAULT_MAP_ENTRIES);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(key_size, ST_KEY_MAX);
+	__uint(value_size, sizeof(struct st_value));
+} st_values SEC(".maps");
+
+/*
  * Returns the value of key, inserting init first when the key is new.
  * NULL means the map is full: the caller counts that, it never drops
  * silently. -EEXIST is not an error: another CPU inserted the key first.

@@ -42,6 +42,10 @@ struct st_scratch {
 	__s64 vals[ST_MAX_LOADS];
 	__s64 stack[ST_STACK_DEPTH];
 	struct st_str strs[ST_STR_REF_COMM + 1];
+	struct st_str tmp[ST_MAX_TMPSTR]; /* ST_STR_REF_TMP: strings made by a clause */
+	__s64 vars[ST_MAX_VARS]; /* the clause's $variables */
+	__s64 vres; /* ST_I_MAP_GET: the value read */
+	struct st_value vstr; /* ST_I_MAP_SET: a string value being stored */
 	char name[ST_NAME_LEN];
 	__u8 key[ST_KEY_MAX];
 	/* print(args): containers being walked, innermost last */
@@ -90,6 +94,18 @@ static __always_inline void zero_words(void *buf, int words)
 #pragma unroll
 	for (i = 0; i < words; i++)
 		p[i] = 0;
+}
+
+/* Copies ST_STR_LEN bytes of a NUL-padded string, a word at a time. */
+static __always_inline void copy_str(void *dst, const void *src)
+{
+	const __u64 *from = src;
+	__u64 *to = dst;
+	int i;
+
+#pragma unroll
+	for (i = 0; i < ST_STR_LEN / 8; i++)
+		to[i] = from[i];
 }
 
 /* The first free scratch of this CPU, or NULL when all are in use. */

@@ -31,6 +31,7 @@
  *   loads.bpf.h        a probe's loads and builtins, decoded per event
  *   aggregate.bpf.h    into st_flat slots or st_aggr keys
  *   record.bpf.h       print(args): the whole event into a record
+ *   values.bpf.h       plain values: @m[k] read, stored, added, deleted
  *   interp.bpf.h       the stack machine and sidetrace_event
  *   specialized.bpf.h  sidetrace_count, sidetrace_plain, sidetrace_flat
  *   fault_in.bpf.h     sidetrace_fault_in (sleepable)
@@ -54,6 +55,7 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
 #include "loads.bpf.h"
 #include "aggregate.bpf.h"
 #include "record.bpf.h"
+#include "values.bpf.h"
 #include "interp.bpf.h"
 #include "specialized.bpf.h"
 #include "fault_in.bpf.h"

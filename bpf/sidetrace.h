@@ -59,11 +59,14 @@
 #define ST_MAX_FLAT_SLOTS 4096 /* array slots of maps without keys */
 #define ST_MAX_PLAIN 4 /* statements of a sidetrace_plain probe */
 #define ST_MAX_PLAIN_PARTS 8 /* key parts of one (ST_MAX_MAP_KEYS) */
+#define ST_MAX_VARS 8 /* variables ($name) of a clause */
+#define ST_MAX_TMPSTR 4 /* strings a probe makes: str(s, n), string map values */
 
 /* String references on the machine's stack: which buffer holds the bytes. */
 #define ST_STR_REF_COMM ST_MAX_LOADS /* the comm builtin */
 #define ST_STR_REF_CONST (ST_MAX_LOADS + 1) /* + literal index */
-#define ST_NR_STR_REFS (ST_STR_REF_CONST + ST_MAX_STRCONST)
+#define ST_STR_REF_TMP (ST_STR_REF_CONST + ST_MAX_STRCONST) /* + slot */
+#define ST_NR_STR_REFS (ST_STR_REF_TMP + ST_MAX_TMPSTR)
 
 /* Where a load starts. */
 enum st_load_src {
@@ -150,6 +153,27 @@ enum st_opcode {
 	ST_I_OUT_EMIT,
 	/* print(args): the whole event as items (st_item) into a record, sent. */
 	ST_I_OUT_EVENT,
+	/* Continues at pc imm (forward, within the clause). */
+	ST_I_JUMP,
+	/* Pops; zero continues at pc imm. */
+	ST_I_JZ,
+	/* Pushes variable a; pops into variable a. */
+	ST_I_VAR_GET,
+	ST_I_VAR_SET,
+	/*
+	 * Map a (ST_K_VALUE) at the key built: pushes its value, 0 when the
+	 * key is absent; a string value is copied into string reference imm
+	 * (a ST_STR_REF_TMP), "" when absent. Clears the key.
+	 */
+	ST_I_MAP_GET,
+	/* Pops the value (a string reference for ST_MAPF_STR) into map a; clears the key. */
+	ST_I_MAP_SET,
+	/* Pops an integer and adds it atomically to map a's value; clears the key. */
+	ST_I_MAP_ADD,
+	/* Deletes the key built from map a (st_values or st_aggr); clears the key. */
+	ST_I_MAP_DEL,
+	/* Pops a string reference; its first imm - 1 bytes into reference a, pushed. */
+	ST_I_STRN,
 	ST_NR_OPCODES,
 };
 
@@ -160,6 +184,7 @@ enum st_builtin_id {
 	ST_BI_CPU,
 	ST_BI_UID,
 	ST_BI_PROBE, /* the probe's index: printed as its name */
+	ST_BI_RAND, /* bpf_get_prandom_u32() */
 };
 
 struct st_insn {
@@ -218,6 +243,7 @@ struct st_probe_cfg {
 
 #define ST_MAPF_SIGNED 0x1 /* min/max compare as signed */
 #define ST_MAPF_FLAT 0x2 /* no keys: slots of st_flat, not st_aggr */
+#define ST_MAPF_STR 0x4 /* ST_K_VALUE: holds strings */
 
 struct st_map_cfg {
 	__u8 kind; /* enum st_agg_kind */
@@ -227,6 +253,14 @@ struct st_map_cfg {
 	__u32 flat_len; /* ST_MAPF_FLAT: slots (buckets, or 1) */
 	__u32 reserved;
 	__s64 lmin, lmax, lstep; /* ST_K_LHIST */
+};
+
+/*
+ * A plain value (ST_K_VALUE) in st_values: an integer in the first 8
+ * bytes, or a NUL-padded string.
+ */
+struct st_value {
+	char b[ST_STR_LEN];
 };
 
 /* Hash key: header then key parts then (hist, lhist) the bucket (st_key_len). */

@@ -22,6 +22,11 @@ enum st_agg_kind {
 	ST_K_STATS,
 	ST_K_HIST, /* key gets a log2 bucket, value counts */
 	ST_K_LHIST, /* key gets a linear bucket, value counts */
+	/*
+	 * Not an aggregation: a plain value (@m[k] = v, @m[k]++), one copy
+	 * for every CPU in st_values, read back by any clause.
+	 */
+	ST_K_VALUE,
 	ST_NR_AGG_KINDS,
 };
 

@@ -12,6 +12,7 @@ ROOT=$(cd "$DIR/../.." && pwd)
 OUT=$ROOT/.output
 SIDETRACE=${SIDETRACE:-$OUT/sidetrace} # tests/asan.sh: the ASan+UBSan build
 HTTPD=$OUT/examples/httpd_sim
+REQ=$OUT/examples/request_pairs
 KV=$OUT/examples/kv_client
 LIBKV=$OUT/examples/libkv.so
 DEFAULT_TIMEOUT=30

@@ -248,8 +248,9 @@ static void test_types(void)
 		  "'-' needs an integer, but args.path is a string", NULL);
 	check_err("string filter", "side:./app:http:request /args.method/ { @ = count() }", 1, 26,
 		  "the filter needs an integer value, but args.method is a string", NULL);
-	check_err("map read in an expression", "BEGIN { @a = count(); @b = sum(@a) }", 1, 32,
-		  "maps cannot be read in expressions", NULL);
+	check_err("aggregation read per event",
+		  "side:./app:http:request { @a = count(); @b = sum(@a) }", 1, 50,
+		  "@a is a count() map, kept per CPU: read it in BEGIN, END or interval", NULL);
 	check_err("aggregation used as a value", "BEGIN { @b = sum(count()) }", 1, 18,
 		  "count() is not a value", NULL);
 }
@@ -279,17 +280,18 @@ static void test_maps(void)
 	check_err("too many keys", "BEGIN { @m[1, 2, 3, 4, 5, 6, 7, 8, 9] = count() }", 1, 36,
 		  "too many keys: a map has at most 8", NULL);
 	check_err("different aggregations", "BEGIN { @m = count() }\nEND { @m = sum(1) }", 2, 12,
-		  "@m is a count() map (line 1, column 9): it cannot also be sum()", NULL);
+		  "@m is assigned a count() at line 1, column 9: it cannot also be a sum()", NULL);
 	check_err("different key counts", "BEGIN { @m[1] = count(); @m[1, 2] = count() }", 1, 26,
 		  "@m has 2 keys here but 1 at line 1, column 9", NULL);
 	check_err("different key types", "BEGIN { @m[1, comm] = count(); @m[2, 3] = count() }", 1,
 		  38, "key 2 of @m is an integer here but a string at line 1, column 9", NULL);
 	check_err("action assigned to a map", "BEGIN { @m = exit() }", 1, 14,
-		  "exit() is not an aggregation", NULL);
+		  "exit() is not a value", NULL);
 	check_err("aggregation as a statement", "BEGIN { count() }", 1, 9,
 		  "count() must be assigned to a map: @name = count(...)", NULL);
-	check_err("print without a map", "BEGIN { print(1) }", 1, 15,
-		  "print() takes a map or the event: print(@name), print(args)", NULL);
+	check_err("print of two values", "BEGIN { print(1, 2) }", 1, 18,
+		  "print() takes a map (print(@m, top, div)), the event (print(args)) or one value",
+		  NULL);
 	check_err("args alone as a value", "BEGIN { @x = sum(args) }", 1, 18,
 		  "args alone is the whole event: print(args) prints it, a value is a field "
 		  "(args.FIELD)",
@@ -512,6 +514,55 @@ static void test_dynamic(void)
 		  "this clause matches 2 events");
 }
 
+/* Variables, plain-value maps read back, if/else, ?:, casts, str(), delete, print. */
+static void test_state(void)
+{
+	check_ok("latency between two events",
+		 "side:./app:http:request { @start[args.status] = nsecs; }\n"
+		 "side:./app:http:response /@start[args.status]/ {\n"
+		 "  @lat = hist(nsecs - @start[args.status]); delete(@start[args.status]); }");
+	check_ok("variables, if/else if/else, ?:, casts, str(), compound assignments",
+		 "side:./app:http:request { $d = args.delta; $p = str(args.path, 4);\n"
+		 "  if ($d < 0) { @neg[$p]++; } else if ($d == 0) { @zero += 1; }\n"
+		 "  else { $x = (uint8)$d; @pos[$d > 10 ? \"big\" : \"small\"] = max($x); }\n"
+		 "  @last = $p; @n[args.method] -= 2; @m[1] *= 3; }\n"
+		 "END { $avg = @zero / 2; print(@neg, 3, 10); print($avg); print(@last); }");
+	check_err("undefined variable", "BEGIN { $x = $y + 1 }", 1, 14,
+		  "undefined variable $y: assign it first ($y = ...)", NULL);
+	check_err("variable out of its block", "BEGIN { if (1) { $x = 1; } print($x); }", 1, 34,
+		  "undefined variable $x", NULL);
+	check_err("variable of another type", "BEGIN { $x = 1; $x = \"s\"; }", 1, 22,
+		  "$x holds an integer: it cannot be assigned a string", NULL);
+	check_err("compound assignment of a string", "BEGIN { @x += \"a\" }", 1, 15,
+		  "a compound assignment needs an integer value, but \"a\" is a string", NULL);
+	check_err("map of strings and integers", "BEGIN { @x = 1 } END { @x = \"s\" }", 1, 29,
+		  "@x holds an integer (line 1, column 9): it cannot also hold a string", NULL);
+	check_err("aggregation and value", "BEGIN { @x = 1 } END { @x = count() }", 1, 29,
+		  "@x is assigned a value at line 1, column 9: it cannot also be a count()", NULL);
+	check_err("?: of a string and an integer", "BEGIN { print(1 ? \"a\" : 2) }", 1, 17,
+		  "the two values of ?: are a string and an integer", NULL);
+	check_err("str() of an integer", "BEGIN { print(str(5)) }", 1, 19, "str() takes a string",
+		  NULL);
+	check_err("str() length", "BEGIN { print(str(\"abc\", 0)) }", 1, 26,
+		  "str(s, n): n must be an integer constant from 1 to 64", NULL);
+	check_err("delete of a hist map's key",
+		  "side:./app:http:request { @h[args.method] = hist(args.status); "
+		  "delete(@h[args.method]); }",
+		  1, 71, "delete() of a hist() map: its buckets are keys of their own", NULL);
+	check_err("delete of a whole map", "BEGIN { @x[1] = 1; delete(@x) }", 1, 27,
+		  "@x has 0 keys here but 1", NULL);
+	check_err("print(@m, top) not constant", "BEGIN { @x = 1; print(@x, pid) }", 1, 27,
+		  "print(@m, top, div): top must be an integer constant", NULL);
+	check_err("read before the assignment types the map", "END { @y = @z; @z = 1; }", 1, 12,
+		  "@z is read before its first assignment", NULL);
+	check_err("unknown map read", "BEGIN { print(@y + 1) }", 1, 15,
+		  "unknown map @y: this program assigns no map", NULL);
+	check_err("loglevel outside a side: probe", "BEGIN { print(loglevel) }", 1, 15,
+		  "loglevel is the level of a side: event; BEGIN has none", NULL);
+	check_err("if of a string", "BEGIN { if (\"a\") { exit(); } }", 1, 13,
+		  "the condition of if needs an integer value", NULL);
+}
+
 int main(void)
 {
 	test_accepts();
@@ -521,5 +572,6 @@ int main(void)
 	test_maps();
 	test_annotations();
 	test_dynamic();
+	test_state();
 	return unit_summary();
 }

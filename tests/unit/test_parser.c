@@ -211,19 +211,28 @@ static void test_errors(void)
 	check_err("unclosed block", "BEGIN {\n  @ = count();\n", 3, 1,
 		  "expected '}' to close the block opened at line 1, column 7");
 	check_err("not a statement", "BEGIN { 1 + 2 }", 1, 9,
-		  "expected a statement: @map[keys] = aggregation, print(@m), clear(@m), zero(@m), "
-		  "exit() or printf(\"fmt\", ...)");
+		  "expected a statement: @map[keys] = aggregation or value, $var = value, "
+		  "@m[k]++, @m[k] += value, if (...) { ... } else { ... }, delete(@m[k]), "
+		  "print(@m), clear(@m), zero(@m), exit() or printf(\"fmt\", ...)");
 	check_err("builtin as a statement", "BEGIN { pid }", 1, 9,
-		  "expected a statement: @map[keys] = aggregation, print(@m), clear(@m), zero(@m), "
-		  "exit() or printf(\"fmt\", ...)");
+		  "expected a statement: @map[keys] = aggregation or value, $var = value, "
+		  "@m[k]++, @m[k] += value, if (...) { ... } else { ... }, delete(@m[k]), "
+		  "print(@m), clear(@m), zero(@m), exit() or printf(\"fmt\", ...)");
 	check_err("map without =", "BEGIN { @x count() }", 1, 12,
-		  "expected '=' after @x: a map is assigned an aggregation, e.g. @x = count()");
-	check_err("value instead of aggregation", "BEGIN { @x = pid + 1 }", 1, 18,
-		  "expected an aggregation after '=': count(), sum(v), avg(v), min(v), max(v), "
-		  "stats(v), hist(v) or lhist(v, min, max, step)");
+		  "expected '=', '+=' (or another compound assignment), '++' or '--' after @x");
+	check_err("aggregation with +=", "BEGIN { @x += count() }", 1, 15,
+		  "count() is assigned with '=': @x = count(...)");
 	check_err("unknown function", "BEGIN { @x = quantize(1) }", 1, 14,
 		  "unknown function 'quantize': valid are count, sum, avg, min, max, stats, hist, "
-		  "lhist, print, clear, zero, exit and printf");
+		  "lhist, print, clear, zero, delete, exit, printf and str");
+	check_err("if without parentheses", "BEGIN { if 1 { exit() } }", 1, 12,
+		  "expected '(' after if: if (condition) { ... }");
+	check_err("else without a block", "BEGIN { if (1) { exit() } else exit() }", 1, 32,
+		  "expected '{' or 'if' after else");
+	check_err("?: without ':'", "BEGIN { $x = 1 ? 2 ; }", 1, 20,
+		  "expected ':' in the conditional a ? b : c");
+	check_err("cast without ')'", "BEGIN { $x = (uint8 1) }", 1, 21,
+		  "expected ')' after the cast's type");
 	check_err("empty keys", "BEGIN { @x[] = count() }", 1, 12,
 		  "expected a key in @x[]: write @x without brackets for a map with no key");
 	check_err("key separator", "BEGIN { @x[1 2] = count() }", 1, 14,
@@ -231,12 +240,14 @@ static void test_errors(void)
 	check_err("argument separator", "BEGIN { @x = sum(1 2) }", 1, 20,
 		  "expected ',' or ')' after argument 1 of sum()");
 	check_err("missing operand", "BEGIN { @x = sum(1 +) }", 1, 21,
-		  "expected an expression: a number, a string, args.FIELD, a builtin (pid, tid, "
-		  "comm, nsecs, cpu, uid, probe) or '('");
+		  "expected an expression: args.FIELD, a builtin (pid, tid, comm, nsecs, elapsed, "
+		  "cpu, uid, probe, loglevel, rand), $var, @map[key], a number, a string, a cast "
+		  "such as (uint8) or '('");
 	check_err("unclosed parenthesis", "BEGIN { @x = sum((1 + 2) * (3 }", 1, 31, "expected ')'");
 	check_err("unknown identifier", "BEGIN { @x = sum(foo) }", 1, 18,
 		  "unknown identifier 'foo': expected args.FIELD, a builtin (pid, tid, comm, "
-		  "nsecs, cpu, uid, probe), a number, a string or '('");
+		  "nsecs, elapsed, cpu, uid, probe, loglevel, rand), $var, @map[key], a number, a "
+		  "string, a cast such as (uint8) or '('");
 	check_err("positional argument", "BEGIN { @x = sum(arg1) }", 1, 18,
 		  "'arg1' is not available: SIDE fields have names, use args.FIELD");
 	check_err("field name missing", "BEGIN { @x = sum(args.) }", 1, 23,
@@ -245,8 +256,8 @@ static void test_errors(void)
 		  "expected an integer constant index in '[]' (args.ARRAY[2])");
 	check_err("unclosed index", "BEGIN { @x = sum(args.a[1) }", 1, 26,
 		  "expected ']' after the index");
-	check_err("map element read", "BEGIN { @x = sum(@y[1]) }", 1, 20,
-		  "map elements cannot be read in expressions; print(@y) prints the map");
+	check_err("map element without key", "BEGIN { @x = sum(@y[]) }", 1, 21,
+		  "expected a key in @y[]: write @y without brackets for a map with no key");
 	check_err("unterminated string", "BEGIN { printf(\"abc) }", 1, 16,
 		  "unterminated string: expected a closing '\"' on the same line");
 	check_err("bad escape", "BEGIN { printf(\"a\\qb\") }", 1, 18,

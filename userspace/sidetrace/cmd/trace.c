@@ -467,8 +467,11 @@ static int run(struct trace *t)
 		;
 	if (!ret)
 		ret = stream.write_err;
-	if (!ret)
+	if (!ret) {
+		/* Whether anything was traced, before END clears maps. */
+		runner.nr_entries = st_run_count_entries(&runner);
 		ret = st_run_clauses(&runner, ST_AP_END);
+	}
 	if (!ret)
 		ret = st_run_print_all(&runner);
 	if (!ret)

@@ -40,8 +40,14 @@ int cg_emit(struct cctx *c, struct st_pos pos, uint8_t op, uint8_t a, int64_t im
 	case ST_I_FIELD:
 	case ST_I_STR:
 	case ST_I_BUILTIN:
+	case ST_I_VAR_GET:
+	case ST_I_MAP_GET:
 		pushes = 1;
 		break;
+	case ST_I_JZ:
+	case ST_I_VAR_SET:
+	case ST_I_MAP_SET:
+	case ST_I_MAP_ADD:
 	case ST_I_FILTER:
 	case ST_I_BINARY:
 	case ST_I_STREQ:
@@ -94,9 +100,9 @@ static int str_const(struct cctx *c, const char *s, struct st_pos pos)
 	return -EINVAL;
 }
 
-static bool is_unsigned(const struct st_expr *e)
+static bool is_unsigned(enum st_vtype t)
 {
-	return e->vtype == ST_VT_UINT || e->vtype == ST_VT_BOOL;
+	return t == ST_VT_UINT || t == ST_VT_BOOL;
 }
 
 int st_unop_of(enum st_op op)
@@ -115,15 +121,20 @@ int st_unop_of(enum st_op op)
 
 int st_binop_of(const struct st_expr *e)
 {
-	bool uns = is_unsigned(e->kids[0]) && is_unsigned(e->kids[1]);
+	return st_binop_for(e->op, e->kids[0]->vtype, e->kids[1]->vtype, e->vtype);
+}
 
-	switch (e->op) {
+int st_binop_for(enum st_op op, enum st_vtype l, enum st_vtype r, enum st_vtype res)
+{
+	bool uns = is_unsigned(l) && is_unsigned(r);
+
+	switch (op) {
 	case ST_OP_MUL:
 		return ST_B_MUL;
 	case ST_OP_DIV:
-		return e->vtype == ST_VT_UINT ? ST_B_UDIV : ST_B_DIV;
+		return res == ST_VT_UINT ? ST_B_UDIV : ST_B_DIV;
 	case ST_OP_MOD:
-		return e->vtype == ST_VT_UINT ? ST_B_UMOD : ST_B_MOD;
+		return res == ST_VT_UINT ? ST_B_UMOD : ST_B_MOD;
 	case ST_OP_ADD:
 		return ST_B_ADD;
 	case ST_OP_SUB:
@@ -131,7 +142,7 @@ int st_binop_of(const struct st_expr *e)
 	case ST_OP_SHL:
 		return ST_B_SHL;
 	case ST_OP_SHR:
-		return is_unsigned(e->kids[0]) ? ST_B_SHR : ST_B_SAR;
+		return is_unsigned(l) ? ST_B_SHR : ST_B_SAR;
 	case ST_OP_LT:
 		return uns ? ST_B_ULT : ST_B_LT;
 	case ST_OP_LE:
@@ -160,6 +171,43 @@ int st_binop_of(const struct st_expr *e)
 	}
 }
 
+static int cg_builtin(struct cctx *c, const struct st_expr *e)
+{
+	int ref;
+
+	switch (e->builtin) {
+	case ST_BUILTIN_PID:
+		return cg_emit(c, e->pos, ST_I_BUILTIN, ST_BI_PID, 0);
+	case ST_BUILTIN_TID:
+		return cg_emit(c, e->pos, ST_I_BUILTIN, ST_BI_TID, 0);
+	case ST_BUILTIN_NSECS:
+		return cg_emit(c, e->pos, ST_I_BUILTIN, ST_BI_NSECS, 0);
+	case ST_BUILTIN_CPU:
+		return cg_emit(c, e->pos, ST_I_BUILTIN, ST_BI_CPU, 0);
+	case ST_BUILTIN_UID:
+		return cg_emit(c, e->pos, ST_I_BUILTIN, ST_BI_UID, 0);
+	case ST_BUILTIN_COMM:
+		return cg_emit(c, e->pos, ST_I_STR, ST_STR_REF_COMM, 0);
+	case ST_BUILTIN_PROBE:
+		/* As a value the probe is known here: its name. */
+		ref = str_const(c, c->probe->name, e->pos);
+		if (ref < 0)
+			return ref;
+		return cg_emit(c, e->pos, ST_I_STR, ref, 0);
+	case ST_BUILTIN_LOGLEVEL:
+		return cg_emit(c, e->pos, ST_I_CONST, 0, c->probe->event->loglevel);
+	case ST_BUILTIN_ELAPSED:
+		return cg_emit(c, e->pos, ST_I_BUILTIN, ST_BI_NSECS, 0) ?:
+			       cg_emit(c, e->pos, ST_I_CONST, 0, c->out->start_ns) ?:
+			       cg_emit(c, e->pos, ST_I_BINARY, ST_B_SUB, 0);
+	case ST_BUILTIN_RAND:
+		return cg_emit(c, e->pos, ST_I_BUILTIN, ST_BI_RAND, 0);
+	case ST_NR_BUILTINS:
+		break;
+	}
+	return cg_fail(c, e->pos, "unknown builtin");
+}
+
 int cg_expr(struct cctx *c, const struct st_expr *e)
 {
 	int err, ref, op;
@@ -173,27 +221,7 @@ int cg_expr(struct cctx *c, const struct st_expr *e)
 			return ref;
 		return cg_emit(c, e->pos, ST_I_STR, ref, 0);
 	case ST_EXPR_BUILTIN:
-		switch (e->builtin) {
-		case ST_BUILTIN_PID:
-			return cg_emit(c, e->pos, ST_I_BUILTIN, ST_BI_PID, 0);
-		case ST_BUILTIN_TID:
-			return cg_emit(c, e->pos, ST_I_BUILTIN, ST_BI_TID, 0);
-		case ST_BUILTIN_NSECS:
-			return cg_emit(c, e->pos, ST_I_BUILTIN, ST_BI_NSECS, 0);
-		case ST_BUILTIN_CPU:
-			return cg_emit(c, e->pos, ST_I_BUILTIN, ST_BI_CPU, 0);
-		case ST_BUILTIN_UID:
-			return cg_emit(c, e->pos, ST_I_BUILTIN, ST_BI_UID, 0);
-		case ST_BUILTIN_COMM:
-			return cg_emit(c, e->pos, ST_I_STR, ST_STR_REF_COMM, 0);
-		case ST_BUILTIN_PROBE:
-			/* As a value the probe is known here: its name. */
-			ref = str_const(c, c->probe->name, e->pos);
-			if (ref < 0)
-				return ref;
-			return cg_emit(c, e->pos, ST_I_STR, ref, 0);
-		}
-		return cg_fail(c, e->pos, "unknown builtin");
+		return cg_builtin(c, e);
 	case ST_EXPR_FIELD:
 		ref = cg_add_load(c, e);
 		if (ref < 0)
@@ -224,61 +252,99 @@ int cg_expr(struct cctx *c, const struct st_expr *e)
 		if (op < 0)
 			return cg_fail(c, e->pos, "unknown binary operator");
 		return cg_emit(c, e->pos, ST_I_BINARY, op, 0);
-	case ST_EXPR_CALL:
 	case ST_EXPR_MAP:
+		return cg_map_read(c, e);
+	case ST_EXPR_VAR:
+		return cg_emit(c, e->pos, ST_I_VAR_GET, e->var_id, 0);
+	case ST_EXPR_TERNARY:
+		return cg_ternary(c, e);
+	case ST_EXPR_CAST:
+		return cg_cast(c, e);
+	case ST_EXPR_CALL:
+		if (e->func == ST_FN_STR)
+			return cg_str(c, e);
+		break;
 	case ST_EXPR_ARGS:
 		break;
 	}
 	return cg_fail(c, e->pos, "not a value the kernel can compute");
 }
 
-static int cstmt(struct cctx *c, const struct st_stmt *st)
+static int call_stmt(struct cctx *c, const struct st_stmt *st)
 {
-	const struct st_map_layout *lay;
 	const struct st_expr *call = st->call;
-	uint32_t k;
-	int err;
 
-	if (st->kind == ST_STMT_CALL) {
-		if (call->func == ST_FN_EXIT)
-			return cg_emit(c, st->pos, ST_I_EXIT, 0, 0);
-		if (call->func == ST_FN_PRINTF)
-			return cg_printf(c, st);
-		if (call->func == ST_FN_PRINT && call->kids[0]->kind == ST_EXPR_ARGS)
+	switch (call->func) {
+	case ST_FN_EXIT:
+		return cg_emit(c, st->pos, ST_I_EXIT, 0, 0);
+	case ST_FN_PRINTF:
+		return cg_printf(c, st);
+	case ST_FN_DELETE:
+		return cg_delete(c, call);
+	case ST_FN_PRINT:
+		if (call->kids[0]->kind == ST_EXPR_ARGS)
 			return cg_print_event(c, st);
-		st_diag_set(c->diag, c->prog->filename, st->pos,
-			    "%s() of a map runs in BEGIN, END and interval probes, not per event",
-			    st_func_name(call->func));
-		st_diag_hint(c->diag, "print the map in END or interval:s:1");
-		return -EINVAL;
+		/* print(value) prints as the printf the checker made for it. */
+		if (call->fmt)
+			return cg_printf(c, st);
+		break;
+	default:
+		break;
 	}
-	if (st->map_id < 0 || (uint32_t)st->map_id >= c->out->nr_maps)
-		return cg_fail(c, st->pos, "internal error: map not resolved");
-	lay = &c->out->layouts[st->map_id];
-	for (k = 0; k < st->nr_keys && k < lay->nr_parts; k++) {
-		const struct st_expr *key = st->keys[k];
+	st_diag_set(c->diag, c->prog->filename, st->pos,
+		    "%s() of a map runs in BEGIN, END and interval probes, not per event",
+		    st_func_name(call->func));
+	st_diag_hint(c->diag, "print the map in END or interval:s:1");
+	return -EINVAL;
+}
 
-		if (lay->parts[k].kind == ST_KPART_PROBE)
-			err = cg_emit(c, key->pos, ST_I_BUILTIN, ST_BI_PROBE, 0);
-		else
-			err = cg_expr(c, key);
-		if (!err)
-			err = cg_emit(c, key->pos,
-				      lay->parts[k].kind == ST_KPART_STR ? ST_I_KEY_STR
-									 : ST_I_KEY_INT,
-				      0, lay->parts[k].off);
-		if (err)
-			return err;
-	}
-	if (call->func == ST_FN_COUNT)
-		err = cg_emit(c, call->pos, ST_I_CONST, 0, 0);
-	else if (call->nr_kids >= 1)
-		err = cg_expr(c, call->kids[0]);
-	else
-		err = cg_fail(c, call->pos, "internal error: aggregation without value");
+/*
+ * @m[keys] = agg(value): the key, then the value (count() has 0), then
+ * the aggregation; the value first when some part reads a map (cg_keys).
+ */
+static int agg_stmt(struct cctx *c, const struct st_stmt *st)
+{
+	const struct st_expr *call = st->call, *value = call->nr_kids ? call->kids[0] : NULL;
+	bool stacked = cg_reads_map(value, st->keys, st->nr_keys);
+	int err = 0;
+
+	if (!stacked)
+		err = cg_keys(c, st->map_id, st->keys, st->nr_keys, false);
 	if (err)
 		return err;
-	return cg_emit(c, st->pos, ST_I_AGG, st->map_id, 0);
+	if (call->func == ST_FN_COUNT)
+		err = cg_emit(c, call->pos, ST_I_CONST, 0, 0);
+	else if (value)
+		err = cg_expr(c, value);
+	else
+		err = cg_fail(c, call->pos, "internal error: aggregation without value");
+	if (!err && stacked)
+		err = cg_keys(c, st->map_id, st->keys, st->nr_keys, true);
+	return err ?: cg_emit(c, st->pos, ST_I_AGG, st->map_id, 0);
+}
+
+int cg_stmts(struct cctx *c, const struct st_stmt *stmts, uint32_t nr)
+{
+	uint32_t i;
+	int err = 0;
+
+	for (i = 0; !err && i < nr; i++) {
+		switch (stmts[i].kind) {
+		case ST_STMT_AGG:
+			err = agg_stmt(c, &stmts[i]);
+			break;
+		case ST_STMT_ASSIGN:
+			err = cg_assign(c, &stmts[i]);
+			break;
+		case ST_STMT_IF:
+			err = cg_if(c, &stmts[i]);
+			break;
+		default:
+			err = call_stmt(c, &stmts[i]);
+			break;
+		}
+	}
+	return err;
 }
 
 int cg_clause(struct cctx *c, const struct st_clause *cl)
@@ -288,14 +354,16 @@ int cg_clause(struct cctx *c, const struct st_clause *cl)
 	int err;
 
 	c->depth = 0;
+	c->clause = cl;
+	c->nr_tmp = 0;
 	err = cg_emit(c, cl->pos, ST_I_CLAUSE, 0, 0);
 	if (!err && cl->filter) {
 		err = cg_expr(c, cl->filter);
 		if (!err)
 			err = cg_emit(c, cl->filter->pos, ST_I_FILTER, 0, 0);
 	}
-	for (i = 0; !err && i < cl->nr_stmts; i++)
-		err = cstmt(c, &cl->stmts[i]);
+	if (!err)
+		err = cg_stmts(c, cl->stmts, cl->nr_stmts);
 	if (err)
 		return err;
 	cfg->insns[start].imm = cfg->nr_insns;

@@ -21,6 +21,8 @@ struct cctx {
 	uint32_t ev_idx; /* index of the event in clause->events */
 	unsigned int flags; /* ST_COMPILE_* */
 	uint32_t depth; /* stack depth at the current instruction */
+	const struct st_clause *clause; /* being compiled */
+	uint32_t nr_tmp; /* temporary strings of the clause (ST_STR_REF_TMP) */
 };
 
 /* Records msg at pos; returns -EINVAL. */
@@ -35,6 +37,21 @@ int cg_expr(struct cctx *c, const struct st_expr *e);
 int cg_printf(struct cctx *c, const struct st_stmt *st);
 /* print(args): the whole event into a record, sent. */
 int cg_print_event(struct cctx *c, const struct st_stmt *st);
+/* The code of a block's statements. */
+int cg_stmts(struct cctx *c, const struct st_stmt *stmts, uint32_t nr);
+/* True if value or a key reads a map: keys are then built stacked (cg_keys). */
+bool cg_reads_map(const struct st_expr *value, struct st_expr *const *keys, uint32_t nr_keys);
+/* The key of map m into the key buffer; stacked when parts read maps. */
+int cg_keys(struct cctx *c, int m, struct st_expr *const *keys, uint32_t nr_keys, bool stacked);
+/* Expressions of state.c: @m[k], ?:, casts, str(). */
+int cg_map_read(struct cctx *c, const struct st_expr *e);
+int cg_ternary(struct cctx *c, const struct st_expr *e);
+int cg_cast(struct cctx *c, const struct st_expr *e);
+int cg_str(struct cctx *c, const struct st_expr *e);
+/* Statements of state.c: assignments, if/else, delete(). */
+int cg_assign(struct cctx *c, const struct st_stmt *st);
+int cg_if(struct cctx *c, const struct st_stmt *st);
+int cg_delete(struct cctx *c, const struct st_expr *call);
 /* Appends the code of clause cl for the event c->ev_idx to c->probe. */
 int cg_clause(struct cctx *c, const struct st_clause *cl);
 /* Map configurations and key layouts from the checker's map table. */

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <side/abi/type-description.h>
 
@@ -17,27 +18,47 @@ _Static_assert(sizeof(struct st_rec_hdr) == ST_REC_HDR, "records start with ST_R
 _Static_assert(ST_MAX_PRINTF_ARGS *ST_REC_STR_SIZE < ST_REC_MAX,
 	       "a record holds every printf argument as a string");
 
-/* BEGIN, END and interval clauses run in user space: actions only. */
+/* BEGIN, END and interval clauses run in user space: no aggregation. */
+static int check_user_stmts(const struct st_program *prog, const struct st_stmt *stmts, uint32_t nr,
+			    struct st_diag *diag)
+{
+	uint32_t i;
+	int err = 0;
+
+	for (i = 0; !err && i < nr; i++) {
+		if (stmts[i].kind == ST_STMT_AGG) {
+			st_diag_set(diag, prog->filename, stmts[i].pos,
+				    "aggregations are updated in side: probes only");
+			st_diag_hint(diag, "BEGIN, END and interval can assign values "
+					   "(@m[k] = v, $x = v), printf(), print(), clear(), "
+					   "zero(), delete() and exit()");
+			return -EINVAL;
+		}
+		if (stmts[i].kind == ST_STMT_IF)
+			err = check_user_stmts(prog, stmts[i].then, stmts[i].nr_then, diag)
+				      ?: check_user_stmts(prog, stmts[i].els, stmts[i].nr_els,
+							  diag);
+	}
+	return err;
+}
+
 static int check_user_clause(const struct st_program *prog, const struct st_clause *cl,
 			     struct st_diag *diag)
 {
-	uint32_t i;
-
 	if (cl->filter) {
 		st_diag_set(diag, prog->filename, cl->filter->pos,
 			    "BEGIN, END and interval probes take no filter");
 		return -EINVAL;
 	}
-	for (i = 0; i < cl->nr_stmts; i++) {
-		if (cl->stmts[i].kind == ST_STMT_AGG) {
-			st_diag_set(diag, prog->filename, cl->stmts[i].pos,
-				    "maps are updated in side: probes only");
-			st_diag_hint(diag, "BEGIN, END and interval can printf(), print(), "
-					   "clear(), zero() and exit()");
-			return -EINVAL;
-		}
-	}
-	return 0;
+	return check_user_stmts(prog, cl->stmts, cl->nr_stmts, diag);
+}
+
+static uint64_t monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
 static int add_probe(const struct st_program *prog, struct st_compiled *out,
@@ -108,6 +129,7 @@ int st_compile(const struct st_program *prog, unsigned int flags, struct st_comp
 	int err, idx;
 
 	memset(out, 0, sizeof(*out));
+	out->start_ns = monotonic_ns();
 	err = cg_layout_maps(prog, out, diag);
 	if (err)
 		return err;

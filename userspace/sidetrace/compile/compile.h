@@ -78,6 +78,8 @@ struct st_compiled {
 	struct st_printf_layout *printfs; /* index = st_rec_hdr.id */
 	uint32_t nr_printfs;
 	bool streams; /* some probe prints the whole event */
+	/* CLOCK_MONOTONIC at compile time: where elapsed counts from. */
+	uint64_t start_ns;
 	/* The ring buffer's bytes, a power of 2 (0: ST_EVENTS_DEFAULT_SIZE); set by the caller. */
 	uint32_t events_size;
 };
@@ -111,6 +113,8 @@ void st_compiled_free(struct st_compiled *c);
  * integers, by its operands' signedness; -1 if it has none.
  */
 int st_binop_of(const struct st_expr *e);
+/* The same for operator op on operands of types l and r, giving res. */
+int st_binop_for(enum st_op op, enum st_vtype l, enum st_vtype r, enum st_vtype res);
 /* The operator (enum st_unop) of a unary operator; -1 if none. */
 int st_unop_of(enum st_op op);
 

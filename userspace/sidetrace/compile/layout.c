@@ -23,7 +23,7 @@ static void flat_slots(struct st_compiled *out, struct st_map_cfg *mc, uint32_t 
 {
 	uint64_t len = 1;
 
-	if (nr_keys)
+	if (nr_keys || mc->kind == ST_K_VALUE)
 		return;
 	if (mc->kind == ST_K_HIST)
 		len = ST_HIST_BUCKETS;
@@ -37,24 +37,47 @@ static void flat_slots(struct st_compiled *out, struct st_map_cfg *mc, uint32_t 
 	out->nr_flat += len;
 }
 
-/* A key that is always the probe builtin is stored as the probe's index. */
+/* Is every key k of map m written in stmts the probe builtin? */
+static bool keys_are_probe(const struct st_stmt *stmts, uint32_t nr, uint32_t m, uint32_t k)
+{
+	const struct st_expr *key;
+	uint32_t i;
+
+	for (i = 0; i < nr; i++) {
+		const struct st_stmt *st = &stmts[i];
+		const struct st_expr *ref =
+			st->kind == ST_STMT_CALL && st->call->func == ST_FN_DELETE
+				? st->call->kids[0]
+				: NULL;
+
+		if (st->kind == ST_STMT_IF && (!keys_are_probe(st->then, st->nr_then, m, k) ||
+					       !keys_are_probe(st->els, st->nr_els, m, k)))
+			return false;
+		if (ref && ref->map_id == (int)m && k < ref->nr_kids)
+			key = ref->kids[k];
+		else if (st->map && st->map_id == (int)m && k < st->nr_keys)
+			key = st->keys[k];
+		else
+			continue;
+		if (key->kind != ST_EXPR_BUILTIN || key->builtin != ST_BUILTIN_PROBE)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * A key of an aggregation that is always the probe builtin is stored as
+ * the probe's index. Plain values are read back by key: never.
+ */
 static bool key_is_probe(const struct st_program *prog, uint32_t m, uint32_t k)
 {
-	uint32_t i, j;
+	uint32_t i;
 
-	for (i = 0; i < prog->nr_clauses; i++) {
-		const struct st_clause *cl = &prog->clauses[i];
-
-		for (j = 0; j < cl->nr_stmts; j++) {
-			const struct st_stmt *st = &cl->stmts[j];
-
-			if (st->kind != ST_STMT_AGG || st->map_id != (int)m || k >= st->nr_keys)
-				continue;
-			if (st->keys[k]->kind != ST_EXPR_BUILTIN ||
-			    st->keys[k]->builtin != ST_BUILTIN_PROBE)
-				return false;
-		}
-	}
+	if (prog->maps[m].agg == ST_K_VALUE)
+		return false;
+	for (i = 0; i < prog->nr_clauses; i++)
+		if (!keys_are_probe(prog->clauses[i].stmts, prog->clauses[i].nr_stmts, m, k))
+			return false;
 	return true;
 }
 
@@ -110,7 +133,9 @@ int cg_layout_maps(const struct st_program *prog, struct st_compiled *out, struc
 		if (size < 0)
 			return size;
 		mc->key_size = size;
-		mc->flags = mi->value_signed ? ST_MAPF_SIGNED : 0;
+		mc->flags = mi->value_signed || mi->value_type == ST_VT_INT ? ST_MAPF_SIGNED : 0;
+		if (mi->value_type == ST_VT_STR)
+			mc->flags |= ST_MAPF_STR;
 		mc->kind = mi->agg;
 		mc->lmin = mi->lhist_min;
 		mc->lmax = mi->lhist_max;

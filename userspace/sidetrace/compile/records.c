@@ -14,6 +14,7 @@
 static int printf_layout(struct cctx *c, const struct st_expr *call)
 {
 	struct st_printf_layout *lay;
+	struct st_expr *const *args;
 	uint32_t i, off = 0;
 
 	for (i = 0; i < c->out->nr_printfs; i++)
@@ -28,9 +29,9 @@ static int printf_layout(struct cctx *c, const struct st_expr *call)
 	lay = &lay[c->out->nr_printfs];
 	memset(lay, 0, sizeof(*lay));
 	lay->call = call;
-	lay->nr_args = call->nr_kids - 1;
+	lay->nr_args = st_print_args(call, &args);
 	for (i = 0; i < lay->nr_args; i++) {
-		const struct st_expr *arg = call->kids[i + 1];
+		const struct st_expr *arg = args[i];
 
 		/* A name longer than a kernel string would not fit: sent as the index. */
 		lay->is_probe[i] = arg->kind == ST_EXPR_BUILTIN && arg->builtin == ST_BUILTIN_PROBE;
@@ -47,6 +48,7 @@ int cg_printf(struct cctx *c, const struct st_stmt *st)
 {
 	const struct st_printf_layout *lay;
 	const struct st_expr *call = st->call;
+	struct st_expr *const *args;
 	uint32_t i;
 	int id, err;
 
@@ -54,14 +56,15 @@ int cg_printf(struct cctx *c, const struct st_stmt *st)
 	if (id < 0)
 		return id;
 	lay = &c->out->printfs[id];
+	st_print_args(call, &args);
 	for (i = 0; i < lay->nr_args; i++) {
 		if (lay->is_probe[i])
-			err = cg_emit(c, call->kids[i + 1]->pos, ST_I_BUILTIN, ST_BI_PROBE, 0);
+			err = cg_emit(c, args[i]->pos, ST_I_BUILTIN, ST_BI_PROBE, 0);
 		else
-			err = cg_expr(c, call->kids[i + 1]);
+			err = cg_expr(c, args[i]);
 		if (!err)
-			err = cg_emit(c, call->kids[i + 1]->pos,
-				      lay->is_str[i] ? ST_I_OUT_STR : ST_I_OUT_INT, 0, lay->off[i]);
+			err = cg_emit(c, args[i]->pos, lay->is_str[i] ? ST_I_OUT_STR : ST_I_OUT_INT,
+				      0, lay->off[i]);
 		if (err)
 			return err;
 	}

@@ -26,6 +26,8 @@ void st_expr_free(struct st_expr *e)
 	free(e);
 }
 
+static void stmts_free(struct st_stmt *stmts, uint32_t nr);
+
 static void stmt_fini(struct st_stmt *s)
 {
 	uint32_t i;
@@ -35,6 +37,19 @@ static void stmt_fini(struct st_stmt *s)
 		st_expr_free(s->keys[i]);
 	free(s->keys);
 	st_expr_free(s->call);
+	st_expr_free(s->value);
+	free(s->var);
+	stmts_free(s->then, s->nr_then);
+	stmts_free(s->els, s->nr_els);
+}
+
+static void stmts_free(struct st_stmt *stmts, uint32_t nr)
+{
+	uint32_t i;
+
+	for (i = 0; i < nr; i++)
+		stmt_fini(&stmts[i]);
+	free(stmts);
 }
 
 static void attach_point_fini(struct st_attach_point *p)
@@ -53,9 +68,7 @@ static void clause_fini(struct st_clause *c)
 		attach_point_fini(&c->points[i]);
 	free(c->points);
 	st_expr_free(c->filter);
-	for (i = 0; i < c->nr_stmts; i++)
-		stmt_fini(&c->stmts[i]);
-	free(c->stmts);
+	stmts_free(c->stmts, c->nr_stmts);
 	free(c->events);
 }
 
@@ -75,6 +88,14 @@ void st_program_free(struct st_program *prog)
 	free(prog);
 }
 
+uint32_t st_print_args(const struct st_expr *call, struct st_expr *const **args)
+{
+	uint32_t first = call->func == ST_FN_PRINTF ? 1 : 0;
+
+	*args = call->kids + first;
+	return call->nr_kids - first;
+}
+
 enum st_agg_kind st_func_agg(enum st_func fn)
 {
 	static const enum st_agg_kind kinds[] = {
@@ -89,11 +110,11 @@ enum st_agg_kind st_func_agg(enum st_func fn)
 const char *st_func_name(enum st_func fn)
 {
 	static const char *const names[] = {
-		[ST_FN_COUNT] = "count",   [ST_FN_SUM] = "sum",	    [ST_FN_AVG] = "avg",
-		[ST_FN_MIN] = "min",	   [ST_FN_MAX] = "max",	    [ST_FN_STATS] = "stats",
-		[ST_FN_HIST] = "hist",	   [ST_FN_LHIST] = "lhist", [ST_FN_PRINT] = "print",
-		[ST_FN_CLEAR] = "clear",   [ST_FN_ZERO] = "zero",   [ST_FN_EXIT] = "exit",
-		[ST_FN_PRINTF] = "printf",
+		[ST_FN_COUNT] = "count",   [ST_FN_SUM] = "sum",	      [ST_FN_AVG] = "avg",
+		[ST_FN_MIN] = "min",	   [ST_FN_MAX] = "max",	      [ST_FN_STATS] = "stats",
+		[ST_FN_HIST] = "hist",	   [ST_FN_LHIST] = "lhist",   [ST_FN_PRINT] = "print",
+		[ST_FN_CLEAR] = "clear",   [ST_FN_ZERO] = "zero",     [ST_FN_EXIT] = "exit",
+		[ST_FN_PRINTF] = "printf", [ST_FN_DELETE] = "delete", [ST_FN_STR] = "str",
 	};
 
 	return names[fn];
@@ -102,9 +123,11 @@ const char *st_func_name(enum st_func fn)
 const char *st_builtin_name(enum st_builtin b)
 {
 	static const char *const names[] = {
-		[ST_BUILTIN_PID] = "pid",     [ST_BUILTIN_TID] = "tid", [ST_BUILTIN_COMM] = "comm",
-		[ST_BUILTIN_NSECS] = "nsecs", [ST_BUILTIN_CPU] = "cpu", [ST_BUILTIN_UID] = "uid",
-		[ST_BUILTIN_PROBE] = "probe",
+		[ST_BUILTIN_PID] = "pid",	  [ST_BUILTIN_TID] = "tid",
+		[ST_BUILTIN_COMM] = "comm",	  [ST_BUILTIN_NSECS] = "nsecs",
+		[ST_BUILTIN_CPU] = "cpu",	  [ST_BUILTIN_UID] = "uid",
+		[ST_BUILTIN_PROBE] = "probe",	  [ST_BUILTIN_LOGLEVEL] = "loglevel",
+		[ST_BUILTIN_ELAPSED] = "elapsed", [ST_BUILTIN_RAND] = "rand",
 	};
 
 	return names[b];

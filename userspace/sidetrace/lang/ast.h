@@ -78,6 +78,10 @@ enum st_builtin {
 	ST_BUILTIN_CPU,
 	ST_BUILTIN_UID,
 	ST_BUILTIN_PROBE,
+	ST_BUILTIN_LOGLEVEL, /* the event's SIDE log level */
+	ST_BUILTIN_ELAPSED, /* nanoseconds since the session started */
+	ST_BUILTIN_RAND, /* a pseudo-random 32-bit number */
+	ST_NR_BUILTINS,
 };
 
 enum st_op {
@@ -122,6 +126,9 @@ enum st_func {
 	ST_FN_ZERO,
 	ST_FN_EXIT,
 	ST_FN_PRINTF,
+	ST_FN_DELETE, /* delete(@m[k]) */
+	ST_FN_STR, /* str(s), str(s, n): a value */
+	ST_NR_FUNCS,
 };
 
 /* Value types the checker resolves expressions to. */
@@ -141,8 +148,21 @@ enum st_expr_kind {
 	ST_EXPR_UNARY, /* op kids[0] */
 	ST_EXPR_BINARY, /* kids[0] op kids[1] */
 	ST_EXPR_CALL, /* func(kids...); str is the name as written */
-	ST_EXPR_MAP, /* @name, an argument of print/clear/zero */
+	/*
+	 * @name or @name[kids...]: an argument of print/clear/zero/delete, or
+	 * in an expression the map's value (0 or "" for a missing key)
+	 */
+	ST_EXPR_MAP,
 	ST_EXPR_ARGS, /* args alone: the whole event, an argument of print */
+	ST_EXPR_VAR, /* $name: str is "$name" */
+	ST_EXPR_TERNARY, /* kids[0] ? kids[1] : kids[2] */
+	ST_EXPR_CAST, /* (cast_type)kids[0] */
+};
+
+/* Integer types of casts, as bpftrace spells them. */
+struct st_cast_type {
+	uint8_t bits; /* 8, 16, 32 or 64 */
+	bool is_signed;
 };
 
 enum st_seg_kind {
@@ -183,10 +203,13 @@ struct st_expr {
 	enum st_func func; /* ST_EXPR_CALL */
 	struct st_path_seg *path; /* ST_EXPR_FIELD, after "args" */
 	uint32_t nr_path;
+	struct st_cast_type cast; /* ST_EXPR_CAST */
 	/* checker: */
+	int var_id; /* ST_EXPR_VAR: the clause's variable slot */
 	struct st_format *fmt; /* printf: its format, parsed */
 	enum st_vtype vtype;
 	int map_id; /* ST_EXPR_MAP: index in st_program.maps, else -1 */
+	bool map_read; /* ST_EXPR_MAP: read as a value */
 	/* ST_EXPR_FIELD: one per event of the enclosing clause, same order */
 	struct st_field_ref *refs;
 	uint32_t nr_refs;
@@ -195,20 +218,37 @@ struct st_expr {
 enum st_stmt_kind {
 	ST_STMT_AGG, /* @map[keys] = call (an aggregation) */
 	ST_STMT_CALL, /* call (an action) */
+	/*
+	 * @map[keys] op= value or $var op= value; op is ST_OP_NONE for '=',
+	 * "++" is += 1 and "--" -= 1
+	 */
+	ST_STMT_ASSIGN,
+	ST_STMT_IF, /* if (value) { then } else { els } */
 };
 
 struct st_stmt {
 	enum st_stmt_kind kind;
 	struct st_pos pos;
-	/* ST_STMT_AGG */
+	/* ST_STMT_AGG, ST_STMT_ASSIGN to a map */
 	char *map; /* "@name", "@" alone is a valid name */
 	struct st_pos map_pos;
 	struct st_expr **keys;
 	uint32_t nr_keys;
 	/* the aggregation (ST_STMT_AGG) or the action (ST_STMT_CALL) */
 	struct st_expr *call;
-	/* checker: ST_STMT_AGG: index in st_program.maps */
+	/* ST_STMT_ASSIGN: the value; ST_STMT_IF: the condition */
+	struct st_expr *value;
+	char *var; /* ST_STMT_ASSIGN to a variable: "$name" */
+	enum st_op op; /* ST_STMT_ASSIGN */
+	/* ST_STMT_IF: the blocks; an "else if" is an else block of one if */
+	struct st_stmt *then;
+	uint32_t nr_then;
+	struct st_stmt *els;
+	uint32_t nr_els;
+	/* checker: index in st_program.maps, or -1 */
 	int map_id;
+	/* checker: ST_STMT_ASSIGN to a variable: its slot */
+	int var_id;
 };
 
 struct st_clause {
@@ -221,17 +261,22 @@ struct st_clause {
 	/* checker: union of the events of all SIDE probes, no duplicates */
 	const struct st_event **events;
 	uint32_t nr_events;
+	/* checker: the variables' types, by slot */
+	enum st_vtype var_types[ST_MAX_VARS];
+	uint32_t nr_vars;
 };
 
 /* checker: one entry per distinct map name. */
 struct st_map_info {
 	char *name; /* "@name" */
 	struct st_pos pos; /* first assignment */
-	enum st_agg_kind agg;
+	enum st_agg_kind agg; /* ST_K_VALUE: a plain value, of value_type */
+	enum st_vtype value_type; /* ST_K_VALUE: INT, UINT or STR */
 	uint32_t nr_keys;
 	enum st_vtype key_types[ST_MAX_MAP_KEYS]; /* INT, UINT, BOOL or STR */
 	bool value_signed; /* sum/min/max/avg/stats of a signed value */
 	int64_t lhist_min, lhist_max, lhist_step; /* ST_K_LHIST */
+	bool checked; /* an aggregation of it was checked: bounds set */
 };
 
 struct st_program {
@@ -250,6 +295,13 @@ void st_program_free(struct st_program *prog);
 bool st_clause_is_side(const struct st_clause *cl);
 /* True if some clause has a side: attach point (the program loads BPF). */
 bool st_program_has_side(const struct st_program *prog);
+
+/*
+ * The values a printf prints (after its format), or a print(value) (its
+ * one argument, printed with the format the checker gave it): *args, and
+ * how many.
+ */
+uint32_t st_print_args(const struct st_expr *call, struct st_expr *const **args);
 
 /* The aggregation an aggregating function (count..lhist) computes. */
 enum st_agg_kind st_func_agg(enum st_func fn);

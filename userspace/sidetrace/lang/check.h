@@ -31,6 +31,12 @@ struct checker {
 	/* Dynamic fields of the clause; reset per clause. */
 	struct dyn_type *dyn;
 	uint32_t nr_dyn;
+	/* Variables visible where the check is, innermost last. */
+	struct {
+		const char *name;
+		int slot;
+	} scope[ST_MAX_VARS];
+	uint32_t nr_scope;
 };
 
 /* A bounded string builder for messages listing names. */
@@ -69,6 +75,29 @@ int ck_field(struct checker *c, struct st_expr *e);
 
 /* printf: its format parsed into call->fmt, the arguments matched with it. */
 int ck_printf(struct checker *c, struct st_expr *call);
+
+/* Maps: entries for every assigned map, before any clause is checked. */
+int ck_declare_maps(struct checker *c);
+/* A map named by ref->str: ref->map_id, or an error naming the maps there are. */
+int ck_map_ref(struct checker *c, struct st_expr *ref);
+/* The keys of a use of map map_id: their number and kinds. */
+int ck_map_keys(struct checker *c, int map_id, struct st_expr **keys, uint32_t nr_keys,
+		struct st_pos pos);
+/* @m[k] read as a value. */
+int ck_map_read(struct checker *c, struct st_expr *e);
+/* The checked value s assigns to its map: the map's value type. */
+int ck_map_value(struct checker *c, struct st_stmt *s);
+
+/* Statements of a block, in order. */
+int ck_stmts(struct checker *c, struct st_stmt *stmts, uint32_t nr);
+/* @m[k] = aggregation. */
+int ck_agg_stmt(struct checker *c, struct st_stmt *s);
+/* A call statement: printf, print, clear, zero, delete, exit. */
+int ck_action(struct checker *c, struct st_stmt *s);
+/* $name read: its slot and type. */
+int ck_var(struct checker *c, struct st_expr *e);
+/* print(value): call->fmt becomes the format that prints the value. */
+int ck_print_value(struct checker *c, struct st_expr *call);
 
 /* Types an expression and its operands. */
 int ck_expr(struct checker *c, struct st_expr *e);

@@ -146,8 +146,62 @@ static int check_binary(struct checker *c, struct st_expr *e)
 	return 0;
 }
 
+/* cond ? a : b: two strings or two integers. */
+static int check_ternary(struct checker *c, struct st_expr *e)
+{
+	struct st_expr *a = e->kids[1], *b = e->kids[2];
+	int err;
+
+	err = ck_int(c, e->kids[0], "the condition of ?:");
+	if (!err)
+		err = ck_expr(c, a);
+	if (!err)
+		err = ck_expr(c, b);
+	if (!err && a->vtype == ST_VT_NONE)
+		err = ck_settle(c, a, b->vtype == ST_VT_STR ? ST_VT_STR : ST_VT_INT, "in ?:");
+	if (!err && b->vtype == ST_VT_NONE)
+		err = ck_settle(c, b, a->vtype == ST_VT_STR ? ST_VT_STR : ST_VT_INT, "in ?:");
+	if (err)
+		return err;
+	if ((a->vtype == ST_VT_STR) != (b->vtype == ST_VT_STR))
+		return ck_err(c, e->pos,
+			      "the two values of ?: are a string and an integer: both must be of "
+			      "one kind");
+	if (a->vtype == ST_VT_STR)
+		e->vtype = ST_VT_STR;
+	else
+		e->vtype = a->vtype == ST_VT_INT || b->vtype == ST_VT_INT ? ST_VT_INT : ST_VT_UINT;
+	return 0;
+}
+
+/* str(s) and str(s, n): a string, cut to n - 1 bytes as bpftrace does. */
+static int check_str(struct checker *c, struct st_expr *e)
+{
+	struct st_expr *n = e->nr_kids == 2 ? e->kids[1] : NULL;
+	int err;
+
+	if (e->nr_kids != 1 && e->nr_kids != 2)
+		return ck_err(c, e->pos, "str() takes a string and an optional length: str(s, n)");
+	err = ck_expr(c, e->kids[0]);
+	if (!err)
+		err = ck_settle(c, e->kids[0], ST_VT_STR, "passed to str()");
+	if (err)
+		return err;
+	if (e->kids[0]->vtype != ST_VT_STR)
+		return ck_err(c, e->kids[0]->pos,
+			      "str() takes a string: SIDE strings are fields already, and "
+			      "sidetrace reads no memory by address");
+	if (n && (n->kind != ST_EXPR_INT || n->uval < 1 || n->uval > ST_STR_LEN))
+		return ck_err(c, n->pos, "str(s, n): n must be an integer constant from 1 to %d",
+			      ST_STR_LEN);
+	e->vtype = ST_VT_STR;
+	return 0;
+}
+
 int ck_expr(struct checker *c, struct st_expr *e)
 {
+	int err;
+
 	switch (e->kind) {
 	case ST_EXPR_INT:
 		e->vtype = e->is_unsigned ? ST_VT_UINT : ST_VT_INT;
@@ -156,6 +210,10 @@ int ck_expr(struct checker *c, struct st_expr *e)
 		e->vtype = ST_VT_STR;
 		return 0;
 	case ST_EXPR_BUILTIN:
+		if (e->builtin == ST_BUILTIN_LOGLEVEL && c->no_args)
+			return ck_err(c, e->pos,
+				      "loglevel is the level of a side: event; %s has none",
+				      ck_point_kind_name(c->no_args));
 		e->vtype = e->builtin == ST_BUILTIN_COMM || e->builtin == ST_BUILTIN_PROBE
 				   ? ST_VT_STR
 				   : ST_VT_UINT;
@@ -167,20 +225,28 @@ int ck_expr(struct checker *c, struct st_expr *e)
 	case ST_EXPR_BINARY:
 		return check_binary(c, e);
 	case ST_EXPR_MAP:
-		return ck_err(c, e->pos,
-			      "maps cannot be read in expressions: print(%s) prints the map",
-			      e->str);
+		return ck_map_read(c, e);
+	case ST_EXPR_VAR:
+		return ck_var(c, e);
+	case ST_EXPR_TERNARY:
+		return check_ternary(c, e);
+	case ST_EXPR_CAST:
+		err = ck_int(c, e->kids[0], "a cast");
+		e->vtype = e->cast.is_signed ? ST_VT_INT : ST_VT_UINT;
+		return err;
 	case ST_EXPR_ARGS:
 		return ck_err(c, e->pos,
 			      "args alone is the whole event: print(args) prints it, a value "
 			      "is a field (args.FIELD)");
-	default:
-		return ck_err(
-			c, e->pos,
-			"%s() is not a value: aggregations are assigned to maps (@m = count()) "
-			"and actions are statements",
-			e->str);
+	case ST_EXPR_CALL:
+		if (e->func == ST_FN_STR)
+			return check_str(c, e);
+		break;
 	}
+	return ck_err(c, e->pos,
+		      "%s() is not a value: aggregations are assigned to maps (@m = count()) "
+		      "and actions are statements",
+		      e->str);
 }
 
 /* An integer value: an aggregation argument, a filter. */

@@ -80,3 +80,31 @@ int ck_printf(struct checker *c, struct st_expr *call)
 	}
 	return 0;
 }
+
+int ck_print_value(struct checker *c, struct st_expr *call)
+{
+	struct st_expr *v = call->kids[0];
+	struct st_format *f;
+	const char *text;
+	char err[256];
+	uint32_t at;
+	int ret;
+
+	ret = ck_expr(c, v);
+	if (!ret)
+		ret = ck_settle_default(c, v, "printed by print()");
+	if (ret)
+		return ret;
+	if (v->vtype == ST_VT_STR)
+		text = "%s\n";
+	else
+		text = v->vtype == ST_VT_INT ? "%lld\n" : "%llu\n";
+	f = calloc(1, sizeof(*f));
+	if (!f)
+		return ck_oom(c);
+	call->fmt = f;
+	ret = st_format_parse(text, f, err, sizeof(err), &at);
+	if (ret == -ENOMEM)
+		return ck_oom(c);
+	return ret ? ck_err(c, call->pos, "internal error: %s", err) : 0;
+}

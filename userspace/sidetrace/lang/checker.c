@@ -92,127 +92,113 @@ static int check_agg_call(struct checker *c, struct st_expr *call, int64_t lh[3]
 	return 0;
 }
 
-/* The map's entry in prog->maps, created on first use. */
-static int map_entry(struct checker *c, struct st_stmt *s, bool *created)
-{
-	struct st_program *prog = c->prog;
-	struct st_map_info *m;
-	uint32_t i;
-
-	*created = false;
-	for (i = 0; i < prog->nr_maps; i++)
-		if (!strcmp(prog->maps[i].name, s->map))
-			return i;
-	m = realloc(prog->maps, (prog->nr_maps + 1) * sizeof(*m));
-	if (!m)
-		return ck_oom(c);
-	prog->maps = m;
-	m = &prog->maps[prog->nr_maps];
-	memset(m, 0, sizeof(*m));
-	m->name = strdup(s->map);
-	if (!m->name)
-		return ck_oom(c);
-	*created = true;
-	return prog->nr_maps++;
-}
-
-/* Key k of a map has one kind everywhere; mixed signedness reads as signed. */
-static int map_key_type(struct checker *c, const struct st_stmt *s, uint32_t k)
-{
-	struct st_map_info *m = &c->prog->maps[s->map_id];
-	enum st_vtype kt = s->keys[k]->vtype;
-
-	/* ST_VT_NONE: the map is new. */
-	if (m->key_types[k] == ST_VT_NONE || m->key_types[k] == kt)
-		m->key_types[k] = kt;
-	else if ((kt == ST_VT_STR) != (m->key_types[k] == ST_VT_STR))
-		return ck_err(c, s->keys[k]->pos,
-			      "key %u of %s is %s here but %s at line %u, column %u", k + 1, s->map,
-			      ck_vtype_kind(kt), ck_vtype_kind(m->key_types[k]), m->pos.line,
-			      m->pos.col);
-	else
-		m->key_types[k] = ST_VT_INT;
-	return 0;
-}
-
-/* The same map everywhere: one aggregation, key count, key kinds, bounds. */
+/*
+ * The map ck_declare_maps() created: one aggregation, key count, key
+ * kinds, lhist bounds everywhere.
+ */
 static int check_map_use(struct checker *c, struct st_stmt *s, const int64_t lh[3])
 {
-	enum st_agg_kind agg = st_func_agg(s->call->func);
-	struct st_map_info *m;
-	bool created;
-	uint32_t k;
-	int id, err;
+	struct st_map_info *m = &c->prog->maps[s->map_id];
+	int err;
 
-	id = map_entry(c, s, &created);
-	if (id < 0)
-		return id;
-	s->map_id = id;
-	m = &c->prog->maps[id];
-	if (created) {
-		m->pos = s->map_pos;
-		m->agg = agg;
-		m->nr_keys = s->nr_keys;
+	if (!m->checked) {
+		m->checked = true;
 		m->lhist_min = lh[0];
 		m->lhist_max = lh[1];
 		m->lhist_step = lh[2];
-	} else if (m->agg != agg) {
-		return ck_err(c, s->call->pos,
-			      "%s is a %s() map (line %u, column %u): it cannot also be %s()",
-			      s->map, st_func_name((enum st_func)m->agg), m->pos.line, m->pos.col,
-			      st_func_name(s->call->func));
-	} else if (m->nr_keys != s->nr_keys) {
-		return ck_err(c, s->map_pos,
-			      "%s has %u key%s here but %u at line %u, column %u: a map has one "
-			      "number of keys",
-			      s->map, s->nr_keys, s->nr_keys == 1 ? "" : "s", m->nr_keys,
-			      m->pos.line, m->pos.col);
-	} else if (agg == ST_K_LHIST &&
+	} else if (m->agg == ST_K_LHIST &&
 		   (m->lhist_min != lh[0] || m->lhist_max != lh[1] || m->lhist_step != lh[2])) {
 		return ck_err(c, s->call->pos,
 			      "lhist() bounds of %s differ from those at line %u, column %u: a map "
 			      "has one set of buckets",
 			      s->map, m->pos.line, m->pos.col);
 	}
-	/*
-	 * A key that is a dynamic field not typed yet takes the type an earlier
-	 * use gave it (the filter, earlier statements, this statement's value),
-	 * else it is a string. No later use changes it: a string key summed
-	 * further on is refused here, not dropped event by event at run time.
-	 */
-	for (k = 0; k < s->nr_keys; k++) {
-		err = ck_settle_default(c, s->keys[k], "a map key");
-		if (!err)
-			err = map_key_type(c, s, k);
-		if (err)
-			return err;
-	}
-	if (agg != ST_K_COUNT && s->call->kids[0]->vtype == ST_VT_INT)
+	err = ck_map_keys(c, s->map_id, s->keys, s->nr_keys, s->map_pos);
+	if (err)
+		return err;
+	if (m->agg != ST_K_COUNT && s->call->kids[0]->vtype == ST_VT_INT)
 		m->value_signed = true;
 	return 0;
 }
 
-static int check_agg_stmt(struct checker *c, struct st_stmt *s)
+int ck_agg_stmt(struct checker *c, struct st_stmt *s)
 {
 	int64_t lh[3] = {0};
-	uint32_t k;
 	int err;
 
-	if (s->nr_keys > ST_MAX_MAP_KEYS)
-		return ck_err(c, s->keys[ST_MAX_MAP_KEYS]->pos,
-			      "too many keys: a map has at most %d", ST_MAX_MAP_KEYS);
-	for (k = 0; k < s->nr_keys; k++) {
-		err = ck_expr(c, s->keys[k]);
-		if (err)
-			return err;
-	}
 	err = check_agg_call(c, s->call, lh);
-	if (err)
-		return err;
-	return check_map_use(c, s, lh);
+	return err ? err : check_map_use(c, s, lh);
 }
 
-static int check_action(struct checker *c, struct st_stmt *s)
+/* print(@m), print(@m, top), print(@m, top, div): top and div constants. */
+static int check_print_map(struct checker *c, struct st_expr *call)
+{
+	static const char *const roles[] = {"top", "div"};
+	int64_t v;
+	uint32_t i;
+	int err;
+
+	err = ck_map_ref(c, call->kids[0]);
+	if (err)
+		return err;
+	if (call->kids[0]->nr_kids)
+		return ck_err(c, call->kids[0]->pos,
+			      "print() takes a whole map: print(%s), print(%s, top, div)",
+			      call->kids[0]->str, call->kids[0]->str);
+	if (call->nr_kids > 3)
+		return ck_err(c, call->kids[3]->pos,
+			      "print() takes at most 3 arguments: print(@m, top, div)");
+	for (i = 1; i < call->nr_kids; i++) {
+		err = ck_expr(c, call->kids[i]);
+		if (err)
+			return err;
+		if (!const_int(call->kids[i], &v) || v < (i == 2))
+			return ck_err(c, call->kids[i]->pos,
+				      "print(@m, top, div): %s must be an integer constant %s",
+				      roles[i - 1], i == 2 ? ">= 1" : ">= 0 (0: every entry)");
+	}
+	return 0;
+}
+
+/* print(value): printed as printf("%d\n") or printf("%s\n") would. */
+static int check_print_value(struct checker *c, struct st_expr *call)
+{
+	if (call->nr_kids != 1)
+		return ck_err(c, call->nr_kids ? call->kids[1]->pos : call->pos,
+			      "print() takes a map (print(@m, top, div)), the event (print(args)) "
+			      "or one value");
+	return ck_print_value(c, call);
+}
+
+/* delete(@m[k]): a key of a map that has keys, or a map of one value. */
+static int check_delete(struct checker *c, struct st_expr *call)
+{
+	struct st_expr *ref = call->nr_kids == 1 ? call->kids[0] : NULL;
+	const struct st_map_info *m;
+	int err;
+
+	if (!ref || ref->kind != ST_EXPR_MAP)
+		return ck_err(c, ref ? ref->pos : call->pos,
+			      "delete() takes one map element: delete(@m[key])");
+	err = ck_map_ref(c, ref);
+	if (!err)
+		err = ck_map_keys(c, ref->map_id, ref->kids, ref->nr_kids, ref->pos);
+	if (err)
+		return err;
+	m = &c->prog->maps[ref->map_id];
+	if (st_kind_has_bucket(m->agg))
+		return ck_err(
+			c, ref->pos,
+			"delete() of a %s() map: its buckets are keys of their own; clear(%s) "
+			"empties the map",
+			st_func_name((enum st_func)m->agg), m->name);
+	if (!m->nr_keys && m->agg != ST_K_VALUE)
+		return ck_err(c, ref->pos, "%s has no keys: clear(%s) or zero(%s) empties it",
+			      m->name, m->name, m->name);
+	return 0;
+}
+
+int ck_action(struct checker *c, struct st_stmt *s)
 {
 	struct st_expr *call = s->call;
 	const char *fn = st_func_name(call->func);
@@ -224,6 +210,8 @@ static int check_action(struct checker *c, struct st_stmt *s)
 		if (call->nr_kids)
 			return ck_err(c, call->kids[0]->pos, "exit() takes no argument");
 		return 0;
+	case ST_FN_DELETE:
+		return check_delete(c, call);
 	case ST_FN_PRINT:
 		if (call->nr_kids == 1 && call->kids[0]->kind == ST_EXPR_ARGS) {
 			if (c->no_args)
@@ -233,18 +221,19 @@ static int check_action(struct checker *c, struct st_stmt *s)
 					      ck_point_kind_name(c->no_args));
 			return 0;
 		}
-		/* fallthrough */
+		if (call->nr_kids && call->kids[0]->kind == ST_EXPR_MAP && !call->kids[0]->nr_kids)
+			return check_print_map(c, call);
+		return check_print_value(c, call);
 	case ST_FN_CLEAR:
 	case ST_FN_ZERO:
-		/* The map itself is looked up once every map is known. */
-		if (call->nr_kids == 1 && call->kids[0]->kind == ST_EXPR_MAP)
-			return 0;
-		if (call->func == ST_FN_PRINT)
-			return ck_err(
-				c, call->nr_kids ? call->kids[0]->pos : call->pos,
-				"print() takes a map or the event: print(@name), print(args)");
+		if (call->nr_kids == 1 && call->kids[0]->kind == ST_EXPR_MAP &&
+		    !call->kids[0]->nr_kids)
+			return ck_map_ref(c, call->kids[0]);
 		return ck_err(c, call->nr_kids ? call->kids[0]->pos : call->pos,
 			      "%s() takes a map: %s(@name)", fn, fn);
+	case ST_FN_STR:
+		return ck_err(c, call->pos,
+			      "str() is a value: assign it ($s = str(...)) or print it");
 	default:
 		return ck_err(c, call->pos, "%s() must be assigned to a map: @name = %s(...)", fn,
 			      fn);
@@ -259,6 +248,7 @@ static int check_clause(struct checker *c, struct st_clause *cl)
 	c->clause = cl;
 	c->no_args = NULL;
 	c->nr_dyn = 0;
+	c->nr_scope = 0;
 	for (i = 0; !err && i < cl->nr_points; i++) {
 		if (cl->points[i].kind == ST_AP_SIDE)
 			err = ck_side_point(c, &cl->points[i]);
@@ -267,51 +257,19 @@ static int check_clause(struct checker *c, struct st_clause *cl)
 	}
 	if (!err && cl->filter)
 		err = ck_int(c, cl->filter, "the filter");
-	for (i = 0; !err && i < cl->nr_stmts; i++) {
-		if (cl->stmts[i].kind == ST_STMT_AGG)
-			err = check_agg_stmt(c, &cl->stmts[i]);
-		else
-			err = check_action(c, &cl->stmts[i]);
-	}
-	return err;
-}
-
-/* print/clear/zero may name a map assigned anywhere, even further down. */
-static int resolve_map_ref(struct checker *c, struct st_expr *ref)
-{
-	struct names all = {0};
-	uint32_t i;
-
-	for (i = 0; i < c->prog->nr_maps; i++) {
-		if (!strcmp(c->prog->maps[i].name, ref->str)) {
-			ref->map_id = i;
-			return 0;
-		}
-		ck_names_add(&all, c->prog->maps[i].name, NULL);
-	}
-	if (!c->prog->nr_maps)
-		return ck_err(c, ref->pos, "unknown map %s: this program assigns no map", ref->str);
-	return ck_err(c, ref->pos, "unknown map %s: maps of this program: %s", ref->str, all.buf);
+	return err ? err : ck_stmts(c, cl->stmts, cl->nr_stmts);
 }
 
 int st_check(struct st_program *prog, const struct st_event_source *src, struct st_diag *diag)
 {
 	struct checker c = {.prog = prog, .src = src, .diag = diag};
-	struct st_stmt *s;
-	uint32_t i, j;
-	int err = 0;
+	uint32_t i;
+	int err;
 
 	memset(diag, 0, sizeof(*diag));
+	err = ck_declare_maps(&c);
 	for (i = 0; !err && i < prog->nr_clauses; i++)
 		err = check_clause(&c, &prog->clauses[i]);
-	for (i = 0; !err && i < prog->nr_clauses; i++) {
-		for (j = 0; !err && j < prog->clauses[i].nr_stmts; j++) {
-			s = &prog->clauses[i].stmts[j];
-			if (s->kind == ST_STMT_CALL && s->call->nr_kids == 1 &&
-			    s->call->kids[0]->kind == ST_EXPR_MAP)
-				err = resolve_map_ref(&c, s->call->kids[0]);
-		}
-	}
 	free(c.dyn);
 	return err;
 }

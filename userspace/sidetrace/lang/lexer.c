@@ -223,17 +223,34 @@ static int lex_string(struct st_lexer *lx, struct st_token *tok)
 struct punct {
 	const char *text;
 	enum st_tok kind;
+	enum st_op op; /* T_OPASSIGN */
 };
 
-/* Longest first, so that "<<" wins over "<". */
+/* Longest first, so that "<<=" wins over "<<" and "<<" over "<". */
 static const struct punct puncts[] = {
-	{"->", T_ARROW}, {"<<", T_SHL},	  {">>", T_SHR},   {"<=", T_LE},     {">=", T_GE},
-	{"==", T_EQ},	 {"!=", T_NE},	  {"&&", T_LAND},  {"||", T_LOR},    {"{", T_LBRACE},
-	{"}", T_RBRACE}, {"(", T_LPAREN}, {")", T_RPAREN}, {"[", T_LBRACK},  {"]", T_RBRACK},
-	{",", T_COMMA},	 {";", T_SEMI},	  {".", T_DOT},	   {"=", T_ASSIGN},  {"+", T_PLUS},
-	{"-", T_MINUS},	 {"*", T_STAR},	  {"/", T_SLASH},  {"%", T_PERCENT}, {"&", T_AMP},
-	{"|", T_PIPE},	 {"^", T_CARET},  {"~", T_TILDE},  {"!", T_BANG},    {"<", T_LT},
-	{">", T_GT},
+	{"<<=", T_OPASSIGN, ST_OP_SHL}, {">>=", T_OPASSIGN, ST_OP_SHR},
+	{"+=", T_OPASSIGN, ST_OP_ADD},	{"-=", T_OPASSIGN, ST_OP_SUB},
+	{"*=", T_OPASSIGN, ST_OP_MUL},	{"/=", T_OPASSIGN, ST_OP_DIV},
+	{"%=", T_OPASSIGN, ST_OP_MOD},	{"&=", T_OPASSIGN, ST_OP_BAND},
+	{"|=", T_OPASSIGN, ST_OP_BOR},	{"^=", T_OPASSIGN, ST_OP_BXOR},
+	{"++", T_INC, ST_OP_NONE},	{"--", T_DEC, ST_OP_NONE},
+	{"->", T_ARROW, ST_OP_NONE},	{"<<", T_SHL, ST_OP_NONE},
+	{">>", T_SHR, ST_OP_NONE},	{"<=", T_LE, ST_OP_NONE},
+	{">=", T_GE, ST_OP_NONE},	{"==", T_EQ, ST_OP_NONE},
+	{"!=", T_NE, ST_OP_NONE},	{"&&", T_LAND, ST_OP_NONE},
+	{"||", T_LOR, ST_OP_NONE},	{"{", T_LBRACE, ST_OP_NONE},
+	{"}", T_RBRACE, ST_OP_NONE},	{"(", T_LPAREN, ST_OP_NONE},
+	{")", T_RPAREN, ST_OP_NONE},	{"[", T_LBRACK, ST_OP_NONE},
+	{"]", T_RBRACK, ST_OP_NONE},	{",", T_COMMA, ST_OP_NONE},
+	{";", T_SEMI, ST_OP_NONE},	{".", T_DOT, ST_OP_NONE},
+	{"=", T_ASSIGN, ST_OP_NONE},	{"+", T_PLUS, ST_OP_NONE},
+	{"-", T_MINUS, ST_OP_NONE},	{"*", T_STAR, ST_OP_NONE},
+	{"/", T_SLASH, ST_OP_NONE},	{"%", T_PERCENT, ST_OP_NONE},
+	{"&", T_AMP, ST_OP_NONE},	{"|", T_PIPE, ST_OP_NONE},
+	{"^", T_CARET, ST_OP_NONE},	{"~", T_TILDE, ST_OP_NONE},
+	{"!", T_BANG, ST_OP_NONE},	{"<", T_LT, ST_OP_NONE},
+	{">", T_GT, ST_OP_NONE},	{"?", T_QUESTION, ST_OP_NONE},
+	{":", T_COLON, ST_OP_NONE},
 };
 
 static int lex_punct(struct st_lexer *lx, struct st_token *tok)
@@ -249,6 +266,7 @@ static int lex_punct(struct st_lexer *lx, struct st_token *tok)
 		while (n--)
 			bump(lx);
 		tok->kind = puncts[i].kind;
+		tok->ival = puncts[i].op;
 		return 0;
 	}
 	c = peek(lx, 0);
@@ -277,11 +295,11 @@ int st_lex_next(struct st_lexer *lx, struct st_token *tok)
 		while (is_ident_char(peek(lx, 0)))
 			bump(lx);
 		tok->kind = T_IDENT;
-	} else if (c == '@') {
+	} else if (c == '@' || (c == '$' && is_ident_start(peek(lx, 1)))) {
 		bump(lx);
 		while (is_ident_char(peek(lx, 0)))
 			bump(lx);
-		tok->kind = T_MAP;
+		tok->kind = c == '@' ? T_MAP : T_VAR;
 	} else if (isdigit((unsigned char)c)) {
 		err = lex_number(lx, tok);
 	} else if (c == '"') {
@@ -501,6 +519,12 @@ const char *st_tok_name(enum st_tok kind)
 		[T_NE] = "'!='",
 		[T_LAND] = "'&&'",
 		[T_LOR] = "'||'",
+		[T_VAR] = "variable",
+		[T_QUESTION] = "'?'",
+		[T_COLON] = "':'",
+		[T_INC] = "'++'",
+		[T_DEC] = "'--'",
+		[T_OPASSIGN] = "compound assignment",
 	};
 
 	return names[kind];

@@ -49,6 +49,12 @@ enum st_tok {
 	T_NE,
 	T_LAND,
 	T_LOR,
+	T_VAR, /* $name */
+	T_QUESTION,
+	T_COLON,
+	T_INC, /* ++ */
+	T_DEC, /* -- */
+	T_OPASSIGN, /* +=, -=, ...: ival is the operator (enum st_op) */
 };
 
 struct st_token {
@@ -56,7 +62,7 @@ struct st_token {
 	struct st_pos pos;
 	size_t off; /* byte offset of the first character */
 	size_t len; /* bytes, quotes included for T_STR */
-	uint64_t ival; /* T_INT */
+	uint64_t ival; /* T_INT; T_OPASSIGN: enum st_op */
 };
 
 struct st_lexer {

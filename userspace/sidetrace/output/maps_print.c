@@ -93,7 +93,9 @@ static int cmp_sorted(const void *pa, const void *pb, void *arg)
 	uint32_t k;
 	int c;
 
-	if (sorts_signed(m))
+	if (a->e->str && b->e->str)
+		c = strcmp(a->e->str, b->e->str);
+	else if (sorts_signed(m))
 		c = (a->i > b->i) - (a->i < b->i);
 	else
 		c = (a->u > b->u) - (a->u < b->u);
@@ -313,6 +315,7 @@ static void lhist_json(FILE *f, const struct st_map_result *m, const uint64_t *b
 static void print_value(FILE *f, enum st_output_format fmt, const struct st_map_result *m,
 			const struct st_map_entry *e)
 {
+	uint64_t div = m->div ? m->div : 1;
 	const char *stats_fmt = fmt == ST_OUTPUT_TEXT
 					? "count %" PRId64 ", average %" PRId64 ", total %" PRId64
 					: "{\"count\": %" PRId64 ", \"average\": %" PRId64
@@ -335,13 +338,26 @@ static void print_value(FILE *f, enum st_output_format fmt, const struct st_map_
 		fprintf(f, stats_fmt, e->count, average(e), e->total);
 		break;
 	case ST_K_AVG:
-		fprintf(f, "%" PRId64, average(e));
+		fprintf(f, "%" PRId64, average(e) / (int64_t)div);
+		break;
+	case ST_K_VALUE:
+		if (!e->str)
+			goto number;
+		/* Application memory: escaped in text too. */
+		if (fmt == ST_OUTPUT_TEXT) {
+			st_fputs_text(f, e->str);
+		} else {
+			fputc('"', f);
+			st_fputs_json(f, e->str);
+			fputc('"', f);
+		}
 		break;
 	default:
+	number:
 		if (m->agg != ST_K_COUNT && m->value_signed)
-			fprintf(f, "%" PRId64, (int64_t)e->value);
+			fprintf(f, "%" PRId64, (int64_t)e->value / (int64_t)div);
 		else
-			fprintf(f, "%" PRIu64, e->value);
+			fprintf(f, "%" PRIu64, e->value / div);
 		break;
 	}
 }
@@ -351,13 +367,19 @@ static bool is_hist(const struct st_map_result *m)
 	return m->agg == ST_K_HIST || m->agg == ST_K_LHIST;
 }
 
+/* print(@m, top): the top entries, the last ones in ascending order. */
+static size_t first_shown(const struct st_map_result *m)
+{
+	return m->top && m->top < m->nr_entries ? m->nr_entries - m->top : 0;
+}
+
 static void print_text(FILE *f, const struct st_map_result *m, const struct sorted *s)
 {
 	size_t i;
 
-	for (i = 0; i < m->nr_entries; i++) {
+	for (i = first_shown(m); i < m->nr_entries; i++) {
 		/* Hist rows end with '\n' and still get the separator. */
-		if (i)
+		if (i > first_shown(m))
 			fputc('\n', f);
 		print_name_keys(f, ST_OUTPUT_TEXT, m, s[i].e);
 		fputs(is_hist(m) ? ": \n" : ": ", f);
@@ -386,8 +408,8 @@ static void print_json(FILE *f, const struct st_map_result *m, const struct sort
 	fprintf(f, "{\"type\": \"%s\", \"data\": {\"", json_type(m));
 	st_fputs_json(f, m->name);
 	fputs(m->nr_keys ? "\": {" : "\": ", f);
-	for (i = 0; i < m->nr_entries; i++) {
-		if (i)
+	for (i = first_shown(m); i < m->nr_entries; i++) {
+		if (i > first_shown(m))
 			fputs(", ", f);
 		if (m->nr_keys)
 			print_name_keys(f, ST_OUTPUT_JSON, m, s[i].e);

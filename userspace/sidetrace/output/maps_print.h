@@ -43,8 +43,9 @@ struct st_key_val {
 /* One key of a map and its aggregated value, all CPUs already combined. */
 struct st_map_entry {
 	const struct st_key_val *keys; /* st_map_result.nr_keys of them */
-	/* COUNT, SUM, MIN, MAX: an int64_t when value_signed */
+	/* COUNT, SUM, MIN, MAX, VALUE: an int64_t when value_signed */
 	uint64_t value;
+	const char *str; /* VALUE of a map of strings */
 	/* number of values (every kind); AVG, STATS, HIST, LHIST: their sum */
 	int64_t count;
 	int64_t total;
@@ -60,6 +61,9 @@ struct st_map_result {
 	int64_t lhist_min, lhist_max, lhist_step; /* LHIST */
 	const struct st_map_entry *entries;
 	size_t nr_entries;
+	/* print(@m, top, div): only the last top entries (0: all), values / div */
+	size_t top;
+	uint64_t div;
 };
 
 /*

@@ -17,9 +17,15 @@
 #include "runtime/aggregations.h"
 
 /* All keys of the aggregation map, copied, with their combined values. */
+/* A value read: an aggregation's, or a plain value's bytes (ST_K_VALUE). */
+struct dump_val {
+	struct st_val v;
+	uint8_t raw[ST_STR_LEN];
+};
+
 struct dump {
 	uint8_t *keys; /* nr keys of st_compiled.key_size bytes */
-	struct st_val *vals;
+	struct dump_val *vals;
 	size_t nr, cap;
 	size_t key_size;
 };
@@ -36,7 +42,7 @@ static uint32_t key_map_id(const uint8_t *key)
  * Sums the CPUs' copies and decodes min and max (see struct st_val): the
  * result holds them as plain values.
  */
-static void combine(const struct st_val *percpu, int ncpus, bool is_signed, struct st_val *out)
+void st_val_combine(const struct st_val *percpu, int ncpus, bool is_signed, struct st_val *out)
 {
 	int i;
 
@@ -58,7 +64,7 @@ static void combine(const struct st_val *percpu, int ncpus, bool is_signed, stru
 static int dump_grow(struct dump *d)
 {
 	size_t cap = d->cap ? 2 * d->cap : 64;
-	struct st_val *vals;
+	struct dump_val *vals;
 	uint8_t *keys;
 
 	vals = realloc(d->vals, cap * sizeof(*vals));
@@ -73,7 +79,7 @@ static int dump_grow(struct dump *d)
 	return 0;
 }
 
-static int dump_add(struct dump *d, const uint8_t *key, const struct st_val *v)
+static int dump_add(struct dump *d, const uint8_t *key, const struct st_val *v, const void *raw)
 {
 	int ret;
 
@@ -84,7 +90,9 @@ static int dump_add(struct dump *d, const uint8_t *key, const struct st_val *v)
 	}
 	memcpy(d->keys + d->nr * d->key_size, key, d->key_size);
 	if (v)
-		d->vals[d->nr] = *v;
+		d->vals[d->nr].v = *v;
+	if (raw)
+		memcpy(d->vals[d->nr].raw, raw, ST_STR_LEN);
 	d->nr++;
 	return 0;
 }
@@ -118,73 +126,96 @@ static int dump_flat(const struct st_loader *l, const struct st_compiled *c, uin
 		slot = mc->flat_base + b;
 		if (bpf_map_lookup_elem(l->flat_fd, &slot, percpu))
 			return -errno;
-		combine(percpu, l->ncpus, mc->flags & ST_MAPF_SIGNED, &val);
+		st_val_combine(percpu, l->ncpus, mc->flags & ST_MAPF_SIGNED, &val);
 		if (!val.count)
 			continue;
 		if (st_kind_has_bucket(mc->kind))
 			memcpy(key + ST_KEY_HDR, &b, sizeof(b));
-		ret = dump_add(d, key, &val);
+		ret = dump_add(d, key, &val, NULL);
 		if (ret)
 			return ret;
 	}
 	if (d->nr == before && l->flat_kept[id]) {
 		memset(&val, 0, sizeof(val));
-		return dump_add(d, key, &val);
+		return dump_add(d, key, &val, NULL);
 	}
 	return 0;
 }
 
 /*
- * Copies the keys of map map_id (all maps when -1) with combined values;
- * with_values false skips the lookups (clear and zero need keys only).
+ * Copies the keys of hash fd that belong to map map_id (all maps when -1)
+ * and to a map whose values it holds (plain values or not), with their
+ * values (combined over CPUs for aggregations) unless with_values is false.
  */
-static int dump_aggr(const struct st_loader *l, const struct st_compiled *c, int map_id,
-		     bool with_values, struct dump *d)
+static int dump_hash(const struct st_loader *l, const struct st_compiled *c, int fd, bool plain,
+		     int map_id, bool with_values, struct dump *d)
 {
 	size_t ks = c->key_size;
-	struct st_val *percpu, val;
+	struct st_val *percpu, val = {.count = 1};
 	uint8_t *prev, *next;
 	bool first = true;
 	uint32_t id;
 	int ret = 0;
 
-	memset(d, 0, sizeof(*d));
-	d->key_size = ks;
-	percpu = calloc(l->ncpus, sizeof(*percpu));
+	/* A plain value is one st_value; a per-CPU hash has one st_val per CPU. */
+	percpu = calloc(l->ncpus, sizeof(*percpu) + sizeof(struct st_value));
 	next = calloc(1, ks);
 	prev = calloc(1, ks);
 	if (!percpu || !next || !prev) {
 		ret = -ENOMEM;
 		goto cleanup;
 	}
-	while (!bpf_map_get_next_key(l->aggr_fd, first ? NULL : prev, next)) {
+	while (!bpf_map_get_next_key(fd, first ? NULL : prev, next)) {
 		id = key_map_id(next);
 		first = false;
 		memcpy(prev, next, ks);
-		if (id >= c->nr_maps || (map_id >= 0 && id != (uint32_t)map_id))
+		if (id >= c->nr_maps || (map_id >= 0 && id != (uint32_t)map_id) ||
+		    (c->maps[id].kind == ST_K_VALUE) != plain)
 			continue;
 		/* A key deleted since get_next_key is simply not there. */
-		if (with_values && bpf_map_lookup_elem(l->aggr_fd, next, percpu))
+		if (with_values && bpf_map_lookup_elem(fd, next, percpu))
 			continue;
-		if (with_values)
-			combine(percpu, l->ncpus, c->maps[id].flags & ST_MAPF_SIGNED, &val);
-		ret = dump_add(d, next, with_values ? &val : NULL);
-		if (ret)
-			goto cleanup;
-	}
-	for (id = 0; id < c->nr_maps; id++) {
-		if (!(c->maps[id].flags & ST_MAPF_FLAT) || (map_id >= 0 && id != (uint32_t)map_id))
-			continue;
-		ret = dump_flat(l, c, id, percpu, next, d);
+		if (with_values && !plain)
+			st_val_combine(percpu, l->ncpus, c->maps[id].flags & ST_MAPF_SIGNED, &val);
+		ret = dump_add(d, next, with_values ? &val : NULL,
+			       with_values && plain ? percpu : NULL);
 		if (ret)
 			goto cleanup;
 	}
 cleanup:
-	if (ret)
-		dump_free(d);
 	free(percpu);
 	free(next);
 	free(prev);
+	return ret;
+}
+
+/* Every key of map map_id (all maps when -1): aggregations, slots, values. */
+static int dump_aggr(const struct st_loader *l, const struct st_compiled *c, int map_id,
+		     bool with_values, struct dump *d)
+{
+	struct st_val *percpu;
+	uint8_t *key;
+	uint32_t id;
+	int ret;
+
+	memset(d, 0, sizeof(*d));
+	d->key_size = c->key_size;
+	ret = dump_hash(l, c, l->aggr_fd, false, map_id, with_values, d);
+	if (!ret)
+		ret = dump_hash(l, c, l->values_fd, true, map_id, with_values, d);
+	percpu = calloc(l->ncpus, sizeof(*percpu));
+	key = calloc(1, d->key_size);
+	if (!ret && (!percpu || !key))
+		ret = -ENOMEM;
+	for (id = 0; !ret && id < c->nr_maps; id++) {
+		if (!(c->maps[id].flags & ST_MAPF_FLAT) || (map_id >= 0 && id != (uint32_t)map_id))
+			continue;
+		ret = dump_flat(l, c, id, percpu, key, d);
+	}
+	if (ret)
+		dump_free(d);
+	free(percpu);
+	free(key);
 	return ret;
 }
 
@@ -234,6 +265,47 @@ static int fill_keys(struct st_key_val *kv, const uint8_t *key, const struct st_
 	return 0;
 }
 
+/* Adds the value read (with its bucket) to entry e of map mc. */
+static int entry_value(struct st_map_entry *e, const struct st_map_cfg *mc,
+		       const struct dump_val *dv, const uint8_t *key, size_t nb)
+{
+	const struct st_val *v = &dv->v;
+	uint64_t bucket = st_kind_has_bucket(mc->kind) ? key_bucket(key, mc) : 0;
+
+	switch (mc->kind) {
+	case ST_K_HIST:
+	case ST_K_LHIST:
+		if (bucket < nb)
+			((uint64_t *)e->buckets)[bucket] += v->count;
+		e->total += v->sum;
+		break;
+	case ST_K_COUNT:
+		e->value = v->count;
+		break;
+	case ST_K_SUM:
+		e->value = v->sum;
+		break;
+	case ST_K_MIN:
+		e->value = v->min;
+		break;
+	case ST_K_MAX:
+		e->value = v->max;
+		break;
+	case ST_K_VALUE:
+		if (mc->flags & ST_MAPF_STR)
+			e->str = strndup((const char *)dv->raw, ST_STR_LEN);
+		else
+			memcpy(&e->value, dv->raw, sizeof(e->value));
+		if ((mc->flags & ST_MAPF_STR) && !e->str)
+			return -ENOMEM;
+		break;
+	default:
+		e->total = v->sum;
+		break;
+	}
+	return 0;
+}
+
 /* Builds one printer map from the sorted keys of map m in d. */
 static int build_map(const struct st_program *prog, const struct st_compiled *c, uint32_t m,
 		     const struct dump *d, size_t from, size_t to, struct st_map_result *r)
@@ -250,7 +322,7 @@ static int build_map(const struct st_program *prog, const struct st_compiled *c,
 	r->name = mi->name;
 	r->agg = mi->agg;
 	r->nr_keys = mi->nr_keys;
-	r->value_signed = mi->value_signed;
+	r->value_signed = mi->value_signed || mi->value_type == ST_VT_INT;
 	r->lhist_min = mi->lhist_min;
 	r->lhist_max = mi->lhist_max;
 	r->lhist_step = mi->lhist_step;
@@ -272,7 +344,7 @@ static int build_map(const struct st_program *prog, const struct st_compiled *c,
 	}
 	for (i = from; i < to; i++) {
 		const uint8_t *key = d->keys + i * ks;
-		const struct st_val *v = &d->vals[i];
+		const struct st_val *v = &d->vals[i].v;
 		struct st_map_entry *e;
 
 		/* Histogram rows of one key share an entry. */
@@ -291,29 +363,9 @@ static int build_map(const struct st_program *prog, const struct st_compiled *c,
 				return ret;
 		}
 		e->count += v->count;
-		switch (mc->kind) {
-		case ST_K_HIST:
-		case ST_K_LHIST:
-			if (key_bucket(key, mc) < nb)
-				((uint64_t *)e->buckets)[key_bucket(key, mc)] += v->count;
-			e->total += v->sum;
-			break;
-		case ST_K_COUNT:
-			e->value = v->count;
-			break;
-		case ST_K_SUM:
-			e->value = v->sum;
-			break;
-		case ST_K_MIN:
-			e->value = v->min;
-			break;
-		case ST_K_MAX:
-			e->value = v->max;
-			break;
-		default:
-			e->total = v->sum;
-			break;
-		}
+		ret = entry_value(e, mc, &d->vals[i], key, nb);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }
@@ -335,7 +387,7 @@ int st_maps_read(const struct st_loader *l, const struct st_program *prog,
 	/* Sort keys and values together: sort indices, then permute. */
 	{
 		uint8_t *keys = malloc(d.nr * ks + 1);
-		struct st_val *vals = malloc(d.nr * sizeof(*vals) + 1);
+		struct dump_val *vals = malloc(d.nr * sizeof(*vals) + 1);
 		size_t *idx = malloc(d.nr * sizeof(*idx) + 1);
 		uint8_t *rows = malloc(d.nr * (ks + sizeof(size_t)) + 1);
 
@@ -400,10 +452,12 @@ void st_maps_snapshot_free(struct st_maps_snapshot *snap)
 
 		if (!r->entries)
 			continue;
-		for (i = 0; i < r->nr_entries; i++)
+		for (i = 0; i < r->nr_entries; i++) {
 			for (k = 0; r->entries[i].keys && k < r->nr_keys; k++)
 				if (r->entries[i].keys[k].type == ST_VT_STR)
 					free((char *)r->entries[i].keys[k].s);
+			free((char *)r->entries[i].str);
+		}
 		/* Keys and buckets were allocated as one block each. */
 		free((void *)r->entries[0].keys);
 		free((void *)r->entries[0].buckets);
@@ -462,9 +516,13 @@ int st_maps_clear(const struct st_loader *l, const struct st_compiled *c, int ma
 	ret = dump_aggr(l, c, map_id, false, &d);
 	if (ret)
 		return ret;
-	for (i = 0; i < d.nr; i++)
-		if (!(c->maps[key_map_id(d.keys + i * d.key_size)].flags & ST_MAPF_FLAT))
-			bpf_map_delete_elem(l->aggr_fd, d.keys + i * d.key_size);
+	for (i = 0; i < d.nr; i++) {
+		const struct st_map_cfg *mc = &c->maps[key_map_id(d.keys + i * d.key_size)];
+
+		if (!(mc->flags & ST_MAPF_FLAT))
+			bpf_map_delete_elem(mc->kind == ST_K_VALUE ? l->values_fd : l->aggr_fd,
+					    d.keys + i * d.key_size);
+	}
 	dump_free(&d);
 	return zero_flat(l, c, map_id, false);
 }
@@ -476,15 +534,20 @@ int st_maps_zero(const struct st_loader *l, const struct st_compiled *c, int map
 	size_t i;
 	int ret;
 
-	zero = calloc(l->ncpus, sizeof(*zero));
+	/* Per CPU for aggregations; one st_value for plain values. */
+	zero = calloc(1, l->ncpus * sizeof(*zero) + sizeof(struct st_value));
 	if (!zero)
 		return -ENOMEM;
 	ret = dump_aggr(l, c, map_id, false, &d);
 	if (ret)
 		goto cleanup;
-	for (i = 0; i < d.nr; i++)
-		if (!(c->maps[key_map_id(d.keys + i * d.key_size)].flags & ST_MAPF_FLAT))
-			bpf_map_update_elem(l->aggr_fd, d.keys + i * d.key_size, zero, BPF_EXIST);
+	for (i = 0; i < d.nr; i++) {
+		const struct st_map_cfg *mc = &c->maps[key_map_id(d.keys + i * d.key_size)];
+
+		if (!(mc->flags & ST_MAPF_FLAT))
+			bpf_map_update_elem(mc->kind == ST_K_VALUE ? l->values_fd : l->aggr_fd,
+					    d.keys + i * d.key_size, zero, BPF_EXIST);
+	}
 	dump_free(&d);
 	ret = zero_flat(l, c, map_id, true);
 cleanup:

@@ -8,35 +8,43 @@
 #include "output/printf_print.h"
 #include "runtime/clauses.h"
 #include "runtime/eval.h"
+#include "runtime/map_access.h"
 #include "util/escape.h"
 
-static int print_map(struct st_runner *r, int map_id)
+/* print(@m), print(@m, top), print(@m, top, div): constants (checker). */
+static int print_map(struct st_runner *r, const struct st_expr *call)
 {
 	struct st_maps_snapshot snap;
 	int ret;
 
 	if (!r->loader)
 		return 0;
-	ret = st_maps_read(r->loader, r->prog, r->compiled, map_id, &snap);
+	ret = st_maps_read(r->loader, r->prog, r->compiled, call->kids[0]->map_id, &snap);
 	if (ret)
 		return ret;
+	if (call->nr_kids > 1)
+		snap.maps[0].top = call->kids[1]->uval;
+	if (call->nr_kids > 2)
+		snap.maps[0].div = call->kids[2]->uval;
 	ret = st_output_map(r->out, r->fmt, &snap.maps[0]);
 	st_maps_snapshot_free(&snap);
 	fflush(r->out);
 	return ret;
 }
 
-/* printf in user space: the values computed here, formatted as records are. */
-static int run_printf(struct st_runner *r, const struct st_expr *call, const char *probe)
+/* printf and print(value): the values computed here, formatted as records are. */
+static int run_printf(struct st_runner *r, struct st_eval_ctx *x, const struct st_expr *call)
 {
 	struct st_eval_val vals[ST_MAX_PRINTF_ARGS];
 	struct st_key_val kv[ST_MAX_PRINTF_ARGS];
 	struct st_textbuf text = {0};
-	uint32_t i;
+	struct st_expr *const *args;
+	uint32_t i, n;
 	int ret;
 
-	for (i = 0; i + 1 < call->nr_kids && i < ST_MAX_PRINTF_ARGS; i++) {
-		ret = st_eval(call->kids[i + 1], probe, &vals[i]);
+	n = st_print_args(call, &args);
+	for (i = 0; i < n && i < ST_MAX_PRINTF_ARGS; i++) {
+		ret = st_eval(x, args[i], &vals[i]);
 		if (ret)
 			return ret;
 		kv[i] = vals[i].v;
@@ -47,43 +55,118 @@ static int run_printf(struct st_runner *r, const struct st_expr *call, const cha
 	return ret;
 }
 
-int st_run_clause(struct st_runner *r, const struct st_clause *cl, const char *probe)
+/* $v op= value or @m[k] op= value in user space. */
+static int run_assign(struct st_runner *r, struct st_eval_ctx *x, const struct st_stmt *st)
 {
+	struct st_eval_val kvals[ST_MAX_MAP_KEYS], v, old;
+	struct st_key_val keys[ST_MAX_MAP_KEYS];
+	struct st_elem_val ev = {0};
+	int ret, op;
+
+	ret = st_eval(x, st->value, &v);
+	if (!ret && !st->var)
+		ret = st_eval_keys(x, st->keys, st->nr_keys, kvals, keys);
+	if (ret)
+		return ret;
+	if (st->op != ST_OP_NONE) {
+		if (st->var) {
+			old = x->vars[st->var_id];
+		} else {
+			ret = st_elem_read(r->loader, r->compiled, st->map_id, keys, &ev);
+			old.v.type = ST_VT_INT;
+			old.v.i = ev.i;
+		}
+		if (ret)
+			return ret;
+		op = st_binop_for(st->op, old.v.type, v.v.type,
+				  old.v.type == ST_VT_INT || v.v.type == ST_VT_INT ? ST_VT_INT
+										   : ST_VT_UINT);
+		v.v.i = st_binary(op, old.v.i, v.v.i);
+	}
+	if (st->var) {
+		x->vars[st->var_id] = v;
+		return 0;
+	}
+	ev.i = v.v.i;
+	if (v.v.type == ST_VT_STR)
+		snprintf(ev.s, sizeof(ev.s), "%s", v.str);
+	return st_elem_write(r->loader, r->compiled, st->map_id, keys, &ev);
+}
+
+static int run_delete(struct st_runner *r, struct st_eval_ctx *x, const struct st_expr *ref)
+{
+	struct st_eval_val kvals[ST_MAX_MAP_KEYS];
+	struct st_key_val keys[ST_MAX_MAP_KEYS];
+	int ret;
+
+	ret = st_eval_keys(x, ref->kids, ref->nr_kids, kvals, keys);
+	return ret ?: st_elem_delete(r->loader, r->compiled, ref->map_id, keys);
+}
+
+/* A call statement; 1 once exit() ran, which ends the clause as in bpftrace. */
+static int run_call(struct st_runner *r, struct st_eval_ctx *x, const struct st_expr *call)
+{
+	int map_id =
+		call->nr_kids && call->kids[0]->kind == ST_EXPR_MAP ? call->kids[0]->map_id : -1;
+
+	switch (call->func) {
+	case ST_FN_PRINT:
+		if (call->fmt)
+			return run_printf(r, x, call);
+		return map_id >= 0 ? print_map(r, call) : 0;
+	case ST_FN_CLEAR:
+		return map_id >= 0 && r->loader ? st_maps_clear(r->loader, r->compiled, map_id) : 0;
+	case ST_FN_ZERO:
+		return map_id >= 0 && r->loader ? st_maps_zero(r->loader, r->compiled, map_id) : 0;
+	case ST_FN_DELETE:
+		return run_delete(r, x, call->kids[0]);
+	case ST_FN_PRINTF:
+		return run_printf(r, x, call);
+	case ST_FN_EXIT:
+		r->exit_requested = true;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static int run_stmts(struct st_runner *r, struct st_eval_ctx *x, const struct st_stmt *stmts,
+		     uint32_t nr)
+{
+	struct st_eval_val cond;
 	uint32_t i;
 	int ret = 0;
 
-	for (i = 0; i < cl->nr_stmts && !ret; i++) {
-		const struct st_expr *call = cl->stmts[i].call;
-		int map_id;
+	for (i = 0; i < nr && !ret; i++) {
+		const struct st_stmt *st = &stmts[i];
 
-		if (cl->stmts[i].kind != ST_STMT_CALL)
-			continue;
-		map_id = call->nr_kids ? call->kids[0]->map_id : -1;
-		switch (call->func) {
-		case ST_FN_PRINT:
-			if (map_id >= 0)
-				ret = print_map(r, map_id);
+		switch (st->kind) {
+		case ST_STMT_CALL:
+			ret = run_call(r, x, st->call);
 			break;
-		case ST_FN_CLEAR:
-			if (map_id >= 0 && r->loader)
-				ret = st_maps_clear(r->loader, r->compiled, map_id);
+		case ST_STMT_ASSIGN:
+			ret = run_assign(r, x, st);
 			break;
-		case ST_FN_ZERO:
-			if (map_id >= 0 && r->loader)
-				ret = st_maps_zero(r->loader, r->compiled, map_id);
+		case ST_STMT_IF:
+			ret = st_eval(x, st->value, &cond);
+			if (!ret)
+				ret = cond.v.i ? run_stmts(r, x, st->then, st->nr_then)
+					       : run_stmts(r, x, st->els, st->nr_els);
 			break;
-		case ST_FN_PRINTF:
-			ret = run_printf(r, call, probe);
-			break;
-		case ST_FN_EXIT:
-			r->exit_requested = true;
-			/* bpftrace stops the clause at exit(). */
-			return 0;
 		default:
 			break;
 		}
 	}
 	return ret;
+}
+
+int st_run_clause(struct st_runner *r, const struct st_clause *cl, const char *probe)
+{
+	struct st_eval_ctx x = {.probe = probe, .compiled = r->compiled, .loader = r->loader};
+	int ret;
+
+	ret = run_stmts(r, &x, cl->stmts, cl->nr_stmts);
+	return ret > 0 ? 0 : ret;
 }
 
 int st_run_clauses(struct st_runner *r, enum st_ap_kind kind)
@@ -104,6 +187,20 @@ int st_run_clauses(struct st_runner *r, enum st_ap_kind kind)
 		}
 	}
 	return 0;
+}
+
+size_t st_run_count_entries(struct st_runner *r)
+{
+	struct st_maps_snapshot snap;
+	size_t i, n = 0;
+
+	if (!r->loader || !r->compiled->nr_maps ||
+	    st_maps_read(r->loader, r->prog, r->compiled, -1, &snap))
+		return 0;
+	for (i = 0; i < snap.nr_maps; i++)
+		n += snap.maps[i].nr_entries;
+	st_maps_snapshot_free(&snap);
+	return n;
 }
 
 int st_run_print_all(struct st_runner *r)

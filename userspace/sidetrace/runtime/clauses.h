@@ -26,7 +26,7 @@ struct st_runner {
 	bool exit_requested; /* an exit() ran */
 	bool verbose; /* -v: say what is lost as it happens */
 	int child_status; /* -c: the command's wait status, once reaped */
-	size_t nr_entries; /* entries st_run_print_all() printed, all maps */
+	size_t nr_entries; /* entries of all maps before END, then as printed */
 };
 
 /*
@@ -37,6 +37,9 @@ int st_run_clause(struct st_runner *r, const struct st_clause *cl, const char *p
 
 /* Runs every clause of kind kind (BEGIN or END), in program order. */
 int st_run_clauses(struct st_runner *r, enum st_ap_kind kind);
+
+/* Entries in every map now (before END may clear them), or 0 if unreadable. */
+size_t st_run_count_entries(struct st_runner *r);
 
 /* Prints every map, as bpftrace does at exit. 0 or -errno. */
 int st_run_print_all(struct st_runner *r);

@@ -265,6 +265,8 @@ static int configure(struct st_loader *l, const struct st_compiled *c)
 	if (!err)
 		err = bpf_map__set_key_size(skel->maps.st_aggr, c->key_size);
 	if (!err)
+		err = bpf_map__set_key_size(skel->maps.st_values, c->key_size);
+	if (!err)
 		err = bpf_map__set_max_entries(skel->maps.st_events, events);
 	if (err)
 		return err;
@@ -445,6 +447,7 @@ int st_loader_load(struct st_loader *l, const struct st_compiled *c, char *err, 
 
 	memset(l, 0, sizeof(*l));
 	l->aggr_fd = -1;
+	l->values_fd = -1;
 	l->counters_fd = -1;
 	l->flat_fd = -1;
 	l->events_fd = -1;
@@ -477,6 +480,7 @@ int st_loader_load(struct st_loader *l, const struct st_compiled *c, char *err, 
 	if (ret)
 		return ret;
 	l->aggr_fd = bpf_map__fd(l->skel->maps.st_aggr);
+	l->values_fd = bpf_map__fd(l->skel->maps.st_values);
 	l->counters_fd = bpf_map__fd(l->skel->maps.st_counters);
 	l->flat_fd = bpf_map__fd(l->skel->maps.st_flat);
 	l->events_fd = bpf_map__fd(l->skel->maps.st_events);
@@ -679,6 +683,7 @@ void st_loader_close(struct st_loader *l)
 	sidetrace_bpf__destroy(l->skel);
 	memset(l, 0, sizeof(*l));
 	l->aggr_fd = -1;
+	l->values_fd = -1;
 	l->counters_fd = -1;
 	l->flat_fd = -1;
 	l->events_fd = -1;

@@ -21,6 +21,7 @@ static int printf_record(struct st_stream *s, const struct st_rec_hdr *h, const 
 	/* Escaped for text, a byte can take 4: \xNN. */
 	char strs[ST_MAX_PRINTF_ARGS][4 * ST_STR_LEN];
 	const struct st_printf_layout *lay;
+	struct st_expr *const *args;
 	uint32_t i;
 
 	if (h->id >= c->nr_printfs || h->len != c->printfs[h->id].size)
@@ -45,8 +46,8 @@ static int printf_record(struct st_stream *s, const struct st_rec_hdr *h, const 
 			vals[i].type = ST_VT_STR;
 			vals[i].s = strs[i];
 		} else {
-			vals[i].type =
-				lay->call->kids[i + 1]->vtype == ST_VT_INT ? ST_VT_INT : ST_VT_UINT;
+			st_print_args(lay->call, &args);
+			vals[i].type = args[i]->vtype == ST_VT_INT ? ST_VT_INT : ST_VT_UINT;
 			memcpy(&vals[i].u, data + lay->off[i], sizeof(vals[i].u));
 		}
 	}

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Plain values (ST_K_VALUE maps in st_values): read, stored, added to and
+ * deleted under the key the stack machine built, as @m[k] in expressions,
+ * @m[k] = v, @m[k] += v and delete(@m[k]). delete() of an aggregation's
+ * key is here too: the same key, in st_aggr.
+ */
+#ifndef SIDETRACE_VALUES_BPF_H
+#define SIDETRACE_VALUES_BPF_H
+
+/* Uses maps.bpf.h, scratch.bpf.h and aggregate.bpf.h. */
+#if !defined(SIDETRACE_MAPS_BPF_H) || !defined(SIDETRACE_SCRATCH_BPF_H) || \
+	!defined(SIDETRACE_AGGREGATE_BPF_H)
+#error "sidetrace.bpf.c includes the fragments in the order of their use"
+#endif
+
+static const struct st_value st_zero_value;
+
+/*
+ * op (ST_I_MAP_GET, _SET, _ADD, _DEL) on map map_id at the key parts in
+ * s->key, which it clears. GET leaves the value in s->vres (for strings:
+ * copies it into temporary string v - ST_STR_REF_TMP, and s->vres = v);
+ * SET stores v, or s->vstr for strings; ADD adds v atomically. A global
+ * function, checked once by the verifier.
+ */
+__noinline int st_value_op(struct st_scratch *s, __u32 op, __u32 map_id, __s64 v, __u32 probe)
+{
+	struct st_key_hdr *hdr;
+	struct st_scratch *ms;
+	struct st_value *val;
+	__u32 slot;
+	bool str;
+
+	if (!s || map_id >= ST_MAX_MAPS)
+		return 0;
+	str = st_maps[map_id].flags & ST_MAPF_STR;
+	hdr = (void *)s->key;
+	hdr->map_id = map_id;
+	hdr->reserved = 0;
+	s->vres = 0;
+	/* The key as a map value, for 6.1: see st_aggregate(). */
+	slot = s->self;
+	ms = bpf_map_lookup_elem(&st_scratch_map, &slot);
+	if (!ms)
+		goto out;
+	switch (op) {
+	case ST_I_MAP_GET:
+		val = bpf_map_lookup_elem(&st_values, ms->key);
+		if (str) {
+			slot = (v - ST_STR_REF_TMP) & (ST_MAX_TMPSTR - 1);
+			copy_str(s->tmp[slot].b, val ? val->b : st_zero_value.b);
+			s->vres = ST_STR_REF_TMP + slot;
+		} else if (val) {
+			s->vres = *(__s64 *)val->b;
+		}
+		break;
+	case ST_I_MAP_SET:
+		if (!str)
+			*(__s64 *)s->vstr.b = v;
+		if (bpf_map_update_elem(&st_values, ms->key, &s->vstr, BPF_ANY))
+			count(probe, ST_C_MAP_FULL);
+		break;
+	case ST_I_MAP_ADD:
+		val = lookup_or_try_init(&st_values, ms->key, &st_zero_value);
+		if (!val)
+			count(probe, ST_C_MAP_FULL);
+		else
+			__sync_fetch_and_add((__s64 *)val->b, v);
+		break;
+	case ST_I_MAP_DEL:
+		if (st_maps[map_id].kind == ST_K_VALUE)
+			bpf_map_delete_elem(&st_values, ms->key);
+		else
+			bpf_map_delete_elem(&st_aggr, ms->key);
+		break;
+	}
+out:
+	key_clear(s);
+	return 0;
+}
+
+#endif /* SIDETRACE_VALUES_BPF_H */
