@@ -263,6 +263,10 @@ int cg_expr(struct cctx *c, const struct st_expr *e)
 	case ST_EXPR_CALL:
 		if (e->func == ST_FN_STR)
 			return cg_str(c, e);
+		if (e->func == ST_FN_STRFTIME)
+			return cg_fail(c, e->pos,
+				       "strftime() is text the collector makes: in side: probes, "
+				       "print it with printf(\"%s\", strftime(...))");
 		break;
 	case ST_EXPR_ARGS:
 		break;

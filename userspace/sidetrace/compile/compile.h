@@ -64,6 +64,8 @@ struct st_printf_layout {
 	bool is_str[ST_MAX_PRINTF_ARGS];
 	/* The probe builtin: its index is sent, the collector prints its name. */
 	bool is_probe[ST_MAX_PRINTF_ARGS];
+	/* strftime(): its time is sent, the collector formats it. */
+	bool is_time[ST_MAX_PRINTF_ARGS];
 	uint32_t size; /* the record's bytes after the header */
 };
 

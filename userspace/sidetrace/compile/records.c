@@ -35,7 +35,8 @@ static int printf_layout(struct cctx *c, const struct st_expr *call)
 
 		/* A name longer than a kernel string would not fit: sent as the index. */
 		lay->is_probe[i] = arg->kind == ST_EXPR_BUILTIN && arg->builtin == ST_BUILTIN_PROBE;
-		lay->is_str[i] = arg->vtype == ST_VT_STR && !lay->is_probe[i];
+		lay->is_time[i] = arg->kind == ST_EXPR_CALL && arg->func == ST_FN_STRFTIME;
+		lay->is_str[i] = arg->vtype == ST_VT_STR && !lay->is_probe[i] && !lay->is_time[i];
 		lay->off[i] = off;
 		off += lay->is_str[i] ? ST_REC_STR_SIZE : ST_REC_INT_SIZE;
 	}
@@ -60,6 +61,8 @@ int cg_printf(struct cctx *c, const struct st_stmt *st)
 	for (i = 0; i < lay->nr_args; i++) {
 		if (lay->is_probe[i])
 			err = cg_emit(c, args[i]->pos, ST_I_BUILTIN, ST_BI_PROBE, 0);
+		else if (lay->is_time[i])
+			err = cg_expr(c, args[i]->kids[1]);
 		else
 			err = cg_expr(c, args[i]);
 		if (!err)

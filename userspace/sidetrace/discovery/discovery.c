@@ -418,3 +418,20 @@ size_t st_events_match(const struct st_event_list *l, const char *provider_glob,
 	}
 	return n;
 }
+
+int st_type_enum_mapping(const struct st_type *t, int64_t v)
+{
+	uint32_t i;
+
+	for (i = 0; t && t->label == SIDE_TYPE_ENUM && i < t->nr_enum; i++)
+		if (v >= t->enum_begin[i] && v <= t->enum_end[i])
+			return i;
+	return -1;
+}
+
+const char *st_type_enum_label(const struct st_type *t, int64_t v)
+{
+	int i = st_type_enum_mapping(t, v);
+
+	return i < 0 ? NULL : t->enum_labels[i];
+}

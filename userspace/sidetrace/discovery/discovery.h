@@ -80,6 +80,11 @@ void st_sanitize_name(char *s);
 /* "u32", "struct", "gather_integer"...; "unreadable", "unknown". */
 const char *st_type_name(const struct st_type *t);
 
+/* The index of an enum type's first mapping that holds v, or -1. */
+int st_type_enum_mapping(const struct st_type *t, int64_t v);
+/* The label of an enum type's mapping that holds v; NULL if none does. */
+const char *st_type_enum_label(const struct st_type *t, int64_t v);
+
 /* "INFO" for SIDE_LOGLEVEL_INFO...; NULL when out of range. */
 const char *st_loglevel_name(uint32_t loglevel);
 

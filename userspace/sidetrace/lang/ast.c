@@ -110,11 +110,12 @@ enum st_agg_kind st_func_agg(enum st_func fn)
 const char *st_func_name(enum st_func fn)
 {
 	static const char *const names[] = {
-		[ST_FN_COUNT] = "count",   [ST_FN_SUM] = "sum",	      [ST_FN_AVG] = "avg",
-		[ST_FN_MIN] = "min",	   [ST_FN_MAX] = "max",	      [ST_FN_STATS] = "stats",
-		[ST_FN_HIST] = "hist",	   [ST_FN_LHIST] = "lhist",   [ST_FN_PRINT] = "print",
-		[ST_FN_CLEAR] = "clear",   [ST_FN_ZERO] = "zero",     [ST_FN_EXIT] = "exit",
-		[ST_FN_PRINTF] = "printf", [ST_FN_DELETE] = "delete", [ST_FN_STR] = "str",
+		[ST_FN_COUNT] = "count",   [ST_FN_SUM] = "sum",		  [ST_FN_AVG] = "avg",
+		[ST_FN_MIN] = "min",	   [ST_FN_MAX] = "max",		  [ST_FN_STATS] = "stats",
+		[ST_FN_HIST] = "hist",	   [ST_FN_LHIST] = "lhist",	  [ST_FN_PRINT] = "print",
+		[ST_FN_CLEAR] = "clear",   [ST_FN_ZERO] = "zero",	  [ST_FN_EXIT] = "exit",
+		[ST_FN_PRINTF] = "printf", [ST_FN_DELETE] = "delete",	  [ST_FN_STR] = "str",
+		[ST_FN_TIME] = "time",	   [ST_FN_STRFTIME] = "strftime",
 	};
 
 	return names[fn];

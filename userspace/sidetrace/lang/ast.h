@@ -128,6 +128,10 @@ enum st_func {
 	ST_FN_PRINTF,
 	ST_FN_DELETE, /* delete(@m[k]) */
 	ST_FN_STR, /* str(s), str(s, n): a value */
+	/* time("fmt"): the checker makes it printf("%s", strftime("fmt", nsecs)) */
+	ST_FN_TIME,
+	/* strftime("fmt", ns): a CLOCK_MONOTONIC time (nsecs) as wall-clock text */
+	ST_FN_STRFTIME,
 	ST_NR_FUNCS,
 };
 
@@ -277,6 +281,14 @@ struct st_map_info {
 	bool value_signed; /* sum/min/max/avg/stats of a signed value */
 	int64_t lhist_min, lhist_max, lhist_step; /* ST_K_LHIST */
 	bool checked; /* an aggregation of it was checked: bounds set */
+	/*
+	 * Keys and plain values that are always an enum field print as its
+	 * labels: the type of the first such use; the mask (key k: bit k,
+	 * value: bit ST_MAX_MAP_KEYS) marks uses that are not one.
+	 */
+	const struct st_type *key_enum[ST_MAX_MAP_KEYS];
+	const struct st_type *value_enum;
+	uint32_t not_enum;
 };
 
 struct st_program {

@@ -96,6 +96,8 @@ int ck_agg_stmt(struct checker *c, struct st_stmt *s);
 int ck_action(struct checker *c, struct st_stmt *s);
 /* $name read: its slot and type. */
 int ck_var(struct checker *c, struct st_expr *e);
+/* time("fmt"): rewritten into the printf that prints the event's time. */
+int ck_time(struct checker *c, struct st_expr *call);
 /* print(value): call->fmt becomes the format that prints the value. */
 int ck_print_value(struct checker *c, struct st_expr *call);
 

@@ -198,6 +198,21 @@ static int check_str(struct checker *c, struct st_expr *e)
 	return 0;
 }
 
+/* strftime("fmt", ns): a literal format and a time in nanoseconds (nsecs). */
+static int check_strftime(struct checker *c, struct st_expr *e)
+{
+	int err;
+
+	if (e->nr_kids != 2 || e->kids[0]->kind != ST_EXPR_STR)
+		return ck_err(
+			c, e->pos,
+			"strftime() takes a format string and a time: strftime(\"%%H:%%M:%%S\", "
+			"nsecs)");
+	err = ck_int(c, e->kids[1], "strftime()'s time");
+	e->vtype = ST_VT_STR;
+	return err;
+}
+
 int ck_expr(struct checker *c, struct st_expr *e)
 {
 	int err;
@@ -241,6 +256,8 @@ int ck_expr(struct checker *c, struct st_expr *e)
 	case ST_EXPR_CALL:
 		if (e->func == ST_FN_STR)
 			return check_str(c, e);
+		if (e->func == ST_FN_STRFTIME)
+			return check_strftime(c, e);
 		break;
 	}
 	return ck_err(c, e->pos,

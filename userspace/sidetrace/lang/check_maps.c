@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <side/abi/type-description.h>
+
 #include "lang/check.h"
 
 static int find_map(const struct st_program *prog, const char *name)
@@ -116,6 +118,21 @@ int ck_map_ref(struct checker *c, struct st_expr *ref)
 	return ck_err(c, ref->pos, "unknown map %s: maps of this program: %s", ref->str, all.buf);
 }
 
+/* Notes whether e, a key or value of map m, is an enum field (see st_map_info). */
+static void note_enum(struct st_map_info *m, const struct st_expr *e, uint32_t bit,
+		      const struct st_type **t)
+{
+	const struct st_type *et = NULL;
+
+	if (e->kind == ST_EXPR_FIELD && e->nr_refs && e->refs[0].type &&
+	    e->refs[0].type->label == SIDE_TYPE_ENUM)
+		et = e->refs[0].type;
+	if (!et)
+		m->not_enum |= 1U << bit;
+	else if (!*t)
+		*t = et;
+}
+
 int ck_map_keys(struct checker *c, int map_id, struct st_expr **keys, uint32_t nr_keys,
 		struct st_pos pos)
 {
@@ -144,6 +161,7 @@ int ck_map_keys(struct checker *c, int map_id, struct st_expr **keys, uint32_t n
 		if (err)
 			return err;
 		kt = keys[k]->vtype;
+		note_enum(m, keys[k], k, &m->key_enum[k]);
 		/* ST_VT_NONE: the first use; mixed signedness reads as signed. */
 		if (m->key_types[k] == ST_VT_NONE || m->key_types[k] == kt)
 			m->key_types[k] = kt;
@@ -216,6 +234,9 @@ int ck_map_value(struct checker *c, struct st_stmt *s)
 	struct st_map_info *m = &c->prog->maps[s->map_id];
 	enum st_vtype vt = s->value->vtype;
 
+	note_enum(m, s->value, ST_MAX_MAP_KEYS, &m->value_enum);
+	if (s->op != ST_OP_NONE)
+		m->not_enum |= 1U << ST_MAX_MAP_KEYS;
 	if (m->value_type == ST_VT_NONE || m->value_type == vt)
 		m->value_type = vt == ST_VT_BOOL ? ST_VT_UINT : vt;
 	else if ((vt == ST_VT_STR) != (m->value_type == ST_VT_STR))

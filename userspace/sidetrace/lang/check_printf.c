@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "lang/check.h"
 #include "lang/format.h"
@@ -107,4 +108,64 @@ int ck_print_value(struct checker *c, struct st_expr *call)
 	if (ret == -ENOMEM)
 		return ck_oom(c);
 	return ret ? ck_err(c, call->pos, "internal error: %s", err) : 0;
+}
+
+/* A new node; NULL if out of memory (the caller frees what it built). */
+static struct st_expr *node(enum st_expr_kind kind, struct st_pos pos)
+{
+	struct st_expr *e = calloc(1, sizeof(*e));
+
+	if (e) {
+		e->kind = kind;
+		e->pos = pos;
+		e->map_id = -1;
+	}
+	return e;
+}
+
+/*
+ * time("fmt") prints the event's time (nsecs), as bpftrace's time() prints
+ * the time it is handled: rewritten into printf("%s", strftime("fmt",
+ * nsecs)), it is a printf in every way after this.
+ */
+int ck_time(struct checker *c, struct st_expr *call)
+{
+	struct st_expr *fmt, *tm, *ns, *tfmt, **kids, **tkids;
+
+	if (call->nr_kids > 1 || (call->nr_kids && call->kids[0]->kind != ST_EXPR_STR))
+		return ck_err(c, call->nr_kids ? call->kids[0]->pos : call->pos,
+			      "time() takes a format string: time(\"%%H:%%M:%%S\\n\")");
+	fmt = node(ST_EXPR_STR, call->pos);
+	tm = node(ST_EXPR_CALL, call->pos);
+	ns = node(ST_EXPR_BUILTIN, call->pos);
+	tfmt = call->nr_kids ? call->kids[0] : node(ST_EXPR_STR, call->pos);
+	kids = calloc(2, sizeof(*kids));
+	tkids = calloc(2, sizeof(*tkids));
+	if (fmt)
+		fmt->str = strdup("%s");
+	if (tfmt && !tfmt->str)
+		tfmt->str = strdup("%H:%M:%S\n");
+	if (!fmt || !fmt->str || !tm || !ns || !tfmt || !tfmt->str || !kids || !tkids) {
+		st_expr_free(fmt);
+		st_expr_free(tm);
+		st_expr_free(ns);
+		if (!call->nr_kids)
+			st_expr_free(tfmt);
+		free(kids);
+		free(tkids);
+		return ck_oom(c);
+	}
+	ns->builtin = ST_BUILTIN_NSECS;
+	tm->func = ST_FN_STRFTIME;
+	tm->kids = tkids;
+	tm->nr_kids = 2;
+	tkids[0] = tfmt;
+	tkids[1] = ns;
+	free(call->kids);
+	call->kids = kids;
+	call->nr_kids = 2;
+	kids[0] = fmt;
+	kids[1] = tm;
+	call->func = ST_FN_PRINTF;
+	return ck_printf(c, call);
 }

@@ -212,6 +212,8 @@ int ck_action(struct checker *c, struct st_stmt *s)
 		return 0;
 	case ST_FN_DELETE:
 		return check_delete(c, call);
+	case ST_FN_TIME:
+		return ck_time(c, call);
 	case ST_FN_PRINT:
 		if (call->nr_kids == 1 && call->kids[0]->kind == ST_EXPR_ARGS) {
 			if (c->no_args)

@@ -76,6 +76,9 @@ static void sort_value(const struct st_map_result *m, struct sorted *s)
 
 static int cmp_key(const struct st_key_val *a, const struct st_key_val *b)
 {
+	/* An enum key is its label, or its number when no mapping holds it. */
+	if ((a->type == ST_VT_STR) != (b->type == ST_VT_STR))
+		return a->type == ST_VT_STR ? 1 : -1;
 	switch (a->type) {
 	case ST_VT_STR:
 		return strcmp(a->s, b->s);

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <time.h>
 
 #include "output/printf_print.h"
 
@@ -80,4 +81,20 @@ int st_output_printf(FILE *out, enum st_output_format fmt, const struct st_textb
 		ret = -errno;
 	st_tb_free(&json);
 	return ret;
+}
+
+void st_strftime_ns(char *buf, size_t size, const char *fmt, uint64_t ns)
+{
+	struct timespec mono, real;
+	struct tm tm;
+	int64_t wall;
+	time_t t;
+
+	clock_gettime(CLOCK_MONOTONIC, &mono);
+	clock_gettime(CLOCK_REALTIME, &real);
+	wall = (int64_t)ns + (real.tv_sec - mono.tv_sec) * 1000000000LL +
+	       (real.tv_nsec - mono.tv_nsec);
+	t = wall / 1000000000LL;
+	if (!size || !localtime_r(&t, &tm) || !strftime(buf, size, fmt, &tm))
+		snprintf(buf, size, "%s", "");
 }

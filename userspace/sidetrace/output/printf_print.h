@@ -17,6 +17,12 @@
 void st_format_values(struct st_textbuf *tb, const struct st_format *f,
 		      const struct st_key_val *vals);
 
+/*
+ * strftime(fmt, ns) into buf: ns is CLOCK_MONOTONIC (nsecs, the kernel's
+ * bpf_ktime_get_ns()), shown as the local wall-clock time it was.
+ */
+void st_strftime_ns(char *buf, size_t size, const char *fmt, uint64_t ns);
+
 /* Writes the text of one printf. Returns 0 or -errno of the write. */
 int st_output_printf(FILE *out, enum st_output_format fmt, const struct st_textbuf *text);
 

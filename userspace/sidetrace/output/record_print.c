@@ -8,6 +8,7 @@
 #include <side/abi/type-description.h>
 
 #include "common/side_types.h"
+#include "discovery/discovery.h"
 #include "output/record_print.h"
 
 /* Reading a record's items, writing one event. */
@@ -102,17 +103,16 @@ static bool int_value(uint16_t label, const union side_integer_value *v, bool bi
 
 static void put_int(struct dec *d, int64_t v, bool is_signed, const struct st_type *t)
 {
-	uint32_t i;
-
 	/* An enum prints its label when a mapping holds the value. */
-	for (i = 0; t && t->label == SIDE_TYPE_ENUM && i < t->nr_enum; i++) {
-		if (v >= t->enum_begin[i] && v <= t->enum_end[i]) {
-			if (d->json)
-				st_tb_json_str(d->tb, t->enum_labels[i]);
-			else
-				st_tb_puts(d->tb, t->enum_labels[i]);
-			return;
-		}
+	const char *label = st_type_enum_label(t, v);
+
+	if (label && d->json) {
+		st_tb_json_str(d->tb, label);
+		return;
+	}
+	if (label) {
+		st_tb_puts(d->tb, label);
+		return;
 	}
 	st_tb_printf(d->tb, is_signed ? "%" PRId64 : "%" PRIu64, v);
 }

@@ -14,6 +14,7 @@
 
 #include <bpf/bpf.h>
 
+#include "discovery/discovery.h"
 #include "runtime/aggregations.h"
 
 /* All keys of the aggregation map, copied, with their combined values. */
@@ -233,10 +234,26 @@ static uint64_t key_bucket(const uint8_t *key, const struct st_map_cfg *mc)
 	return b;
 }
 
+/*
+ * An enum key prints as the label of a mapping of one value; the values
+ * of a range mapping stay numbers, or distinct keys would print alike.
+ */
+static const char *key_label(const struct st_map_info *mi, uint32_t k, uint64_t u)
+{
+	const struct st_type *t = mi->key_enum[k];
+	int i;
+
+	if (mi->not_enum & (1U << k))
+		return NULL;
+	i = st_type_enum_mapping(t, u);
+	return i >= 0 && t->enum_begin[i] == t->enum_end[i] ? t->enum_labels[i] : NULL;
+}
+
 static int fill_keys(struct st_key_val *kv, const uint8_t *key, const struct st_map_info *mi,
 		     const struct st_map_layout *lay, const struct st_compiled *c)
 {
 	const uint8_t *parts = key + ST_KEY_HDR;
+	const char *label;
 	uint32_t k;
 
 	for (k = 0; k < lay->nr_parts; k++) {
@@ -257,6 +274,11 @@ static int fill_keys(struct st_key_val *kv, const uint8_t *key, const struct st_
 			memcpy(&u, parts + p->off, sizeof(u));
 			kv[k].type = mi->key_types[k];
 			kv[k].u = u;
+			label = key_label(mi, k, u);
+			if (label) {
+				kv[k].type = ST_VT_STR;
+				kv[k].s = strdup(label);
+			}
 			break;
 		}
 		if (kv[k].type == ST_VT_STR && !kv[k].s)
@@ -266,10 +288,12 @@ static int fill_keys(struct st_key_val *kv, const uint8_t *key, const struct st_
 }
 
 /* Adds the value read (with its bucket) to entry e of map mc. */
-static int entry_value(struct st_map_entry *e, const struct st_map_cfg *mc,
-		       const struct dump_val *dv, const uint8_t *key, size_t nb)
+static int entry_value(struct st_map_entry *e, const struct st_map_info *mi,
+		       const struct st_map_cfg *mc, const struct dump_val *dv, const uint8_t *key,
+		       size_t nb)
 {
 	const struct st_val *v = &dv->v;
+	const char *label;
 	uint64_t bucket = st_kind_has_bucket(mc->kind) ? key_bucket(key, mc) : 0;
 
 	switch (mc->kind) {
@@ -292,11 +316,15 @@ static int entry_value(struct st_map_entry *e, const struct st_map_cfg *mc,
 		e->value = v->max;
 		break;
 	case ST_K_VALUE:
+		memcpy(&e->value, dv->raw, sizeof(e->value));
+		label = mi->not_enum & (1U << ST_MAX_MAP_KEYS)
+				? NULL
+				: st_type_enum_label(mi->value_enum, e->value);
 		if (mc->flags & ST_MAPF_STR)
 			e->str = strndup((const char *)dv->raw, ST_STR_LEN);
-		else
-			memcpy(&e->value, dv->raw, sizeof(e->value));
-		if ((mc->flags & ST_MAPF_STR) && !e->str)
+		else if (label)
+			e->str = strdup(label);
+		if ((mc->flags & ST_MAPF_STR || label) && !e->str)
 			return -ENOMEM;
 		break;
 	default:
@@ -363,7 +391,7 @@ static int build_map(const struct st_program *prog, const struct st_compiled *c,
 				return ret;
 		}
 		e->count += v->count;
-		ret = entry_value(e, mc, &d->vals[i], key, nb);
+		ret = entry_value(e, mi, mc, &d->vals[i], key, nb);
 		if (ret)
 			return ret;
 	}

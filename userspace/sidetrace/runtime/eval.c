@@ -10,6 +10,7 @@
 
 #include <stdlib.h>
 
+#include "output/printf_print.h"
 #include "runtime/eval.h"
 #include "runtime/map_access.h"
 
@@ -128,6 +129,14 @@ static int eval_other(struct st_eval_ctx *x, const struct st_expr *e, struct st_
 			set_int(out, ST_VT_UINT, out->v.i & ((1ULL << e->cast.bits) - 1));
 		return 0;
 	case ST_EXPR_CALL:
+		if (e->func == ST_FN_STRFTIME) {
+			err = st_eval(x, e->kids[1], &c);
+			if (!err)
+				st_strftime_ns(out->str, sizeof(out->str), e->kids[0]->str, c.v.i);
+			out->v.type = ST_VT_STR;
+			out->v.s = out->str;
+			return err;
+		}
 		if (e->func != ST_FN_STR)
 			return -EINVAL;
 		err = st_eval(x, e->kids[0], out);

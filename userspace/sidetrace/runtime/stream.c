@@ -28,7 +28,15 @@ static int printf_record(struct st_stream *s, const struct st_rec_hdr *h, const 
 		return -EINVAL;
 	lay = &c->printfs[h->id];
 	for (i = 0; i < lay->nr_args; i++) {
-		if (lay->is_probe[i]) {
+		if (lay->is_time[i]) {
+			uint64_t ns;
+
+			st_print_args(lay->call, &args);
+			memcpy(&ns, data + lay->off[i], sizeof(ns));
+			st_strftime_ns(strs[i], sizeof(strs[i]), args[i]->kids[0]->str, ns);
+			vals[i].type = ST_VT_STR;
+			vals[i].s = strs[i];
+		} else if (lay->is_probe[i]) {
 			uint64_t probe;
 
 			memcpy(&probe, data + lay->off[i], sizeof(probe));
