@@ -55,9 +55,10 @@ __noinline int st_value_op(struct st_scratch *s, __u32 op, __u32 map_id, __s64 v
 		}
 		break;
 	case ST_I_MAP_SET:
+		/* The value, too, as a map value for 6.1 (ms is s). */
 		if (!str)
-			*(__s64 *)s->vstr.b = v;
-		if (bpf_map_update_elem(&st_values, ms->key, &s->vstr, BPF_ANY))
+			*(__s64 *)ms->vstr.b = v;
+		if (bpf_map_update_elem(&st_values, ms->key, &ms->vstr, BPF_ANY))
 			count(probe, ST_C_MAP_FULL);
 		break;
 	case ST_I_MAP_ADD:

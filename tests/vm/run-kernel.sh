@@ -254,9 +254,9 @@ CHECKS=(
 	"nested|{ @[args.peer.port % 4] = sum(args.peer.addr - 167772160); }"
 	"printf|{ printf(\"%s %u %lu\\n\", args.path, args.status, args.latency_ns); }"
 	"printargs|{ print(args); }"
-	"ifelse|{ \$s = args.status; if (\$s >= 500) { @e++; } else { @o += 1; } }"
+	"ifelse|{ \$s = args.status; if (\$s >= 500) { @e++; } else { @o += 1; } @z = \$s; }"
 	"mapread|{ @c[args.path] += 1; @m = max(@c[args.path]); delete(@c[\"/\"]); }"
-	"strcut|{ @[args.status >= 500 ? str(args.path, 3) : \"ok\"] = count(); }"
+	"strcut|{ @[args.status >= 500 ? str(args.path, 3) : \"ok\"] = count(); @p[args.method] = args.path; @q[args.method] = str(@p[args.method], 2); }"
 )
 mkdir -p "$WORK/res"
 {
@@ -418,10 +418,13 @@ mapfile -t want < <(awk '$1 == "http:request" { for (i = 2; i <= NF; i++) { spli
 check printargs "${want[@]}"
 # Variables, jumps, plain-value maps, str(): the state instructions.
 check ifelse "@e: $(truth http:request status | awk '$1 >= 500' | wc -l)" \
-	"@o: $(truth http:request status | awk '$1 < 500' | wc -l)"
+	"@o: $(truth http:request status | awk '$1 < 500' | wc -l)" \
+	"@z: $(truth http:request status | tail -1)"
 check mapread "@m: $(truth http:request path | grep -vx / | sort | uniq -c | sort -n | tail -1 | awk '{ print $1 }')"
 mapfile -t want < <(paste <(truth http:request status) <(truth http:request path) |
 	awk '{ k = $1 >= 500 ? substr($2, 1, 2) : "ok"; n[k]++ } END { for (k in n) print "@[" k "]: " n[k] }')
+mapfile -t -O "${#want[@]}" want < <(paste <(truth http:request method) <(truth http:request path) |
+	awk '{ p[$1] = $2 } END { for (k in p) { print "@p[" k "]: " p[k]; print "@q[" k "]: " substr(p[k], 1, 1) } }')
 check strcut "${want[@]}"
 for t in "${BPF_TESTS[@]}"; do
 	check "$t" "$(tail -1 "$WORK/host-$t.txt")"
