@@ -88,17 +88,34 @@ static bool label_usable(const struct st_prom_family *f, uint32_t k, const char 
 	return true;
 }
 
-/* The first statement that aggregates into map_id: its keys name labels. */
+static const struct st_stmt *first_in(const struct st_stmt *stmts, uint32_t nr, uint32_t map_id)
+{
+	const struct st_stmt *st;
+	uint32_t i;
+
+	for (i = 0; i < nr; i++) {
+		if ((stmts[i].kind == ST_STMT_AGG || stmts[i].kind == ST_STMT_ASSIGN) &&
+		    stmts[i].map && stmts[i].map_id == (int)map_id)
+			return &stmts[i];
+		st = stmts[i].kind == ST_STMT_IF ? first_in(stmts[i].then, stmts[i].nr_then, map_id)
+						 : NULL;
+		if (!st && stmts[i].kind == ST_STMT_IF)
+			st = first_in(stmts[i].els, stmts[i].nr_els, map_id);
+		if (st)
+			return st;
+	}
+	return NULL;
+}
+
+/* The first statement that assigns map_id: its keys name labels. */
 static const struct st_stmt *first_agg(const struct st_program *prog, uint32_t map_id)
 {
-	uint32_t i, j;
+	const struct st_stmt *st = NULL;
+	uint32_t i;
 
-	for (i = 0; i < prog->nr_clauses; i++)
-		for (j = 0; j < prog->clauses[i].nr_stmts; j++)
-			if (prog->clauses[i].stmts[j].kind == ST_STMT_AGG &&
-			    prog->clauses[i].stmts[j].map_id == (int)map_id)
-				return &prog->clauses[i].stmts[j];
-	return NULL;
+	for (i = 0; !st && i < prog->nr_clauses; i++)
+		st = first_in(prog->clauses[i].stmts, prog->clauses[i].nr_stmts, map_id);
+	return st;
 }
 
 static const char *type_name(enum st_prom_type t)
@@ -119,6 +136,12 @@ int st_prom_family_init(struct st_prom_family *f, const struct st_program *prog,
 
 	memset(f, 0, sizeof(*f));
 	f->type = family_type(mi);
+	if (mi->agg == ST_K_VALUE && mi->value_type == ST_VT_STR) {
+		st_diag_set(diag, prog->filename, mi->pos,
+			    "the map %s holds strings, and a metric is a number", mi->name);
+		st_diag_hint(diag, "count them instead: @%s_seen[...] = count()", name);
+		return -EINVAL;
+	}
 	if (!name[0]) {
 		st_diag_set(diag, prog->filename, mi->pos,
 			    "the map @ has no name, and its metric needs one");
@@ -140,7 +163,8 @@ int st_prom_family_init(struct st_prom_family *f, const struct st_program *prog,
 	if (f->type == ST_PROM_COUNTER && ends_with(f->name, "_total"))
 		f->name[strlen(f->name) - strlen("_total")] = '\0';
 	snprintf(f->help, sizeof(f->help), "%s(...) of %s in %s",
-		 st ? st_func_name(st->call->func) : "?", mi->name, prog->filename);
+		 st && st->kind == ST_STMT_AGG ? st_func_name(st->call->func) : "value", mi->name,
+		 prog->filename);
 	f->nr_labels = mi->nr_keys;
 	for (k = 0; k < mi->nr_keys; k++) {
 		l[0] = '\0';
