@@ -6,11 +6,16 @@
 #include <stdbool.h>
 
 /*
- * Reads a program file into *out (malloc'ed, NUL-terminated): stops one
- * byte past the parser's size limit, which then says so; a NUL byte or a
- * directory is an error. Says itself what is wrong: 0 or -errno.
+ * Reads a program file into *out (malloc'ed, NUL-terminated); "-" reads
+ * stdin. Stops one byte past the parser's size limit, which then says
+ * so; a NUL byte or a directory is an error. A first line starting with
+ * "#!" is blanked (its newline kept). Says itself what is wrong: 0 or
+ * -errno.
  */
 int st_read_program(const char *path, char **out);
+
+/* The name a program file goes by in messages: "stdin" for "-". */
+const char *st_program_name(const char *path);
 
 /* libbpf's messages on stderr when verbose, else none. */
 void st_libbpf_messages(bool verbose);

@@ -3,6 +3,7 @@
  * `sidetrace list`: the events of object files or of a process, with their
  * typed fields, as text for people or as JSON lines for programs.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -15,6 +16,8 @@
 #include "discovery/discovery.h"
 #include "discovery/targets.h"
 #include "cmd/list.h"
+#include "cmd/options.h"
+#include "lang/lexer.h"
 #include "output/events_print.h"
 #include "util/escape.h"
 
@@ -144,5 +147,103 @@ int st_cmd_list(int argc, char **argv)
 	for (i = optind; i < argc; i++)
 		if (list_target(argv[i], json, verbose))
 			status = 1;
+	return status;
+}
+
+/*
+ * -l's pattern as a whole attach point: "side:T" is every event of T,
+ * and "side:T:EVENT" (bpftrace's usdt form) EVENT of any provider.
+ */
+static char *full_pattern(const char *pattern)
+{
+	const char *rest = pattern + strlen("side:"), *last = NULL;
+	char *out = NULL;
+
+	if (strncmp(pattern, "side:", strlen("side:")))
+		return strdup(pattern);
+	/* A quoted target may hold ':'. */
+	if (*rest == '"' && strchr(rest + 1, '"'))
+		rest = strchr(rest + 1, '"') + 1;
+	for (; *rest; rest++) {
+		if (*rest != ':')
+			continue;
+		if (last)
+			return strdup(pattern);
+		last = rest;
+	}
+	if (!last && asprintf(&out, "%s:*:*", pattern) < 0)
+		return NULL;
+	if (last && asprintf(&out, "%.*s:*%s", (int)(last - pattern), pattern, last) < 0)
+		return NULL;
+	return out;
+}
+
+/* Parses the pattern with the language's own lexer; 0 or an exit status. */
+static int parse_pattern(const char *src, struct st_attach_point *ap)
+{
+	struct st_diag diag = {0};
+	struct st_lexer lx;
+	int ret;
+
+	st_lex_init(&lx, src, "pattern", &diag);
+	ret = st_lex_attach_point(&lx, ap);
+	if (!ret)
+		ret = st_lex_skip_space(&lx);
+	if (ret == -ENOMEM) {
+		st_errorf("out of memory");
+		return ST_EXIT_FAIL;
+	}
+	if (ret) {
+		st_diag_print(stderr, &diag, src);
+		return ST_EXIT_USAGE;
+	}
+	if (ap->kind != ST_AP_SIDE || !st_lex_at_end(&lx)) {
+		st_errorf("-l '%s': a pattern is side:TARGET[:PROVIDER]:EVENT, '*' wildcards", src);
+		return ST_EXIT_USAGE;
+	}
+	return ST_EXIT_OK;
+}
+
+int st_list_probes(const char *pattern, pid_t pid, bool verbose)
+{
+	struct st_target_set set = {.pid = pid};
+	struct st_attach_point ap = {0};
+	const struct st_event_list *l;
+	char err[512], *src;
+	size_t i, n = 0;
+	int status;
+
+	if (!pattern && !pid) {
+		fprintf(stderr, "sidetrace: -l: give a pattern, e.g. 'side:./app:*', or -p PID\n");
+		return ST_EXIT_USAGE;
+	}
+	src = full_pattern(pattern ? pattern : "side:*");
+	if (!src) {
+		st_errorf("out of memory");
+		return ST_EXIT_FAIL;
+	}
+	status = parse_pattern(src, &ap);
+	if (status)
+		goto cleanup;
+	status = ST_EXIT_FAIL;
+	l = st_target_events(&set, ap.target, err, sizeof(err));
+	if (!l) {
+		st_errorf("%s: %s", ap.target, err);
+		goto cleanup;
+	}
+	for (i = 0; i < l->nr; i++) {
+		if (!st_event_match(&l->events[i], ap.provider, ap.event))
+			continue;
+		st_probe_print_text(stdout, &l->events[i], verbose);
+		n++;
+	}
+	if (n)
+		status = ST_EXIT_OK;
+	else
+		st_errorf("no probe matches %s", src);
+cleanup:
+	st_attach_point_fini(&ap);
+	st_target_set_free(&set);
+	free(src);
 	return status;
 }

@@ -37,7 +37,7 @@ static void stmt_fini(struct st_stmt *s)
 	st_expr_free(s->call);
 }
 
-static void attach_point_fini(struct st_attach_point *p)
+void st_attach_point_fini(struct st_attach_point *p)
 {
 	free(p->target);
 	free(p->provider);
@@ -50,7 +50,7 @@ static void clause_fini(struct st_clause *c)
 	uint32_t i;
 
 	for (i = 0; i < c->nr_points; i++)
-		attach_point_fini(&c->points[i]);
+		st_attach_point_fini(&c->points[i]);
 	free(c->points);
 	st_expr_free(c->filter);
 	for (i = 0; i < c->nr_stmts; i++)
