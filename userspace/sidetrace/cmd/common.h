@@ -1,9 +1,22 @@
 /* SPDX-License-Identifier: MIT */
-/* What the commands that trace share: reading a program file, libbpf's voice. */
+/*
+ * What the commands share: exit statuses; for those that trace, reading a
+ * program file and libbpf's voice.
+ */
 #ifndef SIDETRACE_CMD_COMMON_H
 #define SIDETRACE_CMD_COMMON_H
 
 #include <stdbool.h>
+
+/*
+ * Exit statuses of every command (docs/sidetrace.1, EXIT STATUS); with
+ * -c, the command's own status too.
+ */
+enum st_exit {
+	ST_EXIT_OK = 0,
+	ST_EXIT_FAIL = 1, /* the program, a target, the kernel, the output */
+	ST_EXIT_USAGE = 2, /* the command line: an option, a missing argument */
+};
 
 /*
  * Reads a program file into *out (malloc'ed, NUL-terminated); "-" reads

@@ -16,7 +16,7 @@
 #include "discovery/discovery.h"
 #include "discovery/targets.h"
 #include "cmd/list.h"
-#include "cmd/options.h"
+#include "cmd/common.h"
 #include "lang/lexer.h"
 #include "output/events_print.h"
 #include "util/escape.h"
@@ -48,10 +48,10 @@ static int print_found(const struct st_event_list *l, const char *what, bool jso
 {
 	if (!l->nr) {
 		st_errorf("%s: no SIDE or USDT events", what);
-		return 1;
+		return ST_EXIT_FAIL;
 	}
 	print_list(l, json, verbose);
-	return 0;
+	return ST_EXIT_OK;
 }
 
 /* List one TARGET; returns 0 or 1 (reported on stderr). */
@@ -59,7 +59,7 @@ static int list_target(const char *target, bool json, bool verbose)
 {
 	struct st_event_list l = {0};
 	char path[PATH_MAX], err[256];
-	int status = 1;
+	int status = ST_EXIT_FAIL;
 
 	if (st_read_target(target, NULL, &l, path, sizeof(path), err, sizeof(err))) {
 		st_errorf("%s: %s", target, err);
@@ -76,13 +76,13 @@ static int list_pid(const char *arg, bool json, bool verbose)
 	struct st_event_list l = {0};
 	char err[512], what[32], *end;
 	long pid;
-	int ret, status = 1;
+	int ret, status = ST_EXIT_FAIL;
 
 	errno = 0;
 	pid = strtol(arg, &end, 10);
 	if (errno || *end || end == arg || pid <= 0 || pid > INT_MAX) {
 		fprintf(stderr, "sidetrace: list: invalid PID '%s'\n", arg);
-		return 2;
+		return ST_EXIT_USAGE;
 	}
 	ret = st_discover_pid(pid, &l, err, sizeof(err));
 	if (ret) {
@@ -107,7 +107,7 @@ int st_cmd_list(int argc, char **argv)
 	};
 	bool verbose = false, json = false;
 	const char *pid = NULL;
-	int c, i, status = 0;
+	int c, i, status = ST_EXIT_OK;
 
 	/* The caller may have run getopt already: start afresh. */
 	optind = 0;
@@ -123,7 +123,7 @@ int st_cmd_list(int argc, char **argv)
 				fprintf(stderr,
 					"sidetrace: list: unknown format '%s' (text or json)\n",
 					optarg);
-				return 2;
+				return ST_EXIT_USAGE;
 			}
 			break;
 		case 'p':
@@ -131,22 +131,22 @@ int st_cmd_list(int argc, char **argv)
 			break;
 		case 'h':
 			list_usage(stdout);
-			return 0;
+			return ST_EXIT_OK;
 		default:
 			list_usage(stderr);
-			return 2;
+			return ST_EXIT_USAGE;
 		}
 	}
 	if (!pid == (optind >= argc)) {
 		fprintf(stderr, "sidetrace: list: give either TARGET... or -p PID\n");
 		list_usage(stderr);
-		return 2;
+		return ST_EXIT_USAGE;
 	}
 	if (pid)
 		return list_pid(pid, json, verbose);
 	for (i = optind; i < argc; i++)
 		if (list_target(argv[i], json, verbose))
-			status = 1;
+			status = ST_EXIT_FAIL;
 	return status;
 }
 

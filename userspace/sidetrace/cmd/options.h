@@ -1,8 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/*
- * The tracing command's options, bpftrace's where they overlap, and its
- * exit statuses (docs/sidetrace.1, EXIT STATUS).
- */
+/* The tracing command's options, bpftrace's where they overlap. */
 #ifndef SIDETRACE_CMD_OPTIONS_H
 #define SIDETRACE_CMD_OPTIONS_H
 
@@ -10,14 +7,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "cmd/common.h"
 #include "output/maps_print.h"
-
-/* Exit statuses of every command; -c adds the command's own. */
-enum st_exit {
-	ST_EXIT_OK = 0,
-	ST_EXIT_FAIL = 1, /* the program, a target, the kernel, the output */
-	ST_EXIT_USAGE = 2, /* the command line: an option, a missing argument */
-};
 
 struct st_trace_opts {
 	bool verbose;
