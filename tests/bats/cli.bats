@@ -195,14 +195,15 @@ Event buffer: 64K (printf, print(args))" ]
 	run -0 --separate-stderr setpriv --reuid=65534 --regid=65534 --clear-groups \
 		"$SIDETRACE" -d -e "side:$PUB/app:http:request { @ = count(); }"
 	[ "${lines[1]}" = "side:$PUB/app:http:request  1 site, 0 of 16 loads, 3 of 128 instructions, program count" ]
-	start_app "$D/app.out" "$HTTPD" -p -d 5 -r 200
+	# Its own copy: no other suite's cleanup can end it.
+	start_app "$D/app.out" "$PUB/app" -p -d 20 -r 200
 	# LeakSanitizer (tests/asan.sh) cannot run under ptrace.
 	ASAN_OPTIONS=detect_leaks=0 strace -f -qq -e trace=bpf,perf_event_open -o "$D/strace" \
-		"$SIDETRACE" -d -p "$APP_PID" -e "side:$HTTPD:http:request { @ = count(); }" >/dev/null
+		"$SIDETRACE" -d -p "$APP_PID" -e "side:$PUB/app:http:request { @ = count(); }" >/dev/null
 	! grep -E 'bpf\(|perf_event_open\(' "$D/strace"
-	[ "$(read_semaphore "$APP_PID" "$HTTPD" http request)" = 0 ]
+	[ "$(read_semaphore "$APP_PID" "$PUB/app" http request)" = 0 ]
 	# What -d says fits is what loads: the same program runs.
-	run -0 "$SIDETRACE" -q -p "$APP_PID" -e "side:$HTTPD:http:request { @ = count(); } interval:ms:300 { exit(); }"
+	run -0 "$SIDETRACE" -q -p "$APP_PID" -e "side:$PUB/app:http:request { @ = count(); } interval:ms:300 { exit(); }"
 	kill "$APP"
 	APP=
 }
