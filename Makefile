@@ -148,7 +148,11 @@ $(ST_SKEL_USERS): $(BPF_SKELS)
 $(OUTPUT)/obj/%.o: userspace/%.c
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) $(WARN) $(DEPFLAGS) $(INCLUDES) -c $< -o $@
+	$(Q)$(CC) $(CFLAGS) $(WARN) $(DEPFLAGS) $(INCLUDES) $(VERSION_DEF) -c $< -o $@
+
+# --version says the Makefile's VERSION.
+$(OUTPUT)/obj/sidetrace/cmd/options.o $(OUTPUT)/asan/obj/sidetrace/cmd/options.o: \
+	VERSION_DEF := -DSIDETRACE_VERSION='"$(VERSION)"'
 
 $(SIDETRACE): $(ST_OBJS)
 	$(call msg,LINK,$@)
@@ -234,7 +238,7 @@ $(OUTPUT)/asan/obj/sidetrace/runtime/loader.o: $(BPF_SKELS)
 $(OUTPUT)/asan/obj/%.o: userspace/%.c
 	$(call msg,CC-ASAN,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CLANG) $(SAN_CFLAGS) $(SAN_WARN) $(DEPFLAGS) $(INCLUDES) -c $< -o $@
+	$(Q)$(CLANG) $(SAN_CFLAGS) $(SAN_WARN) $(DEPFLAGS) $(INCLUDES) $(VERSION_DEF) -c $< -o $@
 
 $(ASAN_SIDETRACE): $(ASAN_OBJS)
 	$(call msg,LINK,$@)
@@ -275,6 +279,8 @@ install: all
 	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' userspace/lib/libside.pc.in \
 		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/libside.pc
 	$(Q)install -m 755 $(SIDETRACE) $(DESTDIR)$(PREFIX)/bin/
+	$(Q)install -d $(DESTDIR)$(PREFIX)/share/man/man1
+	$(Q)install -m 644 docs/sidetrace.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 
 # Kernel types as C, for a BPF program that one day reads kernel structures
 # (vmlinux/README.md says why none does today).

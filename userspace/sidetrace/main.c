@@ -3,7 +3,9 @@
  * sidetrace: bpftrace-style one-liners over SIDE events, aggregated in the
  * kernel by a precompiled BPF program.
  *
- *   sidetrace [-v] [-p PID | -c CMD] [-f text|json] [-o FILE] -e PROGRAM | FILE
+ *   sidetrace [-v] [-q] [-d] [-p PID | -c CMD] [-f text|json] [-o FILE]
+ *             -e PROGRAM | FILE | -
+ *   sidetrace -l [-v] [-p PID] [PATTERN]
  *   sidetrace list ...
  *   sidetrace serve ...
  */

@@ -12,18 +12,39 @@
 #include "lang/ast.h"
 #include "util/escape.h"
 
+const char *st_program_name(const char *path)
+{
+	return path && !strcmp(path, "-") ? "stdin" : path;
+}
+
 /*
- * Reads a program file into *out. Stops one byte past the parser's size
- * limit, which then says so. Says itself what is wrong: 0 or -errno.
+ * A script run as a command ("#!/usr/bin/env sidetrace") starts with a
+ * line that is not the language's: blanked, so that errors keep their
+ * line and column.
+ */
+static void blank_interpreter_line(char *buf)
+{
+	if (buf[0] != '#' || buf[1] != '!')
+		return;
+	for (; *buf && *buf != '\n'; buf++)
+		*buf = ' ';
+}
+
+/*
+ * Reads a program file ("-": stdin) into *out. Stops one byte past the
+ * parser's size limit, which then says so. Says itself what is wrong: 0
+ * or -errno.
  */
 int st_read_program(const char *path, char **out)
 {
+	bool is_stdin = !strcmp(path, "-");
 	size_t len = 0, cap = 0, n;
 	char *buf = NULL, *nul;
 	int ret = 0;
 	FILE *f;
 
-	f = fopen(path, "r");
+	path = st_program_name(path);
+	f = is_stdin ? stdin : fopen(path, "r");
 	if (!f) {
 		ret = -errno;
 		st_errorf("cannot read %s: %s", path, strerror(-ret));
@@ -58,8 +79,10 @@ int st_read_program(const char *path, char **out)
 		st_errorf("%s: a NUL byte at offset %zu: a program is text", path,
 			  (size_t)(nul - buf));
 	}
+	blank_interpreter_line(buf);
 cleanup:
-	fclose(f);
+	if (!is_stdin)
+		fclose(f);
 	if (ret)
 		free(buf);
 	else

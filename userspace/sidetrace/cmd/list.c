@@ -3,6 +3,7 @@
  * `sidetrace list`: the events of object files or of a process, with their
  * typed fields, as text for people or as JSON lines for programs.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -15,6 +16,8 @@
 #include "discovery/discovery.h"
 #include "discovery/targets.h"
 #include "cmd/list.h"
+#include "cmd/common.h"
+#include "lang/lexer.h"
 #include "output/events_print.h"
 #include "util/escape.h"
 
@@ -45,10 +48,10 @@ static int print_found(const struct st_event_list *l, const char *what, bool jso
 {
 	if (!l->nr) {
 		st_errorf("%s: no SIDE or USDT events", what);
-		return 1;
+		return ST_EXIT_FAIL;
 	}
 	print_list(l, json, verbose);
-	return 0;
+	return ST_EXIT_OK;
 }
 
 /* List one TARGET; returns 0 or 1 (reported on stderr). */
@@ -56,7 +59,7 @@ static int list_target(const char *target, bool json, bool verbose)
 {
 	struct st_event_list l = {0};
 	char path[PATH_MAX], err[256];
-	int status = 1;
+	int status = ST_EXIT_FAIL;
 
 	if (st_read_target(target, NULL, &l, path, sizeof(path), err, sizeof(err))) {
 		st_errorf("%s: %s", target, err);
@@ -73,13 +76,13 @@ static int list_pid(const char *arg, bool json, bool verbose)
 	struct st_event_list l = {0};
 	char err[512], what[32], *end;
 	long pid;
-	int ret, status = 1;
+	int ret, status = ST_EXIT_FAIL;
 
 	errno = 0;
 	pid = strtol(arg, &end, 10);
 	if (errno || *end || end == arg || pid <= 0 || pid > INT_MAX) {
 		fprintf(stderr, "sidetrace: list: invalid PID '%s'\n", arg);
-		return 2;
+		return ST_EXIT_USAGE;
 	}
 	ret = st_discover_pid(pid, &l, err, sizeof(err));
 	if (ret) {
@@ -104,7 +107,7 @@ int st_cmd_list(int argc, char **argv)
 	};
 	bool verbose = false, json = false;
 	const char *pid = NULL;
-	int c, i, status = 0;
+	int c, i, status = ST_EXIT_OK;
 
 	/* The caller may have run getopt already: start afresh. */
 	optind = 0;
@@ -120,7 +123,7 @@ int st_cmd_list(int argc, char **argv)
 				fprintf(stderr,
 					"sidetrace: list: unknown format '%s' (text or json)\n",
 					optarg);
-				return 2;
+				return ST_EXIT_USAGE;
 			}
 			break;
 		case 'p':
@@ -128,21 +131,119 @@ int st_cmd_list(int argc, char **argv)
 			break;
 		case 'h':
 			list_usage(stdout);
-			return 0;
+			return ST_EXIT_OK;
 		default:
 			list_usage(stderr);
-			return 2;
+			return ST_EXIT_USAGE;
 		}
 	}
 	if (!pid == (optind >= argc)) {
 		fprintf(stderr, "sidetrace: list: give either TARGET... or -p PID\n");
 		list_usage(stderr);
-		return 2;
+		return ST_EXIT_USAGE;
 	}
 	if (pid)
 		return list_pid(pid, json, verbose);
 	for (i = optind; i < argc; i++)
 		if (list_target(argv[i], json, verbose))
-			status = 1;
+			status = ST_EXIT_FAIL;
+	return status;
+}
+
+/*
+ * -l's pattern as a whole attach point: "side:T" is every event of T,
+ * and "side:T:EVENT" (bpftrace's usdt form) EVENT of any provider.
+ */
+static char *full_pattern(const char *pattern)
+{
+	const char *rest = pattern + strlen("side:"), *last = NULL;
+	char *out = NULL;
+
+	if (strncmp(pattern, "side:", strlen("side:")))
+		return strdup(pattern);
+	/* A quoted target may hold ':'. */
+	if (*rest == '"' && strchr(rest + 1, '"'))
+		rest = strchr(rest + 1, '"') + 1;
+	for (; *rest; rest++) {
+		if (*rest != ':')
+			continue;
+		if (last)
+			return strdup(pattern);
+		last = rest;
+	}
+	if (!last && asprintf(&out, "%s:*:*", pattern) < 0)
+		return NULL;
+	if (last && asprintf(&out, "%.*s:*%s", (int)(last - pattern), pattern, last) < 0)
+		return NULL;
+	return out;
+}
+
+/* Parses the pattern with the language's own lexer; 0 or an exit status. */
+static int parse_pattern(const char *src, struct st_attach_point *ap)
+{
+	struct st_diag diag = {0};
+	struct st_lexer lx;
+	int ret;
+
+	st_lex_init(&lx, src, "pattern", &diag);
+	ret = st_lex_attach_point(&lx, ap);
+	if (!ret)
+		ret = st_lex_skip_space(&lx);
+	if (ret == -ENOMEM) {
+		st_errorf("out of memory");
+		return ST_EXIT_FAIL;
+	}
+	if (ret) {
+		st_diag_print(stderr, &diag, src);
+		return ST_EXIT_USAGE;
+	}
+	if (ap->kind != ST_AP_SIDE || !st_lex_at_end(&lx)) {
+		st_errorf("-l '%s': a pattern is side:TARGET[:PROVIDER]:EVENT, '*' wildcards", src);
+		return ST_EXIT_USAGE;
+	}
+	return ST_EXIT_OK;
+}
+
+int st_list_probes(const char *pattern, pid_t pid, bool verbose)
+{
+	struct st_target_set set = {.pid = pid};
+	struct st_attach_point ap = {0};
+	const struct st_event_list *l;
+	char err[512], *src;
+	size_t i, n = 0;
+	int status;
+
+	if (!pattern && !pid) {
+		fprintf(stderr, "sidetrace: -l: give a pattern, e.g. 'side:./app:*', or -p PID\n");
+		return ST_EXIT_USAGE;
+	}
+	src = full_pattern(pattern ? pattern : "side:*");
+	if (!src) {
+		st_errorf("out of memory");
+		return ST_EXIT_FAIL;
+	}
+	status = parse_pattern(src, &ap);
+	if (status)
+		goto cleanup;
+	status = ST_EXIT_FAIL;
+	l = st_target_events(&set, ap.target, err, sizeof(err));
+	if (!l) {
+		st_errorf("%s: %s", ap.target, err);
+		goto cleanup;
+	}
+	for (i = 0; i < l->nr; i++) {
+		if (!st_event_match(&l->events[i], ap.provider, ap.event))
+			continue;
+		st_probe_print_text(stdout, &l->events[i], verbose);
+		n++;
+	}
+	if (n)
+		status = ST_EXIT_OK;
+	else
+		st_errorf("no probe matches %s", src);
+cleanup:
+	st_attach_point_fini(&ap);
+	st_target_set_free(&set);
+	free(src);
 	return status;
 }

@@ -6,6 +6,9 @@
 #ifndef SIDETRACE_CMD_LIST_H
 #define SIDETRACE_CMD_LIST_H
 
+#include <stdbool.h>
+#include <sys/types.h>
+
 /*
  * sidetrace list [-v] [-f text|json] TARGET... | -p PID
  * argv[0] is the subcommand name ("list"); options start at argv[1].
@@ -13,5 +16,13 @@
  * 2 on a usage error.
  */
 int st_cmd_list(int argc, char **argv);
+
+/*
+ * sidetrace -l [-v] [-p PID] [PATTERN]: one side:PATH:PROVIDER:EVENT line
+ * per event that PATTERN (side:TARGET[:PROVIDER]:EVENT, wildcards; every
+ * object of PID when absent) matches, with fields when verbose. Returns
+ * the exit status, as st_cmd_list().
+ */
+int st_list_probes(const char *pattern, pid_t pid, bool verbose);
 
 #endif /* SIDETRACE_CMD_LIST_H */

@@ -391,7 +391,7 @@ static void serve_fini(struct serve *s)
 int st_cmd_serve(int argc, char **argv)
 {
 	struct serve s = {.http = {.fd = -1}};
-	int status = 1;
+	int status = ST_EXIT_FAIL;
 
 	/* Every thread started from here on leaves these to the main one. */
 	sigemptyset(&s.sigs);
@@ -402,11 +402,11 @@ int st_cmd_serve(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	if (parse_options(argc, argv, &s)) {
 		serve_fini(&s);
-		return 2;
+		return ST_EXIT_USAGE;
 	}
 	st_libbpf_messages(s.verbose);
 	if (!run(&s))
-		status = 0;
+		status = ST_EXIT_OK;
 	serve_fini(&s);
 	return status;
 }

@@ -4,11 +4,11 @@
  * configuration of the precompiled BPF program; sidetrace loads it,
  * attaches, runs BEGIN/interval/END in user space and prints the maps.
  *
- *   sidetrace [-v] [-p PID | -c CMD] [-f text|json] [-o FILE] -e PROGRAM | FILE
+ *   sidetrace [-v] [-q] [-d] [-p PID | -c CMD] [-f text|json] [-o FILE]
+ *             -e PROGRAM | FILE | -
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -19,6 +19,9 @@
 #include <wordexp.h>
 
 #include "cmd/common.h"
+#include "cmd/list.h"
+#include "cmd/options.h"
+#include "cmd/plan.h"
 #include "cmd/trace.h"
 #include "compile/compile.h"
 #include "discovery/targets.h"
@@ -31,17 +34,6 @@
 #include "runtime/stream.h"
 #include "util/escape.h"
 
-struct options {
-	bool verbose;
-	pid_t pid; /* -p, or 0 */
-	const char *cmd; /* -c, or NULL */
-	enum st_output_format fmt;
-	const char *out_path;
-	const char *program; /* -e, or NULL */
-	const char *file; /* the program's file, or NULL */
-	uint32_t events_size; /* --buffer-size, or 0 */
-};
-
 static volatile sig_atomic_t stop_signal;
 
 static void on_stop(int sig)
@@ -53,140 +45,6 @@ static void on_stop(int sig)
 static void on_child(int sig)
 {
 	(void)sig;
-}
-
-static void usage(FILE *f)
-{
-	fprintf(f, "Usage: sidetrace [OPTION...] -e PROGRAM | FILE\n"
-		   "       sidetrace list [-v] [-f text|json] TARGET... | -p PID\n"
-		   "       sidetrace serve [--listen ADDR:PORT] [-e PROGRAM]... [FILE|DIR]...\n"
-		   "Trace SIDE events with bpftrace-style programs, aggregated in the kernel.\n"
-		   "\n"
-		   "  -e PROGRAM   the program text, e.g.\n"
-		   "               'side:./app:http:request { @[args.method] = "
-		   "hist(args.latency_ns); }'\n"
-		   "  -p PID       trace only process PID (and find its libraries)\n"
-		   "  -c CMD       run CMD (split into words like a shell does), trace only\n"
-		   "               it and the libraries next to it, stop when it exits\n"
-		   "  -f FORMAT    output format: text (default) or json\n"
-		   "  -o FILE      write the output to FILE\n"
-		   "  -b, --buffer-size SIZE\n"
-		   "               the buffer of printed events (printf), e.g. 64M; a power\n"
-		   "               of 2 from 4K to 1G, default 16M. Events that find it full\n"
-		   "               are counted and reported, never waited for\n"
-		   "  -v           verbose: show libbpf's and the kernel's messages\n"
-		   "  -h, --help   this help\n"
-		   "\n"
-		   "Probes: side:TARGET:PROVIDER:EVENT ('*' wildcards), BEGIN, END,\n"
-		   "interval:s:N, interval:ms:N. Maps print when the program ends\n"
-		   "(Ctrl-C, exit(), or the end of -c CMD).\n");
-}
-
-/* -b: bytes with an optional K, M or G; a power of 2 that a ring buffer can be. */
-static int parse_size(const char *arg, uint32_t *out)
-{
-	unsigned long long v;
-	char *end;
-
-	errno = 0;
-	v = strtoull(arg, &end, 10);
-	if (!errno && end != arg && (*end == 'K' || *end == 'k'))
-		v <<= 10, end++;
-	else if (!errno && end != arg && (*end == 'M' || *end == 'm'))
-		v <<= 20, end++;
-	else if (!errno && end != arg && (*end == 'G' || *end == 'g'))
-		v <<= 30, end++;
-	if (errno || end == arg || *end || v < ST_EVENTS_MIN_SIZE || v > (1ULL << 30) ||
-	    (v & (v - 1))) {
-		fprintf(stderr,
-			"sidetrace: --buffer-size '%s': give a power of 2 from 4K to 1G, e.g. "
-			"64M\n",
-			arg);
-		return -EINVAL;
-	}
-	*out = v;
-	return 0;
-}
-
-static int parse_options(int argc, char **argv, struct options *o)
-{
-	static const struct option longopts[] = {
-		{"help", no_argument, NULL, 'h'},
-		{"buffer-size", required_argument, NULL, 'b'},
-		{NULL, 0, NULL, 0},
-	};
-	char *end;
-	int c;
-
-	memset(o, 0, sizeof(*o));
-	while ((c = getopt_long(argc, argv, "+hvp:c:f:o:e:b:", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'h':
-			usage(stdout);
-			exit(0);
-		case 'v':
-			o->verbose = true;
-			break;
-		case 'p':
-			errno = 0;
-			o->pid = strtol(optarg, &end, 10);
-			if (errno || *end || o->pid <= 0) {
-				fprintf(stderr, "sidetrace: -p wants a process id, not '%s'\n",
-					optarg);
-				return -EINVAL;
-			}
-			break;
-		case 'c':
-			o->cmd = optarg;
-			break;
-		case 'f':
-			if (!strcmp(optarg, "text")) {
-				o->fmt = ST_OUTPUT_TEXT;
-			} else if (!strcmp(optarg, "json")) {
-				o->fmt = ST_OUTPUT_JSON;
-			} else {
-				fprintf(stderr,
-					"sidetrace: unknown output format '%s': use text or json\n",
-					optarg);
-				return -EINVAL;
-			}
-			break;
-		case 'o':
-			o->out_path = optarg;
-			break;
-		case 'b':
-			if (parse_size(optarg, &o->events_size))
-				return -EINVAL;
-			break;
-		case 'e':
-			if (o->program) {
-				fprintf(stderr, "sidetrace: -e given twice: put every clause in "
-						"one program\n");
-				return -EINVAL;
-			}
-			o->program = optarg;
-			break;
-		default:
-			usage(stderr);
-			return -EINVAL;
-		}
-	}
-	if (o->pid && o->cmd) {
-		fprintf(stderr, "sidetrace: -p and -c exclude each other\n");
-		return -EINVAL;
-	}
-	if (optind < argc && !o->program) {
-		o->file = argv[optind++];
-	}
-	if (optind < argc || (!o->program && !o->file)) {
-		if (optind < argc)
-			fprintf(stderr, "sidetrace: unexpected argument '%s'\n", argv[optind]);
-		else
-			fprintf(stderr, "sidetrace: no program: give -e PROGRAM or a FILE\n");
-		usage(stderr);
-		return -EINVAL;
-	}
-	return 0;
 }
 
 /* BEGIN, END and interval attach points: each counts as a probe attached. */
@@ -203,7 +61,7 @@ static unsigned int count_user_points(const struct st_program *prog)
 
 /* Everything a tracing session owns; trace_fini() frees what is set. */
 struct trace {
-	struct options o;
+	struct st_trace_opts o;
 	char *text; /* the program's source */
 	struct st_program *prog;
 	struct st_target_set targets;
@@ -306,11 +164,15 @@ static int build(struct trace *t)
 			return -ENOMEM;
 		}
 	}
-	ret = st_parse(t->text, t->o.file ? t->o.file : "program", &t->prog, &diag);
+	ret = st_parse(t->text, st_program_name(t->o.file), &t->prog, &diag);
 	if (ret)
 		goto fail;
-	/* Before any target is read: a user without root may not reach it. */
-	if (st_program_has_side(t->prog) && st_loader_check_environment(err, sizeof(err))) {
+	/*
+	 * Before any target is read: a user without root may not reach it.
+	 * A dry run loads nothing: whoever can read the targets may plan.
+	 */
+	if (!t->o.dry_run && st_program_has_side(t->prog) &&
+	    st_loader_check_environment(err, sizeof(err))) {
 		st_errorf("%s", err);
 		return -EPERM;
 	}
@@ -389,8 +251,10 @@ static int start(struct trace *t)
 			return ret;
 		}
 	}
-	st_output_attached(t->out, t->o.fmt,
-			   (t->loaded ? t->compiled.nr_probes : 0) + count_user_points(t->prog));
+	if (!t->o.quiet)
+		st_output_attached(t->out, t->o.fmt,
+				   (t->loaded ? t->compiled.nr_probes : 0) +
+					   count_user_points(t->prog));
 	fflush(t->out);
 	return 0;
 }
@@ -413,11 +277,13 @@ static int command_status(const struct trace *t, const struct st_runner *r, unsi
 		return 128 + WTERMSIG(ws);
 	}
 	if (WIFEXITED(ws) && WEXITSTATUS(ws)) {
-		st_errorf("the command exited with status %d", WEXITSTATUS(ws));
+		/* -q: the exit status says it. */
+		if (!t->o.quiet)
+			st_errorf("the command exited with status %d", WEXITSTATUS(ws));
 		return WEXITSTATUS(ws);
 	}
 	/* It did its work, and nothing came of it: say where it may have gone. */
-	if (t->compiled.nr_maps && !r->nr_entries && !lost)
+	if (!t->o.quiet && t->compiled.nr_maps && !r->nr_entries && !lost)
 		st_errorf("no event was traced in the command's process (pid %d): -c traces "
 			  "that process only, not the processes it starts (a shell's or a "
 			  "script's); to trace those, run sidetrace without -c",
@@ -515,15 +381,23 @@ static void trace_fini(struct trace *t)
 int st_cmd_trace(int argc, char **argv)
 {
 	struct trace t = {.out = stdout, .release_fd = -1};
-	int ret, status = 1;
+	int ret, status = ST_EXIT_FAIL;
 
-	if (parse_options(argc, argv, &t.o))
-		return 2;
+	if (st_trace_parse_options(argc, argv, &t.o))
+		return ST_EXIT_USAGE;
+	if (t.o.list)
+		return st_list_probes(t.o.list_pattern, t.o.pid, t.o.verbose);
 	st_libbpf_messages(t.o.verbose);
-	if (!build(&t) && !start(&t)) {
+	if (build(&t))
+		goto cleanup;
+	if (t.o.dry_run) {
+		st_print_plan(stdout, t.prog, &t.compiled);
+		status = ST_EXIT_OK;
+	} else if (!start(&t)) {
 		ret = run(&t);
-		status = ret < 0 ? 1 : ret;
+		status = ret < 0 ? ST_EXIT_FAIL : ret;
 	}
+cleanup:
 	trace_fini(&t);
 	return status;
 }

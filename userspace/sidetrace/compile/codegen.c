@@ -64,8 +64,13 @@ int cg_emit(struct cctx *c, struct st_pos pos, uint8_t op, uint8_t a, int64_t im
 		break;
 	}
 	c->depth += pushes;
-	if (pushes > 0 && c->depth > ST_STACK_DEPTH)
-		return cg_fail(c, pos, "expression too deeply nested for the BPF machine");
+	if (pushes > 0 && c->depth > ST_STACK_DEPTH) {
+		st_diag_set(c->diag, c->prog->filename, pos,
+			    "expression too deeply nested for the BPF machine: its stack holds %d "
+			    "values",
+			    ST_STACK_DEPTH);
+		return -EINVAL;
+	}
 	in = &cfg->insns[cfg->nr_insns++];
 	memset(in, 0, sizeof(*in));
 	in->op = op;

@@ -82,6 +82,9 @@ static int add_probe(const struct st_program *prog, struct st_compiled *out,
 	p = &probes[out->nr_probes];
 	memset(p, 0, sizeof(*p));
 	p->event = ev;
+	/* A wildcard target (-p) spans objects: the probe names the event's. */
+	if (strchr(target, '*'))
+		target = ev->path;
 	if (asprintf(&p->name, "side:%s:%s:%s", target, ev->provider, ev->name) < 0) {
 		p->name = NULL;
 		return -ENOMEM;

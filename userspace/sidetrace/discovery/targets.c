@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -134,6 +135,9 @@ static bool object_matches(const char *path, const char *target)
 	char real[PATH_MAX];
 
 	base = base ? base + 1 : path;
+	/* "*" is every object; "*kv*" those whose path or file name match. */
+	if (strchr(target, '*'))
+		return !fnmatch(target, path, 0) || !fnmatch(target, base, 0);
 	if (!strcmp(path, target))
 		return true;
 	if (realpath(target, real) && !strcmp(path, real))
@@ -240,6 +244,11 @@ const struct st_event_list *st_target_events(struct st_target_set *s, const char
 		}
 		if (t->list.nr)
 			return &t->list;
+		if (strchr(name, '*')) {
+			snprintf(err, errlen, "process %d maps no object with events that matches",
+				 s->pid);
+			return NULL;
+		}
 		/* Not loaded yet: attach to the file, filtered on the pid. */
 		free(t->selected);
 		t->selected = NULL;
@@ -250,6 +259,11 @@ const struct st_event_list *st_target_events(struct st_target_set *s, const char
 		name = s->cmd_path;
 	if (!*name) {
 		snprintf(err, errlen, "empty target: write the program or library to trace");
+		return NULL;
+	}
+	if (strchr(name, '*')) {
+		snprintf(err, errlen,
+			 "'*' in a target means every object of a process: give -p PID");
 		return NULL;
 	}
 	if (st_read_target(name, s->cmd_path, &t->list, path, sizeof(path), err, errlen))

@@ -53,7 +53,9 @@ struct st_target_set {
 /*
  * Every event of target name (read once per name), or NULL with the
  * reason in err. With pid set, the events of the objects the process maps
- * that name matches; an object it has not loaded yet is read from its file.
+ * that name matches (a name with '*' is a glob on their paths and file
+ * names: "*" is every object); an object it has not loaded yet is read
+ * from its file. A glob without pid is refused.
  */
 const struct st_event_list *st_target_events(struct st_target_set *s, const char *name, char *err,
 					     size_t errlen);

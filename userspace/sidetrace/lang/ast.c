@@ -52,7 +52,7 @@ static void stmts_free(struct st_stmt *stmts, uint32_t nr)
 	free(stmts);
 }
 
-static void attach_point_fini(struct st_attach_point *p)
+void st_attach_point_fini(struct st_attach_point *p)
 {
 	free(p->target);
 	free(p->provider);
@@ -65,7 +65,7 @@ static void clause_fini(struct st_clause *c)
 	uint32_t i;
 
 	for (i = 0; i < c->nr_points; i++)
-		attach_point_fini(&c->points[i]);
+		st_attach_point_fini(&c->points[i]);
 	free(c->points);
 	st_expr_free(c->filter);
 	stmts_free(c->stmts, c->nr_stmts);

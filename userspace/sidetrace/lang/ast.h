@@ -302,6 +302,8 @@ struct st_program {
 
 void st_expr_free(struct st_expr *e);
 void st_program_free(struct st_program *prog);
+/* Frees what an attach point owns (names, matched events), not p. */
+void st_attach_point_fini(struct st_attach_point *p);
 
 /* A clause with a side: attach point runs in the kernel; others in user space. */
 bool st_clause_is_side(const struct st_clause *cl);

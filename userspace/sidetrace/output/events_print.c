@@ -176,6 +176,22 @@ static void print_line(FILE *f, const char *label, const char *s)
 	fputc('\n', f);
 }
 
+/* The event's fields, one "    name: type" line each. */
+static void print_fields(FILE *f, const struct st_event *ev, bool verbose)
+{
+	uint32_t i;
+
+	for (i = 0; i < ev->nr_fields; i++) {
+		char *s = st_type_to_string(&ev->fields[i].type, verbose);
+
+		fputs("    ", f);
+		st_fputs_text(f, ev->fields[i].name);
+		/* The type's text escaped what it took from the binary. */
+		fprintf(f, ": %s\n", s ? s : "?");
+		free(s);
+	}
+}
+
 static void print_event_text(FILE *f, const struct st_event *ev, bool verbose)
 {
 	const char *lvl = st_loglevel_name(ev->loglevel);
@@ -205,15 +221,7 @@ static void print_event_text(FILE *f, const struct st_event *ev, bool verbose)
 		if (ev->attrs)
 			print_line(f, "    attributes: ", ev->attrs);
 	}
-	for (i = 0; i < ev->nr_fields; i++) {
-		char *s = st_type_to_string(&ev->fields[i].type, verbose);
-
-		fputs("    ", f);
-		st_fputs_text(f, ev->fields[i].name);
-		/* The type's text escaped what it took from the binary. */
-		fprintf(f, ": %s\n", s ? s : "?");
-		free(s);
-	}
+	print_fields(f, ev, verbose);
 	if (!verbose)
 		return;
 	for (i = 0; i < ev->nr_sites; i++) {
@@ -239,6 +247,17 @@ void st_list_print_text(FILE *f, const struct st_event_list *l, bool verbose)
 			print_line(f, "", ev->path);
 		print_event_text(f, ev, verbose);
 	}
+}
+
+void st_probe_print_text(FILE *f, const struct st_event *ev, bool fields)
+{
+	fputs("side:", f);
+	st_fputs_text(f, ev->path);
+	fputc(':', f);
+	print_names(f, ev->provider, ev->name);
+	fputc('\n', f);
+	if (fields)
+		print_fields(f, ev, false);
 }
 
 static void json_type(struct st_textbuf *tb, const struct st_type *t);

@@ -21,6 +21,13 @@ char *st_type_to_string(const struct st_type *t, bool verbose);
 /* The listing as text, events grouped by object path. */
 void st_list_print_text(FILE *f, const struct st_event_list *l, bool verbose);
 
+/*
+ * One event as the probe that traces it, "side:PATH:PROVIDER:EVENT" (the
+ * SIDE names), for `sidetrace -l`; fields adds its fields as `list` shows
+ * them.
+ */
+void st_probe_print_text(FILE *f, const struct st_event *ev, bool fields);
+
 /* One JSON document per line and per event, with the full type trees. */
 void st_list_print_json(FILE *f, const struct st_event_list *l);
 

@@ -617,6 +617,10 @@ int st_problems_read(const struct st_loader *l, const struct st_compiled *c, str
 	return n;
 }
 
+/* A limit's number in a message, from its one definition. */
+#define STRINGIFY_(x) #x
+#define STRINGIFY(x) STRINGIFY_(x)
+
 const char *st_counter_reason(uint32_t counter)
 {
 	switch (counter) {
@@ -639,7 +643,9 @@ const char *st_counter_reason(uint32_t counter)
 	case ST_C_STR_TRUNC:
 		return "string longer than 63 bytes, truncated";
 	case ST_C_MAP_FULL:
-		return "map full, values not counted";
+		/* The keyed maps share one kernel hash of ST_DEFAULT_MAP_ENTRIES. */
+		return "map full (the keyed maps hold " STRINGIFY(
+			ST_DEFAULT_MAP_ENTRIES) " entries in all), values not counted";
 	case ST_C_BUSY:
 		return "dropped: too many runs preempted on one CPU";
 	case ST_C_LOST:

@@ -1,0 +1,314 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
+# The command line's conventions, bpftrace's where they overlap: -l/-lv
+# against readelf -n, library names through the linker's cache, '*' as
+# TARGET with -p, -V, -q, -d (nothing attached), stdin and #! scripts,
+# each refused form with its message and exit status, the man page, and
+# the documented limits against the constants that define them.
+
+load helpers
+bats_require_minimum_version 1.5.0
+
+FIX="$BATS_TEST_DIRNAME/../fixtures"
+LDCONF=/etc/ld.so.conf.d/zz-sidetrace-cli-test.conf
+
+setup() {
+	D="$BATS_TEST_TMPDIR"
+	chmod 755 "$D"
+}
+
+teardown() {
+	if [ -e "$LDCONF" ]; then
+		rm -f "$LDCONF"
+		ldconfig
+	fi
+	[ -z "${APP:-}" ] || kill "$APP" 2>/dev/null || true
+	[ -z "${PUB:-}" ] || rm -rf "$PUB"
+}
+
+# "provider:name" of every probe in the notes, sorted, once each.
+readelf_probes() { # binary
+	readelf -n "$1" | awk '/Provider:/ { p = $2 } /Name:/ { print p ":" $2 }' | sort -u
+}
+
+# The same from -l: the names after "side:PATH:", sanitized as the notes are.
+l_probes() { # binary
+	"$SIDETRACE" -l "side:$1" | sed "s|^side:$1:||" |
+		awk -F: '{ gsub(/[^A-Za-z0-9_]/, "_", $1); gsub(/[^A-Za-z0-9_]/, "_", $2)
+			print $1 ":" $2 }' | sort
+}
+
+@test "-l: one side:TARGET:PROVIDER:EVENT line per probe of readelf -n, for each example" {
+	local b
+	for b in "$HTTPD" "$LIBKV" "$OUT/examples/order_service"; do
+		[ -n "$(readelf_probes "$b")" ]
+		diff <(readelf_probes "$b") <(l_probes "$b")
+		# Ready to paste into a program: each line is a valid attach point.
+		run -0 "$SIDETRACE" -l "side:$b"
+		[ "${#lines[@]}" -eq "$(readelf_probes "$b" | wc -l)" ]
+		"$SIDETRACE" -d -e "$("$SIDETRACE" -l "side:$b" | paste -sd, -) { @[probe] = count(); }" >/dev/null
+	done
+}
+
+@test "-l patterns: wildcards, bpftrace's side:TARGET:EVENT, no match, refused forms" {
+	run -0 --separate-stderr "$SIDETRACE" -l "side:$HTTPD:http:*"
+	[ "$output" = "side:$HTTPD:http:error
+side:$HTTPD:http:request" ]
+	run -0 "$SIDETRACE" -l "side:$HTTPD:request"
+	[ "$output" = "side:$HTTPD:http:request" ]
+	run -0 "$SIDETRACE" -l "side:$HTTPD:*:*_state"
+	[ "$output" = "side:$HTTPD:app:conn_state" ]
+	run -1 --separate-stderr "$SIDETRACE" -l "side:$HTTPD:nope:*"
+	[ "$stderr" = "sidetrace: no probe matches side:$HTTPD:nope:*" ]
+	run -2 --separate-stderr "$SIDETRACE" -l
+	[ "$stderr" = "sidetrace: -l: give a pattern, e.g. 'side:./app:*', or -p PID" ]
+	run -2 --separate-stderr "$SIDETRACE" -l "usdt:$HTTPD:*"
+	[ "${stderr%%$'\n'*}" = "pattern:1:1: error: unknown probe type 'usdt': expected side:TARGET:PROVIDER:EVENT, BEGIN, END, interval:s:N or interval:ms:N" ]
+	run -2 --separate-stderr "$SIDETRACE" -l BEGIN
+	[ "$stderr" = "sidetrace: -l 'BEGIN': a pattern is side:TARGET[:PROVIDER]:EVENT, '*' wildcards" ]
+	run -2 --separate-stderr "$SIDETRACE" -l -e 'BEGIN { exit(); }'
+	[ "$stderr" = "sidetrace: -l lists probes: it takes a PATTERN and -p PID, not -e, -c or -d" ]
+	run -1 --separate-stderr "$SIDETRACE" -l 'side:/nonexistent:*'
+	[ "$stderr" = "sidetrace: /nonexistent: no such file" ]
+}
+
+@test "-lv: each probe's fields with their types; as many as the notes' SDT arguments say" {
+	run -0 "$SIDETRACE" -lv "side:$HTTPD:http:*"
+	[ "$output" = "side:$HTTPD:http:error
+    code: s32
+    reason: string
+side:$HTTPD:http:request
+    method: string
+    path: string
+    status: u16
+    latency_ns: u64
+    bytes: u32
+    peer: struct { addr: u32, port: u16 }" ]
+	# A SIDE site passes min(fields, 10) values, the description, the
+	# vector, and for a variadic event its dynamic fields (README).
+	local b p n args variadic
+	for b in "$HTTPD" "$LIBKV"; do
+		while read -r p args; do
+			n=$("$SIDETRACE" -lv "side:$b:$p" | grep -c '^    ')
+			variadic=$("$SIDETRACE" list "$b" | grep -c "^  $p .*variadic" || true)
+			[ $((n < 10 ? n : 10)) -eq $((args - 2 - variadic)) ] ||
+				{ echo "$b $p: $n fields, $args SDT arguments"; false; }
+		done < <(readelf -n "$b" | awk '/Provider:/ { p = $2 } /Name:/ { n = $2 }
+			/Arguments:/ { print p ":" n, NF - 1 }' | sort -u)
+	done
+}
+
+@test "a library name as TARGET resolves through the linker's cache, without -p or -c" {
+	mkdir "$D/ldlib"
+	cc -O2 -Wall -fPIC -shared -I"$ROOT/include" "$FIX/liblistfix.c" \
+		-Wl,-soname,libsidetrace_ldtest.so.1 -o "$D/ldlib/libsidetrace_ldtest.so.1" \
+		-L"$OUT" -lside -Wl,-rpath,"$OUT"
+	run -1 --separate-stderr env -u LD_LIBRARY_PATH "$SIDETRACE" -l 'side:libsidetrace_ldtest:*'
+	echo "$D/ldlib" > "$LDCONF"
+	ldconfig
+	run -0 env -u LD_LIBRARY_PATH "$SIDETRACE" -lv 'side:libsidetrace_ldtest:*'
+	[ "$output" = "side:$D/ldlib/libsidetrace_ldtest.so.1:listfix:op
+    n: s32
+    what: string" ]
+	run -0 env -u LD_LIBRARY_PATH "$SIDETRACE" -d -e 'side:libsidetrace_ldtest:listfix:op { @[args.what] = sum(args.n); }'
+	[ "${lines[1]}" = "side:libsidetrace_ldtest:listfix:op  1 site, 2 of 16 loads, 5 of 128 instructions, program plain" ]
+}
+
+@test "a system library by name: libstdc++'s probes, listed as readelf shows them and traced system-wide" {
+	local lib
+	lib=$(ldconfig -p | awk '$1 == "libstdc++.so.6" && /x86-64|AArch64/ { print $NF; exit }')
+	[ -n "$lib" ] && [ -n "$(readelf_probes "$lib")" ] || skip "no libstdc++ with SDT notes"
+	diff <(readelf_probes "$lib" | sed "s|^|side:$lib:|") <("$SIDETRACE" -l 'side:libstdc++:*')
+	printf 'int main(){for(int i=0;i<5;i++) try { throw i; } catch(int) {} return 0;}\n' > "$D/t.cpp"
+	g++ -O0 "$D/t.cpp" -o "$D/thrower"
+	"$SIDETRACE" -e 'side:libstdc++:libstdcxx:throw { @[comm] = count(); }' > "$D/out" &
+	local st=$! i
+	for i in $(seq 100); do grep -q Attaching "$D/out" && break; sleep 0.1; done
+	"$D/thrower"
+	kill -INT "$st"
+	wait "$st"
+	grep -qx '@\[thrower\]: 5' "$D/out"
+}
+
+@test "'*' as TARGET with -p: every object the process maps, listed and traced exactly" {
+	start_app "$D/kv.out" "$KV" -p -w 2 -n 30
+	run -0 "$SIDETRACE" -l -p "$APP_PID"
+	[ "$output" = "side:$(readlink -f "$LIBKV"):kv:get
+side:$(readlink -f "$LIBKV"):kv:put" ]
+	run -0 "$SIDETRACE" -l -p "$APP_PID" 'side:*kv.so:*:put'
+	[ "$output" = "side:$(readlink -f "$LIBKV"):kv:put" ]
+	run -1 --separate-stderr "$SIDETRACE" -l -p "$APP_PID" 'side:*nothing*:*:*'
+	[ "$stderr" = "sidetrace: *nothing*: process $APP_PID maps no object with events that matches" ]
+	run -0 --separate-stderr "$SIDETRACE" -q -p "$APP_PID" -e 'side:*:kv:* { @[probe] = count(); }'
+	grep -qx "@\[side:$(readlink -f "$LIBKV"):kv:put\]: 30" <<<"$output"
+	grep -qx "@\[side:$(readlink -f "$LIBKV"):kv:get\]: 60" <<<"$output"
+	wait "$APP"
+	APP=
+}
+
+@test "'*' as TARGET without -p: refused, with the reason" {
+	run -1 --separate-stderr "$SIDETRACE" -e 'side:*:kv:get { @ = count(); }'
+	[ "${stderr%%$'\n'*}" = "program:1:6: error: cannot read the events of *: '*' in a target means every object of a process: give -p PID" ]
+	run -1 --separate-stderr "$SIDETRACE" -l 'side:*:kv:get'
+	[ "$stderr" = "sidetrace: *: '*' in a target means every object of a process: give -p PID" ]
+}
+
+@test "-V and --version print the Makefile's version; -h the usage, exit 0" {
+	local v
+	v=$(sed -n 's/^VERSION := //p' "$ROOT/Makefile")
+	run -0 "$SIDETRACE" -V
+	[ "$output" = "sidetrace v$v" ]
+	run -0 "$SIDETRACE" --version
+	[ "$output" = "sidetrace v$v" ]
+	run -0 "$SIDETRACE" -h
+	[[ "${lines[0]}" == "Usage: sidetrace "* ]]
+}
+
+@test "-q: no Attaching line (text or JSON) and no note of the command's exit status" {
+	run -0 --separate-stderr "$SIDETRACE" -e 'BEGIN { printf("hi\n"); exit(); }'
+	[ "$output" = $'Attaching 1 probe...\nhi' ]
+	run -0 --separate-stderr "$SIDETRACE" -q -e 'BEGIN { printf("hi\n"); exit(); }'
+	[ "$output" = "hi" ]
+	run -0 --separate-stderr "$SIDETRACE" -q -f json -e 'BEGIN { printf("hi\n"); exit(); }'
+	[ "$output" = '{"type": "printf", "data": "hi\n"}' ]
+	run -3 --separate-stderr "$SIDETRACE" -c "sh -c 'exit 3'" -e "side:$HTTPD:http:request { @ = count(); }"
+	[ "$stderr" = "sidetrace: the command exited with status 3" ]
+	run -3 --separate-stderr "$SIDETRACE" -q -c "sh -c 'exit 3'" -e "side:$HTTPD:http:request { @ = count(); }"
+	[ "$stderr" = "" ]
+}
+
+@test "-d: the plan, exit 0, no bpf() call, as a user without BPF privileges, the semaphore left at 0" {
+	local prog="side:$HTTPD:http:request /args.status >= 500/ { @e[args.path, args.status] = count(); @h = hist(args.latency_ns); printf(\"%s\\n\", args.path); } interval:ms:1500 { exit(); } END { print(@h); }"
+	run -0 --separate-stderr "$SIDETRACE" --dry-run -b 64K -e "$prog"
+	[ "$output" = "Dry run: nothing attached. Probes:
+side:$HTTPD:http:request  1 site, 3 of 16 loads, 16 of 128 instructions, program interpreter
+interval:ms:1500  in sidetrace
+END  in sidetrace
+Maps (2 of 64, keyed ones share 10240 entries):
+@e  count, keys: string, uint64
+@h  hist
+Event buffer: 64K (printf, print(args))" ]
+	# Where a user reaches it: bats' own directories are root's.
+	PUB=$(mktemp -d /tmp/sidetrace-cli.XXXXXX)
+	chmod 755 "$PUB"
+	cp "$HTTPD" "$PUB/app"
+	run -0 --separate-stderr setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$SIDETRACE" -d -e "side:$PUB/app:http:request { @ = count(); }"
+	[ "${lines[1]}" = "side:$PUB/app:http:request  1 site, 0 of 16 loads, 3 of 128 instructions, program count" ]
+	# Its own copy: no other suite's cleanup can end it.
+	start_app "$D/app.out" "$PUB/app" -p -d 20 -r 200
+	# LeakSanitizer (tests/asan.sh) cannot run under ptrace.
+	ASAN_OPTIONS=detect_leaks=0 strace -f -qq -e trace=bpf,perf_event_open -o "$D/strace" \
+		"$SIDETRACE" -d -p "$APP_PID" -e "side:$PUB/app:http:request { @ = count(); }" >/dev/null
+	! grep -E 'bpf\(|perf_event_open\(' "$D/strace"
+	[ "$(read_semaphore "$APP_PID" "$PUB/app" http request)" = 0 ]
+	# What -d says fits is what loads: the same program runs.
+	run -0 "$SIDETRACE" -q -p "$APP_PID" -e "side:$PUB/app:http:request { @ = count(); } interval:ms:300 { exit(); }"
+	kill "$APP"
+	APP=
+}
+
+@test "-d refuses what the compile step refuses, with the limit named" {
+	local keys="args.path, args.method, pid, tid, cpu, uid, comm, args.status, nsecs"
+	run -1 --separate-stderr "$SIDETRACE" -d -e "side:$HTTPD:http:request { @[$keys] = count(); }"
+	[[ "$stderr" == *"error: too many keys: a map has at most 8"* ]]
+}
+
+@test "a program from stdin (-): run, and its errors named stdin" {
+	run -0 --separate-stderr "$SIDETRACE" -q - <<<'BEGIN { printf("from stdin\n"); exit(); }'
+	[ "$output" = "from stdin" ]
+	run -1 --separate-stderr "$SIDETRACE" - <<<'BEGIN { @x = nope(); }'
+	[ "${stderr%%$'\n'*}" = "stdin:1:14: error: unknown function 'nope': valid are count, sum, avg, min, max, stats, hist, lhist, print, clear, zero, exit and printf" ]
+}
+
+@test "#! scripts run as commands with sidetrace on PATH; errors keep their line" {
+	mkdir "$D/bin"
+	ln -s "$SIDETRACE" "$D/bin/sidetrace"
+	printf '#!/usr/bin/env sidetrace\n// a script\nBEGIN { printf("script ran\\n"); exit(); }\n' > "$D/ok.st"
+	chmod +x "$D/ok.st"
+	PATH="$D/bin:$PATH" run -0 --separate-stderr "$D/ok.st"
+	[ "$output" = $'Attaching 1 probe...\nscript ran' ]
+	printf '#!/usr/bin/env sidetrace\nBEGIN { printf("x") exit(); }\n' > "$D/bad.st"
+	chmod +x "$D/bad.st"
+	PATH="$D/bin:$PATH" run -1 --separate-stderr "$D/bad.st"
+	[ "${stderr%%$'\n'*}" = "$D/bad.st:2:21: error: expected ';' or '}' after statement" ]
+	# The same text from stdin.
+	run -0 --separate-stderr "$SIDETRACE" -q - < "$D/ok.st"
+	[ "$output" = "script ran" ]
+}
+
+@test "refused command lines: each message, exit status 2" {
+	run -2 --separate-stderr "$SIDETRACE" -e 'BEGIN { exit(); }' -e 'END { }'
+	[ "$stderr" = "sidetrace: -e given twice: put every clause in one program" ]
+	run -2 --separate-stderr "$SIDETRACE" -e 'BEGIN { exit(); }' extra
+	[ "$stderr" = "sidetrace: unexpected argument 'extra': the program is -e's, a FILE would be a second one" ]
+	run -2 --separate-stderr "$SIDETRACE" a.st b.st
+	[ "$stderr" = "sidetrace: unexpected argument 'b.st'" ]
+	run -2 --separate-stderr "$SIDETRACE" -p 1 -c true -e 'BEGIN { exit(); }'
+	[ "$stderr" = "sidetrace: -p and -c exclude each other" ]
+	run -2 --separate-stderr "$SIDETRACE" -p abc -e 'BEGIN { exit(); }'
+	[ "$stderr" = "sidetrace: -p wants a process id, not 'abc'" ]
+	run -2 --separate-stderr "$SIDETRACE" -f yaml -e 'BEGIN { exit(); }'
+	[ "$stderr" = "sidetrace: unknown output format 'yaml': use text or json" ]
+	run -2 --separate-stderr "$SIDETRACE" --bogus
+	[[ "${stderr%%$'\n'*}" == *"unrecognized option '--bogus'" ]]
+	run -2 --separate-stderr "$SIDETRACE"
+	[[ "$stderr" == "sidetrace: no program: give -e PROGRAM, a FILE or - (stdin)"$'\n'"Usage: sidetrace "* ]]
+}
+
+@test "-c that a shell would refuse: says why, exit status 1" {
+	run -1 --separate-stderr "$SIDETRACE" -c "$HTTPD -n '5" -e "side:$HTTPD:http:request { @ = count(); }"
+	[ "$stderr" = "sidetrace: -c '$HTTPD -n '5': unterminated quote (or other shell syntax error)" ]
+	run -1 --separate-stderr "$SIDETRACE" -c "$HTTPD | cat" -e "side:$HTTPD:http:request { @ = count(); }"
+	[ "$stderr" = "sidetrace: -c '$HTTPD | cat': | & ; < > ( ) { } and newlines are shell syntax: run it with sh -c '...'" ]
+	run -1 --separate-stderr "$SIDETRACE" -c "$HTTPD \$(echo -n 5)" -e "side:$HTTPD:http:request { @ = count(); }"
+	[ "$stderr" = "sidetrace: -c '$HTTPD \$(echo -n 5)': command substitution is not run: run it with sh -c '...'" ]
+	run -1 --separate-stderr "$SIDETRACE" -c "" -e "side:$HTTPD:http:request { @ = count(); }"
+	[ "$stderr" = "sidetrace: -c '': empty command" ]
+	run -1 --separate-stderr "$SIDETRACE" /nonexistent.st
+	[ "$stderr" = "sidetrace: cannot read /nonexistent.st: No such file or directory" ]
+}
+
+@test "make install puts the man page in share/man/man1; it renders without warnings" {
+	make -C "$ROOT" --no-print-directory -s install DESTDIR="$D/root" PREFIX=/usr/local
+	[ -f "$D/root/usr/local/share/man/man1/sidetrace.1" ]
+	[ -x "$D/root/usr/local/bin/sidetrace" ]
+	run -0 --separate-stderr groff -man -ww -z "$ROOT/docs/sidetrace.1"
+	[ "$stderr" = "" ]
+	run -0 groff -man -Tascii -P-cbou "$ROOT/docs/sidetrace.1"
+	for s in NAME SYNOPSIS OPTIONS COMMANDS LANGUAGE "EXIT STATUS" LIMITS EXAMPLES; do
+		grep -q "^$s" <<<"$output" || { echo "no section $s"; false; }
+	done
+}
+
+@test "the limits the README and the man page state are the constants' values" {
+	python3 - "$ROOT" <<'PY'
+import re, sys
+root = sys.argv[1]
+defs = {}
+for h in ("bpf/sidetrace.h", "bpf/sidetrace_arith.h", "userspace/sidetrace/lang/ast.h",
+          "userspace/sidetrace/lang/format.h"):
+    for m in re.finditer(r"^#define (ST_\w+) (.+?)(?:\s*/\*.*)?$", open(f"{root}/{h}").read(), re.M):
+        defs[m.group(1)] = m.group(2)
+def value(name):
+    v = defs[name]
+    for _ in range(4):
+        v = re.sub(r"\b(ST_\w+)\b", lambda m: "(" + defs[m.group(1)] + ")", v)
+    return eval(v.replace("U", ""))
+bad, n = [], 0
+# README: | what | 8 ... | `ST_X` [- 1] |
+for m in re.finditer(r"^\| [^|]+ \| (\d+)( MiB)?[^|]* \| `(ST_\w+)`( - 1)? \|$", open(f"{root}/README.md").read(), re.M):
+    n += 1
+    have = int(m.group(1)) << (20 if m.group(2) else 0)
+    want = value(m.group(3)) - (1 if m.group(4) else 0)
+    if have != want:
+        bad.append(f"README {m.group(3)}: {have} != {want}")
+# sidetrace.1: "N things (ST_X)" and "N (ST_X)"
+for m in re.finditer(r"(\d+)(?: [a-z ]*)? \((ST_\w+)\)", open(f"{root}/docs/sidetrace.1").read()):
+    n += 1
+    if int(m.group(1)) != value(m.group(2)):
+        bad.append(f"sidetrace.1 {m.group(2)}: {m.group(1)} != {value(m.group(2))}")
+print(n, "limits checked")
+sys.exit("\n".join(bad) if bad or n < 20 else 0)
+PY
+}

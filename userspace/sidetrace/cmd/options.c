@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The tracing command's options (options.h): bpftrace's letters where
+ * they overlap (-e -p -c -f -o -l -v -q -d -V), a FILE, or '-' for stdin.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/options.h"
+#include "sidetrace.h"
+
+/* The Makefile's VERSION; a build outside it says so. */
+#ifndef SIDETRACE_VERSION
+#define SIDETRACE_VERSION "unknown"
+#endif
+
+static void usage(FILE *f)
+{
+	fprintf(f, "Usage: sidetrace [OPTION...] -e PROGRAM | FILE | -\n"
+		   "       sidetrace -l [-v] [-p PID] [side:TARGET[:PROVIDER]:EVENT]\n"
+		   "       sidetrace list [-v] [-f text|json] TARGET... | -p PID\n"
+		   "       sidetrace serve [--listen ADDR:PORT] [-e PROGRAM]... [FILE|DIR]...\n"
+		   "Trace SIDE events with bpftrace-style programs, aggregated in the kernel.\n"
+		   "\n"
+		   "  -e PROGRAM   the program text, e.g.\n"
+		   "               'side:./app:http:request { @[args.method] = "
+		   "hist(args.latency_ns); }'\n"
+		   "  FILE         the program in a file ('#!' first line ignored); - is stdin\n"
+		   "  -l [PATTERN] list the probes that match, e.g. 'side:./app:http:*';\n"
+		   "               with -v their fields and types\n"
+		   "  -p PID       trace only process PID (and find its libraries); '*' as\n"
+		   "               TARGET is every object it maps\n"
+		   "  -c CMD       run CMD (split into words like a shell does), trace only\n"
+		   "               it and the libraries next to it, stop when it exits\n"
+		   "  -f FORMAT    output format: text (default) or json\n"
+		   "  -o FILE      write the output to FILE\n"
+		   "  -b, --buffer-size SIZE\n"
+		   "               the buffer of printed events (printf), e.g. 64M; a power\n"
+		   "               of 2 from 4K to 1G, default 16M. Events that find it full\n"
+		   "               are counted and reported, never waited for\n"
+		   "  -d, --dry-run\n"
+		   "               check and compile, print the probes, sites and maps,\n"
+		   "               attach nothing\n"
+		   "  -q           quiet: no 'Attaching N probes...' line, no hints\n"
+		   "  -v           verbose: show libbpf's and the kernel's messages\n"
+		   "  -V, --version\n"
+		   "               print the version\n"
+		   "  -h, --help   this help\n"
+		   "\n"
+		   "Probes: side:TARGET:PROVIDER:EVENT ('*' wildcards), BEGIN, END,\n"
+		   "interval:s:N, interval:ms:N. Maps print when the program ends\n"
+		   "(Ctrl-C, exit(), or the end of -c CMD). Exit status: 0, 1 when\n"
+		   "tracing failed, 2 for a wrong command line; with -c, the command's.\n"
+		   "See sidetrace(1).\n");
+}
+
+/* -b: bytes with an optional K, M or G; a power of 2 that a ring buffer can be. */
+static int parse_size(const char *arg, uint32_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (!errno && end != arg && (*end == 'K' || *end == 'k'))
+		v <<= 10, end++;
+	else if (!errno && end != arg && (*end == 'M' || *end == 'm'))
+		v <<= 20, end++;
+	else if (!errno && end != arg && (*end == 'G' || *end == 'g'))
+		v <<= 30, end++;
+	if (errno || end == arg || *end || v < ST_EVENTS_MIN_SIZE || v > (1ULL << 30) ||
+	    (v & (v - 1))) {
+		fprintf(stderr,
+			"sidetrace: --buffer-size '%s': give a power of 2 from 4K to 1G, e.g. "
+			"64M\n",
+			arg);
+		return -EINVAL;
+	}
+	*out = v;
+	return 0;
+}
+
+/* The options that take a value. */
+static int parse_value(int c, const char *arg, struct st_trace_opts *o)
+{
+	char *end;
+
+	switch (c) {
+	case 'p':
+		errno = 0;
+		o->pid = strtol(arg, &end, 10);
+		if (errno || *end || end == arg || o->pid <= 0) {
+			fprintf(stderr, "sidetrace: -p wants a process id, not '%s'\n", arg);
+			return -EINVAL;
+		}
+		return 0;
+	case 'f':
+		if (!strcmp(arg, "text") || !strcmp(arg, "json")) {
+			o->fmt = !strcmp(arg, "json") ? ST_OUTPUT_JSON : ST_OUTPUT_TEXT;
+			return 0;
+		}
+		fprintf(stderr, "sidetrace: unknown output format '%s': use text or json\n", arg);
+		return -EINVAL;
+	case 'b':
+		return parse_size(arg, &o->events_size);
+	case 'e':
+		if (o->program) {
+			fprintf(stderr, "sidetrace: -e given twice: put every clause in one "
+					"program\n");
+			return -EINVAL;
+		}
+		o->program = arg;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/* What the options and arguments say together; 0 or -EINVAL after a message. */
+static int check_combination(int argc, char **argv, struct st_trace_opts *o)
+{
+	if (o->pid && o->cmd) {
+		fprintf(stderr, "sidetrace: -p and -c exclude each other\n");
+		return -EINVAL;
+	}
+	if (o->list) {
+		if (o->program || o->cmd || o->dry_run) {
+			fprintf(stderr,
+				"sidetrace: -l lists probes: it takes a PATTERN and -p PID, "
+				"not -e, -c or -d\n");
+			return -EINVAL;
+		}
+		if (optind < argc)
+			o->list_pattern = argv[optind++];
+	} else if (optind < argc && !o->program) {
+		o->file = argv[optind++];
+	}
+	if (optind < argc) {
+		fprintf(stderr, "sidetrace: unexpected argument '%s'%s\n", argv[optind],
+			o->program ? ": the program is -e's, a FILE would be a second one" : "");
+		return -EINVAL;
+	}
+	if (!o->list && !o->program && !o->file) {
+		fprintf(stderr, "sidetrace: no program: give -e PROGRAM, a FILE or - (stdin)\n");
+		usage(stderr);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int st_trace_parse_options(int argc, char **argv, struct st_trace_opts *o)
+{
+	static const struct option longopts[] = {
+		{"help", no_argument, NULL, 'h'},
+		{"version", no_argument, NULL, 'V'},
+		{"dry-run", no_argument, NULL, 'd'},
+		{"buffer-size", required_argument, NULL, 'b'},
+		{NULL, 0, NULL, 0},
+	};
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	while ((c = getopt_long(argc, argv, "+hVvqdlp:c:f:o:e:b:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			usage(stdout);
+			exit(ST_EXIT_OK);
+		case 'V':
+			printf("sidetrace v%s\n", SIDETRACE_VERSION);
+			exit(ST_EXIT_OK);
+		case 'v':
+			o->verbose = true;
+			break;
+		case 'q':
+			o->quiet = true;
+			break;
+		case 'd':
+			o->dry_run = true;
+			break;
+		case 'l':
+			o->list = true;
+			break;
+		case 'c':
+			o->cmd = optarg;
+			break;
+		case 'o':
+			o->out_path = optarg;
+			break;
+		case 'p':
+		case 'f':
+		case 'b':
+		case 'e':
+			if (parse_value(c, optarg, o))
+				return -EINVAL;
+			break;
+		default:
+			usage(stderr);
+			return -EINVAL;
+		}
+	}
+	return check_combination(argc, argv, o);
+}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+/* The tracing command's options, bpftrace's where they overlap. */
+#ifndef SIDETRACE_CMD_OPTIONS_H
+#define SIDETRACE_CMD_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "cmd/common.h"
+#include "output/maps_print.h"
+
+struct st_trace_opts {
+	bool verbose;
+	bool quiet; /* -q: no "Attaching N probes..." and no hints */
+	bool dry_run; /* -d: check and compile, print the plan, attach nothing */
+	bool list; /* -l: list the probes that match list_pattern */
+	const char *list_pattern; /* -l's argument, or NULL */
+	pid_t pid; /* -p, or 0 */
+	const char *cmd; /* -c, or NULL */
+	enum st_output_format fmt;
+	const char *out_path;
+	const char *program; /* -e, or NULL */
+	const char *file; /* the program's file ("-": stdin), or NULL */
+	uint32_t events_size; /* --buffer-size, or 0 */
+};
+
+/*
+ * Parses argv as main() has it. -h and -V print and exit(0). Returns 0,
+ * or -EINVAL after a message on stderr (exit with ST_EXIT_USAGE).
+ */
+int st_trace_parse_options(int argc, char **argv, struct st_trace_opts *o);
+
+#endif /* SIDETRACE_CMD_OPTIONS_H */

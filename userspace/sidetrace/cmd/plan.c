@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: MIT
+/* `sidetrace -d`: the plan of a compiled program (plan.h). */
+#include <inttypes.h>
+
+#include "cmd/plan.h"
+#include "util/escape.h"
+
+/* Which of the precompiled programs serves the probe (compile/specialize.c). */
+static const char *program_kind(const struct st_compiled_probe *p)
+{
+	if (p->count_only)
+		return "count";
+	if (p->flat)
+		return "flat";
+	if (p->plain)
+		return "plain";
+	return "interpreter";
+}
+
+static void print_probes(FILE *f, const struct st_compiled *c)
+{
+	uint32_t i, sites;
+
+	for (i = 0; i < c->nr_probes; i++) {
+		const struct st_compiled_probe *p = &c->probes[i];
+
+		sites = p->event->nr_sites;
+		st_fputs_text(f, p->name);
+		fprintf(f,
+			"  %" PRIu32 " site%s, %u of %d loads, %" PRIu32
+			" of %d instructions, program %s\n",
+			sites, sites == 1 ? "" : "s", p->cfg.nr_loads, ST_MAX_LOADS,
+			p->cfg.nr_insns, ST_MAX_INSNS, program_kind(p));
+	}
+}
+
+/* BEGIN, END and interval: run by sidetrace itself. */
+static void print_user_points(FILE *f, const struct st_program *prog)
+{
+	const struct st_attach_point *ap;
+	uint32_t i, j;
+
+	for (i = 0; i < prog->nr_clauses; i++) {
+		for (j = 0; j < prog->clauses[i].nr_points; j++) {
+			ap = &prog->clauses[i].points[j];
+			if (ap->kind == ST_AP_BEGIN)
+				fprintf(f, "BEGIN  in sidetrace\n");
+			else if (ap->kind == ST_AP_END)
+				fprintf(f, "END  in sidetrace\n");
+			else if (ap->kind == ST_AP_INTERVAL && ap->interval_ns % 1000000000)
+				fprintf(f, "interval:ms:%" PRIu64 "  in sidetrace\n",
+					ap->interval_ns / 1000000);
+			else if (ap->kind == ST_AP_INTERVAL)
+				fprintf(f, "interval:s:%" PRIu64 "  in sidetrace\n",
+					ap->interval_ns / 1000000000);
+		}
+	}
+}
+
+/* The aggregating function that computes agg, by the language's own table. */
+static const char *agg_name(enum st_agg_kind agg)
+{
+	enum st_func fn;
+
+	for (fn = ST_FN_COUNT; fn <= ST_FN_LHIST; fn++)
+		if (st_func_agg(fn) == agg)
+			return st_func_name(fn);
+	return "?";
+}
+
+static void print_maps(FILE *f, const struct st_program *prog)
+{
+	static const char *const types[] = {
+		[ST_VT_NONE] = "?",    [ST_VT_INT] = "int64",  [ST_VT_UINT] = "uint64",
+		[ST_VT_BOOL] = "bool", [ST_VT_STR] = "string",
+	};
+	const struct st_map_info *m;
+	uint32_t i, k;
+
+	for (i = 0; i < prog->nr_maps; i++) {
+		m = &prog->maps[i];
+		st_fputs_text(f, m->name);
+		fprintf(f, "  %s", agg_name(m->agg));
+		for (k = 0; k < m->nr_keys; k++)
+			fprintf(f, "%s%s", k ? ", " : ", keys: ",
+				m->key_types[k] < sizeof(types) / sizeof(types[0])
+					? types[m->key_types[k]]
+					: "?");
+		fputc('\n', f);
+	}
+}
+
+void st_print_plan(FILE *f, const struct st_program *prog, const struct st_compiled *c)
+{
+	uint32_t size = c->events_size ? c->events_size : ST_EVENTS_DEFAULT_SIZE;
+
+	fprintf(f, "Dry run: nothing attached. Probes:\n");
+	print_probes(f, c);
+	print_user_points(f, prog);
+	fprintf(f, "Maps (%" PRIu32 " of %d, keyed ones share %d entries):\n", prog->nr_maps,
+		ST_MAX_MAPS, ST_DEFAULT_MAP_ENTRIES);
+	print_maps(f, prog);
+	/* As -b takes it: 16M, 4K. */
+	if (st_compiled_streams(c))
+		fprintf(f, "Event buffer: %" PRIu32 "%c (printf, print(args))\n",
+			size >> (size >= (1U << 20) ? 20 : 10), size >= (1U << 20) ? 'M' : 'K');
+	fflush(f);
+}
