@@ -98,7 +98,8 @@ readelf_sites() {
 		side:$OS:orders:filled { @n = count(); @fq = sum(args.fill.qty); }"
 	[ "$status" -eq 0 ]
 	grep -q "^@qty: $(truth_sum orders:placed qty <<<"$truth")\$" <<<"$output"
-	grep -q "^@by\[0\]: $(grep -c '^orders:placed .* side=0 ' <<<"$truth")\$" <<<"$output"
+	# An enum key prints its label.
+	grep -q "^@by\[buy\]: $(grep -c '^orders:placed .* side=0 ' <<<"$truth")\$" <<<"$output"
 	# Every fill is counted once, and the total filled is what the service reports.
 	filled=$("$OS" -n 400 -s 9 | sed -n 's/.*, \([0-9]*\) filled$/\1/p')
 	grep -q "^@fq: $filled\$" <<<"$output"

@@ -5,6 +5,18 @@
 #include "lang/ast.h"
 #include "lang/format.h"
 
+struct st_expr *st_expr_new(enum st_expr_kind kind, struct st_pos pos)
+{
+	struct st_expr *e = calloc(1, sizeof(*e));
+
+	if (e) {
+		e->kind = kind;
+		e->pos = pos;
+		e->map_id = -1;
+	}
+	return e;
+}
+
 void st_expr_free(struct st_expr *e)
 {
 	uint32_t i;

@@ -300,6 +300,8 @@ struct st_program {
 	uint32_t nr_maps;
 };
 
+/* A zeroed node of kind at pos, no map; NULL if out of memory. */
+struct st_expr *st_expr_new(enum st_expr_kind kind, struct st_pos pos);
 void st_expr_free(struct st_expr *e);
 void st_program_free(struct st_program *prog);
 /* Frees what an attach point owns (names, matched events), not p. */

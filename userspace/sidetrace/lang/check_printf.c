@@ -110,19 +110,6 @@ int ck_print_value(struct checker *c, struct st_expr *call)
 	return ret ? ck_err(c, call->pos, "internal error: %s", err) : 0;
 }
 
-/* A new node; NULL if out of memory (the caller frees what it built). */
-static struct st_expr *node(enum st_expr_kind kind, struct st_pos pos)
-{
-	struct st_expr *e = calloc(1, sizeof(*e));
-
-	if (e) {
-		e->kind = kind;
-		e->pos = pos;
-		e->map_id = -1;
-	}
-	return e;
-}
-
 /*
  * time("fmt") prints the event's time (nsecs), as bpftrace's time() prints
  * the time it is handled: rewritten into printf("%s", strftime("fmt",
@@ -135,10 +122,10 @@ int ck_time(struct checker *c, struct st_expr *call)
 	if (call->nr_kids > 1 || (call->nr_kids && call->kids[0]->kind != ST_EXPR_STR))
 		return ck_err(c, call->nr_kids ? call->kids[0]->pos : call->pos,
 			      "time() takes a format string: time(\"%%H:%%M:%%S\\n\")");
-	fmt = node(ST_EXPR_STR, call->pos);
-	tm = node(ST_EXPR_CALL, call->pos);
-	ns = node(ST_EXPR_BUILTIN, call->pos);
-	tfmt = call->nr_kids ? call->kids[0] : node(ST_EXPR_STR, call->pos);
+	fmt = st_expr_new(ST_EXPR_STR, call->pos);
+	tm = st_expr_new(ST_EXPR_CALL, call->pos);
+	ns = st_expr_new(ST_EXPR_BUILTIN, call->pos);
+	tfmt = call->nr_kids ? call->kids[0] : st_expr_new(ST_EXPR_STR, call->pos);
 	kids = calloc(2, sizeof(*kids));
 	tkids = calloc(2, sizeof(*tkids));
 	if (fmt)

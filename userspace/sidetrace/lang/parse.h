@@ -40,7 +40,6 @@ int pr_advance(struct parser *p);
 void *pr_push(void *arrp, uint32_t *nr, size_t size);
 /* Appends kid to parent's kids (freed if out of memory). */
 int pr_push_kid(struct parser *p, struct st_expr *parent, struct st_expr *kid);
-struct st_expr *pr_new_expr(enum st_expr_kind kind, struct st_pos pos);
 /* The token after the current one, lexed on a copy of the lexer. */
 enum st_tok pr_peek_kind(const struct parser *p);
 

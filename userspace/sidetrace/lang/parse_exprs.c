@@ -170,23 +170,13 @@ static bool cast_type(const struct parser *p, struct st_cast_type *t)
 	return false;
 }
 
-/* "(TYPE)" then the operand; the lexer is on TYPE. */
-static int parse_cast(struct parser *p, struct st_cast_type cast, struct st_expr **out)
+/* A prefix node e (a unary operator, a cast): its operand, then e is done. */
+static int prefix_operand(struct parser *p, struct st_expr *e, struct st_expr **out)
 {
-	struct st_expr *e, *operand;
+	struct st_expr *operand;
 	int err;
 
-	e = pr_new_expr(ST_EXPR_CAST, p->cur.pos);
-	if (!e)
-		return pr_oom(p);
-	e->cast = cast;
-	err = pr_advance(p);
-	if (!err && p->cur.kind != T_RPAREN)
-		err = pr_err(p, p->cur.pos, "expected ')' after the cast's type");
-	if (!err)
-		err = pr_advance(p);
-	if (!err)
-		err = parse_unary(p, &operand);
+	err = parse_unary(p, &operand);
 	if (!err)
 		err = pr_push_kid(p, e, operand);
 	if (!err)
@@ -197,6 +187,28 @@ static int parse_cast(struct parser *p, struct st_cast_type cast, struct st_expr
 	}
 	*out = e;
 	return 0;
+}
+
+/* "(TYPE)" then the operand; the lexer is on TYPE. */
+static int parse_cast(struct parser *p, struct st_cast_type cast, struct st_expr **out)
+{
+	struct st_expr *e;
+	int err;
+
+	e = st_expr_new(ST_EXPR_CAST, p->cur.pos);
+	if (!e)
+		return pr_oom(p);
+	e->cast = cast;
+	err = pr_advance(p);
+	if (!err && p->cur.kind != T_RPAREN)
+		err = pr_err(p, p->cur.pos, "expected ')' after the cast's type");
+	if (!err)
+		err = pr_advance(p);
+	if (err) {
+		st_expr_free(e);
+		return err;
+	}
+	return prefix_operand(p, e, out);
 }
 
 int pr_primary(struct parser *p, struct st_expr **out)
@@ -233,7 +245,7 @@ int pr_primary(struct parser *p, struct st_expr **out)
 		return pr_err(p, p->cur.pos, "expected an expression: %s", value_forms);
 	}
 
-	e = pr_new_expr(ST_EXPR_INT, p->cur.pos);
+	e = st_expr_new(ST_EXPR_INT, p->cur.pos);
 	if (!e)
 		return pr_oom(p);
 	/* A leaf; a call's parse_call_args() says its own height. */
@@ -278,7 +290,7 @@ int pr_primary(struct parser *p, struct st_expr **out)
 
 static int parse_unary_at(struct parser *p, struct st_expr **out)
 {
-	struct st_expr *e, *operand;
+	struct st_expr *e;
 	enum st_op op;
 	int err;
 
@@ -303,23 +315,16 @@ static int parse_unary_at(struct parser *p, struct st_expr **out)
 	default:
 		return pr_primary(p, out);
 	}
-	e = pr_new_expr(ST_EXPR_UNARY, p->cur.pos);
+	e = st_expr_new(ST_EXPR_UNARY, p->cur.pos);
 	if (!e)
 		return pr_oom(p);
 	e->op = op;
 	err = pr_advance(p);
-	if (!err)
-		err = parse_unary(p, &operand);
-	if (!err)
-		err = pr_push_kid(p, e, operand);
-	if (!err)
-		err = pr_grow(p, p->height, e->pos);
 	if (err) {
 		st_expr_free(e);
 		return err;
 	}
-	*out = e;
-	return 0;
+	return prefix_operand(p, e, out);
 }
 
 /* Every nesting (a parenthesis, a unary operator) passes here: counted. */
@@ -368,7 +373,7 @@ static int parse_ternary(struct parser *p, struct st_expr *cond, struct st_expr 
 	uint32_t h = p->height;
 	int err, i;
 
-	e = pr_new_expr(ST_EXPR_TERNARY, p->cur.pos);
+	e = st_expr_new(ST_EXPR_TERNARY, p->cur.pos);
 	if (!e) {
 		st_expr_free(cond);
 		return pr_oom(p);
@@ -412,7 +417,7 @@ int pr_expr(struct parser *p, int min_prec, struct st_expr **out)
 			break;
 		if (op == ST_OP_DIV && p->in_filter && pr_peek_kind(p) == T_LBRACE)
 			break;
-		bin = pr_new_expr(ST_EXPR_BINARY, p->cur.pos);
+		bin = st_expr_new(ST_EXPR_BINARY, p->cur.pos);
 		if (!bin) {
 			err = pr_oom(p);
 			goto cleanup;

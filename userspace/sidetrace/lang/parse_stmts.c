@@ -24,7 +24,7 @@ static int parse_assign(struct parser *p, struct st_stmt *s, const char *target)
 	s->kind = ST_STMT_ASSIGN;
 	if (p->cur.kind == T_INC || p->cur.kind == T_DEC) {
 		s->op = p->cur.kind == T_INC ? ST_OP_ADD : ST_OP_SUB;
-		one = pr_new_expr(ST_EXPR_INT, p->cur.pos);
+		one = st_expr_new(ST_EXPR_INT, p->cur.pos);
 		if (!one)
 			return pr_oom(p);
 		one->uval = 1;

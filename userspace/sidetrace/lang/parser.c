@@ -74,18 +74,6 @@ int pr_push_kid(struct parser *p, struct st_expr *parent, struct st_expr *kid)
 	return 0;
 }
 
-struct st_expr *pr_new_expr(enum st_expr_kind kind, struct st_pos pos)
-{
-	struct st_expr *e = calloc(1, sizeof(*e));
-
-	if (e) {
-		e->kind = kind;
-		e->pos = pos;
-		e->map_id = -1;
-	}
-	return e;
-}
-
 /* The token after the current one, lexed on a copy of the lexer. */
 enum st_tok pr_peek_kind(const struct parser *p)
 {

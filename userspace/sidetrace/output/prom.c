@@ -94,8 +94,9 @@ static const struct st_stmt *first_in(const struct st_stmt *stmts, uint32_t nr, 
 	uint32_t i;
 
 	for (i = 0; i < nr; i++) {
+		/* A variable's assignment has map_id -1. */
 		if ((stmts[i].kind == ST_STMT_AGG || stmts[i].kind == ST_STMT_ASSIGN) &&
-		    stmts[i].map && stmts[i].map_id == (int)map_id)
+		    stmts[i].map_id == (int)map_id)
 			return &stmts[i];
 		st = stmts[i].kind == ST_STMT_IF ? first_in(stmts[i].then, stmts[i].nr_then, map_id)
 						 : NULL;
