@@ -41,6 +41,11 @@ LIB_OBJS := $(patsubst userspace/%.c,$(OUTPUT)/lib/%.o,$(LIB_SRCS))
 LIBSIDE_SO := $(OUTPUT)/libside.so
 LIBSIDE_A := $(OUTPUT)/libside.a
 
+# The console tracer (libside's): a shared library on top of libside.so.
+CONSOLE_SRCS := $(wildcard userspace/console/*.c)
+CONSOLE_OBJS := $(patsubst userspace/%.c,$(OUTPUT)/lib/pic/%.o,$(CONSOLE_SRCS))
+CONSOLE_SO := $(OUTPUT)/libside-console-tracer.so
+
 # BPF programs and their skeletons
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
 BPF_OBJS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.bpf.o,$(BPF_SRCS))
@@ -104,7 +109,7 @@ UNIT_CXX_TESTS := $(OUTPUT)/tests/test_cxx $(OUTPUT)/tests/test_cxx_clang
 
 .PHONY: all deps test demo bench install clean format format-check vmlinux
 
-all: $(LIBSIDE_SO) $(LIBSIDE_A) $(SIDETRACE) $(EXAMPLES) $(EX_LIBS) $(UNIT_TESTS) $(BPF_TESTS) \
+all: $(LIBSIDE_SO) $(LIBSIDE_A) $(CONSOLE_SO) $(SIDETRACE) $(EXAMPLES) $(EX_LIBS) $(UNIT_TESTS) $(BPF_TESTS) \
 	$(EX_CXX) $(UNIT_CXX_TESTS)
 
 deps:
@@ -127,6 +132,12 @@ $(LIBSIDE_SO): $(LIB_PIC_OBJS)
 	$(call msg,LIB,$@)
 	$(Q)$(CC) $(LDFLAGS) -shared -Wl,-soname,libside.so.0 $^ -o $@ -lpthread
 	$(Q)ln -sf libside.so $(OUTPUT)/libside.so.0
+
+# Found next to it in the build tree and in $(PREFIX)/lib once installed.
+$(CONSOLE_SO): $(CONSOLE_OBJS) $(LIBSIDE_SO)
+	$(call msg,LIB,$@)
+	$(Q)$(CC) $(LDFLAGS) -shared -Wl,-soname,libside-console-tracer.so.0 $(CONSOLE_OBJS) -o $@ \
+		-L$(OUTPUT) -Wl,-rpath,'$$ORIGIN' -lside
 
 $(LIBSIDE_A): $(LIB_OBJS)
 	$(call msg,AR,$@)
@@ -272,8 +283,11 @@ install: all
 	$(Q)install -m 755 $(LIBSIDE_SO) $(DESTDIR)$(PREFIX)/lib/libside.so.0
 	$(Q)ln -sf libside.so.0 $(DESTDIR)$(PREFIX)/lib/libside.so
 	$(Q)install -m 644 $(LIBSIDE_A) $(DESTDIR)$(PREFIX)/lib/
-	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' userspace/lib/libside.pc.in \
-		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/libside.pc
+	$(Q)install -m 755 $(CONSOLE_SO) $(DESTDIR)$(PREFIX)/lib/libside-console-tracer.so.0
+	$(Q)ln -sf libside-console-tracer.so.0 $(DESTDIR)$(PREFIX)/lib/libside-console-tracer.so
+	$(Q)for pc in userspace/lib/libside.pc.in userspace/console/libside-console-tracer.pc.in; do \
+		sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' $$pc \
+			> $(DESTDIR)$(PREFIX)/lib/pkgconfig/$$(basename $$pc .in) || exit 1; done
 	$(Q)install -m 755 $(SIDETRACE) $(DESTDIR)$(PREFIX)/bin/
 
 # Kernel types as C, for a BPF program that one day reads kernel structures

@@ -123,7 +123,6 @@ static void side_check_field_names(const struct side_event_description *desc,
 	}
 }
 
-
 static void side_notify(struct side_tracer_handle *t, enum side_tracer_notification notif,
 			struct side_events_register_handle *h)
 {

@@ -133,9 +133,8 @@ static void *side_agent_main(void *arg)
 	return NULL;
 }
 
-static struct side_statedump_request_handle *side_statedump_handle_new(const char *name,
-								     void (*cb)(void *),
-								     enum side_statedump_mode mode)
+static struct side_statedump_request_handle *
+side_statedump_handle_new(const char *name, void (*cb)(void *), enum side_statedump_mode mode)
 {
 	struct side_statedump_request_handle *h;
 
