@@ -106,11 +106,14 @@ CXXFLAGS ?= -O2 -g
 EX_CXX_SRCS := $(wildcard examples/order_service/*.cpp)
 EX_CXX := $(OUTPUT)/examples/order_service
 UNIT_CXX_TESTS := $(OUTPUT)/tests/test_cxx $(OUTPUT)/tests/test_cxx_clang
+# The tracer API's tests run against libside.so, as a tracer meets it (and
+# dlopen libkv.so, which must share that one runtime).
+TRACER_TESTS := $(OUTPUT)/tests/test_tracer $(OUTPUT)/tests/test_tracer_cxx
 
 .PHONY: all deps test demo bench install clean format format-check vmlinux
 
 all: $(LIBSIDE_SO) $(LIBSIDE_A) $(CONSOLE_SO) $(SIDETRACE) $(EXAMPLES) $(EX_LIBS) $(UNIT_TESTS) $(BPF_TESTS) \
-	$(EX_CXX) $(UNIT_CXX_TESTS)
+	$(EX_CXX) $(UNIT_CXX_TESTS) $(TRACER_TESTS)
 
 deps:
 	$(Q)scripts/deps.sh
@@ -207,6 +210,16 @@ $(OUTPUT)/tests/test_cxx_clang: tests/unit/test_cxx.cpp $(LIBSIDE_A) | $(OUTPUT)
 	$(call msg,CXX,$@)
 	$(Q)$(CLANGXX) -std=c++20 $(CXXFLAGS) $(LDFLAGS) $(WARN) $(DEPFLAGS) -Iinclude \
 		-Itests/unit $< -o $@ $(LIBSIDE_A) -lpthread
+
+$(OUTPUT)/tests/test_tracer: tests/unit/tracer_api.c $(LIBSIDE_SO) $(EX_LIBS) | $(OUTPUT)/tests
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $(WARN) $(DEPFLAGS) -Iinclude -Itests/unit $< -o $@ \
+		-L$(OUTPUT) -Wl,-rpath,'$$ORIGIN/..' -lside -lpthread -ldl
+
+$(OUTPUT)/tests/test_tracer_cxx: tests/unit/tracer_api_cxx.cpp $(LIBSIDE_SO) | $(OUTPUT)/tests
+	$(call msg,CXX,$@)
+	$(Q)$(CXX) -std=c++17 $(CXXFLAGS) $(LDFLAGS) $(WARN) $(DEPFLAGS) -Iinclude -Itests/unit $< \
+		-o $@ -L$(OUTPUT) -Wl,-rpath,'$$ORIGIN/..' -lside -lpthread
 
 # Fuzzers (tests/fuzz/): clang's libFuzzer with ASan and UBSan over the
 # components that read outside input (program text, object files, SDT

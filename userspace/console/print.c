@@ -270,6 +270,8 @@ static enum display_base attr_base(const struct side_attr *attr, uint32_t nr, en
 		case SIDE_ATTR_TYPE_S32:
 			base = v->u.integer_value.side_u32;
 			break;
+		default:
+			break;
 		}
 		switch (base) {
 		case 2:
