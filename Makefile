@@ -141,6 +141,7 @@ $(CONSOLE_SO): $(CONSOLE_OBJS) $(LIBSIDE_SO)
 	$(call msg,LIB,$@)
 	$(Q)$(CC) $(LDFLAGS) -shared -Wl,-soname,libside-console-tracer.so.0 $(CONSOLE_OBJS) -o $@ \
 		-L$(OUTPUT) -Wl,-rpath,'$$ORIGIN' -lside
+	$(Q)ln -sf libside-console-tracer.so $(OUTPUT)/libside-console-tracer.so.0
 
 $(LIBSIDE_A): $(LIB_OBJS)
 	$(call msg,AR,$@)
