@@ -48,6 +48,5 @@ static inline struct side_event_state_0 *side_state0(const struct side_event_des
 /* Drops an unloading event's callbacks (registry lock held). */
 void side_event_remove_callbacks(struct side_event_description *desc)
 	__attribute__((visibility("hidden")));
-void side_statedump_init(void) __attribute__((visibility("hidden")));
 
 #endif /* SIDE_LIB_INTERNAL_H */

@@ -237,7 +237,6 @@ int side_for_each_event(int (*fn)(struct side_event_description *desc, void *pri
 static void side_init_once(void)
 {
 	side_rcu_init();
-	side_statedump_init();
 	__atomic_store_n(&side_initialized, true, __ATOMIC_RELEASE);
 }
 

@@ -28,6 +28,7 @@ struct side_statedump_request_handle {
 };
 
 static pthread_mutex_t side_statedump_lock = PTHREAD_MUTEX_INITIALIZER;
+static void side_statedump_init(void);
 /* The agent waits on work; registration and unregistration on the agent. */
 static pthread_cond_t side_agent_work = PTHREAD_COND_INITIALIZER;
 static pthread_cond_t side_agent_done = PTHREAD_COND_INITIALIZER;
@@ -161,9 +162,12 @@ side_statedump_request_notification_register(const char *state_name,
 {
 	struct side_statedump_request_handle *h, **p;
 
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
 	if (side_finalized)
 		return NULL;
 	side_init();
+	pthread_once(&once, side_statedump_init);
 	h = side_statedump_handle_new(state_name, statedump_cb, mode);
 	if (!h)
 		return NULL;
@@ -289,7 +293,12 @@ static void side_statedump_after_fork_child(void)
 	pthread_mutex_unlock(&side_statedump_lock);
 }
 
-void side_statedump_init(void)
+/*
+ * At the first handle, not in side_init(): a program linked with
+ * libside.a that never uses statedump then carries none of this file,
+ * nor its two events.
+ */
+static void side_statedump_init(void)
 {
 	(void)pthread_atfork(side_statedump_before_fork, side_statedump_after_fork_parent,
 			     side_statedump_after_fork_child);
