@@ -41,6 +41,11 @@ LIB_OBJS := $(patsubst userspace/%.c,$(OUTPUT)/lib/%.o,$(LIB_SRCS))
 LIBSIDE_SO := $(OUTPUT)/libside.so
 LIBSIDE_A := $(OUTPUT)/libside.a
 
+# The console tracer (libside's): a shared library on top of libside.so.
+CONSOLE_SRCS := $(wildcard userspace/console/*.c)
+CONSOLE_OBJS := $(patsubst userspace/%.c,$(OUTPUT)/lib/pic/%.o,$(CONSOLE_SRCS))
+CONSOLE_SO := $(OUTPUT)/libside-console-tracer.so
+
 # BPF programs and their skeletons
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
 BPF_OBJS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.bpf.o,$(BPF_SRCS))
@@ -101,11 +106,14 @@ CXXFLAGS ?= -O2 -g
 EX_CXX_SRCS := $(wildcard examples/order_service/*.cpp)
 EX_CXX := $(OUTPUT)/examples/order_service
 UNIT_CXX_TESTS := $(OUTPUT)/tests/test_cxx $(OUTPUT)/tests/test_cxx_clang
+# The tracer API's tests run against libside.so, as a tracer meets it (and
+# dlopen libkv.so, which must share that one runtime).
+TRACER_TESTS := $(OUTPUT)/tests/test_tracer $(OUTPUT)/tests/test_tracer_cxx
 
 .PHONY: all deps test demo bench install clean format format-check vmlinux
 
-all: $(LIBSIDE_SO) $(LIBSIDE_A) $(SIDETRACE) $(EXAMPLES) $(EX_LIBS) $(UNIT_TESTS) $(BPF_TESTS) \
-	$(EX_CXX) $(UNIT_CXX_TESTS)
+all: $(LIBSIDE_SO) $(LIBSIDE_A) $(CONSOLE_SO) $(SIDETRACE) $(EXAMPLES) $(EX_LIBS) $(UNIT_TESTS) $(BPF_TESTS) \
+	$(EX_CXX) $(UNIT_CXX_TESTS) $(TRACER_TESTS)
 
 deps:
 	$(Q)scripts/deps.sh
@@ -127,6 +135,13 @@ $(LIBSIDE_SO): $(LIB_PIC_OBJS)
 	$(call msg,LIB,$@)
 	$(Q)$(CC) $(LDFLAGS) -shared -Wl,-soname,libside.so.0 $^ -o $@ -lpthread
 	$(Q)ln -sf libside.so $(OUTPUT)/libside.so.0
+
+# Found next to it in the build tree and in $(PREFIX)/lib once installed.
+$(CONSOLE_SO): $(CONSOLE_OBJS) $(LIBSIDE_SO)
+	$(call msg,LIB,$@)
+	$(Q)$(CC) $(LDFLAGS) -shared -Wl,-soname,libside-console-tracer.so.0 $(CONSOLE_OBJS) -o $@ \
+		-L$(OUTPUT) -Wl,-rpath,'$$ORIGIN' -lside
+	$(Q)ln -sf libside-console-tracer.so $(OUTPUT)/libside-console-tracer.so.0
 
 $(LIBSIDE_A): $(LIB_OBJS)
 	$(call msg,AR,$@)
@@ -200,6 +215,16 @@ $(OUTPUT)/tests/test_cxx_clang: tests/unit/test_cxx.cpp $(LIBSIDE_A) | $(OUTPUT)
 	$(call msg,CXX,$@)
 	$(Q)$(CLANGXX) -std=c++20 $(CXXFLAGS) $(LDFLAGS) $(WARN) $(DEPFLAGS) -Iinclude \
 		-Itests/unit $< -o $@ $(LIBSIDE_A) -lpthread
+
+$(OUTPUT)/tests/test_tracer: tests/unit/tracer_api.c $(LIBSIDE_SO) $(EX_LIBS) | $(OUTPUT)/tests
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $(WARN) $(DEPFLAGS) -Iinclude -Itests/unit $< -o $@ \
+		-L$(OUTPUT) -Wl,-rpath,'$$ORIGIN/..' -lside -lpthread -ldl
+
+$(OUTPUT)/tests/test_tracer_cxx: tests/unit/tracer_api_cxx.cpp $(LIBSIDE_SO) | $(OUTPUT)/tests
+	$(call msg,CXX,$@)
+	$(Q)$(CXX) -std=c++17 $(CXXFLAGS) $(LDFLAGS) $(WARN) $(DEPFLAGS) -Iinclude -Itests/unit $< \
+		-o $@ -L$(OUTPUT) -Wl,-rpath,'$$ORIGIN/..' -lside -lpthread
 
 # Fuzzers (tests/fuzz/): clang's libFuzzer with ASan and UBSan over the
 # components that read outside input (program text, object files, SDT
@@ -276,8 +301,11 @@ install: all
 	$(Q)install -m 755 $(LIBSIDE_SO) $(DESTDIR)$(PREFIX)/lib/libside.so.0
 	$(Q)ln -sf libside.so.0 $(DESTDIR)$(PREFIX)/lib/libside.so
 	$(Q)install -m 644 $(LIBSIDE_A) $(DESTDIR)$(PREFIX)/lib/
-	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' userspace/lib/libside.pc.in \
-		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/libside.pc
+	$(Q)install -m 755 $(CONSOLE_SO) $(DESTDIR)$(PREFIX)/lib/libside-console-tracer.so.0
+	$(Q)ln -sf libside-console-tracer.so.0 $(DESTDIR)$(PREFIX)/lib/libside-console-tracer.so
+	$(Q)for pc in userspace/lib/libside.pc.in userspace/console/libside-console-tracer.pc.in; do \
+		sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' $$pc \
+			> $(DESTDIR)$(PREFIX)/lib/pkgconfig/$$(basename $$pc .in) || exit 1; done
 	$(Q)install -m 755 $(SIDETRACE) $(DESTDIR)$(PREFIX)/bin/
 	$(Q)install -d $(DESTDIR)$(PREFIX)/share/man/man1
 	$(Q)install -m 644 docs/sidetrace.1 $(DESTDIR)$(PREFIX)/share/man/man1/

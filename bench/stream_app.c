@@ -3,11 +3,13 @@
  * Part 3 workload: one thread emits N events of four fields (string, u32,
  * u64, s32) as fast as it can, then prints the loop's time on stderr as
  * "elapsed_ns T". bench/stream_lttng.c is the same loop with an LTTng-UST
- * tracepoint instead.
+ * tracepoint instead. With "callback" as second argument, an empty
+ * in-process tracer callback is registered first (bench/inproc.sh).
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <side/trace.h>
 
@@ -26,10 +28,21 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
 }
 
+static void empty_callback(const struct side_event_description *desc,
+			   const struct side_arg_vec *vec, void *priv, void *caller)
+{
+	(void)desc, (void)vec, (void)priv, (void)caller;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned long n = argc > 1 ? strtoul(argv[1], NULL, 0) : 1000000;
-	uint64_t t0 = now_ns();
+	uint64_t t0;
+
+	if (argc > 2 && !strcmp(argv[2], "callback") &&
+	    side_tracer_callback_register(&ev_op, empty_callback, NULL, 0))
+		return 1;
+	t0 = now_ns();
 
 	for (unsigned long i = 0; i < n; i++)
 		side_event(ev_op,

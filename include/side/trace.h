@@ -62,8 +62,106 @@ struct side_events_register_handle;
 struct side_events_register_handle *side_events_register(struct side_event_description **events,
 							 uint32_t nr_events);
 void side_events_unregister(struct side_events_register_handle *handle);
-/* Calls fn for every registered event until it returns non-zero; returns that. */
+/*
+ * Calls fn for every registered event until it returns non-zero; returns
+ * that. Ours, not libside's: no macro of these headers refers to it, so a
+ * program that does not call it links against either runtime.
+ */
 int side_for_each_event(int (*fn)(struct side_event_description *desc, void *priv), void *priv);
+
+/* The in-process tracer API, with libside's names, values and semantics. */
+enum side_error {
+	SIDE_ERROR_OK = 0,
+	SIDE_ERROR_INVAL = 1,
+	SIDE_ERROR_EXIST = 2,
+	SIDE_ERROR_NOMEM = 3,
+	SIDE_ERROR_NOENT = 4,
+	SIDE_ERROR_EXITING = 5,
+};
+
+struct side_tracer_handle;
+struct side_statedump_request_handle;
+
+typedef void (*side_tracer_callback_func)(const struct side_event_description *desc,
+					  const struct side_arg_vec *side_arg_vec, void *priv,
+					  void *caller_addr);
+typedef void (*side_tracer_callback_variadic_func)(const struct side_event_description *desc,
+						   const struct side_arg_vec *side_arg_vec,
+						   const struct side_arg_dynamic_struct *var_struct,
+						   void *priv, void *caller_addr);
+
+/*
+ * A key names one tracer: its callbacks, and the statedumps it asks for.
+ * Callbacks registered with key 0 see every statedump.
+ */
+int side_tracer_request_key(uint64_t *key);
+/*
+ * Safe while other threads call the event: once registration returns,
+ * every later call of the event reaches the callback; once unregistration
+ * returns, none does and priv may be freed. Do not call them from a
+ * tracer callback (they wait for the callbacks running on other threads).
+ */
+int side_tracer_callback_register(struct side_event_description *desc,
+				  side_tracer_callback_func call, void *priv, uint64_t key);
+int side_tracer_callback_variadic_register(struct side_event_description *desc,
+					   side_tracer_callback_variadic_func call_variadic,
+					   void *priv, uint64_t key);
+int side_tracer_callback_unregister(struct side_event_description *desc,
+				    side_tracer_callback_func call, void *priv, uint64_t key);
+int side_tracer_callback_variadic_unregister(struct side_event_description *desc,
+					     side_tracer_callback_variadic_func call_variadic,
+					     void *priv, uint64_t key);
+
+enum side_tracer_notification {
+	SIDE_TRACER_NOTIFICATION_INSERT_EVENTS,
+	SIDE_TRACER_NOTIFICATION_REMOVE_EVENTS,
+};
+
+/*
+ * cb is called at once with INSERT for every object registered so far,
+ * then for each object that registers (loads) or unregisters (unloads),
+ * and with REMOVE for every object at unregistration. It runs with the
+ * runtime's registry lock held and may register callbacks.
+ */
+struct side_tracer_handle *side_tracer_event_notification_register(
+	void (*cb)(enum side_tracer_notification notif, struct side_event_description **events,
+		   uint32_t nr_events, void *priv),
+	void *priv);
+void side_tracer_event_notification_unregister(struct side_tracer_handle *handle);
+
+/*
+ * Statedump: the application dumps its state to the tracer that asked
+ * (statedump_request_key) with side_statedump_event_call(). POLLING: the
+ * application runs pending requests itself; AGENT_THREAD: a thread of the
+ * runtime does. Registration runs a first dump for every tracer before it
+ * returns (agent thread) or queues it (polling).
+ */
+void side_statedump_call(const struct side_event_state *state,
+			 const struct side_arg_vec *side_arg_vec, void *statedump_request_key);
+void side_statedump_call_variadic(const struct side_event_state *state,
+				  const struct side_arg_vec *side_arg_vec,
+				  const struct side_arg_dynamic_struct *var_struct,
+				  void *statedump_request_key);
+
+enum side_statedump_mode {
+	SIDE_STATEDUMP_MODE_POLLING,
+	SIDE_STATEDUMP_MODE_AGENT_THREAD,
+};
+
+struct side_statedump_request_handle *
+side_statedump_request_notification_register(const char *state_name,
+					     void (*statedump_cb)(void *statedump_request_key),
+					     enum side_statedump_mode mode);
+void side_statedump_request_notification_unregister(struct side_statedump_request_handle *handle);
+/* True when the (polling) handle has requests waiting. */
+bool side_statedump_poll_pending_requests(struct side_statedump_request_handle *handle);
+int side_statedump_run_pending_requests(struct side_statedump_request_handle *handle);
+int side_tracer_statedump_request(uint64_t key);
+int side_tracer_statedump_request_cancel(uint64_t key);
+
+/* Also the runtime's constructor and destructor; may be called explicitly. */
+void side_init(void);
+void side_exit(void);
 
 #ifdef __cplusplus
 }
@@ -140,6 +238,44 @@ int side_for_each_event(int (*fn)(struct side_event_description *desc, void *pri
 				&var_struct); \
 		side_call_variadic(&side_event_state__##_identifier.parent, &side_arg_vec, \
 				   &var_struct); \
+	} while (0)
+
+/*
+ * A statedump call reaches only the in-process tracer that asked for the
+ * dump (the key): no USDT probe, since no kernel tracer asked.
+ */
+#define side_statedump_event_call(_identifier, _key, _sav...) \
+	do { \
+		_side_define_arg_vec(_sav); \
+		SIDE_SC_CHECK_CALL(_identifier, SIDE_ARRAY_SIZE(side_sav), 0, _sav) \
+		side_statedump_call(&side_event_state__##_identifier.parent, &side_arg_vec, _key); \
+	} while (0)
+
+#define side_statedump_event_call_variadic(_identifier, _key, _sav, _var_fields, _attr...) \
+	do { \
+		_side_define_arg_vec(_sav); \
+		const struct side_arg_dynamic_field side_fields[] = {_var_fields}; \
+		const struct side_arg_dynamic_struct var_struct = { \
+			.fields = SIDE_PTR_INIT(side_fields), \
+			.len = SIDE_ARRAY_SIZE(side_fields), \
+			.attributes = _side_attr_or_none(_, ##_attr), \
+		}; \
+		SIDE_SC_CHECK_CALL(_identifier, SIDE_ARRAY_SIZE(side_sav), 1, _sav) \
+		side_statedump_call_variadic(&side_event_state__##_identifier.parent, \
+					     &side_arg_vec, &var_struct, _key); \
+	} while (0)
+
+#define side_statedump_event(_identifier, _key, _sav...) \
+	do { \
+		if (side_event_enabled(_identifier)) \
+			side_statedump_event_call(_identifier, _key, _sav); \
+	} while (0)
+
+#define side_statedump_event_variadic(_identifier, _key, _sav, _var, _attr...) \
+	do { \
+		if (side_event_enabled(_identifier)) \
+			side_statedump_event_call_variadic(_identifier, _key, SIDE_PARAM(_sav), \
+							   SIDE_PARAM(_var), ##_attr); \
 	} while (0)
 
 #define side_event_variadic(_identifier, _sav, _var, _attr...) \

@@ -1,169 +1,238 @@
 // SPDX-License-Identifier: MIT
 /*
- * libside runtime: the registry of loaded events and the out-of-line call
- * path taken when an event is enabled. In-process tracer callbacks (a later
- * issue) hang off each event state's callbacks array; with none registered
- * side_call() returns at once.
+ * libside runtime: the out-of-line call path taken when an event is
+ * enabled, and the in-process tracers' callbacks on it.
+ *
+ * An event's enable word counts both kinds of tracer at once: the kernel
+ * increments its low 16 bits (the USDT semaphore) per attached uprobe,
+ * and each registered callback adds SIDE_ENABLED_USER_ONE above them. The
+ * call site tests the whole word; side_call() runs callbacks only when
+ * the user bits say there are some, so a kernel-only trace costs no RCU
+ * section. The callback array is read under RCU (rcu.h): no lock, no
+ * atomic instruction on the call path.
  */
-#include <pthread.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <side/trace.h>
+#include "internal.h"
+#include "rcu.h"
 
 const char side_empty_callback[sizeof(void *) * 4] __attribute__((aligned(16)));
 
-struct side_events_register_handle {
-	struct side_events_register_handle *next;
-	struct side_event_description **events;
-	uint32_t nr_events;
-};
+static pthread_mutex_t side_key_lock = PTHREAD_MUTEX_INITIALIZER;
+static uint64_t side_key_next = SIDE_KEY_RESERVED_RANGE_END;
 
-static pthread_mutex_t side_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct side_events_register_handle *side_handles;
-
-/* Returns 0 when the description can be read by this runtime. */
-static int side_check_description(const struct side_event_description *desc)
+static inline __attribute__((always_inline)) void
+side_call_key(const struct side_event_state *state, const struct side_arg_vec *side_arg_vec,
+	      const struct side_arg_dynamic_struct *var_struct, uint64_t key, void *caller)
 {
-	const char *provider, *event;
+	const struct side_event_state_0 *es0;
+	const struct side_callback *cb;
 
-	if (!desc) {
-		fprintf(stderr, "libside: null event description pointer, ignored\n");
-		return -1;
-	}
-	if (desc->version != SIDE_EVENT_DESCRIPTION_ABI_VERSION ||
-	    desc->struct_size < offsetof(struct side_event_description, end)) {
-		fprintf(stderr,
-			"libside: event description ABI version %u (size %u) cannot be read "
-			"by this runtime (version %u), ignored\n",
-			desc->version, desc->struct_size, SIDE_EVENT_DESCRIPTION_ABI_VERSION);
-		return -1;
-	}
-	provider = side_ptr_get(desc->provider_name);
-	event = side_ptr_get(desc->event_name);
-	if (!provider || !event || !*provider || !*event) {
-		fprintf(stderr,
-			"libside: event description with a null or empty %s name, ignored\n",
-			!provider || !*provider ? "provider" : "event");
-		return -1;
-	}
-	return 0;
-}
-
-/*
- * Duplicated field names make a field unreachable by name for every tracer.
- * The compiler catches them at the call sites of optimized builds; this
- * covers the rest (events without call sites, -O0, nested structs).
- */
-#define SIDE_CHECK_MAX_DEPTH 8
-
-static void side_check_field_names(const struct side_event_description *desc,
-				   const struct side_event_field *fields, uint32_t nr,
-				   const char *where, int depth)
-{
-	uint32_t i, j;
-
-	if (!fields || depth > SIDE_CHECK_MAX_DEPTH)
+	if (side_unlikely(state->version != SIDE_EVENT_STATE_ABI_VERSION))
+		abort();
+	es0 = side_container_of(state, const struct side_event_state_0, parent);
+	if (!(__atomic_load_n(&es0->enabled, __ATOMIC_RELAXED) & ~SIDE_ENABLED_KERNEL_MASK))
 		return;
-	for (i = 0; i < nr; i++) {
-		const char *name = side_ptr_get(fields[i].field_name);
-		const struct side_type *type = &fields[i].side_type;
-
-		if (!name) {
-			fprintf(stderr, "libside: event %s:%s: %s field %u has a null name\n",
-				side_ptr_get(desc->provider_name), side_ptr_get(desc->event_name),
-				where, i);
+	side_rcu_read_begin();
+	for (cb = side_rcu_dereference(es0->callbacks); cb->u.call; cb++) {
+		if (key != SIDE_KEY_MATCH_ALL && cb->key != SIDE_KEY_MATCH_ALL && cb->key != key)
 			continue;
-		}
-		for (j = i + 1; j < nr; j++) {
-			const char *other = side_ptr_get(fields[j].field_name);
-
-			if (other && !strcmp(name, other))
-				fprintf(stderr,
-					"libside: event %s:%s: %s fields %u and %u have the same "
-					"name \"%s\"\n",
-					side_ptr_get(desc->provider_name),
-					side_ptr_get(desc->event_name), where, i, j, name);
-		}
-		if (type->type.v == SIDE_TYPE_STRUCT && side_ptr_get(type->u.side_struct)) {
-			const struct side_type_struct *st = side_ptr_get(type->u.side_struct);
-
-			side_check_field_names(desc, side_ptr_get(st->fields.elements),
-					       st->fields.length, "nested struct", depth + 1);
-		}
+		if (var_struct)
+			cb->u.call_variadic(es0->desc, side_arg_vec, var_struct, cb->priv, caller);
+		else
+			cb->u.call(es0->desc, side_arg_vec, cb->priv, caller);
 	}
-}
-
-struct side_events_register_handle *side_events_register(struct side_event_description **events,
-							 uint32_t nr_events)
-{
-	struct side_events_register_handle *handle;
-	uint32_t i;
-
-	for (i = 0; i < nr_events; i++) {
-		if (side_check_description(events[i]))
-			continue;
-		side_check_field_names(events[i], side_ptr_get(events[i]->fields.elements),
-				       events[i]->fields.length, "top-level", 0);
-	}
-	handle = calloc(1, sizeof(*handle));
-	if (!handle)
-		return NULL;
-	handle->events = events;
-	handle->nr_events = nr_events;
-	pthread_mutex_lock(&side_lock);
-	handle->next = side_handles;
-	side_handles = handle;
-	pthread_mutex_unlock(&side_lock);
-	return handle;
-}
-
-void side_events_unregister(struct side_events_register_handle *handle)
-{
-	struct side_events_register_handle **p;
-
-	if (!handle)
-		return;
-	pthread_mutex_lock(&side_lock);
-	for (p = &side_handles; *p; p = &(*p)->next) {
-		if (*p == handle) {
-			*p = handle->next;
-			break;
-		}
-	}
-	pthread_mutex_unlock(&side_lock);
-	free(handle);
-}
-
-int side_for_each_event(int (*fn)(struct side_event_description *desc, void *priv), void *priv)
-{
-	struct side_events_register_handle *h;
-	uint32_t i;
-	int ret = 0;
-
-	pthread_mutex_lock(&side_lock);
-	for (h = side_handles; h && !ret; h = h->next)
-		for (i = 0; i < h->nr_events && !ret; i++)
-			if (h->events[i])
-				ret = fn(h->events[i], priv);
-	pthread_mutex_unlock(&side_lock);
-	return ret;
+	side_rcu_read_end();
 }
 
 void side_call(const struct side_event_state *state, const struct side_arg_vec *side_arg_vec)
 {
-	const struct side_event_state_0 *s = (const struct side_event_state_0 *)state;
-
-	(void)side_arg_vec;
-	/* Only the kernel semaphore is set: nothing to do in process. */
-	if (!(__atomic_load_n(&s->enabled, __ATOMIC_RELAXED) & ~SIDE_ENABLED_KERNEL_MASK))
-		return;
+	side_call_key(state, side_arg_vec, NULL, SIDE_KEY_MATCH_ALL, __builtin_return_address(0));
 }
 
 void side_call_variadic(const struct side_event_state *state,
 			const struct side_arg_vec *side_arg_vec,
 			const struct side_arg_dynamic_struct *var_struct)
 {
-	(void)var_struct;
-	side_call(state, side_arg_vec);
+	side_call_key(state, side_arg_vec, var_struct, SIDE_KEY_MATCH_ALL,
+		      __builtin_return_address(0));
+}
+
+void side_statedump_call(const struct side_event_state *state,
+			 const struct side_arg_vec *side_arg_vec, void *statedump_request_key)
+{
+	side_call_key(state, side_arg_vec, NULL, *(const uint64_t *)statedump_request_key,
+		      __builtin_return_address(0));
+}
+
+void side_statedump_call_variadic(const struct side_event_state *state,
+				  const struct side_arg_vec *side_arg_vec,
+				  const struct side_arg_dynamic_struct *var_struct,
+				  void *statedump_request_key)
+{
+	side_call_key(state, side_arg_vec, var_struct, *(const uint64_t *)statedump_request_key,
+		      __builtin_return_address(0));
+}
+
+int side_tracer_request_key(uint64_t *key)
+{
+	int ret = SIDE_ERROR_OK;
+
+	pthread_mutex_lock(&side_key_lock);
+	/* 2^64 keys: wrapping to 0 would hand out the match-all key. */
+	if (!side_key_next)
+		ret = SIDE_ERROR_NOMEM;
+	else
+		*key = side_key_next++;
+	pthread_mutex_unlock(&side_key_lock);
+	return ret;
+}
+
+static int side_callback_find(const struct side_event_state_0 *es0, void *call, void *priv,
+			      uint64_t key)
+{
+	uint32_t i;
+
+	for (i = 0; i < es0->nr_callbacks; i++)
+		if ((void *)es0->callbacks[i].u.call == call && es0->callbacks[i].priv == priv &&
+		    es0->callbacks[i].key == key)
+			return (int)i;
+	return -1;
+}
+
+/*
+ * Publishes a new callback array (n entries) and frees the old one once
+ * no call can still read it. Registry lock held.
+ */
+static void side_callbacks_replace(struct side_event_state_0 *es0, struct side_callback *new_cb,
+				   uint32_t n)
+{
+	struct side_callback *old_cb = (struct side_callback *)es0->callbacks;
+
+	side_rcu_assign_pointer(es0->callbacks, new_cb);
+	side_rcu_synchronize();
+	es0->nr_callbacks = n;
+	if (old_cb != (const struct side_callback *)side_empty_callback)
+		free(old_cb);
+}
+
+static int side_callback_add(struct side_event_description *desc, void *call, void *priv,
+			     uint64_t key)
+{
+	struct side_event_state_0 *es0;
+	struct side_callback *new_cb;
+	uint32_t n;
+	int ret = SIDE_ERROR_OK;
+
+	if (!call)
+		return SIDE_ERROR_INVAL;
+	if (side_finalized)
+		return SIDE_ERROR_EXITING;
+	side_init();
+	pthread_mutex_lock(&side_event_lock);
+	es0 = side_state0(desc);
+	n = es0->nr_callbacks;
+	if (side_callback_find(es0, call, priv, key) >= 0) {
+		ret = SIDE_ERROR_EXIST;
+		goto cleanup;
+	}
+	/* n old ones, the new one, the NULL end. */
+	new_cb = calloc(n + 2, sizeof(*new_cb));
+	if (!new_cb) {
+		ret = SIDE_ERROR_NOMEM;
+		goto cleanup;
+	}
+	memcpy(new_cb, es0->callbacks, n * sizeof(*new_cb));
+	new_cb[n].u.call = (side_tracer_callback_func)call;
+	new_cb[n].priv = priv;
+	new_cb[n].key = key;
+	side_callbacks_replace(es0, new_cb, n + 1);
+	/* Atomic: the kernel updates the low bits of the same word. */
+	__atomic_add_fetch(&es0->enabled, SIDE_ENABLED_USER_ONE, __ATOMIC_SEQ_CST);
+cleanup:
+	pthread_mutex_unlock(&side_event_lock);
+	return ret;
+}
+
+static int side_callback_remove(struct side_event_description *desc, void *call, void *priv,
+				uint64_t key)
+{
+	struct side_callback *new_cb = (struct side_callback *)side_empty_callback;
+	struct side_event_state_0 *es0;
+	int ret = SIDE_ERROR_OK, pos;
+	uint32_t n;
+
+	if (!call)
+		return SIDE_ERROR_INVAL;
+	if (side_finalized)
+		return SIDE_ERROR_EXITING;
+	side_init();
+	pthread_mutex_lock(&side_event_lock);
+	es0 = side_state0(desc);
+	n = es0->nr_callbacks;
+	pos = side_callback_find(es0, call, priv, key);
+	if (pos < 0) {
+		ret = SIDE_ERROR_NOENT;
+		goto cleanup;
+	}
+	if (n > 1) {
+		/* n - 1 left, the NULL end. */
+		new_cb = calloc(n, sizeof(*new_cb));
+		if (!new_cb) {
+			ret = SIDE_ERROR_NOMEM;
+			goto cleanup;
+		}
+		memcpy(new_cb, es0->callbacks, pos * sizeof(*new_cb));
+		memcpy(new_cb + pos, es0->callbacks + pos + 1, (n - pos - 1) * sizeof(*new_cb));
+	}
+	/* Disabled first: a call that still tests the word finds the new array. */
+	__atomic_sub_fetch(&es0->enabled, SIDE_ENABLED_USER_ONE, __ATOMIC_SEQ_CST);
+	side_callbacks_replace(es0, new_cb, n - 1);
+cleanup:
+	pthread_mutex_unlock(&side_event_lock);
+	return ret;
+}
+
+void side_event_remove_callbacks(struct side_event_description *desc)
+{
+	struct side_event_state_0 *es0 = side_state0(desc);
+	uint32_t n = es0->nr_callbacks;
+
+	if (!n)
+		return;
+	__atomic_sub_fetch(&es0->enabled, n * SIDE_ENABLED_USER_ONE, __ATOMIC_SEQ_CST);
+	side_callbacks_replace(es0, (struct side_callback *)side_empty_callback, 0);
+}
+
+int side_tracer_callback_register(struct side_event_description *desc,
+				  side_tracer_callback_func call, void *priv, uint64_t key)
+{
+	if (!desc || desc->flags & SIDE_EVENT_FLAG_VARIADIC)
+		return SIDE_ERROR_INVAL;
+	return side_callback_add(desc, (void *)call, priv, key);
+}
+
+int side_tracer_callback_variadic_register(struct side_event_description *desc,
+					   side_tracer_callback_variadic_func call_variadic,
+					   void *priv, uint64_t key)
+{
+	if (!desc || !(desc->flags & SIDE_EVENT_FLAG_VARIADIC))
+		return SIDE_ERROR_INVAL;
+	return side_callback_add(desc, (void *)call_variadic, priv, key);
+}
+
+int side_tracer_callback_unregister(struct side_event_description *desc,
+				    side_tracer_callback_func call, void *priv, uint64_t key)
+{
+	if (!desc || desc->flags & SIDE_EVENT_FLAG_VARIADIC)
+		return SIDE_ERROR_INVAL;
+	return side_callback_remove(desc, (void *)call, priv, key);
+}
+
+int side_tracer_callback_variadic_unregister(struct side_event_description *desc,
+					     side_tracer_callback_variadic_func call_variadic,
+					     void *priv, uint64_t key)
+{
+	if (!desc || !(desc->flags & SIDE_EVENT_FLAG_VARIADIC))
+		return SIDE_ERROR_INVAL;
+	return side_callback_remove(desc, (void *)call_variadic, priv, key);
 }

@@ -52,4 +52,7 @@ struct side_event_description {
 } SIDE_PACKED;
 side_check_size(struct side_event_description, 112);
 
+/* The last member of the original layout: a tracer compares struct_size to its end. */
+#define side_event_description_orig_abi_last side_end_abi_tag_0
+
 #endif /* SIDE_ABI_EVENT_DESCRIPTION_H */

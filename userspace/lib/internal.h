@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the runtime's files share: the callback entry, the registry lock,
+ * the life of the runtime. Not installed.
+ */
+#ifndef SIDE_LIB_INTERNAL_H
+#define SIDE_LIB_INTERNAL_H
+
+#include <pthread.h>
+#include <side/trace.h>
+
+/* Key 0 matches every key: a callback with it sees every statedump. */
+#define SIDE_KEY_MATCH_ALL 0
+/* Keys below this one are reserved, as in libside (user events, ptrace). */
+#define SIDE_KEY_RESERVED_RANGE_END 0x8
+
+/*
+ * One in-process callback of an event. An event's array of them ends with
+ * an entry whose function is NULL (side_empty_callback is such an array).
+ */
+struct side_callback {
+	union {
+		side_tracer_callback_func call;
+		side_tracer_callback_variadic_func call_variadic;
+	} u;
+	void *priv;
+	uint64_t key;
+};
+
+/*
+ * Guards the registry, the tracers and every event's callback array.
+ * Recursive: a tracer's notification callback registers callbacks.
+ */
+extern pthread_mutex_t side_event_lock __attribute__((visibility("hidden")));
+extern bool side_initialized __attribute__((visibility("hidden")));
+extern bool side_finalized __attribute__((visibility("hidden")));
+
+static inline struct side_event_state_0 *side_state0(const struct side_event_description *desc)
+{
+	struct side_event_state *state = side_ptr_get(desc->state);
+
+	/* A state this runtime cannot read: libside aborts too. */
+	if (side_unlikely(state->version != SIDE_EVENT_STATE_ABI_VERSION))
+		abort();
+	return side_container_of(state, struct side_event_state_0, parent);
+}
+
+/* Drops an unloading event's callbacks (registry lock held). */
+void side_event_remove_callbacks(struct side_event_description *desc)
+	__attribute__((visibility("hidden")));
+
+#endif /* SIDE_LIB_INTERNAL_H */
