@@ -57,17 +57,6 @@ static void print_user_points(FILE *f, const struct st_program *prog)
 	}
 }
 
-/* The aggregating function that computes agg, by the language's own table. */
-static const char *agg_name(enum st_agg_kind agg)
-{
-	enum st_func fn;
-
-	for (fn = ST_FN_COUNT; fn <= ST_FN_LHIST; fn++)
-		if (st_func_agg(fn) == agg)
-			return st_func_name(fn);
-	return "?";
-}
-
 static void print_maps(FILE *f, const struct st_program *prog)
 {
 	static const char *const types[] = {
@@ -80,7 +69,9 @@ static void print_maps(FILE *f, const struct st_program *prog)
 	for (i = 0; i < prog->nr_maps; i++) {
 		m = &prog->maps[i];
 		st_fputs_text(f, m->name);
-		fprintf(f, "  %s", agg_name(m->agg));
+		fprintf(f, "  %s", st_agg_name(m->agg));
+		if (m->agg == ST_K_VALUE)
+			fprintf(f, " (%s)", types[m->value_type]);
 		for (k = 0; k < m->nr_keys; k++)
 			fprintf(f, "%s%s", k ? ", " : ", keys: ",
 				m->key_types[k] < sizeof(types) / sizeof(types[0])

@@ -119,6 +119,18 @@ enum st_agg_kind st_func_agg(enum st_func fn)
 	return kinds[fn];
 }
 
+const char *st_agg_name(enum st_agg_kind agg)
+{
+	enum st_func fn;
+
+	if (agg == ST_K_VALUE)
+		return "value";
+	for (fn = ST_FN_COUNT; fn <= ST_FN_LHIST; fn++)
+		if (st_func_agg(fn) == agg)
+			return st_func_name(fn);
+	return "?";
+}
+
 const char *st_func_name(enum st_func fn)
 {
 	static const char *const names[] = {

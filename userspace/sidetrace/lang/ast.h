@@ -323,6 +323,8 @@ uint32_t st_print_args(const struct st_expr *call, struct st_expr *const **args)
 enum st_agg_kind st_func_agg(enum st_func fn);
 
 /* Names as the language spells them, for messages and dumps. */
+/* The function that computes an aggregation ("count"), or "value". */
+const char *st_agg_name(enum st_agg_kind agg);
 const char *st_func_name(enum st_func fn);
 const char *st_builtin_name(enum st_builtin b);
 const char *st_op_name(enum st_op op);

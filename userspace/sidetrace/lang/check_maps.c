@@ -26,9 +26,7 @@ static int find_map(const struct st_program *prog, const char *name)
 /* How a map's kind is named in messages: "a count()" or "a value". */
 static const char *kind_text(enum st_agg_kind agg, char *buf, size_t size)
 {
-	if (agg == ST_K_VALUE)
-		return "a value";
-	snprintf(buf, size, "a %s()", st_func_name((enum st_func)agg));
+	snprintf(buf, size, agg == ST_K_VALUE ? "a %s" : "a %s()", st_agg_name(agg));
 	return buf;
 }
 

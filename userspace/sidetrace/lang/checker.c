@@ -191,7 +191,7 @@ static int check_delete(struct checker *c, struct st_expr *call)
 			c, ref->pos,
 			"delete() of a %s() map: its buckets are keys of their own; clear(%s) "
 			"empties the map",
-			st_func_name((enum st_func)m->agg), m->name);
+			st_agg_name(m->agg), m->name);
 	if (!m->nr_keys && m->agg != ST_K_VALUE)
 		return ck_err(c, ref->pos, "%s has no keys: clear(%s) or zero(%s) empties it",
 			      m->name, m->name, m->name);
