@@ -290,6 +290,7 @@ static inline int h_configure(struct h_run *r, const struct h_prog *p)
 	err = err ?: bpf_map__set_max_entries(skel->maps.st_sites, 1);
 	err = err ?: bpf_map__set_max_entries(skel->maps.st_flat, p->nr_flat ?: 1);
 	err = err ?: bpf_map__set_key_size(skel->maps.st_aggr, r->key_size);
+	err = err ?: bpf_map__set_key_size(skel->maps.st_values, r->key_size);
 	prog = NULL;
 	while (!err && (prog = bpf_object__next_program(skel->obj, prog)))
 		err = bpf_program__set_autoload(prog, prog == skel->progs.sidetrace_event);
@@ -400,6 +401,18 @@ static inline bool h_keyed(const struct h_run *r, const struct h_prog *p, uint8_
 		return false;
 	h_sum_cpus(r, v, out);
 	return true;
+}
+
+/* The plain value (st_values) of map id under key parts; false if absent. */
+static inline bool h_value(const struct h_run *r, const struct h_prog *p, uint8_t id,
+			   const void *parts, struct st_value *out)
+{
+	uint8_t key[ST_KEY_MAX] = {0};
+	struct st_key_hdr hdr = {.map_id = id};
+
+	memcpy(key, &hdr, sizeof(hdr));
+	memcpy(key + ST_KEY_HDR, parts, p->maps[id].key_size);
+	return !bpf_map_lookup_elem(bpf_map__fd(r->skel->maps.st_values), key, out);
 }
 
 /* Entries of st_aggr, all maps together. */

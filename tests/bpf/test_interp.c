@@ -364,6 +364,109 @@ static void test_control(void)
 	h_unload(&run);
 }
 
+/* The state clause of test_state; m: var, if, get, add, set, strn, streq. */
+static void state_clause(const uint8_t *m)
+{
+	uint32_t jz, jump;
+
+	CLAUSE(&prog, BIT(L_A) | BIT(L_S));
+	/* $v = a; sum($v) */
+	FIELD(&prog, L_A);
+	h_emit(&prog, ST_I_VAR_SET, 3, 0, 0);
+	h_emit(&prog, ST_I_VAR_GET, 3, 0, 0);
+	AGG(&prog, m[0]);
+	/* if (0) { sum(100) } else { sum(7) } */
+	CONST(&prog, 0);
+	jz = prog.cfg.nr_insns;
+	h_emit(&prog, ST_I_JZ, 0, 0, 0);
+	CONST(&prog, 100);
+	AGG(&prog, m[1]);
+	jump = prog.cfg.nr_insns;
+	h_emit(&prog, ST_I_JUMP, 0, 0, 0);
+	prog.cfg.insns[jz].imm = prog.cfg.nr_insns;
+	CONST(&prog, 7);
+	AGG(&prog, m[1]);
+	prog.cfg.insns[jump].imm = prog.cfg.nr_insns;
+	/* sum(@add[a]) before @add[a] += 5; @add[1000] += 1; delete(@add[1000]) */
+	FIELD(&prog, L_A);
+	KEY_INT(&prog, 0);
+	h_emit(&prog, ST_I_MAP_GET, m[3], 0, 0);
+	AGG(&prog, m[2]);
+	CONST(&prog, 5);
+	FIELD(&prog, L_A);
+	KEY_INT(&prog, 0);
+	h_emit(&prog, ST_I_MAP_ADD, m[3], 0, 0);
+	CONST(&prog, 1);
+	CONST(&prog, 1000);
+	KEY_INT(&prog, 0);
+	h_emit(&prog, ST_I_MAP_ADD, m[3], 0, 0);
+	CONST(&prog, 1000);
+	KEY_INT(&prog, 0);
+	h_emit(&prog, ST_I_MAP_DEL, m[3], 0, 0);
+	/* sum(@set[a] == "GET") before @set[a] = s */
+	FIELD(&prog, L_A);
+	KEY_INT(&prog, 0);
+	h_emit(&prog, ST_I_MAP_GET, m[4], ST_STR_REF_TMP + 1, 0);
+	STR(&prog, REF_LIT(0));
+	h_emit(&prog, ST_I_STREQ, 0, 0, 0);
+	AGG(&prog, m[6]);
+	STR(&prog, L_S);
+	FIELD(&prog, L_A);
+	KEY_INT(&prog, 0);
+	h_emit(&prog, ST_I_MAP_SET, m[4], 0, 0);
+	/* @strn[str(s, 3)] = count() */
+	STR(&prog, L_S);
+	h_emit(&prog, ST_I_STRN, ST_STR_REF_TMP, 3, 0);
+	h_emit(&prog, ST_I_KEY_STR, 0, 0, 0);
+	CONST(&prog, 0);
+	AGG(&prog, m[5]);
+}
+
+/*
+ * Variables, forward jumps, plain values read, added, stored, deleted
+ * (strings too) and str(s, n), as the compile step emits them.
+ */
+static void test_state(void)
+{
+	char ge[ST_STR_LEN] = "GE";
+	int64_t a = EV_A, gone = 1000;
+	struct st_value val;
+	struct st_val v;
+	uint8_t m[7];
+	int64_t i;
+
+	h_prog_init(&prog);
+	std_loads(&prog, false);
+	snprintf(prog.cfg.strs[0], ST_STR_LEN, "GET");
+	m[0] = h_map(&prog, ST_K_SUM, true, 0, 0, 0, 0);
+	m[1] = h_map(&prog, ST_K_SUM, true, 0, 0, 0, 0);
+	m[2] = h_map(&prog, ST_K_SUM, true, 0, 0, 0, 0);
+	m[3] = h_map(&prog, ST_K_VALUE, true, 8, 0, 0, 0);
+	m[4] = h_map(&prog, ST_K_VALUE, false, 8, 0, 0, 0);
+	prog.maps[m[4]].flags |= ST_MAPF_STR;
+	m[5] = h_map(&prog, ST_K_COUNT, false, ST_STR_LEN, 0, 0, 0);
+	m[6] = h_map(&prog, ST_K_SUM, false, 0, 0, 0, 0);
+	state_clause(m);
+	if (!h_load(&run, &prog, "state"))
+		return;
+	fire(EV_A, EV_B, EV_U, "GET");
+	fire(EV_A, EV_B, EV_U, "GET");
+	h_eq("state: VAR_SET then VAR_GET", h_flat(&run, &prog, m[0], 0).sum, 2 * EV_A);
+	h_eq("state: JZ skips the then-branch, JUMP the else-branch",
+	     h_flat(&run, &prog, m[1], 0).sum, 14);
+	h_eq("state: MAP_GET reads 0, then the value added", h_flat(&run, &prog, m[2], 0).sum, 5);
+	ok(h_value(&run, &prog, m[3], &a, &val) && (memcpy(&i, val.b, 8), i == 10),
+	   "state: MAP_ADD adds to one value for all CPUs");
+	ok(!h_value(&run, &prog, m[3], &gone, &val), "state: MAP_DEL deletes the key");
+	ok(h_value(&run, &prog, m[4], &a, &val) && !strcmp(val.b, "GET"),
+	   "state: MAP_SET stores a string");
+	h_eq("state: MAP_GET of a string: \"\" first, then the string stored",
+	     h_flat(&run, &prog, m[6], 0).sum, 1);
+	ok(h_keyed(&run, &prog, m[5], ge, 0, &v) && v.count == 2,
+	   "state: STRN keeps n - 1 bytes, NUL-padded");
+	h_unload(&run);
+}
+
 /* ST_I_EXIT sets the flag the collector polls; the event enables and disables. */
 static void test_exit(void)
 {
@@ -391,6 +494,7 @@ int main(void)
 	test_strings();
 	test_builtins();
 	test_control();
+	test_state();
 	test_exit();
 	return unit_summary();
 }
