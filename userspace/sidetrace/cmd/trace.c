@@ -498,8 +498,11 @@ static void trace_fini(struct trace *t)
 	}
 	if (t->o.cmd)
 		wordfree(&t->words);
-	/* Also after a failed load, which may have set up part of it. */
-	st_loader_close(&t->loader);
+	/*
+	 * Also after a failed load, which may have set up part of it. The
+	 * output is complete: the kernel's unregistration is left to a child.
+	 */
+	st_loader_close_in_background(&t->loader);
 	st_compiled_free(&t->compiled);
 	if (t->prog)
 		st_program_free(t->prog);
