@@ -62,6 +62,12 @@ compare_startup "/status >= 500/ @[path] = count()" \
 	"side:$APP:http:request /args.status >= 500/ { @[args.path] = count(); }"
 
 echo
+echo "launch to exit of a one-probe one-shot session, BEGIN { exit(); } (median of $((REPEAT * 2)), interleaved)"
+bench/launch_to_exit.py $((REPEAT * 2)) \
+	"bpftrace=[\"bpftrace\", \"-e\", \"usdt:$APP:http:request { @ = count(); } BEGIN { exit(); }\"]" \
+	"sidetrace=[\"$ST\", \"-e\", \"side:$APP:http:request { @ = count(); } BEGIN { exit(); }\"]"
+
+echo
 echo "verifier steps of each program, loaded alone (machine-independent)"
 mkdir -p .output/bench
 cc -O2 -Wall -Wextra -Ibpf -I.output -o .output/bench/verifier_steps bench/verifier_steps.c -lbpf
