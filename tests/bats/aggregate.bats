@@ -88,20 +88,20 @@ st_httpd() { # program [sidetrace options...]
 # the uprobes after it (the kernel's grace periods), so the enable word
 # drops to 0 only a little later: poll for it, do not time it.
 semaphore_after_exit() { # sidetrace's environment assignments...
-	start_app "$BATS_TEST_TMPDIR/pid" "$HTTPD" -d 8 -r 200 -p
+	start_app "$BATS_TEST_TMPDIR/pid" "$HTTPD" -d 120 -r 200 -p
 	local app=$APP pid=$APP_PID sema st i
-	env "$@" "$SIDETRACE" -p "$pid" \
-		-e "side:$HTTPD:http:request { @ = count(); } interval:ms:600 { exit(); }" \
+	env "$@" "$SIDETRACE" -p "$pid" -e "side:$HTTPD:http:request { @ = count(); }" \
 		>"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" &
 	st=$!
-	for i in $(seq 50); do
+	for i in $(seq 100); do
 		sema=$(read_semaphore "$pid" "$HTTPD" http request)
 		[ "$sema" -ne 0 ] && break
 		sleep 0.05
 	done
 	echo "while attached: $sema" >&2
-	[ "$sema" -eq 1 ]
+	kill -INT "$st"
 	wait "$st"
+	[ "$sema" -eq 1 ]
 	grep -q '^@: [1-9]' "$BATS_TEST_TMPDIR/out"
 	for i in $(seq 100); do
 		sema=$(read_semaphore "$pid" "$HTTPD" http request)

@@ -237,38 +237,92 @@ static int number_sites(struct st_loader *l, const struct st_compiled *c)
 	return 0;
 }
 
+/* Keys 0 .. n-1 of an array map. */
+static uint32_t *array_keys(uint32_t n)
+{
+	uint32_t *keys = malloc((n ? n : 1) * sizeof(*keys)), i;
+
+	for (i = 0; keys && i < n; i++)
+		keys[i] = i;
+	return keys;
+}
+
+/* Kernels without batch operations on arrays refuse them so. */
+static bool no_batch(int err)
+{
+	return err == -EINVAL || err == -ENOTSUP || err == -524 /* ENOTSUPP */;
+}
+
+/*
+ * Writes entries 0 .. n-1 of an array map from vals, in one system call
+ * where the kernel can (thousands of sites: one call each would cost
+ * more than the attachment). 0 or a negative errno.
+ */
+static int update_all(int fd, const void *vals, size_t size, uint32_t n)
+{
+	uint32_t *keys = array_keys(n), count = n, i;
+	int ret = 0;
+
+	if (!keys)
+		return -ENOMEM;
+	if (n && bpf_map_update_batch(fd, keys, vals, &count, NULL))
+		ret = -errno;
+	for (i = 0; no_batch(ret) && i < n; i++)
+		ret = bpf_map_update_elem(fd, &i, (const char *)vals + i * size, BPF_ANY) ? -errno
+											  : 0;
+	free(keys);
+	return no_batch(ret) ? 0 : ret;
+}
+
+int st_map_lookup_all(int fd, void *vals, size_t size, uint32_t n)
+{
+	uint32_t *keys = array_keys(n), count = n, next, i;
+	int ret = 0;
+
+	if (!keys)
+		return -ENOMEM;
+	/* ENOENT: the batch reached the map's end, count entries were read. */
+	if (n && bpf_map_lookup_batch(fd, NULL, &next, keys, vals, &count, NULL) &&
+	    (errno != ENOENT || count != n))
+		ret = -errno;
+	for (i = 0; no_batch(ret) && i < n; i++)
+		ret = bpf_map_lookup_elem(fd, &i, (char *)vals + i * size) ? -errno : 0;
+	free(keys);
+	return ret;
+}
+
 /* Writes the probe and site configurations into the loaded maps. */
 static int write_config(struct st_loader *l, const struct st_compiled *c, char *err, size_t errlen)
 {
-	int probes_fd = bpf_map__fd(l->skel->maps.st_probes);
-	int sites_fd = bpf_map__fd(l->skel->maps.st_sites);
+	struct st_probe_cfg *cfgs = calloc(c->nr_probes + 1, sizeof(*cfgs));
+	struct st_site_cfg *sites = calloc(l->nr_sites + 1, sizeof(*sites));
 	const struct st_compiled_probe *p;
-	struct st_site_cfg site;
-	uint32_t i, j, idx;
-	int ret;
+	uint32_t i, j;
+	int ret = -ENOMEM;
 
-	for (i = 0; i < c->nr_probes; i++) {
-		p = &c->probes[i];
-		if (bpf_map_update_elem(probes_fd, &i, &p->cfg, BPF_ANY)) {
-			ret = -errno;
-			snprintf(err, errlen, "cannot write the configuration of %s: %s", p->name,
-				 strerror(-ret));
-			return ret;
-		}
-		for (j = 0; j < p->event->nr_sites; j++) {
-			ret = make_site(p, i, &p->event->sites[j], &site, err, errlen);
-			if (ret)
-				return ret;
-			idx = l->site_base[i] + j;
-			if (bpf_map_update_elem(sites_fd, &idx, &site, BPF_ANY)) {
-				ret = -errno;
-				snprintf(err, errlen, "cannot write the probe sites of %s: %s",
-					 p->name, strerror(-ret));
-				return ret;
-			}
-		}
+	if (!cfgs || !sites) {
+		snprintf(err, errlen, "out of memory");
+		goto cleanup;
 	}
-	return 0;
+	for (i = 0, ret = 0; i < c->nr_probes && !ret; i++) {
+		p = &c->probes[i];
+		cfgs[i] = p->cfg;
+		for (j = 0; j < p->event->nr_sites && !ret; j++)
+			ret = make_site(p, i, &p->event->sites[j], &sites[l->site_base[i] + j], err,
+					errlen);
+	}
+	if (ret)
+		goto cleanup;
+	ret = update_all(bpf_map__fd(l->skel->maps.st_probes), cfgs, sizeof(*cfgs), c->nr_probes);
+	if (!ret)
+		ret = update_all(bpf_map__fd(l->skel->maps.st_sites), sites, sizeof(*sites),
+				 l->nr_sites);
+	if (ret)
+		snprintf(err, errlen, "cannot write the probe configuration: %s", strerror(-ret));
+cleanup:
+	free(cfgs);
+	free(sites);
+	return ret;
 }
 
 int st_loader_load(struct st_loader *l, const struct st_compiled *c, char *err, size_t errlen)

@@ -78,6 +78,13 @@ int st_loader_attach(struct st_loader *l, const struct st_compiled *c, pid_t pid
 int st_loader_poll_fault_in(struct st_loader *l, const struct st_compiled *c, char *err,
 			    size_t errlen);
 
+/*
+ * Reads entries 0 .. n-1 of an array map (of size bytes each; per-CPU
+ * maps: the value of every possible CPU, 8-byte aligned) into vals, in one
+ * system call where the kernel can. 0 or a negative errno.
+ */
+int st_map_lookup_all(int fd, void *vals, size_t size, uint32_t n);
+
 /* True once a probe ran exit(). */
 bool st_loader_exit_requested(const struct st_loader *l);
 
