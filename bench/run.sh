@@ -4,7 +4,7 @@
 # in the same run.
 set -eu
 cd "$(dirname "$0")/.."
-for b in bench/disabled_cost.sh bench/collector.sh bench/stream.sh bench/serve.sh; do
+for b in bench/disabled_cost.sh bench/collector.sh bench/stream.sh bench/serve.sh bench/scale.sh; do
 	[ -x "$b" ] || continue
 	echo "== $b"
 	"$b"
