@@ -39,6 +39,7 @@ int main(int argc, char **argv)
 					 side_arg_s32(-(int32_t)(i & 0xffff))));
 	fprintf(stderr, "elapsed_ns %llu\n", (unsigned long long)(now_ns(CLOCK_MONOTONIC) - t0));
 	/* The thread's CPU time, uprobes included: not the time other tenants took. */
-	fprintf(stderr, "cpu_ns %llu\n", (unsigned long long)(now_ns(CLOCK_THREAD_CPUTIME_ID) - c0));
+	fprintf(stderr, "cpu_ns %llu\n",
+		(unsigned long long)(now_ns(CLOCK_THREAD_CPUTIME_ID) - c0));
 	return 0;
 }
