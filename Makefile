@@ -61,7 +61,7 @@ ST_LIB_OBJS := $(filter-out $(OUTPUT)/obj/sidetrace/main.o,$(ST_OBJS))
 # then track it like any header.
 ST_SKEL_USERS := $(OUTPUT)/obj/sidetrace/runtime/loader.o
 SIDETRACE := $(OUTPUT)/sidetrace
-ST_LIBS := -lbpf -lelf -lz -lmicrohttpd -lpthread
+ST_LIBS := -lbpf -lelf -lz -lpthread -ldl
 
 # Examples: one program per examples/*.c, shared libraries from examples/lib*.c
 EX_LIB_SRCS := $(wildcard examples/lib*.c)

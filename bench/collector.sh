@@ -3,14 +3,12 @@
 # Part 2: sidetrace against stock bpftrace, measured in the same run.
 #  - start-up: launch to probes attached, i.e. to the line BEGIN prints
 #    (both tools run BEGIN once every probe is attached), and peak RSS then;
-#  - per-event cost on the traced program: (traced - untraced) serving time
-#    of httpd_sim over N requests, one http:request event each.
+#  - launch to exit of a one-shot session (BEGIN { exit(); }).
 # Medians of REPEAT runs; ratios are sidetrace / bpftrace (lower is better).
 set -eu
 cd "$(dirname "$0")/.."
 APP=$PWD/.output/examples/httpd_sim
 ST=$PWD/.output/sidetrace
-N=${N:-200000}
 REPEAT=${REPEAT:-5}
 
 mountpoint -q /sys/kernel/tracing || mount -t tracefs tracefs /sys/kernel/tracing
@@ -25,14 +23,6 @@ startup() { # marker tool program
 	local i runs
 	runs=$(for i in $(seq "$REPEAT"); do sleep 0.3; bench/time_to_begin.py "$@"; done)
 	echo "$(cut -d' ' -f1 <<<"$runs" | median) $(cut -d' ' -f2 <<<"$runs" | median)"
-}
-
-# Serving time (ns) of httpd_sim, run by the given command prefix.
-serve_ns() {
-	local i
-	for i in $(seq "$REPEAT"); do
-		"$@" 2>&1 | sed -n 's/.*elapsed_ns \([0-9]*\).*/\1/p'
-	done | median
 }
 
 # Start-up of both tools on equivalent programs, and their ratio.
@@ -62,29 +52,16 @@ compare_startup "/status >= 500/ @[path] = count()" \
 	"side:$APP:http:request /args.status >= 500/ { @[args.path] = count(); }"
 
 echo
+echo "launch to exit of a one-probe one-shot session, BEGIN { exit(); } (median of $((REPEAT * 2)), interleaved)"
+bench/launch_to_exit.py $((REPEAT * 2)) \
+	"bpftrace=[\"bpftrace\", \"-e\", \"usdt:$APP:http:request { @ = count(); } BEGIN { exit(); }\"]" \
+	"sidetrace=[\"$ST\", \"-e\", \"side:$APP:http:request { @ = count(); } BEGIN { exit(); }\"]"
+
+echo
 echo "verifier steps of each program, loaded alone (machine-independent)"
 mkdir -p .output/bench
 cc -O2 -Wall -Wextra -Ibpf -I.output -o .output/bench/verifier_steps bench/verifier_steps.c -lbpf
 .output/bench/verifier_steps
 
-echo
-echo "per-event cost on the traced program, N=$N events (median of $REPEAT)"
-base=$(serve_ns "$APP" -n "$N" -t)
-printf '  untraced serving time: %d ns (%.1f ns/request)\n' "$base" "$(echo "$base / $N" | bc -l)"
-per_event() { # label bpftrace-program sidetrace-program
-	local bt st
-	bt=$(serve_ns bpftrace -c "$APP -n $N -t" -e "$2")
-	st=$(serve_ns "$ST" -c "$APP -n $N -t" -e "$3")
-	awk -v l="$1" -v bt="$bt" -v st="$st" -v base="$base" -v n="$N" 'BEGIN {
-		b = (bt - base) / n; s = (st - base) / n
-		printf "  %-28s bpftrace %7.1f ns  sidetrace %7.1f ns  ratio %.2f\n", l, b, s, s / b }'
-}
-per_event "count()" \
-	"usdt:$APP:http:request { @ = count(); }" \
-	"side:$APP:http:request { @ = count(); }"
-per_event "hist(latency)" \
-	"usdt:$APP:http:request { @ = hist(arg3); }" \
-	"side:$APP:http:request { @ = hist(args.latency_ns); }"
-per_event "@[path] = count()" \
-	"usdt:$APP:http:request { @[str(arg1)] = count(); }" \
-	"side:$APP:http:request { @[args.path] = count(); }"
+# Per-event cost: SET=aggr bench/stream.sh (interleaved rounds, the floor
+# in each) and bench/prog_time.sh (the BPF programs' own run time).

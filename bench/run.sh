@@ -4,9 +4,13 @@
 # in the same run.
 set -eu
 cd "$(dirname "$0")/.."
-for b in bench/disabled_cost.sh bench/inproc.sh bench/collector.sh bench/stream.sh bench/serve.sh; do
+for b in bench/disabled_cost.sh bench/inproc.sh bench/collector.sh bench/stream.sh bench/serve.sh \
+	bench/scale.sh bench/prog_time.sh; do
 	[ -x "$b" ] || continue
 	echo "== $b"
 	"$b"
 	echo
 done
+# Aggregation per event against bpftrace, the floor in every round (issue 12).
+echo "== SET=aggr bench/stream.sh"
+SET=aggr N=${AGGR_N:-300000} ROUNDS=${AGGR_ROUNDS:-9} bench/stream.sh

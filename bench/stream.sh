@@ -13,6 +13,12 @@
 # of 16 MiB per CPU as sidetrace's default buffer holds 16 MiB); the
 # floor, an empty bpftrace handler on the same probe. ROUNDS interleaved
 # rounds; medians, [min-max] across rounds; ratios from the same run.
+#
+# SET=aggr measures aggregation instead (issue 12): sidetrace and bpftrace
+# on count(), hist(), a string key, a string and an integer key, hist by a
+# string key, with the floor and the untraced loop in every round; the
+# cost is the loop thread's CPU time (uprobes included, other tenants'
+# time not), reported above the floor with its spread across rounds.
 set -eu
 cd "$(dirname "$0")/.."
 ST=$PWD/.output/sidetrace
@@ -21,7 +27,27 @@ APP=$B/stream_app
 LAPP=$B/stream_lttng
 N=${N:-1000000}
 ROUNDS=${ROUNDS:-5}
+SET=${SET:-stream}
 FMT='"%s %u %lu %d\n"'
+
+# The programs of the st_* and bt_* variants, on the same probe.
+P="side:$APP:bench:op"
+U="usdt:$APP:bench:op"
+declare -A PROG=(
+	[st_count]="$P { @ = count(); }"
+	[bt_count]="$U { @ = count(); }"
+	[st_printf]="$P { printf($FMT, args.name, args.seq, args.value, args.delta); }"
+	[bt_printf]="$U { printf($FMT, str(arg0), arg1, arg2, (int32)arg3); }"
+	[st_print]="$P { print(args); }"
+	[st_hist]="$P { @ = hist(args.value); }"
+	[bt_hist]="$U { @ = hist(arg2); }"
+	[st_key]="$P { @[args.name] = count(); }"
+	[bt_key]="$U { @[str(arg0)] = count(); }"
+	[st_key2]="$P { @[args.name, cpu] = count(); }"
+	[bt_key2]="$U { @[str(arg0), cpu] = count(); }"
+	[st_khist]="$P { @[args.name] = hist(args.value); }"
+	[bt_khist]="$U { @[str(arg0)] = hist(arg2); }"
+)
 
 mountpoint -q /sys/kernel/tracing || mount -t tracefs tracefs /sys/kernel/tracing
 mountpoint -q /sys/kernel/debug || mount -t debugfs debugfs /sys/kernel/debug
@@ -44,7 +70,7 @@ cleanup() {
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
-if [ -n "$lttng" ] && ! lttng list >/dev/null 2>&1; then
+if [ -n "$lttng" ] && [ "$SET" != aggr ] && ! lttng list >/dev/null 2>&1; then
 	lttng-sessiond --no-kernel --quiet &
 	sessiond=$!
 	for _ in $(seq 50); do lttng list >/dev/null 2>&1 && break; sleep 0.1; done
@@ -61,11 +87,12 @@ fi
 
 now_ns() { date +%s%N; }
 loop_ns() { sed -n 's/^elapsed_ns \([0-9]*\)$/\1/p' "$1"; }
+cpu_ns() { sed -n 's/^cpu_ns \([0-9]*\)$/\1/p' "$1"; }
 # Events in a tracer's output file: every line but the tools' own.
 lines() { grep -cv -e '^Attaching ' -e '^$' -e '^Lost ' "$1" || true; }
 
 # One run of variant $1; appends "variant round loop_ns delivered
-# reported_lost wall_ns" to $tmp/res.
+# reported_lost wall_ns cpu_ns" to $tmp/res.
 run() { # variant round
 	local v=$1 r=$2 out=$tmp/out err=$tmp/err t0 t1 del=- lost=0
 	rm -rf "$out" "$err"
@@ -75,15 +102,8 @@ run() { # variant round
 	untraced) "$APP" "$N" 2>"$err" ;;
 	untraced_lttng) "$LAPP" "$N" 2>"$err" ;;
 	floor) bpftrace -o "$out" -c "$APP $N" -e "usdt:$APP:bench:op { }" >/dev/null 2>"$err" ;;
-	st_count)
-		"$ST" -o "$out" -c "$APP $N" -e "side:$APP:bench:op { @ = count(); }" 2>"$err" ;;
-	st_printf)
-		"$ST" -o "$out" -c "$APP $N" -e "side:$APP:bench:op {
-			printf($FMT, args.name, args.seq, args.value, args.delta); }" 2>"$err" ;;
-	st_print) "$ST" -o "$out" -c "$APP $N" -e "side:$APP:bench:op { print(args); }" 2>"$err" ;;
-	bt_printf)
-		bpftrace -o "$out" -c "$APP $N" -e "usdt:$APP:bench:op {
-			printf($FMT, str(arg0), arg1, arg2, (int32)arg3); }" >/dev/null 2>"$err" ;;
+	st_*) "$ST" -o "$out" -c "$APP $N" -e "${PROG[$v]}" 2>"$err" ;;
+	bt_*) bpftrace -o "$out" -c "$APP $N" -e "${PROG[$v]}" >/dev/null 2>"$err" ;;
 	lttng | lttng16)
 		local s=sidetrace-bench-$$-$r ch=()
 		lttng create "$s" --output="$out" >/dev/null
@@ -113,16 +133,26 @@ run() { # variant round
 			sed -n 's/^ *\([0-9]*\) Event messages*$/\1/p' | tail -1)
 		;;
 	esac
-	echo "$v $r $(loop_ns "$err") ${del:-0} ${lost:-0} $((t1 - t0))" >>"$tmp/res"
+	echo "$v $r $(loop_ns "$err") ${del:-0} ${lost:-0} $((t1 - t0)) $(cpu_ns "$err")" >>"$tmp/res"
 }
 
-variants="untraced floor st_count st_printf"
-[ -n "$PRINT_ARGS" ] && variants="$variants st_print"
-variants="$variants bt_printf"
-[ -n "$lttng" ] && variants="$variants untraced_lttng lttng lttng16"
+if [ "$SET" = aggr ]; then
+	variants="untraced floor st_count bt_count st_hist bt_hist st_key bt_key st_key2 bt_key2"
+	variants="$variants st_khist bt_khist"
+else
+	variants="untraced floor st_count st_printf"
+	[ -n "$PRINT_ARGS" ] && variants="$variants st_print"
+	variants="$variants bt_printf"
+	[ -n "$lttng" ] && variants="$variants untraced_lttng lttng lttng16"
+fi
 for r in $(seq "$ROUNDS"); do
 	for v in $variants; do run "$v" "$r"; done
 done
+if [ -n "${STREAM_RAW:-}" ]; then cp "$tmp/res" "$STREAM_RAW"; fi
+if [ "$SET" = aggr ]; then
+	bench/aggr_report.awk -v n="$N" -v rounds="$ROUNDS" "$tmp/res"
+	exit 0
+fi
 
 echo "streaming $N events (string, u32, u64, s32) from one thread at full speed;"
 echo "median of $ROUNDS interleaved rounds [min-max]; added = (traced - untraced loop time) / N"
@@ -200,4 +230,3 @@ END {
 	printf "                   sidetrace/bpftrace <= 0.15: %s\n",
 		M["st_printf"] / M["bt_printf"] <= 0.15 ? "yes" : "no"
 }' "$tmp/res"
-if [ -n "${STREAM_RAW:-}" ]; then cp "$tmp/res" "$STREAM_RAW"; fi

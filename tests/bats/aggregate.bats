@@ -84,6 +84,54 @@ st_httpd() { # program [sidetrace options...]
 	[ $(((attached - start) / 1000000)) -lt 250 ]
 }
 
+# sidetrace exits once its output is printed; a child process unregisters
+# the uprobes after it (the kernel's grace periods), so the enable word
+# drops to 0 only a little later: poll for it, do not time it.
+semaphore_after_exit() { # sidetrace's environment assignments...
+	start_app "$BATS_TEST_TMPDIR/pid" "$HTTPD" -d 120 -r 200 -p
+	local app=$APP pid=$APP_PID sema st i
+	env "$@" "$SIDETRACE" -p "$pid" -e "side:$HTTPD:http:request { @ = count(); }" \
+		>"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" &
+	st=$!
+	for i in $(seq 100); do
+		sema=$(read_semaphore "$pid" "$HTTPD" http request)
+		[ "$sema" -ne 0 ] && break
+		sleep 0.05
+	done
+	echo "while attached: $sema" >&2
+	kill -INT "$st"
+	wait "$st"
+	[ "$sema" -eq 1 ]
+	grep -q '^@: [1-9]' "$BATS_TEST_TMPDIR/out"
+	for i in $(seq 100); do
+		sema=$(read_semaphore "$pid" "$HTTPD" http request)
+		[ "$sema" -eq 0 ] && break
+		sleep 0.05
+	done
+	kill "$app"
+	wait "$app" || true
+	echo "after exit: $sema" >&2
+	[ "$sema" -eq 0 ]
+	[ ! -s "$BATS_TEST_TMPDIR/err" ]
+}
+
+@test "exit: the session ends before the kernel detaches, the enable word then drops to 0" {
+	semaphore_after_exit
+}
+
+@test "exit with one perf-event uprobe per site: the enable word drops to 0 too" {
+	semaphore_after_exit SIDETRACE_NO_UPROBE_MULTI=1
+}
+
+@test "exit: a reader of sidetrace's output sees its end when sidetrace exits" {
+	# Command substitution waits for every writer of the pipe: the child
+	# that unregisters the probes must hold none of sidetrace's fds.
+	out=$("$SIDETRACE" -e "BEGIN { printf(\"begin\\n\"); exit(); }
+		side:$HTTPD:http:request { @ = count(); } END { printf(\"end\\n\"); }" 2>&1)
+	[ "$out" = "$(printf 'Attaching 3 probes...\nbegin\nend')" ]
+	run -3 "$SIDETRACE" -e "side:$HTTPD:http:request { @ = count(); }" -c "sh -c 'exit 3'"
+}
+
 @test "each program agrees with the generic one: flat, plain and filtered one-liners" {
 	# Served by sidetrace_flat (no keys), sidetrace_plain (keys), and,
 	# with an always-true filter, by the generic sidetrace_event.

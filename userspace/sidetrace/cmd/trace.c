@@ -367,8 +367,6 @@ static void trace_fini(struct trace *t)
 	}
 	if (t->o.cmd)
 		wordfree(&t->words);
-	/* Also after a failed load, which may have set up part of it. */
-	st_loader_close(&t->loader);
 	st_compiled_free(&t->compiled);
 	if (t->prog)
 		st_program_free(t->prog);
@@ -376,6 +374,12 @@ static void trace_fini(struct trace *t)
 	free(t->text);
 	if (t->out != stdout)
 		fclose(t->out);
+	/*
+	 * Also after a failed load, which may have set up part of it. The
+	 * output is complete: the kernel's unregistration is left to a child,
+	 * forked last, as every page written after a fork is copied.
+	 */
+	st_loader_close_in_background(&t->loader);
 }
 
 int st_cmd_trace(int argc, char **argv)

@@ -61,24 +61,70 @@ static uint64_t monotonic_ns(void)
 	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
+/*
+ * The probe of each event, found by the event's address: a program on
+ * thousands of events (side:./app:*:*) would otherwise look through every
+ * probe, 4 KB apart, for every event.
+ */
+struct probe_index {
+	int32_t *slot; /* probe index + 1, 0: free */
+	uint32_t mask;
+};
+
+static int32_t *index_slot(const struct probe_index *ix, const struct st_compiled *out,
+			   const struct st_event *ev)
+{
+	uint32_t h = ((uintptr_t)ev >> 3) * 2654435761u;
+
+	for (h &= ix->mask; ix->slot[h]; h = (h + 1) & ix->mask)
+		if (out->probes[ix->slot[h] - 1].event == ev)
+			break;
+	return &ix->slot[h];
+}
+
+/* Room for every event of every clause, at most half full. */
+static int index_init(struct probe_index *ix, const struct st_program *prog)
+{
+	uint64_t n = 0, size = 16;
+	uint32_t i;
+
+	for (i = 0; i < prog->nr_clauses; i++)
+		n += prog->clauses[i].nr_events;
+	while (size < 2 * n)
+		size *= 2;
+	ix->slot = calloc(size, sizeof(*ix->slot));
+	ix->mask = size - 1;
+	return ix->slot ? 0 : -ENOMEM;
+}
+
 static int add_probe(const struct st_program *prog, struct st_compiled *out,
-		     const struct st_clause *cl, const struct st_event *ev, struct st_diag *diag)
+		     const struct st_clause *cl, const struct st_event *ev,
+		     const struct probe_index *ix, struct st_diag *diag)
 {
 	struct st_compiled_probe *p, *probes;
+	int32_t *slot = index_slot(ix, out, ev);
 	const char *target = "";
 	uint32_t i, j, nargs, fixed;
 
-	for (i = 0; i < out->nr_probes; i++)
-		if (out->probes[i].event == ev)
-			return i;
+	if (*slot)
+		return *slot - 1;
+	/* The attach point that names it (one, mostly: no search of its events). */
 	for (i = 0; i < cl->nr_points; i++)
 		for (j = 0; j < cl->points[i].nr_events; j++)
-			if (cl->points[i].events[j] == ev)
+			if (cl->nr_points == 1 || cl->points[i].events[j] == ev) {
 				target = cl->points[i].target;
-	probes = realloc(out->probes, (out->nr_probes + 1) * sizeof(*probes));
-	if (!probes)
-		return -ENOMEM;
-	out->probes = probes;
+				break;
+			}
+	/* Room doubles at each power of 2: no copy of every probe per probe. */
+	if (!(out->nr_probes & (out->nr_probes - 1))) {
+		probes = realloc(out->probes,
+				 (out->nr_probes ? 2 * out->nr_probes : 1) * sizeof(*probes));
+		if (!probes)
+			return -ENOMEM;
+		out->probes = probes;
+	}
+	probes = out->probes;
+	*slot = out->nr_probes + 1;
 	p = &probes[out->nr_probes];
 	memset(p, 0, sizeof(*p));
 	p->event = ev;
@@ -128,6 +174,7 @@ int st_compile(const struct st_program *prog, unsigned int flags, struct st_comp
 	       struct st_diag *diag)
 {
 	struct cctx c = {.prog = prog, .diag = diag, .out = out, .flags = flags};
+	struct probe_index ix;
 	uint32_t i, e;
 	int err, idx;
 
@@ -136,35 +183,36 @@ int st_compile(const struct st_program *prog, unsigned int flags, struct st_comp
 	err = cg_layout_maps(prog, out, diag);
 	if (err)
 		return err;
-	for (i = 0; i < prog->nr_clauses; i++) {
+	if (index_init(&ix, prog))
+		return -ENOMEM;
+	for (i = 0; i < prog->nr_clauses && !err; i++) {
 		const struct st_clause *cl = &prog->clauses[i];
 
 		if (!st_clause_is_side(cl)) {
 			err = check_user_clause(prog, cl, diag);
-			if (err)
-				return err;
 			continue;
 		}
-		for (e = 0; e < cl->nr_events; e++) {
-			idx = add_probe(prog, out, cl, cl->events[e], diag);
-			if (idx < 0)
-				return idx;
+		for (e = 0; e < cl->nr_events && !err; e++) {
+			idx = add_probe(prog, out, cl, cl->events[e], &ix, diag);
+			if (idx < 0) {
+				err = idx;
+				break;
+			}
 			c.probe = &out->probes[idx];
 			c.probe_idx = idx;
 			c.ev_idx = e;
 			err = cg_clause(&c, cl);
-			if (err)
-				return err;
 		}
 	}
-	for (i = 0; i < out->nr_probes; i++) {
+	free(ix.slot);
+	for (i = 0; i < out->nr_probes && !err; i++) {
 		cg_find_count_only(out, &out->probes[i]);
 		if (out->probes[i].count_only)
 			continue;
 		cg_find_plain(&out->probes[i]);
 		cg_find_flat(out, &out->probes[i]);
 	}
-	return 0;
+	return err;
 }
 
 void st_compiled_free(struct st_compiled *c)

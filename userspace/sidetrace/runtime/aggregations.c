@@ -586,23 +586,23 @@ cleanup:
 int st_problems_read(const struct st_loader *l, const struct st_compiled *c, struct st_problem *out,
 		     size_t max)
 {
-	uint32_t p, k, idx;
-	uint64_t *percpu;
+	uint32_t p, k, nr = c->nr_probes * ST_NR_COUNTERS;
+	uint64_t *percpu, *v;
 	size_t n = 0;
-	int cpu;
+	int cpu, ret;
 
-	percpu = calloc(l->ncpus, sizeof(*percpu));
+	/* All at once: one system call, not one per probe and counter. */
+	percpu = calloc((size_t)(nr ? nr : 1) * l->ncpus, sizeof(*percpu));
 	if (!percpu)
 		return -ENOMEM;
-	for (p = 0; p < c->nr_probes; p++) {
+	ret = st_map_lookup_all(l->counters_fd, percpu, l->ncpus * sizeof(*percpu), nr);
+	for (p = 0; p < c->nr_probes && !ret; p++) {
 		for (k = 0; k < ST_NR_COUNTERS; k++) {
 			uint64_t sum = 0;
 
-			idx = p * ST_NR_COUNTERS + k;
-			if (bpf_map_lookup_elem(l->counters_fd, &idx, percpu))
-				continue;
+			v = percpu + (size_t)(p * ST_NR_COUNTERS + k) * l->ncpus;
 			for (cpu = 0; cpu < l->ncpus; cpu++)
-				sum += percpu[cpu];
+				sum += v[cpu];
 			if (!sum)
 				continue;
 			if (n < max) {
@@ -614,7 +614,7 @@ int st_problems_read(const struct st_loader *l, const struct st_compiled *c, str
 		}
 	}
 	free(percpu);
-	return n;
+	return ret ? ret : (int)n;
 }
 
 /* A limit's number in a message, from its one definition. */

@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: MIT
-/* The HTTP side of `sidetrace serve` (http.h), on libmicrohttpd. */
+/*
+ * The HTTP side of `sidetrace serve` (http.h), on libmicrohttpd, opened
+ * only by serve: linked, it and the TLS libraries it brings cost every
+ * sidetrace command about 5 ms of start-up (a one-shot session is 20).
+ */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <netdb.h>
 #include <stdio.h>
@@ -13,6 +18,46 @@
 #include <microhttpd.h>
 
 #include "runtime/http.h"
+
+/* The soname that Debian's libmicrohttpd-dev links (libmicrohttpd12). */
+#define MHD_SONAME "libmicrohttpd.so.12"
+
+/* The functions used, resolved once by open_mhd(). */
+static struct {
+	typeof(&MHD_create_response_from_buffer) create_response_from_buffer;
+	typeof(&MHD_add_response_header) add_response_header;
+	typeof(&MHD_queue_response) queue_response;
+	typeof(&MHD_destroy_response) destroy_response;
+	typeof(&MHD_lookup_connection_value) lookup_connection_value;
+	typeof(&MHD_start_daemon) start_daemon;
+	typeof(&MHD_stop_daemon) stop_daemon;
+} mhd;
+
+#define MHD_SYM(lib, name) (*(void **)&mhd.name = dlsym(lib, "MHD_" #name))
+
+static int open_mhd(char *err, size_t errlen)
+{
+	void *lib;
+
+	if (mhd.stop_daemon)
+		return 0;
+	lib = dlopen(MHD_SONAME, RTLD_NOW | RTLD_LOCAL);
+	if (!lib) {
+		snprintf(err, errlen, "cannot load %s (Debian: libmicrohttpd12): %s", MHD_SONAME,
+			 dlerror());
+		return -ENOENT;
+	}
+	if (!MHD_SYM(lib, create_response_from_buffer) || !MHD_SYM(lib, add_response_header) ||
+	    !MHD_SYM(lib, queue_response) || !MHD_SYM(lib, destroy_response) ||
+	    !MHD_SYM(lib, lookup_connection_value) || !MHD_SYM(lib, start_daemon) ||
+	    !MHD_SYM(lib, stop_daemon)) {
+		snprintf(err, errlen, "%s lacks a function sidetrace needs: %s", MHD_SONAME,
+			 dlerror());
+		mhd.stop_daemon = NULL;
+		return -ENOENT;
+	}
+	return 0;
+}
 
 /* Splits "ADDR:PORT" ("[v6]:PORT" too) into its host and port. */
 static int split_listen(const char *listen, char *host, size_t hlen, const char **port)
@@ -102,17 +147,17 @@ static enum MHD_Result answer(struct MHD_Connection *c, unsigned int status, con
 	struct MHD_Response *r;
 	enum MHD_Result ret;
 
-	r = MHD_create_response_from_buffer(len, body, mode);
+	r = mhd.create_response_from_buffer(len, body, mode);
 	if (!r) {
 		if (mode == MHD_RESPMEM_MUST_FREE)
 			free(body);
 		return MHD_NO;
 	}
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	mhd.add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
 	if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
-		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
-	ret = MHD_queue_response(c, status, r);
-	MHD_destroy_response(r);
+		mhd.add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
+	ret = mhd.queue_response(c, status, r);
+	mhd.destroy_response(r);
 	return ret;
 }
 
@@ -124,7 +169,7 @@ static enum MHD_Result answer_text(struct MHD_Connection *c, unsigned int status
 
 static enum MHD_Result metrics(struct st_http *h, struct MHD_Connection *c)
 {
-	const char *accept = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Accept");
+	const char *accept = mhd.lookup_connection_value(c, MHD_HEADER_KIND, "Accept");
 	enum st_prom_format fmt = st_prom_negotiate(accept);
 	char msg[128], *text;
 	size_t len;
@@ -143,8 +188,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 			      const char *method, const char *version, const char *upload_data,
 			      size_t *upload_data_size, void **req_cls)
 {
-	const char *clen = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
-	const char *te = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Transfer-Encoding");
+	const char *clen = mhd.lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
+	const char *te = mhd.lookup_connection_value(c, MHD_HEADER_KIND, "Transfer-Encoding");
 
 	(void)version;
 	(void)upload_data;
@@ -177,9 +222,11 @@ int st_http_start(struct st_http *h, st_http_render_fn render, void *ctx, char *
 
 	h->render = render;
 	h->ctx = ctx;
+	if (open_mhd(err, errlen))
+		return -ENOENT;
 	if (!getsockname(h->fd, (struct sockaddr *)&ss, &len) && ss.ss_family == AF_INET6)
 		flags |= MHD_USE_IPv6;
-	h->daemon = MHD_start_daemon(flags, 0, NULL, NULL, handle, h, MHD_OPTION_ARRAY, opts,
+	h->daemon = mhd.start_daemon(flags, 0, NULL, NULL, handle, h, MHD_OPTION_ARRAY, opts,
 				     MHD_OPTION_END);
 	if (!h->daemon) {
 		snprintf(err, errlen, "cannot start the HTTP server on %s", h->url);
@@ -193,7 +240,7 @@ int st_http_start(struct st_http *h, st_http_render_fn render, void *ctx, char *
 void st_http_stop(struct st_http *h)
 {
 	if (h->daemon)
-		MHD_stop_daemon(h->daemon);
+		mhd.stop_daemon(h->daemon);
 	h->daemon = NULL;
 	if (h->fd >= 0)
 		close(h->fd);

@@ -14,42 +14,20 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <linux/perf_event.h>
-#include <pthread.h>
-#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
 #include "runtime/loader.h"
+#include "runtime/uprobes.h"
 #include "sidetrace.skel.h"
 
 #define BTF_PATH "/sys/kernel/btf/vmlinux"
-
-/* From linux/bpf.h of kernels 6.6+, newer than the uapi headers here. */
-#define ST_BPF_TRACE_UPROBE_MULTI 48
-
-/* BPF_LINK_CREATE's attributes for attach type BPF_TRACE_UPROBE_MULTI. */
-struct st_uprobe_multi_attr {
-	__u32 prog_fd;
-	__u32 target_fd;
-	__u32 attach_type;
-	__u32 flags;
-	__u64 path;
-	__u64 offsets;
-	__u64 ref_ctr_offsets;
-	__u64 cookies;
-	__u32 cnt;
-	__u32 multi_flags;
-	__u32 pid;
-};
 
 int st_loader_check_environment(char *err, size_t errlen)
 {
@@ -66,152 +44,6 @@ int st_loader_check_environment(char *err, size_t errlen)
 		return -ENOTSUP;
 	}
 	return 0;
-}
-
-/* Returns a link fd, or -errno. */
-static int uprobe_multi_link(int prog_fd, const char *path, const uint64_t *offsets,
-			     const uint64_t *ref_ctr_offsets, const uint64_t *cookies, uint32_t cnt,
-			     pid_t pid)
-{
-	struct st_uprobe_multi_attr attr;
-	int fd;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.prog_fd = prog_fd;
-	attr.attach_type = ST_BPF_TRACE_UPROBE_MULTI;
-	attr.path = (uintptr_t)path;
-	attr.offsets = (uintptr_t)offsets;
-	attr.ref_ctr_offsets = (uintptr_t)ref_ctr_offsets;
-	attr.cookies = (uintptr_t)cookies;
-	attr.cnt = cnt;
-	attr.pid = pid;
-	fd = syscall(__NR_bpf, BPF_LINK_CREATE, &attr, sizeof(attr));
-	return fd < 0 ? -errno : fd;
-}
-
-/* A uprobe_multi program that does nothing, to probe and to warm up. */
-static int noop_multi_prog(void)
-{
-	const struct bpf_insn insns[] = {
-		{.code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0},
-		{.code = BPF_JMP | BPF_EXIT},
-	};
-	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = ST_BPF_TRACE_UPROBE_MULTI);
-
-	return bpf_prog_load(BPF_PROG_TYPE_KPROBE, NULL, "GPL", insns, 2, &opts);
-}
-
-/*
- * Probes for uprobe_multi links as libbpf does: a link on "/" fails with
- * EBADF where they exist, and one with the invalid pid -1 fails with
- * EINVAL only where their pid filter is the fixed, per-process one.
- */
-static bool uprobe_multi_supported(void)
-{
-	const uint64_t offset = 0;
-	bool ok = false;
-	int prog_fd, fd;
-
-	if (getenv("SIDETRACE_NO_UPROBE_MULTI"))
-		return false;
-	prog_fd = noop_multi_prog();
-	if (prog_fd < 0)
-		return false;
-	fd = uprobe_multi_link(prog_fd, "/", &offset, NULL, NULL, 1, 0);
-	if (fd == -EBADF) {
-		fd = uprobe_multi_link(prog_fd, "/", &offset, NULL, NULL, 1, -1);
-		ok = fd == -EINVAL;
-	}
-	if (fd >= 0)
-		close(fd);
-	close(prog_fd);
-	return ok;
-}
-
-#define UPROBE_PMU_TYPE "/sys/bus/event_source/devices/uprobe/type"
-
-/*
- * Registers a uprobe at offset 0 of path with a uprobe_multi link, then
- * unregisters it; false where the kernel has no such links.
- */
-static bool warm_up_multi(const char *path)
-{
-	const uint64_t offset = 0;
-	int prog_fd, fd;
-
-	prog_fd = noop_multi_prog();
-	if (prog_fd < 0)
-		return false;
-	fd = uprobe_multi_link(prog_fd, path, &offset, NULL, NULL, 1, 0);
-	if (fd >= 0)
-		close(fd);
-	close(prog_fd);
-	return fd >= 0;
-}
-
-/*
- * The same with a perf-event uprobe (kernels before 6.6), whose
- * unregistration waits for more grace periods (60-90 ms here).
- */
-static void warm_up_perf(const char *path)
-{
-	struct perf_event_attr attr;
-	int type = -1, fd;
-	FILE *f;
-
-	f = fopen(UPROBE_PMU_TYPE, "r");
-	if (!f)
-		return;
-	if (fscanf(f, "%d", &type) != 1)
-		type = -1;
-	fclose(f);
-	if (type < 0)
-		return;
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = type;
-	attr.config1 = (uintptr_t)path; /* uprobe_path */
-	attr.config2 = 0; /* probe_offset */
-	fd = syscall(__NR_perf_event_open, &attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
-	if (fd >= 0)
-		close(fd);
-}
-
-/*
- * Registering a uprobe takes the kernel's dup_mmap_sem for writing, which
- * waits for an RCU grace period (about 13 ms here) unless another writer
- * took it less than a grace period before. That wait does not need our
- * programs: this thread registers a uprobe that nothing can hit (offset 0
- * of an empty memfd, which no process maps) while the main thread loads
- * them, and the real attachment then finds the grace period passed. Best
- * effort: where this fails, attaching waits as it would have.
- */
-static void *warm_up_uprobes(void *unused)
-{
-	char path[64];
-	int mfd;
-
-	mfd = memfd_create("sidetrace-warm-up", MFD_CLOEXEC);
-	if (mfd < 0)
-		return NULL;
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", mfd);
-	/* Unregistering waits for the kernel too, but here, off the start-up path. */
-	if (!warm_up_multi(path))
-		warm_up_perf(path);
-	close(mfd);
-	return NULL;
-}
-
-/* The thread takes no signal: they are for the main thread's loop. */
-static void start_warm_up(struct st_loader *l)
-{
-	sigset_t all, old;
-
-	sigfillset(&all);
-	if (pthread_sigmask(SIG_SETMASK, &all, &old))
-		return;
-	l->warming_up = !pthread_create(&l->warm_up, NULL, warm_up_uprobes, NULL);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
 /* The st_site_cfg of one probe site of probe p. */
@@ -407,38 +239,92 @@ static int number_sites(struct st_loader *l, const struct st_compiled *c)
 	return 0;
 }
 
+/* Keys 0 .. n-1 of an array map. */
+static uint32_t *array_keys(uint32_t n)
+{
+	uint32_t *keys = malloc((n ? n : 1) * sizeof(*keys)), i;
+
+	for (i = 0; keys && i < n; i++)
+		keys[i] = i;
+	return keys;
+}
+
+/* Kernels without batch operations on arrays refuse them so. */
+static bool no_batch(int err)
+{
+	return err == -EINVAL || err == -ENOTSUP || err == -524 /* ENOTSUPP */;
+}
+
+/*
+ * Writes entries 0 .. n-1 of an array map from vals, in one system call
+ * where the kernel can (thousands of sites: one call each would cost
+ * more than the attachment). 0 or a negative errno.
+ */
+static int update_all(int fd, const void *vals, size_t size, uint32_t n)
+{
+	uint32_t *keys = array_keys(n), count = n, i;
+	int ret = 0;
+
+	if (!keys)
+		return -ENOMEM;
+	if (n && bpf_map_update_batch(fd, keys, vals, &count, NULL))
+		ret = -errno;
+	for (i = 0; no_batch(ret) && i < n; i++)
+		ret = bpf_map_update_elem(fd, &i, (const char *)vals + i * size, BPF_ANY) ? -errno
+											  : 0;
+	free(keys);
+	return no_batch(ret) ? 0 : ret;
+}
+
+int st_map_lookup_all(int fd, void *vals, size_t size, uint32_t n)
+{
+	uint32_t *keys = array_keys(n), count = n, next, i;
+	int ret = 0;
+
+	if (!keys)
+		return -ENOMEM;
+	/* ENOENT: the batch reached the map's end, count entries were read. */
+	if (n && bpf_map_lookup_batch(fd, NULL, &next, keys, vals, &count, NULL) &&
+	    (errno != ENOENT || count != n))
+		ret = -errno;
+	for (i = 0; no_batch(ret) && i < n; i++)
+		ret = bpf_map_lookup_elem(fd, &i, (char *)vals + i * size) ? -errno : 0;
+	free(keys);
+	return ret;
+}
+
 /* Writes the probe and site configurations into the loaded maps. */
 static int write_config(struct st_loader *l, const struct st_compiled *c, char *err, size_t errlen)
 {
-	int probes_fd = bpf_map__fd(l->skel->maps.st_probes);
-	int sites_fd = bpf_map__fd(l->skel->maps.st_sites);
+	struct st_probe_cfg *cfgs = calloc(c->nr_probes + 1, sizeof(*cfgs));
+	struct st_site_cfg *sites = calloc(l->nr_sites + 1, sizeof(*sites));
 	const struct st_compiled_probe *p;
-	struct st_site_cfg site;
-	uint32_t i, j, idx;
-	int ret;
+	uint32_t i, j;
+	int ret = -ENOMEM;
 
-	for (i = 0; i < c->nr_probes; i++) {
-		p = &c->probes[i];
-		if (bpf_map_update_elem(probes_fd, &i, &p->cfg, BPF_ANY)) {
-			ret = -errno;
-			snprintf(err, errlen, "cannot write the configuration of %s: %s", p->name,
-				 strerror(-ret));
-			return ret;
-		}
-		for (j = 0; j < p->event->nr_sites; j++) {
-			ret = make_site(p, i, &p->event->sites[j], &site, err, errlen);
-			if (ret)
-				return ret;
-			idx = l->site_base[i] + j;
-			if (bpf_map_update_elem(sites_fd, &idx, &site, BPF_ANY)) {
-				ret = -errno;
-				snprintf(err, errlen, "cannot write the probe sites of %s: %s",
-					 p->name, strerror(-ret));
-				return ret;
-			}
-		}
+	if (!cfgs || !sites) {
+		snprintf(err, errlen, "out of memory");
+		goto cleanup;
 	}
-	return 0;
+	for (i = 0, ret = 0; i < c->nr_probes && !ret; i++) {
+		p = &c->probes[i];
+		cfgs[i] = p->cfg;
+		for (j = 0; j < p->event->nr_sites && !ret; j++)
+			ret = make_site(p, i, &p->event->sites[j], &sites[l->site_base[i] + j], err,
+					errlen);
+	}
+	if (ret)
+		goto cleanup;
+	ret = update_all(bpf_map__fd(l->skel->maps.st_probes), cfgs, sizeof(*cfgs), c->nr_probes);
+	if (!ret)
+		ret = update_all(bpf_map__fd(l->skel->maps.st_sites), sites, sizeof(*sites),
+				 l->nr_sites);
+	if (ret)
+		snprintf(err, errlen, "cannot write the probe configuration: %s", strerror(-ret));
+cleanup:
+	free(cfgs);
+	free(sites);
+	return ret;
 }
 
 int st_loader_load(struct st_loader *l, const struct st_compiled *c, char *err, size_t errlen)
@@ -454,7 +340,7 @@ int st_loader_load(struct st_loader *l, const struct st_compiled *c, char *err, 
 	ret = st_loader_check_environment(err, errlen);
 	if (ret)
 		return ret;
-	start_warm_up(l);
+	st_warm_up_start(&l->warm_up);
 	l->ncpus = libbpf_num_possible_cpus();
 	if (l->ncpus < 0) {
 		snprintf(err, errlen, "cannot count the possible CPUs: %s", strerror(-l->ncpus));
@@ -465,7 +351,7 @@ int st_loader_load(struct st_loader *l, const struct st_compiled *c, char *err, 
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
-	l->multi = uprobe_multi_supported();
+	l->multi = st_uprobe_multi_supported();
 	/*
 	 * Strings need the sleepable fault-in program; a kernel without
 	 * sleepable uprobe programs refuses it, and then strings whose page
@@ -533,8 +419,8 @@ static int attach_prog(struct st_loader *l, const struct st_compiled *c, struct 
 		if (!n)
 			continue;
 		if (l->multi) {
-			fd = uprobe_multi_link(bpf_program__fd(prog), path, offs, refs, cookies, n,
-					       l->pid > 0 ? l->pid : 0);
+			fd = st_uprobe_multi_link(bpf_program__fd(prog), path, offs, refs, cookies,
+						  n, l->pid > 0 ? l->pid : 0);
 			if (fd < 0) {
 				ret = fd;
 				snprintf(err, errlen, "cannot attach to %s in %s: %s",
@@ -669,8 +555,9 @@ void st_loader_close(struct st_loader *l)
 {
 	uint32_t i;
 
-	if (l->warming_up)
-		pthread_join(l->warm_up, NULL);
+	st_warm_up_join(&l->warm_up);
+	if (l->warm_up.held)
+		close(l->warm_up.fd);
 	for (i = 0; i < l->nr_links; i++)
 		bpf_link__destroy(l->links[i]);
 	for (i = 0; i < l->nr_link_fds; i++)
@@ -687,4 +574,26 @@ void st_loader_close(struct st_loader *l)
 	l->counters_fd = -1;
 	l->flat_fd = -1;
 	l->events_fd = -1;
+}
+
+void st_loader_close_in_background(struct st_loader *l)
+{
+	uint32_t i, n = 0;
+	int *fds, handle = -1;
+
+	st_warm_up_join(&l->warm_up);
+	fds = calloc(l->nr_links + l->nr_link_fds + 1, sizeof(*fds));
+	if (fds) {
+		for (i = 0; i < l->nr_links; i++)
+			fds[n++] = bpf_link__fd(l->links[i]);
+		for (i = 0; i < l->nr_link_fds; i++)
+			fds[n++] = l->link_fds[i];
+		if (l->warm_up.held)
+			fds[n++] = l->warm_up.fd;
+		handle = st_detach_in_background(fds, n);
+		free(fds);
+	}
+	/* Our copies go first: the child's are then the last references. */
+	st_loader_close(l);
+	st_detach_release(handle);
 }

@@ -6,12 +6,12 @@
 #ifndef SIDETRACE_LOADER_H
 #define SIDETRACE_LOADER_H
 
-#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
 #include "compile/compile.h"
+#include "runtime/uprobes.h"
 
 struct sidetrace_bpf;
 struct bpf_link;
@@ -39,8 +39,7 @@ struct st_loader {
 	 */
 	bool *flat_kept;
 	pid_t pid; /* what the probes are attached to, -1: all */
-	pthread_t warm_up; /* see warm_up_uprobes() in loader.c */
-	bool warming_up; /* warm_up is running or to be joined */
+	struct st_warm_up warm_up; /* see warm_up() in uprobes.c */
 };
 
 /*
@@ -53,7 +52,7 @@ int st_loader_check_environment(char *err, size_t errlen);
  * Checks the environment (root, BTF), opens the embedded program, sizes its
  * maps for c, loads it and writes the probe configurations. Meanwhile a
  * thread pays the kernel's wait for a first uprobe registration (see
- * warm_up_uprobes() in loader.c); st_loader_close() joins it. Returns 0,
+ * warm_up() in uprobes.c); st_loader_close() joins it. Returns 0,
  * or a negative errno with a message for a person in err.
  */
 int st_loader_load(struct st_loader *l, const struct st_compiled *c, char *err, size_t errlen);
@@ -80,10 +79,25 @@ int st_loader_attach(struct st_loader *l, const struct st_compiled *c, pid_t pid
 int st_loader_poll_fault_in(struct st_loader *l, const struct st_compiled *c, char *err,
 			    size_t errlen);
 
+/*
+ * Reads entries 0 .. n-1 of an array map (of size bytes each; per-CPU
+ * maps: the value of every possible CPU, 8-byte aligned) into vals, in one
+ * system call where the kernel can. 0 or a negative errno.
+ */
+int st_map_lookup_all(int fd, void *vals, size_t size, uint32_t n);
+
 /* True once a probe ran exit(). */
 bool st_loader_exit_requested(const struct st_loader *l);
 
 /* Detaches and unloads everything; l may be partly set up. */
 void st_loader_close(struct st_loader *l);
+
+/*
+ * The same for a session whose output is complete: the uprobes are
+ * unregistered by a child process after this returns (semaphores drop to
+ * 0 some ms later), so that the caller can exit without waiting for the
+ * kernel. Not for serve, which promises them detached when it exits.
+ */
+void st_loader_close_in_background(struct st_loader *l);
 
 #endif /* SIDETRACE_LOADER_H */

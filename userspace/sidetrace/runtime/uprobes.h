@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the kernel makes slow about uprobes, kept off the user's path:
+ * uprobe_multi links (6.6+) made by hand (libbpf 1.1 has none), the
+ * warm-up that pays the first registration's grace period while the
+ * programs load, and the unregistration at exit left to a child process.
+ */
+#ifndef SIDETRACE_RUNTIME_UPROBES_H
+#define SIDETRACE_RUNTIME_UPROBES_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/*
+ * A BPF_TRACE_UPROBE_MULTI link of prog_fd at cnt offsets of path, each
+ * with its semaphore (ref_ctr_offsets, may be NULL) and cookie (may be
+ * NULL), in process pid (0: all). Returns the link's fd or a negative errno.
+ */
+int st_uprobe_multi_link(int prog_fd, const char *path, const uint64_t *offsets,
+			 const uint64_t *ref_ctr_offsets, const uint64_t *cookies, uint32_t cnt,
+			 pid_t pid);
+
+/* Whether this kernel has uprobe_multi links (and SIDETRACE_NO_UPROBE_MULTI is unset). */
+bool st_uprobe_multi_supported(void);
+
+/* The bpf_attach_type of uprobe_multi programs and links. */
+#define ST_BPF_TRACE_UPROBE_MULTI 48
+
+/*
+ * A uprobe that nothing can hit, registered by a thread while the programs
+ * load (see warm_up() in uprobes.c); it stays registered until the session
+ * ends, so that its unregistration is not waited for on the start-up path.
+ */
+struct st_warm_up {
+	pthread_t thread;
+	bool running; /* thread is to be joined */
+	bool held; /* fd holds the registration (a link or a perf event) */
+	int fd;
+};
+
+/* Starts the thread (best effort: nothing happens where it fails). */
+void st_warm_up_start(struct st_warm_up *w);
+
+/* Waits for the registration to be made; w->fd then holds it if w->held. */
+void st_warm_up_join(struct st_warm_up *w);
+
+/*
+ * Unregistering uprobes waits for the kernel (grace periods, 10-40 ms
+ * here) after a session's output is complete. This forks a child that
+ * keeps only fds[0..n) (links, perf events) and lets them go once the
+ * caller has closed its own copies and called st_detach_release() (or
+ * exited), so that the kernel's wait falls on the child. Returns a
+ * handle for st_detach_release(), or -1 where fork failed: then closing
+ * the fds unregisters in the caller, as always.
+ */
+int st_detach_in_background(const int *fds, uint32_t n);
+
+/* Lets the child made by st_detach_in_background() close its fds and exit. */
+void st_detach_release(int handle);
+
+#endif /* SIDETRACE_RUNTIME_UPROBES_H */
