@@ -31,6 +31,18 @@ const volatile __u64 st_events_wakeup;
 /* exit() in a probe: the collector polls this. */
 __u32 st_exit_requested;
 
+/*
+ * Set by the collector when the session ends, before it reads the last
+ * records and the maps: later events are neither counted nor printed, so
+ * what it prints agrees (the uprobes may stay attached a while longer).
+ */
+__u32 st_stopped;
+
+static __always_inline bool stopped(void)
+{
+	return *(volatile __u32 *)&st_stopped;
+}
+
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 1); /* the number of probes, set at load */

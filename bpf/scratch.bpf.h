@@ -138,6 +138,8 @@ static __always_inline struct st_scratch *enter_probe(void *ctx, const struct st
 	__u32 cookie = bpf_get_attach_cookie(ctx);
 	struct st_scratch *s;
 
+	if (stopped())
+		return NULL;
 	*site = bpf_map_lookup_elem(&st_sites, &cookie);
 	if (!*site)
 		return NULL;

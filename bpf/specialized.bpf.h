@@ -25,6 +25,8 @@ int sidetrace_count(void *ctx)
 	const struct st_site_cfg *site;
 	struct st_val *val;
 
+	if (stopped())
+		return 0;
 	site = bpf_map_lookup_elem(&st_sites, &cookie);
 	if (!site)
 		return 0;
@@ -212,6 +214,8 @@ int sidetrace_flat(void *ctx)
 	const struct st_site_cfg *site;
 	struct st_flat_vals fv = {};
 
+	if (stopped())
+		return 0;
 	site = bpf_map_lookup_elem(&st_sites, &cookie);
 	if (!site)
 		return 0;

@@ -551,6 +551,12 @@ bool st_loader_exit_requested(const struct st_loader *l)
 	       __atomic_load_n(&l->skel->bss->st_exit_requested, __ATOMIC_RELAXED);
 }
 
+void st_loader_stop(const struct st_loader *l)
+{
+	if (l->skel && l->skel->bss)
+		__atomic_store_n(&l->skel->bss->st_stopped, 1, __ATOMIC_RELAXED);
+}
+
 void st_loader_close(struct st_loader *l)
 {
 	uint32_t i;

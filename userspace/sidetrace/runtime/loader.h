@@ -89,6 +89,13 @@ int st_map_lookup_all(int fd, void *vals, size_t size, uint32_t n);
 /* True once a probe ran exit(). */
 bool st_loader_exit_requested(const struct st_loader *l);
 
+/*
+ * Stops counting and printing events (st_stopped in the BPF program):
+ * what the session prints at its end then agrees, events sent before it
+ * all printed, those after it neither counted nor printed.
+ */
+void st_loader_stop(const struct st_loader *l);
+
 /* Detaches and unloads everything; l may be partly set up. */
 void st_loader_close(struct st_loader *l);
 
