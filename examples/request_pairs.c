@@ -153,6 +153,8 @@ int main(int argc, char **argv)
 			perror("request_pairs: write");
 			return 1;
 		}
+		/* Arrivals about as fast as the work: a short queue, not all at once. */
+		usleep(250);
 	}
 	close(pipe_fds[1]);
 	pthread_join(thread, NULL);

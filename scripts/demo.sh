@@ -28,3 +28,7 @@ run $OUT/sidetrace -c "$APP -n 20000" -e \
 	"side:$APP:http:request { @latency_ns = hist(args.latency_ns); @by_path[args.path] = count(); }"
 run $OUT/sidetrace -c "$APP -n 20000" -e \
 	"side:$APP:http:request /args.status >= 500/ { @errors[args.method, args.status] = count(); }"
+# The latency between two events of one request, begun and ended on two threads.
+REQ=$OUT/examples/request_pairs
+run $OUT/sidetrace -c "$REQ -n 2000" -e \
+	"side:$REQ:req:begin { @start[args.id] = nsecs; } side:$REQ:req:end /@start[args.id]/ { @lat_us[args.path] = hist((nsecs - @start[args.id]) / 1000); delete(@start[args.id]); }"
