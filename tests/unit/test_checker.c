@@ -559,6 +559,8 @@ static void test_state(void)
 		  "unknown map @y: this program assigns no map", NULL);
 	check_err("loglevel outside a side: probe", "BEGIN { print(loglevel) }", 1, 15,
 		  "loglevel is the level of a side: event; BEGIN has none", NULL);
+	check_err("compound division by the constant 0", "BEGIN { @x = 1; @x %= 0; }", 1, 23,
+		  "'%=' by the constant 0: division by zero", NULL);
 	check_err("if of a string", "BEGIN { if (\"a\") { exit(); } }", 1, 13,
 		  "the condition of if needs an integer value", NULL);
 }

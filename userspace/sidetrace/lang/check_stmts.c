@@ -65,10 +65,10 @@ static int check_assign(struct checker *c, struct st_stmt *s)
 
 	if (s->op != ST_OP_NONE) {
 		err = ck_int(c, s->value, "a compound assignment");
-		if (!err && s->op == ST_OP_DIV && s->value->kind == ST_EXPR_INT && !s->value->uval)
-			err = ck_err(c, s->value->pos, "'/=' by the constant 0: division by zero");
-		if (!err && s->op == ST_OP_MOD && s->value->kind == ST_EXPR_INT && !s->value->uval)
-			err = ck_err(c, s->value->pos, "'%%=' by the constant 0: division by zero");
+		if (!err && (s->op == ST_OP_DIV || s->op == ST_OP_MOD) &&
+		    s->value->kind == ST_EXPR_INT && !s->value->uval)
+			err = ck_err(c, s->value->pos, "'%s=' by the constant 0: division by zero",
+				     st_op_name(s->op));
 	} else {
 		err = ck_expr(c, s->value);
 		if (!err)
