@@ -208,6 +208,15 @@ void side_exit(void);
 		.len = SIDE_ARRAY_SIZE(side_sav), \
 	}
 
+/* A variadic call's dynamic fields (the variadic part) and attributes, var_struct. */
+#define _side_define_var_struct(_attrs, ...) \
+	const struct side_arg_dynamic_field side_fields[] = {__VA_ARGS__}; \
+	const struct side_arg_dynamic_struct var_struct = { \
+		.fields = SIDE_PTR_INIT(side_fields), \
+		.len = SIDE_ARRAY_SIZE(side_fields), \
+		.attributes = _attrs, \
+	}
+
 #define side_event_call(_identifier, _sav...) \
 	do { \
 		_side_define_arg_vec(_sav); \
@@ -226,12 +235,7 @@ void side_exit(void);
 #define side_event_call_variadic(_identifier, _sav, _var_fields, _attr...) \
 	do { \
 		_side_define_arg_vec(_sav); \
-		const struct side_arg_dynamic_field side_fields[] = {_var_fields}; \
-		const struct side_arg_dynamic_struct var_struct = { \
-			.fields = SIDE_PTR_INIT(side_fields), \
-			.len = SIDE_ARRAY_SIZE(side_fields), \
-			.attributes = _side_attr_or_none(_, ##_attr), \
-		}; \
+		_side_define_var_struct(_side_attr_or_none(_, ##_attr), _var_fields); \
 		SIDE_SC_CHECK_CALL(_identifier, SIDE_ARRAY_SIZE(side_sav), 1, _sav) \
 		_side_sdt_probe(_identifier, 1, &side_event_state__##_identifier.enabled, \
 				side_sav, SIDE_SC_COUNT1(_sav), &(_identifier), &side_arg_vec, \
@@ -254,12 +258,7 @@ void side_exit(void);
 #define side_statedump_event_call_variadic(_identifier, _key, _sav, _var_fields, _attr...) \
 	do { \
 		_side_define_arg_vec(_sav); \
-		const struct side_arg_dynamic_field side_fields[] = {_var_fields}; \
-		const struct side_arg_dynamic_struct var_struct = { \
-			.fields = SIDE_PTR_INIT(side_fields), \
-			.len = SIDE_ARRAY_SIZE(side_fields), \
-			.attributes = _side_attr_or_none(_, ##_attr), \
-		}; \
+		_side_define_var_struct(_side_attr_or_none(_, ##_attr), _var_fields); \
 		SIDE_SC_CHECK_CALL(_identifier, SIDE_ARRAY_SIZE(side_sav), 1, _sav) \
 		side_statedump_call_variadic(&side_event_state__##_identifier.parent, \
 					     &side_arg_vec, &var_struct, _key); \
