@@ -1,17 +1,10 @@
-#!/usr/bin/awk -f
 # SPDX-License-Identifier: MIT
 # The report of `SET=aggr bench/stream.sh`: per-event cost of each
 # aggregation, sidetrace against bpftrace, from lines "variant round
 # loop_ns delivered lost wall_ns cpu_ns" (-v n=EVENTS -v rounds=R).
 # Cost = (traced - untraced) thread CPU time / n, per round; above the
 # floor = cost - the floor's cost in the same round. Medians of rounds,
-# [min-max] across rounds.
-function med(v, k,    a, i, j, t) {
-	for (i = 1; i <= k; i++) a[i] = v[i]
-	for (i = 2; i <= k; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) {
-		t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
-	return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
-}
+# [min-max] across rounds. med() is bench/median.awk's.
 function spread(x,    r, lo, hi) {
 	lo = hi = x[1]
 	for (r = 2; r <= rounds; r++) { if (x[r] < lo) lo = x[r]; if (x[r] > hi) hi = x[r] }

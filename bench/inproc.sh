@@ -60,12 +60,12 @@ for r in $(seq "$ROUNDS"); do
 	done
 done >"$tmp/runs"
 
-awk -v n="$N" -v lt="$lttng" '
-function median(v,   k, m, a, i, j, t) {
+awk -v n="$N" -v lt="$lttng" "$(cat bench/median.awk)"'
+# The median of the rounds of variant v.
+function median(v,   k, m, a) {
 	m = 0
 	for (k in vals) if (k ~ "^" v SUBSEP) a[++m] = vals[k]
-	for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
-	return m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2
+	return med(a, m)
 }
 { loop[$1, $2] = $3; rounds[$2] = 1 }
 END {

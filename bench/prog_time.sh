@@ -87,13 +87,7 @@ done
 echo "BPF program run time per event (bpf_stats), median of $ROUNDS interleaved rounds [min-max], ns"
 for i in "${!cases[@]}"; do
 	IFS='|' read -r label st bt <<<"${cases[$i]}"
-	awk -v i="$i" -v label="$label" '
-	function med(v, k,    a, x, j, t) {
-		for (x = 1; x <= k; x++) a[x] = v[x]
-		for (x = 2; x <= k; x++) for (j = x; j > 1 && a[j - 1] > a[j]; j--) {
-			t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
-		return a[int((k + 1) / 2)]
-	}
+	awk -v i="$i" -v label="$label" "$(cat bench/median.awk)"'
 	$1 == i { k++; s[k] = $3; b[k] = $4; q[k] = $3 / $4
 		if (k == 1 || $3 < smin) smin = $3; if (k == 1 || $3 > smax) smax = $3
 		if (k == 1 || $4 < bmin) bmin = $4; if (k == 1 || $4 > bmax) bmax = $4 }

@@ -129,13 +129,7 @@ for r in $(seq "$REPEAT"); do
 		echo "$v $r $t" >>"$tmp/res"
 	done
 done
-awk -v n="$N" -v rounds="$REPEAT" '
-function med(v, k,    a, i, j, t) {
-	for (i = 1; i <= k; i++) a[i] = v[i]
-	for (i = 2; i <= k; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) {
-		t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
-	return a[int((k + 1) / 2)]
-}
+awk -v n="$N" -v rounds="$REPEAT" "$(cat bench/median.awk)"'
 { w[$1, $2] = $3; c[$1, $2] = $4 }
 function added(t, v,    r, x) {
 	for (r = 1; r <= rounds; r++) x[r] = (t[v, r] - t["untraced", r]) / n

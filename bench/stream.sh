@@ -150,20 +150,14 @@ for r in $(seq "$ROUNDS"); do
 done
 if [ -n "${STREAM_RAW:-}" ]; then cp "$tmp/res" "$STREAM_RAW"; fi
 if [ "$SET" = aggr ]; then
-	bench/aggr_report.awk -v n="$N" -v rounds="$ROUNDS" "$tmp/res"
+	awk -f bench/median.awk -f bench/aggr_report.awk -v n="$N" -v rounds="$ROUNDS" "$tmp/res"
 	exit 0
 fi
 
 echo "streaming $N events (string, u32, u64, s32) from one thread at full speed;"
 echo "median of $ROUNDS interleaved rounds [min-max]; added = (traced - untraced loop time) / N"
 awk -v n="$N" -v rounds="$ROUNDS" -v pa="$PRINT_ARGS" -v lt="$lttng" \
-	-v pa_err="${print_args_err:-}" '
-function med(v, k,    a, i, j, t) {
-	for (i = 1; i <= k; i++) a[i] = v[i]
-	for (i = 2; i <= k; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) {
-		t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
-	return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
-}
+	-v pa_err="${print_args_err:-}" "$(cat bench/median.awk)"'
 { loop[$1, $2] = $3; del[$1, $2] = $4; rep[$1, $2] = $5; wall[$1, $2] = $6; seen[$1] = 1 }
 # Per-event added cost of variant v in round r, against its own app untraced
 # in the same round.
