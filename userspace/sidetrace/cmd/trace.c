@@ -335,11 +335,14 @@ static int run(struct trace *t)
 		;
 	if (!ret)
 		ret = stream.write_err;
-	if (!ret) {
-		/* Whether anything was traced, before END clears maps. */
+	/*
+	 * Whether anything was traced, before END may clear the maps: only
+	 * the -c note that nothing was (command_status()) asks.
+	 */
+	if (!ret && t->child && !t->o.quiet)
 		runner.nr_entries = st_run_count_entries(&runner);
+	if (!ret)
 		ret = st_run_clauses(&runner, ST_AP_END);
-	}
 	if (!ret)
 		ret = st_run_print_all(&runner);
 	if (!ret)
