@@ -58,7 +58,9 @@ load helpers
 }
 
 @test "semaphore is non-zero while bpftrace is attached and zero after" {
-	start_app "$BATS_TEST_TMPDIR/pid" "$HTTPD" -d 8 -r 200 -p
+	# Long enough to outlive bpftrace's attach and detach on a loaded
+	# machine (seconds each); the test ends it.
+	start_app "$BATS_TEST_TMPDIR/pid" "$HTTPD" -d 60 -r 200 -p
 	app=$APP pid=$APP_PID
 	[ "$(read_semaphore "$pid" "$HTTPD" http request)" -eq 0 ]
 	timeout -s INT 60 bpftrace -p "$pid" -e "usdt:$HTTPD:http:request { @ = count(); }" \
