@@ -329,7 +329,7 @@ static int run(struct trace *t)
 		ret = st_session_loop(&runner, t->loaded ? &t->loader : NULL, &stream, t->child,
 				      &stop_signal, &t->reaped);
 	if (t->loaded)
-		st_loader_stop(&t->loader);
+		st_loader_stop(&t->loader, stream.rb != NULL);
 	/* What the probes sent before the end prints before END and the maps. */
 	while (!ret && st_stream_poll(&stream, 0) > 0)
 		;

@@ -19,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <linux/membarrier.h>
+#include <sys/syscall.h>
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -551,10 +553,18 @@ bool st_loader_exit_requested(const struct st_loader *l)
 	       __atomic_load_n(&l->skel->bss->st_exit_requested, __ATOMIC_RELAXED);
 }
 
-void st_loader_stop(const struct st_loader *l)
+void st_loader_stop(const struct st_loader *l, bool settle)
 {
-	if (l->skel && l->skel->bss)
-		__atomic_store_n(&l->skel->bss->st_stopped, 1, __ATOMIC_RELAXED);
+	if (!l->skel || !l->skel->bss)
+		return;
+	__atomic_store_n(&l->skel->bss->st_stopped, 1, __ATOMIC_RELAXED);
+	/*
+	 * A uprobe's programs run under rcu_read_lock(), and this command
+	 * waits for a grace period (synchronize_rcu()); where it is refused
+	 * (nohz_full), a program in flight may still add a record unread.
+	 */
+	if (settle)
+		syscall(__NR_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0);
 }
 
 void st_loader_close(struct st_loader *l)

@@ -92,9 +92,12 @@ bool st_loader_exit_requested(const struct st_loader *l);
 /*
  * Stops counting and printing events (st_stopped in the BPF program):
  * what the session prints at its end then agrees, events sent before it
- * all printed, those after it neither counted nor printed.
+ * all printed, those after it neither counted nor printed. With settle,
+ * also waits until the programs that read the flag before it was set have
+ * returned (an RCU grace period, some ms), so that their records are in
+ * the ring buffer before the last read of it.
  */
-void st_loader_stop(const struct st_loader *l);
+void st_loader_stop(const struct st_loader *l, bool settle);
 
 /* Detaches and unloads everything; l may be partly set up. */
 void st_loader_close(struct st_loader *l);
