@@ -5,7 +5,9 @@
 # and bench/disabled_cost_cxx.cc, built with gcc and clang at -O2, -O3 and
 # -Os. Each figure is the extra over the same shape uninstrumented; "ref"
 # is the same shape with <sys/sdt.h> and a semaphore; ratio = side / ref.
-# LEVELS and N may be set from the environment.
+# LEVELS and N may be set from the environment. LIBSIDE=PREFIX (an install
+# of libside and librseq, built from source: no Debian package has them)
+# adds libside's count for the same sources, whose API is libside's.
 set -eu
 cd "$(dirname "$0")/.."
 N=${N:-100000}
@@ -31,9 +33,11 @@ count() {
 		END { for (k in ir) print k, ir[k], dw[k] }'
 }
 
+LIBSIDE=${LIBSIDE:-}
 echo "disabled call site cost per call: extra over the same shape uninstrumented"
-printf '%-6s %-4s %-9s %9s %9s %9s %9s %7s %s\n' cc level shape side_ir side_dw \
-	ref_ir ref_dw ratio "goal (<=$GOAL instr, 0 writes, <= ref)"
+printf '%-6s %-4s %-9s %9s %9s %9s %9s %7s' cc level shape side_ir side_dw ref_ir ref_dw ratio
+[ -z "$LIBSIDE" ] || printf ' %9s %9s' libside_ir libside_dw
+echo " goal (<=$GOAL instr, 0 writes, <= ref${LIBSIDE:+, <= libside})"
 for cc in gcc clang; do
 	case $cc in gcc) cxx=g++ ;; clang) cxx=clang++ ;; esac
 	for lvl in $LEVELS; do
@@ -41,8 +45,21 @@ for cc in gcc clang; do
 			-o "$tmp/dc"
 		$cxx -$lvl -g -Iinclude bench/disabled_cost_cxx.cc .output/libside.a \
 			-lpthread -o "$tmp/dcxx"
-		{ count "$tmp/dc"; count "$tmp/dcxx"; } |
-			awk -v n=$N -v cc=$cc -v lvl=-$lvl -v goal=$GOAL '
+		if [ -n "$LIBSIDE" ]; then
+			lflags=(-I"$LIBSIDE/include" -L"$LIBSIDE/lib" -Wl,-rpath,"$LIBSIDE/lib")
+			$cc -$lvl -g "${lflags[@]}" bench/disabled_cost.c -lside -lrseq -lpthread \
+				-o "$tmp/lc"
+			$cxx -$lvl -g "${lflags[@]}" bench/disabled_cost_cxx.cc -lside -lrseq \
+				-lpthread -o "$tmp/lcxx"
+		fi
+		{
+			count "$tmp/dc"
+			count "$tmp/dcxx"
+			if [ -n "$LIBSIDE" ]; then
+				# libside's build of a shape counts as its variant "libside".
+				{ count "$tmp/lc"; count "$tmp/lcxx"; } | sed -n "s/__side /__libside /p"
+			fi
+		} | awk -v n=$N -v cc=$cc -v lvl=-$lvl -v goal=$GOAL -v lib="$LIBSIDE" '
 			function r2(x) { return sprintf("%.2f", x) + 0 }
 			{ split($1, p, "__"); ir[p[1], p[2]] = $2; dw[p[1], p[2]] = $3 }
 			END {
@@ -56,8 +73,15 @@ for cc in gcc clang; do
 					rw = r2((dw[s, "sdt"] - dw[s, "plain"]) / n)
 					ratio = ri > 0 ? sprintf("%.2f", si / ri) : "-"
 					met = (si <= goal && sw <= 0 && si <= ri) ? "met" : "NOT met"
-					printf "%-6s %-4s %-9s %9.2f %9.2f %9.2f %9.2f %7s %s\n",
-						cc, lvl, s, si, sw, ri, rw, ratio, met
+					printf "%-6s %-4s %-9s %9.2f %9.2f %9.2f %9.2f %7s",
+						cc, lvl, s, si, sw, ri, rw, ratio
+					if (lib != "") {
+						li = r2((ir[s, "libside"] - ir[s, "plain"]) / n)
+						lw = r2((dw[s, "libside"] - dw[s, "plain"]) / n)
+						printf " %9.2f %9.2f", li, lw
+						met = met (si <= li && sw <= lw ? ", <= libside" : ", MORE than libside")
+					}
+					printf " %s\n", met
 				}
 			}'
 	done
