@@ -23,10 +23,9 @@
 /*
  * The probe instruction, chosen in this one place. A 5-byte nop lets kernels
  * that optimize uprobes (6.18 here) replace the trap by a call; that call
- * writes below %rsp, which is safe only outside a leaf function's red zone.
- * The enabled branch of every side_event() calls side_call(), so a function
- * holding a probe site is never a leaf. The bytes are explicit because the
- * assembler shrinks "nopl 0x0(%rax,%rax,1)" to a single-stepped 4-byte nop.
+ * writes below %rsp, which the site's asm has moved below the red zone
+ * (_SIDE_SDT_LOAD). The bytes are explicit because the assembler shrinks
+ * "nopl 0x0(%rax,%rax,1)" to a single-stepped 4-byte nop.
  */
 #define SIDE_PROBE_INSN ".byte 0x0f, 0x1f, 0x44, 0x00, 0x00"
 
@@ -174,76 +173,143 @@ static inline __attribute__((always_inline)) int64_t side_sdt_value(const struct
 	_SIDE_SDT_WORDS4(_identifier, _variadic, 28, 29, 30, 31)
 
 /*
- * Binds the value i of the call to its register, for the first _n1 - 1
- * values: _SIDE_SDT_BIND_<variadic>_<n1>(sav) declares the register
- * variables, _SIDE_SDT_USE_<variadic>_<n1> lists them as operands.
+ * Puts the probe's arguments in their registers: the description, the
+ * argument vector (and the dynamic fields), then the first k = _n1 - 1
+ * values. They are computed into an array on the stack of the enabled
+ * branch (side_sdt_argv) and the asm loads them: it saves every register
+ * it writes, loads them through %r14 (saved too), fires the probe and
+ * restores them, stepping over the red zone first. Binding the arguments
+ * to their registers as variables instead keeps up to thirteen registers
+ * busy at once, callee-saved ones included, and the enclosing function
+ * then saves registers in its prologue, on the disabled path too.
+ *
+ * _SIDE_SDT_SAVE_<variadic>_<k> pushes the k value registers,
+ * _SIDE_SDT_LOADV_<variadic>_<k> loads them, _SIDE_SDT_POP_<variadic>_<k>
+ * restores them; the pointers come first in the array (2 or 3 words).
  */
-#define _SIDE_SDT_BIND(_reg, _i, _sav) \
-	register int64_t side_sdt_a##_i __asm__(_reg) = \
-		side_sdt_value(_sav, SIDE_ARRAY_SIZE(_sav), _i);
-#define _SIDE_SDT_BIND_0_1(_sav)
-#define _SIDE_SDT_BIND_0_2(_sav) _SIDE_SDT_BIND_0_1(_sav) _SIDE_SDT_BIND(_SIDE_SDT_REG_0, 0, _sav)
-#define _SIDE_SDT_BIND_0_3(_sav) _SIDE_SDT_BIND_0_2(_sav) _SIDE_SDT_BIND(_SIDE_SDT_REG_1, 1, _sav)
-#define _SIDE_SDT_BIND_0_4(_sav) _SIDE_SDT_BIND_0_3(_sav) _SIDE_SDT_BIND(_SIDE_SDT_REG_2, 2, _sav)
-#define _SIDE_SDT_BIND_0_5(_sav) _SIDE_SDT_BIND_0_4(_sav) _SIDE_SDT_BIND(_SIDE_SDT_REG_3, 3, _sav)
-#define _SIDE_SDT_BIND_0_6(_sav) _SIDE_SDT_BIND_0_5(_sav) _SIDE_SDT_BIND(_SIDE_SDT_REG_4, 4, _sav)
-#define _SIDE_SDT_BIND_0_7(_sav) _SIDE_SDT_BIND_0_6(_sav) _SIDE_SDT_BIND(_SIDE_SDT_REG_5, 5, _sav)
-#define _SIDE_SDT_BIND_0_8(_sav) _SIDE_SDT_BIND_0_7(_sav) _SIDE_SDT_BIND(_SIDE_SDT_REG_6, 6, _sav)
-#define _SIDE_SDT_BIND_0_9(_sav) _SIDE_SDT_BIND_0_8(_sav) _SIDE_SDT_BIND(_SIDE_SDT_REG_7, 7, _sav)
-#define _SIDE_SDT_BIND_0_10(_sav) _SIDE_SDT_BIND_0_9(_sav) _SIDE_SDT_BIND(_SIDE_SDT_REG_8, 8, _sav)
-#define _SIDE_SDT_BIND_0_11(_sav) _SIDE_SDT_BIND_0_10(_sav) _SIDE_SDT_BIND(_SIDE_SDT_REG_9, 9, _sav)
-#define _SIDE_SDT_BIND_1_1(_sav)
-#define _SIDE_SDT_BIND_1_2(_sav) _SIDE_SDT_BIND_1_1(_sav) _SIDE_SDT_BIND(_SIDE_SDT_VREG_0, 0, _sav)
-#define _SIDE_SDT_BIND_1_3(_sav) _SIDE_SDT_BIND_1_2(_sav) _SIDE_SDT_BIND(_SIDE_SDT_VREG_1, 1, _sav)
-#define _SIDE_SDT_BIND_1_4(_sav) _SIDE_SDT_BIND_1_3(_sav) _SIDE_SDT_BIND(_SIDE_SDT_VREG_2, 2, _sav)
-#define _SIDE_SDT_BIND_1_5(_sav) _SIDE_SDT_BIND_1_4(_sav) _SIDE_SDT_BIND(_SIDE_SDT_VREG_3, 3, _sav)
-#define _SIDE_SDT_BIND_1_6(_sav) _SIDE_SDT_BIND_1_5(_sav) _SIDE_SDT_BIND(_SIDE_SDT_VREG_4, 4, _sav)
-#define _SIDE_SDT_BIND_1_7(_sav) _SIDE_SDT_BIND_1_6(_sav) _SIDE_SDT_BIND(_SIDE_SDT_VREG_5, 5, _sav)
-#define _SIDE_SDT_BIND_1_8(_sav) _SIDE_SDT_BIND_1_7(_sav) _SIDE_SDT_BIND(_SIDE_SDT_VREG_6, 6, _sav)
-#define _SIDE_SDT_BIND_1_9(_sav) _SIDE_SDT_BIND_1_8(_sav) _SIDE_SDT_BIND(_SIDE_SDT_VREG_7, 7, _sav)
-#define _SIDE_SDT_BIND_1_10(_sav) _SIDE_SDT_BIND_1_9(_sav) _SIDE_SDT_BIND(_SIDE_SDT_VREG_8, 8, _sav)
-#define _SIDE_SDT_BIND_1_11(_sav) _SIDE_SDT_BIND_1_10(_sav)
-#define _SIDE_SDT_USE_1 /* no values */
-#define _SIDE_SDT_USE_2 _SIDE_SDT_USE_1, "r"(side_sdt_a0)
-#define _SIDE_SDT_USE_3 _SIDE_SDT_USE_2, "r"(side_sdt_a1)
-#define _SIDE_SDT_USE_4 _SIDE_SDT_USE_3, "r"(side_sdt_a2)
-#define _SIDE_SDT_USE_5 _SIDE_SDT_USE_4, "r"(side_sdt_a3)
-#define _SIDE_SDT_USE_6 _SIDE_SDT_USE_5, "r"(side_sdt_a4)
-#define _SIDE_SDT_USE_7 _SIDE_SDT_USE_6, "r"(side_sdt_a5)
-#define _SIDE_SDT_USE_8 _SIDE_SDT_USE_7, "r"(side_sdt_a6)
-#define _SIDE_SDT_USE_9 _SIDE_SDT_USE_8, "r"(side_sdt_a7)
-#define _SIDE_SDT_USE_10 _SIDE_SDT_USE_9, "r"(side_sdt_a8)
-#define _SIDE_SDT_USE_11 _SIDE_SDT_USE_10, "r"(side_sdt_a9)
-#define _SIDE_SDT_USE_0_11 _SIDE_SDT_USE_11
-#define _SIDE_SDT_USE_1_11 _SIDE_SDT_USE_10
-#define _SIDE_SDT_USES(_variadic, _n1) \
-	SIDE_PP_CAT(_SIDE_SDT_USE_, SIDE_PP_CAT(_SIDE_SDT_USE_CLAMP_##_variadic##_, _n1))
-#define _SIDE_SDT_USE_CLAMP_0_1 1
-#define _SIDE_SDT_USE_CLAMP_0_2 2
-#define _SIDE_SDT_USE_CLAMP_0_3 3
-#define _SIDE_SDT_USE_CLAMP_0_4 4
-#define _SIDE_SDT_USE_CLAMP_0_5 5
-#define _SIDE_SDT_USE_CLAMP_0_6 6
-#define _SIDE_SDT_USE_CLAMP_0_7 7
-#define _SIDE_SDT_USE_CLAMP_0_8 8
-#define _SIDE_SDT_USE_CLAMP_0_9 9
-#define _SIDE_SDT_USE_CLAMP_0_10 10
-#define _SIDE_SDT_USE_CLAMP_0_11 11
-#define _SIDE_SDT_USE_CLAMP_1_1 1
-#define _SIDE_SDT_USE_CLAMP_1_2 2
-#define _SIDE_SDT_USE_CLAMP_1_3 3
-#define _SIDE_SDT_USE_CLAMP_1_4 4
-#define _SIDE_SDT_USE_CLAMP_1_5 5
-#define _SIDE_SDT_USE_CLAMP_1_6 6
-#define _SIDE_SDT_USE_CLAMP_1_7 7
-#define _SIDE_SDT_USE_CLAMP_1_8 8
-#define _SIDE_SDT_USE_CLAMP_1_9 9
-#define _SIDE_SDT_USE_CLAMP_1_10 10
-#define _SIDE_SDT_USE_CLAMP_1_11 10
-#define _SIDE_SDT_VAR_BIND_0(_var)
-#define _SIDE_SDT_VAR_BIND_1(_var) register const void *side_sdt_var __asm__("rdx") = (_var);
-#define _SIDE_SDT_VAR_USE_0
-#define _SIDE_SDT_VAR_USE_1 , "r"(side_sdt_var)
+#define _SIDE_SDT_VAL(_sav, _i) , side_sdt_value(_sav, SIDE_ARRAY_SIZE(_sav), _i)
+#define _SIDE_SDT_PTR(_p) (int64_t)(uintptr_t)(_p)
+#define _SIDE_SDT_VALS_0(_sav)
+#define _SIDE_SDT_VALS_1(_sav) _SIDE_SDT_VALS_0(_sav) _SIDE_SDT_VAL(_sav, 0)
+#define _SIDE_SDT_VALS_2(_sav) _SIDE_SDT_VALS_1(_sav) _SIDE_SDT_VAL(_sav, 1)
+#define _SIDE_SDT_VALS_3(_sav) _SIDE_SDT_VALS_2(_sav) _SIDE_SDT_VAL(_sav, 2)
+#define _SIDE_SDT_VALS_4(_sav) _SIDE_SDT_VALS_3(_sav) _SIDE_SDT_VAL(_sav, 3)
+#define _SIDE_SDT_VALS_5(_sav) _SIDE_SDT_VALS_4(_sav) _SIDE_SDT_VAL(_sav, 4)
+#define _SIDE_SDT_VALS_6(_sav) _SIDE_SDT_VALS_5(_sav) _SIDE_SDT_VAL(_sav, 5)
+#define _SIDE_SDT_VALS_7(_sav) _SIDE_SDT_VALS_6(_sav) _SIDE_SDT_VAL(_sav, 6)
+#define _SIDE_SDT_VALS_8(_sav) _SIDE_SDT_VALS_7(_sav) _SIDE_SDT_VAL(_sav, 7)
+#define _SIDE_SDT_VALS_9(_sav) _SIDE_SDT_VALS_8(_sav) _SIDE_SDT_VAL(_sav, 8)
+#define _SIDE_SDT_VALS_10(_sav) _SIDE_SDT_VALS_9(_sav) _SIDE_SDT_VAL(_sav, 9)
+#define _SIDE_SDT_SAVE_0_0 ""
+#define _SIDE_SDT_LOADV_0_0 ""
+#define _SIDE_SDT_POP_0_0 ""
+#define _SIDE_SDT_SAVE_0_1 _SIDE_SDT_SAVE_0_0 "\tpush %%rax\n"
+#define _SIDE_SDT_LOADV_0_1 _SIDE_SDT_LOADV_0_0 "\tmov 16(%%r14), %%rax\n"
+#define _SIDE_SDT_POP_0_1 "\tpop %%rax\n" _SIDE_SDT_POP_0_0
+#define _SIDE_SDT_SAVE_0_2 _SIDE_SDT_SAVE_0_1 "\tpush %%rcx\n"
+#define _SIDE_SDT_LOADV_0_2 _SIDE_SDT_LOADV_0_1 "\tmov 24(%%r14), %%rcx\n"
+#define _SIDE_SDT_POP_0_2 "\tpop %%rcx\n" _SIDE_SDT_POP_0_1
+#define _SIDE_SDT_SAVE_0_3 _SIDE_SDT_SAVE_0_2 "\tpush %%rdx\n"
+#define _SIDE_SDT_LOADV_0_3 _SIDE_SDT_LOADV_0_2 "\tmov 32(%%r14), %%rdx\n"
+#define _SIDE_SDT_POP_0_3 "\tpop %%rdx\n" _SIDE_SDT_POP_0_2
+#define _SIDE_SDT_SAVE_0_4 _SIDE_SDT_SAVE_0_3 "\tpush %%r8\n"
+#define _SIDE_SDT_LOADV_0_4 _SIDE_SDT_LOADV_0_3 "\tmov 40(%%r14), %%r8\n"
+#define _SIDE_SDT_POP_0_4 "\tpop %%r8\n" _SIDE_SDT_POP_0_3
+#define _SIDE_SDT_SAVE_0_5 _SIDE_SDT_SAVE_0_4 "\tpush %%r9\n"
+#define _SIDE_SDT_LOADV_0_5 _SIDE_SDT_LOADV_0_4 "\tmov 48(%%r14), %%r9\n"
+#define _SIDE_SDT_POP_0_5 "\tpop %%r9\n" _SIDE_SDT_POP_0_4
+#define _SIDE_SDT_SAVE_0_6 _SIDE_SDT_SAVE_0_5 "\tpush %%r10\n"
+#define _SIDE_SDT_LOADV_0_6 _SIDE_SDT_LOADV_0_5 "\tmov 56(%%r14), %%r10\n"
+#define _SIDE_SDT_POP_0_6 "\tpop %%r10\n" _SIDE_SDT_POP_0_5
+#define _SIDE_SDT_SAVE_0_7 _SIDE_SDT_SAVE_0_6 "\tpush %%r11\n"
+#define _SIDE_SDT_LOADV_0_7 _SIDE_SDT_LOADV_0_6 "\tmov 64(%%r14), %%r11\n"
+#define _SIDE_SDT_POP_0_7 "\tpop %%r11\n" _SIDE_SDT_POP_0_6
+#define _SIDE_SDT_SAVE_0_8 _SIDE_SDT_SAVE_0_7 "\tpush %%rbx\n"
+#define _SIDE_SDT_LOADV_0_8 _SIDE_SDT_LOADV_0_7 "\tmov 72(%%r14), %%rbx\n"
+#define _SIDE_SDT_POP_0_8 "\tpop %%rbx\n" _SIDE_SDT_POP_0_7
+#define _SIDE_SDT_SAVE_0_9 _SIDE_SDT_SAVE_0_8 "\tpush %%r12\n"
+#define _SIDE_SDT_LOADV_0_9 _SIDE_SDT_LOADV_0_8 "\tmov 80(%%r14), %%r12\n"
+#define _SIDE_SDT_POP_0_9 "\tpop %%r12\n" _SIDE_SDT_POP_0_8
+#define _SIDE_SDT_SAVE_0_10 _SIDE_SDT_SAVE_0_9 "\tpush %%r13\n"
+#define _SIDE_SDT_LOADV_0_10 _SIDE_SDT_LOADV_0_9 "\tmov 88(%%r14), %%r13\n"
+#define _SIDE_SDT_POP_0_10 "\tpop %%r13\n" _SIDE_SDT_POP_0_9
+#define _SIDE_SDT_SAVE_1_0 ""
+#define _SIDE_SDT_LOADV_1_0 ""
+#define _SIDE_SDT_POP_1_0 ""
+#define _SIDE_SDT_SAVE_1_1 _SIDE_SDT_SAVE_1_0 "\tpush %%rax\n"
+#define _SIDE_SDT_LOADV_1_1 _SIDE_SDT_LOADV_1_0 "\tmov 24(%%r14), %%rax\n"
+#define _SIDE_SDT_POP_1_1 "\tpop %%rax\n" _SIDE_SDT_POP_1_0
+#define _SIDE_SDT_SAVE_1_2 _SIDE_SDT_SAVE_1_1 "\tpush %%rcx\n"
+#define _SIDE_SDT_LOADV_1_2 _SIDE_SDT_LOADV_1_1 "\tmov 32(%%r14), %%rcx\n"
+#define _SIDE_SDT_POP_1_2 "\tpop %%rcx\n" _SIDE_SDT_POP_1_1
+#define _SIDE_SDT_SAVE_1_3 _SIDE_SDT_SAVE_1_2 "\tpush %%r8\n"
+#define _SIDE_SDT_LOADV_1_3 _SIDE_SDT_LOADV_1_2 "\tmov 40(%%r14), %%r8\n"
+#define _SIDE_SDT_POP_1_3 "\tpop %%r8\n" _SIDE_SDT_POP_1_2
+#define _SIDE_SDT_SAVE_1_4 _SIDE_SDT_SAVE_1_3 "\tpush %%r9\n"
+#define _SIDE_SDT_LOADV_1_4 _SIDE_SDT_LOADV_1_3 "\tmov 48(%%r14), %%r9\n"
+#define _SIDE_SDT_POP_1_4 "\tpop %%r9\n" _SIDE_SDT_POP_1_3
+#define _SIDE_SDT_SAVE_1_5 _SIDE_SDT_SAVE_1_4 "\tpush %%r10\n"
+#define _SIDE_SDT_LOADV_1_5 _SIDE_SDT_LOADV_1_4 "\tmov 56(%%r14), %%r10\n"
+#define _SIDE_SDT_POP_1_5 "\tpop %%r10\n" _SIDE_SDT_POP_1_4
+#define _SIDE_SDT_SAVE_1_6 _SIDE_SDT_SAVE_1_5 "\tpush %%r11\n"
+#define _SIDE_SDT_LOADV_1_6 _SIDE_SDT_LOADV_1_5 "\tmov 64(%%r14), %%r11\n"
+#define _SIDE_SDT_POP_1_6 "\tpop %%r11\n" _SIDE_SDT_POP_1_5
+#define _SIDE_SDT_SAVE_1_7 _SIDE_SDT_SAVE_1_6 "\tpush %%rbx\n"
+#define _SIDE_SDT_LOADV_1_7 _SIDE_SDT_LOADV_1_6 "\tmov 72(%%r14), %%rbx\n"
+#define _SIDE_SDT_POP_1_7 "\tpop %%rbx\n" _SIDE_SDT_POP_1_6
+#define _SIDE_SDT_SAVE_1_8 _SIDE_SDT_SAVE_1_7 "\tpush %%r12\n"
+#define _SIDE_SDT_LOADV_1_8 _SIDE_SDT_LOADV_1_7 "\tmov 80(%%r14), %%r12\n"
+#define _SIDE_SDT_POP_1_8 "\tpop %%r12\n" _SIDE_SDT_POP_1_7
+#define _SIDE_SDT_SAVE_1_9 _SIDE_SDT_SAVE_1_8 "\tpush %%r13\n"
+#define _SIDE_SDT_LOADV_1_9 _SIDE_SDT_LOADV_1_8 "\tmov 88(%%r14), %%r13\n"
+#define _SIDE_SDT_POP_1_9 "\tpop %%r13\n" _SIDE_SDT_POP_1_8
+/* The number of values k, by <variadic>_<n1>. */
+#define _SIDE_SDT_NVALS_0_1 0
+#define _SIDE_SDT_NVALS_0_2 1
+#define _SIDE_SDT_NVALS_0_3 2
+#define _SIDE_SDT_NVALS_0_4 3
+#define _SIDE_SDT_NVALS_0_5 4
+#define _SIDE_SDT_NVALS_0_6 5
+#define _SIDE_SDT_NVALS_0_7 6
+#define _SIDE_SDT_NVALS_0_8 7
+#define _SIDE_SDT_NVALS_0_9 8
+#define _SIDE_SDT_NVALS_0_10 9
+#define _SIDE_SDT_NVALS_0_11 10
+#define _SIDE_SDT_NVALS_1_1 0
+#define _SIDE_SDT_NVALS_1_2 1
+#define _SIDE_SDT_NVALS_1_3 2
+#define _SIDE_SDT_NVALS_1_4 3
+#define _SIDE_SDT_NVALS_1_5 4
+#define _SIDE_SDT_NVALS_1_6 5
+#define _SIDE_SDT_NVALS_1_7 6
+#define _SIDE_SDT_NVALS_1_8 7
+#define _SIDE_SDT_NVALS_1_9 8
+#define _SIDE_SDT_NVALS_1_10 9
+#define _SIDE_SDT_NVALS_1_11 9
+#define _SIDE_SDT_NV(_variadic, _n1) SIDE_PP_CAT(_SIDE_SDT_NVALS_##_variadic##_, _n1)
+#define _SIDE_SDT_K(_what, _variadic, _n1) \
+	SIDE_PP_CAT(_SIDE_SDT_##_what##_##_variadic##_, _SIDE_SDT_NV(_variadic, _n1))
+#define _SIDE_SDT_PTRS_0(_desc, _vec, _var) _SIDE_SDT_PTR(_desc), _SIDE_SDT_PTR(_vec)
+#define _SIDE_SDT_PTRS_1(_desc, _vec, _var) \
+	_SIDE_SDT_PTR(_desc), _SIDE_SDT_PTR(_vec), _SIDE_SDT_PTR(_var)
+#define _SIDE_SDT_PTR_SAVE_0 "\tpush %%rdi\n\tpush %%rsi\n"
+#define _SIDE_SDT_PTR_SAVE_1 _SIDE_SDT_PTR_SAVE_0 "\tpush %%rdx\n"
+#define _SIDE_SDT_PTR_LOAD_0 "\tmov 0(%%r14), %%rdi\n\tmov 8(%%r14), %%rsi\n"
+#define _SIDE_SDT_PTR_LOAD_1 _SIDE_SDT_PTR_LOAD_0 "\tmov 16(%%r14), %%rdx\n"
+#define _SIDE_SDT_PTR_POP_0 "\tpop %%rsi\n\tpop %%rdi\n"
+#define _SIDE_SDT_PTR_POP_1 "\tpop %%rdx\n" _SIDE_SDT_PTR_POP_0
+#define _SIDE_SDT_ARGV(_variadic, _n1, _sav, _desc, _vec, _var) \
+	const int64_t side_sdt_argv[] = { \
+		_SIDE_SDT_PTRS_##_variadic(_desc, _vec, _var) \
+			SIDE_PP_CAT(_SIDE_SDT_VALS_, _SIDE_SDT_NV(_variadic, _n1))(_sav)};
+#define _SIDE_SDT_LOAD(_variadic, _n1) \
+	"\tlea -128(%%rsp), %%rsp\n" _SIDE_SDT_PTR_SAVE_##_variadic _SIDE_SDT_K( \
+		SAVE, _variadic, \
+		_n1) "\tpush %%r14\n\tmov %[argv], %%r14\n" _SIDE_SDT_PTR_LOAD_##_variadic \
+	_SIDE_SDT_K(LOADV, _variadic, _n1)
+#define _SIDE_SDT_RESTORE(_variadic, _n1) \
+	"\tpop %%r14\n" _SIDE_SDT_K(POP, _variadic, _n1) _SIDE_SDT_PTR_POP_##_variadic \
+		"\tlea 128(%%rsp), %%rsp\n"
 
 /*
  * One probe site: _sav is the array of the call's arguments, _n1 1 + their
@@ -251,36 +317,40 @@ static inline __attribute__((always_inline)) int64_t side_sdt_value(const struct
  */
 #define _side_sdt_probe(_identifier, _variadic, _sema, _sav, _n1, _desc, _vec, _var) \
 	do { \
-		SIDE_PP_CAT(_SIDE_SDT_BIND_##_variadic##_, _n1)(_sav) \
-		register const void *side_sdt_desc __asm__("rdi") = (_desc); \
-		register const void *side_sdt_vec __asm__("rsi") = (_vec); \
-		_SIDE_SDT_VAR_BIND_##_variadic(_var) \
+		_SIDE_SDT_ARGV(_variadic, _n1, _sav, _desc, _vec, _var) \
 		__asm__ __volatile__( \
-			"990:\t" SIDE_PROBE_INSN "\n" \
-			"\t.pushsection .note.stapsdt,\"?\",\"note\"\n" \
-			"\t.balign 4\n" \
-			"\t.4byte 992f-991f, 994f-993f, 3\n" \
-			"991:\t.asciz \"stapsdt\"\n" \
-			"992:\t.balign 4\n" \
-			"993:\t.8byte 990b\n" \
-			"\t.8byte _.stapsdt.base\n" \
-			"\t.8byte %c[sema]\n" \
-			_SIDE_SDT_TAIL_WORDS(_identifier, _variadic) \
-			"994:\t.balign 4\n" \
-			"\t.popsection\n" \
-			"\t.ifndef _.stapsdt.base\n" \
-			"\t.pushsection .stapsdt.base,\"aG\",\"progbits\",.stapsdt.base,comdat\n" \
-			"\t.weak _.stapsdt.base\n" \
-			"\t.hidden _.stapsdt.base\n" \
-			"_.stapsdt.base:\n" \
-			"\t.space 1\n" \
-			"\t.size _.stapsdt.base, 1\n" \
-			"\t.popsection\n" \
-			"\t.endif\n" \
+			_SIDE_SDT_LOAD( \
+				_variadic, \
+				_n1) "990:\t" SIDE_PROBE_INSN \
+				     "\n" _SIDE_SDT_RESTORE( \
+					     _variadic, \
+					     _n1) "\t.pushsection .note.stapsdt,\"?\",\"note\"\n" \
+						  "\t.balign 4\n" \
+						  "\t.4byte 992f-991f, 994f-993f, 3\n" \
+						  "991:\t.asciz \"stapsdt\"\n" \
+						  "992:\t.balign 4\n" \
+						  "993:\t.8byte 990b\n" \
+						  "\t.8byte _.stapsdt.base\n" \
+						  "\t.8byte %c[sema]\n" _SIDE_SDT_TAIL_WORDS( \
+							  _identifier, \
+							  _variadic) "994:\t.balign 4\n" \
+								     "\t.popsection\n" \
+								     "\t.ifndef _.stapsdt.base\n" \
+								     "\t.pushsection " \
+								     ".stapsdt.base,\"aG\"," \
+								     "\"progbits\",.stapsdt.base," \
+								     "comdat\n" \
+								     "\t.weak _.stapsdt.base\n" \
+								     "\t.hidden _.stapsdt.base\n" \
+								     "_.stapsdt.base:\n" \
+								     "\t.space 1\n" \
+								     "\t.size _.stapsdt.base, 1\n" \
+								     "\t.popsection\n" \
+								     "\t.endif\n" \
 			: \
 			: [sema] "i"(_sema), [nargs] "n"(SIDE_ARRAY_SIZE(_sav)), \
-			  "r"(side_sdt_desc), "r"(side_sdt_vec) _SIDE_SDT_VAR_USE_##_variadic \
-			  _SIDE_SDT_USES(_variadic, _n1)); \
+			  [argv] "r"(side_sdt_argv), "m"(side_sdt_argv) \
+			: "memory"); \
 	} while (0)
 
 /* A site for a hand-made argument array: every value register is bound. */
@@ -319,42 +389,43 @@ static inline __attribute__((always_inline)) int64_t side_sdt_value(const struct
 	".globl \\sym\n" \
 	".hidden \\sym\n" \
 	".endif\n" \
-	".set \\sym, " _SIDE_SDT_SAN(b0, 0) " | (" _SIDE_SDT_SAN(b1, 1) " << 8) | (" \
-	_SIDE_SDT_SAN(b2, 2) " << 16) | (" _SIDE_SDT_SAN(b3, 3) " << 24) | (" \
-	_SIDE_SDT_SAN(b4, 4) " << 32) | (" _SIDE_SDT_SAN(b5, 5) " << 40) | (" \
-	_SIDE_SDT_SAN(b6, 6) " << 48) | (" _SIDE_SDT_SAN(b7, 7) " << 56)\n" \
-	".endm\n" \
-	".endif\n"
+	".set \\sym, " _SIDE_SDT_SAN(b0, 0) " | (" _SIDE_SDT_SAN(b1, 1) " << 8) | " \
+									"(" _SIDE_SDT_SAN(b2, 2) " << 16) | (" _SIDE_SDT_SAN(b3, 3) " << 24) | (" _SIDE_SDT_SAN(b4, 4) " << 32) | (" _SIDE_SDT_SAN( \
+										b5, \
+										5) " << 40) | " \
+										   "(" _SIDE_SDT_SAN(b6, \
+												     6) " << 48) | (" _SIDE_SDT_SAN(b7, \
+																    7) " << 56)\n" \
+																       ".endm\n" \
+																       ".endif\n"
 #define _SIDE_SDT_WORD(_identifier, _variadic, _k, _b) \
-	"\tside_sdt_word %c[global], %c[n], (" #_k "*8), " \
-	_SIDE_SDT_SYM(_identifier, nf, _variadic, _k) \
-	", %c[b" #_b "0], %c[b" #_b "1], %c[b" #_b "2], %c[b" #_b "3], " \
-	"%c[b" #_b "4], %c[b" #_b "5], %c[b" #_b "6], %c[b" #_b "7]\n"
+	"\tside_sdt_word %c[global], %c[n], (" #_k \
+	"*8), " _SIDE_SDT_SYM(_identifier, nf, _variadic, _k) ", %c[b" #_b "0], %c[b" #_b \
+							      "1], %c[b" #_b "2], %c[b" #_b "3], " \
+							      "%c[b" #_b "4], %c[b" #_b \
+							      "5], %c[b" #_b "6], %c[b" #_b "7]\n"
 /* Byte j of the tail; the last one ends the argument string. */
-#define _SIDE_SDT_BYTE(_tail, _j) \
-	((_j) == SIDE_SDT_TAIL_SIZE - 1 ? 0 : _tail[_j])
+#define _SIDE_SDT_BYTE(_tail, _j) ((_j) == SIDE_SDT_TAIL_SIZE - 1 ? 0 : _tail[_j])
 #define _SIDE_SDT_BYTES(_tail, _k, _b) \
 	[b##_b##0] "i"(_SIDE_SDT_BYTE(_tail, _k * 8 + 0)), \
-	[b##_b##1] "i"(_SIDE_SDT_BYTE(_tail, _k * 8 + 1)), \
-	[b##_b##2] "i"(_SIDE_SDT_BYTE(_tail, _k * 8 + 2)), \
-	[b##_b##3] "i"(_SIDE_SDT_BYTE(_tail, _k * 8 + 3)), \
-	[b##_b##4] "i"(_SIDE_SDT_BYTE(_tail, _k * 8 + 4)), \
-	[b##_b##5] "i"(_SIDE_SDT_BYTE(_tail, _k * 8 + 5)), \
-	[b##_b##6] "i"(_SIDE_SDT_BYTE(_tail, _k * 8 + 6)), \
-	[b##_b##7] "i"(_SIDE_SDT_BYTE(_tail, _k * 8 + 7))
+		[b##_b##1] "i"(_SIDE_SDT_BYTE(_tail, _k * 8 + 1)), \
+		[b##_b##2] "i"(_SIDE_SDT_BYTE(_tail, _k * 8 + 2)), \
+		[b##_b##3] "i"(_SIDE_SDT_BYTE(_tail, _k * 8 + 3)), \
+		[b##_b##4] "i"(_SIDE_SDT_BYTE(_tail, _k * 8 + 4)), \
+		[b##_b##5] "i"(_SIDE_SDT_BYTE(_tail, _k * 8 + 5)), \
+		[b##_b##6] "i"(_SIDE_SDT_BYTE(_tail, _k * 8 + 6)), \
+		[b##_b##7] "i"(_SIDE_SDT_BYTE(_tail, _k * 8 + 7))
 #define _SIDE_SDT_WORDS3(_identifier, _variadic, _global, _n, _tail, _nf, _k0, _k1, _k2) \
-	__asm__(_SIDE_SDT_WORD_MACRO \
-		_SIDE_SDT_WORD(_identifier, _variadic, _k0, 0) \
-		_SIDE_SDT_WORD(_identifier, _variadic, _k1, 1) \
-		_SIDE_SDT_WORD(_identifier, _variadic, _k2, 2) \
+	__asm__(_SIDE_SDT_WORD_MACRO _SIDE_SDT_WORD(_identifier, _variadic, _k0, 0) \
+			_SIDE_SDT_WORD(_identifier, _variadic, _k1, 1) \
+				_SIDE_SDT_WORD(_identifier, _variadic, _k2, 2) \
 		: \
 		: [global] "i"(_global), [n] "i"(_n), [nf] "i"(_nf), \
 		  _SIDE_SDT_BYTES(_tail, _k0, 0), _SIDE_SDT_BYTES(_tail, _k1, 1), \
 		  _SIDE_SDT_BYTES(_tail, _k2, 2))
 #define _SIDE_SDT_WORDS2(_identifier, _variadic, _global, _n, _tail, _nf, _k0, _k1) \
-	__asm__(_SIDE_SDT_WORD_MACRO \
-		_SIDE_SDT_WORD(_identifier, _variadic, _k0, 0) \
-		_SIDE_SDT_WORD(_identifier, _variadic, _k1, 1) \
+	__asm__(_SIDE_SDT_WORD_MACRO _SIDE_SDT_WORD(_identifier, _variadic, _k0, 0) \
+			_SIDE_SDT_WORD(_identifier, _variadic, _k1, 1) \
 		: \
 		: [global] "i"(_global), [n] "i"(_n), [nf] "i"(_nf), \
 		  _SIDE_SDT_BYTES(_tail, _k0, 0), _SIDE_SDT_BYTES(_tail, _k1, 1))
@@ -368,12 +439,13 @@ static inline __attribute__((always_inline)) int64_t side_sdt_value(const struct
 #define side_sdt_define_names(_identifier, _global, _provider, _event, _nf, _n1, _variadic) \
 	_side_sdt_define_names(_identifier, _global, _provider, _event, _nf, _variadic, \
 			       sizeof(_provider) + sizeof(_event), \
-			       _provider "\0" _event "\0" _SIDE_SDT_ARGS(_variadic, _n1) _SIDE_SDT_PAD)
-#define _side_sdt_define_names(_identifier, _global, _provider, _event, _nf, _variadic, _n, \
-			       _tail) \
+			       _provider "\0" _event "\0" _SIDE_SDT_ARGS(_variadic, _n1) \
+				       _SIDE_SDT_PAD)
+#define _side_sdt_define_names(_identifier, _global, _provider, _event, _nf, _variadic, _n, _tail) \
 	side_static_assert(sizeof(_tail) - sizeof(_SIDE_SDT_PAD) < SIDE_SDT_TAIL_SIZE - 1, \
 			   "SIDE: the provider and event names are too long (about 150 " \
-			   "bytes together at most)", side_names_too_long); \
+			   "bytes together at most)", \
+			   side_names_too_long); \
 	__attribute__((used, naked)) static void side_sdt_names__##_identifier(void) \
 	{ \
 		_SIDE_SDT_WORDS3(_identifier, _variadic, _global, _n, _tail, _nf, 0, 1, 2); \

@@ -192,8 +192,7 @@ void side_exit(void);
 
 /*
  * The USDT probe fires for kernel tracers; side_call() runs the in-process
- * tracers. The call also keeps the enclosing function out of leaf status,
- * which the 5-byte probe instruction needs (side/probe.h).
+ * tracers.
  *
  * The arguments are checked against the event's fields at compile time,
  * at every optimization level (side/static-check.h), where the call can
