@@ -21,7 +21,9 @@ N=${N:-300000}
 ROUNDS=${ROUNDS:-5}
 P="side:$APP:bench:op"
 U="usdt:$APP:bench:op"
-[ -x "$APP" ] || cc -O2 -g -Wall -Wextra -Iinclude -o "$APP" bench/stream_app.c .output/libside.a -lpthread
+mkdir -p "$(dirname "$APP")"
+# Always rebuilt: the probe site comes from the headers.
+cc -O2 -g -Wall -Wextra -Iinclude -o "$APP" bench/stream_app.c .output/libside.a -lpthread
 cases=(
 	"@ = count()|$P { @ = count(); }|$U { @ = count(); }"
 	"@ = hist(value)|$P { @ = hist(args.value); }|$U { @ = hist(arg2); }"
