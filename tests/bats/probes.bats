@@ -118,3 +118,48 @@ SRC
 	run "$SIDETRACE" list "$BATS_TEST_TMPDIR/names"
 	grep -q 'shop.cart:item-added/v2' <<<"$output"
 }
+
+# The lines wide_app prints through printf of every field, for i = 1..3.
+wide_expected() {
+	local i names=(zero one two three) h
+	for i in 1 2 3; do
+		h=$((i & 1))
+		echo "$((i * 1000000007)) $((-3 * i)) $((4000000000 + i)) $((-100000 - i)) $((65000 + i)) $((-300 - i)) $((200 + i)) $h ${names[i & 3]} $((7 * i))"
+		echo "$((i * 1000000007)) $((-3 * i)) $((4000000000 + i)) $((-100000 - i)) $((65000 + i)) $((-300 - i)) $((200 + i)) $h ${names[i & 3]} $((-i))"
+	done
+}
+
+@test "every SDT value register of a 10-field and a 9+1-field variadic site, at -O0 and -O2, gcc and clang" {
+	local fmt='"%d %d %d %d %d %d %d %d %s %d\n", args.a, args.b, args.c, args.d, args.e, args.f, args.g, args.h, args.s'
+	local cc w prog
+	for cc in "gcc -O0" "gcc -O2" "clang -O0" "clang -O2"; do
+		w="$BATS_TEST_TMPDIR/wide_${cc// /}"
+		$cc -Wall -Werror -I"$ROOT/include" "$ROOT/tests/fixtures/wide_app.c" "$OUT/libside.a" \
+			-lpthread -o "$w"
+		prog="side:$w:wide:ten { printf($fmt, args.j); } side:$w:wide:nine { printf($fmt, args.extra); }"
+		# Top-level fields come from the SDT registers, then from the vector alone.
+		run "$SIDETRACE" -e "$prog" -c "$w 3"
+		[ "$status" -eq 0 ]
+		[ "$(tail -n +2 <<<"$output")" = "$(wide_expected)" ]
+		run env SIDETRACE_VECTOR_ONLY=1 "$SIDETRACE" -e "$prog" -c "$w 3"
+		[ "$(tail -n +2 <<<"$output")" = "$(wide_expected)" ]
+	done
+}
+
+@test "without uprobe_multi links, 40 sites raise the open-file limit, or name it" {
+	mkdir "$BATS_TEST_TMPDIR/gen"
+	python3 "$ROOT/bench/gen_scale.py" 4 10 1 "$BATS_TEST_TMPDIR/gen"
+	cc -O1 -I"$ROOT/include" "$BATS_TEST_TMPDIR"/gen/*.c "$OUT/libside.a" -lpthread \
+		-o "$BATS_TEST_TMPDIR/gen_app"
+	local prog="side:$BATS_TEST_TMPDIR/gen_app:gen:* { @ = count(); }"
+	# Soft limit 40, hard limit higher: raised, every site attached.
+	run bash -c "ulimit -Sn 40; SIDETRACE_NO_UPROBE_MULTI=1 '$SIDETRACE' -e '$prog' \
+		-c '$BATS_TEST_TMPDIR/gen_app 1000' 2>/dev/null"
+	[ "$status" -eq 0 ]
+	[ "${lines[-1]}" = "@: 1000" ]
+	# Hard limit 60: refused before attaching, naming the limit.
+	run bash -c "ulimit -n 60; SIDETRACE_NO_UPROBE_MULTI=1 '$SIDETRACE' -e '$prog' \
+		-c '$BATS_TEST_TMPDIR/gen_app 1000'"
+	[ "$status" -eq 1 ]
+	[ "$output" = "sidetrace: 40 call sites need about 112 open files (a perf event and a link each: this kernel has no uprobe_multi links) but the limit is 60: raise it (ulimit -n)" ]
+}

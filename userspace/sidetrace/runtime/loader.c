@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/resource.h>
 #include <linux/membarrier.h>
 #include <sys/syscall.h>
 
@@ -30,6 +31,9 @@
 #include "sidetrace.skel.h"
 
 #define BTF_PATH "/sys/kernel/btf/vmlinux"
+/* Open files besides two per site: asked for when raising the limit; needed at least. */
+#define ST_FD_MARGIN 256
+#define ST_FD_MIN 32
 
 int st_loader_check_environment(char *err, size_t errlen)
 {
@@ -484,6 +488,31 @@ static int arm_dynamic(struct st_loader *l, const struct st_compiled *c, char *e
 	return ret < 0 ? ret : 0;
 }
 
+/*
+ * Without uprobe_multi links every site costs two file descriptors (a perf
+ * event and its link), and a few thousand sites pass the usual soft limit:
+ * raises it as far as the hard limit allows (the margin covers maps,
+ * programs and the fault-in's links of a few probes), or says which limit
+ * stops the session before anything is attached.
+ */
+static int reserve_fds(uint32_t nr_sites, char *err, size_t errlen)
+{
+	rlim_t need = 2 * (rlim_t)nr_sites + ST_FD_MARGIN;
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= need)
+		return 0;
+	rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max >= need ? need : rl.rlim_max;
+	if (setrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur >= 2 * (rlim_t)nr_sites + ST_FD_MIN)
+		return 0;
+	snprintf(err, errlen,
+		 "%u call sites need about %llu open files (a perf event and a link each: this "
+		 "kernel has no uprobe_multi links) but the limit is %llu: raise it (ulimit -n)",
+		 nr_sites, (unsigned long long)(2 * (rlim_t)nr_sites + ST_FD_MIN),
+		 (unsigned long long)rl.rlim_cur);
+	return -EMFILE;
+}
+
 int st_loader_attach(struct st_loader *l, const struct st_compiled *c, pid_t pid, char *err,
 		     size_t errlen)
 {
@@ -502,6 +531,11 @@ int st_loader_attach(struct st_loader *l, const struct st_compiled *c, pid_t pid
 		goto cleanup;
 	}
 	l->pid = pid;
+	if (!l->multi) {
+		ret = reserve_fds(l->nr_sites, err, errlen);
+		if (ret)
+			goto cleanup;
+	}
 	main_progs(l, progs);
 	for (k = 0, ret = 0; k < NR_MAIN_PROGS && !ret; k++) {
 		for (i = 0; i < c->nr_probes; i++)
