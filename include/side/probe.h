@@ -90,9 +90,9 @@ static inline __attribute__((always_inline)) int64_t side_sdt_value(const struct
  *
  * The argument string can be the definition's only if every site puts the
  * values in the same registers: the i-th value in _SIDE_SDT_REG_i (the
- * caller-saved ones first), the description in %rdi, the argument vector
- * in %rsi and the dynamic fields of a variadic event in %rdx. Only the
- * registers of the arguments a call passes are bound.
+ * caller-saved ones first), the description, the argument vector and the
+ * dynamic fields of a variadic event in theirs. Only the registers of the
+ * arguments a call passes are loaded (_SIDE_SDT_LOAD below).
  *
  * The symbol names also carry the number of arguments, so that a call in
  * another file that passes a number of arguments other than the number of
@@ -110,7 +110,11 @@ static inline __attribute__((always_inline)) int64_t side_sdt_value(const struct
 #define _SIDE_SDT_REG_7 "rbx"
 #define _SIDE_SDT_REG_8 "r12"
 #define _SIDE_SDT_REG_9 "r13"
-/* Variadic events: %rdx carries the dynamic fields. */
+/* The description, the argument vector, a variadic call's dynamic fields. */
+#define _SIDE_SDT_REG_DESC "rdi"
+#define _SIDE_SDT_REG_VEC "rsi"
+#define _SIDE_SDT_REG_VAR "rdx"
+/* Variadic events: _SIDE_SDT_REG_VAR carries the dynamic fields. */
 #define _SIDE_SDT_VREG_0 "rax"
 #define _SIDE_SDT_VREG_1 "rcx"
 #define _SIDE_SDT_VREG_2 "r8"
@@ -147,8 +151,11 @@ static inline __attribute__((always_inline)) int64_t side_sdt_value(const struct
 #define _SIDE_SDT_VARGS_9 _SIDE_SDT_VARGS_8 _SIDE_SDT_VV(7)
 #define _SIDE_SDT_VARGS_10 _SIDE_SDT_VARGS_9 _SIDE_SDT_VV(8)
 #define _SIDE_SDT_VARGS_11 _SIDE_SDT_VARGS_10
-#define _SIDE_SDT_ARGS_VARIADIC_0(_n) SIDE_PP_CAT(_SIDE_SDT_ARGS_, _n) "8@%rdi 8@%rsi"
-#define _SIDE_SDT_ARGS_VARIADIC_1(_n) SIDE_PP_CAT(_SIDE_SDT_VARGS_, _n) "8@%rdi 8@%rsi 8@%rdx"
+#define _SIDE_SDT_ARGS_VARIADIC_0(_n) \
+	SIDE_PP_CAT(_SIDE_SDT_ARGS_, _n) "8@%" _SIDE_SDT_REG_DESC " 8@%" _SIDE_SDT_REG_VEC
+#define _SIDE_SDT_ARGS_VARIADIC_1(_n) \
+	SIDE_PP_CAT(_SIDE_SDT_VARGS_, _n) "8@%" _SIDE_SDT_REG_DESC " 8@%" _SIDE_SDT_REG_VEC \
+	" 8@%" _SIDE_SDT_REG_VAR
 /* _n1: 1 + number of fields, clamped to 11 */
 #define _SIDE_SDT_ARGS(_variadic, _n1) _SIDE_SDT_ARGS_VARIADIC_##_variadic(_n1)
 
@@ -203,66 +210,66 @@ static inline __attribute__((always_inline)) int64_t side_sdt_value(const struct
 #define _SIDE_SDT_SAVE_0_0 ""
 #define _SIDE_SDT_LOADV_0_0 ""
 #define _SIDE_SDT_POP_0_0 ""
-#define _SIDE_SDT_SAVE_0_1 _SIDE_SDT_SAVE_0_0 "\tpush %%rax\n"
-#define _SIDE_SDT_LOADV_0_1 _SIDE_SDT_LOADV_0_0 "\tmov 16(%%r14), %%rax\n"
-#define _SIDE_SDT_POP_0_1 "\tpop %%rax\n" _SIDE_SDT_POP_0_0
-#define _SIDE_SDT_SAVE_0_2 _SIDE_SDT_SAVE_0_1 "\tpush %%rcx\n"
-#define _SIDE_SDT_LOADV_0_2 _SIDE_SDT_LOADV_0_1 "\tmov 24(%%r14), %%rcx\n"
-#define _SIDE_SDT_POP_0_2 "\tpop %%rcx\n" _SIDE_SDT_POP_0_1
-#define _SIDE_SDT_SAVE_0_3 _SIDE_SDT_SAVE_0_2 "\tpush %%rdx\n"
-#define _SIDE_SDT_LOADV_0_3 _SIDE_SDT_LOADV_0_2 "\tmov 32(%%r14), %%rdx\n"
-#define _SIDE_SDT_POP_0_3 "\tpop %%rdx\n" _SIDE_SDT_POP_0_2
-#define _SIDE_SDT_SAVE_0_4 _SIDE_SDT_SAVE_0_3 "\tpush %%r8\n"
-#define _SIDE_SDT_LOADV_0_4 _SIDE_SDT_LOADV_0_3 "\tmov 40(%%r14), %%r8\n"
-#define _SIDE_SDT_POP_0_4 "\tpop %%r8\n" _SIDE_SDT_POP_0_3
-#define _SIDE_SDT_SAVE_0_5 _SIDE_SDT_SAVE_0_4 "\tpush %%r9\n"
-#define _SIDE_SDT_LOADV_0_5 _SIDE_SDT_LOADV_0_4 "\tmov 48(%%r14), %%r9\n"
-#define _SIDE_SDT_POP_0_5 "\tpop %%r9\n" _SIDE_SDT_POP_0_4
-#define _SIDE_SDT_SAVE_0_6 _SIDE_SDT_SAVE_0_5 "\tpush %%r10\n"
-#define _SIDE_SDT_LOADV_0_6 _SIDE_SDT_LOADV_0_5 "\tmov 56(%%r14), %%r10\n"
-#define _SIDE_SDT_POP_0_6 "\tpop %%r10\n" _SIDE_SDT_POP_0_5
-#define _SIDE_SDT_SAVE_0_7 _SIDE_SDT_SAVE_0_6 "\tpush %%r11\n"
-#define _SIDE_SDT_LOADV_0_7 _SIDE_SDT_LOADV_0_6 "\tmov 64(%%r14), %%r11\n"
-#define _SIDE_SDT_POP_0_7 "\tpop %%r11\n" _SIDE_SDT_POP_0_6
-#define _SIDE_SDT_SAVE_0_8 _SIDE_SDT_SAVE_0_7 "\tpush %%rbx\n"
-#define _SIDE_SDT_LOADV_0_8 _SIDE_SDT_LOADV_0_7 "\tmov 72(%%r14), %%rbx\n"
-#define _SIDE_SDT_POP_0_8 "\tpop %%rbx\n" _SIDE_SDT_POP_0_7
-#define _SIDE_SDT_SAVE_0_9 _SIDE_SDT_SAVE_0_8 "\tpush %%r12\n"
-#define _SIDE_SDT_LOADV_0_9 _SIDE_SDT_LOADV_0_8 "\tmov 80(%%r14), %%r12\n"
-#define _SIDE_SDT_POP_0_9 "\tpop %%r12\n" _SIDE_SDT_POP_0_8
-#define _SIDE_SDT_SAVE_0_10 _SIDE_SDT_SAVE_0_9 "\tpush %%r13\n"
-#define _SIDE_SDT_LOADV_0_10 _SIDE_SDT_LOADV_0_9 "\tmov 88(%%r14), %%r13\n"
-#define _SIDE_SDT_POP_0_10 "\tpop %%r13\n" _SIDE_SDT_POP_0_9
+#define _SIDE_SDT_SAVE_0_1 _SIDE_SDT_SAVE_0_0 "\tpush %%" _SIDE_SDT_REG_0 "\n"
+#define _SIDE_SDT_LOADV_0_1 _SIDE_SDT_LOADV_0_0 "\tmov 16(%%r14), %%" _SIDE_SDT_REG_0 "\n"
+#define _SIDE_SDT_POP_0_1 "\tpop %%" _SIDE_SDT_REG_0 "\n" _SIDE_SDT_POP_0_0
+#define _SIDE_SDT_SAVE_0_2 _SIDE_SDT_SAVE_0_1 "\tpush %%" _SIDE_SDT_REG_1 "\n"
+#define _SIDE_SDT_LOADV_0_2 _SIDE_SDT_LOADV_0_1 "\tmov 24(%%r14), %%" _SIDE_SDT_REG_1 "\n"
+#define _SIDE_SDT_POP_0_2 "\tpop %%" _SIDE_SDT_REG_1 "\n" _SIDE_SDT_POP_0_1
+#define _SIDE_SDT_SAVE_0_3 _SIDE_SDT_SAVE_0_2 "\tpush %%" _SIDE_SDT_REG_2 "\n"
+#define _SIDE_SDT_LOADV_0_3 _SIDE_SDT_LOADV_0_2 "\tmov 32(%%r14), %%" _SIDE_SDT_REG_2 "\n"
+#define _SIDE_SDT_POP_0_3 "\tpop %%" _SIDE_SDT_REG_2 "\n" _SIDE_SDT_POP_0_2
+#define _SIDE_SDT_SAVE_0_4 _SIDE_SDT_SAVE_0_3 "\tpush %%" _SIDE_SDT_REG_3 "\n"
+#define _SIDE_SDT_LOADV_0_4 _SIDE_SDT_LOADV_0_3 "\tmov 40(%%r14), %%" _SIDE_SDT_REG_3 "\n"
+#define _SIDE_SDT_POP_0_4 "\tpop %%" _SIDE_SDT_REG_3 "\n" _SIDE_SDT_POP_0_3
+#define _SIDE_SDT_SAVE_0_5 _SIDE_SDT_SAVE_0_4 "\tpush %%" _SIDE_SDT_REG_4 "\n"
+#define _SIDE_SDT_LOADV_0_5 _SIDE_SDT_LOADV_0_4 "\tmov 48(%%r14), %%" _SIDE_SDT_REG_4 "\n"
+#define _SIDE_SDT_POP_0_5 "\tpop %%" _SIDE_SDT_REG_4 "\n" _SIDE_SDT_POP_0_4
+#define _SIDE_SDT_SAVE_0_6 _SIDE_SDT_SAVE_0_5 "\tpush %%" _SIDE_SDT_REG_5 "\n"
+#define _SIDE_SDT_LOADV_0_6 _SIDE_SDT_LOADV_0_5 "\tmov 56(%%r14), %%" _SIDE_SDT_REG_5 "\n"
+#define _SIDE_SDT_POP_0_6 "\tpop %%" _SIDE_SDT_REG_5 "\n" _SIDE_SDT_POP_0_5
+#define _SIDE_SDT_SAVE_0_7 _SIDE_SDT_SAVE_0_6 "\tpush %%" _SIDE_SDT_REG_6 "\n"
+#define _SIDE_SDT_LOADV_0_7 _SIDE_SDT_LOADV_0_6 "\tmov 64(%%r14), %%" _SIDE_SDT_REG_6 "\n"
+#define _SIDE_SDT_POP_0_7 "\tpop %%" _SIDE_SDT_REG_6 "\n" _SIDE_SDT_POP_0_6
+#define _SIDE_SDT_SAVE_0_8 _SIDE_SDT_SAVE_0_7 "\tpush %%" _SIDE_SDT_REG_7 "\n"
+#define _SIDE_SDT_LOADV_0_8 _SIDE_SDT_LOADV_0_7 "\tmov 72(%%r14), %%" _SIDE_SDT_REG_7 "\n"
+#define _SIDE_SDT_POP_0_8 "\tpop %%" _SIDE_SDT_REG_7 "\n" _SIDE_SDT_POP_0_7
+#define _SIDE_SDT_SAVE_0_9 _SIDE_SDT_SAVE_0_8 "\tpush %%" _SIDE_SDT_REG_8 "\n"
+#define _SIDE_SDT_LOADV_0_9 _SIDE_SDT_LOADV_0_8 "\tmov 80(%%r14), %%" _SIDE_SDT_REG_8 "\n"
+#define _SIDE_SDT_POP_0_9 "\tpop %%" _SIDE_SDT_REG_8 "\n" _SIDE_SDT_POP_0_8
+#define _SIDE_SDT_SAVE_0_10 _SIDE_SDT_SAVE_0_9 "\tpush %%" _SIDE_SDT_REG_9 "\n"
+#define _SIDE_SDT_LOADV_0_10 _SIDE_SDT_LOADV_0_9 "\tmov 88(%%r14), %%" _SIDE_SDT_REG_9 "\n"
+#define _SIDE_SDT_POP_0_10 "\tpop %%" _SIDE_SDT_REG_9 "\n" _SIDE_SDT_POP_0_9
 #define _SIDE_SDT_SAVE_1_0 ""
 #define _SIDE_SDT_LOADV_1_0 ""
 #define _SIDE_SDT_POP_1_0 ""
-#define _SIDE_SDT_SAVE_1_1 _SIDE_SDT_SAVE_1_0 "\tpush %%rax\n"
-#define _SIDE_SDT_LOADV_1_1 _SIDE_SDT_LOADV_1_0 "\tmov 24(%%r14), %%rax\n"
-#define _SIDE_SDT_POP_1_1 "\tpop %%rax\n" _SIDE_SDT_POP_1_0
-#define _SIDE_SDT_SAVE_1_2 _SIDE_SDT_SAVE_1_1 "\tpush %%rcx\n"
-#define _SIDE_SDT_LOADV_1_2 _SIDE_SDT_LOADV_1_1 "\tmov 32(%%r14), %%rcx\n"
-#define _SIDE_SDT_POP_1_2 "\tpop %%rcx\n" _SIDE_SDT_POP_1_1
-#define _SIDE_SDT_SAVE_1_3 _SIDE_SDT_SAVE_1_2 "\tpush %%r8\n"
-#define _SIDE_SDT_LOADV_1_3 _SIDE_SDT_LOADV_1_2 "\tmov 40(%%r14), %%r8\n"
-#define _SIDE_SDT_POP_1_3 "\tpop %%r8\n" _SIDE_SDT_POP_1_2
-#define _SIDE_SDT_SAVE_1_4 _SIDE_SDT_SAVE_1_3 "\tpush %%r9\n"
-#define _SIDE_SDT_LOADV_1_4 _SIDE_SDT_LOADV_1_3 "\tmov 48(%%r14), %%r9\n"
-#define _SIDE_SDT_POP_1_4 "\tpop %%r9\n" _SIDE_SDT_POP_1_3
-#define _SIDE_SDT_SAVE_1_5 _SIDE_SDT_SAVE_1_4 "\tpush %%r10\n"
-#define _SIDE_SDT_LOADV_1_5 _SIDE_SDT_LOADV_1_4 "\tmov 56(%%r14), %%r10\n"
-#define _SIDE_SDT_POP_1_5 "\tpop %%r10\n" _SIDE_SDT_POP_1_4
-#define _SIDE_SDT_SAVE_1_6 _SIDE_SDT_SAVE_1_5 "\tpush %%r11\n"
-#define _SIDE_SDT_LOADV_1_6 _SIDE_SDT_LOADV_1_5 "\tmov 64(%%r14), %%r11\n"
-#define _SIDE_SDT_POP_1_6 "\tpop %%r11\n" _SIDE_SDT_POP_1_5
-#define _SIDE_SDT_SAVE_1_7 _SIDE_SDT_SAVE_1_6 "\tpush %%rbx\n"
-#define _SIDE_SDT_LOADV_1_7 _SIDE_SDT_LOADV_1_6 "\tmov 72(%%r14), %%rbx\n"
-#define _SIDE_SDT_POP_1_7 "\tpop %%rbx\n" _SIDE_SDT_POP_1_6
-#define _SIDE_SDT_SAVE_1_8 _SIDE_SDT_SAVE_1_7 "\tpush %%r12\n"
-#define _SIDE_SDT_LOADV_1_8 _SIDE_SDT_LOADV_1_7 "\tmov 80(%%r14), %%r12\n"
-#define _SIDE_SDT_POP_1_8 "\tpop %%r12\n" _SIDE_SDT_POP_1_7
-#define _SIDE_SDT_SAVE_1_9 _SIDE_SDT_SAVE_1_8 "\tpush %%r13\n"
-#define _SIDE_SDT_LOADV_1_9 _SIDE_SDT_LOADV_1_8 "\tmov 88(%%r14), %%r13\n"
-#define _SIDE_SDT_POP_1_9 "\tpop %%r13\n" _SIDE_SDT_POP_1_8
+#define _SIDE_SDT_SAVE_1_1 _SIDE_SDT_SAVE_1_0 "\tpush %%" _SIDE_SDT_VREG_0 "\n"
+#define _SIDE_SDT_LOADV_1_1 _SIDE_SDT_LOADV_1_0 "\tmov 24(%%r14), %%" _SIDE_SDT_VREG_0 "\n"
+#define _SIDE_SDT_POP_1_1 "\tpop %%" _SIDE_SDT_VREG_0 "\n" _SIDE_SDT_POP_1_0
+#define _SIDE_SDT_SAVE_1_2 _SIDE_SDT_SAVE_1_1 "\tpush %%" _SIDE_SDT_VREG_1 "\n"
+#define _SIDE_SDT_LOADV_1_2 _SIDE_SDT_LOADV_1_1 "\tmov 32(%%r14), %%" _SIDE_SDT_VREG_1 "\n"
+#define _SIDE_SDT_POP_1_2 "\tpop %%" _SIDE_SDT_VREG_1 "\n" _SIDE_SDT_POP_1_1
+#define _SIDE_SDT_SAVE_1_3 _SIDE_SDT_SAVE_1_2 "\tpush %%" _SIDE_SDT_VREG_2 "\n"
+#define _SIDE_SDT_LOADV_1_3 _SIDE_SDT_LOADV_1_2 "\tmov 40(%%r14), %%" _SIDE_SDT_VREG_2 "\n"
+#define _SIDE_SDT_POP_1_3 "\tpop %%" _SIDE_SDT_VREG_2 "\n" _SIDE_SDT_POP_1_2
+#define _SIDE_SDT_SAVE_1_4 _SIDE_SDT_SAVE_1_3 "\tpush %%" _SIDE_SDT_VREG_3 "\n"
+#define _SIDE_SDT_LOADV_1_4 _SIDE_SDT_LOADV_1_3 "\tmov 48(%%r14), %%" _SIDE_SDT_VREG_3 "\n"
+#define _SIDE_SDT_POP_1_4 "\tpop %%" _SIDE_SDT_VREG_3 "\n" _SIDE_SDT_POP_1_3
+#define _SIDE_SDT_SAVE_1_5 _SIDE_SDT_SAVE_1_4 "\tpush %%" _SIDE_SDT_VREG_4 "\n"
+#define _SIDE_SDT_LOADV_1_5 _SIDE_SDT_LOADV_1_4 "\tmov 56(%%r14), %%" _SIDE_SDT_VREG_4 "\n"
+#define _SIDE_SDT_POP_1_5 "\tpop %%" _SIDE_SDT_VREG_4 "\n" _SIDE_SDT_POP_1_4
+#define _SIDE_SDT_SAVE_1_6 _SIDE_SDT_SAVE_1_5 "\tpush %%" _SIDE_SDT_VREG_5 "\n"
+#define _SIDE_SDT_LOADV_1_6 _SIDE_SDT_LOADV_1_5 "\tmov 64(%%r14), %%" _SIDE_SDT_VREG_5 "\n"
+#define _SIDE_SDT_POP_1_6 "\tpop %%" _SIDE_SDT_VREG_5 "\n" _SIDE_SDT_POP_1_5
+#define _SIDE_SDT_SAVE_1_7 _SIDE_SDT_SAVE_1_6 "\tpush %%" _SIDE_SDT_VREG_6 "\n"
+#define _SIDE_SDT_LOADV_1_7 _SIDE_SDT_LOADV_1_6 "\tmov 72(%%r14), %%" _SIDE_SDT_VREG_6 "\n"
+#define _SIDE_SDT_POP_1_7 "\tpop %%" _SIDE_SDT_VREG_6 "\n" _SIDE_SDT_POP_1_6
+#define _SIDE_SDT_SAVE_1_8 _SIDE_SDT_SAVE_1_7 "\tpush %%" _SIDE_SDT_VREG_7 "\n"
+#define _SIDE_SDT_LOADV_1_8 _SIDE_SDT_LOADV_1_7 "\tmov 80(%%r14), %%" _SIDE_SDT_VREG_7 "\n"
+#define _SIDE_SDT_POP_1_8 "\tpop %%" _SIDE_SDT_VREG_7 "\n" _SIDE_SDT_POP_1_7
+#define _SIDE_SDT_SAVE_1_9 _SIDE_SDT_SAVE_1_8 "\tpush %%" _SIDE_SDT_VREG_8 "\n"
+#define _SIDE_SDT_LOADV_1_9 _SIDE_SDT_LOADV_1_8 "\tmov 88(%%r14), %%" _SIDE_SDT_VREG_8 "\n"
+#define _SIDE_SDT_POP_1_9 "\tpop %%" _SIDE_SDT_VREG_8 "\n" _SIDE_SDT_POP_1_8
 /* The number of values k, by <variadic>_<n1>. */
 #define _SIDE_SDT_NVALS_0_1 0
 #define _SIDE_SDT_NVALS_0_2 1
@@ -292,12 +299,13 @@ static inline __attribute__((always_inline)) int64_t side_sdt_value(const struct
 #define _SIDE_SDT_PTRS_0(_desc, _vec, _var) _SIDE_SDT_PTR(_desc), _SIDE_SDT_PTR(_vec)
 #define _SIDE_SDT_PTRS_1(_desc, _vec, _var) \
 	_SIDE_SDT_PTR(_desc), _SIDE_SDT_PTR(_vec), _SIDE_SDT_PTR(_var)
-#define _SIDE_SDT_PTR_SAVE_0 "\tpush %%rdi\n\tpush %%rsi\n"
-#define _SIDE_SDT_PTR_SAVE_1 _SIDE_SDT_PTR_SAVE_0 "\tpush %%rdx\n"
-#define _SIDE_SDT_PTR_LOAD_0 "\tmov 0(%%r14), %%rdi\n\tmov 8(%%r14), %%rsi\n"
-#define _SIDE_SDT_PTR_LOAD_1 _SIDE_SDT_PTR_LOAD_0 "\tmov 16(%%r14), %%rdx\n"
-#define _SIDE_SDT_PTR_POP_0 "\tpop %%rsi\n\tpop %%rdi\n"
-#define _SIDE_SDT_PTR_POP_1 "\tpop %%rdx\n" _SIDE_SDT_PTR_POP_0
+#define _SIDE_SDT_PTR_SAVE_0 "\tpush %%" _SIDE_SDT_REG_DESC "\n\tpush %%" _SIDE_SDT_REG_VEC "\n"
+#define _SIDE_SDT_PTR_SAVE_1 _SIDE_SDT_PTR_SAVE_0 "\tpush %%" _SIDE_SDT_REG_VAR "\n"
+#define _SIDE_SDT_PTR_LOAD_0 \
+	"\tmov 0(%%r14), %%" _SIDE_SDT_REG_DESC "\n\tmov 8(%%r14), %%" _SIDE_SDT_REG_VEC "\n"
+#define _SIDE_SDT_PTR_LOAD_1 _SIDE_SDT_PTR_LOAD_0 "\tmov 16(%%r14), %%" _SIDE_SDT_REG_VAR "\n"
+#define _SIDE_SDT_PTR_POP_0 "\tpop %%" _SIDE_SDT_REG_VEC "\n\tpop %%" _SIDE_SDT_REG_DESC "\n"
+#define _SIDE_SDT_PTR_POP_1 "\tpop %%" _SIDE_SDT_REG_VAR "\n" _SIDE_SDT_PTR_POP_0
 #define _SIDE_SDT_ARGV(_variadic, _n1, _sav, _desc, _vec, _var) \
 	const int64_t side_sdt_argv[] = { \
 		_SIDE_SDT_PTRS_##_variadic(_desc, _vec, _var) \
