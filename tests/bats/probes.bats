@@ -121,11 +121,12 @@ SRC
 
 # The lines wide_app prints through printf of every field, for i = 1..3.
 wide_expected() {
-	local i names=(zero one two three) h
+	local i names=(zero one two three) nine
 	for i in 1 2 3; do
-		h=$((i & 1))
-		echo "$((i * 1000000007)) $((-3 * i)) $((4000000000 + i)) $((-100000 - i)) $((65000 + i)) $((-300 - i)) $((200 + i)) $h ${names[i & 3]} $((7 * i))"
-		echo "$((i * 1000000007)) $((-3 * i)) $((4000000000 + i)) $((-100000 - i)) $((65000 + i)) $((-300 - i)) $((200 + i)) $h ${names[i & 3]} $((-i))"
+		# The nine fields both events share, then each one's tenth value.
+		nine="$((i * 1000000007)) $((-3 * i)) $((4000000000 + i)) $((-100000 - i)) $((65000 + i)) $((-300 - i)) $((200 + i)) $((i & 1)) ${names[i & 3]}"
+		echo "$nine $((7 * i))"
+		echo "$nine $((-i))"
 	done
 }
 
