@@ -14,6 +14,8 @@
 #include <unistd.h>
 #include <side/trace.h>
 
+#include "xorshift.h"
+
 static const char *const methods[] = {"GET", "POST", "PUT", "DELETE"};
 static const char *const paths[] = {"/", "/index.html", "/api/users", "/api/orders",
 				    "/static/app.js"};
@@ -63,18 +65,6 @@ struct options {
 	int print_pid;
 	int timing;
 };
-
-/* xorshift64*: small, deterministic for a given seed. */
-static uint64_t next_rand(uint64_t *s)
-{
-	uint64_t x = *s;
-
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	*s = x;
-	return x * 0x2545F4914F6CDD1DULL;
-}
 
 static double now_seconds(void)
 {

@@ -23,6 +23,8 @@
 
 #include <side/trace.h>
 
+#include "xorshift.h"
+
 side_static_event(ev_begin, "req", "begin", SIDE_LOGLEVEL_INFO,
 		  side_field_list(side_field_u64("id"), side_field_string("path"),
 				  side_field_u64("ts_ns"), ));
@@ -49,18 +51,6 @@ struct options {
 };
 
 static int pipe_fds[2];
-
-/* xorshift64*: the same seed gives the same requests. */
-static uint64_t next_rand(uint64_t *s)
-{
-	uint64_t x = *s;
-
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	*s = x;
-	return x * 0x2545F4914F6CDD1DULL;
-}
 
 /* The ending thread: each request after its work, in the order begun. */
 static void *ender(void *arg)
