@@ -22,6 +22,7 @@ static __always_inline void key_clear(struct st_scratch *s)
 	__u64 *p = (__u64 *)(s->key + ST_KEY_HDR);
 	__u32 i;
 
+	s->key_addr = 0;
 	for (i = 0; i < (ST_KEY_MAX - ST_KEY_HDR) / 8; i++) {
 		if (i >= st_key_words)
 			break;
@@ -136,7 +137,8 @@ __noinline int st_aggregate(struct st_scratch *s, __u32 map_id, __s64 v, __u32 p
 	if (ks > ST_KEY_PARTS_MAX)
 		return 0;
 	hdr->map_id = map_id;
-	hdr->reserved = 0;
+	/* Only sidetrace_plain sets key_addr, and only for such maps. */
+	hdr->addr_parts = mc->flags & ST_MAPF_ADDR_KEYS ? s->key_addr : 0;
 	if (st_kind_has_bucket(kind))
 		*(__u64 *)(s->key + st_key_bucket_off(ks)) = bucket;
 	/*

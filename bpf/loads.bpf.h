@@ -43,6 +43,27 @@ static __always_inline int decode_sdt(struct st_scratch *s, const struct st_load
 }
 
 /*
+ * String load ld of a sidetrace_plain probe, as the offset of a struct
+ * st_ro_ref into value slot slot when it points into the site's read-only
+ * segment: no read, no copy, and a key part of two words instead of
+ * ST_STR_LEN bytes. False: it is read as usual.
+ */
+static __always_inline bool ro_string(struct st_scratch *s, const struct st_load *ld, __u32 slot)
+{
+	__u32 arg = ld->sdt_arg;
+	__s64 off;
+
+	if (arg >= ST_MAX_SDT_ARGS || (s->sdt_bad & (1U << arg)))
+		return false;
+	off = s->sdt[arg] - s->ip;
+	if ((__u64)(off - s->ro_lo) >= s->ro_len)
+		return false;
+	s->vals[slot & (ST_MAX_LOADS - 1)] = off;
+	s->addr_loads |= 1U << slot;
+	return true;
+}
+
+/*
  * Records how load i went in s->ok or s->first_err, and arms the
  * fault-in for a string that could not be read.
  */
@@ -93,6 +114,10 @@ __noinline int st_plain_load(struct st_scratch *s, const struct st_probe_cfg *cf
 {
 	if (!s || !cfg || i >= ST_MAX_LOADS)
 		return 0;
+	if ((cfg->ro_loads & (1U << i)) && ro_string(s, &cfg->loads[i], i)) {
+		s->ok |= 1U << i;
+		return 0;
+	}
 	load_done(s, i, decode_sdt(s, &cfg->loads[i], i, probe), probe);
 	return 0;
 }

@@ -36,6 +36,12 @@ struct st_scratch {
 	__u32 top_len;
 	__u32 top_err;
 	__u32 sdt_bad; /* bit i: SDT argument i could not be read */
+	__u32 site; /* the uprobe's cookie */
+	__u32 addr_loads; /* bit i: load i is a struct st_ro_ref offset */
+	__u32 key_addr; /* the key's st_key_hdr.addr_parts, see st_aggregate() */
+	__u64 ip; /* the probe site's address in the process */
+	__s64 ro_lo; /* the site's read-only segment (st_site_cfg) */
+	__u64 ro_len;
 	__u64 top_sav;
 	__u64 dyn;
 	__u64 sdt[ST_MAX_SDT_ARGS]; /* the SDT arguments in sdt_mask */
@@ -148,8 +154,12 @@ static __always_inline struct st_scratch *enter_probe(void *ctx, const struct st
 	if (!*cfg)
 		return NULL;
 	s = scratch_get();
-	if (!s)
+	if (!s) {
 		count(*probe, ST_C_BUSY);
+		return NULL;
+	}
+	s->site = cookie;
+	s->key_addr = 0;
 	return s;
 }
 

@@ -234,7 +234,12 @@ struct st_probe_cfg {
 	__u8 reserved;
 	__u32 nr_insns;
 	__u32 nr_fields; /* print(args): the static fields the event declares */
-	__u32 reserved2;
+	/*
+	 * sidetrace_plain: bit i: string load i is only a key part of
+	 * ST_MAPF_ADDR_KEYS maps, so a string in the site's read-only
+	 * segment is keyed by its address (struct st_ro_ref), not read.
+	 */
+	__u32 ro_loads;
 	struct st_load loads[ST_MAX_LOADS];
 	struct st_insn insns[ST_MAX_INSNS];
 	char strs[ST_MAX_STRCONST][ST_STR_LEN];
@@ -244,6 +249,12 @@ struct st_probe_cfg {
 #define ST_MAPF_SIGNED 0x1 /* min/max compare as signed */
 #define ST_MAPF_FLAT 0x2 /* no keys: slots of st_flat, not st_aggr */
 #define ST_MAPF_STR 0x4 /* ST_K_VALUE: holds strings */
+/*
+ * An aggregation that nothing reads or deletes by key: its string key
+ * parts may be struct st_ro_ref, which the collector resolves (and merges
+ * with the keys that hold the same bytes) when it reads the map.
+ */
+#define ST_MAPF_ADDR_KEYS 0x8
 
 struct st_map_cfg {
 	__u8 kind; /* enum st_agg_kind */
@@ -266,7 +277,18 @@ struct st_value {
 /* Hash key: header then key parts then (hist, lhist) the bucket (st_key_len). */
 struct st_key_hdr {
 	__u32 map_id;
-	__u32 reserved;
+	__u32 addr_parts; /* bit k: string key part k is a struct st_ro_ref */
+};
+
+/*
+ * A string key part by address: a string in the read-only segment of the
+ * object of site (the uprobe cookie), at off bytes from the site's
+ * address; the rest of the part is zero. Such bytes cannot change while
+ * the object is mapped, so the collector reads them from the file.
+ */
+struct st_ro_ref {
+	__u64 site;
+	__s64 off;
 };
 
 /*
@@ -363,6 +385,13 @@ struct st_site_cfg {
 	__u32 nr_counts; /* count-only probe: slots in counts[] */
 	__u32 counts[ST_MAX_COUNTS]; /* st_flat slots it counts in */
 	struct st_arg_spec args[ST_MAX_SDT_ARGS];
+	/*
+	 * The read-only segment of the site's object that holds its string
+	 * literals, from the site's address: [ro_lo, ro_lo + ro_len); no
+	 * segment: ro_len 0.
+	 */
+	__s64 ro_lo;
+	__u64 ro_len;
 };
 
 /*

@@ -148,7 +148,7 @@ ST_ARITH __u64 st_min_decode(__u64 enc, int is_signed)
 }
 
 /*
- * Hash key: an 8-byte header (struct st_key_hdr: map id, reserved word),
+ * Hash key: an 8-byte header (struct st_key_hdr: map id, address parts),
  * the map's key parts (key_size bytes, a multiple of 8), then for hist and
  * lhist the 8-byte bucket.
  */

@@ -41,10 +41,11 @@ int sidetrace_count(void *ctx)
 }
 
 /*
- * Writes part pt of a plain statement into the key parts. A global
+ * Writes part k, pt, of a plain statement into the key parts. A global
  * function: checked once, not once per part.
  */
-__noinline int st_plain_part(struct st_scratch *s, const struct st_plain_part *pt, __u32 probe)
+__noinline int st_plain_part(struct st_scratch *s, const struct st_plain_part *pt, __u32 k,
+			     __u32 probe)
 {
 	const __u64 *src;
 	__u32 off, a;
@@ -58,8 +59,15 @@ __noinline int st_plain_part(struct st_scratch *s, const struct st_plain_part *p
 	if (pt->src == ST_P_STR) {
 		if (off > ST_KEY_PARTS_MAX - ST_STR_LEN || a >= ST_MAX_LOADS)
 			return 0;
-		src = (const __u64 *)s->strs[a].b;
 		dst = (__u64 *)(s->key + ST_KEY_HDR + off);
+		/* The rest of the part is zero: key_clear(). */
+		if (s->addr_loads & (1U << a)) {
+			dst[0] = s->site;
+			dst[1] = s->vals[a];
+			s->key_addr |= 1U << k;
+			return 0;
+		}
+		src = (const __u64 *)s->strs[a].b;
 #pragma unroll
 		for (i = 0; i < ST_STR_LEN / 8; i++)
 			dst[i] = src[i];
@@ -90,10 +98,11 @@ __noinline int st_plain_stmt(const struct st_probe_cfg *cfg, struct st_scratch *
 	/* A clause with a load that failed is skipped whole. */
 	if (st->mask & ~s->ok)
 		return 0;
+	s->key_addr = 0;
 	for (k = 0; k < ST_MAX_PLAIN_PARTS; k++) {
 		if (k >= st->nr_parts)
 			break;
-		st_plain_part(s, &st->parts[k], probe);
+		st_plain_part(s, &st->parts[k], k, probe);
 	}
 	v = &st->value;
 	if (v->src == ST_P_CONST)
@@ -123,6 +132,10 @@ int sidetrace_plain(void *ctx)
 		return 0;
 	s->ok = 0;
 	s->first_err = 0;
+	s->addr_loads = 0;
+	s->ip = CTX_WORD(ctx, ST_PT_REGS_IP);
+	s->ro_lo = site->ro_lo;
+	s->ro_len = site->ro_len;
 	st_read_sdt(ctx, site, cfg->sdt_mask, s);
 	for (i = 0; i < ST_MAX_LOADS; i++) {
 		if (i >= cfg->nr_loads)

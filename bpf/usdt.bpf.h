@@ -44,6 +44,12 @@ static __always_inline __s64 sign_extend(__u64 raw, __u32 size, bool is_signed)
 		__v; \
 	})
 
+/*
+ * The word of struct pt_regs that holds the instruction pointer: at a
+ * uprobe, the probed address (the kernel sets it before the handlers).
+ */
+#define ST_PT_REGS_IP 16
+
 /* Word reg of the uprobe's struct pt_regs; 0 beyond the 21 it has. */
 static __always_inline __u64 sdt_reg(struct pt_regs *ctx, __u32 reg)
 {

@@ -36,7 +36,7 @@ __noinline int st_value_op(struct st_scratch *s, __u32 op, __u32 map_id, __s64 v
 	str = st_maps[map_id].flags & ST_MAPF_STR;
 	hdr = (void *)s->key;
 	hdr->map_id = map_id;
-	hdr->reserved = 0;
+	hdr->addr_parts = 0;
 	s->vres = 0;
 	/* The key as a map value, for 6.1: see st_aggregate(). */
 	slot = s->self;

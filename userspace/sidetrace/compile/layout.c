@@ -113,6 +113,23 @@ static int layout_keys(const struct st_program *prog, uint32_t m, struct st_map_
 	return off;
 }
 
+/*
+ * Whether the string keys of map m may be kept by address in the kernel
+ * (ST_MAPF_ADDR_KEYS): an aggregation with a string key that nothing looks
+ * up or deletes by key, since such a lookup builds the key from the bytes.
+ */
+static bool addr_keys(const struct st_map_info *mi, const struct st_map_layout *lay)
+{
+	uint32_t k;
+
+	if (mi->agg == ST_K_VALUE || mi->elem_used)
+		return false;
+	for (k = 0; k < lay->nr_parts; k++)
+		if (lay->parts[k].kind == ST_KPART_STR)
+			return true;
+	return false;
+}
+
 /* Key layouts and map configurations, from the checker's map table. */
 int cg_layout_maps(const struct st_program *prog, struct st_compiled *out, struct st_diag *diag)
 {
@@ -137,6 +154,8 @@ int cg_layout_maps(const struct st_program *prog, struct st_compiled *out, struc
 		if (mi->value_type == ST_VT_STR)
 			mc->flags |= ST_MAPF_STR;
 		mc->kind = mi->agg;
+		if (addr_keys(mi, &out->layouts[m]))
+			mc->flags |= ST_MAPF_ADDR_KEYS;
 		mc->lmin = mi->lhist_min;
 		mc->lmax = mi->lhist_max;
 		mc->lstep = mi->lhist_step;

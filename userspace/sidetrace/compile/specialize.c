@@ -141,3 +141,35 @@ void cg_find_flat(const struct st_compiled *out, struct st_compiled_probe *p)
 		p->flat &= !cfg->plain[i].nr_parts &&
 			   (out->maps[cfg->plain[i].map].flags & ST_MAPF_FLAT);
 }
+
+/*
+ * The string loads of a plain probe that are only key parts of
+ * ST_MAPF_ADDR_KEYS maps, at the part the map's layout says (the
+ * collector finds address parts by the layout): cfg.ro_loads.
+ */
+void cg_find_ro_loads(const struct st_compiled *out, struct st_compiled_probe *p)
+{
+	struct st_probe_cfg *cfg = &p->cfg;
+	uint32_t i, k, bad = 0;
+
+	cfg->ro_loads = 0;
+	if (!p->plain)
+		return;
+	for (i = 0; i < cfg->nr_plain; i++) {
+		const struct st_plain_stmt *st = &cfg->plain[i];
+		const struct st_map_layout *lay = &out->layouts[st->map];
+
+		for (k = 0; k < st->nr_parts; k++) {
+			const struct st_plain_part *pt = &st->parts[k];
+
+			if (pt->src != ST_P_STR)
+				continue;
+			if (out->maps[st->map].flags & ST_MAPF_ADDR_KEYS && k < lay->nr_parts &&
+			    lay->parts[k].off == pt->off)
+				cfg->ro_loads |= 1U << pt->a;
+			else
+				bad |= 1U << pt->a;
+		}
+	}
+	cfg->ro_loads &= ~bad;
+}

@@ -281,6 +281,7 @@ struct st_map_info {
 	bool value_signed; /* sum/min/max/avg/stats of a signed value */
 	int64_t lhist_min, lhist_max, lhist_step; /* ST_K_LHIST */
 	bool checked; /* an aggregation of it was checked: bounds set */
+	bool elem_used; /* an element is read or deleted by its key */
 	/*
 	 * Keys and plain values that are always an enum field print as its
 	 * labels: the type of the first such use; the mask (key k: bit k,

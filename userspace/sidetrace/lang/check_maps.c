@@ -205,6 +205,7 @@ int ck_map_read(struct checker *c, struct st_expr *e)
 	if (err)
 		return err;
 	e->map_read = true;
+	c->prog->maps[e->map_id].elem_used = true;
 	m = &c->prog->maps[e->map_id];
 	if (m->agg != ST_K_VALUE) {
 		if (st_clause_is_side(c->clause))

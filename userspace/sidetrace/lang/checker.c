@@ -185,6 +185,7 @@ static int check_delete(struct checker *c, struct st_expr *call)
 		err = ck_map_keys(c, ref->map_id, ref->kids, ref->nr_kids, ref->pos);
 	if (err)
 		return err;
+	c->prog->maps[ref->map_id].elem_used = true;
 	m = &c->prog->maps[ref->map_id];
 	if (st_kind_has_bucket(m->agg))
 		return ck_err(

@@ -15,6 +15,7 @@
 #include <bpf/bpf.h>
 
 #include "discovery/discovery.h"
+#include "runtime/addr_keys.h"
 #include "runtime/aggregations.h"
 
 /* All keys of the aggregation map, copied, with their combined values. */
@@ -60,6 +61,45 @@ void st_val_combine(const struct st_val *percpu, int ncpus, bool is_signed, stru
 	}
 	out->min = st_min_decode(out->min, is_signed);
 	out->max = st_max_decode(out->max, is_signed);
+}
+
+/*
+ * Adds v, a combined value of a key that reads the same as into's, to
+ * into: counts and sums add up, the least min and the greatest max stay.
+ */
+static void val_merge(struct st_val *into, const struct st_val *v, bool is_signed)
+{
+	bool less_min = is_signed ? (int64_t)v->min < (int64_t)into->min : v->min < into->min;
+	bool more_max = is_signed ? (int64_t)v->max > (int64_t)into->max : v->max > into->max;
+
+	if (v->count && (!into->count || less_min))
+		into->min = v->min;
+	if (v->count && (!into->count || more_max))
+		into->max = v->max;
+	into->count += v->count;
+	into->sum += v->sum;
+}
+
+/* Keys that read the same (see st_addr_key_resolve()) become one: their values add up. */
+static void merge_equal_keys(const struct st_compiled *c, struct dump *d)
+{
+	size_t ks = d->key_size, i, n = 0;
+	uint32_t id;
+
+	for (i = 0; i < d->nr; i++) {
+		id = key_map_id(d->keys + i * ks);
+		if (n && id < c->nr_maps && !memcmp(d->keys + (n - 1) * ks, d->keys + i * ks, ks)) {
+			val_merge(&d->vals[n - 1].v, &d->vals[i].v,
+				  c->maps[id].flags & ST_MAPF_SIGNED);
+			continue;
+		}
+		if (n != i) {
+			memcpy(d->keys + n * ks, d->keys + i * ks, ks);
+			d->vals[n] = d->vals[i];
+		}
+		n++;
+	}
+	d->nr = n;
 }
 
 static int dump_grow(struct dump *d)
@@ -176,8 +216,11 @@ static int dump_hash(const struct st_loader *l, const struct st_compiled *c, int
 		/* A key deleted since get_next_key is simply not there. */
 		if (with_values && bpf_map_lookup_elem(fd, next, percpu))
 			continue;
-		if (with_values && !plain)
+		if (with_values && !plain) {
 			st_val_combine(percpu, l->ncpus, c->maps[id].flags & ST_MAPF_SIGNED, &val);
+			/* prev keeps the kernel's key, for get_next_key. */
+			st_addr_key_resolve(l, c, next, NULL);
+		}
 		ret = dump_add(d, next, with_values ? &val : NULL,
 			       with_values && plain ? percpu : NULL);
 		if (ret)
@@ -445,6 +488,7 @@ int st_maps_read(const struct st_loader *l, const struct st_program *prog,
 		d.keys = keys;
 		d.vals = vals;
 	}
+	merge_equal_keys(c, &d);
 	first = map_id < 0 ? 0 : map_id;
 	last = map_id < 0 ? c->nr_maps : (uint32_t)map_id + 1;
 	snap->maps = calloc(last - first ? last - first : 1, sizeof(*snap->maps));
@@ -581,101 +625,4 @@ int st_maps_zero(const struct st_loader *l, const struct st_compiled *c, int map
 cleanup:
 	free(zero);
 	return ret;
-}
-
-int st_problems_read(const struct st_loader *l, const struct st_compiled *c, struct st_problem *out,
-		     size_t max)
-{
-	uint32_t p, k, nr = c->nr_probes * ST_NR_COUNTERS;
-	uint64_t *percpu, *v;
-	size_t n = 0;
-	int cpu, ret;
-
-	/* All at once: one system call, not one per probe and counter. */
-	percpu = calloc((size_t)(nr ? nr : 1) * l->ncpus, sizeof(*percpu));
-	if (!percpu)
-		return -ENOMEM;
-	ret = st_map_lookup_all(l->counters_fd, percpu, l->ncpus * sizeof(*percpu), nr);
-	for (p = 0; p < c->nr_probes && !ret; p++) {
-		for (k = 0; k < ST_NR_COUNTERS; k++) {
-			uint64_t sum = 0;
-
-			v = percpu + (size_t)(p * ST_NR_COUNTERS + k) * l->ncpus;
-			for (cpu = 0; cpu < l->ncpus; cpu++)
-				sum += v[cpu];
-			if (!sum)
-				continue;
-			if (n < max) {
-				out[n].probe = p;
-				out[n].counter = k;
-				out[n].count = sum;
-			}
-			n++;
-		}
-	}
-	free(percpu);
-	return ret ? ret : (int)n;
-}
-
-/* A limit's number in a message, from its one definition. */
-#define STRINGIFY_(x) #x
-#define STRINGIFY(x) STRINGIFY_(x)
-
-const char *st_counter_reason(uint32_t counter)
-{
-	switch (counter) {
-	case ST_C_ERR_USDT:
-		return "an SDT argument of the probe site could not be read";
-	case ST_C_ERR_VEC:
-		return "bad pointer to an argument vector";
-	case ST_C_ERR_ARG:
-		return "bad pointer to an argument";
-	case ST_C_ERR_INDEX:
-		return "field index beyond the number of arguments passed";
-	case ST_C_ERR_LABEL:
-		return "argument type differs from the event's declaration";
-	case ST_C_ERR_STR:
-		return "string unreadable (bad pointer, or page not in memory)";
-	case ST_C_ERR_NOFIELD:
-		return "dynamic field not passed";
-	case ST_C_ERR_DYNTYPE:
-		return "dynamic field of a type that cannot be used there";
-	case ST_C_STR_TRUNC:
-		return "string longer than 63 bytes, truncated";
-	case ST_C_MAP_FULL:
-		/* The keyed maps share one kernel hash of ST_DEFAULT_MAP_ENTRIES. */
-		return "map full (the keyed maps hold " STRINGIFY(
-			ST_DEFAULT_MAP_ENTRIES) " entries in all), values not counted";
-	case ST_C_BUSY:
-		return "dropped: too many runs preempted on one CPU";
-	case ST_C_LOST:
-		return "output buffer full (see --buffer-size)";
-	default:
-		return "unknown problem";
-	}
-}
-
-const char *st_counter_name(uint32_t counter)
-{
-	static const char *const names[ST_NR_COUNTERS] = {
-		[ST_C_ERR_USDT] = "sdt_argument",
-		[ST_C_ERR_VEC] = "argument_vector",
-		[ST_C_ERR_ARG] = "argument",
-		[ST_C_ERR_INDEX] = "field_index",
-		[ST_C_ERR_LABEL] = "type_label",
-		[ST_C_ERR_STR] = "string_unreadable",
-		[ST_C_ERR_NOFIELD] = "dynamic_field_absent",
-		[ST_C_ERR_DYNTYPE] = "dynamic_field_type",
-		[ST_C_STR_TRUNC] = "string_truncated",
-		[ST_C_MAP_FULL] = "map_full",
-		[ST_C_BUSY] = "busy",
-		[ST_C_LOST] = "buffer_full",
-	};
-
-	return counter < ST_NR_COUNTERS && names[counter] ? names[counter] : "unknown";
-}
-
-bool st_counter_is_loss(uint32_t counter)
-{
-	return counter != ST_C_STR_TRUNC;
 }

@@ -38,28 +38,4 @@ int st_maps_clear(const struct st_loader *l, const struct st_compiled *c, int ma
 /* zero(@m): keeps the keys of map map_id, with zero values. */
 int st_maps_zero(const struct st_loader *l, const struct st_compiled *c, int map_id);
 
-/* One kind of problem seen by the BPF program, summed over CPUs. */
-struct st_problem {
-	uint32_t probe; /* index in st_compiled.probes */
-	uint32_t counter; /* enum st_counter */
-	uint64_t count;
-};
-
-/*
- * Reads the per-probe counters: fills up to max problems (decode errors,
- * truncated strings, full maps, dropped events) and returns how many there
- * are, or a negative errno.
- */
-int st_problems_read(const struct st_loader *l, const struct st_compiled *c, struct st_problem *out,
-		     size_t max);
-
-/* What a counter means, for "N events could not be decoded: REASON". */
-const char *st_counter_reason(uint32_t counter);
-
-/* The counter's name as a word, for labels ("map_full", "string_unreadable"). */
-const char *st_counter_name(uint32_t counter);
-
-/* True for counters that cost the event (decode errors and drops). */
-bool st_counter_is_loss(uint32_t counter);
-
 #endif /* SIDETRACE_MAPS_READ_H */

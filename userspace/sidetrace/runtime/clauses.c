@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "runtime/aggregations.h"
+#include "runtime/problems.h"
 #include "output/printf_print.h"
 #include "runtime/clauses.h"
 #include "runtime/eval.h"

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "runtime/aggregations.h"
+#include "runtime/problems.h"
 #include "runtime/exporter.h"
 
 /* The exporter's own families: no map may take their names. */

@@ -53,14 +53,16 @@ int st_loader_check_environment(char *err, size_t errlen)
 }
 
 /* The st_site_cfg of one probe site of probe p. */
-static int make_site(const struct st_compiled_probe *p, uint32_t probe, const struct st_site *loc,
-		     struct st_site_cfg *site, char *err, size_t errlen)
+static int make_site(const struct st_loader *l, const struct st_compiled_probe *p, uint32_t probe,
+		     uint32_t idx, struct st_site_cfg *site, char *err, size_t errlen)
 {
+	const struct st_site *loc = &p->event->sites[idx - l->site_base[probe]];
 	uint32_t unread;
 	char arg[64];
 
 	memset(site, 0, sizeof(*site));
 	site->probe = probe;
+	st_ro_strings_site(&l->ro, idx, site);
 	if (p->count_only) {
 		site->nr_counts = p->nr_counts;
 		memcpy(site->counts, p->counts, sizeof(site->counts));
@@ -112,6 +114,12 @@ static int configure(struct st_loader *l, const struct st_compiled *c)
 	skel->rodata->st_events_wakeup = events / 8;
 	memcpy((void *)skel->rodata->st_maps, c->maps, sizeof(c->maps));
 	skel->rodata->st_key_words = (c->key_size - ST_KEY_HDR) / 8;
+	if (getenv("EXP_NOMMAP")) {
+		bpf_map__set_map_flags(skel->maps.bss,
+				       bpf_map__map_flags(skel->maps.bss) & ~BPF_F_MMAPABLE);
+		bpf_map__set_map_flags(skel->maps.rodata,
+				       bpf_map__map_flags(skel->maps.rodata) & ~BPF_F_MMAPABLE);
+	}
 	return 0;
 }
 
@@ -316,8 +324,8 @@ static int write_config(struct st_loader *l, const struct st_compiled *c, char *
 		p = &c->probes[i];
 		cfgs[i] = p->cfg;
 		for (j = 0; j < p->event->nr_sites && !ret; j++)
-			ret = make_site(p, i, &p->event->sites[j], &sites[l->site_base[i] + j], err,
-					errlen);
+			ret = make_site(l, p, i, l->site_base[i] + j, &sites[l->site_base[i] + j],
+					err, errlen);
 	}
 	if (ret)
 		goto cleanup;
@@ -376,6 +384,10 @@ int st_loader_load(struct st_loader *l, const struct st_compiled *c, char *err, 
 	l->counters_fd = bpf_map__fd(l->skel->maps.st_counters);
 	l->flat_fd = bpf_map__fd(l->skel->maps.st_flat);
 	l->events_fd = bpf_map__fd(l->skel->maps.st_events);
+	if (st_ro_strings_open(&l->ro, c, l->site_base, l->nr_sites)) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
 	return write_config(l, c, err, errlen);
 }
 
@@ -620,6 +632,7 @@ void st_loader_close(struct st_loader *l)
 	free(l->fault_in_on);
 	free(l->site_base);
 	free(l->flat_kept);
+	st_ro_strings_close(&l->ro);
 	sidetrace_bpf__destroy(l->skel);
 	memset(l, 0, sizeof(*l));
 	l->aggr_fd = -1;

@@ -11,6 +11,7 @@
 #include <sys/types.h>
 
 #include "compile/compile.h"
+#include "runtime/ro_strings.h"
 #include "runtime/uprobes.h"
 
 struct sidetrace_bpf;
@@ -39,6 +40,7 @@ struct st_loader {
 	 */
 	bool *flat_kept;
 	pid_t pid; /* what the probes are attached to, -1: all */
+	struct st_ro_strings ro; /* strings the programs key by address */
 	struct st_warm_up warm_up; /* see warm_up() in uprobes.c */
 };
 

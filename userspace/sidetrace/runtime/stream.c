@@ -9,7 +9,7 @@
 
 #include "output/printf_print.h"
 #include "output/record_print.h"
-#include "runtime/aggregations.h"
+#include "runtime/problems.h"
 #include "runtime/stream.h"
 #include "util/escape.h"
 

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Strings that the BPF programs key by address (struct st_ro_ref): a
+ * string literal lives in a read-only segment of the object that holds
+ * the probe site, so its bytes are those of the file, read here when the
+ * collector reads a map. The kernel then neither reads nor hashes them
+ * per event.
+ */
+#ifndef SIDETRACE_RO_STRINGS_H
+#define SIDETRACE_RO_STRINGS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "compile/compile.h"
+#include "discovery/elf.h"
+
+/* An object whose sites may key strings by address. */
+struct st_ro_obj {
+	const char *path; /* st_event.path */
+	struct st_elf elf; /* open for the session: the bytes of this inode */
+	uint64_t vaddr, len; /* the read-only segment of its literals; len 0: none */
+};
+
+struct st_ro_strings {
+	struct st_ro_obj *objs;
+	uint32_t nr_objs;
+	uint32_t nr_sites;
+	int32_t *site_obj; /* per site (cookie): index in objs, -1: none */
+	uint64_t *site_pc; /* per site: its address in the object */
+};
+
+/*
+ * Opens the objects of the probes that key strings by address (a
+ * st_probe_cfg.ro_loads), numbering sites as site_base does. An object
+ * that cannot be read simply keeps its strings read per event. 0 or
+ * -ENOMEM.
+ */
+int st_ro_strings_open(struct st_ro_strings *ro, const struct st_compiled *c,
+		       const uint32_t *site_base, uint32_t nr_sites);
+void st_ro_strings_close(struct st_ro_strings *ro);
+
+/* Sets the read-only segment of site, from its address (ro_lo, ro_len), in cfg. */
+void st_ro_strings_site(const struct st_ro_strings *ro, uint32_t site, struct st_site_cfg *cfg);
+
+/*
+ * The bytes of the string ref points to, as the kernel would have read
+ * them: at most ST_STR_LEN - 1, NUL-padded into out; *cut when longer.
+ * False when ref names no such string (out is then empty).
+ */
+bool st_ro_strings_read(const struct st_ro_strings *ro, const struct st_ro_ref *ref,
+			char out[ST_STR_LEN], bool *cut);
+
+#endif /* SIDETRACE_RO_STRINGS_H */
