@@ -24,12 +24,15 @@ U="usdt:$APP:bench:op"
 mkdir -p "$(dirname "$APP")"
 # Always rebuilt: the probe site comes from the headers.
 cc -O2 -g -Wall -Wextra -Iinclude -o "$APP" bench/stream_app.c .output/libside.a -lpthread
+# label|sidetrace|bpftrace|stream_app's mode: names are literals, or
+# copies on the heap (which sidetrace reads per event, as bpftrace does).
 cases=(
-	"@ = count()|$P { @ = count(); }|$U { @ = count(); }"
-	"@ = hist(value)|$P { @ = hist(args.value); }|$U { @ = hist(arg2); }"
-	"@[name] = count()|$P { @[args.name] = count(); }|$U { @[str(arg0)] = count(); }"
-	"@[name, cpu] = count()|$P { @[args.name, cpu] = count(); }|$U { @[str(arg0), cpu] = count(); }"
-	"@[name] = hist(value)|$P { @[args.name] = hist(args.value); }|$U { @[str(arg0)] = hist(arg2); }"
+	"@ = count()|$P { @ = count(); }|$U { @ = count(); }|"
+	"@ = hist(value)|$P { @ = hist(args.value); }|$U { @ = hist(arg2); }|"
+	"@[name] = count()|$P { @[args.name] = count(); }|$U { @[str(arg0)] = count(); }|"
+	"@[name, cpu] = count()|$P { @[args.name, cpu] = count(); }|$U { @[str(arg0), cpu] = count(); }|"
+	"@[name] = hist(value)|$P { @[args.name] = hist(args.value); }|$U { @[str(arg0)] = hist(arg2); }|"
+	"@[heap name] = count()|$P { @[args.name] = count(); }|$U { @[str(arg0)] = count(); }|heap"
 )
 old=$(sysctl -n kernel.bpf_stats_enabled)
 tmp=$(mktemp -d)
@@ -61,7 +64,7 @@ print(f"{t / c:.0f}" if c else "nan")
 PY
 }
 
-one() { # tool program
+one() { # tool program mode
 	local pid i
 	if [ "$1" = st ] && [ -n "${MULTI:-}" ]; then
 		"$ST" -e "$2" >"$tmp/out" 2>&1 &
@@ -73,7 +76,7 @@ one() { # tool program
 	pid=$!
 	for i in $(seq 200); do grep -q '^Attaching' "$tmp/out" && break; sleep 0.05; done
 	[ "$1" = bt ] && for i in $(seq 200); do grep -q 'Attaching-done' "$tmp/out" && break; sleep 0.05; done
-	"$APP" "$N" 2>/dev/null
+	"$APP" "$N" ${3:+"$3"} 2>/dev/null
 	prog_ns "$pid"
 	# bpftrace started in the background of a script ignores SIGINT.
 	kill -TERM "$pid"
@@ -82,13 +85,13 @@ one() { # tool program
 
 for r in $(seq "$ROUNDS"); do
 	for i in "${!cases[@]}"; do
-		IFS='|' read -r label st bt <<<"${cases[$i]}"
-		echo "$i $r $(one st "$st") $(one bt "$bt")" >>"$tmp/res"
+		IFS='|' read -r label st bt mode <<<"${cases[$i]}"
+		echo "$i $r $(one st "$st" "$mode") $(one bt "$bt" "$mode")" >>"$tmp/res"
 	done
 done
 echo "BPF program run time per event (bpf_stats), median of $ROUNDS interleaved rounds [min-max], ns"
 for i in "${!cases[@]}"; do
-	IFS='|' read -r label st bt <<<"${cases[$i]}"
+	IFS='|' read -r label st bt mode <<<"${cases[$i]}"
 	awk -v i="$i" -v label="$label" "$(cat bench/median.awk)"'
 	$1 == i { k++; s[k] = $3; b[k] = $4; q[k] = $3 / $4
 		if (k == 1 || $3 < smin) smin = $3; if (k == 1 || $3 > smax) smax = $3

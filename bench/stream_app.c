@@ -5,7 +5,8 @@
  * "elapsed_ns T" and its thread's CPU time as "cpu_ns C".
  * bench/stream_lttng.c is the same loop with an LTTng-UST tracepoint
  * instead. With "callback" as second argument, an empty in-process
- * tracer callback is registered first (bench/inproc.sh).
+ * tracer callback is registered first (bench/inproc.sh); with "heap", the
+ * string field comes from copies on the heap instead of literals.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -38,7 +39,17 @@ static void empty_callback(const struct side_event_description *desc,
 int main(int argc, char **argv)
 {
 	unsigned long n = argc > 1 ? strtoul(argv[1], NULL, 0) : 1000000;
+	const char *const *name = names;
+	const char *copies[4];
 	uint64_t t0, c0;
+
+	/* "heap": the names are copies on the heap, not literals. */
+	if (argc > 2 && !strcmp(argv[2], "heap")) {
+		for (int i = 0; i < 4; i++)
+			if (!(copies[i] = strdup(names[i])))
+				return 1;
+		name = copies;
+	}
 
 	if (argc > 2 && !strcmp(argv[2], "callback") &&
 	    side_tracer_callback_register(&ev_op, empty_callback, NULL, 0))
@@ -48,12 +59,14 @@ int main(int argc, char **argv)
 
 	for (unsigned long i = 0; i < n; i++)
 		side_event(ev_op,
-			   side_arg_list(side_arg_string(names[i & 3]), side_arg_u32((uint32_t)i),
+			   side_arg_list(side_arg_string(name[i & 3]), side_arg_u32((uint32_t)i),
 					 side_arg_u64(i * 1000003u),
 					 side_arg_s32(-(int32_t)(i & 0xffff))));
 	fprintf(stderr, "elapsed_ns %llu\n", (unsigned long long)(now_ns(CLOCK_MONOTONIC) - t0));
 	/* The thread's CPU time, uprobes included: not the time other tenants took. */
 	fprintf(stderr, "cpu_ns %llu\n",
 		(unsigned long long)(now_ns(CLOCK_THREAD_CPUTIME_ID) - c0));
+	for (int i = 0; name == copies && i < 4; i++)
+		free((void *)copies[i]);
 	return 0;
 }
