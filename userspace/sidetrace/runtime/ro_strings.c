@@ -24,7 +24,8 @@ static bool has_textrel(struct st_elf *e)
 	for (i = 0; data && sh.sh_entsize && i < sh.sh_size / sh.sh_entsize; i++) {
 		if (!gelf_getdyn(data, i, &dyn))
 			break;
-		if (dyn.d_tag == DT_TEXTREL || (dyn.d_tag == DT_FLAGS && dyn.d_un.d_val & DF_TEXTREL))
+		if (dyn.d_tag == DT_TEXTREL ||
+		    (dyn.d_tag == DT_FLAGS && dyn.d_un.d_val & DF_TEXTREL))
 			return true;
 	}
 	return false;
@@ -41,7 +42,8 @@ static void find_segment(struct st_ro_obj *o)
 		return;
 	for (i = 0; i < o->elf.nr_segs; i++) {
 		s = &o->elf.segs[i];
-		if (!(s->flags & PF_W) && sh.sh_addr >= s->vaddr && sh.sh_addr < s->vaddr + s->filesz) {
+		if (!(s->flags & PF_W) && sh.sh_addr >= s->vaddr &&
+		    sh.sh_addr < s->vaddr + s->filesz) {
 			o->vaddr = s->vaddr;
 			o->len = s->filesz;
 			return;
