@@ -158,7 +158,8 @@ __noinline int st_aggregate(struct st_scratch *s, __u32 map_id, __s64 v, __u32 p
 		count(probe, ST_C_MAP_FULL);
 		return 0;
 	}
-	st_update(val, kind, v, is_signed);
+	/* Inline: a call per keyed event costs more than its check here. */
+	update(val, kind, v, is_signed);
 	return 0;
 }
 

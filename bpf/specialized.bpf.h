@@ -41,11 +41,11 @@ int sidetrace_count(void *ctx)
 }
 
 /*
- * Writes part k, pt, of a plain statement into the key parts. A global
- * function: checked once, not once per part.
+ * Writes part k, pt, of a plain statement into the key parts. Inline: a
+ * call per part and event cost more than checking it at each part.
  */
-__noinline int st_plain_part(struct st_scratch *s, const struct st_plain_part *pt, __u32 k,
-			     __u32 probe)
+static __always_inline int plain_key_part(struct st_scratch *s, const struct st_plain_part *pt,
+					  __u32 k, __u32 probe)
 {
 	const __u64 *src;
 	__u32 off, a;
@@ -102,7 +102,7 @@ __noinline int st_plain_stmt(const struct st_probe_cfg *cfg, struct st_scratch *
 	for (k = 0; k < ST_MAX_PLAIN_PARTS; k++) {
 		if (k >= st->nr_parts)
 			break;
-		st_plain_part(s, &st->parts[k], k, probe);
+		plain_key_part(s, &st->parts[k], k, probe);
 	}
 	v = &st->value;
 	if (v->src == ST_P_CONST)
