@@ -468,6 +468,34 @@ static void test_plain(void)
 	   "plain: not with a filter");
 	done(&r);
 
+	/* @[args.method] by address: the load (0) and the map allow it. */
+	build("side:/app:http:request { @m[args.method] = count(); @s[args.method] = "
+	      "sum(args.status); }",
+	      &r);
+	ok(r.ret == 0 && (r.c.maps[0].flags & ST_MAPF_ADDR_KEYS) &&
+		   (r.c.maps[1].flags & ST_MAPF_ADDR_KEYS) && r.c.probes[0].cfg.ro_loads == 1U,
+	   "address keys: a string load that only keys aggregations");
+	done(&r);
+
+	build("side:/app:http:request { @m[args.method] = count(); @d[args.method] = count(); }"
+	      " END { delete(@d[\"GET\"]); }",
+	      &r);
+	ok(r.ret == 0 && (r.c.maps[0].flags & ST_MAPF_ADDR_KEYS) &&
+		   !(r.c.maps[1].flags & ST_MAPF_ADDR_KEYS) && !r.c.probes[0].cfg.ro_loads,
+	   "address keys: not for a map deleted by key, nor a load that keys it");
+	done(&r);
+
+	build("side:/app:http:request { @m[args.method] = count(); } END { print(@m[\"GET\"]); }",
+	      &r);
+	ok(r.ret == 0 && !(r.c.maps[0].flags & ST_MAPF_ADDR_KEYS) && !r.c.probes[0].cfg.ro_loads,
+	   "address keys: not for a map read by key");
+	done(&r);
+
+	build("side:/app:http:request { @v[args.method] = args.status; @c = count(); }", &r);
+	ok(r.ret == 0 && !(r.c.maps[0].flags & ST_MAPF_ADDR_KEYS) && !r.c.probes[0].cfg.ro_loads,
+	   "address keys: not for plain values");
+	done(&r);
+
 	build("side:/app:http:request { @[args.hdr.name] = count(); }", &r);
 	ok(r.ret == 0 && !r.c.probes[0].plain, "plain: not with a field from the vector");
 	done(&r);
