@@ -114,12 +114,6 @@ static int configure(struct st_loader *l, const struct st_compiled *c)
 	skel->rodata->st_events_wakeup = events / 8;
 	memcpy((void *)skel->rodata->st_maps, c->maps, sizeof(c->maps));
 	skel->rodata->st_key_words = (c->key_size - ST_KEY_HDR) / 8;
-	if (getenv("EXP_NOMMAP")) {
-		bpf_map__set_map_flags(skel->maps.bss,
-				       bpf_map__map_flags(skel->maps.bss) & ~BPF_F_MMAPABLE);
-		bpf_map__set_map_flags(skel->maps.rodata,
-				       bpf_map__map_flags(skel->maps.rodata) & ~BPF_F_MMAPABLE);
-	}
 	return 0;
 }
 
