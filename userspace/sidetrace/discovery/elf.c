@@ -26,7 +26,7 @@
 #define R_AARCH64_RELATIVE 1027
 #endif
 
-static const struct st_elf_seg *seg_find(const struct st_elf *e, uint64_t vaddr, uint64_t len)
+const struct st_elf_seg *st_elf_segment(const struct st_elf *e, uint64_t vaddr, uint64_t len)
 {
 	size_t i;
 
@@ -344,7 +344,7 @@ bool st_elf_vaddr_to_offset(const struct st_elf *e, uint64_t vaddr, uint64_t len
 
 bool st_elf_read(const struct st_elf *e, uint64_t vaddr, void *buf, size_t len)
 {
-	const struct st_elf_seg *s = seg_find(e, vaddr, len);
+	const struct st_elf_seg *s = st_elf_segment(e, vaddr, len);
 	uint64_t rel, infile;
 
 	if (!s)
@@ -452,7 +452,7 @@ char *st_elf_read_str(const struct st_elf *e, uint64_t vaddr, unsigned int unit_
 
 	if (unit_size != 1 && unit_size != 2 && unit_size != 4)
 		return NULL;
-	s = seg_find(e, vaddr, unit_size);
+	s = st_elf_segment(e, vaddr, unit_size);
 	if (!s)
 		return NULL;
 	avail = (s->memsz - (vaddr - s->vaddr)) / unit_size;

@@ -51,6 +51,9 @@ struct st_elf {
 int st_elf_open(const char *path, struct st_elf *e, char *err, size_t errlen);
 void st_elf_close(struct st_elf *e);
 
+/* The PT_LOAD segment whose memory holds [vaddr, vaddr + len), or NULL. */
+const struct st_elf_seg *st_elf_segment(const struct st_elf *e, uint64_t vaddr, uint64_t len);
+
 /* Find a section by name; fills shdr. NULL if absent. */
 Elf_Scn *st_elf_find_section(struct st_elf *e, const char *name, GElf_Shdr *shdr);
 

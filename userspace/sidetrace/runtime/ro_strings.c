@@ -31,23 +31,18 @@ static bool has_textrel(struct st_elf *e)
 	return false;
 }
 
-/* The file-backed, never writable segment that holds .rodata, if any. */
+/* The never writable segment that holds .rodata, its file-backed part; if any. */
 static void find_segment(struct st_ro_obj *o)
 {
 	const struct st_elf_seg *s;
 	GElf_Shdr sh;
-	size_t i;
 
 	if (!st_elf_find_section(&o->elf, ".rodata", &sh) || has_textrel(&o->elf))
 		return;
-	for (i = 0; i < o->elf.nr_segs; i++) {
-		s = &o->elf.segs[i];
-		if (!(s->flags & PF_W) && sh.sh_addr >= s->vaddr &&
-		    sh.sh_addr < s->vaddr + s->filesz) {
-			o->vaddr = s->vaddr;
-			o->len = s->filesz;
-			return;
-		}
+	s = st_elf_segment(&o->elf, sh.sh_addr, 1);
+	if (s && !(s->flags & PF_W) && sh.sh_addr - s->vaddr < s->filesz) {
+		o->vaddr = s->vaddr;
+		o->len = s->filesz;
 	}
 }
 
