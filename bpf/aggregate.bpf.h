@@ -22,7 +22,6 @@ static __always_inline void key_clear(struct st_scratch *s)
 	__u64 *p = (__u64 *)(s->key + ST_KEY_HDR);
 	__u32 i;
 
-	s->key_addr = 0;
 	for (i = 0; i < (ST_KEY_MAX - ST_KEY_HDR) / 8; i++) {
 		if (i >= st_key_words)
 			break;
@@ -116,12 +115,17 @@ __noinline int st_aggregate(struct st_scratch *s, __u32 map_id, __s64 v, __u32 p
 	struct st_key_hdr *hdr;
 	struct st_scratch *ms;
 	struct st_val *val;
+	__u32 ks, slot, addr;
 	__u64 bucket = 0;
-	__u32 ks, slot;
 	bool is_signed;
 	__u8 kind;
 
-	if (!s || map_id >= ST_MAX_MAPS)
+	if (!s)
+		return 0;
+	/* Taken at once: only a plain statement's key parts set it, just before. */
+	addr = s->key_addr;
+	s->key_addr = 0;
+	if (map_id >= ST_MAX_MAPS)
 		return 0;
 	hdr = (void *)s->key;
 	mc = &st_maps[map_id];
@@ -137,8 +141,7 @@ __noinline int st_aggregate(struct st_scratch *s, __u32 map_id, __s64 v, __u32 p
 	if (ks > ST_KEY_PARTS_MAX)
 		return 0;
 	hdr->map_id = map_id;
-	/* Only sidetrace_plain sets key_addr, and only for such maps. */
-	hdr->addr_parts = mc->flags & ST_MAPF_ADDR_KEYS ? s->key_addr : 0;
+	hdr->addr_parts = mc->flags & ST_MAPF_ADDR_KEYS ? addr : 0;
 	if (st_kind_has_bucket(kind))
 		*(__u64 *)(s->key + st_key_bucket_off(ks)) = bucket;
 	/*

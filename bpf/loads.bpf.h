@@ -48,7 +48,8 @@ static __always_inline int decode_sdt(struct st_scratch *s, const struct st_load
  * segment: no read, no copy, and a key part of two words instead of
  * ST_STR_LEN bytes. False: it is read as usual.
  */
-static __always_inline bool ro_string(struct st_scratch *s, const struct st_load *ld, __u32 slot)
+static __always_inline bool ro_string(struct st_scratch *s, const struct st_site_cfg *site,
+				      const struct st_load *ld, __u32 slot)
 {
 	__u32 arg = ld->sdt_arg;
 	__s64 off;
@@ -56,7 +57,7 @@ static __always_inline bool ro_string(struct st_scratch *s, const struct st_load
 	if (arg >= ST_MAX_SDT_ARGS || (s->sdt_bad & (1U << arg)))
 		return false;
 	off = s->sdt[arg] - s->ip;
-	if ((__u64)(off - s->ro_lo) >= s->ro_len)
+	if ((__u64)(off - site->ro_lo) >= site->ro_len)
 		return false;
 	s->vals[slot & (ST_MAX_LOADS - 1)] = off;
 	s->addr_loads |= 1U << slot;
@@ -109,12 +110,12 @@ __noinline int st_decode_load(struct st_scratch *s, const struct st_probe_cfg *c
 }
 
 /* Decodes load i of a sidetrace_plain probe (SDT values only). */
-__noinline int st_plain_load(struct st_scratch *s, const struct st_probe_cfg *cfg, __u32 i,
-			     __u32 probe)
+__noinline int st_plain_load(struct st_scratch *s, const struct st_probe_cfg *cfg,
+			     const struct st_site_cfg *site, __u32 i, __u32 probe)
 {
-	if (!s || !cfg || i >= ST_MAX_LOADS)
+	if (!s || !cfg || !site || i >= ST_MAX_LOADS)
 		return 0;
-	if ((cfg->ro_loads & (1U << i)) && ro_string(s, &cfg->loads[i], i)) {
+	if ((cfg->ro_loads & (1U << i)) && ro_string(s, site, &cfg->loads[i], i)) {
 		s->ok |= 1U << i;
 		return 0;
 	}

@@ -40,8 +40,6 @@ struct st_scratch {
 	__u32 addr_loads; /* bit i: load i is a struct st_ro_ref offset */
 	__u32 key_addr; /* the key's st_key_hdr.addr_parts, see st_aggregate() */
 	__u64 ip; /* the probe site's address in the process */
-	__s64 ro_lo; /* the site's read-only segment (st_site_cfg) */
-	__u64 ro_len;
 	__u64 top_sav;
 	__u64 dyn;
 	__u64 sdt[ST_MAX_SDT_ARGS]; /* the SDT arguments in sdt_mask */
@@ -159,7 +157,6 @@ static __always_inline struct st_scratch *enter_probe(void *ctx, const struct st
 		return NULL;
 	}
 	s->site = cookie;
-	s->key_addr = 0;
 	return s;
 }
 

@@ -98,7 +98,6 @@ __noinline int st_plain_stmt(const struct st_probe_cfg *cfg, struct st_scratch *
 	/* A clause with a load that failed is skipped whole. */
 	if (st->mask & ~s->ok)
 		return 0;
-	s->key_addr = 0;
 	for (k = 0; k < ST_MAX_PLAIN_PARTS; k++) {
 		if (k >= st->nr_parts)
 			break;
@@ -134,13 +133,11 @@ int sidetrace_plain(void *ctx)
 	s->first_err = 0;
 	s->addr_loads = 0;
 	s->ip = CTX_WORD(ctx, ST_PT_REGS_IP);
-	s->ro_lo = site->ro_lo;
-	s->ro_len = site->ro_len;
 	st_read_sdt(ctx, site, cfg->sdt_mask, s);
 	for (i = 0; i < ST_MAX_LOADS; i++) {
 		if (i >= cfg->nr_loads)
 			break;
-		st_plain_load(s, cfg, i, probe);
+		st_plain_load(s, cfg, site, i, probe);
 	}
 	if (RD(s->first_err))
 		count(probe, RD(s->first_err));
