@@ -89,6 +89,7 @@ UNIT_USES_test_prom := output lang discovery util
 UNIT_USES_test_discovery := discovery output lang util
 UNIT_USES_test_sdt_args := discovery util
 UNIT_USES_test_escape := util
+UNIT_USES_test_compact_keys := runtime compile lang discovery output util
 # The collector objects test $(1) links: its components and common/.
 unit_objs = $(if $(filter undefined,$(origin UNIT_USES_$(1))),$(ST_LIB_OBJS),\
 	$(filter $(foreach c,$(UNIT_USES_$(1)),$(OUTPUT)/obj/sidetrace/$(c)/%),$(ST_LIB_OBJS)) \

@@ -16,17 +16,27 @@
 /* What a new key of st_aggr starts from. */
 static const struct st_val st_zero_val;
 
-/* Zeroes the key parts and bucket; the header is rewritten at every use. */
-static __always_inline void key_clear(struct st_scratch *s)
+/*
+ * Zeroes *words words of key parts and bucket; the header is rewritten at
+ * every use. *words is read at each step: a loop with a bound the
+ * compiler knows becomes a memset(), which BPF does not have.
+ */
+static __always_inline void key_words_clear(__u8 *key, const volatile __u32 *words)
 {
-	__u64 *p = (__u64 *)(s->key + ST_KEY_HDR);
+	__u64 *p = (__u64 *)(key + ST_KEY_HDR);
 	__u32 i;
 
 	for (i = 0; i < (ST_KEY_MAX - ST_KEY_HDR) / 8; i++) {
-		if (i >= st_key_words)
+		if (i >= *words)
 			break;
 		p[i] = 0;
 	}
+}
+
+/* Zeroes the key parts and bucket of the full key. */
+static __always_inline void key_clear(struct st_scratch *s)
+{
+	key_words_clear(s->key, &st_key_words);
 }
 
 /* lhist() bucket of v in map mc (sidetrace_arith.h). */
@@ -106,28 +116,62 @@ static __always_inline struct st_val *flat_val(const volatile struct st_map_cfg 
 }
 
 /*
- * Aggregates v into map map_id under the key parts in s->key, then clears
- * them. A global function, shared by the programs that aggregate.
+ * The value of the key in s (map id and parts in place, plus the bucket)
+ * in map mc's form: compact when the plain statement wrote it so
+ * (s->ckey). Clears the key's parts for the next statement. NULL if the
+ * map is full.
+ */
+static __always_inline struct st_val *keyed_val(struct st_scratch *s, struct st_scratch *ms,
+						const volatile struct st_map_cfg *mc, __u32 map_id,
+						__u32 addr, bool compact, __u64 bucket)
+{
+	struct st_key_hdr *hdr;
+	struct st_val *val;
+	__u32 ks;
+
+	ks = compact ? mc->compact_size : mc->key_size;
+	if (ks > ST_KEY_PARTS_MAX)
+		return NULL;
+	hdr = (void *)(compact ? s->ckey : s->key);
+	hdr->map_id = map_id;
+	hdr->addr_parts = mc->flags & ST_MAPF_READ_WHOLE ? addr : 0;
+	if (st_kind_has_bucket(mc->kind))
+		*(__u64 *)((compact ? s->ckey : s->key) + st_key_bucket_off(ks)) = bucket;
+	if (compact) {
+		val = lookup_or_try_init(&st_aggr_compact, ms->ckey, &st_zero_val);
+		/* A compact key shorter than the longest is followed by zeros. */
+		key_words_clear(s->ckey, &st_ckey_words);
+		return val;
+	}
+	val = lookup_or_try_init(&st_aggr, ms->key, &st_zero_val);
+	key_clear(s);
+	return val;
+}
+
+/*
+ * Aggregates v into map map_id under the key parts in s->key (s->ckey when
+ * s->key_compact), then clears them. A global function, shared by the
+ * programs that aggregate.
  */
 __noinline int st_aggregate(struct st_scratch *s, __u32 map_id, __s64 v, __u32 probe)
 {
 	const volatile struct st_map_cfg *mc;
-	struct st_key_hdr *hdr;
+	__u32 slot, addr, compact;
 	struct st_scratch *ms;
 	struct st_val *val;
-	__u32 ks, slot, addr;
 	__u64 bucket = 0;
 	bool is_signed;
 	__u8 kind;
 
 	if (!s)
 		return 0;
-	/* Taken at once: only a plain statement's key parts set it, just before. */
+	/* Taken at once: only a plain statement's key parts set them, just before. */
 	addr = s->key_addr;
+	compact = s->key_compact;
 	s->key_addr = 0;
+	s->key_compact = 0;
 	if (map_id >= ST_MAX_MAPS)
 		return 0;
-	hdr = (void *)s->key;
 	mc = &st_maps[map_id];
 	kind = mc->kind;
 	is_signed = mc->flags & ST_MAPF_SIGNED;
@@ -137,13 +181,6 @@ __noinline int st_aggregate(struct st_scratch *s, __u32 map_id, __s64 v, __u32 p
 		bucket = st_hist_bucket(v, is_signed);
 	else if (kind == ST_K_LHIST)
 		bucket = lhist_bucket(v, mc);
-	ks = mc->key_size;
-	if (ks > ST_KEY_PARTS_MAX)
-		return 0;
-	hdr->map_id = map_id;
-	hdr->addr_parts = mc->flags & ST_MAPF_ADDR_KEYS ? addr : 0;
-	if (st_kind_has_bucket(kind))
-		*(__u64 *)(s->key + st_key_bucket_off(ks)) = bucket;
 	/*
 	 * s is an argument of a global function, so the verifier knows it
 	 * only as memory, and older kernels (6.1) take a map key only from the
@@ -154,9 +191,7 @@ __noinline int st_aggregate(struct st_scratch *s, __u32 map_id, __s64 v, __u32 p
 	ms = bpf_map_lookup_elem(&st_scratch_map, &slot);
 	if (!ms)
 		return 0;
-	val = lookup_or_try_init(&st_aggr, ms->key, &st_zero_val);
-	/* Clear the parts and bucket written, for the next statement. */
-	key_clear(s);
+	val = keyed_val(s, ms, mc, map_id, addr, compact, bucket);
 	if (!val) {
 		count(probe, ST_C_MAP_FULL);
 		return 0;

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * The state the programs share with the collector: the configuration it
- * writes before load (st_maps, st_key_words) or into maps (st_probes,
- * st_sites), the maps it reads back (st_flat, st_aggr, st_counters), the
- * exit flag, and the two helpers that touch them from every other
- * fragment: count() for the per-probe counters and lookup_or_try_init()
- * for the aggregation hash. Layouts are in sidetrace.h.
+ * writes before load (st_maps, st_key_words, st_ckey_words) or into maps
+ * (st_probes, st_sites), the maps it reads back (st_flat, st_aggr,
+ * st_aggr_compact, st_counters), the exit flag, and the two helpers that
+ * touch them from every other fragment: count() for the per-probe
+ * counters and lookup_or_try_init() for the aggregation hashes. Layouts
+ * are in sidetrace.h.
  */
 #ifndef SIDETRACE_MAPS_BPF_H
 #define SIDETRACE_MAPS_BPF_H
@@ -19,6 +20,7 @@ const volatile struct st_map_cfg st_maps[ST_MAX_MAPS];
  * the constant, so clearing a key walks only those.
  */
 const volatile __u32 st_key_words;
+const volatile __u32 st_ckey_words; /* the same for compact keys */
 
 /*
  * Set by the collector before load: once this many bytes wait in
@@ -101,6 +103,19 @@ struct {
 	__uint(key_size, ST_KEY_MAX); /* shrunk to the largest key at load */
 	__uint(value_size, sizeof(struct st_val));
 } st_aggr SEC(".maps");
+
+/*
+ * The keys of st_aggr in compact form (ST_COMPACT_STR_LEN), for maps read
+ * whole when every string part of the event's key is by address or
+ * short. Shrunk to the largest compact key at load.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, ST_DEFAULT_MAP_ENTRIES);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(key_size, ST_KEY_MAX);
+	__uint(value_size, sizeof(struct st_val));
+} st_aggr_compact SEC(".maps");
 
 /*
  * Plain values (ST_K_VALUE maps), one copy for all CPUs: a clause reads

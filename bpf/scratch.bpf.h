@@ -39,6 +39,8 @@ struct st_scratch {
 	__u32 site; /* the uprobe's cookie */
 	__u32 addr_loads; /* bit i: load i is a struct st_ro_ref offset */
 	__u32 key_addr; /* the key's st_key_hdr.addr_parts, see st_aggregate() */
+	__u32 key_compact; /* the plain statement wrote ckey, not key: st_aggregate() */
+	__u32 reserved0;
 	__u64 ip; /* the probe site's address in the process */
 	__u64 top_sav;
 	__u64 dyn;
@@ -52,6 +54,7 @@ struct st_scratch {
 	struct st_value vstr; /* ST_I_MAP_SET: a string value being stored */
 	char name[ST_NAME_LEN];
 	__u8 key[ST_KEY_MAX];
+	__u8 ckey[ST_KEY_MAX]; /* the key in compact form (ST_COMPACT_STR_LEN) */
 	/* print(args): containers being walked, innermost last */
 	struct {
 		__u64 base; /* first element */

@@ -207,6 +207,8 @@ struct st_plain_part {
 	__u8 src; /* enum st_plain_src */
 	__u8 a;
 	__u16 off; /* from the first key part byte */
+	__u16 coff; /* the same in a compact key (st_map_layout) */
+	__u16 reserved;
 };
 
 /* @map[parts...] = aggregation(value), for sidetrace_plain. */
@@ -216,7 +218,6 @@ struct st_plain_stmt {
 	__u8 nr_parts;
 	__u8 reserved[2];
 	struct st_plain_part value; /* ST_P_INT, ST_P_BUILTIN or ST_P_CONST */
-	__u32 reserved2;
 	__s64 imm; /* ST_P_CONST value */
 	struct st_plain_part parts[ST_MAX_PLAIN_PARTS];
 };
@@ -236,7 +237,7 @@ struct st_probe_cfg {
 	__u32 nr_fields; /* print(args): the static fields the event declares */
 	/*
 	 * sidetrace_plain: bit i: string load i is only a key part of
-	 * ST_MAPF_ADDR_KEYS maps, so a string in the site's read-only
+	 * ST_MAPF_READ_WHOLE maps, so a string in the site's read-only
 	 * segment is keyed by its address (struct st_ro_ref), not read.
 	 */
 	__u32 ro_loads;
@@ -250,11 +251,12 @@ struct st_probe_cfg {
 #define ST_MAPF_FLAT 0x2 /* no keys: slots of st_flat, not st_aggr */
 #define ST_MAPF_STR 0x4 /* ST_K_VALUE: holds strings */
 /*
- * An aggregation that nothing reads or deletes by key: its string key
- * parts may be struct st_ro_ref, which the collector resolves (and merges
- * with the keys that hold the same bytes) when it reads the map.
+ * An aggregation that nothing reads or deletes by key, only the collector
+ * reads it whole: its string key parts may be struct st_ro_ref, and its
+ * keys may be compact (st_map_cfg.str_parts). The collector restores the
+ * bytes and the full form, and merges the keys that then read alike.
  */
-#define ST_MAPF_ADDR_KEYS 0x8
+#define ST_MAPF_READ_WHOLE 0x8
 
 struct st_map_cfg {
 	__u8 kind; /* enum st_agg_kind */
@@ -262,7 +264,14 @@ struct st_map_cfg {
 	__u16 key_size; /* bytes of key parts, a multiple of 8 */
 	__u32 flat_base; /* ST_MAPF_FLAT: first slot in st_flat */
 	__u32 flat_len; /* ST_MAPF_FLAT: slots (buckets, or 1) */
-	__u32 reserved;
+	__u16 compact_size; /* bytes of key parts in a compact key */
+	/*
+	 * ST_MAPF_READ_WHOLE: bit k: key part k is a string. A plain
+	 * statement whose string parts are all by address or short this
+	 * time writes its key to st_aggr_compact.
+	 */
+	__u8 str_parts;
+	__u8 reserved;
 	__s64 lmin, lmax, lstep; /* ST_K_LHIST */
 };
 
@@ -290,6 +299,15 @@ struct st_ro_ref {
 	__u64 site;
 	__s64 off;
 };
+
+/*
+ * A compact key (st_aggr_compact) is laid out as a full one, except that a
+ * string part takes ST_COMPACT_STR_LEN bytes: its struct st_ro_ref (bit
+ * set in addr_parts) or its bytes, when they fit with their NUL. Hashing
+ * and comparing 16 bytes instead of ST_STR_LEN is most of what a keyed
+ * update costs.
+ */
+#define ST_COMPACT_STR_LEN 16
 
 /*
  * Aggregated value (one per CPU). Runs preempted on one CPU may update the

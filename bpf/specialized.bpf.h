@@ -40,12 +40,45 @@ int sidetrace_count(void *ctx)
 	return 0;
 }
 
+/* Whether the string of load a fits a compact key part with its NUL. */
+static __always_inline bool str_is_short(const struct st_scratch *s, __u32 a)
+{
+	const __u64 *w = (const __u64 *)s->strs[a & (ST_MAX_LOADS - 1)].b;
+
+	/* NUL-padded (st_read_str): a NUL in byte 15 ends it there. */
+	return !(w[1] >> 56);
+}
+
 /*
- * Writes part k, pt, of a plain statement into the key parts. Inline: a
- * call per part and event cost more than checking it at each part.
+ * Whether statement st's key has a compact form this time: its map is
+ * read whole and each string part is by address or short.
+ */
+static __always_inline bool plain_compact(const struct st_scratch *s,
+					  const struct st_plain_stmt *st)
+{
+	const struct st_plain_part *pt;
+	__u32 k, a;
+
+	if (st->map >= ST_MAX_MAPS || !st_maps[st->map].str_parts)
+		return false;
+	for (k = 0; k < ST_MAX_PLAIN_PARTS; k++) {
+		if (k >= st->nr_parts)
+			break;
+		pt = &st->parts[k];
+		a = pt->a;
+		if (pt->src == ST_P_STR && !(s->addr_loads & (1U << a)) && !str_is_short(s, a))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Writes part k, pt, of a plain statement into the key parts, of the
+ * compact key when compact. Inline: a call per part and event cost more
+ * than checking it at each part.
  */
 static __always_inline int plain_key_part(struct st_scratch *s, const struct st_plain_part *pt,
-					  __u32 k, __u32 probe)
+					  __u32 k, __u32 probe, bool compact)
 {
 	const __u64 *src;
 	__u32 off, a;
@@ -54,12 +87,12 @@ static __always_inline int plain_key_part(struct st_scratch *s, const struct st_
 
 	if (!s || !pt)
 		return 0;
-	off = pt->off;
+	off = compact ? pt->coff : pt->off;
 	a = pt->a;
 	if (pt->src == ST_P_STR) {
 		if (off > ST_KEY_PARTS_MAX - ST_STR_LEN || a >= ST_MAX_LOADS)
 			return 0;
-		dst = (__u64 *)(s->key + ST_KEY_HDR + off);
+		dst = (__u64 *)((compact ? s->ckey : s->key) + ST_KEY_HDR + off);
 		/* The rest of the part is zero: key_clear(). */
 		if (s->addr_loads & (1U << a)) {
 			dst[0] = s->site;
@@ -68,6 +101,11 @@ static __always_inline int plain_key_part(struct st_scratch *s, const struct st_
 			return 0;
 		}
 		src = (const __u64 *)s->strs[a].b;
+		if (compact) {
+			dst[0] = src[0];
+			dst[1] = src[1];
+			return 0;
+		}
 #pragma unroll
 		for (i = 0; i < ST_STR_LEN / 8; i++)
 			dst[i] = src[i];
@@ -75,7 +113,7 @@ static __always_inline int plain_key_part(struct st_scratch *s, const struct st_
 	}
 	if (off > ST_KEY_PARTS_MAX - 8)
 		return 0;
-	*(__s64 *)(s->key + ST_KEY_HDR + off) =
+	*(__s64 *)((compact ? s->ckey : s->key) + ST_KEY_HDR + off) =
 		pt->src == ST_P_BUILTIN ? builtin(a, probe) : s->vals[a & (ST_MAX_LOADS - 1)];
 	return 0;
 }
@@ -89,6 +127,7 @@ __noinline int st_plain_stmt(const struct st_probe_cfg *cfg, struct st_scratch *
 {
 	const struct st_plain_stmt *st;
 	const struct st_plain_part *v;
+	bool compact;
 	__s64 val;
 	__u32 k;
 
@@ -98,10 +137,12 @@ __noinline int st_plain_stmt(const struct st_probe_cfg *cfg, struct st_scratch *
 	/* A clause with a load that failed is skipped whole. */
 	if (st->mask & ~s->ok)
 		return 0;
+	compact = plain_compact(s, st);
+	s->key_compact = compact;
 	for (k = 0; k < ST_MAX_PLAIN_PARTS; k++) {
 		if (k >= st->nr_parts)
 			break;
-		plain_key_part(s, &st->parts[k], k, probe);
+		plain_key_part(s, &st->parts[k], k, probe, compact);
 	}
 	v = &st->value;
 	if (v->src == ST_P_CONST)

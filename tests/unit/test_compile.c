@@ -472,27 +472,48 @@ static void test_plain(void)
 	build("side:/app:http:request { @m[args.method] = count(); @s[args.method] = "
 	      "sum(args.status); }",
 	      &r);
-	ok(r.ret == 0 && (r.c.maps[0].flags & ST_MAPF_ADDR_KEYS) &&
-		   (r.c.maps[1].flags & ST_MAPF_ADDR_KEYS) && r.c.probes[0].cfg.ro_loads == 1U,
+	ok(r.ret == 0 && (r.c.maps[0].flags & ST_MAPF_READ_WHOLE) &&
+		   (r.c.maps[1].flags & ST_MAPF_READ_WHOLE) && r.c.probes[0].cfg.ro_loads == 1U,
 	   "address keys: a string load that only keys aggregations");
+	done(&r);
+
+	/* Compact keys: a string part in 16 bytes, the others where they follow. */
+	build("side:/app:http:request { @k[args.status, args.method, probe] = hist(args.status); }",
+	      &r);
+	ok(r.ret == 0 && r.c.maps[0].str_parts == 2U && r.c.maps[0].key_size == 80 &&
+		   r.c.maps[0].compact_size == 32 && r.c.layouts[0].parts[1].coff == 8 &&
+		   r.c.layouts[0].parts[2].coff == 24 && r.c.compact_key_size == 8 + 32 + 8,
+	   "compact keys: the layout of a map read whole");
+	ok(r.ret == 0 && r.c.probes[0].plain && r.c.probes[0].cfg.plain[0].parts[1].off == 8 &&
+		   r.c.probes[0].cfg.plain[0].parts[2].off == 72 &&
+		   r.c.probes[0].cfg.plain[0].parts[2].coff == 24,
+	   "compact keys: a plain statement writes its parts where the layout says");
+	done(&r);
+
+	build("side:/app:http:request { @k[args.status] = count(); @v[args.method] = args.status; "
+	      "}",
+	      &r);
+	ok(r.ret == 0 && !r.c.maps[0].str_parts && !r.c.maps[1].str_parts &&
+		   r.c.compact_key_size == 8,
+	   "compact keys: not without a string part, nor for plain values");
 	done(&r);
 
 	build("side:/app:http:request { @m[args.method] = count(); @d[args.method] = count(); }"
 	      " END { delete(@d[\"GET\"]); }",
 	      &r);
-	ok(r.ret == 0 && (r.c.maps[0].flags & ST_MAPF_ADDR_KEYS) &&
-		   !(r.c.maps[1].flags & ST_MAPF_ADDR_KEYS) && !r.c.probes[0].cfg.ro_loads,
+	ok(r.ret == 0 && (r.c.maps[0].flags & ST_MAPF_READ_WHOLE) &&
+		   !(r.c.maps[1].flags & ST_MAPF_READ_WHOLE) && !r.c.probes[0].cfg.ro_loads,
 	   "address keys: not for a map deleted by key, nor a load that keys it");
 	done(&r);
 
 	build("side:/app:http:request { @m[args.method] = count(); } END { print(@m[\"GET\"]); }",
 	      &r);
-	ok(r.ret == 0 && !(r.c.maps[0].flags & ST_MAPF_ADDR_KEYS) && !r.c.probes[0].cfg.ro_loads,
+	ok(r.ret == 0 && !(r.c.maps[0].flags & ST_MAPF_READ_WHOLE) && !r.c.probes[0].cfg.ro_loads,
 	   "address keys: not for a map read by key");
 	done(&r);
 
 	build("side:/app:http:request { @v[args.method] = args.status; @c = count(); }", &r);
-	ok(r.ret == 0 && !(r.c.maps[0].flags & ST_MAPF_ADDR_KEYS) && !r.c.probes[0].cfg.ro_loads,
+	ok(r.ret == 0 && !(r.c.maps[0].flags & ST_MAPF_READ_WHOLE) && !r.c.probes[0].cfg.ro_loads,
 	   "address keys: not for plain values");
 	done(&r);
 

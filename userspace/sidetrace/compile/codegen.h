@@ -58,7 +58,7 @@ int cg_clause(struct cctx *c, const struct st_clause *cl);
 int cg_layout_maps(const struct st_program *prog, struct st_compiled *out, struct st_diag *diag);
 /* Which specialized program serves p, if any (count-only, plain, flat). */
 void cg_find_count_only(struct st_compiled *out, struct st_compiled_probe *p);
-void cg_find_plain(struct st_compiled_probe *p);
+void cg_find_plain(const struct st_compiled *out, struct st_compiled_probe *p);
 void cg_find_flat(const struct st_compiled *out, struct st_compiled_probe *p);
 void cg_find_ro_loads(const struct st_compiled *out, struct st_compiled_probe *p);
 

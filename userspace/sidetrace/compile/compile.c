@@ -209,7 +209,7 @@ int st_compile(const struct st_program *prog, unsigned int flags, struct st_comp
 		cg_find_count_only(out, &out->probes[i]);
 		if (out->probes[i].count_only)
 			continue;
-		cg_find_plain(&out->probes[i]);
+		cg_find_plain(out, &out->probes[i]);
 		cg_find_flat(out, &out->probes[i]);
 		cg_find_ro_loads(out, &out->probes[i]);
 	}

@@ -32,6 +32,7 @@ enum st_kpart_kind {
 struct st_kpart {
 	enum st_kpart_kind kind;
 	uint32_t off; /* from the first key part byte */
+	uint32_t coff; /* the same in a compact key (ST_COMPACT_STR_LEN) */
 };
 
 struct st_map_layout {
@@ -76,6 +77,7 @@ struct st_compiled {
 	struct st_map_layout layouts[ST_MAX_MAPS];
 	uint32_t nr_maps;
 	uint32_t key_size; /* hash key bytes: header, largest parts, bucket */
+	uint32_t compact_key_size; /* the same for compact keys (st_aggr_compact) */
 	uint32_t nr_flat; /* st_flat slots of the maps without keys */
 	struct st_printf_layout *printfs; /* index = st_rec_hdr.id */
 	uint32_t nr_printfs;

@@ -86,20 +86,24 @@ static int layout_keys(const struct st_program *prog, uint32_t m, struct st_map_
 		       struct st_diag *diag)
 {
 	const struct st_map_info *mi = &prog->maps[m];
-	uint32_t k, off = 0;
+	uint32_t k, off = 0, coff = 0;
 
 	lay->nr_parts = mi->nr_keys;
 	for (k = 0; k < mi->nr_keys; k++) {
 		lay->parts[k].off = off;
+		lay->parts[k].coff = coff;
 		if (mi->key_types[k] == ST_VT_STR && key_is_probe(prog, m, k)) {
 			lay->parts[k].kind = ST_KPART_PROBE;
 			off += 8;
+			coff += 8;
 		} else if (mi->key_types[k] == ST_VT_STR) {
 			lay->parts[k].kind = ST_KPART_STR;
 			off += ST_STR_LEN;
+			coff += ST_COMPACT_STR_LEN;
 		} else {
 			lay->parts[k].kind = ST_KPART_INT;
 			off += 8;
+			coff += 8;
 		}
 	}
 	if (off > ST_KEY_PARTS_MAX) {
@@ -114,26 +118,37 @@ static int layout_keys(const struct st_program *prog, uint32_t m, struct st_map_
 }
 
 /*
- * Whether the string keys of map m may be kept by address in the kernel
- * (ST_MAPF_ADDR_KEYS): an aggregation with a string key that nothing looks
- * up or deletes by key, since such a lookup builds the key from the bytes.
+ * Whether map m is read whole only (ST_MAPF_READ_WHOLE): an aggregation
+ * with a string key that nothing looks up or deletes by key, since such a
+ * lookup builds the full key from the bytes. Its string parts, str_parts.
  */
-static bool addr_keys(const struct st_map_info *mi, const struct st_map_layout *lay)
+static uint32_t read_whole_str_parts(const struct st_map_info *mi, const struct st_map_layout *lay)
 {
-	uint32_t k;
+	uint32_t k, parts = 0;
 
 	if (mi->agg == ST_K_VALUE || mi->elem_used)
-		return false;
+		return 0;
 	for (k = 0; k < lay->nr_parts; k++)
 		if (lay->parts[k].kind == ST_KPART_STR)
-			return true;
-	return false;
+			parts |= 1U << k;
+	return parts;
+}
+
+/* The compact form of map mc's key: its parts' bytes, and its own. */
+static void layout_compact(const struct st_map_layout *lay, struct st_map_cfg *mc,
+			   uint32_t *largest)
+{
+	const struct st_kpart *last = &lay->parts[lay->nr_parts - 1];
+
+	mc->compact_size = last->coff + (last->kind == ST_KPART_STR ? ST_COMPACT_STR_LEN : 8);
+	if (st_key_len(mc->kind, mc->compact_size) > *largest)
+		*largest = st_key_len(mc->kind, mc->compact_size);
 }
 
 /* Key layouts and map configurations, from the checker's map table. */
 int cg_layout_maps(const struct st_program *prog, struct st_compiled *out, struct st_diag *diag)
 {
-	uint32_t m, largest = st_key_len(ST_K_HIST, 0);
+	uint32_t m, largest = st_key_len(ST_K_HIST, 0), compact = ST_KEY_HDR;
 	int size;
 
 	if (prog->nr_maps > ST_MAX_MAPS) {
@@ -154,8 +169,11 @@ int cg_layout_maps(const struct st_program *prog, struct st_compiled *out, struc
 		if (mi->value_type == ST_VT_STR)
 			mc->flags |= ST_MAPF_STR;
 		mc->kind = mi->agg;
-		if (addr_keys(mi, &out->layouts[m]))
-			mc->flags |= ST_MAPF_ADDR_KEYS;
+		mc->str_parts = read_whole_str_parts(mi, &out->layouts[m]);
+		if (mc->str_parts) {
+			mc->flags |= ST_MAPF_READ_WHOLE;
+			layout_compact(&out->layouts[m], mc, &compact);
+		}
 		mc->lmin = mi->lhist_min;
 		mc->lmax = mi->lhist_max;
 		mc->lstep = mi->lhist_step;
@@ -164,5 +182,6 @@ int cg_layout_maps(const struct st_program *prog, struct st_compiled *out, struc
 		flat_slots(out, mc, mi->nr_keys);
 	}
 	out->key_size = largest;
+	out->compact_key_size = compact;
 	return 0;
 }

@@ -69,6 +69,28 @@ static bool plain_part(const struct st_probe_cfg *cfg, const struct st_insn *in,
 }
 
 /*
+ * Sets where statement st's parts go in a compact key, from its map's
+ * layout; false if its parts are not the layout's, in order.
+ */
+static bool plain_compact_offsets(const struct st_compiled *out, struct st_plain_stmt *st)
+{
+	const struct st_map_layout *lay;
+	uint32_t k;
+
+	if (st->map >= out->nr_maps)
+		return false;
+	lay = &out->layouts[st->map];
+	if (st->nr_parts != lay->nr_parts)
+		return false;
+	for (k = 0; k < st->nr_parts; k++) {
+		if (st->parts[k].off != lay->parts[k].off)
+			return false;
+		st->parts[k].coff = lay->parts[k].coff;
+	}
+	return true;
+}
+
+/*
  * A probe whose loads all come from SDT arguments and whose clauses have
  * no filter and only aggregate a field, builtin or constant keyed by
  * fields and builtins is served by sidetrace_plain: each statement
@@ -76,7 +98,7 @@ static bool plain_part(const struct st_probe_cfg *cfg, const struct st_insn *in,
  * then pairs (push, use): CLAUSE, then per statement (push, KEY_*)...
  * and (push, AGG).
  */
-void cg_find_plain(struct st_compiled_probe *p)
+void cg_find_plain(const struct st_compiled *out, struct st_compiled_probe *p)
 {
 	struct st_probe_cfg *cfg = &p->cfg;
 	struct st_plain_stmt *st = NULL;
@@ -107,6 +129,8 @@ void cg_find_plain(struct st_compiled_probe *p)
 			st->map = use->a;
 			st->value = part;
 			st->imm = in->imm;
+			if (!plain_compact_offsets(out, st))
+				break;
 			st = NULL;
 		} else if ((use->op == ST_I_KEY_INT &&
 			    (part.src == ST_P_INT || part.src == ST_P_BUILTIN)) ||
@@ -144,8 +168,9 @@ void cg_find_flat(const struct st_compiled *out, struct st_compiled_probe *p)
 
 /*
  * The string loads of a plain probe that are only key parts of
- * ST_MAPF_ADDR_KEYS maps, at the part the map's layout says (the
- * collector finds address parts by the layout): cfg.ro_loads.
+ * ST_MAPF_READ_WHOLE maps (cg_find_plain() checked that the parts are
+ * where the map's layout says, where the collector finds them):
+ * cfg.ro_loads.
  */
 void cg_find_ro_loads(const struct st_compiled *out, struct st_compiled_probe *p)
 {
@@ -157,15 +182,13 @@ void cg_find_ro_loads(const struct st_compiled *out, struct st_compiled_probe *p
 		return;
 	for (i = 0; i < cfg->nr_plain; i++) {
 		const struct st_plain_stmt *st = &cfg->plain[i];
-		const struct st_map_layout *lay = &out->layouts[st->map];
 
 		for (k = 0; k < st->nr_parts; k++) {
 			const struct st_plain_part *pt = &st->parts[k];
 
 			if (pt->src != ST_P_STR)
 				continue;
-			if (out->maps[st->map].flags & ST_MAPF_ADDR_KEYS && k < lay->nr_parts &&
-			    lay->parts[k].off == pt->off)
+			if (out->maps[st->map].flags & ST_MAPF_READ_WHOLE)
 				cfg->ro_loads |= 1U << pt->a;
 			else
 				bad |= 1U << pt->a;

@@ -11,6 +11,7 @@
 
 #include "runtime/addr_keys.h"
 #include "runtime/aggregations.h"
+#include "runtime/compact_keys.h"
 
 bool st_addr_key_resolve(const struct st_loader *l, const struct st_compiled *c, uint8_t *key,
 			 uint32_t *site)
@@ -67,14 +68,40 @@ static bool any_ro_loads(const struct st_compiled *c)
 	return false;
 }
 
+/*
+ * Adds to per_map[probe * nr_maps + map] the events of the keys of fd
+ * (compact keys when compact) that held a cut string by address. bufs
+ * holds three keys.
+ */
+static void cuts_in(const struct st_loader *l, const struct st_compiled *c, int fd, bool compact,
+		    uint8_t *bufs, struct st_val *percpu, uint64_t *per_map)
+{
+	size_t ks = c->key_size;
+	uint8_t *prev = bufs, *next = bufs + ks, *key = bufs + 2 * ks;
+	uint32_t site = 0, id;
+	bool first = true;
+	struct st_val val;
+
+	while (!bpf_map_get_next_key(fd, first ? NULL : prev, next)) {
+		first = false;
+		memcpy(prev, next, ks);
+		memcpy(key, next, ks);
+		id = ((const struct st_key_hdr *)next)->map_id;
+		if (id >= c->nr_maps || (compact && !st_compact_key_expand(c, next, key)) ||
+		    !st_addr_key_resolve(l, c, key, &site) || bpf_map_lookup_elem(fd, next, percpu))
+			continue;
+		st_val_combine(percpu, l->ncpus, false, &val);
+		per_map[(size_t)site_probe(l, c, site) * c->nr_maps + id] += val.count;
+	}
+}
+
 int st_addr_key_cuts(const struct st_loader *l, const struct st_compiled *c, uint64_t *cuts)
 {
-	size_t ks = c->key_size, nr = (size_t)c->nr_probes * c->nr_maps;
-	uint8_t *prev = NULL, *next = NULL, *key = NULL;
-	struct st_val *percpu = NULL, val;
+	size_t nr = (size_t)c->nr_probes * c->nr_maps;
+	struct st_val *percpu = NULL;
 	uint64_t *per_map = NULL;
-	uint32_t site = 0, p, m, id;
-	bool first = true;
+	uint8_t *bufs = NULL;
+	uint32_t p, m;
 	int ret = 0;
 
 	memset(cuts, 0, c->nr_probes * sizeof(*cuts));
@@ -82,24 +109,13 @@ int st_addr_key_cuts(const struct st_loader *l, const struct st_compiled *c, uin
 		return 0;
 	per_map = calloc(nr + 1, sizeof(*per_map));
 	percpu = calloc(l->ncpus, sizeof(*percpu));
-	prev = calloc(3, ks);
-	if (!per_map || !percpu || !prev) {
+	bufs = calloc(3, c->key_size);
+	if (!per_map || !percpu || !bufs) {
 		ret = -ENOMEM;
 		goto cleanup;
 	}
-	next = prev + ks;
-	key = next + ks;
-	while (!bpf_map_get_next_key(l->aggr_fd, first ? NULL : prev, next)) {
-		first = false;
-		memcpy(prev, next, ks);
-		memcpy(key, next, ks);
-		id = ((const struct st_key_hdr *)next)->map_id;
-		if (id >= c->nr_maps || !st_addr_key_resolve(l, c, key, &site) ||
-		    bpf_map_lookup_elem(l->aggr_fd, next, percpu))
-			continue;
-		st_val_combine(percpu, l->ncpus, false, &val);
-		per_map[(size_t)site_probe(l, c, site) * c->nr_maps + id] += val.count;
-	}
+	cuts_in(l, c, l->aggr_fd, false, bufs, percpu, per_map);
+	cuts_in(l, c, l->compact_fd, true, bufs, percpu, per_map);
 	for (p = 0; p < c->nr_probes; p++)
 		for (m = 0; m < c->nr_maps; m++)
 			if (per_map[(size_t)p * c->nr_maps + m] > cuts[p])
@@ -107,6 +123,6 @@ int st_addr_key_cuts(const struct st_loader *l, const struct st_compiled *c, uin
 cleanup:
 	free(per_map);
 	free(percpu);
-	free(prev);
+	free(bufs);
 	return ret;
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Aggregation keys whose string parts the kernel kept by address (struct
- * st_ro_ref, ST_MAPF_ADDR_KEYS): their bytes put back, and the cuts the
+ * st_ro_ref, ST_MAPF_READ_WHOLE): their bytes put back, and the cuts the
  * kernel could not count since it never read them.
  */
 #ifndef SIDETRACE_ADDR_KEYS_H

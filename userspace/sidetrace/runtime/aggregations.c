@@ -16,6 +16,7 @@
 
 #include "discovery/discovery.h"
 #include "runtime/addr_keys.h"
+#include "runtime/compact_keys.h"
 #include "runtime/aggregations.h"
 
 /* All keys of the aggregation map, copied, with their combined values. */
@@ -183,70 +184,95 @@ static int dump_flat(const struct st_loader *l, const struct st_compiled *c, uin
 	return 0;
 }
 
+/* A hash of keys, and the form they take there. */
+struct key_hash {
+	int fd;
+	bool plain; /* st_values: plain values, not aggregations */
+	bool compact; /* st_aggr_compact: compact keys (compact_keys.h) */
+};
+
+/* The hashes of keyed maps: aggregations in both forms, plain values. */
+#define NR_KEY_HASHES 3
+
+static void key_hashes(const struct st_loader *l, struct key_hash h[NR_KEY_HASHES])
+{
+	h[0] = (struct key_hash){.fd = l->aggr_fd};
+	h[1] = (struct key_hash){.fd = l->compact_fd, .compact = true};
+	h[2] = (struct key_hash){.fd = l->values_fd, .plain = true};
+}
+
 /*
- * Copies the keys of hash fd that belong to map map_id (all maps when -1)
- * and to a map whose values it holds (plain values or not), with their
- * values (combined over CPUs for aggregations) unless with_values is false.
+ * Copies the keys of hash h that belong to map map_id (all maps when -1),
+ * with their values (combined over CPUs for aggregations) in full form
+ * and with the strings the kernel kept by address resolved, or when
+ * with_values is false as the kernel holds them (to delete or zero them).
  */
-static int dump_hash(const struct st_loader *l, const struct st_compiled *c, int fd, bool plain,
-		     int map_id, bool with_values, struct dump *d)
+static int dump_hash(const struct st_loader *l, const struct st_compiled *c,
+		     const struct key_hash *h, int map_id, bool with_values, struct dump *d)
 {
 	size_t ks = c->key_size;
 	struct st_val *percpu, val = {.count = 1};
-	uint8_t *prev, *next;
+	uint8_t *prev, *next, *full;
 	bool first = true;
 	uint32_t id;
 	int ret = 0;
 
 	/* A plain value is one st_value; a per-CPU hash has one st_val per CPU. */
 	percpu = calloc(l->ncpus, sizeof(*percpu) + sizeof(struct st_value));
-	next = calloc(1, ks);
-	prev = calloc(1, ks);
-	if (!percpu || !next || !prev) {
+	prev = calloc(3, ks);
+	if (!percpu || !prev) {
 		ret = -ENOMEM;
 		goto cleanup;
 	}
-	while (!bpf_map_get_next_key(fd, first ? NULL : prev, next)) {
+	next = prev + ks;
+	full = next + ks;
+	while (!bpf_map_get_next_key(h->fd, first ? NULL : prev, next)) {
 		id = key_map_id(next);
 		first = false;
 		memcpy(prev, next, ks);
 		if (id >= c->nr_maps || (map_id >= 0 && id != (uint32_t)map_id) ||
-		    (c->maps[id].kind == ST_K_VALUE) != plain)
+		    (c->maps[id].kind == ST_K_VALUE) != h->plain)
 			continue;
 		/* A key deleted since get_next_key is simply not there. */
-		if (with_values && bpf_map_lookup_elem(fd, next, percpu))
+		if (with_values && bpf_map_lookup_elem(h->fd, next, percpu))
 			continue;
-		if (with_values && !plain) {
+		/* prev keeps the kernel's key, for get_next_key. */
+		memcpy(full, next, ks);
+		if (with_values && h->compact && !st_compact_key_expand(c, next, full))
+			continue;
+		if (with_values && !h->plain) {
 			st_val_combine(percpu, l->ncpus, c->maps[id].flags & ST_MAPF_SIGNED, &val);
-			/* prev keeps the kernel's key, for get_next_key. */
-			st_addr_key_resolve(l, c, next, NULL);
+			st_addr_key_resolve(l, c, full, NULL);
 		}
-		ret = dump_add(d, next, with_values ? &val : NULL,
-			       with_values && plain ? percpu : NULL);
+		ret = dump_add(d, full, with_values ? &val : NULL,
+			       with_values && h->plain ? percpu : NULL);
 		if (ret)
 			goto cleanup;
 	}
 cleanup:
 	free(percpu);
-	free(next);
 	free(prev);
 	return ret;
 }
 
-/* Every key of map map_id (all maps when -1): aggregations, slots, values. */
+/*
+ * Every key of map map_id (all maps when -1), with its value:
+ * aggregations, slots, values.
+ */
 static int dump_aggr(const struct st_loader *l, const struct st_compiled *c, int map_id,
-		     bool with_values, struct dump *d)
+		     struct dump *d)
 {
+	struct key_hash hashes[NR_KEY_HASHES];
 	struct st_val *percpu;
 	uint8_t *key;
-	uint32_t id;
-	int ret;
+	uint32_t id, h;
+	int ret = 0;
 
 	memset(d, 0, sizeof(*d));
 	d->key_size = c->key_size;
-	ret = dump_hash(l, c, l->aggr_fd, false, map_id, with_values, d);
-	if (!ret)
-		ret = dump_hash(l, c, l->values_fd, true, map_id, with_values, d);
+	key_hashes(l, hashes);
+	for (h = 0; h < NR_KEY_HASHES && !ret; h++)
+		ret = dump_hash(l, c, &hashes[h], map_id, true, d);
 	percpu = calloc(l->ncpus, sizeof(*percpu));
 	key = calloc(1, d->key_size);
 	if (!ret && (!percpu || !key))
@@ -452,7 +478,7 @@ int st_maps_read(const struct st_loader *l, const struct st_program *prog,
 	memset(snap, 0, sizeof(*snap));
 	if (map_id >= (int)c->nr_maps)
 		return -EINVAL;
-	ret = dump_aggr(l, c, map_id, true, &d);
+	ret = dump_aggr(l, c, map_id, &d);
 	if (ret)
 		return ret;
 	/* Sort keys and values together: sort indices, then permute. */
@@ -579,50 +605,55 @@ cleanup:
 	return ret;
 }
 
+/*
+ * Deletes the keys of map map_id (all when -1) from the hashes, or when
+ * zero is not NULL, sets their values to it.
+ */
+static int reset_keys(const struct st_loader *l, const struct st_compiled *c, int map_id,
+		      const void *zero)
+{
+	struct key_hash hashes[NR_KEY_HASHES];
+	struct dump d;
+	uint32_t h;
+	size_t i;
+	int ret = 0;
+
+	key_hashes(l, hashes);
+	for (h = 0; h < NR_KEY_HASHES && !ret; h++) {
+		memset(&d, 0, sizeof(d));
+		d.key_size = c->key_size;
+		ret = dump_hash(l, c, &hashes[h], map_id, false, &d);
+		for (i = 0; !ret && i < d.nr; i++) {
+			if (zero)
+				bpf_map_update_elem(hashes[h].fd, d.keys + i * d.key_size, zero,
+						    BPF_EXIST);
+			else
+				bpf_map_delete_elem(hashes[h].fd, d.keys + i * d.key_size);
+		}
+		dump_free(&d);
+	}
+	return ret;
+}
+
 int st_maps_clear(const struct st_loader *l, const struct st_compiled *c, int map_id)
 {
-	struct dump d;
-	size_t i;
-	int ret;
+	int ret = reset_keys(l, c, map_id, NULL);
 
-	ret = dump_aggr(l, c, map_id, false, &d);
-	if (ret)
-		return ret;
-	for (i = 0; i < d.nr; i++) {
-		const struct st_map_cfg *mc = &c->maps[key_map_id(d.keys + i * d.key_size)];
-
-		if (!(mc->flags & ST_MAPF_FLAT))
-			bpf_map_delete_elem(mc->kind == ST_K_VALUE ? l->values_fd : l->aggr_fd,
-					    d.keys + i * d.key_size);
-	}
-	dump_free(&d);
-	return zero_flat(l, c, map_id, false);
+	return ret ? ret : zero_flat(l, c, map_id, false);
 }
 
 int st_maps_zero(const struct st_loader *l, const struct st_compiled *c, int map_id)
 {
 	struct st_val *zero;
-	struct dump d;
-	size_t i;
 	int ret;
 
 	/* Per CPU for aggregations; one st_value for plain values. */
 	zero = calloc(1, l->ncpus * sizeof(*zero) + sizeof(struct st_value));
 	if (!zero)
 		return -ENOMEM;
-	ret = dump_aggr(l, c, map_id, false, &d);
-	if (ret)
-		goto cleanup;
-	for (i = 0; i < d.nr; i++) {
-		const struct st_map_cfg *mc = &c->maps[key_map_id(d.keys + i * d.key_size)];
-
-		if (!(mc->flags & ST_MAPF_FLAT))
-			bpf_map_update_elem(mc->kind == ST_K_VALUE ? l->values_fd : l->aggr_fd,
-					    d.keys + i * d.key_size, zero, BPF_EXIST);
-	}
-	dump_free(&d);
-	ret = zero_flat(l, c, map_id, true);
-cleanup:
+	ret = reset_keys(l, c, map_id, zero);
+	if (!ret)
+		ret = zero_flat(l, c, map_id, true);
 	free(zero);
 	return ret;
 }

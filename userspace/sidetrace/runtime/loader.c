@@ -105,6 +105,8 @@ static int configure(struct st_loader *l, const struct st_compiled *c)
 	if (!err)
 		err = bpf_map__set_key_size(skel->maps.st_aggr, c->key_size);
 	if (!err)
+		err = bpf_map__set_key_size(skel->maps.st_aggr_compact, c->compact_key_size);
+	if (!err)
 		err = bpf_map__set_key_size(skel->maps.st_values, c->key_size);
 	if (!err)
 		err = bpf_map__set_max_entries(skel->maps.st_events, events);
@@ -114,6 +116,7 @@ static int configure(struct st_loader *l, const struct st_compiled *c)
 	skel->rodata->st_events_wakeup = events / 8;
 	memcpy((void *)skel->rodata->st_maps, c->maps, sizeof(c->maps));
 	skel->rodata->st_key_words = (c->key_size - ST_KEY_HDR) / 8;
+	skel->rodata->st_ckey_words = (c->compact_key_size - ST_KEY_HDR) / 8;
 	return 0;
 }
 
@@ -341,6 +344,7 @@ int st_loader_load(struct st_loader *l, const struct st_compiled *c, char *err, 
 
 	memset(l, 0, sizeof(*l));
 	l->aggr_fd = -1;
+	l->compact_fd = -1;
 	l->values_fd = -1;
 	l->counters_fd = -1;
 	l->flat_fd = -1;
@@ -374,6 +378,7 @@ int st_loader_load(struct st_loader *l, const struct st_compiled *c, char *err, 
 	if (ret)
 		return ret;
 	l->aggr_fd = bpf_map__fd(l->skel->maps.st_aggr);
+	l->compact_fd = bpf_map__fd(l->skel->maps.st_aggr_compact);
 	l->values_fd = bpf_map__fd(l->skel->maps.st_values);
 	l->counters_fd = bpf_map__fd(l->skel->maps.st_counters);
 	l->flat_fd = bpf_map__fd(l->skel->maps.st_flat);
@@ -630,6 +635,7 @@ void st_loader_close(struct st_loader *l)
 	sidetrace_bpf__destroy(l->skel);
 	memset(l, 0, sizeof(*l));
 	l->aggr_fd = -1;
+	l->compact_fd = -1;
 	l->values_fd = -1;
 	l->counters_fd = -1;
 	l->flat_fd = -1;

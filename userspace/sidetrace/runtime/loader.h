@@ -27,6 +27,7 @@ struct st_loader {
 	uint32_t *site_base; /* per probe: its first site (uprobe cookie) */
 	uint32_t nr_sites;
 	int aggr_fd; /* st_aggr: the aggregations with keys */
+	int compact_fd; /* st_aggr_compact: the same, keys in compact form */
 	int values_fd; /* st_values: the plain values */
 	int flat_fd; /* st_flat: the maps without keys */
 	int counters_fd; /* st_counters: decode errors and drops */
