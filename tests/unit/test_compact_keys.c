@@ -18,8 +18,11 @@ static void hist_map(struct st_compiled *c)
 
 	memset(c, 0, sizeof(*c));
 	c->nr_maps = 2;
-	c->maps[0] = (struct st_map_cfg){.kind = ST_K_HIST, .key_size = 80, .compact_size = 32,
-					 .str_parts = 2, .flags = ST_MAPF_READ_WHOLE};
+	c->maps[0] = (struct st_map_cfg){.kind = ST_K_HIST,
+					 .key_size = 80,
+					 .compact_size = 32,
+					 .str_parts = 2,
+					 .flags = ST_MAPF_READ_WHOLE};
 	lay->nr_parts = 3;
 	lay->parts[0] = (struct st_kpart){.kind = ST_KPART_INT, .off = 0, .coff = 0};
 	lay->parts[1] = (struct st_kpart){.kind = ST_KPART_STR, .off = 8, .coff = 8};

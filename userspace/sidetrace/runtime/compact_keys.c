@@ -27,7 +27,7 @@ bool st_compact_key_expand(const struct st_compiled *c, const uint8_t *ckey, uin
 		       len);
 	}
 	if (st_kind_has_bucket(mc->kind))
-		memcpy(key + st_key_bucket_off(mc->key_size), ckey + st_key_bucket_off(mc->compact_size),
-		       ST_KEY_BUCKET_SIZE);
+		memcpy(key + st_key_bucket_off(mc->key_size),
+		       ckey + st_key_bucket_off(mc->compact_size), ST_KEY_BUCKET_SIZE);
 	return true;
 }
