@@ -78,8 +78,11 @@ one() { # tool program mode
 	[ "$1" = bt ] && for i in $(seq 200); do grep -q 'Attaching-done' "$tmp/out" && break; sleep 0.05; done
 	"$APP" "$N" ${3:+"$3"} 2>/dev/null
 	prog_ns "$pid"
-	# bpftrace started in the background of a script ignores SIGINT.
+	# bpftrace started in the background of a script ignores SIGINT, and
+	# once in a while a first SIGTERM too (a round waited 25 minutes).
 	kill -TERM "$pid"
+	for i in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+	kill -KILL "$pid" 2>/dev/null
 	wait "$pid" || true
 }
 
