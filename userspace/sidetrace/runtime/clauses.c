@@ -264,13 +264,9 @@ unsigned long long st_run_report_problems(struct st_runner *r)
 
 	if (!r->loader)
 		return 0;
-	n = st_problems_read(r->loader, r->compiled, NULL, 0);
-	if (n <= 0)
+	n = st_problems_read(r->loader, r->compiled, &probs);
+	if (n < 0)
 		return 0;
-	probs = calloc(n, sizeof(*probs));
-	if (!probs)
-		return 0;
-	n = st_problems_read(r->loader, r->compiled, probs, n);
 	for (i = 0; i < n; i++) {
 		report_problem(r, &probs[i]);
 		if (st_counter_is_loss(probs[i].counter))

@@ -344,15 +344,12 @@ static void unit_problems(struct st_textbuf *tb, const struct st_export_unit *u,
 	char val[24];
 	int n, i;
 
-	n = st_problems_read(u->loader, u->compiled, NULL, 0);
-	if (n <= 0)
-		return;
-	probs = calloc(n, sizeof(*probs));
-	if (!probs) {
-		tb->failed = true;
+	n = st_problems_read(u->loader, u->compiled, &probs);
+	/* Counters that cannot be read leave the health samples out. */
+	if (n < 0) {
+		tb->failed = n == -ENOMEM;
 		return;
 	}
-	n = st_problems_read(u->loader, u->compiled, probs, n);
 	for (i = 0; i < n; i++) {
 		if ((probs[i].counter == ST_C_STR_TRUNC) != truncated)
 			continue;

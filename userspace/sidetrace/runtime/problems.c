@@ -10,20 +10,25 @@
 #include "runtime/addr_keys.h"
 #include "runtime/problems.h"
 
-int st_problems_read(const struct st_loader *l, const struct st_compiled *c, struct st_problem *out,
-		     size_t max)
+int st_problems_read(const struct st_loader *l, const struct st_compiled *c,
+		     struct st_problem **problems)
 {
 	uint32_t p, k, nr = c->nr_probes * ST_NR_COUNTERS;
 	uint64_t *percpu, *v, *cuts;
+	struct st_problem *out;
 	size_t n = 0;
 	int cpu, ret;
 
 	/* All at once: one system call, not one per probe and counter. */
 	percpu = calloc((size_t)(nr ? nr : 1) * l->ncpus, sizeof(*percpu));
 	cuts = calloc(c->nr_probes + 1, sizeof(*cuts));
-	if (!percpu || !cuts) {
+	/* Room for every counter: the maps are read once. */
+	out = calloc(nr ? nr : 1, sizeof(*out));
+	*problems = NULL;
+	if (!percpu || !cuts || !out) {
 		free(percpu);
 		free(cuts);
+		free(out);
 		return -ENOMEM;
 	}
 	ret = st_map_lookup_all(l->counters_fd, percpu, l->ncpus * sizeof(*percpu), nr);
@@ -39,17 +44,20 @@ int st_problems_read(const struct st_loader *l, const struct st_compiled *c, str
 				sum += v[cpu];
 			if (!sum)
 				continue;
-			if (n < max) {
-				out[n].probe = p;
-				out[n].counter = k;
-				out[n].count = sum;
-			}
+			out[n].probe = p;
+			out[n].counter = k;
+			out[n].count = sum;
 			n++;
 		}
 	}
 	free(percpu);
 	free(cuts);
-	return ret ? ret : (int)n;
+	if (ret) {
+		free(out);
+		return ret;
+	}
+	*problems = out;
+	return (int)n;
 }
 
 /* A limit's number in a message, from its one definition. */

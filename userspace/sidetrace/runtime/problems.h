@@ -20,12 +20,13 @@ struct st_problem {
 };
 
 /*
- * Reads the per-probe counters: fills up to max problems (decode errors,
- * truncated strings, full maps, dropped events) and returns how many there
- * are, or a negative errno.
+ * Reads the per-probe counters once: the problems seen (decode errors,
+ * truncated strings, full maps, dropped events) in *problems, which the
+ * caller frees, and how many there are; or a negative errno (*problems
+ * is then NULL).
  */
-int st_problems_read(const struct st_loader *l, const struct st_compiled *c, struct st_problem *out,
-		     size_t max);
+int st_problems_read(const struct st_loader *l, const struct st_compiled *c,
+		     struct st_problem **problems);
 
 /* What a counter means, for "N events could not be decoded: REASON". */
 const char *st_counter_reason(uint32_t counter);

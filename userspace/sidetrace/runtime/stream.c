@@ -129,17 +129,12 @@ int st_stream_open(struct st_stream *s, const struct st_loader *l, struct st_run
 
 void st_stream_report_lost(struct st_stream *s)
 {
-	struct st_problem *probs = NULL;
+	struct st_problem *probs;
 	int n, i;
 
 	if (!s->rb)
 		return;
-	n = st_problems_read(s->l, s->r->compiled, NULL, 0);
-	if (n > 0)
-		probs = calloc(n, sizeof(*probs));
-	if (!probs)
-		return;
-	n = st_problems_read(s->l, s->r->compiled, probs, n);
+	n = st_problems_read(s->l, s->r->compiled, &probs);
 	for (i = 0; i < n; i++) {
 		uint64_t *seen = &s->lost_seen[probs[i].probe];
 
