@@ -186,7 +186,7 @@ side:$(readlink -f "$LIBKV"):kv:put" ]
 side:$HTTPD:http:request  1 site, 3 of 16 loads, 16 of 128 instructions, program interpreter
 interval:ms:1500  in sidetrace
 END  in sidetrace
-Maps (2 of 64, keyed ones share 10240 entries):
+Maps (2 of 64, keyed ones share 10240 entries, and 10240 more for keys kept compact):
 @e  count, keys: string, uint64
 @h  hist
 Event buffer: 64K (printf, print(args))" ]

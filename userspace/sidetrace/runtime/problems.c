@@ -86,9 +86,9 @@ const char *st_counter_reason(uint32_t counter)
 	case ST_C_STR_TRUNC:
 		return "string longer than 63 bytes, truncated";
 	case ST_C_MAP_FULL:
-		/* The keyed maps share one kernel hash of ST_DEFAULT_MAP_ENTRIES. */
-		return "map full (the keyed maps hold " STRINGIFY(
-			ST_DEFAULT_MAP_ENTRIES) " entries in all), values not counted";
+		/* The keyed maps share a kernel hash, and one more for compact keys. */
+		return "map full, values not counted (the keyed maps hold " STRINGIFY(
+			ST_DEFAULT_MAP_ENTRIES) " entries, and as many compact ones)";
 	case ST_C_BUSY:
 		return "dropped: too many runs preempted on one CPU";
 	case ST_C_LOST:
