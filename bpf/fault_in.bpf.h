@@ -125,16 +125,16 @@ __noinline int st_fault_in_dyn(__u64 dyn)
 SEC("uprobe")
 int sidetrace_fault_in(void *ctx)
 {
-	__u32 cookie = bpf_get_attach_cookie(ctx), probe, i, *armed, loads;
+	__u64 cookie = bpf_get_attach_cookie(ctx);
+	__u32 key = ST_COOKIE_SITE(cookie), probe = ST_COOKIE_PROBE(cookie), i, *armed, loads;
 	const struct st_probe_cfg *cfg;
 	const struct st_site_cfg *site;
 	__u64 vec = 0, dstruct;
 	bool dyn = false;
 
-	site = bpf_map_lookup_elem(&st_sites, &cookie);
+	site = bpf_map_lookup_elem(&st_sites, &key);
 	if (!site)
 		return 0;
-	probe = site->probe;
 	armed = bpf_map_lookup_elem(&st_fault_armed, &probe);
 	if (!armed || !*armed)
 		return 0;

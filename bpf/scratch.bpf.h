@@ -142,15 +142,16 @@ static __always_inline struct st_scratch *scratch_get(void)
 static __always_inline struct st_scratch *enter_probe(void *ctx, const struct st_site_cfg **site,
 						      const struct st_probe_cfg **cfg, __u32 *probe)
 {
-	__u32 cookie = bpf_get_attach_cookie(ctx);
+	__u64 cookie = bpf_get_attach_cookie(ctx);
+	__u32 key = ST_COOKIE_SITE(cookie);
 	struct st_scratch *s;
 
 	if (stopped())
 		return NULL;
-	*site = bpf_map_lookup_elem(&st_sites, &cookie);
+	*site = bpf_map_lookup_elem(&st_sites, &key);
 	if (!*site)
 		return NULL;
-	*probe = (*site)->probe;
+	*probe = ST_COOKIE_PROBE(cookie);
 	*cfg = bpf_map_lookup_elem(&st_probes, probe);
 	if (!*cfg)
 		return NULL;
@@ -159,7 +160,7 @@ static __always_inline struct st_scratch *enter_probe(void *ctx, const struct st
 		count(*probe, ST_C_BUSY);
 		return NULL;
 	}
-	s->site = cookie;
+	s->site = key;
 	return s;
 }
 

@@ -17,17 +17,28 @@
 #error "sidetrace.bpf.c includes the fragments in the order of their use"
 #endif
 
-/* The probe sites of a probe that only counts: no scratch, no decoding. */
+/*
+ * The probe sites of a probe that only counts: no scratch, no decoding. A
+ * site that counts in one map has its slot in the cookie.
+ */
 SEC("uprobe")
 int sidetrace_count(void *ctx)
 {
-	__u32 cookie = bpf_get_attach_cookie(ctx), i;
+	__u64 cookie = bpf_get_attach_cookie(ctx);
+	__u32 slot = ST_COOKIE_COUNT_SLOT1(cookie), key = ST_COOKIE_SITE(cookie), i;
 	const struct st_site_cfg *site;
 	struct st_val *val;
 
 	if (stopped())
 		return 0;
-	site = bpf_map_lookup_elem(&st_sites, &cookie);
+	if (slot) {
+		slot--;
+		val = bpf_map_lookup_elem(&st_flat, &slot);
+		if (val)
+			__sync_fetch_and_add(&val->count, 1);
+		return 0;
+	}
+	site = bpf_map_lookup_elem(&st_sites, &key);
 	if (!site)
 		return 0;
 	for (i = 0; i < ST_MAX_COUNTS; i++) {
@@ -260,17 +271,17 @@ __noinline int st_flat_loads(struct pt_regs *ctx, const struct st_site_cfg *site
 SEC("uprobe")
 int sidetrace_flat(void *ctx)
 {
-	__u32 cookie = bpf_get_attach_cookie(ctx), probe, i, ok;
+	__u64 cookie = bpf_get_attach_cookie(ctx);
+	__u32 key = ST_COOKIE_SITE(cookie), probe = ST_COOKIE_PROBE(cookie), i, ok;
 	const struct st_probe_cfg *cfg;
 	const struct st_site_cfg *site;
 	struct st_flat_vals fv = {};
 
 	if (stopped())
 		return 0;
-	site = bpf_map_lookup_elem(&st_sites, &cookie);
+	site = bpf_map_lookup_elem(&st_sites, &key);
 	if (!site)
 		return 0;
-	probe = site->probe;
 	cfg = bpf_map_lookup_elem(&st_probes, &probe);
 	if (!cfg)
 		return 0;

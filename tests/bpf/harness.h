@@ -302,8 +302,9 @@ static inline int h_configure(struct h_run *r, const struct h_prog *p)
 /* Writes the probe and its one site into the loaded maps, then attaches. */
 static inline int h_attach(struct h_run *r, const struct h_prog *p)
 {
-	LIBBPF_OPTS(bpf_uprobe_opts, opts, .ref_ctr_offset = h_site.sema_off, .bpf_cookie = 0);
-	struct st_site_cfg site = {.probe = 0};
+	LIBBPF_OPTS(bpf_uprobe_opts, opts, .ref_ctr_offset = h_site.sema_off,
+		    .bpf_cookie = ST_COOKIE(0, 0, 0));
+	struct st_site_cfg site = {0};
 	__u32 zero = 0;
 	int err;
 

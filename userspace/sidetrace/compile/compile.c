@@ -115,6 +115,11 @@ static int add_probe(const struct st_program *prog, struct st_compiled *out,
 				target = cl->points[i].target;
 				break;
 			}
+	if (out->nr_probes == ST_MAX_PROBES) {
+		st_diag_set(diag, prog->filename, cl->pos,
+			    "more than %d events traced in one session: name fewer", ST_MAX_PROBES);
+		return -E2BIG;
+	}
 	/* Room doubles at each power of 2: no copy of every probe per probe. */
 	if (!(out->nr_probes & (out->nr_probes - 1))) {
 		probes = realloc(out->probes,

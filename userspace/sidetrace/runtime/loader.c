@@ -61,7 +61,6 @@ static int make_site(const struct st_loader *l, const struct st_compiled_probe *
 	char arg[64];
 
 	memset(site, 0, sizeof(*site));
-	site->probe = probe;
 	st_ro_strings_site(&l->ro, idx, site);
 	if (p->count_only) {
 		site->nr_counts = p->nr_counts;
@@ -393,9 +392,16 @@ int st_loader_load(struct st_loader *l, const struct st_compiled *c, char *err, 
 /*
  * Attaches prog at every site of the probes that want[] selects: one
  * uprobe_multi link per file where the kernel has them, else one
- * perf-event uprobe per site. Each site's cookie is its st_sites index
- * and its semaphore is counted (ref_ctr_offset).
+ * perf-event uprobe per site. Each site's cookie says where its
+ * configuration is (ST_COOKIE) and its semaphore is counted
+ * (ref_ctr_offset).
  */
+/* The cookie's count slot: a count-only probe counting in one map. */
+static uint32_t count_slot1(const struct st_compiled_probe *p)
+{
+	return p->count_only && p->nr_counts == 1 ? p->counts[0] + 1 : 0;
+}
+
 static int attach_prog(struct st_loader *l, const struct st_compiled *c, struct bpf_program *prog,
 		       const bool *want, char *err, size_t errlen)
 {
@@ -430,7 +436,8 @@ static int attach_prog(struct st_loader *l, const struct st_compiled *c, struct 
 			for (k = 0; k < ev->nr_sites; k++, n++) {
 				offs[n] = ev->sites[k].file_offset;
 				refs[n] = ev->sites[k].sema_offset;
-				cookies[n] = l->site_base[j] + k;
+				cookies[n] = ST_COOKIE(l->site_base[j] + k, j,
+						       count_slot1(&c->probes[j]));
 			}
 		}
 		if (!n)
