@@ -57,7 +57,18 @@ static int measure(const char *name)
 		sidetrace_bpf__destroy(skel);
 		return 1;
 	}
-	skel->rodata->st_key_words = (ST_KEY_HDR + ST_STR_LEN + 8) / 8;
+	skel->rodata->st_key_words = (ST_STR_LEN + ST_KEY_BUCKET_SIZE) / 8;
+	skel->rodata->st_ckey_words = (ST_COMPACT_STR_LEN + ST_KEY_BUCKET_SIZE) / 8;
+	err = bpf_map__set_key_size(skel->maps.st_aggr,
+				    ST_KEY_HDR + 8 * skel->rodata->st_key_words);
+	if (!err)
+		err = bpf_map__set_key_size(skel->maps.st_aggr_compact,
+					    ST_KEY_HDR + 8 * skel->rodata->st_ckey_words);
+	if (err) {
+		fprintf(stderr, "%s: cannot size the keys: %s\n", name, strerror(-err));
+		sidetrace_bpf__destroy(skel);
+		return 1;
+	}
 	log_buf[0] = '\0';
 	t0 = now_ms();
 	err = sidetrace_bpf__load(skel);
@@ -75,8 +86,8 @@ static int measure(const char *name)
 int main(int argc, char **argv)
 {
 	static const char *const all[] = {
-		"sidetrace_count", "sidetrace_flat",	 "sidetrace_plain",
-		"sidetrace_event", "sidetrace_fault_in",
+		"sidetrace_count", "sidetrace_flat",  "sidetrace_keyed",
+		"sidetrace_plain", "sidetrace_event", "sidetrace_fault_in",
 	};
 	int i, ret = 0;
 

@@ -116,36 +116,44 @@ static __always_inline struct st_val *flat_val(const volatile struct st_map_cfg 
 }
 
 /*
- * The value of the key in s (map id and parts in place, plus the bucket)
- * in map mc's form: compact when the plain statement wrote it so
- * (s->ckey). Clears the key's parts for the next statement. NULL if the
- * map is full.
+ * Aggregates v into map map_id, mc, under key: its parts are in place, in
+ * compact form when compact (st_aggr_compact), the header and bucket are
+ * written here. The key is a scratch's or the stack's; parts_max bounds
+ * its parts. A full map is counted, never dropped silently.
  */
-static __always_inline struct st_val *keyed_val(struct st_scratch *s, struct st_scratch *ms,
-						const volatile struct st_map_cfg *mc, __u32 map_id,
-						__u32 addr, bool compact, __u64 bucket)
+static __always_inline void aggregate_key(__u8 *key, bool compact, __u32 parts_max,
+					  const volatile struct st_map_cfg *mc, __u32 map_id,
+					  __u32 addr, __s64 v, __u32 probe)
 {
-	struct st_key_hdr *hdr;
+	struct st_key_hdr *hdr = (void *)key;
+	bool is_signed = mc->flags & ST_MAPF_SIGNED;
+	__u8 kind = mc->kind;
 	struct st_val *val;
+	__u64 bucket = 0;
 	__u32 ks;
 
-	ks = compact ? mc->compact_size : mc->key_size;
-	if (ks > ST_KEY_PARTS_MAX)
-		return NULL;
-	hdr = (void *)(compact ? s->ckey : s->key);
+	/* A multiple of 8: the mask says so to the verifier (a stack key). */
+	ks = (compact ? mc->compact_size : mc->key_size) & ~7U;
+	if (ks > parts_max)
+		return;
 	hdr->map_id = map_id;
 	hdr->addr_parts = mc->flags & ST_MAPF_READ_WHOLE ? addr : 0;
-	if (st_kind_has_bucket(mc->kind))
-		*(__u64 *)((compact ? s->ckey : s->key) + st_key_bucket_off(ks)) = bucket;
-	if (compact) {
-		val = lookup_or_try_init(&st_aggr_compact, ms->ckey, &st_zero_val);
-		/* A compact key shorter than the longest is followed by zeros. */
-		key_words_clear(s->ckey, &st_ckey_words);
-		return val;
+	if (kind == ST_K_HIST)
+		bucket = st_hist_bucket(v, is_signed);
+	else if (kind == ST_K_LHIST)
+		bucket = lhist_bucket(v, mc);
+	if (st_kind_has_bucket(kind))
+		*(__u64 *)(key + st_key_bucket_off(ks)) = bucket;
+	if (compact)
+		val = lookup_or_try_init(&st_aggr_compact, key, &st_zero_val);
+	else
+		val = lookup_or_try_init(&st_aggr, key, &st_zero_val);
+	if (!val) {
+		count(probe, ST_C_MAP_FULL);
+		return;
 	}
-	val = lookup_or_try_init(&st_aggr, ms->key, &st_zero_val);
-	key_clear(s);
-	return val;
+	/* Inline: a call per keyed event costs more than its check here. */
+	update(val, kind, v, is_signed);
 }
 
 /*
@@ -158,10 +166,6 @@ __noinline int st_aggregate(struct st_scratch *s, __u32 map_id, __s64 v, __u32 p
 	const volatile struct st_map_cfg *mc;
 	__u32 slot, addr, compact;
 	struct st_scratch *ms;
-	struct st_val *val;
-	__u64 bucket = 0;
-	bool is_signed;
-	__u8 kind;
 
 	if (!s)
 		return 0;
@@ -173,14 +177,8 @@ __noinline int st_aggregate(struct st_scratch *s, __u32 map_id, __s64 v, __u32 p
 	if (map_id >= ST_MAX_MAPS)
 		return 0;
 	mc = &st_maps[map_id];
-	kind = mc->kind;
-	is_signed = mc->flags & ST_MAPF_SIGNED;
 	if (mc->flags & ST_MAPF_FLAT)
-		return st_update(flat_val(mc, v), kind, v, is_signed);
-	if (kind == ST_K_HIST)
-		bucket = st_hist_bucket(v, is_signed);
-	else if (kind == ST_K_LHIST)
-		bucket = lhist_bucket(v, mc);
+		return st_update(flat_val(mc, v), mc->kind, v, mc->flags & ST_MAPF_SIGNED);
 	/*
 	 * s is an argument of a global function, so the verifier knows it
 	 * only as memory, and older kernels (6.1) take a map key only from the
@@ -191,13 +189,14 @@ __noinline int st_aggregate(struct st_scratch *s, __u32 map_id, __s64 v, __u32 p
 	ms = bpf_map_lookup_elem(&st_scratch_map, &slot);
 	if (!ms)
 		return 0;
-	val = keyed_val(s, ms, mc, map_id, addr, compact, bucket);
-	if (!val) {
-		count(probe, ST_C_MAP_FULL);
-		return 0;
+	if (compact) {
+		aggregate_key(ms->ckey, true, ST_KEY_PARTS_MAX, mc, map_id, addr, v, probe);
+		/* A compact key shorter than the longest is followed by zeros. */
+		key_words_clear(ms->ckey, &st_ckey_words);
+	} else {
+		aggregate_key(ms->key, false, ST_KEY_PARTS_MAX, mc, map_id, addr, v, probe);
+		key_clear(ms);
 	}
-	/* Inline: a call per keyed event costs more than its check here. */
-	update(val, kind, v, is_signed);
 	return 0;
 }
 

@@ -17,28 +17,37 @@
 #endif
 
 /*
- * Reads a NUL-terminated string into a zeroed slot, so that comparisons
- * and keys can work on whole words. A string longer than the slot is cut
- * and counted; a failed read is an error, never an empty string. A global
- * function: the verifier checks it once, not at every caller's read.
+ * Reads the NUL-terminated string at p into the ST_STR_LEN bytes at dst,
+ * which are zero, so that comparisons and keys can work on whole words.
+ * A string longer than that is cut and counted; a failed read is an
+ * error, never an empty string.
  */
-__noinline int st_read_str(struct st_str *dst, __u64 p, __u32 probe)
+static __always_inline int read_str(void *dst, __u64 p, __u32 probe)
 {
 	long n;
 	char c;
 
-	if (!dst)
-		return ST_C_ERR_STR;
-	zero_words(dst->b, ST_STR_LEN / 8);
 	if (!p)
 		return ST_C_ERR_STR;
-	n = bpf_probe_read_user_str(dst->b, ST_STR_LEN, (const void *)p);
+	n = bpf_probe_read_user_str(dst, ST_STR_LEN, (const void *)p);
 	if (n < 0)
 		return ST_C_ERR_STR;
 	if (n == ST_STR_LEN && !bpf_probe_read_user(&c, 1, (const void *)(p + ST_STR_LEN - 1)) &&
 	    c != '\0')
 		count(probe, ST_C_STR_TRUNC);
 	return 0;
+}
+
+/*
+ * Reads a string into a slot, zeroed first (read_str()). A global
+ * function: the verifier checks it once, not at every caller's read.
+ */
+__noinline int st_read_str(struct st_str *dst, __u64 p, __u32 probe)
+{
+	if (!dst)
+		return ST_C_ERR_STR;
+	zero_words(dst->b, ST_STR_LEN / 8);
+	return read_str(dst->b, p, probe);
 }
 
 /* Decodes s->arg, whose label carries its own type (SIDE_TYPE_DYNAMIC_*). */

@@ -43,6 +43,17 @@ static __always_inline int decode_sdt(struct st_scratch *s, const struct st_load
 }
 
 /*
+ * Whether the string at p lies in the site's read-only segment (its
+ * literals), and if so its offset from the site's address ip, which
+ * holds in every process whatever the load base: *off.
+ */
+static __always_inline bool ro_offset(const struct st_site_cfg *site, __u64 p, __u64 ip, __s64 *off)
+{
+	*off = p - ip;
+	return (__u64)(*off - site->ro_lo) < site->ro_len;
+}
+
+/*
  * String load ld of a sidetrace_plain probe, as the offset of a struct
  * st_ro_ref into value slot slot when it points into the site's read-only
  * segment: no read, no copy, and a key part of two words instead of
@@ -56,8 +67,7 @@ static __always_inline bool ro_string(struct st_scratch *s, const struct st_site
 
 	if (arg >= ST_MAX_SDT_ARGS || (s->sdt_bad & (1U << arg)))
 		return false;
-	off = s->sdt[arg] - s->ip;
-	if ((__u64)(off - site->ro_lo) >= site->ro_len)
+	if (!ro_offset(site, s->sdt[arg], s->ip, &off))
 		return false;
 	s->vals[slot & (ST_MAX_LOADS - 1)] = off;
 	s->addr_loads |= 1U << slot;

@@ -34,6 +34,7 @@
  *   values.bpf.h       plain values: @m[k] read, stored, added, deleted
  *   interp.bpf.h       the stack machine and sidetrace_event
  *   specialized.bpf.h  sidetrace_count, sidetrace_plain, sidetrace_flat
+ *   keyed.bpf.h        sidetrace_keyed
  *   fault_in.bpf.h     sidetrace_fault_in (sleepable)
  */
 #include <linux/bpf.h>
@@ -58,4 +59,5 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
 #include "values.bpf.h"
 #include "interp.bpf.h"
 #include "specialized.bpf.h"
+#include "keyed.bpf.h"
 #include "fault_in.bpf.h"

@@ -26,7 +26,9 @@
  * is served by sidetrace_plain, which runs st_probe_cfg.plain[] without the
  * stack machine; the collector derives those from the instructions. Of
  * those, a probe that reads only integers into maps without keys is
- * served by sidetrace_flat, which needs no scratch either.
+ * served by sidetrace_flat, which needs no scratch either, and one of a
+ * single statement into a keyed map by sidetrace_keyed, which builds the
+ * key on its stack when the session's keys fit there (ST_KEYED_KEY_MAX).
  *
  * Everything is bounded by the constants below, which the compile step
  * enforces with an error message before anything is loaded.
@@ -59,6 +61,7 @@
 #define ST_MAX_FLAT_SLOTS 4096 /* array slots of maps without keys */
 #define ST_MAX_PLAIN 4 /* statements of a sidetrace_plain probe */
 #define ST_MAX_PLAIN_PARTS 8 /* key parts of one (ST_MAX_MAP_KEYS) */
+#define ST_KEYED_KEY_MAX 192 /* the largest key sidetrace_keyed builds on its stack */
 #define ST_MAX_VARS 8 /* variables ($name) of a clause */
 #define ST_MAX_TMPSTR 4 /* strings a probe makes: str(s, n), string map values */
 

@@ -152,3 +152,23 @@ semaphore_after_exit() { # sidetrace's environment assignments...
 	[[ "$flat" == *"@c: 300"* ]]
 	[[ "$plain" == *"@k[GET, 200]: "* ]]
 }
+
+@test "one keyed statement is served by sidetrace_keyed and agrees with the generic program" {
+	local stmt keyed
+	for stmt in '@k[args.method, args.status] = count();' '@p[args.path] = hist(args.latency_ns);' \
+		'@b[tid, args.path] = sum(args.bytes);' '@m[args.status] = max(args.latency_ns);'; do
+		run -0 "$SIDETRACE" -d -e "side:$HTTPD:http:request { $stmt }"
+		[[ "${lines[1]}" == *", program keyed" ]]
+		run -0 st_httpd "side:$HTTPD:http:request { $stmt }"
+		keyed=$(sed 's/@b\[[0-9]*,/@b[TID,/' <<<"$output" | sort)
+		[[ "$keyed" == *"@"[kpbm]"["* ]]
+		run -0 st_httpd "side:$HTTPD:http:request /args.status >= 0/ { $stmt }"
+		[ "$(sed 's/@b\[[0-9]*,/@b[TID,/' <<<"$output" | sort)" = "$keyed" ]
+	done
+	# A session whose largest key does not fit the program's stack (three
+	# strings, 200 bytes) is served by sidetrace_plain.
+	run -0 "$SIDETRACE" -d -e "side:$HTTPD:http:request { @[args.method, args.path, args.method] = count(); }"
+	[[ "${lines[1]}" == *", program plain" ]]
+	run -0 "$SIDETRACE" -d -e "side:$HTTPD:http:request { @[args.method, args.path] = count(); }"
+	[[ "${lines[1]}" == *", program keyed" ]]
+}

@@ -12,6 +12,8 @@ static const char *program_kind(const struct st_compiled_probe *p)
 		return "count";
 	if (p->flat)
 		return "flat";
+	if (p->keyed)
+		return "keyed";
 	if (p->plain)
 		return "plain";
 	return "interpreter";

@@ -60,6 +60,7 @@ int cg_layout_maps(const struct st_program *prog, struct st_compiled *out, struc
 void cg_find_count_only(struct st_compiled *out, struct st_compiled_probe *p);
 void cg_find_plain(const struct st_compiled *out, struct st_compiled_probe *p);
 void cg_find_flat(const struct st_compiled *out, struct st_compiled_probe *p);
+void cg_find_keyed(const struct st_compiled *out, struct st_compiled_probe *p);
 void cg_find_ro_loads(const struct st_compiled *out, struct st_compiled_probe *p);
 
 #endif /* SIDETRACE_COMPILE_CODEGEN_H */

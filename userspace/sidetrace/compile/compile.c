@@ -216,6 +216,7 @@ int st_compile(const struct st_program *prog, unsigned int flags, struct st_comp
 			continue;
 		cg_find_plain(out, &out->probes[i]);
 		cg_find_flat(out, &out->probes[i]);
+		cg_find_keyed(out, &out->probes[i]);
 		cg_find_ro_loads(out, &out->probes[i]);
 	}
 	return err;

@@ -49,6 +49,7 @@ struct st_compiled_probe {
 	bool count_only; /* served by sidetrace_count (see st_site) */
 	bool plain; /* served by sidetrace_plain (cfg.plain[]) */
 	bool flat; /* plain, and served by sidetrace_flat */
+	bool keyed; /* plain, and served by sidetrace_keyed */
 	uint32_t nr_counts;
 	uint32_t counts[ST_MAX_COUNTS]; /* count_only: st_flat slots */
 	struct st_probe_cfg cfg;

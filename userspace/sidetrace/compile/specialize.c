@@ -167,6 +167,20 @@ void cg_find_flat(const struct st_compiled *out, struct st_compiled_probe *p)
 }
 
 /*
+ * A plain probe of one statement into a keyed map is served by
+ * sidetrace_keyed, which builds the key on its stack, when every key of
+ * the session fits there: that program is verified against the largest.
+ */
+void cg_find_keyed(const struct st_compiled *out, struct st_compiled_probe *p)
+{
+	const struct st_probe_cfg *cfg = &p->cfg;
+
+	p->keyed = p->plain && !p->flat && cfg->nr_plain == 1 &&
+		   !(out->maps[cfg->plain[0].map].flags & ST_MAPF_FLAT) &&
+		   out->key_size <= ST_KEYED_KEY_MAX;
+}
+
+/*
  * The string loads of a plain probe that are only key parts of
  * ST_MAPF_READ_WHOLE maps (cg_find_plain() checked that the parts are
  * where the map's layout says, where the collector finds them):

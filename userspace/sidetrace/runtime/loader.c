@@ -145,15 +145,16 @@ static int set_prog(const struct st_loader *l, struct bpf_program *prog, bool on
 	return err;
 }
 
-#define NR_MAIN_PROGS 4
+#define NR_MAIN_PROGS 5
 
 /* The programs that serve probes, from the most specialized. */
 static void main_progs(const struct st_loader *l, struct bpf_program *progs[NR_MAIN_PROGS])
 {
 	progs[0] = l->skel->progs.sidetrace_count;
 	progs[1] = l->skel->progs.sidetrace_flat;
-	progs[2] = l->skel->progs.sidetrace_plain;
-	progs[3] = l->skel->progs.sidetrace_event;
+	progs[2] = l->skel->progs.sidetrace_keyed;
+	progs[3] = l->skel->progs.sidetrace_plain;
+	progs[4] = l->skel->progs.sidetrace_event;
 }
 
 /*
@@ -167,6 +168,8 @@ static struct bpf_program *serving_prog(const struct st_loader *l,
 		return l->skel->progs.sidetrace_count;
 	if (p->flat)
 		return l->skel->progs.sidetrace_flat;
+	if (p->keyed)
+		return l->skel->progs.sidetrace_keyed;
 	if (p->plain)
 		return l->skel->progs.sidetrace_plain;
 	return l->skel->progs.sidetrace_event;

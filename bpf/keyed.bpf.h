@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * sidetrace_keyed: a plain probe of one statement into a keyed map, in a
+ * session whose keys fit on the BPF stack (ST_KEYED_KEY_MAX). The key is
+ * built on the stack and each string is read straight into its key part:
+ * no scratch, no copy, no second lookup to pass the key: about a tenth
+ * less than sidetrace_plain per event (PERFORMANCE.md, Part 6).
+ */
+#ifndef SIDETRACE_KEYED_BPF_H
+#define SIDETRACE_KEYED_BPF_H
+
+/* Uses loads.bpf.h, aggregate.bpf.h and specialized.bpf.h (st_flat_loads). */
+#if !defined(SIDETRACE_LOADS_BPF_H) || !defined(SIDETRACE_AGGREGATE_BPF_H) || \
+	!defined(SIDETRACE_SPECIALIZED_BPF_H)
+#error "sidetrace.bpf.c includes the fragments in the order of their use"
+#endif
+
+/* The key sidetrace_keyed builds on its stack. */
+struct st_key_buf {
+	__u64 w[ST_KEYED_KEY_MAX / 8];
+};
+
+/* What st_keyed_parts() needs of the event besides its statement. */
+struct st_keyed_in {
+	struct st_flat_vals fv; /* the SDT values: integers, strings' addresses */
+	__u64 ip; /* the probe site's address in the process */
+	__u32 site; /* its index */
+	__u32 probe;
+	__u32 ro; /* bit i: load i is a literal, fv.v[i] its st_ro_ref offset */
+};
+
+/* st_keyed_parts() wrote the compact form; the bits below: parts by address. */
+#define ST_KEYED_COMPACT (1U << ST_MAX_PLAIN_PARTS)
+
+/*
+ * Writes the key parts of statement st, a sidetrace_keyed probe's, into
+ * key (zero). String parts that are literals become struct st_ro_ref;
+ * the others are read in place. The compact form is used when the map
+ * has one and every string part is a literal: a heap string is read once,
+ * in full. A global function: the verifier checks it once, with the key
+ * as memory of a known size, instead of each combination of parts.
+ * Returns the parts keyed by address, with ST_KEYED_COMPACT for the
+ * compact form; -1 when a string could not be read (counted, and the
+ * fault-in armed).
+ */
+__noinline int st_keyed_parts(struct st_key_buf *key, struct st_keyed_in *in,
+			      const struct st_site_cfg *site, const struct st_plain_stmt *st)
+{
+	const struct st_plain_part *pt;
+	__u32 k, a, addr = 0;
+	__u64 off;
+	__u64 *dst;
+	__s64 roff;
+	bool compact;
+
+	if (!key || !in || !site || !st || st->map >= ST_MAX_MAPS)
+		return -1;
+	compact = st_maps[st->map].str_parts;
+	for (k = 0; k < ST_MAX_PLAIN_PARTS; k++) {
+		if (k >= st->nr_parts)
+			break;
+		pt = &st->parts[k];
+		if (pt->src != ST_P_STR)
+			continue;
+		a = pt->a & (ST_MAX_LOADS - 1);
+		if (RD(in->ro) & (1U << a))
+			continue;
+		if (ro_offset(site, in->fv.v[a], in->ip, &roff)) {
+			in->fv.v[a] = roff;
+			RD(in->ro) |= 1U << a;
+		} else {
+			compact = false;
+		}
+	}
+	for (k = 0; k < ST_MAX_PLAIN_PARTS; k++) {
+		if (k >= st->nr_parts)
+			break;
+		pt = &st->parts[k];
+		a = pt->a & (ST_MAX_LOADS - 1);
+		off = compact ? pt->coff : pt->off;
+		/* Each branch checks its part's size against the key's, then points at it. */
+		if (pt->src != ST_P_STR) {
+			if (off > ST_KEYED_KEY_MAX - ST_KEY_HDR - 8)
+				return -1;
+			dst = (__u64 *)((__u8 *)key + ST_KEY_HDR + off);
+			*dst = pt->src == ST_P_BUILTIN ? builtin(pt->a, in->probe) : in->fv.v[a];
+		} else if (RD(in->ro) & (1U << a)) {
+			if (off > ST_KEYED_KEY_MAX - ST_KEY_HDR - sizeof(struct st_ro_ref))
+				return -1;
+			dst = (__u64 *)((__u8 *)key + ST_KEY_HDR + off);
+			dst[0] = in->site;
+			dst[1] = in->fv.v[a];
+			addr |= 1U << k;
+		} else {
+			if (off > ST_KEYED_KEY_MAX - ST_KEY_HDR - ST_STR_LEN)
+				return -1;
+			dst = (__u64 *)((__u8 *)key + ST_KEY_HDR + off);
+			if (read_str(dst, in->fv.v[a], in->probe)) {
+				count(in->probe, ST_C_ERR_STR);
+				arm_fault_in(in->probe, a);
+				return -1;
+			}
+		}
+	}
+	return addr | (compact ? ST_KEYED_COMPACT : 0);
+}
+
+SEC("uprobe")
+int sidetrace_keyed(void *ctx)
+{
+	__u64 cookie = bpf_get_attach_cookie(ctx);
+	__u32 site_idx = ST_COOKIE_SITE(cookie), probe = ST_COOKIE_PROBE(cookie);
+	const volatile struct st_map_cfg *mc;
+	const struct st_plain_stmt *st;
+	const struct st_plain_part *v;
+	const struct st_probe_cfg *cfg;
+	const struct st_site_cfg *site;
+	struct st_keyed_in in = {};
+	struct st_key_buf key = {};
+	__s64 val;
+	int parts;
+
+	if (stopped())
+		return 0;
+	site = bpf_map_lookup_elem(&st_sites, &site_idx);
+	if (!site)
+		return 0;
+	cfg = bpf_map_lookup_elem(&st_probes, &probe);
+	if (!cfg)
+		return 0;
+	st = &cfg->plain[0];
+	if (st->map >= ST_MAX_MAPS)
+		return 0;
+	mc = &st_maps[st->map];
+	st_flat_loads(ctx, site, cfg, &in.fv);
+	if (in.fv.ok != (1U << cfg->nr_loads) - 1) {
+		count(probe, ST_C_ERR_USDT);
+		return 0;
+	}
+	in.ip = CTX_WORD(ctx, ST_PT_REGS_IP);
+	in.site = site_idx;
+	in.probe = probe;
+	parts = st_keyed_parts(&key, &in, site, st);
+	if (parts < 0)
+		return 0;
+	v = &st->value;
+	if (v->src == ST_P_CONST)
+		val = st->imm;
+	else if (v->src == ST_P_BUILTIN)
+		val = builtin(v->a, probe);
+	else
+		val = in.fv.v[v->a & (ST_MAX_LOADS - 1)];
+	aggregate_key((__u8 *)&key, parts & ST_KEYED_COMPACT,
+		      ST_KEYED_KEY_MAX - ST_KEY_HDR - ST_KEY_BUCKET_SIZE, mc, st->map,
+		      parts & (ST_KEYED_COMPACT - 1), val, probe);
+	return 0;
+}
+
+#endif /* SIDETRACE_KEYED_BPF_H */
