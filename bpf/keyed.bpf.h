@@ -26,6 +26,7 @@ struct st_keyed_in {
 	__u64 ip; /* the probe site's address in the process */
 	__u32 site; /* its index */
 	__u32 probe;
+	__u32 ro_loads; /* st_probe_cfg.ro_loads: loads that may be keyed by address */
 	__u32 ro; /* bit i: load i is a literal, fv.v[i] its st_ro_ref offset */
 };
 
@@ -65,7 +66,7 @@ __noinline int st_keyed_parts(struct st_key_buf *key, struct st_keyed_in *in,
 		a = pt->a & (ST_MAX_LOADS - 1);
 		if (RD(in->ro) & (1U << a))
 			continue;
-		if (ro_offset(site, in->fv.v[a], in->ip, &roff)) {
+		if ((in->ro_loads & (1U << a)) && ro_offset(site, in->fv.v[a], in->ip, &roff)) {
 			in->fv.v[a] = roff;
 			RD(in->ro) |= 1U << a;
 		} else {
@@ -140,6 +141,7 @@ int sidetrace_keyed(void *ctx)
 	in.ip = CTX_WORD(ctx, ST_PT_REGS_IP);
 	in.site = site_idx;
 	in.probe = probe;
+	in.ro_loads = cfg->ro_loads;
 	parts = st_keyed_parts(&key, &in, site, st);
 	if (parts < 0)
 		return 0;
