@@ -9,9 +9,8 @@
 #ifndef SIDETRACE_KEYED_BPF_H
 #define SIDETRACE_KEYED_BPF_H
 
-/* Uses loads.bpf.h, aggregate.bpf.h and specialized.bpf.h (st_flat_loads). */
-#if !defined(SIDETRACE_LOADS_BPF_H) || !defined(SIDETRACE_AGGREGATE_BPF_H) || \
-	!defined(SIDETRACE_SPECIALIZED_BPF_H)
+/* Uses loads.bpf.h and aggregate.bpf.h. */
+#if !defined(SIDETRACE_LOADS_BPF_H) || !defined(SIDETRACE_AGGREGATE_BPF_H)
 #error "sidetrace.bpf.c includes the fragments in the order of their use"
 #endif
 
@@ -22,12 +21,12 @@ struct st_key_buf {
 
 /* What st_keyed_parts() needs of the event besides its statement. */
 struct st_keyed_in {
-	struct st_flat_vals fv; /* the SDT values: integers, strings' addresses */
+	__s64 v[ST_MAX_LOADS]; /* by load, its SDT value: an integer, a string's address */
 	__u64 ip; /* the probe site's address in the process */
 	__u32 site; /* its index */
 	__u32 probe;
 	__u32 ro_loads; /* st_probe_cfg.ro_loads: loads that may be keyed by address */
-	__u32 ro; /* bit i: load i is a literal, fv.v[i] its st_ro_ref offset */
+	__u32 ro; /* bit i: load i is a literal, v[i] its st_ro_ref offset */
 };
 
 /* st_keyed_parts() wrote the compact form; the bits below: parts by address. */
@@ -66,8 +65,8 @@ __noinline int st_keyed_parts(struct st_key_buf *key, struct st_keyed_in *in,
 		a = pt->a & (ST_MAX_LOADS - 1);
 		if (RD(in->ro) & (1U << a))
 			continue;
-		if ((in->ro_loads & (1U << a)) && ro_offset(site, in->fv.v[a], in->ip, &roff)) {
-			in->fv.v[a] = roff;
+		if ((in->ro_loads & (1U << a)) && ro_offset(site, in->v[a], in->ip, &roff)) {
+			in->v[a] = roff;
 			RD(in->ro) |= 1U << a;
 		} else {
 			compact = false;
@@ -84,19 +83,19 @@ __noinline int st_keyed_parts(struct st_key_buf *key, struct st_keyed_in *in,
 			if (off > ST_KEYED_KEY_MAX - ST_KEY_HDR - 8)
 				return -1;
 			dst = (__u64 *)((__u8 *)key + ST_KEY_HDR + off);
-			*dst = pt->src == ST_P_BUILTIN ? builtin(pt->a, in->probe) : in->fv.v[a];
+			*dst = pt->src == ST_P_BUILTIN ? builtin(pt->a, in->probe) : in->v[a];
 		} else if (RD(in->ro) & (1U << a)) {
 			if (off > ST_KEYED_KEY_MAX - ST_KEY_HDR - sizeof(struct st_ro_ref))
 				return -1;
 			dst = (__u64 *)((__u8 *)key + ST_KEY_HDR + off);
 			dst[0] = in->site;
-			dst[1] = in->fv.v[a];
+			dst[1] = in->v[a];
 			addr |= 1U << k;
 		} else {
 			if (off > ST_KEYED_KEY_MAX - ST_KEY_HDR - ST_STR_LEN)
 				return -1;
 			dst = (__u64 *)((__u8 *)key + ST_KEY_HDR + off);
-			if (read_str(dst, in->fv.v[a], in->probe)) {
+			if (read_str(dst, in->v[a], in->probe)) {
 				count(in->probe, ST_C_ERR_STR);
 				arm_fault_in(in->probe, a);
 				return -1;
@@ -118,6 +117,7 @@ int sidetrace_keyed(void *ctx)
 	const struct st_site_cfg *site;
 	struct st_keyed_in in = {};
 	struct st_key_buf key = {};
+	__u32 i, arg;
 	__s64 val;
 	int parts;
 
@@ -133,10 +133,16 @@ int sidetrace_keyed(void *ctx)
 	if (st->map >= ST_MAX_MAPS)
 		return 0;
 	mc = &st_maps[st->map];
-	st_flat_loads(ctx, site, cfg, &in.fv);
-	if (in.fv.ok != (1U << cfg->nr_loads) - 1) {
-		count(probe, ST_C_ERR_USDT);
-		return 0;
+	/* The SDT values (integers, strings' addresses), read inline. */
+	for (i = 0; i < ST_MAX_LOADS; i++) {
+		if (i >= cfg->nr_loads)
+			break;
+		arg = cfg->loads[i].sdt_arg;
+		if (arg >= ST_MAX_SDT_ARGS ||
+		    sdt_arg_inline(ctx, &site->args[arg], (__u64 *)&in.v[i])) {
+			count(probe, ST_C_ERR_USDT);
+			return 0;
+		}
 	}
 	in.ip = CTX_WORD(ctx, ST_PT_REGS_IP);
 	in.site = site_idx;
@@ -151,7 +157,7 @@ int sidetrace_keyed(void *ctx)
 	else if (v->src == ST_P_BUILTIN)
 		val = builtin(v->a, probe);
 	else
-		val = in.fv.v[v->a & (ST_MAX_LOADS - 1)];
+		val = in.v[v->a & (ST_MAX_LOADS - 1)];
 	aggregate_key((__u8 *)&key, parts & ST_KEYED_COMPACT,
 		      ST_KEYED_KEY_MAX - ST_KEY_HDR - ST_KEY_BUCKET_SIZE, mc, st->map,
 		      parts & (ST_KEYED_COMPACT - 1), val, probe);

@@ -132,6 +132,22 @@ __noinline int st_sdt_arg(struct pt_regs *ctx, const struct st_arg_spec *a, __u6
 }
 
 /*
+ * Reads SDT argument a into *out: an argument in a register here, inline,
+ * any other through st_sdt_arg(). Two calls per argument cost about 20
+ * ns an event in sidetrace_keyed (PERFORMANCE.md, Part 6).
+ */
+static __always_inline int sdt_arg_inline(struct pt_regs *ctx, const struct st_arg_spec *a,
+					  __u64 *out)
+{
+	__s8 size = a->size;
+
+	if (a->loc != ST_LOC_REG)
+		return st_sdt_arg(ctx, a, out);
+	*out = sign_extend(sdt_reg(ctx, a->reg), size < 0 ? -size : size, size < 0);
+	return 0;
+}
+
+/*
  * Reads the SDT arguments in mask into s->sdt, marking those that could
  * not be read in s->sdt_bad. A global function: its loop is walked once.
  */
