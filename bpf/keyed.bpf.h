@@ -108,26 +108,17 @@ __noinline int st_keyed_parts(struct st_key_buf *key, struct st_keyed_in *in,
 SEC("uprobe")
 int sidetrace_keyed(void *ctx)
 {
-	__u64 cookie = bpf_get_attach_cookie(ctx);
-	__u32 site_idx = ST_COOKIE_SITE(cookie), probe = ST_COOKIE_PROBE(cookie);
 	const volatile struct st_map_cfg *mc;
 	const struct st_plain_stmt *st;
-	const struct st_plain_part *v;
 	const struct st_probe_cfg *cfg;
 	const struct st_site_cfg *site;
 	struct st_keyed_in in = {};
 	struct st_key_buf key = {};
-	__u32 i, arg;
+	__u32 site_idx, probe, i, arg;
 	__s64 val;
 	int parts;
 
-	if (stopped())
-		return 0;
-	site = bpf_map_lookup_elem(&st_sites, &site_idx);
-	if (!site)
-		return 0;
-	cfg = bpf_map_lookup_elem(&st_probes, &probe);
-	if (!cfg)
+	if (!cookie_cfg(ctx, &site_idx, &probe, &site, &cfg))
 		return 0;
 	st = &cfg->plain[0];
 	if (st->map >= ST_MAX_MAPS)
@@ -151,13 +142,7 @@ int sidetrace_keyed(void *ctx)
 	parts = st_keyed_parts(&key, &in, site, st);
 	if (parts < 0)
 		return 0;
-	v = &st->value;
-	if (v->src == ST_P_CONST)
-		val = st->imm;
-	else if (v->src == ST_P_BUILTIN)
-		val = builtin(v->a, probe);
-	else
-		val = in.v[v->a & (ST_MAX_LOADS - 1)];
+	val = plain_value(st, in.v, probe);
 	aggregate_key((__u8 *)&key, parts & ST_KEYED_COMPACT,
 		      ST_KEYED_KEY_MAX - ST_KEY_HDR - ST_KEY_BUCKET_SIZE, mc, st->map,
 		      parts & (ST_KEYED_COMPACT - 1), val, probe);

@@ -199,4 +199,17 @@ static __always_inline __s64 builtin(__u8 id, __u32 probe)
 	}
 }
 
+/* The value plain statement st aggregates; vals: its loads' values, by load. */
+static __always_inline __s64 plain_value(const struct st_plain_stmt *st, const __s64 *vals,
+					 __u32 probe)
+{
+	const struct st_plain_part *v = &st->value;
+
+	if (v->src == ST_P_CONST)
+		return st->imm;
+	if (v->src == ST_P_BUILTIN)
+		return builtin(v->a, probe);
+	return vals[v->a & (ST_MAX_LOADS - 1)];
+}
+
 #endif /* SIDETRACE_LOADS_BPF_H */

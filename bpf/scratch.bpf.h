@@ -142,18 +142,10 @@ static __always_inline struct st_scratch *scratch_get(void)
 static __always_inline struct st_scratch *enter_probe(void *ctx, const struct st_site_cfg **site,
 						      const struct st_probe_cfg **cfg, __u32 *probe)
 {
-	__u64 cookie = bpf_get_attach_cookie(ctx);
-	__u32 key = ST_COOKIE_SITE(cookie);
 	struct st_scratch *s;
+	__u32 key;
 
-	if (stopped())
-		return NULL;
-	*site = bpf_map_lookup_elem(&st_sites, &key);
-	if (!*site)
-		return NULL;
-	*probe = ST_COOKIE_PROBE(cookie);
-	*cfg = bpf_map_lookup_elem(&st_probes, probe);
-	if (!*cfg)
+	if (!cookie_cfg(ctx, &key, probe, site, cfg))
 		return NULL;
 	s = scratch_get();
 	if (!s) {

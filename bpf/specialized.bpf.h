@@ -137,9 +137,7 @@ __noinline int st_plain_stmt(const struct st_probe_cfg *cfg, struct st_scratch *
 			     __u32 probe)
 {
 	const struct st_plain_stmt *st;
-	const struct st_plain_part *v;
 	bool compact;
-	__s64 val;
 	__u32 k;
 
 	if (!cfg || !s || i >= ST_MAX_PLAIN)
@@ -155,14 +153,7 @@ __noinline int st_plain_stmt(const struct st_probe_cfg *cfg, struct st_scratch *
 			break;
 		plain_key_part(s, &st->parts[k], k, probe, compact);
 	}
-	v = &st->value;
-	if (v->src == ST_P_CONST)
-		val = st->imm;
-	else if (v->src == ST_P_BUILTIN)
-		val = builtin(v->a, probe);
-	else
-		val = s->vals[v->a & (ST_MAX_LOADS - 1)];
-	return st_aggregate(s, st->map, val, probe);
+	return st_aggregate(s, st->map, plain_value(st, s->vals, probe), probe);
 }
 
 /*
@@ -217,18 +208,11 @@ static __always_inline void flat_stmt(const struct st_probe_cfg *cfg, const stru
 				      __u32 i, __u32 probe)
 {
 	const volatile struct st_map_cfg *mc;
-	const struct st_plain_part *v;
 	struct st_val *sv;
 	__s64 val;
 	__u32 map;
 
-	v = &cfg->plain[i].value;
-	if (v->src == ST_P_CONST)
-		val = cfg->plain[i].imm;
-	else if (v->src == ST_P_BUILTIN)
-		val = builtin(v->a, probe);
-	else
-		val = fv->v[v->a & (ST_MAX_LOADS - 1)];
+	val = plain_value(&cfg->plain[i], fv->v, probe);
 	map = cfg->plain[i].map;
 	if (map >= ST_MAX_MAPS)
 		return;
@@ -271,19 +255,12 @@ __noinline int st_flat_loads(struct pt_regs *ctx, const struct st_site_cfg *site
 SEC("uprobe")
 int sidetrace_flat(void *ctx)
 {
-	__u64 cookie = bpf_get_attach_cookie(ctx);
-	__u32 key = ST_COOKIE_SITE(cookie), probe = ST_COOKIE_PROBE(cookie), i, ok;
 	const struct st_probe_cfg *cfg;
 	const struct st_site_cfg *site;
 	struct st_flat_vals fv = {};
+	__u32 site_idx, probe, i, ok;
 
-	if (stopped())
-		return 0;
-	site = bpf_map_lookup_elem(&st_sites, &key);
-	if (!site)
-		return 0;
-	cfg = bpf_map_lookup_elem(&st_probes, &probe);
-	if (!cfg)
+	if (!cookie_cfg(ctx, &site_idx, &probe, &site, &cfg))
 		return 0;
 	st_flat_loads(ctx, site, cfg, &fv);
 	ok = fv.ok;
