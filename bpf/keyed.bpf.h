@@ -27,31 +27,73 @@ struct st_keyed_in {
 	__u32 probe;
 	__u32 ro_loads; /* st_probe_cfg.ro_loads: loads that may be keyed by address */
 	__u32 ro; /* bit i: load i is a literal, v[i] its st_ro_ref offset */
+	__u32 addr; /* bit k: key part k is keyed by address */
 };
 
 /* st_keyed_parts() wrote the compact form; the bits below: parts by address. */
 #define ST_KEYED_COMPACT (1U << ST_MAX_PLAIN_PARTS)
 
 /*
+ * Writes key part k, pt, of a sidetrace_keyed probe's key (st_keyed_parts()),
+ * at its compact offset when compact. A global function: the verifier
+ * checks it once, not once per part and combination of parts before it.
+ * -1 when the part does not fit or its string could not be read (counted,
+ * and the fault-in armed).
+ */
+__noinline int st_keyed_part(struct st_key_buf *key, struct st_keyed_in *in,
+			     const struct st_plain_part *pt, __u32 k, __u32 compact)
+{
+	__u32 a;
+	__u64 off;
+	__u64 *dst;
+
+	if (!key || !in || !pt)
+		return -1;
+	a = pt->a & (ST_MAX_LOADS - 1);
+	off = compact ? pt->coff : pt->off;
+	/* Each branch checks its part's size against the key's, then points at it. */
+	if (pt->src != ST_P_STR) {
+		if (off > ST_KEYED_KEY_MAX - ST_KEY_HDR - 8)
+			return -1;
+		dst = (__u64 *)((__u8 *)key + ST_KEY_HDR + off);
+		*dst = pt->src == ST_P_BUILTIN ? builtin(pt->a, in->probe) : in->v[a];
+	} else if (in->ro & (1U << a)) {
+		if (off > ST_KEYED_KEY_MAX - ST_KEY_HDR - sizeof(struct st_ro_ref))
+			return -1;
+		dst = (__u64 *)((__u8 *)key + ST_KEY_HDR + off);
+		dst[0] = in->site;
+		dst[1] = in->v[a];
+		in->addr |= 1U << k;
+	} else {
+		if (off > ST_KEYED_KEY_MAX - ST_KEY_HDR - ST_STR_LEN)
+			return -1;
+		dst = (__u64 *)((__u8 *)key + ST_KEY_HDR + off);
+		if (read_str(dst, in->v[a], in->probe)) {
+			count(in->probe, ST_C_ERR_STR);
+			arm_fault_in(in->probe, a);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
  * Writes the key parts of statement st, a sidetrace_keyed probe's, into
  * key (zero). String parts that are literals become struct st_ro_ref;
  * the others are read in place. The compact form is used when the map
  * has one and every string part is a literal: a heap string is read once,
- * in full. A global function: the verifier checks it once, with the key
- * as memory of a known size, instead of each combination of parts.
+ * in full. A global function, as st_keyed_part(): the key is memory of
+ * a known size there, not stack slots the verifier follows one by one.
  * Returns the parts keyed by address, with ST_KEYED_COMPACT for the
- * compact form; -1 when a string could not be read (counted, and the
- * fault-in armed).
+ * compact form; -1 when a part could not be written (st_keyed_part()).
  */
 __noinline int st_keyed_parts(struct st_key_buf *key, struct st_keyed_in *in,
 			      const struct st_site_cfg *site, const struct st_plain_stmt *st)
 {
 	const struct st_plain_part *pt;
-	__u32 k, a, addr = 0;
-	__u64 off;
-	__u64 *dst;
 	__s64 roff;
 	bool compact;
+	__u32 k, a;
 
 	if (!key || !in || !site || !st || st->map >= ST_MAX_MAPS)
 		return -1;
@@ -75,34 +117,10 @@ __noinline int st_keyed_parts(struct st_key_buf *key, struct st_keyed_in *in,
 	for (k = 0; k < ST_MAX_PLAIN_PARTS; k++) {
 		if (k >= st->nr_parts)
 			break;
-		pt = &st->parts[k];
-		a = pt->a & (ST_MAX_LOADS - 1);
-		off = compact ? pt->coff : pt->off;
-		/* Each branch checks its part's size against the key's, then points at it. */
-		if (pt->src != ST_P_STR) {
-			if (off > ST_KEYED_KEY_MAX - ST_KEY_HDR - 8)
-				return -1;
-			dst = (__u64 *)((__u8 *)key + ST_KEY_HDR + off);
-			*dst = pt->src == ST_P_BUILTIN ? builtin(pt->a, in->probe) : in->v[a];
-		} else if (RD(in->ro) & (1U << a)) {
-			if (off > ST_KEYED_KEY_MAX - ST_KEY_HDR - sizeof(struct st_ro_ref))
-				return -1;
-			dst = (__u64 *)((__u8 *)key + ST_KEY_HDR + off);
-			dst[0] = in->site;
-			dst[1] = in->v[a];
-			addr |= 1U << k;
-		} else {
-			if (off > ST_KEYED_KEY_MAX - ST_KEY_HDR - ST_STR_LEN)
-				return -1;
-			dst = (__u64 *)((__u8 *)key + ST_KEY_HDR + off);
-			if (read_str(dst, in->v[a], in->probe)) {
-				count(in->probe, ST_C_ERR_STR);
-				arm_fault_in(in->probe, a);
-				return -1;
-			}
-		}
+		if (st_keyed_part(key, in, &st->parts[k], k, compact))
+			return -1;
 	}
-	return addr | (compact ? ST_KEYED_COMPACT : 0);
+	return RD(in->addr) | (compact ? ST_KEYED_COMPACT : 0);
 }
 
 SEC("uprobe")
@@ -125,7 +143,7 @@ int sidetrace_keyed(void *ctx)
 		return 0;
 	mc = &st_maps[st->map];
 	/* The SDT values (integers, strings' addresses), read inline. */
-	for (i = 0; i < ST_MAX_LOADS; i++) {
+	for (i = 0; i < ST_MAX_PLAIN_PARTS + 1; i++) {
 		if (i >= cfg->nr_loads)
 			break;
 		arg = cfg->loads[i].sdt_arg;
