@@ -143,7 +143,7 @@ int sidetrace_keyed(void *ctx)
 		return 0;
 	mc = &st_maps[st->map];
 	/* The SDT values (integers, strings' addresses), read inline. */
-	for (i = 0; i < ST_MAX_PLAIN_PARTS + 1; i++) {
+	for (i = 0; i < ST_KEYED_MAX_LOADS; i++) {
 		if (i >= cfg->nr_loads)
 			break;
 		arg = cfg->loads[i].sdt_arg;

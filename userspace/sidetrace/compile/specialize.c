@@ -176,6 +176,7 @@ void cg_find_keyed(const struct st_compiled *out, struct st_compiled_probe *p)
 	const struct st_probe_cfg *cfg = &p->cfg;
 
 	p->keyed = p->plain && !p->flat && cfg->nr_plain == 1 &&
+		   cfg->nr_loads <= ST_KEYED_MAX_LOADS &&
 		   !(out->maps[cfg->plain[0].map].flags & ST_MAPF_FLAT) &&
 		   out->key_size <= ST_KEYED_KEY_MAX;
 }
