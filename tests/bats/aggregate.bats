@@ -71,7 +71,8 @@ st_httpd() { # program [sidetrace options...]
 	[[ "$output" == *"@: 300"* ]]
 	# The filter has the string read per event (a key alone is not: a
 	# literal is keyed by address), so the fault-in runs by perf event too.
-	SIDETRACE_NO_UPROBE_MULTI=1 run -0 --separate-stderr "$SIDETRACE" \
+	SIDETRACE_NO_UPROBE_MULTI=1 run -0 --separate-stderr \
+		"$ROOT/tests/fixtures/after_detach.sh" "$SIDETRACE" \
 		-e "side:$EDGE:edge:ev /args.s != \"\"/ { @[args.s] = count(); }" -c "$EDGE far 9 200"
 	[[ "$output" == *"@[far away]: 8"* ]]
 }

@@ -597,10 +597,16 @@ int st_loader_poll_fault_in(struct st_loader *l, const struct st_compiled *c, ch
 		want[i] = true;
 		ret = attach_prog(l, c, l->skel->progs.sidetrace_fault_in, want, err, errlen);
 		free(want);
-		if (!ret) {
-			l->fault_in_on[i] = true;
+		/*
+		 * The traced process (-p, -c) exited while the kernel took its
+		 * time to register the uprobe: nothing is left to page in.
+		 */
+		if (ret == -ESRCH && l->pid > 0)
+			ret = 0;
+		else if (!ret)
 			attached++;
-		}
+		if (!ret)
+			l->fault_in_on[i] = true;
 	}
 	return ret ? ret : attached;
 }

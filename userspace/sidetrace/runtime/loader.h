@@ -76,8 +76,9 @@ int st_loader_attach(struct st_loader *l, const struct st_compiled *c, pid_t pid
  * by the main program; it counts the failure and arms the sleepable
  * fault-in program for that probe, which this attaches (costing each
  * event of the probe about as much again, hence only once needed). Call
- * it periodically. Returns the number of probes newly covered, or a
- * negative errno with a message in err.
+ * it periodically. Returns the number of probes newly covered (a traced
+ * process that is gone needs none), or a negative errno with a message in
+ * err.
  */
 int st_loader_poll_fault_in(struct st_loader *l, const struct st_compiled *c, char *err,
 			    size_t errlen);
