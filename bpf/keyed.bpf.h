@@ -34,23 +34,17 @@ struct st_keyed_in {
 #define ST_KEYED_COMPACT (1U << ST_MAX_PLAIN_PARTS)
 
 /*
- * Writes key part k, pt, of a sidetrace_keyed probe's key (st_keyed_parts()),
- * at its compact offset when compact. A global function: the verifier
- * checks it once, not once per part and combination of parts before it.
- * -1 when the part does not fit or its string could not be read (counted,
- * and the fault-in armed).
+ * Writes key part k, pt, of a sidetrace_keyed probe's key at offset off
+ * of its parts. -1 when the part does not fit or its string could not be
+ * read (counted, and the fault-in armed).
  */
-__noinline int st_keyed_part(struct st_key_buf *key, struct st_keyed_in *in,
-			     const struct st_plain_part *pt, __u32 k, __u32 compact)
+static __always_inline int keyed_part(struct st_key_buf *key, __u64 off, struct st_keyed_in *in,
+				      const struct st_plain_part *pt, __u32 k)
 {
 	__u32 a;
-	__u64 off;
 	__u64 *dst;
 
-	if (!key || !in || !pt)
-		return -1;
 	a = pt->a & (ST_MAX_LOADS - 1);
-	off = compact ? pt->coff : pt->off;
 	/* Each branch checks its part's size against the key's, then points at it. */
 	if (pt->src != ST_P_STR) {
 		if (off > ST_KEYED_KEY_MAX - ST_KEY_HDR - 8)
@@ -78,6 +72,38 @@ __noinline int st_keyed_part(struct st_key_buf *key, struct st_keyed_in *in,
 }
 
 /*
+ * keyed_part() at the part's offset in the compact form when compact, as
+ * a global function: the verifier checks it once, not once per part and
+ * combination of parts before it.
+ */
+__noinline int st_keyed_part(struct st_key_buf *key, struct st_keyed_in *in,
+			     const struct st_plain_part *pt, __u32 k, __u32 compact)
+{
+	if (!key || !in || !pt)
+		return -1;
+	return keyed_part(key, compact ? pt->coff : pt->off, in, pt, k);
+}
+
+/*
+ * Whether string load a is a literal: then in->v[a] becomes its
+ * st_ro_ref offset and bit a of in->ro is set. False: a heap string,
+ * read per event.
+ */
+static __always_inline bool keyed_literal(struct st_keyed_in *in, const struct st_site_cfg *site,
+					  __u32 a)
+{
+	__s64 roff;
+
+	if (RD(in->ro) & (1U << a))
+		return true;
+	if (!(in->ro_loads & (1U << a)) || !ro_offset(site, in->v[a], in->ip, &roff))
+		return false;
+	in->v[a] = roff;
+	RD(in->ro) |= 1U << a;
+	return true;
+}
+
+/*
  * Writes the key parts of statement st, a sidetrace_keyed probe's, into
  * key (zero). String parts that are literals become struct st_ro_ref;
  * the others are read in place. The compact form is used when the map
@@ -85,15 +111,14 @@ __noinline int st_keyed_part(struct st_key_buf *key, struct st_keyed_in *in,
  * in full. A global function, as st_keyed_part(): the key is memory of
  * a known size there, not stack slots the verifier follows one by one.
  * Returns the parts keyed by address, with ST_KEYED_COMPACT for the
- * compact form; -1 when a part could not be written (st_keyed_part()).
+ * compact form; -1 when a part could not be written (keyed_part()).
  */
 __noinline int st_keyed_parts(struct st_key_buf *key, struct st_keyed_in *in,
 			      const struct st_site_cfg *site, const struct st_plain_stmt *st)
 {
 	const struct st_plain_part *pt;
-	__s64 roff;
 	bool compact;
-	__u32 k, a;
+	__u32 k;
 
 	if (!key || !in || !site || !st || st->map >= ST_MAX_MAPS)
 		return -1;
@@ -102,17 +127,8 @@ __noinline int st_keyed_parts(struct st_key_buf *key, struct st_keyed_in *in,
 		if (k >= st->nr_parts)
 			break;
 		pt = &st->parts[k];
-		if (pt->src != ST_P_STR)
-			continue;
-		a = pt->a & (ST_MAX_LOADS - 1);
-		if (RD(in->ro) & (1U << a))
-			continue;
-		if ((in->ro_loads & (1U << a)) && ro_offset(site, in->v[a], in->ip, &roff)) {
-			in->v[a] = roff;
-			RD(in->ro) |= 1U << a;
-		} else {
+		if (pt->src == ST_P_STR && !keyed_literal(in, site, pt->a & (ST_MAX_LOADS - 1)))
 			compact = false;
-		}
 	}
 	for (k = 0; k < ST_MAX_PLAIN_PARTS; k++) {
 		if (k >= st->nr_parts)
@@ -121,6 +137,27 @@ __noinline int st_keyed_parts(struct st_key_buf *key, struct st_keyed_in *in,
 			return -1;
 	}
 	return RD(in->addr) | (compact ? ST_KEYED_COMPACT : 0);
+}
+
+/*
+ * st_keyed_parts() for a key of one part, the most common, inline: the
+ * two calls and their loops were 10% of a heap-string count's run time
+ * (PERFORMANCE.md, Part 6).
+ */
+static __always_inline int keyed_one_part(struct st_key_buf *key, struct st_keyed_in *in,
+					  const struct st_site_cfg *site,
+					  const struct st_plain_stmt *st,
+					  const volatile struct st_map_cfg *mc)
+{
+	const struct st_plain_part *pt = &st->parts[0];
+	bool compact = false;
+
+	if (pt->src == ST_P_STR && keyed_literal(in, site, pt->a & (ST_MAX_LOADS - 1)))
+		compact = mc->str_parts;
+	/* The first part is at offset 0 in either form: a constant, as the stack needs. */
+	if (keyed_part(key, 0, in, pt, 0))
+		return -1;
+	return in->addr | (compact ? ST_KEYED_COMPACT : 0);
 }
 
 SEC("uprobe")
@@ -157,7 +194,10 @@ int sidetrace_keyed(void *ctx)
 	in.site = site_idx;
 	in.probe = probe;
 	in.ro_loads = cfg->ro_loads;
-	parts = st_keyed_parts(&key, &in, site, st);
+	if (st->nr_parts == 1)
+		parts = keyed_one_part(&key, &in, site, st, mc);
+	else
+		parts = st_keyed_parts(&key, &in, site, st);
 	if (parts < 0)
 		return 0;
 	val = plain_value(st, in.v, probe);
