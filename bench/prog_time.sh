@@ -33,6 +33,8 @@ cases=(
 	"@[name, cpu] = count()|$P { @[args.name, cpu] = count(); }|$U { @[str(arg0), cpu] = count(); }|"
 	"@[name] = hist(value)|$P { @[args.name] = hist(args.value); }|$U { @[str(arg0)] = hist(arg2); }|"
 	"@[heap name] = count()|$P { @[args.name] = count(); }|$U { @[str(arg0)] = count(); }|heap"
+	"@[heap name, cpu] = count()|$P { @[args.name, cpu] = count(); }|$U { @[str(arg0), cpu] = count(); }|heap"
+	"@[heap name] = hist(value)|$P { @[args.name] = hist(args.value); }|$U { @[str(arg0)] = hist(arg2); }|heap"
 )
 old=$(sysctl -n kernel.bpf_stats_enabled)
 tmp=$(mktemp -d)
@@ -99,6 +101,6 @@ for i in "${!cases[@]}"; do
 	$1 == i { k++; s[k] = $3; b[k] = $4; q[k] = $3 / $4
 		if (k == 1 || $3 < smin) smin = $3; if (k == 1 || $3 > smax) smax = $3
 		if (k == 1 || $4 < bmin) bmin = $4; if (k == 1 || $4 > bmax) bmax = $4 }
-	END { printf "  %-24s sidetrace %5.0f [%4.0f-%4.0f]  bpftrace %5.0f [%4.0f-%4.0f]  ratio %.2f\n",
+	END { printf "  %-28s sidetrace %5.0f [%4.0f-%4.0f]  bpftrace %5.0f [%4.0f-%4.0f]  ratio %.2f\n",
 		label, med(s, k), smin, smax, med(b, k), bmin, bmax, med(q, k) }' "$tmp/res"
 done

@@ -19,7 +19,7 @@ struct st_key_buf {
 	__u64 w[ST_KEYED_KEY_MAX / 8];
 };
 
-/* What st_keyed_parts() needs of the event besides its statement. */
+/* What keyed_parts() needs of the event besides its statement. */
 struct st_keyed_in {
 	__s64 v[ST_MAX_LOADS]; /* by load, its SDT value: an integer, a string's address */
 	__u64 ip; /* the probe site's address in the process */
@@ -30,7 +30,7 @@ struct st_keyed_in {
 	__u32 addr; /* bit k: key part k is keyed by address */
 };
 
-/* st_keyed_parts() wrote the compact form; the bits below: parts by address. */
+/* keyed_parts() wrote the compact form; the bits below: parts by address. */
 #define ST_KEYED_COMPACT (1U << ST_MAX_PLAIN_PARTS)
 
 /*
@@ -108,21 +108,23 @@ static __always_inline bool keyed_literal(struct st_keyed_in *in, const struct s
  * key (zero). String parts that are literals become struct st_ro_ref;
  * the others are read in place. The compact form is used when the map
  * has one and every string part is a literal: a heap string is read once,
- * in full. A global function, as st_keyed_part(): the key is memory of
- * a known size there, not stack slots the verifier follows one by one.
- * Returns the parts keyed by address, with ST_KEYED_COMPACT for the
- * compact form; -1 when a part could not be written (keyed_part()).
+ * in full. The first part is written here, at offset 0 in either form, a
+ * constant the verifier accepts on the stack; the others, at offsets it
+ * would follow one by one, by st_keyed_part(). A call costs more than its
+ * instructions on some CPUs (PERFORMANCE.md, Part 6): a key of one part,
+ * the most common, makes none. Returns the parts keyed by address, with
+ * ST_KEYED_COMPACT for the compact form; -1 when a part could not be
+ * written (keyed_part()).
  */
-__noinline int st_keyed_parts(struct st_key_buf *key, struct st_keyed_in *in,
-			      const struct st_site_cfg *site, const struct st_plain_stmt *st)
+static __always_inline int keyed_parts(struct st_key_buf *key, struct st_keyed_in *in,
+				       const struct st_site_cfg *site,
+				       const struct st_plain_stmt *st,
+				       const volatile struct st_map_cfg *mc)
 {
 	const struct st_plain_part *pt;
-	bool compact;
+	bool compact = mc->str_parts;
 	__u32 k;
 
-	if (!key || !in || !site || !st || st->map >= ST_MAX_MAPS)
-		return -1;
-	compact = st_maps[st->map].str_parts;
 	for (k = 0; k < ST_MAX_PLAIN_PARTS; k++) {
 		if (k >= st->nr_parts)
 			break;
@@ -130,33 +132,14 @@ __noinline int st_keyed_parts(struct st_key_buf *key, struct st_keyed_in *in,
 		if (pt->src == ST_P_STR && !keyed_literal(in, site, pt->a & (ST_MAX_LOADS - 1)))
 			compact = false;
 	}
-	for (k = 0; k < ST_MAX_PLAIN_PARTS; k++) {
+	if (keyed_part(key, 0, in, &st->parts[0], 0))
+		return -1;
+	for (k = 1; k < ST_MAX_PLAIN_PARTS; k++) {
 		if (k >= st->nr_parts)
 			break;
 		if (st_keyed_part(key, in, &st->parts[k], k, compact))
 			return -1;
 	}
-	return RD(in->addr) | (compact ? ST_KEYED_COMPACT : 0);
-}
-
-/*
- * st_keyed_parts() for a key of one part, the most common, inline: the
- * two calls and their loops were 10% of a heap-string count's run time
- * (PERFORMANCE.md, Part 6).
- */
-static __always_inline int keyed_one_part(struct st_key_buf *key, struct st_keyed_in *in,
-					  const struct st_site_cfg *site,
-					  const struct st_plain_stmt *st,
-					  const volatile struct st_map_cfg *mc)
-{
-	const struct st_plain_part *pt = &st->parts[0];
-	bool compact = false;
-
-	if (pt->src == ST_P_STR && keyed_literal(in, site, pt->a & (ST_MAX_LOADS - 1)))
-		compact = mc->str_parts;
-	/* The first part is at offset 0 in either form: a constant, as the stack needs. */
-	if (keyed_part(key, 0, in, pt, 0))
-		return -1;
 	return in->addr | (compact ? ST_KEYED_COMPACT : 0);
 }
 
@@ -194,10 +177,7 @@ int sidetrace_keyed(void *ctx)
 	in.site = site_idx;
 	in.probe = probe;
 	in.ro_loads = cfg->ro_loads;
-	if (st->nr_parts == 1)
-		parts = keyed_one_part(&key, &in, site, st, mc);
-	else
-		parts = st_keyed_parts(&key, &in, site, st);
+	parts = keyed_parts(&key, &in, site, st, mc);
 	if (parts < 0)
 		return 0;
 	val = plain_value(st, in.v, probe);
