@@ -416,6 +416,8 @@ struct st_arg_spec {
 #define ST_COOKIE_PROBE(c) ((__u32)((c) >> 32) & 0xffff)
 #define ST_COOKIE_COUNT_SLOT1(c) ((__u32)((c) >> 48))
 _Static_assert(ST_MAX_FLAT_SLOTS < 0xffff, "a count slot + 1 fits the cookie");
+/* Key parts are 8-aligned in either form (sidetrace_keyed relies on it). */
+_Static_assert(ST_STR_LEN % 8 == 0 && ST_COMPACT_STR_LEN % 8 == 0, "key parts are 8-aligned");
 
 /* One probe site: see the cookie above. */
 struct st_site_cfg {

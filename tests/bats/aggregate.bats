@@ -157,12 +157,13 @@ semaphore_after_exit() { # sidetrace's environment assignments...
 @test "one keyed statement is served by sidetrace_keyed and agrees with the generic program" {
 	local stmt keyed
 	for stmt in '@k[args.method, args.status] = count();' '@p[args.path] = hist(args.latency_ns);' \
-		'@b[tid, args.path] = sum(args.bytes);' '@m[args.status] = max(args.latency_ns);'; do
+		'@b[tid, args.path] = sum(args.bytes);' '@m[args.status] = max(args.latency_ns);' \
+		'@t[args.status, args.method, args.path] = count();'; do
 		run -0 "$SIDETRACE" -d -e "side:$HTTPD:http:request { $stmt }"
 		[[ "${lines[1]}" == *", program keyed" ]]
 		run -0 st_httpd "side:$HTTPD:http:request { $stmt }"
 		keyed=$(sed 's/@b\[[0-9]*,/@b[TID,/' <<<"$output" | sort)
-		[[ "$keyed" == *"@"[kpbm]"["* ]]
+		[[ "$keyed" == *"@"[kpbmt]"["* ]]
 		run -0 st_httpd "side:$HTTPD:http:request /args.status >= 0/ { $stmt }"
 		[ "$(sed 's/@b\[[0-9]*,/@b[TID,/' <<<"$output" | sort)" = "$keyed" ]
 	done
