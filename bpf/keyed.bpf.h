@@ -3,8 +3,8 @@
  * sidetrace_keyed: a plain probe of one statement into a keyed map, in a
  * session whose keys fit on the BPF stack (ST_KEYED_KEY_MAX). The key is
  * built on the stack and each string is read straight into its key part:
- * no scratch, no copy, no second lookup to pass the key: 10-15% less
- * than sidetrace_plain per event (PERFORMANCE.md, Part 6).
+ * no scratch, no copy, no second lookup to pass the key, and the first
+ * two parts without a call (PERFORMANCE.md, Part 6).
  */
 #ifndef SIDETRACE_KEYED_BPF_H
 #define SIDETRACE_KEYED_BPF_H
