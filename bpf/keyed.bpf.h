@@ -118,12 +118,17 @@ static __always_inline bool keyed_literal(struct st_keyed_in *in, const struct s
  */
 static __always_inline int keyed_parts(struct st_key_buf *key, struct st_keyed_in *in,
 				       const struct st_site_cfg *site,
-				       const struct st_plain_stmt *st,
-				       const volatile struct st_map_cfg *mc)
+				       const struct st_plain_stmt *st)
 {
 	const struct st_plain_part *pt;
-	bool compact = mc->str_parts;
+	bool compact;
 	__u32 k;
+
+	/*
+	 * The caller checked st->map; the compiler may load it again, and the
+	 * 6.1 verifier then knows only its type's bound: the mask keeps it.
+	 */
+	compact = st_maps[st->map & (ST_MAX_MAPS - 1)].str_parts;
 
 	for (k = 0; k < ST_MAX_PLAIN_PARTS; k++) {
 		if (k >= st->nr_parts)
@@ -183,7 +188,7 @@ int sidetrace_keyed(void *ctx)
 	in.site = site_idx;
 	in.probe = probe;
 	in.ro_loads = cfg->ro_loads;
-	parts = keyed_parts(&key, &in, site, st, mc);
+	parts = keyed_parts(&key, &in, site, st);
 	if (parts < 0)
 		return 0;
 	val = plain_value(st, in.v, probe);
