@@ -118,17 +118,12 @@ static __always_inline bool keyed_literal(struct st_keyed_in *in, const struct s
  */
 static __always_inline int keyed_parts(struct st_key_buf *key, struct st_keyed_in *in,
 				       const struct st_site_cfg *site,
-				       const struct st_plain_stmt *st)
+				       const struct st_plain_stmt *st,
+				       const volatile struct st_map_cfg *mc)
 {
 	const struct st_plain_part *pt;
-	bool compact;
+	bool compact = mc->str_parts;
 	__u32 k;
-
-	/*
-	 * The caller checked st->map; the compiler may load it again, and the
-	 * 6.1 verifier then knows only its type's bound: the mask keeps it.
-	 */
-	compact = st_maps[st->map & (ST_MAX_MAPS - 1)].str_parts;
 
 	for (k = 0; k < ST_MAX_PLAIN_PARTS; k++) {
 		if (k >= st->nr_parts)
@@ -163,16 +158,22 @@ int sidetrace_keyed(void *ctx)
 	const struct st_site_cfg *site;
 	struct st_keyed_in in = {};
 	struct st_key_buf key = {};
-	__u32 site_idx, probe, i, arg;
+	__u32 site_idx, probe, i, arg, map;
 	__s64 val;
 	int parts;
 
 	if (!cookie_cfg(ctx, &site_idx, &probe, &site, &cfg))
 		return 0;
 	st = &cfg->plain[0];
-	if (st->map >= ST_MAX_MAPS)
+	/*
+	 * Checked once and kept: where the compiler loaded st->map again for a
+	 * later use, the 6.1 verifier knew only its type's bound.
+	 */
+	map = st->map;
+	barrier_var(map);
+	if (map >= ST_MAX_MAPS)
 		return 0;
-	mc = &st_maps[st->map];
+	mc = &st_maps[map];
 	/* The SDT values (integers, strings' addresses), read inline. */
 	for (i = 0; i < ST_KEYED_MAX_LOADS; i++) {
 		if (i >= cfg->nr_loads)
@@ -188,12 +189,12 @@ int sidetrace_keyed(void *ctx)
 	in.site = site_idx;
 	in.probe = probe;
 	in.ro_loads = cfg->ro_loads;
-	parts = keyed_parts(&key, &in, site, st);
+	parts = keyed_parts(&key, &in, site, st, mc);
 	if (parts < 0)
 		return 0;
 	val = plain_value(st, in.v, probe);
 	aggregate_key((__u8 *)&key, parts & ST_KEYED_COMPACT,
-		      ST_KEYED_KEY_MAX - ST_KEY_HDR - ST_KEY_BUCKET_SIZE, mc, st->map,
+		      ST_KEYED_KEY_MAX - ST_KEY_HDR - ST_KEY_BUCKET_SIZE, mc, map,
 		      parts & (ST_KEYED_COMPACT - 1), val, probe);
 	return 0;
 }
