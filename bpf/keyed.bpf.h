@@ -165,14 +165,16 @@ int sidetrace_keyed(void *ctx)
 	if (!cookie_cfg(ctx, &site_idx, &probe, &site, &cfg))
 		return 0;
 	st = &cfg->plain[0];
-	/*
-	 * Checked once and kept: where the compiler loaded st->map again for a
-	 * later use, the 6.1 verifier knew only its type's bound.
-	 */
 	map = st->map;
-	barrier_var(map);
 	if (map >= ST_MAX_MAPS)
 		return 0;
+	/*
+	 * The mask, which the barrier keeps the compiler from dropping, bounds
+	 * every later use: the compiler used a copy made before the check,
+	 * which the 6.1 verifier knew only by its type's bound.
+	 */
+	barrier_var(map);
+	map &= ST_MAX_MAPS - 1;
 	mc = &st_maps[map];
 	/* The SDT values (integers, strings' addresses), read inline. */
 	for (i = 0; i < ST_KEYED_MAX_LOADS; i++) {
