@@ -174,9 +174,9 @@ __noinline int st_aggregate(struct st_scratch *s, __u32 map_id, __s64 v, __u32 p
 	compact = s->key_compact;
 	s->key_addr = 0;
 	s->key_compact = 0;
-	if (map_id >= ST_MAX_MAPS)
+	mc = map_cfg(map_id);
+	if (!mc)
 		return 0;
-	mc = &st_maps[map_id];
 	if (mc->flags & ST_MAPF_FLAT)
 		return st_update(flat_val(mc, v), mc->kind, v, mc->flags & ST_MAPF_SIGNED);
 	/*

@@ -237,6 +237,7 @@ static __always_inline bool exec_value(const struct st_probe_cfg *cfg, struct st
 static __always_inline bool exec_state(const struct st_probe_cfg *cfg, struct st_scratch *s,
 				       const struct st_insn *in, __u32 probe)
 {
+	const volatile struct st_map_cfg *mc;
 	const char *src;
 	__s64 v;
 
@@ -260,7 +261,8 @@ static __always_inline bool exec_state(const struct st_probe_cfg *cfg, struct st
 		return false;
 	case ST_I_MAP_SET:
 		v = pop(s);
-		if (in->a < ST_MAX_MAPS && (st_maps[in->a].flags & ST_MAPF_STR)) {
+		mc = map_cfg(in->a);
+		if (mc && (mc->flags & ST_MAPF_STR)) {
 			src = str_ref(cfg, s, v);
 			if (!src)
 				return true;

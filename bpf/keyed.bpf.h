@@ -71,6 +71,12 @@ static __always_inline int keyed_part(struct st_key_buf *key, __u64 off, struct 
 	return 0;
 }
 
+/* Where part pt starts among the key's parts, in the compact form when compact. */
+static __always_inline __u64 part_off(const struct st_plain_part *pt, __u32 compact)
+{
+	return compact ? pt->coff : pt->off;
+}
+
 /*
  * keyed_part() at the part's offset in the compact form when compact, as
  * a global function: the verifier checks it once, not once per part and
@@ -81,7 +87,7 @@ __noinline int st_keyed_part(struct st_key_buf *key, struct st_keyed_in *in,
 {
 	if (!key || !in || !pt)
 		return -1;
-	return keyed_part(key, compact ? pt->coff : pt->off, in, pt, k);
+	return keyed_part(key, part_off(pt, compact), in, pt, k);
 }
 
 /*
@@ -137,7 +143,7 @@ static __always_inline int keyed_parts(struct st_key_buf *key, struct st_keyed_i
 	if (st->nr_parts > 1) {
 		pt = &st->parts[1];
 		/* 8-aligned by the layout; the mask says so to the verifier. */
-		if (keyed_part(key, (compact ? pt->coff : pt->off) & ~7ULL, in, pt, 1))
+		if (keyed_part(key, part_off(pt, compact) & ~7ULL, in, pt, 1))
 			return -1;
 	}
 	for (k = 2; k < ST_MAX_PLAIN_PARTS; k++) {
@@ -158,24 +164,16 @@ int sidetrace_keyed(void *ctx)
 	const struct st_site_cfg *site;
 	struct st_keyed_in in = {};
 	struct st_key_buf key = {};
-	__u32 site_idx, probe, i, arg, map;
+	__u32 site_idx, probe, i, arg;
 	__s64 val;
 	int parts;
 
 	if (!cookie_cfg(ctx, &site_idx, &probe, &site, &cfg))
 		return 0;
 	st = &cfg->plain[0];
-	map = st->map;
-	if (map >= ST_MAX_MAPS)
+	mc = map_cfg(st->map);
+	if (!mc)
 		return 0;
-	/*
-	 * The mask, which the barrier keeps the compiler from dropping, bounds
-	 * every later use: the compiler used a copy made before the check,
-	 * which the 6.1 verifier knew only by its type's bound.
-	 */
-	barrier_var(map);
-	map &= ST_MAX_MAPS - 1;
-	mc = &st_maps[map];
 	/* The SDT values (integers, strings' addresses), read inline. */
 	for (i = 0; i < ST_KEYED_MAX_LOADS; i++) {
 		if (i >= cfg->nr_loads)
@@ -196,7 +194,7 @@ int sidetrace_keyed(void *ctx)
 		return 0;
 	val = plain_value(st, in.v, probe);
 	aggregate_key((__u8 *)&key, parts & ST_KEYED_COMPACT,
-		      ST_KEYED_KEY_MAX - ST_KEY_HDR - ST_KEY_BUCKET_SIZE, mc, map,
+		      ST_KEYED_KEY_MAX - ST_KEY_HDR - ST_KEY_BUCKET_SIZE, mc, st->map,
 		      parts & (ST_KEYED_COMPACT - 1), val, probe);
 	return 0;
 }

@@ -3,16 +3,33 @@
  * The state the programs share with the collector: the configuration it
  * writes before load (st_maps, st_key_words, st_ckey_words) or into maps
  * (st_probes, st_sites), the maps it reads back (st_flat, st_aggr,
- * st_aggr_compact, st_counters), the exit flag, and the two helpers that
+ * st_aggr_compact, st_counters), the exit flag, and the helpers that
  * touch them from every other fragment: count() for the per-probe
- * counters and lookup_or_try_init() for the aggregation hashes. Layouts
- * are in sidetrace.h.
+ * counters, lookup_or_try_init() for the aggregation hashes, map_cfg()
+ * for a map's configuration and cookie_cfg() for a site's and a probe's.
+ * Layouts are in sidetrace.h.
  */
 #ifndef SIDETRACE_MAPS_BPF_H
 #define SIDETRACE_MAPS_BPF_H
 
 /* Set by the collector before load. */
 const volatile struct st_map_cfg st_maps[ST_MAX_MAPS];
+
+_Static_assert(!(ST_MAX_MAPS & (ST_MAX_MAPS - 1)), "map_cfg() masks a map index");
+
+/*
+ * The configuration of map id, NULL past ST_MAX_MAPS. After the check the
+ * index is masked behind a barrier that keeps the compiler from dropping
+ * the mask, so every use is bounded: a compiler may index with a copy
+ * made before the check, which the 6.1 verifier knows only by its type.
+ */
+static __always_inline const volatile struct st_map_cfg *map_cfg(__u32 id)
+{
+	if (id >= ST_MAX_MAPS)
+		return NULL;
+	barrier_var(id);
+	return &st_maps[id & (ST_MAX_MAPS - 1)];
+}
 
 /*
  * Set by the collector before load: the 8-byte words after the header

@@ -67,10 +67,11 @@ static __always_inline bool str_is_short(const struct st_scratch *s, __u32 a)
 static __always_inline bool plain_compact(const struct st_scratch *s,
 					  const struct st_plain_stmt *st)
 {
+	const volatile struct st_map_cfg *mc = map_cfg(st->map);
 	const struct st_plain_part *pt;
 	__u32 k, a;
 
-	if (st->map >= ST_MAX_MAPS || !st_maps[st->map].str_parts)
+	if (!mc || !mc->str_parts)
 		return false;
 	for (k = 0; k < ST_MAX_PLAIN_PARTS; k++) {
 		if (k >= st->nr_parts)
@@ -210,13 +211,11 @@ static __always_inline void flat_stmt(const struct st_probe_cfg *cfg, const stru
 	const volatile struct st_map_cfg *mc;
 	struct st_val *sv;
 	__s64 val;
-	__u32 map;
 
 	val = plain_value(&cfg->plain[i], fv->v, probe);
-	map = cfg->plain[i].map;
-	if (map >= ST_MAX_MAPS)
+	mc = map_cfg(cfg->plain[i].map);
+	if (!mc)
 		return;
-	mc = &st_maps[map];
 	sv = flat_val(mc, val);
 	if (sv)
 		update(sv, mc->kind, val, mc->flags & ST_MAPF_SIGNED);

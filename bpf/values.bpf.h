@@ -25,15 +25,16 @@ static const struct st_value st_zero_value;
  */
 __noinline int st_value_op(struct st_scratch *s, __u32 op, __u32 map_id, __s64 v, __u32 probe)
 {
+	const volatile struct st_map_cfg *mc = map_cfg(map_id);
 	struct st_key_hdr *hdr;
 	struct st_scratch *ms;
 	struct st_value *val;
 	__u32 slot;
 	bool str;
 
-	if (!s || map_id >= ST_MAX_MAPS)
+	if (!s || !mc)
 		return 0;
-	str = st_maps[map_id].flags & ST_MAPF_STR;
+	str = mc->flags & ST_MAPF_STR;
 	hdr = (void *)s->key;
 	hdr->map_id = map_id;
 	hdr->addr_parts = 0;
@@ -69,7 +70,7 @@ __noinline int st_value_op(struct st_scratch *s, __u32 op, __u32 map_id, __s64 v
 			__sync_fetch_and_add((__s64 *)val->b, v);
 		break;
 	case ST_I_MAP_DEL:
-		if (st_maps[map_id].kind == ST_K_VALUE)
+		if (mc->kind == ST_K_VALUE)
 			bpf_map_delete_elem(&st_values, ms->key);
 		else
 			bpf_map_delete_elem(&st_aggr, ms->key);
