@@ -57,9 +57,33 @@ __u32 st_exit_requested;
  */
 __u32 st_stopped;
 
-static __always_inline bool stopped(void)
+/*
+ * -c: the session sees the command and its descendants only. The probes
+ * are then attached for every process, and st_followed holds the tasks
+ * that the command and its descendants made (follow.bpf.h keeps it), so
+ * a process is followed when its tgid, its leader's tid, is there.
+ */
+const volatile __u32 st_follow;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1); /* ST_MAX_FOLLOWED when following, set at load */
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, __u32);
+	__type(value, __u8);
+} st_followed SEC(".maps");
+
+static __always_inline bool followed(__u32 tgid)
 {
-	return *(volatile __u32 *)&st_stopped;
+	return bpf_map_lookup_elem(&st_followed, &tgid);
+}
+
+/* Nothing to do for this event: the session stopped, or it is not the command's. */
+static __always_inline bool ignored(void)
+{
+	if (*(volatile __u32 *)&st_stopped)
+		return true;
+	return st_follow && !followed(bpf_get_current_pid_tgid() >> 32);
 }
 
 struct {
@@ -180,8 +204,8 @@ static __always_inline void count(__u32 probe, __u32 counter)
 /*
  * How every program that serves a probe starts: the site and the probe of
  * the uprobe's cookie (ST_COOKIE), their indexes and configurations.
- * False: nothing to do for this event (the session stopped, or no such
- * site or probe).
+ * False: nothing to do for this event (ignored(), or no such site or
+ * probe).
  */
 static __always_inline bool cookie_cfg(void *ctx, __u32 *site_idx, __u32 *probe,
 				       const struct st_site_cfg **site,
@@ -191,7 +215,7 @@ static __always_inline bool cookie_cfg(void *ctx, __u32 *site_idx, __u32 *probe,
 
 	*site_idx = ST_COOKIE_SITE(cookie);
 	*probe = ST_COOKIE_PROBE(cookie);
-	if (stopped())
+	if (ignored())
 		return false;
 	*site = bpf_map_lookup_elem(&st_sites, site_idx);
 	if (!*site)

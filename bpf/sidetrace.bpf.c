@@ -36,6 +36,7 @@
  *   specialized.bpf.h  sidetrace_count, sidetrace_plain, sidetrace_flat
  *   keyed.bpf.h        sidetrace_keyed
  *   fault_in.bpf.h     sidetrace_fault_in (sleepable)
+ *   follow.bpf.h       sidetrace_fork, sidetrace_exit: -c's descendants
  */
 #include <linux/bpf.h>
 #include <asm/ptrace.h>
@@ -61,3 +62,4 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
 #include "specialized.bpf.h"
 #include "keyed.bpf.h"
 #include "fault_in.bpf.h"
+#include "follow.bpf.h"

@@ -381,6 +381,11 @@ struct st_item {
 #define ST_PRINT_DEPTH 8 /* nesting print(args) follows; deeper is cut */
 #define ST_PRINT_ITEMS 256 /* items per event; more are cut */
 
+/* -c: tasks of the command and its descendants that can be followed at once. */
+#define ST_MAX_FOLLOWED 65536
+/* A tracepoint field offset that the running kernel's record does not have. */
+#define ST_NO_FIELD 0xffffffffU
+
 /* The ring buffer's default and least sizes (a power of 2 of pages). */
 #define ST_EVENTS_DEFAULT_SIZE (16U << 20)
 #define ST_EVENTS_MIN_SIZE 4096U

@@ -29,7 +29,7 @@ int sidetrace_count(void *ctx)
 	const struct st_site_cfg *site;
 	struct st_val *val;
 
-	if (stopped())
+	if (ignored())
 		return 0;
 	if (slot) {
 		slot--;

@@ -25,9 +25,33 @@
  * that optimize uprobes (6.18 here) replace the trap by a call; that call
  * writes below %rsp, which the site's asm has moved below the red zone
  * (_SIDE_SDT_LOAD). The bytes are explicit because the assembler shrinks
- * "nopl 0x0(%rax,%rax,1)" to a single-stepped 4-byte nop.
+ * "nopl 0x0(%rax,%rax,1)" to a single-stepped 4-byte nop. The runtime puts
+ * them back in a forked child (userspace/lib/sites.c says why).
  */
-#define SIDE_PROBE_INSN ".byte 0x0f, 0x1f, 0x44, 0x00, 0x00"
+#define SIDE_PROBE_INSN_BYTES 0x0f, 0x1f, 0x44, 0x00, 0x00
+#define _SIDE_PROBE_STR(...) #__VA_ARGS__
+#define _SIDE_PROBE_XSTR(...) _SIDE_PROBE_STR(__VA_ARGS__)
+#define SIDE_PROBE_INSN ".byte " _SIDE_PROBE_XSTR(SIDE_PROBE_INSN_BYTES)
+
+/*
+ * Every site also leaves a record in the side_probe_sites section of its
+ * object, which the object registers with the runtime (side/trace.h): where
+ * its probe instruction is and where its event's enable word is, each
+ * relative to the record's field, so the section needs no relocation. The
+ * record joins the comdat group of the site's function ("?"), so an inline
+ * function's copy that the linker drops takes its record along.
+ */
+struct side_probe_site {
+	int32_t insn;
+	int32_t enabled;
+};
+
+#define _SIDE_PROBE_SITE_RECORD \
+	"\t.pushsection side_probe_sites,\"a?\",@progbits\n" \
+	"\t.balign 4\n" \
+	"996:\t.4byte 990b - 996b\n" \
+	"\t.4byte %c[sema] - (996b + 4)\n" \
+	"\t.popsection\n"
 
 /*
  * The value of a top-level field as seen by plain USDT tools: integers
@@ -366,7 +390,7 @@ side_sdt_value(const struct side_arg *sav, const struct side_arg *mem, uint32_t 
 								     "\t.space 1\n" \
 								     "\t.size _.stapsdt.base, 1\n" \
 								     "\t.popsection\n" \
-								     "\t.endif\n" \
+								     "\t.endif\n" _SIDE_PROBE_SITE_RECORD \
 			: \
 			: [sema] "i"(_sema), [nargs] "n"(SIDE_ARRAY_SIZE(_sav)), \
 			  [argv] "r"(side_sdt_argv), "m"(side_sdt_argv) \

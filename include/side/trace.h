@@ -68,6 +68,14 @@ void side_events_unregister(struct side_events_register_handle *handle);
  * program that does not call it links against either runtime.
  */
 int side_for_each_event(int (*fn)(struct side_event_description *desc, void *priv), void *priv);
+/*
+ * An object's probe sites (side/probe.h), registered by its constructor so
+ * that a forked child can repair them (userspace/lib/sites.c). Ours too.
+ */
+struct side_probe_sites_handle;
+struct side_probe_sites_handle *side_probe_sites_register(const struct side_probe_site *begin,
+							  const struct side_probe_site *end);
+void side_probe_sites_unregister(struct side_probe_sites_handle *handle);
 
 /* The in-process tracer API, with libside's names, values and semantics. */
 enum side_error {
@@ -442,8 +450,14 @@ extern struct side_event_description *__start_side_event_description_ptr[]
 	__attribute__((weak, visibility("hidden")));
 extern struct side_event_description *__stop_side_event_description_ptr[]
 	__attribute__((weak, visibility("hidden")));
+extern const struct side_probe_site __start_side_probe_sites[]
+	__attribute__((weak, visibility("hidden")));
+extern const struct side_probe_site __stop_side_probe_sites[]
+	__attribute__((weak, visibility("hidden")));
 int side_event_description_ptr_registered __attribute__((weak, visibility("hidden")));
 struct side_events_register_handle *side_events_handle __attribute__((weak, visibility("hidden")));
+struct side_probe_sites_handle *side_probe_sites_handle_
+	__attribute__((weak, visibility("hidden")));
 
 static void side_event_description_ptr_init(void) __attribute__((constructor, used));
 static void side_event_description_ptr_init(void)
@@ -453,6 +467,8 @@ static void side_event_description_ptr_init(void)
 	side_events_handle = side_events_register(__start_side_event_description_ptr,
 						  __stop_side_event_description_ptr -
 							  __start_side_event_description_ptr);
+	side_probe_sites_handle_ =
+		side_probe_sites_register(__start_side_probe_sites, __stop_side_probe_sites);
 }
 
 static void side_event_description_ptr_exit(void) __attribute__((destructor, used));
@@ -462,6 +478,8 @@ static void side_event_description_ptr_exit(void)
 		return;
 	side_events_unregister(side_events_handle);
 	side_events_handle = NULL;
+	side_probe_sites_unregister(side_probe_sites_handle_);
+	side_probe_sites_handle_ = NULL;
 }
 
 #endif /* SIDE_TRACE_H */

@@ -49,4 +49,7 @@ static inline struct side_event_state_0 *side_state0(const struct side_event_des
 void side_event_remove_callbacks(struct side_event_description *desc)
 	__attribute__((visibility("hidden")));
 
+/* Registers the fork handler that repairs probe sites in a child (sites.c). */
+void side_sites_init(void) __attribute__((visibility("hidden")));
+
 #endif /* SIDE_LIB_INTERNAL_H */

@@ -236,6 +236,7 @@ int side_for_each_event(int (*fn)(struct side_event_description *desc, void *pri
  */
 static void side_init_once(void)
 {
+	side_sites_init();
 	side_rcu_init();
 	__atomic_store_n(&side_initialized, true, __ATOMIC_RELEASE);
 }

@@ -193,6 +193,7 @@ static int build(struct trace *t)
 	if (ret)
 		goto fail;
 	t->compiled.events_size = t->o.events_size;
+	t->compiled.follow = t->o.cmd != NULL;
 	return 0;
 fail:
 	print_diag(ret, &diag, t->text);
@@ -284,10 +285,11 @@ static int command_status(const struct trace *t, const struct st_runner *r, unsi
 	}
 	/* It did its work, and nothing came of it: say where it may have gone. */
 	if (!t->o.quiet && t->compiled.nr_maps && !r->nr_entries && !lost)
-		st_errorf("no event was traced in the command's process (pid %d): -c traces "
-			  "that process only, not the processes it starts (a shell's or a "
-			  "script's); to trace those, run sidetrace without -c",
-			  t->child);
+		st_errorf("no event was traced in the command (pid %d)%s", t->child,
+			  t->loader.follow ? " nor in the processes it started"
+					   : ": -c traces that process only here, not the "
+					     "processes it starts; to trace those, run "
+					     "sidetrace without -c");
 	return 0;
 }
 

@@ -87,6 +87,8 @@ struct st_compiled {
 	uint64_t start_ns;
 	/* The ring buffer's bytes, a power of 2 (0: ST_EVENTS_DEFAULT_SIZE); set by the caller. */
 	uint32_t events_size;
+	/* -c: the command's descendants are traced too; set by the caller. */
+	bool follow;
 };
 
 /* True when probes send records: the ring buffer is needed. */

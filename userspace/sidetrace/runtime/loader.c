@@ -26,8 +26,10 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "runtime/follow.h"
 #include "runtime/loader.h"
 #include "runtime/uprobes.h"
+#include "util/escape.h"
 #include "sidetrace.skel.h"
 
 #define BTF_PATH "/sys/kernel/btf/vmlinux"
@@ -217,6 +219,15 @@ static int open_and_load(struct st_loader *l, const struct st_compiled *c, bool 
 		snprintf(err, errlen, "cannot set up the BPF programs: %s", strerror(-ret));
 		return ret;
 	}
+	/* Without the tracepoints, -c still traces the command's own process. */
+	ret = st_follow_configure(l, l->follow, err, errlen);
+	if (ret && l->follow) {
+		st_errorf("warning: the command's descendants are not traced: %s", err);
+		l->follow = false;
+		ret = st_follow_configure(l, false, err, errlen);
+	}
+	if (ret)
+		return ret;
 	fault_in = l->skel->progs.sidetrace_fault_in;
 	ret = set_prog(l, fault_in, with_fault_in);
 	if (!ret && with_fault_in)
@@ -366,6 +377,7 @@ int st_loader_load(struct st_loader *l, const struct st_compiled *c, char *err, 
 		return -ENOMEM;
 	}
 	l->multi = st_uprobe_multi_supported();
+	l->follow = c->follow;
 	/*
 	 * Strings need the sleepable fault-in program; a kernel without
 	 * sleepable uprobe programs refuses it, and then strings whose page
@@ -555,6 +567,12 @@ int st_loader_attach(struct st_loader *l, const struct st_compiled *c, pid_t pid
 		goto cleanup;
 	}
 	l->pid = pid;
+	if (l->follow) {
+		ret = st_follow_start(l, pid, err, errlen);
+		if (ret)
+			goto cleanup;
+		l->pid = -1;
+	}
 	if (!l->multi) {
 		ret = reserve_fds(l->nr_sites, err, errlen);
 		if (ret)

@@ -41,6 +41,7 @@ struct st_loader {
 	 */
 	bool *flat_kept;
 	pid_t pid; /* what the probes are attached to, -1: all */
+	bool follow; /* -c: the command's descendants too (follow.h) */
 	struct st_ro_strings ro; /* strings the programs key by address */
 	struct st_warm_up warm_up; /* see warm_up() in uprobes.c */
 };

@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libside runtime: the probe sites of every loaded object, and what a
+ * forked child does to them.
+ *
+ * A kernel that optimizes uprobes (6.18 here) turns a hit 5-byte nop site
+ * into a call to a trampoline page it maps into the process. fork() copies
+ * the patched text into the child but not the trampoline: the child's first
+ * event jumps into an unmapped page and dies. So the child, before it runs
+ * anything else, gives each such site back the plain breakpoint the kernel
+ * wrote before it optimized (int3, then the rest of the nop): the kernel
+ * handles that one in any process mapping the file, optimizes it again in
+ * the child if it likes, and restores the nop when the tracer detaches.
+ *
+ * Only sites of events with a kernel tracer attached can carry a call (the
+ * kernel removes its breakpoints and lowers the enable word together), so
+ * the child reads one word per site and touches no text while nobody
+ * traces. A call whose target is mapped in the child is left alone: a
+ * kernel that copies its trampoline needs nothing from us.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include "internal.h"
+
+struct side_probe_sites_handle {
+	struct side_probe_sites_handle *next;
+	const struct side_probe_site *begin, *end;
+};
+
+#define SIDE_X86_CALL_REL32 0xe8
+#define SIDE_X86_INT3 0xcc
+
+/* Held across fork() so that the child inherits a whole list. */
+static pthread_mutex_t side_sites_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct side_probe_sites_handle *side_sites;
+static const uint8_t side_probe_insn[] = {SIDE_PROBE_INSN_BYTES};
+
+static const void *side_rel(const int32_t *field)
+{
+	return (const char *)field + *field;
+}
+
+/* Whether addr is mapped in this process: mincore() fails with ENOMEM where nothing is. */
+static bool side_mapped(const void *addr)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	unsigned char vec;
+	void *start = (void *)((uintptr_t)addr & ~((uintptr_t)page - 1));
+
+	return mincore(start, 1, &vec) == 0 || errno != ENOMEM;
+}
+
+/*
+ * Writes through /proc/self/mem, which ignores the text's protection the
+ * way a debugger's write does; where /proc is not mounted, the page is
+ * made writable for the write. Only this thread runs in the child.
+ */
+static void side_text_write(int *mem, uint8_t *at, const uint8_t *bytes, size_t len)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	uintptr_t start = (uintptr_t)at & ~((uintptr_t)page - 1);
+	size_t span = (uintptr_t)at + len - start;
+
+	if (*mem == -2)
+		*mem = open("/proc/self/mem", O_RDWR | O_CLOEXEC);
+	if (*mem >= 0 && pwrite(*mem, bytes, len, (off_t)(uintptr_t)at) == (ssize_t)len)
+		return;
+	if (mprotect((void *)start, span, PROT_READ | PROT_WRITE | PROT_EXEC))
+		return;
+	memcpy(at, bytes, len);
+	(void)mprotect((void *)start, span, PROT_READ | PROT_EXEC);
+}
+
+/* The breakpoint the kernel put on the site before it optimized it. */
+static void side_site_repair(int *mem, uint8_t *insn)
+{
+	uint8_t swbp[sizeof(side_probe_insn)];
+	int32_t rel;
+
+	if (insn[0] == SIDE_X86_CALL_REL32) {
+		memcpy(&rel, insn + 1, sizeof(rel));
+		if (side_mapped(insn + 5 + rel))
+			return;
+	} else if (insn[0] != SIDE_X86_INT3 ||
+		   !memcmp(insn + 1, side_probe_insn + 1, sizeof(swbp) - 1)) {
+		return;
+	}
+	swbp[0] = SIDE_X86_INT3;
+	memcpy(swbp + 1, side_probe_insn + 1, sizeof(swbp) - 1);
+	side_text_write(mem, insn, swbp, sizeof(swbp));
+}
+
+static void side_sites_before_fork(void)
+{
+	pthread_mutex_lock(&side_sites_lock);
+}
+
+static void side_sites_after_fork_parent(void)
+{
+	pthread_mutex_unlock(&side_sites_lock);
+}
+
+static void side_sites_after_fork_child(void)
+{
+	const struct side_probe_sites_handle *h;
+	const struct side_probe_site *s;
+	int mem = -2;
+
+	for (h = side_sites; h; h = h->next) {
+		for (s = h->begin; s < h->end; s++) {
+			const uintptr_t *enabled = side_rel(&s->enabled);
+
+			if (__atomic_load_n(enabled, __ATOMIC_RELAXED) & SIDE_ENABLED_KERNEL_MASK)
+				side_site_repair(&mem, (uint8_t *)side_rel(&s->insn));
+		}
+	}
+	if (mem >= 0)
+		close(mem);
+	pthread_mutex_unlock(&side_sites_lock);
+}
+
+/*
+ * From side_init(), before any other handler of the runtime: child
+ * handlers run in the order they were registered, and this one must run
+ * before anything in the child can reach a site.
+ */
+void side_sites_init(void)
+{
+	(void)pthread_atfork(side_sites_before_fork, side_sites_after_fork_parent,
+			     side_sites_after_fork_child);
+}
+
+struct side_probe_sites_handle *side_probe_sites_register(const struct side_probe_site *begin,
+							  const struct side_probe_site *end)
+{
+	struct side_probe_sites_handle *handle;
+
+	if (!begin || end <= begin)
+		return NULL;
+	side_init();
+	handle = calloc(1, sizeof(*handle));
+	if (!handle)
+		return NULL;
+	handle->begin = begin;
+	handle->end = end;
+	pthread_mutex_lock(&side_sites_lock);
+	handle->next = side_sites;
+	side_sites = handle;
+	pthread_mutex_unlock(&side_sites_lock);
+	return handle;
+}
+
+void side_probe_sites_unregister(struct side_probe_sites_handle *handle)
+{
+	struct side_probe_sites_handle **p;
+
+	if (!handle)
+		return;
+	pthread_mutex_lock(&side_sites_lock);
+	for (p = &side_sites; *p; p = &(*p)->next) {
+		if (*p == handle) {
+			*p = handle->next;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&side_sites_lock);
+	free(handle);
+}

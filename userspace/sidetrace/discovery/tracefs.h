@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Kernel tracepoints as tracefs describes them: where a field of a
+ * tracepoint's record is on the running kernel (its format file).
+ */
+#ifndef ST_DISCOVERY_TRACEFS_H
+#define ST_DISCOVERY_TRACEFS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A field of a tracepoint's record. */
+struct st_tp_field {
+	uint32_t offset;
+	uint32_t size;
+};
+
+/*
+ * Finds field in the record of tracepoint category:event. 0; -ENOENT when
+ * the kernel's record has no such field (err says so); another negative
+ * errno with the reason in err when the format cannot be read (tracefs is
+ * mounted here when it is not mounted anywhere).
+ */
+int st_tp_field(const char *category, const char *event, const char *field, struct st_tp_field *out,
+		char *err, size_t errlen);
+
+#endif /* ST_DISCOVERY_TRACEFS_H */
