@@ -25,10 +25,15 @@
  * that optimize uprobes (6.18 here) replace the trap by a call; that call
  * writes below %rsp, which the site's asm has moved below the red zone
  * (_SIDE_SDT_LOAD). The bytes are explicit because the assembler shrinks
- * "nopl 0x0(%rax,%rax,1)" to a single-stepped 4-byte nop. The runtime puts
- * them back in a forked child (userspace/lib/sites.c says why).
+ * "nopl 0x0(%rax,%rax,1)" to a single-stepped 4-byte nop. In a forked
+ * child the runtime gives an optimized site back the kernel's breakpoint
+ * (userspace/lib/sites.c says why). A build may choose another probe
+ * instruction, such as the classic 1-byte nop that no kernel optimizes
+ * (-DSIDE_PROBE_INSN_BYTES=0x90); docs/PERFORMANCE.md compares them.
  */
+#ifndef SIDE_PROBE_INSN_BYTES
 #define SIDE_PROBE_INSN_BYTES 0x0f, 0x1f, 0x44, 0x00, 0x00
+#endif
 #define _SIDE_PROBE_STR(...) #__VA_ARGS__
 #define _SIDE_PROBE_XSTR(...) _SIDE_PROBE_STR(__VA_ARGS__)
 #define SIDE_PROBE_INSN ".byte " _SIDE_PROBE_XSTR(SIDE_PROBE_INSN_BYTES)

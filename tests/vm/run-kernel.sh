@@ -152,6 +152,10 @@ fi
 TREE=$(cd "$TREE" && pwd)
 ST=$TREE/.output/sidetrace
 HTTPD=$TREE/.output/examples/httpd_sim
+# Children made by a traced process (tests/bats/fork.bats does the same on the host).
+FORKAPP=$WORK/fork_app
+cc -O2 -I"$TREE/include" "$TREE/tests/fixtures/fork_app.c" -o "$FORKAPP" \
+	"$TREE/.output/libside.a" -lpthread || die "cannot build fork_app"
 say "testing $ST"
 
 # Ground truth and the host's own view, to compare with the guest's.
@@ -288,6 +292,10 @@ EOF
 		name=${c%%|*}
 		prog=${c#*|}
 		printf 'run %s "%s" -e %q -c %q\n' "$name" "$ST" "side:$HTTPD:http:request $prog" "$HTTPD -n $N -s $SEED"
+	done
+	for m in fork daemon threads; do
+		printf 'run fork-%s "%s" -e %q -c %q\n' "$m" "$ST" \
+			"side:$FORKAPP:fk:tick { @[args.who] = count(); }" "$FORKAPP $m 6"
 	done
 	for t in "${BPF_TESTS[@]}"; do
 		printf 'run %s %q\n' "$t" "$TREE/.output/tests/test_$t"
@@ -426,6 +434,10 @@ mapfile -t want < <(paste <(truth http:request status) <(truth http:request path
 mapfile -t -O "${#want[@]}" want < <(paste <(truth http:request method) <(truth http:request path) |
 	awk '{ p[$1] = $2 } END { for (k in p) { print "@p[" k "]: " p[k]; print "@q[" k "]: " substr(p[k], 1, 1) } }')
 check strcut "${want[@]}"
+# -c follows the children; none of them dies at the site its parent hit.
+check fork-fork "children ok" "@[0]: 6" "@[1]: 6"
+check fork-daemon "children ok" "@[0]: 6" "@[1]: 6"
+check fork-threads "children ok" "@[0]: 24" "@[1]: 24"
 for t in "${BPF_TESTS[@]}"; do
 	check "$t" "$(tail -1 "$WORK/host-$t.txt")"
 done

@@ -82,14 +82,11 @@ static void side_site_repair(int *mem, uint8_t *insn)
 	uint8_t swbp[sizeof(side_probe_insn)];
 	int32_t rel;
 
-	if (insn[0] == SIDE_X86_CALL_REL32) {
-		memcpy(&rel, insn + 1, sizeof(rel));
-		if (side_mapped(insn + 5 + rel))
-			return;
-	} else if (insn[0] != SIDE_X86_INT3 ||
-		   !memcmp(insn + 1, side_probe_insn + 1, sizeof(swbp) - 1)) {
+	if (insn[0] != SIDE_X86_CALL_REL32)
 		return;
-	}
+	memcpy(&rel, insn + 1, sizeof(rel));
+	if (side_mapped(insn + 5 + rel))
+		return;
 	swbp[0] = SIDE_X86_INT3;
 	memcpy(swbp + 1, side_probe_insn + 1, sizeof(swbp) - 1);
 	side_text_write(mem, insn, swbp, sizeof(swbp));

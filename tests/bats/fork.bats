@@ -1,0 +1,104 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
+# Issue 23: tracing never harms the traced program. A child made by a
+# traced process, every way a server makes one, lives through the event
+# its parent emitted (a kernel that optimizes uprobes patched the site in
+# the parent), under every kind of session; -c counts the children too.
+
+load helpers
+
+N=6
+
+setup_file() {
+	cc -O2 -Wall -Werror -I"$ROOT/include" "$ROOT/tests/fixtures/fork_app.c" \
+		-o "$BATS_FILE_TMPDIR/fork_app" "$OUT/libside.a" -lpthread
+}
+
+setup() {
+	APPBIN="$BATS_FILE_TMPDIR/fork_app"
+	PROG="side:$APPBIN:fk:tick { @[args.who] = count(); }"
+}
+
+# Events per side: the threads mode runs 4 workers.
+expected() { # mode
+	[ "$1" = threads ] && echo $((4 * N)) || echo $N
+}
+
+# -c: the command and every child it makes, all counted.
+run_c() { # mode
+	run timeout 60 "$SIDETRACE" -c "$APPBIN $1 $N" -e "$PROG"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	grep -qx 'children ok' <<<"$output"
+	grep -qx "@\[0\]: $(expected "$1")" <<<"$output"
+	grep -qx "@\[1\]: $(expected "$1")" <<<"$output"
+}
+
+# Waits until the session in the background says it attached.
+attached() { # file
+	local i
+	for i in $(seq 600); do
+		grep -q '^Attaching' "$1" && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+# -p on the parent: its own events counted, its children unharmed.
+run_p() { # mode
+	local st
+	start_app "$BATS_TEST_TMPDIR/app.txt" "$APPBIN" -w "$BATS_TEST_TMPDIR/go" "$1" "$N"
+	timeout 60 "$SIDETRACE" -p "$APP_PID" -e "$PROG" > "$BATS_TEST_TMPDIR/st.txt" 2>&1 &
+	st=$!
+	attached "$BATS_TEST_TMPDIR/st.txt"
+	touch "$BATS_TEST_TMPDIR/go"
+	wait "$APP"
+	wait $st
+	cat "$BATS_TEST_TMPDIR/app.txt" "$BATS_TEST_TMPDIR/st.txt"
+	grep -qx 'children ok' "$BATS_TEST_TMPDIR/app.txt"
+	grep -qx "@\[0\]: $(expected "$1")" "$BATS_TEST_TMPDIR/st.txt"
+	! grep -q '^@\[1\]' "$BATS_TEST_TMPDIR/st.txt"
+}
+
+# System-wide: every process counted, none harmed.
+run_all() { # mode
+	local st
+	"$SIDETRACE" -e "$PROG" > "$BATS_TEST_TMPDIR/sw.txt" 2>&1 &
+	st=$!
+	attached "$BATS_TEST_TMPDIR/sw.txt"
+	run "$APPBIN" "$1" "$N"
+	kill -INT $st
+	wait $st
+	echo "$output"
+	cat "$BATS_TEST_TMPDIR/sw.txt"
+	[ "$status" -eq 0 ]
+	grep -qx 'children ok' <<<"$output"
+	grep -qx "@\[0\]: $(expected "$1")" "$BATS_TEST_TMPDIR/sw.txt"
+	grep -qx "@\[1\]: $(expected "$1")" "$BATS_TEST_TMPDIR/sw.txt"
+}
+
+@test "fork: -c counts parent and children, no child crashes" { run_c fork; }
+@test "fork: -p on the parent, no child crashes" { run_p fork; }
+@test "fork: system-wide, every child counted" { run_all fork; }
+@test "vfork + exec: -c" { run_c vfork; }
+@test "vfork + exec: -p" { run_p vfork; }
+@test "vfork + exec: system-wide" { run_all vfork; }
+@test "posix_spawn: -c" { run_c spawn; }
+@test "posix_spawn: -p" { run_p spawn; }
+@test "posix_spawn: system-wide" { run_all spawn; }
+@test "system(): -c" { run_c system; }
+@test "system(): -p" { run_p system; }
+@test "system(): system-wide" { run_all system; }
+@test "double-forking daemon: -c follows the grandchild" { run_c daemon; }
+@test "double-forking daemon: -p" { run_p daemon; }
+@test "double-forking daemon: system-wide" { run_all daemon; }
+@test "threads forking at once: -c" { run_c threads; }
+@test "threads forking at once: -p" { run_p threads; }
+@test "threads forking at once: system-wide" { run_all threads; }
+
+@test "stock bpftrace on our sites: the children live" {
+	run bpftrace_q -e "usdt:$APPBIN:fk:tick { @ = count(); }" -c "$APPBIN fork $N"
+	echo "$output"
+	grep -qx 'children ok' <<<"$output"
+	grep -qx "@: $N" <<<"$output"
+}
