@@ -102,3 +102,37 @@ run_all() { # mode
 	grep -qx 'children ok' <<<"$output"
 	grep -qx "@: $N" <<<"$output"
 }
+
+@test "linked with libside.so: the children live and are counted" {
+	cc -O2 -Wall -I"$ROOT/include" "$ROOT/tests/fixtures/fork_app.c" \
+		-o "$BATS_TEST_TMPDIR/fork_app_so" -L"$OUT" -Wl,-rpath,"$OUT" -lside -lpthread
+	run timeout 60 "$SIDETRACE" -c "$BATS_TEST_TMPDIR/fork_app_so fork $N" \
+		-e "side:$BATS_TEST_TMPDIR/fork_app_so:fk:tick { @[args.who] = count(); }"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	grep -qx 'children ok' <<<"$output"
+	grep -qx "@\[1\]: $N" <<<"$output"
+}
+
+# The runtime finds the sites to repair through these records: one per
+# stapsdt note, at the note's address, in C, C++ (inline functions in
+# comdat groups, g++ and clang++) and shared libraries alike.
+@test "every probe site has its record in side_probe_sites" {
+	for b in "$HTTPD" "$LIBKV" "$OUT/examples/order_service" "$OUT/tests/test_cxx" \
+		"$OUT/tests/test_cxx_clang" "$APPBIN"; do
+		python3 - "$b" <<'PY'
+import re, struct, subprocess, sys
+b = sys.argv[1]
+notes = subprocess.run(["readelf", "-n", b], capture_output=True, text=True).stdout
+locs = sorted(int(x, 16) for x in re.findall(r"Location: (0x[0-9a-f]+)", notes))
+sec = [l.split() for l in subprocess.run(["readelf", "-SW", b], capture_output=True,
+       text=True).stdout.splitlines() if " side_probe_sites " in l][0]
+i = sec.index("side_probe_sites")
+addr, off, size = int(sec[i + 2], 16), int(sec[i + 3], 16), int(sec[i + 4], 16)
+data = open(b, "rb").read()[off:off + size]
+sites = sorted(addr + k + struct.unpack_from("<i", data, k)[0] for k in range(0, size, 8))
+if sites != locs:
+    sys.exit(f"{b}: records {list(map(hex, sites))} != notes {list(map(hex, locs))}")
+PY
+	done
+}
