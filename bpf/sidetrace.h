@@ -396,13 +396,20 @@ enum st_arg_loc {
 	ST_LOC_CONST, /* the value is val */
 	ST_LOC_REG, /* in register reg */
 	ST_LOC_MEM, /* in memory at register reg + val */
+	/* in memory at reg + idx_reg * scale + val ("8@-8(%rax,%rdx,8)"; reg may be ST_NO_REG) */
+	ST_LOC_MEM_INDEX,
 };
+
+/* No register: sdt_reg() reads it as 0 (a SIB operand without a base). */
+#define ST_NO_REG 0xff
 
 struct st_arg_spec {
 	__u8 loc; /* enum st_arg_loc */
 	__u8 reg; /* 8-byte word of the register in struct pt_regs */
 	__s8 size; /* bytes; negative: signed */
-	__u8 reserved[5];
+	__u8 idx_reg; /* ST_LOC_MEM_INDEX: the index register's word */
+	__u8 scale; /* ST_LOC_MEM_INDEX: 1, 2, 4 or 8 */
+	__u8 reserved[3];
 	__s64 val;
 };
 

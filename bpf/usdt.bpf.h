@@ -50,7 +50,7 @@ static __always_inline __s64 sign_extend(__u64 raw, __u32 size, bool is_signed)
  */
 #define ST_PT_REGS_IP 16
 
-/* Word reg of the uprobe's struct pt_regs; 0 beyond the 21 it has. */
+/* Word reg of the uprobe's struct pt_regs; 0 beyond the 21 it has (ST_NO_REG). */
 static __always_inline __u64 sdt_reg(struct pt_regs *ctx, __u32 reg)
 {
 	switch (reg) {
@@ -121,10 +121,12 @@ __noinline int st_sdt_arg(struct pt_regs *ctx, const struct st_arg_spec *a, __u6
 		return 0;
 	}
 	reg = sdt_reg(ctx, a->reg);
+	if (a->loc == ST_LOC_MEM_INDEX)
+		reg += sdt_reg(ctx, a->idx_reg) * a->scale;
 	if (a->loc == ST_LOC_REG)
 		v = reg;
 	/* Little-endian: the value's bytes are the low ones. */
-	else if (a->loc != ST_LOC_MEM || n > 8 ||
+	else if ((a->loc != ST_LOC_MEM && a->loc != ST_LOC_MEM_INDEX) || n > 8 ||
 		 bpf_probe_read_user(&v, n, (const void *)(reg + a->val)))
 		return ST_C_ERR_USDT;
 	*out = sign_extend(v, n, size < 0);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * libFuzzer target: the SDT argument string parser of discovery
- * (discovery/sdt_args.c), and the operand text it quotes in messages.
+ * (discovery/sdt_args.c), and the operand text and reason it quotes in
+ * messages.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -22,8 +23,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(s, data, size);
 	s[size] = '\0';
 	st_sdt_args_parse(s, &args);
-	for (i = 0; i <= args.nr && i < ST_MAX_SDT_ARGS + 1; i++)
+	for (i = 0; i <= args.nr && i < ST_MAX_SDT_ARGS + 1; i++) {
 		st_sdt_arg_text(s, i, op, sizeof(op));
+		(void)st_sdt_arg_why(op);
+	}
 	free(s);
 	return 0;
 }

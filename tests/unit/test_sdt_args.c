@@ -27,8 +27,22 @@ static void test_forms(void)
 	ok(a.spec[1].loc == ST_LOC_CONST && a.spec[1].val == 5, "8@$5: the constant 5");
 	ok(a.spec[2].loc == ST_LOC_MEM && a.spec[2].val == -16, "8@-16(%rbp): memory at -16");
 	ok(a.spec[3].loc == ST_LOC_REG && a.spec[3].size == 8, "a bare operand is 8 bytes");
-	st_sdt_args_parse("8@(%rax,%rdx,8) 8@%xyz 9@%rax 8@$x", &a);
-	ok(a.nr == 4 && a.bad == 0xf, "SIB, unknown register, size 9, bad constant: refused");
+	st_sdt_args_parse("8@8(%rax,%rdx,8) -4@(,%rcx,4) 1@(%rsi,%rdi) 8@(%rbx)", &a);
+	ok(a.nr == 4 && !a.bad, "index forms read");
+	ok(a.spec[0].loc == ST_LOC_MEM_INDEX && a.spec[0].val == 8 &&
+		   a.spec[0].reg == offsetof(struct pt_regs, rax) / 8 &&
+		   a.spec[0].idx_reg == offsetof(struct pt_regs, rdx) / 8 && a.spec[0].scale == 8,
+	   "8@8(%rax,%rdx,8): base, index, scale, displacement");
+	ok(a.spec[1].loc == ST_LOC_MEM_INDEX && a.spec[1].reg == ST_NO_REG &&
+		   a.spec[1].scale == 4 && a.spec[1].size == -4,
+	   "-4@(,%rcx,4): no base");
+	ok(a.spec[2].loc == ST_LOC_MEM_INDEX && a.spec[2].scale == 1, "(%rsi,%rdi): scale 1");
+	ok(a.spec[3].loc == ST_LOC_MEM && !a.spec[3].val, "8@(%rbx): memory at the register");
+	st_sdt_args_parse("8@(%rax,%rdx,3) 8@%xyz 9@%rax 8@$x 8@%xmm0 8@(%rax", &a);
+	ok(a.nr == 6 && a.bad == 0x3f,
+	   "scale 3, unknown register, size 9, bad constant, vector register, no ')': refused");
+	ok(strstr(st_sdt_arg_why("8@%xmm1"), "vector register") != NULL,
+	   "a vector register: the reason says a BPF program cannot read it");
 	st_sdt_args_parse("  ", &a);
 	ok(a.nr == 0 && !a.bad, "blanks only: no operand");
 	st_sdt_args_parse(NULL, &a);
@@ -94,10 +108,18 @@ static void test_fuzz(void)
 				   (a.spec[k].size < -8 || a.spec[k].size > 8 || !a.spec[k].size ||
 				    a.spec[k].loc == ST_LOC_NONE ||
 				    (a.spec[k].loc != ST_LOC_CONST &&
-				     a.spec[k].reg >= sizeof(struct pt_regs) / 8));
+				     a.spec[k].reg >= sizeof(struct pt_regs) / 8 &&
+				     !(a.spec[k].loc == ST_LOC_MEM_INDEX &&
+				       a.spec[k].reg == ST_NO_REG)) ||
+				    (a.spec[k].loc == ST_LOC_MEM_INDEX &&
+				     (a.spec[k].idx_reg >= sizeof(struct pt_regs) / 8 ||
+				      (a.spec[k].scale != 1 && a.spec[k].scale != 2 &&
+				       a.spec[k].scale != 4 && a.spec[k].scale != 8))));
 	}
-	ok(!bad_inv, "fuzz: 200,000 mutated strings, no crash, operands counted, "
-		     "every accepted operand has a size of 1 to 8 bytes and a register of pt_regs");
+	ok(!bad_inv,
+	   "fuzz: 200,000 mutated strings, no crash, operands counted, "
+	   "every accepted operand has a size of 1 to 8 bytes, registers of pt_regs and a "
+	   "scale of 1, 2, 4 or 8");
 }
 
 int main(void)

@@ -26,4 +26,7 @@ void st_sdt_args_parse(const char *args, struct st_sdt_args *out);
 /* Operand i of args as written, for messages ("" when absent or too long). */
 void st_sdt_arg_text(const char *args, uint32_t i, char *buf, size_t len);
 
+/* Why an operand (as written) that the parser refused cannot be read, for a person. */
+const char *st_sdt_arg_why(const char *operand);
+
 #endif /* SIDETRACE_DISCOVERY_SDT_ARGS_H */

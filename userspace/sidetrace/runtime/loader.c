@@ -77,8 +77,9 @@ static int make_site(const struct st_loader *l, const struct st_compiled_probe *
 	unread = loc->sdt.bad & p->cfg.sdt_mask;
 	if (unread) {
 		st_sdt_arg_text(loc->args, __builtin_ctz(unread), arg, sizeof(arg));
-		snprintf(err, errlen, "%s: cannot read SDT argument '%s' at 0x%llx in %s", p->name,
-			 arg, (unsigned long long)loc->pc, p->event->path);
+		snprintf(err, errlen, "%s: cannot read SDT argument '%s' at 0x%llx in %s: %s",
+			 p->name, arg, (unsigned long long)loc->pc, p->event->path,
+			 st_sdt_arg_why(arg));
 		return -EINVAL;
 	}
 	memcpy(site->args, loc->sdt.spec, sizeof(site->args));
