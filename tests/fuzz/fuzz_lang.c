@@ -13,14 +13,15 @@
 
 #include "compile/compile.h"
 #include "discovery/discovery.h"
+#include "discovery/usdt_view.h"
 #include "lang/checker.h"
 #include "lang/parser.h"
 
-static struct st_event_list events;
+static struct st_event_list events, usdt_events;
 static FILE *devnull;
 
-static const struct st_event_list *fixed_events(void *ctx, const char *target, char *err,
-						size_t errlen)
+static const struct st_event_list *fixed_events(void *ctx, const char *target, bool usdt_view,
+						char *err, size_t errlen)
 {
 	(void)ctx;
 	/* "" is the -c command's own target; refuse it as tracing would without -c. */
@@ -28,7 +29,7 @@ static const struct st_event_list *fixed_events(void *ctx, const char *target, c
 		snprintf(err, errlen, "empty target");
 		return NULL;
 	}
-	return &events;
+	return usdt_view ? &usdt_events : &events;
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -41,7 +42,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	if (!path)
 		path = ".output/examples/httpd_sim";
 	devnull = fopen("/dev/null", "w");
-	if (!devnull || st_discover_file(path, &events, err, sizeof(err)) || !events.nr) {
+	if (!devnull || st_discover_file(path, &events, err, sizeof(err)) || !events.nr ||
+	    st_usdt_view(&events, &usdt_events)) {
 		fprintf(stderr, "fuzz_lang: cannot read the events of %s: %s\n", path, err);
 		exit(1);
 	}

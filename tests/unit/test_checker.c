@@ -12,6 +12,7 @@
 
 #include <side/abi/type-description.h>
 
+#include "discovery/usdt_view.h"
 #include "lang/checker.h"
 #include "lang/parser.h"
 
@@ -99,10 +100,17 @@ static struct st_event app_events[] = {
 static const struct st_event_list app = {app_events, ARRAY_SIZE(app_events)};
 static const struct st_event_list empty = {NULL, 0};
 
-static const struct st_event_list *target_events(void *ctx, const char *target, char *err,
-						 size_t err_size)
+static struct st_event_list app_usdt;
+
+static const struct st_event_list *target_events(void *ctx, const char *target, bool usdt_view,
+						 char *err, size_t err_size)
 {
 	(void)ctx;
+	if (!strcmp(target, "./app") && usdt_view) {
+		if (!app_usdt.events && st_usdt_view(&app, &app_usdt))
+			return NULL;
+		return &app_usdt;
+	}
 	if (!strcmp(target, "./app"))
 		return &app;
 	if (!strcmp(target, "./empty"))
@@ -180,6 +188,12 @@ static void test_accepts(void)
 
 static void test_events(void)
 {
+	check_err("argN in a side: probe", "side:./app:http:request { @x = sum(arg1) }", 1, 36,
+		  "'arg1' is an SDT operand of usdt: probes: SIDE fields have names, use "
+		  "args.FIELD",
+		  NULL);
+	check_err("argN in BEGIN", "BEGIN { @x = sum(arg1) }", 1, 18,
+		  "args is not available in BEGIN: only side: and usdt: probes have args", NULL);
 	check_err("unknown event suggests", "side:./app:http:reqest { @ = count() }", 1, 12,
 		  "unknown event http:reqest in ./app", "did you mean http:request?");
 	check_err("unknown event lists", "side:./app:foo:bar { @ = count() }", 1, 12,
@@ -220,7 +234,7 @@ static void test_fields(void)
 		  "side:./app:http:* { @[args.method] = count() }", 1, 23,
 		  "args.method is an integer in http:response but a string in http:request", NULL);
 	check_err("args in BEGIN", "BEGIN { @ = sum(args.x) }", 1, 17,
-		  "args is not available in BEGIN: only side: probes have args", NULL);
+		  "args is not available in BEGIN: only side: and usdt: probes have args", NULL);
 	check_err("args in interval", "interval:ms:10 /args.x/ { @ = count() }", 1, 17,
 		  "args is not available in interval", NULL);
 	check_err("args of a plain USDT probe", "side:./app:legacy:tick { @ = sum(args.x) }", 1, 34,

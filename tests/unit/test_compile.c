@@ -14,6 +14,7 @@
 
 #include "lang/checker.h"
 #include "compile/compile.h"
+#include "discovery/usdt_view.h"
 #include "lang/parser.h"
 
 #include "unit.h"
@@ -92,9 +93,14 @@ static struct st_event events[] = {
 };
 static struct st_event_list app = {.events = events, .nr = ARRAY_SIZE(events)};
 
-static const struct st_event_list *source(void *ctx, const char *target, char *err, size_t len)
+static struct st_event_list app_usdt;
+
+static const struct st_event_list *source(void *ctx, const char *target, bool usdt_view, char *err,
+					  size_t len)
 {
 	(void)ctx;
+	if (!strcmp(target, "/app") && usdt_view)
+		return app_usdt.events || !st_usdt_view(&app, &app_usdt) ? &app_usdt : NULL;
 	if (!strcmp(target, "/app"))
 		return &app;
 	snprintf(err, len, "no such file");

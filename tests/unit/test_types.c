@@ -38,10 +38,12 @@ static struct st_event event = {
 };
 static struct st_event_list app = {&event, 1};
 
-static const struct st_event_list *source(void *ctx, const char *target, char *err, size_t len)
+static const struct st_event_list *source(void *ctx, const char *target, bool usdt_view, char *err,
+					  size_t len)
 {
 	(void)ctx;
 	(void)target;
+	(void)usdt_view;
 	(void)err;
 	(void)len;
 	return &app;

@@ -18,6 +18,7 @@
 #include "cmd/list.h"
 #include "cmd/common.h"
 #include "lang/lexer.h"
+#include "lang/probe_kinds.h"
 #include "output/events_print.h"
 #include "util/escape.h"
 
@@ -152,14 +153,15 @@ int st_cmd_list(int argc, char **argv)
 
 /*
  * -l's pattern as a whole attach point: "side:T" is every event of T,
- * and "side:T:EVENT" (bpftrace's usdt form) EVENT of any provider.
+ * and "side:T:EVENT" (bpftrace's usdt form) EVENT of any provider; the
+ * same for usdt:.
  */
 static char *full_pattern(const char *pattern)
 {
-	const char *rest = pattern + strlen("side:"), *last = NULL;
+	const char *rest = strchr(pattern, ':') + 1, *last = NULL;
 	char *out = NULL;
 
-	if (strncmp(pattern, "side:", strlen("side:")))
+	if (strncmp(pattern, "side:", strlen("side:")) && strncmp(pattern, "usdt:", strlen("usdt:")))
 		return strdup(pattern);
 	/* A quoted target may hold ':'. */
 	if (*rest == '"' && strchr(rest + 1, '"'))
@@ -197,8 +199,10 @@ static int parse_pattern(const char *src, struct st_attach_point *ap)
 		st_diag_print(stderr, &diag, src);
 		return ST_EXIT_USAGE;
 	}
-	if (ap->kind != ST_AP_SIDE || !st_lex_at_end(&lx)) {
-		st_errorf("-l '%s': a pattern is side:TARGET[:PROVIDER]:EVENT, '*' wildcards", src);
+	if (!st_probe_kind(ap->kind)->on_sites || !st_lex_at_end(&lx)) {
+		st_errorf("-l '%s': a pattern is side:TARGET[:PROVIDER]:EVENT or "
+			  "usdt:TARGET[:PROVIDER]:NAME, '*' wildcards",
+			  src);
 		return ST_EXIT_USAGE;
 	}
 	return ST_EXIT_OK;
@@ -226,7 +230,8 @@ int st_list_probes(const char *pattern, pid_t pid, bool verbose)
 	if (status)
 		goto cleanup;
 	status = ST_EXIT_FAIL;
-	l = st_target_events(&set, ap.target, err, sizeof(err));
+	l = ap.kind == ST_AP_USDT ? st_target_usdt_events(&set, ap.target, err, sizeof(err))
+				  : st_target_events(&set, ap.target, err, sizeof(err));
 	if (!l) {
 		st_errorf("%s: %s", ap.target, err);
 		goto cleanup;

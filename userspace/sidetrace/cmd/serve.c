@@ -207,10 +207,11 @@ static int parse_options(int argc, char **argv, struct serve *s)
 	return 0;
 }
 
-static const struct st_event_list *target_events(void *ctx, const char *name, char *err,
-						 size_t errlen)
+static const struct st_event_list *target_events(void *ctx, const char *name, bool usdt_view,
+						 char *err, size_t errlen)
 {
-	return st_target_events(ctx, name, err, errlen);
+	return usdt_view ? st_target_usdt_events(ctx, name, err, errlen)
+			 : st_target_events(ctx, name, err, errlen);
 }
 
 /* Text -> checked program -> configuration -> metric families. */
@@ -221,7 +222,7 @@ static int build_unit(struct serve *s, struct unit *u)
 	int ret;
 
 	ret = st_parse(u->text, u->name, &u->prog, &diag);
-	if (!ret && !st_program_has_side(u->prog)) {
+	if (!ret && !st_program_on_sites(u->prog)) {
 		fprintf(stderr, "sidetrace: %s traces no side: probe, so it has nothing to serve\n",
 			u->name);
 		return -EINVAL;

@@ -27,6 +27,7 @@
 #include "discovery/targets.h"
 #include "lang/checker.h"
 #include "lang/parser.h"
+#include "lang/probe_kinds.h"
 #include "output/maps_print.h"
 #include "runtime/clauses.h"
 #include "runtime/loader.h"
@@ -47,7 +48,7 @@ static void on_child(int sig)
 	(void)sig;
 }
 
-/* BEGIN, END and interval attach points: each counts as a probe attached. */
+/* Attach points that run in user space (BEGIN, END, interval): each counts as a probe attached. */
 static unsigned int count_user_points(const struct st_program *prog)
 {
 	unsigned int n = 0;
@@ -55,7 +56,7 @@ static unsigned int count_user_points(const struct st_program *prog)
 
 	for (i = 0; i < prog->nr_clauses; i++)
 		for (j = 0; j < prog->clauses[i].nr_points; j++)
-			n += prog->clauses[i].points[j].kind != ST_AP_SIDE;
+			n += !st_probe_kind(prog->clauses[i].points[j].kind)->on_sites;
 	return n;
 }
 
@@ -85,10 +86,11 @@ static void print_diag(int ret, const struct st_diag *d, const char *src)
 }
 
 /* The checker asks for a target's events through the session's target set. */
-static const struct st_event_list *target_events(void *ctx, const char *name, char *err,
-						 size_t errlen)
+static const struct st_event_list *target_events(void *ctx, const char *name, bool usdt_view,
+						 char *err, size_t errlen)
 {
-	return st_target_events(ctx, name, err, errlen);
+	return usdt_view ? st_target_usdt_events(ctx, name, err, errlen)
+			 : st_target_events(ctx, name, err, errlen);
 }
 
 /* Why wordexp() refused a -c command. */
@@ -171,7 +173,7 @@ static int build(struct trace *t)
 	 * Before any target is read: a user without root may not reach it.
 	 * A dry run loads nothing: whoever can read the targets may plan.
 	 */
-	if (!t->o.dry_run && st_program_has_side(t->prog) &&
+	if (!t->o.dry_run && st_program_on_sites(t->prog) &&
 	    st_loader_check_environment(err, sizeof(err))) {
 		st_errorf("%s", err);
 		return -EPERM;
@@ -217,7 +219,7 @@ static int start(struct trace *t)
 		}
 		t->out = f;
 	}
-	if (st_program_has_side(t->prog)) {
+	if (st_program_on_sites(t->prog)) {
 		ret = st_loader_load(&t->loader, &t->compiled, err, sizeof(err));
 		if (ret) {
 			st_errorf("%s", err);

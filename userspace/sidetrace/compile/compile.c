@@ -136,7 +136,8 @@ static int add_probe(const struct st_program *prog, struct st_compiled *out,
 	/* A wildcard target (-p) spans objects: the probe names the event's. */
 	if (strchr(target, '*'))
 		target = ev->path;
-	if (asprintf(&p->name, "side:%s:%s:%s", target, ev->provider, ev->name) < 0) {
+	if (asprintf(&p->name, "%s:%s:%s:%s", ev->sdt_fields ? "usdt" : "side", target,
+		     ev->provider, ev->name) < 0) {
 		p->name = NULL;
 		return -ENOMEM;
 	}
@@ -149,6 +150,9 @@ static int add_probe(const struct st_program *prog, struct st_compiled *out,
 	 */
 	fixed = ev->variadic ? 3 : 2;
 	nargs = ev->nr_sites ? ev->sites[0].sdt.nr : 0;
+	/* A usdt: probe's fields are its SDT operands (discovery/usdt_view.h). */
+	if (ev->sdt_fields)
+		p->nr_sdt_values = ev->nr_fields;
 	if (ev->has_side && nargs < fixed) {
 		st_diag_set(
 			diag, prog->filename, cl->pos,
@@ -193,7 +197,7 @@ int st_compile(const struct st_program *prog, unsigned int flags, struct st_comp
 	for (i = 0; i < prog->nr_clauses && !err; i++) {
 		const struct st_clause *cl = &prog->clauses[i];
 
-		if (!st_clause_is_side(cl)) {
+		if (!st_clause_on_sites(cl)) {
 			err = check_user_clause(prog, cl, diag);
 			continue;
 		}

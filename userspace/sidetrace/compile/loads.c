@@ -140,7 +140,10 @@ int cg_add_load(struct cctx *c, const struct st_expr *e)
 	err = leaf_label(c, t, e->pos, &ld.steps[ref->nr_idx - 1]);
 	if (err)
 		return err;
-	if ((ld.want == ST_WANT_STR) != (st_side_type(t->label)->type_class == ST_TC_STRING))
+	/* str(argN): the operand is the string's address (ck_str_at()). */
+	if (e->str_at)
+		ld.steps[0].label = SIDE_TYPE_STRING_UTF8;
+	else if ((ld.want == ST_WANT_STR) != (st_side_type(t->label)->type_class == ST_TC_STRING))
 		return cg_fail(c, e->pos, "internal error: field type and value type differ");
 	/*
 	 * A top-level field among the probe's value arguments is read from

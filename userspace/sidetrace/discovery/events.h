@@ -58,6 +58,8 @@ struct st_event {
 	char *usdt_provider; /* provider as in the stapsdt note (sanitized) */
 	char *usdt_name; /* name as in the stapsdt note (sanitized) */
 	bool has_side; /* false: plain USDT probe with no SIDE description */
+	/* the usdt: view (usdt_view.h): fields arg0..argN are the SDT operands */
+	bool sdt_fields;
 	bool variadic;
 	uint32_t loglevel;
 	uint64_t desc_addr; /* virtual address of struct side_event_description */

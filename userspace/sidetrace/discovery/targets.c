@@ -17,6 +17,7 @@
 
 #include "discovery/discovery.h"
 #include "discovery/targets.h"
+#include "discovery/usdt_view.h"
 
 /* Copy a found path out, refusing to truncate it. */
 static int put_path(const char *path, char *out, size_t len)
@@ -296,11 +297,37 @@ int st_read_target(const char *name, const char *cmd_path, struct st_event_list 
 	return st_discover_file(path, out, err, errlen);
 }
 
+const struct st_event_list *st_target_usdt_events(struct st_target_set *s, const char *name,
+						  char *err, size_t errlen)
+{
+	const struct st_event_list *l = st_target_events(s, name, err, errlen);
+	struct st_target *t;
+	size_t i;
+
+	if (!l)
+		return NULL;
+	for (i = 0; i < s->nr_targets && s->targets[i].list.events != l->events; i++)
+		;
+	if (i == s->nr_targets) {
+		snprintf(err, errlen, "internal error: target %s not kept", name);
+		return NULL;
+	}
+	t = &s->targets[i];
+	if (!t->usdt_made && st_usdt_view(l, &t->usdt)) {
+		st_event_list_free(&t->usdt);
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	t->usdt_made = true;
+	return &t->usdt;
+}
+
 void st_target_set_free(struct st_target_set *s)
 {
 	size_t i;
 
 	for (i = 0; i < s->nr_targets; i++) {
+		st_event_list_free(&s->targets[i].usdt);
 		if (s->targets[i].selected)
 			free(s->targets[i].selected);
 		else

@@ -37,6 +37,8 @@ struct st_target {
 	char *name; /* as written in the probe */
 	struct st_event_list list;
 	struct st_event *selected; /* -p: the events of this object only */
+	struct st_event_list usdt; /* their usdt: view, made when first asked for */
+	bool usdt_made;
 	bool unmapped; /* -p: the process does not map it (yet): read from its file */
 };
 
@@ -59,6 +61,10 @@ struct st_target_set {
  */
 const struct st_event_list *st_target_events(struct st_target_set *s, const char *name, char *err,
 					     size_t errlen);
+
+/* The same events' usdt: view (usdt_view.h), made once per target. */
+const struct st_event_list *st_target_usdt_events(struct st_target_set *s, const char *name,
+						  char *err, size_t errlen);
 
 void st_target_set_free(struct st_target_set *s);
 

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "lang/ast.h"
+#include "lang/probe_kinds.h"
 #include "lang/format.h"
 
 struct st_expr *st_expr_new(enum st_expr_kind kind, struct st_pos pos)
@@ -172,22 +173,22 @@ const char *st_op_name(enum st_op op)
 	return names[op];
 }
 
-bool st_clause_is_side(const struct st_clause *cl)
+bool st_clause_on_sites(const struct st_clause *cl)
 {
 	uint32_t i;
 
 	for (i = 0; i < cl->nr_points; i++)
-		if (cl->points[i].kind == ST_AP_SIDE)
+		if (st_probe_kind(cl->points[i].kind)->on_sites)
 			return true;
 	return false;
 }
 
-bool st_program_has_side(const struct st_program *prog)
+bool st_program_on_sites(const struct st_program *prog)
 {
 	uint32_t i;
 
 	for (i = 0; i < prog->nr_clauses; i++)
-		if (st_clause_is_side(&prog->clauses[i]))
+		if (st_clause_on_sites(&prog->clauses[i]))
 			return true;
 	return false;
 }

@@ -44,6 +44,7 @@ struct st_pos {
 
 enum st_ap_kind {
 	ST_AP_SIDE, /* side:TARGET:PROVIDER:EVENT */
+	ST_AP_USDT, /* usdt:TARGET:[PROVIDER:]NAME */
 	ST_AP_BEGIN,
 	ST_AP_END,
 	ST_AP_INTERVAL, /* interval:s:N or interval:ms:N */
@@ -58,7 +59,7 @@ enum st_ap_kind {
 struct st_attach_point {
 	enum st_ap_kind kind;
 	struct st_pos pos; /* its first character */
-	/* ST_AP_SIDE; provider and event may hold '*' wildcards */
+	/* ST_AP_SIDE, ST_AP_USDT; provider and event may hold '*' wildcards */
 	char *target;
 	char *provider;
 	char *event;
@@ -217,6 +218,8 @@ struct st_expr {
 	/* ST_EXPR_FIELD: one per event of the enclosing clause, same order */
 	struct st_field_ref *refs;
 	uint32_t nr_refs;
+	/* ST_EXPR_FIELD: a usdt: operand read as the address of a string (str(argN)) */
+	bool str_at;
 };
 
 enum st_stmt_kind {
@@ -308,10 +311,10 @@ void st_program_free(struct st_program *prog);
 /* Frees what an attach point owns (names, matched events), not p. */
 void st_attach_point_fini(struct st_attach_point *p);
 
-/* A clause with a side: attach point runs in the kernel; others in user space. */
-bool st_clause_is_side(const struct st_clause *cl);
-/* True if some clause has a side: attach point (the program loads BPF). */
-bool st_program_has_side(const struct st_program *prog);
+/* A clause with an attach point on probe sites runs in the kernel; others in user space. */
+bool st_clause_on_sites(const struct st_clause *cl);
+/* True if some clause runs in the kernel (the program loads BPF). */
+bool st_program_on_sites(const struct st_program *prog);
 
 /*
  * The values a printf prints (after its format), or a print(value) (its

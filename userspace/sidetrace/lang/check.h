@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "lang/checker.h"
+#include "lang/probe_kinds.h"
 
 /* The type of a dynamic field once a use fixed it, and that use. */
 struct dyn_type {
@@ -58,8 +59,11 @@ bool ck_is_near(const char *want, const char *have);
 /* "BEGIN", "END", "interval" for messages. */
 const char *ck_point_kind_name(const struct st_attach_point *p);
 
-/* Matches a side: probe to the events of its target. */
-int ck_side_point(struct checker *c, struct st_attach_point *p);
+/* str(argN): the usdt: operand e read as the address of a string. */
+int ck_str_at(struct checker *c, struct st_expr *e);
+
+/* Matches a side: or usdt: probe to the events of its target. */
+int ck_sites_point(struct checker *c, struct st_attach_point *p);
 
 /* "args.a.b[2]" up to (excluding) path segment n. */
 void ck_path_text(const struct st_expr *e, uint32_t n, char *buf, size_t size);

@@ -185,12 +185,10 @@ static int check_str(struct checker *c, struct st_expr *e)
 	err = ck_expr(c, e->kids[0]);
 	if (!err)
 		err = ck_settle(c, e->kids[0], ST_VT_STR, "passed to str()");
+	if (!err && e->kids[0]->vtype != ST_VT_STR)
+		err = ck_str_at(c, e->kids[0]);
 	if (err)
 		return err;
-	if (e->kids[0]->vtype != ST_VT_STR)
-		return ck_err(c, e->kids[0]->pos,
-			      "str() takes a string: SIDE strings are fields already, and "
-			      "sidetrace reads no memory by address");
 	if (n && (n->kind != ST_EXPR_INT || n->uval < 1 || n->uval > ST_STR_LEN))
 		return ck_err(c, n->pos, "str(s, n): n must be an integer constant from 1 to %d",
 			      ST_STR_LEN);

@@ -336,7 +336,8 @@ int ck_field(struct checker *c, struct st_expr *e)
 	int err;
 
 	if (c->no_args)
-		return ck_err(c, e->pos, "args is not available in %s: only side: probes have args",
+		return ck_err(c, e->pos,
+			      "args is not available in %s: only side: and usdt: probes have args",
 			      ck_point_kind_name(c->no_args));
 	e->refs = calloc(cl->nr_events, sizeof(*e->refs));
 	if (!e->refs)
@@ -344,11 +345,17 @@ int ck_field(struct checker *c, struct st_expr *e)
 	e->nr_refs = cl->nr_events;
 	for (i = 0; i < cl->nr_events; i++) {
 		ev = cl->events[i];
-		if (!ev->has_side)
+		if (strcmp(e->str, "args") && !ev->sdt_fields)
+			return ck_err(c, e->pos,
+				      "'%s' is an SDT operand of usdt: probes: SIDE fields have "
+				      "names, use args.FIELD",
+				      e->str);
+		if (!ev->has_side && !ev->sdt_fields)
 			return ck_err(c, e->pos,
 				      "event %s:%s is a plain USDT probe with no SIDE description: "
-				      "it has no args",
-				      ev->provider, ev->name);
+				      "it has no args; trace it as usdt:%s:%s:%s with arg0..argN",
+				      ev->provider, ev->name, ev->path, ev->usdt_provider,
+				      ev->usdt_name);
 		if (ev->variadic && find_field(ev->fields, ev->nr_fields, e->path[0].name) < 0) {
 			err = dynamic_ref(c, e, ev, &e->refs[i]);
 			if (err)
@@ -378,5 +385,31 @@ int ck_field(struct checker *c, struct st_expr *e)
 	if (dynamic && first)
 		return dyn_fix(c, e, e->vtype == ST_VT_STR ? ST_VT_STR : ST_VT_INT,
 			       "a static field of another event of the clause");
+	return 0;
+}
+
+/*
+ * str(argN): a usdt: probe's operand is the address of a string, read
+ * there (as bpftrace's str(arg0)). Only whole operands of 8 bytes: any
+ * other address is not read, since sidetrace reads memory by address only
+ * where a probe passed it.
+ */
+int ck_str_at(struct checker *c, struct st_expr *e)
+{
+	uint32_t i;
+
+	if (e->kind != ST_EXPR_FIELD || e->nr_path != 1)
+		return ck_err(c, e->pos,
+			      "str() takes a string or a usdt: probe's argument (str(arg0)): "
+			      "SIDE strings are fields already, and sidetrace reads no memory "
+			      "at a computed address");
+	for (i = 0; i < e->nr_refs; i++)
+		if (!e->refs[i].event->sdt_fields || e->refs[i].type->size != 8)
+			return ck_err(c, e->pos,
+				      "str(%s): %s is not a 64-bit usdt: operand, so it holds no "
+				      "address",
+				      e->path[0].name, e->path[0].name);
+	e->str_at = true;
+	e->vtype = ST_VT_STR;
 	return 0;
 }

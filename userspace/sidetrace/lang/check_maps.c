@@ -208,7 +208,7 @@ int ck_map_read(struct checker *c, struct st_expr *e)
 	c->prog->maps[e->map_id].elem_used = true;
 	m = &c->prog->maps[e->map_id];
 	if (m->agg != ST_K_VALUE) {
-		if (st_clause_is_side(c->clause))
+		if (st_clause_on_sites(c->clause))
 			return ck_err(c, e->pos,
 				      "%s is %s map, kept per CPU: read it in BEGIN, END or "
 				      "interval; per event, keep a value (@m[k] = v, @m[k]++)",

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * Matching side: probes to the events of their targets, wildcards included.
+ * Matching side: and usdt: probes to the events of their targets (for
+ * usdt:, their usdt: view), wildcards included.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -29,6 +30,7 @@ static int add_event(const struct st_event ***arr, uint32_t *nr, const struct st
 static int no_match(struct checker *c, const struct st_attach_point *p,
 		    const struct st_event_list *l)
 {
+	const char *what = p->kind == ST_AP_USDT ? "USDT probe" : "event";
 	struct names all = {0}, near = {0};
 	char want[512], have[512];
 	size_t i;
@@ -41,25 +43,27 @@ static int no_match(struct checker *c, const struct st_attach_point *p,
 			ck_names_add(&near, have, NULL);
 	}
 	if (!l->nr)
-		ck_err(c, p->target_pos, "%s has no SIDE event", p->target);
+		ck_err(c, p->target_pos, "%s has no %s", p->target,
+		       p->kind == ST_AP_USDT ? "USDT probe" : "SIDE event");
 	else if (strchr(want, '*'))
-		ck_err(c, p->provider_pos, "no event of %s matches %s", p->target, want);
+		ck_err(c, p->provider_pos, "no %s of %s matches %s", what, p->target, want);
 	else
-		ck_err(c, p->provider_pos, "unknown event %s in %s", want, p->target);
+		ck_err(c, p->provider_pos, "unknown %s %s in %s", what, want, p->target);
 	if (near.n)
 		st_diag_hint(c->diag, "did you mean %s?", near.buf);
 	else if (l->nr)
-		st_diag_hint(c->diag, "events of %s: %s", p->target, all.buf);
+		st_diag_hint(c->diag, "%ss of %s: %s", what, p->target, all.buf);
 	return -EINVAL;
 }
 
-int ck_side_point(struct checker *c, struct st_attach_point *p)
+int ck_sites_point(struct checker *c, struct st_attach_point *p)
 {
 	const struct st_event_list *l;
 	char why[256] = "";
 	size_t i;
 
-	l = c->src->target_events(c->src->ctx, p->target, why, sizeof(why));
+	l = c->src->target_events(c->src->ctx, p->target,
+				  st_probe_kind(p->kind)->args == ST_ARGS_SDT, why, sizeof(why));
 	if (!l)
 		return ck_err(c, p->target_pos, "cannot read the events of %s: %s", p->target,
 			      why[0] ? why : "unknown error");

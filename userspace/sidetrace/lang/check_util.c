@@ -84,12 +84,5 @@ bool ck_is_near(const char *want, const char *have)
 
 const char *ck_point_kind_name(const struct st_attach_point *p)
 {
-	switch (p->kind) {
-	case ST_AP_BEGIN:
-		return "BEGIN";
-	case ST_AP_END:
-		return "END";
-	default:
-		return "interval";
-	}
+	return st_probe_kind(p->kind)->name;
 }

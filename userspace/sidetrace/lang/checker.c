@@ -253,8 +253,8 @@ static int check_clause(struct checker *c, struct st_clause *cl)
 	c->nr_dyn = 0;
 	c->nr_scope = 0;
 	for (i = 0; !err && i < cl->nr_points; i++) {
-		if (cl->points[i].kind == ST_AP_SIDE)
-			err = ck_side_point(c, &cl->points[i]);
+		if (st_probe_kind(cl->points[i].kind)->on_sites)
+			err = ck_sites_point(c, &cl->points[i]);
 		else if (!c->no_args)
 			c->no_args = &cl->points[i];
 	}

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "lang/lexer.h"
+#include "lang/probe_kinds.h"
 
 void st_lex_init(struct st_lexer *lx, const char *src, const char *filename, struct st_diag *diag)
 {
@@ -366,50 +367,72 @@ static char *quoted_target(struct st_lexer *lx)
 	return st_lex_string(lx, &tok);
 }
 
-static int lex_side_probe(struct st_lexer *lx, struct st_attach_point *p)
+/*
+ * One ':'-separated word of an event probe, the what ("provider") written
+ * as a ("a provider") in messages; NULL with a diagnostic when it is empty.
+ */
+static char *event_word(struct st_lexer *lx, const struct st_probe_kind *k, const char *what,
+			const char *a, struct st_pos *pos)
 {
 	/* '/' may start the filter after the event; paths hold it. */
 	static const char name_stop[] = ":,{}/()";
-	static const char target_stop[] = ":,{}()";
+	char *w;
 
-	p->kind = ST_AP_SIDE;
-	if (expect_colon(lx, "target (side:TARGET:PROVIDER:EVENT)"))
-		return -1;
-	p->target_pos = lx->pos;
-	if (peek(lx, 0) == '"') {
-		p->target = quoted_target(lx);
-		if (!p->target)
-			return st_diag_is_set(lx->diag) ? -1 : -ENOMEM;
-	} else {
-		p->target = probe_word(lx, target_stop);
-		if (!p->target)
-			return -ENOMEM;
+	if (peek(lx, 0) != ':') {
+		fail(lx, lx->pos, "expected ':' before the %s (%s)", what, k->syntax);
+		return NULL;
 	}
-	if (!p->target[0])
+	bump(lx);
+	*pos = lx->pos;
+	w = probe_word(lx, name_stop);
+	if (w && !w[0]) {
+		free(w);
+		fail(lx, *pos, "expected %s name or '*' (%s)", a, k->syntax);
+		return NULL;
+	}
+	return w;
+}
+
+/*
+ * side:TARGET:PROVIDER:EVENT, usdt:TARGET:[PROVIDER:]NAME: a usdt: probe
+ * without a provider matches it in every provider, as bpftrace's.
+ */
+static int lex_event_probe(struct st_lexer *lx, const struct st_probe_kind *k,
+			   struct st_attach_point *p)
+{
+	static const char target_stop[] = ":,{}()";
+	char *last;
+
+	p->kind = k->kind;
+	if (peek(lx, 0) != ':')
+		return fail(lx, lx->pos, "expected ':' before the target (%s)", k->syntax);
+	bump(lx);
+	p->target_pos = lx->pos;
+	p->target = peek(lx, 0) == '"' ? quoted_target(lx) : probe_word(lx, target_stop);
+	if (!p->target)
+		return st_diag_is_set(lx->diag) ? -1 : -ENOMEM;
+	if (!p->target[0] && peek(lx, 0) != ':')
 		return fail(lx, p->target_pos,
-			    "expected a target after 'side:': a path (./app, /usr/lib/libfoo.so) "
-			    "or a library name (libfoo)");
-	if (expect_colon(lx, "provider (side:TARGET:PROVIDER:EVENT)"))
-		return -1;
-	p->provider_pos = lx->pos;
-	p->provider = probe_word(lx, name_stop);
+			    "expected a target after '%s:': a path (./app, /usr/lib/libfoo.so) "
+			    "or a library name (libfoo)",
+			    k->name);
+	p->provider = event_word(lx, k, "provider", "a provider", &p->provider_pos);
 	if (!p->provider)
-		return -ENOMEM;
-	if (!p->provider[0])
-		return fail(lx, p->provider_pos,
-			    "expected a provider name or '*' (side:TARGET:PROVIDER:EVENT)");
-	if (expect_colon(lx, "event (side:TARGET:PROVIDER:EVENT)"))
-		return -1;
-	p->event_pos = lx->pos;
-	p->event = probe_word(lx, name_stop);
-	if (!p->event)
-		return -ENOMEM;
-	if (!p->event[0])
-		return fail(lx, p->event_pos,
-			    "expected an event name or '*' (side:TARGET:PROVIDER:EVENT)");
+		return st_diag_is_set(lx->diag) ? -1 : -ENOMEM;
+	if (k->kind == ST_AP_USDT && peek(lx, 0) != ':') {
+		/* usdt:TARGET:NAME */
+		p->event = p->provider;
+		p->event_pos = p->provider_pos;
+		p->provider = strdup("*");
+		return p->provider ? 0 : -ENOMEM;
+	}
+	last = k->kind == ST_AP_USDT ? event_word(lx, k, "probe", "a probe", &p->event_pos)
+				     : event_word(lx, k, "event", "an event", &p->event_pos);
+	if (!last)
+		return st_diag_is_set(lx->diag) ? -1 : -ENOMEM;
+	p->event = last;
 	if (peek(lx, 0) == ':')
-		return fail(lx, lx->pos,
-			    "too many ':' in probe: expected side:TARGET:PROVIDER:EVENT");
+		return fail(lx, lx->pos, "too many ':' in probe: expected %s", k->syntax);
 	return 0;
 }
 
@@ -449,8 +472,8 @@ static int lex_interval_probe(struct st_lexer *lx, struct st_attach_point *p)
 
 int st_lex_attach_point(struct st_lexer *lx, struct st_attach_point *p)
 {
-	static const char expected[] =
-		"side:TARGET:PROVIDER:EVENT, BEGIN, END, interval:s:N or interval:ms:N";
+	const char *expected = st_probe_kinds_syntax();
+	const struct st_probe_kind *k;
 	size_t start, len;
 	int err;
 
@@ -462,16 +485,13 @@ int st_lex_attach_point(struct st_lexer *lx, struct st_attach_point *p)
 	while (is_ident_char(peek(lx, 0)))
 		bump(lx);
 	len = lx->off - start;
-	if (len == 4 && !strncmp(lx->src + start, "side", 4))
-		return lex_side_probe(lx, p);
-	if (len == 8 && !strncmp(lx->src + start, "interval", 8))
+	k = st_probe_kind_named(lx->src + start, len);
+	if (k && k->on_sites)
+		return lex_event_probe(lx, k, p);
+	if (k && k->kind == ST_AP_INTERVAL)
 		return lex_interval_probe(lx, p);
-	if (peek(lx, 0) != ':' && len == 5 && !strncmp(lx->src + start, "BEGIN", 5)) {
-		p->kind = ST_AP_BEGIN;
-		return 0;
-	}
-	if (peek(lx, 0) != ':' && len == 3 && !strncmp(lx->src + start, "END", 3)) {
-		p->kind = ST_AP_END;
+	if (k && peek(lx, 0) != ':') {
+		p->kind = k->kind;
 		return 0;
 	}
 	if (!len)

@@ -11,7 +11,8 @@
 #include "lang/parse.h"
 
 static const char value_forms[] =
-	"args.FIELD, a builtin (pid, tid, comm, nsecs, elapsed, cpu, uid, probe, loglevel, "
+	"args.FIELD, argN (usdt:), a builtin (pid, tid, comm, nsecs, elapsed, cpu, uid, probe, "
+	"loglevel, "
 	"rand), $var, @map[key], a number, a string, a cast such as (uint8) or '('";
 
 static int parse_unary(struct parser *p, struct st_expr **out);
@@ -119,7 +120,27 @@ static bool is_argn(const char *s)
 	return !strncmp(s, "arg", 3) && s[3] && strspn(s + 3, "0123456789") == strlen(s + 3);
 }
 
-/* An identifier: args.FIELD, a builtin or a call. e->str holds it. */
+/*
+ * argN, a usdt: probe's SDT operand N: the field "argN" of its usdt: view
+ * (discovery/usdt_view.h); e->str keeps "argN", so that the checker can
+ * tell it from args.argN.
+ */
+static int argn_field(struct parser *p, struct st_expr *e)
+{
+	struct st_path_seg *seg = pr_push(&e->path, &e->nr_path, sizeof(*seg));
+
+	if (!seg)
+		return pr_oom(p);
+	seg->pos = e->pos;
+	seg->kind = ST_SEG_NAME;
+	seg->name = strdup(e->str);
+	if (!seg->name)
+		return pr_oom(p);
+	e->kind = ST_EXPR_FIELD;
+	return 0;
+}
+
+/* An identifier: args.FIELD, argN, a builtin or a call. e->str holds it. */
 static int parse_ident(struct parser *p, struct st_expr *e)
 {
 	int b, err;
@@ -146,9 +167,7 @@ static int parse_ident(struct parser *p, struct st_expr *e)
 		}
 	}
 	if (is_argn(e->str))
-		return pr_err(p, e->pos,
-			      "'%s' is not available: SIDE fields have names, use args.FIELD",
-			      e->str);
+		return argn_field(p, e);
 	return pr_err(p, e->pos, "unknown identifier '%s': expected %s", e->str, value_forms);
 }
 

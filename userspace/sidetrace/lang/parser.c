@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "lang/parse.h"
+#include "lang/probe_kinds.h"
 
 int __attribute__((format(printf, 3, 4)))
 pr_err(struct parser *p, struct st_pos pos, const char *fmt, ...)
@@ -166,9 +167,8 @@ int st_parse(const char *src, const char *filename, struct st_program **out, str
 			break;
 	}
 	if (!err && !prog->nr_clauses)
-		err = pr_err(&p, p.lx.pos,
-			     "empty program: expected a probe: side:TARGET:PROVIDER:EVENT, BEGIN, "
-			     "END, interval:s:N or interval:ms:N");
+		err = pr_err(&p, p.lx.pos, "empty program: expected a probe: %s",
+			     st_probe_kinds_syntax());
 	if (err)
 		goto cleanup;
 	*out = prog;

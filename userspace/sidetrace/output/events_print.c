@@ -10,6 +10,7 @@
 #include <side/abi/type-description.h>
 
 #include "discovery/discovery.h"
+#include "discovery/sdt_args.h"
 #include "output/events_print.h"
 #include "util/escape.h"
 #include "util/textbuf.h"
@@ -249,14 +250,34 @@ void st_list_print_text(FILE *f, const struct st_event_list *l, bool verbose)
 	}
 }
 
+/* A usdt: probe's arguments: their types and, as bpftrace has none, the operands of a site. */
+static void print_operands(FILE *f, const struct st_event *ev)
+{
+	char op[64];
+	uint32_t i;
+
+	for (i = 0; i < ev->nr_fields; i++) {
+		st_sdt_arg_text(ev->nr_sites ? ev->sites[0].args : NULL, i, op, sizeof(op));
+		fprintf(f, "    %s: %s", ev->fields[i].name, st_type_name(&ev->fields[i].type));
+		if (op[0]) {
+			fputs(" (", f);
+			st_fputs_text(f, op);
+			fputc(')', f);
+		}
+		fputc('\n', f);
+	}
+}
+
 void st_probe_print_text(FILE *f, const struct st_event *ev, bool fields)
 {
-	fputs("side:", f);
+	fputs(ev->sdt_fields ? "usdt:" : "side:", f);
 	st_fputs_text(f, ev->path);
 	fputc(':', f);
 	print_names(f, ev->provider, ev->name);
 	fputc('\n', f);
-	if (fields)
+	if (fields && ev->sdt_fields)
+		print_operands(f, ev);
+	else if (fields)
 		print_fields(f, ev, false);
 }
 

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: MIT
+/* The table of attach-point kinds (probe_kinds.h). */
+#include <stdio.h>
+#include <string.h>
+
+#include "lang/probe_kinds.h"
+
+static const struct st_probe_kind kinds[] = {
+	{ST_AP_SIDE, "side", "side:TARGET:PROVIDER:EVENT", true, ST_ARGS_SIDE},
+	{ST_AP_USDT, "usdt", "usdt:TARGET:[PROVIDER:]NAME", true, ST_ARGS_SDT},
+	{ST_AP_BEGIN, "BEGIN", "BEGIN", false, ST_ARGS_NONE},
+	{ST_AP_END, "END", "END", false, ST_ARGS_NONE},
+	{ST_AP_INTERVAL, "interval", "interval:s:N or interval:ms:N", false, ST_ARGS_NONE},
+};
+
+#define NR_KINDS (sizeof(kinds) / sizeof(kinds[0]))
+
+const struct st_probe_kind *st_probe_kind(enum st_ap_kind kind)
+{
+	size_t i;
+
+	for (i = 0; i < NR_KINDS; i++)
+		if (kinds[i].kind == kind)
+			return &kinds[i];
+	return &kinds[0];
+}
+
+const struct st_probe_kind *st_probe_kind_named(const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < NR_KINDS; i++)
+		if (strlen(kinds[i].name) == len && !strncmp(kinds[i].name, name, len))
+			return &kinds[i];
+	return NULL;
+}
+
+const char *st_probe_kinds_syntax(void)
+{
+	static char syntax[256];
+	size_t i, off = 0;
+
+	if (syntax[0])
+		return syntax;
+	for (i = 0; i < NR_KINDS; i++)
+		off += snprintf(syntax + off, sizeof(syntax) - off, "%s%s", i ? ", " : "",
+				kinds[i].syntax);
+	return syntax;
+}

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The kinds of attach points, one row each (probe_kinds.c): what a kind is
+ * called, how it is written, where its clauses run and what args.* reads
+ * there. A new kind of probe is a row here and its load source, not a
+ * branch in every pass (docs/ARCHITECTURE.md, "Probe kinds").
+ */
+#ifndef SIDETRACE_PROBE_KINDS_H
+#define SIDETRACE_PROBE_KINDS_H
+
+#include <stdbool.h>
+
+#include "lang/ast.h"
+
+/* What args.* of a kind's probe reads. */
+enum st_args_from {
+	ST_ARGS_NONE, /* no args: BEGIN, END, interval */
+	ST_ARGS_SIDE, /* the SIDE description's fields */
+	ST_ARGS_SDT, /* the SDT operands of the probe's note: arg0..argN */
+};
+
+struct st_probe_kind {
+	enum st_ap_kind kind;
+	const char *name; /* as written before the first ':' */
+	const char *syntax; /* for messages */
+	/* Matched to the events of targets and attached as uprobes at their sites. */
+	bool on_sites;
+	enum st_args_from args;
+};
+
+/* The row of kind. */
+const struct st_probe_kind *st_probe_kind(enum st_ap_kind kind);
+
+/* The row named name (len bytes), or NULL. */
+const struct st_probe_kind *st_probe_kind_named(const char *name, size_t len);
+
+/* Every kind's syntax, for "expected ..." messages. */
+const char *st_probe_kinds_syntax(void);
+
+#endif /* SIDETRACE_PROBE_KINDS_H */
