@@ -50,7 +50,7 @@ l_probes() { # binary
 	done
 }
 
-@test "-l patterns: wildcards, bpftrace's side:TARGET:EVENT, no match, refused forms" {
+@test "-l patterns: wildcards, bpftrace's side:TARGET:EVENT and usdt:TARGET:NAME, no match, refused forms" {
 	run -0 --separate-stderr "$SIDETRACE" -l "side:$HTTPD:http:*"
 	[ "$output" = "side:$HTTPD:http:error
 side:$HTTPD:http:request" ]
@@ -62,10 +62,12 @@ side:$HTTPD:http:request" ]
 	[ "$stderr" = "sidetrace: no probe matches side:$HTTPD:nope:*" ]
 	run -2 --separate-stderr "$SIDETRACE" -l
 	[ "$stderr" = "sidetrace: -l: give a pattern, e.g. 'side:./app:*', or -p PID" ]
-	run -2 --separate-stderr "$SIDETRACE" -l "usdt:$HTTPD:*"
-	[ "${stderr%%$'\n'*}" = "pattern:1:1: error: unknown probe type 'usdt': expected side:TARGET:PROVIDER:EVENT, BEGIN, END, interval:s:N or interval:ms:N" ]
+	run -0 "$SIDETRACE" -l "usdt:$HTTPD:request"
+	[ "$output" = "usdt:$HTTPD:http:request" ]
+	run -2 --separate-stderr "$SIDETRACE" -l "kprobe:vfs_read"
+	[ "${stderr%%$'\n'*}" = "pattern:1:1: error: unknown probe type 'kprobe': expected side:TARGET:PROVIDER:EVENT, usdt:TARGET:[PROVIDER:]NAME, BEGIN, END, interval:s:N or interval:ms:N" ]
 	run -2 --separate-stderr "$SIDETRACE" -l BEGIN
-	[ "$stderr" = "sidetrace: -l 'BEGIN': a pattern is side:TARGET[:PROVIDER]:EVENT, '*' wildcards" ]
+	[ "$stderr" = "sidetrace: -l 'BEGIN': a pattern is side:TARGET[:PROVIDER]:EVENT or usdt:TARGET[:PROVIDER]:NAME, '*' wildcards" ]
 	run -2 --separate-stderr "$SIDETRACE" -l -e 'BEGIN { exit(); }'
 	[ "$stderr" = "sidetrace: -l lists probes: it takes a PATTERN and -p PID, not -e, -c or -d" ]
 	run -1 --separate-stderr "$SIDETRACE" -l 'side:/nonexistent:*'
