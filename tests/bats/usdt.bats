@@ -1,0 +1,103 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
+# Issue 24, item 1: usdt: probes on any USDT probe, arguments typed by their
+# SDT operands, exact against the fixture's known values, whatever form
+# the compiler gave the operands (gcc and clang, -O0 to -O3: registers of
+# every size, constants, frame offsets, index registers).
+
+bats_require_minimum_version 1.5.0
+load helpers
+
+N=100
+
+setup_file() {
+	local cc o
+	for cc in gcc clang; do
+		for o in O0 O2 O3; do
+			$cc -$o -g -Wall "$ROOT/tests/fixtures/usdt_app.c" \
+				-o "$BATS_FILE_TMPDIR/usdt_${cc}_$o"
+		done
+	done
+}
+
+# The fixture's values for i = 0 .. N-1 (tests/fixtures/usdt_app.c).
+expected() {
+	awk -v n=$N 'BEGIN {
+		for (i = 0; i < n; i++) {
+			s0 += i; s1 += -(i % 7); s2 += (i * 37) % 256; e += (i % 8) * 3 + 1
+			k += i % 3; c[i % 3]++
+		}
+		printf "@c4: %d\n@e: %d\n@g: %d\n@k: %d\n@m3: %.0f\n", 42 * n, e, n, k, (n - 1) * 1000000007
+		printf "@name[alpha]: %d\n@name[beta]: %d\n@name[gamma]: %d\n", c[0], c[1], c[2]
+		printf "@s0: %d\n@s1: %d\n@s2: %d\n", s0, s1, s2
+	}'
+}
+
+prog() { # binary
+	cat <<P
+usdt:$1:fx:ints { @s0 = sum(arg0); @s1 = sum(arg1); @s2 = sum(arg2); @m3 = max(arg3); @c4 = sum(arg4); }
+usdt:$1:fx:name { @name[str(arg0)] = count(); @k = sum(arg1); }
+usdt:$1:elem { @e = sum(arg0); }
+usdt:$1:fx:gated { @g = count(); }
+P
+}
+
+check_build() { # cc level
+	local b="$BATS_FILE_TMPDIR/usdt_$1_$2"
+	run timeout 60 "$SIDETRACE" -c "$b $N" -e "$(prog "$b")"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	diff <(expected) <(grep '^@' <<<"$output" | sort)
+}
+
+@test "gcc -O0: frame-offset and register operands, exact" { check_build gcc O0; }
+@test "gcc -O2: index-register operands (8@(%rdx,%rax,8)), exact" { check_build gcc O2; }
+@test "gcc -O3" { check_build gcc O3; }
+@test "clang -O0" { check_build clang O0; }
+@test "clang -O2: %rsp-relative operands, exact" { check_build clang O2; }
+@test "clang -O3" { check_build clang O3; }
+
+@test "a semaphore-gated probe fires only while traced, system-wide and in a process started later" {
+	local b="$BATS_FILE_TMPDIR/usdt_gcc_O2" st
+	"$SIDETRACE" -e "usdt:$b:fx:gated { @g = count(); @s = sum(arg0); }" > "$BATS_TEST_TMPDIR/sw.txt" 2>&1 &
+	st=$!
+	for _ in $(seq 200); do
+		grep -q '^Attaching' "$BATS_TEST_TMPDIR/sw.txt" && break
+		sleep 0.05
+	done
+	"$b" $N
+	kill -INT $st
+	wait $st
+	cat "$BATS_TEST_TMPDIR/sw.txt"
+	grep -qx "@g: $N" "$BATS_TEST_TMPDIR/sw.txt"
+	grep -qx "@s: $((N * (N - 1) / 2))" "$BATS_TEST_TMPDIR/sw.txt"
+}
+
+@test "-lv: each argument's type and operand" {
+	run -0 "$SIDETRACE" -lv "usdt:$BATS_FILE_TMPDIR/usdt_gcc_O2:ints"
+	[ "$output" = "usdt:$BATS_FILE_TMPDIR/usdt_gcc_O2:fx:ints
+    arg0: s32 (-4@%edi)
+    arg1: s16 (-2@%ax)
+    arg2: u8 (1@%dl)
+    arg3: s64 (-8@%rsi)
+    arg4: s32 (-4@\$42)" ]
+}
+
+@test "a SIDE event's sites are usdt: probes too, arguments raw" {
+	run -0 "$SIDETRACE" -c "$HTTPD -n 200 -s 7" -e "usdt:$HTTPD:http:error { @n = count(); @c = sum(arg0); }"
+	[ "$(grep '^@n:' <<<"$output")" = "@n: $("$HTTPD" -n 200 -s 7 -v | truth_count http:error)" ]
+	[ "$(grep '^@c:' <<<"$output")" = "@c: $("$HTTPD" -n 200 -s 7 -v | truth_sum http:error code)" ]
+}
+
+@test "usdt: mistakes: unknown probe, str() of a 32-bit operand, print(args), argN in side:" {
+	local b="$BATS_FILE_TMPDIR/usdt_gcc_O2"
+	run -1 --separate-stderr "$SIDETRACE" -d -e "usdt:$b:fx:intz { @ = count(); }"
+	grep -q "unknown USDT probe fx:intz in $b" <<<"$stderr"
+	grep -q "did you mean fx:ints?" <<<"$stderr"
+	run -1 --separate-stderr "$SIDETRACE" -d -e "usdt:$b:fx:ints { @[str(arg0)] = count(); }"
+	grep -q "str(arg0): arg0 is not a 64-bit usdt: operand, so it holds no address" <<<"$stderr"
+	run -1 --separate-stderr "$SIDETRACE" -d -e "usdt:$b:fx:ints { print(args); }"
+	grep -q "print(args) prints a SIDE event's fields: a usdt: probe's arguments are arg0..argN" <<<"$stderr"
+	run -1 --separate-stderr "$SIDETRACE" -d -e "side:$HTTPD:http:error { @ = sum(arg0); }"
+	grep -q "'arg0' is an SDT operand of usdt: probes: SIDE fields have names, use args.FIELD" <<<"$stderr"
+}
