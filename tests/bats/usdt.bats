@@ -101,3 +101,31 @@ check_build() { # cc level
 	run -1 --separate-stderr "$SIDETRACE" -d -e "side:$HTTPD:http:error { @ = sum(arg0); }"
 	grep -q "'arg0' is an SDT operand of usdt: probes: SIDE fields have names, use args.FIELD" <<<"$stderr"
 }
+
+# Real software from Debian (installed by scripts/deps.sh).
+
+@test "Python 3.11: function__return by function name, exact for a script with known calls" {
+	local py=/usr/bin/python3.11 s="$BATS_TEST_TMPDIR/calls.py"
+	[ -x "$py" ] || skip "no $py"
+	printf 'def leaf(x):\n    return x + 1\ndef mid(n):\n    return sum(leaf(i) for i in range(n))\nfor _ in range(20):\n    mid(5)\n' > "$s"
+	run -0 timeout 60 "$SIDETRACE" -c "$py $s" \
+		-e "usdt:$py:python:function__return /str(arg0) == \"$s\"/ { @[str(arg1)] = count(); }"
+	echo "$output"
+	grep -qx '@\[leaf\]: 100' <<<"$output"
+	grep -qx '@\[mid\]: 20' <<<"$output"
+	grep -qx '@\[<module>\]: 1' <<<"$output"
+}
+
+@test "libstdc++ by name under -c: throw, rethrow and catch counted (bpftrace -c cannot attach there)" {
+	printf '%s\n' '#include <cstdlib>' \
+		'int main(int argc, char **argv) { int n = atoi(argv[1]);' \
+		'for (int i = 0; i < n; i++) try { try { throw i; } catch (...) { throw; } } catch (int) {}' \
+		'return 0; }' > "$BATS_TEST_TMPDIR/t.cpp"
+	g++ -O2 "$BATS_TEST_TMPDIR/t.cpp" -o "$BATS_TEST_TMPDIR/thrower"
+	run -0 timeout 60 "$SIDETRACE" -c "$BATS_TEST_TMPDIR/thrower 7" \
+		-e 'usdt:libstdc++:libstdcxx:* { @[probe] = count(); }'
+	echo "$output"
+	grep -qx "@\[usdt:libstdc++:libstdcxx:throw\]: 7" <<<"$output"
+	grep -qx "@\[usdt:libstdc++:libstdcxx:rethrow\]: 7" <<<"$output"
+	grep -qx "@\[usdt:libstdc++:libstdcxx:catch\]: 14" <<<"$output"
+}
