@@ -156,6 +156,9 @@ HTTPD=$TREE/.output/examples/httpd_sim
 FORKAPP=$WORK/fork_app
 cc -O2 -I"$TREE/include" "$TREE/tests/fixtures/fork_app.c" -o "$FORKAPP" \
 	"$TREE/.output/libside.a" -lpthread || die "cannot build fork_app"
+# Plain USDT probes (tests/bats/usdt.bats does the same on the host).
+USDTAPP=$WORK/usdt_app
+cc -O2 "$TREE/tests/fixtures/usdt_app.c" -o "$USDTAPP" || die "cannot build usdt_app"
 say "testing $ST"
 
 # Ground truth and the host's own view, to compare with the guest's.
@@ -293,6 +296,9 @@ EOF
 		prog=${c#*|}
 		printf 'run %s "%s" -e %q -c %q\n' "$name" "$ST" "side:$HTTPD:http:request $prog" "$HTTPD -n $N -s $SEED"
 	done
+	printf 'run usdt "%s" -e %q -c %q\n' "$ST" \
+		"usdt:$USDTAPP:fx:ints { @s1 = sum(arg1); @m3 = max(arg3); } usdt:$USDTAPP:elem { @e = sum(arg0); } usdt:$USDTAPP:fx:name { @[str(arg0)] = count(); } usdt:$USDTAPP:gated { @g = count(); }" \
+		"$USDTAPP 100"
 	for m in fork daemon threads; do
 		printf 'run fork-%s "%s" -e %q -c %q\n' "$m" "$ST" \
 			"side:$FORKAPP:fk:tick { @[args.who] = count(); }" "$FORKAPP $m 6"
@@ -434,6 +440,10 @@ mapfile -t want < <(paste <(truth http:request status) <(truth http:request path
 mapfile -t -O "${#want[@]}" want < <(paste <(truth http:request method) <(truth http:request path) |
 	awk '{ p[$1] = $2 } END { for (k in p) { print "@p[" k "]: " p[k]; print "@q[" k "]: " substr(p[k], 1, 1) } }')
 check strcut "${want[@]}"
+# usdt_app 100's known values (tests/fixtures/usdt_app.c): index-register and
+# register operands, strings by address, a semaphore raised by the kernel.
+check usdt "@s1: -295" "@m3: 99000000693" "@e: 1126" "@[alpha]: 34" "@[beta]: 33" \
+	"@[gamma]: 33" "@g: 100"
 # -c follows the children; none of them dies at the site its parent hit.
 check fork-fork "children ok" "@[0]: 6" "@[1]: 6"
 check fork-daemon "children ok" "@[0]: 6" "@[1]: 6"
