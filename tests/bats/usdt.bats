@@ -73,6 +73,19 @@ check_build() { # cc level
 	grep -qx "@s: $((N * (N - 1) / 2))" "$BATS_TEST_TMPDIR/sw.txt"
 }
 
+@test "-p with an empty target: every object the process maps" {
+	printf '%s\n' '#include <sys/sdt.h>' '#include <stdio.h>' '#include <unistd.h>' \
+		'int main(void) { printf("%d\n", getpid()); fflush(stdout); sleep(1);' \
+		'for (int i = 0; i < 50; i++) DTRACE_PROBE1(sl, tick, i); return 0; }' \
+		> "$BATS_TEST_TMPDIR/late.c"
+	cc -O2 "$BATS_TEST_TMPDIR/late.c" -o "$BATS_TEST_TMPDIR/late"
+	start_app "$BATS_TEST_TMPDIR/late.out" "$BATS_TEST_TMPDIR/late"
+	run -0 timeout 30 "$SIDETRACE" -p "$APP_PID" -e 'usdt::sl:tick { @n = count(); @s = sum(arg0); }'
+	echo "$output"
+	grep -qx '@n: 50' <<<"$output"
+	grep -qx '@s: 1225' <<<"$output"
+}
+
 @test "-lv: each argument's type and operand" {
 	run -0 "$SIDETRACE" -lv "usdt:$BATS_FILE_TMPDIR/usdt_gcc_O2:ints"
 	[ "$output" = "usdt:$BATS_FILE_TMPDIR/usdt_gcc_O2:fx:ints

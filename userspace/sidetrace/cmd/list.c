@@ -161,7 +161,8 @@ static char *full_pattern(const char *pattern)
 	const char *rest = strchr(pattern, ':') + 1, *last = NULL;
 	char *out = NULL;
 
-	if (strncmp(pattern, "side:", strlen("side:")) && strncmp(pattern, "usdt:", strlen("usdt:")))
+	if (strncmp(pattern, "side:", strlen("side:")) &&
+	    strncmp(pattern, "usdt:", strlen("usdt:")))
 		return strdup(pattern);
 	/* A quoted target may hold ':'. */
 	if (*rest == '"' && strchr(rest + 1, '"'))

@@ -136,7 +136,10 @@ static bool object_matches(const char *path, const char *target)
 	char real[PATH_MAX];
 
 	base = base ? base + 1 : path;
-	/* "*" is every object; "*kv*" those whose path or file name match. */
+	/* "*" and "" (-p's implied target) are every object; "*kv*" those whose path or file name
+	 * match. */
+	if (!*target)
+		return true;
 	if (strchr(target, '*'))
 		return !fnmatch(target, path, 0) || !fnmatch(target, base, 0);
 	if (!strcmp(path, target))

@@ -14,10 +14,10 @@
 /* The integer type of an operand of size bytes (negative: signed). */
 static void operand_type(int size, struct st_type *t)
 {
-	static const uint16_t unsigned_labels[] = {SIDE_TYPE_U8, SIDE_TYPE_U16, 0, SIDE_TYPE_U32,
-						   0, 0, 0, SIDE_TYPE_U64};
-	static const uint16_t signed_labels[] = {SIDE_TYPE_S8, SIDE_TYPE_S16, 0, SIDE_TYPE_S32,
-						 0, 0, 0, SIDE_TYPE_S64};
+	static const uint16_t unsigned_labels[] = {
+		SIDE_TYPE_U8, SIDE_TYPE_U16, 0, SIDE_TYPE_U32, 0, 0, 0, SIDE_TYPE_U64};
+	static const uint16_t signed_labels[] = {
+		SIDE_TYPE_S8, SIDE_TYPE_S16, 0, SIDE_TYPE_S32, 0, 0, 0, SIDE_TYPE_S64};
 	uint32_t n = size < 0 ? -size : size;
 
 	if (n < 1 || n > 8 || !unsigned_labels[n - 1])
