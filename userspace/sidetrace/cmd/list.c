@@ -158,12 +158,13 @@ int st_cmd_list(int argc, char **argv)
  */
 static char *full_pattern(const char *pattern)
 {
-	const char *rest = strchr(pattern, ':') + 1, *last = NULL;
+	const char *rest, *last = NULL;
 	char *out = NULL;
 
 	if (strncmp(pattern, "side:", strlen("side:")) &&
 	    strncmp(pattern, "usdt:", strlen("usdt:")))
 		return strdup(pattern);
+	rest = strchr(pattern, ':') + 1;
 	/* A quoted target may hold ':'. */
 	if (*rest == '"' && strchr(rest + 1, '"'))
 		rest = strchr(rest + 1, '"') + 1;

@@ -136,8 +136,8 @@ static int add_probe(const struct st_program *prog, struct st_compiled *out,
 	/* A wildcard target (-p) spans objects: the probe names the event's. */
 	if (strchr(target, '*'))
 		target = ev->path;
-	if (asprintf(&p->name, "%s:%s:%s:%s", ev->sdt_fields ? "usdt" : "side", target,
-		     ev->provider, ev->name) < 0) {
+	if (asprintf(&p->name, "%s:%s:%s%s%s", st_view_kind(ev), target, ev->provider,
+		     *ev->provider ? ":" : "", ev->name) < 0) {
 		p->name = NULL;
 		return -ENOMEM;
 	}
@@ -151,7 +151,7 @@ static int add_probe(const struct st_program *prog, struct st_compiled *out,
 	fixed = ev->variadic ? 3 : 2;
 	nargs = ev->nr_sites ? ev->sites[0].sdt.nr : 0;
 	/* A usdt: probe's fields are its SDT operands (discovery/usdt_view.h). */
-	if (ev->sdt_fields)
+	if (st_view_located(ev))
 		p->nr_sdt_values = ev->nr_fields;
 	if (ev->has_side && nargs < fixed) {
 		st_diag_set(

@@ -81,7 +81,7 @@ int cg_print_event(struct cctx *c, const struct st_stmt *st)
 {
 	struct st_probe_cfg *cfg = &c->probe->cfg;
 
-	if (c->probe->event->sdt_fields)
+	if (st_view_located(c->probe->event))
 		return cg_fail(c, st->pos,
 			       "print(args) prints a SIDE event's fields: a usdt: probe's "
 			       "arguments are arg0..argN, print them with printf()");

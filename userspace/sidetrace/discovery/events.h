@@ -39,6 +39,7 @@ struct st_type {
 struct st_field {
 	char *name;
 	struct st_type type;
+	char *unreadable; /* why it cannot be read where it is probed (DWARF), or NULL */
 };
 
 /* One stapsdt note of the event (a probe site). */
@@ -51,6 +52,19 @@ struct st_site {
 	struct st_sdt_args sdt; /* args parsed: where each argument is */
 };
 
+/*
+ * What an event is a view of: its fields, and where the probe reads them.
+ * Outside ST_VIEW_SIDE, field i is read where the site's sdt.spec[i] says
+ * (an SDT operand, or a location found in DWARF), never from a SIDE
+ * argument vector.
+ */
+enum st_event_view {
+	ST_VIEW_SIDE, /* the SIDE description's fields (has_side), or none */
+	ST_VIEW_USDT, /* usdt_view.h: arg0..argN, the SDT operands */
+	ST_VIEW_UPROBE, /* functions.h: a function's parameters, arg0..arg5 */
+	ST_VIEW_URETPROBE, /* functions.h: a function's return value, retval */
+};
+
 struct st_event {
 	char *path; /* object file holding the event */
 	char *provider; /* SIDE provider name (unsanitized), or USDT provider */
@@ -58,8 +72,7 @@ struct st_event {
 	char *usdt_provider; /* provider as in the stapsdt note (sanitized) */
 	char *usdt_name; /* name as in the stapsdt note (sanitized) */
 	bool has_side; /* false: plain USDT probe with no SIDE description */
-	/* the usdt: view (usdt_view.h): fields arg0..argN are the SDT operands */
-	bool sdt_fields;
+	enum st_event_view view;
 	bool variadic;
 	uint32_t loglevel;
 	uint64_t desc_addr; /* virtual address of struct side_event_description */
@@ -70,6 +83,20 @@ struct st_event {
 	uint32_t nr_sites;
 	char *error; /* why the description is partial, or NULL */
 };
+
+/* Fields are read from the sites' locations (sdt.spec), not from a SIDE vector. */
+static inline bool st_view_located(const struct st_event *ev)
+{
+	return ev->view != ST_VIEW_SIDE;
+}
+
+/* The kind of attach point that names the event: "side", "usdt", "uprobe", "uretprobe". */
+static inline const char *st_view_kind(const struct st_event *ev)
+{
+	static const char *const kinds[] = {"side", "usdt", "uprobe", "uretprobe"};
+
+	return kinds[ev->view];
+}
 
 struct st_event_list {
 	struct st_event *events;

@@ -37,8 +37,7 @@ static const struct {
 	{{"r15", "r15d", "r15w", "r15b"}, offsetof(struct pt_regs, r15)},
 };
 
-/* "%rax" (len bytes) -> word of struct pt_regs, or -1. */
-static int reg_word(const char *name, size_t len)
+int st_sdt_reg_word(const char *name, size_t len)
 {
 	size_t i, k;
 
@@ -68,7 +67,7 @@ static int parse_mem(char *paren, struct st_arg_spec *spec)
 	*close = '\0';
 	comma = strchr(inner, ',');
 	if (!comma) {
-		base = reg_word(inner, strlen(inner));
+		base = st_sdt_reg_word(inner, strlen(inner));
 		if (base < 0)
 			return -EINVAL;
 		spec->loc = ST_LOC_MEM;
@@ -76,13 +75,13 @@ static int parse_mem(char *paren, struct st_arg_spec *spec)
 		return 0;
 	}
 	if (comma != inner) {
-		base = reg_word(inner, comma - inner);
+		base = st_sdt_reg_word(inner, comma - inner);
 		if (base < 0)
 			return -EINVAL;
 	}
 	inner = comma + 1;
 	comma = strchr(inner, ',');
-	idx = reg_word(inner, comma ? (size_t)(comma - inner) : strlen(inner));
+	idx = st_sdt_reg_word(inner, comma ? (size_t)(comma - inner) : strlen(inner));
 	if (idx < 0)
 		return -EINVAL;
 	if (comma) {
@@ -133,7 +132,7 @@ static int parse_arg(const char *arg, size_t len, struct st_arg_spec *spec)
 		return errno || *end || end == at + 1 ? -EINVAL : 0;
 	}
 	if (at[0] == '%') {
-		reg = reg_word(at, strlen(at));
+		reg = st_sdt_reg_word(at, strlen(at));
 		if (reg < 0)
 			return -EINVAL;
 		spec->loc = ST_LOC_REG;

@@ -20,6 +20,9 @@ struct st_sdt_args {
 	struct st_arg_spec spec[ST_MAX_SDT_ARGS];
 };
 
+/* "%rax" (len bytes; any of its 64, 32, 16 or 8-bit names) -> word of struct pt_regs, or -1. */
+int st_sdt_reg_word(const char *name, size_t len);
+
 /* Parses an argument string; an operand it cannot read is marked in bad. */
 void st_sdt_args_parse(const char *args, struct st_sdt_args *out);
 

@@ -594,6 +594,7 @@ void st_event_fini(struct st_event *ev)
 
 	for (i = 0; i < ev->nr_fields; i++) {
 		free(ev->fields[i].name);
+		free(ev->fields[i].unreadable);
 		st_type_fini(&ev->fields[i].type);
 	}
 	free(ev->fields);

@@ -345,12 +345,12 @@ int ck_field(struct checker *c, struct st_expr *e)
 	e->nr_refs = cl->nr_events;
 	for (i = 0; i < cl->nr_events; i++) {
 		ev = cl->events[i];
-		if (strcmp(e->str, "args") && !ev->sdt_fields)
+		if (strcmp(e->str, "args") && !st_view_located(ev))
 			return ck_err(c, e->pos,
 				      "'%s' is an SDT operand of usdt: probes: SIDE fields have "
 				      "names, use args.FIELD",
 				      e->str);
-		if (!ev->has_side && !ev->sdt_fields)
+		if (!ev->has_side && !st_view_located(ev))
 			return ck_err(c, e->pos,
 				      "event %s:%s is a plain USDT probe with no SIDE description: "
 				      "it has no args; trace it as usdt:%s:%s:%s with arg0..argN",
@@ -404,7 +404,7 @@ int ck_str_at(struct checker *c, struct st_expr *e)
 			      "SIDE strings are fields already, and sidetrace reads no memory "
 			      "at a computed address");
 	for (i = 0; i < e->nr_refs; i++)
-		if (!e->refs[i].event->sdt_fields || e->refs[i].type->size != 8)
+		if (!st_view_located(e->refs[i].event) || e->refs[i].type->size != 8)
 			return ck_err(c, e->pos,
 				      "str(%s): %s is not a 64-bit usdt: operand, so it holds no "
 				      "address",

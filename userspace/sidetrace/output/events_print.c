@@ -270,12 +270,15 @@ static void print_operands(FILE *f, const struct st_event *ev)
 
 void st_probe_print_text(FILE *f, const struct st_event *ev, bool fields)
 {
-	fputs(ev->sdt_fields ? "usdt:" : "side:", f);
+	fprintf(f, "%s:", st_view_kind(ev));
 	st_fputs_text(f, ev->path);
 	fputc(':', f);
-	print_names(f, ev->provider, ev->name);
+	if (*ev->provider)
+		print_names(f, ev->provider, ev->name);
+	else
+		st_fputs_text(f, ev->name);
 	fputc('\n', f);
-	if (fields && ev->sdt_fields)
+	if (fields && ev->view == ST_VIEW_USDT)
 		print_operands(f, ev);
 	else if (fields)
 		print_fields(f, ev, false);

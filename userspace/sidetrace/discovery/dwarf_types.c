@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: MIT
+/*
+ * DWARF types as SIDE types (dwarf.h): what the checker, the compile step
+ * and the output already know how to read and print.
+ */
+#define _GNU_SOURCE
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <side/abi/type-description.h>
+
+#include "discovery/dwarf_int.h"
+
+/* The type a DIE's DW_AT_type names, past typedefs and qualifiers; false for void. */
+bool st_dwarf_peel(Dwarf_Die *die, Dwarf_Die *out)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Die cur = *die;
+	int depth;
+
+	for (depth = 0; depth < 64; depth++) {
+		if (!dwarf_attr_integrate(&cur, DW_AT_type, &attr) || !dwarf_formref_die(&attr, out))
+			return false;
+		switch (dwarf_tag(out)) {
+		case DW_TAG_typedef:
+		case DW_TAG_const_type:
+		case DW_TAG_volatile_type:
+		case DW_TAG_restrict_type:
+		case DW_TAG_atomic_type:
+			cur = *out;
+			continue;
+		default:
+			return true;
+		}
+	}
+	return false;
+}
+
+static void int_type(struct st_type *t, uint32_t size, bool is_signed)
+{
+	static const uint16_t u[] = {SIDE_TYPE_U8, SIDE_TYPE_U16, 0, SIDE_TYPE_U32,
+				     0,		   0,		  0, SIDE_TYPE_U64};
+	static const uint16_t s[] = {SIDE_TYPE_S8, SIDE_TYPE_S16, 0, SIDE_TYPE_S32,
+				     0,		   0,		  0, SIDE_TYPE_S64};
+
+	if (size < 1 || size > 8 || !u[size - 1])
+		size = 8;
+	t->label = is_signed ? s[size - 1] : u[size - 1];
+	t->size = size;
+	t->is_signed = is_signed;
+}
+
+static bool is_char(Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word enc = 0;
+
+	if (dwarf_tag(die) != DW_TAG_base_type || dwarf_bytesize(die) != 1 ||
+	    !dwarf_attr(die, DW_AT_encoding, &attr) || dwarf_formudata(&attr, &enc))
+		return false;
+	return enc == DW_ATE_signed_char || enc == DW_ATE_unsigned_char || enc == DW_ATE_UTF;
+}
+
+static const char *base_type(Dwarf_Die *die, struct st_type *t)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word enc = 0;
+	int size = dwarf_bytesize(die);
+
+	if (!dwarf_attr(die, DW_AT_encoding, &attr) || dwarf_formudata(&attr, &enc) || size <= 0)
+		return "a base type without an encoding";
+	switch (enc) {
+	case DW_ATE_boolean:
+		t->label = SIDE_TYPE_BOOL;
+		t->size = size;
+		return NULL;
+	case DW_ATE_signed:
+	case DW_ATE_signed_char:
+		if (size > 8)
+			return "an integer wider than 64 bits";
+		int_type(t, size, true);
+		return NULL;
+	case DW_ATE_unsigned:
+	case DW_ATE_unsigned_char:
+	case DW_ATE_UTF:
+		if (size > 8)
+			return "an integer wider than 64 bits";
+		int_type(t, size, false);
+		return NULL;
+	case DW_ATE_float:
+		int_type(t, size > 8 ? 8 : size, false);
+		return "a floating-point value, which sidetrace does not read yet";
+	default:
+		return "a value of a kind sidetrace does not read";
+	}
+}
+
+/* An enum: its integer type, and its enumerators as labels. */
+static const char *enum_type(Dwarf_Die *die, struct st_type *t)
+{
+	Dwarf_Die child, under;
+	Dwarf_Attribute attr;
+	Dwarf_Sword v;
+	uint32_t n = 0;
+	bool is_signed = false;
+
+	t->elem = calloc(1, sizeof(*t->elem));
+	if (!t->elem)
+		return NULL;
+	if (st_dwarf_peel(die, &under) && dwarf_tag(&under) == DW_TAG_base_type)
+		base_type(&under, t->elem);
+	if (dwarf_child(die, &child) == 0) {
+		do {
+			if (dwarf_tag(&child) != DW_TAG_enumerator)
+				continue;
+			n++;
+			if (dwarf_attr(&child, DW_AT_const_value, &attr) &&
+			    !dwarf_formsdata(&attr, &v) && v < 0)
+				is_signed = true;
+		} while (dwarf_siblingof(&child, &child) == 0);
+	}
+	if (!t->elem->label)
+		int_type(t->elem, dwarf_bytesize(die) > 0 ? dwarf_bytesize(die) : 4, is_signed);
+	t->label = SIDE_TYPE_ENUM;
+	t->size = t->elem->size;
+	t->enum_labels = calloc(n + 1, sizeof(*t->enum_labels));
+	t->enum_begin = calloc(n + 1, sizeof(*t->enum_begin));
+	t->enum_end = calloc(n + 1, sizeof(*t->enum_end));
+	if (!t->enum_labels || !t->enum_begin || !t->enum_end || dwarf_child(die, &child))
+		return NULL;
+	do {
+		if (dwarf_tag(&child) != DW_TAG_enumerator || t->nr_enum >= n)
+			continue;
+		v = 0;
+		if (dwarf_attr(&child, DW_AT_const_value, &attr))
+			dwarf_formsdata(&attr, &v);
+		t->enum_labels[t->nr_enum] = strdup(dwarf_diename(&child) ?: "?");
+		t->enum_begin[t->nr_enum] = t->enum_end[t->nr_enum] = v;
+		t->nr_enum++;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return NULL;
+}
+
+const char *st_dwarf_type(Dwarf_Die *typed, struct st_type *t)
+{
+	Dwarf_Die type, pointee;
+
+	memset(t, 0, sizeof(*t));
+	if (!st_dwarf_peel(typed, &type))
+		return "void";
+	switch (dwarf_tag(&type)) {
+	case DW_TAG_base_type:
+		return base_type(&type, t);
+	case DW_TAG_enumeration_type:
+		return enum_type(&type, t);
+	case DW_TAG_pointer_type:
+	case DW_TAG_reference_type:
+	case DW_TAG_rvalue_reference_type:
+		if (dwarf_tag(&type) == DW_TAG_pointer_type && st_dwarf_peel(&type, &pointee) &&
+		    is_char(&pointee)) {
+			t->label = SIDE_TYPE_STRING_UTF8;
+			t->size = 1;
+			return NULL;
+		}
+		t->label = SIDE_TYPE_POINTER;
+		t->size = 8;
+		return NULL;
+	case DW_TAG_structure_type:
+	case DW_TAG_class_type:
+	case DW_TAG_union_type:
+		int_type(t, 8, false);
+		return "a struct passed by value, which sidetrace does not read yet";
+	default:
+		int_type(t, 8, false);
+		return "a value of a kind sidetrace does not read";
+	}
+}

@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: MIT
+/* Functions by symbol, their parameters from DWARF (functions.h). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <side/abi/type-description.h>
+
+#include "discovery/dwarf.h"
+#include "discovery/elf.h"
+#include "discovery/functions.h"
+#include "discovery/sdt_args.h"
+
+/* The System V ABI's argument registers and the return register. */
+static const char *const abi_args[] = {"%rdi", "%rsi", "%rdx", "%rcx", "%r8", "%r9"};
+#define NR_ABI_ARGS 6
+
+#define NO_DWARF                                                                           \
+	"it has no debug info (DWARF): build it with -g, or install its debug symbols "  \
+	"(the -dbgsym package); arg0..arg5 and retval are there raw"
+
+/* A symbol that matched: its name and address, once per address. */
+struct func {
+	char *name;
+	uint64_t addr;
+};
+
+struct funcs {
+	struct func *v;
+	size_t nr, cap;
+};
+
+static int add_func(struct funcs *fs, const char *name, uint64_t addr)
+{
+	size_t i;
+
+	for (i = 0; i < fs->nr; i++)
+		if (fs->v[i].addr == addr)
+			return 0;
+	if (fs->nr == ST_MAX_FUNCTIONS)
+		return -E2BIG;
+	if (fs->nr == fs->cap) {
+		size_t cap = fs->cap ? 2 * fs->cap : 16;
+		struct func *v = realloc(fs->v, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		fs->v = v;
+		fs->cap = cap;
+	}
+	fs->v[fs->nr].name = strdup(name);
+	if (!fs->v[fs->nr].name)
+		return -ENOMEM;
+	fs->v[fs->nr++].addr = addr;
+	return 0;
+}
+
+/* The defined functions of one symbol table whose names match glob. */
+static int scan_symbols(struct st_elf *e, Elf_Scn *scn, const char *glob, struct funcs *fs)
+{
+	Elf_Data *data = elf_getdata(scn, NULL);
+	GElf_Shdr sh;
+	GElf_Sym sym;
+	const char *name;
+	size_t i, n;
+	int err;
+
+	if (!data || !gelf_getshdr(scn, &sh) || !sh.sh_entsize)
+		return 0;
+	n = sh.sh_size / sh.sh_entsize;
+	for (i = 0; i < n; i++) {
+		if (!gelf_getsym(data, i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
+		    sym.st_shndx == SHN_UNDEF || !sym.st_value)
+			continue;
+		name = elf_strptr(e->elf, sh.sh_link, sym.st_name);
+		if (!name || fnmatch(glob, name, 0))
+			continue;
+		err = add_func(fs, name, sym.st_value);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int find_funcs(struct st_elf *e, const char *glob, struct funcs *fs)
+{
+	Elf_Scn *scn = NULL, *dynsym = NULL;
+	GElf_Shdr sh;
+	int err = 0;
+	bool symtab = false;
+
+	while ((scn = elf_nextscn(e->elf, scn)) && !err) {
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		if (sh.sh_type == SHT_SYMTAB) {
+			symtab = true;
+			err = scan_symbols(e, scn, glob, fs);
+		} else if (sh.sh_type == SHT_DYNSYM) {
+			dynsym = scn;
+		}
+	}
+	/* A stripped object keeps its exported functions in .dynsym. */
+	if (!err && !symtab && dynsym)
+		err = scan_symbols(e, dynsym, glob, fs);
+	return err;
+}
+
+static int put_field(struct st_event *ev, const char *name, const struct st_type *type,
+		     const char *unreadable)
+{
+	struct st_field *f = &ev->fields[ev->nr_fields];
+
+	f->name = strdup(name);
+	if (!f->name)
+		return -ENOMEM;
+	ev->nr_fields++;
+	f->type = *type;
+	if (unreadable && !(f->unreadable = strdup(unreadable)))
+		return -ENOMEM;
+	return 0;
+}
+
+/* A raw 64-bit register value (arg0..arg5, retval without DWARF). */
+static int put_raw(struct st_event *ev, const char *name, const char *reg, struct st_arg_spec *spec)
+{
+	struct st_type t = {.label = SIDE_TYPE_U64, .size = 8};
+
+	memset(spec, 0, sizeof(*spec));
+	spec->loc = ST_LOC_REG;
+	spec->reg = st_sdt_reg_word(reg, strlen(reg));
+	spec->size = 8;
+	return put_field(ev, name, &t, NULL);
+}
+
+/* Moves a DWARF value into the event (its type and reason now the event's). */
+static int put_value(struct st_event *ev, struct st_dwarf_value *v, struct st_arg_spec *spec)
+{
+	int err = put_field(ev, v->name, &v->type, v->unreadable);
+
+	if (!err) {
+		memset(&v->type, 0, sizeof(v->type));
+		*spec = v->spec;
+	}
+	return err;
+}
+
+/* The fields: DWARF's parameters (or retval), then what the ABI says. */
+static int make_fields(struct st_event *ev, struct st_dwarf_func *df, struct st_sdt_args *sdt)
+{
+	uint32_t i, cap = ST_MAX_SDT_ARGS;
+	char raw[8];
+	int err = 0;
+
+	ev->fields = calloc(cap + 1, sizeof(*ev->fields));
+	if (!ev->fields)
+		return -ENOMEM;
+	if (ev->view == ST_VIEW_URETPROBE) {
+		sdt->nr = 1;
+		if (df && df->has_ret)
+			return put_value(ev, &df->ret, &sdt->spec[0]);
+		return put_raw(ev, "retval", "%rax", &sdt->spec[0]);
+	}
+	for (i = 0; df && i < df->nr_params && !err && ev->nr_fields < cap - NR_ABI_ARGS / 2; i++)
+		err = put_value(ev, &df->params[i], &sdt->spec[ev->nr_fields]);
+	for (i = 0; i < NR_ABI_ARGS && !err && ev->nr_fields < cap; i++) {
+		snprintf(raw, sizeof(raw), "arg%u", i);
+		err = put_raw(ev, raw, abi_args[i], &sdt->spec[ev->nr_fields]);
+	}
+	sdt->nr = ev->nr_fields;
+	return err;
+}
+
+/* One function's event: where it is probed, and its fields there. */
+static int make_event(struct st_elf *e, struct st_dwarf *dw, const struct func *fn, uint64_t offset,
+		      const char *path, enum st_event_view view, struct st_event *ev, char *err,
+		      size_t errlen)
+{
+	struct st_dwarf_func df;
+	bool have_df;
+	int ret;
+
+	memset(ev, 0, sizeof(*ev));
+	ev->view = view;
+	ev->path = strdup(path);
+	ev->provider = strdup("");
+	ev->usdt_provider = strdup("");
+	if (offset)
+		ret = asprintf(&ev->name, "%s+%llu", fn->name, (unsigned long long)offset);
+	else
+		ret = (ev->name = strdup(fn->name)) ? 0 : -1;
+	ev->usdt_name = ev->name ? strdup(ev->name) : NULL;
+	ev->sites = calloc(1, sizeof(*ev->sites));
+	if (ret < 0 || !ev->path || !ev->provider || !ev->usdt_provider || !ev->usdt_name ||
+	    !ev->sites)
+		return -ENOMEM;
+	/* At an offset into a function, DWARF's entry view does not hold: raw registers. */
+	have_df = dw && !offset && !st_dwarf_function(dw, fn->addr, &df);
+	ev->nr_sites = 1;
+	ev->sites[0].pc = have_df ? df.probe_addr : fn->addr + offset;
+	if (!have_df && !(ev->error = strdup(dw || offset ? "DWARF does not describe it here"
+							   : NO_DWARF)))
+		ret = -ENOMEM;
+	else
+		ret = make_fields(ev, have_df ? &df : NULL, &ev->sites[0].sdt);
+	if (have_df)
+		st_dwarf_func_fini(&df);
+	if (ret)
+		return ret;
+	if (!st_elf_vaddr_to_offset(e, ev->sites[0].pc, 1, true, &ev->sites[0].file_offset)) {
+		snprintf(err, errlen, "function %s at 0x%llx is not in an executable segment",
+			 ev->name, (unsigned long long)ev->sites[0].pc);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* "NAME+OFFSET": the glob and the offset; 0 or -EINVAL. */
+static int split_offset(const char *pattern, char **glob, uint64_t *offset)
+{
+	const char *plus = strrchr(pattern, '+');
+	char *end;
+
+	*offset = 0;
+	if (plus && plus != pattern && plus[1]) {
+		errno = 0;
+		*offset = strtoull(plus + 1, &end, 0);
+		if (errno || *end)
+			return -EINVAL;
+		*glob = strndup(pattern, plus - pattern);
+	} else {
+		*glob = strdup(pattern);
+	}
+	return *glob ? 0 : -ENOMEM;
+}
+
+int st_discover_functions(const char *path, const char *pattern, enum st_event_view view,
+			  struct st_event_list *out, char *err, size_t errlen)
+{
+	struct funcs fs = {0};
+	struct st_dwarf *dw = NULL;
+	struct st_event *evs;
+	struct st_elf e;
+	uint64_t offset;
+	char *glob = NULL;
+	size_t i;
+	int ret;
+
+	ret = split_offset(pattern, &glob, &offset);
+	if (ret) {
+		snprintf(err, errlen, "%s", ret == -ENOMEM ? "out of memory" : "a bad +OFFSET");
+		return ret;
+	}
+	ret = st_elf_open(path, &e, err, errlen);
+	if (ret)
+		goto out_glob;
+	ret = find_funcs(&e, glob, &fs);
+	if (ret == -E2BIG)
+		snprintf(err, errlen, "more than %d functions match %s: name fewer",
+			 ST_MAX_FUNCTIONS, glob);
+	if (ret)
+		goto cleanup;
+	dw = fs.nr ? st_dwarf_open(&e, path) : NULL;
+	evs = realloc(out->events, (out->nr + fs.nr + 1) * sizeof(*evs));
+	if (!evs) {
+		ret = -ENOMEM;
+		goto cleanup;
+	}
+	out->events = evs;
+	for (i = 0; i < fs.nr && !ret; i++) {
+		ret = make_event(&e, dw, &fs.v[i], offset, path, view, &out->events[out->nr], err,
+				 errlen);
+		out->nr++;
+	}
+cleanup:
+	if (ret == -ENOMEM)
+		snprintf(err, errlen, "out of memory");
+	st_dwarf_close(dw);
+	for (i = 0; i < fs.nr; i++)
+		free(fs.v[i].name);
+	free(fs.v);
+	st_elf_close(&e);
+out_glob:
+	free(glob);
+	return ret;
+}
