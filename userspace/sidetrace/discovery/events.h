@@ -34,12 +34,13 @@ struct st_type {
 	uint16_t gather_offset_bits; /* GATHER_BOOL, GATHER_INTEGER */
 	uint8_t gather_access; /* enum side_type_gather_access_mode */
 	uint32_t gather_size; /* GATHER_STRUCT: bytes */
+	/* A function's value (DWARF): why it cannot be read where it is probed, or NULL. */
+	char *unreadable;
 };
 
 struct st_field {
 	char *name;
 	struct st_type type;
-	char *unreadable; /* why it cannot be read where it is probed (DWARF), or NULL */
 };
 
 /* One stapsdt note of the event (a probe site). */

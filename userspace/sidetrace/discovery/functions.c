@@ -118,7 +118,7 @@ static int put_field(struct st_event *ev, const char *name, const struct st_type
 		return -ENOMEM;
 	ev->nr_fields++;
 	f->type = *type;
-	if (unreadable && !(f->unreadable = strdup(unreadable)))
+	if (unreadable && !(f->type.unreadable = strdup(unreadable)))
 		return -ENOMEM;
 	return 0;
 }

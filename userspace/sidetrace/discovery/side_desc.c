@@ -585,6 +585,7 @@ void st_type_fini(struct st_type *t)
 	free(t->enum_begin);
 	free(t->enum_end);
 	free(t->attrs);
+	free(t->unreadable);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -594,7 +595,6 @@ void st_event_fini(struct st_event *ev)
 
 	for (i = 0; i < ev->nr_fields; i++) {
 		free(ev->fields[i].name);
-		free(ev->fields[i].unreadable);
 		st_type_fini(&ev->fields[i].type);
 	}
 	free(ev->fields);
