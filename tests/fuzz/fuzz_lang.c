@@ -20,16 +20,18 @@
 static struct st_event_list events, usdt_events;
 static FILE *devnull;
 
-static const struct st_event_list *fixed_events(void *ctx, const char *target, bool usdt_view,
+static const struct st_event_list *fixed_events(void *ctx, const struct st_probe_query *q,
 						char *err, size_t errlen)
 {
+	const char *target = q->target;
+
 	(void)ctx;
 	/* "" is the -c command's own target; refuse it as tracing would without -c. */
 	if (!*target) {
 		snprintf(err, errlen, "empty target");
 		return NULL;
 	}
-	return usdt_view ? &usdt_events : &events;
+	return q->view == ST_VIEW_USDT ? &usdt_events : &events;
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -52,7 +54,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct st_event_source src = {.target_events = fixed_events};
+	struct st_event_source src = {.probe_events = fixed_events};
 	struct st_compiled compiled = {0};
 	struct st_program *prog = NULL;
 	struct st_diag diag;

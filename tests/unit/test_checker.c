@@ -102,11 +102,13 @@ static const struct st_event_list empty = {NULL, 0};
 
 static struct st_event_list app_usdt;
 
-static const struct st_event_list *target_events(void *ctx, const char *target, bool usdt_view,
+static const struct st_event_list *target_events(void *ctx, const struct st_probe_query *q,
 						 char *err, size_t err_size)
 {
+	const char *target = q->target;
+
 	(void)ctx;
-	if (!strcmp(target, "./app") && usdt_view) {
+	if (!strcmp(target, "./app") && q->view == ST_VIEW_USDT) {
 		if (!app_usdt.events && st_usdt_view(&app, &app_usdt))
 			return NULL;
 		return &app_usdt;

@@ -95,11 +95,13 @@ static struct st_event_list app = {.events = events, .nr = ARRAY_SIZE(events)};
 
 static struct st_event_list app_usdt;
 
-static const struct st_event_list *source(void *ctx, const char *target, bool usdt_view, char *err,
+static const struct st_event_list *source(void *ctx, const struct st_probe_query *q, char *err,
 					  size_t len)
 {
+	const char *target = q->target;
+
 	(void)ctx;
-	if (!strcmp(target, "/app") && usdt_view)
+	if (!strcmp(target, "/app") && q->view == ST_VIEW_USDT)
 		return app_usdt.events || !st_usdt_view(&app, &app_usdt) ? &app_usdt : NULL;
 	if (!strcmp(target, "/app"))
 		return &app;
@@ -116,7 +118,7 @@ struct result {
 
 static void build_flags(const char *src, unsigned int flags, struct result *r)
 {
-	struct st_event_source es = {.target_events = source};
+	struct st_event_source es = {.probe_events = source};
 
 	memset(r, 0, sizeof(*r));
 	if (st_parse(src, "program", &r->prog, &r->diag) || st_check(r->prog, &es, &r->diag)) {

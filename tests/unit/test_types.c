@@ -38,12 +38,11 @@ static struct st_event event = {
 };
 static struct st_event_list app = {&event, 1};
 
-static const struct st_event_list *source(void *ctx, const char *target, bool usdt_view, char *err,
+static const struct st_event_list *source(void *ctx, const struct st_probe_query *q, char *err,
 					  size_t len)
 {
 	(void)ctx;
-	(void)target;
-	(void)usdt_view;
+	(void)q;
 	(void)err;
 	(void)len;
 	return &app;
@@ -65,7 +64,7 @@ static void set_field(uint16_t label)
 /* Checks and compiles "@[EXPR] = count()"; 1 checked, 2 compiled too. */
 static int build(const char *expr, struct st_diag *diag, uint16_t *last_label)
 {
-	struct st_event_source es = {.target_events = source};
+	struct st_event_source es = {.probe_events = source};
 	struct st_compiled c = {0};
 	struct st_program *prog = NULL;
 	char src[128];

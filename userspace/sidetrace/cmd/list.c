@@ -215,6 +215,7 @@ int st_list_probes(const char *pattern, pid_t pid, bool verbose)
 	struct st_target_set set = {.pid = pid};
 	struct st_attach_point ap = {0};
 	const struct st_event_list *l;
+	struct st_probe_query q;
 	char err[512], *src;
 	size_t i, n = 0;
 	int status;
@@ -232,8 +233,10 @@ int st_list_probes(const char *pattern, pid_t pid, bool verbose)
 	if (status)
 		goto cleanup;
 	status = ST_EXIT_FAIL;
-	l = ap.kind == ST_AP_USDT ? st_target_usdt_events(&set, ap.target, err, sizeof(err))
-				  : st_target_events(&set, ap.target, err, sizeof(err));
+	q.target = ap.target;
+	q.view = st_probe_kind(ap.kind)->view;
+	q.function = ap.event;
+	l = st_target_query(&set, &q, err, sizeof(err));
 	if (!l) {
 		st_errorf("%s: %s", ap.target, err);
 		goto cleanup;

@@ -207,17 +207,16 @@ static int parse_options(int argc, char **argv, struct serve *s)
 	return 0;
 }
 
-static const struct st_event_list *target_events(void *ctx, const char *name, bool usdt_view,
-						 char *err, size_t errlen)
+static const struct st_event_list *probe_events(void *ctx, const struct st_probe_query *q,
+						char *err, size_t errlen)
 {
-	return usdt_view ? st_target_usdt_events(ctx, name, err, errlen)
-			 : st_target_events(ctx, name, err, errlen);
+	return st_target_query(ctx, q, err, errlen);
 }
 
 /* Text -> checked program -> configuration -> metric families. */
 static int build_unit(struct serve *s, struct unit *u)
 {
-	struct st_event_source evsrc = {.target_events = target_events, .ctx = &u->targets};
+	struct st_event_source evsrc = {.probe_events = probe_events, .ctx = &u->targets};
 	struct st_diag diag = {0};
 	int ret;
 

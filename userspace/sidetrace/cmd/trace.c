@@ -86,11 +86,10 @@ static void print_diag(int ret, const struct st_diag *d, const char *src)
 }
 
 /* The checker asks for a target's events through the session's target set. */
-static const struct st_event_list *target_events(void *ctx, const char *name, bool usdt_view,
-						 char *err, size_t errlen)
+static const struct st_event_list *probe_events(void *ctx, const struct st_probe_query *q,
+						char *err, size_t errlen)
 {
-	return usdt_view ? st_target_usdt_events(ctx, name, err, errlen)
-			 : st_target_events(ctx, name, err, errlen);
+	return st_target_query(ctx, q, err, errlen);
 }
 
 /* Why wordexp() refused a -c command. */
@@ -151,7 +150,7 @@ static void warn_unmapped(const struct trace *t)
 /* Source text -> checked program -> configuration of the BPF program. */
 static int build(struct trace *t)
 {
-	struct st_event_source evsrc = {.target_events = target_events, .ctx = &t->targets};
+	struct st_event_source evsrc = {.probe_events = probe_events, .ctx = &t->targets};
 	struct st_diag diag = {0};
 	char err[512];
 	int ret;

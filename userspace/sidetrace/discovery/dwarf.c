@@ -145,9 +145,11 @@ static bool cfa_at(struct st_dwarf *d, Dwarf_Addr pc, int *reg, int64_t *off)
 	if (!dwarf_frame_cfa(frame, &ops, &nops) && nops == 1 &&
 	    (ops[0].atom == DW_OP_bregx ||
 	     (ops[0].atom >= DW_OP_breg0 && ops[0].atom <= DW_OP_breg31))) {
-		*reg = reg_word(ops[0].atom == DW_OP_bregx ? (unsigned int)ops[0].number
-							 : (unsigned int)(ops[0].atom - DW_OP_breg0));
-		*off = ops[0].atom == DW_OP_bregx ? (int64_t)ops[0].number2 : (int64_t)ops[0].number;
+		*reg = reg_word(ops[0].atom == DW_OP_bregx
+					? (unsigned int)ops[0].number
+					: (unsigned int)(ops[0].atom - DW_OP_breg0));
+		*off = ops[0].atom == DW_OP_bregx ? (int64_t)ops[0].number2
+						  : (int64_t)ops[0].number;
 		ok = *reg >= 0;
 	}
 	free(frame);
@@ -166,7 +168,8 @@ static const char *frame_base(struct st_dwarf *d, Dwarf_Die *fn, Dwarf_Addr pc, 
 	    dwarf_getlocation_addr(&attr, pc, &ops, &n, 1) != 1 || n != 1)
 		return "its frame base is unknown at this address";
 	if (ops[0].atom == DW_OP_call_frame_cfa)
-		return cfa_at(d, pc, reg, off) ? NULL : "the frame at this address is not described";
+		return cfa_at(d, pc, reg, off) ? NULL
+					       : "the frame at this address is not described";
 	if (ops[0].atom >= DW_OP_breg0 && ops[0].atom <= DW_OP_breg31) {
 		*reg = reg_word(ops[0].atom - DW_OP_breg0);
 		*off = (int64_t)ops[0].number;

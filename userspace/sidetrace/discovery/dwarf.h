@@ -17,7 +17,8 @@
 
 struct st_dwarf;
 
-/* The DWARF of e (its own, or separate debug info found by build-id or debug link); NULL if none. */
+/* The DWARF of e (its own, or separate debug info found by build-id or debug link); NULL if none.
+ */
 struct st_dwarf *st_dwarf_open(struct st_elf *e, const char *path);
 void st_dwarf_close(struct st_dwarf *d);
 
@@ -30,7 +31,8 @@ struct st_dwarf_value {
 };
 
 struct st_dwarf_func {
-	uint64_t probe_addr; /* entry, or past the prologue where the parameters live in the frame */
+	uint64_t
+		probe_addr; /* entry, or past the prologue where the parameters live in the frame */
 	struct st_dwarf_value *params;
 	uint32_t nr_params;
 	struct st_dwarf_value ret; /* name "retval"; type label 0 for void */

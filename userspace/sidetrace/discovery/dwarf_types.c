@@ -23,7 +23,8 @@ bool st_dwarf_peel(Dwarf_Die *die, Dwarf_Die *out)
 	int depth;
 
 	for (depth = 0; depth < 64; depth++) {
-		if (!dwarf_attr_integrate(&cur, DW_AT_type, &attr) || !dwarf_formref_die(&attr, out))
+		if (!dwarf_attr_integrate(&cur, DW_AT_type, &attr) ||
+		    !dwarf_formref_die(&attr, out))
 			return false;
 		switch (dwarf_tag(out)) {
 		case DW_TAG_typedef:
@@ -42,10 +43,10 @@ bool st_dwarf_peel(Dwarf_Die *die, Dwarf_Die *out)
 
 static void int_type(struct st_type *t, uint32_t size, bool is_signed)
 {
-	static const uint16_t u[] = {SIDE_TYPE_U8, SIDE_TYPE_U16, 0, SIDE_TYPE_U32,
-				     0,		   0,		  0, SIDE_TYPE_U64};
-	static const uint16_t s[] = {SIDE_TYPE_S8, SIDE_TYPE_S16, 0, SIDE_TYPE_S32,
-				     0,		   0,		  0, SIDE_TYPE_S64};
+	static const uint16_t u[] = {SIDE_TYPE_U8, SIDE_TYPE_U16, 0, SIDE_TYPE_U32, 0, 0, 0,
+				     SIDE_TYPE_U64};
+	static const uint16_t s[] = {SIDE_TYPE_S8, SIDE_TYPE_S16, 0, SIDE_TYPE_S32, 0, 0, 0,
+				     SIDE_TYPE_S64};
 
 	if (size < 1 || size > 8 || !u[size - 1])
 		size = 8;

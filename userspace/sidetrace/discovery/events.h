@@ -104,4 +104,11 @@ struct st_event_list {
 	size_t nr;
 };
 
+/* What a probe asks of its target: one view of its probes, and for functions which ones. */
+struct st_probe_query {
+	const char *target; /* a path or a library name, as written */
+	enum st_event_view view;
+	const char *function; /* ST_VIEW_UPROBE, ST_VIEW_URETPROBE: a glob, [+OFFSET] */
+};
+
 #endif /* SIDETRACE_EVENTS_H */

@@ -12,20 +12,22 @@
 #include "discovery/dwarf.h"
 #include "discovery/elf.h"
 #include "discovery/functions.h"
+#include "discovery/insns.h"
 #include "discovery/sdt_args.h"
 
 /* The System V ABI's argument registers and the return register. */
 static const char *const abi_args[] = {"%rdi", "%rsi", "%rdx", "%rcx", "%r8", "%r9"};
 #define NR_ABI_ARGS 6
 
-#define NO_DWARF                                                                           \
-	"it has no debug info (DWARF): build it with -g, or install its debug symbols "  \
+#define NO_DWARF \
+	"it has no debug info (DWARF): build it with -g, or install its debug symbols " \
 	"(the -dbgsym package); arg0..arg5 and retval are there raw"
 
 /* A symbol that matched: its name and address, once per address. */
 struct func {
 	char *name;
 	uint64_t addr;
+	uint64_t size;
 };
 
 struct funcs {
@@ -33,7 +35,7 @@ struct funcs {
 	size_t nr, cap;
 };
 
-static int add_func(struct funcs *fs, const char *name, uint64_t addr)
+static int add_func(struct funcs *fs, const char *name, uint64_t addr, uint64_t size)
 {
 	size_t i;
 
@@ -54,6 +56,7 @@ static int add_func(struct funcs *fs, const char *name, uint64_t addr)
 	fs->v[fs->nr].name = strdup(name);
 	if (!fs->v[fs->nr].name)
 		return -ENOMEM;
+	fs->v[fs->nr].size = size;
 	fs->v[fs->nr++].addr = addr;
 	return 0;
 }
@@ -78,7 +81,7 @@ static int scan_symbols(struct st_elf *e, Elf_Scn *scn, const char *glob, struct
 		name = elf_strptr(e->elf, sh.sh_link, sym.st_name);
 		if (!name || fnmatch(glob, name, 0))
 			continue;
-		err = add_func(fs, name, sym.st_value);
+		err = add_func(fs, name, sym.st_value, sym.st_size);
 		if (err)
 			return err;
 	}
@@ -183,6 +186,15 @@ static int make_event(struct st_elf *e, struct st_dwarf *dw, const struct func *
 	int ret;
 
 	memset(ev, 0, sizeof(*ev));
+	if (offset) {
+		char why[256];
+
+		ret = st_insn_boundary(e, fn->addr, fn->size, offset, why, sizeof(why));
+		if (ret) {
+			snprintf(err, errlen, "%s: %s", fn->name, why);
+			return ret;
+		}
+	}
 	ev->view = view;
 	ev->path = strdup(path);
 	ev->provider = strdup("");
@@ -199,9 +211,14 @@ static int make_event(struct st_elf *e, struct st_dwarf *dw, const struct func *
 	/* At an offset into a function, DWARF's entry view does not hold: raw registers. */
 	have_df = dw && !offset && !st_dwarf_function(dw, fn->addr, &df);
 	ev->nr_sites = 1;
-	ev->sites[0].pc = have_df ? df.probe_addr : fn->addr + offset;
-	if (!have_df && !(ev->error = strdup(dw || offset ? "DWARF does not describe it here"
-							   : NO_DWARF)))
+	/*
+	 * A return probe replaces the return address that the entry finds at
+	 * the top of the stack: it must sit on the entry, never past the
+	 * prologue (the traced program would return into the stack).
+	 */
+	ev->sites[0].pc = have_df && view == ST_VIEW_UPROBE ? df.probe_addr : fn->addr + offset;
+	if (!have_df &&
+	    !(ev->error = strdup(dw || offset ? "DWARF does not describe it here" : NO_DWARF)))
 		ret = -ENOMEM;
 	else
 		ret = make_fields(ev, have_df ? &df : NULL, &ev->sites[0].sdt);
@@ -249,8 +266,15 @@ int st_discover_functions(const char *path, const char *pattern, enum st_event_v
 	int ret;
 
 	ret = split_offset(pattern, &glob, &offset);
+	if (!ret && offset && view == ST_VIEW_URETPROBE)
+		ret = -EINVAL;
 	if (ret) {
-		snprintf(err, errlen, "%s", ret == -ENOMEM ? "out of memory" : "a bad +OFFSET");
+		snprintf(err, errlen, "%s",
+			 ret == -ENOMEM ? "out of memory"
+			 : offset	? "a return probe takes no +OFFSET: it is placed at the "
+					  "function's entry"
+					: "a bad +OFFSET (FUNCTION+16, FUNCTION+0x10)");
+		free(glob);
 		return ret;
 	}
 	ret = st_elf_open(path, &e, err, errlen);

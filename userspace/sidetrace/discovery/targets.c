@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "discovery/discovery.h"
+#include "discovery/functions.h"
 #include "discovery/targets.h"
 #include "discovery/usdt_view.h"
 
@@ -280,24 +281,95 @@ const struct st_event_list *st_target_events(struct st_target_set *s, const char
 	return &t->list;
 }
 
-int st_read_target(const char *name, const char *cmd_path, struct st_event_list *out, char *path,
-		   size_t len, char *err, size_t errlen)
+/* The file target name names (a path as is: the ELF reader says why it cannot be read). */
+static int target_path(const char *name, const char *cmd_path, char *path, size_t len, char *err,
+		       size_t errlen)
 {
 	int ret;
 
-	/* A path goes to the ELF reader as is: it says why it cannot be read. */
 	if (strchr(name, '/'))
 		ret = put_path(name, path, len);
 	else if (st_resolve_target(name, path, len) && find_next_to(cmd_path, name, path, len))
 		ret = -ENOENT;
 	else
 		ret = 0;
-	if (ret) {
+	if (ret)
 		snprintf(err, errlen, "%s",
 			 ret == -ENOENT ? "no such program or library" : strerror(-ret));
-		return ret;
+	return ret;
+}
+
+int st_read_target(const char *name, const char *cmd_path, struct st_event_list *out, char *path,
+		   size_t len, char *err, size_t errlen)
+{
+	int ret = target_path(name, cmd_path, path, len, err, errlen);
+
+	return ret ? ret : st_discover_file(path, out, err, errlen);
+}
+
+/*
+ * uprobe:, uretprobe: a function is probed in its file; an empty target is
+ * the -c command, or the -p process's executable.
+ */
+static const struct st_event_list *
+query_functions(struct st_target_set *s, const struct st_probe_query *q, char *err, size_t errlen)
+{
+	struct st_function_query *fq;
+	char path[PATH_MAX], exe[64];
+	const char *name = q->target;
+	size_t i;
+
+	for (i = 0; i < s->nr_functions; i++) {
+		fq = &s->functions[i];
+		if (fq->view == q->view && !strcmp(fq->target, q->target) &&
+		    !strcmp(fq->function, q->function))
+			return &fq->list;
 	}
-	return st_discover_file(path, out, err, errlen);
+	if (!*name && s->cmd_path)
+		name = s->cmd_path;
+	if (!*name && s->pid) {
+		snprintf(exe, sizeof(exe), "/proc/%d/exe", s->pid);
+		name = exe;
+	}
+	if (!*name) {
+		snprintf(err, errlen, "empty target: write the program or library to trace");
+		return NULL;
+	}
+	if (target_path(name, s->cmd_path, path, sizeof(path), err, errlen))
+		return NULL;
+	fq = realloc(s->functions, (s->nr_functions + 1) * sizeof(*fq));
+	if (!fq) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	s->functions = fq;
+	fq = &fq[s->nr_functions];
+	memset(fq, 0, sizeof(*fq));
+	fq->view = q->view;
+	fq->target = strdup(q->target);
+	fq->function = strdup(q->function);
+	s->nr_functions++;
+	if (!fq->target || !fq->function) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	if (st_discover_functions(path, q->function, q->view, &fq->list, err, errlen))
+		return NULL;
+	return &fq->list;
+}
+
+const struct st_event_list *st_target_query(struct st_target_set *s, const struct st_probe_query *q,
+					    char *err, size_t errlen)
+{
+	switch (q->view) {
+	case ST_VIEW_USDT:
+		return st_target_usdt_events(s, q->target, err, errlen);
+	case ST_VIEW_UPROBE:
+	case ST_VIEW_URETPROBE:
+		return query_functions(s, q, err, errlen);
+	default:
+		return st_target_events(s, q->target, err, errlen);
+	}
 }
 
 const struct st_event_list *st_target_usdt_events(struct st_target_set *s, const char *name,
@@ -339,4 +411,10 @@ void st_target_set_free(struct st_target_set *s)
 	}
 	free(s->targets);
 	st_event_list_free(&s->pid_events);
+	for (i = 0; i < s->nr_functions; i++) {
+		free(s->functions[i].target);
+		free(s->functions[i].function);
+		st_event_list_free(&s->functions[i].list);
+	}
+	free(s->functions);
 }

@@ -42,6 +42,14 @@ struct st_target {
 	bool unmapped; /* -p: the process does not map it (yet): read from its file */
 };
 
+/* The functions one uprobe: or uretprobe: probe named, read once. */
+struct st_function_query {
+	char *target;
+	char *function;
+	enum st_event_view view;
+	struct st_event_list list;
+};
+
 /* The targets of a session; zero-initialize, then set pid and cmd_path. */
 struct st_target_set {
 	pid_t pid; /* -p: targets are the objects this process maps */
@@ -50,6 +58,8 @@ struct st_target_set {
 	size_t nr_targets;
 	struct st_event_list pid_events;
 	bool pid_loaded;
+	struct st_function_query *functions; /* uprobe: and uretprobe: answers, kept */
+	size_t nr_functions;
 };
 
 /*
@@ -65,6 +75,10 @@ const struct st_event_list *st_target_events(struct st_target_set *s, const char
 /* The same events' usdt: view (usdt_view.h), made once per target. */
 const struct st_event_list *st_target_usdt_events(struct st_target_set *s, const char *name,
 						  char *err, size_t errlen);
+
+/* What q names: st_target_events(), its usdt: view, or functions (functions.h), read once. */
+const struct st_event_list *st_target_query(struct st_target_set *s, const struct st_probe_query *q,
+					    char *err, size_t errlen);
 
 void st_target_set_free(struct st_target_set *s);
 

@@ -45,6 +45,8 @@ struct st_pos {
 enum st_ap_kind {
 	ST_AP_SIDE, /* side:TARGET:PROVIDER:EVENT */
 	ST_AP_USDT, /* usdt:TARGET:[PROVIDER:]NAME */
+	ST_AP_UPROBE, /* uprobe:TARGET:FUNCTION[+OFFSET] */
+	ST_AP_URETPROBE, /* uretprobe:TARGET:FUNCTION */
 	ST_AP_BEGIN,
 	ST_AP_END,
 	ST_AP_INTERVAL, /* interval:s:N or interval:ms:N */
@@ -59,7 +61,10 @@ enum st_ap_kind {
 struct st_attach_point {
 	enum st_ap_kind kind;
 	struct st_pos pos; /* its first character */
-	/* ST_AP_SIDE, ST_AP_USDT; provider and event may hold '*' wildcards */
+	/*
+	 * ST_AP_SIDE, ST_AP_USDT; provider and event may hold '*' wildcards.
+	 * ST_AP_UPROBE, ST_AP_URETPROBE: provider is "", event the function.
+	 */
 	char *target;
 	char *provider;
 	char *event;

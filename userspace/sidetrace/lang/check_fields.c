@@ -71,7 +71,10 @@ static int unknown_field(struct checker *c, const struct st_expr *e, uint32_t se
 		if (ck_is_near(name, fields[i].name))
 			ck_names_add(&near, fields[i].name, NULL);
 	}
-	if (seg == 0) {
+	if (seg == 0 && ev->view >= ST_VIEW_UPROBE) {
+		ck_err(c, e->path[seg].pos, "function %s has no parameter '%s'%s%s", ev->name, name,
+		       ev->error ? ": " : "; it has: ", ev->error ? ev->error : all.buf);
+	} else if (seg == 0) {
 		ck_err(c, e->path[seg].pos, "event %s:%s has no field '%s'; %s%s", ev->provider,
 		       ev->name, name, nr ? "its fields: " : "it has no fields", all.buf);
 	} else {
@@ -319,6 +322,17 @@ int ck_settle_default(struct checker *c, struct st_expr *e, const char *why)
 	return dyn_fix(c, e, d ? d->vtype : ST_VT_STR, why);
 }
 
+/* A function's value that DWARF says cannot be read where the probe is. */
+static int unreadable_here(struct checker *c, const struct st_expr *e, const struct st_event *ev,
+			   const char *why)
+{
+	char where[256];
+
+	ck_path_text(e, e->nr_path, where, sizeof(where));
+	return ck_err(c, e->pos, "%s of %s cannot be read at its %s: %s",
+		      strcmp(e->str, "args") ? e->str : where, ev->name, st_view_kind(ev), why);
+}
+
 /*
  * Resolves args.PATH in every event of the clause. A dynamic field's type
  * is not in the event: its vtype stays ST_VT_NONE for the expression that
@@ -364,6 +378,8 @@ int ck_field(struct checker *c, struct st_expr *e)
 			continue;
 		}
 		err = resolve_path(c, e, ev, &e->refs[i]);
+		if (!err && e->refs[i].type->unreadable)
+			return unreadable_here(c, e, ev, e->refs[i].type->unreadable);
 		if (!err)
 			err = leaf_vtype(c, e, e->refs[i].type, &vt);
 		if (err)

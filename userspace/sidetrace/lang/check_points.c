@@ -58,12 +58,15 @@ static int no_match(struct checker *c, const struct st_attach_point *p,
 
 int ck_sites_point(struct checker *c, struct st_attach_point *p)
 {
+	struct st_probe_query q;
 	const struct st_event_list *l;
 	char why[256] = "";
 	size_t i;
 
-	l = c->src->target_events(c->src->ctx, p->target,
-				  st_probe_kind(p->kind)->args == ST_ARGS_SDT, why, sizeof(why));
+	q.target = p->target;
+	q.view = st_probe_kind(p->kind)->view;
+	q.function = p->event;
+	l = c->src->probe_events(c->src->ctx, &q, why, sizeof(why));
 	if (!l)
 		return ck_err(c, p->target_pos, "cannot read the events of %s: %s", p->target,
 			      why[0] ? why : "unknown error");

@@ -54,13 +54,13 @@
 
 struct st_event_source {
 	/*
-	 * Every event of target (a path or a library name, as written in the
-	 * probe), or NULL with the reason in err ("no such file"); with
-	 * usdt_view, their usdt: view (discovery/usdt_view.h). The list
-	 * belongs to the source and must outlive the program.
+	 * The events a probe's query names (discovery/events.h): every event
+	 * of the target in the query's view, or its matching functions; NULL
+	 * with the reason in err ("no such file"). The list belongs to the
+	 * source and must outlive the program.
 	 */
-	const struct st_event_list *(*target_events)(void *ctx, const char *target, bool usdt_view,
-						     char *err, size_t err_size);
+	const struct st_event_list *(*probe_events)(void *ctx, const struct st_probe_query *q,
+						    char *err, size_t err_size);
 	void *ctx;
 };
 

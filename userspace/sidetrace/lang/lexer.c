@@ -394,6 +394,29 @@ static char *event_word(struct st_lexer *lx, const struct st_probe_kind *k, cons
 }
 
 /*
+ * After uprobe:TARGET: the function, whose C++ name may hold "::", up to
+ * what ends a probe; "+OFFSET" stays in it.
+ */
+static int lex_function(struct st_lexer *lx, const struct st_probe_kind *k,
+			struct st_attach_point *p)
+{
+	static const char stop[] = ",{}/()";
+
+	if (peek(lx, 0) != ':')
+		return fail(lx, lx->pos, "expected ':' before the function (%s)", k->syntax);
+	bump(lx);
+	p->provider = strdup("");
+	p->event_pos = p->provider_pos = lx->pos;
+	p->event = probe_word(lx, stop);
+	if (!p->provider || !p->event)
+		return -ENOMEM;
+	if (!p->event[0])
+		return fail(lx, p->event_pos, "expected a function name or a pattern (%s)",
+			    k->syntax);
+	return 0;
+}
+
+/*
  * side:TARGET:PROVIDER:EVENT, usdt:TARGET:[PROVIDER:]NAME: a usdt: probe
  * without a provider matches it in every provider, as bpftrace's.
  */
@@ -416,6 +439,8 @@ static int lex_event_probe(struct st_lexer *lx, const struct st_probe_kind *k,
 			    "expected a target after '%s:': a path (./app, /usr/lib/libfoo.so) "
 			    "or a library name (libfoo)",
 			    k->name);
+	if (k->args == ST_ARGS_DWARF)
+		return lex_function(lx, k, p);
 	p->provider = event_word(lx, k, "provider", "a provider", &p->provider_pos);
 	if (!p->provider)
 		return st_diag_is_set(lx->diag) ? -1 : -ENOMEM;

@@ -11,7 +11,7 @@
 #include "lang/parse.h"
 
 static const char value_forms[] =
-	"args.FIELD, argN (usdt:), a builtin (pid, tid, comm, nsecs, elapsed, cpu, uid, probe, "
+	"args.FIELD, argN, retval, a builtin (pid, tid, comm, nsecs, elapsed, cpu, uid, probe, "
 	"loglevel, "
 	"rand), $var, @map[key], a number, a string, a cast such as (uint8) or '('";
 
@@ -121,9 +121,10 @@ static bool is_argn(const char *s)
 }
 
 /*
- * argN, a usdt: probe's SDT operand N: the field "argN" of its usdt: view
- * (discovery/usdt_view.h); e->str keeps "argN", so that the checker can
- * tell it from args.argN.
+ * argN (a usdt: probe's SDT operand N, a uprobe: probe's raw argument N)
+ * and retval (a uretprobe: probe's return value): the field of that name
+ * of the probe's view (discovery/events.h); e->str keeps the name, so
+ * that the checker can tell it from args.NAME.
  */
 static int argn_field(struct parser *p, struct st_expr *e)
 {
@@ -166,7 +167,7 @@ static int parse_ident(struct parser *p, struct st_expr *e)
 			return 0;
 		}
 	}
-	if (is_argn(e->str))
+	if (is_argn(e->str) || !strcmp(e->str, "retval"))
 		return argn_field(p, e);
 	return pr_err(p, e->pos, "unknown identifier '%s': expected %s", e->str, value_forms);
 }

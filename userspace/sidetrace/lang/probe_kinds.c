@@ -6,11 +6,16 @@
 #include "lang/probe_kinds.h"
 
 static const struct st_probe_kind kinds[] = {
-	{ST_AP_SIDE, "side", "side:TARGET:PROVIDER:EVENT", true, ST_ARGS_SIDE},
-	{ST_AP_USDT, "usdt", "usdt:TARGET:[PROVIDER:]NAME", true, ST_ARGS_SDT},
-	{ST_AP_BEGIN, "BEGIN", "BEGIN", false, ST_ARGS_NONE},
-	{ST_AP_END, "END", "END", false, ST_ARGS_NONE},
-	{ST_AP_INTERVAL, "interval", "interval:s:N or interval:ms:N", false, ST_ARGS_NONE},
+	{ST_AP_SIDE, "side", "side:TARGET:PROVIDER:EVENT", true, ST_ARGS_SIDE, ST_VIEW_SIDE},
+	{ST_AP_USDT, "usdt", "usdt:TARGET:[PROVIDER:]NAME", true, ST_ARGS_SDT, ST_VIEW_USDT},
+	{ST_AP_UPROBE, "uprobe", "uprobe:TARGET:FUNCTION[+OFFSET]", true, ST_ARGS_DWARF,
+	 ST_VIEW_UPROBE},
+	{ST_AP_URETPROBE, "uretprobe", "uretprobe:TARGET:FUNCTION", true, ST_ARGS_DWARF,
+	 ST_VIEW_URETPROBE},
+	{ST_AP_BEGIN, "BEGIN", "BEGIN", false, ST_ARGS_NONE, ST_VIEW_SIDE},
+	{ST_AP_END, "END", "END", false, ST_ARGS_NONE, ST_VIEW_SIDE},
+	{ST_AP_INTERVAL, "interval", "interval:s:N or interval:ms:N", false, ST_ARGS_NONE,
+	 ST_VIEW_SIDE},
 };
 
 #define NR_KINDS (sizeof(kinds) / sizeof(kinds[0]))

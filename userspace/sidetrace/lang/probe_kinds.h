@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 
+#include "discovery/events.h"
 #include "lang/ast.h"
 
 /* What args.* of a kind's probe reads. */
@@ -17,6 +18,7 @@ enum st_args_from {
 	ST_ARGS_NONE, /* no args: BEGIN, END, interval */
 	ST_ARGS_SIDE, /* the SIDE description's fields */
 	ST_ARGS_SDT, /* the SDT operands of the probe's note: arg0..argN */
+	ST_ARGS_DWARF, /* a function's parameters (DWARF), arg0..arg5, retval */
 };
 
 struct st_probe_kind {
@@ -26,6 +28,7 @@ struct st_probe_kind {
 	/* Matched to the events of targets and attached as uprobes at their sites. */
 	bool on_sites;
 	enum st_args_from args;
+	enum st_event_view view; /* which view of a target's probes it matches (on_sites) */
 };
 
 /* The row of kind. */

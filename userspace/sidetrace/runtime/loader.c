@@ -440,13 +440,16 @@ static int attach_prog(struct st_loader *l, const struct st_compiled *c, struct 
 	}
 	for (i = 0; i < c->nr_probes; i++) {
 		const char *path = c->probes[i].event->path;
+		bool ret_probe = c->probes[i].event->view == ST_VIEW_URETPROBE;
 
 		if (!want[i] || done[i])
 			continue;
 		n = 0;
+		/* One link per file and kind: entries, or returns. */
 		for (j = i; j < c->nr_probes; j++) {
 			ev = c->probes[j].event;
-			if (!want[j] || done[j] || strcmp(ev->path, path))
+			if (!want[j] || done[j] || strcmp(ev->path, path) ||
+			    (ev->view == ST_VIEW_URETPROBE) != ret_probe)
 				continue;
 			done[j] = true;
 			for (k = 0; k < ev->nr_sites; k++, n++) {
@@ -460,7 +463,7 @@ static int attach_prog(struct st_loader *l, const struct st_compiled *c, struct 
 			continue;
 		if (l->multi) {
 			fd = st_uprobe_multi_link(bpf_program__fd(prog), path, offs, refs, cookies,
-						  n, l->pid > 0 ? l->pid : 0);
+						  n, l->pid > 0 ? l->pid : 0, ret_probe);
 			if (fd < 0) {
 				ret = fd;
 				snprintf(err, errlen, "cannot attach to %s in %s: %s",
@@ -471,6 +474,7 @@ static int attach_prog(struct st_loader *l, const struct st_compiled *c, struct 
 			continue;
 		}
 		for (k = 0; k < n; k++) {
+			opts.retprobe = ret_probe;
 			opts.ref_ctr_offset = refs[k];
 			opts.bpf_cookie = cookies[k];
 			link = bpf_program__attach_uprobe_opts(prog, l->pid, path, offs[k], &opts);

@@ -38,7 +38,7 @@ struct st_uprobe_multi_attr {
 
 int st_uprobe_multi_link(int prog_fd, const char *path, const uint64_t *offsets,
 			 const uint64_t *ref_ctr_offsets, const uint64_t *cookies, uint32_t cnt,
-			 pid_t pid)
+			 pid_t pid, bool ret)
 {
 	struct st_uprobe_multi_attr attr;
 	int fd;
@@ -52,6 +52,7 @@ int st_uprobe_multi_link(int prog_fd, const char *path, const uint64_t *offsets,
 	attr.cookies = (uintptr_t)cookies;
 	attr.cnt = cnt;
 	attr.pid = pid;
+	attr.multi_flags = ret ? ST_BPF_F_UPROBE_MULTI_RETURN : 0;
 	fd = syscall(__NR_bpf, BPF_LINK_CREATE, &attr, sizeof(attr));
 	return fd < 0 ? -errno : fd;
 }
@@ -84,9 +85,9 @@ bool st_uprobe_multi_supported(void)
 	prog_fd = noop_multi_prog();
 	if (prog_fd < 0)
 		return false;
-	fd = st_uprobe_multi_link(prog_fd, "/", &offset, NULL, NULL, 1, 0);
+	fd = st_uprobe_multi_link(prog_fd, "/", &offset, NULL, NULL, 1, 0, false);
 	if (fd == -EBADF) {
-		fd = st_uprobe_multi_link(prog_fd, "/", &offset, NULL, NULL, 1, -1);
+		fd = st_uprobe_multi_link(prog_fd, "/", &offset, NULL, NULL, 1, -1, false);
 		ok = fd == -EINVAL;
 	}
 	if (fd >= 0)
@@ -106,7 +107,7 @@ static int warm_up_multi(const char *path)
 	prog_fd = noop_multi_prog();
 	if (prog_fd < 0)
 		return -1;
-	fd = st_uprobe_multi_link(prog_fd, path, &offset, NULL, NULL, 1, 0);
+	fd = st_uprobe_multi_link(prog_fd, path, &offset, NULL, NULL, 1, 0, false);
 	close(prog_fd);
 	return fd < 0 ? -1 : fd;
 }

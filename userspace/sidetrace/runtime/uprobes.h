@@ -16,17 +16,20 @@
 /*
  * A BPF_TRACE_UPROBE_MULTI link of prog_fd at cnt offsets of path, each
  * with its semaphore (ref_ctr_offsets, may be NULL) and cookie (may be
- * NULL), in process pid (0: all). Returns the link's fd or a negative errno.
+ * NULL), in process pid (0: all); ret: at the functions' returns (the
+ * offsets are their entries). Returns the link's fd or a negative errno.
  */
 int st_uprobe_multi_link(int prog_fd, const char *path, const uint64_t *offsets,
 			 const uint64_t *ref_ctr_offsets, const uint64_t *cookies, uint32_t cnt,
-			 pid_t pid);
+			 pid_t pid, bool ret);
 
 /* Whether this kernel has uprobe_multi links (and SIDETRACE_NO_UPROBE_MULTI is unset). */
 bool st_uprobe_multi_supported(void);
 
 /* The bpf_attach_type of uprobe_multi programs and links. */
 #define ST_BPF_TRACE_UPROBE_MULTI 48
+/* Its flag for return probes (BPF_F_UPROBE_MULTI_RETURN). */
+#define ST_BPF_F_UPROBE_MULTI_RETURN 1U
 
 /*
  * A uprobe that nothing can hit, registered by a thread while the programs
