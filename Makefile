@@ -59,7 +59,7 @@ ST_OBJS := $(patsubst userspace/%.c,$(OUTPUT)/obj/%.o,$(ST_SRCS) $(COMMON_SRCS))
 ST_LIB_OBJS := $(filter-out $(OUTPUT)/obj/sidetrace/main.o,$(ST_OBJS))
 # Only what includes the skeleton waits for the BPF build; the .d files
 # then track it like any header.
-ST_SKEL_USERS := $(OUTPUT)/obj/sidetrace/runtime/loader.o $(OUTPUT)/obj/sidetrace/runtime/follow.o
+ST_SKEL_USERS := $(addprefix $(OUTPUT)/obj/sidetrace/runtime/,loader.o follow.o attach.o)
 SIDETRACE := $(OUTPUT)/sidetrace
 ST_LIBS := -lbpf -ldw -lelf -lcapstone -lz -lpthread -ldl
 

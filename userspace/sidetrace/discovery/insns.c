@@ -38,8 +38,7 @@ int st_insn_boundary(const struct st_elf *e, uint64_t addr, uint64_t size, uint6
 	insn = cs_malloc(cs);
 	code = buf;
 	at = addr;
-	while (insn && at <= addr + offset &&
-	       cs_disasm_iter(cs, &code, &left, &at, insn)) {
+	while (insn && at <= addr + offset && cs_disasm_iter(cs, &code, &left, &at, insn)) {
 		if (insn->address == addr + offset) {
 			ret = 0;
 			break;
@@ -48,7 +47,8 @@ int st_insn_boundary(const struct st_elf *e, uint64_t addr, uint64_t size, uint6
 	}
 	if (ret)
 		snprintf(err, errlen,
-			 "+%" PRIu64 " is not the start of an instruction (the one before starts at "
+			 "+%" PRIu64
+			 " is not the start of an instruction (the one before starts at "
 			 "+%" PRIu64 "): a breakpoint there would corrupt it",
 			 offset, prev - addr);
 	if (insn)

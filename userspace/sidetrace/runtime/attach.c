@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Attaching the loaded programs (loader.h): every site of every probe,
+ * one uprobe_multi link per file and kind where the kernel has them,
+ * else a perf-event uprobe per site; the fault-in program where it was
+ * armed; the tracepoints that a -c session follows its command with.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "runtime/follow.h"
+#include "runtime/loader.h"
+#include "runtime/loader_progs.h"
+#include "runtime/uprobes.h"
+#include "sidetrace.skel.h"
+
+/* Open files besides two per site: asked for when raising the limit; needed at least. */
+#define ST_FD_MARGIN 256
+#define ST_FD_MIN 32
+
+/*
+ * Attaches prog at every site of the probes that want[] selects: one
+ * uprobe_multi link per file where the kernel has them, else one
+ * perf-event uprobe per site. Each site's cookie says where its
+ * configuration is (ST_COOKIE) and its semaphore is counted
+ * (ref_ctr_offset).
+ */
+/* The cookie's count slot: a count-only probe counting in one map. */
+static uint32_t count_slot1(const struct st_compiled_probe *p)
+{
+	return p->count_only && p->nr_counts == 1 ? p->counts[0] + 1 : 0;
+}
+
+static int attach_prog(struct st_loader *l, const struct st_compiled *c, struct bpf_program *prog,
+		       const bool *want, char *err, size_t errlen)
+{
+	LIBBPF_OPTS(bpf_uprobe_opts, opts);
+	uint64_t *offs, *refs, *cookies;
+	const struct st_event *ev;
+	struct bpf_link *link;
+	uint32_t i, j, k, n;
+	int ret = 0, fd;
+	bool *done;
+
+	offs = calloc(l->nr_sites + 1, sizeof(*offs));
+	refs = calloc(l->nr_sites + 1, sizeof(*refs));
+	cookies = calloc(l->nr_sites + 1, sizeof(*cookies));
+	done = calloc(c->nr_probes + 1, sizeof(*done));
+	if (!offs || !refs || !cookies || !done) {
+		snprintf(err, errlen, "out of memory");
+		ret = -ENOMEM;
+		goto cleanup;
+	}
+	for (i = 0; i < c->nr_probes; i++) {
+		const char *path = c->probes[i].event->path;
+		bool ret_probe = c->probes[i].event->view == ST_VIEW_URETPROBE;
+
+		if (!want[i] || done[i])
+			continue;
+		n = 0;
+		/* One link per file and kind: entries, or returns. */
+		for (j = i; j < c->nr_probes; j++) {
+			ev = c->probes[j].event;
+			if (!want[j] || done[j] || strcmp(ev->path, path) ||
+			    (ev->view == ST_VIEW_URETPROBE) != ret_probe)
+				continue;
+			done[j] = true;
+			for (k = 0; k < ev->nr_sites; k++, n++) {
+				offs[n] = ev->sites[k].file_offset;
+				refs[n] = ev->sites[k].sema_offset;
+				cookies[n] = ST_COOKIE(l->site_base[j] + k, j,
+						       count_slot1(&c->probes[j]));
+			}
+		}
+		if (!n)
+			continue;
+		if (l->multi) {
+			fd = st_uprobe_multi_link(bpf_program__fd(prog), path, offs, refs, cookies,
+						  n, l->pid > 0 ? l->pid : 0, ret_probe);
+			if (fd < 0) {
+				ret = fd;
+				snprintf(err, errlen, "cannot attach to %s in %s: %s",
+					 c->probes[i].name, path, strerror(-ret));
+				goto cleanup;
+			}
+			l->link_fds[l->nr_link_fds++] = fd;
+			continue;
+		}
+		for (k = 0; k < n; k++) {
+			opts.retprobe = ret_probe;
+			opts.ref_ctr_offset = refs[k];
+			opts.bpf_cookie = cookies[k];
+			link = bpf_program__attach_uprobe_opts(prog, l->pid, path, offs[k], &opts);
+			if (!link) {
+				ret = -errno;
+				snprintf(err, errlen, "cannot attach to %s in %s: %s",
+					 c->probes[i].name, path, strerror(-ret));
+				goto cleanup;
+			}
+			l->links[l->nr_links++] = link;
+		}
+	}
+cleanup:
+	free(offs);
+	free(refs);
+	free(cookies);
+	free(done);
+	return ret;
+}
+
+/*
+ * Dynamic fields are found by name at every event, and names and string
+ * values sit in pages the application may never have touched: the probes
+ * that read them get the fault-in from the start, armed for those loads,
+ * instead of after a first lost event.
+ */
+static int arm_dynamic(struct st_loader *l, const struct st_compiled *c, char *err, size_t errlen)
+{
+	int fd, ret;
+	uint32_t i, j, mask;
+
+	if (!l->fault_in)
+		return 0;
+	fd = bpf_map__fd(l->skel->maps.st_fault_armed);
+	for (i = 0; i < c->nr_probes; i++) {
+		const struct st_probe_cfg *cfg = &c->probes[i].cfg;
+
+		for (j = 0, mask = 0; j < cfg->nr_loads; j++)
+			if (cfg->loads[j].src == ST_SRC_DYN)
+				mask |= 1U << j;
+		if (mask && bpf_map_update_elem(fd, &i, &mask, BPF_ANY)) {
+			ret = -errno;
+			snprintf(err, errlen, "cannot arm the fault-in of %s: %s",
+				 c->probes[i].name, strerror(errno));
+			return ret;
+		}
+	}
+	ret = st_loader_poll_fault_in(l, c, err, errlen);
+	return ret < 0 ? ret : 0;
+}
+
+/*
+ * Without uprobe_multi links every site costs two file descriptors (a perf
+ * event and its link), and a few thousand sites pass the usual soft limit:
+ * raises it as far as the hard limit allows (the margin covers maps,
+ * programs and the fault-in's links of a few probes), or says which limit
+ * stops the session before anything is attached.
+ */
+static int reserve_fds(uint32_t nr_sites, char *err, size_t errlen)
+{
+	rlim_t sites_fds = 2 * (rlim_t)nr_sites;
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur == RLIM_INFINITY ||
+	    rl.rlim_cur >= sites_fds + ST_FD_MARGIN)
+		return 0;
+	rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max >= sites_fds + ST_FD_MARGIN
+			      ? sites_fds + ST_FD_MARGIN
+			      : rl.rlim_max;
+	if (setrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur >= sites_fds + ST_FD_MIN)
+		return 0;
+	snprintf(err, errlen,
+		 "%u call sites need about %llu open files (a perf event and a link each: this "
+		 "kernel has no uprobe_multi links) but the limit is %llu: raise it (ulimit -n)",
+		 nr_sites, (unsigned long long)(sites_fds + ST_FD_MIN),
+		 (unsigned long long)rl.rlim_cur);
+	return -EMFILE;
+}
+
+int st_loader_attach(struct st_loader *l, const struct st_compiled *c, pid_t pid, char *err,
+		     size_t errlen)
+{
+	struct bpf_program *progs[ST_NR_MAIN_PROGS];
+	uint32_t i, k;
+	bool *want;
+	int ret = -ENOMEM;
+
+	/* At most two links per site or probe: a program and the fault-in. */
+	l->links = calloc(2 * l->nr_sites + 1, sizeof(*l->links));
+	l->link_fds = calloc(2 * c->nr_probes + 1, sizeof(*l->link_fds));
+	l->fault_in_on = calloc(c->nr_probes + 1, sizeof(*l->fault_in_on));
+	want = calloc(c->nr_probes + 1, sizeof(*want));
+	if (!l->links || !l->link_fds || !l->fault_in_on || !want) {
+		snprintf(err, errlen, "out of memory");
+		goto cleanup;
+	}
+	l->pid = pid;
+	if (l->follow) {
+		ret = st_follow_start(l, pid, err, errlen);
+		if (ret)
+			goto cleanup;
+		l->pid = -1;
+	}
+	if (!l->multi) {
+		ret = reserve_fds(l->nr_sites, err, errlen);
+		if (ret)
+			goto cleanup;
+	}
+	st_loader_main_progs(l, progs);
+	for (k = 0, ret = 0; k < ST_NR_MAIN_PROGS && !ret; k++) {
+		for (i = 0; i < c->nr_probes; i++)
+			want[i] = st_loader_serving_prog(l, &c->probes[i]) == progs[k];
+		ret = attach_prog(l, c, progs[k], want, err, errlen);
+	}
+	if (!ret)
+		ret = arm_dynamic(l, c, err, errlen);
+	if (!ret)
+		ret = l->nr_sites;
+cleanup:
+	free(want);
+	return ret;
+}
+
+int st_loader_poll_fault_in(struct st_loader *l, const struct st_compiled *c, char *err,
+			    size_t errlen)
+{
+	int fd, ret = 0, attached = 0;
+	uint32_t i, armed;
+	bool *want;
+
+	if (!l->fault_in)
+		return 0;
+	fd = bpf_map__fd(l->skel->maps.st_fault_armed);
+	for (i = 0; i < c->nr_probes && !ret; i++) {
+		if (l->fault_in_on[i] || bpf_map_lookup_elem(fd, &i, &armed) || !armed)
+			continue;
+		want = calloc(c->nr_probes, sizeof(*want));
+		if (!want) {
+			snprintf(err, errlen, "out of memory");
+			return -ENOMEM;
+		}
+		/* Attached after sidetrace_event, so that the kernel runs it first. */
+		want[i] = true;
+		ret = attach_prog(l, c, l->skel->progs.sidetrace_fault_in, want, err, errlen);
+		free(want);
+		/*
+		 * The traced process (-p, -c) exited while the kernel took its
+		 * time to register the uprobe: nothing is left to page in.
+		 */
+		if (ret == -ESRCH && l->pid > 0)
+			ret = 0;
+		else if (!ret)
+			attached++;
+		if (!ret)
+			l->fault_in_on[i] = true;
+	}
+	return ret ? ret : attached;
+}

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: MIT */
+/* What loader.c and attach.c share: the programs that serve probes. Not for other files. */
+#ifndef ST_RUNTIME_LOADER_PROGS_H
+#define ST_RUNTIME_LOADER_PROGS_H
+
+#include <bpf/libbpf.h>
+
+#include "runtime/loader.h"
+
+#define ST_NR_MAIN_PROGS 5
+
+/* The programs that serve probes, from the most specialized. */
+void st_loader_main_progs(const struct st_loader *l, struct bpf_program *progs[ST_NR_MAIN_PROGS]);
+
+/* The program that serves probe p: the most specialized one that can (sidetrace.h). */
+struct bpf_program *st_loader_serving_prog(const struct st_loader *l,
+					  const struct st_compiled_probe *p);
+
+#endif /* ST_RUNTIME_LOADER_PROGS_H */
