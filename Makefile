@@ -61,7 +61,7 @@ ST_LIB_OBJS := $(filter-out $(OUTPUT)/obj/sidetrace/main.o,$(ST_OBJS))
 # then track it like any header.
 ST_SKEL_USERS := $(addprefix $(OUTPUT)/obj/sidetrace/runtime/,loader.o follow.o attach.o)
 SIDETRACE := $(OUTPUT)/sidetrace
-ST_LIBS := -lbpf -ldw -lelf -lcapstone -lz -lpthread -ldl
+ST_LIBS := -lbpf -ldw -lelf -lcapstone -lstdc++ -lz -lpthread -ldl
 
 # Examples: one program per examples/*.c, shared libraries from examples/lib*.c
 EX_LIB_SRCS := $(wildcard examples/lib*.c)
@@ -252,7 +252,7 @@ $(OUTPUT)/fuzz/obj/%.o: userspace/%.c
 $(FUZZERS): $(OUTPUT)/fuzz/%: tests/fuzz/%.c $(FUZZ_OBJS)
 	$(call msg,FUZZER,$@)
 	$(Q)$(CLANG) $(SAN_CFLAGS) -fsanitize=fuzzer $(SAN_WARN) $(DEPFLAGS) $(INCLUDES) $< \
-		$(FUZZ_OBJS) -o $@ -ldw -lelf -lcapstone -lz
+		$(FUZZ_OBJS) -o $@ -ldw -lelf -lcapstone -lstdc++ -lz
 
 # The collector built with ASan and UBSan, apart in $(OUTPUT)/asan; `make
 # test` and `make test-asan` run the bats and one-liner suites with it.

@@ -202,8 +202,8 @@ static int parse_pattern(const char *src, struct st_attach_point *ap)
 		return ST_EXIT_USAGE;
 	}
 	if (!st_probe_kind(ap->kind)->on_sites || !st_lex_at_end(&lx)) {
-		st_errorf("-l '%s': a pattern is side:TARGET[:PROVIDER]:EVENT or "
-			  "usdt:TARGET[:PROVIDER]:NAME, '*' wildcards",
+		st_errorf("-l '%s': a pattern is side:TARGET[:PROVIDER]:EVENT, "
+			  "usdt:TARGET[:PROVIDER]:NAME or uprobe:TARGET:FUNCTION, '*' wildcards",
 			  src);
 		return ST_EXIT_USAGE;
 	}
@@ -242,7 +242,8 @@ int st_list_probes(const char *pattern, pid_t pid, bool verbose)
 		goto cleanup;
 	}
 	for (i = 0; i < l->nr; i++) {
-		if (!st_event_match(&l->events[i], ap.provider, ap.event))
+		if (q.view < ST_VIEW_UPROBE &&
+		    !st_event_match(&l->events[i], ap.provider, ap.event))
 			continue;
 		st_probe_print_text(stdout, &l->events[i], verbose);
 		n++;

@@ -170,12 +170,37 @@ static const char *frame_base(struct st_dwarf *d, Dwarf_Die *fn, Dwarf_Addr pc, 
 	if (ops[0].atom == DW_OP_call_frame_cfa)
 		return cfa_at(d, pc, reg, off) ? NULL
 					       : "the frame at this address is not described";
-	if (ops[0].atom >= DW_OP_breg0 && ops[0].atom <= DW_OP_breg31) {
-		*reg = reg_word(ops[0].atom - DW_OP_breg0);
-		*off = (int64_t)ops[0].number;
+	/* clang at -O0: the frame base is the value of %rbp. */
+	if ((ops[0].atom >= DW_OP_breg0 && ops[0].atom <= DW_OP_breg31) ||
+	    (ops[0].atom >= DW_OP_reg0 && ops[0].atom <= DW_OP_reg31)) {
+		bool breg = ops[0].atom >= DW_OP_breg0;
+
+		*reg = reg_word(ops[0].atom - (breg ? DW_OP_breg0 : DW_OP_reg0));
+		*off = breg ? (int64_t)ops[0].number : 0;
 		return *reg >= 0 ? NULL : "its frame base is in a register sidetrace cannot read";
 	}
 	return "its frame base is computed in a way sidetrace does not evaluate";
+}
+
+/*
+ * A register's value narrowed by masks and conversions ("DW_OP_breg1 0,
+ * DW_OP_constu 0xffffffff, DW_OP_and, DW_OP_convert, DW_OP_stack_value",
+ * clang's bool): the register, read at the value's size.
+ */
+static bool narrowed_reg(const Dwarf_Op *ops, size_t n)
+{
+	size_t i;
+
+	if (n < 2 || ops[0].atom < DW_OP_breg0 || ops[0].atom > DW_OP_breg16 || ops[0].number ||
+	    ops[n - 1].atom != DW_OP_stack_value)
+		return false;
+	for (i = 1; i + 1 < n; i++) {
+		if (ops[i].atom == DW_OP_constu && i + 2 < n && ops[i + 1].atom == DW_OP_and)
+			i++;
+		else if (ops[i].atom != DW_OP_convert && ops[i].atom != DW_OP_GNU_convert)
+			return false;
+	}
+	return true;
 }
 
 /* Where a value is at pc, as an SDT operand; NULL, or why it cannot be read there. */
@@ -193,6 +218,10 @@ static const char *locate(struct st_dwarf *d, Dwarf_Die *fn, Dwarf_Die *var, Dwa
 	    dwarf_getlocation_addr(&attr, pc, &ops, &n, 1) != 1 || !n)
 		return "it is optimized out at this address";
 	atom = ops[0].atom;
+	if (narrowed_reg(ops, n)) {
+		atom = DW_OP_reg0 + (atom - DW_OP_breg0);
+		n = 1;
+	}
 	if (n > 1)
 		return atom == DW_OP_piece || ops[1].atom == DW_OP_piece
 			       ? "it is split in pieces across registers, which sidetrace does not "
@@ -347,6 +376,25 @@ static int read_ret(Dwarf_Die *fn, struct st_dwarf_value *ret, bool *has_ret)
 	return 0;
 }
 
+/*
+ * The compile unit holding addr: through .debug_aranges, which clang does
+ * not emit, else by each unit's ranges.
+ */
+static bool unit_of(Dwarf *dw, Dwarf_Addr addr, Dwarf_Die *cu)
+{
+	Dwarf_Off off = 0, next;
+	size_t hdr;
+
+	if (dwarf_addrdie(dw, addr, cu))
+		return true;
+	while (!dwarf_nextcu(dw, off, &next, &hdr, NULL, NULL, NULL)) {
+		if (dwarf_offdie(dw, off + hdr, cu) && dwarf_haspc(cu, addr) > 0)
+			return true;
+		off = next;
+	}
+	return false;
+}
+
 int st_dwarf_function(struct st_dwarf *d, uint64_t addr, struct st_dwarf_func *out)
 {
 	struct find_func f = {.addr = addr};
@@ -354,7 +402,7 @@ int st_dwarf_function(struct st_dwarf *d, uint64_t addr, struct st_dwarf_func *o
 	int err;
 
 	memset(out, 0, sizeof(*out));
-	if (dwarf_addrdie(d->dw, addr, &cu))
+	if (unit_of(d->dw, addr, &cu))
 		dwarf_getfuncs(&cu, find_func_cb, &f, 0);
 	if (!f.found)
 		return -ENOENT;

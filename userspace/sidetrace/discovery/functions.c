@@ -23,6 +23,60 @@ static const char *const abi_args[] = {"%rdi", "%rsi", "%rdx", "%rcx", "%r8", "%
 	"it has no debug info (DWARF): build it with -g, or install its debug symbols " \
 	"(the -dbgsym package); arg0..arg5 and retval are there raw"
 
+/* The C++ ABI's demangler (libstdc++), callable from C. */
+char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
+
+/* Where a demangled signature's parameter list starts: the '(' matching its last ')'. */
+static const char *params_start(const char *sig)
+{
+	const char *p = strrchr(sig, ')');
+	int depth = 0;
+
+	for (; p && p >= sig; p--) {
+		if (*p == ')')
+			depth++;
+		else if (*p == '(' && !--depth)
+			return p;
+	}
+	return NULL;
+}
+
+/*
+ * Whether a symbol matches glob: its own name, or for C++ its demangled
+ * signature ("Calc::add(int)": that overload) or name ("Calc::add": all
+ * overloads). *shown is the demangled signature to name it by (malloc'ed), if any.
+ */
+static bool symbol_matches(const char *name, const char *glob, char **shown)
+{
+	const char *paren, *clone;
+	char *base;
+	bool match = false;
+	int status;
+
+	*shown = NULL;
+	if (!fnmatch(glob, name, 0))
+		return true;
+	if (strncmp(name, "_Z", 2))
+		return false;
+	*shown = __cxa_demangle(name, NULL, NULL, &status);
+	if (!*shown)
+		return false;
+	/* gcc's clones keep their source name: "f(int) [clone .isra.0]". */
+	clone = strstr(*shown, " [clone ");
+	match = !fnmatch(glob, *shown, 0) || (clone && (base = strndup(*shown, clone - *shown)) &&
+					      (match = !fnmatch(glob, base, 0), free(base), match));
+	paren = params_start(*shown);
+	if (!match && paren && (base = strndup(*shown, paren - *shown))) {
+		match = !fnmatch(glob, base, 0);
+		free(base);
+	}
+	if (!match) {
+		free(*shown);
+		*shown = NULL;
+	}
+	return match;
+}
+
 /* A symbol that matched: its name and address, once per address. */
 struct func {
 	char *name;
@@ -68,6 +122,7 @@ static int scan_symbols(struct st_elf *e, Elf_Scn *scn, const char *glob, struct
 	GElf_Shdr sh;
 	GElf_Sym sym;
 	const char *name;
+	char *shown;
 	size_t i, n;
 	int err;
 
@@ -79,9 +134,10 @@ static int scan_symbols(struct st_elf *e, Elf_Scn *scn, const char *glob, struct
 		    sym.st_shndx == SHN_UNDEF || !sym.st_value)
 			continue;
 		name = elf_strptr(e->elf, sh.sh_link, sym.st_name);
-		if (!name || fnmatch(glob, name, 0))
+		if (!name || !symbol_matches(name, glob, &shown))
 			continue;
-		err = add_func(fs, name, sym.st_value, sym.st_size);
+		err = add_func(fs, shown ? shown : name, sym.st_value, sym.st_size);
+		free(shown);
 		if (err)
 			return err;
 	}

@@ -35,6 +35,11 @@ static int no_match(struct checker *c, const struct st_attach_point *p,
 	char want[512], have[512];
 	size_t i;
 
+	if (st_probe_kind(p->kind)->args == ST_ARGS_DWARF)
+		return ck_err(c, p->event_pos,
+			      "no function of %s matches %s (its symbol tables "
+			      "name none so, nor their C++ names)",
+			      p->target, p->event);
 	snprintf(want, sizeof(want), "%s:%s", p->provider, p->event);
 	for (i = 0; i < l->nr; i++) {
 		ck_names_add(&all, l->events[i].provider, l->events[i].name);
@@ -60,6 +65,7 @@ int ck_sites_point(struct checker *c, struct st_attach_point *p)
 {
 	struct st_probe_query q;
 	const struct st_event_list *l;
+	bool by_name;
 	char why[256] = "";
 	size_t i;
 
@@ -70,8 +76,10 @@ int ck_sites_point(struct checker *c, struct st_attach_point *p)
 	if (!l)
 		return ck_err(c, p->target_pos, "cannot read the events of %s: %s", p->target,
 			      why[0] ? why : "unknown error");
+	/* A function query's answer holds the functions that match, and only them. */
+	by_name = st_probe_kind(p->kind)->args != ST_ARGS_DWARF;
 	for (i = 0; i < l->nr; i++) {
-		if (!st_event_match(&l->events[i], p->provider, p->event))
+		if (by_name && !st_event_match(&l->events[i], p->provider, p->event))
 			continue;
 		if (add_event(&p->events, &p->nr_events, &l->events[i]) ||
 		    add_event(&c->clause->events, &c->clause->nr_events, &l->events[i]))

@@ -394,20 +394,23 @@ static char *event_word(struct st_lexer *lx, const struct st_probe_kind *k, cons
 }
 
 /*
- * After uprobe:TARGET: the function, whose C++ name may hold "::", up to
- * what ends a probe; "+OFFSET" stays in it.
+ * After uprobe:TARGET: the function, up to what ends a probe. A C++ name
+ * may hold "::" and a signature ("Calc::add(int)"); one with blanks is
+ * quoted ("Calc::add(long, long)"). "+OFFSET" stays in it.
  */
 static int lex_function(struct st_lexer *lx, const struct st_probe_kind *k,
 			struct st_attach_point *p)
 {
-	static const char stop[] = ",{}/()";
+	static const char stop[] = ",{}/";
 
 	if (peek(lx, 0) != ':')
 		return fail(lx, lx->pos, "expected ':' before the function (%s)", k->syntax);
 	bump(lx);
 	p->provider = strdup("");
 	p->event_pos = p->provider_pos = lx->pos;
-	p->event = probe_word(lx, stop);
+	p->event = peek(lx, 0) == '"' ? quoted_target(lx) : probe_word(lx, stop);
+	if (!p->event && st_diag_is_set(lx->diag))
+		return -1;
 	if (!p->provider || !p->event)
 		return -ENOMEM;
 	if (!p->event[0])

@@ -14,6 +14,6 @@ void st_loader_main_progs(const struct st_loader *l, struct bpf_program *progs[S
 
 /* The program that serves probe p: the most specialized one that can (sidetrace.h). */
 struct bpf_program *st_loader_serving_prog(const struct st_loader *l,
-					  const struct st_compiled_probe *p);
+					   const struct st_compiled_probe *p);
 
 #endif /* ST_RUNTIME_LOADER_PROGS_H */

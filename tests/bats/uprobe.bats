@@ -1,0 +1,121 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
+# Issue 24, item 2: functions by name, their parameters by name from DWARF,
+# read where DWARF says they are at the probe's address (an integer after
+# a double, a negative short, a string, an enum by label, a bool), return
+# values, exact against the fixture's known values, gcc and clang from -O0
+# (parameters in the frame: the probe goes past the prologue) to -O3.
+
+bats_require_minimum_version 1.5.0
+load helpers
+
+N=100
+
+setup_file() {
+	local cc o
+	for cc in gcc clang; do
+		for o in O0 O2 O3; do
+			$cc -$o -g -Wall "$ROOT/tests/fixtures/dwarf_app.c" -o "$BATS_FILE_TMPDIR/dwarf_${cc}_$o"
+		done
+	done
+	cc -O2 -Wall "$ROOT/tests/fixtures/dwarf_app.c" -o "$BATS_FILE_TMPDIR/dwarf_none"
+}
+
+# The fixture's values for i = 0 .. N-1 (tests/fixtures/dwarf_app.c).
+expected() {
+	awk -v n=$N 'BEGIN {
+		for (i = 0; i < n; i++) {
+			d += -(i % 7); c += i; s += (i * 37) % 256; g += -(i % 5); f += i % 2
+			k[i % 3]++
+		}
+		printf "@b: %.0f\n@c: %d\n@d: %d\n@f: %d\n@g: %d\n", (n - 1) * 1000000007, c, d, f, g
+		printf "@m[M_IDLE]: %d\n@m[M_READ]: %d\n@m[M_WRITE]: %d\n", k[0], k[1], k[2]
+		printf "@n[alpha]: %d\n@n[beta]: %d\n@n[gamma]: %d\n", k[0], k[1], k[2]
+		printf "@r: %d\n@s: %d\n", d + c, s
+	}'
+}
+
+prog() { # binary
+	cat <<P
+uprobe:$1:scaled { @d = sum(args.delta); @c = sum(args.count); @s = sum(args.small); @b = max(args.big); }
+uretprobe:$1:scaled { @r = sum(retval); }
+uprobe:$1:named { @n[str(args.name)] = count(); @m[args.m] = count(); @f = sum(args.flag); }
+uretprobe:$1:negated { @g = sum(retval); }
+P
+}
+
+check_build() { # cc level
+	local b="$BATS_FILE_TMPDIR/dwarf_$1_$2"
+	run timeout 60 "$SIDETRACE" -c "$b $N" -e "$(prog "$b")"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	diff <(expected) <(grep '^@' <<<"$output" | sort)
+}
+
+@test "gcc -O0: parameters in the frame, read past the prologue, exact" { check_build gcc O0; }
+@test "gcc -O2: parameters from location lists, exact (an int after a double)" { check_build gcc O2; }
+@test "gcc -O3" { check_build gcc O3; }
+@test "clang -O0: the frame base in %rbp" { check_build clang O0; }
+@test "clang -O2: a bool narrowed from a register, no .debug_aranges" { check_build clang O2; }
+@test "clang -O3" { check_build clang O3; }
+
+@test "-lv: a function's parameters with their types, then the raw registers" {
+	run -0 "$SIDETRACE" -lv "uprobe:$BATS_FILE_TMPDIR/dwarf_gcc_O2:named"
+	[ "${lines[0]}" = "uprobe:$BATS_FILE_TMPDIR/dwarf_gcc_O2:named" ]
+	[ "${lines[1]}" = "    name: string" ]
+	[ "${lines[2]}" = "    m: enum<u32>" ]
+	[ "${lines[3]}" = "    flag: bool" ]
+	[ "${lines[4]}" = "    arg0: u64" ]
+}
+
+@test "what cannot be read says why: a double, no DWARF, an offset inside an instruction, a return probe at an offset" {
+	local b="$BATS_FILE_TMPDIR/dwarf_gcc_O2" nd="$BATS_FILE_TMPDIR/dwarf_none"
+	run -1 --separate-stderr "$SIDETRACE" -d -e "uprobe:$b:scaled { @ = sum(args.scale); }"
+	grep -q "args.scale of scaled cannot be read at its uprobe: a floating-point value" <<<"$stderr"
+	run -1 --separate-stderr "$SIDETRACE" -d -e "uprobe:$nd:scaled { @ = sum(args.delta); }"
+	grep -q "function scaled has no parameter 'delta': it has no debug info (DWARF): build it with -g, or install its debug symbols" <<<"$stderr"
+	run -0 "$SIDETRACE" -c "$nd 10" -e "uprobe:$nd:scaled { @ = sum(arg1); }"
+	grep -qx '@: 45' <<<"$output"
+	run -1 --separate-stderr "$SIDETRACE" -d -e "uprobe:$b:scaled+1 { @ = count(); }"
+	grep -q "scaled: +1 is not the start of an instruction" <<<"$stderr"
+	run -1 --separate-stderr "$SIDETRACE" -d -e "uretprobe:$b:scaled+4 { @ = count(); }"
+	grep -q "a return probe takes no +OFFSET: it is placed at the function's entry" <<<"$stderr"
+	run -1 --separate-stderr "$SIDETRACE" -d -e "uprobe:$b:nosuch { @ = count(); }"
+	grep -q "no function of $b matches nosuch" <<<"$stderr"
+}
+
+@test "C++: every overload by name, one by its signature (quoted when it has blanks)" {
+	printf '%s\n' '#include <cstdlib>' 'namespace geo { struct Calc { long base;' \
+		'__attribute__((noinline)) long add(int x) { return base + x; }' \
+		'__attribute__((noinline)) long add(long x, long y) { return base + x + y; } }; }' \
+		'int main(int c, char **v) { geo::Calc k{100}; long s = 0; int n = atoi(v[1]);' \
+		'for (int i = 0; i < n; i++) s += k.add(i) + k.add((long)i, 2L); return s == 0; }' \
+		> "$BATS_TEST_TMPDIR/calc.cpp"
+	g++ -O1 -g "$BATS_TEST_TMPDIR/calc.cpp" -o "$BATS_TEST_TMPDIR/calc"
+	local b="$BATS_TEST_TMPDIR/calc"
+	run -0 timeout 60 "$SIDETRACE" -c "$b 10" -e "uprobe:$b:geo::Calc::add { @all = count(); }
+		uprobe:$b:geo::Calc::add(int) { @x = sum(args.x); }
+		uprobe:$b:\"geo::Calc::add(long, long)\" { @y = sum(args.y); }"
+	echo "$output"
+	grep -qx '@all: 20' <<<"$output"
+	grep -qx '@x: 45' <<<"$output"
+	grep -qx '@y: 20' <<<"$output"
+}
+
+@test "uprobe: beside side: and usdt: in one program, system-wide" {
+	local b="$BATS_FILE_TMPDIR/dwarf_gcc_O2" st
+	"$SIDETRACE" -e "uprobe:$b:negated { @u = count(); } side:$HTTPD:http:request { @s = count(); }" \
+		> "$BATS_TEST_TMPDIR/sw.txt" 2>&1 &
+	st=$!
+	for _ in $(seq 200); do
+		grep -q '^Attaching' "$BATS_TEST_TMPDIR/sw.txt" && break
+		sleep 0.05
+	done
+	"$b" 30 > /dev/null
+	"$HTTPD" -n 40 > /dev/null
+	kill -INT $st
+	wait $st
+	cat "$BATS_TEST_TMPDIR/sw.txt"
+	grep -qx '@u: 30' "$BATS_TEST_TMPDIR/sw.txt"
+	grep -qx '@s: 40' "$BATS_TEST_TMPDIR/sw.txt"
+}
