@@ -318,6 +318,8 @@ static int add_value(struct st_dwarf *d, Dwarf_Die *fn, Dwarf_Die *var, Dwarf_Ad
 	return 0;
 }
 
+static bool is_result(Dwarf_Die *var);
+
 /* Whether some parameter lives in the frame only: the probe then goes past the prologue. */
 static bool params_in_frame(Dwarf_Die *fn)
 {
@@ -340,7 +342,7 @@ static int read_params(struct st_dwarf *d, Dwarf_Die *fn, struct st_dwarf_func *
 	if (dwarf_child(fn, &child))
 		return 0;
 	do
-		n += dwarf_tag(&child) == DW_TAG_formal_parameter;
+		n += dwarf_tag(&child) == DW_TAG_formal_parameter && !is_result(&child);
 	while (dwarf_siblingof(&child, &child) == 0);
 	out->params = calloc(n + 1, sizeof(*out->params));
 	if (!out->params)
@@ -348,7 +350,8 @@ static int read_params(struct st_dwarf *d, Dwarf_Die *fn, struct st_dwarf_func *
 	if (dwarf_child(fn, &child))
 		return 0;
 	do {
-		if (dwarf_tag(&child) != DW_TAG_formal_parameter || out->nr_params >= n)
+		if (dwarf_tag(&child) != DW_TAG_formal_parameter || is_result(&child) ||
+		    out->nr_params >= n)
 			continue;
 		if (add_value(d, fn, &child, out->probe_addr, &out->params[out->nr_params++]))
 			return -ENOMEM;
@@ -356,15 +359,28 @@ static int read_params(struct st_dwarf *d, Dwarf_Die *fn, struct st_dwarf_func *
 	return 0;
 }
 
-/* The return value: in %rax at a return, typed by the function's type. */
+/* Go's first result, which its register ABI returns in %rax; false when there is none. */
+static bool first_result(Dwarf_Die *fn, Dwarf_Die *out)
+{
+	if (dwarf_child(fn, out))
+		return false;
+	do
+		if (dwarf_tag(out) == DW_TAG_formal_parameter && is_result(out))
+			return true;
+	while (dwarf_siblingof(out, out) == 0);
+	return false;
+}
+
+/* The return value: in %rax at a return, typed by the function's type (Go: its first result's). */
 static int read_ret(Dwarf_Die *fn, struct st_dwarf_value *ret, bool *has_ret)
 {
+	Dwarf_Die result;
 	const char *why;
 
 	ret->name = strdup("retval");
 	if (!ret->name)
 		return -ENOMEM;
-	why = st_dwarf_type(fn, &ret->type);
+	why = st_dwarf_type(first_result(fn, &result) ? &result : fn, &ret->type);
 	*has_ret = !why || strcmp(why, "void");
 	ret->spec.loc = ST_LOC_REG;
 	ret->spec.reg = reg_word(0);
@@ -395,7 +411,7 @@ static bool unit_of(Dwarf *dw, Dwarf_Addr addr, Dwarf_Die *cu)
 	return false;
 }
 
-int st_dwarf_function(struct st_dwarf *d, uint64_t addr, struct st_dwarf_func *out)
+int st_dwarf_function(struct st_dwarf *d, uint64_t addr, uint64_t at, struct st_dwarf_func *out)
 {
 	struct find_func f = {.addr = addr};
 	Dwarf_Die cu;
@@ -406,9 +422,22 @@ int st_dwarf_function(struct st_dwarf *d, uint64_t addr, struct st_dwarf_func *o
 		dwarf_getfuncs(&cu, find_func_cb, &f, 0);
 	if (!f.found)
 		return -ENOENT;
-	out->probe_addr = params_in_frame(&f.die) ? past_prologue(&f.die, addr) : addr;
+	if (at)
+		out->probe_addr = at;
+	else
+		out->probe_addr = params_in_frame(&f.die) ? past_prologue(&f.die, addr) : addr;
 	err = read_params(d, &f.die, out);
 	return err ? err : read_ret(&f.die, &out->ret, &out->has_ret);
+}
+
+/* Go's results are parameters marked as variables ("~r0"), with no location at entry. */
+static bool is_result(Dwarf_Die *var)
+{
+	Dwarf_Attribute attr;
+	bool flag = false;
+
+	return dwarf_attr_integrate(var, DW_AT_variable_parameter, &attr) &&
+	       !dwarf_formflag(&attr, &flag) && flag;
 }
 
 void st_dwarf_func_fini(struct st_dwarf_func *f)

@@ -41,10 +41,11 @@ struct st_dwarf_func {
 
 /*
  * The function at entry address addr: its parameters where they are at
- * the probe address, its return value in its register at a return.
- * 0; -ENOENT when DWARF does not describe it; -ENOMEM.
+ * the probe address (at, or when 0 its entry, or past its prologue where
+ * its parameters live in the frame), its return value in its register at
+ * a return. 0; -ENOENT when DWARF does not describe it; -ENOMEM.
  */
-int st_dwarf_function(struct st_dwarf *d, uint64_t addr, struct st_dwarf_func *out);
+int st_dwarf_function(struct st_dwarf *d, uint64_t addr, uint64_t at, struct st_dwarf_func *out);
 void st_dwarf_func_fini(struct st_dwarf_func *f);
 
 #endif /* SIDETRACE_DISCOVERY_DWARF_H */

@@ -74,6 +74,8 @@ struct st_event {
 	char *usdt_name; /* name as in the stapsdt note (sanitized) */
 	bool has_side; /* false: plain USDT probe with no SIDE description */
 	enum st_event_view view;
+	/* ST_VIEW_URETPROBE: its sites are the function's RET instructions, plain uprobes (Go) */
+	bool at_returns;
 	bool variadic;
 	uint32_t loglevel;
 	uint64_t desc_addr; /* virtual address of struct side_event_description */

@@ -232,13 +232,76 @@ static int make_fields(struct st_event *ev, struct st_dwarf_func *df, struct st_
 	return err;
 }
 
-/* One function's event: where it is probed, and its fields there. */
-static int make_event(struct st_elf *e, struct st_dwarf *dw, const struct func *fn, uint64_t offset,
-		      const char *path, enum st_event_view view, struct st_event *ev, char *err,
-		      size_t errlen)
+/*
+ * A Go function's return probe: a plain uprobe on each RET instruction,
+ * with the specs of site 0 (retval in %rax) copied to the others.
+ */
+static int go_return_sites(struct st_elf *e, const struct func *fn, struct st_event *ev, char *err,
+			   size_t errlen)
 {
+	uint64_t *rets;
+	size_t nr, i;
+	void *sites;
+	int ret;
+
+	ret = st_insn_rets(e, fn->addr, fn->size, &rets, &nr, err, errlen);
+	if (ret)
+		return ret;
+	sites = realloc(ev->sites, nr * sizeof(*ev->sites));
+	if (!sites) {
+		free(rets);
+		return -ENOMEM;
+	}
+	ev->sites = sites;
+	for (i = 0; i < nr; i++) {
+		ev->sites[i] = ev->sites[0];
+		ev->sites[i].pc = rets[i];
+	}
+	ev->nr_sites = nr;
+	ev->at_returns = true;
+	free(rets);
+	return 0;
+}
+
+static int name_event(struct st_event *ev, const struct func *fn, uint64_t offset, const char *path,
+		      enum st_event_view view)
+{
+	int ret;
+
+	ev->view = view;
+	ev->path = strdup(path);
+	ev->provider = strdup("");
+	ev->usdt_provider = strdup("");
+	if (offset)
+		ret = asprintf(&ev->name, "%s+%llu", fn->name, (unsigned long long)offset);
+	else
+		ret = (ev->name = strdup(fn->name)) ? 0 : -1;
+	ev->usdt_name = ev->name ? strdup(ev->name) : NULL;
+	ev->sites = calloc(1, sizeof(*ev->sites));
+	ev->nr_sites = 1;
+	return ret < 0 || !ev->path || !ev->provider || !ev->usdt_provider || !ev->usdt_name ||
+			       !ev->sites
+		       ? -ENOMEM
+		       : 0;
+}
+
+/*
+ * One function's event: where it is probed, and its fields there. A
+ * return probe sits on the entry (it replaces the return address found at
+ * the top of the stack there), or for Go on each return; a Go entry probe
+ * sits past the stack-growth check, which Go runs again after growing the
+ * stack.
+ */
+static int make_event(struct st_elf *e, struct st_dwarf *dw, const struct func *fn, uint64_t offset,
+		      bool go, const char *path, enum st_event_view view, struct st_event *ev,
+		      char *err, size_t errlen)
+{
+	uint64_t at = go && view == ST_VIEW_UPROBE
+			      ? st_insn_after_go_stack_check(e, fn->addr, fn->size)
+			      : 0;
 	struct st_dwarf_func df;
 	bool have_df;
+	uint32_t i;
 	int ret;
 
 	memset(ev, 0, sizeof(*ev));
@@ -251,28 +314,14 @@ static int make_event(struct st_elf *e, struct st_dwarf *dw, const struct func *
 			return ret;
 		}
 	}
-	ev->view = view;
-	ev->path = strdup(path);
-	ev->provider = strdup("");
-	ev->usdt_provider = strdup("");
-	if (offset)
-		ret = asprintf(&ev->name, "%s+%llu", fn->name, (unsigned long long)offset);
-	else
-		ret = (ev->name = strdup(fn->name)) ? 0 : -1;
-	ev->usdt_name = ev->name ? strdup(ev->name) : NULL;
-	ev->sites = calloc(1, sizeof(*ev->sites));
-	if (ret < 0 || !ev->path || !ev->provider || !ev->usdt_provider || !ev->usdt_name ||
-	    !ev->sites)
+	if (name_event(ev, fn, offset, path, view))
 		return -ENOMEM;
 	/* At an offset into a function, DWARF's entry view does not hold: raw registers. */
-	have_df = dw && !offset && !st_dwarf_function(dw, fn->addr, &df);
-	ev->nr_sites = 1;
-	/*
-	 * A return probe replaces the return address that the entry finds at
-	 * the top of the stack: it must sit on the entry, never past the
-	 * prologue (the traced program would return into the stack).
-	 */
-	ev->sites[0].pc = have_df && view == ST_VIEW_UPROBE ? df.probe_addr : fn->addr + offset;
+	have_df = dw && !offset && !st_dwarf_function(dw, fn->addr, at, &df);
+	if (view == ST_VIEW_URETPROBE)
+		ev->sites[0].pc = fn->addr;
+	else
+		ev->sites[0].pc = have_df ? df.probe_addr : (at ? at : fn->addr + offset);
 	if (!have_df &&
 	    !(ev->error = strdup(dw || offset ? "DWARF does not describe it here" : NO_DWARF)))
 		ret = -ENOMEM;
@@ -280,14 +329,27 @@ static int make_event(struct st_elf *e, struct st_dwarf *dw, const struct func *
 		ret = make_fields(ev, have_df ? &df : NULL, &ev->sites[0].sdt);
 	if (have_df)
 		st_dwarf_func_fini(&df);
-	if (ret)
-		return ret;
-	if (!st_elf_vaddr_to_offset(e, ev->sites[0].pc, 1, true, &ev->sites[0].file_offset)) {
-		snprintf(err, errlen, "function %s at 0x%llx is not in an executable segment",
-			 ev->name, (unsigned long long)ev->sites[0].pc);
-		return -EINVAL;
+	if (!ret && go && view == ST_VIEW_URETPROBE)
+		ret = go_return_sites(e, fn, ev, err, errlen);
+	for (i = 0; !ret && i < ev->nr_sites; i++) {
+		if (!st_elf_vaddr_to_offset(e, ev->sites[i].pc, 1, true,
+					    &ev->sites[i].file_offset)) {
+			snprintf(err, errlen,
+				 "function %s at 0x%llx is not in an executable segment", ev->name,
+				 (unsigned long long)ev->sites[i].pc);
+			ret = -EINVAL;
+		}
 	}
-	return 0;
+	return ret;
+}
+
+/* Go binaries carry a build-info section or a Go build-id note. */
+static bool is_go(struct st_elf *e)
+{
+	GElf_Shdr sh;
+
+	return st_elf_find_section(e, ".go.buildinfo", &sh) ||
+	       st_elf_find_section(e, ".note.go.buildid", &sh);
 }
 
 /* "NAME+OFFSET": the glob and the offset; 0 or -EINVAL. */
@@ -319,6 +381,7 @@ int st_discover_functions(const char *path, const char *pattern, enum st_event_v
 	uint64_t offset;
 	char *glob = NULL;
 	size_t i;
+	bool go;
 	int ret;
 
 	ret = split_offset(pattern, &glob, &offset);
@@ -343,6 +406,7 @@ int st_discover_functions(const char *path, const char *pattern, enum st_event_v
 	if (ret)
 		goto cleanup;
 	dw = fs.nr ? st_dwarf_open(&e, path) : NULL;
+	go = is_go(&e);
 	evs = realloc(out->events, (out->nr + fs.nr + 1) * sizeof(*evs));
 	if (!evs) {
 		ret = -ENOMEM;
@@ -350,8 +414,8 @@ int st_discover_functions(const char *path, const char *pattern, enum st_event_v
 	}
 	out->events = evs;
 	for (i = 0; i < fs.nr && !ret; i++) {
-		ret = make_event(&e, dw, &fs.v[i], offset, path, view, &out->events[out->nr], err,
-				 errlen);
+		ret = make_event(&e, dw, &fs.v[i], offset, go, path, view, &out->events[out->nr],
+				 err, errlen);
 		out->nr++;
 	}
 cleanup:

@@ -3,8 +3,10 @@
 #include <capstone/capstone.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "discovery/insns.h"
 
@@ -56,4 +58,113 @@ int st_insn_boundary(const struct st_elf *e, uint64_t addr, uint64_t size, uint6
 	cs_close(&cs);
 	free(buf);
 	return ret;
+}
+
+/* A decoder over the bytes of [addr, addr + len) of e; false if they cannot be read. */
+struct decoder {
+	csh cs;
+	cs_insn *insn;
+	uint8_t *buf;
+	const uint8_t *code;
+	size_t left;
+	uint64_t at;
+};
+
+static bool decoder_open(struct decoder *d, const struct st_elf *e, uint64_t addr, uint64_t len)
+{
+	memset(d, 0, sizeof(*d));
+	if (!len || len > ST_MAX_FUNC_BYTES)
+		return false;
+	d->buf = malloc(len);
+	if (!d->buf || !st_elf_read(e, addr, d->buf, len) ||
+	    cs_open(CS_ARCH_X86, CS_MODE_64, &d->cs) != CS_ERR_OK) {
+		free(d->buf);
+		d->buf = NULL;
+		return false;
+	}
+	d->insn = cs_malloc(d->cs);
+	d->code = d->buf;
+	d->left = len;
+	d->at = addr;
+	return d->insn;
+}
+
+static bool decoder_next(struct decoder *d)
+{
+	return cs_disasm_iter(d->cs, &d->code, &d->left, &d->at, d->insn);
+}
+
+static void decoder_close(struct decoder *d)
+{
+	if (d->insn)
+		cs_free(d->insn, 1);
+	if (d->buf)
+		cs_close(&d->cs);
+	free(d->buf);
+}
+
+int st_insn_rets(const struct st_elf *e, uint64_t addr, uint64_t size, uint64_t **rets, size_t *nr,
+		 char *err, size_t errlen)
+{
+	struct decoder d;
+	uint64_t *v;
+
+	*rets = NULL;
+	*nr = 0;
+	if (!decoder_open(&d, e, addr, size)) {
+		decoder_close(&d);
+		snprintf(err, errlen,
+			 "cannot read the function's instructions to find its returns");
+		return -EINVAL;
+	}
+	while (decoder_next(&d)) {
+		if (d.insn->id != X86_INS_RET)
+			continue;
+		v = realloc(*rets, (*nr + 1) * sizeof(*v));
+		if (!v) {
+			decoder_close(&d);
+			return -ENOMEM;
+		}
+		*rets = v;
+		v[(*nr)++] = d.insn->address;
+	}
+	/* Decoding stopped early: bytes it could not read hide returns. */
+	if (d.left) {
+		snprintf(err, errlen,
+			 "undecodable bytes at +%" PRIu64 ": its returns cannot all be found",
+			 d.at - addr);
+		free(*rets);
+		*rets = NULL;
+		*nr = 0;
+		decoder_close(&d);
+		return -EINVAL;
+	}
+	decoder_close(&d);
+	if (!*nr)
+		snprintf(err, errlen, "it has no return instruction");
+	return *nr ? 0 : -ENOENT;
+}
+
+uint64_t st_insn_after_go_stack_check(const struct st_elf *e, uint64_t addr, uint64_t size)
+{
+	struct decoder d;
+	uint64_t after = addr;
+	bool compared = false;
+	int i;
+
+	if (!decoder_open(&d, e, addr, size < 64 ? size : 64)) {
+		decoder_close(&d);
+		return addr;
+	}
+	for (i = 0; i < 8 && decoder_next(&d); i++) {
+		/* Go keeps the goroutine in %r14; its stack bound is at 16(%r14). */
+		if (d.insn->id == X86_INS_CMP && strstr(d.insn->op_str, "[r14 + 0x10]")) {
+			compared = true;
+		} else if (compared && (d.insn->id == X86_INS_JBE || d.insn->id == X86_INS_JB)) {
+			after = d.insn->address + d.insn->size;
+			break;
+		}
+	}
+	decoder_close(&d);
+	return after;
 }

@@ -20,4 +20,21 @@
 int st_insn_boundary(const struct st_elf *e, uint64_t addr, uint64_t size, uint64_t offset,
 		     char *err, size_t errlen);
 
+/*
+ * The RET instructions of the function at addr (size bytes): their
+ * addresses in *rets (malloc'ed), their number in *nr. A Go function's
+ * returns are probed there: a uretprobe's planted return address breaks
+ * Go's stack walks and copies. 0, or a negative errno with the reason in err.
+ */
+int st_insn_rets(const struct st_elf *e, uint64_t addr, uint64_t size, uint64_t **rets, size_t *nr,
+		 char *err, size_t errlen);
+
+/*
+ * A Go function's stack-growth check at its entry ("cmp ..., [r14 + 16];
+ * jbe morestack"): the address right after it, or addr when there is none.
+ * Go runs the prologue again after growing the stack: a probe there would
+ * count that call twice.
+ */
+uint64_t st_insn_after_go_stack_check(const struct st_elf *e, uint64_t addr, uint64_t size);
+
 #endif /* SIDETRACE_DISCOVERY_INSNS_H */

@@ -188,7 +188,10 @@ static void print_fields(FILE *f, const struct st_event *ev, bool verbose)
 		fputs("    ", f);
 		st_fputs_text(f, ev->fields[i].name);
 		/* The type's text escaped what it took from the binary. */
-		fprintf(f, ": %s\n", s ? s : "?");
+		fprintf(f, ": %s", s ? s : "?");
+		if (ev->fields[i].type.unreadable)
+			fprintf(f, " (not readable here: %s)", ev->fields[i].type.unreadable);
+		fputc('\n', f);
 		free(s);
 	}
 }

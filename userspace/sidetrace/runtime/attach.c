@@ -60,7 +60,8 @@ static int attach_prog(struct st_loader *l, const struct st_compiled *c, struct 
 	}
 	for (i = 0; i < c->nr_probes; i++) {
 		const char *path = c->probes[i].event->path;
-		bool ret_probe = c->probes[i].event->view == ST_VIEW_URETPROBE;
+		const struct st_event *first = c->probes[i].event;
+		bool ret_probe = first->view == ST_VIEW_URETPROBE && !first->at_returns;
 
 		if (!want[i] || done[i])
 			continue;
@@ -69,7 +70,7 @@ static int attach_prog(struct st_loader *l, const struct st_compiled *c, struct 
 		for (j = i; j < c->nr_probes; j++) {
 			ev = c->probes[j].event;
 			if (!want[j] || done[j] || strcmp(ev->path, path) ||
-			    (ev->view == ST_VIEW_URETPROBE) != ret_probe)
+			    (ev->view == ST_VIEW_URETPROBE && !ev->at_returns) != ret_probe)
 				continue;
 			done[j] = true;
 			for (k = 0; k < ev->nr_sites; k++, n++) {
