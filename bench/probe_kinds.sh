@@ -1,0 +1,53 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Part 9: the probe kinds of issue 24 against stock bpftrace, same run:
+#  - launch to attached (BEGIN's line) and peak RSS then, on a PostgreSQL
+#    USDT probe and on a DWARF uprobe with an argument by name; the Go
+#    binary's uprobe for sidetrace alone (bpftrace reads its args wrong);
+#  - the peak RSS of reading a large binary's DWARF: `-lv` of one function
+#    of PostgreSQL when its debug info is installed, else of the Go binary.
+# Medians of REPEAT runs; ratios are sidetrace / bpftrace (lower is better).
+set -eu
+cd "$(dirname "$0")/.."
+ST=$PWD/.output/sidetrace
+B=$PWD/.output/bench/kinds
+REPEAT=${REPEAT:-5}
+PG=/usr/lib/postgresql/15/bin/postgres
+mkdir -p "$B"
+mountpoint -q /sys/kernel/tracing || mount -t tracefs tracefs /sys/kernel/tracing
+
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+startup() { # tool program
+	local i runs
+	runs=$(for i in $(seq "$REPEAT"); do sleep 0.3; bench/time_to_begin.py go "$@"; done)
+	echo "$(cut -d' ' -f1 <<<"$runs" | median) $(cut -d' ' -f2 <<<"$runs" | median)"
+}
+
+compare() { # name sidetrace-program bpftrace-program
+	local s b
+	s=$(startup "$ST" -e "$2 BEGIN { printf(\"go\\n\"); }")
+	b=$(startup bpftrace -e "$3 BEGIN { printf(\"go\\n\"); }")
+	awk -v n="$1" -v s="$s" -v b="$b" 'BEGIN { split(s, x, " "); split(b, y, " ")
+		printf "%-34s %8.1f ms %8.1f ms %6.2fx %8d KiB %8d KiB %6.2fx\n", n, x[1] * 1000,
+			y[1] * 1000, x[1] / y[1], x[2], y[2], x[2] / y[2] }'
+}
+
+cc -O2 -g tests/fixtures/dwarf_app.c -o "$B/dwarf_app"
+printf '%-34s %11s %11s %7s %12s %12s %7s\n' probe sidetrace bpftrace ratio st_rss bt_rss ratio
+[ -x "$PG" ] && compare "usdt: PostgreSQL query__start" \
+	"usdt:$PG:postgresql:query__start { @[str(arg0)] = count(); }" \
+	"usdt:$PG:postgresql:query__start { @[str(arg0)] = count(); }"
+compare "uprobe: DWARF argument by name" \
+	"uprobe:$B/dwarf_app:named { @[args.m] = count(); }" \
+	"uprobe:$B/dwarf_app:named { @[args->m] = count(); }"
+if command -v go > /dev/null; then
+	HOME=$B GOCACHE=$B/gocache GO111MODULE=off go build -o "$B/go_app" tests/fixtures/go_app/main.go
+	s=$(startup "$ST" -e "uprobe:$B/go_app:main.work { @ = sum(args.n); } BEGIN { printf(\"go\\n\"); }")
+	echo "uprobe: Go main.work, args.n        $(awk '{ printf "%8.1f ms, %d KiB", $1 * 1000, $2 }' <<<"$s")"
+fi
+# Reading DWARF for one function of a large binary, peak RSS.
+big=$B/go_app
+[ -x "$PG" ] && [ -n "$(find /usr/lib/debug -name '*.debug' 2>/dev/null | head -1)" ] && big=$PG
+/usr/bin/time -f '%M' "$ST" -lv "uprobe:$big:main*" > /dev/null 2> "$B/rss.txt" || true
+echo "-lv of main* in $(basename "$big") ($(du -h "$big" | cut -f1)): $(tail -1 "$B/rss.txt") KiB peak RSS"
