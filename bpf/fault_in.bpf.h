@@ -38,6 +38,31 @@ static __always_inline void touch_str(__u64 p)
 }
 
 /*
+ * Follows the member path of load ld (ST_SRC_MEM) from the pointer p with
+ * page faults allowed, as st_read_mem() does, and touches the string it
+ * ends at.
+ */
+static __always_inline void fault_in_mem(__u64 p, const struct st_load *ld)
+{
+	const struct st_step *last;
+	__u32 i, nr = ld->nr_steps;
+
+	if (ld->want != ST_WANT_STR || !nr || nr > ST_MAX_STEPS)
+		return;
+	for (i = 0; i + 1 < ST_MAX_STEPS && i + 1 < nr; i++) {
+		p += ld->steps[i].index;
+		if (ld->steps[i].size == ST_MEM_DEREF &&
+		    bpf_copy_from_user(&p, sizeof(p), (void *)p))
+			return;
+	}
+	last = &ld->steps[(nr - 1) & (ST_MAX_STEPS - 1)];
+	p += last->index;
+	if (last->size && bpf_copy_from_user(&p, sizeof(p), (const void *)p))
+		return;
+	touch_str(p);
+}
+
+/*
  * Follows the index path of load ld from the argument vector at vec, with
  * page faults allowed, and touches the string it ends at. A global function.
  */
@@ -86,6 +111,11 @@ __noinline int st_fault_in_one(struct pt_regs *ctx, const struct st_site_cfg *si
 
 	if (!ctx || !site || !ld)
 		return 0;
+	if (ld->src == ST_SRC_MEM) {
+		if (ld->sdt_arg < ST_MAX_SDT_ARGS && !st_sdt_arg(ctx, &site->args[ld->sdt_arg], &p))
+			fault_in_mem(p, ld);
+		return 0;
+	}
 	if (ld->src != ST_SRC_SDT)
 		return st_fault_in_load(vec, ld);
 	if (ld->sdt_arg < ST_MAX_SDT_ARGS && !st_sdt_arg(ctx, &site->args[ld->sdt_arg], &p))

@@ -43,6 +43,50 @@ static __always_inline int decode_sdt(struct st_scratch *s, const struct st_load
 }
 
 /*
+ * Decodes load ld (ST_SRC_MEM, sidetrace.h): memory reached from a pointer
+ * in an SDT argument, every read bounded and checked. A global function.
+ */
+__noinline int st_read_mem(struct st_scratch *s, const struct st_load *ld, __u32 slot, __u32 probe)
+{
+	const struct st_step *last;
+	__u32 arg, nr, i, n;
+	__u64 addr, v = 0;
+
+	if (!s || !ld || slot >= ST_MAX_LOADS)
+		return ST_C_ERR_ARG;
+	arg = ld->sdt_arg;
+	nr = ld->nr_steps;
+	if (arg >= ST_MAX_SDT_ARGS || (s->sdt_bad & (1U << arg)) || !nr || nr > ST_MAX_STEPS)
+		return ST_C_ERR_USDT;
+	addr = s->sdt[arg];
+	for (i = 0; i + 1 < ST_MAX_STEPS && i + 1 < nr; i++) {
+		addr += ld->steps[i].index;
+		if (ld->steps[i].size == ST_MEM_DEREF &&
+		    bpf_probe_read_user(&addr, sizeof(addr), (const void *)addr))
+			return ST_C_ERR_ARG;
+	}
+	last = &ld->steps[(nr - 1) & (ST_MAX_STEPS - 1)];
+	addr += last->index;
+	if (ld->want == ST_WANT_STR) {
+		if (last->size && bpf_probe_read_user(&addr, sizeof(addr), (const void *)addr))
+			return ST_C_ERR_ARG;
+		return st_read_str(&s->strs[slot & (ST_MAX_LOADS - 1)], addr, probe);
+	}
+	n = last->size;
+	if (!n || n > 8 || bpf_probe_read_user(&v, n & 15, (const void *)addr))
+		return ST_C_ERR_ARG;
+	if (last->label == SIDE_TYPE_BOOL)
+		v = sign_extend(v, n, false) != 0;
+	else
+		v = sign_extend(v, n,
+				last->label == SIDE_TYPE_S8 || last->label == SIDE_TYPE_S16 ||
+					last->label == SIDE_TYPE_S32 ||
+					last->label == SIDE_TYPE_S64);
+	s->vals[slot & (ST_MAX_LOADS - 1)] = v;
+	return 0;
+}
+
+/*
  * Whether the string at p lies in the site's read-only segment (its
  * literals), and if so its offset from the site's address ip, which
  * holds in every process whatever the load base: *off.
@@ -106,6 +150,8 @@ __noinline int st_decode_load(struct st_scratch *s, const struct st_probe_cfg *c
 	ld = &cfg->loads[i];
 	if (ld->src == ST_SRC_SDT) {
 		err = decode_sdt(s, ld, i, probe);
+	} else if (ld->src == ST_SRC_MEM) {
+		err = st_read_mem(s, ld, i, probe);
 	} else {
 		if (ld->src == ST_SRC_DYN)
 			err = st_find_dynamic(s, ld);

@@ -83,7 +83,18 @@ enum st_load_src {
 	 * nothing is read from the argument vector.
 	 */
 	ST_SRC_SDT,
+	/*
+	 * Memory reached from an SDT argument, a pointer (a function's
+	 * parameter, args.r->name): each step adds its index, a byte offset,
+	 * and where its size is ST_MEM_DEREF reads the pointer found there
+	 * before the next step; the last step's address holds the value, of
+	 * its label and size (a string: its bytes there when size is 0, or a
+	 * pointer to them when it is 8).
+	 */
+	ST_SRC_MEM,
 };
+
+#define ST_MEM_DEREF 0xffff
 
 /* What a load produces. */
 enum st_load_want {
@@ -107,8 +118,8 @@ struct st_step {
 struct st_load {
 	__u8 src; /* enum st_load_src */
 	__u8 want; /* enum st_load_want */
-	__u8 nr_steps; /* ST_SRC_VEC: 1..ST_MAX_STEPS */
-	__u8 sdt_arg; /* ST_SRC_SDT: the SDT argument */
+	__u8 nr_steps; /* ST_SRC_VEC, ST_SRC_MEM: 1..ST_MAX_STEPS */
+	__u8 sdt_arg; /* ST_SRC_SDT, ST_SRC_MEM: the SDT argument */
 	__u8 reserved[4];
 	struct st_step steps[ST_MAX_STEPS];
 	char name[ST_NAME_LEN]; /* ST_SRC_DYN */

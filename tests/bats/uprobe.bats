@@ -59,6 +59,21 @@ check_build() { # cc level
 @test "clang -O2: a bool narrowed from a register, no .debug_aranges" { check_build clang O2; }
 @test "clang -O3" { check_build clang O3; }
 
+@test "members through pointers: ints, strings by pointer and in place, nested structs, a pointer's pointer" {
+	local b
+	for b in dwarf_gcc_O0 dwarf_gcc_O2 dwarf_clang_O2; do
+		b="$BATS_FILE_TMPDIR/$b"
+		run -0 timeout 60 "$SIDETRACE" -c "$b $N" -e "uprobe:$b:handle {
+			@id = sum(args.r->id); @path[args.r->path] = count(); @code = sum(args.r->in.code);
+			@label[args.r->in.label] = count(); @urgent = sum(args.r->urgent);
+			@parent = sum(args.r->parent->id); }"
+		echo "$output"
+		diff <(printf '%s\n' '@code: 14850' '@id: 4950' '@label[blue]: 33' '@label[green]: 33' \
+			'@label[red]: 34' '@parent: 104950' '@path[/api/v1]: 33' '@path[/index]: 34' \
+			'@path[/static/app.js]: 33' '@urgent: 50') <(grep '^@' <<<"$output" | sort)
+	done
+}
+
 @test "-lv: a function's parameters with their types, then the raw registers" {
 	run -0 "$SIDETRACE" -lv "uprobe:$BATS_FILE_TMPDIR/dwarf_gcc_O2:named"
 	[ "${lines[0]}" = "uprobe:$BATS_FILE_TMPDIR/dwarf_gcc_O2:named" ]

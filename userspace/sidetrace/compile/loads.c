@@ -62,7 +62,7 @@ static int put_load(struct cctx *c, const struct st_expr *e, const struct st_loa
 		return -EINVAL;
 	}
 	cfg->loads[cfg->nr_loads] = *ld;
-	if (ld->src == ST_SRC_SDT) {
+	if (ld->src == ST_SRC_SDT || ld->src == ST_SRC_MEM) {
 		cfg->sdt_mask |= 1U << ld->sdt_arg;
 	} else if (ld->src == ST_SRC_VEC) {
 		cfg->need_vec = 1;
@@ -95,6 +95,51 @@ static int add_dyn_load(struct cctx *c, const struct st_expr *e)
 	return put_load(c, e, &ld);
 }
 
+/*
+ * A member reached through a function parameter's pointer (args.r->id,
+ * args.r->next->name): ST_SRC_MEM, one step per member, with the
+ * member's offset, and a pointer read where the path goes on through one.
+ */
+static int add_mem_load(struct cctx *c, const struct st_expr *e, const struct st_field_ref *ref)
+{
+	const struct st_type *t = &ref->event->fields[ref->idx[0]].type, *m = NULL;
+	struct st_load ld;
+	uint32_t j;
+	int err;
+
+	if (ref->nr_idx - 1 > ST_MAX_STEPS) {
+		st_diag_set(c->diag, c->prog->filename, e->pos,
+			    "members nested more than %d levels deep", ST_MAX_STEPS);
+		return -EINVAL;
+	}
+	memset(&ld, 0, sizeof(ld));
+	ld.src = ST_SRC_MEM;
+	ld.sdt_arg = ref->idx[0];
+	ld.want = e->vtype == ST_VT_STR ? ST_WANT_STR : ST_WANT_INT;
+	ld.nr_steps = ref->nr_idx - 1;
+	for (j = 0; j + 1 < ref->nr_idx; j++) {
+		const struct st_type *s = t->label == SIDE_TYPE_POINTER ? t->elem : t;
+
+		if (!s || s->label != SIDE_TYPE_STRUCT || ref->idx[j + 1] >= s->nr_fields)
+			return cg_fail(c, e->pos,
+				       "internal error: a member path through no struct");
+		m = &s->fields[ref->idx[j + 1]].type;
+		ld.steps[j].index = m->member_offset;
+		ld.steps[j].size = m->label == SIDE_TYPE_POINTER ? ST_MEM_DEREF : 0;
+		t = m;
+	}
+	err = leaf_label(c, m, e->pos, &ld.steps[ld.nr_steps - 1]);
+	if (err)
+		return err;
+	/* The leaf's size: its bytes, or for a string 0 (in place) or 8 (a pointer to it). */
+	if (m->label == SIDE_TYPE_ENUM && m->elem)
+		m = m->elem;
+	ld.steps[ld.nr_steps - 1].size = st_side_type(m->label)->type_class == ST_TC_STRING
+						 ? (m->in_place ? 0 : 8)
+						 : m->size;
+	return put_load(c, e, &ld);
+}
+
 /* The load slot that reads ref, added to the probe unless already there. */
 int cg_add_load(struct cctx *c, const struct st_expr *e)
 {
@@ -109,6 +154,8 @@ int cg_add_load(struct cctx *c, const struct st_expr *e)
 	ref = &e->refs[c->ev_idx];
 	if (!ref->nr_idx)
 		return add_dyn_load(c, e);
+	if (st_view_located(ref->event) && ref->nr_idx > 1)
+		return add_mem_load(c, e, ref);
 	if (ref->nr_idx > ST_MAX_STEPS) {
 		st_diag_set(c->diag, c->prog->filename, e->pos,
 			    "field nested more than %d levels deep", ST_MAX_STEPS);

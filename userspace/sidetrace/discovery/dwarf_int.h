@@ -8,6 +8,9 @@
 
 #include "discovery/events.h"
 
+/* Pointers followed into a parameter's type (args.a->b->c). */
+#define ST_DWARF_MAX_DEPTH 3
+
 /* The type that typed's DW_AT_type names, past typedefs and qualifiers; false for void. */
 bool st_dwarf_peel(Dwarf_Die *typed, Dwarf_Die *out);
 

@@ -146,9 +146,65 @@ static const char *enum_type(Dwarf_Die *die, struct st_type *t)
 	return NULL;
 }
 
-const char *st_dwarf_type(Dwarf_Die *typed, struct st_type *t)
+static const char *map_type(Dwarf_Die *typed, struct st_type *t, int depth);
+
+/* A char array member: a string in place. */
+static bool char_array(Dwarf_Die *type)
+{
+	Dwarf_Die elem;
+
+	return dwarf_tag(type) == DW_TAG_array_type && st_dwarf_peel(type, &elem) && is_char(&elem);
+}
+
+/*
+ * A struct's members, reached through a pointer (depth counts the
+ * pointers crossed: a linked list stops at ST_DWARF_MAX_DEPTH).
+ */
+static const char *struct_type(Dwarf_Die *type, struct st_type *t, int depth)
+{
+	Dwarf_Die child;
+	Dwarf_Attribute attr;
+	Dwarf_Word off;
+	uint32_t n = 0;
+
+	t->label = SIDE_TYPE_STRUCT;
+	if (depth > ST_DWARF_MAX_DEPTH || dwarf_child(type, &child))
+		return NULL;
+	do
+		n += dwarf_tag(&child) == DW_TAG_member;
+	while (dwarf_siblingof(&child, &child) == 0);
+	t->fields = calloc(n + 1, sizeof(*t->fields));
+	if (!t->fields || dwarf_child(type, &child))
+		return NULL;
+	do {
+		struct st_field *f = &t->fields[t->nr_fields];
+		const char *why;
+
+		if (dwarf_tag(&child) != DW_TAG_member || t->nr_fields >= n ||
+		    !dwarf_diename(&child))
+			continue;
+		f->name = strdup(dwarf_diename(&child));
+		if (!f->name)
+			return NULL;
+		t->nr_fields++;
+		why = map_type(&child, &f->type, depth);
+		if (dwarf_attr(&child, DW_AT_bit_size, &attr))
+			why = "a bit field, which sidetrace does not read yet";
+		if (!dwarf_attr(&child, DW_AT_data_member_location, &attr) ||
+		    dwarf_formudata(&attr, &off))
+			why = "a member whose place DWARF does not give as an offset";
+		else
+			f->type.member_offset = off;
+		if (why && !f->type.unreadable)
+			f->type.unreadable = strdup(why);
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return NULL;
+}
+
+static const char *map_type(Dwarf_Die *typed, struct st_type *t, int depth)
 {
 	Dwarf_Die type, pointee;
+	int tag;
 
 	memset(t, 0, sizeof(*t));
 	if (!st_dwarf_peel(typed, &type))
@@ -161,22 +217,48 @@ const char *st_dwarf_type(Dwarf_Die *typed, struct st_type *t)
 	case DW_TAG_pointer_type:
 	case DW_TAG_reference_type:
 	case DW_TAG_rvalue_reference_type:
-		if (dwarf_tag(&type) == DW_TAG_pointer_type && st_dwarf_peel(&type, &pointee) &&
-		    is_char(&pointee)) {
-			t->label = SIDE_TYPE_STRING_UTF8;
-			t->size = 1;
-			return NULL;
-		}
 		t->label = SIDE_TYPE_POINTER;
 		t->size = 8;
+		if (!st_dwarf_peel(&type, &pointee))
+			return NULL;
+		tag = dwarf_tag(&pointee);
+		if (dwarf_tag(&type) == DW_TAG_pointer_type && is_char(&pointee)) {
+			t->label = SIDE_TYPE_STRING_UTF8;
+			t->size = 1;
+		} else if ((tag == DW_TAG_structure_type || tag == DW_TAG_class_type ||
+			    tag == DW_TAG_union_type) &&
+			   depth <= ST_DWARF_MAX_DEPTH) {
+			t->elem = calloc(1, sizeof(*t->elem));
+			if (t->elem)
+				struct_type(&pointee, t->elem, depth + 1);
+		}
 		return NULL;
+	case DW_TAG_array_type:
+		if (char_array(&type)) {
+			t->label = SIDE_TYPE_STRING_UTF8;
+			t->size = 1;
+			t->in_place = true;
+			return depth ? NULL : "a char array passed by value";
+		}
+		int_type(t, 8, false);
+		return "an array, which sidetrace does not read yet";
 	case DW_TAG_structure_type:
 	case DW_TAG_class_type:
 	case DW_TAG_union_type:
+		/* A struct inside a struct that a pointer led to: its members in place. */
+		if (depth) {
+			struct_type(&type, t, depth);
+			return NULL;
+		}
 		int_type(t, 8, false);
 		return "a struct passed by value, which sidetrace does not read yet";
 	default:
 		int_type(t, 8, false);
 		return "a value of a kind sidetrace does not read";
 	}
+}
+
+const char *st_dwarf_type(Dwarf_Die *typed, struct st_type *t)
+{
+	return map_type(typed, t, 0);
 }

@@ -36,6 +36,8 @@ struct st_type {
 	uint32_t gather_size; /* GATHER_STRUCT: bytes */
 	/* A function's value (DWARF): why it cannot be read where it is probed, or NULL. */
 	char *unreadable;
+	uint32_t member_offset; /* DWARF: a struct member's byte offset */
+	bool in_place; /* DWARF string: a char array, its bytes where it is */
 };
 
 struct st_field {

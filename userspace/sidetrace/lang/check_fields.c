@@ -134,6 +134,9 @@ static int resolve_path(struct checker *c, const struct st_expr *e, const struct
 			idx = f;
 			t = &ev->fields[idx].type;
 		} else if (seg->kind == ST_SEG_NAME) {
+			/* A function's pointer to a struct (DWARF): args.r->id, args.r.id alike. */
+			if (t->label == SIDE_TYPE_POINTER && t->elem && is_struct(t->elem))
+				t = t->elem;
 			if (!is_struct(t))
 				return ck_err(
 					c, seg->pos,

@@ -133,8 +133,11 @@ static int arm_dynamic(struct st_loader *l, const struct st_compiled *c, char *e
 	for (i = 0; i < c->nr_probes; i++) {
 		const struct st_probe_cfg *cfg = &c->probes[i].cfg;
 
+		/* Strings behind a parameter's pointers are armed too: nothing else reads them
+		 * first. */
 		for (j = 0, mask = 0; j < cfg->nr_loads; j++)
-			if (cfg->loads[j].src == ST_SRC_DYN)
+			if (cfg->loads[j].src == ST_SRC_DYN ||
+			    (cfg->loads[j].src == ST_SRC_MEM && cfg->loads[j].want == ST_WANT_STR))
 				mask |= 1U << j;
 		if (mask && bpf_map_update_elem(fd, &i, &mask, BPF_ANY)) {
 			ret = -errno;
