@@ -50,6 +50,30 @@ __noinline int st_read_str(struct st_str *dst, __u64 p, __u32 probe)
 	return read_str(dst->b, p, probe);
 }
 
+/*
+ * Reads the len bytes at p, a string without a NUL (Go's), into a slot
+ * zeroed first; more than ST_STR_LEN - 1 bytes are cut and counted. A
+ * global function.
+ */
+__noinline int st_read_str_len(struct st_str *dst, __u64 p, __u64 len, __u32 probe)
+{
+	__u32 n = len < ST_STR_LEN - 1 ? len : ST_STR_LEN - 1;
+
+	if (!dst)
+		return ST_C_ERR_STR;
+	zero_words(dst->b, ST_STR_LEN / 8);
+	if (!n)
+		return 0;
+	/* A mask the compiler cannot drop: the verifier wants the bound on this register. */
+	barrier_var(n);
+	n &= ST_STR_LEN - 1;
+	if (!p || bpf_probe_read_user(dst->b, n, (const void *)p))
+		return ST_C_ERR_STR;
+	if (len > ST_STR_LEN - 1)
+		count(probe, ST_C_STR_TRUNC);
+	return 0;
+}
+
 /* Decodes s->arg, whose label carries its own type (SIDE_TYPE_DYNAMIC_*). */
 static __always_inline int decode_dynamic(struct st_scratch *s, __u8 want, __u32 slot, __u32 probe)
 {

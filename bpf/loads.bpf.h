@@ -36,6 +36,13 @@ static __always_inline int decode_sdt(struct st_scratch *s, const struct st_load
 	arg = ld->sdt_arg;
 	if (arg >= ST_MAX_SDT_ARGS || (s->sdt_bad & (1U << arg)))
 		return ST_C_ERR_USDT;
+	if (ld->want == ST_WANT_STR && ld->len_arg1) {
+		__u32 len_arg = ld->len_arg1 - 1;
+
+		if (len_arg >= ST_MAX_SDT_ARGS || (s->sdt_bad & (1U << len_arg)))
+			return ST_C_ERR_USDT;
+		return st_read_str_len(&s->strs[slot], s->sdt[arg], s->sdt[len_arg], probe);
+	}
 	if (ld->want == ST_WANT_STR)
 		return st_read_str(&s->strs[slot], s->sdt[arg], probe);
 	s->vals[slot] = s->sdt[arg];

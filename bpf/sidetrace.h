@@ -120,7 +120,12 @@ struct st_load {
 	__u8 want; /* enum st_load_want */
 	__u8 nr_steps; /* ST_SRC_VEC, ST_SRC_MEM: 1..ST_MAX_STEPS */
 	__u8 sdt_arg; /* ST_SRC_SDT, ST_SRC_MEM: the SDT argument */
-	__u8 reserved[4];
+	/*
+	 * ST_SRC_SDT string: 1 + the SDT argument that holds its length (a
+	 * Go string: its bytes have no NUL); 0: the string ends at its NUL.
+	 */
+	__u8 len_arg1;
+	__u8 reserved[3];
 	struct st_step steps[ST_MAX_STEPS];
 	char name[ST_NAME_LEN]; /* ST_SRC_DYN */
 };

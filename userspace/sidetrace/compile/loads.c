@@ -64,6 +64,8 @@ static int put_load(struct cctx *c, const struct st_expr *e, const struct st_loa
 	cfg->loads[cfg->nr_loads] = *ld;
 	if (ld->src == ST_SRC_SDT || ld->src == ST_SRC_MEM) {
 		cfg->sdt_mask |= 1U << ld->sdt_arg;
+		if (ld->len_arg1)
+			cfg->sdt_mask |= 1U << (ld->len_arg1 - 1);
 	} else if (ld->src == ST_SRC_VEC) {
 		cfg->need_vec = 1;
 		cfg->sdt_mask |= 1U << cfg->vec_arg;
@@ -200,6 +202,7 @@ int cg_add_load(struct cctx *c, const struct st_expr *e)
 	    ld.steps[0].label != ST_LABEL_ANY_DYNAMIC && !(c->flags & ST_COMPILE_VECTOR_ONLY)) {
 		ld.src = ST_SRC_SDT;
 		ld.sdt_arg = ref->idx[0];
+		ld.len_arg1 = t->len_arg1;
 	}
 	return put_load(c, e, &ld);
 }

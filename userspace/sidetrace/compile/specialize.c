@@ -171,11 +171,22 @@ void cg_find_flat(const struct st_compiled *out, struct st_compiled_probe *p)
  * sidetrace_keyed, which builds the key on its stack, when every key of
  * the session fits there: that program is verified against the largest.
  */
+/* A string with its length in another SDT argument (Go's): sidetrace_keyed reads none. */
+static bool counted_strings(const struct st_probe_cfg *cfg)
+{
+	uint32_t i;
+
+	for (i = 0; i < cfg->nr_loads; i++)
+		if (cfg->loads[i].len_arg1)
+			return true;
+	return false;
+}
+
 void cg_find_keyed(const struct st_compiled *out, struct st_compiled_probe *p)
 {
 	const struct st_probe_cfg *cfg = &p->cfg;
 
-	p->keyed = p->plain && !p->flat && cfg->nr_plain == 1 &&
+	p->keyed = p->plain && !p->flat && cfg->nr_plain == 1 && !counted_strings(cfg) &&
 		   cfg->nr_loads <= ST_KEYED_MAX_LOADS &&
 		   !(out->maps[cfg->plain[0].map].flags & ST_MAPF_FLAT) &&
 		   out->key_size <= ST_KEYED_KEY_MAX;
@@ -193,7 +204,8 @@ void cg_find_ro_loads(const struct st_compiled *out, struct st_compiled_probe *p
 	uint32_t i, k, bad = 0;
 
 	cfg->ro_loads = 0;
-	if (!p->plain)
+	/* A literal is read back from the file up to its NUL, which Go's have none of. */
+	if (!p->plain || counted_strings(cfg))
 		return;
 	for (i = 0; i < cfg->nr_plain; i++) {
 		const struct st_plain_stmt *st = &cfg->plain[i];

@@ -296,6 +296,35 @@ static Dwarf_Addr past_prologue(Dwarf_Die *fn, Dwarf_Addr entry)
 	return entry;
 }
 
+/*
+ * A Go string at pc: its pointer and its length in two registers, as
+ * pieces ("DW_OP_reg0, DW_OP_piece 8, DW_OP_reg3, DW_OP_piece 8").
+ */
+static const char *locate_counted(Dwarf_Die *var, Dwarf_Addr pc, struct st_dwarf_value *v)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Op *ops;
+	size_t n;
+	int ptr, len;
+
+	if (!dwarf_attr_integrate(var, DW_AT_location, &attr) ||
+	    dwarf_getlocation_addr(&attr, pc, &ops, &n, 1) != 1 || !n)
+		return "it is optimized out at this address";
+	if (n != 4 || ops[1].atom != DW_OP_piece || ops[1].number != 8 ||
+	    ops[3].atom != DW_OP_piece || ops[3].number != 8 || ops[0].atom > DW_OP_reg16 ||
+	    ops[0].atom < DW_OP_reg0 || ops[2].atom > DW_OP_reg16 || ops[2].atom < DW_OP_reg0)
+		return "its pointer and length are not both in registers here";
+	ptr = reg_word(ops[0].atom - DW_OP_reg0);
+	len = reg_word(ops[2].atom - DW_OP_reg0);
+	if (ptr < 0 || len < 0)
+		return "it is in a register sidetrace cannot read";
+	v->spec.loc = v->len_spec.loc = ST_LOC_REG;
+	v->spec.reg = ptr;
+	v->len_spec.reg = len;
+	v->len_spec.size = 8;
+	return NULL;
+}
+
 static int add_value(struct st_dwarf *d, Dwarf_Die *fn, Dwarf_Die *var, Dwarf_Addr pc,
 		     struct st_dwarf_value *v)
 {
@@ -308,7 +337,9 @@ static int add_value(struct st_dwarf *d, Dwarf_Die *fn, Dwarf_Die *var, Dwarf_Ad
 	if (!v->name)
 		return -ENOMEM;
 	why = st_dwarf_type(var, &v->type);
-	if (!why)
+	if (!why && v->type.counted)
+		why = locate_counted(var, pc, v);
+	else if (!why)
 		why = locate(d, fn, var, pc, &v->spec);
 	v->spec.size = v->type.is_signed ? -(int)v->type.size : (int)v->type.size;
 	if (v->type.label == SIDE_TYPE_STRING_UTF8)

@@ -27,6 +27,7 @@ struct st_dwarf_value {
 	char *name;
 	struct st_type type;
 	struct st_arg_spec spec;
+	struct st_arg_spec len_spec; /* a counted string (type.counted): where its length is */
 	char *unreadable; /* why it cannot be read there, or NULL */
 };
 

@@ -148,6 +148,20 @@ static const char *enum_type(Dwarf_Die *die, struct st_type *t)
 
 static const char *map_type(Dwarf_Die *typed, struct st_type *t, int depth);
 
+/* Go's string: { str *uint8; len int }, its pointer and length in two registers. */
+static bool go_string(Dwarf_Die *type)
+{
+	const char *name = dwarf_diename(type);
+	Dwarf_Die child;
+
+	if (!name || strcmp(name, "string") || dwarf_bytesize(type) != 16 ||
+	    dwarf_child(type, &child) || !dwarf_diename(&child) ||
+	    strcmp(dwarf_diename(&child), "str") || dwarf_siblingof(&child, &child) ||
+	    !dwarf_diename(&child))
+		return false;
+	return !strcmp(dwarf_diename(&child), "len");
+}
+
 /* A char array member: a string in place. */
 static bool char_array(Dwarf_Die *type)
 {
@@ -245,6 +259,12 @@ static const char *map_type(Dwarf_Die *typed, struct st_type *t, int depth)
 	case DW_TAG_structure_type:
 	case DW_TAG_class_type:
 	case DW_TAG_union_type:
+		if (!depth && go_string(&type)) {
+			t->label = SIDE_TYPE_STRING_UTF8;
+			t->size = 1;
+			t->counted = true;
+			return NULL;
+		}
 		/* A struct inside a struct that a pointer led to: its members in place. */
 		if (depth) {
 			struct_type(&type, t, depth);

@@ -38,6 +38,9 @@ struct st_type {
 	char *unreadable;
 	uint32_t member_offset; /* DWARF: a struct member's byte offset */
 	bool in_place; /* DWARF string: a char array, its bytes where it is */
+	bool counted; /* DWARF string: a Go string, its length beside its pointer */
+	/* A counted string field: 1 + the site spec that holds its length (sdt.spec[]), or 0. */
+	uint8_t len_arg1;
 };
 
 struct st_field {

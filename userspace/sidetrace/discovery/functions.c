@@ -206,6 +206,32 @@ static int put_value(struct st_event *ev, struct st_dwarf_value *v, struct st_ar
 	return err;
 }
 
+/*
+ * A Go string's length: a spec after the fields, named by the field's
+ * type (len_arg1); without room for it, the string cannot be read.
+ */
+static int put_lengths(struct st_event *ev, struct st_dwarf_func *df, struct st_sdt_args *sdt)
+{
+	uint32_t i, j;
+
+	for (i = 0, j = 0; i < ev->nr_fields && j < df->nr_params; i++, j++) {
+		struct st_type *t = &ev->fields[i].type;
+
+		if (!t->counted || t->unreadable)
+			continue;
+		if (sdt->nr >= ST_MAX_SDT_ARGS) {
+			t->unreadable =
+				strdup("too many values at this probe to read its length too");
+			if (!t->unreadable)
+				return -ENOMEM;
+			continue;
+		}
+		sdt->spec[sdt->nr] = df->params[j].len_spec;
+		t->len_arg1 = ++sdt->nr;
+	}
+	return 0;
+}
+
 /* The fields: DWARF's parameters (or retval), then what the ABI says. */
 static int make_fields(struct st_event *ev, struct st_dwarf_func *df, struct st_sdt_args *sdt)
 {
@@ -224,12 +250,15 @@ static int make_fields(struct st_event *ev, struct st_dwarf_func *df, struct st_
 	}
 	for (i = 0; df && i < df->nr_params && !err && ev->nr_fields < cap - NR_ABI_ARGS / 2; i++)
 		err = put_value(ev, &df->params[i], &sdt->spec[ev->nr_fields]);
+	/* Room for the Go strings' lengths (put_lengths()). */
+	for (i = 0; df && i < df->nr_params && i < cap - NR_ABI_ARGS / 2; i++)
+		cap -= df->params[i].type.counted && !df->params[i].unreadable;
 	for (i = 0; i < NR_ABI_ARGS && !err && ev->nr_fields < cap; i++) {
 		snprintf(raw, sizeof(raw), "arg%u", i);
 		err = put_raw(ev, raw, abi_args[i], &sdt->spec[ev->nr_fields]);
 	}
 	sdt->nr = ev->nr_fields;
-	return err;
+	return err || !df ? err : put_lengths(ev, df, sdt);
 }
 
 /*
