@@ -107,6 +107,8 @@ void st_dwarf_close(struct st_dwarf *d)
 {
 	if (!d)
 		return;
+	if (d->cfi)
+		dwarf_cfi_end(d->cfi);
 	if (d->dw)
 		dwarf_end(d->dw);
 	if (d->debug_fd >= 0)
