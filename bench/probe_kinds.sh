@@ -4,8 +4,8 @@
 #  - launch to attached (BEGIN's line) and peak RSS then, on a PostgreSQL
 #    USDT probe and on a DWARF uprobe with an argument by name; the Go
 #    binary's uprobe for sidetrace alone (bpftrace reads its args wrong);
-#  - the peak RSS of reading a large binary's DWARF: `-lv` of one function
-#    of PostgreSQL when its debug info is installed, else of the Go binary.
+#  - the peak RSS and time of reading DWARF: `-lv` of one function and of
+#    every st_* function of sidetrace's own binary (built with -g).
 # Medians of REPEAT runs; ratios are sidetrace / bpftrace (lower is better).
 set -eu
 cd "$(dirname "$0")/.."
@@ -18,16 +18,18 @@ mountpoint -q /sys/kernel/tracing || mount -t tracefs tracefs /sys/kernel/tracin
 
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
-startup() { # tool program
+# sidetrace prints "Attaching N probes..." once they are attached; bpftrace
+# prints it before attaching, so its marker is BEGIN's output.
+startup() { # marker tool program
 	local i runs
-	runs=$(for i in $(seq "$REPEAT"); do sleep 0.3; bench/time_to_begin.py go "$@"; done)
+	runs=$(for i in $(seq "$REPEAT"); do sleep 0.3; bench/time_to_begin.py "$@"; done)
 	echo "$(cut -d' ' -f1 <<<"$runs" | median) $(cut -d' ' -f2 <<<"$runs" | median)"
 }
 
 compare() { # name sidetrace-program bpftrace-program
 	local s b
-	s=$(startup "$ST" -e "$2 BEGIN { printf(\"go\\n\"); }")
-	b=$(startup bpftrace -e "$3 BEGIN { printf(\"go\\n\"); }")
+	s=$(startup Attaching "$ST" -e "$2")
+	b=$(startup go bpftrace -e "$3 BEGIN { printf(\"go\\n\"); }")
 	awk -v n="$1" -v s="$s" -v b="$b" 'BEGIN { split(s, x, " "); split(b, y, " ")
 		printf "%-34s %8.1f ms %8.1f ms %6.2fx %8d KiB %8d KiB %6.2fx\n", n, x[1] * 1000,
 			y[1] * 1000, x[1] / y[1], x[2], y[2], x[2] / y[2] }'
@@ -43,11 +45,12 @@ compare "uprobe: DWARF argument by name" \
 	"uprobe:$B/dwarf_app:named { @[args->m] = count(); }"
 if command -v go > /dev/null; then
 	HOME=$B GOCACHE=$B/gocache GO111MODULE=off go build -o "$B/go_app" tests/fixtures/go_app/main.go
-	s=$(startup "$ST" -e "uprobe:$B/go_app:main.work { @ = sum(args.n); } BEGIN { printf(\"go\\n\"); }")
+	s=$(startup Attaching "$ST" -e "uprobe:$B/go_app:main.work { @ = sum(args.n); }")
 	echo "uprobe: Go main.work, args.n        $(awk '{ printf "%8.1f ms, %d KiB", $1 * 1000, $2 }' <<<"$s")"
 fi
-# Reading DWARF for one function of a large binary, peak RSS.
-big=$B/go_app
-[ -x "$PG" ] && [ -n "$(find /usr/lib/debug -name '*.debug' 2>/dev/null | head -1)" ] && big=$PG
-/usr/bin/time -f '%M' "$ST" -lv "uprobe:$big:main*" > /dev/null 2> "$B/rss.txt" || true
-echo "-lv of main* in $(basename "$big") ($(du -h "$big" | cut -f1)): $(tail -1 "$B/rss.txt") KiB peak RSS"
+# Reading DWARF: one function, then every function of sidetrace's own
+# binary (built with -g), peak RSS and time of -lv.
+for pat in st_compile 'st_*'; do
+	/usr/bin/time -f '%M %e' "$ST" -lv "uprobe:$ST:$pat" > "$B/lv.txt" 2> "$B/rss.txt" || true
+	echo "-lv 'uprobe:sidetrace:$pat' ($(grep -c '^uprobe:' "$B/lv.txt") functions, $(du -h "$ST" | cut -f1)): $(tail -1 "$B/rss.txt" | awk '{ printf "%d KiB peak RSS, %.2f s", $1, $2 }')"
+done

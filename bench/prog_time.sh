@@ -35,6 +35,9 @@ cases=(
 	"@[heap name] = count()|$P { @[args.name] = count(); }|$U { @[str(arg0)] = count(); }|heap"
 	"@[heap name, cpu] = count()|$P { @[args.name, cpu] = count(); }|$U { @[str(arg0), cpu] = count(); }|heap"
 	"@[heap name] = hist(value)|$P { @[args.name] = hist(args.value); }|$U { @[str(arg0)] = hist(arg2); }|heap"
+	# The same site as a usdt: probe, both tools on the same program text.
+	"usdt: @ = sum(arg2)|$U { @ = sum(arg2); }|$U { @ = sum(arg2); }|"
+	"usdt: @[str(arg0)] = count()|$U { @[str(arg0)] = count(); }|$U { @[str(arg0)] = count(); }|heap"
 )
 old=$(sysctl -n kernel.bpf_stats_enabled)
 tmp=$(mktemp -d)
