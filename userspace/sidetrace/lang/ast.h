@@ -35,6 +35,8 @@ struct st_pos {
  * every pass may walk the tree recursively.
  */
 #define ST_MAX_EXPR_DEPTH 64
+/* if blocks nest at most this deep (an else-if chain nests too). */
+#define ST_MAX_BLOCK_DEPTH 64
 
 /* Bytes of a program's text (-e or a file). */
 #define ST_MAX_PROGRAM_BYTES (1 << 20)

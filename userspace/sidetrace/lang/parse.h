@@ -23,6 +23,8 @@ struct parser {
 	 */
 	uint32_t depth;
 	uint32_t height;
+	/* if blocks open while parsing (else if included): at most ST_MAX_BLOCK_DEPTH */
+	uint32_t block_depth;
 };
 
 /* Records an error at pos; returns -EINVAL. */

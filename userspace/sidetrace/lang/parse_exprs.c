@@ -386,8 +386,8 @@ static int binary_op(enum st_tok kind, enum st_op *op)
 	return -1;
 }
 
-/* cond "?" a ":" b, cond parsed; binds loosest, right to left as in C. */
-static int parse_ternary(struct parser *p, struct st_expr *cond, struct st_expr **out)
+/* cond "?" a ":" b, cond parsed (parse_ternary() counted its depth). */
+static int parse_ternary_at(struct parser *p, struct st_expr *cond, struct st_expr **out)
 {
 	struct st_expr *e, *kid;
 	uint32_t h = p->height;
@@ -417,6 +417,24 @@ static int parse_ternary(struct parser *p, struct st_expr *cond, struct st_expr 
 	}
 	*out = e;
 	return 0;
+}
+
+/*
+ * cond "?" a ":" b: binds loosest, right to left as in C. A chain of them
+ * nests: counted on the way down, as parse_unary() counts.
+ */
+static int parse_ternary(struct parser *p, struct st_expr *cond, struct st_expr **out)
+{
+	int err;
+
+	if (p->depth >= ST_MAX_EXPR_DEPTH) {
+		st_expr_free(cond);
+		return pr_too_deep(p, p->cur.pos);
+	}
+	p->depth++;
+	err = parse_ternary_at(p, cond, out);
+	p->depth--;
+	return err;
 }
 
 /* Precedence climbing: operators binding at least as tight as min_prec. */

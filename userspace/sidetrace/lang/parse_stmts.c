@@ -94,17 +94,22 @@ static int parse_if(struct parser *p, struct st_stmt *s)
 	return parse_if_nested(p, inner);
 }
 
-/* Blocks nest as expressions do: every later pass recurses into them. */
+/*
+ * Blocks nest as expressions do: every later pass recurses into them,
+ * and the limit is checked on the way down, before the stack can run out.
+ */
 static int parse_if_nested(struct parser *p, struct st_stmt *s)
 {
 	int err;
 
-	if (p->depth >= ST_MAX_EXPR_DEPTH)
-		return pr_err(p, p->cur.pos, "if blocks nested more than %d levels deep",
-			      ST_MAX_EXPR_DEPTH);
-	p->depth++;
+	if (p->block_depth >= ST_MAX_BLOCK_DEPTH)
+		return pr_err(p, p->cur.pos,
+			      "if blocks nested more than %d levels deep (an else-if chain "
+			      "counts one level for each else if): split them",
+			      ST_MAX_BLOCK_DEPTH);
+	p->block_depth++;
 	err = parse_if(p, s);
-	p->depth--;
+	p->block_depth--;
 	return err;
 }
 
