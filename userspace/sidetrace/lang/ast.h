@@ -300,6 +300,13 @@ struct st_map_info {
 	const struct st_type *key_enum[ST_MAX_MAP_KEYS];
 	const struct st_type *value_enum;
 	uint32_t not_enum;
+	/*
+	 * A plain value read before any assignment typed it (@n = @n + 1):
+	 * read as an integer, where the first such read is; a map that turns
+	 * out to hold strings is then an error there.
+	 */
+	bool read_untyped;
+	struct st_pos untyped_pos;
 };
 
 struct st_program {

@@ -59,6 +59,9 @@ bool ck_is_near(const char *want, const char *have);
 /* "BEGIN", "END", "interval" for messages. */
 const char *ck_point_kind_name(const struct st_attach_point *p);
 
+/* After every clause: a map read before it was typed must not hold strings. */
+int ck_maps_untyped(struct checker *c);
+
 /* str(argN): the usdt: operand e read as the address of a string. */
 int ck_str_at(struct checker *c, struct st_expr *e);
 

@@ -195,7 +195,7 @@ static int agg_read_type(struct checker *c, const struct st_expr *e, const struc
 
 int ck_map_read(struct checker *c, struct st_expr *e)
 {
-	const struct st_map_info *m;
+	struct st_map_info *m;
 	char kind[32];
 	int err;
 
@@ -219,12 +219,36 @@ int ck_map_read(struct checker *c, struct st_expr *e)
 		e->vtype = err;
 		return 0;
 	}
-	if (m->value_type == ST_VT_NONE)
-		return ck_err(c, e->pos,
-			      "%s is read before its first assignment (line %u, column %u) gives "
-			      "it a type: put the clause that assigns it first",
-			      m->name, m->pos.line, m->pos.col);
+	/* Read before typed, as bpftrace allows (@n = @n + 1): an integer, 0 while unset. */
+	if (m->value_type == ST_VT_NONE) {
+		if (!m->read_untyped)
+			m->untyped_pos = e->pos;
+		m->read_untyped = true;
+		e->vtype = ST_VT_INT;
+		return 0;
+	}
 	e->vtype = m->value_type;
+	return 0;
+}
+
+int ck_maps_untyped(struct checker *c)
+{
+	const struct st_map_info *m;
+	uint32_t i;
+
+	for (i = 0; i < c->prog->nr_maps; i++) {
+		m = &c->prog->maps[i];
+		if (!m->read_untyped || m->agg != ST_K_VALUE)
+			continue;
+		if (m->value_type == ST_VT_STR)
+			return ck_err(c, m->untyped_pos,
+				      "%s is read as an integer before its first assignment (line %u, "
+				      "column %u) gives it a string: put the clause that assigns it "
+				      "first",
+				      m->name, m->pos.line, m->pos.col);
+		if (m->value_type == ST_VT_NONE)
+			return ck_err(c, m->untyped_pos, "%s is read but never assigned", m->name);
+	}
 	return 0;
 }
 

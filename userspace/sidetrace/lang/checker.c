@@ -273,6 +273,8 @@ int st_check(struct st_program *prog, const struct st_event_source *src, struct 
 	err = ck_declare_maps(&c);
 	for (i = 0; !err && i < prog->nr_clauses; i++)
 		err = check_clause(&c, &prog->clauses[i]);
+	if (!err)
+		err = ck_maps_untyped(&c);
 	free(c.dyn);
 	return err;
 }
