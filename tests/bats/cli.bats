@@ -316,3 +316,23 @@ print(n, "limits checked")
 sys.exit("\n".join(bad) if bad or n < 20 else 0)
 PY
 }
+
+@test "numbers in range or refused: a pid past 32 bits, a buffer size that would wrap; a kernel thread refused; -lv PATTERN -p PID in either order" {
+	run -2 --separate-stderr "$SIDETRACE" -p $((4294967296 + $$)) -e 'BEGIN { exit(); }'
+	[ "$stderr" = "sidetrace: -p wants a process id, not '$((4294967296 + $$))'" ]
+	run -2 --separate-stderr "$SIDETRACE" -b 18014398509481988K -e 'BEGIN { exit(); }'
+	[ "$stderr" = "sidetrace: --buffer-size '18014398509481988K': give a power of 2 from 4K to 1G, e.g. 64M" ]
+	run -1 --separate-stderr timeout 10 "$SIDETRACE" -p 2 -e "side:$HTTPD:http:request { @ = count(); }"
+	[ "$stderr" = "sidetrace: -p 2 is a kernel thread: it runs no user-space code to trace" ]
+	run -1 --separate-stderr timeout 10 "$SIDETRACE" -l -p 2
+	[ "$stderr" = "sidetrace: -p 2 is a kernel thread: it runs no user-space code to trace" ]
+	start_app "$D/h.out" "$HTTPD" -p -d 1 -r 100
+	run -0 "$SIDETRACE" -lv 'side:*:http:request' -p "$APP_PID"
+	local a=$output
+	run -0 "$SIDETRACE" -p "$APP_PID" -lv 'side:*:http:request'
+	[ "$output" = "$a" ]
+	[ "${lines[0]}" = "side:$(readlink -f "$HTTPD"):http:request" ]
+	kill "$APP"
+	wait "$APP" || true
+	APP=
+}

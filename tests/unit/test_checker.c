@@ -569,12 +569,14 @@ static void test_state(void)
 		  "@x has 0 keys here but 1", NULL);
 	check_err("print(@m, top) not constant", "BEGIN { @x = 1; print(@x, pid) }", 1, 27,
 		  "print(@m, top, div): top must be an integer constant", NULL);
-	check_err("read as an integer before a string assignment types the map",
-		  "END { @y = @z + 1; @z = \"s\"; }", 1, 12,
-		  "@z is read as an integer before its first assignment (line 1, column 20) gives it "
-		  "a string: put the clause that assigns it first",
-		  NULL);
-	check_ok("@n = @n + 1 in one clause, as bpftrace", "END { @n = @n + 1; @m[1] = @m[1] + 2; }");
+	check_err(
+		"read as an integer before a string assignment types the map",
+		"END { @y = @z + 1; @z = \"s\"; }", 1, 12,
+		"@z is read as an integer before its first assignment (line 1, column 20) gives it "
+		"a string: put the clause that assigns it first",
+		NULL);
+	check_ok("@n = @n + 1 in one clause, as bpftrace",
+		 "END { @n = @n + 1; @m[1] = @m[1] + 2; }");
 	check_err("unknown map read", "BEGIN { print(@y + 1) }", 1, 15,
 		  "unknown map @y: this program assigns no map", NULL);
 	check_err("loglevel outside a side: probe", "BEGIN { print(loglevel) }", 1, 15,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* What the commands that trace share (common.h). */
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,4 +108,45 @@ static int libbpf_verbose(enum libbpf_print_level level, const char *fmt, va_lis
 void st_libbpf_messages(bool verbose)
 {
 	libbpf_set_print(verbose ? libbpf_verbose : libbpf_quiet);
+}
+
+/* The kernel marks its own threads in the flags of /proc/PID/stat (PF_KTHREAD). */
+#define ST_PF_KTHREAD 0x00200000UL
+
+static bool kernel_thread(pid_t pid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long flags = 0;
+	size_t n;
+	FILE *f;
+	int i;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	/* The command name may hold anything: the fields start after its last ')'. */
+	p = strrchr(buf, ')');
+	for (i = 0; p && i < 7; i++)
+		p = strchr(p + 1, ' ');
+	return p && sscanf(p + 1, "%lu", &flags) == 1 && (flags & ST_PF_KTHREAD);
+}
+
+int st_check_traced_pid(pid_t pid)
+{
+	if (kill(pid, 0) && errno == ESRCH) {
+		fprintf(stderr, "sidetrace: -p %d: no such process\n", pid);
+		return -ESRCH;
+	}
+	if (kernel_thread(pid)) {
+		fprintf(stderr,
+			"sidetrace: -p %d is a kernel thread: it runs no user-space code to "
+			"trace\n",
+			pid);
+		return -EINVAL;
+	}
+	return 0;
 }

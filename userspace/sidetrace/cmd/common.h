@@ -33,4 +33,11 @@ const char *st_program_name(const char *path);
 /* libbpf's messages on stderr when verbose, else none. */
 void st_libbpf_messages(bool verbose);
 
+/*
+ * -p PID names a process that runs user code: 0; else -ESRCH (no such
+ * process) or -EINVAL (a kernel thread, which a user probe never sees:
+ * waiting for it would never end) after a message.
+ */
+int st_check_traced_pid(pid_t pid);
+
 #endif /* SIDETRACE_CMD_COMMON_H */

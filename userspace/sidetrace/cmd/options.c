@@ -4,6 +4,7 @@
  * they overlap (-e -p -c -f -o -l -v -q -d -V), a FILE, or '-' for stdin.
  */
 #include <errno.h>
+#include <limits.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,6 +66,9 @@ static int parse_size(const char *arg, uint32_t *out)
 
 	errno = 0;
 	v = strtoull(arg, &end, 10);
+	/* Past 1G before the shift is past it after: refused, never wrapped. */
+	if (!errno && end != arg && v > (1ULL << 30))
+		errno = ERANGE;
 	if (!errno && end != arg && (*end == 'K' || *end == 'k'))
 		v <<= 10, end++;
 	else if (!errno && end != arg && (*end == 'M' || *end == 'm'))
@@ -87,15 +91,18 @@ static int parse_size(const char *arg, uint32_t *out)
 static int parse_value(int c, const char *arg, struct st_trace_opts *o)
 {
 	char *end;
+	long pid;
 
 	switch (c) {
 	case 'p':
 		errno = 0;
-		o->pid = strtol(arg, &end, 10);
-		if (errno || *end || end == arg || o->pid <= 0) {
+		pid = strtol(arg, &end, 10);
+		/* Through a long: a pid_t would wrap 4294967296 + N to N. */
+		if (errno || *end || end == arg || pid <= 0 || pid > INT_MAX) {
 			fprintf(stderr, "sidetrace: -p wants a process id, not '%s'\n", arg);
 			return -EINVAL;
 		}
+		o->pid = pid;
 		return 0;
 	case 'f':
 		if (!strcmp(arg, "text") || !strcmp(arg, "json")) {
@@ -132,7 +139,7 @@ static int check_combination(int argc, char **argv, struct st_trace_opts *o)
 				"not -e, -c or -d\n");
 			return -EINVAL;
 		}
-		if (optind < argc)
+		if (optind < argc && !o->list_pattern)
 			o->list_pattern = argv[optind++];
 	} else if (optind < argc && !o->program) {
 		o->file = argv[optind++];
@@ -162,7 +169,20 @@ int st_trace_parse_options(int argc, char **argv, struct st_trace_opts *o)
 	int c;
 
 	memset(o, 0, sizeof(*o));
-	while ((c = getopt_long(argc, argv, "+hVvqdlp:c:f:o:e:b:", longopts, NULL)) != -1) {
+	for (;;) {
+		c = getopt_long(argc, argv, "+hVvqdlp:c:f:o:e:b:", longopts, NULL);
+		/*
+		 * Options stop at the first argument (a program file's own
+		 * arguments follow it), but -l's pattern may come before
+		 * them, as bpftrace takes -lv PATTERN -p PID.
+		 */
+		if (c == -1 && o->list && !o->list_pattern && optind < argc &&
+		    argv[optind][0] != '-') {
+			o->list_pattern = argv[optind++];
+			continue;
+		}
+		if (c == -1)
+			break;
 		switch (c) {
 		case 'h':
 			usage(stdout);

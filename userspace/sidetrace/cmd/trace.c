@@ -180,9 +180,10 @@ static int build(struct trace *t)
 	t->targets.pid = t->o.pid;
 	if (t->o.cmd && prepare_command(t))
 		return -EINVAL;
-	if (t->o.pid && kill(t->o.pid, 0) && errno == ESRCH) {
-		fprintf(stderr, "sidetrace: -p %d: no such process\n", t->o.pid);
-		return -ESRCH;
+	if (t->o.pid) {
+		ret = st_check_traced_pid(t->o.pid);
+		if (ret)
+			return ret;
 	}
 	ret = st_check(t->prog, &evsrc, &diag);
 	if (ret)
@@ -397,6 +398,8 @@ int st_cmd_trace(int argc, char **argv)
 
 	if (st_trace_parse_options(argc, argv, &t.o))
 		return ST_EXIT_USAGE;
+	if (t.o.list && t.o.pid && st_check_traced_pid(t.o.pid))
+		return ST_EXIT_FAIL;
 	if (t.o.list)
 		return st_list_probes(t.o.list_pattern, t.o.pid, t.o.verbose);
 	st_libbpf_messages(t.o.verbose);

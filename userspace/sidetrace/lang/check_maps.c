@@ -241,11 +241,12 @@ int ck_maps_untyped(struct checker *c)
 		if (!m->read_untyped || m->agg != ST_K_VALUE)
 			continue;
 		if (m->value_type == ST_VT_STR)
-			return ck_err(c, m->untyped_pos,
-				      "%s is read as an integer before its first assignment (line %u, "
-				      "column %u) gives it a string: put the clause that assigns it "
-				      "first",
-				      m->name, m->pos.line, m->pos.col);
+			return ck_err(
+				c, m->untyped_pos,
+				"%s is read as an integer before its first assignment (line %u, "
+				"column %u) gives it a string: put the clause that assigns it "
+				"first",
+				m->name, m->pos.line, m->pos.col);
 		if (m->value_type == ST_VT_NONE)
 			return ck_err(c, m->untyped_pos, "%s is read but never assigned", m->name);
 	}
