@@ -336,3 +336,20 @@ PY
 	wait "$APP" || true
 	APP=
 }
+
+@test "output that cannot be written: one message naming it, exit status 1 (/dev/full, a full disk, a closed stdout, list)" {
+	local p="side:$HTTPD:http:request { @[args.path, args.latency_ns] = count(); }"
+	run -1 --separate-stderr bash -c "'$SIDETRACE' -c '$HTTPD -n 2000' -e '$p' > /dev/full"
+	[ "$stderr" = "sidetrace: cannot write to standard output: No space left on device" ]
+	run -1 --separate-stderr bash -c "'$SIDETRACE' list '$HTTPD' > /dev/full"
+	[ "$stderr" = "sidetrace: cannot write to standard output: No space left on device" ]
+	run -1 --separate-stderr bash -c "'$SIDETRACE' -c '$HTTPD -n 50' -e '$p' >&-"
+	[ "$stderr" = "sidetrace: standard output is closed: nowhere to print (give -o FILE)" ]
+	mkdir "$D/small"
+	mount -t tmpfs -o size=64k tmpfs "$D/small"
+	run -1 --separate-stderr "$SIDETRACE" -o "$D/small/out.txt" -c "$HTTPD -n 3000" -e "$p"
+	umount "$D/small"
+	[ "$stderr" = "sidetrace: cannot write to $D/small/out.txt: No space left on device" ]
+	# A reader that leaves early is no failure.
+	run -0 bash -c "set -o pipefail; '$SIDETRACE' -c '$HTTPD -n 3000' -e '$p' | head -1"
+}

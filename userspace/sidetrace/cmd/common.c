@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* What the commands that trace share (common.h). */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -149,4 +150,46 @@ int st_check_traced_pid(pid_t pid)
 		return -EINVAL;
 	}
 	return 0;
+}
+
+bool st_stdout_closed;
+
+bool st_guard_std_fds(void)
+{
+	bool out_closed = false;
+	int fd;
+
+	for (fd = 0; fd <= 2; fd++) {
+		if (fcntl(fd, F_GETFD) != -1 || errno != EBADF)
+			continue;
+		out_closed |= fd == 1;
+		/* The lowest free fd is this one. */
+		if (open("/dev/null", fd ? O_WRONLY : O_RDONLY) != fd)
+			abort();
+	}
+	return out_closed;
+}
+
+int st_output_check(FILE *f, const char *name)
+{
+	int err;
+
+	errno = 0;
+	if (fflush(f) != EOF && !ferror(f))
+		return 0;
+	err = errno;
+	/*
+	 * stdio keeps no error number: an earlier write's is found by writing
+	 * once more (a newline, harmless should it now go through).
+	 */
+	if (!err) {
+		clearerr(f);
+		if (fputc('\n', f) == EOF || fflush(f) == EOF)
+			err = errno;
+	}
+	if (err == EPIPE)
+		return 0;
+	fprintf(stderr, "sidetrace: cannot write to %s: %s\n", name,
+		err ? strerror(err) : "write error");
+	return -EIO;
 }

@@ -7,6 +7,8 @@
 #define SIDETRACE_CMD_COMMON_H
 
 #include <stdbool.h>
+#include <stdio.h>
+#include <sys/types.h>
 
 /*
  * Exit statuses of every command (docs/sidetrace.1, EXIT STATUS); with
@@ -39,5 +41,21 @@ void st_libbpf_messages(bool verbose);
  * waiting for it would never end) after a message.
  */
 int st_check_traced_pid(pid_t pid);
+
+/*
+ * Opens /dev/null on whichever of fds 0, 1 and 2 is closed, so that no
+ * file this process opens takes their place; true when stdout was closed.
+ */
+bool st_guard_std_fds(void);
+
+/* st_guard_std_fds() found stdout closed: a command that prints there refuses to run. */
+extern bool st_stdout_closed;
+
+/*
+ * Whether everything written to f reached it: 0; else one message naming
+ * the output (name) and the error, and -EIO. A reader that left (EPIPE)
+ * is a normal end: 0, and no message.
+ */
+int st_output_check(FILE *f, const char *name);
 
 #endif /* SIDETRACE_CMD_COMMON_H */

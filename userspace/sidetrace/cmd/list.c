@@ -138,6 +138,10 @@ int st_cmd_list(int argc, char **argv)
 			return ST_EXIT_USAGE;
 		}
 	}
+	if (st_stdout_closed) {
+		fprintf(stderr, "sidetrace: list: standard output is closed: nowhere to print\n");
+		return ST_EXIT_FAIL;
+	}
 	if (!pid == (optind >= argc)) {
 		fprintf(stderr, "sidetrace: list: give either TARGET... or -p PID\n");
 		list_usage(stderr);

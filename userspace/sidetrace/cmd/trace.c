@@ -355,9 +355,10 @@ static int run(struct trace *t)
 	/* The reader of the output left (head, a closed pipe): a normal end. */
 	if (ret == -EPIPE)
 		return 0;
+	/* A write that failed is said once, by st_output_check(). */
 	if (ret) {
-		fprintf(stderr, "sidetrace: cannot %s: %s\n",
-			ferror(t->out) ? "write the output" : "read the maps", strerror(-ret));
+		if (!ferror(t->out))
+			fprintf(stderr, "sidetrace: cannot read the maps: %s\n", strerror(-ret));
 		return ret;
 	}
 	return command_status(t, &runner, st_run_report_problems(&runner));
@@ -398,6 +399,11 @@ int st_cmd_trace(int argc, char **argv)
 
 	if (st_trace_parse_options(argc, argv, &t.o))
 		return ST_EXIT_USAGE;
+	if (st_stdout_closed && (t.o.list || !t.o.out_path)) {
+		fprintf(stderr, "sidetrace: standard output is closed: nowhere to print%s\n",
+			t.o.list ? "" : " (give -o FILE)");
+		return ST_EXIT_FAIL;
+	}
 	if (t.o.list && t.o.pid && st_check_traced_pid(t.o.pid))
 		return ST_EXIT_FAIL;
 	if (t.o.list)
@@ -412,6 +418,8 @@ int st_cmd_trace(int argc, char **argv)
 		ret = run(&t);
 		status = ret < 0 ? ST_EXIT_FAIL : ret;
 	}
+	if (t.out != stdout && st_output_check(t.out, t.o.out_path))
+		status = ST_EXIT_FAIL;
 cleanup:
 	trace_fini(&t);
 	return status;
