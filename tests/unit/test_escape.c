@@ -43,7 +43,10 @@ static void test_text(void)
 	/* Clear the screen, set the title, ring the bell: all shown, none done. */
 	check_text("\x1b[2J\x1b]0;owned\x07", "\\x1b[2J\\x1b]0;owned\\x07");
 	check_text("a\nb\tc\rd\x7f", "a\\x0ab\\x09c\\x0dd\\x7f");
-	check_text("back\\slash", "back\\slash");
+	check_text("back\\slash", "back\\\\slash");
+	/* Unambiguous: the four characters \x0a and a newline print differently. */
+	check_text("\\x0a", "\\\\x0a");
+	check_text("\n", "\\x0a");
 	check_text("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80",
 		   "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80");
 	/* The 8-bit CSI as UTF-8 (U+009B) is a control too. */

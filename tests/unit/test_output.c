@@ -11,7 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <side/abi/type-description.h>
+
 #include "output/maps_print.h"
+#include "output/record_print.h"
 
 #include "unit.h"
 
@@ -528,7 +531,7 @@ static void test_empty_and_escapes(void)
 	check_map("empty count json", ST_OUTPUT_JSON, &c, "");
 	check_map("empty hist json", ST_OUTPUT_JSON, &h, "");
 	/* Unlike bpftrace, a control byte of a key never reaches the terminal raw. */
-	check_map("escaped key text", ST_OUTPUT_TEXT, &k, "@k[a\"b\\c\\x09d]: 1\n");
+	check_map("escaped key text", ST_OUTPUT_TEXT, &k, "@k[a\"b\\\\c\\x09d]: 1\n");
 	check_map("escaped key json", ST_OUTPUT_JSON, &k,
 		  "{\"type\": \"map\", \"data\": {\"@k\": {\"a\\\"b\\\\c\\td\": 1}}}\n");
 	check_map("zeroed count text", ST_OUTPUT_TEXT, &n, "@n: 0\n");
@@ -578,8 +581,35 @@ static void test_attached(void)
 	free(buf);
 }
 
+/*
+ * print(args) in text: a string from the application is escaped by the
+ * one text rule (a backslash doubled, controls and bad bytes as \xNN),
+ * not by JSON's; JSON keeps JSON's.
+ */
+static void test_event_escapes(void)
+{
+	static struct st_field fields[] = {{"s", {.label = SIDE_TYPE_STRING_UTF8, .size = 1}}};
+	const struct st_event ev = {
+		.provider = "p", .name = "e", .has_side = true, .fields = fields, .nr_fields = 1};
+	/* The event's item (its field count), then the string's. */
+	const struct st_item top = {.label = SIDE_TYPE_STRUCT, .count = 1};
+	const struct st_item it = {.label = SIDE_TYPE_STRING_UTF8, .size = 16};
+	const struct st_rec_hdr h = {0};
+	uint8_t items[2 * ST_ITEM_HDR + 16] = {0};
+	struct st_textbuf tb = {0};
+
+	memcpy(items, &top, sizeof(top));
+	memcpy(items + ST_ITEM_HDR, &it, sizeof(it));
+	memcpy(items + 2 * ST_ITEM_HDR, "a\\x0a\x01\xff\n", 8);
+	ok(st_format_event(&tb, ST_OUTPUT_TEXT, &ev, "side:x:p:e", &h, items, sizeof(items)),
+	   "an event of one string formats");
+	ok_str("print(args) text escapes", tb.s, "{ .s = \"a\\\\x0a\\x01\\xff\\x0a\" }\n");
+	st_tb_free(&tb);
+}
+
 int main(void)
 {
+	test_event_escapes();
 	test_hist_suffixes();
 	test_bars();
 	test_many();

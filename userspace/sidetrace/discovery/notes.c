@@ -88,6 +88,13 @@ static int note_parse(const struct st_elf *e, const unsigned char *desc, size_t 
 	n->name = strdup(strs[1]);
 	n->site.args = strdup(strs[2]);
 	nv->nr++;
+	/* SIDE's notes pad the string with blanks (include/side/probe.h): not part of it. */
+	if (n->site.args) {
+		size_t len = strlen(n->site.args);
+
+		while (len && n->site.args[len - 1] == ' ')
+			n->site.args[--len] = '\0';
+	}
 	if (!n->provider || !n->name || !n->site.args)
 		return -ENOMEM;
 	st_sdt_args_parse(n->site.args, &n->site.sdt);

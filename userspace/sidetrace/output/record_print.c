@@ -10,6 +10,7 @@
 #include "common/side_types.h"
 #include "discovery/discovery.h"
 #include "output/record_print.h"
+#include "util/escape.h"
 
 /* Reading a record's items, writing one event. */
 struct dec {
@@ -39,7 +40,14 @@ static void put_str(struct dec *d, const uint8_t *payload, uint16_t size)
 
 	memcpy(buf, payload, n);
 	buf[n] = '\0';
-	st_tb_json_str(d->tb, buf);
+	if (d->json) {
+		st_tb_json_str(d->tb, buf);
+		return;
+	}
+	/* Text: quoted, escaped by the one text rule (util/escape.h). */
+	st_tb_putc(d->tb, '"');
+	st_escape_text(d->tb, buf);
+	st_tb_putc(d->tb, '"');
 }
 
 /*
@@ -55,11 +63,13 @@ static void put_name(struct dec *d, const uint8_t *payload, uint16_t size, bool 
 	memcpy(buf, payload, n);
 	buf[n] = '\0';
 	st_tb_puts(d->tb, first ? "" : ", ");
-	st_tb_json_str(&q, buf);
-	if (d->json)
+	if (d->json) {
+		st_tb_json_str(&q, buf);
 		st_tb_printf(d->tb, "%s: ", q.s ? q.s : "\"\"");
-	else if (q.len >= 2)
-		st_tb_printf(d->tb, ".%.*s = ", (int)(q.len - 2), q.s + 1);
+	} else {
+		st_escape_text(&q, buf);
+		st_tb_printf(d->tb, ".%s = ", q.s ? q.s : "");
+	}
 	st_tb_free(&q);
 }
 
@@ -77,7 +87,9 @@ static void put_member(struct dec *d, const char *name, bool first)
 		st_tb_json_str(d->tb, name);
 		st_tb_puts(d->tb, ": ");
 	} else {
-		st_tb_printf(d->tb, ".%s = ", name);
+		st_tb_putc(d->tb, '.');
+		st_escape_text(d->tb, name);
+		st_tb_puts(d->tb, " = ");
 	}
 }
 
@@ -111,7 +123,7 @@ static void put_int(struct dec *d, int64_t v, bool is_signed, const struct st_ty
 		return;
 	}
 	if (label) {
-		st_tb_puts(d->tb, label);
+		st_escape_text(d->tb, label);
 		return;
 	}
 	st_tb_printf(d->tb, is_signed ? "%" PRId64 : "%" PRIu64, v);

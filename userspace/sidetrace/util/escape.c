@@ -52,6 +52,12 @@ void st_escape_text(struct st_textbuf *tb, const char *s)
 	int n, i;
 
 	while (*s) {
+		/* Escaped itself: "\\x0a" can then only be the four characters. */
+		if (*s == '\\') {
+			st_tb_puts(tb, "\\\\");
+			s++;
+			continue;
+		}
 		n = st_text_char(s);
 		for (i = 0; i < n; i++)
 			st_tb_putc(tb, s[i]);

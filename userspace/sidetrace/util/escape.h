@@ -6,7 +6,8 @@
  * printable code points (U+00A0 and up) pass through; every other byte
  * (C0 and C1 controls, DEL, malformed UTF-8) shows as \xNN. Such a string
  * can then neither drive the terminal (escape sequences) nor forge a line
- * of output (newlines). A backslash passes as itself, as bpftrace prints it.
+ * of output (newlines). A backslash shows as \\, so that "\x0a" in the
+ * output is always those four characters and never a newline's escape.
  *
  * JSON has its own rule, in util/json.h.
  */
@@ -27,7 +28,9 @@ int st_utf8_decode(const char *s, uint32_t *cp);
 
 /*
  * Length of the character at s when it passes through as is (printable
- * ASCII, or printable UTF-8), 0 when its bytes show as \xNN.
+ * ASCII, or printable UTF-8), 0 when its bytes show as \xNN. A backslash
+ * is printable here: st_escape_text() doubles it, a program's own source
+ * shows it as written (diag.c).
  */
 int st_text_char(const char *s);
 
