@@ -244,10 +244,8 @@ Event buffer: 64K (printf, print(args))" ]
 @test "refused command lines: each message, exit status 2" {
 	run -2 --separate-stderr "$SIDETRACE" -e 'BEGIN { exit(); }' -e 'END { }'
 	[ "$stderr" = "sidetrace: -e given twice: put every clause in one program" ]
-	run -2 --separate-stderr "$SIDETRACE" -e 'BEGIN { exit(); }' extra
-	[ "$stderr" = "sidetrace: unexpected argument 'extra': the program is -e's, a FILE would be a second one" ]
-	run -2 --separate-stderr "$SIDETRACE" a.st b.st
-	[ "$stderr" = "sidetrace: unexpected argument 'b.st'" ]
+	run -2 --separate-stderr "$SIDETRACE" -l 'side:a:*' 'side:b:*'
+	[ "$stderr" = "sidetrace: unexpected argument 'side:b:*': -l takes one pattern" ]
 	run -2 --separate-stderr "$SIDETRACE" -p 1 -c true -e 'BEGIN { exit(); }'
 	[ "$stderr" = "sidetrace: -p and -c exclude each other" ]
 	run -2 --separate-stderr "$SIDETRACE" -p abc -e 'BEGIN { exit(); }'
@@ -352,4 +350,16 @@ PY
 	[ "$stderr" = "sidetrace: cannot write to $D/small/out.txt: No space left on device" ]
 	# A reader that leaves early is no failure.
 	run -0 bash -c "set -o pipefail; '$SIDETRACE' -c '$HTTPD -n 3000' -e '$p' | head -1"
+}
+
+@test "positional parameters: \$1..\$N and \$# after -e's program or a file's, integers or strings, 0 or \"\" when not given" {
+	run -0 "$SIDETRACE" -q -e 'BEGIN { printf("%d %s %d %s|%s|%d\n", $1, str($2), $#, str($1), str($3), $3 + 1); exit(); }' 41 hello
+	[ "$output" = "41 hello 2 41||1" ]
+	printf 'BEGIN { printf("%%s %%d\\n", str($1), $2 * 2); exit(); }\n' > "$D/pa.st"
+	run -0 "$SIDETRACE" -q "$D/pa.st" word 21
+	[ "$output" = "word 42" ]
+	run -0 "$SIDETRACE" -q -c "$HTTPD -n 200 -s 7" -e "side:$HTTPD:http:request /args.status == \$1/ { @[str(\$2)] = count(); }" 404 notfound
+	grep -qx "@\[notfound\]: $("$HTTPD" -n 200 -s 7 -v | grep '^http:request' | grep -c 'status=404 ')" <<<"$output"
+	run -1 --separate-stderr "$SIDETRACE" -e 'BEGIN { @x = $0; }'
+	[ "${stderr%%$'\n'*}" = "program:1:14: error: a positional parameter is \$1, \$2, ... or \$#" ]
 }

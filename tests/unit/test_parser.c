@@ -265,7 +265,9 @@ static void test_errors(void)
 		  "unknown escape sequence '\\q' in string: valid are \\n \\t \\r \\\\ \\\"");
 	check_err("unterminated comment", "BEGIN { } /* never closed", 1, 11,
 		  "unterminated comment: '/*' needs a closing '*/'");
-	check_err("bad character", "BEGIN { @x = sum($1) }", 1, 18, "unexpected character '$'");
+	check_err("bad character", "BEGIN { @x = sum($ 1) }", 1, 18, "unexpected character '$'");
+	check_err("positional $0", "BEGIN { @x = sum($0) }", 1, 18,
+		  "a positional parameter is $1, $2, ... or $#");
 	check_err("integer overflow", "BEGIN { @x = sum(18446744073709551616) }", 1, 18,
 		  "integer literal too large: the largest is 18446744073709551615");
 	check_err("bad integer", "BEGIN { @x = sum(12ab) }", 1, 18,

@@ -144,9 +144,15 @@ static int check_combination(int argc, char **argv, struct st_trace_opts *o)
 	} else if (optind < argc && !o->program) {
 		o->file = argv[optind++];
 	}
+	/* What follows the program is its positional parameters, as bpftrace's. */
+	if (!o->list) {
+		o->args = argv + optind;
+		o->nr_args = argc - optind;
+		optind = argc;
+	}
 	if (optind < argc) {
-		fprintf(stderr, "sidetrace: unexpected argument '%s'%s\n", argv[optind],
-			o->program ? ": the program is -e's, a FILE would be a second one" : "");
+		fprintf(stderr, "sidetrace: unexpected argument '%s': -l takes one pattern\n",
+			argv[optind]);
 		return -EINVAL;
 	}
 	if (!o->list && !o->program && !o->file) {

@@ -165,7 +165,8 @@ static int build(struct trace *t)
 			return -ENOMEM;
 		}
 	}
-	ret = st_parse(t->text, st_program_name(t->o.file), &t->prog, &diag);
+	ret = st_parse_args(t->text, st_program_name(t->o.file), t->o.args, t->o.nr_args, &t->prog,
+			    &diag);
 	if (ret)
 		goto fail;
 	/*

@@ -182,6 +182,9 @@ static int check_str(struct checker *c, struct st_expr *e)
 
 	if (e->nr_kids != 1 && e->nr_kids != 2)
 		return ck_err(c, e->pos, "str() takes a string and an optional length: str(s, n)");
+	/* str($N): the parameter's text, whether it reads as a number or not. */
+	if (e->kids[0]->positional && e->kids[0]->kind == ST_EXPR_INT)
+		e->kids[0]->kind = ST_EXPR_STR;
 	err = ck_expr(c, e->kids[0]);
 	if (!err)
 		err = ck_settle(c, e->kids[0], ST_VT_STR, "passed to str()");

@@ -278,6 +278,28 @@ static int lex_punct(struct st_lexer *lx, struct st_token *tok)
 	return fail(lx, tok->pos, "unexpected character '%s'", shown);
 }
 
+/* $N (N from 1) or $#: a positional parameter, bpftrace's. */
+static int lex_posarg(struct st_lexer *lx, struct st_token *tok)
+{
+	uint64_t n = 0;
+
+	bump(lx);
+	tok->kind = T_POSARG;
+	if (peek(lx, 0) == '#') {
+		bump(lx);
+		tok->ival = ST_POSARG_COUNT;
+		return 0;
+	}
+	while (isdigit((unsigned char)peek(lx, 0))) {
+		n = n < 100000 ? n * 10 + (peek(lx, 0) - '0') : n;
+		bump(lx);
+	}
+	if (!n || is_ident_char(peek(lx, 0)))
+		return fail(lx, tok->pos, "a positional parameter is $1, $2, ... or $#");
+	tok->ival = n;
+	return 0;
+}
+
 int st_lex_next(struct st_lexer *lx, struct st_token *tok)
 {
 	int err;
@@ -296,6 +318,8 @@ int st_lex_next(struct st_lexer *lx, struct st_token *tok)
 		while (is_ident_char(peek(lx, 0)))
 			bump(lx);
 		tok->kind = T_IDENT;
+	} else if (c == '$' && (isdigit((unsigned char)peek(lx, 1)) || peek(lx, 1) == '#')) {
+		err = lex_posarg(lx, tok);
 	} else if (c == '@' || (c == '$' && is_ident_start(peek(lx, 1)))) {
 		bump(lx);
 		while (is_ident_char(peek(lx, 0)))
@@ -573,6 +597,7 @@ const char *st_tok_name(enum st_tok kind)
 		[T_INC] = "'++'",
 		[T_DEC] = "'--'",
 		[T_OPASSIGN] = "compound assignment",
+		[T_POSARG] = "positional parameter",
 	};
 
 	return names[kind];

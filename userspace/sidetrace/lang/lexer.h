@@ -12,6 +12,9 @@
 #include "lang/ast.h"
 #include "lang/diag.h"
 
+/* $#'s ival: the number of positional parameters. */
+#define ST_POSARG_COUNT UINT64_MAX
+
 enum st_tok {
 	T_EOF,
 	T_IDENT,
@@ -55,6 +58,7 @@ enum st_tok {
 	T_INC, /* ++ */
 	T_DEC, /* -- */
 	T_OPASSIGN, /* +=, -=, ...: ival is the operator (enum st_op) */
+	T_POSARG, /* $1, $2, ...: ival is N; $#: ival is ST_POSARG_COUNT */
 };
 
 struct st_token {

@@ -25,6 +25,9 @@ struct parser {
 	uint32_t height;
 	/* if blocks open while parsing (else if included): at most ST_MAX_BLOCK_DEPTH */
 	uint32_t block_depth;
+	/* The positional parameters $1..$N (the command line's, after the program). */
+	char *const *args;
+	uint32_t nr_args;
 };
 
 /* Records an error at pos; returns -EINVAL. */

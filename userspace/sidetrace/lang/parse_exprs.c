@@ -172,6 +172,34 @@ static int parse_ident(struct parser *p, struct st_expr *e)
 	return pr_err(p, e->pos, "unknown identifier '%s': expected %s", e->str, value_forms);
 }
 
+/*
+ * $N: the command line's parameter N as a literal, an integer when it is
+ * one, else a string; one not given is 0. e->str keeps its text ("" when
+ * not given), so that str($N) is a string either way (check_str()).
+ */
+static int posarg(struct parser *p, struct st_expr *e)
+{
+	uint64_t n = p->cur.ival;
+	const char *v = n <= p->nr_args ? p->args[n - 1] : "";
+	char *end;
+
+	if (n == ST_POSARG_COUNT) {
+		e->uval = p->nr_args;
+		return pr_advance(p);
+	}
+	e->str = strdup(v);
+	if (!e->str)
+		return pr_oom(p);
+	errno = 0;
+	e->uval = *v ? (uint64_t)strtoll(v, &end, 0) : 0;
+	if (*v && (errno || *end)) {
+		e->kind = ST_EXPR_STR;
+		e->uval = 0;
+	}
+	e->positional = true;
+	return pr_advance(p);
+}
+
 /* The integer types a cast names, as bpftrace spells them. */
 static bool cast_type(const struct parser *p, struct st_cast_type *t)
 {
@@ -260,6 +288,7 @@ int pr_primary(struct parser *p, struct st_expr **out)
 	case T_MAP:
 	case T_VAR:
 	case T_IDENT:
+	case T_POSARG:
 		break;
 	default:
 		return pr_err(p, p->cur.pos, "expected an expression: %s", value_forms);
@@ -294,6 +323,9 @@ int pr_primary(struct parser *p, struct st_expr **out)
 		e->kind = ST_EXPR_VAR;
 		e->str = st_lex_text(&p->lx, &p->cur);
 		err = e->str ? pr_advance(p) : pr_oom(p);
+		break;
+	case T_POSARG:
+		err = posarg(p, e);
 		break;
 	default:
 		e->str = st_lex_text(&p->lx, &p->cur);

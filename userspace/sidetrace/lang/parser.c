@@ -133,7 +133,13 @@ static int parse_clause(struct parser *p, struct st_clause *c)
 
 int st_parse(const char *src, const char *filename, struct st_program **out, struct st_diag *diag)
 {
-	struct parser p = {.diag = diag};
+	return st_parse_args(src, filename, NULL, 0, out, diag);
+}
+
+int st_parse_args(const char *src, const char *filename, char *const *args, uint32_t nr_args,
+		  struct st_program **out, struct st_diag *diag)
+{
+	struct parser p = {.diag = diag, .args = args, .nr_args = nr_args};
 	struct st_program *prog;
 	struct st_clause *c;
 	int err;

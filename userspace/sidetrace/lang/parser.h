@@ -32,4 +32,12 @@
  */
 int st_parse(const char *src, const char *filename, struct st_program **out, struct st_diag *diag);
 
+/*
+ * The same, with positional parameters: $N is args[N - 1], an integer when
+ * it is one, else a string (str($N) takes either); one not given is 0, or
+ * "" in str(); $# is nr_args.
+ */
+int st_parse_args(const char *src, const char *filename, char *const *args, uint32_t nr_args,
+		  struct st_program **out, struct st_diag *diag);
+
 #endif /* SIDETRACE_PARSER_H */
