@@ -304,3 +304,10 @@ truth_by() { # event field...
 	[[ "$output" == *"sidetrace_events_total 10"* ]]
 	[[ "$output" == *"sidetrace_probe_sites{$probe} 1"* ]]
 }
+
+@test "--listen: a port past 65535, or a name, is refused with the reason" {
+	run -1 --separate-stderr timeout 10 "$SIDETRACE" serve --listen 127.0.0.1:99999 -e "side:$HTTPD:http:request { @n = count(); }"
+	[ "$stderr" = "sidetrace: --listen 127.0.0.1:99999: the port is a number from 0 (any free one) to 65535" ]
+	run -1 --separate-stderr timeout 10 "$SIDETRACE" serve --listen 127.0.0.1:http -e "side:$HTTPD:http:request { @n = count(); }"
+	[ "$stderr" = "sidetrace: --listen 127.0.0.1:http: the port is a number from 0 (any free one) to 65535" ]
+}

@@ -207,6 +207,12 @@ static void test_negotiation(void)
 	CHECK(st_prom_negotiate("application/openmetrics-text;version=0.0.1") == ST_PROM_TEXT);
 	CHECK(st_prom_negotiate("application/openmetrics-text;q=0.2, text/plain") == ST_PROM_TEXT);
 	CHECK(st_prom_negotiate("application/openmetrics-text;q=0") == ST_PROM_TEXT);
+	/* Weights out of range are clamped, never converted as they are (UB). */
+	CHECK(st_prom_negotiate("text/plain;q=1e999, application/openmetrics-text;q=0.5") ==
+	      ST_PROM_TEXT);
+	CHECK(st_prom_negotiate("application/openmetrics-text;q=-1e999, text/plain;q=0.1") ==
+	      ST_PROM_TEXT);
+	CHECK(st_prom_negotiate("application/openmetrics-text;q=nan") == ST_PROM_TEXT);
 	CHECK(!strcmp(st_prom_content_type(ST_PROM_TEXT),
 		      "text/plain; version=0.0.4; charset=utf-8"));
 }

@@ -432,6 +432,19 @@ const char *st_prom_content_type(enum st_prom_format fmt)
 }
 
 /*
+ * A q value in thousandths, clamped to [0, 1] as RFC 9110 bounds it: a
+ * client's "q=1e999" or "q=nan" must not reach an int conversion.
+ */
+static int accept_q(const char *s)
+{
+	double d = strtod(s, NULL);
+
+	if (!(d > 0))
+		return 0;
+	return d >= 1 ? 1000 : (int)(d * 1000 + 0.5);
+}
+
+/*
  * The weight (q, 0 to 1000) one media range of an Accept header gives
  * to type, or -1 when it does not name it: a range such as
  * "application/openmetrics-text;version=1.0.0;q=0.9".
@@ -455,7 +468,7 @@ static int range_weight(const char *range, size_t len, const char *type, const c
 	while ((part = strtok_r(NULL, ";", &save))) {
 		part += strspn(part, " \t");
 		if (!strncasecmp(part, "q=", 2))
-			q = (int)(strtod(part + 2, NULL) * 1000 + 0.5);
+			q = accept_q(part + 2);
 		else if (!strncasecmp(part, "version=", 8) && version) {
 			v = part + 8;
 			v[strcspn(v, " \t")] = '\0';

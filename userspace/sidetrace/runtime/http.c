@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <netdb.h>
@@ -63,7 +64,9 @@ static int open_mhd(char *err, size_t errlen)
 static int split_listen(const char *listen, char *host, size_t hlen, const char **port)
 {
 	const char *colon = strrchr(listen, ':');
+	char *end;
 	size_t n;
+	long v;
 
 	if (!colon || !colon[1])
 		return -EINVAL;
@@ -77,6 +80,11 @@ static int split_listen(const char *listen, char *host, size_t hlen, const char 
 	memcpy(host, listen, n);
 	host[n] = '\0';
 	*port = colon + 1;
+	/* Digits, 0 to 65535: getaddrinfo() would take "99999" modulo 65536, or a service name. */
+	errno = 0;
+	v = strtol(*port, &end, 10);
+	if (errno || *end || !isdigit((unsigned char)**port) || v > 65535)
+		return -ERANGE;
 	return 0;
 }
 
@@ -114,8 +122,11 @@ int st_http_listen(struct st_http *h, const char *where, char *err, size_t errle
 
 	memset(h, 0, sizeof(*h));
 	h->fd = -1;
-	if (split_listen(where, host, sizeof(host), &port)) {
-		snprintf(err, errlen, "--listen %s: want ADDR:PORT, e.g. 127.0.0.1:9477", where);
+	ret = split_listen(where, host, sizeof(host), &port);
+	if (ret) {
+		snprintf(err, errlen, "--listen %s: %s", where,
+			 ret == -ERANGE ? "the port is a number from 0 (any free one) to 65535"
+					: "want ADDR:PORT, e.g. 127.0.0.1:9477");
 		return -EINVAL;
 	}
 	ret = getaddrinfo(host, port, &hints, &ai);
