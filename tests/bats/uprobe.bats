@@ -134,3 +134,11 @@ check_build() { # cc level
 	grep -qx '@u: 30' "$BATS_TEST_TMPDIR/sw.txt"
 	grep -qx '@s: 40' "$BATS_TEST_TMPDIR/sw.txt"
 }
+
+@test "print(args): every readable parameter by name, retval, in bpftrace's struct form" {
+	local b="$BATS_FILE_TMPDIR/dwarf_gcc_O2"
+	run -0 timeout 60 "$SIDETRACE" -q -c "$b 3" -e "uprobe:$b:named { print(args); } uretprobe:$b:negated { print(args); }"
+	diff <(printf '%s\n' '{ .name = "alpha", .m = 0, .flag = 0 }' '{ .retval = 0 }' \
+		'{ .name = "beta", .m = 3, .flag = 1 }' '{ .retval = -1 }' \
+		'{ .name = "gamma", .m = 7, .flag = 0 }' '{ .retval = -2 }') <(grep '^{' <<<"$output")
+}

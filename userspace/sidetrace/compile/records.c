@@ -81,10 +81,9 @@ int cg_print_event(struct cctx *c, const struct st_stmt *st)
 {
 	struct st_probe_cfg *cfg = &c->probe->cfg;
 
+	/* The checker made it a printf in every clause with a located event. */
 	if (st_view_located(c->probe->event))
-		return cg_fail(c, st->pos,
-			       "print(args) prints a SIDE event's fields: a usdt: probe's "
-			       "arguments are arg0..argN, print them with printf()");
+		return cg_fail(c, st->pos, "internal error: print(args) of a located probe");
 	if (!c->probe->event->has_side)
 		return cg_fail(
 			c, st->pos,

@@ -82,6 +82,10 @@ int ck_field(struct checker *c, struct st_expr *e);
 
 /* printf: its format parsed into call->fmt, the arguments matched with it. */
 int ck_printf(struct checker *c, struct st_expr *call);
+/* print(args) of a usdt:, uprobe: or uretprobe: probe: the printf of its arguments by name. */
+int ck_print_located(struct checker *c, struct st_expr *call);
+/* Whether some event of the clause is a located view (usdt:, uprobe:, uretprobe:). */
+bool ck_clause_located(const struct checker *c);
 
 /* Maps: entries for every assigned map, before any clause is checked. */
 int ck_declare_maps(struct checker *c);

@@ -222,6 +222,8 @@ int ck_action(struct checker *c, struct st_stmt *s)
 					      "%s has no event: print(args) prints the event of "
 					      "a side: probe",
 					      ck_point_kind_name(c->no_args));
+			if (ck_clause_located(c))
+				return ck_print_located(c, call);
 			return 0;
 		}
 		if (call->nr_kids && call->kids[0]->kind == ST_EXPR_MAP && !call->kids[0]->nr_kids)
