@@ -23,7 +23,8 @@ static bool shown(const struct st_event *ev, const struct st_field *f, bool have
 		return false;
 	if (ev->view != ST_VIEW_UPROBE || !have_params)
 		return true;
-	return strncmp(f->name, "arg", 3) || strspn(f->name + 3, "0123456789") != strlen(f->name + 3);
+	return strncmp(f->name, "arg", 3) ||
+	       strspn(f->name + 3, "0123456789") != strlen(f->name + 3);
 }
 
 static struct st_expr *field_expr(const struct st_field *f, struct st_pos pos)
@@ -65,9 +66,10 @@ int ck_print_located(struct checker *c, struct st_expr *call)
 
 	for (i = 0; i < c->clause->nr_events; i++)
 		if (!st_view_located(c->clause->events[i]))
-			return ck_err(c, call->pos,
-				      "print(args) in a clause of side: events and usdt: or uprobe: "
-				      "probes: give each kind its own clause");
+			return ck_err(
+				c, call->pos,
+				"print(args) in a clause of side: events and usdt: or uprobe: "
+				"probes: give each kind its own clause");
 	for (i = 1; i < c->clause->nr_events; i++)
 		if (c->clause->events[i]->nr_fields != ev->nr_fields)
 			return ck_err(c, call->pos,
@@ -84,7 +86,9 @@ int ck_print_located(struct checker *c, struct st_expr *call)
 		if (!shown(ev, f, have_params))
 			continue;
 		st_tb_printf(&fmt, "%s.%s = %s", n ? ", " : "", f->name,
-			     str ? "\"%s\"" : f->type.is_signed ? "%d" : "%u");
+			     str		 ? "\"%s\""
+			     : f->type.is_signed ? "%d"
+						 : "%u");
 		kids[++n] = field_expr(f, call->pos);
 		if (!kids[n])
 			break;
