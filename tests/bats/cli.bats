@@ -344,7 +344,7 @@ PY
 	run -1 --separate-stderr bash -c "'$SIDETRACE' -c '$HTTPD -n 50' -e '$p' >&-"
 	[ "$stderr" = "sidetrace: standard output is closed: nowhere to print (give -o FILE)" ]
 	mkdir "$D/small"
-	mount -t tmpfs -o size=64k tmpfs "$D/small"
+	mount -t tmpfs -o size=16k tmpfs "$D/small"
 	run -1 --separate-stderr "$SIDETRACE" -o "$D/small/out.txt" -c "$HTTPD -n 3000" -e "$p"
 	umount "$D/small"
 	[ "$stderr" = "sidetrace: cannot write to $D/small/out.txt: No space left on device" ]
