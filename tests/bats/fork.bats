@@ -34,23 +34,13 @@ run_c() { # mode
 	grep -qx "@\[1\]: $(expected "$1")" <<<"$output"
 }
 
-# Waits until the session in the background says it attached.
-attached() { # file
-	local i
-	for i in $(seq 600); do
-		grep -q '^Attaching' "$1" && return 0
-		sleep 0.05
-	done
-	return 1
-}
-
 # -p on the parent: its own events counted, its children unharmed.
 run_p() { # mode
 	local st
 	start_app "$BATS_TEST_TMPDIR/app.txt" "$APPBIN" -w "$BATS_TEST_TMPDIR/go" "$1" "$N"
 	timeout 60 "$SIDETRACE" -p "$APP_PID" -e "$PROG" > "$BATS_TEST_TMPDIR/st.txt" 2>&1 &
 	st=$!
-	attached "$BATS_TEST_TMPDIR/st.txt"
+	wait_attached "$BATS_TEST_TMPDIR/st.txt"
 	touch "$BATS_TEST_TMPDIR/go"
 	wait "$APP"
 	wait $st
@@ -65,7 +55,7 @@ run_all() { # mode
 	local st
 	"$SIDETRACE" -e "$PROG" > "$BATS_TEST_TMPDIR/sw.txt" 2>&1 &
 	st=$!
-	attached "$BATS_TEST_TMPDIR/sw.txt"
+	wait_attached "$BATS_TEST_TMPDIR/sw.txt"
 	run "$APPBIN" "$1" "$N"
 	kill -INT $st
 	wait $st

@@ -74,3 +74,35 @@ for l in open(f"/proc/{pid}/maps"):
 sys.exit("semaphore not mapped")
 PY
 }
+
+# Builds SRC with gcc and clang at -O0, -O2 and -O3 (with -g) into
+# $BATS_FILE_TMPDIR/NAME_CC_LEVEL: the operand forms and DWARF locations
+# that the usdt: and uprobe: suites read exactly, whatever the compiler.
+build_matrix() { # src name
+	local cc o
+	for cc in gcc clang; do
+		for o in O0 O2 O3; do
+			$cc -$o -g -Wall "$1" -o "$BATS_FILE_TMPDIR/$2_${cc}_$o" || return 1
+		done
+	done
+}
+
+# Runs sidetrace -c "BIN N" with the program that prog() writes for BIN
+# and compares its maps, sorted, with what expected() prints.
+check_exact() { # bin n
+	run timeout 60 "$SIDETRACE" -c "$1 $2" -e "$(prog "$1")"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	diff <(expected) <(grep '^@' <<<"$output" | sort)
+}
+
+# Waits until a session in the background has attached: its "Attaching"
+# line (bpftrace's BEGIN output when MARKER says so), at most 30 s.
+wait_attached() { # file [marker]
+	local i
+	for i in $(seq 600); do
+		grep -q "${2:-^Attaching}" "$1" 2> /dev/null && return 0
+		sleep 0.05
+	done
+	return 1
+}

@@ -36,15 +36,6 @@ setup() {
 	[ -x "$PGBIN/postgres" ] || skip "PostgreSQL 15 is not installed"
 }
 
-# Waits until a tracer in the background has attached (its first line).
-attached() { # file
-	for _ in $(seq 400); do
-		[ -s "$1" ] && grep -q '^Attaching' "$1" && return 0
-		sleep 0.05
-	done
-	return 1
-}
-
 @test "pgbench -c 2 -t 500: query__start by statement kind and transaction__start, as bpftrace counts" {
 	local p=$PGBIN/postgres st bt
 	"$SIDETRACE" -e "usdt:$p:query__start { @q[pid] = 1; @[str(arg0, 7)] = count(); }
@@ -56,8 +47,8 @@ attached() { # file
 		usdt:$p:postgresql:transaction__start { @all = count(); } END { clear(@q); }" \
 		> "$BATS_TEST_TMPDIR/bt.txt" 2>&1 &
 	bt=$!
-	attached "$BATS_TEST_TMPDIR/st.txt"
-	attached "$BATS_TEST_TMPDIR/bt.txt"
+	wait_attached "$BATS_TEST_TMPDIR/st.txt"
+	wait_attached "$BATS_TEST_TMPDIR/bt.txt"
 	pg pgbench -h "$PGDIR" -p $PORT -c 2 -t 500 postgres > "$BATS_TEST_TMPDIR/bench.txt" 2>&1
 	kill -INT $st $bt
 	wait $st $bt || true

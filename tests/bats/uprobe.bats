@@ -12,12 +12,7 @@ load helpers
 N=100
 
 setup_file() {
-	local cc o
-	for cc in gcc clang; do
-		for o in O0 O2 O3; do
-			$cc -$o -g -Wall "$ROOT/tests/fixtures/dwarf_app.c" -o "$BATS_FILE_TMPDIR/dwarf_${cc}_$o"
-		done
-	done
+	build_matrix "$ROOT/tests/fixtures/dwarf_app.c" dwarf
 	cc -O2 -Wall "$ROOT/tests/fixtures/dwarf_app.c" -o "$BATS_FILE_TMPDIR/dwarf_none"
 }
 
@@ -45,11 +40,7 @@ P
 }
 
 check_build() { # cc level
-	local b="$BATS_FILE_TMPDIR/dwarf_$1_$2"
-	run timeout 60 "$SIDETRACE" -c "$b $N" -e "$(prog "$b")"
-	echo "$output"
-	[ "$status" -eq 0 ]
-	diff <(expected) <(grep '^@' <<<"$output" | sort)
+	check_exact "$BATS_FILE_TMPDIR/dwarf_$1_$2" $N
 }
 
 @test "gcc -O0: parameters in the frame, read past the prologue, exact" { check_build gcc O0; }
@@ -122,10 +113,7 @@ check_build() { # cc level
 	"$SIDETRACE" -e "uprobe:$b:negated { @u = count(); } side:$HTTPD:http:request { @s = count(); }" \
 		> "$BATS_TEST_TMPDIR/sw.txt" 2>&1 &
 	st=$!
-	for _ in $(seq 200); do
-		grep -q '^Attaching' "$BATS_TEST_TMPDIR/sw.txt" && break
-		sleep 0.05
-	done
+	wait_attached "$BATS_TEST_TMPDIR/sw.txt"
 	"$b" 30 > /dev/null
 	"$HTTPD" -n 40 > /dev/null
 	kill -INT $st

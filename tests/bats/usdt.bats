@@ -11,13 +11,7 @@ load helpers
 N=100
 
 setup_file() {
-	local cc o
-	for cc in gcc clang; do
-		for o in O0 O2 O3; do
-			$cc -$o -g -Wall "$ROOT/tests/fixtures/usdt_app.c" \
-				-o "$BATS_FILE_TMPDIR/usdt_${cc}_$o"
-		done
-	done
+	build_matrix "$ROOT/tests/fixtures/usdt_app.c" usdt
 }
 
 # The fixture's values for i = 0 .. N-1 (tests/fixtures/usdt_app.c).
@@ -43,11 +37,7 @@ P
 }
 
 check_build() { # cc level
-	local b="$BATS_FILE_TMPDIR/usdt_$1_$2"
-	run timeout 60 "$SIDETRACE" -c "$b $N" -e "$(prog "$b")"
-	echo "$output"
-	[ "$status" -eq 0 ]
-	diff <(expected) <(grep '^@' <<<"$output" | sort)
+	check_exact "$BATS_FILE_TMPDIR/usdt_$1_$2" $N
 }
 
 @test "gcc -O0: frame-offset and register operands, exact" { check_build gcc O0; }
@@ -61,10 +51,7 @@ check_build() { # cc level
 	local b="$BATS_FILE_TMPDIR/usdt_gcc_O2" st
 	"$SIDETRACE" -e "usdt:$b:fx:gated { @g = count(); @s = sum(arg0); }" > "$BATS_TEST_TMPDIR/sw.txt" 2>&1 &
 	st=$!
-	for _ in $(seq 200); do
-		grep -q '^Attaching' "$BATS_TEST_TMPDIR/sw.txt" && break
-		sleep 0.05
-	done
+	wait_attached "$BATS_TEST_TMPDIR/sw.txt"
 	"$b" $N
 	kill -INT $st
 	wait $st
