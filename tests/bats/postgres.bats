@@ -44,11 +44,13 @@ setup() {
 	st=$!
 	bpftrace -e "usdt:$p:postgresql:query__start { @q[pid] = 1; }
 		usdt:$p:postgresql:transaction__start /@q[pid]/ { @t = count(); }
-		usdt:$p:postgresql:transaction__start { @all = count(); } END { clear(@q); }" \
+		usdt:$p:postgresql:transaction__start { @all = count(); }
+		BEGIN { printf(\"go\\n\"); } END { clear(@q); }" \
 		> "$BATS_TEST_TMPDIR/bt.txt" 2>&1 &
 	bt=$!
 	wait_attached "$BATS_TEST_TMPDIR/st.txt"
-	wait_attached "$BATS_TEST_TMPDIR/bt.txt"
+	# bpftrace prints "Attaching" before it attaches, and runs BEGIN after.
+	wait_attached "$BATS_TEST_TMPDIR/bt.txt" '^go$'
 	pg pgbench -h "$PGDIR" -p $PORT -c 2 -t 500 postgres > "$BATS_TEST_TMPDIR/bench.txt" 2>&1
 	kill -INT $st $bt
 	wait $st $bt || true
