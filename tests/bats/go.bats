@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # Issue 24, item 3: a Go program (Debian's golang-go) traced by function
 # name, arguments from Go's DWARF location lists (a string: its pointer and
-# length in two registers, read by its length), returns probed on each
+# length in two registers, read by its length; a slice: its length),
+# returns probed on each
 # RET instruction (a uretprobe crashes Go programs), entries placed past
 # the stack-growth check (Go runs the prologue again after growing a
 # goroutine's stack): exact against the program's own counts, and the
@@ -30,6 +31,7 @@ setup() {
 		run -0 timeout 60 "$SIDETRACE" -c "$APPBIN 500" -e "
 			uprobe:$APPBIN:main.work { @calls = count(); @n = sum(args.n); @d[args.deep] = count();
 				@tag[args.tag] = count(); }
+			uprobe:$APPBIN:main.measure { @len = sum(args.xs); }
 			uretprobe:$APPBIN:main.work { @rets = count(); @r = sum(retval); }"
 		echo "$output"
 		truth=($(grep '^calls ' <<<"$output"))
@@ -38,6 +40,7 @@ setup() {
 		grep -qx "@rets: ${truth[1]}" <<<"$output"
 		grep -qx "@n: ${truth[3]}" <<<"$output"
 		grep -qx "@r: ${truth[5]}" <<<"$output"
+		grep -qx "@len: ${truth[7]}" <<<"$output"
 		grep -qx '@d\[3\]: 2000' <<<"$output"
 		grep -qx '@tag\[abc\]: 8000' <<<"$output"
 	done

@@ -309,7 +309,7 @@ EOF
 		"uprobe:$DWARFAPP:scaled { @d = sum(args.delta); @c = sum(args.count); } uretprobe:$DWARFAPP:negated { @g = sum(retval); } uprobe:$DWARFAPP:named { @m[args.m] = count(); }" \
 		"$DWARFAPP 100"
 	printf 'run go "%s" -e %q -c %q\n' "$ST" \
-		"uprobe:$GOAPP:main.work { @calls = count(); } uretprobe:$GOAPP:main.work { @rets = count(); }" \
+		"uprobe:$GOAPP:main.work { @calls = count(); } uretprobe:$GOAPP:main.work { @rets = count(); } uprobe:$GOAPP:main.measure { @len = sum(args.xs); }" \
 		"$GOAPP 500"
 	for m in fork daemon threads; do
 		printf 'run fork-%s "%s" -e %q -c %q\n' "$m" "$ST" \
@@ -460,7 +460,8 @@ check usdt "@s1: -295" "@m3: 99000000693" "@e: 1126" "@[alpha]: 34" "@[beta]: 33
 # return value through a uretprobe (a perf event where uprobe_multi is missing).
 check uprobe "@d: -295" "@c: 4950" "@g: -200" "@m[M_IDLE]: 34" "@m[M_READ]: 33" "@m[M_WRITE]: 33"
 # go_app 500: 4 goroutines x 500 calls x 4 levels; returns on RET instructions.
-check go "calls 8000 sum_n 1996000 sum_ret 10060000" "@calls: 8000" "@rets: 8000"
+check go "calls 8000 sum_n 1996000 sum_ret 10060000 sum_len 4000" "@calls: 8000" "@rets: 8000" \
+	"@len: 4000"
 # -c follows the children; none of them dies at the site its parent hit.
 check fork-fork "children ok" "@[0]: 6" "@[1]: 6"
 check fork-daemon "children ok" "@[0]: 6" "@[1]: 6"

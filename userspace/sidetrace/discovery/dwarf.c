@@ -298,12 +298,23 @@ static Dwarf_Addr past_prologue(Dwarf_Die *fn, Dwarf_Addr entry)
 	return entry;
 }
 
+/* Whether ops[i] is a whole register followed by an 8-byte piece: its word, or -1. */
+static int reg_piece(const Dwarf_Op *ops, size_t n, size_t i)
+{
+	if (2 * i + 1 >= n || ops[2 * i].atom < DW_OP_reg0 || ops[2 * i].atom > DW_OP_reg16 ||
+	    ops[2 * i + 1].atom != DW_OP_piece || ops[2 * i + 1].number != 8)
+		return -1;
+	return reg_word(ops[2 * i].atom - DW_OP_reg0);
+}
+
 /*
- * A Go string at pc: its pointer and its length in two registers, as
- * pieces ("DW_OP_reg0, DW_OP_piece 8, DW_OP_reg3, DW_OP_piece 8").
+ * A Go string or slice at pc, in registers as pieces ("DW_OP_reg0,
+ * DW_OP_piece 8, DW_OP_reg3, DW_OP_piece 8"): a string's pointer and its
+ * length; a slice's length, its second piece (pointer, length, capacity).
  */
 static const char *locate_counted(Dwarf_Die *var, Dwarf_Addr pc, struct st_dwarf_value *v)
 {
+	bool slice = v->type.label != SIDE_TYPE_STRING_UTF8;
 	Dwarf_Attribute attr;
 	Dwarf_Op *ops;
 	size_t n;
@@ -312,16 +323,12 @@ static const char *locate_counted(Dwarf_Die *var, Dwarf_Addr pc, struct st_dwarf
 	if (!dwarf_attr_integrate(var, DW_AT_location, &attr) ||
 	    dwarf_getlocation_addr(&attr, pc, &ops, &n, 1) != 1 || !n)
 		return "it is optimized out at this address";
-	if (n != 4 || ops[1].atom != DW_OP_piece || ops[1].number != 8 ||
-	    ops[3].atom != DW_OP_piece || ops[3].number != 8 || ops[0].atom > DW_OP_reg16 ||
-	    ops[0].atom < DW_OP_reg0 || ops[2].atom > DW_OP_reg16 || ops[2].atom < DW_OP_reg0)
-		return "its pointer and length are not both in registers here";
-	ptr = reg_word(ops[0].atom - DW_OP_reg0);
-	len = reg_word(ops[2].atom - DW_OP_reg0);
-	if (ptr < 0 || len < 0)
-		return "it is in a register sidetrace cannot read";
+	ptr = reg_piece(ops, n, 0);
+	len = reg_piece(ops, n, 1);
+	if (ptr < 0 || len < 0 || n != (slice ? 6u : 4u))
+		return "its parts are not all in registers here";
 	v->spec.loc = v->len_spec.loc = ST_LOC_REG;
-	v->spec.reg = ptr;
+	v->spec.reg = slice ? len : ptr;
 	v->len_spec.reg = len;
 	v->len_spec.size = 8;
 	return NULL;

@@ -148,6 +148,14 @@ static const char *enum_type(Dwarf_Die *die, struct st_type *t)
 
 static const char *map_type(Dwarf_Die *typed, struct st_type *t, int depth);
 
+/* Go's slice: "[]T" { array *T; len int; cap int }: read as its length. */
+static bool go_slice(Dwarf_Die *type)
+{
+	const char *name = dwarf_diename(type);
+
+	return name && !strncmp(name, "[]", 2) && dwarf_bytesize(type) == 24;
+}
+
 /* Go's string: { str *uint8; len int }, its pointer and length in two registers. */
 static bool go_string(Dwarf_Die *type)
 {
@@ -259,6 +267,11 @@ static const char *map_type(Dwarf_Die *typed, struct st_type *t, int depth)
 	case DW_TAG_structure_type:
 	case DW_TAG_class_type:
 	case DW_TAG_union_type:
+		if (!depth && go_slice(&type)) {
+			int_type(t, 8, true);
+			t->counted = true;
+			return NULL;
+		}
 		if (!depth && go_string(&type)) {
 			t->label = SIDE_TYPE_STRING_UTF8;
 			t->size = 1;

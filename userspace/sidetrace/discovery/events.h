@@ -38,7 +38,8 @@ struct st_type {
 	char *unreadable;
 	uint32_t member_offset; /* DWARF: a struct member's byte offset */
 	bool in_place; /* DWARF string: a char array, its bytes where it is */
-	bool counted; /* DWARF string: a Go string, its length beside its pointer */
+	/* DWARF: a Go string (its length beside its pointer), or a Go slice (read as its length) */
+	bool counted;
 	/* A counted string field: 1 + the site spec that holds its length (sdt.spec[]), or 0. */
 	uint8_t len_arg1;
 };

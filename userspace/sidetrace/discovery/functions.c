@@ -217,7 +217,7 @@ static int put_lengths(struct st_event *ev, struct st_dwarf_func *df, struct st_
 	for (i = 0, j = 0; i < ev->nr_fields && j < df->nr_params; i++, j++) {
 		struct st_type *t = &ev->fields[i].type;
 
-		if (!t->counted || t->unreadable)
+		if (!t->counted || t->label != SIDE_TYPE_STRING_UTF8 || t->unreadable)
 			continue;
 		if (sdt->nr >= ST_MAX_SDT_ARGS) {
 			t->unreadable =
@@ -252,7 +252,9 @@ static int make_fields(struct st_event *ev, struct st_dwarf_func *df, struct st_
 		err = put_value(ev, &df->params[i], &sdt->spec[ev->nr_fields]);
 	/* Room for the Go strings' lengths (put_lengths()). */
 	for (i = 0; df && i < df->nr_params && i < cap - NR_ABI_ARGS / 2; i++)
-		cap -= df->params[i].type.counted && !df->params[i].unreadable;
+		cap -= df->params[i].type.counted &&
+		       df->params[i].type.label == SIDE_TYPE_STRING_UTF8 &&
+		       !df->params[i].unreadable;
 	for (i = 0; i < NR_ABI_ARGS && !err && ev->nr_fields < cap; i++) {
 		snprintf(raw, sizeof(raw), "arg%u", i);
 		err = put_raw(ev, raw, abi_args[i], &sdt->spec[ev->nr_fields]);
