@@ -98,3 +98,14 @@ const char *st_side_type_name(uint16_t label)
 {
 	return st_side_type(label)->name;
 }
+
+uint16_t st_side_int_label(uint32_t bytes, bool is_signed)
+{
+	uint16_t label;
+
+	for (label = SIDE_TYPE_U8; label <= SIDE_TYPE_S128; label++)
+		if (!types[label].unreadable && types[label].bits == 8 * bytes &&
+		    types[label].is_signed == is_signed)
+			return label;
+	return 0;
+}

@@ -47,4 +47,10 @@ const struct st_side_type *st_side_type(uint16_t label);
 /* Shorthand for st_side_type(label)->name. */
 const char *st_side_type_name(uint16_t label);
 
+/*
+ * The plain integer label (u8..s64) of a value of bytes bytes and that
+ * signedness, read from the table; 0 when no readable one has that width.
+ */
+uint16_t st_side_int_label(uint32_t bytes, bool is_signed);
+
 #endif /* SIDE_COMMON_SIDE_TYPES_H */

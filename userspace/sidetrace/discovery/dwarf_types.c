@@ -13,6 +13,7 @@
 
 #include <side/abi/type-description.h>
 
+#include "common/side_types.h"
 #include "discovery/dwarf_int.h"
 
 /* The type a DIE's DW_AT_type names, past typedefs and qualifiers; false for void. */
@@ -41,16 +42,12 @@ bool st_dwarf_peel(Dwarf_Die *die, Dwarf_Die *out)
 	return false;
 }
 
+/* An integer of size bytes; 8 bytes for a size no plain integer label has. */
 static void int_type(struct st_type *t, uint32_t size, bool is_signed)
 {
-	static const uint16_t u[] = {SIDE_TYPE_U8, SIDE_TYPE_U16, 0, SIDE_TYPE_U32, 0, 0, 0,
-				     SIDE_TYPE_U64};
-	static const uint16_t s[] = {SIDE_TYPE_S8, SIDE_TYPE_S16, 0, SIDE_TYPE_S32, 0, 0, 0,
-				     SIDE_TYPE_S64};
-
-	if (size < 1 || size > 8 || !u[size - 1])
+	if (!st_side_int_label(size, is_signed))
 		size = 8;
-	t->label = is_signed ? s[size - 1] : u[size - 1];
+	t->label = st_side_int_label(size, is_signed);
 	t->size = size;
 	t->is_signed = is_signed;
 }

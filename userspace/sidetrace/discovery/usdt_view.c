@@ -6,26 +6,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <side/abi/type-description.h>
-
+#include "common/side_types.h"
 #include "discovery/side_desc.h"
 #include "discovery/usdt_view.h"
 
-/* The integer type of an operand of size bytes (negative: signed). */
+/* The integer type of an operand of size bytes (negative: signed); 8 bytes for other sizes. */
 static void operand_type(int size, struct st_type *t)
 {
-	static const uint16_t unsigned_labels[] = {
-		SIDE_TYPE_U8, SIDE_TYPE_U16, 0, SIDE_TYPE_U32, 0, 0, 0, SIDE_TYPE_U64};
-	static const uint16_t signed_labels[] = {
-		SIDE_TYPE_S8, SIDE_TYPE_S16, 0, SIDE_TYPE_S32, 0, 0, 0, SIDE_TYPE_S64};
 	uint32_t n = size < 0 ? -size : size;
 
-	if (n < 1 || n > 8 || !unsigned_labels[n - 1])
-		n = 8;
 	memset(t, 0, sizeof(*t));
-	t->label = size < 0 ? signed_labels[n - 1] : unsigned_labels[n - 1];
-	t->size = n;
 	t->is_signed = size < 0;
+	if (!st_side_int_label(n, t->is_signed))
+		n = 8;
+	t->label = st_side_int_label(n, t->is_signed);
+	t->size = n;
 }
 
 /* Operands beyond ST_MAX_SDT_ARGS are named but never read. */
