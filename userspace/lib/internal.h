@@ -45,6 +45,27 @@ static inline struct side_event_state_0 *side_state0(const struct side_event_des
 	return side_container_of(state, struct side_event_state_0, parent);
 }
 
+/*
+ * Lists of nodes with next and pprev: appended in order of registration,
+ * unlinked in constant time (the registry's, the probe sites').
+ */
+#define side_list_append(head, node) \
+	do { \
+		__typeof__(head) *p_ = &(head); \
+		while (*p_) \
+			p_ = &(*p_)->next; \
+		(node)->next = NULL; \
+		(node)->pprev = p_; \
+		*p_ = (node); \
+	} while (0)
+
+#define side_list_unlink(node) \
+	do { \
+		*(node)->pprev = (node)->next; \
+		if ((node)->next) \
+			(node)->next->pprev = (node)->pprev; \
+	} while (0)
+
 /* Drops an unloading event's callbacks (registry lock held). */
 void side_event_remove_callbacks(struct side_event_description *desc)
 	__attribute__((visibility("hidden")));

@@ -34,23 +34,6 @@ bool side_finalized;
 static struct side_events_register_handle *side_handles;
 static struct side_tracer_handle *side_tracers;
 
-#define side_list_append(head, node) \
-	do { \
-		__typeof__(head) *p_ = &(head); \
-		while (*p_) \
-			p_ = &(*p_)->next; \
-		(node)->next = NULL; \
-		(node)->pprev = p_; \
-		*p_ = (node); \
-	} while (0)
-
-#define side_list_unlink(node) \
-	do { \
-		*(node)->pprev = (node)->next; \
-		if ((node)->next) \
-			(node)->next->pprev = (node)->pprev; \
-	} while (0)
-
 /* Returns 0 when the description can be read by this runtime. */
 static int side_check_description(const struct side_event_description *desc)
 {

@@ -28,7 +28,7 @@
 #include "internal.h"
 
 struct side_probe_sites_handle {
-	struct side_probe_sites_handle *next;
+	struct side_probe_sites_handle *next, **pprev;
 	const struct side_probe_site *begin, *end;
 };
 
@@ -146,25 +146,17 @@ struct side_probe_sites_handle *side_probe_sites_register(const struct side_prob
 	handle->begin = begin;
 	handle->end = end;
 	pthread_mutex_lock(&side_sites_lock);
-	handle->next = side_sites;
-	side_sites = handle;
+	side_list_append(side_sites, handle);
 	pthread_mutex_unlock(&side_sites_lock);
 	return handle;
 }
 
 void side_probe_sites_unregister(struct side_probe_sites_handle *handle)
 {
-	struct side_probe_sites_handle **p;
-
 	if (!handle)
 		return;
 	pthread_mutex_lock(&side_sites_lock);
-	for (p = &side_sites; *p; p = &(*p)->next) {
-		if (*p == handle) {
-			*p = handle->next;
-			break;
-		}
-	}
+	side_list_unlink(handle);
 	pthread_mutex_unlock(&side_sites_lock);
 	free(handle);
 }
