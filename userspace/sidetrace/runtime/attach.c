@@ -25,6 +25,18 @@
 #define ST_FD_MARGIN 256
 #define ST_FD_MIN 32
 
+/* Attached as a return probe: a uretprobe, not a Go function's RET instructions. */
+static bool return_probe(const struct st_event *ev)
+{
+	return ev->view == ST_VIEW_URETPROBE && !ev->at_returns;
+}
+
+/* The cookie's count slot: a count-only probe counting in one map. */
+static uint32_t count_slot1(const struct st_compiled_probe *p)
+{
+	return p->count_only && p->nr_counts == 1 ? p->counts[0] + 1 : 0;
+}
+
 /*
  * Attaches prog at every site of the probes that want[] selects: one
  * uprobe_multi link per file where the kernel has them, else one
@@ -32,12 +44,6 @@
  * configuration is (ST_COOKIE) and its semaphore is counted
  * (ref_ctr_offset).
  */
-/* The cookie's count slot: a count-only probe counting in one map. */
-static uint32_t count_slot1(const struct st_compiled_probe *p)
-{
-	return p->count_only && p->nr_counts == 1 ? p->counts[0] + 1 : 0;
-}
-
 static int attach_prog(struct st_loader *l, const struct st_compiled *c, struct bpf_program *prog,
 		       const bool *want, char *err, size_t errlen)
 {
@@ -60,8 +66,7 @@ static int attach_prog(struct st_loader *l, const struct st_compiled *c, struct 
 	}
 	for (i = 0; i < c->nr_probes; i++) {
 		const char *path = c->probes[i].event->path;
-		const struct st_event *first = c->probes[i].event;
-		bool ret_probe = first->view == ST_VIEW_URETPROBE && !first->at_returns;
+		bool ret_probe = return_probe(c->probes[i].event);
 
 		if (!want[i] || done[i])
 			continue;
@@ -70,7 +75,7 @@ static int attach_prog(struct st_loader *l, const struct st_compiled *c, struct 
 		for (j = i; j < c->nr_probes; j++) {
 			ev = c->probes[j].event;
 			if (!want[j] || done[j] || strcmp(ev->path, path) ||
-			    (ev->view == ST_VIEW_URETPROBE && !ev->at_returns) != ret_probe)
+			    return_probe(ev) != ret_probe)
 				continue;
 			done[j] = true;
 			for (k = 0; k < ev->nr_sites; k++, n++) {
