@@ -14,16 +14,7 @@ REPEAT=${REPEAT:-5}
 mountpoint -q /sys/kernel/tracing || mount -t tracefs tracefs /sys/kernel/tracing
 mountpoint -q /sys/kernel/debug || mount -t debugfs debugfs /sys/kernel/debug
 
-median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-
-# Each run starts cold: a tracer that exits unregisters its uprobes, which
-# lets the next registration within an RCU grace period skip its wait, so
-# back-to-back runs would flatter whichever tool runs second.
-startup() { # marker tool program
-	local i runs
-	runs=$(for i in $(seq "$REPEAT"); do sleep 0.3; bench/time_to_begin.py "$@"; done)
-	echo "$(cut -d' ' -f1 <<<"$runs" | median) $(cut -d' ' -f2 <<<"$runs" | median)"
-}
+. bench/common.sh
 
 # Start-up of both tools on equivalent programs, and their ratio.
 # bpftrace prints "Attaching" before attaching, so its marker is BEGIN's

@@ -16,15 +16,10 @@ PG=/usr/lib/postgresql/15/bin/postgres
 mkdir -p "$B"
 mountpoint -q /sys/kernel/tracing || mount -t tracefs tracefs /sys/kernel/tracing
 
-median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+. bench/common.sh
 
 # sidetrace prints "Attaching N probes..." once they are attached; bpftrace
 # prints it before attaching, so its marker is BEGIN's output.
-startup() { # marker tool program
-	local i runs
-	runs=$(for i in $(seq "$REPEAT"); do sleep 0.3; bench/time_to_begin.py "$@"; done)
-	echo "$(cut -d' ' -f1 <<<"$runs" | median) $(cut -d' ' -f2 <<<"$runs" | median)"
-}
 
 compare() { # name sidetrace-program bpftrace-program
 	local s b

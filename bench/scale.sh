@@ -51,7 +51,7 @@ build scale_large 1000 10
 SMALL=$B/scale_small
 LARGE=$B/scale_large
 
-median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+. bench/common.sh
 
 # wall_cpu CMD...: "wall_ms cpu_ms" medians of REPEAT runs, output discarded.
 wall_cpu() {

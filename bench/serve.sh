@@ -19,7 +19,7 @@ trap 'rm -f "$LOG"' EXIT
 
 mountpoint -q /sys/kernel/tracing || mount -t tracefs tracefs /sys/kernel/tracing
 
-median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+. bench/common.sh
 
 # Starts serve on a free port with the program; sets PID and URL.
 start_serve() { # program
