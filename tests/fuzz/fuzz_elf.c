@@ -2,7 +2,9 @@
 /*
  * libFuzzer target: discovery of an object file (ELF headers, segments,
  * relocations, stapsdt notes, SDT arguments, SIDE descriptions) on any
- * bytes, then `list` rendering it as text and JSON. The input is written
+ * bytes, then `list` rendering it as text and JSON; then its functions
+ * (symbols, DWARF parameters and return values, RET instructions) as
+ * uprobe: and uretprobe: probes, rendered as -lv shows them. The input is written
  * to a memfd that discovery opens by its /proc/self/fd path.
  */
 #define _GNU_SOURCE
@@ -13,6 +15,7 @@
 #include <unistd.h>
 
 #include "discovery/discovery.h"
+#include "discovery/functions.h"
 #include "output/events_print.h"
 
 static int memfd = -1;
@@ -33,6 +36,15 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
+/* -lv of every function found: their types, as the user sees them. */
+static void print_probes(const struct st_event_list *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->nr; i++)
+		st_probe_print_text(devnull, &l->events[i], true);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct st_event_list l = {0};
@@ -44,6 +56,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		st_list_print_text(devnull, &l, true);
 		st_list_print_json(devnull, &l);
 	}
+	st_event_list_free(&l);
+	/* Functions: symbols, their DWARF with libdw, their RETs with libcapstone. */
+	if (!st_discover_functions(path, "*", ST_VIEW_UPROBE, &l, err, sizeof(err)))
+		print_probes(&l);
+	st_event_list_free(&l);
+	if (!st_discover_functions(path, "*", ST_VIEW_URETPROBE, &l, err, sizeof(err)))
+		print_probes(&l);
 	st_event_list_free(&l);
 	return 0;
 }
