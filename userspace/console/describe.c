@@ -5,8 +5,6 @@
  */
 #include "print.h"
 
-static void describe_type(struct print_ctx *ctx, const struct side_type *type);
-
 static const char *byte_order_name(uint8_t bo)
 {
 	return bo == SIDE_TYPE_BYTE_ORDER_LE ? "le" : "be";
@@ -37,15 +35,14 @@ static void open_attrs(const struct side_attr *attr, uint32_t nr, const char *wh
 	printf("%s%s", nr ? ", " : "", what);
 }
 
-static void describe_enum(struct print_ctx *ctx, const struct side_type *type)
+void describe_enum_mappings(const char *name, const struct side_enum_mappings *mappings)
 {
-	const struct side_enum_mappings *mappings = side_ptr_get(type->u.side_enum.mappings);
 	const struct side_enum_mapping *m;
 	uint32_t n = 0;
 
 	print_type_header("type", ":", side_array_elements(&mappings->attributes),
 			  side_array_length(&mappings->attributes));
-	printf("enum { labels: { ");
+	printf("%s { labels: { ", name);
 	side_for_each_element_in_array(m, &mappings->mappings)
 	{
 		printf("%s", n++ ? ", " : "");
@@ -59,8 +56,13 @@ static void describe_enum(struct print_ctx *ctx, const struct side_type *type)
 	}
 	if (!n)
 		printf("<NO LABEL>");
-	/* libside prints the element as an element of the enclosing level. */
 	printf(" }, element: { ");
+}
+
+static void describe_enum(struct print_ctx *ctx, const struct side_type *type)
+{
+	describe_enum_mappings("enum", side_ptr_get(type->u.side_enum.mappings));
+	/* libside prints the element as an element of the enclosing level. */
 	describe_elem(ctx, side_ptr_get(type->u.side_enum.elem_type));
 	printf(" }");
 }
@@ -160,11 +162,11 @@ static void describe_integer(const char *name, const struct side_type_integer *t
 	printf(" }");
 }
 
-static void describe_type(struct print_ctx *ctx, const struct side_type *type)
+void describe_type(struct print_ctx *ctx, const struct side_type *type)
 {
 	const struct side_type_string *s = &type->u.side_string;
 
-	if (describe_compound(ctx, type))
+	if (describe_compound(ctx, type) || describe_other(ctx, type))
 		return;
 	switch (side_enum_get(type->type)) {
 	case SIDE_TYPE_NULL:
@@ -211,9 +213,8 @@ static void describe_type(struct print_ctx *ctx, const struct side_type *type)
 		printf("type: dynamic");
 		break;
 	default:
-		/* Gather types, visitors, enum bitmaps: not described yet (README says so). */
-		printf("type: <unsupported %u>", (unsigned)side_enum_get(type->type));
-		break;
+		fprintf(stderr, "<UNKNOWN TYPE>\n");
+		abort();
 	}
 }
 

@@ -57,6 +57,17 @@ static size_t units_with_nul(const void *p, uint8_t unit_size)
 	return n + 1;
 }
 
+size_t string_size(const void *p, uint8_t unit_size)
+{
+	if (unit_size == 1)
+		return strlen(p) + 1;
+	if (unit_size != 2 && unit_size != 4) {
+		fprintf(stderr, "Unknown string unit size %u\n", unit_size);
+		abort();
+	}
+	return units_with_nul(p, unit_size) * unit_size;
+}
+
 /* UTF-16 and UTF-32 are printed as UTF-8, as libside does with iconv. */
 void print_string(const void *p, uint8_t unit_size, enum side_type_label_byte_order bo)
 {
@@ -194,7 +205,8 @@ static uint64_t swap_if(uint64_t v, int size, bool reverse)
 }
 
 union int_value load_integer(const struct side_type_integer *type,
-			     const union side_integer_value *value, uint16_t *len_bits_out)
+			     const union side_integer_value *value, uint16_t offset_bits,
+			     uint16_t *len_bits_out)
 {
 	bool reverse = side_enum_get(type->byte_order) != SIDE_TYPE_BYTE_ORDER_HOST;
 	uint16_t len_bits = type->len_bits ? type->len_bits : type->integer_size * CHAR_BIT;
@@ -226,6 +238,10 @@ union int_value load_integer(const struct side_type_integer *type,
 	default:
 		abort();
 	}
+	/* A gather bit field: its bits start offset_bits up in the unit. */
+	if (len_bits + offset_bits > type->integer_size * CHAR_BIT)
+		abort();
+	raw >>= offset_bits;
 	v.u[SIDE_INTEGER128_SPLIT_LOW] = raw;
 	if (type->signedness && (int64_t)raw < 0)
 		v.u[SIDE_INTEGER128_SPLIT_HIGH] = ~0ULL;
@@ -303,12 +319,13 @@ static void print_u128(unsigned __int128 v, unsigned base)
 }
 
 void print_integer(const char *sep, const struct side_type_integer *type,
-		   const union side_integer_value *value, enum display_base def)
+		   const union side_integer_value *value, uint16_t offset_bits,
+		   enum display_base def)
 {
 	const struct side_attr *attr = side_array_elements(&type->attributes);
 	uint32_t nr = side_array_length(&type->attributes);
 	uint16_t len_bits;
-	union int_value v = load_integer(type, value, &len_bits);
+	union int_value v = load_integer(type, value, offset_bits, &len_bits);
 	unsigned __int128 u = (unsigned __int128)v.u[SIDE_INTEGER128_SPLIT_HIGH] << 64 |
 			      v.u[SIDE_INTEGER128_SPLIT_LOW];
 	enum display_base base = attr_base(attr, nr, def);
@@ -343,7 +360,7 @@ void print_integer(const char *sep, const struct side_type_integer *type,
 }
 
 void print_bool(const char *sep, const struct side_type_bool *type,
-		const union side_bool_value *value)
+		const union side_bool_value *value, uint16_t offset_bits)
 {
 	bool reverse = side_enum_get(type->byte_order) != SIDE_TYPE_BYTE_ORDER_HOST;
 	uint16_t len_bits = type->len_bits ? type->len_bits : type->bool_size * CHAR_BIT;
@@ -365,6 +382,9 @@ void print_bool(const char *sep, const struct side_type_bool *type,
 	default:
 		abort();
 	}
+	if (len_bits + offset_bits > type->bool_size * CHAR_BIT)
+		abort();
+	v >>= offset_bits;
 	if (len_bits < 64)
 		v &= (1ULL << len_bits) - 1;
 	print_type_header("value", sep, side_array_elements(&type->attributes),
@@ -399,14 +419,34 @@ void print_float(const char *sep, const struct side_type_float *type,
 		printf("%g", f64.f);
 		break;
 #if defined(__HAVE_FLOAT16) && __HAVE_FLOAT16
-	case 2:
-		printf("%g", (double)value->side_float_binary16);
+	case 2: {
+		union {
+			uint16_t u;
+			_Float16 f;
+		} f16 = {.f = value->side_float_binary16};
+
+		f16.u = swap_if(f16.u, 2, reverse);
+		printf("%g", (double)f16.f);
 		break;
+	}
 #endif
 #if defined(__HAVE_FLOAT128) && __HAVE_FLOAT128
-	case 16:
-		printf("%Lg", (long double)value->side_float_binary128);
+	case 16: {
+		union {
+			unsigned char b[16];
+			_Float128 f;
+		} f128 = {.f = value->side_float_binary128};
+		int i;
+
+		for (i = 0; reverse && i < 8; i++) {
+			unsigned char c = f128.b[i];
+
+			f128.b[i] = f128.b[15 - i];
+			f128.b[15 - i] = c;
+		}
+		printf("%Lg", (long double)f128.f);
 		break;
+	}
 #endif
 	default:
 		fprintf(stderr, "ERROR: Unsupported binary%u float type\n", type->float_size * 8);

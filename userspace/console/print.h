@@ -38,18 +38,39 @@ void print_attributes(const char *prefix, const char *sep, const struct side_att
 /* Attributes, then "PREFIXSEP ". */
 void print_type_header(const char *prefix, const char *sep, const struct side_attr *attr,
 		       uint32_t nr);
+/* offset_bits: where a gather bit field starts in its unit (0 otherwise). */
 union int_value load_integer(const struct side_type_integer *type,
-			     const union side_integer_value *value, uint16_t *len_bits);
+			     const union side_integer_value *value, uint16_t offset_bits,
+			     uint16_t *len_bits);
 void print_integer(const char *sep, const struct side_type_integer *type,
-		   const union side_integer_value *value, enum display_base base);
+		   const union side_integer_value *value, uint16_t offset_bits,
+		   enum display_base base);
 void print_bool(const char *sep, const struct side_type_bool *type,
-		const union side_bool_value *value);
+		const union side_bool_value *value, uint16_t offset_bits);
 void print_float(const char *sep, const struct side_type_float *type,
 		 const union side_float_value *value);
 void print_enum_labels(const struct side_enum_mappings *mappings, union int_value v);
 
+/* Bytes of a string with its terminator. */
+size_t string_size(const void *p, uint8_t unit_size);
+
+/* One value as its description says; one dynamic value. */
+void print_arg(struct print_ctx *ctx, const struct side_type *type, const struct side_arg *item);
+void print_dynamic(struct print_ctx *ctx, const struct side_arg *item);
+/* Gather values (values_gather.c); false for other types. */
+bool print_gather(struct print_ctx *ctx, const struct side_type *type, const struct side_arg *item);
+/* Enum bitmaps, vla visitors and gather values; false for other types. */
+bool print_other(struct print_ctx *ctx, const struct side_type *type, const struct side_arg *item);
+/* Dynamic struct and vla visitors; false for other types. */
+bool print_dynamic_visitor(struct print_ctx *ctx, const struct side_arg *item);
+
 void print_event(const struct side_event_description *desc, const struct side_arg_vec *vec,
 		 const struct side_arg_dynamic_struct *var_struct);
 void print_description(const struct side_event_description *desc);
+void describe_type(struct print_ctx *ctx, const struct side_type *type);
+/* Header, "NAME { labels: { ... }, element: { ": the caller prints the element. */
+void describe_enum_mappings(const char *name, const struct side_enum_mappings *mappings);
+/* Gather types, enum bitmaps, vla visitors; false for other types. */
+bool describe_other(struct print_ctx *ctx, const struct side_type *type);
 
 #endif /* SIDE_CONSOLE_PRINT_H */

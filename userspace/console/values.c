@@ -5,10 +5,6 @@
  */
 #include "print.h"
 
-static void print_arg(struct print_ctx *ctx, const struct side_type *type,
-		      const struct side_arg *item);
-static void print_dynamic(struct print_ctx *ctx, const struct side_arg *item);
-
 /* "attr: [ ... ], " when there are attributes, then the opening word. */
 static void open_compound(struct print_ctx *ctx, const char *sep, const struct side_attr *attr,
 			  uint32_t nr, const char *what)
@@ -73,10 +69,10 @@ static void print_enum(struct print_ctx *ctx, const struct side_type *type,
 
 	print_attributes("attr", ":", side_array_elements(&mappings->attributes), nr);
 	printf("%s{ ", nr ? ", " : "");
-	print_integer(":", &elem->u.side_integer, &item->u.side_static.integer_value, BASE_10);
+	print_integer(":", &elem->u.side_integer, &item->u.side_static.integer_value, 0, BASE_10);
 	printf(" }");
 	print_enum_labels(mappings, load_integer(&elem->u.side_integer,
-						 &item->u.side_static.integer_value, NULL));
+						 &item->u.side_static.integer_value, 0, NULL));
 }
 
 static void print_variant(struct print_ctx *ctx, const struct side_type *type,
@@ -85,7 +81,7 @@ static void print_variant(struct print_ctx *ctx, const struct side_type *type,
 	const struct side_type_variant *var = side_ptr_get(type->u.side_variant);
 	const struct side_variant_option *opt;
 	int64_t sel = load_integer(&var->selector.u.side_integer,
-				   &arg->selector.u.side_static.integer_value, NULL)
+				   &arg->selector.u.side_static.integer_value, 0, NULL)
 			      .s[SIDE_INTEGER128_SPLIT_LOW];
 
 	side_for_each_element_in_array(opt, &var->options)
@@ -145,13 +141,12 @@ static bool print_compound(struct print_ctx *ctx, const struct side_type *type,
 	}
 }
 
-static void print_arg(struct print_ctx *ctx, const struct side_type *type,
-		      const struct side_arg *item)
+void print_arg(struct print_ctx *ctx, const struct side_type *type, const struct side_arg *item)
 {
 	const union side_arg_static *s = &item->u.side_static;
 	enum side_type_label label = side_enum_get(type->type);
 
-	if (print_compound(ctx, type, item))
+	if (print_compound(ctx, type, item) || print_other(ctx, type, item))
 		return;
 	switch (label) {
 	case SIDE_TYPE_NULL:
@@ -160,13 +155,13 @@ static void print_arg(struct print_ctx *ctx, const struct side_type *type,
 		printf("<NULL TYPE>");
 		break;
 	case SIDE_TYPE_BOOL:
-		print_bool(":", &type->u.side_bool, &s->bool_value);
+		print_bool(":", &type->u.side_bool, &s->bool_value, 0);
 		break;
 	case SIDE_TYPE_U8 ... SIDE_TYPE_S128:
-		print_integer(":", &type->u.side_integer, &s->integer_value, BASE_10);
+		print_integer(":", &type->u.side_integer, &s->integer_value, 0, BASE_10);
 		break;
 	case SIDE_TYPE_POINTER:
-		print_integer(":", &type->u.side_integer, &s->integer_value, BASE_16);
+		print_integer(":", &type->u.side_integer, &s->integer_value, 0, BASE_16);
 		break;
 	case SIDE_TYPE_BYTE:
 		print_type_header("value", ":", side_array_elements(&type->u.side_byte.attributes),
@@ -184,9 +179,8 @@ static void print_arg(struct print_ctx *ctx, const struct side_type *type,
 			     side_enum_get(type->u.side_string.byte_order));
 		break;
 	default:
-		/* Gather types, visitors, enum bitmaps: not printed yet (README says so). */
-		printf("<UNSUPPORTED TYPE %u>", (unsigned)label);
-		break;
+		fprintf(stderr, "<UNKNOWN TYPE>\n");
+		abort();
 	}
 }
 
@@ -226,12 +220,13 @@ static void print_dynamic_compound(struct print_ctx *ctx, const struct side_arg 
 			after_item(ctx);
 		}
 		close_compound(ctx, " ]");
-	} else {
-		printf("<UNSUPPORTED TYPE %u>", (unsigned)side_enum_get(item->type));
+	} else if (!print_dynamic_visitor(ctx, item)) {
+		fprintf(stderr, "<UNKNOWN TYPE>\n");
+		abort();
 	}
 }
 
-static void print_dynamic(struct print_ctx *ctx, const struct side_arg *item)
+void print_dynamic(struct print_ctx *ctx, const struct side_arg *item)
 {
 	const union side_arg_dynamic *d = &item->u.side_dynamic;
 
@@ -242,13 +237,13 @@ static void print_dynamic(struct print_ctx *ctx, const struct side_arg *item)
 		printf("<NULL TYPE>");
 		break;
 	case SIDE_TYPE_DYNAMIC_BOOL:
-		print_bool("::", &d->side_bool.type, &d->side_bool.value);
+		print_bool("::", &d->side_bool.type, &d->side_bool.value, 0);
 		break;
 	case SIDE_TYPE_DYNAMIC_INTEGER:
-		print_integer("::", &d->side_integer.type, &d->side_integer.value, BASE_10);
+		print_integer("::", &d->side_integer.type, &d->side_integer.value, 0, BASE_10);
 		break;
 	case SIDE_TYPE_DYNAMIC_POINTER:
-		print_integer("::", &d->side_integer.type, &d->side_integer.value, BASE_16);
+		print_integer("::", &d->side_integer.type, &d->side_integer.value, 0, BASE_16);
 		break;
 	case SIDE_TYPE_DYNAMIC_BYTE:
 		print_type_header("value", "::", side_array_elements(&d->side_byte.type.attributes),
