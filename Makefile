@@ -61,7 +61,7 @@ ST_LIB_OBJS := $(filter-out $(OUTPUT)/obj/sidetrace/main.o,$(ST_OBJS))
 # then track it like any header.
 ST_SKEL_USERS := $(addprefix $(OUTPUT)/obj/sidetrace/runtime/,loader.o follow.o attach.o)
 SIDETRACE := $(OUTPUT)/sidetrace
-ST_LIBS := -lbpf -ldw -lelf -lcapstone -lstdc++ -lz -lpthread -ldl
+ST_LIBS := -lbpf -ldw -lelf -lcapstone -lstdc++ -lz -lpthread
 
 # Examples: one program per examples/*.c, shared libraries from examples/lib*.c
 EX_LIB_SRCS := $(wildcard examples/lib*.c)
@@ -89,6 +89,7 @@ UNIT_USES_test_prom := output lang discovery util
 UNIT_USES_test_discovery := discovery output lang util
 UNIT_USES_test_sdt_args := discovery util
 UNIT_USES_test_escape := util
+UNIT_USES_test_http_head := util
 UNIT_USES_test_compact_keys := runtime compile lang discovery output util
 # The collector objects test $(1) links: its components and common/.
 unit_objs = $(if $(filter undefined,$(origin UNIT_USES_$(1))),$(ST_LIB_OBJS),\

@@ -5,7 +5,7 @@
 set -e
 [ $# -gt 0 ] && PKGS="$*" || PKGS="build-essential clang llvm libbpf-dev bpftool libelf-dev libdw-dev libcapstone-dev zlib1g-dev pkg-config
 bats bpftrace systemtap-sdt-dev valgrind python3 binutils time bc jq
-libmicrohttpd-dev prometheus curl postgresql python3.11 g++ golang-go"
+prometheus curl postgresql python3.11 g++ golang-go"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

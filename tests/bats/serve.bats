@@ -214,12 +214,43 @@ truth_by() { # event field...
 	exec 4<&-
 	[[ "$output" == "HTTP/1.1 400 "* ]]
 	exec 4<> /dev/tcp/127.0.0.1/$port
-	printf '\x00\x01GARBAGE\r\n\r\n' >&4
-	run timeout 5 cat <&4
-	exec 4<&-
-	[[ "$output" != *" 200 "* ]]
+	# Bytes that are no request line at all: 400 too, never silence.
+	for req in '\x00\x01\x02garbage\r\n\r\n' 'GARBAGE\r\n\r\n' 'GET /metrics\r\n\r\n'; do
+		exec 4<> /dev/tcp/127.0.0.1/$port
+		printf "$req" >&4
+		run timeout 5 head -1 <&4
+		exec 4<&-
+		[[ "$output" == "HTTP/1.1 400 "* ]]
+	done
+	run curl -s -o /dev/null -w '%{http_code}' --http1.0 -H 'Host:' "http://$A_ADDR/metrics"
+	[ "$output" = 200 ]
+	run curl -s -o /dev/null -w '%{http_code}' -H 'Accept: text/plain;q=1e999, */*;q=nan' \
+		"http://$A_ADDR/metrics"
+	[ "$output" = 200 ]
 	run -0 curl -sf "http://$A_ADDR/metrics"
 	[[ "$output" == *"sidetrace_requests_total{"* ]]
+}
+
+@test "slow clients: 8 connections an address, 408 for a head not complete in 5 s, scrapes go on" {
+	local port=${A_ADDR##*:} pid i
+	# 100 clients from 127.0.0.2, each adding a header line every 2 s.
+	python3 "$ROOT/tests/fixtures/slow_clients.py" 127.0.0.1 "$port" 100 127.0.0.2 2 15 > "$D/slow" &
+	pid=$!
+	sleep 1
+	for i in 1 2 3; do
+		run -0 curl -sf --max-time 2 "http://$A_ADDR/metrics"
+		[[ "$output" == *"sidetrace_scrape_duration_seconds "* ]]
+	done
+	run curl -s -o /dev/null -w '%{http_code}' --interface 127.0.0.2 "http://$A_ADDR/metrics"
+	[ "$output" = 503 ]
+	wait $pid
+	cat "$D/slow"
+	# Eight held until their deadline (polled every 0.1 s), the others refused at once.
+	run awk '$1 == 408 && $2 == 8 && $3 >= 4.9 && $3 <= 6.5 { a = 1 }
+		$1 == 503 && $2 == 92 && $3 <= 1 { b = 1 } END { exit !(a && b && NR == 2) }' "$D/slow"
+	[ "$status" = 0 ]
+	run curl -s -o /dev/null -w '%{http_code}' --interface 127.0.0.2 "http://$A_ADDR/metrics"
+	[ "$output" = 200 ]
 }
 
 @test "two hosts scraped by one Prometheus: sum by (le) merges their histograms exactly" {

@@ -390,7 +390,7 @@ static void serve_fini(struct serve *s)
 
 int st_cmd_serve(int argc, char **argv)
 {
-	struct serve s = {.http = {.fd = -1}};
+	struct serve s = {.http = {.fd = -1, .epfd = -1, .stopfd = -1}};
 	int status = ST_EXIT_FAIL;
 
 	/* Every thread started from here on leaves these to the main one. */

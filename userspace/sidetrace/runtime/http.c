@@ -1,64 +1,29 @@
 // SPDX-License-Identifier: MIT
 /*
- * The HTTP side of `sidetrace serve` (http.h), on libmicrohttpd, opened
- * only by serve: linked, it and the TLS libraries it brings cost every
- * sidetrace command about 5 ms of start-up (a one-shot session is 20).
+ * serve's HTTP server (http.h): one thread, one epoll, a fixed table of
+ * connections, and a deadline on each. Not libmicrohttpd, which it was:
+ * its timeout restarts on every byte (a client trickling a header line
+ * every 2 s held a slot forever) and it closes on some malformed request
+ * lines without any status.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <ctype.h>
-#include <dlfcn.h>
 #include <errno.h>
 #include <netdb.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
-#include <microhttpd.h>
-
+#include "util/http_head.h"
 #include "runtime/http.h"
-
-/* The soname that Debian's libmicrohttpd-dev links (libmicrohttpd12). */
-#define MHD_SONAME "libmicrohttpd.so.12"
-
-/* The functions used, resolved once by open_mhd(). */
-static struct {
-	typeof(&MHD_create_response_from_buffer) create_response_from_buffer;
-	typeof(&MHD_add_response_header) add_response_header;
-	typeof(&MHD_queue_response) queue_response;
-	typeof(&MHD_destroy_response) destroy_response;
-	typeof(&MHD_lookup_connection_value) lookup_connection_value;
-	typeof(&MHD_start_daemon) start_daemon;
-	typeof(&MHD_stop_daemon) stop_daemon;
-} mhd;
-
-#define MHD_SYM(lib, name) (*(void **)&mhd.name = dlsym(lib, "MHD_" #name))
-
-static int open_mhd(char *err, size_t errlen)
-{
-	void *lib;
-
-	if (mhd.stop_daemon)
-		return 0;
-	lib = dlopen(MHD_SONAME, RTLD_NOW | RTLD_LOCAL);
-	if (!lib) {
-		snprintf(err, errlen, "cannot load %s (Debian: libmicrohttpd12): %s", MHD_SONAME,
-			 dlerror());
-		return -ENOENT;
-	}
-	if (!MHD_SYM(lib, create_response_from_buffer) || !MHD_SYM(lib, add_response_header) ||
-	    !MHD_SYM(lib, queue_response) || !MHD_SYM(lib, destroy_response) ||
-	    !MHD_SYM(lib, lookup_connection_value) || !MHD_SYM(lib, start_daemon) ||
-	    !MHD_SYM(lib, stop_daemon)) {
-		snprintf(err, errlen, "%s lacks a function sidetrace needs: %s", MHD_SONAME,
-			 dlerror());
-		mhd.stop_daemon = NULL;
-		return -ENOENT;
-	}
-	return 0;
-}
+#include "runtime/http_answer.h"
 
 /* Splits "ADDR:PORT" ("[v6]:PORT" too) into its host and port. */
 static int split_listen(const char *listen, char *host, size_t hlen, const char **port)
@@ -121,7 +86,7 @@ int st_http_listen(struct st_http *h, const char *where, char *err, size_t errle
 	int ret, one = 1;
 
 	memset(h, 0, sizeof(*h));
-	h->fd = -1;
+	h->fd = h->epfd = h->stopfd = -1;
 	ret = split_listen(where, host, sizeof(host), &port);
 	if (ret) {
 		snprintf(err, errlen, "--listen %s: %s", where,
@@ -134,7 +99,7 @@ int st_http_listen(struct st_http *h, const char *where, char *err, size_t errle
 		snprintf(err, errlen, "--listen %s: %s", where, gai_strerror(ret));
 		return -EINVAL;
 	}
-	h->fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	h->fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (h->fd < 0 || setsockopt(h->fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
 	    bind(h->fd, ai->ai_addr, ai->ai_addrlen) || listen(h->fd, 64)) {
 		ret = -errno;
@@ -152,108 +117,300 @@ cleanup:
 	return ret;
 }
 
-static enum MHD_Result answer(struct MHD_Connection *c, unsigned int status, const char *type,
-			      char *body, size_t len, enum MHD_ResponseMemoryMode mode)
-{
-	struct MHD_Response *r;
-	enum MHD_Result ret;
+/* What a connection waits for, each with its own deadline. */
+enum conn_state {
+	CONN_IDLE, /* between requests: ST_HTTP_IDLE_S */
+	CONN_HEAD, /* a head begun: ST_HTTP_HEAD_DEADLINE_S from its start */
+	CONN_WRITE, /* a response going out: ST_HTTP_WRITE_DEADLINE_S */
+};
 
-	r = mhd.create_response_from_buffer(len, body, mode);
-	if (!r) {
-		if (mode == MHD_RESPMEM_MUST_FREE)
-			free(body);
-		return MHD_NO;
+struct st_http_conn {
+	int fd;
+	struct sockaddr_storage peer;
+	enum conn_state state;
+	long long deadline_ms;
+	size_t in_len;
+	struct st_http_response out;
+	size_t out_off;
+	char in[ST_HTTP_HEAD_MAX];
+};
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+/* Whether two peers are the same address (ports aside). */
+static bool same_address(const struct sockaddr_storage *a, const struct sockaddr_storage *b)
+{
+	if (a->ss_family != b->ss_family)
+		return false;
+	if (a->ss_family == AF_INET6)
+		return !memcmp(&((struct sockaddr_in6 *)a)->sin6_addr,
+			       &((struct sockaddr_in6 *)b)->sin6_addr, sizeof(struct in6_addr));
+	return ((struct sockaddr_in *)a)->sin_addr.s_addr ==
+	       ((struct sockaddr_in *)b)->sin_addr.s_addr;
+}
+
+static void conn_close(struct st_http *h, struct st_http_conn *c)
+{
+	size_t i;
+
+	for (i = 0; i < ST_HTTP_MAX_CONNECTIONS; i++)
+		if (h->conns[i] == c)
+			h->conns[i] = NULL;
+	close(c->fd);
+	free(c->out.buf);
+	free(c);
+}
+
+/* A short answer to a connection about to be closed, sent if it fits at once. */
+static void send_final(struct st_http *h, int fd, unsigned int status)
+{
+	struct st_http_response r;
+
+	if (st_http_answer(h, NULL, status, &r))
+		return;
+	/* Whether it went out or not, the connection is closed next. */
+	send(fd, r.buf, r.len, MSG_NOSIGNAL | MSG_DONTWAIT);
+	free(r.buf);
+}
+
+static void conn_wait(struct st_http *h, struct st_http_conn *c, enum conn_state state,
+		      long long deadline_ms)
+{
+	struct epoll_event ev = {.events = state == CONN_WRITE ? EPOLLOUT : EPOLLIN, .data.ptr = c};
+
+	c->state = state;
+	c->deadline_ms = deadline_ms;
+	epoll_ctl(h->epfd, EPOLL_CTL_MOD, c->fd, &ev);
+}
+
+/* Sends what it can of the response; false once the connection is closed. */
+static bool conn_flush(struct st_http *h, struct st_http_conn *c)
+{
+	ssize_t n;
+
+	while (c->out_off < c->out.len) {
+		n = send(c->fd, c->out.buf + c->out_off, c->out.len - c->out_off,
+			 MSG_NOSIGNAL | MSG_DONTWAIT);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+			if (c->state != CONN_WRITE)
+				conn_wait(h, c, CONN_WRITE,
+					  now_ms() + ST_HTTP_WRITE_DEADLINE_S * 1000);
+			return true;
+		}
+		if (n <= 0) {
+			conn_close(h, c);
+			return false;
+		}
+		c->out_off += n;
 	}
-	mhd.add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
-	if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
-		mhd.add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
-	ret = mhd.queue_response(c, status, r);
-	mhd.destroy_response(r);
-	return ret;
-}
-
-static enum MHD_Result answer_text(struct MHD_Connection *c, unsigned int status, const char *text)
-{
-	return answer(c, status, "text/plain; charset=utf-8", (char *)text, strlen(text),
-		      MHD_RESPMEM_PERSISTENT);
-}
-
-static enum MHD_Result metrics(struct st_http *h, struct MHD_Connection *c)
-{
-	const char *accept = mhd.lookup_connection_value(c, MHD_HEADER_KIND, "Accept");
-	enum st_prom_format fmt = st_prom_negotiate(accept);
-	char msg[128], *text;
-	size_t len;
-
-	text = h->render(h->ctx, fmt, &len);
-	if (!text) {
-		snprintf(msg, sizeof(msg), "cannot read the maps: %s\n", strerror(errno));
-		return answer(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "text/plain; charset=utf-8", msg,
-			      strlen(msg), MHD_RESPMEM_MUST_COPY);
+	free(c->out.buf);
+	c->out.buf = NULL;
+	if (c->out.close) {
+		conn_close(h, c);
+		return false;
 	}
-	return answer(c, MHD_HTTP_OK, st_prom_content_type(fmt), text, len, MHD_RESPMEM_MUST_FREE);
+	c->out_off = c->out.len = 0;
+	conn_wait(h, c, CONN_IDLE, now_ms() + ST_HTTP_IDLE_S * 1000);
+	return true;
 }
 
-/* One request, called once its head is in (read-only: no body wanted). */
-static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url,
-			      const char *method, const char *version, const char *upload_data,
-			      size_t *upload_data_size, void **req_cls)
+/* Answers every complete head in the input, one response at a time. */
+static void conn_process(struct st_http *h, struct st_http_conn *c)
 {
-	const char *clen = mhd.lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
-	const char *te = mhd.lookup_connection_value(c, MHD_HEADER_KIND, "Transfer-Encoding");
+	struct st_http_head head;
+	unsigned int status;
+	long end;
 
-	(void)version;
-	(void)upload_data;
-	(void)req_cls;
-	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
-		return answer_text(c, MHD_HTTP_METHOD_NOT_ALLOWED, "only GET and HEAD\n");
-	if (*upload_data_size || te || (clen && strcmp(clen, "0")))
-		return answer_text(c, MHD_HTTP_CONTENT_TOO_LARGE, "no request body, please\n");
-	if (!strcmp(url, "/metrics"))
-		return metrics(cls, c);
-	if (!strcmp(url, "/"))
-		return answer_text(c, MHD_HTTP_OK, "sidetrace serve: metrics at /metrics\n");
-	return answer_text(c, MHD_HTTP_NOT_FOUND, "not found: metrics are at /metrics\n");
+	while (c->state != CONN_WRITE) {
+		end = st_http_head_end(c->in, c->in_len);
+		if (!end) {
+			if (c->in_len && c->state == CONN_IDLE)
+				conn_wait(h, c, CONN_HEAD,
+					  now_ms() + ST_HTTP_HEAD_DEADLINE_S * 1000);
+			return;
+		}
+		status = end < 0 ? -end : st_http_head_parse(c->in, end, &head);
+		if (st_http_answer(h, &head, status, &c->out)) {
+			conn_close(h, c);
+			return;
+		}
+		if (end > 0) {
+			c->in_len -= end;
+			memmove(c->in, c->in + end, c->in_len);
+		}
+		c->out_off = 0;
+		if (!conn_flush(h, c))
+			return;
+	}
+}
+
+static void conn_read(struct st_http *h, struct st_http_conn *c)
+{
+	ssize_t n;
+
+	while (c->in_len < sizeof(c->in)) {
+		n = recv(c->fd, c->in + c->in_len, sizeof(c->in) - c->in_len, MSG_DONTWAIT);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			break;
+		if (n <= 0) {
+			conn_close(h, c);
+			return;
+		}
+		c->in_len += n;
+	}
+	conn_process(h, c);
+}
+
+/* The free slot for a client from peer, or -503 when it gets none. */
+static int conn_slot(struct st_http *h, const struct sockaddr_storage *peer)
+{
+	unsigned int same = 0;
+	int i, free_slot = -503;
+
+	for (i = 0; i < ST_HTTP_MAX_CONNECTIONS; i++) {
+		if (!h->conns[i])
+			free_slot = i;
+		else if (same_address(&h->conns[i]->peer, peer))
+			same++;
+	}
+	return same >= ST_HTTP_MAX_PER_ADDRESS ? -503 : free_slot;
+}
+
+static void accept_all(struct st_http *h)
+{
+	struct sockaddr_storage peer;
+	struct st_http_conn *c;
+	struct epoll_event ev = {.events = EPOLLIN};
+	socklen_t len;
+	int fd, slot;
+
+	for (;;) {
+		len = sizeof(peer);
+		fd = accept4(h->fd, (struct sockaddr *)&peer, &len, SOCK_NONBLOCK | SOCK_CLOEXEC);
+		if (fd < 0)
+			return;
+		slot = conn_slot(h, &peer);
+		c = slot < 0 ? NULL : malloc(sizeof(*c));
+		if (!c) {
+			send_final(h, fd, 503);
+			close(fd);
+			continue;
+		}
+		*c = (struct st_http_conn){.fd = fd, .peer = peer, .state = CONN_HEAD};
+		/* A connection that says nothing is as slow as one that trickles. */
+		c->deadline_ms = now_ms() + ST_HTTP_HEAD_DEADLINE_S * 1000;
+		ev.data.ptr = c;
+		if (epoll_ctl(h->epfd, EPOLL_CTL_ADD, fd, &ev)) {
+			close(fd);
+			free(c);
+			continue;
+		}
+		h->conns[slot] = c;
+	}
+}
+
+/* Drops connections past their deadline; the wait until the next one, -1 for none. */
+static int expire(struct st_http *h)
+{
+	long long now = now_ms(), next = -1;
+	struct st_http_conn *c;
+	size_t i;
+
+	for (i = 0; i < ST_HTTP_MAX_CONNECTIONS; i++) {
+		c = h->conns[i];
+		if (!c)
+			continue;
+		if (c->deadline_ms > now) {
+			if (next < 0 || c->deadline_ms < next)
+				next = c->deadline_ms;
+			continue;
+		}
+		if (c->state == CONN_HEAD)
+			send_final(h, c->fd, 408);
+		conn_close(h, c);
+	}
+	return next < 0 ? -1 : next - now;
+}
+
+static void *serve_loop(void *arg)
+{
+	struct st_http *h = arg;
+	struct epoll_event evs[16];
+	struct st_http_conn *c;
+	int i, n;
+
+	for (;;) {
+		n = epoll_wait(h->epfd, evs, 16, expire(h));
+		for (i = 0; i < n; i++) {
+			c = evs[i].data.ptr;
+			if (c == (void *)&h->stopfd)
+				return NULL;
+			if (!c)
+				accept_all(h);
+			else if (c->state != CONN_WRITE)
+				conn_read(h, c);
+			else if (conn_flush(h, c))
+				conn_process(h, c);
+		}
+	}
 }
 
 int st_http_start(struct st_http *h, st_http_render_fn render, void *ctx, char *err, size_t errlen)
 {
-	struct sockaddr_storage ss;
-	socklen_t len = sizeof(ss);
-	unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL;
-	struct MHD_OptionItem opts[] = {
-		{MHD_OPTION_LISTEN_SOCKET, h->fd, NULL},
-		{MHD_OPTION_CONNECTION_MEMORY_LIMIT, ST_HTTP_REQUEST_MAX, NULL},
-		{MHD_OPTION_CONNECTION_TIMEOUT, ST_HTTP_TIMEOUT_S, NULL},
-		{MHD_OPTION_CONNECTION_LIMIT, ST_HTTP_MAX_CONNECTIONS, NULL},
-		/* A scraper speaks proper HTTP: a request that does not is refused. */
-		{MHD_OPTION_STRICT_FOR_CLIENT, 1, NULL},
-		{MHD_OPTION_END, 0, NULL},
-	};
+	struct epoll_event ev = {.events = EPOLLIN};
+	int ret;
 
 	h->render = render;
 	h->ctx = ctx;
-	if (open_mhd(err, errlen))
-		return -ENOENT;
-	if (!getsockname(h->fd, (struct sockaddr *)&ss, &len) && ss.ss_family == AF_INET6)
-		flags |= MHD_USE_IPv6;
-	h->daemon = mhd.start_daemon(flags, 0, NULL, NULL, handle, h, MHD_OPTION_ARRAY, opts,
-				     MHD_OPTION_END);
-	if (!h->daemon) {
-		snprintf(err, errlen, "cannot start the HTTP server on %s", h->url);
-		return -EIO;
+	h->epfd = epoll_create1(EPOLL_CLOEXEC);
+	h->stopfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (h->epfd < 0 || h->stopfd < 0)
+		goto fail;
+	ev.data.ptr = NULL;
+	if (epoll_ctl(h->epfd, EPOLL_CTL_ADD, h->fd, &ev))
+		goto fail;
+	ev.data.ptr = &h->stopfd;
+	if (epoll_ctl(h->epfd, EPOLL_CTL_ADD, h->stopfd, &ev))
+		goto fail;
+	ret = pthread_create(&h->thread, NULL, serve_loop, h);
+	if (ret) {
+		errno = ret;
+		goto fail;
 	}
-	/* The server closes the socket when it stops. */
-	h->fd = -1;
+	h->running = true;
 	return 0;
+fail:
+	ret = -errno;
+	snprintf(err, errlen, "cannot start the HTTP server on %s: %s", h->url, strerror(errno));
+	return ret;
 }
 
 void st_http_stop(struct st_http *h)
 {
-	if (h->daemon)
-		mhd.stop_daemon(h->daemon);
-	h->daemon = NULL;
+	uint64_t one = 1;
+	size_t i;
+
+	if (h->running && write(h->stopfd, &one, sizeof(one)) == sizeof(one))
+		pthread_join(h->thread, NULL);
+	h->running = false;
+	for (i = 0; i < ST_HTTP_MAX_CONNECTIONS; i++)
+		if (h->conns[i])
+			conn_close(h, h->conns[i]);
 	if (h->fd >= 0)
 		close(h->fd);
-	h->fd = -1;
+	if (h->epfd >= 0)
+		close(h->epfd);
+	if (h->stopfd >= 0)
+		close(h->stopfd);
+	h->fd = h->epfd = h->stopfd = -1;
 }
