@@ -73,4 +73,7 @@ void describe_enum_mappings(const char *name, const struct side_enum_mappings *m
 /* Gather types, enum bitmaps, vla visitors; false for other types. */
 bool describe_other(struct print_ctx *ctx, const struct side_type *type);
 
+/* One line on stderr if the program registers its events with a runtime of its own. */
+void warn_private_runtime(void);
+
 #endif /* SIDE_CONSOLE_PRINT_H */

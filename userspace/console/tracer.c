@@ -98,6 +98,7 @@ static void tracer_event_notification(enum side_tracer_notification notif,
 
 __attribute__((constructor)) static void tracer_init(void)
 {
+	warn_private_runtime();
 	if (side_tracer_request_key(&tracer_key))
 		abort();
 	tracer_handle = side_tracer_event_notification_register(tracer_event_notification, NULL);
