@@ -17,6 +17,16 @@ setup_file() {
 		-L"$OUT" -Wl,-rpath,"$OUT" -Wl,--no-as-needed -lside-console-tracer -lside
 	cc -O2 -Wall -I"$ROOT/include" "$FIX/both_app.c" -o "$d/both_app" \
 		-L"$OUT" -Wl,-rpath,"$OUT" -lside
+	local p
+	for p in demo statedump types; do
+		cc -O2 -Wall -I"$ROOT/include" "$FIX/libside/$p.c" -o "$d/ls_$p" \
+			-L"$OUT" -Wl,-rpath,"$OUT" -Wl,--no-as-needed -lside-console-tracer -lside
+		cc -O2 -Wall -I"$ROOT/include" "$FIX/libside/$p.c" -o "$d/ls_${p}_plain" \
+			-L"$OUT" -Wl,-rpath,"$OUT" -lside
+	done
+	# The runtime copied into the program, as our examples link it.
+	cc -O2 -Wall -I"$ROOT/include" "$FIX/libside/demo.c" "$OUT/libside.a" \
+		-o "$d/ls_demo_static" -lpthread -ldl
 }
 
 setup() {
@@ -80,6 +90,40 @@ OUT
 @test "without the console tracer the program prints nothing" {
 	run -0 "$D/console_app"
 	[ -z "$output" ]
+}
+
+# libside's test programs (demo, statedump, and test-no-sc's types that
+# need walks of their own) as fixtures; the expected files are what
+# libside 4df4e80's console tracer printed for the same sources built
+# against libside's headers and libside.so.
+@test "libside's demo, statedump and types: libside's console text, line by line" {
+	local p
+	for p in demo statedump types; do
+		"$D/ls_$p" > "$D/ls_$p.txt"
+		diff "$ROOT/tests/expected/console/$p.txt" "$D/ls_$p.txt"
+	done
+}
+
+@test "the same text with the tracer preloaded" {
+	local p
+	for p in demo statedump types; do
+		LD_PRELOAD="$OUT/libside-console-tracer.so" "$D/ls_${p}_plain" > "$D/pre_$p.txt"
+		diff "$ROOT/tests/expected/console/$p.txt" "$D/pre_$p.txt"
+	done
+}
+
+@test "preloaded into a program with its own copy of the runtime: one line on stderr" {
+	LD_PRELOAD="$OUT/libside-console-tracer.so" "$D/ls_demo_static" \
+		> "$D/static.out" 2> "$D/static.err"
+	! grep -q myprovider "$D/static.out"
+	[ "$(wc -l < "$D/static.err")" = 1 ]
+	grep -q "^libside-console-tracer: this program's events do not go through the shared libside.so .*-lside" \
+		"$D/static.err"
+	# Programs on the shared runtime, linked or preloaded: nothing on stderr.
+	run -0 --separate-stderr env LD_PRELOAD="$OUT/libside-console-tracer.so" "$D/ls_demo_plain"
+	[ -z "$stderr" ]
+	run -0 --separate-stderr "$D/ls_demo"
+	[ -z "$stderr" ]
 }
 
 @test "in-process callback and sidetrace on one event: both see every event" {
