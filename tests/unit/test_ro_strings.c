@@ -45,7 +45,8 @@ int main(void)
 	char *heap = strdup("a literal");
 	bool cut = true;
 
-	ok(heap && !st_ro_strings_open(&ro, &c, site_base, 1), "open");
+	ok(heap && !st_ro_strings_open(&ro, 1) && !st_ro_strings_add(&ro, &c, NULL, site_base, 0),
+	   "open");
 	st_ro_strings_site(&ro, 0, &cfg);
 	ok(cfg.ro_len > 0, "site: this image has a read-only segment");
 	ok((uint64_t)(vaddr_of(short_str) - st_site.pc - cfg.ro_lo) < cfg.ro_len,

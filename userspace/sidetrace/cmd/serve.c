@@ -230,6 +230,8 @@ static int build_unit(struct serve *s, struct unit *u)
 		ret = st_check(u->prog, &evsrc, &diag);
 	if (!ret)
 		ret = st_compile(u->prog, 0, &u->compiled, &diag);
+	/* serve traces every process for as long as it lives: through deploys too. */
+	u->compiled.reattach = true;
 	if (!ret)
 		ret = st_exporter_add(&s->exporter, u->name, u->prog, &u->compiled, &u->loader,
 				      &diag);

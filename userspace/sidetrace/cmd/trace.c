@@ -197,6 +197,7 @@ static int build(struct trace *t)
 		goto fail;
 	t->compiled.events_size = t->o.events_size;
 	t->compiled.follow = t->o.cmd != NULL;
+	t->compiled.reattach = !t->o.cmd && !t->o.pid;
 	return 0;
 fail:
 	print_diag(ret, &diag, t->text);

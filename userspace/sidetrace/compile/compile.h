@@ -89,6 +89,9 @@ struct st_compiled {
 	uint32_t events_size;
 	/* -c: the command's descendants are traced too; set by the caller. */
 	bool follow;
+	/* Every process traced (system-wide, serve): a traced file replaced on disk is
+	 * attached again (runtime/replaced.h); set by the caller. */
+	bool reattach;
 };
 
 /* True when probes send records: the ring buffer is needed. */

@@ -18,6 +18,7 @@
 #include "runtime/follow.h"
 #include "runtime/loader.h"
 #include "runtime/loader_progs.h"
+#include "runtime/replaced.h"
 #include "runtime/uprobes.h"
 #include "sidetrace.skel.h"
 
@@ -38,15 +39,16 @@ static uint32_t count_slot1(const struct st_compiled_probe *p)
 }
 
 /*
- * Attaches prog at every site of the probes that want[] selects: one
- * uprobe_multi link per file where the kernel has them, else one
- * perf-event uprobe per site. Each site's cookie says where its
- * configuration is (ST_COOKIE) and its semaphore is counted
- * (ref_ctr_offset).
+ * Attaches prog at every site of the probes that want[] selects, in the
+ * files of gen (NULL: the session's own): one uprobe_multi link per file
+ * where the kernel has them, else one perf-event uprobe per site. Each
+ * site's cookie says where its configuration is (ST_COOKIE) and its
+ * semaphore is counted (ref_ctr_offset).
  */
 static int attach_prog(struct st_loader *l, const struct st_compiled *c, struct bpf_program *prog,
-		       const bool *want, char *err, size_t errlen)
+		       const bool *want, const struct st_site_gen *gen, char *err, size_t errlen)
 {
+	const uint32_t *site_base = gen ? gen->site_base : l->site_base;
 	LIBBPF_OPTS(bpf_uprobe_opts, opts);
 	uint64_t *offs, *refs, *cookies;
 	const struct st_event *ev;
@@ -55,9 +57,9 @@ static int attach_prog(struct st_loader *l, const struct st_compiled *c, struct 
 	int ret = 0, fd;
 	bool *done;
 
-	offs = calloc(l->nr_sites + 1, sizeof(*offs));
-	refs = calloc(l->nr_sites + 1, sizeof(*refs));
-	cookies = calloc(l->nr_sites + 1, sizeof(*cookies));
+	offs = calloc(l->site_cap + 1, sizeof(*offs));
+	refs = calloc(l->site_cap + 1, sizeof(*refs));
+	cookies = calloc(l->site_cap + 1, sizeof(*cookies));
 	done = calloc(c->nr_probes + 1, sizeof(*done));
 	if (!offs || !refs || !cookies || !done) {
 		snprintf(err, errlen, "out of memory");
@@ -65,24 +67,25 @@ static int attach_prog(struct st_loader *l, const struct st_compiled *c, struct 
 		goto cleanup;
 	}
 	for (i = 0; i < c->nr_probes; i++) {
-		const char *path = c->probes[i].event->path;
-		bool ret_probe = return_probe(c->probes[i].event);
+		const struct st_event *first = st_loader_gen_event(c, gen, i);
+		const char *path = first ? first->path : NULL;
+		bool ret_probe = first && return_probe(first);
 
-		if (!want[i] || done[i])
+		if (!first || !want[i] || done[i])
 			continue;
 		n = 0;
 		/* One link per file and kind: entries, or returns. */
 		for (j = i; j < c->nr_probes; j++) {
-			ev = c->probes[j].event;
-			if (!want[j] || done[j] || strcmp(ev->path, path) ||
+			ev = st_loader_gen_event(c, gen, j);
+			if (!ev || !want[j] || done[j] || strcmp(ev->path, path) ||
 			    return_probe(ev) != ret_probe)
 				continue;
 			done[j] = true;
 			for (k = 0; k < ev->nr_sites; k++, n++) {
 				offs[n] = ev->sites[k].file_offset;
 				refs[n] = ev->sites[k].sema_offset;
-				cookies[n] = ST_COOKIE(l->site_base[j] + k, j,
-						       count_slot1(&c->probes[j]));
+				cookies[n] =
+					ST_COOKIE(site_base[j] + k, j, count_slot1(&c->probes[j]));
 			}
 		}
 		if (!n)
@@ -191,9 +194,12 @@ int st_loader_attach(struct st_loader *l, const struct st_compiled *c, pid_t pid
 	bool *want;
 	int ret = -ENOMEM;
 
-	/* At most two links per site or probe: a program and the fault-in. */
-	l->links = calloc(2 * l->nr_sites + 1, sizeof(*l->links));
-	l->link_fds = calloc(2 * c->nr_probes + 1, sizeof(*l->link_fds));
+	/*
+	 * At most two links per site, or per probe and set of files: a
+	 * program and the fault-in.
+	 */
+	l->links = calloc(2 * l->site_cap + 1, sizeof(*l->links));
+	l->link_fds = calloc(2 * c->nr_probes * (1 + ST_MAX_SITE_GENS) + 1, sizeof(*l->link_fds));
 	l->fault_in_on = calloc(c->nr_probes + 1, sizeof(*l->fault_in_on));
 	want = calloc(c->nr_probes + 1, sizeof(*want));
 	if (!l->links || !l->link_fds || !l->fault_in_on || !want) {
@@ -216,10 +222,14 @@ int st_loader_attach(struct st_loader *l, const struct st_compiled *c, pid_t pid
 	for (k = 0, ret = 0; k < ST_NR_MAIN_PROGS && !ret; k++) {
 		for (i = 0; i < c->nr_probes; i++)
 			want[i] = st_loader_serving_prog(l, &c->probes[i]) == progs[k];
-		ret = attach_prog(l, c, progs[k], want, err, errlen);
+		ret = attach_prog(l, c, progs[k], want, NULL, err, errlen);
 	}
 	if (!ret)
 		ret = arm_dynamic(l, c, err, errlen);
+	if (!ret && c->reattach && st_replaced_watch(l, c)) {
+		snprintf(err, errlen, "out of memory");
+		ret = -ENOMEM;
+	}
 	if (!ret)
 		ret = l->nr_sites;
 cleanup:
@@ -231,7 +241,7 @@ int st_loader_poll_fault_in(struct st_loader *l, const struct st_compiled *c, ch
 			    size_t errlen)
 {
 	int fd, ret = 0, attached = 0;
-	uint32_t i, armed;
+	uint32_t i, g, armed;
 	bool *want;
 
 	if (!l->fault_in)
@@ -247,7 +257,10 @@ int st_loader_poll_fault_in(struct st_loader *l, const struct st_compiled *c, ch
 		}
 		/* Attached after sidetrace_event, so that the kernel runs it first. */
 		want[i] = true;
-		ret = attach_prog(l, c, l->skel->progs.sidetrace_fault_in, want, err, errlen);
+		ret = attach_prog(l, c, l->skel->progs.sidetrace_fault_in, want, NULL, err, errlen);
+		for (g = 0; g < l->nr_gens && !ret; g++)
+			ret = attach_prog(l, c, l->skel->progs.sidetrace_fault_in, want,
+					  &l->gens[g], err, errlen);
 		free(want);
 		/*
 		 * The traced process (-p, -c) exited while the kernel took its
@@ -261,4 +274,33 @@ int st_loader_poll_fault_in(struct st_loader *l, const struct st_compiled *c, ch
 			l->fault_in_on[i] = true;
 	}
 	return ret ? ret : attached;
+}
+
+int st_loader_attach_gen(struct st_loader *l, const struct st_compiled *c,
+			 const struct st_site_gen *gen, char *err, size_t errlen)
+{
+	struct bpf_program *progs[ST_NR_MAIN_PROGS];
+	uint32_t i, k;
+	bool *want;
+	int ret = 0;
+
+	want = calloc(c->nr_probes + 1, sizeof(*want));
+	if (!want) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	st_loader_main_progs(l, progs);
+	for (k = 0; k < ST_NR_MAIN_PROGS && !ret; k++) {
+		for (i = 0; i < c->nr_probes; i++)
+			want[i] = gen->events[i] &&
+				  st_loader_serving_prog(l, &c->probes[i]) == progs[k];
+		ret = attach_prog(l, c, progs[k], want, gen, err, errlen);
+	}
+	/* The fault-in that a probe's sites already have, its new sites get too. */
+	for (i = 0; i < c->nr_probes; i++)
+		want[i] = gen->events[i] && l->fault_in_on[i];
+	if (!ret && l->fault_in)
+		ret = attach_prog(l, c, l->skel->progs.sidetrace_fault_in, want, gen, err, errlen);
+	free(want);
+	return ret;
 }

@@ -21,9 +21,10 @@
 #include "runtime/aggregations.h"
 #include "runtime/problems.h"
 #include "runtime/exporter.h"
+#include "runtime/replaced.h"
 
 /* The exporter's own families: no map may take their names. */
-enum { H_LOST, H_TRUNC, H_SITES, H_PROCS, H_DURATION, NR_HEALTH };
+enum { H_LOST, H_TRUNC, H_SITES, H_PROCS, H_REPLACED, H_DURATION, NR_HEALTH };
 
 static const struct {
 	const char *name;
@@ -37,6 +38,8 @@ static const struct {
 	[H_SITES] = {"sidetrace_probe_sites", ST_PROM_GAUGE, "Call sites of a probe attached"},
 	[H_PROCS] = {"sidetrace_processes", ST_PROM_GAUGE,
 		     "Running processes that map a traced file"},
+	[H_REPLACED] = {"sidetrace_replaced_files", ST_PROM_COUNTER,
+			"Traced files replaced on disk: the new file attached, or refused"},
 	[H_DURATION] = {"sidetrace_scrape_duration_seconds", ST_PROM_GAUGE,
 			"Time this scrape took"},
 };
@@ -377,6 +380,32 @@ static void probe_sites(struct st_textbuf *tb, const struct st_export_unit *u)
 	}
 }
 
+/* sidetrace_replaced_files of one program (the poll in its thread updates the counts). */
+static void replaced_files(struct st_textbuf *tb, const struct st_export_unit *u)
+{
+	const char *lnames[] = {"program", "target", "result"}, *lvals[3];
+	const struct st_replaced *r = u->loader->replaced;
+	unsigned long n;
+	char val[24];
+	size_t i;
+	int k;
+
+	for (i = 0; r && i < r->nr; i++) {
+		for (k = 0; k < 2; k++) {
+			n = __atomic_load_n(k ? &r->files[i].refused : &r->files[i].attached,
+					    __ATOMIC_RELAXED);
+			if (!n)
+				continue;
+			lvals[0] = u->name;
+			lvals[1] = r->files[i].path;
+			lvals[2] = k ? "refused" : "attached";
+			snprintf(val, sizeof(val), "%lu", n);
+			st_prom_sample(tb, health[H_REPLACED].name, "_total", lnames, lvals, 3,
+				       val);
+		}
+	}
+}
+
 static double seconds_since(const struct timespec *t0)
 {
 	struct timespec t1;
@@ -419,6 +448,9 @@ static void scrape_health(const struct st_exporter *x, struct st_textbuf *tb,
 	}
 	free(counts);
 	free(found);
+	health_header(tb, fmt, H_REPLACED);
+	for (i = 0; i < x->nr_units; i++)
+		replaced_files(tb, &x->units[i]);
 	health_header(tb, fmt, H_DURATION);
 	snprintf(val, sizeof(val), "%.6f", seconds_since(t0));
 	st_prom_sample(tb, health[H_DURATION].name, "", NULL, NULL, 0, val);

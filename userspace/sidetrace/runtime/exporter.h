@@ -10,6 +10,7 @@
  *   sidetrace_strings_truncated_total{program,probe}    strings cut short
  *   sidetrace_probe_sites{program,probe}     call sites attached per probe
  *   sidetrace_processes{target}  running processes that map a traced file
+ *   sidetrace_replaced_files_total{program,target,result}  files replaced on disk
  *   sidetrace_scrape_duration_seconds        the time this scrape took
  */
 #ifndef SIDETRACE_RUNTIME_EXPORTER_H

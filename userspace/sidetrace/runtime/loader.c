@@ -28,6 +28,7 @@
 #include "runtime/follow.h"
 #include "runtime/loader.h"
 #include "runtime/loader_progs.h"
+#include "runtime/replaced.h"
 #include "runtime/uprobes.h"
 #include "util/escape.h"
 #include "sidetrace.skel.h"
@@ -51,11 +52,12 @@ int st_loader_check_environment(char *err, size_t errlen)
 	return 0;
 }
 
-/* The st_site_cfg of one probe site of probe p. */
-static int make_site(const struct st_loader *l, const struct st_compiled_probe *p, uint32_t probe,
-		     uint32_t idx, struct st_site_cfg *site, char *err, size_t errlen)
+/* The st_site_cfg of site k of probe p's event ev, number idx in st_sites. */
+static int make_site(const struct st_loader *l, const struct st_compiled_probe *p,
+		     const struct st_event *ev, uint32_t k, uint32_t idx, struct st_site_cfg *site,
+		     char *err, size_t errlen)
 {
-	const struct st_site *loc = &p->event->sites[idx - l->site_base[probe]];
+	const struct st_site *loc = &ev->sites[k];
 	uint32_t unread;
 	char arg[64];
 
@@ -75,8 +77,7 @@ static int make_site(const struct st_loader *l, const struct st_compiled_probe *
 	if (unread) {
 		st_sdt_arg_text(loc->args, __builtin_ctz(unread), arg, sizeof(arg));
 		snprintf(err, errlen, "%s: cannot read SDT argument '%s' at 0x%llx in %s: %s",
-			 p->name, arg, (unsigned long long)loc->pc, p->event->path,
-			 st_sdt_arg_why(arg));
+			 p->name, arg, (unsigned long long)loc->pc, ev->path, st_sdt_arg_why(arg));
 		return -EINVAL;
 	}
 	memcpy(site->args, loc->sdt.spec, sizeof(site->args));
@@ -98,7 +99,7 @@ static int configure(struct st_loader *l, const struct st_compiled *c)
 	if (!err)
 		err = bpf_map__set_max_entries(skel->maps.st_counters, nr * ST_NR_COUNTERS);
 	if (!err)
-		err = bpf_map__set_max_entries(skel->maps.st_sites, l->nr_sites ? l->nr_sites : 1);
+		err = bpf_map__set_max_entries(skel->maps.st_sites, l->site_cap ? l->site_cap : 1);
 	if (!err)
 		err = bpf_map__set_max_entries(skel->maps.st_flat, c->nr_flat ? c->nr_flat : 1);
 	if (!err)
@@ -255,6 +256,10 @@ static int number_sites(struct st_loader *l, const struct st_compiled *c)
 		l->nr_sites += c->probes[i].event->nr_sites;
 	}
 	l->site_base[c->nr_probes] = l->nr_sites;
+	l->sites_used = l->site_cap = l->nr_sites;
+	/* Room for a new build of every file, twice over, and for sites that appear. */
+	if (c->reattach)
+		l->site_cap += 2 * l->nr_sites + ST_REATTACH_SPARE_SITES;
 	return 0;
 }
 
@@ -329,8 +334,8 @@ static int write_config(struct st_loader *l, const struct st_compiled *c, char *
 		p = &c->probes[i];
 		cfgs[i] = p->cfg;
 		for (j = 0; j < p->event->nr_sites && !ret; j++)
-			ret = make_site(l, p, i, l->site_base[i] + j, &sites[l->site_base[i] + j],
-					err, errlen);
+			ret = make_site(l, p, p->event, j, l->site_base[i] + j,
+					&sites[l->site_base[i] + j], err, errlen);
 	}
 	if (ret)
 		goto cleanup;
@@ -344,6 +349,58 @@ cleanup:
 	free(cfgs);
 	free(sites);
 	return ret;
+}
+
+/* Numbers gen's sites after those in use and writes their configurations. */
+static int write_gen_sites(struct st_loader *l, const struct st_compiled *c,
+			   struct st_site_gen *gen, char *err, size_t errlen)
+{
+	uint32_t i, k, next = l->sites_used, g = l->nr_gens + 1;
+	int fd = bpf_map__fd(l->skel->maps.st_sites), ret = 0;
+	const struct st_event *ev;
+	struct st_site_cfg site;
+
+	for (i = 0; i < c->nr_probes; i++) {
+		ev = gen->events[i];
+		gen->site_base[i] = next;
+		next += ev ? ev->nr_sites : 0;
+	}
+	if (next > l->site_cap || l->nr_gens == ST_MAX_SITE_GENS) {
+		snprintf(err, errlen, "no room left for the sites of a new file (%u of %u used)",
+			 l->sites_used, l->site_cap);
+		return -ENOSPC;
+	}
+	ret = st_ro_strings_add(&l->ro, c, gen->events, gen->site_base, g);
+	for (i = 0; i < c->nr_probes && !ret; i++) {
+		ev = gen->events[i];
+		for (k = 0; ev && k < ev->nr_sites && !ret; k++) {
+			ret = make_site(l, &c->probes[i], ev, k, gen->site_base[i] + k, &site, err,
+					errlen);
+			if (!ret && bpf_map_update_elem(fd, &(uint32_t){gen->site_base[i] + k},
+							&site, BPF_ANY)) {
+				ret = -errno;
+				snprintf(err, errlen, "cannot write a site's configuration: %s",
+					 strerror(errno));
+			}
+		}
+	}
+	if (!ret)
+		l->sites_used = next;
+	return ret;
+}
+
+int st_loader_add_gen(struct st_loader *l, const struct st_compiled *c, struct st_site_gen *gen,
+		      char *err, size_t errlen)
+{
+	int ret;
+
+	ret = write_gen_sites(l, c, gen, err, errlen);
+	if (ret)
+		return ret;
+	/* From here the loader owns gen: links made before a failure stay its. */
+	l->gens[l->nr_gens++] = *gen;
+	memset(gen, 0, sizeof(*gen));
+	return st_loader_attach_gen(l, c, &l->gens[l->nr_gens - 1], err, errlen);
 }
 
 int st_loader_load(struct st_loader *l, const struct st_compiled *c, char *err, size_t errlen)
@@ -392,7 +449,8 @@ int st_loader_load(struct st_loader *l, const struct st_compiled *c, char *err, 
 	l->counters_fd = bpf_map__fd(l->skel->maps.st_counters);
 	l->flat_fd = bpf_map__fd(l->skel->maps.st_flat);
 	l->events_fd = bpf_map__fd(l->skel->maps.st_events);
-	if (st_ro_strings_open(&l->ro, c, l->site_base, l->nr_sites)) {
+	if (st_ro_strings_open(&l->ro, l->site_cap) ||
+	    st_ro_strings_add(&l->ro, c, NULL, l->site_base, 0)) {
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
@@ -435,6 +493,12 @@ void st_loader_close(struct st_loader *l)
 	free(l->fault_in_on);
 	free(l->site_base);
 	free(l->flat_kept);
+	for (i = 0; i < l->nr_gens; i++) {
+		free(l->gens[i].events);
+		free(l->gens[i].site_base);
+		st_target_set_free(&l->gens[i].targets);
+	}
+	st_replaced_free(l->replaced);
 	st_ro_strings_close(&l->ro);
 	sidetrace_bpf__destroy(l->skel);
 	memset(l, 0, sizeof(*l));

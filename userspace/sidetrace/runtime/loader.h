@@ -10,12 +10,31 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "discovery/targets.h"
 #include "compile/compile.h"
 #include "runtime/ro_strings.h"
 #include "runtime/uprobes.h"
 
 struct sidetrace_bpf;
 struct bpf_link;
+struct st_replaced;
+
+/* Sets of files attached again after being replaced on disk, at most. */
+#define ST_MAX_SITE_GENS 16
+/* st_sites' room for sites that a new build has beyond the old one's. */
+#define ST_REATTACH_SPARE_SITES 64
+
+/*
+ * The sites of a traced file replaced on disk and attached again
+ * (runtime/replaced.h): per probe its event in the new file (NULL: the
+ * probe is not in it) and the index in st_sites of its first site there.
+ * The session's own sites are the compiled events and site_base.
+ */
+struct st_site_gen {
+	const struct st_event **events;
+	uint32_t *site_base;
+	struct st_target_set targets; /* holds the events */
+};
 
 struct st_loader {
 	struct sidetrace_bpf *skel;
@@ -25,7 +44,13 @@ struct st_loader {
 	struct bpf_link **links; /* perf-event uprobes, one per site */
 	uint32_t nr_links;
 	uint32_t *site_base; /* per probe: its first site (uprobe cookie) */
-	uint32_t nr_sites;
+	uint32_t nr_sites; /* the session's own sites */
+	/* st_sites' entries: nr_sites, and room for the sites of replaced files */
+	uint32_t site_cap;
+	uint32_t sites_used; /* of site_cap */
+	struct st_site_gen gens[ST_MAX_SITE_GENS];
+	uint32_t nr_gens;
+	struct st_replaced *replaced; /* compiled.reattach: the files watched */
 	int aggr_fd; /* st_aggr: the aggregations with keys */
 	int compact_fd; /* st_aggr_compact: the same, keys in compact form */
 	int values_fd; /* st_values: the plain values */
@@ -83,6 +108,27 @@ int st_loader_attach(struct st_loader *l, const struct st_compiled *c, pid_t pid
  */
 int st_loader_poll_fault_in(struct st_loader *l, const struct st_compiled *c, char *err,
 			    size_t errlen);
+
+/* Probe i's event in gen, or the compiled one (gen NULL). */
+static inline const struct st_event *st_loader_gen_event(const struct st_compiled *c,
+							 const struct st_site_gen *gen, uint32_t i)
+{
+	return gen ? gen->events[i] : c->probes[i].event;
+}
+
+/*
+ * Adds gen (its events set) as the next set of files: numbers its sites
+ * after those in use, writes their configurations and attaches every
+ * program its probes have, the fault-in included where it is on. On
+ * success the loader owns gen's contents. 0, or a negative errno with a
+ * message in err (-ENOSPC: no room left in st_sites).
+ */
+int st_loader_add_gen(struct st_loader *l, const struct st_compiled *c, struct st_site_gen *gen,
+		      char *err, size_t errlen);
+
+/* Attaches the programs at gen's sites (attach.c); st_loader_add_gen() calls it. */
+int st_loader_attach_gen(struct st_loader *l, const struct st_compiled *c,
+			 const struct st_site_gen *gen, char *err, size_t errlen);
 
 /*
  * Reads entries 0 .. n-1 of an array map (of size bytes each; per-CPU

@@ -46,15 +46,19 @@ static void find_segment(struct st_ro_obj *o)
 	}
 }
 
-/* The index of path's object in ro->objs, opened on first use; -1: none. */
-static int obj_index(struct st_ro_strings *ro, const char *path)
+/*
+ * The index of path's object in ro->objs, opened on first use; -1: none.
+ * A file replaced on disk is another object under the same path: gen
+ * tells them apart.
+ */
+static int obj_index(struct st_ro_strings *ro, const char *path, uint32_t gen)
 {
 	struct st_ro_obj *objs, *o;
 	char err[256];
 	uint32_t i;
 
 	for (i = 0; i < ro->nr_objs; i++)
-		if (!strcmp(ro->objs[i].path, path))
+		if (ro->objs[i].gen == gen && !strcmp(ro->objs[i].path, path))
 			return ro->objs[i].len ? (int)i : -1;
 	objs = realloc(ro->objs, (ro->nr_objs + 1) * sizeof(*objs));
 	if (!objs)
@@ -63,6 +67,7 @@ static int obj_index(struct st_ro_strings *ro, const char *path)
 	o = &objs[ro->nr_objs++];
 	memset(o, 0, sizeof(*o));
 	o->path = path;
+	o->gen = gen;
 	o->elf.fd = -1;
 	if (st_elf_open(path, &o->elf, err, sizeof(err)))
 		return -1;
@@ -72,12 +77,9 @@ static int obj_index(struct st_ro_strings *ro, const char *path)
 	return o->len ? (int)(o - objs) : -1;
 }
 
-int st_ro_strings_open(struct st_ro_strings *ro, const struct st_compiled *c,
-		       const uint32_t *site_base, uint32_t nr_sites)
+int st_ro_strings_open(struct st_ro_strings *ro, uint32_t nr_sites)
 {
-	const struct st_compiled_probe *p;
-	uint32_t i, j, site;
-	int obj;
+	uint32_t i;
 
 	memset(ro, 0, sizeof(*ro));
 	ro->site_obj = malloc((nr_sites + 1) * sizeof(*ro->site_obj));
@@ -87,17 +89,29 @@ int st_ro_strings_open(struct st_ro_strings *ro, const struct st_compiled *c,
 	ro->nr_sites = nr_sites;
 	for (i = 0; i < nr_sites; i++)
 		ro->site_obj[i] = -1;
+	return 0;
+}
+
+int st_ro_strings_add(struct st_ro_strings *ro, const struct st_compiled *c,
+		      const struct st_event *const *events, const uint32_t *site_base, uint32_t gen)
+{
+	const struct st_event *ev;
+	uint32_t i, j, site;
+	int obj;
+
 	for (i = 0; i < c->nr_probes; i++) {
-		p = &c->probes[i];
-		if (!p->cfg.ro_loads)
+		ev = events ? events[i] : c->probes[i].event;
+		if (!ev || !c->probes[i].cfg.ro_loads)
 			continue;
-		obj = obj_index(ro, p->event->path);
+		obj = obj_index(ro, ev->path, gen);
 		if (obj == -ENOMEM)
 			return obj;
-		for (j = 0; obj >= 0 && j < p->event->nr_sites; j++) {
+		for (j = 0; obj >= 0 && j < ev->nr_sites; j++) {
 			site = site_base[i] + j;
+			if (site >= ro->nr_sites)
+				return -ENOSPC;
 			ro->site_obj[site] = obj;
-			ro->site_pc[site] = p->event->sites[j].pc;
+			ro->site_pc[site] = ev->sites[j].pc;
 		}
 	}
 	return 0;

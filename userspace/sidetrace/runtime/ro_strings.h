@@ -18,6 +18,7 @@
 /* An object whose sites may key strings by address. */
 struct st_ro_obj {
 	const char *path; /* st_event.path */
+	uint32_t gen; /* the set of files it was attached in (loader.h st_site_gen), 0 first */
 	struct st_elf elf; /* open for the session: the bytes of this inode */
 	uint64_t vaddr, len; /* the read-only segment of its literals; len 0: none */
 };
@@ -30,14 +31,19 @@ struct st_ro_strings {
 	uint64_t *site_pc; /* per site: its address in the object */
 };
 
+/* Room for nr_sites sites (st_sites' entries), none keying strings yet. 0 or -ENOMEM. */
+int st_ro_strings_open(struct st_ro_strings *ro, uint32_t nr_sites);
+
 /*
  * Opens the objects of the probes that key strings by address (a
- * st_probe_cfg.ro_loads), numbering sites as site_base does. An object
- * that cannot be read simply keeps its strings read per event. 0 or
- * -ENOMEM.
+ * st_probe_cfg.ro_loads), for probe i's sites from site_base[i] on: of
+ * events[i] (NULL: the compiled events), set gen of files (0: the
+ * session's own). An object that cannot be read simply keeps its strings
+ * read per event. 0, -ENOMEM or -ENOSPC.
  */
-int st_ro_strings_open(struct st_ro_strings *ro, const struct st_compiled *c,
-		       const uint32_t *site_base, uint32_t nr_sites);
+int st_ro_strings_add(struct st_ro_strings *ro, const struct st_compiled *c,
+		      const struct st_event *const *events, const uint32_t *site_base,
+		      uint32_t gen);
 void st_ro_strings_close(struct st_ro_strings *ro);
 
 /* Sets the read-only segment of site, from its address (ro_lo, ro_len), in cfg. */

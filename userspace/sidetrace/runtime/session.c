@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "runtime/replaced.h"
 #include "runtime/session.h"
 #include "util/escape.h"
 
@@ -154,6 +155,8 @@ int st_session_loop(struct st_runner *r, struct st_loader *l, struct st_stream *
 	while (!*stop && !r->exit_requested) {
 		if (l && st_loader_exit_requested(l))
 			break;
+		if (l)
+			st_replaced_poll(l, r->compiled);
 		if (l && st_loader_poll_fault_in(l, r->compiled, err, sizeof(err)) < 0 && !warned) {
 			st_errorf("%s", err);
 			warned = true;
