@@ -22,20 +22,29 @@
  * A string longer than that is cut and counted; a failed read is an
  * error, never an empty string.
  */
-static __always_inline int read_str(void *dst, __u64 p, __u32 probe)
+static __always_inline int read_str_from(void *dst, __u64 p, __u32 probe, bool kernel)
 {
+	const void *last = (const void *)(p + ST_STR_LEN - 1);
 	long n;
 	char c;
 
 	if (!p)
 		return ST_C_ERR_STR;
-	n = bpf_probe_read_user_str(dst, ST_STR_LEN, (const void *)p);
+	n = kernel ? bpf_probe_read_kernel_str(dst, ST_STR_LEN, (const void *)p)
+		   : bpf_probe_read_user_str(dst, ST_STR_LEN, (const void *)p);
 	if (n < 0)
 		return ST_C_ERR_STR;
-	if (n == ST_STR_LEN && !bpf_probe_read_user(&c, 1, (const void *)(p + ST_STR_LEN - 1)) &&
+	if (n == ST_STR_LEN &&
+	    !(kernel ? bpf_probe_read_kernel(&c, 1, last) : bpf_probe_read_user(&c, 1, last)) &&
 	    c != '\0')
 		count(probe, ST_C_STR_TRUNC);
 	return 0;
+}
+
+/* A string of the application's memory: read_str_from() user memory. */
+static __always_inline int read_str(void *dst, __u64 p, __u32 probe)
+{
+	return read_str_from(dst, p, probe, false);
 }
 
 /*
@@ -48,6 +57,15 @@ __noinline int st_read_str(struct st_str *dst, __u64 p, __u32 probe)
 		return ST_C_ERR_STR;
 	zero_words(dst->b, ST_STR_LEN / 8);
 	return read_str(dst->b, p, probe);
+}
+
+/* The same for a string in kernel memory (a tracepoint's record). A global function. */
+__noinline int st_read_kernel_str(struct st_str *dst, __u64 p, __u32 probe)
+{
+	if (!dst)
+		return ST_C_ERR_STR;
+	zero_words(dst->b, ST_STR_LEN / 8);
+	return read_str_from(dst->b, p, probe, true);
 }
 
 /*

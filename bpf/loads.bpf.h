@@ -43,6 +43,8 @@ static __always_inline int decode_sdt(struct st_scratch *s, const struct st_load
 			return ST_C_ERR_USDT;
 		return st_read_str_len(&s->strs[slot], s->sdt[arg], s->sdt[len_arg], probe);
 	}
+	if (ld->want == ST_WANT_STR && ld->kernel)
+		return st_read_kernel_str(&s->strs[slot], s->sdt[arg], probe);
 	if (ld->want == ST_WANT_STR)
 		return st_read_str(&s->strs[slot], s->sdt[arg], probe);
 	s->vals[slot] = s->sdt[arg];
@@ -186,18 +188,39 @@ __noinline int st_plain_load(struct st_scratch *s, const struct st_probe_cfg *cf
 	return 0;
 }
 
-/* Decodes every load of the probe; an event counts its first error only. */
-static __always_inline void decode_all(void *ctx, const struct st_site_cfg *site,
-				       const struct st_probe_cfg *cfg, struct st_scratch *s,
-				       __u32 probe)
+/* An event's decoding starts with nothing decoded. */
+static __always_inline void decode_begin(struct st_scratch *s)
 {
-	__u32 i, arg;
-
 	s->ok = 0;
 	s->first_err = 0;
 	s->comm_done = 0;
 	s->top_err = 0;
 	s->dyn = 0;
+}
+
+/* Decodes the loads, once their SDT arguments are read; counts the event's first error. */
+static __always_inline void decode_loads(const struct st_probe_cfg *cfg, struct st_scratch *s,
+					 __u32 probe)
+{
+	__u32 i;
+
+	for (i = 0; i < ST_MAX_LOADS; i++) {
+		if (i >= cfg->nr_loads)
+			break;
+		st_decode_load(s, cfg, i, probe);
+	}
+	if (RD(s->first_err))
+		count(probe, RD(s->first_err));
+}
+
+/* Decodes every load of the probe; an event counts its first error only. */
+static __always_inline void decode_all(void *ctx, const struct st_site_cfg *site,
+				       const struct st_probe_cfg *cfg, struct st_scratch *s,
+				       __u32 probe)
+{
+	__u32 arg;
+
+	decode_begin(s);
 	if (cfg->nr_loads == 0 && !cfg->whole)
 		return;
 	st_read_sdt(ctx, site, cfg->sdt_mask, s);
@@ -220,13 +243,7 @@ static __always_inline void decode_all(void *ctx, const struct st_site_cfg *site
 		else
 			s->dyn = s->sdt[arg];
 	}
-	for (i = 0; i < ST_MAX_LOADS; i++) {
-		if (i >= cfg->nr_loads)
-			break;
-		st_decode_load(s, cfg, i, probe);
-	}
-	if (RD(s->first_err))
-		count(probe, RD(s->first_err));
+	decode_loads(cfg, s, probe);
 }
 
 /* Integer builtin id (enum st_builtin_id) of this event; probe is its own. */

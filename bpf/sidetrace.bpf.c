@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * The sidetrace programs, attached at SIDE probe sites (USDT) as uprobes
- * whose cookie is the site's index (st_sites). sidetrace_event reads the
+ * whose cookie is the site's index (st_sites), and at kernel tracepoints
+ * (sidetrace_tp) with the same cookies. sidetrace_event reads the
  * SDT arguments and decodes the SIDE argument vector as the collector's
  * configuration says, runs each clause's filter and statements on a small
  * stack machine and aggregates in per-CPU maps; sidetrace_count serves
@@ -33,6 +34,7 @@
  *   record.bpf.h       print(args): the whole event into a record
  *   values.bpf.h       plain values: @m[k] read, stored, added, deleted
  *   interp.bpf.h       the stack machine and sidetrace_event
+ *   tracepoint.bpf.h   sidetrace_tp: tracepoint: probes, fields from the record
  *   specialized.bpf.h  sidetrace_count, sidetrace_plain, sidetrace_flat
  *   keyed.bpf.h        sidetrace_keyed
  *   fault_in.bpf.h     sidetrace_fault_in (sleepable)
@@ -59,6 +61,7 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
 #include "record.bpf.h"
 #include "values.bpf.h"
 #include "interp.bpf.h"
+#include "tracepoint.bpf.h"
 #include "specialized.bpf.h"
 #include "keyed.bpf.h"
 #include "fault_in.bpf.h"

@@ -125,7 +125,10 @@ struct st_load {
 	 * Go string: its bytes have no NUL); 0: the string ends at its NUL.
 	 */
 	__u8 len_arg1;
-	__u8 reserved[3];
+	/* ST_SRC_SDT string: its bytes are kernel memory (a tracepoint's record, a kernel string)
+	 */
+	__u8 kernel;
+	__u8 reserved[2];
 	struct st_step steps[ST_MAX_STEPS];
 	char name[ST_NAME_LEN]; /* ST_SRC_DYN */
 };
@@ -414,6 +417,12 @@ enum st_arg_loc {
 	ST_LOC_MEM, /* in memory at register reg + val */
 	/* in memory at reg + idx_reg * scale + val ("8@-8(%rax,%rdx,8)"; reg may be ST_NO_REG) */
 	ST_LOC_MEM_INDEX,
+	/* A tracepoint's field (tracepoint.bpf.h): in its record at offset val */
+	ST_LOC_TP,
+	/* the address of the record's bytes at offset val: a char array in place */
+	ST_LOC_TP_ADDR,
+	/* a __data_loc field at offset val: its bytes at the record + its low 16 bits */
+	ST_LOC_TP_DATA_LOC,
 };
 
 /* No register: sdt_reg() reads it as 0 (a SIB operand without a base). */

@@ -185,15 +185,18 @@ static void test_errors(void)
 	check_err("unknown probe type", "kprobe:do_sys_open { }", 1, 1,
 		  "unknown probe type 'kprobe': expected side:TARGET:PROVIDER:EVENT, "
 		  "usdt:TARGET:[PROVIDER:]NAME, uprobe:TARGET:FUNCTION[+OFFSET], "
-		  "uretprobe:TARGET:FUNCTION, BEGIN, END, interval:s:N or interval:ms:N");
+		  "uretprobe:TARGET:FUNCTION, tracepoint:CATEGORY:NAME, BEGIN, END, interval:s:N "
+		  "or interval:ms:N");
 	check_err("no probe", "{ @ = count() }", 1, 1,
 		  "expected a probe: side:TARGET:PROVIDER:EVENT, usdt:TARGET:[PROVIDER:]NAME, "
-		  "uprobe:TARGET:FUNCTION[+OFFSET], uretprobe:TARGET:FUNCTION, BEGIN, END, "
+		  "uprobe:TARGET:FUNCTION[+OFFSET], uretprobe:TARGET:FUNCTION, "
+		  "tracepoint:CATEGORY:NAME, BEGIN, END, "
 		  "interval:s:N or interval:ms:N");
 	check_err("empty program", "  // nothing\n", 2, 1,
 		  "empty program: expected a probe: side:TARGET:PROVIDER:EVENT, "
 		  "usdt:TARGET:[PROVIDER:]NAME, uprobe:TARGET:FUNCTION[+OFFSET], "
-		  "uretprobe:TARGET:FUNCTION, BEGIN, END, interval:s:N or interval:ms:N");
+		  "uretprobe:TARGET:FUNCTION, tracepoint:CATEGORY:NAME, BEGIN, END, interval:s:N "
+		  "or interval:ms:N");
 	check_err("missing target", "side: {}", 1, 6,
 		  "expected a target after 'side:': a path (./app, /usr/lib/libfoo.so) or a "
 		  "library name (libfoo)");

@@ -240,13 +240,14 @@ int st_list_probes(const char *pattern, pid_t pid, bool verbose)
 	q.target = ap.target;
 	q.view = st_probe_kind(ap.kind)->view;
 	q.function = ap.event;
+	q.provider = ap.provider;
 	l = st_target_query(&set, &q, err, sizeof(err));
 	if (!l) {
 		st_errorf("%s: %s", ap.target, err);
 		goto cleanup;
 	}
 	for (i = 0; i < l->nr; i++) {
-		if (q.view < ST_VIEW_UPROBE &&
+		if (st_probe_kind_by_name(st_probe_kind(ap.kind)) &&
 		    !st_event_match(&l->events[i], ap.provider, ap.event))
 			continue;
 		st_probe_print_text(stdout, &l->events[i], verbose);

@@ -176,17 +176,13 @@ int st_trace_parse_options(int argc, char **argv, struct st_trace_opts *o)
 
 	memset(o, 0, sizeof(*o));
 	for (;;) {
-		c = getopt_long(argc, argv, "+hVvqdlp:c:f:o:e:b:", longopts, NULL);
 		/*
-		 * Options stop at the first argument (a program file's own
-		 * arguments follow it), but -l's pattern may come before
-		 * them, as bpftrace takes -lv PATTERN -p PID.
+		 * Options anywhere, as bpftrace takes them (prog.bt -c CMD,
+		 * -lv PATTERN -p PID): getopt moves the other arguments, the
+		 * program file and its positional parameters, to the end in
+		 * their order; "--" ends the options, for a parameter such as -5.
 		 */
-		if (c == -1 && o->list && !o->list_pattern && optind < argc &&
-		    argv[optind][0] != '-') {
-			o->list_pattern = argv[optind++];
-			continue;
-		}
+		c = getopt_long(argc, argv, "hVvqdlp:c:f:o:e:b:", longopts, NULL);
 		if (c == -1)
 			break;
 		switch (c) {

@@ -136,8 +136,10 @@ static int add_probe(const struct st_program *prog, struct st_compiled *out,
 	/* A wildcard target (-p) spans objects: the probe names the event's. */
 	if (strchr(target, '*'))
 		target = ev->path;
-	if (asprintf(&p->name, "%s:%s:%s%s%s", st_view_kind(ev), target, ev->provider,
-		     *ev->provider ? ":" : "", ev->name) < 0) {
+	/* A kernel probe has no target: tracepoint:CATEGORY:NAME. */
+	if (asprintf(&p->name, "%s:%s%s%s%s%s", st_view_kind(ev), target,
+		     st_view_kernel(ev) ? "" : ":", ev->provider, *ev->provider ? ":" : "",
+		     ev->name) < 0) {
 		p->name = NULL;
 		return -ENOMEM;
 	}
@@ -215,6 +217,9 @@ int st_compile(const struct st_program *prog, unsigned int flags, struct st_comp
 	}
 	free(ix.slot);
 	for (i = 0; i < out->nr_probes && !err; i++) {
+		/* The specialized programs are uprobes: a kernel probe runs the stack machine. */
+		if (st_view_kernel(out->probes[i].event))
+			continue;
 		cg_find_count_only(out, &out->probes[i]);
 		if (out->probes[i].count_only)
 			continue;

@@ -203,6 +203,7 @@ int cg_add_load(struct cctx *c, const struct st_expr *e)
 		ld.src = ST_SRC_SDT;
 		ld.sdt_arg = ref->idx[0];
 		ld.len_arg1 = t->len_arg1;
+		ld.kernel = t->kernel;
 	}
 	return put_load(c, e, &ld);
 }

@@ -42,6 +42,8 @@ struct st_type {
 	bool counted;
 	/* A counted string field: 1 + the site spec that holds its length (sdt.spec[]), or 0. */
 	uint8_t len_arg1;
+	/* A string in kernel memory (a tracepoint's record), not the application's */
+	bool kernel;
 };
 
 struct st_field {
@@ -70,6 +72,7 @@ enum st_event_view {
 	ST_VIEW_USDT, /* usdt_view.h: arg0..argN, the SDT operands */
 	ST_VIEW_UPROBE, /* functions.h: a function's parameters, arg0..arg5 */
 	ST_VIEW_URETPROBE, /* functions.h: a function's return value, retval */
+	ST_VIEW_TRACEPOINT, /* tracepoints.h: a kernel tracepoint's record fields */
 };
 
 struct st_event {
@@ -99,12 +102,24 @@ static inline bool st_view_located(const struct st_event *ev)
 	return ev->view != ST_VIEW_SIDE;
 }
 
-/* The kind of attach point that names the event: "side", "usdt", "uprobe", "uretprobe". */
+/* The kind of attach point that names the event: "side", "usdt", "uprobe", ... */
 static inline const char *st_view_kind(const struct st_event *ev)
 {
-	static const char *const kinds[] = {"side", "usdt", "uprobe", "uretprobe"};
+	static const char *const kinds[] = {"side", "usdt", "uprobe", "uretprobe", "tracepoint"};
 
 	return kinds[ev->view];
+}
+
+/* A function's view: its fields are parameters, or its return value. */
+static inline bool st_view_function(const struct st_event *ev)
+{
+	return ev->view == ST_VIEW_UPROBE || ev->view == ST_VIEW_URETPROBE;
+}
+
+/* Fired in the kernel, not at a site in a file: no path, no uprobe. */
+static inline bool st_view_kernel(const struct st_event *ev)
+{
+	return ev->view == ST_VIEW_TRACEPOINT;
 }
 
 struct st_event_list {
@@ -117,6 +132,7 @@ struct st_probe_query {
 	const char *target; /* a path or a library name, as written */
 	enum st_event_view view;
 	const char *function; /* ST_VIEW_UPROBE, ST_VIEW_URETPROBE: a glob, [+OFFSET] */
+	const char *provider; /* ST_VIEW_TRACEPOINT: the category's glob (function: the name's) */
 };
 
 #endif /* SIDETRACE_EVENTS_H */

@@ -18,6 +18,7 @@
 #include "discovery/discovery.h"
 #include "discovery/functions.h"
 #include "discovery/targets.h"
+#include "discovery/tracepoints.h"
 #include "discovery/usdt_view.h"
 
 /* Copy a found path out, refusing to truncate it. */
@@ -308,6 +309,37 @@ int st_read_target(const char *name, const char *cmd_path, struct st_event_list 
 }
 
 /*
+ * The kept answer to a query by view, key (a function's target, a
+ * tracepoint's category) and function (or tracepoint name): the one
+ * found, or a new one with an empty list (*fresh). NULL: out of memory.
+ */
+static struct st_function_query *kept_query(struct st_target_set *s, enum st_event_view view,
+					    const char *key, const char *function, bool *fresh)
+{
+	struct st_function_query *fq;
+	size_t i;
+
+	*fresh = false;
+	for (i = 0; i < s->nr_functions; i++) {
+		fq = &s->functions[i];
+		if (fq->view == view && !strcmp(fq->target, key) && !strcmp(fq->function, function))
+			return fq;
+	}
+	fq = realloc(s->functions, (s->nr_functions + 1) * sizeof(*fq));
+	if (!fq)
+		return NULL;
+	s->functions = fq;
+	fq = &fq[s->nr_functions];
+	memset(fq, 0, sizeof(*fq));
+	fq->view = view;
+	fq->target = strdup(key);
+	fq->function = strdup(function);
+	s->nr_functions++;
+	*fresh = true;
+	return fq->target && fq->function ? fq : NULL;
+}
+
+/*
  * uprobe:, uretprobe: a function is probed in its file; an empty target is
  * the -c command, or the -p process's executable.
  */
@@ -317,14 +349,8 @@ query_functions(struct st_target_set *s, const struct st_probe_query *q, char *e
 	struct st_function_query *fq;
 	char path[PATH_MAX], exe[64];
 	const char *name = q->target;
-	size_t i;
+	bool fresh;
 
-	for (i = 0; i < s->nr_functions; i++) {
-		fq = &s->functions[i];
-		if (fq->view == q->view && !strcmp(fq->target, q->target) &&
-		    !strcmp(fq->function, q->function))
-			return &fq->list;
-	}
 	if (!*name && s->cmd_path)
 		name = s->cmd_path;
 	if (!*name && s->pid) {
@@ -335,25 +361,33 @@ query_functions(struct st_target_set *s, const struct st_probe_query *q, char *e
 		snprintf(err, errlen, "empty target: write the program or library to trace");
 		return NULL;
 	}
-	if (target_path(name, s->cmd_path, path, sizeof(path), err, errlen))
-		return NULL;
-	fq = realloc(s->functions, (s->nr_functions + 1) * sizeof(*fq));
+	fq = kept_query(s, q->view, q->target, q->function, &fresh);
 	if (!fq) {
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
-	s->functions = fq;
-	fq = &fq[s->nr_functions];
-	memset(fq, 0, sizeof(*fq));
-	fq->view = q->view;
-	fq->target = strdup(q->target);
-	fq->function = strdup(q->function);
-	s->nr_functions++;
-	if (!fq->target || !fq->function) {
+	if (!fresh)
+		return &fq->list;
+	if (target_path(name, s->cmd_path, path, sizeof(path), err, errlen))
+		return NULL;
+	if (st_discover_functions(path, q->function, q->view, &fq->list, err, errlen))
+		return NULL;
+	return &fq->list;
+}
+
+/* The tracepoints q names (its provider: the category). */
+static const struct st_event_list *
+query_tracepoints(struct st_target_set *s, const struct st_probe_query *q, char *err, size_t errlen)
+{
+	struct st_function_query *fq;
+	bool fresh;
+
+	fq = kept_query(s, q->view, q->provider, q->function, &fresh);
+	if (!fq) {
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
-	if (st_discover_functions(path, q->function, q->view, &fq->list, err, errlen))
+	if (fresh && st_discover_tracepoints(q->provider, q->function, &fq->list, err, errlen))
 		return NULL;
 	return &fq->list;
 }
@@ -362,6 +396,8 @@ const struct st_event_list *st_target_query(struct st_target_set *s, const struc
 					    char *err, size_t errlen)
 {
 	switch (q->view) {
+	case ST_VIEW_TRACEPOINT:
+		return query_tracepoints(s, q, err, errlen);
 	case ST_VIEW_USDT:
 		return st_target_usdt_events(s, q->target, err, errlen);
 	case ST_VIEW_UPROBE:

@@ -20,8 +20,7 @@
 #define TRACEFS_MAGIC 0x74726163
 static const char *const tracefs_dirs[] = {"/sys/kernel/tracing", "/sys/kernel/debug/tracing"};
 
-/* Where tracefs is mounted, mounting it at its usual place when it is nowhere. */
-static const char *tracefs_dir(void)
+const char *st_tracefs_dir(void)
 {
 	struct statfs sfs;
 	size_t i;
@@ -34,27 +33,45 @@ static const char *tracefs_dir(void)
 	return NULL;
 }
 
-/* The declared name in "TYPE NAME[N]" (decl is cut at the ';'), or NULL. */
-static const char *decl_name(char *decl)
+/*
+ * Splits "TYPE NAME[N]" (decl is cut at the ';') into out's type, name
+ * and array; bounds before the name belong to the type ("__data_loc
+ * char[] name").
+ */
+static bool split_decl(char *decl, struct st_tp_format_line *out)
 {
-	char *end = decl + strlen(decl), *bracket = strchr(decl, '[');
+	char *end = decl + strlen(decl), *name;
 
-	if (bracket)
-		end = bracket;
-	*end = '\0';
 	while (end > decl && end[-1] == ' ')
 		*--end = '\0';
-	while (end > decl && end[-1] != ' ' && end[-1] != '*')
-		end--;
-	return *end ? end : NULL;
+	out->array = end > decl && end[-1] == ']';
+	if (out->array) {
+		while (end > decl && end[-1] != '[')
+			end--;
+		*--end = '\0';
+	}
+	name = end;
+	while (name > decl && name[-1] != ' ' && name[-1] != '*')
+		name--;
+	if (!*name || name == decl)
+		return false;
+	/* "char *name": the type keeps its '*', moved one byte on to end it. */
+	if (name[-1] == '*') {
+		memmove(name + 1, name, strlen(name) + 1);
+		*name++ = '\0';
+	} else {
+		name[-1] = '\0';
+	}
+	out->name = name;
+	out->type = decl;
+	return true;
 }
 
-/* Reads one "field:" line into out when it declares field: 1, else 0. */
-static int match_line(char *line, const char *field, struct st_tp_field *out)
+int st_tp_format_line(char *line, struct st_tp_format_line *out)
 {
 	char *decl = strstr(line, "field:"), *semi, *p;
-	const char *name;
 	unsigned int off, size;
+	int sign = 0;
 
 	if (!decl)
 		return 0;
@@ -63,21 +80,22 @@ static int match_line(char *line, const char *field, struct st_tp_field *out)
 	if (!semi)
 		return 0;
 	*semi = '\0';
-	name = decl_name(decl);
-	if (!name || strcmp(name, field))
-		return 0;
 	p = strstr(semi + 1, "offset:");
-	if (!p || sscanf(p, "offset:%u;\tsize:%u;", &off, &size) != 2)
+	if (!p || sscanf(p, "offset:%u;\tsize:%u;\tsigned:%d;", &off, &size, &sign) < 2)
 		return 0;
-	out->offset = off;
-	out->size = size;
+	if (!split_decl(decl, out))
+		return 0;
+	out->where.offset = off;
+	out->where.size = size;
+	out->is_signed = sign == 1;
 	return 1;
 }
 
 int st_tp_field(const char *category, const char *event, const char *field, struct st_tp_field *out,
 		char *err, size_t errlen)
 {
-	const char *dir = tracefs_dir();
+	const char *dir = st_tracefs_dir();
+	struct st_tp_format_line fl;
 	char path[512], line[512];
 	int ret = -ENOENT;
 	FILE *f;
@@ -94,9 +112,12 @@ int st_tp_field(const char *category, const char *event, const char *field, stru
 		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
 		return ret;
 	}
-	while (ret && fgets(line, sizeof(line), f))
-		if (match_line(line, field, out))
+	while (ret && fgets(line, sizeof(line), f)) {
+		if (st_tp_format_line(line, &fl) && !strcmp(fl.name, field)) {
+			*out = fl.where;
 			ret = 0;
+		}
+	}
 	fclose(f);
 	if (ret)
 		snprintf(err, errlen, "tracepoint %s:%s has no field %s on this kernel", category,

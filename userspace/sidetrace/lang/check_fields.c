@@ -71,7 +71,7 @@ static int unknown_field(struct checker *c, const struct st_expr *e, uint32_t se
 		if (ck_is_near(name, fields[i].name))
 			ck_names_add(&near, fields[i].name, NULL);
 	}
-	if (seg == 0 && ev->view >= ST_VIEW_UPROBE) {
+	if (seg == 0 && st_view_function(ev)) {
 		ck_err(c, e->path[seg].pos, "function %s has no parameter '%s'%s%s", ev->name, name,
 		       ev->error ? ": " : "; it has: ", ev->error ? ev->error : all.buf);
 	} else if (seg == 0) {

@@ -40,6 +40,13 @@ static int no_match(struct checker *c, const struct st_attach_point *p,
 			      "no function of %s matches %s (its symbol tables "
 			      "name none so, nor their C++ names)",
 			      p->target, p->event);
+	if (!st_probe_kind(p->kind)->has_target) {
+		ck_err(c, p->provider_pos, "no %s %s:%s on this kernel (tracefs lists none so)",
+		       st_probe_kind(p->kind)->name, p->provider, p->event);
+		st_diag_hint(c->diag, "sidetrace -l '%s:%s:*' lists those of %s",
+			     st_probe_kind(p->kind)->name, p->provider, p->provider);
+		return -EINVAL;
+	}
 	snprintf(want, sizeof(want), "%s:%s", p->provider, p->event);
 	for (i = 0; i < l->nr; i++) {
 		ck_names_add(&all, l->events[i].provider, l->events[i].name);
@@ -72,12 +79,12 @@ int ck_sites_point(struct checker *c, struct st_attach_point *p)
 	q.target = p->target;
 	q.view = st_probe_kind(p->kind)->view;
 	q.function = p->event;
+	q.provider = p->provider;
 	l = c->src->probe_events(c->src->ctx, &q, why, sizeof(why));
 	if (!l)
 		return ck_err(c, p->target_pos, "cannot read the events of %s: %s", p->target,
 			      why[0] ? why : "unknown error");
-	/* A function query's answer holds the functions that match, and only them. */
-	by_name = st_probe_kind(p->kind)->args != ST_ARGS_DWARF;
+	by_name = st_probe_kind_by_name(st_probe_kind(p->kind));
 	for (i = 0; i < l->nr; i++) {
 		if (by_name && !st_event_match(&l->events[i], p->provider, p->event))
 			continue;

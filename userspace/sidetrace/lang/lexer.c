@@ -443,17 +443,11 @@ static int lex_function(struct st_lexer *lx, const struct st_probe_kind *k,
 	return 0;
 }
 
-/*
- * side:TARGET:PROVIDER:EVENT, usdt:TARGET:[PROVIDER:]NAME: a usdt: probe
- * without a provider matches it in every provider, as bpftrace's.
- */
-static int lex_event_probe(struct st_lexer *lx, const struct st_probe_kind *k,
-			   struct st_attach_point *p)
+/* kind:TARGET, the file of an event probe: into p->target. */
+static int lex_target(struct st_lexer *lx, const struct st_probe_kind *k, struct st_attach_point *p)
 {
 	static const char target_stop[] = ":,{}()";
-	char *last;
 
-	p->kind = k->kind;
 	if (peek(lx, 0) != ':')
 		return fail(lx, lx->pos, "expected ':' before the target (%s)", k->syntax);
 	bump(lx);
@@ -466,9 +460,36 @@ static int lex_event_probe(struct st_lexer *lx, const struct st_probe_kind *k,
 			    "expected a target after '%s:': a path (./app, /usr/lib/libfoo.so) "
 			    "or a library name (libfoo)",
 			    k->name);
+	return 0;
+}
+
+/*
+ * side:TARGET:PROVIDER:EVENT, usdt:TARGET:[PROVIDER:]NAME (a usdt: probe
+ * without a provider matches it in every provider, as bpftrace's),
+ * tracepoint:CATEGORY:NAME (no target: the kernel's).
+ */
+static int lex_event_probe(struct st_lexer *lx, const struct st_probe_kind *k,
+			   struct st_attach_point *p)
+{
+	bool tp = k->kind == ST_AP_TRACEPOINT;
+	char *last;
+	int ret;
+
+	p->kind = k->kind;
+	if (k->has_target) {
+		ret = lex_target(lx, k, p);
+		if (ret)
+			return ret;
+	} else {
+		p->target_pos = lx->pos;
+		p->target = strdup("");
+		if (!p->target)
+			return -ENOMEM;
+	}
 	if (k->args == ST_ARGS_DWARF)
 		return lex_function(lx, k, p);
-	p->provider = event_word(lx, k, "provider", "a provider", &p->provider_pos);
+	p->provider = tp ? event_word(lx, k, "category", "a category", &p->provider_pos)
+			 : event_word(lx, k, "provider", "a provider", &p->provider_pos);
 	if (!p->provider)
 		return st_diag_is_set(lx->diag) ? -1 : -ENOMEM;
 	if (k->kind == ST_AP_USDT && peek(lx, 0) != ':') {
@@ -478,8 +499,12 @@ static int lex_event_probe(struct st_lexer *lx, const struct st_probe_kind *k,
 		p->provider = strdup("*");
 		return p->provider ? 0 : -ENOMEM;
 	}
-	last = k->kind == ST_AP_USDT ? event_word(lx, k, "probe", "a probe", &p->event_pos)
-				     : event_word(lx, k, "event", "an event", &p->event_pos);
+	if (k->kind == ST_AP_USDT)
+		last = event_word(lx, k, "probe", "a probe", &p->event_pos);
+	else if (tp)
+		last = event_word(lx, k, "tracepoint", "a tracepoint", &p->event_pos);
+	else
+		last = event_word(lx, k, "event", "an event", &p->event_pos);
 	if (!last)
 		return st_diag_is_set(lx->diag) ? -1 : -ENOMEM;
 	p->event = last;

@@ -6,15 +6,17 @@
 #include "lang/probe_kinds.h"
 
 static const struct st_probe_kind kinds[] = {
-	{ST_AP_SIDE, "side", "side:TARGET:PROVIDER:EVENT", true, ST_ARGS_SIDE, ST_VIEW_SIDE},
-	{ST_AP_USDT, "usdt", "usdt:TARGET:[PROVIDER:]NAME", true, ST_ARGS_SDT, ST_VIEW_USDT},
-	{ST_AP_UPROBE, "uprobe", "uprobe:TARGET:FUNCTION[+OFFSET]", true, ST_ARGS_DWARF,
+	{ST_AP_SIDE, "side", "side:TARGET:PROVIDER:EVENT", true, true, ST_ARGS_SIDE, ST_VIEW_SIDE},
+	{ST_AP_USDT, "usdt", "usdt:TARGET:[PROVIDER:]NAME", true, true, ST_ARGS_SDT, ST_VIEW_USDT},
+	{ST_AP_UPROBE, "uprobe", "uprobe:TARGET:FUNCTION[+OFFSET]", true, true, ST_ARGS_DWARF,
 	 ST_VIEW_UPROBE},
-	{ST_AP_URETPROBE, "uretprobe", "uretprobe:TARGET:FUNCTION", true, ST_ARGS_DWARF,
+	{ST_AP_URETPROBE, "uretprobe", "uretprobe:TARGET:FUNCTION", true, true, ST_ARGS_DWARF,
 	 ST_VIEW_URETPROBE},
-	{ST_AP_BEGIN, "BEGIN", "BEGIN", false, ST_ARGS_NONE, ST_VIEW_SIDE},
-	{ST_AP_END, "END", "END", false, ST_ARGS_NONE, ST_VIEW_SIDE},
-	{ST_AP_INTERVAL, "interval", "interval:s:N or interval:ms:N", false, ST_ARGS_NONE,
+	{ST_AP_TRACEPOINT, "tracepoint", "tracepoint:CATEGORY:NAME", true, false, ST_ARGS_RECORD,
+	 ST_VIEW_TRACEPOINT},
+	{ST_AP_BEGIN, "BEGIN", "BEGIN", false, false, ST_ARGS_NONE, ST_VIEW_SIDE},
+	{ST_AP_END, "END", "END", false, false, ST_ARGS_NONE, ST_VIEW_SIDE},
+	{ST_AP_INTERVAL, "interval", "interval:s:N or interval:ms:N", false, false, ST_ARGS_NONE,
 	 ST_VIEW_SIDE},
 };
 
@@ -51,4 +53,9 @@ const char *st_probe_kinds_syntax(void)
 		off += snprintf(syntax + off, sizeof(syntax) - off, "%s%s", i ? ", " : "",
 				kinds[i].syntax);
 	return syntax;
+}
+
+bool st_probe_kind_by_name(const struct st_probe_kind *k)
+{
+	return k->args != ST_ARGS_DWARF;
 }

@@ -19,14 +19,17 @@ enum st_args_from {
 	ST_ARGS_SIDE, /* the SIDE description's fields */
 	ST_ARGS_SDT, /* the SDT operands of the probe's note: arg0..argN */
 	ST_ARGS_DWARF, /* a function's parameters (DWARF), arg0..arg5, retval */
+	ST_ARGS_RECORD, /* a kernel tracepoint's record fields, by name (tracefs) */
 };
 
 struct st_probe_kind {
 	enum st_ap_kind kind;
 	const char *name; /* as written before the first ':' */
 	const char *syntax; /* for messages */
-	/* Matched to the events of targets and attached as uprobes at their sites. */
+	/* Matched to events (of targets, or the kernel's) and attached where they fire. */
 	bool on_sites;
+	/* Written with a TARGET (a file) before its event: kind:TARGET:... */
+	bool has_target;
 	enum st_args_from args;
 	enum st_event_view view; /* which view of a target's probes it matches (on_sites) */
 };
@@ -36,6 +39,13 @@ const struct st_probe_kind *st_probe_kind(enum st_ap_kind kind);
 
 /* The row named name (len bytes), or NULL. */
 const struct st_probe_kind *st_probe_kind_named(const char *name, size_t len);
+
+/*
+ * Whether a query's answer is filtered by provider and name globs
+ * (st_event_match()); a function query's answer holds only the functions
+ * that match.
+ */
+bool st_probe_kind_by_name(const struct st_probe_kind *k);
 
 /* Every kind's syntax, for "expected ..." messages. */
 const char *st_probe_kinds_syntax(void);

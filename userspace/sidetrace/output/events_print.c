@@ -274,8 +274,11 @@ static void print_operands(FILE *f, const struct st_event *ev)
 void st_probe_print_text(FILE *f, const struct st_event *ev, bool fields)
 {
 	fprintf(f, "%s:", st_view_kind(ev));
-	st_fputs_text(f, ev->path);
-	fputc(':', f);
+	/* A kernel probe has no file: kind:CATEGORY:NAME. */
+	if (!st_view_kernel(ev)) {
+		st_fputs_text(f, ev->path);
+		fputc(':', f);
+	}
 	if (*ev->provider)
 		print_names(f, ev->provider, ev->name);
 	else

@@ -38,6 +38,61 @@ static uint32_t count_slot1(const struct st_compiled_probe *p)
 	return p->count_only && p->nr_counts == 1 ? p->counts[0] + 1 : 0;
 }
 
+/* Attaches prog to tracepoint probe i's event ev, whose site is number site. */
+static int attach_tracepoint(struct st_loader *l, struct bpf_program *prog,
+			     const struct st_compiled *c, uint32_t i, const struct st_event *ev,
+			     uint32_t site, char *err, size_t errlen)
+{
+	LIBBPF_OPTS(bpf_tracepoint_opts, opts, .bpf_cookie = ST_COOKIE(site, i, 0));
+	struct bpf_link *link;
+	int ret;
+
+	/* The record is kernel memory, never paged in: no fault-in. */
+	if (prog == l->skel->progs.sidetrace_fault_in)
+		return 0;
+	link = bpf_program__attach_tracepoint_opts(prog, ev->provider, ev->name, &opts);
+	if (!link) {
+		ret = -errno;
+		snprintf(err, errlen, "cannot attach to %s: %s", c->probes[i].name, strerror(-ret));
+		return ret;
+	}
+	l->links[l->nr_links++] = link;
+	return 0;
+}
+
+/*
+ * Attaches prog at the n sites of path: offsets, semaphores and cookies.
+ * 0 or a negative errno.
+ */
+static int attach_sites(struct st_loader *l, struct bpf_program *prog, const char *path,
+			const uint64_t *offs, const uint64_t *refs, const uint64_t *cookies,
+			uint32_t n, bool ret_probe)
+{
+	LIBBPF_OPTS(bpf_uprobe_opts, opts);
+	struct bpf_link *link;
+	uint32_t k;
+	int fd;
+
+	if (l->multi) {
+		fd = st_uprobe_multi_link(bpf_program__fd(prog), path, offs, refs, cookies, n,
+					  l->pid > 0 ? l->pid : 0, ret_probe);
+		if (fd < 0)
+			return fd;
+		l->link_fds[l->nr_link_fds++] = fd;
+		return 0;
+	}
+	for (k = 0; k < n; k++) {
+		opts.retprobe = ret_probe;
+		opts.ref_ctr_offset = refs[k];
+		opts.bpf_cookie = cookies[k];
+		link = bpf_program__attach_uprobe_opts(prog, l->pid, path, offs[k], &opts);
+		if (!link)
+			return -errno;
+		l->links[l->nr_links++] = link;
+	}
+	return 0;
+}
+
 /*
  * Attaches prog at every site of the probes that want[] selects, in the
  * files of gen (NULL: the session's own): one uprobe_multi link per file
@@ -49,13 +104,11 @@ static int attach_prog(struct st_loader *l, const struct st_compiled *c, struct 
 		       const bool *want, const struct st_site_gen *gen, char *err, size_t errlen)
 {
 	const uint32_t *site_base = gen ? gen->site_base : l->site_base;
-	LIBBPF_OPTS(bpf_uprobe_opts, opts);
 	uint64_t *offs, *refs, *cookies;
 	const struct st_event *ev;
-	struct bpf_link *link;
 	uint32_t i, j, k, n;
-	int ret = 0, fd;
 	bool *done;
+	int ret = 0;
 
 	offs = calloc(l->site_cap + 1, sizeof(*offs));
 	refs = calloc(l->site_cap + 1, sizeof(*refs));
@@ -73,6 +126,13 @@ static int attach_prog(struct st_loader *l, const struct st_compiled *c, struct 
 
 		if (!first || !want[i] || done[i])
 			continue;
+		if (st_view_kernel(first)) {
+			done[i] = true;
+			ret = attach_tracepoint(l, prog, c, i, first, site_base[i], err, errlen);
+			if (ret)
+				goto cleanup;
+			continue;
+		}
 		n = 0;
 		/* One link per file and kind: entries, or returns. */
 		for (j = i; j < c->nr_probes; j++) {
@@ -90,30 +150,11 @@ static int attach_prog(struct st_loader *l, const struct st_compiled *c, struct 
 		}
 		if (!n)
 			continue;
-		if (l->multi) {
-			fd = st_uprobe_multi_link(bpf_program__fd(prog), path, offs, refs, cookies,
-						  n, l->pid > 0 ? l->pid : 0, ret_probe);
-			if (fd < 0) {
-				ret = fd;
-				snprintf(err, errlen, "cannot attach to %s in %s: %s",
-					 c->probes[i].name, path, strerror(-ret));
-				goto cleanup;
-			}
-			l->link_fds[l->nr_link_fds++] = fd;
-			continue;
-		}
-		for (k = 0; k < n; k++) {
-			opts.retprobe = ret_probe;
-			opts.ref_ctr_offset = refs[k];
-			opts.bpf_cookie = cookies[k];
-			link = bpf_program__attach_uprobe_opts(prog, l->pid, path, offs[k], &opts);
-			if (!link) {
-				ret = -errno;
-				snprintf(err, errlen, "cannot attach to %s in %s: %s",
-					 c->probes[i].name, path, strerror(-ret));
-				goto cleanup;
-			}
-			l->links[l->nr_links++] = link;
+		ret = attach_sites(l, prog, path, offs, refs, cookies, n, ret_probe);
+		if (ret) {
+			snprintf(err, errlen, "cannot attach to %s in %s: %s", c->probes[i].name,
+				 path, strerror(-ret));
+			goto cleanup;
 		}
 	}
 cleanup:
@@ -207,6 +248,9 @@ int st_loader_attach(struct st_loader *l, const struct st_compiled *c, pid_t pid
 		goto cleanup;
 	}
 	l->pid = pid;
+	/* Uprobes go to the process; tracepoints fire for every task and filter. */
+	if (pid > 0 && !l->follow)
+		l->skel->bss->st_tp_tgid = pid;
 	if (l->follow) {
 		ret = st_follow_start(l, pid, err, errlen);
 		if (ret)

@@ -244,6 +244,9 @@ static int find_targets(struct st_exporter *x, char *err, size_t errlen)
 		const struct st_compiled *c = x->units[i].compiled;
 
 		for (p = 0; p < c->nr_probes; p++) {
+			/* A kernel probe has no file that processes map. */
+			if (st_view_kernel(c->probes[p].event))
+				continue;
 			ret = add_target(x, c->probes[p].event->path, err, errlen);
 			if (ret)
 				return ret;

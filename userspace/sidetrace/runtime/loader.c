@@ -141,7 +141,7 @@ static int set_prog(const struct st_loader *l, struct bpf_program *prog, bool on
 	int err;
 
 	err = bpf_program__set_autoload(prog, on);
-	if (!err && on && l->multi)
+	if (!err && on && l->multi && prog != l->skel->progs.sidetrace_tp)
 		err = bpf_program__set_expected_attach_type(prog, ST_BPF_TRACE_UPROBE_MULTI);
 	return err;
 }
@@ -153,6 +153,7 @@ void st_loader_main_progs(const struct st_loader *l, struct bpf_program *progs[S
 	progs[2] = l->skel->progs.sidetrace_keyed;
 	progs[3] = l->skel->progs.sidetrace_plain;
 	progs[4] = l->skel->progs.sidetrace_event;
+	progs[5] = l->skel->progs.sidetrace_tp;
 }
 
 /*
@@ -162,6 +163,8 @@ void st_loader_main_progs(const struct st_loader *l, struct bpf_program *progs[S
 struct bpf_program *st_loader_serving_prog(const struct st_loader *l,
 					   const struct st_compiled_probe *p)
 {
+	if (st_view_kernel(p->event))
+		return l->skel->progs.sidetrace_tp;
 	if (p->count_only)
 		return l->skel->progs.sidetrace_count;
 	if (p->flat)

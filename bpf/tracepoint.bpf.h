@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * sidetrace_tp: the program of tracepoint: probes. Its context is the
+ * tracepoint's record; its "site" says where each field is in it
+ * (ST_LOC_TP*, from the tracepoint's format), and the fields become the
+ * SDT arguments that the loads and the stack machine read as for any
+ * other probe. The record is kernel memory: read with
+ * bpf_probe_read_kernel(), as are its strings (st_load.kernel).
+ */
+#ifndef SIDETRACE_TRACEPOINT_BPF_H
+#define SIDETRACE_TRACEPOINT_BPF_H
+
+/* Uses loads.bpf.h and interp.bpf.h. */
+#if !defined(SIDETRACE_LOADS_BPF_H) || !defined(SIDETRACE_INTERP_BPF_H)
+#error "sidetrace.bpf.c includes the fragments in the order of their use"
+#endif
+
+/*
+ * -p: the process whose events count (0: every process). Uprobes are
+ * attached to the process itself; a tracepoint fires for every task.
+ */
+__u32 st_tp_tgid;
+
+/*
+ * Offsets into a record are below 64 KiB (a __data_loc holds 16 bits of
+ * one): masked so, for the verifier, which adds no unbounded value to a
+ * context pointer.
+ */
+#define TP_OFF(x) ((__u32)(x)&0xffff)
+
+/* Field a of the record rec, as an SDT argument's value; 0 or an error. */
+static __always_inline int tp_field(void *rec, const struct st_arg_spec *a, __u64 *out)
+{
+	__u32 n = a->size < 0 ? -a->size : a->size, loc = 0;
+	__u64 v = 0;
+
+	switch (a->loc) {
+	case ST_LOC_TP:
+		if (n > 8 || bpf_probe_read_kernel(&v, n & 15, rec + TP_OFF(a->val)))
+			return ST_C_ERR_USDT;
+		*out = sign_extend(v, n, a->size < 0);
+		return 0;
+	case ST_LOC_TP_ADDR:
+		*out = (__u64)(rec + TP_OFF(a->val));
+		return 0;
+	case ST_LOC_TP_DATA_LOC:
+		if (bpf_probe_read_kernel(&loc, sizeof(loc), rec + TP_OFF(a->val)))
+			return ST_C_ERR_USDT;
+		*out = (__u64)(rec + TP_OFF(loc));
+		return 0;
+	default:
+		return ST_C_ERR_USDT;
+	}
+}
+
+/* The fields in mask into s->sdt, those that could not be read marked in s->sdt_bad. */
+static __noinline int read_tp_fields(void *rec, const struct st_site_cfg *site, __u32 mask,
+				     struct st_scratch *s)
+{
+	__u32 i;
+
+	if (!site || !s)
+		return 0;
+	s->sdt_bad = 0;
+	for (i = 0; i < ST_MAX_SDT_ARGS; i++) {
+		if (!(mask >> i))
+			break;
+		if ((mask & (1U << i)) && tp_field(rec, &site->args[i], &s->sdt[i]))
+			s->sdt_bad |= 1U << i;
+	}
+	return 0;
+}
+
+SEC("tracepoint")
+int sidetrace_tp(void *ctx)
+{
+	const struct st_probe_cfg *cfg;
+	const struct st_site_cfg *site;
+	struct st_scratch *s;
+	__u32 probe;
+
+	if (st_tp_tgid && bpf_get_current_pid_tgid() >> 32 != st_tp_tgid)
+		return 0;
+	s = enter_probe(ctx, &site, &cfg, &probe);
+	if (!s)
+		return 0;
+	decode_begin(s);
+	if (cfg->nr_loads) {
+		read_tp_fields(ctx, site, cfg->sdt_mask, s);
+		decode_loads(cfg, s, probe);
+	}
+	run(cfg, s, probe);
+	RD(s->busy) = 0;
+	return 0;
+}
+
+#endif /* SIDETRACE_TRACEPOINT_BPF_H */

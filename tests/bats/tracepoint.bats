@@ -1,0 +1,102 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
+# tracepoint:CATEGORY:NAME end to end on the running kernel: fields typed
+# from tracefs, exact syscall totals against req_writes' ground truth,
+# -p filtering, strings of every kind a record holds, and a map set at a
+# side: probe read in a tracepoint clause (requests attributed across the
+# user/kernel boundary).
+
+load helpers
+bats_require_minimum_version 1.5.0
+
+setup_file() {
+	cc -O2 -Wall -I"$ROOT/include" "$BATS_TEST_DIRNAME/../fixtures/req_writes.c" \
+		-o "$BATS_FILE_TMPDIR/req_writes" "$OUT/libside.a" -lpthread
+}
+
+setup() {
+	D=$BATS_TEST_TMPDIR
+	RW=$BATS_FILE_TMPDIR/req_writes
+}
+
+# The ground truth's total of field (calls or bytes) over every line.
+truth_total() { # file field
+	awk -v f="$2" '{ for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == f) s += kv[2] } } END { print s + 0 }' "$1"
+}
+
+@test "-lv lists a tracepoint's fields with the types its format gives" {
+	run -0 "$SIDETRACE" -lv 'tracepoint:syscalls:sys_enter_openat'
+	[ "${lines[0]}" = "tracepoint:syscalls:sys_enter_openat" ]
+	[[ "$output" == *"    dfd: s32"* ]]
+	[[ "$output" == *"    filename: string"* ]]
+	[[ "$output" != *common_* ]]
+	run -0 "$SIDETRACE" -l 'tracepoint:sched:sched_process_e*'
+	[[ "$output" == *"tracepoint:sched:sched_process_exec"* ]]
+	[[ "$output" == *"tracepoint:sched:sched_process_exit"* ]]
+}
+
+@test "sys_enter_write and sys_exit_write of one process (-p): exact calls and bytes" {
+	start_app "$D/rw.out" "$RW" -w "$D/go" 300
+	"$SIDETRACE" -p "$APP_PID" -e '
+tracepoint:syscalls:sys_enter_write /tid != pid/ { @calls = count(); @bytes = sum(args.count); }
+tracepoint:syscalls:sys_exit_write /tid != pid/ { @ret = sum(args.ret); }' > "$D/out" 2>&1 &
+	local st=$! i
+	for i in $(seq 100); do grep -q '^Attaching' "$D/out" && break; sleep 0.1; done
+	# Another process writing meanwhile: not counted.
+	dd if=/dev/zero of=/dev/null bs=512 count=2000 2> /dev/null
+	touch "$D/go"
+	wait $APP
+	wait $st
+	cat "$D/out" "$D/rw.out"
+	tail -n +2 "$D/rw.out" > "$D/truth"
+	grep -q "^@calls: $(truth_total "$D/truth" calls)\$" "$D/out"
+	grep -q "^@bytes: $(truth_total "$D/truth" bytes)\$" "$D/out"
+	grep -q "^@ret: $(truth_total "$D/truth" bytes)\$" "$D/out"
+}
+
+@test "a map set at side: and read at a tracepoint attributes write(2) bytes to requests exactly" {
+	cat > "$D/attr.st" <<EOF
+side:$RW:rq:begin { @path[tid] = args.path; }
+tracepoint:syscalls:sys_enter_write /@path[tid] != ""/ {
+	@bytes[@path[tid]] = sum(args.count);
+	@calls[@path[tid]] = count();
+}
+side:$RW:rq:end { delete(@path[tid]); }
+EOF
+	# Options after the program file, as bpftrace takes them.
+	run -0 "$SIDETRACE" "$D/attr.st" -c "$RW 400"
+	echo "$output"
+	local path line
+	for path in /api/users /api/orders /static/logo.png; do
+		line=$(grep "^$path " <<< "$output")
+		[[ "$output" == *"@calls[$path]: $(sed 's/.*calls=\([0-9]*\).*/\1/' <<< "$line")"* ]]
+		[[ "$output" == *"@bytes[$path]: $(sed 's/.*bytes=\([0-9]*\).*/\1/' <<< "$line")"* ]]
+	done
+	# Writes outside any request are in no path.
+	[ "$(grep -c '^@calls\[' <<< "$output")" = 3 ]
+}
+
+@test "strings from a record: __data_loc, char arrays in place, and syscall pointers" {
+	run -0 "$SIDETRACE" -e 'tracepoint:sched:sched_process_exec { @exec[args.filename] = count(); }' \
+		-c 'sh -c "/bin/true; /bin/true; /bin/true"'
+	[[ "$output" == *"@exec[/bin/true]: 3"* ]]
+	run -0 "$SIDETRACE" -e 'tracepoint:sched:sched_process_fork { @[args.parent_comm] = count(); }' \
+		-c 'sh -c "/bin/true; /bin/true"'
+	[[ "$output" == *"@[sh]: 2"* ]]
+	run -0 "$SIDETRACE" -e 'tracepoint:syscalls:sys_enter_openat /comm == "cat"/ { @[str(args.filename)] = count(); }' \
+		-c "cat $ROOT/README.md $ROOT/Makefile"
+	[[ "$output" == *"@[$ROOT/README.md]: 1"* ]]
+	[[ "$output" == *"@[$ROOT/Makefile]: 1"* ]]
+}
+
+@test "a tracepoint that is not there, a field it has not, an array: each refused with its reason" {
+	run -1 "$SIDETRACE" -e 'tracepoint:syscalls:sys_enter_wrte { @ = count(); }'
+	[[ "$output" == *"no tracepoint syscalls:sys_enter_wrte on this kernel"* ]]
+	[[ "$output" == *"sidetrace -l 'tracepoint:syscalls:*'"* ]]
+	run -1 "$SIDETRACE" -e 'tracepoint:syscalls:sys_enter_write { @ = sum(args.cnt); }'
+	[[ "$output" == *"has no field 'cnt'; its fields: __syscall_nr, fd, buf, count"* ]]
+	run -1 "$SIDETRACE" -e 'tracepoint:raw_syscalls:sys_enter { @[args.args] = count(); }'
+	[[ "$output" == *"an array, which tracepoint: probes do not read yet"* ]]
+	run -1 "$SIDETRACE" -e 'tracepoint:syscalls { @ = count(); }'
+	[[ "$output" == *"expected ':' before the tracepoint (tracepoint:CATEGORY:NAME)"* ]]
+}
