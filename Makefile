@@ -253,7 +253,7 @@ $(OUTPUT)/fuzz/obj/%.o: userspace/%.c
 $(FUZZERS): $(OUTPUT)/fuzz/%: tests/fuzz/%.c $(FUZZ_OBJS)
 	$(call msg,FUZZER,$@)
 	$(Q)$(CLANG) $(SAN_CFLAGS) -fsanitize=fuzzer $(SAN_WARN) $(DEPFLAGS) $(INCLUDES) $< \
-		$(FUZZ_OBJS) -o $@ -ldw -lelf -lcapstone -lstdc++ -lz
+		$(FUZZ_OBJS) -o $@ -lbpf -ldw -lelf -lcapstone -lstdc++ -lz
 
 # The collector built with ASan and UBSan, apart in $(OUTPUT)/asan; `make
 # test` and `make test-asan` run the bats and one-liner suites with it.

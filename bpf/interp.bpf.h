@@ -387,8 +387,8 @@ static __always_inline void run(const struct st_probe_cfg *cfg, struct st_scratc
 	bpf_loop(ST_MAX_INSNS, run_step, &rc, 0);
 }
 
-SEC("uprobe")
-int sidetrace_event(void *ctx)
+/* An event of a probe whose arguments are in ctx, a struct pt_regs. */
+static __always_inline int on_regs(void *ctx)
 {
 	const struct st_probe_cfg *cfg;
 	const struct st_site_cfg *site;
@@ -403,6 +403,37 @@ int sidetrace_event(void *ctx)
 	/* Only runs on this CPU read the flag: a plain store releases it. */
 	RD(s->busy) = 0;
 	return 0;
+}
+
+SEC("uprobe")
+int sidetrace_event(void *ctx)
+{
+	return on_regs(ctx);
+}
+
+/*
+ * -p: the process whose kernel events count (0: every process). Uprobes
+ * are attached to the process itself; a tracepoint or a kprobe fires for
+ * every task.
+ */
+__u32 st_kernel_tgid;
+
+static __always_inline bool other_process(void)
+{
+	return st_kernel_tgid && bpf_get_current_pid_tgid() >> 32 != st_kernel_tgid;
+}
+
+/*
+ * kprobe: and kretprobe: probes: the same registers, the same program;
+ * apart because a uprobe program loaded for uprobe_multi links cannot be
+ * attached to a kprobe.
+ */
+SEC("kprobe")
+int sidetrace_kprobe(void *ctx)
+{
+	if (other_process())
+		return 0;
+	return on_regs(ctx);
 }
 
 #endif /* SIDETRACE_INTERP_BPF_H */

@@ -51,6 +51,13 @@ static __always_inline int decode_sdt(struct st_scratch *s, const struct st_load
 	return 0;
 }
 
+/* Reads n bytes at addr: the application's memory, or the kernel's (st_load.kernel). */
+static __always_inline long read_mem(void *dst, __u32 n, __u64 addr, bool kernel)
+{
+	return kernel ? bpf_probe_read_kernel(dst, n, (const void *)addr)
+		      : bpf_probe_read_user(dst, n, (const void *)addr);
+}
+
 /*
  * Decodes load ld (ST_SRC_MEM, sidetrace.h): memory reached from a pointer
  * in an SDT argument, every read bounded and checked. A global function.
@@ -71,18 +78,20 @@ __noinline int st_read_mem(struct st_scratch *s, const struct st_load *ld, __u32
 	for (i = 0; i + 1 < ST_MAX_STEPS && i + 1 < nr; i++) {
 		addr += ld->steps[i].index;
 		if (ld->steps[i].size == ST_MEM_DEREF &&
-		    bpf_probe_read_user(&addr, sizeof(addr), (const void *)addr))
+		    read_mem(&addr, sizeof(addr), addr, ld->kernel))
 			return ST_C_ERR_ARG;
 	}
 	last = &ld->steps[(nr - 1) & (ST_MAX_STEPS - 1)];
 	addr += last->index;
 	if (ld->want == ST_WANT_STR) {
-		if (last->size && bpf_probe_read_user(&addr, sizeof(addr), (const void *)addr))
+		if (last->size && read_mem(&addr, sizeof(addr), addr, ld->kernel))
 			return ST_C_ERR_ARG;
+		if (ld->kernel)
+			return st_read_kernel_str(&s->strs[slot & (ST_MAX_LOADS - 1)], addr, probe);
 		return st_read_str(&s->strs[slot & (ST_MAX_LOADS - 1)], addr, probe);
 	}
 	n = last->size;
-	if (!n || n > 8 || bpf_probe_read_user(&v, n & 15, (const void *)addr))
+	if (!n || n > 8 || read_mem(&v, n & 15, addr, ld->kernel))
 		return ST_C_ERR_ARG;
 	if (last->label == SIDE_TYPE_BOOL)
 		v = sign_extend(v, n, false) != 0;

@@ -125,7 +125,10 @@ struct st_load {
 	 * Go string: its bytes have no NUL); 0: the string ends at its NUL.
 	 */
 	__u8 len_arg1;
-	/* ST_SRC_SDT string: its bytes are kernel memory (a tracepoint's record, a kernel string)
+	/*
+	 * The memory read is the kernel's: an ST_SRC_SDT string (in a
+	 * tracepoint's record, a kernel string), or every read of an
+	 * ST_SRC_MEM load (a kernel function's argument and what it points to).
 	 */
 	__u8 kernel;
 	__u8 reserved[2];

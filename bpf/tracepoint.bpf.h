@@ -16,12 +16,6 @@
 #endif
 
 /*
- * -p: the process whose events count (0: every process). Uprobes are
- * attached to the process itself; a tracepoint fires for every task.
- */
-__u32 st_tp_tgid;
-
-/*
  * Offsets into a record are below 64 KiB (a __data_loc holds 16 bits of
  * one): masked so, for the verifier, which adds no unbounded value to a
  * context pointer.
@@ -79,7 +73,7 @@ int sidetrace_tp(void *ctx)
 	struct st_scratch *s;
 	__u32 probe;
 
-	if (st_tp_tgid && bpf_get_current_pid_tgid() >> 32 != st_tp_tgid)
+	if (other_process())
 		return 0;
 	s = enter_probe(ctx, &site, &cfg, &probe);
 	if (!s)

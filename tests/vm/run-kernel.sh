@@ -152,6 +152,13 @@ fi
 TREE=$(cd "$TREE" && pwd)
 ST=$TREE/.output/sidetrace
 HTTPD=$TREE/.output/examples/httpd_sim
+# Requests announced by SIDE events doing write(2) calls (tests/bats/tracepoint.bats):
+# its ground truth is the same on every run, computed here.
+RWAPP=$WORK/req_writes
+cc -O2 -I"$TREE/include" "$TREE/tests/fixtures/req_writes.c" -o "$RWAPP" \
+	"$TREE/.output/libside.a" -lpthread || die "cannot build req_writes"
+"$RWAPP" 50 | tail -n +2 > "$WORK/rw-truth.txt" || die "req_writes failed on the host"
+
 # Children made by a traced process (tests/bats/fork.bats does the same on the host).
 FORKAPP=$WORK/fork_app
 cc -O2 -I"$TREE/include" "$TREE/tests/fixtures/fork_app.c" -o "$FORKAPP" \
@@ -305,6 +312,12 @@ EOF
 	printf 'run uprobe "%s" -e %q -c %q\n' "$ST" \
 		"uprobe:$DWARFAPP:scaled { @d = sum(args.delta); @c = sum(args.count); } uretprobe:$DWARFAPP:negated { @g = sum(retval); } uprobe:$DWARFAPP:named { @m[args.m] = count(); }" \
 		"$DWARFAPP 100"
+	printf 'run tracepoint "%s" -e %q -c %q\n' "$ST" \
+		"side:$RWAPP:rq:begin { @path[tid] = args.path; } tracepoint:syscalls:sys_enter_write /@path[tid] != \"\"/ { @bytes[@path[tid]] = sum(args.count); } side:$RWAPP:rq:end { delete(@path[tid]); }" \
+		"$RWAPP 50"
+	printf 'run kprobe "%s" -e %q -c %q\n' "$ST" \
+		"kprobe:vfs_write /tid != pid/ { @b = sum(args.count); @n[str(args.file->f_path.dentry->d_name.name)] = count(); } kretprobe:vfs_write /tid != pid/ { @r = sum(retval); }" \
+		"$RWAPP 50"
 	for m in fork daemon threads; do
 		printf 'run fork-%s "%s" -e %q -c %q\n' "$m" "$ST" \
 			"side:$FORKAPP:fk:tick { @[args.who] = count(); }" "$FORKAPP $m 6"
@@ -457,6 +470,18 @@ check uprobe "@d: -295" "@c: 4950" "@g: -200" "@m[M_IDLE]: 34" "@m[M_READ]: 33" 
 # traced by entry uprobes run past a single-stepped instruction in about
 # half the runs (tests/bats/go.bats passes every run on the host kernel).
 # -c follows the children; none of them dies at the site its parent hit.
+rw() { # path field: from req_writes' ground truth
+	awk -v p="$1" -v f="$2" '$1 == p { for (i = 2; i <= NF; i++) { split($i, kv, "=");
+		if (kv[1] == f) print kv[2] } }' "$WORK/rw-truth.txt"
+}
+rw_total() { # field: over every path and outside
+	awk -v f="$1" '{ for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == f) s += kv[2] } }
+		END { print s }' "$WORK/rw-truth.txt"
+}
+check tracepoint "@bytes[/api/users]: $(rw /api/users bytes)" \
+	"@bytes[/api/orders]: $(rw /api/orders bytes)" \
+	"@bytes[/static/logo.png]: $(rw /static/logo.png bytes)"
+check kprobe "@b: $(rw_total bytes)" "@r: $(rw_total bytes)" "@n[null]: $(rw_total calls)"
 check fork-fork "children ok" "@[0]: 6" "@[1]: 6"
 check fork-daemon "children ok" "@[0]: 6" "@[1]: 6"
 check fork-threads "children ok" "@[0]: 24" "@[1]: 24"

@@ -242,6 +242,10 @@ int st_list_probes(const char *pattern, pid_t pid, bool verbose)
 	q.function = ap.event;
 	q.provider = ap.provider;
 	l = st_target_query(&set, &q, err, sizeof(err));
+	if (!l && !*ap.target) {
+		st_errorf("%s", err);
+		goto cleanup;
+	}
 	if (!l) {
 		st_errorf("%s: %s", ap.target, err);
 		goto cleanup;

@@ -117,6 +117,8 @@ static int add_mem_load(struct cctx *c, const struct st_expr *e, const struct st
 	memset(&ld, 0, sizeof(ld));
 	ld.src = ST_SRC_MEM;
 	ld.sdt_arg = ref->idx[0];
+	/* A kernel function's parameter: what it points to is kernel memory. */
+	ld.kernel = t->kernel;
 	ld.want = e->vtype == ST_VT_STR ? ST_WANT_STR : ST_WANT_INT;
 	ld.nr_steps = ref->nr_idx - 1;
 	for (j = 0; j + 1 < ref->nr_idx; j++) {

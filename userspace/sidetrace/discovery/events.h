@@ -73,6 +73,8 @@ enum st_event_view {
 	ST_VIEW_UPROBE, /* functions.h: a function's parameters, arg0..arg5 */
 	ST_VIEW_URETPROBE, /* functions.h: a function's return value, retval */
 	ST_VIEW_TRACEPOINT, /* tracepoints.h: a kernel tracepoint's record fields */
+	ST_VIEW_KPROBE, /* kfuncs.h: a kernel function's parameters (BTF), arg0..arg5 */
+	ST_VIEW_KRETPROBE, /* kfuncs.h: a kernel function's return value, retval */
 };
 
 struct st_event {
@@ -105,7 +107,8 @@ static inline bool st_view_located(const struct st_event *ev)
 /* The kind of attach point that names the event: "side", "usdt", "uprobe", ... */
 static inline const char *st_view_kind(const struct st_event *ev)
 {
-	static const char *const kinds[] = {"side", "usdt", "uprobe", "uretprobe", "tracepoint"};
+	static const char *const kinds[] = {"side",	  "usdt",   "uprobe",	"uretprobe",
+					    "tracepoint", "kprobe", "kretprobe"};
 
 	return kinds[ev->view];
 }
@@ -113,13 +116,15 @@ static inline const char *st_view_kind(const struct st_event *ev)
 /* A function's view: its fields are parameters, or its return value. */
 static inline bool st_view_function(const struct st_event *ev)
 {
-	return ev->view == ST_VIEW_UPROBE || ev->view == ST_VIEW_URETPROBE;
+	return ev->view == ST_VIEW_UPROBE || ev->view == ST_VIEW_URETPROBE ||
+	       ev->view == ST_VIEW_KPROBE || ev->view == ST_VIEW_KRETPROBE;
 }
 
 /* Fired in the kernel, not at a site in a file: no path, no uprobe. */
 static inline bool st_view_kernel(const struct st_event *ev)
 {
-	return ev->view == ST_VIEW_TRACEPOINT;
+	return ev->view == ST_VIEW_TRACEPOINT || ev->view == ST_VIEW_KPROBE ||
+	       ev->view == ST_VIEW_KRETPROBE;
 }
 
 struct st_event_list {
@@ -131,7 +136,7 @@ struct st_event_list {
 struct st_probe_query {
 	const char *target; /* a path or a library name, as written */
 	enum st_event_view view;
-	const char *function; /* ST_VIEW_UPROBE, ST_VIEW_URETPROBE: a glob, [+OFFSET] */
+	const char *function; /* function views: a glob, [+OFFSET] */
 	const char *provider; /* ST_VIEW_TRACEPOINT: the category's glob (function: the name's) */
 };
 

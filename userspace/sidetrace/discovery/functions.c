@@ -16,8 +16,6 @@
 #include "discovery/sdt_args.h"
 
 /* The System V ABI's argument registers and the return register. */
-static const char *const abi_args[] = {"%rdi", "%rsi", "%rdx", "%rcx", "%r8", "%r9"};
-#define NR_ABI_ARGS 6
 
 #define NO_DWARF \
 	"it has no debug info (DWARF): build it with -g, or install its debug symbols " \
@@ -248,16 +246,17 @@ static int make_fields(struct st_event *ev, struct st_dwarf_func *df, struct st_
 			return put_value(ev, &df->ret, &sdt->spec[0]);
 		return put_raw(ev, "retval", "%rax", &sdt->spec[0]);
 	}
-	for (i = 0; df && i < df->nr_params && !err && ev->nr_fields < cap - NR_ABI_ARGS / 2; i++)
+	for (i = 0; df && i < df->nr_params && !err && ev->nr_fields < cap - ST_NR_ABI_ARGS / 2;
+	     i++)
 		err = put_value(ev, &df->params[i], &sdt->spec[ev->nr_fields]);
 	/* Room for the Go strings' lengths (put_lengths()). */
-	for (i = 0; df && i < df->nr_params && i < cap - NR_ABI_ARGS / 2; i++)
+	for (i = 0; df && i < df->nr_params && i < cap - ST_NR_ABI_ARGS / 2; i++)
 		cap -= df->params[i].type.counted &&
 		       df->params[i].type.label == SIDE_TYPE_STRING_UTF8 &&
 		       !df->params[i].unreadable;
-	for (i = 0; i < NR_ABI_ARGS && !err && ev->nr_fields < cap; i++) {
+	for (i = 0; i < ST_NR_ABI_ARGS && !err && ev->nr_fields < cap; i++) {
 		snprintf(raw, sizeof(raw), "arg%u", i);
-		err = put_raw(ev, raw, abi_args[i], &sdt->spec[ev->nr_fields]);
+		err = put_raw(ev, raw, st_abi_args[i], &sdt->spec[ev->nr_fields]);
 	}
 	sdt->nr = ev->nr_fields;
 	return err || !df ? err : put_lengths(ev, df, sdt);
@@ -402,6 +401,25 @@ static int split_offset(const char *pattern, char **glob, uint64_t *offset)
 	return *glob ? 0 : -ENOMEM;
 }
 
+int st_function_pattern(const char *pattern, bool ret_probe, char **glob, uint64_t *offset,
+			char *err, size_t errlen)
+{
+	int ret = split_offset(pattern, glob, offset);
+
+	if (!ret && *offset && ret_probe)
+		ret = -EINVAL;
+	if (ret) {
+		snprintf(err, errlen, "%s",
+			 ret == -ENOMEM ? "out of memory"
+			 : *offset	? "a return probe takes no +OFFSET: it is placed at the "
+					  "function's entry"
+					: "a bad +OFFSET (FUNCTION+16, FUNCTION+0x10)");
+		free(*glob);
+		*glob = NULL;
+	}
+	return ret;
+}
+
 int st_discover_functions(const char *path, const char *pattern, enum st_event_view view,
 			  struct st_event_list *out, char *err, size_t errlen)
 {
@@ -415,18 +433,9 @@ int st_discover_functions(const char *path, const char *pattern, enum st_event_v
 	bool go;
 	int ret;
 
-	ret = split_offset(pattern, &glob, &offset);
-	if (!ret && offset && view == ST_VIEW_URETPROBE)
-		ret = -EINVAL;
-	if (ret) {
-		snprintf(err, errlen, "%s",
-			 ret == -ENOMEM ? "out of memory"
-			 : offset	? "a return probe takes no +OFFSET: it is placed at the "
-					  "function's entry"
-					: "a bad +OFFSET (FUNCTION+16, FUNCTION+0x10)");
-		free(glob);
+	ret = st_function_pattern(pattern, view == ST_VIEW_URETPROBE, &glob, &offset, err, errlen);
+	if (ret)
 		return ret;
-	}
 	ret = st_elf_open(path, &e, err, errlen);
 	if (ret)
 		goto out_glob;

@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "discovery/events.h"
 
@@ -25,6 +26,14 @@
  * view ST_VIEW_UPROBE or ST_VIEW_URETPROBE. 0, or a negative errno with
  * the reason in err.
  */
+/*
+ * Splits a function pattern "GLOB[+OFFSET]" into its glob (malloc'ed) and
+ * offset; a return probe takes none. 0, or a negative errno with the
+ * reason in err.
+ */
+int st_function_pattern(const char *pattern, bool ret_probe, char **glob, uint64_t *offset,
+			char *err, size_t errlen);
+
 int st_discover_functions(const char *path, const char *pattern, enum st_event_view view,
 			  struct st_event_list *out, char *err, size_t errlen);
 

@@ -37,6 +37,8 @@ static const struct {
 	{{"r15", "r15d", "r15w", "r15b"}, offsetof(struct pt_regs, r15)},
 };
 
+const char *const st_abi_args[ST_NR_ABI_ARGS] = {"%rdi", "%rsi", "%rdx", "%rcx", "%r8", "%r9"};
+
 int st_sdt_reg_word(const char *name, size_t len)
 {
 	size_t i, k;

@@ -23,6 +23,10 @@ struct st_sdt_args {
 /* "%rax" (len bytes; any of its 64, 32, 16 or 8-bit names) -> word of struct pt_regs, or -1. */
 int st_sdt_reg_word(const char *name, size_t len);
 
+/* The System V ABI's integer argument registers, in order: arg0..arg5. */
+#define ST_NR_ABI_ARGS 6
+extern const char *const st_abi_args[ST_NR_ABI_ARGS];
+
 /* Parses an argument string; an operand it cannot read is marked in bad. */
 void st_sdt_args_parse(const char *args, struct st_sdt_args *out);
 

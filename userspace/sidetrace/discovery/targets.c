@@ -17,6 +17,7 @@
 
 #include "discovery/discovery.h"
 #include "discovery/functions.h"
+#include "discovery/kfuncs.h"
 #include "discovery/targets.h"
 #include "discovery/tracepoints.h"
 #include "discovery/usdt_view.h"
@@ -392,10 +393,30 @@ query_tracepoints(struct st_target_set *s, const struct st_probe_query *q, char 
 	return &fq->list;
 }
 
+/* The kernel functions q names. */
+static const struct st_event_list *
+query_kfuncs(struct st_target_set *s, const struct st_probe_query *q, char *err, size_t errlen)
+{
+	struct st_function_query *fq;
+	bool fresh;
+
+	fq = kept_query(s, q->view, "", q->function, &fresh);
+	if (!fq) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	if (fresh && st_discover_kfuncs(q->function, q->view, &fq->list, err, errlen))
+		return NULL;
+	return &fq->list;
+}
+
 const struct st_event_list *st_target_query(struct st_target_set *s, const struct st_probe_query *q,
 					    char *err, size_t errlen)
 {
 	switch (q->view) {
+	case ST_VIEW_KPROBE:
+	case ST_VIEW_KRETPROBE:
+		return query_kfuncs(s, q, err, errlen);
 	case ST_VIEW_TRACEPOINT:
 		return query_tracepoints(s, q, err, errlen);
 	case ST_VIEW_USDT:

@@ -50,6 +50,8 @@ enum st_ap_kind {
 	ST_AP_UPROBE, /* uprobe:TARGET:FUNCTION[+OFFSET] */
 	ST_AP_URETPROBE, /* uretprobe:TARGET:FUNCTION */
 	ST_AP_TRACEPOINT, /* tracepoint:CATEGORY:NAME */
+	ST_AP_KPROBE, /* kprobe:FUNCTION[+OFFSET] */
+	ST_AP_KRETPROBE, /* kretprobe:FUNCTION */
 	ST_AP_BEGIN,
 	ST_AP_END,
 	ST_AP_INTERVAL, /* interval:s:N or interval:ms:N */
@@ -68,6 +70,7 @@ struct st_attach_point {
 	 * ST_AP_SIDE, ST_AP_USDT; provider and event may hold '*' wildcards.
 	 * ST_AP_UPROBE, ST_AP_URETPROBE: provider is "", event the function.
 	 * ST_AP_TRACEPOINT: target is "", provider the category, event the name.
+	 * ST_AP_KPROBE, ST_AP_KRETPROBE: target and provider "", event the function.
 	 */
 	char *target;
 	char *provider;

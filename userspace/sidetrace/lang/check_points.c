@@ -35,6 +35,11 @@ static int no_match(struct checker *c, const struct st_attach_point *p,
 	char want[512], have[512];
 	size_t i;
 
+	if (st_probe_kind(p->kind)->args == ST_ARGS_BTF)
+		return ck_err(c, p->event_pos,
+			      "no kernel function matches %s (the kernel's BTF names none so, or "
+			      "kallsyms has none of them: inlined)",
+			      p->event);
 	if (st_probe_kind(p->kind)->args == ST_ARGS_DWARF)
 		return ck_err(c, p->event_pos,
 			      "no function of %s matches %s (its symbol tables "
@@ -81,6 +86,8 @@ int ck_sites_point(struct checker *c, struct st_attach_point *p)
 	q.function = p->event;
 	q.provider = p->provider;
 	l = c->src->probe_events(c->src->ctx, &q, why, sizeof(why));
+	if (!l && !st_probe_kind(p->kind)->has_target)
+		return ck_err(c, p->event_pos, "%s", why[0] ? why : "unknown error");
 	if (!l)
 		return ck_err(c, p->target_pos, "cannot read the events of %s: %s", p->target,
 			      why[0] ? why : "unknown error");

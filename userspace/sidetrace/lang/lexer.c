@@ -486,7 +486,7 @@ static int lex_event_probe(struct st_lexer *lx, const struct st_probe_kind *k,
 		if (!p->target)
 			return -ENOMEM;
 	}
-	if (k->args == ST_ARGS_DWARF)
+	if (k->args == ST_ARGS_DWARF || k->args == ST_ARGS_BTF)
 		return lex_function(lx, k, p);
 	p->provider = tp ? event_word(lx, k, "category", "a category", &p->provider_pos)
 			 : event_word(lx, k, "provider", "a provider", &p->provider_pos);
@@ -573,6 +573,9 @@ int st_lex_attach_point(struct st_lexer *lx, struct st_attach_point *p)
 	}
 	if (!len)
 		return fail(lx, p->pos, "expected a probe: %s", expected);
+	if (st_probe_kind_missing(lx->src + start, len))
+		return fail(lx, p->pos, "sidetrace has no %.*s: probes yet: %s", (int)len,
+			    lx->src + start, st_probe_kind_missing(lx->src + start, len));
 	return fail(lx, p->pos, "unknown probe type '%.*s': expected %s", (int)len, lx->src + start,
 		    expected);
 }

@@ -14,6 +14,10 @@ static const struct st_probe_kind kinds[] = {
 	 ST_VIEW_URETPROBE},
 	{ST_AP_TRACEPOINT, "tracepoint", "tracepoint:CATEGORY:NAME", true, false, ST_ARGS_RECORD,
 	 ST_VIEW_TRACEPOINT},
+	{ST_AP_KPROBE, "kprobe", "kprobe:FUNCTION[+OFFSET]", true, false, ST_ARGS_BTF,
+	 ST_VIEW_KPROBE},
+	{ST_AP_KRETPROBE, "kretprobe", "kretprobe:FUNCTION", true, false, ST_ARGS_BTF,
+	 ST_VIEW_KRETPROBE},
 	{ST_AP_BEGIN, "BEGIN", "BEGIN", false, false, ST_ARGS_NONE, ST_VIEW_SIDE},
 	{ST_AP_END, "END", "END", false, false, ST_ARGS_NONE, ST_VIEW_SIDE},
 	{ST_AP_INTERVAL, "interval", "interval:s:N or interval:ms:N", false, false, ST_ARGS_NONE,
@@ -57,5 +61,29 @@ const char *st_probe_kinds_syntax(void)
 
 bool st_probe_kind_by_name(const struct st_probe_kind *k)
 {
-	return k->args != ST_ARGS_DWARF;
+	return k->args != ST_ARGS_DWARF && k->args != ST_ARGS_BTF;
+}
+
+/* bpftrace's kinds that sidetrace has not yet, and what to write instead. */
+static const struct {
+	const char *name;
+	const char *instead;
+} missing[] = {
+	{"fentry", "kprobe:FUNCTION reads the same arguments by name, from BTF"},
+	{"kfunc", "kprobe:FUNCTION reads the same arguments by name, from BTF"},
+	{"fexit", "kretprobe:FUNCTION reads the return value, retval"},
+	{"kretfunc", "kretprobe:FUNCTION reads the return value, retval"},
+	{"profile", "no profiling yet: interval:ms:N runs in user space"},
+	{"software", "tracepoint:CATEGORY:NAME for kernel events"},
+	{"hardware", "tracepoint:CATEGORY:NAME for kernel events"},
+};
+
+const char *st_probe_kind_missing(const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(missing) / sizeof(missing[0]); i++)
+		if (strlen(missing[i].name) == len && !strncmp(missing[i].name, name, len))
+			return missing[i].instead;
+	return NULL;
 }

@@ -20,6 +20,7 @@ enum st_args_from {
 	ST_ARGS_SDT, /* the SDT operands of the probe's note: arg0..argN */
 	ST_ARGS_DWARF, /* a function's parameters (DWARF), arg0..arg5, retval */
 	ST_ARGS_RECORD, /* a kernel tracepoint's record fields, by name (tracefs) */
+	ST_ARGS_BTF, /* a kernel function's parameters (BTF), arg0..arg5, retval */
 };
 
 struct st_probe_kind {
@@ -46,6 +47,12 @@ const struct st_probe_kind *st_probe_kind_named(const char *name, size_t len);
  * that match.
  */
 bool st_probe_kind_by_name(const struct st_probe_kind *k);
+
+/*
+ * For a kind bpftrace has and sidetrace does not yet (name, len bytes):
+ * what works instead; NULL for any other name.
+ */
+const char *st_probe_kind_missing(const char *name, size_t len);
 
 /* Every kind's syntax, for "expected ..." messages. */
 const char *st_probe_kinds_syntax(void);

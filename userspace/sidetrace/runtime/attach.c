@@ -15,6 +15,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "discovery/kfuncs.h"
 #include "runtime/follow.h"
 #include "runtime/loader.h"
 #include "runtime/loader_progs.h"
@@ -38,19 +39,33 @@ static uint32_t count_slot1(const struct st_compiled_probe *p)
 	return p->count_only && p->nr_counts == 1 ? p->counts[0] + 1 : 0;
 }
 
-/* Attaches prog to tracepoint probe i's event ev, whose site is number site. */
-static int attach_tracepoint(struct st_loader *l, struct bpf_program *prog,
-			     const struct st_compiled *c, uint32_t i, const struct st_event *ev,
-			     uint32_t site, char *err, size_t errlen)
+/*
+ * Attaches prog to kernel probe i's event ev (a tracepoint, a kernel
+ * function), whose site is number site.
+ */
+static int attach_kernel(struct st_loader *l, struct bpf_program *prog, const struct st_compiled *c,
+			 uint32_t i, const struct st_event *ev, uint32_t site, char *err,
+			 size_t errlen)
 {
-	LIBBPF_OPTS(bpf_tracepoint_opts, opts, .bpf_cookie = ST_COOKIE(site, i, 0));
+	LIBBPF_OPTS(bpf_tracepoint_opts, tp_opts, .bpf_cookie = ST_COOKIE(site, i, 0));
+	LIBBPF_OPTS(bpf_kprobe_opts, k_opts, .bpf_cookie = ST_COOKIE(site, i, 0),
+		    .offset = ev->sites[0].file_offset, .retprobe = ev->view == ST_VIEW_KRETPROBE);
 	struct bpf_link *link;
+	char func[256];
 	int ret;
 
-	/* The record is kernel memory, never paged in: no fault-in. */
+	/* Kernel memory is never paged out: no fault-in. */
 	if (prog == l->skel->progs.sidetrace_fault_in)
 		return 0;
-	link = bpf_program__attach_tracepoint_opts(prog, ev->provider, ev->name, &opts);
+	if (ev->view == ST_VIEW_TRACEPOINT) {
+		link = bpf_program__attach_tracepoint_opts(prog, ev->provider, ev->name, &tp_opts);
+	} else if (!st_kprobes_supported(err, errlen)) {
+		return -ENOTSUP;
+	} else {
+		/* The event's name is FUNCTION or FUNCTION+OFFSET; the offset is the site's. */
+		snprintf(func, sizeof(func), "%.*s", (int)strcspn(ev->name, "+"), ev->name);
+		link = bpf_program__attach_kprobe_opts(prog, func, &k_opts);
+	}
 	if (!link) {
 		ret = -errno;
 		snprintf(err, errlen, "cannot attach to %s: %s", c->probes[i].name, strerror(-ret));
@@ -128,7 +143,7 @@ static int attach_prog(struct st_loader *l, const struct st_compiled *c, struct 
 			continue;
 		if (st_view_kernel(first)) {
 			done[i] = true;
-			ret = attach_tracepoint(l, prog, c, i, first, site_base[i], err, errlen);
+			ret = attach_kernel(l, prog, c, i, first, site_base[i], err, errlen);
 			if (ret)
 				goto cleanup;
 			continue;
@@ -250,7 +265,7 @@ int st_loader_attach(struct st_loader *l, const struct st_compiled *c, pid_t pid
 	l->pid = pid;
 	/* Uprobes go to the process; tracepoints fire for every task and filter. */
 	if (pid > 0 && !l->follow)
-		l->skel->bss->st_tp_tgid = pid;
+		l->skel->bss->st_kernel_tgid = pid;
 	if (l->follow) {
 		ret = st_follow_start(l, pid, err, errlen);
 		if (ret)

@@ -141,7 +141,8 @@ static int set_prog(const struct st_loader *l, struct bpf_program *prog, bool on
 	int err;
 
 	err = bpf_program__set_autoload(prog, on);
-	if (!err && on && l->multi && prog != l->skel->progs.sidetrace_tp)
+	if (!err && on && l->multi && prog != l->skel->progs.sidetrace_tp &&
+	    prog != l->skel->progs.sidetrace_kprobe)
 		err = bpf_program__set_expected_attach_type(prog, ST_BPF_TRACE_UPROBE_MULTI);
 	return err;
 }
@@ -154,6 +155,7 @@ void st_loader_main_progs(const struct st_loader *l, struct bpf_program *progs[S
 	progs[3] = l->skel->progs.sidetrace_plain;
 	progs[4] = l->skel->progs.sidetrace_event;
 	progs[5] = l->skel->progs.sidetrace_tp;
+	progs[6] = l->skel->progs.sidetrace_kprobe;
 }
 
 /*
@@ -163,8 +165,10 @@ void st_loader_main_progs(const struct st_loader *l, struct bpf_program *progs[S
 struct bpf_program *st_loader_serving_prog(const struct st_loader *l,
 					   const struct st_compiled_probe *p)
 {
-	if (st_view_kernel(p->event))
+	if (p->event->view == ST_VIEW_TRACEPOINT)
 		return l->skel->progs.sidetrace_tp;
+	if (st_view_kernel(p->event))
+		return l->skel->progs.sidetrace_kprobe;
 	if (p->count_only)
 		return l->skel->progs.sidetrace_count;
 	if (p->flat)

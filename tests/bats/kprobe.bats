@@ -1,0 +1,64 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
+# kprobe:/kretprobe: with arguments by name from the kernel's BTF. Listing
+# and compiling work on any kernel with BTF; attaching needs kprobes: on a
+# kernel without them (this project's CI host: CONFIG_KPROBES is off) the
+# error says so and what works instead, on one with them (the VM matrix,
+# tests/vm) the counts are exact.
+
+load helpers
+bats_require_minimum_version 1.5.0
+
+setup_file() {
+	cc -O2 -Wall -I"$ROOT/include" "$BATS_TEST_DIRNAME/../fixtures/req_writes.c" \
+		-o "$BATS_FILE_TMPDIR/req_writes" "$OUT/libside.a" -lpthread
+}
+
+setup() {
+	RW=$BATS_FILE_TMPDIR/req_writes
+}
+
+kprobes() {
+	[ -e /sys/bus/event_source/devices/kprobe/type ]
+}
+
+@test "-lv kprobe: lists a kernel function's parameters from BTF, then arg0..arg5; kretprobe: retval" {
+	run -0 "$SIDETRACE" -lv 'kprobe:vfs_write'
+	[ "${lines[0]}" = "kprobe:vfs_write" ]
+	[ "${lines[1]}" = "    file: pointer" ]
+	[ "${lines[2]}" = "    buf: string" ]
+	[ "${lines[3]}" = "    count: u64" ]
+	[[ "$output" == *"    arg5: u64"* ]]
+	run -0 "$SIDETRACE" -lv 'kretprobe:vfs_write'
+	[ "$output" = "$(printf 'kretprobe:vfs_write\n    retval: s64')" ]
+	run -0 "$SIDETRACE" -l 'kprobe:vfs_w*'
+	[[ "$output" == *"kprobe:vfs_write"* ]]
+	[[ "$output" == *"kprobe:vfs_writev"* ]]
+}
+
+@test "members through pointers compile, unknown ones are refused with the members there are" {
+	run -0 "$SIDETRACE" -d -e 'kprobe:vfs_write { @[str(args.file->f_path.dentry->d_name.name)] = sum(args.count); }'
+	run -1 "$SIDETRACE" -d -e 'kprobe:vfs_write { @[args.file->f_nope] = count(); }'
+	[[ "$output" == *"has no member 'f_nope'; its members: "*"f_path"* ]]
+	run -1 "$SIDETRACE" -d -e 'kprobe:no_such_function_here { @ = count(); }'
+	[[ "$output" == *"no kernel function matches no_such_function_here"* ]]
+	run -1 "$SIDETRACE" -e 'fentry:vfs_write { @ = count(); }'
+	[[ "$output" == *"sidetrace has no fentry: probes yet: kprobe:FUNCTION reads the same arguments by name"* ]]
+}
+
+@test "vfs_write by kprobe and kretprobe: exact bytes and calls, or the kernel's lack said" {
+	local prog='kprobe:vfs_write /tid != pid/ { @b = sum(args.count); @n[str(args.file->f_path.dentry->d_name.name)] = count(); }
+kretprobe:vfs_write /tid != pid/ { @r = sum(retval); }'
+	if ! kprobes; then
+		run -1 "$SIDETRACE" -e "$prog" -c "$RW 10"
+		[[ "$output" == *"this kernel has no kprobes"*"CONFIG_KPROBES is off); tracepoints work here"* ]]
+		return
+	fi
+	run -0 "$SIDETRACE" -e "$prog" -c "$RW 50"
+	local calls bytes
+	calls=$(awk '/calls=/ { split($2, c, "="); s += c[2] } END { print s }' <<< "$output")
+	bytes=$(awk '/bytes=/ { split($3, b, "="); s += b[2] } END { print s }' <<< "$output")
+	[[ "$output" == *"@b: $bytes"* ]]
+	[[ "$output" == *"@r: $bytes"* ]]
+	[[ "$output" == *"@n[null]: $calls"* ]]
+}

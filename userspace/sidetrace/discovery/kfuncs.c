@@ -1,0 +1,392 @@
+// SPDX-License-Identifier: MIT
+/* Kernel functions and their parameters from BTF (kfuncs.h). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/btf.h>
+#include <side/abi/type-description.h>
+
+#include "common/side_types.h"
+#include "discovery/discovery.h"
+#include "discovery/functions.h"
+#include "discovery/kfuncs.h"
+#include "discovery/sdt_args.h"
+
+#define KPROBE_PMU "/sys/bus/event_source/devices/kprobe/type"
+/* Pointers followed to a struct's members, and type nodes made, per event. */
+#define KF_MAX_DEPTH 3
+#define KF_MAX_NODES 16384
+#define KF_MAX_FUNCS 4096
+
+bool st_kprobes_supported(char *err, size_t errlen)
+{
+	if (!access(KPROBE_PMU, R_OK))
+		return true;
+	snprintf(err, errlen,
+		 "this kernel has no kprobes (no %s: CONFIG_KPROBES is off); tracepoints work "
+		 "here: sidetrace -l 'tracepoint:*' lists them",
+		 KPROBE_PMU);
+	return false;
+}
+
+/* What one event's types may still take. */
+struct kf_ctx {
+	const struct btf *btf;
+	uint32_t nodes;
+};
+
+/* id past typedefs and qualifiers; *user when a "user" type tag was crossed. */
+static uint32_t peel(const struct btf *btf, uint32_t id, bool *user)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+
+	while (t && (btf_is_typedef(t) || btf_is_mod(t))) {
+		if (btf_is_type_tag(t) && !strcmp(btf__name_by_offset(btf, t->name_off), "user"))
+			*user = true;
+		id = t->type;
+		t = btf__type_by_id(btf, id);
+	}
+	return id;
+}
+
+static const char *map_type(struct kf_ctx *k, uint32_t id, struct st_type *t, int depth);
+
+/*
+ * The members of struct or union bt at byte offset base into t->fields;
+ * an anonymous struct or union's members are the parent's, as C names them.
+ */
+static int add_members(struct kf_ctx *k, const struct btf_type *bt, struct st_type *t, int depth,
+		       uint32_t base)
+{
+	const struct btf_member *m = btf_members(bt);
+	uint16_t i, n = btf_vlen(bt);
+	const struct btf_type *mt;
+	struct st_field *fields, *f;
+	const char *name, *why;
+	bool user = false;
+	int err = 0;
+
+	for (i = 0; i < n && !err; i++, m++) {
+		name = btf__name_by_offset(k->btf, m->name_off);
+		if (!name || !*name) {
+			mt = btf__type_by_id(k->btf, peel(k->btf, m->type, &user));
+			if (mt && btf_is_composite(mt))
+				err = add_members(k, mt, t, depth,
+						  base + btf_member_bit_offset(bt, i) / 8);
+			continue;
+		}
+		if (k->nodes >= KF_MAX_NODES)
+			return 0;
+		k->nodes++;
+		fields = realloc(t->fields, (t->nr_fields + 1) * sizeof(*fields));
+		if (!fields)
+			return -ENOMEM;
+		t->fields = fields;
+		f = &fields[t->nr_fields];
+		memset(f, 0, sizeof(*f));
+		f->name = strdup(name);
+		if (!f->name)
+			return -ENOMEM;
+		t->nr_fields++;
+		why = map_type(k, m->type, &f->type, depth);
+		if (btf_member_bitfield_size(bt, i) || btf_member_bit_offset(bt, i) % 8)
+			why = "a bit field, which sidetrace does not read yet";
+		f->type.member_offset = base + btf_member_bit_offset(bt, i) / 8;
+		if (why && !f->type.unreadable && !(f->type.unreadable = strdup(why)))
+			err = -ENOMEM;
+	}
+	return err;
+}
+
+/* A struct or union's members, in place at their offsets. */
+static void members(struct kf_ctx *k, const struct btf_type *bt, struct st_type *t, int depth)
+{
+	t->label = SIDE_TYPE_STRUCT;
+	add_members(k, bt, t, depth, 0);
+}
+
+static void int_type(struct st_type *t, uint32_t size, bool is_signed)
+{
+	t->label = st_side_int_label(size, is_signed) ? st_side_int_label(size, is_signed)
+						      : SIDE_TYPE_U64;
+	t->size = st_side_int_label(size, is_signed) ? size : 8;
+	t->is_signed = is_signed;
+}
+
+/* A pointer: a string, a way to a struct's members, or an address. */
+static const char *pointer_type(struct kf_ctx *k, uint32_t to, struct st_type *t, bool user,
+				int depth)
+{
+	uint32_t id = peel(k->btf, to, &user);
+	const struct btf_type *p = btf__type_by_id(k->btf, id);
+
+	t->label = SIDE_TYPE_POINTER;
+	t->size = 8;
+	t->kernel = !user;
+	if (p && btf_is_int(p) && p->size == 1) {
+		t->label = SIDE_TYPE_STRING_UTF8;
+		t->size = 1;
+	} else if (p && btf_is_composite(p) && depth < KF_MAX_DEPTH) {
+		t->elem = calloc(1, sizeof(*t->elem));
+		if (t->elem)
+			members(k, p, t->elem, depth + 1);
+	}
+	return NULL;
+}
+
+/* The st_type of BTF type id; the reason it cannot be read, or NULL. */
+static const char *map_type(struct kf_ctx *k, uint32_t id, struct st_type *t, int depth)
+{
+	const struct btf_type *bt;
+	bool user = false;
+
+	memset(t, 0, sizeof(*t));
+	t->kernel = true;
+	id = peel(k->btf, id, &user);
+	bt = btf__type_by_id(k->btf, id);
+	if (!bt || !id)
+		return "void";
+	if (btf_is_int(bt)) {
+		if (btf_int_encoding(bt) & BTF_INT_BOOL) {
+			t->label = SIDE_TYPE_BOOL;
+			t->size = bt->size;
+			return NULL;
+		}
+		int_type(t, bt->size, btf_int_encoding(bt) & BTF_INT_SIGNED);
+		return NULL;
+	}
+	if (btf_is_any_enum(bt)) {
+		int_type(t, bt->size, btf_is_enum64(bt) ? false : !!btf_kflag(bt));
+		return NULL;
+	}
+	if (btf_is_ptr(bt))
+		return pointer_type(k, bt->type, t, user, depth);
+	if (btf_is_array(bt)) {
+		const struct btf_array *a = btf_array(bt);
+		const struct btf_type *e = btf__type_by_id(k->btf, peel(k->btf, a->type, &user));
+
+		if (e && btf_is_int(e) && e->size == 1) {
+			t->label = SIDE_TYPE_STRING_UTF8;
+			t->size = 1;
+			t->in_place = true;
+			return depth ? NULL : "a char array passed by value";
+		}
+		int_type(t, 8, false);
+		return "an array, which sidetrace does not read yet";
+	}
+	if (btf_is_composite(bt)) {
+		members(k, bt, t, depth);
+		return depth ? NULL : "a struct passed by value";
+	}
+	int_type(t, 8, false);
+	return btf_is_float(bt) ? "a floating-point value" : "a type sidetrace does not read";
+}
+
+/* A raw 64-bit register (arg0..arg5, retval): spec reads reg. */
+static int put_field(struct st_event *ev, const char *name, const struct st_type *type,
+		     const char *why, const char *reg, struct st_sdt_args *sdt)
+{
+	struct st_field *f = &ev->fields[ev->nr_fields];
+	struct st_arg_spec *spec = &sdt->spec[sdt->nr];
+
+	f->name = strdup(name);
+	if (!f->name)
+		return -ENOMEM;
+	ev->nr_fields++;
+	f->type = *type;
+	if (why && !f->type.unreadable && !(f->type.unreadable = strdup(why)))
+		return -ENOMEM;
+	memset(spec, 0, sizeof(*spec));
+	spec->loc = ST_LOC_REG;
+	spec->reg = st_sdt_reg_word(reg, strlen(reg));
+	spec->size = 8;
+	sdt->nr++;
+	return 0;
+}
+
+/* The fields of function fn: its parameters (at its entry), then arg0..arg5; or retval. */
+static int make_fields(struct kf_ctx *k, const struct btf_type *proto, struct st_event *ev,
+		       bool params)
+{
+	const struct btf_param *p = btf_params(proto);
+	struct st_sdt_args *sdt = &ev->sites[0].sdt;
+	struct st_type raw = {.label = SIDE_TYPE_U64, .size = 8}, t;
+	uint16_t i, n = btf_vlen(proto);
+	const char *why, *name;
+	char argn[8];
+	int err = 0;
+
+	ev->fields = calloc(ST_MAX_SDT_ARGS + 1, sizeof(*ev->fields));
+	if (!ev->fields)
+		return -ENOMEM;
+	if (ev->view == ST_VIEW_KRETPROBE) {
+		why = map_type(k, proto->type, &t, 0);
+		return put_field(ev, "retval", &t, why, "%rax", sdt);
+	}
+	for (i = 0; params && i < n && i < ST_NR_ABI_ARGS && !err; i++) {
+		name = btf__name_by_offset(k->btf, p[i].name_off);
+		if (!name || !*name)
+			break;
+		why = map_type(k, p[i].type, &t, 0);
+		err = put_field(ev, name, &t, why, st_abi_args[i], sdt);
+	}
+	for (i = 0; i < ST_NR_ABI_ARGS && !err && sdt->nr < ST_MAX_SDT_ARGS; i++) {
+		snprintf(argn, sizeof(argn), "arg%u", i);
+		err = put_field(ev, argn, &raw, NULL, st_abi_args[i], sdt);
+	}
+	return err;
+}
+
+static int add_func(struct kf_ctx *k, const char *name, uint32_t proto_id, uint64_t offset,
+		    enum st_event_view view, struct st_event_list *out)
+{
+	const struct btf_type *proto = btf__type_by_id(k->btf, proto_id);
+	struct st_event *evs, *ev;
+	int ret;
+
+	evs = realloc(out->events, (out->nr + 1) * sizeof(*evs));
+	if (!evs)
+		return -ENOMEM;
+	out->events = evs;
+	ev = &evs[out->nr++];
+	memset(ev, 0, sizeof(*ev));
+	ev->view = view;
+	ev->path = strdup("");
+	ev->provider = strdup("");
+	ev->usdt_provider = strdup("");
+	if (offset)
+		ret = asprintf(&ev->name, "%s+%llu", name, (unsigned long long)offset);
+	else
+		ret = (ev->name = strdup(name)) ? 0 : -1;
+	ev->usdt_name = ev->name ? strdup(ev->name) : NULL;
+	ev->sites = calloc(1, sizeof(*ev->sites));
+	ev->nr_sites = 1;
+	if (ret < 0 || !ev->path || !ev->provider || !ev->usdt_provider || !ev->usdt_name ||
+	    !ev->sites)
+		return -ENOMEM;
+	/* The kprobe's offset into the function: where a uprobe site keeps its own. */
+	ev->sites[0].file_offset = offset;
+	k->nodes = 0;
+	return make_fields(k, proto, ev, !offset);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* A function of the kernel's BTF: its name and its prototype. */
+struct kf_func {
+	const char *name; /* first: bsearch() compares names through it */
+	uint32_t proto;
+};
+
+/* Marks in found[] the functions (sorted by name) that kallsyms has as text symbols. */
+static void in_kallsyms(const struct kf_func *fs, size_t nr, bool *found)
+{
+	char line[512], type, sym[256];
+	const char *key = sym;
+	const struct kf_func *hit;
+	FILE *f = fopen("/proc/kallsyms", "r");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%*s %c %255s", &type, sym) != 2 || (type != 't' && type != 'T'))
+			continue;
+		hit = bsearch(&key, fs, nr, sizeof(*fs), cmp_str);
+		if (hit)
+			found[hit - fs] = true;
+	}
+	if (f)
+		fclose(f);
+}
+
+/* The BTF functions that glob matches, sorted by name, each once. */
+static int match_funcs(const struct btf *btf, const char *glob, struct kf_func **out, size_t *nr)
+{
+	uint32_t id, n = btf__type_cnt(btf);
+	const struct btf_type *t;
+	struct kf_func *fs = NULL, *grown;
+	const char *name;
+	size_t i, kept;
+
+	*nr = 0;
+	for (id = 1; id < n; id++) {
+		t = btf__type_by_id(btf, id);
+		if (!btf_is_func(t))
+			continue;
+		name = btf__name_by_offset(btf, t->name_off);
+		if (!name || fnmatch(glob, name, 0))
+			continue;
+		if (*nr == KF_MAX_FUNCS) {
+			free(fs);
+			return -E2BIG;
+		}
+		grown = realloc(fs, (*nr + 1) * sizeof(*fs));
+		if (!grown) {
+			free(fs);
+			return -ENOMEM;
+		}
+		fs = grown;
+		fs[(*nr)++] = (struct kf_func){name, t->type};
+	}
+	if (*nr)
+		qsort(fs, *nr, sizeof(*fs), cmp_str);
+	for (i = 1, kept = *nr ? 1 : 0; i < *nr; i++)
+		if (strcmp(fs[i].name, fs[kept - 1].name))
+			fs[kept++] = fs[i];
+	*nr = kept;
+	*out = fs;
+	return 0;
+}
+
+int st_discover_kfuncs(const char *pattern, enum st_event_view view, struct st_event_list *out,
+		       char *err, size_t errlen)
+{
+	struct kf_ctx k = {0};
+	struct kf_func *fs = NULL;
+	struct btf *btf = NULL;
+	char *glob = NULL;
+	uint64_t offset;
+	bool *found = NULL;
+	size_t nr = 0, i;
+	int ret;
+
+	ret = st_function_pattern(pattern, view == ST_VIEW_KRETPROBE, &glob, &offset, err, errlen);
+	if (ret)
+		return ret;
+	btf = btf__load_vmlinux_btf();
+	if (!btf) {
+		ret = -errno;
+		snprintf(err, errlen, "cannot read the kernel's BTF (/sys/kernel/btf/vmlinux): %s",
+			 strerror(errno));
+		goto cleanup;
+	}
+	k.btf = btf;
+	ret = match_funcs(btf, glob, &fs, &nr);
+	if (ret == -E2BIG)
+		snprintf(err, errlen, "more than %d kernel functions match %s: name fewer",
+			 KF_MAX_FUNCS, glob);
+	found = calloc(nr + 1, sizeof(*found));
+	if (!ret && !found)
+		ret = -ENOMEM;
+	if (ret)
+		goto cleanup;
+	/* A function that kallsyms lacks was inlined everywhere: nothing to probe. */
+	in_kallsyms(fs, nr, found);
+	for (i = 0; i < nr && !ret; i++)
+		if (found[i])
+			ret = add_func(&k, fs[i].name, fs[i].proto, offset, view, out);
+	if (ret == -ENOMEM)
+		snprintf(err, errlen, "out of memory");
+cleanup:
+	free(found);
+	free(fs);
+	free(glob);
+	btf__free(btf);
+	return ret;
+}
