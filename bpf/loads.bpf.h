@@ -271,6 +271,8 @@ static __always_inline __s64 builtin(__u8 id, __u32 probe)
 		return (__u32)bpf_get_current_uid_gid();
 	case ST_BI_PROBE:
 		return probe;
+	case ST_BI_CGROUP:
+		return bpf_get_current_cgroup_id();
 	case ST_BI_RAND:
 		return bpf_get_prandom_u32();
 	default:

@@ -211,6 +211,7 @@ enum st_builtin_id {
 	ST_BI_UID,
 	ST_BI_PROBE, /* the probe's index: printed as its name */
 	ST_BI_RAND, /* bpf_get_prandom_u32() */
+	ST_BI_CGROUP, /* bpf_get_current_cgroup_id() */
 };
 
 struct st_insn {

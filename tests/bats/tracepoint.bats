@@ -35,10 +35,11 @@ truth_total() { # file field
 	[[ "$output" == *"tracepoint:sched:sched_process_exit"* ]]
 }
 
-@test "sys_enter_write and sys_exit_write of one process (-p): exact calls and bytes" {
+@test "sys_enter_write and sys_exit_write of one process (-p): exact calls and bytes, its cgroup" {
 	start_app "$D/rw.out" "$RW" -w "$D/go" 300
+	stat -c %i "/sys/fs/cgroup$(sed -n 's/^0:://p' "/proc/$APP_PID/cgroup")" > "$D/cgroup"
 	"$SIDETRACE" -p "$APP_PID" -e '
-tracepoint:syscalls:sys_enter_write /tid != pid/ { @calls = count(); @bytes = sum(args.count); }
+tracepoint:syscalls:sys_enter_write /tid != pid/ { @calls = count(); @bytes = sum(args.count); @cg[cgroup] = count(); }
 tracepoint:syscalls:sys_exit_write /tid != pid/ { @ret = sum(args.ret); }' > "$D/out" 2>&1 &
 	local st=$! i
 	for i in $(seq 100); do grep -q '^Attaching' "$D/out" && break; sleep 0.1; done
@@ -52,6 +53,8 @@ tracepoint:syscalls:sys_exit_write /tid != pid/ { @ret = sum(args.ret); }' > "$D
 	grep -q "^@calls: $(truth_total "$D/truth" calls)\$" "$D/out"
 	grep -q "^@bytes: $(truth_total "$D/truth" bytes)\$" "$D/out"
 	grep -q "^@ret: $(truth_total "$D/truth" bytes)\$" "$D/out"
+	# cgroup: the id of the process's cgroup v2, its directory's inode.
+	grep -q "^@cg\[$(cat "$D/cgroup")\]: $(truth_total "$D/truth" calls)\$" "$D/out"
 }
 
 @test "a map set at side: and read at a tracepoint attributes write(2) bytes to requests exactly" {

@@ -158,13 +158,17 @@ int st_cmd_list(int argc, char **argv)
 /*
  * -l's pattern as a whole attach point: "side:T" is every event of T,
  * and "side:T:EVENT" (bpftrace's usdt form) EVENT of any provider; the
- * same for usdt:.
+ * same for usdt:; "tracepoint:C" every tracepoint of category C.
  */
 static char *full_pattern(const char *pattern)
 {
 	const char *rest, *last = NULL;
 	char *out = NULL;
 
+	/* "tracepoint:CATEGORY": all of the category's. */
+	if (!strncmp(pattern, "tracepoint:", strlen("tracepoint:")) &&
+	    !strchr(pattern + strlen("tracepoint:"), ':'))
+		return asprintf(&out, "%s:*", pattern) < 0 ? NULL : out;
 	if (strncmp(pattern, "side:", strlen("side:")) &&
 	    strncmp(pattern, "usdt:", strlen("usdt:")))
 		return strdup(pattern);
@@ -207,7 +211,8 @@ static int parse_pattern(const char *src, struct st_attach_point *ap)
 	}
 	if (!st_probe_kind(ap->kind)->on_sites || !st_lex_at_end(&lx)) {
 		st_errorf("-l '%s': a pattern is side:TARGET[:PROVIDER]:EVENT, "
-			  "usdt:TARGET[:PROVIDER]:NAME or uprobe:TARGET:FUNCTION, '*' wildcards",
+			  "usdt:TARGET[:PROVIDER]:NAME, uprobe:TARGET:FUNCTION, "
+			  "tracepoint:CATEGORY[:NAME] or kprobe:FUNCTION, '*' wildcards",
 			  src);
 		return ST_EXIT_USAGE;
 	}

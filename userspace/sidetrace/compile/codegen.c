@@ -207,6 +207,8 @@ static int cg_builtin(struct cctx *c, const struct st_expr *e)
 			       cg_emit(c, e->pos, ST_I_BINARY, ST_B_SUB, 0);
 	case ST_BUILTIN_RAND:
 		return cg_emit(c, e->pos, ST_I_BUILTIN, ST_BI_RAND, 0);
+	case ST_BUILTIN_CGROUP:
+		return cg_emit(c, e->pos, ST_I_BUILTIN, ST_BI_CGROUP, 0);
 	case ST_NR_BUILTINS:
 		break;
 	}

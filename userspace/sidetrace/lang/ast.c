@@ -154,6 +154,7 @@ const char *st_builtin_name(enum st_builtin b)
 		[ST_BUILTIN_CPU] = "cpu",	  [ST_BUILTIN_UID] = "uid",
 		[ST_BUILTIN_PROBE] = "probe",	  [ST_BUILTIN_LOGLEVEL] = "loglevel",
 		[ST_BUILTIN_ELAPSED] = "elapsed", [ST_BUILTIN_RAND] = "rand",
+		[ST_BUILTIN_CGROUP] = "cgroup",
 	};
 
 	return names[b];

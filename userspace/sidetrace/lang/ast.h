@@ -94,6 +94,7 @@ enum st_builtin {
 	ST_BUILTIN_LOGLEVEL, /* the event's SIDE log level */
 	ST_BUILTIN_ELAPSED, /* nanoseconds since the session started */
 	ST_BUILTIN_RAND, /* a pseudo-random 32-bit number */
+	ST_BUILTIN_CGROUP, /* the task's cgroup v2 id */
 	ST_NR_BUILTINS,
 };
 

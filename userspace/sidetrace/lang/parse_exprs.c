@@ -11,9 +11,9 @@
 #include "lang/parse.h"
 
 static const char value_forms[] =
-	"args.FIELD, argN, retval, a builtin (pid, tid, comm, nsecs, elapsed, cpu, uid, probe, "
-	"loglevel, "
-	"rand), $var, @map[key], a number, a string, a cast such as (uint8) or '('";
+	"args.FIELD, argN, retval, a builtin (pid, tid, comm, nsecs, elapsed, cpu, uid, cgroup, "
+	"probe, loglevel, rand), $var, @map[key], a number, a string, a cast such as (uint8) or "
+	"'('";
 
 static int parse_unary(struct parser *p, struct st_expr **out);
 
