@@ -15,6 +15,7 @@
 # MULTI=1 measures sidetrace with its default uprobe_multi links instead.
 set -eu
 cd "$(dirname "$0")/.."
+. bench/common.sh
 ST=$PWD/.output/sidetrace
 APP=$PWD/.output/bench/stream_app
 N=${N:-300000}
@@ -44,31 +45,6 @@ tmp=$(mktemp -d)
 trap 'sysctl -q kernel.bpf_stats_enabled="$old"; rm -rf "$tmp"' EXIT
 sysctl -q kernel.bpf_stats_enabled=1
 
-# ns per run of the programs of process $1 that ran at least N times (the
-# run time and count of each program fd, in /proc/PID/fdinfo).
-prog_ns() {
-	python3 - "$1" "$N" <<'PY'
-import os, sys
-pid, n = sys.argv[1], int(sys.argv[2])
-t = c = 0
-seen = set()
-for fd in os.listdir(f"/proc/{pid}/fd"):
-    try:
-        if os.readlink(f"/proc/{pid}/fd/{fd}") != "anon_inode:bpf-prog":
-            continue
-        info = dict(l.split(":\t", 1) for l in open(f"/proc/{pid}/fdinfo/{fd}").read().splitlines() if ":\t" in l)
-    except OSError:
-        continue
-    pid_id = info.get("prog_id", "").strip()
-    cnt = int(info.get("run_cnt", "0"))
-    if pid_id in seen or cnt < n:
-        continue
-    seen.add(pid_id)
-    t += int(info["run_time_ns"]); c += cnt
-print(f"{t / c:.0f}" if c else "nan")
-PY
-}
-
 one() { # tool program mode
 	local pid i
 	if [ "$1" = st ] && [ -n "${MULTI:-}" ]; then
@@ -82,7 +58,7 @@ one() { # tool program mode
 	for i in $(seq 200); do grep -q '^Attaching' "$tmp/out" && break; sleep 0.05; done
 	[ "$1" = bt ] && for i in $(seq 200); do grep -q 'Attaching-done' "$tmp/out" && break; sleep 0.05; done
 	"$APP" "$N" ${3:+"$3"} 2>/dev/null
-	prog_ns "$pid"
+	prog_ns "$pid" "$N"
 	# bpftrace started in the background of a script ignores SIGINT, and
 	# once in a while a first SIGTERM too (a round waited 25 minutes).
 	kill -TERM "$pid"

@@ -5,7 +5,8 @@
 set -eu
 cd "$(dirname "$0")/.."
 for b in bench/disabled_cost.sh bench/inproc.sh bench/collector.sh bench/stream.sh bench/serve.sh \
-	bench/scale.sh bench/prog_time.sh bench/site_designs.sh bench/probe_kinds.sh; do
+	bench/scale.sh bench/prog_time.sh bench/site_designs.sh bench/probe_kinds.sh \
+	bench/kernel_probes.sh; do
 	[ -x "$b" ] || continue
 	echo "== $b"
 	"$b"

@@ -1,0 +1,77 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Issue 25: kernel probes against stock bpftrace, same run.
+#  - the BPF programs' run time per event (kernel.bpf_stats_enabled) of a
+#    tracepoint clause, and of the request-attribution program (side:/usdt:
+#    begin and end, a write(2) tracepoint reading the map they set), while
+#    tests/fixtures/req_writes makes N requests on 4 threads;
+#  - launch to attached (BEGIN's line) and peak RSS then, for a tracepoint.
+# Medians of ROUNDS interleaved rounds [min-max]; ratios are sidetrace /
+# bpftrace (lower is better).
+set -eu
+cd "$(dirname "$0")/.."
+. bench/common.sh
+ST=$PWD/.output/sidetrace
+RW=$PWD/.output/bench/req_writes
+N=${N:-20000}
+ROUNDS=${ROUNDS:-5}
+REPEAT=${REPEAT:-5}
+mkdir -p "$(dirname "$RW")"
+cc -O2 -Wall -Iinclude -o "$RW" tests/fixtures/req_writes.c .output/libside.a -lpthread
+mountpoint -q /sys/kernel/tracing || mount -t tracefs tracefs /sys/kernel/tracing
+
+W=tracepoint:syscalls:sys_enter_write
+# label|sidetrace|bpftrace
+cases=(
+	"tracepoint @[comm] = count()|$W { @[comm] = count(); }|$W { @[comm] = count(); }"
+	"tracepoint @[fd] = sum(count)|$W { @[args.fd] = sum(args.count); }|$W { @[args->fd] = sum(args->count); }"
+	"side/usdt + tracepoint, bytes by path|side:$RW:rq:begin { @path[tid] = args.path; } $W /@path[tid] != \"\"/ { @b[@path[tid]] = sum(args.count); } side:$RW:rq:end { delete(@path[tid]); }|usdt:$RW:rq:begin { @path[tid] = str(arg0); } $W /@path[tid] != \"\"/ { @b[@path[tid]] = sum(args->count); } usdt:$RW:rq:end { delete(@path[tid]); }"
+)
+old=$(sysctl -n kernel.bpf_stats_enabled)
+tmp=$(mktemp -d)
+trap 'sysctl -q kernel.bpf_stats_enabled="$old"; rm -rf "$tmp"' EXIT
+sysctl -q kernel.bpf_stats_enabled=1
+
+one() { # tool program
+	local pid i
+	if [ "$1" = st ]; then
+		"$ST" -e "$2" >"$tmp/out" 2>&1 &
+	else
+		bpftrace -e "$2 BEGIN { printf(\"Attaching-done\\n\"); }" >"$tmp/out" 2>&1 &
+	fi
+	pid=$!
+	for i in $(seq 200); do grep -q '^Attaching' "$tmp/out" && break; sleep 0.05; done
+	[ "$1" = bt ] && for i in $(seq 200); do grep -q 'Attaching-done' "$tmp/out" && break; sleep 0.05; done
+	"$RW" "$N" >/dev/null
+	# Programs that ran for the workload's events (the begin/end uprobes: 4 N each).
+	prog_ns "$pid" "$N"
+	kill -TERM "$pid"
+	for i in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+	kill -KILL "$pid" 2>/dev/null
+	wait "$pid" || true
+}
+
+for r in $(seq "$ROUNDS"); do
+	for i in "${!cases[@]}"; do
+		IFS='|' read -r label st bt <<<"${cases[$i]}"
+		echo "$i $r $(one st "$st") $(one bt "$bt")" >>"$tmp/res"
+	done
+done
+echo "BPF program run time per event (bpf_stats), median of $ROUNDS interleaved rounds [min-max], ns"
+for i in "${!cases[@]}"; do
+	IFS='|' read -r label st bt <<<"${cases[$i]}"
+	awk -v i="$i" -v label="$label" "$(cat bench/median.awk)"'
+	$1 == i { k++; s[k] = $3; b[k] = $4; q[k] = $3 / $4
+		if (k == 1 || $3 < smin) smin = $3; if (k == 1 || $3 > smax) smax = $3
+		if (k == 1 || $4 < bmin) bmin = $4; if (k == 1 || $4 > bmax) bmax = $4 }
+	END { printf "  %-40s sidetrace %5.0f [%4.0f-%4.0f]  bpftrace %5.0f [%4.0f-%4.0f]  ratio %.2f\n",
+		label, med(s, k), smin, smax, med(b, k), bmin, bmax, med(q, k) }' "$tmp/res"
+done
+
+echo
+echo "Launch to attached and peak RSS, median of $REPEAT"
+s=$(startup Attaching "$ST" -e "$W { @[comm] = count(); }")
+b=$(startup go bpftrace -e "$W { @[comm] = count(); } BEGIN { printf(\"go\\n\"); }")
+awk -v s="$s" -v b="$b" 'BEGIN { split(s, x, " "); split(b, y, " ")
+	printf "  %-40s %8.1f ms %8.1f ms %6.2fx %8d KiB %8d KiB %6.2fx\n", "tracepoint @[comm] = count()",
+		x[1] * 1000, y[1] * 1000, x[1] / y[1], x[2], y[2], x[2] / y[2] }'
