@@ -212,7 +212,12 @@ static __always_inline bool exec_value(const struct st_probe_cfg *cfg, struct st
 		push(s, in->a);
 		return false;
 	case ST_I_BUILTIN:
-		push(s, builtin(in->a, probe));
+		if (in->a == ST_BI_USTACK)
+			push(s, s->ustack);
+		else if (in->a == ST_BI_KSTACK)
+			push(s, s->kstack);
+		else
+			push(s, builtin(in->a, probe));
 		return false;
 	case ST_I_UNARY:
 		l = pop(s);
@@ -387,6 +392,28 @@ static __always_inline void run(const struct st_probe_cfg *cfg, struct st_scratc
 	bpf_loop(ST_MAX_INSNS, run_step, &rc, 0);
 }
 
+/*
+ * The stacks the probe's clauses read, into s->ustack and s->kstack: by
+ * the program's entry, which has the context bpf_get_stackid() wants.
+ */
+static __always_inline void take_stacks(void *ctx, const struct st_probe_cfg *cfg,
+					struct st_scratch *s)
+{
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32, one = 1;
+	long id;
+
+	if (cfg->stacks & ST_STACK_USER) {
+		id = bpf_get_stackid(ctx, &st_stacks, BPF_F_USER_STACK);
+		s->ustack = ST_USTACK(tgid, id < 0 ? -1 : id);
+		if (id >= 0)
+			bpf_map_update_elem(&st_stack_pids, &tgid, &one, BPF_NOEXIST);
+	}
+	if (cfg->stacks & ST_STACK_KERNEL) {
+		id = bpf_get_stackid(ctx, &st_stacks, 0);
+		s->kstack = id < 0 ? (__u32)-1 : id;
+	}
+}
+
 /* An event of a probe whose arguments are in ctx, a struct pt_regs. */
 static __always_inline int on_regs(void *ctx)
 {
@@ -399,6 +426,7 @@ static __always_inline int on_regs(void *ctx)
 	if (!s)
 		return 0;
 	decode_all(ctx, site, cfg, s, probe);
+	take_stacks(ctx, cfg, s);
 	run(cfg, s, probe);
 	/* Only runs on this CPU read the flag: a plain store releases it. */
 	RD(s->busy) = 0;
@@ -434,6 +462,30 @@ int sidetrace_kprobe(void *ctx)
 	if (other_process())
 		return 0;
 	return on_regs(ctx);
+}
+
+/*
+ * profile:hz:N: a CPU clock's sample on every CPU; no arguments, the
+ * clauses read what the task was doing (ustack, kstack, comm, pid).
+ */
+SEC("perf_event")
+int sidetrace_profile(void *ctx)
+{
+	const struct st_probe_cfg *cfg;
+	const struct st_site_cfg *site;
+	struct st_scratch *s;
+	__u32 probe;
+
+	if (other_process())
+		return 0;
+	s = enter_probe(ctx, &site, &cfg, &probe);
+	if (!s)
+		return 0;
+	decode_begin(s);
+	take_stacks(ctx, cfg, s);
+	run(cfg, s, probe);
+	RD(s->busy) = 0;
+	return 0;
 }
 
 #endif /* SIDETRACE_INTERP_BPF_H */

@@ -273,6 +273,10 @@ static __always_inline __s64 builtin(__u8 id, __u32 probe)
 		return probe;
 	case ST_BI_CGROUP:
 		return bpf_get_current_cgroup_id();
+	case ST_BI_USTACK:
+	case ST_BI_KSTACK:
+		/* Taken by take_stacks() into the scratch: only the stack machine reads them. */
+		return 0;
 	case ST_BI_RAND:
 		return bpf_get_prandom_u32();
 	default:

@@ -116,6 +116,22 @@ struct {
 } st_counters SEC(".maps");
 
 /* Per-event records (sidetrace.h, st_rec_hdr); sized at load. */
+/* The stacks that ustack and kstack name, by id. */
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(max_entries, 1); /* ST_MAX_STACKS when a probe reads stacks, set at load */
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, ST_STACK_FRAMES * sizeof(__u64));
+} st_stacks SEC(".maps");
+
+/* The processes of the user stacks taken: the collector keeps their mappings. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1); /* ST_MAX_STACK_PIDS when a probe reads ustack */
+	__type(key, __u32);
+	__type(value, __u32);
+} st_stack_pids SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, ST_EVENTS_MIN_SIZE);

@@ -212,6 +212,8 @@ enum st_builtin_id {
 	ST_BI_PROBE, /* the probe's index: printed as its name */
 	ST_BI_RAND, /* bpf_get_prandom_u32() */
 	ST_BI_CGROUP, /* bpf_get_current_cgroup_id() */
+	ST_BI_USTACK, /* the event's user stack (ST_USTACK), taken before the clauses */
+	ST_BI_KSTACK, /* its kernel stack's id in st_stacks */
 };
 
 struct st_insn {
@@ -259,7 +261,7 @@ struct st_probe_cfg {
 	__u8 need_vec; /* some load follows the argument vector */
 	__u8 nr_plain; /* sidetrace_plain: statements in plain[] */
 	__u8 whole; /* print(args): the argument vector is read for it */
-	__u8 reserved;
+	__u8 stacks; /* ST_STACK_*: the stacks its clauses read (ustack, kstack) */
 	__u32 nr_insns;
 	__u32 nr_fields; /* print(args): the static fields the event declares */
 	/*
@@ -273,6 +275,23 @@ struct st_probe_cfg {
 	char strs[ST_MAX_STRCONST][ST_STR_LEN];
 	struct st_plain_stmt plain[ST_MAX_PLAIN];
 };
+
+/* st_probe_cfg.stacks: taken once per event, before the clauses run. */
+#define ST_STACK_USER 0x1
+#define ST_STACK_KERNEL 0x2
+/* Frames kept per stack (the kernel's default perf_event_max_stack). */
+#define ST_STACK_FRAMES 127
+/* Stacks kept per session, and processes whose user stacks are kept. */
+#define ST_MAX_STACKS 16384
+#define ST_MAX_STACK_PIDS 4096
+/*
+ * A ustack value: the stack's id in st_stacks (low 32 bits; all ones when
+ * it could not be taken) and its process (high 32), whose mappings the
+ * collector keeps to symbolize it after the process exits.
+ */
+#define ST_USTACK(tgid, id) ((__u64)(tgid) << 32 | (__u32)(id))
+#define ST_USTACK_ID(v) ((__u32)(v))
+#define ST_USTACK_PID(v) ((__u32)((v) >> 32))
 
 #define ST_MAPF_SIGNED 0x1 /* min/max compare as signed */
 #define ST_MAPF_FLAT 0x2 /* no keys: slots of st_flat, not st_aggr */

@@ -83,6 +83,7 @@ int sidetrace_tp(void *ctx)
 		read_tp_fields(ctx, site, cfg->sdt_mask, s);
 		decode_loads(cfg, s, probe);
 	}
+	take_stacks(ctx, cfg, s);
 	run(cfg, s, probe);
 	RD(s->busy) = 0;
 	return 0;

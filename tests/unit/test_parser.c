@@ -190,19 +190,18 @@ static void test_errors(void)
 		  "unknown probe type 'kfoo': expected side:TARGET:PROVIDER:EVENT, "
 		  "usdt:TARGET:[PROVIDER:]NAME, uprobe:TARGET:FUNCTION[+OFFSET], "
 		  "uretprobe:TARGET:FUNCTION, tracepoint:CATEGORY:NAME, kprobe:FUNCTION[+OFFSET], "
-		  "kretprobe:FUNCTION, BEGIN, END, interval:s:N "
+		  "kretprobe:FUNCTION, profile:hz:N, BEGIN, END, interval:s:N "
 		  "or interval:ms:N");
 	check_err("no probe", "{ @ = count() }", 1, 1,
 		  "expected a probe: side:TARGET:PROVIDER:EVENT, usdt:TARGET:[PROVIDER:]NAME, "
 		  "uprobe:TARGET:FUNCTION[+OFFSET], uretprobe:TARGET:FUNCTION, "
-		  "tracepoint:CATEGORY:NAME, kprobe:FUNCTION[+OFFSET], kretprobe:FUNCTION, BEGIN, "
-		  "END, "
-		  "interval:s:N or interval:ms:N");
+		  "tracepoint:CATEGORY:NAME, kprobe:FUNCTION[+OFFSET], kretprobe:FUNCTION, "
+		  "profile:hz:N, BEGIN, END, interval:s:N or interval:ms:N");
 	check_err("empty program", "  // nothing\n", 2, 1,
 		  "empty program: expected a probe: side:TARGET:PROVIDER:EVENT, "
 		  "usdt:TARGET:[PROVIDER:]NAME, uprobe:TARGET:FUNCTION[+OFFSET], "
 		  "uretprobe:TARGET:FUNCTION, tracepoint:CATEGORY:NAME, kprobe:FUNCTION[+OFFSET], "
-		  "kretprobe:FUNCTION, BEGIN, END, interval:s:N "
+		  "kretprobe:FUNCTION, profile:hz:N, BEGIN, END, interval:s:N "
 		  "or interval:ms:N");
 	check_err("missing target", "side: {}", 1, 6,
 		  "expected a target after 'side:': a path (./app, /usr/lib/libfoo.so) or a "
@@ -254,13 +253,15 @@ static void test_errors(void)
 		  "expected ',' or ')' after argument 1 of sum()");
 	check_err("missing operand", "BEGIN { @x = sum(1 +) }", 1, 21,
 		  "expected an expression: args.FIELD, argN, retval, a builtin (pid, tid, comm, "
-		  "nsecs, elapsed, cpu, uid, cgroup, probe, loglevel, rand), $var, @map[key], a "
+		  "nsecs, elapsed, cpu, uid, cgroup, ustack, kstack, probe, loglevel, rand), $var, "
+		  "@map[key], a "
 		  "number, a "
 		  "string, a cast such as (uint8) or '('");
 	check_err("unclosed parenthesis", "BEGIN { @x = sum((1 + 2) * (3 }", 1, 31, "expected ')'");
 	check_err("unknown identifier", "BEGIN { @x = sum(foo) }", 1, 18,
 		  "unknown identifier 'foo': expected args.FIELD, argN, retval, a builtin (pid, "
-		  "tid, comm, nsecs, elapsed, cpu, uid, cgroup, probe, loglevel, rand), $var, "
+		  "tid, comm, nsecs, elapsed, cpu, uid, cgroup, ustack, kstack, probe, loglevel, "
+		  "rand), $var, "
 		  "@map[key], a "
 		  "number, a string, a cast such as (uint8) or '('");
 	check_err("field name missing", "BEGIN { @x = sum(args.) }", 1, 23,

@@ -105,11 +105,14 @@ static int parse_value(int c, const char *arg, struct st_trace_opts *o)
 		o->pid = pid;
 		return 0;
 	case 'f':
-		if (!strcmp(arg, "text") || !strcmp(arg, "json")) {
-			o->fmt = !strcmp(arg, "json") ? ST_OUTPUT_JSON : ST_OUTPUT_TEXT;
+		if (!strcmp(arg, "text") || !strcmp(arg, "json") || !strcmp(arg, "folded")) {
+			o->fmt = !strcmp(arg, "json")	  ? ST_OUTPUT_JSON
+				 : !strcmp(arg, "folded") ? ST_OUTPUT_FOLDED
+							  : ST_OUTPUT_TEXT;
 			return 0;
 		}
-		fprintf(stderr, "sidetrace: unknown output format '%s': use text or json\n", arg);
+		fprintf(stderr, "sidetrace: unknown output format '%s': use text, json or folded\n",
+			arg);
 		return -EINVAL;
 	case 'b':
 		return parse_size(arg, &o->events_size);

@@ -209,6 +209,12 @@ static int cg_builtin(struct cctx *c, const struct st_expr *e)
 		return cg_emit(c, e->pos, ST_I_BUILTIN, ST_BI_RAND, 0);
 	case ST_BUILTIN_CGROUP:
 		return cg_emit(c, e->pos, ST_I_BUILTIN, ST_BI_CGROUP, 0);
+	case ST_BUILTIN_USTACK:
+		c->probe->cfg.stacks |= ST_STACK_USER;
+		return cg_emit(c, e->pos, ST_I_BUILTIN, ST_BI_USTACK, 0);
+	case ST_BUILTIN_KSTACK:
+		c->probe->cfg.stacks |= ST_STACK_KERNEL;
+		return cg_emit(c, e->pos, ST_I_BUILTIN, ST_BI_KSTACK, 0);
 	case ST_NR_BUILTINS:
 		break;
 	}

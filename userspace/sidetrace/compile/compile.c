@@ -217,8 +217,11 @@ int st_compile(const struct st_program *prog, unsigned int flags, struct st_comp
 	}
 	free(ix.slot);
 	for (i = 0; i < out->nr_probes && !err; i++) {
-		/* The specialized programs are uprobes: a kernel probe runs the stack machine. */
-		if (st_view_kernel(out->probes[i].event))
+		/*
+		 * The specialized programs are uprobes that take no stacks: a
+		 * kernel probe, or one that reads a stack, runs the stack machine.
+		 */
+		if (st_view_kernel(out->probes[i].event) || out->probes[i].cfg.stacks)
 			continue;
 		cg_find_count_only(out, &out->probes[i]);
 		if (out->probes[i].count_only)

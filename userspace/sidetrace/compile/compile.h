@@ -27,6 +27,8 @@ enum st_kpart_kind {
 	ST_KPART_INT, /* 8 bytes, st_map_info.key_types says how to print */
 	ST_KPART_STR, /* ST_STR_LEN bytes, NUL-padded */
 	ST_KPART_PROBE, /* 8 bytes: a probe index, printed as its name */
+	ST_KPART_USTACK, /* 8 bytes: a user stack (ST_USTACK), printed as its frames */
+	ST_KPART_KSTACK, /* 8 bytes: a kernel stack's id, printed as its frames */
 };
 
 struct st_kpart {

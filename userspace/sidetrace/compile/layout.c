@@ -37,8 +37,9 @@ static void flat_slots(struct st_compiled *out, struct st_map_cfg *mc, uint32_t 
 	out->nr_flat += len;
 }
 
-/* Is every key k of map m written in stmts the probe builtin? */
-static bool keys_are_probe(const struct st_stmt *stmts, uint32_t nr, uint32_t m, uint32_t k)
+/* Is every key k of map m written in stmts builtin b? */
+static bool keys_are_builtin(const struct st_stmt *stmts, uint32_t nr, uint32_t m, uint32_t k,
+			     enum st_builtin b)
 {
 	const struct st_expr *key;
 	uint32_t i;
@@ -50,8 +51,8 @@ static bool keys_are_probe(const struct st_stmt *stmts, uint32_t nr, uint32_t m,
 				? st->call->kids[0]
 				: NULL;
 
-		if (st->kind == ST_STMT_IF && (!keys_are_probe(st->then, st->nr_then, m, k) ||
-					       !keys_are_probe(st->els, st->nr_els, m, k)))
+		if (st->kind == ST_STMT_IF && (!keys_are_builtin(st->then, st->nr_then, m, k, b) ||
+					       !keys_are_builtin(st->els, st->nr_els, m, k, b)))
 			return false;
 		if (ref && ref->map_id == (int)m && k < ref->nr_kids)
 			key = ref->kids[k];
@@ -59,24 +60,26 @@ static bool keys_are_probe(const struct st_stmt *stmts, uint32_t nr, uint32_t m,
 			key = st->keys[k];
 		else
 			continue;
-		if (key->kind != ST_EXPR_BUILTIN || key->builtin != ST_BUILTIN_PROBE)
+		if (key->kind != ST_EXPR_BUILTIN || key->builtin != b)
 			return false;
 	}
 	return true;
 }
 
 /*
- * A key of an aggregation that is always the probe builtin is stored as
- * the probe's index. Plain values are read back by key: never.
+ * A key of an aggregation that is always builtin b: the probe builtin is
+ * stored as the probe's index, a stack as its id, and printed as the
+ * probe's name or the stack's frames. Plain values are read back by key:
+ * never.
  */
-static bool key_is_probe(const struct st_program *prog, uint32_t m, uint32_t k)
+static bool key_is_builtin(const struct st_program *prog, uint32_t m, uint32_t k, enum st_builtin b)
 {
 	uint32_t i;
 
 	if (prog->maps[m].agg == ST_K_VALUE)
 		return false;
 	for (i = 0; i < prog->nr_clauses; i++)
-		if (!keys_are_probe(prog->clauses[i].stmts, prog->clauses[i].nr_stmts, m, k))
+		if (!keys_are_builtin(prog->clauses[i].stmts, prog->clauses[i].nr_stmts, m, k, b))
 			return false;
 	return true;
 }
@@ -92,8 +95,15 @@ static int layout_keys(const struct st_program *prog, uint32_t m, struct st_map_
 	for (k = 0; k < mi->nr_keys; k++) {
 		lay->parts[k].off = off;
 		lay->parts[k].coff = coff;
-		if (mi->key_types[k] == ST_VT_STR && key_is_probe(prog, m, k)) {
+		if (mi->key_types[k] == ST_VT_STR && key_is_builtin(prog, m, k, ST_BUILTIN_PROBE)) {
 			lay->parts[k].kind = ST_KPART_PROBE;
+			off += 8;
+			coff += 8;
+		} else if (key_is_builtin(prog, m, k, ST_BUILTIN_USTACK) ||
+			   key_is_builtin(prog, m, k, ST_BUILTIN_KSTACK)) {
+			lay->parts[k].kind = key_is_builtin(prog, m, k, ST_BUILTIN_USTACK)
+						     ? ST_KPART_USTACK
+						     : ST_KPART_KSTACK;
 			off += 8;
 			coff += 8;
 		} else if (mi->key_types[k] == ST_VT_STR) {

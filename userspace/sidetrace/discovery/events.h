@@ -54,7 +54,11 @@ struct st_field {
 /* One stapsdt note of the event (a probe site). */
 struct st_site {
 	uint64_t pc; /* virtual address as in the ELF file */
-	uint64_t file_offset; /* offset of pc in the file, for uprobe attach */
+	/*
+	 * Offset of pc in the file, for uprobe attach; a kprobe's offset into
+	 * its function; a profile's samples a second.
+	 */
+	uint64_t file_offset;
 	uint64_t sema_addr; /* semaphore virtual address, 0 if none */
 	uint64_t sema_offset; /* semaphore file offset (ref_ctr_offset) */
 	char *args; /* SDT argument string as in the note */
@@ -75,6 +79,7 @@ enum st_event_view {
 	ST_VIEW_TRACEPOINT, /* tracepoints.h: a kernel tracepoint's record fields */
 	ST_VIEW_KPROBE, /* kfuncs.h: a kernel function's parameters (BTF), arg0..arg5 */
 	ST_VIEW_KRETPROBE, /* kfuncs.h: a kernel function's return value, retval */
+	ST_VIEW_PROFILE, /* a CPU clock sampled N times a second: no fields */
 };
 
 struct st_event {
@@ -107,8 +112,8 @@ static inline bool st_view_located(const struct st_event *ev)
 /* The kind of attach point that names the event: "side", "usdt", "uprobe", ... */
 static inline const char *st_view_kind(const struct st_event *ev)
 {
-	static const char *const kinds[] = {"side",	  "usdt",   "uprobe",	"uretprobe",
-					    "tracepoint", "kprobe", "kretprobe"};
+	static const char *const kinds[] = {"side",	  "usdt",   "uprobe",	 "uretprobe",
+					    "tracepoint", "kprobe", "kretprobe", "profile"};
 
 	return kinds[ev->view];
 }
@@ -124,7 +129,7 @@ static inline bool st_view_function(const struct st_event *ev)
 static inline bool st_view_kernel(const struct st_event *ev)
 {
 	return ev->view == ST_VIEW_TRACEPOINT || ev->view == ST_VIEW_KPROBE ||
-	       ev->view == ST_VIEW_KRETPROBE;
+	       ev->view == ST_VIEW_KRETPROBE || ev->view == ST_VIEW_PROFILE;
 }
 
 struct st_event_list {

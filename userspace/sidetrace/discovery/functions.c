@@ -14,15 +14,13 @@
 #include "discovery/functions.h"
 #include "discovery/insns.h"
 #include "discovery/sdt_args.h"
+#include "discovery/symbols.h"
 
 /* The System V ABI's argument registers and the return register. */
 
 #define NO_DWARF \
 	"it has no debug info (DWARF): build it with -g, or install its debug symbols " \
 	"(the -dbgsym package); arg0..arg5 and retval are there raw"
-
-/* The C++ ABI's demangler (libstdc++), callable from C. */
-char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
 
 /* Where a demangled signature's parameter list starts: the '(' matching its last ')'. */
 static const char *params_start(const char *sig)

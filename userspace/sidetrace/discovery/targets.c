@@ -18,6 +18,7 @@
 #include "discovery/discovery.h"
 #include "discovery/functions.h"
 #include "discovery/kfuncs.h"
+#include "discovery/profile.h"
 #include "discovery/targets.h"
 #include "discovery/tracepoints.h"
 #include "discovery/usdt_view.h"
@@ -410,10 +411,27 @@ query_kfuncs(struct st_target_set *s, const struct st_probe_query *q, char *err,
 	return &fq->list;
 }
 
+/* The event of a profile:hz:N probe. */
+static const struct st_event_list *
+query_profile(struct st_target_set *s, const struct st_probe_query *q, char *err, size_t errlen)
+{
+	struct st_function_query *fq;
+	bool fresh;
+
+	fq = kept_query(s, q->view, "hz", q->function, &fresh);
+	if (!fq || (fresh && st_profile_event(q->function, &fq->list))) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	return &fq->list;
+}
+
 const struct st_event_list *st_target_query(struct st_target_set *s, const struct st_probe_query *q,
 					    char *err, size_t errlen)
 {
 	switch (q->view) {
+	case ST_VIEW_PROFILE:
+		return query_profile(s, q, err, errlen);
 	case ST_VIEW_KPROBE:
 	case ST_VIEW_KRETPROBE:
 		return query_kfuncs(s, q, err, errlen);

@@ -52,6 +52,7 @@ enum st_ap_kind {
 	ST_AP_TRACEPOINT, /* tracepoint:CATEGORY:NAME */
 	ST_AP_KPROBE, /* kprobe:FUNCTION[+OFFSET] */
 	ST_AP_KRETPROBE, /* kretprobe:FUNCTION */
+	ST_AP_PROFILE, /* profile:hz:N */
 	ST_AP_BEGIN,
 	ST_AP_END,
 	ST_AP_INTERVAL, /* interval:s:N or interval:ms:N */
@@ -71,6 +72,7 @@ struct st_attach_point {
 	 * ST_AP_UPROBE, ST_AP_URETPROBE: provider is "", event the function.
 	 * ST_AP_TRACEPOINT: target is "", provider the category, event the name.
 	 * ST_AP_KPROBE, ST_AP_KRETPROBE: target and provider "", event the function.
+	 * ST_AP_PROFILE: target "", provider "hz", event the rate's digits.
 	 */
 	char *target;
 	char *provider;
@@ -95,6 +97,8 @@ enum st_builtin {
 	ST_BUILTIN_ELAPSED, /* nanoseconds since the session started */
 	ST_BUILTIN_RAND, /* a pseudo-random 32-bit number */
 	ST_BUILTIN_CGROUP, /* the task's cgroup v2 id */
+	ST_BUILTIN_USTACK, /* the user stack: a map key printed as its frames */
+	ST_BUILTIN_KSTACK, /* the kernel stack */
 	ST_NR_BUILTINS,
 };
 

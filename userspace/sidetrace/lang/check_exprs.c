@@ -230,6 +230,11 @@ int ck_expr(struct checker *c, struct st_expr *e)
 			return ck_err(c, e->pos,
 				      "loglevel is the level of a side: event; %s has none",
 				      ck_point_kind_name(c->no_args));
+		if ((e->builtin == ST_BUILTIN_USTACK || e->builtin == ST_BUILTIN_KSTACK) &&
+		    c->no_args)
+			return ck_err(c, e->pos,
+				      "%s is the stack of a probe's event; %s runs in sidetrace",
+				      st_builtin_name(e->builtin), ck_point_kind_name(c->no_args));
 		e->vtype = e->builtin == ST_BUILTIN_COMM || e->builtin == ST_BUILTIN_PROBE
 				   ? ST_VT_STR
 				   : ST_VT_UINT;

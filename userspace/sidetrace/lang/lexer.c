@@ -443,6 +443,24 @@ static int lex_function(struct st_lexer *lx, const struct st_probe_kind *k,
 	return 0;
 }
 
+/* profile:hz:N: samples a second, 1 to ST_MAX_PROFILE_HZ. */
+static int check_profile(struct st_lexer *lx, struct st_attach_point *p)
+{
+	char *end;
+	unsigned long hz;
+
+	if (strcmp(p->provider, "hz"))
+		return fail(lx, p->provider_pos,
+			    "profile:%s: sidetrace samples by rate only: profile:hz:N",
+			    p->provider);
+	errno = 0;
+	hz = strtoul(p->event, &end, 10);
+	if (errno || *end || !isdigit((unsigned char)*p->event) || !hz || hz > ST_MAX_PROFILE_HZ)
+		return fail(lx, p->event_pos, "expected samples a second, 1 to %d: profile:hz:99",
+			    ST_MAX_PROFILE_HZ);
+	return 0;
+}
+
 /* kind:TARGET, the file of an event probe: into p->target. */
 static int lex_target(struct st_lexer *lx, const struct st_probe_kind *k, struct st_attach_point *p)
 {
@@ -503,6 +521,8 @@ static int lex_event_probe(struct st_lexer *lx, const struct st_probe_kind *k,
 		last = event_word(lx, k, "probe", "a probe", &p->event_pos);
 	else if (tp)
 		last = event_word(lx, k, "tracepoint", "a tracepoint", &p->event_pos);
+	else if (k->kind == ST_AP_PROFILE)
+		last = event_word(lx, k, "rate", "a rate", &p->event_pos);
 	else
 		last = event_word(lx, k, "event", "an event", &p->event_pos);
 	if (!last)
@@ -510,7 +530,7 @@ static int lex_event_probe(struct st_lexer *lx, const struct st_probe_kind *k,
 	p->event = last;
 	if (peek(lx, 0) == ':')
 		return fail(lx, lx->pos, "too many ':' in probe: expected %s", k->syntax);
-	return 0;
+	return k->kind == ST_AP_PROFILE ? check_profile(lx, p) : 0;
 }
 
 static int lex_interval_probe(struct st_lexer *lx, struct st_attach_point *p)

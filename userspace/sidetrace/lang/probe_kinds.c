@@ -18,6 +18,7 @@ static const struct st_probe_kind kinds[] = {
 	 ST_VIEW_KPROBE},
 	{ST_AP_KRETPROBE, "kretprobe", "kretprobe:FUNCTION", true, false, ST_ARGS_BTF,
 	 ST_VIEW_KRETPROBE},
+	{ST_AP_PROFILE, "profile", "profile:hz:N", true, false, ST_ARGS_NONE, ST_VIEW_PROFILE},
 	{ST_AP_BEGIN, "BEGIN", "BEGIN", false, false, ST_ARGS_NONE, ST_VIEW_SIDE},
 	{ST_AP_END, "END", "END", false, false, ST_ARGS_NONE, ST_VIEW_SIDE},
 	{ST_AP_INTERVAL, "interval", "interval:s:N or interval:ms:N", false, false, ST_ARGS_NONE,
@@ -73,7 +74,6 @@ static const struct {
 	{"kfunc", "kprobe:FUNCTION reads the same arguments by name, from BTF"},
 	{"fexit", "kretprobe:FUNCTION reads the return value, retval"},
 	{"kretfunc", "kretprobe:FUNCTION reads the return value, retval"},
-	{"profile", "no profiling yet: interval:ms:N runs in user space"},
 	{"software", "tracepoint:CATEGORY:NAME for kernel events"},
 	{"hardware", "tracepoint:CATEGORY:NAME for kernel events"},
 };

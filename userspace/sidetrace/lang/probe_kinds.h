@@ -13,6 +13,9 @@
 #include "discovery/events.h"
 #include "lang/ast.h"
 
+/* profile:hz:N at most: the kernel refuses rates past its perf_event_max_sample_rate anyway. */
+#define ST_MAX_PROFILE_HZ 100000
+
 /* What args.* of a kind's probe reads. */
 enum st_args_from {
 	ST_ARGS_NONE, /* no args: BEGIN, END, interval */

@@ -14,6 +14,7 @@
 
 #include "output/maps_print.h"
 #include "util/escape.h"
+#include "util/textbuf.h"
 #include "util/json.h"
 
 #define BAR_WIDTH 52
@@ -123,8 +124,28 @@ static struct sorted *sort_entries(const struct st_map_result *m)
 	return s;
 }
 
+/* A stack key in text, as bpftrace prints one: a frame a line, indented. */
+static void print_stack(FILE *f, const char *frames)
+{
+	const char *p = frames;
+	size_t n;
+
+	fputc('\n', f);
+	while (*p) {
+		n = strcspn(p, "\n");
+		fputs("        ", f);
+		fprintf(f, "%.*s", (int)n, p);
+		fputc('\n', f);
+		p += n + (p[n] == '\n');
+	}
+}
+
 static void print_key_val(FILE *f, const struct st_key_val *k)
 {
+	if (k->stack) {
+		print_stack(f, k->s);
+		return;
+	}
 	switch (k->type) {
 	case ST_VT_STR:
 		/* Application memory: never raw to the terminal. */
@@ -146,7 +167,7 @@ static void print_name_keys(FILE *f, enum st_output_format fmt, const struct st_
 	char num[32];
 	uint32_t k;
 
-	if (fmt == ST_OUTPUT_TEXT) {
+	if (fmt != ST_OUTPUT_JSON) {
 		fputs(m->name, f);
 		for (k = 0; k < m->nr_keys; k++) {
 			fputs(k ? ", " : "[", f);
@@ -421,13 +442,121 @@ static void print_json(FILE *f, const struct st_map_result *m, const struct sort
 	fputs(m->nr_keys ? "}}}\n" : "}}\n", f);
 }
 
+/* The first stack key part of m's entries, or -1. */
+static int stack_key(const struct st_map_result *m)
+{
+	uint32_t k;
+
+	for (k = 0; m->nr_entries && k < m->nr_keys; k++)
+		if (m->entries[0].keys[k].stack)
+			return k;
+	return -1;
+}
+
+/* A frame list (innermost first, a line each) root first, joined by ';', offsets left out. */
+static void folded_frames(struct st_textbuf *tb, const char *frames, bool *first)
+{
+	const char *p = frames + strlen(frames), *line;
+	char frame[512];
+
+	while (p > frames) {
+		line = p;
+		while (line > frames && line[-1] != '\n')
+			line--;
+		snprintf(frame, sizeof(frame), "%.*s", (int)(p - line), line);
+		/* A flame graph merges by function: "main+69" folds as "main". */
+		if (strrchr(frame, '+') && strrchr(frame, '+') != frame)
+			*strrchr(frame, '+') = '\0';
+		if (!*first)
+			st_tb_putc(tb, ';');
+		*first = false;
+		/* A frame's name comes from a file: escaped as any text. */
+		st_escape_text(tb, frame);
+		p = line > frames ? line - 1 : frames;
+	}
+}
+
+/* One entry's folded stack: other key parts first ("comm;main;work"). */
+static char *folded_line(const struct st_map_result *m, const struct st_map_entry *e)
+{
+	struct st_textbuf tb = {0};
+	bool first = true;
+	uint32_t k;
+
+	for (k = 0; k < m->nr_keys; k++) {
+		if (e->keys[k].stack)
+			continue;
+		if (e->keys[k].type == ST_VT_STR)
+			st_escape_text(&tb, e->keys[k].s);
+		else if (e->keys[k].type == ST_VT_INT)
+			st_tb_printf(&tb, "%" PRId64, e->keys[k].i);
+		else
+			st_tb_printf(&tb, "%" PRIu64, e->keys[k].u);
+		st_tb_putc(&tb, ';');
+	}
+	for (k = 0; k < m->nr_keys; k++)
+		if (e->keys[k].stack)
+			folded_frames(&tb, e->keys[k].s, &first);
+	return st_tb_take(&tb);
+}
+
+struct folded {
+	char *line;
+	const struct st_map_entry *e;
+};
+
+static int cmp_folded(const void *a, const void *b)
+{
+	return strcmp(((const struct folded *)a)->line, ((const struct folded *)b)->line);
+}
+
+/*
+ * ST_OUTPUT_FOLDED of a map keyed by a stack: "key;root;...;leaf value"
+ * a line, sorted; stacks that differ only in offsets are one line, their
+ * counts or sums added.
+ */
+static int print_folded(FILE *f, const struct st_map_result *m)
+{
+	struct folded *v = calloc(m->nr_entries + 1, sizeof(*v));
+	bool add = m->agg == ST_K_COUNT || m->agg == ST_K_SUM;
+	struct st_map_entry sum;
+	size_t i, j;
+	int ret = 0;
+
+	for (i = 0; v && i < m->nr_entries && !ret; i++) {
+		v[i].e = &m->entries[i];
+		v[i].line = folded_line(m, &m->entries[i]);
+		ret = v[i].line ? 0 : -ENOMEM;
+	}
+	if (!v || ret)
+		goto cleanup;
+	qsort(v, m->nr_entries, sizeof(*v), cmp_folded);
+	for (i = 0; i < m->nr_entries; i = j) {
+		sum = *v[i].e;
+		for (j = i + 1; add && j < m->nr_entries && !strcmp(v[j].line, v[i].line); j++)
+			sum.value += v[j].e->value;
+		j = j > i + 1 ? j : i + 1;
+		fprintf(f, "%s ", v[i].line);
+		print_value(f, ST_OUTPUT_TEXT, m, &sum);
+		fputc('\n', f);
+	}
+cleanup:
+	for (i = 0; v && i < m->nr_entries; i++)
+		free(v[i].line);
+	free(v);
+	return v ? ret : -ENOMEM;
+}
+
 int st_output_map(FILE *f, enum st_output_format fmt, const struct st_map_result *map)
 {
-	struct sorted *s = sort_entries(map);
+	struct sorted *s;
 
+	if (fmt == ST_OUTPUT_FOLDED && stack_key(map) >= 0 && !is_hist(map))
+		return print_folded(f, map);
+	s = sort_entries(map);
 	if (!s)
 		return -ENOMEM;
-	if (fmt == ST_OUTPUT_TEXT)
+	if (fmt != ST_OUTPUT_JSON)
 		print_text(f, map, s);
 	else
 		print_json(f, map, s);
@@ -455,7 +584,7 @@ int st_output_exit_maps(FILE *f, enum st_output_format fmt, const struct st_map_
 	for (i = 0; i < nr_maps; i++)
 		order[i] = &maps[i];
 	qsort(order, nr_maps, sizeof(*order), cmp_map_name);
-	if (fmt == ST_OUTPUT_TEXT)
+	if (fmt != ST_OUTPUT_JSON)
 		fputs("\n\n", f);
 	for (i = 0; !err && i < nr_maps; i++)
 		err = st_output_map(f, fmt, order[i]);

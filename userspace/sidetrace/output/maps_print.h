@@ -28,11 +28,18 @@
 enum st_output_format {
 	ST_OUTPUT_TEXT,
 	ST_OUTPUT_JSON,
+	/*
+	 * Text, but a map keyed by a stack prints one line per key, its
+	 * frames root first joined by ';' (other key parts first), then its
+	 * value: the collapsed stacks that flame-graph tools read.
+	 */
+	ST_OUTPUT_FOLDED,
 };
 
 /* One key element; type is ST_VT_INT, ST_VT_UINT, ST_VT_BOOL or ST_VT_STR. */
 struct st_key_val {
 	enum st_vtype type;
+	bool stack; /* ST_VT_STR: a stack's frames, one a line, innermost first */
 	union {
 		int64_t i; /* ST_VT_INT */
 		uint64_t u; /* ST_VT_UINT, ST_VT_BOOL */

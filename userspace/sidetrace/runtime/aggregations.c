@@ -16,6 +16,7 @@
 
 #include "discovery/discovery.h"
 #include "runtime/addr_keys.h"
+#include "runtime/stacks.h"
 #include "runtime/compact_keys.h"
 #include "runtime/aggregations.h"
 
@@ -318,8 +319,9 @@ static const char *key_label(const struct st_map_info *mi, uint32_t k, uint64_t 
 	return i >= 0 && t->enum_begin[i] == t->enum_end[i] ? t->enum_labels[i] : NULL;
 }
 
-static int fill_keys(struct st_key_val *kv, const uint8_t *key, const struct st_map_info *mi,
-		     const struct st_map_layout *lay, const struct st_compiled *c)
+static int fill_keys(const struct st_loader *l, struct st_key_val *kv, const uint8_t *key,
+		     const struct st_map_info *mi, const struct st_map_layout *lay,
+		     const struct st_compiled *c)
 {
 	const uint8_t *parts = key + ST_KEY_HDR;
 	const char *label;
@@ -338,6 +340,13 @@ static int fill_keys(struct st_key_val *kv, const uint8_t *key, const struct st_
 			memcpy(&u, parts + p->off, sizeof(u));
 			kv[k].type = ST_VT_STR;
 			kv[k].s = strdup(u < c->nr_probes ? c->probes[u].name : "?");
+			break;
+		case ST_KPART_USTACK:
+		case ST_KPART_KSTACK:
+			memcpy(&u, parts + p->off, sizeof(u));
+			kv[k].type = ST_VT_STR;
+			kv[k].stack = true;
+			kv[k].s = st_stack_text(l, p->kind == ST_KPART_USTACK, u);
 			break;
 		default:
 			memcpy(&u, parts + p->off, sizeof(u));
@@ -404,8 +413,9 @@ static int entry_value(struct st_map_entry *e, const struct st_map_info *mi,
 }
 
 /* Builds one printer map from the sorted keys of map m in d. */
-static int build_map(const struct st_program *prog, const struct st_compiled *c, uint32_t m,
-		     const struct dump *d, size_t from, size_t to, struct st_map_result *r)
+static int build_map(const struct st_loader *l, const struct st_program *prog,
+		     const struct st_compiled *c, uint32_t m, const struct dump *d, size_t from,
+		     size_t to, struct st_map_result *r)
 {
 	const struct st_map_info *mi = &prog->maps[m];
 	const struct st_map_layout *lay = &c->layouts[m];
@@ -453,7 +463,7 @@ static int build_map(const struct st_program *prog, const struct st_compiled *c,
 			e->keys = mi->nr_keys ? &keys[n * mi->nr_keys] : NULL;
 			if (nb)
 				e->buckets = &buckets[n * nb];
-			ret = fill_keys((struct st_key_val *)e->keys, key, mi, lay, c);
+			ret = fill_keys(l, (struct st_key_val *)e->keys, key, mi, lay, c);
 			n++;
 			r->nr_entries = n;
 			if (ret)
@@ -529,7 +539,7 @@ int st_maps_read(const struct st_loader *l, const struct st_program *prog,
 		while (to < d.nr && key_map_id(d.keys + to * ks) == m)
 			to++;
 		snap->nr_maps++;
-		ret = build_map(prog, c, m, &d, from, to, &snap->maps[m - first]);
+		ret = build_map(l, prog, c, m, &d, from, to, &snap->maps[m - first]);
 		if (ret)
 			goto cleanup;
 		from = to;

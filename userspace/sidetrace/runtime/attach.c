@@ -10,7 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/perf_event.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -39,9 +42,42 @@ static uint32_t count_slot1(const struct st_compiled_probe *p)
 	return p->count_only && p->nr_counts == 1 ? p->counts[0] + 1 : 0;
 }
 
+/* profile:hz:N: prog on a CPU clock sampled at that rate on every CPU. */
+static int attach_profile(struct st_loader *l, struct bpf_program *prog, uint64_t cookie,
+			  uint64_t hz)
+{
+	LIBBPF_OPTS(bpf_perf_event_opts, opts, .bpf_cookie = cookie);
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.size = sizeof(attr),
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+		.freq = 1,
+		.sample_freq = hz,
+	};
+	struct bpf_link *link;
+	int cpu, fd, ret;
+
+	for (cpu = 0; cpu < l->ncpus; cpu++) {
+		fd = syscall(__NR_perf_event_open, &attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+		/* A possible CPU that is not online has no clock to sample. */
+		if (fd < 0 && errno == ENODEV)
+			continue;
+		if (fd < 0)
+			return -errno;
+		link = bpf_program__attach_perf_event_opts(prog, fd, &opts);
+		if (!link) {
+			ret = -errno;
+			close(fd);
+			return ret;
+		}
+		l->links[l->nr_links++] = link;
+	}
+	return 0;
+}
+
 /*
  * Attaches prog to kernel probe i's event ev (a tracepoint, a kernel
- * function), whose site is number site.
+ * function, a profile), whose site is number site.
  */
 static int attach_kernel(struct st_loader *l, struct bpf_program *prog, const struct st_compiled *c,
 			 uint32_t i, const struct st_event *ev, uint32_t site, char *err,
@@ -57,6 +93,13 @@ static int attach_kernel(struct st_loader *l, struct bpf_program *prog, const st
 	/* Kernel memory is never paged out: no fault-in. */
 	if (prog == l->skel->progs.sidetrace_fault_in)
 		return 0;
+	if (ev->view == ST_VIEW_PROFILE) {
+		ret = attach_profile(l, prog, ST_COOKIE(site, i, 0), ev->sites[0].file_offset);
+		if (ret)
+			snprintf(err, errlen, "cannot sample the CPUs for %s: %s",
+				 c->probes[i].name, strerror(-ret));
+		return ret;
+	}
 	if (ev->view == ST_VIEW_TRACEPOINT) {
 		link = bpf_program__attach_tracepoint_opts(prog, ev->provider, ev->name, &tp_opts);
 	} else if (!st_kprobes_supported(err, errlen)) {
@@ -242,6 +285,16 @@ static int reserve_fds(uint32_t nr_sites, char *err, size_t errlen)
 	return -EMFILE;
 }
 
+/* The links of the profile probes: one per CPU each. */
+static uint32_t profile_links(const struct st_loader *l, const struct st_compiled *c)
+{
+	uint32_t i, n = 0;
+
+	for (i = 0; i < c->nr_probes; i++)
+		n += c->probes[i].event->view == ST_VIEW_PROFILE ? l->ncpus : 0;
+	return n;
+}
+
 int st_loader_attach(struct st_loader *l, const struct st_compiled *c, pid_t pid, char *err,
 		     size_t errlen)
 {
@@ -254,7 +307,7 @@ int st_loader_attach(struct st_loader *l, const struct st_compiled *c, pid_t pid
 	 * At most two links per site, or per probe and set of files: a
 	 * program and the fault-in.
 	 */
-	l->links = calloc(2 * l->site_cap + 1, sizeof(*l->links));
+	l->links = calloc(2 * l->site_cap + profile_links(l, c) + 1, sizeof(*l->links));
 	l->link_fds = calloc(2 * c->nr_probes * (1 + ST_MAX_SITE_GENS) + 1, sizeof(*l->link_fds));
 	l->fault_in_on = calloc(c->nr_probes + 1, sizeof(*l->fault_in_on));
 	want = calloc(c->nr_probes + 1, sizeof(*want));

@@ -29,6 +29,7 @@
 #include "runtime/loader.h"
 #include "runtime/loader_progs.h"
 #include "runtime/replaced.h"
+#include "runtime/stacks.h"
 #include "runtime/uprobes.h"
 #include "util/escape.h"
 #include "sidetrace.skel.h"
@@ -84,6 +85,17 @@ static int make_site(const struct st_loader *l, const struct st_compiled_probe *
 	return 0;
 }
 
+/* The stacks (ST_STACK_*) that some probe of c takes. */
+static uint8_t stacks(const struct st_compiled *c)
+{
+	uint8_t st = 0;
+	uint32_t i;
+
+	for (i = 0; i < c->nr_probes; i++)
+		st |= c->probes[i].cfg.stacks;
+	return st;
+}
+
 /* Sizes the maps and sets the read-only configuration before load. */
 static int configure(struct st_loader *l, const struct st_compiled *c)
 {
@@ -102,6 +114,10 @@ static int configure(struct st_loader *l, const struct st_compiled *c)
 		err = bpf_map__set_max_entries(skel->maps.st_sites, l->site_cap ? l->site_cap : 1);
 	if (!err)
 		err = bpf_map__set_max_entries(skel->maps.st_flat, c->nr_flat ? c->nr_flat : 1);
+	if (!err && (stacks(c) & ST_STACK_USER))
+		err = bpf_map__set_max_entries(skel->maps.st_stack_pids, ST_MAX_STACK_PIDS);
+	if (!err && stacks(c))
+		err = bpf_map__set_max_entries(skel->maps.st_stacks, ST_MAX_STACKS);
 	if (!err)
 		err = bpf_map__set_key_size(skel->maps.st_aggr, c->key_size);
 	if (!err)
@@ -142,7 +158,7 @@ static int set_prog(const struct st_loader *l, struct bpf_program *prog, bool on
 
 	err = bpf_program__set_autoload(prog, on);
 	if (!err && on && l->multi && prog != l->skel->progs.sidetrace_tp &&
-	    prog != l->skel->progs.sidetrace_kprobe)
+	    prog != l->skel->progs.sidetrace_kprobe && prog != l->skel->progs.sidetrace_profile)
 		err = bpf_program__set_expected_attach_type(prog, ST_BPF_TRACE_UPROBE_MULTI);
 	return err;
 }
@@ -156,6 +172,7 @@ void st_loader_main_progs(const struct st_loader *l, struct bpf_program *progs[S
 	progs[4] = l->skel->progs.sidetrace_event;
 	progs[5] = l->skel->progs.sidetrace_tp;
 	progs[6] = l->skel->progs.sidetrace_kprobe;
+	progs[7] = l->skel->progs.sidetrace_profile;
 }
 
 /*
@@ -167,6 +184,8 @@ struct bpf_program *st_loader_serving_prog(const struct st_loader *l,
 {
 	if (p->event->view == ST_VIEW_TRACEPOINT)
 		return l->skel->progs.sidetrace_tp;
+	if (p->event->view == ST_VIEW_PROFILE)
+		return l->skel->progs.sidetrace_profile;
 	if (st_view_kernel(p->event))
 		return l->skel->progs.sidetrace_kprobe;
 	if (p->count_only)
@@ -506,6 +525,7 @@ void st_loader_close(struct st_loader *l)
 		st_target_set_free(&l->gens[i].targets);
 	}
 	st_replaced_free(l->replaced);
+	st_stacks_free(l->stacks);
 	st_ro_strings_close(&l->ro);
 	sidetrace_bpf__destroy(l->skel);
 	memset(l, 0, sizeof(*l));

@@ -18,6 +18,7 @@
 struct sidetrace_bpf;
 struct bpf_link;
 struct st_replaced;
+struct st_stacks;
 
 /* Sets of files attached again after being replaced on disk, at most. */
 #define ST_MAX_SITE_GENS 16
@@ -51,6 +52,7 @@ struct st_loader {
 	struct st_site_gen gens[ST_MAX_SITE_GENS];
 	uint32_t nr_gens;
 	struct st_replaced *replaced; /* compiled.reattach: the files watched */
+	struct st_stacks *stacks; /* stacks.h: what names ustack and kstack */
 	int aggr_fd; /* st_aggr: the aggregations with keys */
 	int compact_fd; /* st_aggr_compact: the same, keys in compact form */
 	int values_fd; /* st_values: the plain values */

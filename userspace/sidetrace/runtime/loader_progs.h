@@ -7,7 +7,7 @@
 
 #include "runtime/loader.h"
 
-#define ST_NR_MAIN_PROGS 7
+#define ST_NR_MAIN_PROGS 8
 
 /* The programs that serve probes, from the most specialized. */
 void st_loader_main_progs(const struct st_loader *l, struct bpf_program *progs[ST_NR_MAIN_PROGS]);

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "runtime/replaced.h"
+#include "runtime/stacks.h"
 #include "runtime/session.h"
 #include "util/escape.h"
 
@@ -155,8 +156,10 @@ int st_session_loop(struct st_runner *r, struct st_loader *l, struct st_stream *
 	while (!*stop && !r->exit_requested) {
 		if (l && st_loader_exit_requested(l))
 			break;
-		if (l)
+		if (l) {
 			st_replaced_poll(l, r->compiled);
+			st_stacks_poll(l);
+		}
 		if (l && st_loader_poll_fault_in(l, r->compiled, err, sizeof(err)) < 0 && !warned) {
 			st_errorf("%s", err);
 			warned = true;

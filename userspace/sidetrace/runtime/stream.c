@@ -46,7 +46,7 @@ static int printf_record(struct st_stream *s, const struct st_rec_hdr *h, const 
 			memcpy(strs[i], data + lay->off[i], ST_STR_LEN);
 			strs[i][ST_STR_LEN - 1] = '\0';
 			/* Application memory never reaches a terminal raw (JSON: escaped). */
-			if (s->r->fmt == ST_OUTPUT_TEXT) {
+			if (s->r->fmt != ST_OUTPUT_JSON) {
 				st_tb_reset(&s->esc);
 				st_escape_text(&s->esc, strs[i]);
 				snprintf(strs[i], sizeof(strs[i]), "%s", s->esc.s ? s->esc.s : "");

@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: MIT
+/* Stacks named by their symbols (stacks.h). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "discovery/symbols.h"
+#include "util/textbuf.h"
+#include "runtime/loader.h"
+#include "runtime/stacks.h"
+#include "sidetrace.skel.h"
+
+/* An executable mapping of a process, as its maps file had it. */
+struct mapping {
+	uint64_t start, end, off;
+	char *path;
+};
+
+struct proc {
+	uint32_t pid;
+	struct mapping *maps;
+	size_t nr;
+};
+
+/* An object file's symbols, read when a frame first falls in it. */
+struct file {
+	char *path;
+	struct st_symtab tab;
+	int err;
+};
+
+struct st_stacks {
+	struct proc *procs;
+	size_t nr_procs;
+	struct file *files;
+	size_t nr_files;
+	struct st_symtab kernel;
+	int kernel_err; /* 1: not read yet */
+};
+
+static struct st_stacks *stacks_of(struct st_loader *l)
+{
+	if (!l->stacks) {
+		l->stacks = calloc(1, sizeof(*l->stacks));
+		if (l->stacks)
+			l->stacks->kernel_err = 1;
+	}
+	return l->stacks;
+}
+
+static struct proc *find_proc(struct st_stacks *s, uint32_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr_procs; i++)
+		if (s->procs[i].pid == pid)
+			return &s->procs[i];
+	return NULL;
+}
+
+/* The executable, file-backed mappings of pid, read now. */
+static int read_maps(struct proc *p)
+{
+	char path[64], line[4352], file[4096], perms[8];
+	unsigned long long start, end, off;
+	struct mapping *m;
+	FILE *f;
+	int ret = 0;
+
+	snprintf(path, sizeof(path), "/proc/%u/maps", p->pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -errno;
+	while (!ret && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %4095[^\n]", &start, &end, perms, &off,
+			   file) != 5 ||
+		    perms[2] != 'x' || file[0] != '/')
+			continue;
+		m = realloc(p->maps, (p->nr + 1) * sizeof(*m));
+		if (!m) {
+			ret = -ENOMEM;
+			break;
+		}
+		p->maps = m;
+		m[p->nr] = (struct mapping){start, end, off, strdup(file)};
+		ret = m[p->nr++].path ? 0 : -ENOMEM;
+	}
+	fclose(f);
+	return ret;
+}
+
+void st_stacks_poll(struct st_loader *l)
+{
+	int fd = l->skel ? bpf_map__fd(l->skel->maps.st_stack_pids) : -1;
+	uint32_t key, next, *cur = NULL;
+	struct st_stacks *s;
+	struct proc *p;
+
+	if (fd < 0 || bpf_map_get_next_key(fd, NULL, &next))
+		return;
+	s = stacks_of(l);
+	if (!s)
+		return;
+	do {
+		key = next;
+		cur = &key;
+		if (find_proc(s, key))
+			continue;
+		p = realloc(s->procs, (s->nr_procs + 1) * sizeof(*p));
+		if (!p)
+			return;
+		s->procs = p;
+		p = &p[s->nr_procs++];
+		*p = (struct proc){.pid = key};
+		/* Gone already: its frames stay addresses. */
+		read_maps(p);
+	} while (!bpf_map_get_next_key(fd, cur, &next));
+}
+
+static struct file *file_syms(struct st_stacks *s, const char *path)
+{
+	struct file *f;
+	size_t i;
+
+	for (i = 0; i < s->nr_files; i++)
+		if (!strcmp(s->files[i].path, path))
+			return s->files[i].err ? NULL : &s->files[i];
+	f = realloc(s->files, (s->nr_files + 1) * sizeof(*f));
+	if (!f)
+		return NULL;
+	s->files = f;
+	f = &f[s->nr_files];
+	memset(f, 0, sizeof(*f));
+	f->path = strdup(path);
+	if (!f->path)
+		return NULL;
+	s->nr_files++;
+	f->err = st_symtab_load_file(path, &f->tab);
+	return f->err ? NULL : f;
+}
+
+/*
+ * One user frame: "function+offset"; in a file without a symbol for it,
+ * "file+offset" (its offset in the file); else its address.
+ */
+static void user_frame(struct st_stacks *s, const struct proc *p, uint64_t a, struct st_textbuf *tb)
+{
+	const struct st_sym *sym;
+	const struct mapping *m;
+	struct file *f;
+	uint64_t vaddr, off;
+	size_t i;
+
+	for (i = 0; p && i < p->nr; i++) {
+		m = &p->maps[i];
+		if (a < m->start || a >= m->end)
+			continue;
+		f = file_syms(s, m->path);
+		if (f && st_symtab_vaddr(&f->tab, a - m->start + m->off, &vaddr) &&
+		    (sym = st_symtab_find(&f->tab, vaddr, &off))) {
+			st_tb_printf(tb, "%s+%" PRIu64, sym->name, off);
+			return;
+		}
+		st_tb_printf(tb, "%s+0x%" PRIx64,
+			     strrchr(m->path, '/') ? strrchr(m->path, '/') + 1 : m->path,
+			     a - m->start + m->off);
+		return;
+	}
+	st_tb_printf(tb, "0x%" PRIx64, a);
+}
+
+static void kernel_frame(struct st_stacks *s, uint64_t a, struct st_textbuf *tb)
+{
+	const struct st_sym *sym;
+	uint64_t off;
+
+	if (s->kernel_err == 1)
+		s->kernel_err = st_symtab_load_kernel(&s->kernel);
+	if (!s->kernel_err && (sym = st_symtab_find(&s->kernel, a, &off)))
+		st_tb_printf(tb, "%s+%" PRIu64, sym->name, off);
+	else
+		st_tb_printf(tb, "0x%" PRIx64, a);
+}
+
+char *st_stack_text(const struct st_loader *l, bool user, uint64_t v)
+{
+	uint64_t frames[ST_STACK_FRAMES] = {0};
+	struct st_textbuf tb = {0};
+	struct st_stacks *s = stacks_of((struct st_loader *)l);
+	uint32_t id = user ? ST_USTACK_ID(v) : (uint32_t)v;
+	const struct proc *p;
+	size_t i;
+
+	if (!s)
+		return NULL;
+	if (id == UINT32_MAX ||
+	    bpf_map_lookup_elem(bpf_map__fd(l->skel->maps.st_stacks), &id, frames)) {
+		st_tb_puts(&tb, "[unknown]");
+		return st_tb_take(&tb);
+	}
+	p = user ? find_proc(s, ST_USTACK_PID(v)) : NULL;
+	for (i = 0; i < ST_STACK_FRAMES && frames[i]; i++) {
+		if (i)
+			st_tb_putc(&tb, '\n');
+		if (user)
+			user_frame(s, p, frames[i], &tb);
+		else
+			kernel_frame(s, frames[i], &tb);
+	}
+	return st_tb_take(&tb);
+}
+
+void st_stacks_free(struct st_stacks *s)
+{
+	size_t i, j;
+
+	if (!s)
+		return;
+	for (i = 0; i < s->nr_procs; i++) {
+		for (j = 0; j < s->procs[i].nr; j++)
+			free(s->procs[i].maps[j].path);
+		free(s->procs[i].maps);
+	}
+	for (i = 0; i < s->nr_files; i++) {
+		st_symtab_free(&s->files[i].tab);
+		free(s->files[i].path);
+	}
+	free(s->procs);
+	free(s->files);
+	if (!s->kernel_err)
+		st_symtab_free(&s->kernel);
+	free(s);
+}

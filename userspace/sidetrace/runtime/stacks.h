@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The stacks that ustack and kstack name (st_stacks), as text: each frame
+ * "function+offset", innermost first, from the kernel's symbols or the
+ * traced file's. A user stack is named after its process has exited: the
+ * session keeps the mappings of every process whose stack was taken
+ * (st_stack_pids), read while it lives.
+ */
+#ifndef SIDETRACE_RUNTIME_STACKS_H
+#define SIDETRACE_RUNTIME_STACKS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct st_loader;
+struct st_stacks;
+
+/* Reads the mappings of the processes whose stacks were taken since the last call. */
+void st_stacks_poll(struct st_loader *l);
+
+/*
+ * The frames of stack v (a ustack value, or a kstack id), one a line,
+ * innermost first (malloc'ed); "[unknown]" for a stack the kernel could
+ * not take. NULL: out of memory.
+ */
+char *st_stack_text(const struct st_loader *l, bool user, uint64_t v);
+
+void st_stacks_free(struct st_stacks *s);
+
+#endif /* SIDETRACE_RUNTIME_STACKS_H */
