@@ -381,6 +381,11 @@ struct st_val {
 enum st_rec_kind {
 	ST_REC_PRINTF, /* id: the printf statement (st_compiled.printfs) */
 	ST_REC_EVENT, /* print(args): items, id: ST_REC_F_* */
+	/*
+	 * A process whose user stack was taken for the first time (pid): the
+	 * collector reads its mappings at once, while it most likely lives.
+	 */
+	ST_REC_STACK_PID,
 	ST_NR_REC_KINDS,
 };
 

@@ -102,6 +102,17 @@ static inline bool st_compiled_streams(const struct st_compiled *c)
 	return c->nr_printfs > 0 || c->streams;
 }
 
+/* The stacks (ST_STACK_*) that some probe of c takes. */
+static inline uint8_t st_compiled_stacks(const struct st_compiled *c)
+{
+	uint8_t st = 0;
+	uint32_t i;
+
+	for (i = 0; i < c->nr_probes; i++)
+		st |= c->probes[i].cfg.stacks;
+	return st;
+}
+
 /*
  * Read every field through the SIDE argument vector, even top-level ones
  * that the probe's SDT arguments carry: for tests of the vector decoder

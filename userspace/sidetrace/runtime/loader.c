@@ -85,17 +85,6 @@ static int make_site(const struct st_loader *l, const struct st_compiled_probe *
 	return 0;
 }
 
-/* The stacks (ST_STACK_*) that some probe of c takes. */
-static uint8_t stacks(const struct st_compiled *c)
-{
-	uint8_t st = 0;
-	uint32_t i;
-
-	for (i = 0; i < c->nr_probes; i++)
-		st |= c->probes[i].cfg.stacks;
-	return st;
-}
-
 /* Sizes the maps and sets the read-only configuration before load. */
 static int configure(struct st_loader *l, const struct st_compiled *c)
 {
@@ -114,9 +103,9 @@ static int configure(struct st_loader *l, const struct st_compiled *c)
 		err = bpf_map__set_max_entries(skel->maps.st_sites, l->site_cap ? l->site_cap : 1);
 	if (!err)
 		err = bpf_map__set_max_entries(skel->maps.st_flat, c->nr_flat ? c->nr_flat : 1);
-	if (!err && (stacks(c) & ST_STACK_USER))
+	if (!err && (st_compiled_stacks(c) & ST_STACK_USER))
 		err = bpf_map__set_max_entries(skel->maps.st_stack_pids, ST_MAX_STACK_PIDS);
-	if (!err && stacks(c))
+	if (!err && st_compiled_stacks(c))
 		err = bpf_map__set_max_entries(skel->maps.st_stacks, ST_MAX_STACKS);
 	if (!err)
 		err = bpf_map__set_key_size(skel->maps.st_aggr, c->key_size);

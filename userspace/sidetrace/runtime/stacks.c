@@ -95,7 +95,7 @@ static int read_maps(struct proc *p)
 	return ret;
 }
 
-void st_stacks_poll(struct st_loader *l)
+int st_stacks_poll(struct st_loader *l)
 {
 	int fd = l->skel ? bpf_map__fd(l->skel->maps.st_stack_pids) : -1;
 	uint32_t key, next, *cur = NULL;
@@ -103,10 +103,10 @@ void st_stacks_poll(struct st_loader *l)
 	struct proc *p;
 
 	if (fd < 0 || bpf_map_get_next_key(fd, NULL, &next))
-		return;
+		return 0;
 	s = stacks_of(l);
 	if (!s)
-		return;
+		return -ENOMEM;
 	do {
 		key = next;
 		cur = &key;
@@ -114,13 +114,14 @@ void st_stacks_poll(struct st_loader *l)
 			continue;
 		p = realloc(s->procs, (s->nr_procs + 1) * sizeof(*p));
 		if (!p)
-			return;
+			return -ENOMEM;
 		s->procs = p;
 		p = &p[s->nr_procs++];
 		*p = (struct proc){.pid = key};
 		/* Gone already: its frames stay addresses. */
 		read_maps(p);
 	} while (!bpf_map_get_next_key(fd, cur, &next));
+	return 0;
 }
 
 static struct file *file_syms(struct st_stacks *s, const char *path)

@@ -15,8 +15,12 @@
 struct st_loader;
 struct st_stacks;
 
-/* Reads the mappings of the processes whose stacks were taken since the last call. */
-void st_stacks_poll(struct st_loader *l);
+/*
+ * Reads the mappings of the processes whose stacks were taken since the
+ * last call (a process already gone keeps its frames as addresses).
+ * 0, or -ENOMEM.
+ */
+int st_stacks_poll(struct st_loader *l);
 
 /*
  * The frames of stack v (a ustack value, or a kstack id), one a line,

@@ -10,6 +10,7 @@
 #include "output/printf_print.h"
 #include "output/record_print.h"
 #include "runtime/problems.h"
+#include "runtime/stacks.h"
 #include "runtime/stream.h"
 #include "util/escape.h"
 
@@ -98,6 +99,8 @@ static int on_record(void *ctx, void *data, size_t size)
 		ret = printf_record(s, &h, (const uint8_t *)data + sizeof(h));
 	else if (h.len <= size - sizeof(h) && h.kind == ST_REC_EVENT)
 		ret = event_record(s, &h, (const uint8_t *)data + sizeof(h));
+	else if (h.kind == ST_REC_STACK_PID)
+		ret = st_stacks_poll((struct st_loader *)s->l);
 	if (ret == -EINVAL) {
 		s->bad++;
 		return 0;
@@ -115,7 +118,9 @@ int st_stream_open(struct st_stream *s, const struct st_loader *l, struct st_run
 	memset(s, 0, sizeof(*s));
 	s->r = r;
 	s->l = l;
-	if (!l || !st_compiled_streams(r->compiled))
+	/* A user stack's process is announced in the ring buffer too (stacks.h). */
+	if (!l || (!st_compiled_streams(r->compiled) &&
+		   !(st_compiled_stacks(r->compiled) & ST_STACK_USER)))
 		return 0;
 	s->lost_seen = calloc(r->compiled->nr_probes, sizeof(*s->lost_seen));
 	s->label_errs = calloc(r->compiled->nr_probes, sizeof(*s->label_errs));

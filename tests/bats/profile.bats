@@ -1,0 +1,81 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
+# profile:hz:N, ustack and kstack: a CPU-bound program with one hot
+# function (tests/fixtures/hot_app.c, spin() called by outer() called by
+# main()), profiled under -c: the hot function tops the samples, its
+# caller is seen, and the frames are named after the program exited;
+# -f folded parsed back; kernel stacks named from kallsyms.
+
+load helpers
+bats_require_minimum_version 1.5.0
+
+setup_file() {
+	# -O0: every function keeps its frame pointer, so every frame is seen.
+	cc -O0 -g "$BATS_TEST_DIRNAME/../fixtures/hot_app.c" -o "$BATS_FILE_TMPDIR/hot_app"
+	# Frame pointers: a user stack is walked by them.
+	cc -O2 -fno-omit-frame-pointer -I"$ROOT/include" -I"$ROOT/examples" \
+		"$ROOT/examples/httpd_sim.c" "$OUT/libside.a" -lpthread -o "$BATS_FILE_TMPDIR/httpd_fp"
+}
+
+setup() {
+	HOT=$BATS_FILE_TMPDIR/hot_app
+}
+
+# From text output on stdin: "TOTAL HOT TWO" - samples in all, those whose
+# innermost frame is in spin, those whose next frame is outer.
+stack_counts() {
+	awk '/^@\[$/ { n = 0; next }
+	     /^        / { f[++n] = $1; next }
+	     /^\]: / { c = $2; t += c; if (f[1] ~ /^spin\+/) h += c
+	               if (f[1] ~ /^spin\+/ && f[2] ~ /^outer\+/) w += c }
+	     END { print t + 0, h + 0, w + 0 }'
+}
+
+@test "profile:hz:99 of a CPU-bound command: its hot function tops the samples, named after it exited" {
+	run -0 "$SIDETRACE" -e 'profile:hz:99 { @[ustack] = count(); }' -c "$HOT 2"
+	echo "$output"
+	read -r total hot two <<< "$(stack_counts <<< "$output")"
+	echo "total $total hot $hot through outer $two"
+	# 2 s at 99 Hz on one CPU: about 198 samples.
+	[ "$total" -ge 100 ]
+	[ $((hot * 100)) -ge $((total * 85)) ]
+	[ "$two" -ge 1 ]
+	[[ "$output" == *"        main+"* ]]
+}
+
+@test "-f folded: one line per stack, root first, offsets left out; the lines add up" {
+	run -0 "$SIDETRACE" -f folded -e 'profile:hz:99 { @[comm, ustack] = count(); }' -c "$HOT 1"
+	echo "$output"
+	local lines total hot
+	lines=$(grep -E '^[^ ]+ [0-9]+$' <<< "$output")
+	[ -n "$lines" ]
+	# Every stack of the command starts with its comm and ends in a frame.
+	! grep -vE '^hot_app;' <<< "$lines"
+	grep -qE '^hot_app;.*main;outer;spin [0-9]+$' <<< "$lines"
+	total=$(awk '{ s += $NF } END { print s }' <<< "$lines")
+	hot=$(awk '$1 ~ /;spin$/ { s += $NF } END { print s + 0 }' <<< "$lines")
+	[ "$total" -ge 50 ]
+	[ $((hot * 100)) -ge $((total * 85)) ]
+	# Stacks that differ only in offsets are one line: no line twice.
+	[ "$(cut -d' ' -f1 <<< "$lines" | sort | uniq -d)" = "" ]
+}
+
+@test "kstack: kernel frames named from kallsyms; ustack at a side: probe names its callers" {
+	run -0 "$SIDETRACE" -e 'profile:hz:99 { @[kstack] = count(); } interval:ms:500 { exit(); }'
+	echo "$output"
+	grep -qE '^        [A-Za-z_][A-Za-z0-9_.]*\+[0-9]+$' <<< "$output"
+	local app=$BATS_FILE_TMPDIR/httpd_fp
+	run -0 "$SIDETRACE" -e "side:$app:http:request { @[ustack] = count(); }" -c "$app -n 50"
+	echo "$output"
+	[[ "$output" == *"        main+"* ]]
+	[ "$(awk '/^\]: / { s += $2 } END { print s }' <<< "$output")" = 50 ]
+}
+
+@test "a stack where there is none, a profile other than by rate: refused with the reason" {
+	run -1 "$SIDETRACE" -e 'BEGIN { @[ustack] = count(); }'
+	[[ "$output" == *"ustack is the stack of a probe's event; BEGIN runs in sidetrace"* ]]
+	run -1 "$SIDETRACE" -e 'profile:ms:10 { @ = count(); }'
+	[[ "$output" == *"profile:ms: sidetrace samples by rate only: profile:hz:N"* ]]
+	run -1 "$SIDETRACE" -e 'profile:hz:0 { @ = count(); }'
+	[[ "$output" == *"expected samples a second, 1 to 100000"* ]]
+}
