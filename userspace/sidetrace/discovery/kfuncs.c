@@ -292,7 +292,11 @@ static void in_kallsyms(const struct kf_func *fs, size_t nr, bool *found)
 	char line[512], type, sym[256];
 	const char *key = sym;
 	const struct kf_func *hit;
-	FILE *f = fopen("/proc/kallsyms", "r");
+	FILE *f;
+
+	if (!nr)
+		return;
+	f = fopen("/proc/kallsyms", "r");
 
 	while (f && fgets(line, sizeof(line), f)) {
 		if (sscanf(line, "%*s %c %255s", &type, sym) != 2 || (type != 't' && type != 'T'))
