@@ -251,7 +251,7 @@ Event buffer: 64K (printf, print(args))" ]
 	run -2 --separate-stderr "$SIDETRACE" -p abc -e 'BEGIN { exit(); }'
 	[ "$stderr" = "sidetrace: -p wants a process id, not 'abc'" ]
 	run -2 --separate-stderr "$SIDETRACE" -f yaml -e 'BEGIN { exit(); }'
-	[ "$stderr" = "sidetrace: unknown output format 'yaml': use text or json" ]
+	[ "$stderr" = "sidetrace: unknown output format 'yaml': use text, json or folded" ]
 	run -2 --separate-stderr "$SIDETRACE" --bogus
 	[[ "${stderr%%$'\n'*}" == *"unrecognized option '--bogus'" ]]
 	run -2 --separate-stderr "$SIDETRACE"

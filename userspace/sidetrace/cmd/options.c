@@ -36,7 +36,7 @@ static void usage(FILE *f)
 		   "               TARGET is every object it maps\n"
 		   "  -c CMD       run CMD (split into words like a shell does), trace only\n"
 		   "               it and the libraries next to it, stop when it exits\n"
-		   "  -f FORMAT    output format: text (default) or json\n"
+		   "  -f FORMAT    output format: text (default), json, or folded (stacks)\n"
 		   "  -o FILE      write the output to FILE\n"
 		   "  -b, --buffer-size SIZE\n"
 		   "               the buffer of printed events (printf), e.g. 64M; a power\n"

@@ -4,7 +4,7 @@
  * configuration of the precompiled BPF program; sidetrace loads it,
  * attaches, runs BEGIN/interval/END in user space and prints the maps.
  *
- *   sidetrace [-v] [-q] [-d] [-p PID | -c CMD] [-f text|json] [-o FILE]
+ *   sidetrace [-v] [-q] [-d] [-p PID | -c CMD] [-f text|json|folded] [-o FILE]
  *             -e PROGRAM | FILE | -
  */
 #define _GNU_SOURCE
