@@ -403,7 +403,7 @@ static __always_inline void take_stacks(void *ctx, const struct st_probe_cfg *cf
 	long id;
 
 	if (cfg->stacks & ST_STACK_USER) {
-		id = bpf_get_stackid(ctx, &st_stacks, BPF_F_USER_STACK);
+		id = bpf_get_stackid(ctx, &st_ustacks, BPF_F_USER_STACK);
 		s->ustack = ST_USTACK(tgid, id < 0 ? -1 : id);
 		if (id >= 0 && !bpf_map_update_elem(&st_stack_pids, &tgid, &one, BPF_NOEXIST)) {
 			struct st_rec_hdr h = {.kind = ST_REC_STACK_PID, .pid = tgid};

@@ -10,7 +10,8 @@
 #define SIDETRACE_KEYED_BPF_H
 
 /* Uses loads.bpf.h and aggregate.bpf.h. */
-#if !defined(SIDETRACE_LOADS_BPF_H) || !defined(SIDETRACE_AGGREGATE_BPF_H)
+#if !defined(SIDETRACE_LOADS_BPF_H) || !defined(SIDETRACE_AGGREGATE_BPF_H) || \
+	!defined(SIDETRACE_TRACEPOINT_BPF_H)
 #error "sidetrace.bpf.c includes the fragments in the order of their use"
 #endif
 
@@ -28,6 +29,8 @@ struct st_keyed_in {
 	__u32 ro_loads; /* st_probe_cfg.ro_loads: loads that may be keyed by address */
 	__u32 ro; /* bit i: load i is a literal, v[i] its st_ro_ref offset */
 	__u32 addr; /* bit k: key part k is keyed by address */
+	__u32 kernel; /* bit i: load i's string is kernel memory (st_load.kernel) */
+	__u32 reserved;
 };
 
 /* keyed_parts() wrote the compact form; the bits below: parts by address. */
@@ -62,7 +65,7 @@ static __always_inline int keyed_part(struct st_key_buf *key, __u64 off, struct 
 		if (off > ST_KEYED_KEY_MAX - ST_KEY_HDR - ST_STR_LEN)
 			return -1;
 		dst = (__u64 *)((__u8 *)key + ST_KEY_HDR + off);
-		if (read_str(dst, in->v[a], in->probe)) {
+		if (read_str_from(dst, in->v[a], in->probe, in->kernel & (1U << a))) {
 			count(in->probe, ST_C_ERR_STR);
 			arm_fault_in(in->probe, a);
 			return -1;
@@ -155,8 +158,8 @@ static __always_inline int keyed_parts(struct st_key_buf *key, struct st_keyed_i
 	return in->addr | (compact ? ST_KEYED_COMPACT : 0);
 }
 
-SEC("uprobe")
-int sidetrace_keyed(void *ctx)
+/* A keyed probe's event; tp: at a tracepoint, its fields read from the record. */
+static __always_inline int keyed_event(void *ctx, bool tp)
 {
 	const volatile struct st_map_cfg *mc;
 	const struct st_plain_stmt *st;
@@ -165,11 +168,13 @@ int sidetrace_keyed(void *ctx)
 	struct st_keyed_in in = {};
 	struct st_key_buf key = {};
 	__u32 site_idx, probe, i, arg;
+	__u64 base;
 	__s64 val;
 	int parts;
 
 	if (!cookie_cfg(ctx, &site_idx, &probe, &site, &cfg))
 		return 0;
+	base = tp ? rec_base(ctx) : 0;
 	st = &cfg->plain[0];
 	mc = map_cfg(st->map);
 	if (!mc)
@@ -179,13 +184,15 @@ int sidetrace_keyed(void *ctx)
 		if (i >= cfg->nr_loads)
 			break;
 		arg = cfg->loads[i].sdt_arg;
+		in.kernel |= (__u32)cfg->loads[i].kernel << i;
 		if (arg >= ST_MAX_SDT_ARGS ||
-		    sdt_arg_inline(ctx, &site->args[arg], (__u64 *)&in.v[i])) {
+		    (tp ? tp_field(base, &site->args[arg], (__u64 *)&in.v[i])
+			: sdt_arg_inline(ctx, &site->args[arg], (__u64 *)&in.v[i]))) {
 			count(probe, ST_C_ERR_USDT);
 			return 0;
 		}
 	}
-	in.ip = CTX_WORD(ctx, ST_PT_REGS_IP);
+	in.ip = tp ? 0 : CTX_WORD(ctx, ST_PT_REGS_IP);
 	in.site = site_idx;
 	in.probe = probe;
 	in.ro_loads = cfg->ro_loads;
@@ -197,6 +204,20 @@ int sidetrace_keyed(void *ctx)
 		      ST_KEYED_KEY_MAX - ST_KEY_HDR - ST_KEY_BUCKET_SIZE, mc, st->map,
 		      parts & (ST_KEYED_COMPACT - 1), val, probe);
 	return 0;
+}
+
+SEC("uprobe")
+int sidetrace_keyed(void *ctx)
+{
+	return keyed_event(ctx, false);
+}
+
+SEC("tracepoint")
+int sidetrace_tp_keyed(void *ctx)
+{
+	if (other_process())
+		return 0;
+	return keyed_event(ctx, true);
 }
 
 #endif /* SIDETRACE_KEYED_BPF_H */

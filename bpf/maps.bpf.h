@@ -116,13 +116,27 @@ struct {
 } st_counters SEC(".maps");
 
 /* Per-event records (sidetrace.h, st_rec_hdr); sized at load. */
-/* The stacks that ustack and kstack name, by id. */
+/* The kernel stacks that kstack names, by id: instruction addresses. */
 struct {
 	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
-	__uint(max_entries, 1); /* ST_MAX_STACKS when a probe reads stacks, set at load */
+	__uint(max_entries, 1); /* ST_MAX_STACKS when a probe reads kstack, set at load */
 	__uint(key_size, sizeof(__u32));
 	__uint(value_size, ST_STACK_FRAMES * sizeof(__u64));
 } st_stacks SEC(".maps");
+
+/*
+ * The user stacks that ustack names: each frame as its file's build id
+ * and the offset in that file where the kernel could read them, so that
+ * a frame is named from the file after its process is gone; else its
+ * address (named from the process's mappings, stacks.h).
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(max_entries, 1); /* ST_MAX_STACKS when a probe reads ustack, set at load */
+	__uint(map_flags, BPF_F_STACK_BUILD_ID);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, ST_STACK_FRAMES * sizeof(struct bpf_stack_build_id));
+} st_ustacks SEC(".maps");
 
 /* The processes of the user stacks taken: the collector keeps their mappings. */
 struct {

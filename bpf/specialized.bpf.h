@@ -5,15 +5,16 @@
  * sidetrace_count only counts; sidetrace_plain runs the plain statements
  * (st_probe_cfg.plain) on SDT values without the stack machine;
  * sidetrace_flat does that with integers into maps without keys, without
- * a scratch.
+ * a scratch. sidetrace_tp_count and sidetrace_tp_plain are the first two
+ * at tracepoints.
  */
 #ifndef SIDETRACE_SPECIALIZED_BPF_H
 #define SIDETRACE_SPECIALIZED_BPF_H
 
-/* Uses maps.bpf.h, scratch.bpf.h, usdt.bpf.h, loads.bpf.h and aggregate.bpf.h. */
+/* Uses maps.bpf.h, scratch.bpf.h, usdt.bpf.h, loads.bpf.h, aggregate.bpf.h and tracepoint.bpf.h. */
 #if !defined(SIDETRACE_MAPS_BPF_H) || !defined(SIDETRACE_SCRATCH_BPF_H) || \
 	!defined(SIDETRACE_USDT_BPF_H) || !defined(SIDETRACE_LOADS_BPF_H) || \
-	!defined(SIDETRACE_AGGREGATE_BPF_H)
+	!defined(SIDETRACE_AGGREGATE_BPF_H) || !defined(SIDETRACE_TRACEPOINT_BPF_H)
 #error "sidetrace.bpf.c includes the fragments in the order of their use"
 #endif
 
@@ -21,8 +22,7 @@
  * The probe sites of a probe that only counts: no scratch, no decoding. A
  * site that counts in one map has its slot in the cookie.
  */
-SEC("uprobe")
-int sidetrace_count(void *ctx)
+static __always_inline int count_event(void *ctx)
 {
 	__u64 cookie = bpf_get_attach_cookie(ctx);
 	__u32 slot = ST_COOKIE_COUNT_SLOT1(cookie), key = ST_COOKIE_SITE(cookie), i;
@@ -49,6 +49,21 @@ int sidetrace_count(void *ctx)
 			__sync_fetch_and_add(&val->count, 1);
 	}
 	return 0;
+}
+
+SEC("uprobe")
+int sidetrace_count(void *ctx)
+{
+	return count_event(ctx);
+}
+
+/* The same at a tracepoint; -p's process is filtered here (interp.bpf.h). */
+SEC("tracepoint")
+int sidetrace_tp_count(void *ctx)
+{
+	if (other_process())
+		return 0;
+	return count_event(ctx);
 }
 
 /* Whether the string of load a fits a compact key part with its NUL. */
@@ -162,8 +177,8 @@ __noinline int st_plain_stmt(const struct st_probe_cfg *cfg, struct st_scratch *
  * statements are plain (st_probe_cfg.plain): no argument vector, no stack
  * machine.
  */
-SEC("uprobe")
-int sidetrace_plain(void *ctx)
+/* A plain probe's event; tp: at a tracepoint, its fields read from the record. */
+static __always_inline int plain_event(void *ctx, bool tp)
 {
 	const struct st_probe_cfg *cfg;
 	const struct st_site_cfg *site;
@@ -176,8 +191,12 @@ int sidetrace_plain(void *ctx)
 	s->ok = 0;
 	s->first_err = 0;
 	s->addr_loads = 0;
-	s->ip = CTX_WORD(ctx, ST_PT_REGS_IP);
-	st_read_sdt(ctx, site, cfg->sdt_mask, s);
+	/* A tracepoint's strings are no file's literals (ro_strings.h): no address. */
+	s->ip = tp ? 0 : CTX_WORD(ctx, ST_PT_REGS_IP);
+	if (tp)
+		read_tp_fields(rec_base(ctx), site, cfg->sdt_mask, s);
+	else
+		st_read_sdt(ctx, site, cfg->sdt_mask, s);
 	for (i = 0; i < ST_MAX_LOADS; i++) {
 		if (i >= cfg->nr_loads)
 			break;
@@ -192,6 +211,20 @@ int sidetrace_plain(void *ctx)
 	}
 	RD(s->busy) = 0;
 	return 0;
+}
+
+SEC("uprobe")
+int sidetrace_plain(void *ctx)
+{
+	return plain_event(ctx, false);
+}
+
+SEC("tracepoint")
+int sidetrace_tp_plain(void *ctx)
+{
+	if (other_process())
+		return 0;
+	return plain_event(ctx, true);
 }
 
 /* The integers a sidetrace_flat probe read, by load. */

@@ -16,31 +16,42 @@
 #endif
 
 /*
- * Offsets into a record are below 64 KiB (a __data_loc holds 16 bits of
- * one): masked so, for the verifier, which adds no unbounded value to a
- * context pointer.
+ * The record's address as a number: the verifier tracks a context
+ * pointer plus an offset as a pointer, and a program that keeps such
+ * values (the addresses of strings in the record) in its state explodes
+ * its search; copied through the stack by a helper, it is a plain number.
  */
+static __always_inline __u64 rec_base(void *ctx)
+{
+	__u64 base = 0;
+	void *p = ctx;
+
+	bpf_probe_read_kernel(&base, sizeof(base), &p);
+	return base;
+}
+
+/* Offsets into a record are below 64 KiB (a __data_loc holds 16 bits of one). */
 #define TP_OFF(x) ((__u32)(x)&0xffff)
 
-/* Field a of the record rec, as an SDT argument's value; 0 or an error. */
-static __always_inline int tp_field(void *rec, const struct st_arg_spec *a, __u64 *out)
+/* Field a of the record at base, as an SDT argument's value; 0 or an error. */
+static __always_inline int tp_field(__u64 base, const struct st_arg_spec *a, __u64 *out)
 {
 	__u32 n = a->size < 0 ? -a->size : a->size, loc = 0;
 	__u64 v = 0;
 
 	switch (a->loc) {
 	case ST_LOC_TP:
-		if (n > 8 || bpf_probe_read_kernel(&v, n & 15, rec + TP_OFF(a->val)))
+		if (n > 8 || bpf_probe_read_kernel(&v, n & 15, (void *)(base + TP_OFF(a->val))))
 			return ST_C_ERR_USDT;
 		*out = sign_extend(v, n, a->size < 0);
 		return 0;
 	case ST_LOC_TP_ADDR:
-		*out = (__u64)(rec + TP_OFF(a->val));
+		*out = base + TP_OFF(a->val);
 		return 0;
 	case ST_LOC_TP_DATA_LOC:
-		if (bpf_probe_read_kernel(&loc, sizeof(loc), rec + TP_OFF(a->val)))
+		if (bpf_probe_read_kernel(&loc, sizeof(loc), (void *)(base + TP_OFF(a->val))))
 			return ST_C_ERR_USDT;
-		*out = (__u64)(rec + TP_OFF(loc));
+		*out = base + TP_OFF(loc);
 		return 0;
 	default:
 		return ST_C_ERR_USDT;
@@ -48,7 +59,7 @@ static __always_inline int tp_field(void *rec, const struct st_arg_spec *a, __u6
 }
 
 /* The fields in mask into s->sdt, those that could not be read marked in s->sdt_bad. */
-static __noinline int read_tp_fields(void *rec, const struct st_site_cfg *site, __u32 mask,
+static __noinline int read_tp_fields(__u64 base, const struct st_site_cfg *site, __u32 mask,
 				     struct st_scratch *s)
 {
 	__u32 i;
@@ -59,7 +70,7 @@ static __noinline int read_tp_fields(void *rec, const struct st_site_cfg *site, 
 	for (i = 0; i < ST_MAX_SDT_ARGS; i++) {
 		if (!(mask >> i))
 			break;
-		if ((mask & (1U << i)) && tp_field(rec, &site->args[i], &s->sdt[i]))
+		if ((mask & (1U << i)) && tp_field(base, &site->args[i], &s->sdt[i]))
 			s->sdt_bad |= 1U << i;
 	}
 	return 0;
@@ -80,7 +91,7 @@ int sidetrace_tp(void *ctx)
 		return 0;
 	decode_begin(s);
 	if (cfg->nr_loads) {
-		read_tp_fields(ctx, site, cfg->sdt_mask, s);
+		read_tp_fields(rec_base(ctx), site, cfg->sdt_mask, s);
 		decode_loads(cfg, s, probe);
 	}
 	take_stacks(ctx, cfg, s);

@@ -71,6 +71,26 @@ stack_counts() {
 	[ "$(awk '/^\]: / { s += $2 } END { print s }' <<< "$output")" = 50 ]
 }
 
+@test "a user stack is named from its files' build ids when its process was gone before sidetrace looked" {
+	local app=$BATS_FILE_TMPDIR/httpd_fp st i
+	"$SIDETRACE" -e "side:$app:http:request { @[ustack] = count(); }" > "$BATS_TEST_TMPDIR/out" 2>&1 &
+	st=$!
+	for i in $(seq 100); do grep -q '^Attaching' "$BATS_TEST_TMPDIR/out" && break; sleep 0.1; done
+	# The collector stopped: it cannot read the process's mappings while it lives.
+	kill -STOP $st
+	"$app" -n 20 > /dev/null
+	kill -CONT $st
+	sleep 0.2
+	kill -INT $st
+	wait $st
+	run cat "$BATS_TEST_TMPDIR/out"
+	echo "$output"
+	[[ "$output" == *"        emit_request+"* ]]
+	[[ "$output" == *"        main+"* ]]
+	[[ "$output" == *"        libc.so.6+0x"* ]]
+	[ "$(awk '/^\]: / { s += $2 } END { print s }' <<< "$output")" = 20 ]
+}
+
 @test "a stack where there is none, a profile other than by rate: refused with the reason" {
 	run -1 "$SIDETRACE" -e 'BEGIN { @[ustack] = count(); }'
 	[[ "$output" == *"ustack is the stack of a probe's event; BEGIN runs in sidetrace"* ]]

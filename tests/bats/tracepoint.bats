@@ -57,6 +57,38 @@ tracepoint:syscalls:sys_exit_write /tid != pid/ { @ret = sum(args.ret); }' > "$D
 	grep -q "^@cg\[$(cat "$D/cgroup")\]: $(truth_total "$D/truth" calls)\$" "$D/out"
 }
 
+@test "the specialized tracepoint programs (count, plain, keyed) count exactly, two sessions at once" {
+	local prog='tracepoint:syscalls:sys_enter_write { @n = count(); }
+tracepoint:syscalls:sys_exit_write { @b = sum(args.ret); @m = max(args.ret); }'
+	local keyed='tracepoint:syscalls:sys_enter_write { @p[pid] = count(); }'
+	run -0 "$SIDETRACE" -d -e "$prog"
+	[[ "${lines[1]}" == *"program tracepoint count" ]]
+	[[ "${lines[2]}" == *"program tracepoint plain" ]]
+	run -0 "$SIDETRACE" -d -e "$keyed"
+	[[ "${lines[1]}" == *"program tracepoint keyed" ]]
+	start_app "$D/rw.out" "$RW" -w "$D/go" 200
+	"$SIDETRACE" -p "$APP_PID" -e "$prog" > "$D/out" 2>&1 &
+	local st=$! i
+	"$SIDETRACE" -p "$APP_PID" -e "$keyed" > "$D/out2" 2>&1 &
+	local st2=$!
+	for i in $(seq 100); do grep -q '^Attaching' "$D/out" && grep -q '^Attaching' "$D/out2" && break; sleep 0.1; done
+	dd if=/dev/zero of=/dev/null bs=512 count=2000 2> /dev/null
+	touch "$D/go"
+	wait $APP
+	wait $st
+	wait $st2
+	cat "$D/out" "$D/out2" "$D/rw.out"
+	tail -n +2 "$D/rw.out" > "$D/truth"
+	# Once attached, the main thread writes its truth in one write (the pid came before).
+	local calls=$(($(truth_total "$D/truth" calls) + 1))
+	local bytes=$(($(truth_total "$D/truth" bytes) + $(stat -c %s "$D/truth")))
+	grep -q "^@n: $calls\$" "$D/out"
+	grep -q "^@b: $bytes\$" "$D/out"
+	# The longest write: a /static/logo.png request's last, 300 + 6 + 2 bytes.
+	grep -q "^@m: 308\$" "$D/out"
+	grep -q "^@p\[$APP_PID\]: $calls\$" "$D/out2"
+}
+
 @test "a map set at side: and read at a tracepoint attributes write(2) bytes to requests exactly" {
 	cat > "$D/attr.st" <<EOF
 side:$RW:rq:begin { @path[tid] = args.path; }

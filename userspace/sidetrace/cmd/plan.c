@@ -5,20 +5,6 @@
 #include "cmd/plan.h"
 #include "util/escape.h"
 
-/* Which of the precompiled programs serves the probe (compile/specialize.c). */
-static const char *program_kind(const struct st_compiled_probe *p)
-{
-	if (p->count_only)
-		return "count";
-	if (p->flat)
-		return "flat";
-	if (p->keyed)
-		return "keyed";
-	if (p->plain)
-		return "plain";
-	return "interpreter";
-}
-
 static void print_probes(FILE *f, const struct st_compiled *c)
 {
 	uint32_t i, sites;
@@ -32,7 +18,7 @@ static void print_probes(FILE *f, const struct st_compiled *c)
 			"  %" PRIu32 " site%s, %u of %d loads, %" PRIu32
 			" of %d instructions, program %s\n",
 			sites, sites == 1 ? "" : "s", p->cfg.nr_loads, ST_MAX_LOADS,
-			p->cfg.nr_insns, ST_MAX_INSNS, program_kind(p));
+			p->cfg.nr_insns, ST_MAX_INSNS, st_prog_name(st_compiled_prog(p)));
 	}
 }
 

@@ -218,10 +218,13 @@ int st_compile(const struct st_program *prog, unsigned int flags, struct st_comp
 	free(ix.slot);
 	for (i = 0; i < out->nr_probes && !err; i++) {
 		/*
-		 * The specialized programs are uprobes that take no stacks: a
-		 * kernel probe, or one that reads a stack, runs the stack machine.
+		 * The specialized programs serve uprobes and tracepoints that
+		 * take no stacks; another kernel probe, or one that reads a
+		 * stack, runs the stack machine.
 		 */
-		if (st_view_kernel(out->probes[i].event) || out->probes[i].cfg.stacks)
+		if ((st_view_kernel(out->probes[i].event) &&
+		     out->probes[i].event->view != ST_VIEW_TRACEPOINT) ||
+		    out->probes[i].cfg.stacks)
 			continue;
 		cg_find_count_only(out, &out->probes[i]);
 		if (out->probes[i].count_only)

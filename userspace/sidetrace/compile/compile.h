@@ -102,6 +102,31 @@ static inline bool st_compiled_streams(const struct st_compiled *c)
 	return c->nr_printfs > 0 || c->streams;
 }
 
+/*
+ * The precompiled programs, in the order the loader lists them: the
+ * uprobe ones first (ST_PROG_EVENT the last of them).
+ */
+enum st_prog {
+	ST_PROG_COUNT, /* uprobes that only count */
+	ST_PROG_FLAT, /* plain statements, integers into maps without keys */
+	ST_PROG_KEYED, /* one plain statement into a keyed map */
+	ST_PROG_PLAIN, /* plain statements, no stack machine */
+	ST_PROG_EVENT, /* the stack machine */
+	ST_PROG_TP, /* a tracepoint's stack machine */
+	ST_PROG_KPROBE, /* kprobes and kretprobes */
+	ST_PROG_PROFILE, /* profile:hz:N */
+	ST_PROG_TP_COUNT,
+	ST_PROG_TP_PLAIN, /* also the flat ones at tracepoints */
+	ST_PROG_TP_KEYED,
+	ST_NR_PROGS,
+};
+
+/* The program that serves p: the most specialized one its kind of probe has. */
+enum st_prog st_compiled_prog(const struct st_compiled_probe *p);
+
+/* A program's name for -d: "count", "tracepoint keyed", ... */
+const char *st_prog_name(enum st_prog prog);
+
 /* The stacks (ST_STACK_*) that some probe of c takes. */
 static inline uint8_t st_compiled_stacks(const struct st_compiled *c)
 {

@@ -223,3 +223,41 @@ void cg_find_ro_loads(const struct st_compiled *out, struct st_compiled_probe *p
 	}
 	cfg->ro_loads &= ~bad;
 }
+
+enum st_prog st_compiled_prog(const struct st_compiled_probe *p)
+{
+	bool tp = p->event->view == ST_VIEW_TRACEPOINT;
+
+	if (p->event->view == ST_VIEW_PROFILE)
+		return ST_PROG_PROFILE;
+	if (st_view_kernel(p->event) && !tp)
+		return ST_PROG_KPROBE;
+	if (p->count_only)
+		return tp ? ST_PROG_TP_COUNT : ST_PROG_COUNT;
+	if (p->flat && !tp)
+		return ST_PROG_FLAT;
+	if (p->keyed)
+		return tp ? ST_PROG_TP_KEYED : ST_PROG_KEYED;
+	if (p->plain)
+		return tp ? ST_PROG_TP_PLAIN : ST_PROG_PLAIN;
+	return tp ? ST_PROG_TP : ST_PROG_EVENT;
+}
+
+const char *st_prog_name(enum st_prog prog)
+{
+	static const char *const names[ST_NR_PROGS] = {
+		[ST_PROG_COUNT] = "count",
+		[ST_PROG_FLAT] = "flat",
+		[ST_PROG_KEYED] = "keyed",
+		[ST_PROG_PLAIN] = "plain",
+		[ST_PROG_EVENT] = "interpreter",
+		[ST_PROG_TP] = "tracepoint interpreter",
+		[ST_PROG_KPROBE] = "kprobe interpreter",
+		[ST_PROG_PROFILE] = "profile interpreter",
+		[ST_PROG_TP_COUNT] = "tracepoint count",
+		[ST_PROG_TP_PLAIN] = "tracepoint plain",
+		[ST_PROG_TP_KEYED] = "tracepoint keyed",
+	};
+
+	return prog < ST_NR_PROGS ? names[prog] : "?";
+}

@@ -62,6 +62,53 @@ static int scan(struct st_elf *e, Elf_Scn *scn, struct st_symtab *t, size_t *cap
 	return err;
 }
 
+/* The GNU build id of a note section, into t. */
+static void build_id(Elf_Scn *scn, struct st_symtab *t)
+{
+	Elf_Data *data = elf_getdata(scn, NULL);
+	size_t off = 0, name_off, desc_off;
+	GElf_Nhdr nh;
+
+	while (data && (off = gelf_getnote(data, off, &nh, &name_off, &desc_off)) > 0) {
+		if (nh.n_type != NT_GNU_BUILD_ID || nh.n_namesz != 4 ||
+		    memcmp((char *)data->d_buf + name_off, "GNU", 4))
+			continue;
+		t->build_id_len =
+			nh.n_descsz < sizeof(t->build_id) ? nh.n_descsz : sizeof(t->build_id);
+		memcpy(t->build_id, (char *)data->d_buf + desc_off, t->build_id_len);
+		return;
+	}
+}
+
+/* The names of the libraries a .dynamic section needs, into t. */
+static int needed(struct st_elf *e, Elf_Scn *scn, struct st_symtab *t)
+{
+	Elf_Data *data = elf_getdata(scn, NULL);
+	const char *name;
+	GElf_Shdr sh;
+	GElf_Dyn dyn;
+	size_t i;
+	char **v;
+
+	if (!data || !gelf_getshdr(scn, &sh) || !sh.sh_entsize)
+		return 0;
+	for (i = 0; i < sh.sh_size / sh.sh_entsize && gelf_getdyn(data, i, &dyn); i++) {
+		if (dyn.d_tag != DT_NEEDED)
+			continue;
+		name = elf_strptr(e->elf, sh.sh_link, dyn.d_un.d_val);
+		v = name ? realloc(t->needed, (t->nr_needed + 1) * sizeof(*v)) : NULL;
+		if (!name)
+			continue;
+		if (!v)
+			return -ENOMEM;
+		t->needed = v;
+		v[t->nr_needed] = strdup(name);
+		if (!v[t->nr_needed++])
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 int st_symtab_load_file(const char *path, struct st_symtab *t)
 {
 	Elf_Scn *scn = NULL, *symtab = NULL, *dynsym = NULL;
@@ -75,16 +122,21 @@ int st_symtab_load_file(const char *path, struct st_symtab *t)
 	ret = st_elf_open(path, &e, err, sizeof(err));
 	if (ret)
 		return ret;
-	while ((scn = elf_nextscn(e.elf, scn))) {
+	while ((scn = elf_nextscn(e.elf, scn)) && !ret) {
 		if (!gelf_getshdr(scn, &sh))
 			continue;
 		if (sh.sh_type == SHT_SYMTAB)
 			symtab = scn;
 		else if (sh.sh_type == SHT_DYNSYM)
 			dynsym = scn;
+		else if (sh.sh_type == SHT_NOTE)
+			build_id(scn, t);
+		else if (sh.sh_type == SHT_DYNAMIC)
+			ret = needed(&e, scn, t);
 	}
 	/* A stripped object keeps its exported functions in .dynsym. */
-	ret = symtab || dynsym ? scan(&e, symtab ? symtab : dynsym, t, &cap) : 0;
+	if (!ret && (symtab || dynsym))
+		ret = scan(&e, symtab ? symtab : dynsym, t, &cap);
 	t->segs = calloc(3 * e.nr_segs + 1, sizeof(*t->segs));
 	if (!ret && !t->segs)
 		ret = -ENOMEM;
@@ -165,6 +217,9 @@ void st_symtab_free(struct st_symtab *t)
 
 	for (i = 0; i < t->nr; i++)
 		free(t->v[i].name);
+	for (i = 0; i < t->nr_needed; i++)
+		free(t->needed[i]);
+	free(t->needed);
 	free(t->v);
 	free(t->segs);
 	memset(t, 0, sizeof(*t));

@@ -26,6 +26,10 @@ struct st_symtab {
 	/* An object file's PT_LOAD segments: offset, vaddr, filesz (3 words each). */
 	uint64_t *segs;
 	size_t nr_segs;
+	unsigned char build_id[20]; /* its GNU build id, as the kernel reads it */
+	size_t build_id_len; /* 0: none */
+	char **needed; /* the libraries it needs (DT_NEEDED), by name */
+	size_t nr_needed;
 };
 
 /* Loads the function symbols of the object at path. 0 or a negative errno. */

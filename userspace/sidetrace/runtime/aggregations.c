@@ -346,7 +346,7 @@ static int fill_keys(const struct st_loader *l, struct st_key_val *kv, const uin
 			memcpy(&u, parts + p->off, sizeof(u));
 			kv[k].type = ST_VT_STR;
 			kv[k].stack = true;
-			kv[k].s = st_stack_text(l, p->kind == ST_KPART_USTACK, u);
+			kv[k].s = st_stack_text(l, c, p->kind == ST_KPART_USTACK, u);
 			break;
 		default:
 			memcpy(&u, parts + p->off, sizeof(u));

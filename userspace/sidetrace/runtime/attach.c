@@ -83,7 +83,8 @@ static int attach_kernel(struct st_loader *l, struct bpf_program *prog, const st
 			 uint32_t i, const struct st_event *ev, uint32_t site, char *err,
 			 size_t errlen)
 {
-	LIBBPF_OPTS(bpf_tracepoint_opts, tp_opts, .bpf_cookie = ST_COOKIE(site, i, 0));
+	LIBBPF_OPTS(bpf_tracepoint_opts, tp_opts,
+		    .bpf_cookie = ST_COOKIE(site, i, count_slot1(&c->probes[i])));
 	LIBBPF_OPTS(bpf_kprobe_opts, k_opts, .bpf_cookie = ST_COOKIE(site, i, 0),
 		    .offset = ev->sites[0].file_offset, .retprobe = ev->view == ST_VIEW_KRETPROBE);
 	struct bpf_link *link;

@@ -105,7 +105,9 @@ static int configure(struct st_loader *l, const struct st_compiled *c)
 		err = bpf_map__set_max_entries(skel->maps.st_flat, c->nr_flat ? c->nr_flat : 1);
 	if (!err && (st_compiled_stacks(c) & ST_STACK_USER))
 		err = bpf_map__set_max_entries(skel->maps.st_stack_pids, ST_MAX_STACK_PIDS);
-	if (!err && st_compiled_stacks(c))
+	if (!err && (st_compiled_stacks(c) & ST_STACK_USER))
+		err = bpf_map__set_max_entries(skel->maps.st_ustacks, ST_MAX_STACKS);
+	if (!err && (st_compiled_stacks(c) & ST_STACK_KERNEL))
 		err = bpf_map__set_max_entries(skel->maps.st_stacks, ST_MAX_STACKS);
 	if (!err)
 		err = bpf_map__set_key_size(skel->maps.st_aggr, c->key_size);
@@ -143,49 +145,41 @@ static bool reads_strings(const struct st_compiled *c)
 /* Loads prog only when on; as a uprobe_multi program where links are. */
 static int set_prog(const struct st_loader *l, struct bpf_program *prog, bool on)
 {
-	int err;
+	struct bpf_program *progs[ST_NR_MAIN_PROGS];
+	bool uprobe = prog == l->skel->progs.sidetrace_fault_in;
+	int i, err;
 
+	st_loader_main_progs(l, progs);
+	for (i = 0; i <= ST_PROG_EVENT; i++)
+		uprobe |= prog == progs[i];
 	err = bpf_program__set_autoload(prog, on);
-	if (!err && on && l->multi && prog != l->skel->progs.sidetrace_tp &&
-	    prog != l->skel->progs.sidetrace_kprobe && prog != l->skel->progs.sidetrace_profile)
+	if (!err && on && l->multi && uprobe)
 		err = bpf_program__set_expected_attach_type(prog, ST_BPF_TRACE_UPROBE_MULTI);
 	return err;
 }
 
 void st_loader_main_progs(const struct st_loader *l, struct bpf_program *progs[ST_NR_MAIN_PROGS])
 {
-	progs[0] = l->skel->progs.sidetrace_count;
-	progs[1] = l->skel->progs.sidetrace_flat;
-	progs[2] = l->skel->progs.sidetrace_keyed;
-	progs[3] = l->skel->progs.sidetrace_plain;
-	progs[4] = l->skel->progs.sidetrace_event;
-	progs[5] = l->skel->progs.sidetrace_tp;
-	progs[6] = l->skel->progs.sidetrace_kprobe;
-	progs[7] = l->skel->progs.sidetrace_profile;
+	progs[ST_PROG_COUNT] = l->skel->progs.sidetrace_count;
+	progs[ST_PROG_FLAT] = l->skel->progs.sidetrace_flat;
+	progs[ST_PROG_KEYED] = l->skel->progs.sidetrace_keyed;
+	progs[ST_PROG_PLAIN] = l->skel->progs.sidetrace_plain;
+	progs[ST_PROG_EVENT] = l->skel->progs.sidetrace_event;
+	progs[ST_PROG_TP] = l->skel->progs.sidetrace_tp;
+	progs[ST_PROG_KPROBE] = l->skel->progs.sidetrace_kprobe;
+	progs[ST_PROG_PROFILE] = l->skel->progs.sidetrace_profile;
+	progs[ST_PROG_TP_COUNT] = l->skel->progs.sidetrace_tp_count;
+	progs[ST_PROG_TP_PLAIN] = l->skel->progs.sidetrace_tp_plain;
+	progs[ST_PROG_TP_KEYED] = l->skel->progs.sidetrace_tp_keyed;
 }
 
-/*
- * The program that serves probe p: the most specialized one that can,
- * as the compile step found (sidetrace.h says what each one does).
- */
 struct bpf_program *st_loader_serving_prog(const struct st_loader *l,
 					   const struct st_compiled_probe *p)
 {
-	if (p->event->view == ST_VIEW_TRACEPOINT)
-		return l->skel->progs.sidetrace_tp;
-	if (p->event->view == ST_VIEW_PROFILE)
-		return l->skel->progs.sidetrace_profile;
-	if (st_view_kernel(p->event))
-		return l->skel->progs.sidetrace_kprobe;
-	if (p->count_only)
-		return l->skel->progs.sidetrace_count;
-	if (p->flat)
-		return l->skel->progs.sidetrace_flat;
-	if (p->keyed)
-		return l->skel->progs.sidetrace_keyed;
-	if (p->plain)
-		return l->skel->progs.sidetrace_plain;
-	return l->skel->progs.sidetrace_event;
+	struct bpf_program *progs[ST_NR_MAIN_PROGS];
+
+	st_loader_main_progs(l, progs);
+	return progs[st_compiled_prog(p)];
 }
 
 /* True if prog serves some probe of c. */

@@ -7,7 +7,8 @@
 
 #include "runtime/loader.h"
 
-#define ST_NR_MAIN_PROGS 8
+/* In enum st_prog's order (compile.h). */
+#define ST_NR_MAIN_PROGS ST_NR_PROGS
 
 /* The programs that serve probes, from the most specialized. */
 void st_loader_main_progs(const struct st_loader *l, struct bpf_program *progs[ST_NR_MAIN_PROGS]);

@@ -11,6 +11,7 @@
 #include <bpf/libbpf.h>
 
 #include "discovery/symbols.h"
+#include "discovery/targets.h"
 #include "util/textbuf.h"
 #include "runtime/loader.h"
 #include "runtime/stacks.h"
@@ -40,6 +41,10 @@ struct st_stacks {
 	size_t nr_procs;
 	struct file *files;
 	size_t nr_files;
+	/* Files whose build ids are known: those of the first nr_scanned procs and the session's.
+	 */
+	size_t nr_scanned;
+	bool scanned_session;
 	struct st_symtab kernel;
 	int kernel_err; /* 1: not read yet */
 };
@@ -189,30 +194,115 @@ static void kernel_frame(struct st_stacks *s, uint64_t a, struct st_textbuf *tb)
 		st_tb_printf(tb, "0x%" PRIx64, a);
 }
 
-char *st_stack_text(const struct st_loader *l, bool user, uint64_t v)
+/* Reads the symbols of path and of the libraries it needs, if not yet read. */
+static void add_candidate(struct st_stacks *s, const char *path, int depth)
+{
+	char lib[4096];
+	struct file *f = file_syms(s, path);
+	size_t i;
+
+	for (i = 0; f && depth < 2 && i < f->tab.nr_needed; i++)
+		if (!st_resolve_target(f->tab.needed[i], lib, sizeof(lib)))
+			add_candidate(s, lib, depth + 1);
+}
+
+/*
+ * The file whose build id is id: among the files already read, else
+ * among the processes' mappings, the traced files and what they need.
+ */
+static struct file *file_by_build_id(struct st_stacks *s, const struct st_compiled *c,
+				     const unsigned char *id)
+{
+	size_t i, j;
+
+	for (;;) {
+		for (i = 0; i < s->nr_files; i++)
+			if (!s->files[i].err && s->files[i].tab.build_id_len &&
+			    !memcmp(s->files[i].tab.build_id, id, s->files[i].tab.build_id_len))
+				return &s->files[i];
+		if (s->scanned_session && s->nr_scanned == s->nr_procs)
+			return NULL;
+		for (i = 0; !s->scanned_session && i < c->nr_probes; i++)
+			if (!st_view_kernel(c->probes[i].event))
+				add_candidate(s, c->probes[i].event->path, 0);
+		s->scanned_session = true;
+		for (; s->nr_scanned < s->nr_procs; s->nr_scanned++)
+			for (j = 0; j < s->procs[s->nr_scanned].nr; j++)
+				add_candidate(s, s->procs[s->nr_scanned].maps[j].path, 0);
+	}
+}
+
+/* A frame the kernel gave as a file's build id and an offset in it. */
+static void build_id_frame(struct st_stacks *s, const struct st_compiled *c,
+			   const struct bpf_stack_build_id *b, struct st_textbuf *tb)
+{
+	struct file *f = file_by_build_id(s, c, b->build_id);
+	const struct st_sym *sym;
+	uint64_t vaddr, off;
+
+	if (f && st_symtab_vaddr(&f->tab, b->offset, &vaddr) &&
+	    (sym = st_symtab_find(&f->tab, vaddr, &off))) {
+		st_tb_printf(tb, "%s+%" PRIu64, sym->name, off);
+		return;
+	}
+	if (f)
+		st_tb_printf(tb, "%s+0x%" PRIx64,
+			     strrchr(f->path, '/') ? strrchr(f->path, '/') + 1 : f->path,
+			     (uint64_t)b->offset);
+	else
+		st_tb_printf(tb, "[build id %02x%02x%02x%02x]+0x%" PRIx64, b->build_id[0],
+			     b->build_id[1], b->build_id[2], b->build_id[3], (uint64_t)b->offset);
+}
+
+/* The frames of user stack v: each by its file's build id, or by the process's mappings. */
+static void user_stack(struct st_stacks *s, const struct st_loader *l, const struct st_compiled *c,
+		       uint64_t v, struct st_textbuf *tb)
+{
+	struct bpf_stack_build_id frames[ST_STACK_FRAMES];
+	uint32_t id = ST_USTACK_ID(v);
+	const struct proc *p;
+	size_t i;
+
+	memset(frames, 0, sizeof(frames));
+	if (id == UINT32_MAX ||
+	    bpf_map_lookup_elem(bpf_map__fd(l->skel->maps.st_ustacks), &id, frames)) {
+		st_tb_puts(tb, "[unknown]");
+		return;
+	}
+	p = find_proc(s, ST_USTACK_PID(v));
+	for (i = 0; i < ST_STACK_FRAMES && frames[i].status != BPF_STACK_BUILD_ID_EMPTY; i++) {
+		if (i)
+			st_tb_putc(tb, '\n');
+		if (frames[i].status == BPF_STACK_BUILD_ID_VALID)
+			build_id_frame(s, c, &frames[i], tb);
+		else
+			user_frame(s, p, frames[i].ip, tb);
+	}
+}
+
+char *st_stack_text(const struct st_loader *l, const struct st_compiled *c, bool user, uint64_t v)
 {
 	uint64_t frames[ST_STACK_FRAMES] = {0};
 	struct st_textbuf tb = {0};
 	struct st_stacks *s = stacks_of((struct st_loader *)l);
-	uint32_t id = user ? ST_USTACK_ID(v) : (uint32_t)v;
-	const struct proc *p;
+	uint32_t id = (uint32_t)v;
 	size_t i;
 
 	if (!s)
 		return NULL;
+	if (user) {
+		user_stack(s, l, c, v, &tb);
+		return st_tb_take(&tb);
+	}
 	if (id == UINT32_MAX ||
 	    bpf_map_lookup_elem(bpf_map__fd(l->skel->maps.st_stacks), &id, frames)) {
 		st_tb_puts(&tb, "[unknown]");
 		return st_tb_take(&tb);
 	}
-	p = user ? find_proc(s, ST_USTACK_PID(v)) : NULL;
 	for (i = 0; i < ST_STACK_FRAMES && frames[i]; i++) {
 		if (i)
 			st_tb_putc(&tb, '\n');
-		if (user)
-			user_frame(s, p, frames[i], &tb);
-		else
-			kernel_frame(s, frames[i], &tb);
+		kernel_frame(s, frames[i], &tb);
 	}
 	return st_tb_take(&tb);
 }

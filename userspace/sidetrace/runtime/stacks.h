@@ -12,6 +12,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "compile/compile.h"
+
 struct st_loader;
 struct st_stacks;
 
@@ -23,11 +25,13 @@ struct st_stacks;
 int st_stacks_poll(struct st_loader *l);
 
 /*
- * The frames of stack v (a ustack value, or a kstack id), one a line,
- * innermost first (malloc'ed); "[unknown]" for a stack the kernel could
- * not take. NULL: out of memory.
+ * The frames of stack v (a ustack value, or a kstack id) of a session of
+ * c, one a line, innermost first (malloc'ed); "[unknown]" for a stack the
+ * kernel could not take. A user frame the kernel gave by its file's build
+ * id is named from that file, found among the processes' mappings, c's
+ * traced files and the libraries they need. NULL: out of memory.
  */
-char *st_stack_text(const struct st_loader *l, bool user, uint64_t v);
+char *st_stack_text(const struct st_loader *l, const struct st_compiled *c, bool user, uint64_t v);
 
 void st_stacks_free(struct st_stacks *s);
 
