@@ -75,3 +75,46 @@ b=$(startup go bpftrace -e "$W { @[comm] = count(); } BEGIN { printf(\"go\\n\");
 awk -v s="$s" -v b="$b" 'BEGIN { split(s, x, " "); split(b, y, " ")
 	printf "  %-40s %8.1f ms %8.1f ms %6.2fx %8d KiB %8d KiB %6.2fx\n", "tracepoint @[comm] = count()",
 		x[1] * 1000, y[1] * 1000, x[1] / y[1], x[2], y[2], x[2] / y[2] }'
+
+# Profiling's cost to the profiled: a fixed amount of CPU work (hot_app -n),
+# its wall time alone and under each tool sampling every CPU at 99 and 999
+# Hz with user stacks, medians of ROUNDS interleaved rounds.
+HOT=$PWD/.output/bench/hot_app
+cc -O0 -g -o "$HOT" tests/fixtures/hot_app.c
+HOT_N=${HOT_N:-1000}
+hot_secs() { # [marker tracer...] (none: alone)
+	local pid=0 i t marker
+	if [ $# -gt 0 ]; then
+		marker=$1
+		shift
+		"$@" >"$tmp/pout" 2>&1 &
+		pid=$!
+		for i in $(seq 200); do grep -q "$marker" "$tmp/pout" && break; sleep 0.05; done
+	fi
+	t=$( { /usr/bin/time -f %e "$HOT" -n "$HOT_N"; } 2>&1 )
+	if [ "$pid" != 0 ]; then
+		kill -INT "$pid" 2>/dev/null
+		for i in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+		kill -KILL "$pid" 2>/dev/null
+		wait "$pid" || true
+	fi
+	echo "$t"
+}
+: >"$tmp/hot"
+for r in $(seq "$ROUNDS"); do
+	for hz in 99 999; do
+		a=$(hot_secs)
+		s=$(hot_secs '^Attaching' "$ST" -e "profile:hz:$hz { @[ustack] = count(); }")
+		b=$(hot_secs '^go$' bpftrace -e "profile:hz:$hz { @[ustack] = count(); } BEGIN { printf(\"go\\n\"); }")
+		echo "$hz $a $s $b" >>"$tmp/hot"
+	done
+done
+echo
+echo "Profiling overhead on a CPU-bound program (hot_app -n $HOT_N), median of $ROUNDS, seconds"
+for hz in 99 999; do
+	awk -v hz="$hz" "$(cat bench/median.awk)"'
+	$1 == hz { k++; a[k] = $2; s[k] = $3; b[k] = $4 }
+	END { ma = med(a, k); ms = med(s, k); mb = med(b, k)
+		printf "  profile:hz:%-4d alone %.2f  sidetrace %.2f (+%.1f%%)  bpftrace %.2f (+%.1f%%)\n",
+			hz, ma, ms, (ms / ma - 1) * 100, mb, (mb / ma - 1) * 100 }' "$tmp/hot"
+done
