@@ -159,6 +159,10 @@ cc -O2 -I"$TREE/include" "$TREE/tests/fixtures/req_writes.c" -o "$RWAPP" \
 	"$TREE/.output/libside.a" -lpthread || die "cannot build req_writes"
 "$RWAPP" 50 | tail -n +2 > "$WORK/rw-truth.txt" || die "req_writes failed on the host"
 
+# A CPU-bound program with one hot function (tests/bats/profile.bats).
+HOTAPP=$WORK/hot_app
+cc -O0 -g "$TREE/tests/fixtures/hot_app.c" -o "$HOTAPP" || die "cannot build hot_app"
+
 # Children made by a traced process (tests/bats/fork.bats does the same on the host).
 FORKAPP=$WORK/fork_app
 cc -O2 -I"$TREE/include" "$TREE/tests/fixtures/fork_app.c" -o "$FORKAPP" \
@@ -315,6 +319,10 @@ EOF
 	printf 'run tracepoint "%s" -e %q -c %q\n' "$ST" \
 		"side:$RWAPP:rq:begin { @path[tid] = args.path; } tracepoint:syscalls:sys_enter_write /@path[tid] != \"\"/ { @bytes[@path[tid]] = sum(args.count); } side:$RWAPP:rq:end { delete(@path[tid]); }" \
 		"$RWAPP 50"
+	printf 'run tpkeyed "%s" -e %q -c %q\n' "$ST" \
+		"tracepoint:syscalls:sys_enter_write { @fd[args.fd] = count(); }" "$RWAPP 50"
+	printf 'run profile "%s" -e %q -c %q\n' "$ST" \
+		"profile:hz:99 { @[ustack] = count(); }" "$HOTAPP 1"
 	printf 'run kprobe "%s" -e %q -c %q\n' "$ST" \
 		"kprobe:vfs_write /tid != pid/ { @b = sum(args.count); @n[str(args.file->f_path.dentry->d_name.name)] = count(); } kretprobe:vfs_write /tid != pid/ { @r = sum(retval); }" \
 		"$RWAPP 50"
@@ -482,6 +490,20 @@ check tracepoint "@bytes[/api/users]: $(rw /api/users bytes)" \
 	"@bytes[/api/orders]: $(rw /api/orders bytes)" \
 	"@bytes[/static/logo.png]: $(rw /static/logo.png bytes)"
 check kprobe "@b: $(rw_total bytes)" "@r: $(rw_total bytes)" "@n[null]: $(rw_total calls)"
+# The workers write to fd 3, /dev/null; the main thread its output to fd 1.
+check tpkeyed "@fd[3]: $(rw_total calls)"
+# Samples of the hot function through its caller, named after the command exited.
+check_profile() {
+	local name=profile
+	if [ -f "$R/$name.rc" ] && [ "$(cat "$R/$name.rc")" = 0 ] &&
+		grep -qx '        spin+[0-9]*' "$R/$name.out" && grep -qx '        outer+[0-9]*' "$R/$name.out"; then
+		ok "$name"
+	else
+		ko "$name" "no named stack of spin through outer"
+	fi
+	show "$name"
+}
+check_profile
 check fork-fork "children ok" "@[0]: 6" "@[1]: 6"
 check fork-daemon "children ok" "@[0]: 6" "@[1]: 6"
 check fork-threads "children ok" "@[0]: 24" "@[1]: 24"
