@@ -186,7 +186,7 @@ static __always_inline int keyed_event(void *ctx, bool tp)
 		arg = cfg->loads[i].sdt_arg;
 		in.kernel |= (__u32)cfg->loads[i].kernel << i;
 		if (arg >= ST_MAX_SDT_ARGS ||
-		    (tp ? tp_field(base, &site->args[arg], (__u64 *)&in.v[i])
+		    (tp ? st_tp_field(base, &site->args[arg], (__u64 *)&in.v[i])
 			: sdt_arg_inline(ctx, &site->args[arg], (__u64 *)&in.v[i]))) {
 			count(probe, ST_C_ERR_USDT);
 			return 0;

@@ -33,12 +33,19 @@ static __always_inline __u64 rec_base(void *ctx)
 /* Offsets into a record are below 64 KiB (a __data_loc holds 16 bits of one). */
 #define TP_OFF(x) ((__u32)(x)&0xffff)
 
-/* Field a of the record at base, as an SDT argument's value; 0 or an error. */
-static __always_inline int tp_field(__u64 base, const struct st_arg_spec *a, __u64 *out)
+/*
+ * Field a of the record at base, as an SDT argument's value; 0 or an
+ * error. A global function: the verifier checks its three ways once, not
+ * at every field of every program (6.1's gave up on sidetrace_tp_keyed).
+ */
+__noinline int st_tp_field(__u64 base, const struct st_arg_spec *a, __u64 *out)
 {
-	__u32 n = a->size < 0 ? -a->size : a->size, loc = 0;
+	__u32 n, loc = 0;
 	__u64 v = 0;
 
+	if (!a || !out)
+		return ST_C_ERR_USDT;
+	n = a->size < 0 ? -a->size : a->size;
 	switch (a->loc) {
 	case ST_LOC_TP:
 		if (n > 8 || bpf_probe_read_kernel(&v, n & 15, (void *)(base + TP_OFF(a->val))))
@@ -70,7 +77,7 @@ static __noinline int read_tp_fields(__u64 base, const struct st_site_cfg *site,
 	for (i = 0; i < ST_MAX_SDT_ARGS; i++) {
 		if (!(mask >> i))
 			break;
-		if ((mask & (1U << i)) && tp_field(base, &site->args[i], &s->sdt[i]))
+		if ((mask & (1U << i)) && st_tp_field(base, &site->args[i], &s->sdt[i]))
 			s->sdt_bad |= 1U << i;
 	}
 	return 0;
