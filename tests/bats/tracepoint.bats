@@ -111,6 +111,18 @@ EOF
 	[ "$(grep -c '^@calls\[' <<< "$output")" = 3 ]
 }
 
+@test "an array of a record by index: raw_syscalls:sys_enter's args[] of write(2), exact" {
+	run -0 "$SIDETRACE" -e 'tracepoint:raw_syscalls:sys_enter /args.id == 1 && tid != pid/ {
+	@b = sum(args.args[2]); @low[args.args[0] <= 2] = count(); }' -c "$RW 100"
+	echo "$output"
+	local truth
+	truth=$(grep ' calls=' <<< "$output")
+	# The workers write to /dev/null, opened after the standard fds.
+	[[ "$output" == *"@b: $(truth_total <(echo "$truth") bytes)"* ]]
+	[[ "$output" == *"@low[0]: $(truth_total <(echo "$truth") calls)"* ]]
+	[[ "$output" != *"@low[1]"* ]]
+}
+
 @test "strings from a record: __data_loc, char arrays in place, and syscall pointers" {
 	run -0 "$SIDETRACE" -e 'tracepoint:sched:sched_process_exec { @exec[args.filename] = count(); }' \
 		-c 'sh -c "/bin/true; /bin/true; /bin/true"'
@@ -124,14 +136,14 @@ EOF
 	[[ "$output" == *"@[$ROOT/Makefile]: 1"* ]]
 }
 
-@test "a tracepoint that is not there, a field it has not, an array: each refused with its reason" {
+@test "a tracepoint that is not there, a field it has not, an element past its array: each refused with its reason" {
 	run -1 "$SIDETRACE" -e 'tracepoint:syscalls:sys_enter_wrte { @ = count(); }'
 	[[ "$output" == *"no tracepoint syscalls:sys_enter_wrte on this kernel"* ]]
 	[[ "$output" == *"sidetrace -l 'tracepoint:syscalls:*'"* ]]
 	run -1 "$SIDETRACE" -e 'tracepoint:syscalls:sys_enter_write { @ = sum(args.cnt); }'
 	[[ "$output" == *"has no field 'cnt'; its fields: __syscall_nr, fd, buf, count"* ]]
-	run -1 "$SIDETRACE" -e 'tracepoint:raw_syscalls:sys_enter { @[args.args] = count(); }'
-	[[ "$output" == *"an array, which tracepoint: probes do not read yet"* ]]
+	run -1 "$SIDETRACE" -e 'tracepoint:raw_syscalls:sys_enter { @[args.args[6]] = count(); }'
+	[[ "$output" == *"index 6 is out of bounds: args.args has 6 elements (0 to 5)"* ]]
 	run -1 "$SIDETRACE" -e 'tracepoint:syscalls { @ = count(); }'
 	[[ "$output" == *"expected ':' before the tracepoint (tracepoint:CATEGORY:NAME)"* ]]
 }

@@ -99,8 +99,9 @@ static int add_dyn_load(struct cctx *c, const struct st_expr *e)
 
 /*
  * A member reached through a function parameter's pointer (args.r->id,
- * args.r->next->name): ST_SRC_MEM, one step per member, with the
- * member's offset, and a pointer read where the path goes on through one.
+ * args.r->next->name), or an element of a tracepoint's array
+ * (args.args[2]): ST_SRC_MEM, one step per member or element, with its
+ * offset, and a pointer read where the path goes on through one.
  */
 static int add_mem_load(struct cctx *c, const struct st_expr *e, const struct st_field_ref *ref)
 {
@@ -124,6 +125,14 @@ static int add_mem_load(struct cctx *c, const struct st_expr *e, const struct st
 	for (j = 0; j + 1 < ref->nr_idx; j++) {
 		const struct st_type *s = t->label == SIDE_TYPE_POINTER ? t->elem : t;
 
+		/* An array in place (a tracepoint record's): element i is i sizes on. */
+		if (s && s->label == SIDE_TYPE_ARRAY && s->elem) {
+			m = s->elem;
+			ld.steps[j].index = ref->idx[j + 1] * m->size;
+			ld.steps[j].size = 0;
+			t = m;
+			continue;
+		}
 		if (!s || s->label != SIDE_TYPE_STRUCT || ref->idx[j + 1] >= s->nr_fields)
 			return cg_fail(c, e->pos,
 				       "internal error: a member path through no struct");

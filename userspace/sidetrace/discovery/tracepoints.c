@@ -107,6 +107,18 @@ static void field_type(const struct st_tp_format_line *fl, bool user_strings, st
 			break;
 		}
 	}
+	/* An array of integers: its elements where it is (args.args[2]). */
+	if (fl->array && i < sizeof(c_ints) / sizeof(c_ints[0]) && fl->where.size % n == 0 &&
+	    (t->elem = calloc(1, sizeof(*t->elem)))) {
+		t->label = SIDE_TYPE_ARRAY;
+		t->array_len = fl->where.size / n;
+		t->kernel = true;
+		t->elem->label = st_side_int_label(n, is_signed);
+		t->elem->size = n;
+		t->elem->is_signed = is_signed;
+		spec->loc = ST_LOC_TP_ADDR;
+		return;
+	}
 	if (fl->array || !st_side_int_label(n, is_signed)) {
 		t->label = SIDE_TYPE_U64;
 		t->size = 8;
