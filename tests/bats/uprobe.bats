@@ -65,6 +65,19 @@ check_build() { # cc level
 	done
 }
 
+@test "func: the probed function's name, one clause on several functions; refused where there is none" {
+	local b="$BATS_FILE_TMPDIR/dwarf_gcc_O2"
+	run -0 timeout 60 "$SIDETRACE" -c "$b $N" -e "uprobe:$b:scaled, uprobe:$b:named, uretprobe:$b:negated {
+		@[func, probe] = count(); }"
+	echo "$output"
+	diff <(printf '%s\n' "@[named, uprobe:$b:named]: $N" "@[negated, uretprobe:$b:negated]: $N" \
+		"@[scaled, uprobe:$b:scaled]: $N") <(grep '^@' <<<"$output" | sort)
+	run -1 "$SIDETRACE" -e "uprobe:$b:scaled, side:$HTTPD:http:request { @[func] = count(); }"
+	[[ "$output" == *"func is the probed function's name"*"side does not"* ]]
+	run -1 "$SIDETRACE" -e 'BEGIN { printf("%s", func); }'
+	[[ "$output" == *"func is the probed function's name"*"BEGIN does not"* ]]
+}
+
 @test "-lv: a function's parameters with their types, then the raw registers" {
 	run -0 "$SIDETRACE" -lv "uprobe:$BATS_FILE_TMPDIR/dwarf_gcc_O2:named"
 	[ "${lines[0]}" = "uprobe:$BATS_FILE_TMPDIR/dwarf_gcc_O2:named" ]

@@ -178,6 +178,7 @@ int st_binop_for(enum st_op op, enum st_vtype l, enum st_vtype r, enum st_vtype 
 
 static int cg_builtin(struct cctx *c, const struct st_expr *e)
 {
+	char name[ST_STR_LEN];
 	int ref;
 
 	switch (e->builtin) {
@@ -209,6 +210,17 @@ static int cg_builtin(struct cctx *c, const struct st_expr *e)
 		return cg_emit(c, e->pos, ST_I_BUILTIN, ST_BI_RAND, 0);
 	case ST_BUILTIN_CGROUP:
 		return cg_emit(c, e->pos, ST_I_BUILTIN, ST_BI_CGROUP, 0);
+	case ST_BUILTIN_FUNC:
+		/*
+		 * The checker kept func in function probes: its name, an offset
+		 * cut off, and cut to a kernel string's length as any string.
+		 */
+		snprintf(name, sizeof(name), "%.*s", (int)strcspn(c->probe->event->name, "+"),
+			 c->probe->event->name);
+		ref = str_const(c, name, e->pos);
+		if (ref < 0)
+			return ref;
+		return cg_emit(c, e->pos, ST_I_STR, ref, 0);
 	case ST_BUILTIN_USTACK:
 		c->probe->cfg.stacks |= ST_STACK_USER;
 		return cg_emit(c, e->pos, ST_I_BUILTIN, ST_BI_USTACK, 0);

@@ -155,7 +155,7 @@ const char *st_builtin_name(enum st_builtin b)
 		[ST_BUILTIN_PROBE] = "probe",	  [ST_BUILTIN_LOGLEVEL] = "loglevel",
 		[ST_BUILTIN_ELAPSED] = "elapsed", [ST_BUILTIN_RAND] = "rand",
 		[ST_BUILTIN_CGROUP] = "cgroup",	  [ST_BUILTIN_USTACK] = "ustack",
-		[ST_BUILTIN_KSTACK] = "kstack",
+		[ST_BUILTIN_KSTACK] = "kstack",	  [ST_BUILTIN_FUNC] = "func",
 	};
 
 	return names[b];

@@ -99,6 +99,7 @@ enum st_builtin {
 	ST_BUILTIN_CGROUP, /* the task's cgroup v2 id */
 	ST_BUILTIN_USTACK, /* the user stack: a map key printed as its frames */
 	ST_BUILTIN_KSTACK, /* the kernel stack */
+	ST_BUILTIN_FUNC, /* a function probe's function, by name */
 	ST_NR_BUILTINS,
 };
 

@@ -26,6 +26,24 @@ static void expr_text(const struct st_expr *e, char *buf, size_t size)
 	}
 }
 
+/* func: the name of the function each event of the clause probes. */
+static int check_func(struct checker *c, struct st_expr *e)
+{
+	uint32_t i;
+
+	for (i = 0; !c->no_args && i < c->clause->nr_events; i++)
+		if (!st_view_function(c->clause->events[i]))
+			break;
+	if (c->no_args || i < c->clause->nr_events)
+		return ck_err(c, e->pos,
+			      "func is the probed function's name: uprobe:, uretprobe:, kprobe: "
+			      "and kretprobe: probes have one, %s does not",
+			      c->no_args ? ck_point_kind_name(c->no_args)
+					 : st_view_kind(c->clause->events[i]));
+	e->vtype = ST_VT_STR;
+	return 0;
+}
+
 static int check_unary(struct checker *c, struct st_expr *e)
 {
 	struct st_expr *x = e->kids[0];
@@ -235,6 +253,8 @@ int ck_expr(struct checker *c, struct st_expr *e)
 			return ck_err(c, e->pos,
 				      "%s is the stack of a probe's event; %s runs in sidetrace",
 				      st_builtin_name(e->builtin), ck_point_kind_name(c->no_args));
+		if (e->builtin == ST_BUILTIN_FUNC)
+			return check_func(c, e);
 		e->vtype = e->builtin == ST_BUILTIN_COMM || e->builtin == ST_BUILTIN_PROBE
 				   ? ST_VT_STR
 				   : ST_VT_UINT;

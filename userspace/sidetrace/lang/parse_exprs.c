@@ -12,8 +12,8 @@
 
 static const char value_forms[] =
 	"args.FIELD, argN, retval, a builtin (pid, tid, comm, nsecs, elapsed, cpu, uid, cgroup, "
-	"ustack, kstack, probe, loglevel, rand), $var, @map[key], a number, a string, a cast "
-	"such as (uint8) or '('";
+	"ustack, kstack, func, probe, loglevel, rand), $var, @map[key], a number, a string, a "
+	"cast such as (uint8) or '('";
 
 static int parse_unary(struct parser *p, struct st_expr **out);
 
