@@ -402,9 +402,12 @@ static __always_inline void take_stacks(void *ctx, const struct st_probe_cfg *cf
 	__u32 tgid = bpf_get_current_pid_tgid() >> 32, one = 1;
 	long id;
 
+/* An id, or why there is none: -EFAULT when the stack has no frames. */
+#define STACK_ID(id) ((id) >= 0 ? (__u32)(id) : (id) == -14 ? ST_STACK_EMPTY : ST_STACK_FAILED)
+
 	if (cfg->stacks & ST_STACK_USER) {
 		id = bpf_get_stackid(ctx, &st_ustacks, BPF_F_USER_STACK);
-		s->ustack = ST_USTACK(tgid, id < 0 ? -1 : id);
+		s->ustack = ST_USTACK(tgid, STACK_ID(id));
 		if (id >= 0 && !bpf_map_update_elem(&st_stack_pids, &tgid, &one, BPF_NOEXIST)) {
 			struct st_rec_hdr h = {.kind = ST_REC_STACK_PID, .pid = tgid};
 
@@ -413,7 +416,7 @@ static __always_inline void take_stacks(void *ctx, const struct st_probe_cfg *cf
 	}
 	if (cfg->stacks & ST_STACK_KERNEL) {
 		id = bpf_get_stackid(ctx, &st_stacks, 0);
-		s->kstack = id < 0 ? (__u32)-1 : id;
+		s->kstack = STACK_ID(id);
 	}
 }
 

@@ -285,10 +285,15 @@ struct st_probe_cfg {
 #define ST_MAX_STACKS 16384
 #define ST_MAX_STACK_PIDS 4096
 /*
- * A ustack value: the stack's id in st_stacks (low 32 bits; all ones when
- * it could not be taken) and its process (high 32), whose mappings the
- * collector keeps to symbolize it after the process exits.
+ * A ustack value: the stack's id in st_ustacks (low 32 bits) and its
+ * process (high 32), whose mappings the collector keeps to symbolize it
+ * after the process exits. A kstack value is its id in st_stacks. Either
+ * id may instead say there was none: ST_STACK_EMPTY (a sample in user
+ * mode has no kernel stack, a kernel thread no user stack), or
+ * ST_STACK_FAILED (the kernel could not take it).
  */
+#define ST_STACK_FAILED 0xffffffffU
+#define ST_STACK_EMPTY 0xfffffffeU
 #define ST_USTACK(tgid, id) ((__u64)(tgid) << 32 | (__u32)(id))
 #define ST_USTACK_ID(v) ((__u32)(v))
 #define ST_USTACK_PID(v) ((__u32)((v) >> 32))

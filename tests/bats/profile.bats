@@ -43,6 +43,20 @@ stack_counts() {
 	[[ "$output" == *"        main+"* ]]
 }
 
+@test "ustack(2): the innermost two frames; kstack of user-mode samples is empty, not unknown" {
+	run -0 "$SIDETRACE" -e 'profile:hz:99 { @u[ustack(2)] = count(); @k[kstack] = count(); }' -c "$HOT 1"
+	echo "$output"
+	# Every user stack key: two frame lines between "@u[" and "]:".
+	[ "$(awk '/^@u\[$/ { n = 0; on = 1; next } on && /^        / { n++; next }
+		on && /^\]: / { if (n != 2) bad++; keys++; on = 0 } END { print (keys > 0 && !bad) }' <<< "$output")" = 1 ]
+	grep -qx '        spin+[0-9]*' <<< "$output"
+	grep -qx '        outer+[0-9]*' <<< "$output"
+	! grep -q 'main+' <<< "$(sed -n '/^@u\[/,/^\]/p' <<< "$output")"
+	# A CPU-bound command is sampled in user mode: its kernel stack has no frames.
+	grep -qA1 '^@k\[$' <<< "$output"
+	! grep -q '\[unknown\]' <<< "$output"
+}
+
 @test "-f folded: one line per stack, root first, offsets left out; the lines add up" {
 	run -0 "$SIDETRACE" -f folded -e 'profile:hz:99 { @[comm, ustack] = count(); }' -c "$HOT 1"
 	echo "$output"
@@ -98,4 +112,6 @@ stack_counts() {
 	[[ "$output" == *"profile:ms: sidetrace samples by rate only: profile:hz:N"* ]]
 	run -1 "$SIDETRACE" -e 'profile:hz:0 { @ = count(); }'
 	[[ "$output" == *"expected samples a second, 1 to 100000"* ]]
+	run -1 "$SIDETRACE" -e 'profile:hz:99 { @[ustack(0)] = count(); }'
+	[[ "$output" == *"expected frames, 1 to 127: ustack(5)"* ]]
 }

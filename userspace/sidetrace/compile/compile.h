@@ -33,6 +33,7 @@ enum st_kpart_kind {
 
 struct st_kpart {
 	enum st_kpart_kind kind;
+	uint32_t frames; /* ST_KPART_USTACK, ST_KPART_KSTACK: frames printed, 0: all */
 	uint32_t off; /* from the first key part byte */
 	uint32_t coff; /* the same in a compact key (ST_COMPACT_STR_LEN) */
 };

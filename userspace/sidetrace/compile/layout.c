@@ -37,9 +37,12 @@ static void flat_slots(struct st_compiled *out, struct st_map_cfg *mc, uint32_t 
 	out->nr_flat += len;
 }
 
-/* Is every key k of map m written in stmts builtin b? */
+/*
+ * Is every key k of map m written in stmts builtin b? *frames: the most
+ * frames a stack key asks for (ustack(N)), 0 for all.
+ */
 static bool keys_are_builtin(const struct st_stmt *stmts, uint32_t nr, uint32_t m, uint32_t k,
-			     enum st_builtin b)
+			     enum st_builtin b, uint32_t *frames)
 {
 	const struct st_expr *key;
 	uint32_t i;
@@ -51,8 +54,9 @@ static bool keys_are_builtin(const struct st_stmt *stmts, uint32_t nr, uint32_t 
 				? st->call->kids[0]
 				: NULL;
 
-		if (st->kind == ST_STMT_IF && (!keys_are_builtin(st->then, st->nr_then, m, k, b) ||
-					       !keys_are_builtin(st->els, st->nr_els, m, k, b)))
+		if (st->kind == ST_STMT_IF &&
+		    (!keys_are_builtin(st->then, st->nr_then, m, k, b, frames) ||
+		     !keys_are_builtin(st->els, st->nr_els, m, k, b, frames)))
 			return false;
 		if (ref && ref->map_id == (int)m && k < ref->nr_kids)
 			key = ref->kids[k];
@@ -62,6 +66,10 @@ static bool keys_are_builtin(const struct st_stmt *stmts, uint32_t nr, uint32_t 
 			continue;
 		if (key->kind != ST_EXPR_BUILTIN || key->builtin != b)
 			return false;
+		if (!key->uval || (*frames && key->uval > *frames))
+			*frames = key->uval ? key->uval : UINT32_MAX;
+		else if (!*frames)
+			*frames = key->uval;
 	}
 	return true;
 }
@@ -72,14 +80,16 @@ static bool keys_are_builtin(const struct st_stmt *stmts, uint32_t nr, uint32_t 
  * probe's name or the stack's frames. Plain values are read back by key:
  * never.
  */
-static bool key_is_builtin(const struct st_program *prog, uint32_t m, uint32_t k, enum st_builtin b)
+static bool key_is_builtin(const struct st_program *prog, uint32_t m, uint32_t k, enum st_builtin b,
+			   uint32_t *frames)
 {
 	uint32_t i;
 
 	if (prog->maps[m].agg == ST_K_VALUE)
 		return false;
 	for (i = 0; i < prog->nr_clauses; i++)
-		if (!keys_are_builtin(prog->clauses[i].stmts, prog->clauses[i].nr_stmts, m, k, b))
+		if (!keys_are_builtin(prog->clauses[i].stmts, prog->clauses[i].nr_stmts, m, k, b,
+				      frames))
 			return false;
 	return true;
 }
@@ -93,17 +103,22 @@ static int layout_keys(const struct st_program *prog, uint32_t m, struct st_map_
 
 	lay->nr_parts = mi->nr_keys;
 	for (k = 0; k < mi->nr_keys; k++) {
+		uint32_t frames = 0;
+
 		lay->parts[k].off = off;
 		lay->parts[k].coff = coff;
-		if (mi->key_types[k] == ST_VT_STR && key_is_builtin(prog, m, k, ST_BUILTIN_PROBE)) {
+		if (mi->key_types[k] == ST_VT_STR &&
+		    key_is_builtin(prog, m, k, ST_BUILTIN_PROBE, &frames)) {
 			lay->parts[k].kind = ST_KPART_PROBE;
 			off += 8;
 			coff += 8;
-		} else if (key_is_builtin(prog, m, k, ST_BUILTIN_USTACK) ||
-			   key_is_builtin(prog, m, k, ST_BUILTIN_KSTACK)) {
-			lay->parts[k].kind = key_is_builtin(prog, m, k, ST_BUILTIN_USTACK)
+		} else if (key_is_builtin(prog, m, k, ST_BUILTIN_USTACK, &frames) ||
+			   key_is_builtin(prog, m, k, ST_BUILTIN_KSTACK, &frames)) {
+			lay->parts[k].kind = key_is_builtin(prog, m, k, ST_BUILTIN_USTACK, &frames)
 						     ? ST_KPART_USTACK
 						     : ST_KPART_KSTACK;
+			/* Frames printed; the kernel keeps them all (one stack id). */
+			lay->parts[k].frames = frames == UINT32_MAX ? 0 : frames;
 			off += 8;
 			coff += 8;
 		} else if (mi->key_types[k] == ST_VT_STR) {

@@ -219,7 +219,8 @@ struct st_expr {
 	enum st_op op;
 	struct st_expr **kids; /* operands, call arguments */
 	uint32_t nr_kids;
-	uint64_t uval; /* ST_EXPR_INT: the value as written (two's complement) */
+	/* ST_EXPR_INT: the value as written (two's complement); ustack(N), kstack(N): N */
+	uint64_t uval;
 	bool is_unsigned; /* ST_EXPR_INT: does not fit in int64_t */
 	char *str; /* STR literal, CALL name, MAP name ("@x") */
 	enum st_builtin builtin;

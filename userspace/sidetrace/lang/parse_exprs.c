@@ -49,10 +49,34 @@ static int parse_call_args(struct parser *p, struct st_expr *call)
 	}
 }
 
+/* ustack(N), kstack(N): the stack builtin, its innermost N frames printed (uval). */
+static int parse_stack_frames(struct parser *p, struct st_expr *e)
+{
+	int err = pr_advance(p);
+
+	if (err)
+		return err;
+	if (p->cur.kind != T_INT || !p->cur.ival || p->cur.ival > ST_STACK_FRAMES)
+		return pr_err(p, p->cur.pos, "expected frames, 1 to %d: %s(5)", ST_STACK_FRAMES,
+			      e->str);
+	e->kind = ST_EXPR_BUILTIN;
+	e->builtin = !strcmp(e->str, "ustack") ? ST_BUILTIN_USTACK : ST_BUILTIN_KSTACK;
+	e->uval = p->cur.ival;
+	err = pr_advance(p);
+	if (err)
+		return err;
+	if (p->cur.kind != T_RPAREN)
+		return pr_err(p, p->cur.pos, "expected ')' after %s(%llu", e->str,
+			      (unsigned long long)e->uval);
+	return pr_advance(p);
+}
+
 static int parse_call(struct parser *p, struct st_expr *call)
 {
 	int fn;
 
+	if (!strcmp(call->str, "ustack") || !strcmp(call->str, "kstack"))
+		return parse_stack_frames(p, call);
 	for (fn = ST_FN_COUNT; fn < ST_NR_FUNCS; fn++)
 		if (!strcmp(call->str, st_func_name(fn)))
 			break;

@@ -486,13 +486,15 @@ static char *folded_line(const struct st_map_result *m, const struct st_map_entr
 	for (k = 0; k < m->nr_keys; k++) {
 		if (e->keys[k].stack)
 			continue;
+		if (!first)
+			st_tb_putc(&tb, ';');
+		first = false;
 		if (e->keys[k].type == ST_VT_STR)
 			st_escape_text(&tb, e->keys[k].s);
 		else if (e->keys[k].type == ST_VT_INT)
 			st_tb_printf(&tb, "%" PRId64, e->keys[k].i);
 		else
 			st_tb_printf(&tb, "%" PRIu64, e->keys[k].u);
-		st_tb_putc(&tb, ';');
 	}
 	for (k = 0; k < m->nr_keys; k++)
 		if (e->keys[k].stack)

@@ -319,6 +319,18 @@ static const char *key_label(const struct st_map_info *mi, uint32_t k, uint64_t 
 	return i >= 0 && t->enum_begin[i] == t->enum_end[i] ? t->enum_labels[i] : NULL;
 }
 
+/* ustack(N): the stack's text cut after its Nth frame (the kernel kept them all). */
+static void cut_frames(char *text, uint32_t n)
+{
+	char *p = text;
+
+	while (n-- && (p = strchr(p, '\n')))
+		if (!n)
+			*p = '\0';
+		else
+			p++;
+}
+
 static int fill_keys(const struct st_loader *l, struct st_key_val *kv, const uint8_t *key,
 		     const struct st_map_info *mi, const struct st_map_layout *lay,
 		     const struct st_compiled *c)
@@ -347,6 +359,8 @@ static int fill_keys(const struct st_loader *l, struct st_key_val *kv, const uin
 			kv[k].type = ST_VT_STR;
 			kv[k].stack = true;
 			kv[k].s = st_stack_text(l, c, p->kind == ST_KPART_USTACK, u);
+			if (kv[k].s && p->frames)
+				cut_frames((char *)kv[k].s, p->frames);
 			break;
 		default:
 			memcpy(&u, parts + p->off, sizeof(u));

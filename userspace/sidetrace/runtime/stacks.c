@@ -264,7 +264,9 @@ static void user_stack(struct st_stacks *s, const struct st_loader *l, const str
 	size_t i;
 
 	memset(frames, 0, sizeof(frames));
-	if (id == UINT32_MAX ||
+	if (id == ST_STACK_EMPTY)
+		return;
+	if (id == ST_STACK_FAILED ||
 	    bpf_map_lookup_elem(bpf_map__fd(l->skel->maps.st_ustacks), &id, frames)) {
 		st_tb_puts(tb, "[unknown]");
 		return;
@@ -294,7 +296,9 @@ char *st_stack_text(const struct st_loader *l, const struct st_compiled *c, bool
 		user_stack(s, l, c, v, &tb);
 		return st_tb_take(&tb);
 	}
-	if (id == UINT32_MAX ||
+	if (id == ST_STACK_EMPTY)
+		return strdup("");
+	if (id == ST_STACK_FAILED ||
 	    bpf_map_lookup_elem(bpf_map__fd(l->skel->maps.st_stacks), &id, frames)) {
 		st_tb_puts(&tb, "[unknown]");
 		return st_tb_take(&tb);

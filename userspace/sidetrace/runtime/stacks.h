@@ -26,7 +26,8 @@ int st_stacks_poll(struct st_loader *l);
 
 /*
  * The frames of stack v (a ustack value, or a kstack id) of a session of
- * c, one a line, innermost first (malloc'ed); "[unknown]" for a stack the
+ * c, one a line, innermost first (malloc'ed); "" for a stack without
+ * frames (a user-mode sample's kernel stack), "[unknown]" for one the
  * kernel could not take. A user frame the kernel gave by its file's build
  * id is named from that file, found among the processes' mappings, c's
  * traced files and the libraries they need. NULL: out of memory.
