@@ -127,6 +127,9 @@ EOF
 	run -0 "$SIDETRACE" -e 'tracepoint:sched:sched_process_exec { @exec[args.filename] = count(); }' \
 		-c 'sh -c "/bin/true; /bin/true; /bin/true"'
 	[[ "$output" == *"@exec[/bin/true]: 3"* ]]
+	run -0 "$SIDETRACE" -e 'tracepoint:sched:sched_process_exec { print(args); }' \
+		-c 'sh -c "/bin/true; /bin/true"'
+	[ "$(grep -cE '^\{ \.filename = "/bin/true", \.pid = [0-9]+, \.old_pid = [0-9]+ \}$' <<< "$output")" = 2 ]
 	run -0 "$SIDETRACE" -e 'tracepoint:sched:sched_process_fork { @[args.parent_comm] = count(); }' \
 		-c 'sh -c "/bin/true; /bin/true"'
 	[[ "$output" == *"@[sh]: 2"* ]]

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * print(args) of a probe whose fields are located values (usdt:,
- * uprobe:, uretprobe:): there is no SIDE argument vector to walk, so the
+ * uprobe:, uretprobe:, tracepoint:, kprobe:, kretprobe:): there is no
+ * SIDE argument vector to walk, so the
  * call becomes the printf that prints each readable field by name, in
  * bpftrace's struct form: { .n = 5, .tag = "abc" }.
  */
@@ -21,7 +22,7 @@ static bool shown(const struct st_event *ev, const struct st_field *f, bool have
 {
 	if (f->type.unreadable)
 		return false;
-	if (ev->view != ST_VIEW_UPROBE || !have_params)
+	if ((ev->view != ST_VIEW_UPROBE && ev->view != ST_VIEW_KPROBE) || !have_params)
 		return true;
 	return strncmp(f->name, "arg", 3) ||
 	       strspn(f->name + 3, "0123456789") != strlen(f->name + 3);
