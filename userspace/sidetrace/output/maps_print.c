@@ -521,23 +521,23 @@ static int print_folded(FILE *f, const struct st_map_result *m)
 {
 	struct folded *v = calloc(m->nr_entries + 1, sizeof(*v));
 	bool add = m->agg == ST_K_COUNT || m->agg == ST_K_SUM;
+	int ret = v ? 0 : -ENOMEM;
 	struct st_map_entry sum;
 	size_t i, j;
-	int ret = 0;
 
 	for (i = 0; v && i < m->nr_entries && !ret; i++) {
 		v[i].e = &m->entries[i];
 		v[i].line = folded_line(m, &m->entries[i]);
 		ret = v[i].line ? 0 : -ENOMEM;
 	}
-	if (!v || ret)
+	if (ret)
 		goto cleanup;
 	qsort(v, m->nr_entries, sizeof(*v), cmp_folded);
 	for (i = 0; i < m->nr_entries; i = j) {
 		sum = *v[i].e;
+		/* Counts and sums of one folded stack add up; other values stay apart. */
 		for (j = i + 1; add && j < m->nr_entries && !strcmp(v[j].line, v[i].line); j++)
 			sum.value += v[j].e->value;
-		j = j > i + 1 ? j : i + 1;
 		fprintf(f, "%s ", v[i].line);
 		print_value(f, ST_OUTPUT_TEXT, m, &sum);
 		fputc('\n', f);
@@ -546,7 +546,7 @@ cleanup:
 	for (i = 0; v && i < m->nr_entries; i++)
 		free(v[i].line);
 	free(v);
-	return v ? ret : -ENOMEM;
+	return ret;
 }
 
 int st_output_map(FILE *f, enum st_output_format fmt, const struct st_map_result *map)

@@ -123,7 +123,7 @@ int st_stacks_poll(struct st_loader *l)
 		s->procs = p;
 		p = &p[s->nr_procs++];
 		*p = (struct proc){.pid = key};
-		/* Gone already: its frames stay addresses. */
+		/* Gone already: its frames are named by build id, or stay addresses. */
 		read_maps(p);
 	} while (!bpf_map_get_next_key(fd, cur, &next));
 	return 0;
