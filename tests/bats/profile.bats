@@ -105,6 +105,16 @@ stack_counts() {
 	[ "$(awk '/^\]: / { s += $2 } END { print s }' <<< "$output")" = 20 ]
 }
 
+@test "ksym(): a kernel address as a key prints its function (timer callbacks)" {
+	run -0 "$SIDETRACE" -e 'tracepoint:timer:timer_start { @[ksym(args.function)] = count(); }
+		interval:ms:500 { exit(); }'
+	echo "$output"
+	grep -qE '^@\[[A-Za-z_][A-Za-z0-9_.]*\]: [0-9]+$' <<< "$output"
+	! grep -q '^@\[0x' <<< "$output"
+	run -1 "$SIDETRACE" -e 'tracepoint:timer:timer_start { @[ksym()] = count(); }'
+	[[ "$output" == *"ksym() takes one kernel address: ksym(arg0)"* ]]
+}
+
 @test "a stack where there is none, a profile other than by rate: refused with the reason" {
 	run -1 "$SIDETRACE" -e 'BEGIN { @[ustack] = count(); }'
 	[[ "$output" == *"ustack is the stack of a probe's event; BEGIN runs in sidetrace"* ]]

@@ -236,7 +236,7 @@ static void test_errors(void)
 		  "count() is assigned with '=': @x = count(...)");
 	check_err("unknown function", "BEGIN { @x = quantize(1) }", 1, 14,
 		  "unknown function 'quantize': valid are count, sum, avg, min, max, stats, hist, "
-		  "lhist, print, clear, zero, delete, exit, printf, str, time and strftime");
+		  "lhist, print, clear, zero, delete, exit, printf, str, time, strftime and ksym");
 	check_err("if without parentheses", "BEGIN { if 1 { exit() } }", 1, 12,
 		  "expected '(' after if: if (condition) { ... }");
 	check_err("else without a block", "BEGIN { if (1) { exit() } else exit() }", 1, 32,

@@ -288,6 +288,9 @@ int cg_expr(struct cctx *c, const struct st_expr *e)
 	case ST_EXPR_CALL:
 		if (e->func == ST_FN_STR)
 			return cg_str(c, e);
+		/* The address itself: the key part's kind says to name it (layout.c). */
+		if (e->func == ST_FN_KSYM)
+			return cg_expr(c, e->kids[0]);
 		if (e->func == ST_FN_STRFTIME)
 			return cg_fail(c, e->pos,
 				       "strftime() is text the collector makes: in side: probes, "

@@ -29,6 +29,7 @@ enum st_kpart_kind {
 	ST_KPART_PROBE, /* 8 bytes: a probe index, printed as its name */
 	ST_KPART_USTACK, /* 8 bytes: a user stack (ST_USTACK), printed as its frames */
 	ST_KPART_KSTACK, /* 8 bytes: a kernel stack's id, printed as its frames */
+	ST_KPART_KSYM, /* 8 bytes: a kernel address (ksym()), printed as its function */
 };
 
 struct st_kpart {

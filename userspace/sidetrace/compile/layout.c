@@ -37,12 +37,15 @@ static void flat_slots(struct st_compiled *out, struct st_map_cfg *mc, uint32_t 
 	out->nr_flat += len;
 }
 
+/* A key of keys_are_builtin() that is a ksym() call, not a builtin. */
+#define KEY_KSYM ST_NR_BUILTINS
+
 /*
- * Is every key k of map m written in stmts builtin b? *frames: the most
+ * Is every key k of map m written in stmts builtin b (or KEY_KSYM)? *frames: the most
  * frames a stack key asks for (ustack(N)), 0 for all.
  */
 static bool keys_are_builtin(const struct st_stmt *stmts, uint32_t nr, uint32_t m, uint32_t k,
-			     enum st_builtin b, uint32_t *frames)
+			     int b, uint32_t *frames)
 {
 	const struct st_expr *key;
 	uint32_t i;
@@ -64,7 +67,8 @@ static bool keys_are_builtin(const struct st_stmt *stmts, uint32_t nr, uint32_t 
 			key = st->keys[k];
 		else
 			continue;
-		if (key->kind != ST_EXPR_BUILTIN || key->builtin != b)
+		if (b == KEY_KSYM ? key->kind != ST_EXPR_CALL || key->func != ST_FN_KSYM
+				  : key->kind != ST_EXPR_BUILTIN || (int)key->builtin != b)
 			return false;
 		if (!key->uval || (*frames && key->uval > *frames))
 			*frames = key->uval ? key->uval : UINT32_MAX;
@@ -80,7 +84,7 @@ static bool keys_are_builtin(const struct st_stmt *stmts, uint32_t nr, uint32_t 
  * probe's name or the stack's frames. Plain values are read back by key:
  * never.
  */
-static bool key_is_builtin(const struct st_program *prog, uint32_t m, uint32_t k, enum st_builtin b,
+static bool key_is_builtin(const struct st_program *prog, uint32_t m, uint32_t k, int b,
 			   uint32_t *frames)
 {
 	uint32_t i;
@@ -119,6 +123,10 @@ static int layout_keys(const struct st_program *prog, uint32_t m, struct st_map_
 						     : ST_KPART_KSTACK;
 			/* Frames printed; the kernel keeps them all (one stack id). */
 			lay->parts[k].frames = frames == UINT32_MAX ? 0 : frames;
+			off += 8;
+			coff += 8;
+		} else if (key_is_builtin(prog, m, k, KEY_KSYM, &frames)) {
+			lay->parts[k].kind = ST_KPART_KSYM;
 			off += 8;
 			coff += 8;
 		} else if (mi->key_types[k] == ST_VT_STR) {

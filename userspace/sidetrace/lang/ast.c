@@ -140,7 +140,7 @@ const char *st_func_name(enum st_func fn)
 		[ST_FN_HIST] = "hist",	   [ST_FN_LHIST] = "lhist",	  [ST_FN_PRINT] = "print",
 		[ST_FN_CLEAR] = "clear",   [ST_FN_ZERO] = "zero",	  [ST_FN_EXIT] = "exit",
 		[ST_FN_PRINTF] = "printf", [ST_FN_DELETE] = "delete",	  [ST_FN_STR] = "str",
-		[ST_FN_TIME] = "time",	   [ST_FN_STRFTIME] = "strftime",
+		[ST_FN_TIME] = "time",	   [ST_FN_STRFTIME] = "strftime", [ST_FN_KSYM] = "ksym",
 	};
 
 	return names[fn];

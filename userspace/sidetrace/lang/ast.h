@@ -151,6 +151,8 @@ enum st_func {
 	ST_FN_TIME,
 	/* strftime("fmt", ns): a CLOCK_MONOTONIC time (nsecs) as wall-clock text */
 	ST_FN_STRFTIME,
+	/* ksym(addr): a kernel address; a map key of it prints its function's name */
+	ST_FN_KSYM,
 	ST_NR_FUNCS,
 };
 

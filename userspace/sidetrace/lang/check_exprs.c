@@ -217,6 +217,18 @@ static int check_str(struct checker *c, struct st_expr *e)
 	return 0;
 }
 
+/* ksym(addr): a kernel address, named by the collector where it is a map key. */
+static int check_ksym(struct checker *c, struct st_expr *e)
+{
+	int err;
+
+	if (e->nr_kids != 1)
+		return ck_err(c, e->pos, "ksym() takes one kernel address: ksym(arg0)");
+	err = ck_int(c, e->kids[0], "passed to ksym()");
+	e->vtype = ST_VT_UINT;
+	return err;
+}
+
 /* strftime("fmt", ns): a literal format and a time in nanoseconds (nsecs). */
 static int check_strftime(struct checker *c, struct st_expr *e)
 {
@@ -284,6 +296,8 @@ int ck_expr(struct checker *c, struct st_expr *e)
 			return check_str(c, e);
 		if (e->func == ST_FN_STRFTIME)
 			return check_strftime(c, e);
+		if (e->func == ST_FN_KSYM)
+			return check_ksym(c, e);
 		break;
 	}
 	return ck_err(c, e->pos,

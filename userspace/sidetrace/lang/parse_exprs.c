@@ -83,8 +83,8 @@ static int parse_call(struct parser *p, struct st_expr *call)
 	if (fn == ST_NR_FUNCS)
 		return pr_err(p, call->pos,
 			      "unknown function '%s': valid are count, sum, avg, min, max, stats, "
-			      "hist, lhist, print, clear, zero, delete, exit, printf, str, time "
-			      "and strftime",
+			      "hist, lhist, print, clear, zero, delete, exit, printf, str, time, "
+			      "strftime and ksym",
 			      call->str);
 	call->kind = ST_EXPR_CALL;
 	call->func = fn;

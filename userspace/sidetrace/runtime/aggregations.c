@@ -362,6 +362,11 @@ static int fill_keys(const struct st_loader *l, struct st_key_val *kv, const uin
 			if (kv[k].s && p->frames)
 				cut_frames((char *)kv[k].s, p->frames);
 			break;
+		case ST_KPART_KSYM:
+			memcpy(&u, parts + p->off, sizeof(u));
+			kv[k].type = ST_VT_STR;
+			kv[k].s = st_ksym_text(l, u);
+			break;
 		default:
 			memcpy(&u, parts + p->off, sizeof(u));
 			kv[k].type = mi->key_types[k];

@@ -181,17 +181,34 @@ static void user_frame(struct st_stacks *s, const struct proc *p, uint64_t a, st
 	st_tb_printf(tb, "0x%" PRIx64, a);
 }
 
+/* The kernel symbol holding a, the kernel's table read at the first. */
+static const struct st_sym *kernel_sym(struct st_stacks *s, uint64_t a, uint64_t *off)
+{
+	if (s->kernel_err == 1)
+		s->kernel_err = st_symtab_load_kernel(&s->kernel);
+	return s->kernel_err ? NULL : st_symtab_find(&s->kernel, a, off);
+}
+
 static void kernel_frame(struct st_stacks *s, uint64_t a, struct st_textbuf *tb)
 {
 	const struct st_sym *sym;
 	uint64_t off;
 
-	if (s->kernel_err == 1)
-		s->kernel_err = st_symtab_load_kernel(&s->kernel);
-	if (!s->kernel_err && (sym = st_symtab_find(&s->kernel, a, &off)))
+	if ((sym = kernel_sym(s, a, &off)))
 		st_tb_printf(tb, "%s+%" PRIu64, sym->name, off);
 	else
 		st_tb_printf(tb, "0x%" PRIx64, a);
+}
+
+char *st_ksym_text(const struct st_loader *l, uint64_t addr)
+{
+	struct st_stacks *s = stacks_of((struct st_loader *)l);
+	const struct st_sym *sym = s ? kernel_sym(s, addr, &(uint64_t){0}) : NULL;
+	char *text;
+
+	if (sym)
+		return strdup(sym->name);
+	return asprintf(&text, "0x%" PRIx64, addr) < 0 ? NULL : text;
 }
 
 /* Reads the symbols of path and of the libraries it needs, if not yet read. */

@@ -34,6 +34,9 @@ int st_stacks_poll(struct st_loader *l);
  */
 char *st_stack_text(const struct st_loader *l, const struct st_compiled *c, bool user, uint64_t v);
 
+/* ksym(addr): the kernel function holding addr, by name, or the address (malloc'ed). */
+char *st_ksym_text(const struct st_loader *l, uint64_t addr);
+
 void st_stacks_free(struct st_stacks *s);
 
 #endif /* SIDETRACE_RUNTIME_STACKS_H */
