@@ -214,12 +214,13 @@ char *st_ksym_text(const struct st_loader *l, uint64_t addr)
 /* Reads the symbols of path and of the libraries it needs, if not yet read. */
 static void add_candidate(struct st_stacks *s, const char *path, int depth)
 {
-	char lib[4096];
 	struct file *f = file_syms(s, path);
-	size_t i;
+	size_t i, idx = f ? (size_t)(f - s->files) : 0;
+	char lib[4096];
 
-	for (i = 0; f && depth < 2 && i < f->tab.nr_needed; i++)
-		if (!st_resolve_target(f->tab.needed[i], lib, sizeof(lib)))
+	/* By index: reading a library grows s->files, which may move. */
+	for (i = 0; f && depth < 2 && i < s->files[idx].tab.nr_needed; i++)
+		if (!st_resolve_target(s->files[idx].tab.needed[i], lib, sizeof(lib)))
 			add_candidate(s, lib, depth + 1);
 }
 
