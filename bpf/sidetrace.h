@@ -281,8 +281,12 @@ struct st_probe_cfg {
 #define ST_STACK_KERNEL 0x2
 /* Frames kept per stack (the kernel's default perf_event_max_stack). */
 #define ST_STACK_FRAMES 127
-/* Stacks kept per session, and processes whose user stacks are kept. */
-#define ST_MAX_STACKS 16384
+/*
+ * Stacks kept per session (bpftrace's default too), and processes whose
+ * user stacks are kept. A stack map is allocated whole: 4096 user stacks
+ * of 127 build-id frames are 16 MiB of kernel memory, kernel stacks 4.
+ */
+#define ST_MAX_STACKS 4096
 #define ST_MAX_STACK_PIDS 4096
 /*
  * A ustack value: the stack's id in st_ustacks (low 32 bits) and its
