@@ -47,6 +47,40 @@ static struct st_expr *field_expr(const struct st_field *f, struct st_pos pos)
 	return e;
 }
 
+static struct st_expr *str_expr(const char *s, struct st_pos pos)
+{
+	struct st_expr *e = st_expr_new(ST_EXPR_STR, pos);
+
+	if (e && !(e->str = strdup(s))) {
+		st_expr_free(e);
+		return NULL;
+	}
+	return e;
+}
+
+/* A bool prints as bpftrace's do: args.f ? "true" : "false". */
+static struct st_expr *bool_expr(struct st_expr *field, struct st_pos pos)
+{
+	struct st_expr *e = st_expr_new(ST_EXPR_TERNARY, pos);
+
+	if (e)
+		e->kids = calloc(3, sizeof(*e->kids));
+	if (!e || !e->kids) {
+		st_expr_free(e);
+		st_expr_free(field);
+		return NULL;
+	}
+	e->nr_kids = 3;
+	e->kids[0] = field;
+	e->kids[1] = str_expr("true", pos);
+	e->kids[2] = str_expr("false", pos);
+	if (!e->kids[1] || !e->kids[2]) {
+		st_expr_free(e);
+		return NULL;
+	}
+	return e;
+}
+
 bool ck_clause_located(const struct checker *c)
 {
 	uint32_t i;
@@ -83,14 +117,18 @@ int ck_print_located(struct checker *c, struct st_expr *call)
 	for (i = 0; i < ev->nr_fields && n < ST_MAX_PRINTF_ARGS; i++) {
 		const struct st_field *f = &ev->fields[i];
 		bool str = st_side_type(f->type.label)->type_class == ST_TC_STRING;
+		bool is_bool = f->type.label == SIDE_TYPE_BOOL;
 
 		if (!shown(ev, f, have_params))
 			continue;
 		st_tb_printf(&fmt, "%s.%s = %s", n ? ", " : "", f->name,
 			     str		 ? "\"%s\""
+			     : is_bool		 ? "%s"
 			     : f->type.is_signed ? "%d"
 						 : "%u");
 		kids[++n] = field_expr(f, call->pos);
+		if (kids[n] && is_bool)
+			kids[n] = bool_expr(kids[n], call->pos);
 		if (!kids[n])
 			break;
 	}
