@@ -399,7 +399,8 @@ static __always_inline void run(const struct st_probe_cfg *cfg, struct st_scratc
 static __always_inline void take_stacks(void *ctx, const struct st_probe_cfg *cfg,
 					struct st_scratch *s)
 {
-	__u32 tgid = bpf_get_current_pid_tgid() >> 32, one = 1;
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+	__u64 comm8 = 0, *seen;
 	long id;
 
 /* An id, or why there is none: -EFAULT when the stack has no frames. */
@@ -408,10 +409,19 @@ static __always_inline void take_stacks(void *ctx, const struct st_probe_cfg *cf
 	if (cfg->stacks & ST_STACK_USER) {
 		id = bpf_get_stackid(ctx, &st_ustacks, BPF_F_USER_STACK);
 		s->ustack = ST_USTACK(tgid, STACK_ID(id));
-		if (id >= 0 && !bpf_map_update_elem(&st_stack_pids, &tgid, &one, BPF_NOEXIST)) {
-			struct st_rec_hdr h = {.kind = ST_REC_STACK_PID, .pid = tgid};
+		/*
+		 * A process's first stack, or its first since an exec (its
+		 * comm changed: a -c command is sampled before its exec too).
+		 */
+		if (id >= 0) {
+			bpf_get_current_comm(&comm8, sizeof(comm8));
+			seen = bpf_map_lookup_elem(&st_stack_pids, &tgid);
+			if ((!seen || *seen != comm8) &&
+			    !bpf_map_update_elem(&st_stack_pids, &tgid, &comm8, BPF_ANY)) {
+				struct st_rec_hdr h = {.kind = ST_REC_STACK_PID, .pid = tgid};
 
-			bpf_ringbuf_output(&st_events, &h, sizeof(h), 0);
+				bpf_ringbuf_output(&st_events, &h, sizeof(h), 0);
+			}
 		}
 	}
 	if (cfg->stacks & ST_STACK_KERNEL) {

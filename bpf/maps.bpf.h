@@ -138,12 +138,15 @@ struct {
 	__uint(value_size, ST_STACK_FRAMES * sizeof(struct bpf_stack_build_id));
 } st_ustacks SEC(".maps");
 
-/* The processes of the user stacks taken: the collector keeps their mappings. */
+/*
+ * The processes of the user stacks taken, and their comm's first bytes
+ * then (a new one: an exec): the collector keeps their mappings.
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 1); /* ST_MAX_STACK_PIDS when a probe reads ustack */
 	__type(key, __u32);
-	__type(value, __u32);
+	__type(value, __u64);
 } st_stack_pids SEC(".maps");
 
 struct {

@@ -25,6 +25,7 @@ struct mapping {
 
 struct proc {
 	uint32_t pid;
+	uint64_t comm8; /* st_stack_pids' value when its mappings were read */
 	struct mapping *maps;
 	size_t nr;
 };
@@ -69,6 +70,17 @@ static struct proc *find_proc(struct st_stacks *s, uint32_t pid)
 	return NULL;
 }
 
+static void free_maps(struct proc *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->nr; i++)
+		free(p->maps[i].path);
+	free(p->maps);
+	p->maps = NULL;
+	p->nr = 0;
+}
+
 /* The executable, file-backed mappings of pid, read now. */
 static int read_maps(struct proc *p)
 {
@@ -104,6 +116,7 @@ int st_stacks_poll(struct st_loader *l)
 {
 	int fd = l->skel ? bpf_map__fd(l->skel->maps.st_stack_pids) : -1;
 	uint32_t key, next, *cur = NULL;
+	uint64_t comm8;
 	struct st_stacks *s;
 	struct proc *p;
 
@@ -115,16 +128,26 @@ int st_stacks_poll(struct st_loader *l)
 	do {
 		key = next;
 		cur = &key;
-		if (find_proc(s, key))
+		if (bpf_map_lookup_elem(fd, &key, &comm8))
 			continue;
-		p = realloc(s->procs, (s->nr_procs + 1) * sizeof(*p));
-		if (!p)
-			return -ENOMEM;
-		s->procs = p;
-		p = &p[s->nr_procs++];
-		*p = (struct proc){.pid = key};
+		p = find_proc(s, key);
+		if (p && p->comm8 == comm8)
+			continue;
+		if (!p) {
+			p = realloc(s->procs, (s->nr_procs + 1) * sizeof(*p));
+			if (!p)
+				return -ENOMEM;
+			s->procs = p;
+			p = &p[s->nr_procs++];
+			*p = (struct proc){.pid = key};
+		}
+		/* After an exec, the new image's mappings. */
+		free_maps(p);
+		p->comm8 = comm8;
 		/* Gone already: its frames are named by build id, or stay addresses. */
 		read_maps(p);
+		/* New files to look for build ids in. */
+		s->nr_scanned = 0;
 	} while (!bpf_map_get_next_key(fd, cur, &next));
 	return 0;
 }
@@ -331,15 +354,12 @@ char *st_stack_text(const struct st_loader *l, const struct st_compiled *c, bool
 
 void st_stacks_free(struct st_stacks *s)
 {
-	size_t i, j;
+	size_t i;
 
 	if (!s)
 		return;
-	for (i = 0; i < s->nr_procs; i++) {
-		for (j = 0; j < s->procs[i].nr; j++)
-			free(s->procs[i].maps[j].path);
-		free(s->procs[i].maps);
-	}
+	for (i = 0; i < s->nr_procs; i++)
+		free_maps(&s->procs[i]);
 	for (i = 0; i < s->nr_files; i++) {
 		st_symtab_free(&s->files[i].tab);
 		free(s->files[i].path);
