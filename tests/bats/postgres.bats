@@ -52,7 +52,10 @@ setup() {
 	# bpftrace prints "Attaching" before it attaches, and runs BEGIN after.
 	wait_attached "$BATS_TEST_TMPDIR/bt.txt" '^go$'
 	pg pgbench -h "$PGDIR" -p $PORT -c 2 -t 500 postgres > "$BATS_TEST_TMPDIR/bench.txt" 2>&1
-	kill -INT $st $bt
+	# bpftrace started in the background of a script may miss a SIGINT (one
+	# CI run waited 15 minutes): SIGTERM ends it the same way.
+	kill -INT $st
+	kill -TERM $bt
 	wait $st $bt || true
 	cat "$BATS_TEST_TMPDIR/st.txt" "$BATS_TEST_TMPDIR/bt.txt" "$BATS_TEST_TMPDIR/bench.txt"
 	grep -q 'number of transactions actually processed: 1000/1000' "$BATS_TEST_TMPDIR/bench.txt"

@@ -71,7 +71,8 @@ load helpers
 		sleep 0.1
 	done
 	[ "$(read_semaphore "$pid" "$HTTPD" http request)" -eq 1 ]
-	kill -INT "$bt"
+	# SIGTERM: a bpftrace in a script's background may miss a SIGINT.
+	kill -TERM "$bt"
 	wait "$bt" || true
 	[ "$(read_semaphore "$pid" "$HTTPD" http request)" -eq 0 ]
 	kill "$app"
