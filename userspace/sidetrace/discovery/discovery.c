@@ -380,6 +380,31 @@ int st_discover_file(const char *path, struct st_event_list *out, char *err, siz
 	return ret;
 }
 
+struct st_event *st_kernel_event_add(struct st_event_list *out, enum st_event_view view,
+				     const char *provider, const char *name)
+{
+	struct st_event *evs, *ev;
+
+	evs = realloc(out->events, (out->nr + 1) * sizeof(*evs));
+	if (!evs)
+		return NULL;
+	out->events = evs;
+	ev = &evs[out->nr++];
+	memset(ev, 0, sizeof(*ev));
+	ev->view = view;
+	ev->path = strdup("");
+	ev->provider = strdup(provider);
+	ev->name = strdup(name);
+	ev->usdt_provider = strdup(provider);
+	ev->usdt_name = strdup(name);
+	ev->sites = calloc(1, sizeof(*ev->sites));
+	if (!ev->path || !ev->provider || !ev->name || !ev->usdt_provider || !ev->usdt_name ||
+	    !ev->sites)
+		return NULL;
+	ev->nr_sites = 1;
+	return ev;
+}
+
 void st_event_list_free(struct st_event_list *l)
 {
 	size_t i;

@@ -56,6 +56,14 @@ int st_discover_file(const char *path, struct st_event_list *out, char *err, siz
  */
 int st_discover_pid(pid_t pid, struct st_event_list *out, char *err, size_t errlen);
 
+/*
+ * Appends to out an event that fires in the kernel, not at a site in a
+ * file (tracepoints, kernel functions, profiles): no path, provider and
+ * name as given, one site for the caller to fill. NULL: out of memory.
+ */
+struct st_event *st_kernel_event_add(struct st_event_list *out, enum st_event_view view,
+				     const char *provider, const char *name);
+
 /* Free everything in l and leave it empty. */
 void st_event_list_free(struct st_event_list *l);
 

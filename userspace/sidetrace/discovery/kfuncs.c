@@ -246,28 +246,13 @@ static int add_func(struct kf_ctx *k, const char *name, uint32_t proto_id, uint6
 		    enum st_event_view view, struct st_event_list *out)
 {
 	const struct btf_type *proto = btf__type_by_id(k->btf, proto_id);
-	struct st_event *evs, *ev;
-	int ret;
+	struct st_event *ev;
+	char full[512];
 
-	evs = realloc(out->events, (out->nr + 1) * sizeof(*evs));
-	if (!evs)
-		return -ENOMEM;
-	out->events = evs;
-	ev = &evs[out->nr++];
-	memset(ev, 0, sizeof(*ev));
-	ev->view = view;
-	ev->path = strdup("");
-	ev->provider = strdup("");
-	ev->usdt_provider = strdup("");
 	if (offset)
-		ret = asprintf(&ev->name, "%s+%llu", name, (unsigned long long)offset);
-	else
-		ret = (ev->name = strdup(name)) ? 0 : -1;
-	ev->usdt_name = ev->name ? strdup(ev->name) : NULL;
-	ev->sites = calloc(1, sizeof(*ev->sites));
-	ev->nr_sites = 1;
-	if (ret < 0 || !ev->path || !ev->provider || !ev->usdt_provider || !ev->usdt_name ||
-	    !ev->sites)
+		snprintf(full, sizeof(full), "%s+%llu", name, (unsigned long long)offset);
+	ev = st_kernel_event_add(out, view, "", offset ? full : name);
+	if (!ev)
 		return -ENOMEM;
 	/* The kprobe's offset into the function: where a uprobe site keeps its own. */
 	ev->sites[0].file_offset = offset;

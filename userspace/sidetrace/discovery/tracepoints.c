@@ -168,7 +168,7 @@ static int read_format(FILE *f, struct st_event *ev, bool user_strings)
 static int add_tracepoint(const char *dir, const char *category, const char *name,
 			  struct st_event_list *out)
 {
-	struct st_event *evs, *ev;
+	struct st_event *ev;
 	char path[1024];
 	FILE *f;
 	int ret;
@@ -178,26 +178,8 @@ static int add_tracepoint(const char *dir, const char *category, const char *nam
 	/* A directory without a format (the category's own "enable") is no tracepoint. */
 	if (!f)
 		return 0;
-	evs = realloc(out->events, (out->nr + 1) * sizeof(*evs));
-	if (!evs) {
-		fclose(f);
-		return -ENOMEM;
-	}
-	out->events = evs;
-	ev = &evs[out->nr++];
-	memset(ev, 0, sizeof(*ev));
-	ev->view = ST_VIEW_TRACEPOINT;
-	ev->path = strdup("");
-	ev->provider = strdup(category);
-	ev->name = strdup(name);
-	ev->usdt_provider = strdup(category);
-	ev->usdt_name = strdup(name);
-	ev->sites = calloc(1, sizeof(*ev->sites));
-	ev->nr_sites = 1;
-	ret = !ev->path || !ev->provider || !ev->name || !ev->usdt_provider || !ev->usdt_name ||
-			      !ev->sites
-		      ? -ENOMEM
-		      : read_format(f, ev, !strcmp(category, "syscalls"));
+	ev = st_kernel_event_add(out, ST_VIEW_TRACEPOINT, category, name);
+	ret = ev ? read_format(f, ev, !strcmp(category, "syscalls")) : -ENOMEM;
 	fclose(f);
 	return ret;
 }
