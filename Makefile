@@ -59,7 +59,8 @@ ST_OBJS := $(patsubst userspace/%.c,$(OUTPUT)/obj/%.o,$(ST_SRCS) $(COMMON_SRCS))
 ST_LIB_OBJS := $(filter-out $(OUTPUT)/obj/sidetrace/main.o,$(ST_OBJS))
 # Only what includes the skeleton waits for the BPF build; the .d files
 # then track it like any header.
-ST_SKEL_USERS := $(addprefix $(OUTPUT)/obj/sidetrace/runtime/,loader.o follow.o attach.o)
+ST_SKEL_SRCS := $(shell grep -l '"sidetrace.skel.h"' $(ST_SRCS))
+ST_SKEL_USERS := $(patsubst userspace/%.c,$(OUTPUT)/obj/%.o,$(ST_SKEL_SRCS))
 SIDETRACE := $(OUTPUT)/sidetrace
 ST_LIBS := -lbpf -ldw -lelf -lcapstone -lstdc++ -lz -lpthread
 
@@ -260,7 +261,7 @@ $(FUZZERS): $(OUTPUT)/fuzz/%: tests/fuzz/%.c $(FUZZ_OBJS)
 ASAN_OBJS := $(patsubst userspace/%.c,$(OUTPUT)/asan/obj/%.o,$(ST_SRCS) $(COMMON_SRCS))
 ASAN_SIDETRACE := $(OUTPUT)/asan/sidetrace
 
-$(OUTPUT)/asan/obj/sidetrace/runtime/loader.o: $(BPF_SKELS)
+$(patsubst userspace/%.c,$(OUTPUT)/asan/obj/%.o,$(ST_SKEL_SRCS)): $(BPF_SKELS)
 
 $(OUTPUT)/asan/obj/%.o: userspace/%.c
 	$(call msg,CC-ASAN,$@)

@@ -128,9 +128,9 @@ static __always_inline void aggregate_key(__u8 *key, bool compact, __u32 parts_m
 	struct st_key_hdr *hdr = (void *)key;
 	bool is_signed = mc->flags & ST_MAPF_SIGNED;
 	__u8 kind = mc->kind;
+	__u32 ks, why = ST_C_MAP_FULL;
 	struct st_val *val;
 	__u64 bucket = 0;
-	__u32 ks;
 
 	/* A multiple of 8: the mask says so to the verifier (a stack key). */
 	ks = (compact ? mc->compact_size : mc->key_size) & ~7U;
@@ -145,11 +145,11 @@ static __always_inline void aggregate_key(__u8 *key, bool compact, __u32 parts_m
 	if (st_kind_has_bucket(kind))
 		*(__u64 *)(key + st_key_bucket_off(ks)) = bucket;
 	if (compact)
-		val = lookup_or_try_init(&st_aggr_compact, key, &st_zero_val);
+		val = lookup_or_try_init(&st_aggr_compact, key, &st_zero_val, &why);
 	else
-		val = lookup_or_try_init(&st_aggr, key, &st_zero_val);
+		val = lookup_or_try_init(&st_aggr, key, &st_zero_val, &why);
 	if (!val) {
-		count(probe, ST_C_MAP_FULL);
+		count(probe, why);
 		return;
 	}
 	/* Inline: a call per keyed event costs more than its check here. */

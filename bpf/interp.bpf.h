@@ -393,6 +393,26 @@ static __always_inline void run(const struct st_probe_cfg *cfg, struct st_scratc
 }
 
 /*
+ * Announces process tgid to the collector, which reads its mappings to
+ * name its user addresses: at its first stack (or usym()), or its first
+ * since an exec (its comm changed: a -c command is sampled before its
+ * exec too).
+ */
+static __always_inline void want_maps(__u32 tgid)
+{
+	__u64 comm8 = 0, *seen;
+
+	bpf_get_current_comm(&comm8, sizeof(comm8));
+	seen = bpf_map_lookup_elem(&st_stack_pids, &tgid);
+	if ((!seen || *seen != comm8) &&
+	    !bpf_map_update_elem(&st_stack_pids, &tgid, &comm8, BPF_ANY)) {
+		struct st_rec_hdr h = {.kind = ST_REC_STACK_PID, .pid = tgid};
+
+		bpf_ringbuf_output(&st_events, &h, sizeof(h), 0);
+	}
+}
+
+/*
  * The stacks the probe's clauses read, into s->ustack and s->kstack: by
  * the program's entry, which has the context bpf_get_stackid() wants.
  */
@@ -400,7 +420,6 @@ static __always_inline void take_stacks(void *ctx, const struct st_probe_cfg *cf
 					struct st_scratch *s)
 {
 	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
-	__u64 comm8 = 0, *seen;
 	long id;
 
 /* An id, or why there is none: -EFAULT when the stack has no frames. */
@@ -409,21 +428,11 @@ static __always_inline void take_stacks(void *ctx, const struct st_probe_cfg *cf
 	if (cfg->stacks & ST_STACK_USER) {
 		id = bpf_get_stackid(ctx, &st_ustacks, BPF_F_USER_STACK);
 		s->ustack = ST_USTACK(tgid, STACK_ID(id));
-		/*
-		 * A process's first stack, or its first since an exec (its
-		 * comm changed: a -c command is sampled before its exec too).
-		 */
-		if (id >= 0) {
-			bpf_get_current_comm(&comm8, sizeof(comm8));
-			seen = bpf_map_lookup_elem(&st_stack_pids, &tgid);
-			if ((!seen || *seen != comm8) &&
-			    !bpf_map_update_elem(&st_stack_pids, &tgid, &comm8, BPF_ANY)) {
-				struct st_rec_hdr h = {.kind = ST_REC_STACK_PID, .pid = tgid};
-
-				bpf_ringbuf_output(&st_events, &h, sizeof(h), 0);
-			}
-		}
+		if (id >= 0)
+			want_maps(tgid);
 	}
+	if (cfg->stacks & ST_STACK_MAPS)
+		want_maps(tgid);
 	if (cfg->stacks & ST_STACK_KERNEL) {
 		id = bpf_get_stackid(ctx, &st_stacks, 0);
 		s->kstack = STACK_ID(id);

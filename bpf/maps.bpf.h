@@ -65,10 +65,10 @@ __u32 st_stopped;
  */
 const volatile __u32 st_follow;
 
+/* Preallocated, as st_aggr is: a fork's insert never fails short of full. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 1); /* ST_MAX_FOLLOWED when following, set at load */
-	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__type(key, __u32);
 	__type(value, __u8);
 } st_followed SEC(".maps");
@@ -166,14 +166,15 @@ struct {
 } st_fault_armed SEC(".maps");
 
 /*
- * Not preallocated: creating 10240 per-CPU entries up front costs
- * milliseconds at every start, and kernels since 6.1 allocate elements
- * from a per-CPU cache that is safe in any context.
+ * Preallocated: 6.1 fills the element cache of a map that is not with
+ * GFP_NOWAIT allocations (per-CPU ones fail while the kernel's per-CPU
+ * pages are not populated), and a new key's insert then fails: events
+ * lost, said as "map full", in the VM matrix with two keys. The loader
+ * gives a map that the program does not use one entry.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
 	__uint(max_entries, ST_DEFAULT_MAP_ENTRIES);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(key_size, ST_KEY_MAX); /* shrunk to the largest key at load */
 	__uint(value_size, sizeof(struct st_val));
 } st_aggr SEC(".maps");
@@ -186,7 +187,6 @@ struct {
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
 	__uint(max_entries, ST_DEFAULT_MAP_ENTRIES);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(key_size, ST_KEY_MAX);
 	__uint(value_size, sizeof(struct st_val));
 } st_aggr_compact SEC(".maps");
@@ -194,22 +194,40 @@ struct {
 /*
  * Plain values (ST_K_VALUE maps), one copy for all CPUs: a clause reads
  * what another clause stored on another CPU (the latency of begin/end
- * pairs). Keys as st_aggr's, shrunk alike at load.
+ * pairs). Keys as st_aggr's, shrunk alike at load. Preallocated as
+ * st_aggr is: 6.1 lost inserts of a map that was not (VM matrix, the
+ * attribution program, which inserts and deletes a key per request).
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, ST_DEFAULT_MAP_ENTRIES);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(key_size, ST_KEY_MAX);
 	__uint(value_size, sizeof(struct st_value));
 } st_values SEC(".maps");
 
+/* The last error of an insert into a map that was not full (ST_C_MAP_ERR), for the message. */
+__s32 st_map_err;
+
+/*
+ * The counter of a failed insert: a full map's (E2BIG), or another
+ * error's, kept in st_map_err.
+ */
+static __always_inline __u32 insert_failed(long err)
+{
+	if (err == -7 /* E2BIG */)
+		return ST_C_MAP_FULL;
+	st_map_err = err;
+	return ST_C_MAP_ERR;
+}
+
 /*
  * Returns the value of key, inserting init first when the key is new.
- * NULL means the map is full: the caller counts that, it never drops
- * silently. -EEXIST is not an error: another CPU inserted the key first.
+ * NULL when the insert failed, *why the counter that says why: the
+ * caller counts it, it never drops silently. -EEXIST is not an error:
+ * another CPU inserted the key first.
  */
-static __always_inline void *lookup_or_try_init(void *map, const void *key, const void *init)
+static __always_inline void *lookup_or_try_init(void *map, const void *key, const void *init,
+						__u32 *why)
 {
 	void *val;
 	long err;
@@ -218,9 +236,14 @@ static __always_inline void *lookup_or_try_init(void *map, const void *key, cons
 	if (val)
 		return val;
 	err = bpf_map_update_elem(map, key, init, BPF_NOEXIST);
-	if (err && err != -17 /* EEXIST */)
+	if (err && err != -17 /* EEXIST */) {
+		*why = insert_failed(err);
 		return NULL;
-	return bpf_map_lookup_elem(map, key);
+	}
+	val = bpf_map_lookup_elem(map, key);
+	if (!val)
+		*why = insert_failed(-2 /* ENOENT: deleted meanwhile */);
+	return val;
 }
 
 /* Adds one to counter (enum st_counter) of probe. */

@@ -13,8 +13,10 @@
  * need are loaded. See sidetrace.h for the configuration.
  *
  * No kernel structure is read, so the object has no CO-RE relocation and
- * libbpf never loads the kernel's BTF: the SDT arguments are read from the
- * uprobe's struct pt_regs by constant offsets (see sdt_reg()).
+ * libbpf loads the kernel's BTF only for an fentry: or fexit: program's
+ * target: the SDT arguments are read from the uprobe's struct pt_regs by
+ * constant offsets (see sdt_reg()), a kernel structure's members at the
+ * offsets the collector found in the running kernel's BTF.
  *
  * Application memory is only read through bpf_probe_read_user*(), with
  * every length and index bounded by the configuration, so a corrupted
@@ -35,6 +37,7 @@
  *   values.bpf.h       plain values: @m[k] read, stored, added, deleted
  *   interp.bpf.h       the stack machine and sidetrace_event
  *   tracepoint.bpf.h   sidetrace_tp: tracepoint: probes, fields from the record
+ *   fentry.bpf.h       sidetrace_fentry, sidetrace_fexit: a kernel function's trampoline
  *   specialized.bpf.h  sidetrace_count, sidetrace_plain, sidetrace_flat
  *   keyed.bpf.h        sidetrace_keyed
  *   fault_in.bpf.h     sidetrace_fault_in (sleepable)
@@ -62,6 +65,7 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
 #include "values.bpf.h"
 #include "interp.bpf.h"
 #include "tracepoint.bpf.h"
+#include "fentry.bpf.h"
 #include "specialized.bpf.h"
 #include "keyed.bpf.h"
 #include "fault_in.bpf.h"

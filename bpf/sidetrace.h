@@ -279,6 +279,8 @@ struct st_probe_cfg {
 /* st_probe_cfg.stacks: taken once per event, before the clauses run. */
 #define ST_STACK_USER 0x1
 #define ST_STACK_KERNEL 0x2
+/* No stack: the process's mappings are wanted (usym()), announced as a user stack's */
+#define ST_STACK_MAPS 0x4
 /* Frames kept per stack (the kernel's default perf_event_max_stack). */
 #define ST_STACK_FRAMES 127
 /*
@@ -460,6 +462,10 @@ enum st_arg_loc {
 	ST_LOC_TP_ADDR,
 	/* a __data_loc field at offset val: its bytes at the record + its low 16 bits */
 	ST_LOC_TP_DATA_LOC,
+	/* A kernel function's argument val, as its trampoline hands it (fentry.bpf.h) */
+	ST_LOC_FUNC_ARG,
+	/* its return value, at fexit */
+	ST_LOC_FUNC_RET,
 };
 
 /* No register: sdt_reg() reads it as 0 (a SIB operand without a base). */
@@ -525,6 +531,7 @@ enum st_counter {
 	ST_C_MAP_FULL, /* aggregation map full: value not counted */
 	ST_C_BUSY, /* ST_NR_SCRATCH runs nested on a CPU: dropped */
 	ST_C_LOST, /* output buffer full: a record was not sent */
+	ST_C_MAP_ERR, /* a new key refused, the map not full (st_map_err says why) */
 	ST_NR_COUNTERS,
 };
 

@@ -28,8 +28,9 @@ __noinline int st_value_op(struct st_scratch *s, __u32 op, __u32 map_id, __s64 v
 	const volatile struct st_map_cfg *mc = map_cfg(map_id);
 	struct st_key_hdr *hdr;
 	struct st_scratch *ms;
+	__u32 slot, why = ST_C_MAP_FULL;
 	struct st_value *val;
-	__u32 slot;
+	long err;
 	bool str;
 
 	if (!s || !mc)
@@ -59,13 +60,14 @@ __noinline int st_value_op(struct st_scratch *s, __u32 op, __u32 map_id, __s64 v
 		/* The value, too, as a map value for 6.1 (ms is s). */
 		if (!str)
 			*(__s64 *)ms->vstr.b = v;
-		if (bpf_map_update_elem(&st_values, ms->key, &ms->vstr, BPF_ANY))
-			count(probe, ST_C_MAP_FULL);
+		err = bpf_map_update_elem(&st_values, ms->key, &ms->vstr, BPF_ANY);
+		if (err)
+			count(probe, insert_failed(err));
 		break;
 	case ST_I_MAP_ADD:
-		val = lookup_or_try_init(&st_values, ms->key, &st_zero_value);
+		val = lookup_or_try_init(&st_values, ms->key, &st_zero_value, &why);
 		if (!val)
-			count(probe, ST_C_MAP_FULL);
+			count(probe, why);
 		else
 			__sync_fetch_and_add((__s64 *)val->b, v);
 		break;

@@ -65,7 +65,7 @@ side:$HTTPD:http:request" ]
 	run -0 "$SIDETRACE" -l "usdt:$HTTPD:request"
 	[ "$output" = "usdt:$HTTPD:http:request" ]
 	run -2 --separate-stderr "$SIDETRACE" -l "kfoo:vfs_read"
-	[ "${stderr%%$'\n'*}" = "pattern:1:1: error: unknown probe type 'kfoo': expected side:TARGET:PROVIDER:EVENT, usdt:TARGET:[PROVIDER:]NAME, uprobe:TARGET:FUNCTION[+OFFSET], uretprobe:TARGET:FUNCTION, tracepoint:CATEGORY:NAME, kprobe:FUNCTION[+OFFSET], kretprobe:FUNCTION, profile:hz:N, BEGIN, END, interval:s:N or interval:ms:N" ]
+	[ "${stderr%%$'\n'*}" = "pattern:1:1: error: unknown probe type 'kfoo': expected side:TARGET:PROVIDER:EVENT, usdt:TARGET:[PROVIDER:]NAME, uprobe:TARGET:FUNCTION[+OFFSET], uretprobe:TARGET:FUNCTION, tracepoint:CATEGORY:NAME, kprobe:FUNCTION[+OFFSET], kretprobe:FUNCTION, profile:hz:N, fentry:FUNCTION, fexit:FUNCTION, BEGIN, END, interval:s:N or interval:ms:N" ]
 	run -2 --separate-stderr "$SIDETRACE" -l BEGIN
 	[ "$stderr" = "sidetrace: -l 'BEGIN': a pattern is side:TARGET[:PROVIDER]:EVENT, usdt:TARGET[:PROVIDER]:NAME, uprobe:TARGET:FUNCTION, tracepoint:CATEGORY[:NAME] or kprobe:FUNCTION, '*' wildcards" ]
 	run -2 --separate-stderr "$SIDETRACE" -l -e 'BEGIN { exit(); }'
@@ -222,7 +222,7 @@ Event buffer: 64K (printf, print(args))" ]
 	run -0 --separate-stderr "$SIDETRACE" -q - <<<'BEGIN { printf("from stdin\n"); exit(); }'
 	[ "$output" = "from stdin" ]
 	run -1 --separate-stderr "$SIDETRACE" - <<<'BEGIN { @x = nope(); }'
-	[ "${stderr%%$'\n'*}" = "stdin:1:14: error: unknown function 'nope': valid are count, sum, avg, min, max, stats, hist, lhist, print, clear, zero, delete, exit, printf, str, time, strftime and ksym" ]
+	[ "${stderr%%$'\n'*}" = "stdin:1:14: error: unknown function 'nope': valid are count, sum, avg, min, max, stats, hist, lhist, print, clear, zero, exit, printf, delete, str, time, strftime, ksym and usym" ]
 }
 
 @test "#! scripts run as commands with sidetrace on PATH; errors keep their line" {

@@ -1,10 +1,11 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: MIT
-# kprobe:/kretprobe: with arguments by name from the kernel's BTF. Listing
-# and compiling work on any kernel with BTF; attaching needs kprobes: on a
-# kernel without them (this project's CI host: CONFIG_KPROBES is off) the
-# error says so and what works instead, on one with them (the VM matrix,
-# tests/vm) the counts are exact.
+# kprobe:/kretprobe: and fentry:/fexit: with arguments by name from the
+# kernel's BTF. Listing and compiling work on any kernel with BTF;
+# attaching needs kprobes, or BPF trampolines: on a kernel without them
+# (this project's CI host: CONFIG_KPROBES is off, fentry programs are
+# refused) the error says so and what works instead, on one with them (the
+# VM matrix, tests/vm) the counts are exact.
 
 load helpers
 bats_require_minimum_version 1.5.0
@@ -42,8 +43,6 @@ kprobes() {
 	[[ "$output" == *"has no member 'f_nope'; its members: "*"f_path"* ]]
 	run -1 "$SIDETRACE" -d -e 'kprobe:no_such_function_here { @ = count(); }'
 	[[ "$output" == *"no kernel function matches no_such_function_here"* ]]
-	run -1 "$SIDETRACE" -e 'fentry:vfs_write { @ = count(); }'
-	[[ "$output" == *"sidetrace has no fentry: probes yet: kprobe:FUNCTION reads the same arguments by name"* ]]
 }
 
 @test "vfs_write by kprobe and kretprobe: exact bytes and calls, or the kernel's lack said" {
@@ -59,6 +58,39 @@ kretprobe:vfs_write /tid != pid/ { @r = sum(retval); }'
 	calls=$(awk '/calls=/ { split($2, c, "="); s += c[2] } END { print s }' <<< "$output")
 	bytes=$(awk '/bytes=/ { split($3, b, "="); s += b[2] } END { print s }' <<< "$output")
 	[[ "$output" == *"@b: $bytes"* ]]
+	[[ "$output" == *"@r: $bytes"* ]]
+	[[ "$output" == *"@n[null]: $calls"* ]]
+}
+
+@test "-lv fentry: lists the parameters, fexit: them and retval; kfunc: and kretfunc: are their other names" {
+	run -0 "$SIDETRACE" -lv 'fentry:vfs_write'
+	[ "$output" = "$(printf 'fentry:vfs_write\n    file: pointer\n    buf: string\n    count: u64\n    pos: pointer')" ]
+	run -0 "$SIDETRACE" -lv 'kretfunc:vfs_write'
+	[ "$output" = "$(printf 'fexit:vfs_write\n    file: pointer\n    buf: string\n    count: u64\n    pos: pointer\n    retval: s64')" ]
+	run -0 "$SIDETRACE" -d -e 'kfunc:vfs_write { @[str(args.file->f_path.dentry->d_name.name)] = sum(args.count); }'
+	[[ "$output" == *"fentry interpreter"* ]]
+	run -1 "$SIDETRACE" -d -e 'fexit:vfs_write+4 { @ = count(); }'
+	[[ "$output" == *"fentry: and fexit: take no +OFFSET"*"(kprobe:FUNCTION+OFFSET probes inside it)"* ]]
+	run -1 "$SIDETRACE" -d -e 'fentry:vfs_write { @ = args.nope; }'
+	[[ "$output" == *"nope"* ]]
+}
+
+@test "vfs_write by fentry and fexit: exact bytes, calls and retval, or the kernel's refusal said" {
+	local prog='fentry:vfs_write /tid != pid/ { @b = sum(args.count); @n[str(args.file->f_path.dentry->d_name.name)] = count(); }
+fexit:vfs_write /tid != pid/ { @r = sum(retval); @c = sum(args.count); }'
+	run "$SIDETRACE" -e "$prog" -c "$RW 50"
+	if [ "$status" = 1 ]; then
+		local instead="kprobe:/kretprobe: read the same arguments here"
+		kprobes || instead="this kernel has no kprobes either: tracepoints work here"
+		[[ "$output" == *"this kernel refuses fentry programs (loading one for vfs_write: "*"); $instead"* ]]
+		return
+	fi
+	[ "$status" = 0 ]
+	local calls bytes
+	calls=$(awk '/calls=/ { split($2, c, "="); s += c[2] } END { print s }' <<< "$output")
+	bytes=$(awk '/bytes=/ { split($3, b, "="); s += b[2] } END { print s }' <<< "$output")
+	[[ "$output" == *"@b: $bytes"* ]]
+	[[ "$output" == *"@c: $bytes"* ]]
 	[[ "$output" == *"@r: $bytes"* ]]
 	[[ "$output" == *"@n[null]: $calls"* ]]
 }

@@ -4,7 +4,8 @@
 # function (tests/fixtures/hot_app.c, spin() called by outer() called by
 # main()), profiled under -c: the hot function tops the samples, its
 # caller is seen, and the frames are named after the program exited;
-# -f folded parsed back; kernel stacks named from kallsyms.
+# -f folded parsed back; kernel stacks named from kallsyms; usym() of
+# callback addresses (tests/fixtures/callback_app.c) named after exit.
 
 load helpers
 bats_require_minimum_version 1.5.0
@@ -12,6 +13,8 @@ bats_require_minimum_version 1.5.0
 setup_file() {
 	# -O0: every function keeps its frame pointer, so every frame is seen.
 	cc -O0 -g "$BATS_TEST_DIRNAME/../fixtures/hot_app.c" -o "$BATS_FILE_TMPDIR/hot_app"
+	cc -O2 -g -fPIE -pie "$BATS_TEST_DIRNAME/../fixtures/callback_app.c" \
+		-o "$BATS_FILE_TMPDIR/callback_app"
 	# Frame pointers: a user stack is walked by them.
 	cc -O2 -fno-omit-frame-pointer -I"$ROOT/include" -I"$ROOT/examples" \
 		"$ROOT/examples/httpd_sim.c" "$OUT/libside.a" -lpthread -o "$BATS_FILE_TMPDIR/httpd_fp"
@@ -124,4 +127,20 @@ stack_counts() {
 	[[ "$output" == *"expected samples a second, 1 to 100000"* ]]
 	run -1 "$SIDETRACE" -e 'profile:hz:99 { @[ustack(0)] = count(); }'
 	[[ "$output" == *"expected frames, 1 to 127: ustack(5)"* ]]
+}
+
+@test "usym(addr) keys: a user address named as its function from the process's mappings, after it exited" {
+	local app=$BATS_FILE_TMPDIR/callback_app
+	run -0 "$SIDETRACE" -e "uprobe:$app:run { @[usym(args.cb)] = count(); @raw[usym(arg0)] = count(); }" -c "$app 50"
+	echo "$output"
+	[[ "$output" == *"@[one_cb]: 50"* ]]
+	[[ "$output" == *"@[two_cb]: 100"* ]]
+	[[ "$output" == *"@raw[two_cb]: 100"* ]]
+	# An address in no mapping of the process: printed as the address.
+	run -0 "$SIDETRACE" -e "uprobe:$app:run { @[usym(16)] = count(); }" -c "$app 1"
+	[[ "$output" == *"@[0x10]: 3"* ]]
+	run -1 "$SIDETRACE" -d -e "uprobe:$app:run { @[usym(comm)] = count(); }"
+	[[ "$output" == *"passed to usym() needs an integer value, but comm is a string"* ]]
+	run -1 "$SIDETRACE" -d -e "uprobe:$app:run { @[usym()] = count(); }"
+	[[ "$output" == *"usym() takes one user address: usym(arg0)"* ]]
 }

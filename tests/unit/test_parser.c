@@ -182,26 +182,28 @@ static void test_errors(void)
 {
 	check_err("missing separator", "side:./app:http:request { @x = count() @y }", 1, 40,
 		  "expected ';' or '}' after statement");
-	check_err(
-		"a kind bpftrace has, not yet here", "fentry:vfs_read { }", 1, 1,
-		"sidetrace has no fentry: probes yet: kprobe:FUNCTION reads the same arguments by "
-		"name, from BTF");
+	check_err("a kind bpftrace has, not yet here", "hardware:cache-misses:1000 { }", 1, 1,
+		  "sidetrace has no hardware: probes yet: tracepoint:CATEGORY:NAME for kernel "
+		  "events");
 	check_err("unknown probe type", "kfoo:do_sys_open { }", 1, 1,
 		  "unknown probe type 'kfoo': expected side:TARGET:PROVIDER:EVENT, "
 		  "usdt:TARGET:[PROVIDER:]NAME, uprobe:TARGET:FUNCTION[+OFFSET], "
 		  "uretprobe:TARGET:FUNCTION, tracepoint:CATEGORY:NAME, kprobe:FUNCTION[+OFFSET], "
-		  "kretprobe:FUNCTION, profile:hz:N, BEGIN, END, interval:s:N "
+		  "kretprobe:FUNCTION, profile:hz:N, fentry:FUNCTION, fexit:FUNCTION, BEGIN, END, "
+		  "interval:s:N "
 		  "or interval:ms:N");
 	check_err("no probe", "{ @ = count() }", 1, 1,
 		  "expected a probe: side:TARGET:PROVIDER:EVENT, usdt:TARGET:[PROVIDER:]NAME, "
 		  "uprobe:TARGET:FUNCTION[+OFFSET], uretprobe:TARGET:FUNCTION, "
 		  "tracepoint:CATEGORY:NAME, kprobe:FUNCTION[+OFFSET], kretprobe:FUNCTION, "
-		  "profile:hz:N, BEGIN, END, interval:s:N or interval:ms:N");
+		  "profile:hz:N, fentry:FUNCTION, fexit:FUNCTION, BEGIN, END, interval:s:N or "
+		  "interval:ms:N");
 	check_err("empty program", "  // nothing\n", 2, 1,
 		  "empty program: expected a probe: side:TARGET:PROVIDER:EVENT, "
 		  "usdt:TARGET:[PROVIDER:]NAME, uprobe:TARGET:FUNCTION[+OFFSET], "
 		  "uretprobe:TARGET:FUNCTION, tracepoint:CATEGORY:NAME, kprobe:FUNCTION[+OFFSET], "
-		  "kretprobe:FUNCTION, profile:hz:N, BEGIN, END, interval:s:N "
+		  "kretprobe:FUNCTION, profile:hz:N, fentry:FUNCTION, fexit:FUNCTION, BEGIN, END, "
+		  "interval:s:N "
 		  "or interval:ms:N");
 	check_err("missing target", "side: {}", 1, 6,
 		  "expected a target after 'side:': a path (./app, /usr/lib/libfoo.so) or a "
@@ -236,7 +238,8 @@ static void test_errors(void)
 		  "count() is assigned with '=': @x = count(...)");
 	check_err("unknown function", "BEGIN { @x = quantize(1) }", 1, 14,
 		  "unknown function 'quantize': valid are count, sum, avg, min, max, stats, hist, "
-		  "lhist, print, clear, zero, delete, exit, printf, str, time, strftime and ksym");
+		  "lhist, print, clear, zero, exit, printf, delete, str, time, strftime, ksym and "
+		  "usym");
 	check_err("if without parentheses", "BEGIN { if 1 { exit() } }", 1, 12,
 		  "expected '(' after if: if (condition) { ... }");
 	check_err("else without a block", "BEGIN { if (1) { exit() } else exit() }", 1, 32,

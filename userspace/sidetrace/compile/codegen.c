@@ -291,6 +291,11 @@ int cg_expr(struct cctx *c, const struct st_expr *e)
 		/* The address itself: the key part's kind says to name it (layout.c). */
 		if (e->func == ST_FN_KSYM)
 			return cg_expr(c, e->kids[0]);
+		/* The collector names it from the process's mappings, read while it lives. */
+		if (e->func == ST_FN_USYM) {
+			c->probe->cfg.stacks |= ST_STACK_MAPS;
+			return cg_expr(c, e->kids[0]);
+		}
 		if (e->func == ST_FN_STRFTIME)
 			return cg_fail(c, e->pos,
 				       "strftime() is text the collector makes: in side: probes, "

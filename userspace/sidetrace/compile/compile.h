@@ -30,7 +30,17 @@ enum st_kpart_kind {
 	ST_KPART_USTACK, /* 8 bytes: a user stack (ST_USTACK), printed as its frames */
 	ST_KPART_KSTACK, /* 8 bytes: a kernel stack's id, printed as its frames */
 	ST_KPART_KSYM, /* 8 bytes: a kernel address (ksym()), printed as its function */
+	/* 16 bytes: a user address (usym()), then its process's id: printed as its function */
+	ST_KPART_USYM,
 };
+
+/* The bytes of a key part of kind k, in a full key or a compact one. */
+static inline uint32_t st_kpart_size(enum st_kpart_kind k, bool compact)
+{
+	if (k == ST_KPART_STR)
+		return compact ? ST_COMPACT_STR_LEN : ST_STR_LEN;
+	return k == ST_KPART_USYM ? 16 : 8;
+}
 
 struct st_kpart {
 	enum st_kpart_kind kind;
@@ -120,6 +130,9 @@ enum st_prog {
 	ST_PROG_TP_COUNT,
 	ST_PROG_TP_PLAIN, /* also the flat ones at tracepoints */
 	ST_PROG_TP_KEYED,
+	/* Loaded per function (runtime/trampolines.h), never with the others */
+	ST_PROG_FENTRY,
+	ST_PROG_FEXIT,
 	ST_NR_PROGS,
 };
 
@@ -138,6 +151,27 @@ static inline uint8_t st_compiled_stacks(const struct st_compiled *c)
 	for (i = 0; i < c->nr_probes; i++)
 		st |= c->probes[i].cfg.stacks;
 	return st;
+}
+
+/* The hash maps that some map of c lives in (the loader sizes the others to one entry). */
+#define ST_HASH_AGGR 0x1 /* st_aggr: keyed aggregations */
+#define ST_HASH_COMPACT 0x2 /* st_aggr_compact: those read whole (ST_MAPF_READ_WHOLE) */
+#define ST_HASH_VALUES 0x4 /* st_values: plain values */
+
+static inline uint8_t st_compiled_hashes(const struct st_compiled *c)
+{
+	uint8_t h = 0;
+	uint32_t m;
+
+	for (m = 0; m < c->nr_maps; m++) {
+		if (c->maps[m].kind == ST_K_VALUE)
+			h |= ST_HASH_VALUES;
+		else if (!(c->maps[m].flags & ST_MAPF_FLAT))
+			h |= ST_HASH_AGGR;
+		if (c->maps[m].flags & ST_MAPF_READ_WHOLE)
+			h |= ST_HASH_COMPACT;
+	}
+	return h;
 }
 
 /*

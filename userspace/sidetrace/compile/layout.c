@@ -37,12 +37,23 @@ static void flat_slots(struct st_compiled *out, struct st_map_cfg *mc, uint32_t 
 	out->nr_flat += len;
 }
 
-/* A key of keys_are_builtin() that is a ksym() call, not a builtin. */
+/* Keys of keys_are_builtin() that are a ksym() or a usym() call, not a builtin. */
 #define KEY_KSYM ST_NR_BUILTINS
+#define KEY_USYM (ST_NR_BUILTINS + 1)
+
+/* Whether key is written as b: builtin b, or KEY_KSYM's or KEY_USYM's call. */
+static bool key_written_as(const struct st_expr *key, int b)
+{
+	if (b == KEY_KSYM || b == KEY_USYM)
+		return key->kind == ST_EXPR_CALL &&
+		       key->func == (b == KEY_KSYM ? ST_FN_KSYM : ST_FN_USYM);
+	return key->kind == ST_EXPR_BUILTIN && (int)key->builtin == b;
+}
 
 /*
- * Is every key k of map m written in stmts builtin b (or KEY_KSYM)? *frames: the most
- * frames a stack key asks for (ustack(N)), 0 for all.
+ * Is every key k of map m written in stmts builtin b (or KEY_KSYM,
+ * KEY_USYM)? *frames: the most frames a stack key asks for (ustack(N)),
+ * 0 for all.
  */
 static bool keys_are_builtin(const struct st_stmt *stmts, uint32_t nr, uint32_t m, uint32_t k,
 			     int b, uint32_t *frames)
@@ -67,8 +78,7 @@ static bool keys_are_builtin(const struct st_stmt *stmts, uint32_t nr, uint32_t 
 			key = st->keys[k];
 		else
 			continue;
-		if (b == KEY_KSYM ? key->kind != ST_EXPR_CALL || key->func != ST_FN_KSYM
-				  : key->kind != ST_EXPR_BUILTIN || (int)key->builtin != b)
+		if (!key_written_as(key, b))
 			return false;
 		if (!key->uval || (*frames && key->uval > *frames))
 			*frames = key->uval ? key->uval : UINT32_MAX;
@@ -114,8 +124,6 @@ static int layout_keys(const struct st_program *prog, uint32_t m, struct st_map_
 		if (mi->key_types[k] == ST_VT_STR &&
 		    key_is_builtin(prog, m, k, ST_BUILTIN_PROBE, &frames)) {
 			lay->parts[k].kind = ST_KPART_PROBE;
-			off += 8;
-			coff += 8;
 		} else if (key_is_builtin(prog, m, k, ST_BUILTIN_USTACK, &frames) ||
 			   key_is_builtin(prog, m, k, ST_BUILTIN_KSTACK, &frames)) {
 			lay->parts[k].kind = key_is_builtin(prog, m, k, ST_BUILTIN_USTACK, &frames)
@@ -123,21 +131,17 @@ static int layout_keys(const struct st_program *prog, uint32_t m, struct st_map_
 						     : ST_KPART_KSTACK;
 			/* Frames printed; the kernel keeps them all (one stack id). */
 			lay->parts[k].frames = frames == UINT32_MAX ? 0 : frames;
-			off += 8;
-			coff += 8;
 		} else if (key_is_builtin(prog, m, k, KEY_KSYM, &frames)) {
 			lay->parts[k].kind = ST_KPART_KSYM;
-			off += 8;
-			coff += 8;
+		} else if (key_is_builtin(prog, m, k, KEY_USYM, &frames)) {
+			lay->parts[k].kind = ST_KPART_USYM;
 		} else if (mi->key_types[k] == ST_VT_STR) {
 			lay->parts[k].kind = ST_KPART_STR;
-			off += ST_STR_LEN;
-			coff += ST_COMPACT_STR_LEN;
 		} else {
 			lay->parts[k].kind = ST_KPART_INT;
-			off += 8;
-			coff += 8;
 		}
+		off += st_kpart_size(lay->parts[k].kind, false);
+		coff += st_kpart_size(lay->parts[k].kind, true);
 	}
 	if (off > ST_KEY_PARTS_MAX) {
 		st_diag_set(diag, prog->filename, mi->pos,

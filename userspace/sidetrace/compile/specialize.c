@@ -106,6 +106,9 @@ void cg_find_plain(const struct st_compiled *out, struct st_compiled_probe *p)
 	uint32_t i, mask = 0;
 
 	cfg->nr_plain = 0;
+	/* Stacks and mappings are taken at entry by take_stacks(): the interpreters'. */
+	if (cfg->stacks)
+		return;
 	for (i = 0; i < cfg->nr_loads; i++)
 		if (cfg->loads[i].src != ST_SRC_SDT)
 			return;
@@ -230,6 +233,10 @@ enum st_prog st_compiled_prog(const struct st_compiled_probe *p)
 
 	if (p->event->view == ST_VIEW_PROFILE)
 		return ST_PROG_PROFILE;
+	if (p->event->view == ST_VIEW_FENTRY)
+		return ST_PROG_FENTRY;
+	if (p->event->view == ST_VIEW_FEXIT)
+		return ST_PROG_FEXIT;
 	if (st_view_kernel(p->event) && !tp)
 		return ST_PROG_KPROBE;
 	if (p->count_only)
@@ -257,6 +264,8 @@ const char *st_prog_name(enum st_prog prog)
 		[ST_PROG_TP_COUNT] = "tracepoint count",
 		[ST_PROG_TP_PLAIN] = "tracepoint plain",
 		[ST_PROG_TP_KEYED] = "tracepoint keyed",
+		[ST_PROG_FENTRY] = "fentry interpreter",
+		[ST_PROG_FEXIT] = "fexit interpreter",
 	};
 
 	return prog < ST_NR_PROGS ? names[prog] : "?";

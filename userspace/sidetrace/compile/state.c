@@ -46,18 +46,33 @@ bool cg_reads_map(const struct st_expr *value, struct st_expr *const *keys, uint
 	return false;
 }
 
-/* The value of key part k of map m: the probe's index for ST_KPART_PROBE. */
+/*
+ * The value of key part k of map m: the probe's index for
+ * ST_KPART_PROBE; the address, then the process's id, for ST_KPART_USYM.
+ */
 static int key_value(struct cctx *c, const struct st_kpart *part, const struct st_expr *key)
 {
+	int err;
+
 	if (part->kind == ST_KPART_PROBE)
 		return cg_emit(c, key->pos, ST_I_BUILTIN, ST_BI_PROBE, 0);
-	return cg_expr(c, key);
+	err = cg_expr(c, key);
+	if (!err && part->kind == ST_KPART_USYM)
+		err = cg_emit(c, key->pos, ST_I_BUILTIN, ST_BI_PID, 0);
+	return err;
 }
 
+/* Stores what key_value() pushed, the last value first. */
 static int key_store(struct cctx *c, const struct st_kpart *part, const struct st_expr *key)
 {
-	return cg_emit(c, key->pos, part->kind == ST_KPART_STR ? ST_I_KEY_STR : ST_I_KEY_INT, 0,
-		       part->off);
+	int err = 0;
+
+	if (part->kind == ST_KPART_USYM)
+		err = cg_emit(c, key->pos, ST_I_KEY_INT, 0, part->off + 8);
+	if (!err)
+		err = cg_emit(c, key->pos, part->kind == ST_KPART_STR ? ST_I_KEY_STR : ST_I_KEY_INT,
+			      0, part->off);
+	return err;
 }
 
 /*

@@ -80,6 +80,8 @@ enum st_event_view {
 	ST_VIEW_KPROBE, /* kfuncs.h: a kernel function's parameters (BTF), arg0..arg5 */
 	ST_VIEW_KRETPROBE, /* kfuncs.h: a kernel function's return value, retval */
 	ST_VIEW_PROFILE, /* a CPU clock sampled N times a second: no fields */
+	ST_VIEW_FENTRY, /* kfuncs.h: a kernel function's parameters (BTF), by a trampoline */
+	ST_VIEW_FEXIT, /* kfuncs.h: the same and its return value, retval */
 };
 
 struct st_event {
@@ -113,7 +115,8 @@ static inline bool st_view_located(const struct st_event *ev)
 static inline const char *st_view_kind(const struct st_event *ev)
 {
 	static const char *const kinds[] = {"side",	  "usdt",   "uprobe",	 "uretprobe",
-					    "tracepoint", "kprobe", "kretprobe", "profile"};
+					    "tracepoint", "kprobe", "kretprobe", "profile",
+					    "fentry",	  "fexit"};
 
 	return kinds[ev->view];
 }
@@ -122,14 +125,16 @@ static inline const char *st_view_kind(const struct st_event *ev)
 static inline bool st_view_function(const struct st_event *ev)
 {
 	return ev->view == ST_VIEW_UPROBE || ev->view == ST_VIEW_URETPROBE ||
-	       ev->view == ST_VIEW_KPROBE || ev->view == ST_VIEW_KRETPROBE;
+	       ev->view == ST_VIEW_KPROBE || ev->view == ST_VIEW_KRETPROBE ||
+	       ev->view == ST_VIEW_FENTRY || ev->view == ST_VIEW_FEXIT;
 }
 
 /* Fired in the kernel, not at a site in a file: no path, no uprobe. */
 static inline bool st_view_kernel(const struct st_event *ev)
 {
 	return ev->view == ST_VIEW_TRACEPOINT || ev->view == ST_VIEW_KPROBE ||
-	       ev->view == ST_VIEW_KRETPROBE || ev->view == ST_VIEW_PROFILE;
+	       ev->view == ST_VIEW_KRETPROBE || ev->view == ST_VIEW_PROFILE ||
+	       ev->view == ST_VIEW_FENTRY || ev->view == ST_VIEW_FEXIT;
 }
 
 struct st_event_list {

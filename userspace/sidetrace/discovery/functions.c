@@ -399,18 +399,17 @@ static int split_offset(const char *pattern, char **glob, uint64_t *offset)
 	return *glob ? 0 : -ENOMEM;
 }
 
-int st_function_pattern(const char *pattern, bool ret_probe, char **glob, uint64_t *offset,
+int st_function_pattern(const char *pattern, const char *no_offset, char **glob, uint64_t *offset,
 			char *err, size_t errlen)
 {
 	int ret = split_offset(pattern, glob, offset);
 
-	if (!ret && *offset && ret_probe)
+	if (!ret && *offset && no_offset)
 		ret = -EINVAL;
 	if (ret) {
 		snprintf(err, errlen, "%s",
 			 ret == -ENOMEM ? "out of memory"
-			 : *offset	? "a return probe takes no +OFFSET: it is placed at the "
-					  "function's entry"
+			 : *offset	? no_offset
 					: "a bad +OFFSET (FUNCTION+16, FUNCTION+0x10)");
 		free(*glob);
 		*glob = NULL;
@@ -431,7 +430,8 @@ int st_discover_functions(const char *path, const char *pattern, enum st_event_v
 	bool go;
 	int ret;
 
-	ret = st_function_pattern(pattern, view == ST_VIEW_URETPROBE, &glob, &offset, err, errlen);
+	ret = st_function_pattern(pattern, view == ST_VIEW_URETPROBE ? ST_RET_NO_OFFSET : NULL,
+				  &glob, &offset, err, errlen);
 	if (ret)
 		return ret;
 	ret = st_elf_open(path, &e, err, errlen);

@@ -187,12 +187,28 @@ static const char *map_type(struct kf_ctx *k, uint32_t id, struct st_type *t, in
 	return btf_is_float(bt) ? "a floating-point value" : "a type sidetrace does not read";
 }
 
-/* A raw 64-bit register (arg0..arg5, retval): spec reads reg. */
+/*
+ * Where a kprobe reads a raw 64-bit register (arg0..arg5, retval); where
+ * a trampoline's program reads argument i (i < 0: the return value).
+ */
+static struct st_arg_spec reg_spec(const char *reg)
+{
+	return (struct st_arg_spec){
+		.loc = ST_LOC_REG, .reg = st_sdt_reg_word(reg, strlen(reg)), .size = 8};
+}
+
+static struct st_arg_spec func_spec(int i)
+{
+	return (struct st_arg_spec){
+		.loc = i < 0 ? ST_LOC_FUNC_RET : ST_LOC_FUNC_ARG, .val = i < 0 ? 0 : i, .size = 8};
+}
+
+/* Field name of type t (unreadable: why), read where spec says. */
 static int put_field(struct st_event *ev, const char *name, const struct st_type *type,
-		     const char *why, const char *reg, struct st_sdt_args *sdt)
+		     const char *why, struct st_arg_spec spec)
 {
 	struct st_field *f = &ev->fields[ev->nr_fields];
-	struct st_arg_spec *spec = &sdt->spec[sdt->nr];
+	struct st_sdt_args *sdt = &ev->sites[0].sdt;
 
 	f->name = strdup(name);
 	if (!f->name)
@@ -201,22 +217,32 @@ static int put_field(struct st_event *ev, const char *name, const struct st_type
 	f->type = *type;
 	if (why && !f->type.unreadable && !(f->type.unreadable = strdup(why)))
 		return -ENOMEM;
-	memset(spec, 0, sizeof(*spec));
-	spec->loc = ST_LOC_REG;
-	spec->reg = st_sdt_reg_word(reg, strlen(reg));
-	spec->size = 8;
-	sdt->nr++;
+	sdt->spec[sdt->nr++] = spec;
 	return 0;
 }
 
-/* The fields of function fn: its parameters (at its entry), then arg0..arg5; or retval. */
+/* retval, of the function's return type. */
+static int put_retval(struct kf_ctx *k, const struct btf_type *proto, struct st_event *ev,
+		      struct st_arg_spec spec)
+{
+	struct st_type t;
+	const char *why = map_type(k, proto->type, &t, 0);
+
+	return put_field(ev, "retval", &t, why, spec);
+}
+
+/*
+ * The fields of function fn: a kprobe's are its parameters (at its entry)
+ * in the ABI's registers, then arg0..arg5, a kretprobe's retval; a
+ * trampoline's are the parameters the kernel hands it, and retval at exit.
+ */
 static int make_fields(struct kf_ctx *k, const struct btf_type *proto, struct st_event *ev,
 		       bool params)
 {
 	const struct btf_param *p = btf_params(proto);
-	struct st_sdt_args *sdt = &ev->sites[0].sdt;
 	struct st_type raw = {.label = SIDE_TYPE_U64, .size = 8}, t;
-	uint16_t i, n = btf_vlen(proto);
+	bool tramp = ev->view == ST_VIEW_FENTRY || ev->view == ST_VIEW_FEXIT;
+	uint16_t i, n = btf_vlen(proto), max = tramp ? ST_MAX_SDT_ARGS - 1 : ST_NR_ABI_ARGS;
 	const char *why, *name;
 	char argn[8];
 	int err = 0;
@@ -224,20 +250,21 @@ static int make_fields(struct kf_ctx *k, const struct btf_type *proto, struct st
 	ev->fields = calloc(ST_MAX_SDT_ARGS + 1, sizeof(*ev->fields));
 	if (!ev->fields)
 		return -ENOMEM;
-	if (ev->view == ST_VIEW_KRETPROBE) {
-		why = map_type(k, proto->type, &t, 0);
-		return put_field(ev, "retval", &t, why, "%rax", sdt);
-	}
-	for (i = 0; params && i < n && i < ST_NR_ABI_ARGS && !err; i++) {
+	if (ev->view == ST_VIEW_KRETPROBE)
+		return put_retval(k, proto, ev, reg_spec("%rax"));
+	for (i = 0; params && i < n && i < max && !err; i++) {
 		name = btf__name_by_offset(k->btf, p[i].name_off);
 		if (!name || !*name)
 			break;
 		why = map_type(k, p[i].type, &t, 0);
-		err = put_field(ev, name, &t, why, st_abi_args[i], sdt);
+		err = put_field(ev, name, &t, why, tramp ? func_spec(i) : reg_spec(st_abi_args[i]));
 	}
-	for (i = 0; i < ST_NR_ABI_ARGS && !err && sdt->nr < ST_MAX_SDT_ARGS; i++) {
+	if (tramp)
+		return err || ev->view == ST_VIEW_FENTRY ? err
+							 : put_retval(k, proto, ev, func_spec(-1));
+	for (i = 0; i < ST_NR_ABI_ARGS && !err && ev->sites[0].sdt.nr < ST_MAX_SDT_ARGS; i++) {
 		snprintf(argn, sizeof(argn), "arg%u", i);
-		err = put_field(ev, argn, &raw, NULL, st_abi_args[i], sdt);
+		err = put_field(ev, argn, &raw, NULL, reg_spec(st_abi_args[i]));
 	}
 	return err;
 }
@@ -333,6 +360,17 @@ static int match_funcs(const struct btf *btf, const char *glob, struct kf_func *
 	return 0;
 }
 
+/* Why a kind of probe on kernel functions takes no +OFFSET, or NULL when it takes one. */
+static const char *no_offset(enum st_event_view view)
+{
+	if (view == ST_VIEW_KRETPROBE)
+		return ST_RET_NO_OFFSET;
+	if (view == ST_VIEW_KPROBE)
+		return NULL;
+	return "fentry: and fexit: take no +OFFSET: the kernel calls them at the function's "
+	       "entry and return (kprobe:FUNCTION+OFFSET probes inside it)";
+}
+
 int st_discover_kfuncs(const char *pattern, enum st_event_view view, struct st_event_list *out,
 		       char *err, size_t errlen)
 {
@@ -345,7 +383,7 @@ int st_discover_kfuncs(const char *pattern, enum st_event_view view, struct st_e
 	size_t nr = 0, i;
 	int ret;
 
-	ret = st_function_pattern(pattern, view == ST_VIEW_KRETPROBE, &glob, &offset, err, errlen);
+	ret = st_function_pattern(pattern, no_offset(view), &glob, &offset, err, errlen);
 	if (ret)
 		return ret;
 	btf = btf__load_vmlinux_btf();

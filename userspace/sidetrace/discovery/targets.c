@@ -434,6 +434,8 @@ const struct st_event_list *st_target_query(struct st_target_set *s, const struc
 		return query_profile(s, q, err, errlen);
 	case ST_VIEW_KPROBE:
 	case ST_VIEW_KRETPROBE:
+	case ST_VIEW_FENTRY:
+	case ST_VIEW_FEXIT:
 		return query_kfuncs(s, q, err, errlen);
 	case ST_VIEW_TRACEPOINT:
 		return query_tracepoints(s, q, err, errlen);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Freeing and naming AST nodes. */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "lang/ast.h"
@@ -141,9 +142,27 @@ const char *st_func_name(enum st_func fn)
 		[ST_FN_CLEAR] = "clear",   [ST_FN_ZERO] = "zero",	  [ST_FN_EXIT] = "exit",
 		[ST_FN_PRINTF] = "printf", [ST_FN_DELETE] = "delete",	  [ST_FN_STR] = "str",
 		[ST_FN_TIME] = "time",	   [ST_FN_STRFTIME] = "strftime", [ST_FN_KSYM] = "ksym",
+		[ST_FN_USYM] = "usym",
 	};
 
 	return names[fn];
+}
+
+const char *st_func_names(void)
+{
+	static char names[256];
+	size_t off = 0;
+	int fn;
+
+	if (names[0])
+		return names;
+	for (fn = ST_FN_COUNT; fn < ST_NR_FUNCS; fn++)
+		off += snprintf(names + off, sizeof(names) - off, "%s%s",
+				fn == ST_FN_COUNT	? ""
+				: fn == ST_NR_FUNCS - 1 ? " and "
+							: ", ",
+				st_func_name(fn));
+	return names;
 }
 
 const char *st_builtin_name(enum st_builtin b)

@@ -53,6 +53,8 @@ enum st_ap_kind {
 	ST_AP_KPROBE, /* kprobe:FUNCTION[+OFFSET] */
 	ST_AP_KRETPROBE, /* kretprobe:FUNCTION */
 	ST_AP_PROFILE, /* profile:hz:N */
+	ST_AP_FENTRY, /* fentry:FUNCTION (or kfunc:) */
+	ST_AP_FEXIT, /* fexit:FUNCTION (or kretfunc:) */
 	ST_AP_BEGIN,
 	ST_AP_END,
 	ST_AP_INTERVAL, /* interval:s:N or interval:ms:N */
@@ -71,7 +73,8 @@ struct st_attach_point {
 	 * ST_AP_SIDE, ST_AP_USDT; provider and event may hold '*' wildcards.
 	 * ST_AP_UPROBE, ST_AP_URETPROBE: provider is "", event the function.
 	 * ST_AP_TRACEPOINT: target is "", provider the category, event the name.
-	 * ST_AP_KPROBE, ST_AP_KRETPROBE: target and provider "", event the function.
+	 * ST_AP_KPROBE, ST_AP_KRETPROBE, ST_AP_FENTRY, ST_AP_FEXIT: target and
+	 * provider "", event the function.
 	 * ST_AP_PROFILE: target "", provider "hz", event the rate's digits.
 	 */
 	char *target;
@@ -153,6 +156,8 @@ enum st_func {
 	ST_FN_STRFTIME,
 	/* ksym(addr): a kernel address; a map key of it prints its function's name */
 	ST_FN_KSYM,
+	/* usym(addr): a user address of its process; a map key of it prints its function's name */
+	ST_FN_USYM,
 	ST_NR_FUNCS,
 };
 
@@ -360,6 +365,9 @@ enum st_agg_kind st_func_agg(enum st_func fn);
 /* The function that computes an aggregation ("count"), or "value". */
 const char *st_agg_name(enum st_agg_kind agg);
 const char *st_func_name(enum st_func fn);
+
+/* Every function's name, for "valid are ..." messages: "count, sum, ... and usym". */
+const char *st_func_names(void);
 const char *st_builtin_name(enum st_builtin b);
 const char *st_op_name(enum st_op op);
 

@@ -3,6 +3,7 @@
  * Typing expressions: operators, literals, builtins, fields, calls.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "lang/check.h"
@@ -217,14 +218,21 @@ static int check_str(struct checker *c, struct st_expr *e)
 	return 0;
 }
 
-/* ksym(addr): a kernel address, named by the collector where it is a map key. */
-static int check_ksym(struct checker *c, struct st_expr *e)
+/*
+ * ksym(addr), usym(addr): a kernel address, or a user address of the
+ * event's process, named by the collector where it is a map key.
+ */
+static int check_sym(struct checker *c, struct st_expr *e)
 {
+	bool k = e->func == ST_FN_KSYM;
+	char what[32];
 	int err;
 
 	if (e->nr_kids != 1)
-		return ck_err(c, e->pos, "ksym() takes one kernel address: ksym(arg0)");
-	err = ck_int(c, e->kids[0], "passed to ksym()");
+		return ck_err(c, e->pos, "%s() takes one %s address: %s(arg0)",
+			      st_func_name(e->func), k ? "kernel" : "user", st_func_name(e->func));
+	snprintf(what, sizeof(what), "passed to %s()", st_func_name(e->func));
+	err = ck_int(c, e->kids[0], what);
 	e->vtype = ST_VT_UINT;
 	return err;
 }
@@ -296,8 +304,8 @@ int ck_expr(struct checker *c, struct st_expr *e)
 			return check_str(c, e);
 		if (e->func == ST_FN_STRFTIME)
 			return check_strftime(c, e);
-		if (e->func == ST_FN_KSYM)
-			return check_ksym(c, e);
+		if (e->func == ST_FN_KSYM || e->func == ST_FN_USYM)
+			return check_sym(c, e);
 		break;
 	}
 	return ck_err(c, e->pos,

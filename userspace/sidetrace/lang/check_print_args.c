@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * print(args) of a probe whose fields are located values (usdt:,
- * uprobe:, uretprobe:, tracepoint:, kprobe:, kretprobe:): there is no
- * SIDE argument vector to walk, so the
- * call becomes the printf that prints each readable field by name, in
- * bpftrace's struct form: { .n = 5, .tag = "abc" }.
+ * uprobe:, uretprobe:, tracepoint:, kprobe:, kretprobe:, fentry:,
+ * fexit:): there is no SIDE argument vector to walk, so the call becomes the printf that prints
+ * each readable field by name, in bpftrace's struct form: { .n = 5, .tag = "abc" }.
  */
 #define _GNU_SOURCE
 #include <stdlib.h>
@@ -17,10 +16,13 @@
 #include "lang/format.h"
 #include "util/textbuf.h"
 
-/* The fields print(args) shows: a function's parameters, else every one. */
+/*
+ * The fields print(args) shows: a function's parameters (fexit's without
+ * retval, as bpftrace's args), else every one.
+ */
 static bool shown(const struct st_event *ev, const struct st_field *f, bool have_params)
 {
-	if (f->type.unreadable)
+	if (f->type.unreadable || (ev->view == ST_VIEW_FEXIT && !strcmp(f->name, "retval")))
 		return false;
 	if ((ev->view != ST_VIEW_UPROBE && ev->view != ST_VIEW_KPROBE) || !have_params)
 		return true;

@@ -81,11 +81,8 @@ static int parse_call(struct parser *p, struct st_expr *call)
 		if (!strcmp(call->str, st_func_name(fn)))
 			break;
 	if (fn == ST_NR_FUNCS)
-		return pr_err(p, call->pos,
-			      "unknown function '%s': valid are count, sum, avg, min, max, stats, "
-			      "hist, lhist, print, clear, zero, delete, exit, printf, str, time, "
-			      "strftime and ksym",
-			      call->str);
+		return pr_err(p, call->pos, "unknown function '%s': valid are %s", call->str,
+			      st_func_names());
 	call->kind = ST_EXPR_CALL;
 	call->func = fn;
 	return parse_call_args(p, call);

@@ -6,23 +6,30 @@
 #include "lang/probe_kinds.h"
 
 static const struct st_probe_kind kinds[] = {
-	{ST_AP_SIDE, "side", "side:TARGET:PROVIDER:EVENT", true, true, ST_ARGS_SIDE, ST_VIEW_SIDE},
-	{ST_AP_USDT, "usdt", "usdt:TARGET:[PROVIDER:]NAME", true, true, ST_ARGS_SDT, ST_VIEW_USDT},
+	{ST_AP_SIDE, "side", "side:TARGET:PROVIDER:EVENT", true, true, ST_ARGS_SIDE, ST_VIEW_SIDE,
+	 NULL},
+	{ST_AP_USDT, "usdt", "usdt:TARGET:[PROVIDER:]NAME", true, true, ST_ARGS_SDT, ST_VIEW_USDT,
+	 NULL},
 	{ST_AP_UPROBE, "uprobe", "uprobe:TARGET:FUNCTION[+OFFSET]", true, true, ST_ARGS_DWARF,
-	 ST_VIEW_UPROBE},
+	 ST_VIEW_UPROBE, NULL},
 	{ST_AP_URETPROBE, "uretprobe", "uretprobe:TARGET:FUNCTION", true, true, ST_ARGS_DWARF,
-	 ST_VIEW_URETPROBE},
+	 ST_VIEW_URETPROBE, NULL},
 	{ST_AP_TRACEPOINT, "tracepoint", "tracepoint:CATEGORY:NAME", true, false, ST_ARGS_RECORD,
-	 ST_VIEW_TRACEPOINT},
+	 ST_VIEW_TRACEPOINT, NULL},
 	{ST_AP_KPROBE, "kprobe", "kprobe:FUNCTION[+OFFSET]", true, false, ST_ARGS_BTF,
-	 ST_VIEW_KPROBE},
+	 ST_VIEW_KPROBE, NULL},
 	{ST_AP_KRETPROBE, "kretprobe", "kretprobe:FUNCTION", true, false, ST_ARGS_BTF,
-	 ST_VIEW_KRETPROBE},
-	{ST_AP_PROFILE, "profile", "profile:hz:N", true, false, ST_ARGS_NONE, ST_VIEW_PROFILE},
-	{ST_AP_BEGIN, "BEGIN", "BEGIN", false, false, ST_ARGS_NONE, ST_VIEW_SIDE},
-	{ST_AP_END, "END", "END", false, false, ST_ARGS_NONE, ST_VIEW_SIDE},
+	 ST_VIEW_KRETPROBE, NULL},
+	{ST_AP_PROFILE, "profile", "profile:hz:N", true, false, ST_ARGS_NONE, ST_VIEW_PROFILE,
+	 NULL},
+	{ST_AP_FENTRY, "fentry", "fentry:FUNCTION", true, false, ST_ARGS_BTF, ST_VIEW_FENTRY,
+	 "kfunc"},
+	{ST_AP_FEXIT, "fexit", "fexit:FUNCTION", true, false, ST_ARGS_BTF, ST_VIEW_FEXIT,
+	 "kretfunc"},
+	{ST_AP_BEGIN, "BEGIN", "BEGIN", false, false, ST_ARGS_NONE, ST_VIEW_SIDE, NULL},
+	{ST_AP_END, "END", "END", false, false, ST_ARGS_NONE, ST_VIEW_SIDE, NULL},
 	{ST_AP_INTERVAL, "interval", "interval:s:N or interval:ms:N", false, false, ST_ARGS_NONE,
-	 ST_VIEW_SIDE},
+	 ST_VIEW_SIDE, NULL},
 };
 
 #define NR_KINDS (sizeof(kinds) / sizeof(kinds[0]))
@@ -42,14 +49,16 @@ const struct st_probe_kind *st_probe_kind_named(const char *name, size_t len)
 	size_t i;
 
 	for (i = 0; i < NR_KINDS; i++)
-		if (strlen(kinds[i].name) == len && !strncmp(kinds[i].name, name, len))
+		if ((strlen(kinds[i].name) == len && !strncmp(kinds[i].name, name, len)) ||
+		    (kinds[i].alias && strlen(kinds[i].alias) == len &&
+		     !strncmp(kinds[i].alias, name, len)))
 			return &kinds[i];
 	return NULL;
 }
 
 const char *st_probe_kinds_syntax(void)
 {
-	static char syntax[256];
+	static char syntax[512];
 	size_t i, off = 0;
 
 	if (syntax[0])
@@ -70,10 +79,6 @@ static const struct {
 	const char *name;
 	const char *instead;
 } missing[] = {
-	{"fentry", "kprobe:FUNCTION reads the same arguments by name, from BTF"},
-	{"kfunc", "kprobe:FUNCTION reads the same arguments by name, from BTF"},
-	{"fexit", "kretprobe:FUNCTION reads the return value, retval"},
-	{"kretfunc", "kretprobe:FUNCTION reads the return value, retval"},
 	{"software", "tracepoint:CATEGORY:NAME for kernel events"},
 	{"hardware", "tracepoint:CATEGORY:NAME for kernel events"},
 };

@@ -36,12 +36,13 @@ struct st_probe_kind {
 	bool has_target;
 	enum st_args_from args;
 	enum st_event_view view; /* which view of a target's probes it matches (on_sites) */
+	const char *alias; /* bpftrace's other name for the kind, or NULL */
 };
 
 /* The row of kind. */
 const struct st_probe_kind *st_probe_kind(enum st_ap_kind kind);
 
-/* The row named name (len bytes), or NULL. */
+/* The row named name (len bytes), or by its alias; NULL when none is. */
 const struct st_probe_kind *st_probe_kind_named(const char *name, size_t len);
 
 /*

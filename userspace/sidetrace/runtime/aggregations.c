@@ -341,7 +341,7 @@ static int fill_keys(const struct st_loader *l, struct st_key_val *kv, const uin
 
 	for (k = 0; k < lay->nr_parts; k++) {
 		const struct st_kpart *p = &lay->parts[k];
-		uint64_t u;
+		uint64_t u, pid;
 
 		switch (p->kind) {
 		case ST_KPART_STR:
@@ -366,6 +366,12 @@ static int fill_keys(const struct st_loader *l, struct st_key_val *kv, const uin
 			memcpy(&u, parts + p->off, sizeof(u));
 			kv[k].type = ST_VT_STR;
 			kv[k].s = st_ksym_text(l, u);
+			break;
+		case ST_KPART_USYM:
+			memcpy(&u, parts + p->off, sizeof(u));
+			memcpy(&pid, parts + p->off + 8, sizeof(pid));
+			kv[k].type = ST_VT_STR;
+			kv[k].s = st_usym_text(l, pid, u);
 			break;
 		default:
 			memcpy(&u, parts + p->off, sizeof(u));

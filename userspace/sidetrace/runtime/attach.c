@@ -23,6 +23,7 @@
 #include "runtime/loader.h"
 #include "runtime/loader_progs.h"
 #include "runtime/replaced.h"
+#include "runtime/trampolines.h"
 #include "runtime/uprobes.h"
 #include "sidetrace.skel.h"
 
@@ -101,6 +102,8 @@ static int attach_kernel(struct st_loader *l, struct bpf_program *prog, const st
 				 c->probes[i].name, strerror(-ret));
 		return ret;
 	}
+	if (ev->view == ST_VIEW_FENTRY || ev->view == ST_VIEW_FEXIT)
+		return st_tramp_attach(l, prog, ev->name, ST_COOKIE(site, i, 0), err, errlen);
 	if (ev->view == ST_VIEW_TRACEPOINT) {
 		link = bpf_program__attach_tracepoint_opts(prog, ev->provider, ev->name, &tp_opts);
 	} else if (!st_kprobes_supported(err, errlen)) {

@@ -250,6 +250,10 @@ static void report_problem(struct st_runner *r, const struct st_problem *p)
 	case ST_C_BUSY:
 		st_errorf("%llu events not counted: %s (%s)", n, reason, name);
 		break;
+	case ST_C_MAP_ERR:
+		st_errorf("%llu events not counted: %s (the last error: %s) (%s)", n, reason,
+			  strerror(st_loader_map_err(r->loader)), name);
+		break;
 	default:
 		st_errorf("%llu events could not be decoded: %s (%s)", n, reason, name);
 		break;

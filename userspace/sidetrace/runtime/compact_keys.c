@@ -22,7 +22,7 @@ bool st_compact_key_expand(const struct st_compiled *c, const uint8_t *ckey, uin
 	memset(key, 0, c->key_size);
 	memcpy(key, &hdr, sizeof(hdr));
 	for (k = 0; k < lay->nr_parts; k++) {
-		len = lay->parts[k].kind == ST_KPART_STR ? ST_COMPACT_STR_LEN : 8;
+		len = st_kpart_size(lay->parts[k].kind, true);
 		memcpy(key + ST_KEY_HDR + lay->parts[k].off, ckey + ST_KEY_HDR + lay->parts[k].coff,
 		       len);
 	}

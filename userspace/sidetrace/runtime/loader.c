@@ -85,6 +85,16 @@ static int make_site(const struct st_loader *l, const struct st_compiled_probe *
 	return 0;
 }
 
+/*
+ * The per-CPU hash maps are preallocated (see maps.bpf.h), which costs
+ * time and memory per entry: a map that no map of the program lives in
+ * gets one entry.
+ */
+static uint32_t hash_entries(const struct st_compiled *c, uint8_t hash)
+{
+	return st_compiled_hashes(c) & hash ? ST_DEFAULT_MAP_ENTRIES : 1;
+}
+
 /* Sizes the maps and sets the read-only configuration before load. */
 static int configure(struct st_loader *l, const struct st_compiled *c)
 {
@@ -103,12 +113,20 @@ static int configure(struct st_loader *l, const struct st_compiled *c)
 		err = bpf_map__set_max_entries(skel->maps.st_sites, l->site_cap ? l->site_cap : 1);
 	if (!err)
 		err = bpf_map__set_max_entries(skel->maps.st_flat, c->nr_flat ? c->nr_flat : 1);
-	if (!err && (st_compiled_stacks(c) & ST_STACK_USER))
+	if (!err && (st_compiled_stacks(c) & (ST_STACK_USER | ST_STACK_MAPS)))
 		err = bpf_map__set_max_entries(skel->maps.st_stack_pids, ST_MAX_STACK_PIDS);
 	if (!err && (st_compiled_stacks(c) & ST_STACK_USER))
 		err = bpf_map__set_max_entries(skel->maps.st_ustacks, ST_MAX_STACKS);
 	if (!err && (st_compiled_stacks(c) & ST_STACK_KERNEL))
 		err = bpf_map__set_max_entries(skel->maps.st_stacks, ST_MAX_STACKS);
+	if (!err)
+		err = bpf_map__set_max_entries(skel->maps.st_aggr, hash_entries(c, ST_HASH_AGGR));
+	if (!err)
+		err = bpf_map__set_max_entries(skel->maps.st_aggr_compact,
+					       hash_entries(c, ST_HASH_COMPACT));
+	if (!err)
+		err = bpf_map__set_max_entries(skel->maps.st_values,
+					       hash_entries(c, ST_HASH_VALUES));
 	if (!err)
 		err = bpf_map__set_key_size(skel->maps.st_aggr, c->key_size);
 	if (!err)
@@ -171,6 +189,8 @@ void st_loader_main_progs(const struct st_loader *l, struct bpf_program *progs[S
 	progs[ST_PROG_TP_COUNT] = l->skel->progs.sidetrace_tp_count;
 	progs[ST_PROG_TP_PLAIN] = l->skel->progs.sidetrace_tp_plain;
 	progs[ST_PROG_TP_KEYED] = l->skel->progs.sidetrace_tp_keyed;
+	progs[ST_PROG_FENTRY] = l->skel->progs.sidetrace_fentry;
+	progs[ST_PROG_FEXIT] = l->skel->progs.sidetrace_fexit;
 }
 
 struct bpf_program *st_loader_serving_prog(const struct st_loader *l,
@@ -218,8 +238,9 @@ static int open_and_load(struct st_loader *l, const struct st_compiled *c, bool 
 		return ret;
 	}
 	st_loader_main_progs(l, progs);
+	/* fentry and fexit are loaded per function: st_tramp_attach() */
 	for (i = 0, ret = 0; i < ST_NR_MAIN_PROGS && !ret; i++)
-		ret = set_prog(l, progs[i], serves_some(l, c, progs[i]));
+		ret = set_prog(l, progs[i], i < ST_PROG_FENTRY && serves_some(l, c, progs[i]));
 	if (ret) {
 		snprintf(err, errlen, "cannot set up the BPF programs: %s", strerror(-ret));
 		return ret;
@@ -470,6 +491,13 @@ bool st_loader_exit_requested(const struct st_loader *l)
 {
 	return l->skel && l->skel->bss &&
 	       __atomic_load_n(&l->skel->bss->st_exit_requested, __ATOMIC_RELAXED);
+}
+
+int st_loader_map_err(const struct st_loader *l)
+{
+	if (!l || !l->skel || !l->skel->bss)
+		return 0;
+	return -__atomic_load_n(&l->skel->bss->st_map_err, __ATOMIC_RELAXED);
 }
 
 void st_loader_stop(const struct st_loader *l, bool settle)

@@ -142,6 +142,9 @@ int st_map_lookup_all(int fd, void *vals, size_t size, uint32_t n);
 /* True once a probe ran exit(). */
 bool st_loader_exit_requested(const struct st_loader *l);
 
+/* The errno of the last insert the kernel refused to a map not full (ST_C_MAP_ERR), or 0. */
+int st_loader_map_err(const struct st_loader *l);
+
 /*
  * Stops counting and printing events (st_stopped in the BPF program):
  * what the session prints at its end then agrees, events sent before it

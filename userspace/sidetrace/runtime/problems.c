@@ -93,6 +93,8 @@ const char *st_counter_reason(uint32_t counter)
 		return "dropped: too many runs preempted on one CPU";
 	case ST_C_LOST:
 		return "output buffer full (see --buffer-size)";
+	case ST_C_MAP_ERR:
+		return "the kernel refused a new key, the map not full";
 	default:
 		return "unknown problem";
 	}
@@ -113,6 +115,7 @@ const char *st_counter_name(uint32_t counter)
 		[ST_C_MAP_FULL] = "map_full",
 		[ST_C_BUSY] = "busy",
 		[ST_C_LOST] = "buffer_full",
+		[ST_C_MAP_ERR] = "map_insert_refused",
 	};
 
 	return counter < ST_NR_COUNTERS && names[counter] ? names[counter] : "unknown";

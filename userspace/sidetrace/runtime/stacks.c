@@ -175,10 +175,12 @@ static struct file *file_syms(struct st_stacks *s, const char *path)
 }
 
 /*
- * One user frame: "function+offset"; in a file without a symbol for it,
- * "file+offset" (its offset in the file); else its address.
+ * One user frame: "function+offset" ("function" without with_off); in a
+ * file without a symbol for it, "file+offset" (its offset in the file);
+ * else its address.
  */
-static void user_frame(struct st_stacks *s, const struct proc *p, uint64_t a, struct st_textbuf *tb)
+static void user_frame(struct st_stacks *s, const struct proc *p, uint64_t a, bool with_off,
+		       struct st_textbuf *tb)
 {
 	const struct st_sym *sym;
 	const struct mapping *m;
@@ -193,7 +195,10 @@ static void user_frame(struct st_stacks *s, const struct proc *p, uint64_t a, st
 		f = file_syms(s, m->path);
 		if (f && st_symtab_vaddr(&f->tab, a - m->start + m->off, &vaddr) &&
 		    (sym = st_symtab_find(&f->tab, vaddr, &off))) {
-			st_tb_printf(tb, "%s+%" PRIu64, sym->name, off);
+			if (with_off)
+				st_tb_printf(tb, "%s+%" PRIu64, sym->name, off);
+			else
+				st_tb_printf(tb, "%s", sym->name);
 			return;
 		}
 		st_tb_printf(tb, "%s+0x%" PRIx64,
@@ -232,6 +237,17 @@ char *st_ksym_text(const struct st_loader *l, uint64_t addr)
 	if (sym)
 		return strdup(sym->name);
 	return asprintf(&text, "0x%" PRIx64, addr) < 0 ? NULL : text;
+}
+
+char *st_usym_text(const struct st_loader *l, uint32_t pid, uint64_t addr)
+{
+	struct st_stacks *s = stacks_of((struct st_loader *)l);
+	struct st_textbuf tb = {0};
+
+	if (!s)
+		return NULL;
+	user_frame(s, find_proc(s, pid), addr, false, &tb);
+	return st_tb_take(&tb);
 }
 
 /* Reads the symbols of path and of the libraries it needs, if not yet read. */
@@ -319,7 +335,7 @@ static void user_stack(struct st_stacks *s, const struct st_loader *l, const str
 		if (frames[i].status == BPF_STACK_BUILD_ID_VALID)
 			build_id_frame(s, c, &frames[i], tb);
 		else
-			user_frame(s, p, frames[i].ip, tb);
+			user_frame(s, p, frames[i].ip, true, tb);
 	}
 }
 

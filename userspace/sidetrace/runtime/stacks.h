@@ -37,6 +37,13 @@ char *st_stack_text(const struct st_loader *l, const struct st_compiled *c, bool
 /* ksym(addr): the kernel function holding addr, by name, or the address (malloc'ed). */
 char *st_ksym_text(const struct st_loader *l, uint64_t addr);
 
+/*
+ * usym(addr): the function holding user address addr in process pid, by
+ * name, from the mappings read when the process was announced; its
+ * file+offset, or the address, where none names it (malloc'ed).
+ */
+char *st_usym_text(const struct st_loader *l, uint32_t pid, uint64_t addr);
+
 void st_stacks_free(struct st_stacks *s);
 
 #endif /* SIDETRACE_RUNTIME_STACKS_H */
