@@ -139,7 +139,13 @@ check_build() { # cc level
 @test "print(args): every readable parameter by name, retval, in bpftrace's struct form" {
 	local b="$BATS_FILE_TMPDIR/dwarf_gcc_O2"
 	run -0 timeout 60 "$SIDETRACE" -q -c "$b 3" -e "uprobe:$b:named { print(args); } uretprobe:$b:negated { print(args); }"
-	diff <(printf '%s\n' '{ .name = "alpha", .m = 0, .flag = false }' '{ .retval = 0 }' \
-		'{ .name = "beta", .m = 3, .flag = true }' '{ .retval = -1 }' \
-		'{ .name = "gamma", .m = 7, .flag = false }' '{ .retval = -2 }') <(grep '^{' <<<"$output")
+	diff <(printf '%s\n' '{ .name = "alpha", .m = M_IDLE, .flag = false }' '{ .retval = 0 }' \
+		'{ .name = "beta", .m = M_READ, .flag = true }' '{ .retval = -1 }' \
+		'{ .name = "gamma", .m = M_WRITE, .flag = false }' '{ .retval = -2 }') <(grep '^{' <<<"$output")
+}
+
+@test "printf %s of an enum parameter prints its label, %d its value" {
+	local b="$BATS_FILE_TMPDIR/dwarf_gcc_O2"
+	run -0 timeout 60 "$SIDETRACE" -q -c "$b 3" -e "uprobe:$b:named { printf(\"%s=%d\\n\", args.m, args.m); }"
+	diff <(printf '%s\n' M_IDLE=0 M_READ=3 M_WRITE=7) <(grep '=' <<<"$output")
 }

@@ -82,6 +82,8 @@ struct st_printf_layout {
 	bool is_probe[ST_MAX_PRINTF_ARGS];
 	/* strftime(): its time is sent, the collector formats it. */
 	bool is_time[ST_MAX_PRINTF_ARGS];
+	/* An enum field printed with %s: its value is sent, the collector prints its label. */
+	const struct st_type *label_type[ST_MAX_PRINTF_ARGS];
 	uint32_t size; /* the record's bytes after the header */
 };
 

@@ -9,6 +9,18 @@
 #include <string.h>
 
 #include "compile/codegen.h"
+#include "lang/format.h"
+
+/* Whether conversion n of format f is %s. */
+static bool conv_is_str(const struct st_format *f, uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 0; f && i < f->nr_pieces; i++)
+		if (f->pieces[i].is_conv && !n--)
+			return f->pieces[i].conv.arg == ST_CONV_STR;
+	return false;
+}
 
 /* The printf's entry in out->printfs, laid out on first use. */
 static int printf_layout(struct cctx *c, const struct st_expr *call)
@@ -37,6 +49,8 @@ static int printf_layout(struct cctx *c, const struct st_expr *call)
 		lay->is_probe[i] = arg->kind == ST_EXPR_BUILTIN && arg->builtin == ST_BUILTIN_PROBE;
 		lay->is_time[i] = arg->kind == ST_EXPR_CALL && arg->func == ST_FN_STRFTIME;
 		lay->is_str[i] = arg->vtype == ST_VT_STR && !lay->is_probe[i] && !lay->is_time[i];
+		if (arg->vtype != ST_VT_STR && conv_is_str(call->fmt, i))
+			lay->label_type[i] = st_expr_enum(arg);
 		lay->off[i] = off;
 		off += lay->is_str[i] ? ST_REC_STR_SIZE : ST_REC_INT_SIZE;
 	}

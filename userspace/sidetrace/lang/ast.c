@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include <side/abi/type-description.h>
+
 #include "lang/ast.h"
 #include "lang/probe_kinds.h"
 #include "lang/format.h"
@@ -146,6 +148,14 @@ const char *st_func_name(enum st_func fn)
 	};
 
 	return names[fn];
+}
+
+const struct st_type *st_expr_enum(const struct st_expr *e)
+{
+	if (e->kind == ST_EXPR_FIELD && e->nr_refs && e->refs[0].type &&
+	    e->refs[0].type->label == SIDE_TYPE_ENUM)
+		return e->refs[0].type;
+	return NULL;
 }
 
 const char *st_func_names(void)

@@ -366,6 +366,9 @@ enum st_agg_kind st_func_agg(enum st_func fn);
 const char *st_agg_name(enum st_agg_kind agg);
 const char *st_func_name(enum st_func fn);
 
+/* The enum type a field expression reads (its first event's), or NULL: not an enum field. */
+const struct st_type *st_expr_enum(const struct st_expr *e);
+
 /* Every function's name, for "valid are ..." messages: "count, sum, ... and usym". */
 const char *st_func_names(void);
 const char *st_builtin_name(enum st_builtin b);

@@ -120,11 +120,8 @@ int ck_map_ref(struct checker *c, struct st_expr *ref)
 static void note_enum(struct st_map_info *m, const struct st_expr *e, uint32_t bit,
 		      const struct st_type **t)
 {
-	const struct st_type *et = NULL;
+	const struct st_type *et = st_expr_enum(e);
 
-	if (e->kind == ST_EXPR_FIELD && e->nr_refs && e->refs[0].type &&
-	    e->refs[0].type->label == SIDE_TYPE_ENUM)
-		et = e->refs[0].type;
 	if (!et)
 		m->not_enum |= 1U << bit;
 	else if (!*t)

@@ -120,14 +120,16 @@ int ck_print_located(struct checker *c, struct st_expr *call)
 		const struct st_field *f = &ev->fields[i];
 		bool str = st_side_type(f->type.label)->type_class == ST_TC_STRING;
 		bool is_bool = f->type.label == SIDE_TYPE_BOOL;
+		/* An enum prints its label (%s of an enum field), or its value. */
+		bool is_enum = f->type.label == SIDE_TYPE_ENUM;
 
 		if (!shown(ev, f, have_params))
 			continue;
 		st_tb_printf(&fmt, "%s.%s = %s", n ? ", " : "", f->name,
-			     str		 ? "\"%s\""
-			     : is_bool		 ? "%s"
-			     : f->type.is_signed ? "%d"
-						 : "%u");
+			     str		  ? "\"%s\""
+			     : is_bool || is_enum ? "%s"
+			     : f->type.is_signed  ? "%d"
+						  : "%u");
 		kids[++n] = field_expr(f, call->pos);
 		if (kids[n] && is_bool)
 			kids[n] = bool_expr(kids[n], call->pos);

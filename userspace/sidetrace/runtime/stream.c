@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 /* Per-event records to text or JSON: see stream.h. */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <bpf/libbpf.h>
 
+#include "discovery/discovery.h"
 #include "output/printf_print.h"
 #include "output/record_print.h"
 #include "runtime/problems.h"
@@ -43,6 +45,17 @@ static int printf_record(struct st_stream *s, const struct st_rec_hdr *h, const 
 			memcpy(&probe, data + lay->off[i], sizeof(probe));
 			vals[i].type = ST_VT_STR;
 			vals[i].s = probe < c->nr_probes ? c->probes[probe].name : "?";
+		} else if (lay->label_type[i]) {
+			int64_t v;
+
+			memcpy(&v, data + lay->off[i], sizeof(v));
+			if (st_type_enum_label(lay->label_type[i], v))
+				snprintf(strs[i], sizeof(strs[i]), "%s",
+					 st_type_enum_label(lay->label_type[i], v));
+			else
+				snprintf(strs[i], sizeof(strs[i]), "%" PRId64, v);
+			vals[i].type = ST_VT_STR;
+			vals[i].s = strs[i];
 		} else if (lay->is_str[i]) {
 			memcpy(strs[i], data + lay->off[i], ST_STR_LEN);
 			strs[i][ST_STR_LEN - 1] = '\0';
