@@ -129,7 +129,7 @@ static __always_inline void out_emit(struct st_scratch *s, __u16 kind, __u16 rec
 	s->rec_hdr.kind = kind;
 	s->rec_hdr.id = rec_id;
 	s->rec_hdr.probe = probe;
-	s->rec_hdr.time_ns = kind == ST_REC_EVENT ? bpf_ktime_get_ns() : 0;
+	s->rec_hdr.time_ns = kind != ST_REC_PRINTF ? bpf_ktime_get_ns() : 0;
 	s->rec_hdr.pid = id >> 32;
 	s->rec_hdr.tid = (__u32)id;
 	s->rec_hdr.len = len;

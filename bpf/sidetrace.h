@@ -397,6 +397,11 @@ enum st_rec_kind {
 	 * collector reads its mappings at once, while it most likely lives.
 	 */
 	ST_REC_STACK_PID,
+	/*
+	 * print(args) of located fields (usdt:, uprobe:, kernel probes): a
+	 * printf record (id: its printf), printed as an event under -f json.
+	 */
+	ST_REC_ARGS,
 	ST_NR_REC_KINDS,
 };
 
@@ -406,7 +411,7 @@ struct st_rec_hdr {
 	__u16 kind; /* enum st_rec_kind */
 	__u16 id;
 	__u32 probe;
-	__u64 time_ns; /* ST_REC_EVENT: bpf_ktime_get_ns(), CLOCK_MONOTONIC */
+	__u64 time_ns; /* ST_REC_EVENT, _ARGS: bpf_ktime_get_ns(), CLOCK_MONOTONIC */
 	__u32 pid;
 	__u32 tid;
 	__u32 len; /* bytes after the header */

@@ -149,3 +149,18 @@ check_build() { # cc level
 	run -0 timeout 60 "$SIDETRACE" -q -c "$b 3" -e "uprobe:$b:named { printf(\"%s=%d\\n\", args.m, args.m); }"
 	diff <(printf '%s\n' M_IDLE=0 M_READ=3 M_WRITE=7) <(grep '=' <<<"$output")
 }
+
+@test "print(args) with -f json: an event document, its fields typed (strings, enum labels, bools, numbers)" {
+	local b="$BATS_FILE_TMPDIR/dwarf_gcc_O2"
+	run -0 timeout 60 "$SIDETRACE" -q -f json -c "$b 3" -e "uprobe:$b:named { print(args); } uretprobe:$b:negated { print(args); }"
+	grep '^{"type": "event"' <<<"$output" | python3 -c '
+import json, sys
+docs = [json.loads(l) for l in sys.stdin]
+got = [(d["probe"].split(":")[-1], d["data"]) for d in docs]
+want = [("named", {"name": "alpha", "m": "M_IDLE", "flag": False}), ("negated", {"retval": 0}),
+        ("named", {"name": "beta", "m": "M_READ", "flag": True}), ("negated", {"retval": -1}),
+        ("named", {"name": "gamma", "m": "M_WRITE", "flag": False}), ("negated", {"retval": -2})]
+assert got == want, got
+assert all(d["pid"] > 0 and d["tid"] > 0 and d["time_ns"] > 0 for d in docs)
+'
+}

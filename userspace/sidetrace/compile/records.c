@@ -85,7 +85,8 @@ int cg_printf(struct cctx *c, const struct st_stmt *st)
 		if (err)
 			return err;
 	}
-	err = cg_emit(c, st->pos, ST_I_OUT_EMIT, ST_REC_PRINTF, lay->size);
+	err = cg_emit(c, st->pos, ST_I_OUT_EMIT, call->print_args ? ST_REC_ARGS : ST_REC_PRINTF,
+		      lay->size);
 	if (!err)
 		c->probe->cfg.insns[c->probe->cfg.nr_insns - 1].mask = id;
 	return err;

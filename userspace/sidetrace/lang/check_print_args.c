@@ -149,5 +149,6 @@ int ck_print_located(struct checker *c, struct st_expr *call)
 	if (!kids[0] || !kids[0]->str || (n && !kids[n]))
 		return ck_oom(c);
 	call->func = ST_FN_PRINTF;
+	call->print_args = true;
 	return ck_printf(c, call);
 }

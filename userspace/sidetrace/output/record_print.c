@@ -340,6 +340,42 @@ static void put_fields(struct dec *d, const struct st_event *ev)
 	st_tb_puts(d->tb, d->json ? "}" : " }");
 }
 
+/* An event's JSON document up to its data: type, probe, process, thread, time. */
+static void json_head(struct st_textbuf *tb, const char *probe, const struct st_rec_hdr *h,
+		      bool cut)
+{
+	st_tb_puts(tb, "{\"type\": \"event\", \"probe\": ");
+	st_tb_json_str(tb, probe);
+	st_tb_printf(tb, ", \"pid\": %u, \"tid\": %u, \"time_ns\": %llu, ", h->pid, h->tid,
+		     (unsigned long long)h->time_ns);
+	if (cut)
+		st_tb_puts(tb, "\"cut\": true, ");
+	st_tb_puts(tb, "\"data\": ");
+}
+
+void st_format_fields_json(struct st_textbuf *tb, const char *probe, const struct st_rec_hdr *h,
+			   const char *const *names, const struct st_key_val *vals, uint32_t n)
+{
+	uint32_t i;
+
+	json_head(tb, probe, h, false);
+	st_tb_puts(tb, "{");
+	for (i = 0; i < n; i++) {
+		st_tb_puts(tb, i ? ", " : "");
+		st_tb_json_str(tb, names[i]);
+		st_tb_puts(tb, ": ");
+		if (vals[i].type == ST_VT_STR)
+			st_tb_json_str(tb, vals[i].s);
+		else if (vals[i].type == ST_VT_BOOL)
+			st_tb_puts(tb, vals[i].u ? "true" : "false");
+		else if (vals[i].type == ST_VT_INT)
+			st_tb_printf(tb, "%lld", (long long)vals[i].i);
+		else
+			st_tb_printf(tb, "%llu", (unsigned long long)vals[i].u);
+	}
+	st_tb_puts(tb, "}}\n");
+}
+
 bool st_format_event(struct st_textbuf *tb, enum st_output_format fmt, const struct st_event *ev,
 		     const char *probe, const struct st_rec_hdr *h, const uint8_t *items,
 		     size_t len)
@@ -347,15 +383,8 @@ bool st_format_event(struct st_textbuf *tb, enum st_output_format fmt, const str
 	struct dec d = {.p = items, .end = items + len, .tb = tb, .json = fmt == ST_OUTPUT_JSON};
 	bool cut = h->id & ST_REC_F_CUT;
 
-	if (d.json) {
-		st_tb_puts(tb, "{\"type\": \"event\", \"probe\": ");
-		st_tb_json_str(tb, probe);
-		st_tb_printf(tb, ", \"pid\": %u, \"tid\": %u, \"time_ns\": %llu, ", h->pid, h->tid,
-			     (unsigned long long)h->time_ns);
-		if (cut)
-			st_tb_puts(tb, "\"cut\": true, ");
-		st_tb_puts(tb, "\"data\": ");
-	}
+	if (d.json)
+		json_head(tb, probe, h, cut);
 	put_fields(&d, ev);
 	if (!d.json && cut)
 		st_tb_puts(tb, " ...");

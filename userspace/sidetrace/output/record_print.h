@@ -30,4 +30,12 @@ bool st_format_event(struct st_textbuf *tb, enum st_output_format fmt, const str
 		     const char *probe, const struct st_rec_hdr *h, const uint8_t *items,
 		     size_t len);
 
+/*
+ * Appends, as the JSON document of an event (the same head), the n
+ * fields named names with values vals: print(args) of located fields,
+ * whose record is a printf's (ST_REC_ARGS).
+ */
+void st_format_fields_json(struct st_textbuf *tb, const char *probe, const struct st_rec_hdr *h,
+			   const char *const *names, const struct st_key_val *vals, uint32_t n);
+
 #endif /* SIDETRACE_OUTPUT_RECORD_PRINT_H */

@@ -16,6 +16,38 @@
 #include "runtime/stream.h"
 #include "util/escape.h"
 
+/*
+ * print(args) of located fields under -f json: the printf's values as an
+ * event's fields, named by the fields its arguments read (a bool's is
+ * the field of the ternary that spells it: lang/check_print_args.c).
+ */
+static int args_json(struct st_stream *s, const struct st_rec_hdr *h,
+		     const struct st_printf_layout *lay, struct st_key_val *vals)
+{
+	const struct st_compiled *c = s->r->compiled;
+	const char *names[ST_MAX_PRINTF_ARGS];
+	struct st_expr *const *args;
+	const struct st_expr *f;
+	uint32_t i;
+
+	if (h->probe >= c->nr_probes)
+		return -EINVAL;
+	st_print_args(lay->call, &args);
+	for (i = 0; i < lay->nr_args; i++) {
+		f = args[i]->kind == ST_EXPR_TERNARY ? args[i]->kids[0] : args[i];
+		names[i] = f->kind == ST_EXPR_FIELD && f->nr_path ? f->path[0].name : "?";
+		if (args[i]->kind == ST_EXPR_TERNARY) {
+			vals[i].type = ST_VT_BOOL;
+			vals[i].u = !strcmp(vals[i].s, "true");
+		}
+	}
+	st_tb_reset(&s->text);
+	st_format_fields_json(&s->text, c->probes[h->probe].name, h, names, vals, lay->nr_args);
+	if (fwrite(s->text.s, 1, s->text.len, s->r->out) != s->text.len)
+		return -errno;
+	return 0;
+}
+
 /* A printf record's values, as its layout says (compile/records.c). */
 static int printf_record(struct st_stream *s, const struct st_rec_hdr *h, const uint8_t *data)
 {
@@ -73,6 +105,8 @@ static int printf_record(struct st_stream *s, const struct st_rec_hdr *h, const 
 			memcpy(&vals[i].u, data + lay->off[i], sizeof(vals[i].u));
 		}
 	}
+	if (h->kind == ST_REC_ARGS && s->r->fmt == ST_OUTPUT_JSON)
+		return args_json(s, h, lay, vals);
 	st_tb_reset(&s->text);
 	st_format_values(&s->text, lay->call->fmt, vals);
 	return st_output_printf(s->r->out, s->r->fmt, &s->text);
@@ -108,7 +142,7 @@ static int on_record(void *ctx, void *data, size_t size)
 		return 0;
 	}
 	memcpy(&h, data, sizeof(h));
-	if (h.len <= size - sizeof(h) && h.kind == ST_REC_PRINTF)
+	if (h.len <= size - sizeof(h) && (h.kind == ST_REC_PRINTF || h.kind == ST_REC_ARGS))
 		ret = printf_record(s, &h, (const uint8_t *)data + sizeof(h));
 	else if (h.len <= size - sizeof(h) && h.kind == ST_REC_EVENT)
 		ret = event_record(s, &h, (const uint8_t *)data + sizeof(h));
