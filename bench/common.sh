@@ -40,3 +40,28 @@ for fd in os.listdir(f"/proc/{pid}/fd"):
 print(f"{t / c:.0f}" if c else "nan")
 PY
 }
+
+# Starts tracer $1 (st: $ST, its environment from $ST_ENV, "VAR=value ...";
+# bt: bpftrace) on program $2 with its output in $TMP_OUT, runs the
+# workload (the other arguments) once it attached, prints prog_ns of it
+# for $MIN_RUNS, and stops it. bpftrace started in the background of a
+# script ignores SIGINT, and once in a while a first SIGTERM too (a round
+# waited 25 minutes): TERM, then KILL.
+traced_prog_ns() { # tool program workload...
+	local tool=$1 prog=$2 pid i
+	shift 2
+	if [ "$tool" = st ]; then
+		env ${ST_ENV:-} "$ST" -e "$prog" >"$TMP_OUT" 2>&1 &
+	else
+		bpftrace -e "$prog BEGIN { printf(\"Attaching-done\\n\"); }" >"$TMP_OUT" 2>&1 &
+	fi
+	pid=$!
+	for i in $(seq 200); do grep -q '^Attaching' "$TMP_OUT" && break; sleep 0.05; done
+	[ "$tool" = bt ] && for i in $(seq 200); do grep -q 'Attaching-done' "$TMP_OUT" && break; sleep 0.05; done
+	"$@" >/dev/null 2>&1
+	prog_ns "$pid" "$MIN_RUNS"
+	kill -TERM "$pid"
+	for i in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+	kill -KILL "$pid" 2>/dev/null
+	wait "$pid" || true
+}

@@ -32,23 +32,11 @@ tmp=$(mktemp -d)
 trap 'sysctl -q kernel.bpf_stats_enabled="$old"; rm -rf "$tmp"' EXIT
 sysctl -q kernel.bpf_stats_enabled=1
 
+TMP_OUT=$tmp/out
+# Programs that ran for the workload's events (the begin/end uprobes: 4 N each).
+MIN_RUNS=$N
 one() { # tool program
-	local pid i
-	if [ "$1" = st ]; then
-		"$ST" -e "$2" >"$tmp/out" 2>&1 &
-	else
-		bpftrace -e "$2 BEGIN { printf(\"Attaching-done\\n\"); }" >"$tmp/out" 2>&1 &
-	fi
-	pid=$!
-	for i in $(seq 200); do grep -q '^Attaching' "$tmp/out" && break; sleep 0.05; done
-	[ "$1" = bt ] && for i in $(seq 200); do grep -q 'Attaching-done' "$tmp/out" && break; sleep 0.05; done
-	"$RW" "$N" >/dev/null
-	# Programs that ran for the workload's events (the begin/end uprobes: 4 N each).
-	prog_ns "$pid" "$N"
-	kill -TERM "$pid"
-	for i in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-	kill -KILL "$pid" 2>/dev/null
-	wait "$pid" || true
+	traced_prog_ns "$1" "$2" "$RW" "$N"
 }
 
 for r in $(seq "$ROUNDS"); do

@@ -45,26 +45,11 @@ tmp=$(mktemp -d)
 trap 'sysctl -q kernel.bpf_stats_enabled="$old"; rm -rf "$tmp"' EXIT
 sysctl -q kernel.bpf_stats_enabled=1
 
+TMP_OUT=$tmp/out
+MIN_RUNS=$N
+[ -n "${MULTI:-}" ] || ST_ENV=SIDETRACE_NO_UPROBE_MULTI=1
 one() { # tool program mode
-	local pid i
-	if [ "$1" = st ] && [ -n "${MULTI:-}" ]; then
-		"$ST" -e "$2" >"$tmp/out" 2>&1 &
-	elif [ "$1" = st ]; then
-		SIDETRACE_NO_UPROBE_MULTI=1 "$ST" -e "$2" >"$tmp/out" 2>&1 &
-	else
-		bpftrace -e "$2 BEGIN { printf(\"Attaching-done\\n\"); }" >"$tmp/out" 2>&1 &
-	fi
-	pid=$!
-	for i in $(seq 200); do grep -q '^Attaching' "$tmp/out" && break; sleep 0.05; done
-	[ "$1" = bt ] && for i in $(seq 200); do grep -q 'Attaching-done' "$tmp/out" && break; sleep 0.05; done
-	"$APP" "$N" ${3:+"$3"} 2>/dev/null
-	prog_ns "$pid" "$N"
-	# bpftrace started in the background of a script ignores SIGINT, and
-	# once in a while a first SIGTERM too (a round waited 25 minutes).
-	kill -TERM "$pid"
-	for i in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-	kill -KILL "$pid" 2>/dev/null
-	wait "$pid" || true
+	traced_prog_ns "$1" "$2" "$APP" "$N" ${3:+"$3"}
 }
 
 for r in $(seq "$ROUNDS"); do

@@ -65,10 +65,10 @@ __u32 st_stopped;
  */
 const volatile __u32 st_follow;
 
-/* Preallocated, as st_aggr is: a fork's insert never fails short of full. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 1); /* ST_MAX_FOLLOWED when following, set at load */
+	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__type(key, __u32);
 	__type(value, __u8);
 } st_followed SEC(".maps");
@@ -166,15 +166,16 @@ struct {
 } st_fault_armed SEC(".maps");
 
 /*
- * Preallocated: 6.1 fills the element cache of a map that is not with
- * GFP_NOWAIT allocations (per-CPU ones fail while the kernel's per-CPU
- * pages are not populated), and a new key's insert then fails: events
- * lost, said as "map full", in the VM matrix with two keys. The loader
- * gives a map that the program does not use one entry.
+ * Not preallocated: creating 10240 per-CPU entries up front costs about
+ * 17 ms at every start (2 CPUs; more with more). Preallocating did not
+ * stop the rare refused insert seen on 6.1 under qemu either (VM matrix,
+ * the cause unknown; said with the kernel's error, ST_C_MAP_ERR). The
+ * loader gives a map that the program does not use one entry.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
 	__uint(max_entries, ST_DEFAULT_MAP_ENTRIES);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(key_size, ST_KEY_MAX); /* shrunk to the largest key at load */
 	__uint(value_size, sizeof(struct st_val));
 } st_aggr SEC(".maps");
@@ -187,6 +188,7 @@ struct {
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
 	__uint(max_entries, ST_DEFAULT_MAP_ENTRIES);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(key_size, ST_KEY_MAX);
 	__uint(value_size, sizeof(struct st_val));
 } st_aggr_compact SEC(".maps");
@@ -194,13 +196,12 @@ struct {
 /*
  * Plain values (ST_K_VALUE maps), one copy for all CPUs: a clause reads
  * what another clause stored on another CPU (the latency of begin/end
- * pairs). Keys as st_aggr's, shrunk alike at load. Preallocated as
- * st_aggr is: 6.1 lost inserts of a map that was not (VM matrix, the
- * attribution program, which inserts and deletes a key per request).
+ * pairs). Keys as st_aggr's, shrunk alike at load.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, ST_DEFAULT_MAP_ENTRIES);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(key_size, ST_KEY_MAX);
 	__uint(value_size, sizeof(struct st_value));
 } st_values SEC(".maps");

@@ -155,6 +155,12 @@ static inline uint8_t st_compiled_stacks(const struct st_compiled *c)
 	return st;
 }
 
+/* Whether processes are announced for their mappings (user stacks, usym()): stacks.h. */
+static inline bool st_compiled_wants_maps(const struct st_compiled *c)
+{
+	return st_compiled_stacks(c) & (ST_STACK_USER | ST_STACK_MAPS);
+}
+
 /* The hash maps that some map of c lives in (the loader sizes the others to one entry). */
 #define ST_HASH_AGGR 0x1 /* st_aggr: keyed aggregations */
 #define ST_HASH_COMPACT 0x2 /* st_aggr_compact: those read whole (ST_MAPF_READ_WHOLE) */

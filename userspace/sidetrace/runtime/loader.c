@@ -86,9 +86,8 @@ static int make_site(const struct st_loader *l, const struct st_compiled_probe *
 }
 
 /*
- * The per-CPU hash maps are preallocated (see maps.bpf.h), which costs
- * time and memory per entry: a map that no map of the program lives in
- * gets one entry.
+ * A hash map that no map of the program lives in gets one entry: its
+ * buckets and element caches are sized by its entries.
  */
 static uint32_t hash_entries(const struct st_compiled *c, uint8_t hash)
 {
@@ -113,7 +112,7 @@ static int configure(struct st_loader *l, const struct st_compiled *c)
 		err = bpf_map__set_max_entries(skel->maps.st_sites, l->site_cap ? l->site_cap : 1);
 	if (!err)
 		err = bpf_map__set_max_entries(skel->maps.st_flat, c->nr_flat ? c->nr_flat : 1);
-	if (!err && (st_compiled_stacks(c) & (ST_STACK_USER | ST_STACK_MAPS)))
+	if (!err && st_compiled_wants_maps(c))
 		err = bpf_map__set_max_entries(skel->maps.st_stack_pids, ST_MAX_STACK_PIDS);
 	if (!err && (st_compiled_stacks(c) & ST_STACK_USER))
 		err = bpf_map__set_max_entries(skel->maps.st_ustacks, ST_MAX_STACKS);

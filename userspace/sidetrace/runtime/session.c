@@ -156,10 +156,11 @@ int st_session_loop(struct st_runner *r, struct st_loader *l, struct st_stream *
 	while (!*stop && !r->exit_requested) {
 		if (l && st_loader_exit_requested(l))
 			break;
-		if (l) {
+		if (l)
 			st_replaced_poll(l, r->compiled);
+		/* Announced processes whose record was lost to a full buffer. */
+		if (l && st_compiled_wants_maps(r->compiled))
 			st_stacks_poll(l);
-		}
 		if (l && st_loader_poll_fault_in(l, r->compiled, err, sizeof(err)) < 0 && !warned) {
 			st_errorf("%s", err);
 			warned = true;

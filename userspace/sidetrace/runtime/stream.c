@@ -166,8 +166,7 @@ int st_stream_open(struct st_stream *s, const struct st_loader *l, struct st_run
 	s->r = r;
 	s->l = l;
 	/* A user stack's process (or usym()'s) is announced in the ring buffer too (stacks.h). */
-	if (!l || (!st_compiled_streams(r->compiled) &&
-		   !(st_compiled_stacks(r->compiled) & (ST_STACK_USER | ST_STACK_MAPS))))
+	if (!l || (!st_compiled_streams(r->compiled) && !st_compiled_wants_maps(r->compiled)))
 		return 0;
 	s->lost_seen = calloc(r->compiled->nr_probes, sizeof(*s->lost_seen));
 	s->label_errs = calloc(r->compiled->nr_probes, sizeof(*s->label_errs));
