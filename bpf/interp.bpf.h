@@ -489,28 +489,4 @@ int sidetrace_kprobe(void *ctx)
 	return on_regs(ctx);
 }
 
-/*
- * profile:hz:N: a CPU clock's sample on every CPU; no arguments, the
- * clauses read what the task was doing (ustack, kstack, comm, pid).
- */
-SEC("perf_event")
-int sidetrace_profile(void *ctx)
-{
-	const struct st_probe_cfg *cfg;
-	const struct st_site_cfg *site;
-	struct st_scratch *s;
-	__u32 probe;
-
-	if (other_process())
-		return 0;
-	s = enter_probe(ctx, &site, &cfg, &probe);
-	if (!s)
-		return 0;
-	decode_begin(s);
-	take_stacks(ctx, cfg, s);
-	run(cfg, s, probe);
-	RD(s->busy) = 0;
-	return 0;
-}
-
 #endif /* SIDETRACE_INTERP_BPF_H */

@@ -36,8 +36,9 @@
  *   record.bpf.h       print(args): the whole event into a record
  *   values.bpf.h       plain values: @m[k] read, stored, added, deleted
  *   interp.bpf.h       the stack machine and sidetrace_event
- *   tracepoint.bpf.h   sidetrace_tp: tracepoint: probes, fields from the record
- *   fentry.bpf.h       sidetrace_fentry, sidetrace_fexit: a kernel function's trampoline
+ *   tracepoint.bpf.h   tracepoint: fields, from the record
+ *   fentry.bpf.h       fentry:/fexit: fields, a kernel function's trampoline's arguments
+ *   kernel.bpf.h       sidetrace_tp, _profile, _fentry, _fexit: kernel events' interpreter
  *   specialized.bpf.h  sidetrace_count, sidetrace_plain, sidetrace_flat
  *   keyed.bpf.h        sidetrace_keyed
  *   fault_in.bpf.h     sidetrace_fault_in (sleepable)
@@ -66,6 +67,7 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
 #include "interp.bpf.h"
 #include "tracepoint.bpf.h"
 #include "fentry.bpf.h"
+#include "kernel.bpf.h"
 #include "specialized.bpf.h"
 #include "keyed.bpf.h"
 #include "fault_in.bpf.h"

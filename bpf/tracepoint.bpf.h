@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * sidetrace_tp: the program of tracepoint: probes. Its context is the
- * tracepoint's record; its "site" says where each field is in it
+ * The fields of tracepoint: probes (sidetrace_tp, kernel.bpf.h, and the
+ * specialized tracepoint programs). Their context is the tracepoint's
+ * record; its "site" says where each field is in it
  * (ST_LOC_TP*, from the tracepoint's format), and the fields become the
  * SDT arguments that the loads and the stack machine read as for any
  * other probe. The record is kernel memory: read with
@@ -80,30 +81,6 @@ static __noinline int read_tp_fields(__u64 base, const struct st_site_cfg *site,
 		if ((mask & (1U << i)) && st_tp_field(base, &site->args[i], &s->sdt[i]))
 			s->sdt_bad |= 1U << i;
 	}
-	return 0;
-}
-
-SEC("tracepoint")
-int sidetrace_tp(void *ctx)
-{
-	const struct st_probe_cfg *cfg;
-	const struct st_site_cfg *site;
-	struct st_scratch *s;
-	__u32 probe;
-
-	if (other_process())
-		return 0;
-	s = enter_probe(ctx, &site, &cfg, &probe);
-	if (!s)
-		return 0;
-	decode_begin(s);
-	if (cfg->nr_loads) {
-		read_tp_fields(rec_base(ctx), site, cfg->sdt_mask, s);
-		decode_loads(cfg, s, probe);
-	}
-	take_stacks(ctx, cfg, s);
-	run(cfg, s, probe);
-	RD(s->busy) = 0;
 	return 0;
 }
 

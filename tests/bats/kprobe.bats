@@ -19,6 +19,11 @@ setup() {
 	RW=$BATS_FILE_TMPDIR/req_writes
 }
 
+# The write(2) calls and bytes that req_writes' ground truth lines (calls=N bytes=M) add up to.
+rw_totals() {
+	awk '/calls=/ { split($2, c, "="); split($3, b, "="); n += c[2]; s += b[2] } END { print n, s }'
+}
+
 kprobes() {
 	[ -e /sys/bus/event_source/devices/kprobe/type ]
 }
@@ -54,9 +59,7 @@ kretprobe:vfs_write /tid != pid/ { @r = sum(retval); }'
 		return
 	fi
 	run -0 "$SIDETRACE" -e "$prog" -c "$RW 50"
-	local calls bytes
-	calls=$(awk '/calls=/ { split($2, c, "="); s += c[2] } END { print s }' <<< "$output")
-	bytes=$(awk '/bytes=/ { split($3, b, "="); s += b[2] } END { print s }' <<< "$output")
+	read -r calls bytes <<< "$(rw_totals <<< "$output")"
 	[[ "$output" == *"@b: $bytes"* ]]
 	[[ "$output" == *"@r: $bytes"* ]]
 	[[ "$output" == *"@n[null]: $calls"* ]]
@@ -86,9 +89,7 @@ fexit:vfs_write /tid != pid/ { @r = sum(retval); @c = sum(args.count); }'
 		return
 	fi
 	[ "$status" = 0 ]
-	local calls bytes
-	calls=$(awk '/calls=/ { split($2, c, "="); s += c[2] } END { print s }' <<< "$output")
-	bytes=$(awk '/bytes=/ { split($3, b, "="); s += b[2] } END { print s }' <<< "$output")
+	read -r calls bytes <<< "$(rw_totals <<< "$output")"
 	[[ "$output" == *"@b: $bytes"* ]]
 	[[ "$output" == *"@c: $bytes"* ]]
 	[[ "$output" == *"@r: $bytes"* ]]

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The interpreters of kernel events, one body: sidetrace_tp
+ * (tracepoints, fields from the record), sidetrace_profile (a CPU
+ * clock's samples, no fields) and sidetrace_fentry, sidetrace_fexit (a
+ * function's trampoline, its arguments). The verifier checks a tracing
+ * program for the one function it is loaded for, so the collector loads
+ * fentry and fexit in an instance per probe and function
+ * (runtime/trampolines.c); the primary object never loads them.
+ */
+#ifndef SIDETRACE_KERNEL_BPF_H
+#define SIDETRACE_KERNEL_BPF_H
+
+/* Uses interp.bpf.h, tracepoint.bpf.h and fentry.bpf.h. */
+#if !defined(SIDETRACE_INTERP_BPF_H) || !defined(SIDETRACE_TRACEPOINT_BPF_H) || \
+	!defined(SIDETRACE_FENTRY_BPF_H)
+#error "sidetrace.bpf.c includes the fragments in the order of their use"
+#endif
+
+/* Where an event's fields are: a constant of each program, folded away. */
+enum fields_from {
+	FIELDS_NONE, /* a profile's sample */
+	FIELDS_RECORD, /* a tracepoint's record */
+	FIELDS_TRAMPOLINE, /* a trampoline's arguments */
+};
+
+static __always_inline int on_kernel_event(void *ctx, enum fields_from from)
+{
+	const struct st_probe_cfg *cfg;
+	const struct st_site_cfg *site;
+	struct st_scratch *s;
+	__u32 probe;
+
+	if (other_process())
+		return 0;
+	s = enter_probe(ctx, &site, &cfg, &probe);
+	if (!s)
+		return 0;
+	decode_begin(s);
+	if (from != FIELDS_NONE && cfg->nr_loads) {
+		if (from == FIELDS_RECORD)
+			read_tp_fields(rec_base(ctx), site, cfg->sdt_mask, s);
+		else
+			read_func_args(ctx, site, cfg->sdt_mask, s);
+		decode_loads(cfg, s, probe);
+	}
+	take_stacks(ctx, cfg, s);
+	run(cfg, s, probe);
+	RD(s->busy) = 0;
+	return 0;
+}
+
+SEC("tracepoint")
+int sidetrace_tp(void *ctx)
+{
+	return on_kernel_event(ctx, FIELDS_RECORD);
+}
+
+/*
+ * profile:hz:N: a CPU clock's sample on every CPU; no arguments, the
+ * clauses read what the task was doing (ustack, kstack, comm, pid).
+ */
+SEC("perf_event")
+int sidetrace_profile(void *ctx)
+{
+	return on_kernel_event(ctx, FIELDS_NONE);
+}
+
+SEC("fentry")
+int sidetrace_fentry(void *ctx)
+{
+	return on_kernel_event(ctx, FIELDS_TRAMPOLINE);
+}
+
+SEC("fexit")
+int sidetrace_fexit(void *ctx)
+{
+	return on_kernel_event(ctx, FIELDS_TRAMPOLINE);
+}
+
+#endif /* SIDETRACE_KERNEL_BPF_H */
