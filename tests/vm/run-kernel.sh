@@ -329,6 +329,11 @@ EOF
 	printf 'run fentry "%s" -e %q -c %q\n' "$ST" \
 		"fentry:vfs_write /tid != pid/ { @b = sum(args.count); @n[str(args.file->f_path.dentry->d_name.name)] = count(); } kretfunc:vfs_write /tid != pid/ { @r = sum(retval); @c = sum(args.count); }" \
 		"$RWAPP 50"
+	# A module's function (9p, the guest's root), typed from the module's
+	# BTF: the bytes dd reads of the one file of that size.
+	printf 'run kmodule "%s" -e %q -c %q\n' "$ST" \
+		"fexit:v9fs_file_read_iter /args.iocb->ki_filp->f_inode->i_size == $(stat -c %s "$ST")/ { @b = sum(retval); }" \
+		"dd if=$ST of=/dev/null bs=65536"
 	for m in fork daemon threads; do
 		printf 'run fork-%s "%s" -e %q -c %q\n' "$m" "$ST" \
 			"side:$FORKAPP:fk:tick { @[args.who] = count(); }" "$FORKAPP $m 6"
@@ -508,6 +513,7 @@ check_kernel tracepoint "@bytes[/api/users]: $(rw /api/users bytes)" \
 check_kernel kprobe "@b: $(rw_total bytes)" "@r: $(rw_total bytes)" "@n[null]: $(rw_total calls)"
 check_kernel fentry "@b: $(rw_total bytes)" "@c: $(rw_total bytes)" "@r: $(rw_total bytes)" \
 	"@n[null]: $(rw_total calls)"
+check_kernel kmodule "@b: $(stat -c %s "$ST")"
 # The workers write to fd 3, /dev/null; the main thread its output to fd 1.
 check_kernel tpkeyed "@fd[3]: $(rw_total calls)"
 # Samples of the hot function through its caller, named after the command exited.

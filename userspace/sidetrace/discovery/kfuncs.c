@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 /* Kernel functions and their parameters from BTF (kfuncs.h). */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fnmatch.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +24,8 @@
 #define KF_MAX_DEPTH 3
 #define KF_MAX_NODES 16384
 #define KF_MAX_FUNCS 4096
+/* The kernel's BTF and its modules', one file each. */
+#define KF_BTF_DIR "/sys/kernel/btf"
 
 bool st_kprobes_supported(char *err, size_t errlen)
 {
@@ -287,16 +291,26 @@ static int add_func(struct kf_ctx *k, const char *name, uint32_t proto_id, uint6
 	return make_fields(k, proto, ev, !offset);
 }
 
-static int cmp_str(const void *a, const void *b)
+/* A function of the kernel's BTF or a module's: its name, its prototype there. */
+struct kf_func {
+	const char *name; /* first: bsearch() compares names through it */
+	uint32_t proto;
+	const struct btf *btf;
+	uint32_t order; /* its BTF's: vmlinux's 0, first among functions of one name */
+};
+
+static int cmp_name(const void *a, const void *b)
 {
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* A function of the kernel's BTF: its name and its prototype. */
-struct kf_func {
-	const char *name; /* first: bsearch() compares names through it */
-	uint32_t proto;
-};
+static int cmp_func(const void *a, const void *b)
+{
+	const struct kf_func *x = a, *y = b;
+
+	return strcmp(x->name, y->name) ? strcmp(x->name, y->name)
+					: (x->order > y->order) - (x->order < y->order);
+}
 
 /* Marks in found[] the functions (sorted by name) that kallsyms has as text symbols. */
 static void in_kallsyms(const struct kf_func *fs, size_t nr, bool *found)
@@ -313,7 +327,7 @@ static void in_kallsyms(const struct kf_func *fs, size_t nr, bool *found)
 	while (f && fgets(line, sizeof(line), f)) {
 		if (sscanf(line, "%*s %c %255s", &type, sym) != 2 || (type != 't' && type != 'T'))
 			continue;
-		hit = bsearch(&key, fs, nr, sizeof(*fs), cmp_str);
+		hit = bsearch(&key, fs, nr, sizeof(*fs), cmp_name);
 		if (hit)
 			found[hit - fs] = true;
 	}
@@ -321,43 +335,103 @@ static void in_kallsyms(const struct kf_func *fs, size_t nr, bool *found)
 		fclose(f);
 }
 
-/* The BTF functions that glob matches, sorted by name, each once. */
-static int match_funcs(const struct btf *btf, const char *glob, struct kf_func **out, size_t *nr)
-{
-	uint32_t id, n = btf__type_cnt(btf);
-	const struct btf_type *t;
-	struct kf_func *fs = NULL, *grown;
-	const char *name;
-	size_t i, kept;
+struct kf_funcs {
+	struct kf_func *v;
+	size_t nr;
+};
 
-	*nr = 0;
-	for (id = 1; id < n; id++) {
+/* Appends to fs the functions of btf (of order, kf_func's) that glob matches. */
+static int match_funcs(const struct btf *btf, uint32_t order, const char *glob, struct kf_funcs *fs)
+{
+	uint32_t id = order ? btf__type_cnt(btf__base_btf(btf)) : 1, n = btf__type_cnt(btf);
+	const struct btf_type *t;
+	struct kf_func *grown;
+	const char *name;
+
+	for (; id < n; id++) {
 		t = btf__type_by_id(btf, id);
 		if (!btf_is_func(t))
 			continue;
 		name = btf__name_by_offset(btf, t->name_off);
 		if (!name || fnmatch(glob, name, 0))
 			continue;
-		if (*nr == KF_MAX_FUNCS) {
-			free(fs);
+		if (fs->nr == KF_MAX_FUNCS)
 			return -E2BIG;
-		}
-		grown = realloc(fs, (*nr + 1) * sizeof(*fs));
-		if (!grown) {
-			free(fs);
+		grown = realloc(fs->v, (fs->nr + 1) * sizeof(*fs->v));
+		if (!grown)
 			return -ENOMEM;
-		}
-		fs = grown;
-		fs[(*nr)++] = (struct kf_func){name, t->type};
+		fs->v = grown;
+		fs->v[fs->nr++] = (struct kf_func){name, t->type, btf, order};
 	}
-	if (*nr)
-		qsort(fs, *nr, sizeof(*fs), cmp_str);
-	for (i = 1, kept = *nr ? 1 : 0; i < *nr; i++)
-		if (strcmp(fs[i].name, fs[kept - 1].name))
-			fs[kept++] = fs[i];
-	*nr = kept;
-	*out = fs;
 	return 0;
+}
+
+/* Sorted by name, each once: vmlinux's where a module has a function of the same name. */
+static void sort_funcs(struct kf_funcs *fs)
+{
+	size_t i, kept;
+
+	if (fs->nr)
+		qsort(fs->v, fs->nr, sizeof(*fs->v), cmp_func);
+	for (i = 1, kept = fs->nr ? 1 : 0; i < fs->nr; i++)
+		if (strcmp(fs->v[i].name, fs->v[kept - 1].name))
+			fs->v[kept++] = fs->v[i];
+	fs->nr = kept;
+}
+
+struct kf_btfs {
+	struct btf **v;
+	size_t nr;
+};
+
+/*
+ * The kernel's BTF (v[0]) and its modules', split on it: a module's
+ * that cannot be read is left out. 0, or a negative errno with the reason.
+ */
+static int load_btfs(struct kf_btfs *b, char *err, size_t errlen)
+{
+	char path[PATH_MAX];
+	struct btf **grown, *m;
+	struct dirent *e;
+	int ret;
+	DIR *d;
+
+	b->v = calloc(1, sizeof(*b->v));
+	if (!b->v)
+		return -ENOMEM;
+	b->v[0] = btf__load_vmlinux_btf();
+	if (!b->v[0]) {
+		ret = -errno;
+		snprintf(err, errlen, "cannot read the kernel's BTF (/sys/kernel/btf/vmlinux): %s",
+			 strerror(-ret));
+		return ret;
+	}
+	b->nr = 1;
+	d = opendir(KF_BTF_DIR);
+	while (d && (e = readdir(d))) {
+		if (e->d_name[0] == '.' || !strcmp(e->d_name, "vmlinux"))
+			continue;
+		snprintf(path, sizeof(path), KF_BTF_DIR "/%s", e->d_name);
+		m = btf__parse_split(path, b->v[0]);
+		grown = m ? realloc(b->v, (b->nr + 1) * sizeof(*b->v)) : NULL;
+		if (!grown) {
+			btf__free(m);
+			continue;
+		}
+		b->v = grown;
+		b->v[b->nr++] = m;
+	}
+	if (d)
+		closedir(d);
+	return 0;
+}
+
+static void free_btfs(struct kf_btfs *b)
+{
+	/* The modules' first: they are split on vmlinux's. */
+	while (b->nr > 0)
+		btf__free(b->v[--b->nr]);
+	free(b->v);
 }
 
 /* Why a kind of probe on kernel functions takes no +OFFSET, or NULL when it takes one. */
@@ -374,46 +448,44 @@ static const char *no_offset(enum st_event_view view)
 int st_discover_kfuncs(const char *pattern, enum st_event_view view, struct st_event_list *out,
 		       char *err, size_t errlen)
 {
+	struct kf_btfs btfs = {0};
+	struct kf_funcs fs = {0};
 	struct kf_ctx k = {0};
-	struct kf_func *fs = NULL;
-	struct btf *btf = NULL;
 	char *glob = NULL;
 	uint64_t offset;
 	bool *found = NULL;
-	size_t nr = 0, i;
+	size_t i;
 	int ret;
 
 	ret = st_function_pattern(pattern, no_offset(view), &glob, &offset, err, errlen);
 	if (ret)
 		return ret;
-	btf = btf__load_vmlinux_btf();
-	if (!btf) {
-		ret = -errno;
-		snprintf(err, errlen, "cannot read the kernel's BTF (/sys/kernel/btf/vmlinux): %s",
-			 strerror(errno));
-		goto cleanup;
-	}
-	k.btf = btf;
-	ret = match_funcs(btf, glob, &fs, &nr);
+	ret = load_btfs(&btfs, err, errlen);
+	for (i = 0; i < btfs.nr && !ret; i++)
+		ret = match_funcs(btfs.v[i], i, glob, &fs);
 	if (ret == -E2BIG)
 		snprintf(err, errlen, "more than %d kernel functions match %s: name fewer",
 			 KF_MAX_FUNCS, glob);
-	found = calloc(nr + 1, sizeof(*found));
+	sort_funcs(&fs);
+	found = calloc(fs.nr + 1, sizeof(*found));
 	if (!ret && !found)
 		ret = -ENOMEM;
 	if (ret)
 		goto cleanup;
 	/* A function that kallsyms lacks was inlined everywhere: nothing to probe. */
-	in_kallsyms(fs, nr, found);
-	for (i = 0; i < nr && !ret; i++)
-		if (found[i])
-			ret = add_func(&k, fs[i].name, fs[i].proto, offset, view, out);
+	in_kallsyms(fs.v, fs.nr, found);
+	for (i = 0; i < fs.nr && !ret; i++) {
+		if (!found[i])
+			continue;
+		k.btf = fs.v[i].btf;
+		ret = add_func(&k, fs.v[i].name, fs.v[i].proto, offset, view, out);
+	}
 	if (ret == -ENOMEM)
 		snprintf(err, errlen, "out of memory");
 cleanup:
 	free(found);
-	free(fs);
+	free(fs.v);
 	free(glob);
-	btf__free(btf);
+	free_btfs(&btfs);
 	return ret;
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The kprobe:, kretprobe:, fentry: and fexit: views of kernel functions:
- * one event per function of the kernel's BTF whose name matches and that
- * kallsyms has
+ * one event per function of the kernel's BTF or a loaded module's (split
+ * on it, /sys/kernel/btf) whose name matches and that kallsyms has
  * (an inlined function has no address to probe). A kprobe: event's fields
  * are the parameters as BTF names and types them, read from the System V
  * ABI's registers (the kernel is C: parameter i is argument register i),
