@@ -41,6 +41,16 @@ print(f"{t / c:.0f}" if c else "nan")
 PY
 }
 
+# kernel.bpf_stats_enabled on until the script exits; $tmp, a directory
+# removed then, and $TMP_OUT in it.
+bpf_stats_on() {
+	BPF_STATS_OLD=$(sysctl -n kernel.bpf_stats_enabled)
+	tmp=$(mktemp -d)
+	TMP_OUT=$tmp/out
+	trap 'sysctl -q kernel.bpf_stats_enabled="$BPF_STATS_OLD"; rm -rf "$tmp"' EXIT
+	sysctl -q kernel.bpf_stats_enabled=1
+}
+
 # Starts tracer $1 (st: $ST, its environment from $ST_ENV, "VAR=value ...";
 # bt: bpftrace) on program $2 with its output in $TMP_OUT, runs the
 # workload (the other arguments) once it attached, prints prog_ns of it
@@ -64,4 +74,31 @@ traced_prog_ns() { # tool program workload...
 	for i in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
 	kill -KILL "$pid" 2>/dev/null
 	wait "$pid" || true
+}
+
+# The array cases ("label|sidetrace program|bpftrace program[|mode]"),
+# both tools in each of $ROUNDS interleaved rounds through
+# traced_prog_ns with the workload (the arguments after the width, then
+# the case's mode if any), and the table of medians [min-max] and of the
+# ratio sidetrace / bpftrace, labels width wide.
+prog_time_table() { # width workload...
+	local width=$1 r i label st bt mode
+	shift
+	for r in $(seq "$ROUNDS"); do
+		for i in "${!cases[@]}"; do
+			IFS='|' read -r label st bt mode <<<"${cases[$i]}"
+			echo "$i $r $(traced_prog_ns st "$st" "$@" ${mode:+"$mode"})" \
+				"$(traced_prog_ns bt "$bt" "$@" ${mode:+"$mode"})" >>"$tmp/res"
+		done
+	done
+	echo "BPF program run time per event (bpf_stats), median of $ROUNDS interleaved rounds [min-max], ns"
+	for i in "${!cases[@]}"; do
+		IFS='|' read -r label st bt mode <<<"${cases[$i]}"
+		awk -v i="$i" -v label="$label" -v w="$width" "$(cat bench/median.awk)"'
+		$1 == i { k++; s[k] = $3; b[k] = $4; q[k] = $3 / $4
+			if (k == 1 || $3 < smin) smin = $3; if (k == 1 || $3 > smax) smax = $3
+			if (k == 1 || $4 < bmin) bmin = $4; if (k == 1 || $4 > bmax) bmax = $4 }
+		END { printf "  %-" w "s sidetrace %5.0f [%4.0f-%4.0f]  bpftrace %5.0f [%4.0f-%4.0f]  ratio %.2f\n",
+			label, med(s, k), smin, smax, med(b, k), bmin, bmax, med(q, k) }' "$tmp/res"
+	done
 }

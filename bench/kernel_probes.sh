@@ -27,34 +27,10 @@ cases=(
 	"tracepoint @[fd] = sum(count)|$W { @[args.fd] = sum(args.count); }|$W { @[args->fd] = sum(args->count); }"
 	"side/usdt + tracepoint, bytes by path|side:$RW:rq:begin { @path[tid] = args.path; } $W /@path[tid] != \"\"/ { @b[@path[tid]] = sum(args.count); } side:$RW:rq:end { delete(@path[tid]); }|usdt:$RW:rq:begin { @path[tid] = str(arg0); } $W /@path[tid] != \"\"/ { @b[@path[tid]] = sum(args->count); } usdt:$RW:rq:end { delete(@path[tid]); }"
 )
-old=$(sysctl -n kernel.bpf_stats_enabled)
-tmp=$(mktemp -d)
-trap 'sysctl -q kernel.bpf_stats_enabled="$old"; rm -rf "$tmp"' EXIT
-sysctl -q kernel.bpf_stats_enabled=1
-
-TMP_OUT=$tmp/out
+bpf_stats_on
 # Programs that ran for the workload's events (the begin/end uprobes: 4 N each).
 MIN_RUNS=$N
-one() { # tool program
-	traced_prog_ns "$1" "$2" "$RW" "$N"
-}
-
-for r in $(seq "$ROUNDS"); do
-	for i in "${!cases[@]}"; do
-		IFS='|' read -r label st bt <<<"${cases[$i]}"
-		echo "$i $r $(one st "$st") $(one bt "$bt")" >>"$tmp/res"
-	done
-done
-echo "BPF program run time per event (bpf_stats), median of $ROUNDS interleaved rounds [min-max], ns"
-for i in "${!cases[@]}"; do
-	IFS='|' read -r label st bt <<<"${cases[$i]}"
-	awk -v i="$i" -v label="$label" "$(cat bench/median.awk)"'
-	$1 == i { k++; s[k] = $3; b[k] = $4; q[k] = $3 / $4
-		if (k == 1 || $3 < smin) smin = $3; if (k == 1 || $3 > smax) smax = $3
-		if (k == 1 || $4 < bmin) bmin = $4; if (k == 1 || $4 > bmax) bmax = $4 }
-	END { printf "  %-40s sidetrace %5.0f [%4.0f-%4.0f]  bpftrace %5.0f [%4.0f-%4.0f]  ratio %.2f\n",
-		label, med(s, k), smin, smax, med(b, k), bmin, bmax, med(q, k) }' "$tmp/res"
-done
+prog_time_table 40 "$RW" "$N"
 
 echo
 echo "Launch to attached and peak RSS, median of $REPEAT"

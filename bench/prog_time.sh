@@ -40,31 +40,7 @@ cases=(
 	"usdt: @ = sum(arg2)|$U { @ = sum(arg2); }|$U { @ = sum(arg2); }|"
 	"usdt: @[str(arg0)] = count()|$U { @[str(arg0)] = count(); }|$U { @[str(arg0)] = count(); }|heap"
 )
-old=$(sysctl -n kernel.bpf_stats_enabled)
-tmp=$(mktemp -d)
-trap 'sysctl -q kernel.bpf_stats_enabled="$old"; rm -rf "$tmp"' EXIT
-sysctl -q kernel.bpf_stats_enabled=1
-
-TMP_OUT=$tmp/out
-MIN_RUNS=$N
+bpf_stats_on
 [ -n "${MULTI:-}" ] || ST_ENV=SIDETRACE_NO_UPROBE_MULTI=1
-one() { # tool program mode
-	traced_prog_ns "$1" "$2" "$APP" "$N" ${3:+"$3"}
-}
-
-for r in $(seq "$ROUNDS"); do
-	for i in "${!cases[@]}"; do
-		IFS='|' read -r label st bt mode <<<"${cases[$i]}"
-		echo "$i $r $(one st "$st" "$mode") $(one bt "$bt" "$mode")" >>"$tmp/res"
-	done
-done
-echo "BPF program run time per event (bpf_stats), median of $ROUNDS interleaved rounds [min-max], ns"
-for i in "${!cases[@]}"; do
-	IFS='|' read -r label st bt mode <<<"${cases[$i]}"
-	awk -v i="$i" -v label="$label" "$(cat bench/median.awk)"'
-	$1 == i { k++; s[k] = $3; b[k] = $4; q[k] = $3 / $4
-		if (k == 1 || $3 < smin) smin = $3; if (k == 1 || $3 > smax) smax = $3
-		if (k == 1 || $4 < bmin) bmin = $4; if (k == 1 || $4 > bmax) bmax = $4 }
-	END { printf "  %-28s sidetrace %5.0f [%4.0f-%4.0f]  bpftrace %5.0f [%4.0f-%4.0f]  ratio %.2f\n",
-		label, med(s, k), smin, smax, med(b, k), bmin, bmax, med(q, k) }' "$tmp/res"
-done
+MIN_RUNS=$N
+prog_time_table 28 "$APP" "$N"
