@@ -20,6 +20,7 @@
 #include <side/abi/event-description.h>
 #include <side/probe.h>
 
+#include "common/side_types.h"
 #include "discovery/discovery.h"
 #include "discovery/elf.h"
 #include "discovery/notes.h"
@@ -459,4 +460,25 @@ const char *st_type_enum_label(const struct st_type *t, int64_t v)
 	int i = st_type_enum_mapping(t, v);
 
 	return i < 0 ? NULL : t->enum_labels[i];
+}
+
+void st_type_set_int(struct st_type *t, uint32_t size, bool is_signed)
+{
+	if (!st_side_int_label(size, is_signed))
+		size = 8;
+	t->label = st_side_int_label(size, is_signed);
+	t->size = size;
+	t->is_signed = is_signed;
+}
+
+const char *st_type_set_array(struct st_type *t, bool of_chars, int depth)
+{
+	if (of_chars) {
+		t->label = SIDE_TYPE_STRING_UTF8;
+		t->size = 1;
+		t->in_place = true;
+		return depth ? NULL : "a char array passed by value";
+	}
+	st_type_set_int(t, 8, false);
+	return "an array, which sidetrace does not read yet";
 }

@@ -93,6 +93,19 @@ int st_type_enum_mapping(const struct st_type *t, int64_t v);
 /* The label of an enum type's mapping that holds v; NULL if none does. */
 const char *st_type_enum_label(const struct st_type *t, int64_t v);
 
+/*
+ * A function's value (DWARF, BTF) typed as an integer of size bytes: 8
+ * when no SIDE integer type has that size.
+ */
+void st_type_set_int(struct st_type *t, uint32_t size, bool is_signed);
+
+/*
+ * A function's array typed: of chars, a string in place, readable as a
+ * member (depth > 0) but not passed by value; of anything else, a raw
+ * word. The reason it cannot be read, or NULL.
+ */
+const char *st_type_set_array(struct st_type *t, bool of_chars, int depth);
+
 /* "INFO" for SIDE_LOGLEVEL_INFO...; NULL when out of range. */
 const char *st_loglevel_name(uint32_t loglevel);
 

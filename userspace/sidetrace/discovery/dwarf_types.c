@@ -14,6 +14,7 @@
 #include <side/abi/type-description.h>
 
 #include "common/side_types.h"
+#include "discovery/discovery.h"
 #include "discovery/dwarf_int.h"
 
 /* The type a DIE's DW_AT_type names, past typedefs and qualifiers; false for void. */
@@ -40,16 +41,6 @@ bool st_dwarf_peel(Dwarf_Die *die, Dwarf_Die *out)
 		}
 	}
 	return false;
-}
-
-/* An integer of size bytes; 8 bytes for a size no plain integer label has. */
-static void int_type(struct st_type *t, uint32_t size, bool is_signed)
-{
-	if (!st_side_int_label(size, is_signed))
-		size = 8;
-	t->label = st_side_int_label(size, is_signed);
-	t->size = size;
-	t->is_signed = is_signed;
 }
 
 static bool is_char(Dwarf_Die *die)
@@ -80,17 +71,17 @@ static const char *base_type(Dwarf_Die *die, struct st_type *t)
 	case DW_ATE_signed_char:
 		if (size > 8)
 			return "an integer wider than 64 bits";
-		int_type(t, size, true);
+		st_type_set_int(t, size, true);
 		return NULL;
 	case DW_ATE_unsigned:
 	case DW_ATE_unsigned_char:
 	case DW_ATE_UTF:
 		if (size > 8)
 			return "an integer wider than 64 bits";
-		int_type(t, size, false);
+		st_type_set_int(t, size, false);
 		return NULL;
 	case DW_ATE_float:
-		int_type(t, size > 8 ? 8 : size, false);
+		st_type_set_int(t, size > 8 ? 8 : size, false);
 		return "a floating-point value, which sidetrace does not read yet";
 	default:
 		return "a value of a kind sidetrace does not read";
@@ -122,7 +113,8 @@ static const char *enum_type(Dwarf_Die *die, struct st_type *t)
 		} while (dwarf_siblingof(&child, &child) == 0);
 	}
 	if (!t->elem->label)
-		int_type(t->elem, dwarf_bytesize(die) > 0 ? dwarf_bytesize(die) : 4, is_signed);
+		st_type_set_int(t->elem, dwarf_bytesize(die) > 0 ? dwarf_bytesize(die) : 4,
+				is_signed);
 	t->label = SIDE_TYPE_ENUM;
 	t->size = t->elem->size;
 	t->enum_labels = calloc(n + 1, sizeof(*t->enum_labels));
@@ -253,19 +245,12 @@ static const char *map_type(Dwarf_Die *typed, struct st_type *t, int depth)
 		}
 		return NULL;
 	case DW_TAG_array_type:
-		if (char_array(&type)) {
-			t->label = SIDE_TYPE_STRING_UTF8;
-			t->size = 1;
-			t->in_place = true;
-			return depth ? NULL : "a char array passed by value";
-		}
-		int_type(t, 8, false);
-		return "an array, which sidetrace does not read yet";
+		return st_type_set_array(t, char_array(&type), depth);
 	case DW_TAG_structure_type:
 	case DW_TAG_class_type:
 	case DW_TAG_union_type:
 		if (!depth && go_slice(&type)) {
-			int_type(t, 8, true);
+			st_type_set_int(t, 8, true);
 			t->counted = true;
 			return NULL;
 		}
@@ -280,10 +265,10 @@ static const char *map_type(Dwarf_Die *typed, struct st_type *t, int depth)
 			struct_type(&type, t, depth);
 			return NULL;
 		}
-		int_type(t, 8, false);
+		st_type_set_int(t, 8, false);
 		return "a struct passed by value, which sidetrace does not read yet";
 	default:
-		int_type(t, 8, false);
+		st_type_set_int(t, 8, false);
 		return "a value of a kind sidetrace does not read";
 	}
 }

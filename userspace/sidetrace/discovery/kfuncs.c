@@ -114,14 +114,6 @@ static void members(struct kf_ctx *k, const struct btf_type *bt, struct st_type 
 	add_members(k, bt, t, depth, 0);
 }
 
-static void int_type(struct st_type *t, uint32_t size, bool is_signed)
-{
-	t->label = st_side_int_label(size, is_signed) ? st_side_int_label(size, is_signed)
-						      : SIDE_TYPE_U64;
-	t->size = st_side_int_label(size, is_signed) ? size : 8;
-	t->is_signed = is_signed;
-}
-
 /* A pointer: a string, a way to a struct's members, or an address. */
 static const char *pointer_type(struct kf_ctx *k, uint32_t to, struct st_type *t, bool user,
 				int depth)
@@ -161,11 +153,11 @@ static const char *map_type(struct kf_ctx *k, uint32_t id, struct st_type *t, in
 			t->size = bt->size;
 			return NULL;
 		}
-		int_type(t, bt->size, btf_int_encoding(bt) & BTF_INT_SIGNED);
+		st_type_set_int(t, bt->size, btf_int_encoding(bt) & BTF_INT_SIGNED);
 		return NULL;
 	}
 	if (btf_is_any_enum(bt)) {
-		int_type(t, bt->size, btf_is_enum64(bt) ? false : !!btf_kflag(bt));
+		st_type_set_int(t, bt->size, btf_is_enum64(bt) ? false : !!btf_kflag(bt));
 		return NULL;
 	}
 	if (btf_is_ptr(bt))
@@ -174,20 +166,13 @@ static const char *map_type(struct kf_ctx *k, uint32_t id, struct st_type *t, in
 		const struct btf_array *a = btf_array(bt);
 		const struct btf_type *e = btf__type_by_id(k->btf, peel(k->btf, a->type, &user));
 
-		if (e && btf_is_int(e) && e->size == 1) {
-			t->label = SIDE_TYPE_STRING_UTF8;
-			t->size = 1;
-			t->in_place = true;
-			return depth ? NULL : "a char array passed by value";
-		}
-		int_type(t, 8, false);
-		return "an array, which sidetrace does not read yet";
+		return st_type_set_array(t, e && btf_is_int(e) && e->size == 1, depth);
 	}
 	if (btf_is_composite(bt)) {
 		members(k, bt, t, depth);
 		return depth ? NULL : "a struct passed by value";
 	}
-	int_type(t, 8, false);
+	st_type_set_int(t, 8, false);
 	return btf_is_float(bt) ? "a floating-point value" : "a type sidetrace does not read";
 }
 
