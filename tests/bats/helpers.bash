@@ -36,6 +36,18 @@ truth_sum() { # event field
 	awk -v ev="$1" -v f="$2" '$1 == ev { for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == f) s += kv[2] } } END { print s + 0 }'
 }
 
+# tests/fixtures/req_writes, which prints its ground truth: one line per
+# request path, "PATH calls=N bytes=M", and "outside ...".
+build_req_writes() { # output
+	cc -O2 -Wall -I"$ROOT/include" "$BATS_TEST_DIRNAME/../fixtures/req_writes.c" \
+		-o "$1" "$OUT/libside.a" -lpthread
+}
+
+# req_writes' ground truth: the total of field (calls or bytes) over every line.
+truth_total() { # file field
+	awk -v f="$2" '{ for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == f) s += kv[2] } } END { print s + 0 }' "$1"
+}
+
 truth_count() { # event
 	awk -v ev="$1" '$1 == ev { n++ } END { print n + 0 }'
 }

@@ -11,17 +11,11 @@ load helpers
 bats_require_minimum_version 1.5.0
 
 setup_file() {
-	cc -O2 -Wall -I"$ROOT/include" "$BATS_TEST_DIRNAME/../fixtures/req_writes.c" \
-		-o "$BATS_FILE_TMPDIR/req_writes" "$OUT/libside.a" -lpthread
+	build_req_writes "$BATS_FILE_TMPDIR/req_writes"
 }
 
 setup() {
 	RW=$BATS_FILE_TMPDIR/req_writes
-}
-
-# The write(2) calls and bytes that req_writes' ground truth lines (calls=N bytes=M) add up to.
-rw_totals() {
-	awk '/calls=/ { split($2, c, "="); split($3, b, "="); n += c[2]; s += b[2] } END { print n, s }'
 }
 
 kprobes() {
@@ -59,7 +53,8 @@ kretprobe:vfs_write /tid != pid/ { @r = sum(retval); }'
 		return
 	fi
 	run -0 "$SIDETRACE" -e "$prog" -c "$RW 50"
-	read -r calls bytes <<< "$(rw_totals <<< "$output")"
+	calls=$(truth_total <(echo "$output") calls)
+	bytes=$(truth_total <(echo "$output") bytes)
 	[[ "$output" == *"@b: $bytes"* ]]
 	[[ "$output" == *"@r: $bytes"* ]]
 	[[ "$output" == *"@n[null]: $calls"* ]]
@@ -89,7 +84,8 @@ fexit:vfs_write /tid != pid/ { @r = sum(retval); @c = sum(args.count); }'
 		return
 	fi
 	[ "$status" = 0 ]
-	read -r calls bytes <<< "$(rw_totals <<< "$output")"
+	calls=$(truth_total <(echo "$output") calls)
+	bytes=$(truth_total <(echo "$output") bytes)
 	[[ "$output" == *"@b: $bytes"* ]]
 	[[ "$output" == *"@c: $bytes"* ]]
 	[[ "$output" == *"@r: $bytes"* ]]

@@ -10,18 +10,12 @@ load helpers
 bats_require_minimum_version 1.5.0
 
 setup_file() {
-	cc -O2 -Wall -I"$ROOT/include" "$BATS_TEST_DIRNAME/../fixtures/req_writes.c" \
-		-o "$BATS_FILE_TMPDIR/req_writes" "$OUT/libside.a" -lpthread
+	build_req_writes "$BATS_FILE_TMPDIR/req_writes"
 }
 
 setup() {
 	D=$BATS_TEST_TMPDIR
 	RW=$BATS_FILE_TMPDIR/req_writes
-}
-
-# The ground truth's total of field (calls or bytes) over every line.
-truth_total() { # file field
-	awk -v f="$2" '{ for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == f) s += kv[2] } } END { print s + 0 }' "$1"
 }
 
 @test "-lv lists a tracepoint's fields with the types its format gives" {
