@@ -10,8 +10,8 @@
 #ifndef SIDETRACE_FENTRY_BPF_H
 #define SIDETRACE_FENTRY_BPF_H
 
-/* Uses loads.bpf.h and interp.bpf.h. */
-#if !defined(SIDETRACE_LOADS_BPF_H) || !defined(SIDETRACE_INTERP_BPF_H)
+/* Uses scratch.bpf.h. */
+#if !defined(SIDETRACE_SCRATCH_BPF_H)
 #error "sidetrace.bpf.c includes the fragments in the order of their use"
 #endif
 

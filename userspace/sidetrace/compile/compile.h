@@ -34,12 +34,15 @@ enum st_kpart_kind {
 	ST_KPART_USYM,
 };
 
+/* Where an ST_KPART_USYM part holds its process's id, after the address. */
+#define ST_KPART_USYM_PID 8
+
 /* The bytes of a key part of kind k, in a full key or a compact one. */
 static inline uint32_t st_kpart_size(enum st_kpart_kind k, bool compact)
 {
 	if (k == ST_KPART_STR)
 		return compact ? ST_COMPACT_STR_LEN : ST_STR_LEN;
-	return k == ST_KPART_USYM ? 16 : 8;
+	return k == ST_KPART_USYM ? ST_KPART_USYM_PID + 8 : 8;
 }
 
 struct st_kpart {

@@ -68,7 +68,7 @@ static int key_store(struct cctx *c, const struct st_kpart *part, const struct s
 	int err = 0;
 
 	if (part->kind == ST_KPART_USYM)
-		err = cg_emit(c, key->pos, ST_I_KEY_INT, 0, part->off + 8);
+		err = cg_emit(c, key->pos, ST_I_KEY_INT, 0, part->off + ST_KPART_USYM_PID);
 	if (!err)
 		err = cg_emit(c, key->pos, part->kind == ST_KPART_STR ? ST_I_KEY_STR : ST_I_KEY_INT,
 			      0, part->off);

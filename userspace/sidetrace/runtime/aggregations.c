@@ -369,7 +369,7 @@ static int fill_keys(const struct st_loader *l, struct st_key_val *kv, const uin
 			break;
 		case ST_KPART_USYM:
 			memcpy(&u, parts + p->off, sizeof(u));
-			memcpy(&pid, parts + p->off + 8, sizeof(pid));
+			memcpy(&pid, parts + p->off + ST_KPART_USYM_PID, sizeof(pid));
 			kv[k].type = ST_VT_STR;
 			kv[k].s = st_usym_text(l, pid, u);
 			break;

@@ -78,12 +78,13 @@ static int printf_record(struct st_stream *s, const struct st_rec_hdr *h, const 
 			vals[i].type = ST_VT_STR;
 			vals[i].s = probe < c->nr_probes ? c->probes[probe].name : "?";
 		} else if (lay->label_type[i]) {
+			const char *label;
 			int64_t v;
 
 			memcpy(&v, data + lay->off[i], sizeof(v));
-			if (st_type_enum_label(lay->label_type[i], v))
-				snprintf(strs[i], sizeof(strs[i]), "%s",
-					 st_type_enum_label(lay->label_type[i], v));
+			label = st_type_enum_label(lay->label_type[i], v);
+			if (label)
+				snprintf(strs[i], sizeof(strs[i]), "%s", label);
 			else
 				snprintf(strs[i], sizeof(strs[i]), "%" PRId64, v);
 			vals[i].type = ST_VT_STR;
