@@ -314,7 +314,15 @@ static inline int h_attach(struct h_run *r, const struct h_prog *p)
 		err = bpf_map_update_elem(bpf_map__fd(r->skel->maps.st_sites), &zero, &site, 0);
 	if (err)
 		return -errno;
-	r->link = bpf_program__attach_uprobe_opts(r->skel->progs.sidetrace_event, 0, h_site.path,
+	/*
+	 * In every process (-1), not this one: a uprobe bound to a task
+	 * counts toward perf's task events, whose first and last patch a
+	 * static branch in and out of __schedule (the last a second later).
+	 * A 6.12 guest under qemu TCG (the VM matrix) panicked in __schedule
+	 * mid-instruction twice while these tests attached and detached. Only
+	 * this program runs its own site.
+	 */
+	r->link = bpf_program__attach_uprobe_opts(r->skel->progs.sidetrace_event, -1, h_site.path,
 						  h_site.file_off, &opts);
 	return r->link ? 0 : -errno;
 }
