@@ -393,6 +393,12 @@ static __always_inline void run(const struct st_probe_cfg *cfg, struct st_scratc
 }
 
 /*
+ * What follows reads the kernel's stacks and serves uprobes and kprobes;
+ * the in-process engine (userspace/lib/inproc) has its own entry instead.
+ */
+#ifndef ST_ENGINE_HOST
+
+/*
  * Announces process tgid to the collector, which reads its mappings to
  * name its user addresses: at its first stack (or usym()), or its first
  * since an exec (its comm changed: a -c command is sampled before its
@@ -488,5 +494,7 @@ int sidetrace_kprobe(void *ctx)
 		return 0;
 	return on_regs(ctx);
 }
+
+#endif /* !ST_ENGINE_HOST */
 
 #endif /* SIDETRACE_INTERP_BPF_H */

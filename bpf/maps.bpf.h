@@ -12,8 +12,17 @@
 #ifndef SIDETRACE_MAPS_BPF_H
 #define SIDETRACE_MAPS_BPF_H
 
+/*
+ * What the collector sets before load, constants to the verifier. The
+ * in-process engine, which compiles these fragments for the host
+ * (userspace/lib/inproc/bpf_host.h), sets them when a session attaches.
+ */
+#ifndef ST_LOAD_CONST
+#define ST_LOAD_CONST const volatile
+#endif
+
 /* Set by the collector before load. */
-const volatile struct st_map_cfg st_maps[ST_MAX_MAPS];
+ST_LOAD_CONST struct st_map_cfg st_maps[ST_MAX_MAPS];
 
 _Static_assert(!(ST_MAX_MAPS & (ST_MAX_MAPS - 1)), "map_cfg() masks a map index");
 
@@ -36,8 +45,8 @@ static __always_inline const volatile struct st_map_cfg *map_cfg(__u32 id)
  * that the largest hash key uses (parts and bucket). The verifier sees
  * the constant, so clearing a key walks only those.
  */
-const volatile __u32 st_key_words;
-const volatile __u32 st_ckey_words; /* the same for compact keys */
+ST_LOAD_CONST __u32 st_key_words;
+ST_LOAD_CONST __u32 st_ckey_words; /* the same for compact keys */
 
 /*
  * Set by the collector before load: once this many bytes wait in
@@ -45,8 +54,13 @@ const volatile __u32 st_ckey_words; /* the same for compact keys */
  * without a wake-up, and the collector's periodic poll reads them. A
  * wake-up per record would cost the traced program microseconds.
  */
-const volatile __u64 st_events_wakeup;
+ST_LOAD_CONST __u64 st_events_wakeup;
 
+/*
+ * The flags the programs and the collector share; the in-process engine
+ * keeps them in its shared memory (struct st_shm_hdr) instead.
+ */
+#ifndef ST_ENGINE_HOST
 /* exit() in a probe: the collector polls this. */
 __u32 st_exit_requested;
 
@@ -57,13 +71,17 @@ __u32 st_exit_requested;
  */
 __u32 st_stopped;
 
+/* The last error of an insert into a map that was not full (ST_C_MAP_ERR), for the message. */
+__s32 st_map_err;
+#endif
+
 /*
  * -c: the session sees the command and its descendants only. The probes
  * are then attached for every process, and st_followed holds the tasks
  * that the command and its descendants made (follow.bpf.h keeps it), so
  * a process is followed when its tgid, its leader's tid, is there.
  */
-const volatile __u32 st_follow;
+ST_LOAD_CONST __u32 st_follow;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -205,9 +223,6 @@ struct {
 	__uint(key_size, ST_KEY_MAX);
 	__uint(value_size, sizeof(struct st_value));
 } st_values SEC(".maps");
-
-/* The last error of an insert into a map that was not full (ST_C_MAP_ERR), for the message. */
-__s32 st_map_err;
 
 /*
  * The counter of a failed insert: a full map's (E2BIG), or another

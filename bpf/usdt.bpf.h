@@ -33,8 +33,10 @@ static __always_inline __s64 sign_extend(__u64 raw, __u32 size, bool is_signed)
  * Reads 8-byte word reg of the uprobe's struct pt_regs. The verifier
  * allows only constant offsets into the context, and the compiler could
  * merge the cases of a plain switch into one load at a computed offset:
- * each case is an inline assembly load at its own constant offset.
+ * each case is an inline assembly load at its own constant offset. The
+ * in-process engine has a CTX_WORD of its own (userspace/lib/inproc).
  */
+#ifndef CTX_WORD
 #define CTX_WORD(ctx, i) \
 	({ \
 		__u64 __v; \
@@ -43,6 +45,7 @@ static __always_inline __s64 sign_extend(__u64 raw, __u32 size, bool is_signed)
 			     : [c] "r"(ctx), [o] "i"((i)*8)); \
 		__v; \
 	})
+#endif
 
 /*
  * The word of struct pt_regs that holds the instruction pointer: at a

@@ -11,6 +11,7 @@
 
 #include "runtime/addr_keys.h"
 #include "runtime/aggregations.h"
+#include "runtime/dump.h"
 #include "runtime/compact_keys.h"
 
 bool st_addr_key_resolve(const struct st_loader *l, const struct st_compiled *c, uint8_t *key,

@@ -19,133 +19,7 @@
 #include "runtime/stacks.h"
 #include "runtime/compact_keys.h"
 #include "runtime/aggregations.h"
-
-/* All keys of the aggregation map, copied, with their combined values. */
-/* A value read: an aggregation's, or a plain value's bytes (ST_K_VALUE). */
-struct dump_val {
-	struct st_val v;
-	uint8_t raw[ST_STR_LEN];
-};
-
-struct dump {
-	uint8_t *keys; /* nr keys of st_compiled.key_size bytes */
-	struct dump_val *vals;
-	size_t nr, cap;
-	size_t key_size;
-};
-
-static uint32_t key_map_id(const uint8_t *key)
-{
-	struct st_key_hdr hdr;
-
-	memcpy(&hdr, key, sizeof(hdr));
-	return hdr.map_id;
-}
-
-/*
- * Sums the CPUs' copies and decodes min and max (see struct st_val): the
- * result holds them as plain values.
- */
-void st_val_combine(const struct st_val *percpu, int ncpus, bool is_signed, struct st_val *out)
-{
-	int i;
-
-	memset(out, 0, sizeof(*out));
-	for (i = 0; i < ncpus; i++) {
-		const struct st_val *v = &percpu[i];
-
-		out->count += v->count;
-		out->sum += v->sum;
-		if (v->min > out->min)
-			out->min = v->min;
-		if (v->max > out->max)
-			out->max = v->max;
-	}
-	out->min = st_min_decode(out->min, is_signed);
-	out->max = st_max_decode(out->max, is_signed);
-}
-
-/*
- * Adds v, a combined value of a key that reads the same as into's, to
- * into: counts and sums add up, the least min and the greatest max stay.
- */
-static void val_merge(struct st_val *into, const struct st_val *v, bool is_signed)
-{
-	bool less_min = is_signed ? (int64_t)v->min < (int64_t)into->min : v->min < into->min;
-	bool more_max = is_signed ? (int64_t)v->max > (int64_t)into->max : v->max > into->max;
-
-	if (v->count && (!into->count || less_min))
-		into->min = v->min;
-	if (v->count && (!into->count || more_max))
-		into->max = v->max;
-	into->count += v->count;
-	into->sum += v->sum;
-}
-
-/* Keys that read the same (see st_addr_key_resolve()) become one: their values add up. */
-static void merge_equal_keys(const struct st_compiled *c, struct dump *d)
-{
-	size_t ks = d->key_size, i, n = 0;
-	uint32_t id;
-
-	for (i = 0; i < d->nr; i++) {
-		id = key_map_id(d->keys + i * ks);
-		if (n && id < c->nr_maps && !memcmp(d->keys + (n - 1) * ks, d->keys + i * ks, ks)) {
-			val_merge(&d->vals[n - 1].v, &d->vals[i].v,
-				  c->maps[id].flags & ST_MAPF_SIGNED);
-			continue;
-		}
-		if (n != i) {
-			memcpy(d->keys + n * ks, d->keys + i * ks, ks);
-			d->vals[n] = d->vals[i];
-		}
-		n++;
-	}
-	d->nr = n;
-}
-
-static int dump_grow(struct dump *d)
-{
-	size_t cap = d->cap ? 2 * d->cap : 64;
-	struct dump_val *vals;
-	uint8_t *keys;
-
-	vals = realloc(d->vals, cap * sizeof(*vals));
-	if (!vals)
-		return -ENOMEM;
-	d->vals = vals;
-	keys = realloc(d->keys, cap * d->key_size);
-	if (!keys)
-		return -ENOMEM;
-	d->keys = keys;
-	d->cap = cap;
-	return 0;
-}
-
-static int dump_add(struct dump *d, const uint8_t *key, const struct st_val *v, const void *raw)
-{
-	int ret;
-
-	if (d->nr == d->cap) {
-		ret = dump_grow(d);
-		if (ret)
-			return ret;
-	}
-	memcpy(d->keys + d->nr * d->key_size, key, d->key_size);
-	if (v)
-		d->vals[d->nr].v = *v;
-	if (raw)
-		memcpy(d->vals[d->nr].raw, raw, ST_STR_LEN);
-	d->nr++;
-	return 0;
-}
-
-static void dump_free(struct dump *d)
-{
-	free(d->keys);
-	free(d->vals);
-	memset(d, 0, sizeof(*d));
-}
+#include "runtime/dump.h"
 
 /*
  * Adds the slots of map id (without keys) to d, as the hash keys they would
@@ -174,13 +48,13 @@ static int dump_flat(const struct st_loader *l, const struct st_compiled *c, uin
 			continue;
 		if (st_kind_has_bucket(mc->kind))
 			memcpy(key + ST_KEY_HDR, &b, sizeof(b));
-		ret = dump_add(d, key, &val, NULL);
+		ret = st_dump_add(d, key, &val, NULL);
 		if (ret)
 			return ret;
 	}
 	if (d->nr == before && l->flat_kept[id]) {
 		memset(&val, 0, sizeof(val));
-		return dump_add(d, key, &val, NULL);
+		return st_dump_add(d, key, &val, NULL);
 	}
 	return 0;
 }
@@ -228,7 +102,7 @@ static int dump_hash(const struct st_loader *l, const struct st_compiled *c,
 	next = prev + ks;
 	full = next + ks;
 	while (!bpf_map_get_next_key(h->fd, first ? NULL : prev, next)) {
-		id = key_map_id(next);
+		id = st_key_map_id(next);
 		first = false;
 		memcpy(prev, next, ks);
 		if (id >= c->nr_maps || (map_id >= 0 && id != (uint32_t)map_id) ||
@@ -245,7 +119,7 @@ static int dump_hash(const struct st_loader *l, const struct st_compiled *c,
 			st_val_combine(percpu, l->ncpus, c->maps[id].flags & ST_MAPF_SIGNED, &val);
 			st_addr_key_resolve(l, c, full, NULL);
 		}
-		ret = dump_add(d, full, with_values ? &val : NULL,
+		ret = st_dump_add(d, full, with_values ? &val : NULL,
 			       with_values && h->plain ? percpu : NULL);
 		if (ret)
 			goto cleanup;
@@ -284,7 +158,7 @@ static int dump_aggr(const struct st_loader *l, const struct st_compiled *c, int
 		ret = dump_flat(l, c, id, percpu, key, d);
 	}
 	if (ret)
-		dump_free(d);
+		st_dump_free(d);
 	free(percpu);
 	free(key);
 	return ret;
@@ -549,7 +423,7 @@ int st_maps_read(const struct st_loader *l, const struct st_program *prog,
 		d.keys = keys;
 		d.vals = vals;
 	}
-	merge_equal_keys(c, &d);
+	st_dump_merge_equal(c, &d);
 	first = map_id < 0 ? 0 : map_id;
 	last = map_id < 0 ? c->nr_maps : (uint32_t)map_id + 1;
 	snap->maps = calloc(last - first ? last - first : 1, sizeof(*snap->maps));
@@ -561,7 +435,7 @@ int st_maps_read(const struct st_loader *l, const struct st_program *prog,
 	for (m = first; m < last; m++) {
 		size_t to = from;
 
-		while (to < d.nr && key_map_id(d.keys + to * ks) == m)
+		while (to < d.nr && st_key_map_id(d.keys + to * ks) == m)
 			to++;
 		snap->nr_maps++;
 		ret = build_map(l, prog, c, m, &d, from, to, &snap->maps[m - first]);
@@ -570,7 +444,7 @@ int st_maps_read(const struct st_loader *l, const struct st_program *prog,
 		from = to;
 	}
 cleanup:
-	dump_free(&d);
+	st_dump_free(&d);
 	if (ret)
 		st_maps_snapshot_free(snap);
 	return ret;
@@ -665,7 +539,7 @@ static int reset_keys(const struct st_loader *l, const struct st_compiled *c, in
 			else
 				bpf_map_delete_elem(hashes[h].fd, d.keys + i * d.key_size);
 		}
-		dump_free(&d);
+		st_dump_free(&d);
 	}
 	return ret;
 }

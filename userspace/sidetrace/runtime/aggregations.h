@@ -26,12 +26,6 @@ int st_maps_read(const struct st_loader *l, const struct st_program *prog,
 
 void st_maps_snapshot_free(struct st_maps_snapshot *snap);
 
-/*
- * Sums the CPUs' copies of an aggregated value and decodes min and max
- * (see struct st_val): out holds them as plain values.
- */
-void st_val_combine(const struct st_val *percpu, int ncpus, bool is_signed, struct st_val *out);
-
 /* clear(@m): removes every key of map map_id. 0 or a negative errno. */
 int st_maps_clear(const struct st_loader *l, const struct st_compiled *c, int map_id);
 

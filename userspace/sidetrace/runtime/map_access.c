@@ -7,6 +7,7 @@
 #include <bpf/bpf.h>
 
 #include "runtime/aggregations.h"
+#include "runtime/dump.h"
 #include "runtime/map_access.h"
 
 /*
