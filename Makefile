@@ -35,7 +35,9 @@ COMMON_SRCS := $(wildcard userspace/common/*.c)
 COMMON_OBJS := $(patsubst userspace/%.c,$(OUTPUT)/obj/%.o,$(COMMON_SRCS))
 
 # Runtime library
-LIB_SRCS := $(wildcard userspace/lib/*.c)
+# The in-process engine's shared-memory structures are the collector's too.
+SHM_SRCS := $(wildcard userspace/common/shm_*.c)
+LIB_SRCS := $(wildcard userspace/lib/*.c userspace/lib/inproc/*.c) $(SHM_SRCS)
 LIB_PIC_OBJS := $(patsubst userspace/%.c,$(OUTPUT)/lib/pic/%.o,$(LIB_SRCS))
 LIB_OBJS := $(patsubst userspace/%.c,$(OUTPUT)/lib/%.o,$(LIB_SRCS))
 LIBSIDE_SO := $(OUTPUT)/libside.so
@@ -81,6 +83,7 @@ EX_WITHOUT_SIDE_A := kv_client
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(UNIT_SRCS))
 UNIT_USES_test_arith :=
+UNIT_USES_test_shm :=
 UNIT_USES_test_parser := lang discovery util
 UNIT_USES_test_checker := lang discovery util
 UNIT_USES_test_compile := compile lang discovery util

@@ -79,6 +79,8 @@ tally < <(bats --tap tests/bats 2>&1 | awk '
 
 echo "== one-liner cases (tests/oneliners)"
 tally < <(tests/oneliners/run.sh 2>&1)
+echo "== the same cases, their side: probes run in the process (--in-process)"
+tally < <(ONELINERS_ENGINE=inproc tests/oneliners/run.sh 2>&1)
 
 if [ "${SIDETRACE_SKIP_ASAN:-0}" != 1 ]; then
 	echo "== end-to-end again, ASan+UBSan collector (tests/asan.sh; SIDETRACE_SKIP_ASAN=1 skips)"

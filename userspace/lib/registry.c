@@ -12,6 +12,7 @@
 #include <string.h>
 #include "internal.h"
 #include "rcu.h"
+#include "inproc/agent.h"
 
 struct side_events_register_handle {
 	struct side_events_register_handle *next, **pprev;
@@ -222,6 +223,8 @@ static void side_init_once(void)
 	side_sites_init();
 	side_rcu_init();
 	__atomic_store_n(&side_initialized, true, __ATOMIC_RELEASE);
+	/* Last: it may wait for an attach, whose engine calls side_init(). */
+	st_agent_start();
 }
 
 __attribute__((constructor)) void side_init(void)

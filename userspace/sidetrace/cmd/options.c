@@ -45,6 +45,9 @@ static void usage(FILE *f)
 		   "  -d, --dry-run\n"
 		   "               check and compile, print the probes, sites and maps,\n"
 		   "               attach nothing\n"
+		   "  --in-process run the side: probes inside the process of -p or -c, in\n"
+		   "               its SIDE runtime (no kernel trap per event); other\n"
+		   "               probes stay in the kernel\n"
 		   "  -q           quiet: no 'Attaching N probes...' line, no hints\n"
 		   "  -v           verbose: show libbpf's and the kernel's messages\n"
 		   "  -V, --version\n"
@@ -135,6 +138,11 @@ static int check_combination(int argc, char **argv, struct st_trace_opts *o)
 		fprintf(stderr, "sidetrace: -p and -c exclude each other\n");
 		return -EINVAL;
 	}
+	if (o->in_process && !o->pid && !o->cmd && !o->list) {
+		fprintf(stderr, "sidetrace: --in-process runs the program in one process: give -p "
+				"PID or -c CMD (every process at once is not supported yet)\n");
+		return -EINVAL;
+	}
 	if (o->list) {
 		if (o->program || o->cmd || o->dry_run) {
 			fprintf(stderr,
@@ -173,6 +181,7 @@ int st_trace_parse_options(int argc, char **argv, struct st_trace_opts *o)
 		{"version", no_argument, NULL, 'V'},
 		{"dry-run", no_argument, NULL, 'd'},
 		{"buffer-size", required_argument, NULL, 'b'},
+		{"in-process", no_argument, NULL, 'I'},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
@@ -203,6 +212,9 @@ int st_trace_parse_options(int argc, char **argv, struct st_trace_opts *o)
 			break;
 		case 'd':
 			o->dry_run = true;
+			break;
+		case 'I':
+			o->in_process = true;
 			break;
 		case 'l':
 			o->list = true;

@@ -23,6 +23,7 @@ struct st_trace_opts {
 	const char *program; /* -e, or NULL */
 	const char *file; /* the program's file ("-": stdin), or NULL */
 	uint32_t events_size; /* --buffer-size, or 0 */
+	bool in_process; /* --in-process: side: probes run in the traced process */
 	/* The arguments after the program: its positional parameters $1..$N. */
 	char *const *args;
 	uint32_t nr_args;

@@ -31,6 +31,7 @@
 #include "output/maps_print.h"
 #include "runtime/clauses.h"
 #include "runtime/loader.h"
+#include "runtime/inproc.h"
 #include "runtime/session.h"
 #include "runtime/stream.h"
 #include "util/escape.h"
@@ -204,6 +205,27 @@ fail:
 	return ret;
 }
 
+/*
+ * --in-process: pid's engine runs the side: probes it can; wait_ms for a
+ * -c command's runtime to start. Where it cannot, the session says why
+ * and what becomes of them: for -p, the kernel attaches them after.
+ */
+static void start_in_process(struct trace *t, pid_t pid, int wait_ms)
+{
+	char err[512];
+	int ret;
+
+	ret = st_inproc_start(&t->loader, &t->compiled, pid, wait_ms, err, sizeof(err));
+	if (ret) {
+		st_errorf("%s: the side: probes of pid %d %s", err, pid,
+			  t->child ? "are not traced" : "run in the kernel");
+		t->loader.in_process = false;
+		return;
+	}
+	if (!t->o.quiet)
+		st_errorf("pid %d runs the side: probes in the process", pid);
+}
+
 /* Output file, BPF load, signals, the -c command, attachment. */
 static int start(struct trace *t)
 {
@@ -228,6 +250,7 @@ static int start(struct trace *t)
 			return ret;
 		}
 		t->loaded = true;
+		t->loader.in_process = t->o.in_process;
 	}
 	sa.sa_handler = on_stop;
 	sigaction(SIGINT, &sa, NULL);
@@ -238,13 +261,16 @@ static int start(struct trace *t)
 	sa.sa_handler = on_child;
 	sigaction(SIGCHLD, &sa, NULL);
 	if (t->o.cmd) {
-		t->child = st_spawn_stopped(t->words.we_wordv, &t->release_fd);
+		t->child =
+			st_spawn_stopped(t->words.we_wordv, &t->release_fd, t->loader.in_process);
 		if (t->child < 0) {
 			st_errorf("cannot run %s: %s", t->o.cmd, strerror(-t->child));
 			t->child = 0;
 			return -ECHILD;
 		}
 	}
+	if (t->loader.in_process && t->o.pid)
+		start_in_process(t, t->o.pid, 0);
 	if (t->loaded) {
 		ret = st_loader_attach(&t->loader, &t->compiled,
 				       t->child	  ? t->child
@@ -330,6 +356,8 @@ static int run(struct trace *t)
 		}
 		close(t->release_fd);
 		t->release_fd = -1;
+		if (t->loader.in_process)
+			start_in_process(t, t->child, ST_INPROC_WAIT_MS);
 	}
 	if (!ret && !runner.exit_requested)
 		ret = st_session_loop(&runner, t->loaded ? &t->loader : NULL, &stream, t->child,

@@ -20,6 +20,7 @@
 #include "runtime/compact_keys.h"
 #include "runtime/aggregations.h"
 #include "runtime/dump.h"
+#include "runtime/inproc_read.h"
 
 /*
  * Adds the slots of map id (without keys) to d, as the hash keys they would
@@ -43,7 +44,10 @@ static int dump_flat(const struct st_loader *l, const struct st_compiled *c, uin
 		slot = mc->flat_base + b;
 		if (bpf_map_lookup_elem(l->flat_fd, &slot, percpu))
 			return -errno;
-		st_val_combine(percpu, l->ncpus, mc->flags & ST_MAPF_SIGNED, &val);
+		/* A process's engine: more CPUs. */
+		st_inproc_flat(l->inproc, slot, percpu + l->ncpus);
+		st_val_combine(percpu, l->ncpus + st_inproc_nr_slots(l->inproc),
+			       mc->flags & ST_MAPF_SIGNED, &val);
 		if (!val.count)
 			continue;
 		if (st_kind_has_bucket(mc->kind))
@@ -120,7 +124,7 @@ static int dump_hash(const struct st_loader *l, const struct st_compiled *c,
 			st_addr_key_resolve(l, c, full, NULL);
 		}
 		ret = st_dump_add(d, full, with_values ? &val : NULL,
-			       with_values && h->plain ? percpu : NULL);
+				  with_values && h->plain ? percpu : NULL);
 		if (ret)
 			goto cleanup;
 	}
@@ -148,7 +152,9 @@ static int dump_aggr(const struct st_loader *l, const struct st_compiled *c, int
 	key_hashes(l, hashes);
 	for (h = 0; h < NR_KEY_HASHES && !ret; h++)
 		ret = dump_hash(l, c, &hashes[h], map_id, true, d);
-	percpu = calloc(l->ncpus, sizeof(*percpu));
+	if (!ret)
+		ret = st_inproc_dump(l->inproc, c, map_id, d);
+	percpu = calloc(l->ncpus + st_inproc_nr_slots(l->inproc), sizeof(*percpu));
 	key = calloc(1, d->key_size);
 	if (!ret && (!percpu || !key))
 		ret = -ENOMEM;
@@ -505,6 +511,7 @@ static int zero_flat(const struct st_loader *l, const struct st_compiled *c, int
 			}
 			for (cpu = 0; cpu < l->ncpus; cpu++)
 				counted |= percpu[cpu].count != 0;
+			counted |= st_inproc_flat_zero(l->inproc, slot);
 		}
 		l->flat_kept[id] = keep && (counted || l->flat_kept[id]);
 	}
@@ -541,7 +548,7 @@ static int reset_keys(const struct st_loader *l, const struct st_compiled *c, in
 		}
 		st_dump_free(&d);
 	}
-	return ret;
+	return ret ? ret : st_inproc_reset_keys(l->inproc, c, map_id, zero != NULL);
 }
 
 int st_maps_clear(const struct st_loader *l, const struct st_compiled *c, int map_id)

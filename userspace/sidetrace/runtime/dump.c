@@ -65,6 +65,8 @@ void st_dump_merge_equal(const struct st_compiled *c, struct dump *d)
 		if (n && id < c->nr_maps && !memcmp(d->keys + (n - 1) * ks, d->keys + i * ks, ks)) {
 			val_merge(&d->vals[n - 1].v, &d->vals[i].v,
 				  c->maps[id].flags & ST_MAPF_SIGNED);
+			if (d->vals[i].newer)
+				memcpy(d->vals[n - 1].raw, d->vals[i].raw, ST_STR_LEN);
 			continue;
 		}
 		if (n != i) {
@@ -108,6 +110,7 @@ int st_dump_add(struct dump *d, const uint8_t *key, const struct st_val *v, cons
 		d->vals[d->nr].v = *v;
 	if (raw)
 		memcpy(d->vals[d->nr].raw, raw, ST_STR_LEN);
+	d->vals[d->nr].newer = false;
 	d->nr++;
 	return 0;
 }
@@ -118,4 +121,3 @@ void st_dump_free(struct dump *d)
 	free(d->vals);
 	memset(d, 0, sizeof(*d));
 }
-

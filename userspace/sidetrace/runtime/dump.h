@@ -17,6 +17,11 @@
 struct dump_val {
 	struct st_val v;
 	uint8_t raw[ST_STR_LEN];
+	/*
+	 * A plain value whose bytes win over an equal key's: the in-process
+	 * engine's, which started from the kernel's (inproc.c).
+	 */
+	bool newer;
 };
 
 struct dump {

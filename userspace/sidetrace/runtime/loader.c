@@ -26,6 +26,7 @@
 #include <bpf/libbpf.h>
 
 #include "runtime/follow.h"
+#include "runtime/inproc.h"
 #include "runtime/loader.h"
 #include "runtime/loader_progs.h"
 #include "runtime/replaced.h"
@@ -488,8 +489,9 @@ int st_loader_load(struct st_loader *l, const struct st_compiled *c, char *err, 
 
 bool st_loader_exit_requested(const struct st_loader *l)
 {
-	return l->skel && l->skel->bss &&
-	       __atomic_load_n(&l->skel->bss->st_exit_requested, __ATOMIC_RELAXED);
+	return (l->skel && l->skel->bss &&
+		__atomic_load_n(&l->skel->bss->st_exit_requested, __ATOMIC_RELAXED)) ||
+	       st_inproc_exit_requested(l->inproc);
 }
 
 int st_loader_map_err(const struct st_loader *l)
@@ -501,6 +503,7 @@ int st_loader_map_err(const struct st_loader *l)
 
 void st_loader_stop(const struct st_loader *l, bool settle)
 {
+	st_inproc_stop(l->inproc);
 	if (!l->skel || !l->skel->bss)
 		return;
 	__atomic_store_n(&l->skel->bss->st_stopped, 1, __ATOMIC_RELAXED);
@@ -517,6 +520,7 @@ void st_loader_close(struct st_loader *l)
 {
 	uint32_t i;
 
+	st_inproc_close(l->inproc);
 	st_warm_up_join(&l->warm_up);
 	if (l->warm_up.held)
 		close(l->warm_up.fd);
@@ -552,6 +556,9 @@ void st_loader_close_in_background(struct st_loader *l)
 	uint32_t i, n = 0;
 	int *fds, handle = -1;
 
+	/* The agent's socket is not the detach child's to hold. */
+	st_inproc_close(l->inproc);
+	l->inproc = NULL;
 	st_warm_up_join(&l->warm_up);
 	fds = calloc(l->nr_links + l->nr_link_fds + 1, sizeof(*fds));
 	if (fds) {

@@ -68,6 +68,12 @@ struct st_loader {
 	 */
 	bool *flat_kept;
 	pid_t pid; /* what the probes are attached to, -1: all */
+	/*
+	 * --in-process: the side: probes that a process's engine can serve
+	 * are not attached in the kernel; inproc is that process's session.
+	 */
+	bool in_process;
+	struct st_inproc *inproc;
 	bool follow; /* -c: the command's descendants too (follow.h) */
 	struct st_ro_strings ro; /* strings the programs key by address */
 	struct st_warm_up warm_up; /* see warm_up() in uprobes.c */

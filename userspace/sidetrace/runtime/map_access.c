@@ -8,6 +8,7 @@
 
 #include "runtime/aggregations.h"
 #include "runtime/dump.h"
+#include "runtime/inproc_read.h"
 #include "runtime/map_access.h"
 
 /*
@@ -73,14 +74,17 @@ static int read_agg(const struct st_loader *l, const struct st_compiled *c, uint
 	uint32_t slot = mc->flat_base;
 	int ret = 0;
 
-	percpu = calloc(l->ncpus, sizeof(*percpu));
+	percpu = calloc(l->ncpus + st_inproc_nr_slots(l->inproc), sizeof(*percpu));
 	if (!percpu)
 		return -ENOMEM;
 	if (mc->flags & ST_MAPF_FLAT)
 		ret = bpf_map_lookup_elem(l->flat_fd, &slot, percpu) ? -errno : 0;
 	else if (bpf_map_lookup_elem(l->aggr_fd, key, percpu))
 		ret = errno == ENOENT ? 0 : -errno;
-	st_val_combine(percpu, l->ncpus, mc->flags & ST_MAPF_SIGNED, &val);
+	/* A process's engine: more CPUs. */
+	st_inproc_elem_agg(l->inproc, mc, key, percpu + l->ncpus);
+	st_val_combine(percpu, l->ncpus + st_inproc_nr_slots(l->inproc), mc->flags & ST_MAPF_SIGNED,
+		       &val);
 	out->i = agg_scalar(mc->kind, &val);
 	free(percpu);
 	return ret;
@@ -105,7 +109,9 @@ int st_elem_read(const struct st_loader *l, const struct st_compiled *c, uint32_
 		ret = read_agg(l, c, m, key, out);
 		goto cleanup;
 	}
-	if (bpf_map_lookup_elem(l->values_fd, key, &v)) {
+	/* What the process's engine stored is the latest: the kernel's probes store none. */
+	if (!st_inproc_elem_value(l->inproc, key, &v) &&
+	    bpf_map_lookup_elem(l->values_fd, key, &v)) {
 		ret = errno == ENOENT ? 0 : -errno;
 		goto cleanup;
 	}
@@ -134,6 +140,8 @@ int st_elem_write(const struct st_loader *l, const struct st_compiled *c, uint32
 		memcpy(v.b, &val->i, sizeof(val->i));
 	if (build_key(c, m, keys, key) && bpf_map_update_elem(l->values_fd, key, &v, BPF_ANY))
 		ret = -errno;
+	if (!ret)
+		ret = st_inproc_elem_write(l->inproc, key, &v);
 	free(key);
 	return ret;
 }
@@ -148,8 +156,10 @@ int st_elem_delete(const struct st_loader *l, const struct st_compiled *c, uint3
 	key = malloc(c->key_size);
 	if (!key)
 		return -ENOMEM;
-	if (build_key(c, m, keys, key))
+	if (build_key(c, m, keys, key)) {
 		bpf_map_delete_elem(c->maps[m].kind == ST_K_VALUE ? l->values_fd : l->aggr_fd, key);
+		st_inproc_elem_delete(l->inproc, c->maps[m].kind == ST_K_VALUE, key);
+	}
 	free(key);
 	return 0;
 }

@@ -8,13 +8,14 @@
 #include <string.h>
 
 #include "runtime/addr_keys.h"
+#include "runtime/inproc_read.h"
 #include "runtime/problems.h"
 
 int st_problems_read(const struct st_loader *l, const struct st_compiled *c,
 		     struct st_problem **problems)
 {
 	uint32_t p, k, nr = c->nr_probes * ST_NR_COUNTERS;
-	uint64_t *percpu, *v, *cuts;
+	uint64_t *percpu, *v, *cuts, *inproc;
 	struct st_problem *out;
 	size_t n = 0;
 	int cpu, ret;
@@ -22,22 +23,26 @@ int st_problems_read(const struct st_loader *l, const struct st_compiled *c,
 	/* All at once: one system call, not one per probe and counter. */
 	percpu = calloc((size_t)(nr ? nr : 1) * l->ncpus, sizeof(*percpu));
 	cuts = calloc(c->nr_probes + 1, sizeof(*cuts));
+	inproc = calloc(nr + 1, sizeof(*inproc));
 	/* Room for every counter: the maps are read once. */
 	out = calloc(nr ? nr : 1, sizeof(*out));
 	*problems = NULL;
-	if (!percpu || !cuts || !out) {
+	if (!percpu || !cuts || !inproc || !out) {
 		free(percpu);
 		free(cuts);
+		free(inproc);
 		free(out);
 		return -ENOMEM;
 	}
 	ret = st_map_lookup_all(l->counters_fd, percpu, l->ncpus * sizeof(*percpu), nr);
 	if (!ret)
 		ret = st_addr_key_cuts(l, c, cuts);
+	st_inproc_counters(l->inproc, inproc, nr);
 	for (p = 0; p < c->nr_probes && !ret; p++) {
 		for (k = 0; k < ST_NR_COUNTERS; k++) {
 			/* Strings kept by address were not read, nor their cuts counted. */
-			uint64_t sum = k == ST_C_STR_TRUNC ? cuts[p] : 0;
+			uint64_t sum = (k == ST_C_STR_TRUNC ? cuts[p] : 0) +
+				       inproc[p * ST_NR_COUNTERS + k];
 
 			v = percpu + (size_t)(p * ST_NR_COUNTERS + k) * l->ncpus;
 			for (cpu = 0; cpu < l->ncpus; cpu++)
@@ -52,6 +57,7 @@ int st_problems_read(const struct st_loader *l, const struct st_compiled *c,
 	}
 	free(percpu);
 	free(cuts);
+	free(inproc);
 	if (ret) {
 		free(out);
 		return ret;

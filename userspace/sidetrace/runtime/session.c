@@ -29,7 +29,7 @@
  * command is split into words like a shell would (quotes, variables), but
  * runs without a shell, so the traced process is the child itself.
  */
-pid_t st_spawn_stopped(char **cmd_argv, int *release_fd)
+pid_t st_spawn_stopped(char **cmd_argv, int *release_fd, bool in_process)
 {
 	int pfd[2];
 	pid_t pid;
@@ -53,6 +53,13 @@ pid_t st_spawn_stopped(char **cmd_argv, int *release_fd)
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGCHLD, SIG_DFL);
 		signal(SIGPIPE, SIG_DFL);
+		/* Its SIDE runtime waits for the collector before any event (inproc.h). */
+		if (in_process) {
+			char pid[16];
+
+			snprintf(pid, sizeof(pid), "%d", getpid());
+			setenv("SIDE_INPROC_WAIT", pid, 1);
+		}
 		execvp(cmd_argv[0], cmd_argv);
 		fprintf(stderr, "sidetrace: cannot run %s: %s\n", cmd_argv[0], strerror(errno));
 		_exit(127);

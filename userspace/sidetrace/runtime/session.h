@@ -17,9 +17,10 @@
 /*
  * Forks cmd_argv, the child waiting before exec until a byte is written to
  * *release_fd (closing it without one makes the child exit 127). Returns
- * the child's pid or a negative errno.
+ * the child's pid or a negative errno. in_process: its SIDE runtime waits
+ * for the collector's in-process program before its first event.
  */
-pid_t st_spawn_stopped(char **cmd_argv, int *release_fd);
+pid_t st_spawn_stopped(char **cmd_argv, int *release_fd, bool in_process);
 
 /*
  * Runs until *stop (a signal), exit() in a probe or clause, the end of

@@ -11,6 +11,7 @@
 #include "discovery/discovery.h"
 #include "output/printf_print.h"
 #include "output/record_print.h"
+#include "runtime/inproc_read.h"
 #include "runtime/problems.h"
 #include "runtime/stacks.h"
 #include "runtime/stream.h"
@@ -161,6 +162,12 @@ static int on_record(void *ctx, void *data, size_t size)
 	return 0;
 }
 
+/* st_shm_ring_consume() callback: the in-process engine's records are the same. */
+static int on_shm_record(void *ctx, const void *data, uint32_t size)
+{
+	return on_record(ctx, (void *)data, size);
+}
+
 int st_stream_open(struct st_stream *s, const struct st_loader *l, struct st_runner *r)
 {
 	memset(s, 0, sizeof(*s));
@@ -213,6 +220,8 @@ int st_stream_poll(struct st_stream *s, int timeout_ms)
 	ret = ring_buffer__poll(s->rb, timeout_ms);
 	if (ret >= 0 || ret == -EINTR)
 		ret = ring_buffer__consume(s->rb);
+	if (ret >= 0 && s->l->inproc)
+		ret += st_inproc_consume(s->l->inproc, on_shm_record, s);
 	if (s->write_err)
 		return s->write_err;
 	if (fflush(s->r->out))

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The state of the process's one in-process session, shared by the
+ * engine's files: the program (private copies, validated), the shared
+ * memory and where its parts are, and what the threads keep per session.
+ */
+#ifndef SIDE_INPROC_ENGINE_STATE_H
+#define SIDE_INPROC_ENGINE_STATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <side/trace.h>
+#include "common/inproc_abi.h"
+#include "common/shm_hash.h"
+
+struct st_engine {
+	/* Read by every event: false in a forked child, whose session is the parent's. */
+	bool attached;
+	/* Sessions so far: what a thread cached (its pid, tid, scratch) is of one. */
+	uint32_t gen;
+	struct st_ip_prog prog;
+	struct st_ip_event *events;
+	struct st_probe_cfg *probes;
+	uint32_t *fault_armed; /* per probe, as the kernel's st_fault_armed */
+	struct st_site_cfg site; /* the one site: SDT argument i in "register" i */
+	void *shm;
+	struct st_shm_layout lay;
+	struct st_shm_hdr *hdr;
+	uint64_t *counters;
+	struct st_val *flat;
+	struct st_shm_hash *aggr, *values;
+	struct st_shm_hash_geom aggr_geom, values_geom;
+	struct st_shm_ring *ring;
+	uint64_t cgroup_id;
+	uint64_t tracer_key;
+	struct side_tracer_handle *notif;
+	uint32_t nr_events; /* descriptions with our callback */
+};
+
+extern struct st_engine st_eng;
+
+/* engine_prog.c: the kernel's program, compiled for the host. */
+void st_prog_configure(const struct st_map_cfg *maps, uint32_t nr_maps, uint32_t key_words,
+		       uint32_t ckey_words);
+void st_prog_event(void *ctx);
+
+/* host.c: what the helpers keep per thread, and the readable memory. */
+void *st_host_thread_mem(size_t size);
+int st_host_session_start(void);
+void st_host_session_end(void);
+uint32_t st_host_slot(void);
+
+#endif /* SIDE_INPROC_ENGINE_STATE_H */

@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The helpers of bpf_host.h: the SDT arguments of an event computed from
+ * its argument vector as the probe site computes them, the thread's
+ * identity and scratch memory, the clock, the CPU slot, and reads of
+ * application memory that never fault (readable.c).
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <sched.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <time.h>
+#include <unistd.h>
+#include <side/probe.h>
+#include "host.h"
+#include "engine_state.h"
+#include "readable.h"
+
+/* What a thread keeps for one session (st_eng.gen). */
+struct st_thread {
+	uint32_t gen;
+	uint32_t pid, tid;
+	uint32_t rand;
+	void *mem; /* its scratch, st_host_thread_mem() */
+	size_t mem_size;
+};
+
+static __thread struct st_thread st_self;
+
+/* The scratch of every thread, freed when the session ends. */
+struct st_mem_block {
+	struct st_mem_block *next;
+	size_t size;
+};
+
+static pthread_mutex_t st_mem_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct st_mem_block *st_mem_blocks;
+
+static struct st_thread *self(void)
+{
+	struct st_thread *t = &st_self;
+	uint32_t gen = __atomic_load_n(&st_eng.gen, __ATOMIC_ACQUIRE);
+
+	if (t->gen != gen) {
+		t->gen = gen;
+		t->pid = getpid();
+		t->tid = gettid();
+		t->rand = t->tid * 2654435761U | 1;
+		t->mem = NULL;
+	}
+	return t;
+}
+
+uint64_t st_host_sdt_word(const struct st_host_ctx *ctx, uint32_t i)
+{
+	const struct side_arg *sav;
+	struct side_arg_vec vec;
+	struct side_arg copy;
+
+	if (i == ctx->nr_values)
+		return (uintptr_t)ctx->desc;
+	if (i == ctx->nr_values + 1)
+		return (uintptr_t)ctx->vec;
+	if (i == ctx->nr_values + 2)
+		return (uintptr_t)ctx->var_struct;
+	/* Read safely: a damaged vector is the decoder's to count, as in the kernel. */
+	if (i > ctx->nr_values || st_host_read(&vec, sizeof(vec), ctx->vec) || i >= vec.len)
+		return 0;
+	sav = side_ptr_get(vec.sav);
+	if (st_host_read(&copy, sizeof(copy), &sav[i]))
+		return 0;
+	/* A dynamic value is passed as its side_arg's address: the application's. */
+	if (copy.type.v >= SIDE_TYPE_DYNAMIC_NULL && copy.type.v <= SIDE_TYPE_DYNAMIC_VLA_VISITOR)
+		return (uintptr_t)&sav[i];
+	return side_sdt_value(&copy, &copy, 1, 0);
+}
+
+/*
+ * ST_NR_SCRATCH scratches per thread, mapped at its first event of a
+ * session: a thread that never hits an event costs nothing.
+ */
+void *st_host_thread_mem(size_t size)
+{
+	struct st_thread *t = self();
+	struct st_mem_block *b;
+	size_t total = size + sizeof(*b);
+
+	if (t->mem)
+		return t->mem;
+	/* mmap, not malloc: the event may be a signal handler's. */
+	b = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (b == MAP_FAILED)
+		return NULL;
+	b->size = total;
+	pthread_mutex_lock(&st_mem_lock);
+	b->next = st_mem_blocks;
+	st_mem_blocks = b;
+	pthread_mutex_unlock(&st_mem_lock);
+	t->mem = b + 1;
+	t->mem_size = size;
+	return t->mem;
+}
+
+int st_host_session_start(void)
+{
+	return st_readable_init();
+}
+
+/* After the callbacks are gone: no thread uses its scratch any more. */
+void st_host_session_end(void)
+{
+	struct st_mem_block *b, *next;
+
+	pthread_mutex_lock(&st_mem_lock);
+	for (b = st_mem_blocks; b; b = next) {
+		next = b->next;
+		munmap(b, b->size);
+	}
+	st_mem_blocks = NULL;
+	pthread_mutex_unlock(&st_mem_lock);
+	st_readable_free();
+}
+
+uint32_t st_host_slot(void)
+{
+	int cpu = sched_getcpu();
+
+	return cpu < 0 ? 0 : (uint32_t)cpu % st_eng.prog.shm.nr_slots;
+}
+
+uint64_t st_host_pid_tgid(void)
+{
+	struct st_thread *t = self();
+
+	return (uint64_t)t->pid << 32 | t->tid;
+}
+
+uint64_t st_host_uid_gid(void)
+{
+	return (uint64_t)getgid() << 32 | getuid();
+}
+
+/* bpf_ktime_get_ns() is CLOCK_MONOTONIC: records of both paths compare. */
+uint64_t st_host_ktime_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+uint32_t st_host_cpu(void)
+{
+	int cpu = sched_getcpu();
+
+	return cpu < 0 ? 0 : cpu;
+}
+
+/* xorshift32 per thread: rand is no cryptographic generator in BPF either. */
+uint32_t st_host_prandom(void)
+{
+	struct st_thread *t = self();
+	uint32_t x = t->rand;
+
+	x ^= x << 13;
+	x ^= x >> 17;
+	x ^= x << 5;
+	t->rand = x;
+	return x;
+}
+
+uint64_t st_host_cgroup_id(void)
+{
+	return st_eng.cgroup_id;
+}
+
+long st_host_comm(void *buf, uint32_t size)
+{
+	char comm[16] = "";
+
+	if (!size)
+		return -22;
+	prctl(PR_GET_NAME, comm);
+	memcpy(buf, comm, size < sizeof(comm) ? size : sizeof(comm));
+	((char *)buf)[size - 1] = '\0';
+	return 0;
+}

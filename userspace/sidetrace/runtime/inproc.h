@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * --in-process: the session's compiled program run by the engine inside
+ * a traced process (libside's agent, common/inproc_abi.h) for its side:
+ * probes, the results in memory shared with the collector. The readers
+ * of the kernel's maps (aggregations.c, problems.c, stream.c) add what
+ * the process counted, as more CPUs of the same per-CPU maps.
+ */
+#ifndef SIDETRACE_RUNTIME_INPROC_H
+#define SIDETRACE_RUNTIME_INPROC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "compile/compile.h"
+#include "common/shm_layout.h"
+
+/*
+ * How long a -c command's runtime waits for the program (its agent reads
+ * SIDE_INPROC_WAIT), and the collector for its agent.
+ */
+#define ST_INPROC_WAIT_MS 5000
+
+struct st_inproc {
+	pid_t pid;
+	int fd; /* the agent's connection: the session lasts as long */
+	char *shm;
+	struct st_shm_params params;
+	struct st_shm_layout lay;
+	struct st_shm_hash_geom aggr_geom, values_geom;
+	bool *served; /* per probe: run in the process */
+	uint32_t nr_events; /* descriptions the process hooked */
+};
+
+/* Whether probe p of c can run in a process: a side: probe of a SIDE event. */
+bool st_inproc_can_serve(const struct st_compiled *c, uint32_t p);
+
+struct st_loader;
+
+/*
+ * Hands c to pid's engine, with the plain values stored so far in l's
+ * maps, trying to reach its agent for wait_ms (a -c command starting up).
+ * 0 with l->inproc set, or a negative errno with a message in err:
+ * -ECONNREFUSED means the process has no agent (no SIDE runtime).
+ */
+int st_inproc_start(struct st_loader *l, const struct st_compiled *c, pid_t pid, int wait_ms,
+		    char *err, size_t errlen);
+
+/* Later events are neither counted nor sent (as st_loader_stop()). */
+void st_inproc_stop(struct st_inproc *ip);
+
+/* Ends the session (the engine unregisters) and frees ip; NULL is fine. */
+void st_inproc_close(struct st_inproc *ip);
+
+/* True once a probe in the process ran exit(). */
+bool st_inproc_exit_requested(const struct st_inproc *ip);
+
+/* Value i (of nr per slot) of the per-CPU array at off, of slot s. */
+static inline void *st_inproc_percpu(const struct st_inproc *ip, uint64_t off, size_t size,
+				     uint32_t nr, uint32_t s, uint32_t i)
+{
+	return ip->shm + off + ((uint64_t)s * nr + i) * size;
+}
+
+#endif /* SIDETRACE_RUNTIME_INPROC_H */

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The in-process engine's counts, for the readers of the kernel's maps
+ * (inproc_read.c). NULL for ip: no in-process session, nothing added.
+ */
+#ifndef SIDETRACE_RUNTIME_INPROC_READ_H
+#define SIDETRACE_RUNTIME_INPROC_READ_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "runtime/dump.h"
+#include "runtime/inproc.h"
+
+/* CPU slots of each per-CPU value: 0 without a session. */
+uint32_t st_inproc_nr_slots(const struct st_inproc *ip);
+
+/* st_flat slot's values, one per CPU slot, into out[st_inproc_nr_slots()]. */
+void st_inproc_flat(const struct st_inproc *ip, uint32_t slot, struct st_val *out);
+
+/* Zeroes st_flat slot; true if it had counted something. */
+bool st_inproc_flat_zero(const struct st_inproc *ip, uint32_t slot);
+
+/* Adds the per-probe counters (st_counters' layout) to totals[nr]. */
+void st_inproc_counters(const struct st_inproc *ip, uint64_t *totals, uint32_t nr);
+
+/* Adds the keys of map map_id (all: -1), aggregations and plain values, to d. 0 or -errno. */
+int st_inproc_dump(const struct st_inproc *ip, const struct st_compiled *c, int map_id,
+		   struct dump *d);
+
+/* clear() (zero false: the keys go) or zero() of map map_id (all: -1). 0 or -errno. */
+int st_inproc_reset_keys(const struct st_inproc *ip, const struct st_compiled *c, int map_id,
+			 bool zero);
+
+/* Hands each record in the process's ring to cb, in order; the number handed. */
+int st_inproc_consume(const struct st_inproc *ip,
+		      int (*cb)(void *ctx, const void *data, uint32_t len), void *ctx);
+
+/* Map mc's element at key: its values per CPU slot into out[st_inproc_nr_slots()]. */
+void st_inproc_elem_agg(const struct st_inproc *ip, const struct st_map_cfg *mc, const void *key,
+			struct st_val *out);
+
+/* The plain value at key into *out; false when there is none. */
+bool st_inproc_elem_value(const struct st_inproc *ip, const void *key, struct st_value *out);
+
+/* Stores a plain value at key. 0 or a negative errno. */
+int st_inproc_elem_write(const struct st_inproc *ip, const void *key, const struct st_value *v);
+
+/* Deletes key from the plain values or the aggregations. */
+void st_inproc_elem_delete(const struct st_inproc *ip, bool plain, const void *key);
+
+#endif /* SIDETRACE_RUNTIME_INPROC_READ_H */
