@@ -257,7 +257,7 @@ static int64_t find(const struct st_shm_hash_geom *g, struct st_shm_hash *h, con
 
 /*
  * Under the lock, where keys and states hold still: key's LIVE bucket in
- * *found, the first bucket an insert may take in *free, or -1 each. A
+ * *found, the first bucket an insert may take in *spare, or -1 each. A
  * state that is neither EMPTY nor LIVE is a tombstone.
  */
 static void locked_find(const struct st_shm_hash_geom *g, struct st_shm_hash *h, const void *key,

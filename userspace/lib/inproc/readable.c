@@ -38,10 +38,17 @@ static uint32_t st_seq; /* even: table (seq >> 1) & 1 is whole */
 static uint64_t st_last_refresh;
 static pthread_mutex_t st_refresh_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/*
+ * A thread's last hits: an event reads its stack (the vector), the
+ * program's literals and the heap, so one range alone would thrash.
+ */
+#define ST_HITS 4
+
 static __thread struct {
 	uint32_t seq;
-	struct st_range r;
-} st_hit;
+	uint32_t next; /* the hit replaced next */
+	struct st_range r[ST_HITS];
+} st_hits;
 
 /* Parses "lo-hi perms ..." of a maps line; true for a readable one. */
 static bool parse_line(const char *line, struct st_range *r)
@@ -149,15 +156,19 @@ static bool find(uint64_t p, struct st_range *out)
 /* Bytes readable from p on, in one range: 0 if p is in none. */
 static uint64_t readable_from(uint64_t p)
 {
-	uint32_t seq = __atomic_load_n(&st_seq, __ATOMIC_ACQUIRE);
+	uint32_t seq = __atomic_load_n(&st_seq, __ATOMIC_ACQUIRE), i;
 	struct st_range r;
 
-	if (st_hit.seq == seq && p >= st_hit.r.lo && p < st_hit.r.hi)
-		return st_hit.r.hi - p;
+	if (st_hits.seq != seq) {
+		memset(&st_hits, 0, sizeof(st_hits));
+		st_hits.seq = seq;
+	}
+	for (i = 0; i < ST_HITS; i++)
+		if (p >= st_hits.r[i].lo && p < st_hits.r[i].hi)
+			return st_hits.r[i].hi - p;
 	if (!find(p, &r))
 		return 0;
-	st_hit.seq = seq;
-	st_hit.r = r;
+	st_hits.r[st_hits.next++ % ST_HITS] = r;
 	return r.hi - p;
 }
 
@@ -195,10 +206,17 @@ long st_host_read_str(void *dst, uint32_t size, const void *src)
 {
 	uint64_t p = (uintptr_t)src, avail, i;
 	char *d = dst, c;
+	const char *nul;
 
 	if (!size)
 		return -EINVAL;
 	avail = readable_from(p);
+	/* The usual case: the string and its NUL in one readable range. */
+	nul = memchr(src, '\0', avail < size - 1 ? avail : size - 1);
+	if (nul) {
+		memcpy(dst, src, nul - (const char *)src + 1);
+		return nul - (const char *)src + 1;
+	}
 	for (i = 0; i + 1 < size; i++) {
 		if (i < avail)
 			c = ((const char *)src)[i];

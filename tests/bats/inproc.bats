@@ -1,0 +1,133 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
+# Issue 26: --in-process runs the side: probes inside the traced process
+# (libside's agent and engine). Exact under threads, a process that exits
+# mid-session loses nothing, a collector killed leaves the process running
+# and its session undone within a second, a kernel session beside it counts
+# the same events. Who may attach: tests/unit/test_api_inproc.c. The
+# one-liner cases run
+# in both engines (tests/oneliners, ONELINERS_ENGINE=inproc).
+
+load helpers
+
+N=2000
+
+setup_file() {
+	cc -O2 -Wall -Werror -I"$ROOT/include" "$ROOT/tests/fixtures/fork_app.c" \
+		-o "$BATS_FILE_TMPDIR/fork_app" "$OUT/libside.a" -lpthread
+}
+
+setup() {
+	APPBIN="$BATS_FILE_TMPDIR/fork_app"
+	PROG="side:$APPBIN:fk:tick { @[args.who] = count(); @t[tid] = count(); }"
+}
+
+# The session's memory, mapped in the traced process while it lasts.
+mapped() { # pid
+	grep -q 'memfd:sidetrace-inproc' "/proc/$1/maps"
+}
+
+# The children a -c command makes are not served in-process yet (their
+# events, who=1, are not counted); they live.
+@test "--in-process -c: 4 threads, every event counted, the process says where it runs" {
+	run timeout 60 "$SIDETRACE" --in-process -c "$APPBIN threads $N" -e "$PROG"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	grep -Eq 'pid [0-9]+ runs the side: probes in the process$' <<<"$output"
+	grep -qx 'children ok' <<<"$output"
+	grep -qx "@\[0\]: $((4 * N))" <<<"$output"
+	# One key per thread: 4 workers and the main thread's none.
+	[ "$(grep -c '^@t\[' <<<"$output")" -eq 4 ]
+}
+
+@test "--in-process -c: a forked child lives, the parent's events counted" {
+	run timeout 60 "$SIDETRACE" --in-process -c "$APPBIN fork 5" -e "$PROG"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	grep -qx 'children ok' <<<"$output"
+	grep -qx '@\[0\]: 5' <<<"$output"
+}
+
+@test "--in-process -p: a process that exits mid-session loses none of its counts" {
+	local st
+	start_app "$BATS_TEST_TMPDIR/app.txt" "$APPBIN" -w "$BATS_TEST_TMPDIR/go" threads "$N"
+	timeout 60 "$SIDETRACE" --in-process -p "$APP_PID" -e "$PROG" > "$BATS_TEST_TMPDIR/st.txt" 2>&1 &
+	st=$!
+	wait_attached "$BATS_TEST_TMPDIR/st.txt"
+	touch "$BATS_TEST_TMPDIR/go"
+	wait "$APP"
+	wait $st
+	cat "$BATS_TEST_TMPDIR/st.txt"
+	grep -qx "@\[0\]: $((4 * N))" "$BATS_TEST_TMPDIR/st.txt"
+	[ "$(grep -c '^@t\[' "$BATS_TEST_TMPDIR/st.txt")" -eq 4 ]
+}
+
+@test "--in-process beside a kernel session on the same event: each counts every event" {
+	local k i
+	start_app "$BATS_TEST_TMPDIR/app.txt" "$APPBIN" -w "$BATS_TEST_TMPDIR/go" threads "$N"
+	timeout 60 "$SIDETRACE" -p "$APP_PID" -e "$PROG" > "$BATS_TEST_TMPDIR/k.txt" 2>&1 &
+	k=$!
+	timeout 60 "$SIDETRACE" --in-process -p "$APP_PID" -e "$PROG" > "$BATS_TEST_TMPDIR/i.txt" 2>&1 &
+	i=$!
+	wait_attached "$BATS_TEST_TMPDIR/k.txt"
+	wait_attached "$BATS_TEST_TMPDIR/i.txt"
+	touch "$BATS_TEST_TMPDIR/go"
+	wait "$APP"
+	wait $k $i
+	cat "$BATS_TEST_TMPDIR/k.txt" "$BATS_TEST_TMPDIR/i.txt"
+	grep -qx "@\[0\]: $((4 * N))" "$BATS_TEST_TMPDIR/k.txt"
+	grep -qx "@\[0\]: $((4 * N))" "$BATS_TEST_TMPDIR/i.txt"
+	grep -q 'runs the side: probes in the process' "$BATS_TEST_TMPDIR/i.txt"
+	! grep -q 'runs the side: probes in the process' "$BATS_TEST_TMPDIR/k.txt"
+}
+
+@test "--in-process: a collector killed with SIGKILL leaves the process running, its session undone within a second" {
+	local st i
+	"$HTTPD" -p -d 30 -r 2000 > "$BATS_TEST_TMPDIR/app.txt" &
+	APP=$!
+	for i in $(seq 100); do
+		APP_PID=$(head -1 "$BATS_TEST_TMPDIR/app.txt" 2>/dev/null)
+		[ -n "$APP_PID" ] && break
+		sleep 0.05
+	done
+	"$SIDETRACE" --in-process -p "$APP_PID" -e "side:$HTTPD:http:request { @[args.path] = count(); }" \
+		> "$BATS_TEST_TMPDIR/st.txt" 2>&1 &
+	st=$!
+	wait_attached "$BATS_TEST_TMPDIR/st.txt"
+	mapped "$APP_PID"
+	kill -KILL $st
+	wait $st || true
+	for i in $(seq 10); do
+		mapped "$APP_PID" || break
+		sleep 0.1
+	done
+	! mapped "$APP_PID"
+	kill -0 "$APP"
+	# Undone: a new session attaches at once, and counts.
+	run timeout 20 "$SIDETRACE" --in-process -p "$APP_PID" \
+		-e "side:$HTTPD:http:request { @ = count(); } interval:ms:300 { exit(); }"
+	echo "$output"
+	kill "$APP"
+	wait "$APP" || true
+	[ "$status" -eq 0 ]
+	grep -q 'runs the side: probes in the process' <<<"$output"
+	grep -Eq '^@: [1-9][0-9]*$' <<<"$output"
+}
+
+@test "--in-process needs one process: -p or -c" {
+	run "$SIDETRACE" --in-process -e "side:$HTTPD:http:request { @ = count(); }"
+	echo "$output"
+	[ "$status" -eq 2 ]
+	grep -q -- '--in-process runs the program in one process: give -p PID or -c CMD' <<<"$output"
+}
+
+@test "--in-process -p of a process without the SIDE runtime: said, the kernel path traces" {
+	sleep 30 &
+	local pid=$!
+	run timeout 20 "$SIDETRACE" --in-process -p $pid \
+		-e "tracepoint:syscalls:sys_enter_nanosleep { @ = count(); } interval:ms:100 { exit(); }"
+	kill $pid
+	echo "$output"
+	[ "$status" -eq 0 ]
+	grep -q "pid $pid has no sidetrace in-process agent.*the side: probes of pid $pid run in the kernel" <<<"$output"
+}
