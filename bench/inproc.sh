@@ -2,10 +2,13 @@
 # SPDX-License-Identifier: MIT
 # The in-process tracer path: ns per event with one empty callback
 # registered (bench/stream_app.c "callback": the four-field event, the
-# argument vector built, side_call() and its RCU section) against LTTng-UST
-# recording the same event (bench/stream_lttng.c, default channel). Each
-# figure is the loop's time less the same loop untraced, per event; the
-# four variants run interleaved, ROUNDS times, and the medians are shown.
+# argument vector built, side_call() and its RCU section), sidetrace's
+# in-process engine (--in-process: @[args.name] = count(), and a printf of
+# the four fields to a file), the same count on the kernel path (a uprobe
+# per event), and LTTng-UST recording the same event (bench/stream_lttng.c,
+# default channel). Each figure is the loop's time less the same loop
+# untraced, per event; the variants run interleaved, ROUNDS times, and the
+# medians are shown.
 set -eu
 cd "$(dirname "$0")/.."
 N=${N:-5000000}
@@ -34,10 +37,22 @@ fi
 
 elapsed() { sed -n 's/^elapsed_ns //p' "$1"; }
 
+P="side:$APP:bench:op"
+KEY="$P { @[args.name] = count(); }"
+PRINTF="$P { printf(\"%s %u %lu %d\\n\", args.name, args.seq, args.value, args.delta); }"
+ST=.output/sidetrace
+
 run() { # variant -> elapsed ns of the loop
 	case $1 in
 	untraced) "$APP" "$N" 2>"$tmp/e" ;;
 	callback) "$APP" "$N" callback 2>"$tmp/e" ;;
+	st_key) "$ST" -q --in-process -c "$APP $N" -e "$KEY" -o "$tmp/o" 2>"$tmp/e" ;;
+	st_printf) "$ST" -q --in-process -c "$APP $N" -e "$PRINTF" -o "$tmp/o" 2>"$tmp/e" ;;
+	st_key_kernel)
+		"$ST" -q -c "$APP $N" -e "$KEY" -o "$tmp/o" 2>"$tmp/e"
+		# Its uprobes go in the background: gone before the next untraced loop.
+		sleep 1
+		;;
 	untraced_lttng) "$LAPP" "$N" 2>"$tmp/e" ;;
 	lttng)
 		lttng create inproc --output="$tmp/trace" >/dev/null
@@ -52,7 +67,7 @@ run() { # variant -> elapsed ns of the loop
 	elapsed "$tmp/e"
 }
 
-variants="untraced callback"
+variants="untraced callback st_key st_printf st_key_kernel"
 [ -n "$lttng" ] && variants="$variants untraced_lttng lttng"
 for r in $(seq "$ROUNDS"); do
 	for v in $variants; do
@@ -71,13 +86,21 @@ function median(v,   k, m, a) {
 END {
 	for (r in rounds) {
 		vals["cb", r] = (loop["callback", r] - loop["untraced", r]) / n
+		vals["key", r] = (loop["st_key", r] - loop["untraced", r]) / n
+		vals["pf", r] = (loop["st_printf", r] - loop["untraced", r]) / n
+		vals["kk", r] = (loop["st_key_kernel", r] - loop["untraced", r]) / n
 		if (lt) vals["lt", r] = (loop["lttng", r] - loop["untraced_lttng", r]) / n
 	}
 	printf "ns per event added to the loop, median of %d interleaved rounds of %d events\n", length(rounds), n
 	printf "  %-48s %8.1f\n", "in-process, one empty callback (sidetrace)", median("cb")
+	printf "  %-48s %8.1f\n", "--in-process @[args.name] = count()", median("key")
+	printf "  %-48s %8.1f\n", "--in-process printf of 4 fields, to a file", median("pf")
+	printf "  %-48s %8.1f\n", "kernel path @[args.name] = count() (uprobe)", median("kk")
+	printf "  ratio kernel path / in-process, the count: %.1f\n", median("kk") / median("key")
 	if (lt) {
 		printf "  %-48s %8.1f\n", "LTTng-UST recording, default channel", median("lt")
 		printf "  ratio in-process / LTTng-UST: %.2f\n", median("cb") / median("lt")
+		printf "  ratio --in-process printf / LTTng-UST: %.2f\n", median("pf") / median("lt")
 	} else {
 		printf "  LTTng-UST: skipped (lttng or liblttng-ust-dev missing)\n"
 	}

@@ -5,8 +5,7 @@
 # mid-session loses nothing, a collector killed leaves the process running
 # and its session undone within a second, a kernel session beside it counts
 # the same events. Who may attach: tests/unit/test_api_inproc.c. The
-# one-liner cases run
-# in both engines (tests/oneliners, ONELINERS_ENGINE=inproc).
+# one-liner cases run in both engines (tests/oneliners, ONELINERS_ENGINE=inproc).
 
 load helpers
 

@@ -172,7 +172,8 @@ static bool map_memory(int memfd, const struct st_shm_layout *lay, struct st_ip_
 	if (st_eng.hdr->magic != ST_SHM_MAGIC || st_eng.hdr->version != ST_IP_VERSION ||
 	    !st_shm_geoms(&st_eng.prog.shm, &st_eng.aggr_geom, &st_eng.values_geom) ||
 	    !st_shm_hash_check(&st_eng.aggr_geom, st_eng.aggr) ||
-	    !st_shm_hash_check(&st_eng.values_geom, st_eng.values)) {
+	    !st_shm_hash_check(&st_eng.values_geom, st_eng.values) ||
+	    !st_shm_ring_check(st_eng.ring, st_eng.prog.shm.ring_size)) {
 		snprintf(reply->err, sizeof(reply->err),
 			 "the shared memory is not laid out as "
 			 "the program says");

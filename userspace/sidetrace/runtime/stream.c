@@ -162,10 +162,20 @@ static int on_record(void *ctx, void *data, size_t size)
 	return 0;
 }
 
-/* st_shm_ring_consume() callback: the in-process engine's records are the same. */
+/*
+ * st_shm_ring_consume() callback: the in-process engine's records are the
+ * same, but in memory the traced process can write: decoded from a copy.
+ */
 static int on_shm_record(void *ctx, const void *data, uint32_t size)
 {
-	return on_record(ctx, (void *)data, size);
+	uint64_t copy[(ST_REC_HDR + ST_REC_MAX) / 8];
+
+	if (size > sizeof(copy)) {
+		((struct st_stream *)ctx)->bad++;
+		return 0;
+	}
+	memcpy(copy, data, size);
+	return on_record(ctx, copy, size);
 }
 
 int st_stream_open(struct st_stream *s, const struct st_loader *l, struct st_runner *r)
