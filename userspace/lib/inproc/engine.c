@@ -19,6 +19,7 @@
 #include "engine.h"
 #include "engine_state.h"
 #include "validate.h"
+#include "common/cgroup.h"
 #include "common/shm_layout.h"
 
 struct st_engine st_eng;
@@ -107,28 +108,6 @@ static void notified(enum side_tracer_notification notif, struct side_event_desc
 		     uint32_t nr, void *priv)
 {
 	hook_events(events, nr, notif == SIDE_TRACER_NOTIFICATION_INSERT_EVENTS);
-}
-
-/* This process's cgroup v2 id: its directory's inode, as bpf_get_current_cgroup_id(). */
-static uint64_t own_cgroup(void)
-{
-	char line[4096], path[4200];
-	struct stat st;
-	uint64_t id = 0;
-	FILE *f = fopen("/proc/self/cgroup", "re");
-
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f)) {
-		if (strncmp(line, "0::", 3))
-			continue;
-		line[strcspn(line, "\n")] = '\0';
-		snprintf(path, sizeof(path), "/sys/fs/cgroup%s", line + 3);
-		if (!stat(path, &st))
-			id = st.st_ino;
-	}
-	fclose(f);
-	return id;
 }
 
 /* Private copies of the validated program: the collector keeps no handle on them. */
@@ -222,7 +201,7 @@ int st_engine_attach(const void *prog, size_t len, int memfd, struct st_ip_reply
 		err = -ENOMEM;
 	if (err)
 		goto cleanup;
-	st_eng.cgroup_id = own_cgroup();
+	st_eng.cgroup_id = st_self_cgroup_id();
 	__atomic_add_fetch(&st_eng.gen, 1, __ATOMIC_RELEASE);
 	__atomic_store_n(&st_eng.attached, true, __ATOMIC_RELEASE);
 	st_eng.notif = side_tracer_event_notification_register(notified, NULL);

@@ -5,12 +5,12 @@
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <stdlib.h>
 
+#include "common/cgroup.h"
 #include "output/printf_print.h"
 #include "runtime/eval.h"
 #include "runtime/map_access.h"
@@ -29,27 +29,6 @@ static void set_str(struct st_eval_val *out, const char *s)
 }
 
 /* bpf_ktime_get_ns() is CLOCK_MONOTONIC: nsecs compares across both sides. */
-/* This process's cgroup v2 id: its cgroup directory's inode, as the kernel's helper gives. */
-static int64_t self_cgroup(void)
-{
-	char line[4096], path[4200];
-	struct stat st;
-	int64_t id = 0;
-	FILE *f = fopen("/proc/self/cgroup", "r");
-
-	while (f && fgets(line, sizeof(line), f)) {
-		if (strncmp(line, "0::", 3))
-			continue;
-		line[strcspn(line, "\n")] = '\0';
-		snprintf(path, sizeof(path), "/sys/fs/cgroup%s", line + 3);
-		if (!stat(path, &st))
-			id = st.st_ino;
-	}
-	if (f)
-		fclose(f);
-	return id;
-}
-
 static int64_t monotonic_ns(void)
 {
 	struct timespec ts;
@@ -89,7 +68,7 @@ static int eval_builtin(struct st_eval_ctx *x, const struct st_expr *e, struct s
 		set_int(out, e->vtype, (uint32_t)random());
 		return 0;
 	case ST_BUILTIN_CGROUP:
-		set_int(out, e->vtype, self_cgroup());
+		set_int(out, e->vtype, (int64_t)st_self_cgroup_id());
 		return 0;
 	default:
 		/* loglevel: the checker keeps it in side: probes. */
