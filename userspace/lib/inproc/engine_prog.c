@@ -59,12 +59,10 @@ static void *st_host_lookup(const void *map, const void *key)
 	uint32_t k;
 
 	if (map == &st_scratch_map) {
+		struct st_scratch *s = st_host_thread_mem(ST_NR_SCRATCH * sizeof(*s));
+
 		k = *(const uint32_t *)key;
-		if (k >= ST_NR_SCRATCH)
-			return NULL;
-		return (struct st_scratch *)st_host_thread_mem(ST_NR_SCRATCH *
-							       sizeof(struct st_scratch)) +
-		       k;
+		return s && k < ST_NR_SCRATCH ? s + k : NULL;
 	}
 	if (map == &st_aggr)
 		return st_shm_hash_lookup(&st_eng.aggr_geom, st_eng.aggr, key, st_host_slot());

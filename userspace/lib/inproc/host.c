@@ -6,7 +6,6 @@
  * application memory that never fault (readable.c).
  */
 #define _GNU_SOURCE
-#include <pthread.h>
 #include <sched.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -35,7 +34,7 @@ struct st_mem_block {
 	size_t size;
 };
 
-static pthread_mutex_t st_mem_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Pushed without a lock: a thread's first event may be a signal handler's. */
 static struct st_mem_block *st_mem_blocks;
 
 static struct st_thread *self(void)
@@ -94,10 +93,10 @@ void *st_host_thread_mem(size_t size)
 	if (b == MAP_FAILED)
 		return NULL;
 	b->size = total;
-	pthread_mutex_lock(&st_mem_lock);
-	b->next = st_mem_blocks;
-	st_mem_blocks = b;
-	pthread_mutex_unlock(&st_mem_lock);
+	b->next = __atomic_load_n(&st_mem_blocks, __ATOMIC_RELAXED);
+	while (!__atomic_compare_exchange_n(&st_mem_blocks, &b->next, b, true, __ATOMIC_RELEASE,
+					    __ATOMIC_RELAXED))
+		;
 	t->mem = b + 1;
 	t->mem_size = size;
 	return t->mem;
@@ -113,13 +112,11 @@ void st_host_session_end(void)
 {
 	struct st_mem_block *b, *next;
 
-	pthread_mutex_lock(&st_mem_lock);
-	for (b = st_mem_blocks; b; b = next) {
+	b = __atomic_exchange_n(&st_mem_blocks, NULL, __ATOMIC_ACQUIRE);
+	for (; b; b = next) {
 		next = b->next;
 		munmap(b, b->size);
 	}
-	st_mem_blocks = NULL;
-	pthread_mutex_unlock(&st_mem_lock);
 	st_readable_free();
 }
 
