@@ -39,6 +39,7 @@
 #include <unistd.h>
 #include "../internal.h"
 #include "agent.h"
+#include "agent_socket.h"
 #include "engine.h"
 
 /* A client's time to send its attach message, from its connection. */
@@ -46,7 +47,6 @@
 /* SIDE_INPROC_WAIT's bound when SIDE_INPROC_WAIT_MS does not say. */
 #define ST_AGENT_WAIT_MS 5000
 #define ST_AGENT_WAIT_MAX_MS 600000
-#define ST_AGENT_BACKLOG 4
 /* Descriptors one read takes in (more than one is refused). */
 #define ST_AGENT_MAX_FDS 4
 /* After a shortage of descriptors or memory: the process may recover. */
@@ -71,14 +71,6 @@ static struct {
 	.cfd = -1,
 	.memfd = -1,
 };
-
-static int64_t st_agent_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /* Lock held: a descriptor of st_agent closed and forgotten at once (see fork). */
 static void st_agent_close(int *fd)
@@ -119,36 +111,6 @@ static int st_agent_send_reply(int fd, const struct st_ip_reply *reply)
 	return 0;
 }
 
-/* The abstract address of pid's agent: a NUL, then the name, no NUL after it. */
-static socklen_t st_agent_addr(pid_t pid, struct sockaddr_un *addr)
-{
-	int n;
-
-	memset(addr, 0, sizeof(*addr));
-	addr->sun_family = AF_UNIX;
-	n = snprintf(addr->sun_path + 1, sizeof(addr->sun_path) - 1, ST_IP_SOCK_FMT, (int)pid);
-	return offsetof(struct sockaddr_un, sun_path) + 1 + n;
-}
-
-static int st_agent_listen(pid_t pid)
-{
-	struct sockaddr_un addr;
-	socklen_t len = st_agent_addr(pid, &addr);
-	int fd, ret;
-
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-	if (fd < 0)
-		return -errno;
-	if (bind(fd, (struct sockaddr *)&addr, len) || listen(fd, ST_AGENT_BACKLOG)) {
-		ret = -errno;
-		goto cleanup;
-	}
-	return fd;
-cleanup:
-	close(fd);
-	return ret;
-}
-
 /*
  * Lock held. Whether lfd is still the socket bound here: an application
  * that closes every descriptor may have closed it and reused its number.
@@ -179,7 +141,7 @@ static int st_agent_accept(void)
 		return -EBADF;
 	fd = accept4(st_agent.lfd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
 	if (fd >= 0)
-		return fd;
+		return st_agent_high_fd(fd);
 	if (errno == EINTR || errno == ECONNABORTED || errno == EPROTO)
 		return -EAGAIN;
 	return -errno;
