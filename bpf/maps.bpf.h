@@ -96,6 +96,31 @@ static __always_inline bool followed(__u32 tgid)
 	return bpf_map_lookup_elem(&st_followed, &tgid);
 }
 
+/*
+ * --in-process of every process: the processes whose engine runs the
+ * side: probes (the collector adds each before it attaches), whose
+ * side: sites the kernel's programs then skip.
+ */
+ST_LOAD_CONST __u32 st_inproc_excl;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1); /* ST_MAX_INPROC with st_inproc_excl, set at load */
+	__type(key, __u32);
+	__type(value, __u8);
+} st_inproc_tgids SEC(".maps");
+
+/* Whether this event, at site, is its process's engine's to count. */
+static __always_inline bool served_in_process(const struct st_site_cfg *site)
+{
+	__u32 tgid;
+
+	if (!st_inproc_excl || !site->side)
+		return false;
+	tgid = bpf_get_current_pid_tgid() >> 32;
+	return bpf_map_lookup_elem(&st_inproc_tgids, &tgid);
+}
+
 /* Nothing to do for this event: the session stopped, or it is not the command's. */
 static __always_inline bool ignored(void)
 {
@@ -290,7 +315,7 @@ static __always_inline bool cookie_cfg(void *ctx, __u32 *site_idx, __u32 *probe,
 	if (ignored())
 		return false;
 	*site = bpf_map_lookup_elem(&st_sites, site_idx);
-	if (!*site)
+	if (!*site || served_in_process(*site))
 		return false;
 	*cfg = bpf_map_lookup_elem(&st_probes, probe);
 	return *cfg;

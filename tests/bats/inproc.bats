@@ -113,13 +113,6 @@ mapped() { # pid
 	grep -Eq '^@: [1-9][0-9]*$' <<<"$output"
 }
 
-@test "--in-process needs one process: -p or -c" {
-	run "$SIDETRACE" --in-process -e "side:$HTTPD:http:request { @ = count(); }"
-	echo "$output"
-	[ "$status" -eq 2 ]
-	grep -q -- '--in-process runs the program in one process: give -p PID or -c CMD' <<<"$output"
-}
-
 @test "--in-process -p of a process without the SIDE runtime: said, the kernel path traces" {
 	sleep 30 &
 	local pid=$!
@@ -129,4 +122,38 @@ mapped() { # pid
 	echo "$output"
 	[ "$status" -eq 0 ]
 	grep -q "pid $pid has no sidetrace in-process agent.*the side: probes of pid $pid run in the kernel" <<<"$output"
+}
+
+@test "--in-process of every process: a process running at the start runs the probes itself, exactly; its children live" {
+	local st
+	start_app "$BATS_TEST_TMPDIR/app.txt" "$APPBIN" -w "$BATS_TEST_TMPDIR/go" threads "$N"
+	"$SIDETRACE" --in-process -e "$PROG" > "$BATS_TEST_TMPDIR/st.txt" 2>&1 &
+	st=$!
+	wait_attached "$BATS_TEST_TMPDIR/st.txt"
+	touch "$BATS_TEST_TMPDIR/go"
+	wait "$APP"
+	kill -INT $st
+	wait $st
+	cat "$BATS_TEST_TMPDIR/app.txt" "$BATS_TEST_TMPDIR/st.txt"
+	grep -qx 'children ok' "$BATS_TEST_TMPDIR/app.txt"
+	grep -q "pid $APP_PID runs the side: probes in the process" "$BATS_TEST_TMPDIR/st.txt"
+	grep -qx "@\[0\]: $((4 * N))" "$BATS_TEST_TMPDIR/st.txt"
+	# The children emit once each, mostly before the collector finds them (kernel path).
+	grep -q '^@\[1\]: ' "$BATS_TEST_TMPDIR/st.txt"
+}
+
+@test "--in-process of every process: a process without the runtime's agent is traced by the kernel" {
+	local st
+	start_app "$BATS_TEST_TMPDIR/app.txt" env SIDE_INPROC=0 "$APPBIN" -w "$BATS_TEST_TMPDIR/go" threads "$N"
+	"$SIDETRACE" --in-process -e "$PROG" > "$BATS_TEST_TMPDIR/st.txt" 2>&1 &
+	st=$!
+	wait_attached "$BATS_TEST_TMPDIR/st.txt"
+	touch "$BATS_TEST_TMPDIR/go"
+	wait "$APP"
+	kill -INT $st
+	wait $st
+	cat "$BATS_TEST_TMPDIR/st.txt"
+	! grep -q "pid $APP_PID runs the side: probes in the process" "$BATS_TEST_TMPDIR/st.txt"
+	grep -qx "@\[0\]: $((4 * N))" "$BATS_TEST_TMPDIR/st.txt"
+	grep -qx "@\[1\]: $((4 * N))" "$BATS_TEST_TMPDIR/st.txt"
 }

@@ -45,8 +45,8 @@ static void usage(FILE *f)
 		   "  -d, --dry-run\n"
 		   "               check and compile, print the probes, sites and maps,\n"
 		   "               attach nothing\n"
-		   "  --in-process run the side: probes inside the process of -p or -c, in\n"
-		   "               its SIDE runtime (no kernel trap per event); other\n"
+		   "  --in-process run the side: probes inside the traced processes, in\n"
+		   "               their SIDE runtime (no kernel trap per event); other\n"
 		   "               probes stay in the kernel\n"
 		   "  -q           quiet: no 'Attaching N probes...' line, no hints\n"
 		   "  -v           verbose: show libbpf's and the kernel's messages\n"
@@ -136,11 +136,6 @@ static int check_combination(int argc, char **argv, struct st_trace_opts *o)
 {
 	if (o->pid && o->cmd) {
 		fprintf(stderr, "sidetrace: -p and -c exclude each other\n");
-		return -EINVAL;
-	}
-	if (o->in_process && !o->pid && !o->cmd && !o->list) {
-		fprintf(stderr, "sidetrace: --in-process runs the program in one process: give -p "
-				"PID or -c CMD (every process at once is not supported yet)\n");
 		return -EINVAL;
 	}
 	if (o->list) {

@@ -199,6 +199,7 @@ static int build(struct trace *t)
 	t->compiled.events_size = t->o.events_size;
 	t->compiled.follow = t->o.cmd != NULL;
 	t->compiled.reattach = !t->o.cmd && !t->o.pid;
+	t->compiled.inproc_all = t->o.in_process && !t->o.cmd && !t->o.pid;
 	return 0;
 fail:
 	print_diag(ret, &diag, t->text);
@@ -250,7 +251,7 @@ static int start(struct trace *t)
 			return ret;
 		}
 		t->loaded = true;
-		t->loader.in_process = t->o.in_process;
+		t->loader.in_process = t->o.in_process && (t->o.pid || t->o.cmd);
 	}
 	sa.sa_handler = on_stop;
 	sigaction(SIGINT, &sa, NULL);
@@ -271,6 +272,8 @@ static int start(struct trace *t)
 	}
 	if (t->loader.in_process && t->o.pid)
 		start_in_process(t, t->o.pid, 0);
+	/* Every process: those running now before the kernel's sites count them. */
+	st_inproc_poll(&t->loader, &t->compiled, t->o.quiet);
 	if (t->loaded) {
 		ret = st_loader_attach(&t->loader, &t->compiled,
 				       t->child	  ? t->child
@@ -337,6 +340,7 @@ static int run(struct trace *t)
 		.fmt = t->o.fmt,
 		.pid = t->o.pid,
 		.verbose = t->o.verbose,
+		.quiet = t->o.quiet,
 	};
 	struct st_stream stream;
 	int ret;
@@ -396,6 +400,7 @@ static int run(struct trace *t)
 
 static void trace_fini(struct trace *t)
 {
+	st_inproc_poll_free();
 	if (t->release_fd >= 0)
 		close(t->release_fd);
 	if (t->child > 0 && !t->reaped) {

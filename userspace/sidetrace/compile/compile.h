@@ -108,6 +108,11 @@ struct st_compiled {
 	uint32_t events_size;
 	/* -c: the command's descendants are traced too; set by the caller. */
 	bool follow;
+	/*
+	 * --in-process of every process: the side: sites skip the processes
+	 * whose engine runs the probes (st_inproc_tgids); set by the caller.
+	 */
+	bool inproc_all;
 	/* Every process traced (system-wide, serve): a traced file replaced on disk is
 	 * attached again (runtime/replaced.h); set by the caller. */
 	bool reattach;

@@ -339,7 +339,7 @@ int st_loader_attach(struct st_loader *l, const struct st_compiled *c, pid_t pid
 	for (k = 0, ret = 0; k < ST_NR_MAIN_PROGS && !ret; k++) {
 		for (i = 0; i < c->nr_probes; i++)
 			want[i] = st_loader_serving_prog(l, &c->probes[i]) == progs[k] &&
-				  !(l->in_process && st_inproc_can_serve(c, i));
+				  !(l->in_process && st_inproc_can_serve(&c->probes[i]));
 		ret = attach_prog(l, c, progs[k], want, NULL, err, errlen);
 	}
 	if (!ret)

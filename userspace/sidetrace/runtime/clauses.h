@@ -25,6 +25,7 @@ struct st_runner {
 	pid_t pid; /* -p: the traced process, or 0 */
 	bool exit_requested; /* an exit() ran */
 	bool verbose; /* -v: say what is lost as it happens */
+	bool quiet; /* -q: no hints, nor which processes run the probes themselves */
 	int child_status; /* -c: the command's wait status, once reaped */
 	size_t nr_entries; /* entries of all maps before END, then as printed */
 };

@@ -22,11 +22,11 @@
 #include "runtime/inproc_client.h"
 #include "runtime/loader.h"
 
-bool st_inproc_can_serve(const struct st_compiled *c, uint32_t p)
+bool st_inproc_can_serve(const struct st_compiled_probe *p)
 {
-	const struct st_event *ev = c->probes[p].event;
+	const struct st_event *ev = p->event;
 
-	return ev && ev->view == ST_VIEW_SIDE && ev->has_side && !c->probes[p].cfg.stacks;
+	return ev && ev->view == ST_VIEW_SIDE && ev->has_side && !p->cfg.stacks;
 }
 
 static void shm_params(const struct st_compiled *c, struct st_shm_params *sp)
@@ -179,7 +179,7 @@ int st_inproc_start(struct st_loader *l, const struct st_compiled *c, pid_t pid,
 	ip->pid = pid;
 	ip->fd = -1;
 	for (i = 0; i < c->nr_probes; i++)
-		ip->served[i] = st_inproc_can_serve(c, i);
+		ip->served[i] = st_inproc_can_serve(&c->probes[i]);
 	shm_params(c, &ip->params);
 	ret = make_memory(ip, &memfd);
 	if (ret) {
@@ -203,6 +203,7 @@ int st_inproc_start(struct st_loader *l, const struct st_compiled *c, pid_t pid,
 		goto fail;
 	}
 	ip->nr_events = reply.nr_events;
+	ip->next = l->inproc;
 	l->inproc = ip;
 	goto cleanup;
 fail:
@@ -216,24 +217,30 @@ cleanup:
 
 void st_inproc_stop(struct st_inproc *ip)
 {
-	if (ip)
+	for (; ip; ip = ip->next)
 		__atomic_store_n(&((struct st_shm_hdr *)ip->shm)->stopped, 1, __ATOMIC_RELEASE);
 }
 
 bool st_inproc_exit_requested(const struct st_inproc *ip)
 {
-	return ip &&
-	       __atomic_load_n(&((struct st_shm_hdr *)ip->shm)->exit_requested, __ATOMIC_RELAXED);
+	for (; ip; ip = ip->next)
+		if (__atomic_load_n(&((struct st_shm_hdr *)ip->shm)->exit_requested,
+				    __ATOMIC_RELAXED))
+			return true;
+	return false;
 }
 
 void st_inproc_close(struct st_inproc *ip)
 {
-	if (!ip)
-		return;
-	if (ip->fd >= 0)
-		st_ip_detach(ip->fd);
-	if (ip->shm)
-		munmap(ip->shm, ip->lay.size);
-	free(ip->served);
-	free(ip);
+	struct st_inproc *next;
+
+	for (; ip; ip = next) {
+		next = ip->next;
+		if (ip->fd >= 0)
+			st_ip_detach(ip->fd);
+		if (ip->shm)
+			munmap(ip->shm, ip->lay.size);
+		free(ip->served);
+		free(ip);
+	}
 }

@@ -22,7 +22,9 @@
  */
 #define ST_INPROC_WAIT_MS 5000
 
+/* One process's session; a session may hold several (next). */
 struct st_inproc {
+	struct st_inproc *next;
 	pid_t pid;
 	int fd; /* the agent's connection: the session lasts as long */
 	char *shm;
@@ -33,27 +35,35 @@ struct st_inproc {
 	uint32_t nr_events; /* descriptions the process hooked */
 };
 
-/* Whether probe p of c can run in a process: a side: probe of a SIDE event. */
-bool st_inproc_can_serve(const struct st_compiled *c, uint32_t p);
+/* Whether probe p can run in a process: a side: probe of a SIDE event, without stacks. */
+bool st_inproc_can_serve(const struct st_compiled_probe *p);
 
 struct st_loader;
 
 /*
  * Hands c to pid's engine, with the plain values stored so far in l's
  * maps, trying to reach its agent for wait_ms (a -c command starting up).
- * 0 with l->inproc set, or a negative errno with a message in err:
+ * 0 with the process added to l->inproc, or a negative errno with a message in err:
  * -ECONNREFUSED means the process has no agent (no SIDE runtime).
  */
 int st_inproc_start(struct st_loader *l, const struct st_compiled *c, pid_t pid, int wait_ms,
 		    char *err, size_t errlen);
 
-/* Later events are neither counted nor sent (as st_loader_stop()). */
+/*
+ * --in-process of every process (l->inproc_all): every 250 ms, gives the
+ * program to the processes whose agent showed up since (inproc_all.c),
+ * saying so unless quiet. Each pid is tried once.
+ */
+void st_inproc_poll(struct st_loader *l, const struct st_compiled *c, bool quiet);
+void st_inproc_poll_free(void);
+
+/* Later events are neither counted nor sent in any of the list's processes (st_loader_stop()). */
 void st_inproc_stop(struct st_inproc *ip);
 
-/* Ends the session (the engine unregisters) and frees ip; NULL is fine. */
+/* Ends the sessions of the list (each engine unregisters) and frees them; NULL is fine. */
 void st_inproc_close(struct st_inproc *ip);
 
-/* True once a probe in the process ran exit(). */
+/* True once a probe in one of the list's processes ran exit(). */
 bool st_inproc_exit_requested(const struct st_inproc *ip);
 
 /* Value i (of nr per slot) of the per-CPU array at off, of slot s. */

@@ -3,8 +3,9 @@
  * What a process's engine counted, read as the kernel's maps are read:
  * its per-CPU slots are more CPUs of st_flat and st_counters, its hashes
  * more keys of st_aggr and st_values (equal keys merge in the dump), and
- * clear() and zero() reach them too. Every function takes NULL: no
- * in-process session, nothing to add.
+ * clear() and zero() reach them too. Each function takes the list of
+ * the session's processes (st_inproc.next), in order; NULL: none, nothing
+ * to add.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -15,39 +16,43 @@
 
 uint32_t st_inproc_nr_slots(const struct st_inproc *ip)
 {
-	return ip ? ip->params.nr_slots : 0;
+	uint32_t n = 0;
+
+	for (; ip; ip = ip->next)
+		n += ip->params.nr_slots;
+	return n;
 }
 
-/* The slot's st_val of each CPU slot into out[nr_slots]. */
+/* The slot's st_val of each CPU slot of each process into out[], in order. */
 void st_inproc_flat(const struct st_inproc *ip, uint32_t slot, struct st_val *out)
 {
 	uint32_t s;
 
-	if (!ip || slot >= ip->params.nr_flat)
-		return;
-	for (s = 0; s < ip->params.nr_slots; s++)
-		memcpy(&out[s],
-		       st_inproc_percpu(ip, ip->lay.flat, sizeof(*out), ip->params.nr_flat, s,
-					slot),
-		       sizeof(*out));
+	for (; ip; out += ip->params.nr_slots, ip = ip->next)
+		for (s = 0; slot < ip->params.nr_flat && s < ip->params.nr_slots; s++)
+			memcpy(&out[s],
+			       st_inproc_percpu(ip, ip->lay.flat, sizeof(*out), ip->params.nr_flat,
+						s, slot),
+			       sizeof(*out));
 }
 
-/* Zeroes the slot in every CPU slot; true if it had counted something. */
+/* Zeroes the slot in every CPU slot of every process; true if it had counted something. */
 bool st_inproc_flat_zero(const struct st_inproc *ip, uint32_t slot)
 {
 	bool counted = false;
 	struct st_val *v;
 	uint32_t s;
 
-	if (!ip || slot >= ip->params.nr_flat)
-		return false;
-	for (s = 0; s < ip->params.nr_slots; s++) {
-		v = st_inproc_percpu(ip, ip->lay.flat, sizeof(*v), ip->params.nr_flat, s, slot);
-		counted |= __atomic_load_n(&v->count, __ATOMIC_RELAXED) != 0;
-		__atomic_store_n(&v->count, 0, __ATOMIC_RELAXED);
-		__atomic_store_n(&v->sum, 0, __ATOMIC_RELAXED);
-		__atomic_store_n(&v->min, 0, __ATOMIC_RELAXED);
-		__atomic_store_n(&v->max, 0, __ATOMIC_RELAXED);
+	for (; ip; ip = ip->next) {
+		for (s = 0; slot < ip->params.nr_flat && s < ip->params.nr_slots; s++) {
+			v = st_inproc_percpu(ip, ip->lay.flat, sizeof(*v), ip->params.nr_flat, s,
+					     slot);
+			counted |= __atomic_load_n(&v->count, __ATOMIC_RELAXED) != 0;
+			__atomic_store_n(&v->count, 0, __ATOMIC_RELAXED);
+			__atomic_store_n(&v->sum, 0, __ATOMIC_RELAXED);
+			__atomic_store_n(&v->min, 0, __ATOMIC_RELAXED);
+			__atomic_store_n(&v->max, 0, __ATOMIC_RELAXED);
+		}
 	}
 	return counted;
 }
@@ -56,15 +61,15 @@ void st_inproc_counters(const struct st_inproc *ip, uint64_t *totals, uint32_t n
 {
 	uint32_t s, i, n;
 
-	if (!ip)
-		return;
-	n = ip->params.nr_probes * ST_NR_COUNTERS;
-	for (s = 0; s < ip->params.nr_slots; s++)
-		for (i = 0; i < nr && i < n; i++)
-			totals[i] += __atomic_load_n(
-				(uint64_t *)st_inproc_percpu(ip, ip->lay.counters, sizeof(uint64_t),
-							     n, s, i),
-				__ATOMIC_RELAXED);
+	for (; ip; ip = ip->next) {
+		n = ip->params.nr_probes * ST_NR_COUNTERS;
+		for (s = 0; s < ip->params.nr_slots; s++)
+			for (i = 0; i < nr && i < n; i++)
+				totals[i] += __atomic_load_n(
+					(uint64_t *)st_inproc_percpu(ip, ip->lay.counters,
+								     sizeof(uint64_t), n, s, i),
+					__ATOMIC_RELAXED);
+	}
 }
 
 /* One of the two hashes: aggregations, or plain values. */
@@ -120,12 +125,14 @@ cleanup:
 int st_inproc_dump(const struct st_inproc *ip, const struct st_compiled *c, int map_id,
 		   struct dump *d)
 {
-	int ret;
+	int ret = 0;
 
-	if (!ip)
-		return 0;
-	ret = dump_hash(ip, c, false, map_id, d);
-	return ret ? ret : dump_hash(ip, c, true, map_id, d);
+	for (; ip && !ret; ip = ip->next) {
+		ret = dump_hash(ip, c, false, map_id, d);
+		if (!ret)
+			ret = dump_hash(ip, c, true, map_id, d);
+	}
+	return ret;
 }
 
 /* Deletes, or zeroes, the keys of map_id (all: -1) in one hash. */
@@ -161,20 +168,29 @@ cleanup:
 int st_inproc_reset_keys(const struct st_inproc *ip, const struct st_compiled *c, int map_id,
 			 bool zero)
 {
-	int ret;
+	int ret = 0;
 
-	if (!ip)
-		return 0;
-	ret = reset_hash(ip, c, false, map_id, zero);
-	return ret ? ret : reset_hash(ip, c, true, map_id, zero);
+	for (; ip && !ret; ip = ip->next) {
+		ret = reset_hash(ip, c, false, map_id, zero);
+		if (!ret)
+			ret = reset_hash(ip, c, true, map_id, zero);
+	}
+	return ret;
 }
 
 int st_inproc_consume(const struct st_inproc *ip,
 		      int (*cb)(void *ctx, const void *data, uint32_t len), void *ctx)
 {
-	if (!ip)
-		return 0;
-	return st_shm_ring_consume((void *)(ip->shm + ip->lay.ring), ip->params.ring_size, cb, ctx);
+	int n = 0, ret;
+
+	for (; ip; ip = ip->next) {
+		ret = st_shm_ring_consume((void *)(ip->shm + ip->lay.ring), ip->params.ring_size,
+					  cb, ctx);
+		if (ret < 0)
+			return ret;
+		n += ret;
+	}
+	return n;
 }
 
 void st_inproc_elem_agg(const struct st_inproc *ip, const struct st_map_cfg *mc, const void *key,
@@ -185,17 +201,17 @@ void st_inproc_elem_agg(const struct st_inproc *ip, const struct st_map_cfg *mc,
 	const struct st_val *v;
 	uint32_t s;
 
-	if (!ip)
-		return;
 	if (mc->flags & ST_MAPF_FLAT) {
 		st_inproc_flat(ip, mc->flat_base, out);
 		return;
 	}
-	h = hash_of(ip, false, &g);
-	for (s = 0; s < g->nr_values; s++) {
-		v = st_shm_hash_lookup(g, h, key, s);
-		if (v)
-			memcpy(&out[s], v, sizeof(*v));
+	for (; ip; out += ip->params.nr_slots, ip = ip->next) {
+		h = hash_of(ip, false, &g);
+		for (s = 0; s < g->nr_values; s++) {
+			v = st_shm_hash_lookup(g, h, key, s);
+			if (v)
+				memcpy(&out[s], v, sizeof(*v));
+		}
 	}
 }
 
@@ -205,13 +221,15 @@ bool st_inproc_elem_value(const struct st_inproc *ip, const void *key, struct st
 	struct st_shm_hash *h;
 	const struct st_value *v;
 
-	if (!ip)
-		return false;
-	h = hash_of(ip, true, &g);
-	v = st_shm_hash_lookup(g, h, key, 0);
-	if (v)
-		memcpy(out, v, sizeof(*out));
-	return v;
+	for (; ip; ip = ip->next) {
+		h = hash_of(ip, true, &g);
+		v = st_shm_hash_lookup(g, h, key, 0);
+		if (v) {
+			memcpy(out, v, sizeof(*out));
+			return true;
+		}
+	}
+	return false;
 }
 
 int st_inproc_elem_write(const struct st_inproc *ip, const void *key, const struct st_value *v)
@@ -219,10 +237,13 @@ int st_inproc_elem_write(const struct st_inproc *ip, const void *key, const stru
 	const struct st_shm_hash_geom *g;
 	struct st_shm_hash *h;
 
-	if (!ip)
-		return 0;
-	h = hash_of(ip, true, &g);
-	return st_shm_hash_update(g, h, key, v, 0, ST_SHM_ANY);
+	int ret = 0;
+
+	for (; ip && !ret; ip = ip->next) {
+		h = hash_of(ip, true, &g);
+		ret = st_shm_hash_update(g, h, key, v, 0, ST_SHM_ANY);
+	}
+	return ret;
 }
 
 void st_inproc_elem_delete(const struct st_inproc *ip, bool plain, const void *key)
@@ -230,8 +251,8 @@ void st_inproc_elem_delete(const struct st_inproc *ip, bool plain, const void *k
 	const struct st_shm_hash_geom *g;
 	struct st_shm_hash *h;
 
-	if (!ip)
-		return;
-	h = hash_of(ip, plain, &g);
-	st_shm_hash_delete(g, h, key);
+	for (; ip; ip = ip->next) {
+		h = hash_of(ip, plain, &g);
+		st_shm_hash_delete(g, h, key);
+	}
 }

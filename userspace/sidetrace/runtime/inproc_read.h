@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The in-process engine's counts, for the readers of the kernel's maps
- * (inproc_read.c). NULL for ip: no in-process session, nothing added.
+ * The in-process engines' counts, for the readers of the kernel's maps
+ * (inproc_read.c). ip is the list of the session's processes; NULL: none,
+ * nothing added. Per-CPU values come process after process.
  */
 #ifndef SIDETRACE_RUNTIME_INPROC_READ_H
 #define SIDETRACE_RUNTIME_INPROC_READ_H
@@ -12,7 +13,7 @@
 #include "runtime/dump.h"
 #include "runtime/inproc.h"
 
-/* CPU slots of each per-CPU value: 0 without a session. */
+/* CPU slots of each per-CPU value, over every process: 0 without one. */
 uint32_t st_inproc_nr_slots(const struct st_inproc *ip);
 
 /* st_flat slot's values, one per CPU slot, into out[st_inproc_nr_slots()]. */

@@ -65,6 +65,7 @@ static int make_site(const struct st_loader *l, const struct st_compiled_probe *
 
 	memset(site, 0, sizeof(*site));
 	st_ro_strings_site(&l->ro, idx, site);
+	site->side = l->inproc_all && st_inproc_can_serve(p);
 	if (p->count_only) {
 		site->nr_counts = p->nr_counts;
 		memcpy(site->counts, p->counts, sizeof(site->counts));
@@ -137,6 +138,11 @@ static int configure(struct st_loader *l, const struct st_compiled *c)
 		err = bpf_map__set_max_entries(skel->maps.st_events, events);
 	if (err)
 		return err;
+	if (c->inproc_all)
+		err = bpf_map__set_max_entries(skel->maps.st_inproc_tgids, ST_MAX_INPROC);
+	if (err)
+		return err;
+	skel->rodata->st_inproc_excl = c->inproc_all;
 	/* Wake the collector early enough that a burst never fills the buffer. */
 	skel->rodata->st_events_wakeup = events / 8;
 	memcpy((void *)skel->rodata->st_maps, c->maps, sizeof(c->maps));
@@ -460,6 +466,7 @@ int st_loader_load(struct st_loader *l, const struct st_compiled *c, char *err, 
 	}
 	l->multi = st_uprobe_multi_supported();
 	l->follow = c->follow;
+	l->inproc_all = c->inproc_all;
 	/*
 	 * Strings need the sleepable fault-in program; a kernel without
 	 * sleepable uprobe programs refuses it, and then strings whose page
@@ -485,6 +492,17 @@ int st_loader_load(struct st_loader *l, const struct st_compiled *c, char *err, 
 		return -ENOMEM;
 	}
 	return write_config(l, c, err, errlen);
+}
+
+int st_loader_inproc_exclude(const struct st_loader *l, pid_t pid, bool on)
+{
+	int fd = bpf_map__fd(l->skel->maps.st_inproc_tgids);
+	__u32 key = pid;
+	__u8 one = 1;
+
+	if (on)
+		return bpf_map_update_elem(fd, &key, &one, BPF_ANY) ? -errno : 0;
+	return bpf_map_delete_elem(fd, &key) ? -errno : 0;
 }
 
 bool st_loader_exit_requested(const struct st_loader *l)

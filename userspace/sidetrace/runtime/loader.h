@@ -70,9 +70,12 @@ struct st_loader {
 	pid_t pid; /* what the probes are attached to, -1: all */
 	/*
 	 * --in-process: the side: probes that a process's engine can serve
-	 * are not attached in the kernel; inproc is that process's session.
+	 * are not attached in the kernel (-p, -c: in_process), or are, and
+	 * skip the processes that serve them (every process: inproc_all);
+	 * inproc lists the processes' sessions.
 	 */
 	bool in_process;
+	bool inproc_all;
 	struct st_inproc *inproc;
 	bool follow; /* -c: the command's descendants too (follow.h) */
 	struct st_ro_strings ro; /* strings the programs key by address */
@@ -144,6 +147,12 @@ int st_loader_attach_gen(struct st_loader *l, const struct st_compiled *c,
  * system call where the kernel can. 0 or a negative errno.
  */
 int st_map_lookup_all(int fd, void *vals, size_t size, uint32_t n);
+
+/*
+ * --in-process of every process: the kernel's side: sites skip pid's
+ * events (on), or count them again (off). 0 or a negative errno.
+ */
+int st_loader_inproc_exclude(const struct st_loader *l, pid_t pid, bool on);
 
 /* True once a probe ran exit(). */
 bool st_loader_exit_requested(const struct st_loader *l);

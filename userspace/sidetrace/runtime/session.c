@@ -17,6 +17,7 @@
 
 #include "runtime/replaced.h"
 #include "runtime/stacks.h"
+#include "runtime/inproc.h"
 #include "runtime/session.h"
 #include "util/escape.h"
 
@@ -165,6 +166,9 @@ int st_session_loop(struct st_runner *r, struct st_loader *l, struct st_stream *
 			break;
 		if (l)
 			st_replaced_poll(l, r->compiled);
+		/* --in-process of every process: the processes started since. */
+		if (l)
+			st_inproc_poll(l, r->compiled, r->quiet);
 		/* Announced processes whose record was lost to a full buffer. */
 		if (l && st_compiled_wants_maps(r->compiled))
 			st_stacks_poll(l);

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: MIT
+/*
+ * --in-process of every process: the agents listening now (their
+ * abstract sockets in /proc/net/unix), each given the program as it
+ * shows up. The kernel's side: sites keep counting every process, but
+ * skip one as soon as it is about to run the probes itself: its pid goes
+ * into st_inproc_tgids before its engine attaches, and out again if it
+ * does not (a few events in between are lost rather than counted twice).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "runtime/inproc.h"
+#include "runtime/loader.h"
+#include "util/escape.h"
+
+#define RESCAN_NS (250 * 1000 * 1000ULL)
+
+/* The pids that were tried, whichever way it went: each is tried once. */
+struct st_inproc_seen {
+	pid_t *pids;
+	size_t nr, cap;
+	uint64_t next_scan;
+};
+
+static struct st_inproc_seen seen;
+
+static bool tried(pid_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < seen.nr; i++)
+		if (seen.pids[i] == pid)
+			return true;
+	return false;
+}
+
+static bool remember(pid_t pid)
+{
+	pid_t *p;
+
+	if (seen.nr == seen.cap) {
+		p = realloc(seen.pids, (seen.cap ? 2 * seen.cap : 64) * sizeof(*p));
+		if (!p)
+			return false;
+		seen.pids = p;
+		seen.cap = seen.cap ? 2 * seen.cap : 64;
+	}
+	seen.pids[seen.nr++] = pid;
+	return true;
+}
+
+/* Whether pid maps the object of one of the probes an engine can serve. */
+static bool maps_a_target(const struct st_compiled *c, pid_t pid)
+{
+	char path[64], line[4096], *file, real[4096];
+	bool found = false;
+	uint32_t i;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
+	f = fopen(path, "re");
+	while (f && !found && fgets(line, sizeof(line), f)) {
+		file = strchr(line, '/');
+		if (!file)
+			continue;
+		file[strcspn(file, "\n")] = '\0';
+		for (i = 0; i < c->nr_probes && !found; i++)
+			found = st_inproc_can_serve(&c->probes[i]) &&
+				realpath(c->probes[i].event->path, real) && !strcmp(real, file);
+	}
+	if (f)
+		fclose(f);
+	return found;
+}
+
+/*
+ * Gives pid's agent the program; says how it went unless quiet. A
+ * process gone meanwhile is no news.
+ */
+static void try_pid(struct st_loader *l, const struct st_compiled *c, pid_t pid, bool quiet)
+{
+	char err[512];
+	int ret;
+
+	if (!remember(pid) || !maps_a_target(c, pid))
+		return;
+	ret = st_loader_inproc_exclude(l, pid, true);
+	if (!ret)
+		ret = st_inproc_start(l, c, pid, 0, err, sizeof(err));
+	else
+		snprintf(err, sizeof(err), "cannot hand pid %d to its engine: %s", pid,
+			 strerror(-ret));
+	if (ret) {
+		st_loader_inproc_exclude(l, pid, false);
+		if (!kill(pid, 0))
+			st_errorf("%s: the side: probes of pid %d run in the kernel", err, pid);
+	} else if (!quiet) {
+		st_errorf("pid %d runs the side: probes in the process", pid);
+	}
+}
+
+/* The pid of a /proc/net/unix line's path "@sidetrace-inproc.PID", or 0. */
+static pid_t agent_of(const char *line)
+{
+	const char *at = strrchr(line, '@');
+	int pid, n = 0;
+
+	if (!at || sscanf(at, "@" ST_IP_SOCK_FMT "%n", &pid, &n) != 1 || at[n] != '\n' || pid <= 0)
+		return 0;
+	return pid;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+void st_inproc_poll(struct st_loader *l, const struct st_compiled *c, bool quiet)
+{
+	char line[512];
+	FILE *f;
+	pid_t pid;
+
+	if (!l->inproc_all || now_ns() < seen.next_scan)
+		return;
+	seen.next_scan = now_ns() + RESCAN_NS;
+	f = fopen("/proc/net/unix", "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		pid = agent_of(line);
+		if (pid && pid != getpid() && !tried(pid))
+			try_pid(l, c, pid, quiet);
+	}
+	fclose(f);
+}
+
+void st_inproc_poll_free(void)
+{
+	free(seen.pids);
+	memset(&seen, 0, sizeof(seen));
+}
