@@ -23,38 +23,88 @@
 
 #define RESCAN_NS (250 * 1000 * 1000ULL)
 
-/* The pids that were tried, whichever way it went: each is tried once. */
-struct st_inproc_seen {
-	pid_t *pids;
-	size_t nr, cap;
-	uint64_t next_scan;
+/*
+ * The processes tried, whichever way it went: each is tried once, by pid
+ * and start time. One that is gone is forgotten, and its pid no longer
+ * skipped by the kernel: a new process may have it.
+ */
+struct st_tried {
+	pid_t pid;
+	bool excluded; /* in st_inproc_tgids */
+	unsigned long long start; /* its start time, /proc/PID/stat field 22 */
 };
 
-static struct st_inproc_seen seen;
+static struct {
+	struct st_tried *procs;
+	size_t nr, cap;
+	uint64_t next_scan;
+} seen;
+
+/* pid's start time in clock ticks since boot; 0 if it is gone. */
+static unsigned long long start_time(pid_t pid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long t = 0;
+	FILE *f;
+	int i;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	/* After the comm's last ')': field 3 on. */
+	if (fgets(buf, sizeof(buf), f) && (p = strrchr(buf, ')'))) {
+		for (i = 3, p++; i < 22 && p; i++)
+			p = strchr(p + 1, ' ');
+		if (p)
+			t = strtoull(p + 1, NULL, 10);
+	}
+	fclose(f);
+	return t;
+}
 
 static bool tried(pid_t pid)
 {
 	size_t i;
 
 	for (i = 0; i < seen.nr; i++)
-		if (seen.pids[i] == pid)
+		if (seen.procs[i].pid == pid)
 			return true;
 	return false;
 }
 
-static bool remember(pid_t pid)
+static struct st_tried *remember(pid_t pid)
 {
-	pid_t *p;
+	struct st_tried *p;
 
 	if (seen.nr == seen.cap) {
-		p = realloc(seen.pids, (seen.cap ? 2 * seen.cap : 64) * sizeof(*p));
+		p = realloc(seen.procs, (seen.cap ? 2 * seen.cap : 64) * sizeof(*p));
 		if (!p)
-			return false;
-		seen.pids = p;
+			return NULL;
+		seen.procs = p;
 		seen.cap = seen.cap ? 2 * seen.cap : 64;
 	}
-	seen.pids[seen.nr++] = pid;
-	return true;
+	p = &seen.procs[seen.nr++];
+	*p = (struct st_tried){.pid = pid, .start = start_time(pid)};
+	return p;
+}
+
+/* Forgets the processes gone (or whose pid is another's now). */
+static void forget_gone(struct st_loader *l)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < seen.nr; i++) {
+		struct st_tried *t = &seen.procs[i];
+
+		if (start_time(t->pid) == t->start) {
+			seen.procs[n++] = *t;
+			continue;
+		}
+		if (t->excluded)
+			st_loader_inproc_exclude(l, t->pid, false);
+	}
+	seen.nr = n;
 }
 
 /* Whether pid maps the object of one of the probes an engine can serve. */
@@ -87,10 +137,11 @@ static bool maps_a_target(const struct st_compiled *c, pid_t pid)
  */
 static void try_pid(struct st_loader *l, const struct st_compiled *c, pid_t pid, bool quiet)
 {
+	struct st_tried *t = remember(pid);
 	char err[512];
 	int ret;
 
-	if (!remember(pid) || !maps_a_target(c, pid))
+	if (!t || !t->start || !maps_a_target(c, pid))
 		return;
 	ret = st_loader_inproc_exclude(l, pid, true);
 	if (!ret)
@@ -98,8 +149,10 @@ static void try_pid(struct st_loader *l, const struct st_compiled *c, pid_t pid,
 	else
 		snprintf(err, sizeof(err), "cannot hand pid %d to its engine: %s", pid,
 			 strerror(-ret));
+	t->excluded = !ret;
 	if (ret) {
 		st_loader_inproc_exclude(l, pid, false);
+		t->excluded = false;
 		if (!kill(pid, 0))
 			st_errorf("%s: the side: probes of pid %d run in the kernel", err, pid);
 	} else if (!quiet) {
@@ -135,6 +188,7 @@ void st_inproc_poll(struct st_loader *l, const struct st_compiled *c, bool quiet
 	if (!l->inproc_all || now_ns() < seen.next_scan)
 		return;
 	seen.next_scan = now_ns() + RESCAN_NS;
+	forget_gone(l);
 	f = fopen("/proc/net/unix", "re");
 	if (!f)
 		return;
@@ -148,6 +202,6 @@ void st_inproc_poll(struct st_loader *l, const struct st_compiled *c, bool quiet
 
 void st_inproc_poll_free(void)
 {
-	free(seen.pids);
+	free(seen.procs);
 	memset(&seen, 0, sizeof(seen));
 }
