@@ -34,7 +34,7 @@ int sidetrace_fork(void *ctx)
 		return 0;
 	if (bpf_probe_read_kernel(&child, sizeof(child), ctx + st_fork_child_pid_off))
 		return 0;
-	if (bpf_map_update_elem(&st_followed, &child, &one, BPF_ANY))
+	if ((int)bpf_map_update_elem(&st_followed, &child, &one, BPF_ANY))
 		__sync_fetch_and_add(&st_follow_lost, 1);
 	return 0;
 }

@@ -411,7 +411,7 @@ static __always_inline void want_maps(__u32 tgid)
 	bpf_get_current_comm(&comm8, sizeof(comm8));
 	seen = bpf_map_lookup_elem(&st_stack_pids, &tgid);
 	if ((!seen || *seen != comm8) &&
-	    !bpf_map_update_elem(&st_stack_pids, &tgid, &comm8, BPF_ANY)) {
+	    !(int)bpf_map_update_elem(&st_stack_pids, &tgid, &comm8, BPF_ANY)) {
 		struct st_rec_hdr h = {.kind = ST_REC_STACK_PID, .pid = tgid};
 
 		bpf_ringbuf_output(&st_events, &h, sizeof(h), 0);

@@ -251,9 +251,12 @@ struct {
 
 /*
  * The counter of a failed insert: a full map's (E2BIG), or another
- * error's, kept in st_map_err.
+ * error's, kept in st_map_err. err is an int: before 6.4 ("bpf: return
+ * long from bpf_map_ops funcs") a map's update returned int, and the
+ * verifier calls it directly, so the upper half of the result is
+ * undefined (6.1 leaves -EEXIST as 0xffffffef).
  */
-static __always_inline __u32 insert_failed(long err)
+static __always_inline __u32 insert_failed(int err)
 {
 	if (err == -7 /* E2BIG */)
 		return ST_C_MAP_FULL;
@@ -271,12 +274,13 @@ static __always_inline void *lookup_or_try_init(void *map, const void *key, cons
 						__u32 *why)
 {
 	void *val;
-	long err;
+	int err;
 
 	val = bpf_map_lookup_elem(map, key);
 	if (val)
 		return val;
-	err = bpf_map_update_elem(map, key, init, BPF_NOEXIST);
+	/* Its low half only: see insert_failed(). */
+	err = (int)bpf_map_update_elem(map, key, init, BPF_NOEXIST);
 	if (err && err != -17 /* EEXIST */) {
 		*why = insert_failed(err);
 		return NULL;

@@ -30,7 +30,7 @@ __noinline int st_value_op(struct st_scratch *s, __u32 op, __u32 map_id, __s64 v
 	struct st_scratch *ms;
 	__u32 slot, why = ST_C_MAP_FULL;
 	struct st_value *val;
-	long err;
+	int err;
 	bool str;
 
 	if (!s || !mc)
@@ -60,7 +60,8 @@ __noinline int st_value_op(struct st_scratch *s, __u32 op, __u32 map_id, __s64 v
 		/* The value, too, as a map value for 6.1 (ms is s). */
 		if (!str)
 			*(__s64 *)ms->vstr.b = v;
-		err = bpf_map_update_elem(&st_values, ms->key, &ms->vstr, BPF_ANY);
+		/* Its low half only: see insert_failed(). */
+		err = (int)bpf_map_update_elem(&st_values, ms->key, &ms->vstr, BPF_ANY);
 		if (err)
 			count(probe, insert_failed(err));
 		break;
