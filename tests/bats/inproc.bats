@@ -157,3 +157,25 @@ mapped() { # pid
 	grep -qx "@\[0\]: $((4 * N))" "$BATS_TEST_TMPDIR/st.txt"
 	grep -qx "@\[1\]: $((4 * N))" "$BATS_TEST_TMPDIR/st.txt"
 }
+
+@test "serve --in-process: a process's own counts reach the scrape, exactly" {
+	local log="$BATS_TEST_TMPDIR/serve.log" addr i
+	start_app "$BATS_TEST_TMPDIR/app.txt" "$APPBIN" -w "$BATS_TEST_TMPDIR/go" threads "$N"
+	"$SIDETRACE" serve --in-process --listen 127.0.0.1:0 \
+		-e "side:$APPBIN:fk:tick { @ticks[args.who] = count(); }" > "$log" 2>&1 &
+	SERVE_PID=$!
+	for i in $(seq 100); do
+		addr=$(sed -n 's|^Serving .* at http://\(.*\)/metrics$|\1|p' "$log")
+		[ -n "$addr" ] && break
+		sleep 0.1
+	done
+	cat "$log"
+	grep -q "pid $APP_PID runs the side: probes in the process" "$log"
+	touch "$BATS_TEST_TMPDIR/go"
+	wait "$APP"
+	run curl -sf "http://$addr/metrics"
+	kill -TERM $SERVE_PID
+	wait $SERVE_PID
+	echo "$output"
+	[[ "$output" == *"sidetrace_ticks_total{who=\"0\"} $((4 * N))"* ]]
+}

@@ -29,6 +29,7 @@
 #include "runtime/clauses.h"
 #include "runtime/exporter.h"
 #include "runtime/http.h"
+#include "runtime/inproc.h"
 #include "runtime/loader.h"
 #include "runtime/session.h"
 #include "runtime/stream.h"
@@ -49,6 +50,7 @@ struct unit {
 struct serve {
 	const char *listen;
 	bool verbose;
+	bool in_process; /* --in-process */
 	struct unit *units;
 	size_t nr_units;
 	struct st_exporter exporter;
@@ -62,13 +64,16 @@ static volatile sig_atomic_t stop;
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: sidetrace serve [--listen ADDR:PORT] [-v] [-e PROGRAM]... [FILE|DIR]...\n"
+		"Usage: sidetrace serve [--listen ADDR:PORT] [--in-process] [-v] [-e PROGRAM]...\n"
+		"                       [FILE|DIR]...\n"
 		"Run programs system-wide and serve their maps to Prometheus at /metrics.\n"
 		"\n"
 		"  -e PROGRAM          a program's text (may repeat)\n"
 		"  FILE                a program file\n"
 		"  DIR                 every *.st file of the directory, by name\n"
 		"  --listen ADDR:PORT  where to serve (default %s; port 0: any free one)\n"
+		"  --in-process        the side: probes run in the processes' SIDE runtime,\n"
+		"                      where it has its agent (sidetrace(1))\n"
 		"  -v                  verbose: show libbpf's and the kernel's messages\n"
 		"  -h, --help          this help\n"
 		"\n"
@@ -163,6 +168,7 @@ static int parse_options(int argc, char **argv, struct serve *s)
 	static const struct option longopts[] = {
 		{"help", no_argument, NULL, 'h'},
 		{"listen", required_argument, NULL, 'l'},
+		{"in-process", no_argument, NULL, 'I'},
 		{NULL, 0, NULL, 0},
 	};
 	size_t nr_e = 0, i;
@@ -179,6 +185,9 @@ static int parse_options(int argc, char **argv, struct serve *s)
 			break;
 		case 'l':
 			s->listen = optarg;
+			break;
+		case 'I':
+			s->in_process = true;
 			break;
 		case 'e':
 			if (add_unit(s, "program", strdup(optarg)))
@@ -232,6 +241,8 @@ static int build_unit(struct serve *s, struct unit *u)
 		ret = st_compile(u->prog, 0, &u->compiled, &diag);
 	/* serve traces every process for as long as it lives: through deploys too. */
 	u->compiled.reattach = true;
+	/* --in-process: each process that can runs the side: probes itself. */
+	u->compiled.inproc_all = s->in_process;
 	if (!ret)
 		ret = st_exporter_add(&s->exporter, u->name, u->prog, &u->compiled, &u->loader,
 				      &diag);
@@ -299,6 +310,9 @@ static int start_units(struct serve *s)
 		struct unit *u = &s->units[i];
 
 		ret = st_loader_load(&u->loader, &u->compiled, err, sizeof(err));
+		/* The processes running now, before the kernel's sites count them. */
+		if (!ret)
+			st_inproc_poll(&u->loader, &u->compiled, false);
 		if (!ret)
 			ret = st_loader_attach(&u->loader, &u->compiled, -1, err, sizeof(err));
 		if (ret < 0) {

@@ -400,7 +400,6 @@ static int run(struct trace *t)
 
 static void trace_fini(struct trace *t)
 {
-	st_inproc_poll_free();
 	if (t->release_fd >= 0)
 		close(t->release_fd);
 	if (t->child > 0 && !t->reaped) {

@@ -27,8 +27,9 @@
  * be: one per bucket that counted something, or one for the value. An
  * entry that zero() kept shows with zero counts. key is scratch space.
  */
-static int dump_flat(const struct st_loader *l, const struct st_compiled *c, uint32_t id,
-		     struct st_val *percpu, uint8_t *key, struct dump *d)
+static int dump_flat(const struct st_loader *l, const struct st_inproc *ip,
+		     const struct st_compiled *c, uint32_t id, struct st_val *percpu, uint8_t *key,
+		     struct dump *d)
 {
 	const struct st_map_cfg *mc = &c->maps[id];
 	struct st_key_hdr hdr = {.map_id = id};
@@ -45,8 +46,8 @@ static int dump_flat(const struct st_loader *l, const struct st_compiled *c, uin
 		if (bpf_map_lookup_elem(l->flat_fd, &slot, percpu))
 			return -errno;
 		/* A process's engine: more CPUs. */
-		st_inproc_flat(l->inproc, slot, percpu + l->ncpus);
-		st_val_combine(percpu, l->ncpus + st_inproc_nr_slots(l->inproc),
+		st_inproc_flat(ip, slot, percpu + l->ncpus);
+		st_val_combine(percpu, l->ncpus + st_inproc_nr_slots(ip),
 			       mc->flags & ST_MAPF_SIGNED, &val);
 		if (!val.count)
 			continue;
@@ -141,6 +142,8 @@ cleanup:
 static int dump_aggr(const struct st_loader *l, const struct st_compiled *c, int map_id,
 		     struct dump *d)
 {
+	/* One list of processes for the whole read: serve's may grow meanwhile. */
+	const struct st_inproc *ip = st_loader_inprocs(l);
 	struct key_hash hashes[NR_KEY_HASHES];
 	struct st_val *percpu;
 	uint8_t *key;
@@ -153,15 +156,15 @@ static int dump_aggr(const struct st_loader *l, const struct st_compiled *c, int
 	for (h = 0; h < NR_KEY_HASHES && !ret; h++)
 		ret = dump_hash(l, c, &hashes[h], map_id, true, d);
 	if (!ret)
-		ret = st_inproc_dump(l->inproc, c, map_id, d);
-	percpu = calloc(l->ncpus + st_inproc_nr_slots(l->inproc), sizeof(*percpu));
+		ret = st_inproc_dump(ip, c, map_id, d);
+	percpu = calloc(l->ncpus + st_inproc_nr_slots(ip), sizeof(*percpu));
 	key = calloc(1, d->key_size);
 	if (!ret && (!percpu || !key))
 		ret = -ENOMEM;
 	for (id = 0; !ret && id < c->nr_maps; id++) {
 		if (!(c->maps[id].flags & ST_MAPF_FLAT) || (map_id >= 0 && id != (uint32_t)map_id))
 			continue;
-		ret = dump_flat(l, c, id, percpu, key, d);
+		ret = dump_flat(l, ip, c, id, percpu, key, d);
 	}
 	if (ret)
 		st_dump_free(d);
@@ -511,7 +514,7 @@ static int zero_flat(const struct st_loader *l, const struct st_compiled *c, int
 			}
 			for (cpu = 0; cpu < l->ncpus; cpu++)
 				counted |= percpu[cpu].count != 0;
-			counted |= st_inproc_flat_zero(l->inproc, slot);
+			counted |= st_inproc_flat_zero(st_loader_inprocs(l), slot);
 		}
 		l->flat_kept[id] = keep && (counted || l->flat_kept[id]);
 	}
@@ -548,7 +551,7 @@ static int reset_keys(const struct st_loader *l, const struct st_compiled *c, in
 		}
 		st_dump_free(&d);
 	}
-	return ret ? ret : st_inproc_reset_keys(l->inproc, c, map_id, zero != NULL);
+	return ret ? ret : st_inproc_reset_keys(st_loader_inprocs(l), c, map_id, zero != NULL);
 }
 
 int st_maps_clear(const struct st_loader *l, const struct st_compiled *c, int map_id)

@@ -203,8 +203,9 @@ int st_inproc_start(struct st_loader *l, const struct st_compiled *c, pid_t pid,
 		goto fail;
 	}
 	ip->nr_events = reply.nr_events;
+	/* Whole before it is seen: serve's HTTP thread reads the list. */
 	ip->next = l->inproc;
-	l->inproc = ip;
+	__atomic_store_n(&l->inproc, ip, __ATOMIC_RELEASE);
 	goto cleanup;
 fail:
 	st_inproc_close(ip);
@@ -215,7 +216,7 @@ cleanup:
 	return ret;
 }
 
-void st_inproc_stop(struct st_inproc *ip)
+void st_inproc_stop(const struct st_inproc *ip)
 {
 	for (; ip; ip = ip->next)
 		__atomic_store_n(&((struct st_shm_hdr *)ip->shm)->stopped, 1, __ATOMIC_RELEASE);

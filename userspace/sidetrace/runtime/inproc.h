@@ -55,10 +55,13 @@ int st_inproc_start(struct st_loader *l, const struct st_compiled *c, pid_t pid,
  * saying so unless quiet. Each pid is tried once.
  */
 void st_inproc_poll(struct st_loader *l, const struct st_compiled *c, bool quiet);
-void st_inproc_poll_free(void);
+
+struct st_inproc_seen;
+/* What st_inproc_poll() kept of the processes it tried. */
+void st_inproc_seen_free(struct st_inproc_seen *seen);
 
 /* Later events are neither counted nor sent in any of the list's processes (st_loader_stop()). */
-void st_inproc_stop(struct st_inproc *ip);
+void st_inproc_stop(const struct st_inproc *ip);
 
 /* Ends the sessions of the list (each engine unregisters) and frees them; NULL is fine. */
 void st_inproc_close(struct st_inproc *ip);

@@ -34,11 +34,12 @@ struct st_tried {
 	unsigned long long start; /* its start time, /proc/PID/stat field 22 */
 };
 
-static struct {
+/* A session's processes tried (st_loader.inproc_seen). */
+struct st_inproc_seen {
 	struct st_tried *procs;
 	size_t nr, cap;
 	uint64_t next_scan;
-} seen;
+};
 
 /* pid's start time in clock ticks since boot; 0 if it is gone. */
 static unsigned long long start_time(pid_t pid)
@@ -63,48 +64,48 @@ static unsigned long long start_time(pid_t pid)
 	return t;
 }
 
-static bool tried(pid_t pid)
+static bool tried(const struct st_inproc_seen *seen, pid_t pid)
 {
 	size_t i;
 
-	for (i = 0; i < seen.nr; i++)
-		if (seen.procs[i].pid == pid)
+	for (i = 0; i < seen->nr; i++)
+		if (seen->procs[i].pid == pid)
 			return true;
 	return false;
 }
 
-static struct st_tried *remember(pid_t pid)
+static struct st_tried *remember(struct st_inproc_seen *seen, pid_t pid)
 {
 	struct st_tried *p;
 
-	if (seen.nr == seen.cap) {
-		p = realloc(seen.procs, (seen.cap ? 2 * seen.cap : 64) * sizeof(*p));
+	if (seen->nr == seen->cap) {
+		p = realloc(seen->procs, (seen->cap ? 2 * seen->cap : 64) * sizeof(*p));
 		if (!p)
 			return NULL;
-		seen.procs = p;
-		seen.cap = seen.cap ? 2 * seen.cap : 64;
+		seen->procs = p;
+		seen->cap = seen->cap ? 2 * seen->cap : 64;
 	}
-	p = &seen.procs[seen.nr++];
+	p = &seen->procs[seen->nr++];
 	*p = (struct st_tried){.pid = pid, .start = start_time(pid)};
 	return p;
 }
 
 /* Forgets the processes gone (or whose pid is another's now). */
-static void forget_gone(struct st_loader *l)
+static void forget_gone(struct st_loader *l, struct st_inproc_seen *seen)
 {
 	size_t i, n = 0;
 
-	for (i = 0; i < seen.nr; i++) {
-		struct st_tried *t = &seen.procs[i];
+	for (i = 0; i < seen->nr; i++) {
+		struct st_tried *t = &seen->procs[i];
 
 		if (start_time(t->pid) == t->start) {
-			seen.procs[n++] = *t;
+			seen->procs[n++] = *t;
 			continue;
 		}
 		if (t->excluded)
 			st_loader_inproc_exclude(l, t->pid, false);
 	}
-	seen.nr = n;
+	seen->nr = n;
 }
 
 /* Whether pid maps the object of one of the probes an engine can serve. */
@@ -137,7 +138,7 @@ static bool maps_a_target(const struct st_compiled *c, pid_t pid)
  */
 static void try_pid(struct st_loader *l, const struct st_compiled *c, pid_t pid, bool quiet)
 {
-	struct st_tried *t = remember(pid);
+	struct st_tried *t = remember(l->inproc_seen, pid);
 	char err[512];
 	int ret;
 
@@ -181,27 +182,34 @@ static uint64_t now_ns(void)
 
 void st_inproc_poll(struct st_loader *l, const struct st_compiled *c, bool quiet)
 {
+	struct st_inproc_seen *seen;
 	char line[512];
 	FILE *f;
 	pid_t pid;
 
-	if (!l->inproc_all || now_ns() < seen.next_scan)
+	if (!l->inproc_all)
 		return;
-	seen.next_scan = now_ns() + RESCAN_NS;
-	forget_gone(l);
+	if (!l->inproc_seen && !(l->inproc_seen = calloc(1, sizeof(*l->inproc_seen))))
+		return;
+	seen = l->inproc_seen;
+	if (now_ns() < seen->next_scan)
+		return;
+	seen->next_scan = now_ns() + RESCAN_NS;
+	forget_gone(l, seen);
 	f = fopen("/proc/net/unix", "re");
 	if (!f)
 		return;
 	while (fgets(line, sizeof(line), f)) {
 		pid = agent_of(line);
-		if (pid && pid != getpid() && !tried(pid))
+		if (pid && pid != getpid() && !tried(seen, pid))
 			try_pid(l, c, pid, quiet);
 	}
 	fclose(f);
 }
 
-void st_inproc_poll_free(void)
+void st_inproc_seen_free(struct st_inproc_seen *seen)
 {
-	free(seen.procs);
-	memset(&seen, 0, sizeof(seen));
+	if (seen)
+		free(seen->procs);
+	free(seen);
 }

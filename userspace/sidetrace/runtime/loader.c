@@ -509,7 +509,7 @@ bool st_loader_exit_requested(const struct st_loader *l)
 {
 	return (l->skel && l->skel->bss &&
 		__atomic_load_n(&l->skel->bss->st_exit_requested, __ATOMIC_RELAXED)) ||
-	       st_inproc_exit_requested(l->inproc);
+	       st_inproc_exit_requested(st_loader_inprocs(l));
 }
 
 int st_loader_map_err(const struct st_loader *l)
@@ -521,7 +521,7 @@ int st_loader_map_err(const struct st_loader *l)
 
 void st_loader_stop(const struct st_loader *l, bool settle)
 {
-	st_inproc_stop(l->inproc);
+	st_inproc_stop(st_loader_inprocs(l));
 	if (!l->skel || !l->skel->bss)
 		return;
 	__atomic_store_n(&l->skel->bss->st_stopped, 1, __ATOMIC_RELAXED);
@@ -539,6 +539,7 @@ void st_loader_close(struct st_loader *l)
 	uint32_t i;
 
 	st_inproc_close(l->inproc);
+	st_inproc_seen_free(l->inproc_seen);
 	st_warm_up_join(&l->warm_up);
 	if (l->warm_up.held)
 		close(l->warm_up.fd);

@@ -77,6 +77,7 @@ struct st_loader {
 	bool in_process;
 	bool inproc_all;
 	struct st_inproc *inproc;
+	struct st_inproc_seen *inproc_seen; /* inproc_all: the processes tried */
 	bool follow; /* -c: the command's descendants too (follow.h) */
 	struct st_ro_strings ro; /* strings the programs key by address */
 	struct st_warm_up warm_up; /* see warm_up() in uprobes.c */
@@ -147,6 +148,15 @@ int st_loader_attach_gen(struct st_loader *l, const struct st_compiled *c,
  * system call where the kernel can. 0 or a negative errno.
  */
 int st_map_lookup_all(int fd, void *vals, size_t size, uint32_t n);
+
+/*
+ * The processes that run probes themselves (--in-process), as one list
+ * for a whole read: serve's session adds to it while its HTTP thread reads.
+ */
+static inline const struct st_inproc *st_loader_inprocs(const struct st_loader *l)
+{
+	return __atomic_load_n(&l->inproc, __ATOMIC_ACQUIRE);
+}
 
 /*
  * --in-process of every process: the kernel's side: sites skip pid's

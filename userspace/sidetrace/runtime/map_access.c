@@ -69,12 +69,13 @@ static int64_t agg_scalar(enum st_agg_kind kind, const struct st_val *v)
 static int read_agg(const struct st_loader *l, const struct st_compiled *c, uint32_t m,
 		    const uint8_t *key, struct st_elem_val *out)
 {
+	const struct st_inproc *ip = st_loader_inprocs(l); /* one list for the read */
 	const struct st_map_cfg *mc = &c->maps[m];
 	struct st_val *percpu, val;
 	uint32_t slot = mc->flat_base;
 	int ret = 0;
 
-	percpu = calloc(l->ncpus + st_inproc_nr_slots(l->inproc), sizeof(*percpu));
+	percpu = calloc(l->ncpus + st_inproc_nr_slots(ip), sizeof(*percpu));
 	if (!percpu)
 		return -ENOMEM;
 	if (mc->flags & ST_MAPF_FLAT)
@@ -82,9 +83,8 @@ static int read_agg(const struct st_loader *l, const struct st_compiled *c, uint
 	else if (bpf_map_lookup_elem(l->aggr_fd, key, percpu))
 		ret = errno == ENOENT ? 0 : -errno;
 	/* A process's engine: more CPUs. */
-	st_inproc_elem_agg(l->inproc, mc, key, percpu + l->ncpus);
-	st_val_combine(percpu, l->ncpus + st_inproc_nr_slots(l->inproc), mc->flags & ST_MAPF_SIGNED,
-		       &val);
+	st_inproc_elem_agg(ip, mc, key, percpu + l->ncpus);
+	st_val_combine(percpu, l->ncpus + st_inproc_nr_slots(ip), mc->flags & ST_MAPF_SIGNED, &val);
 	out->i = agg_scalar(mc->kind, &val);
 	free(percpu);
 	return ret;
@@ -110,7 +110,7 @@ int st_elem_read(const struct st_loader *l, const struct st_compiled *c, uint32_
 		goto cleanup;
 	}
 	/* What the process's engine stored is the latest: the kernel's probes store none. */
-	if (!st_inproc_elem_value(l->inproc, key, &v) &&
+	if (!st_inproc_elem_value(st_loader_inprocs(l), key, &v) &&
 	    bpf_map_lookup_elem(l->values_fd, key, &v)) {
 		ret = errno == ENOENT ? 0 : -errno;
 		goto cleanup;
@@ -141,7 +141,7 @@ int st_elem_write(const struct st_loader *l, const struct st_compiled *c, uint32
 	if (build_key(c, m, keys, key) && bpf_map_update_elem(l->values_fd, key, &v, BPF_ANY))
 		ret = -errno;
 	if (!ret)
-		ret = st_inproc_elem_write(l->inproc, key, &v);
+		ret = st_inproc_elem_write(st_loader_inprocs(l), key, &v);
 	free(key);
 	return ret;
 }
@@ -158,7 +158,7 @@ int st_elem_delete(const struct st_loader *l, const struct st_compiled *c, uint3
 		return -ENOMEM;
 	if (build_key(c, m, keys, key)) {
 		bpf_map_delete_elem(c->maps[m].kind == ST_K_VALUE ? l->values_fd : l->aggr_fd, key);
-		st_inproc_elem_delete(l->inproc, c->maps[m].kind == ST_K_VALUE, key);
+		st_inproc_elem_delete(st_loader_inprocs(l), c->maps[m].kind == ST_K_VALUE, key);
 	}
 	free(key);
 	return 0;

@@ -37,7 +37,7 @@ int st_problems_read(const struct st_loader *l, const struct st_compiled *c,
 	ret = st_map_lookup_all(l->counters_fd, percpu, l->ncpus * sizeof(*percpu), nr);
 	if (!ret)
 		ret = st_addr_key_cuts(l, c, cuts);
-	st_inproc_counters(l->inproc, inproc, nr);
+	st_inproc_counters(st_loader_inprocs(l), inproc, nr);
 	for (p = 0; p < c->nr_probes && !ret; p++) {
 		for (k = 0; k < ST_NR_COUNTERS; k++) {
 			/* Strings kept by address were not read, nor their cuts counted. */

@@ -230,8 +230,8 @@ int st_stream_poll(struct st_stream *s, int timeout_ms)
 	ret = ring_buffer__poll(s->rb, timeout_ms);
 	if (ret >= 0 || ret == -EINTR)
 		ret = ring_buffer__consume(s->rb);
-	if (ret >= 0 && s->l->inproc)
-		ret += st_inproc_consume(s->l->inproc, on_shm_record, s);
+	if (ret >= 0)
+		ret += st_inproc_consume(st_loader_inprocs(s->l), on_shm_record, s);
 	if (s->write_err)
 		return s->write_err;
 	if (fflush(s->r->out))
