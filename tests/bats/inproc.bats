@@ -26,8 +26,8 @@ mapped() { # pid
 	grep -q 'memfd:sidetrace-inproc' "/proc/$1/maps"
 }
 
-# The children a -c command makes are not served in-process yet (their
-# events, who=1, are not counted); they live.
+# The command runs the probes itself from its first event; the children
+# it makes stay in the kernel, which follows each (who=1), exactly.
 @test "--in-process -c: 4 threads, every event counted, the process says where it runs" {
 	run timeout 60 "$SIDETRACE" --in-process -c "$APPBIN threads $N" -e "$PROG"
 	echo "$output"
@@ -35,16 +35,18 @@ mapped() { # pid
 	grep -Eq 'pid [0-9]+ runs the side: probes in the process$' <<<"$output"
 	grep -qx 'children ok' <<<"$output"
 	grep -qx "@\[0\]: $((4 * N))" <<<"$output"
-	# One key per thread: 4 workers and the main thread's none.
-	[ "$(grep -c '^@t\[' <<<"$output")" -eq 4 ]
+	grep -qx "@\[1\]: $((4 * N))" <<<"$output"
+	# One key per worker with its N events (each child's has its one).
+	[ "$(grep -c "^@t\[[0-9]*\]: $N$" <<<"$output")" -eq 4 ]
 }
 
-@test "--in-process -c: a forked child lives, the parent's events counted" {
+@test "--in-process -c: a forked child lives, the parent's events and the children's counted" {
 	run timeout 60 "$SIDETRACE" --in-process -c "$APPBIN fork 5" -e "$PROG"
 	echo "$output"
 	[ "$status" -eq 0 ]
 	grep -qx 'children ok' <<<"$output"
 	grep -qx '@\[0\]: 5' <<<"$output"
+	grep -qx '@\[1\]: 5' <<<"$output"
 }
 
 @test "--in-process -p: a process that exits mid-session loses none of its counts" {

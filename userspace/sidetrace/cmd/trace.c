@@ -199,7 +199,8 @@ static int build(struct trace *t)
 	t->compiled.events_size = t->o.events_size;
 	t->compiled.follow = t->o.cmd != NULL;
 	t->compiled.reattach = !t->o.cmd && !t->o.pid;
-	t->compiled.inproc_all = t->o.in_process && !t->o.cmd && !t->o.pid;
+	/* -c: the command and its descendants, each as it shows up. */
+	t->compiled.inproc_all = t->o.in_process && !t->o.pid;
 	return 0;
 fail:
 	print_diag(ret, &diag, t->text);
@@ -207,19 +208,17 @@ fail:
 }
 
 /*
- * --in-process: pid's engine runs the side: probes it can; wait_ms for a
- * -c command's runtime to start. Where it cannot, the session says why
- * and what becomes of them: for -p, the kernel attaches them after.
+ * --in-process -p: pid's engine runs the side: probes it can. Where it
+ * cannot, the session says why, and the kernel attaches them after.
  */
-static void start_in_process(struct trace *t, pid_t pid, int wait_ms)
+static void start_in_process(struct trace *t, pid_t pid)
 {
 	char err[512];
 	int ret;
 
-	ret = st_inproc_start(&t->loader, &t->compiled, pid, wait_ms, err, sizeof(err));
+	ret = st_inproc_start(&t->loader, &t->compiled, pid, 0, err, sizeof(err));
 	if (ret) {
-		st_errorf("%s: the side: probes of pid %d %s", err, pid,
-			  t->child ? "are not traced" : "run in the kernel");
+		st_errorf("%s: the side: probes of pid %d run in the kernel", err, pid);
 		t->loader.in_process = false;
 		return;
 	}
@@ -251,7 +250,7 @@ static int start(struct trace *t)
 			return ret;
 		}
 		t->loaded = true;
-		t->loader.in_process = t->o.in_process && (t->o.pid || t->o.cmd);
+		t->loader.in_process = t->o.in_process && t->o.pid;
 	}
 	sa.sa_handler = on_stop;
 	sigaction(SIGINT, &sa, NULL);
@@ -262,8 +261,7 @@ static int start(struct trace *t)
 	sa.sa_handler = on_child;
 	sigaction(SIGCHLD, &sa, NULL);
 	if (t->o.cmd) {
-		t->child =
-			st_spawn_stopped(t->words.we_wordv, &t->release_fd, t->loader.in_process);
+		t->child = st_spawn_stopped(t->words.we_wordv, &t->release_fd, t->o.in_process);
 		if (t->child < 0) {
 			st_errorf("cannot run %s: %s", t->o.cmd, strerror(-t->child));
 			t->child = 0;
@@ -271,7 +269,7 @@ static int start(struct trace *t)
 		}
 	}
 	if (t->loader.in_process && t->o.pid)
-		start_in_process(t, t->o.pid, 0);
+		start_in_process(t, t->o.pid);
 	/* Every process: those running now before the kernel's sites count them. */
 	st_inproc_poll(&t->loader, &t->compiled, t->o.quiet);
 	if (t->loaded) {
@@ -360,8 +358,9 @@ static int run(struct trace *t)
 		}
 		close(t->release_fd);
 		t->release_fd = -1;
-		if (t->loader.in_process)
-			start_in_process(t, t->child, ST_INPROC_WAIT_MS);
+		if (t->loader.inproc_all)
+			st_inproc_take(&t->loader, &t->compiled, t->child, ST_INPROC_WAIT_MS,
+				       t->o.quiet);
 	}
 	if (!ret && !runner.exit_requested)
 		ret = st_session_loop(&runner, t->loaded ? &t->loader : NULL, &stream, t->child,

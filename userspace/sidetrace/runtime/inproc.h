@@ -50,11 +50,19 @@ int st_inproc_start(struct st_loader *l, const struct st_compiled *c, pid_t pid,
 		    char *err, size_t errlen);
 
 /*
- * --in-process of every process (l->inproc_all): every 250 ms, gives the
- * program to the processes whose agent showed up since (inproc_all.c),
- * saying so unless quiet. Each pid is tried once.
+ * --in-process of every process (l->inproc_all, not -c): every 250 ms,
+ * gives the program to the processes whose agent showed up since
+ * (inproc_all.c), saying so unless quiet. Each pid is tried once.
  */
 void st_inproc_poll(struct st_loader *l, const struct st_compiled *c, bool quiet);
+
+/*
+ * The same for pid now (a -c command: waiting wait_ms for its agent). Its
+ * events stop counting in the kernel first, and count there again if its
+ * engine does not take the program.
+ */
+void st_inproc_take(struct st_loader *l, const struct st_compiled *c, pid_t pid, int wait_ms,
+		    bool quiet);
 
 struct st_inproc_seen;
 /* What st_inproc_poll() kept of the processes it tried. */

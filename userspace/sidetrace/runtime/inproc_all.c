@@ -2,10 +2,10 @@
 /*
  * --in-process of every process: the agents listening now (their
  * abstract sockets in /proc/net/unix), each given the program as it
- * shows up. The kernel's side: sites keep counting every process, but
- * skip one as soon as it is about to run the probes itself: its pid goes
- * into st_inproc_tgids before its engine attaches, and out again if it
- * does not (a few events in between are lost rather than counted twice).
+ * shows up; and of a -c command (st_inproc_take()). The kernel's side: sites keep counting every
+ * process, but skip one as soon as it is about to run the probes itself: its pid goes into
+ * st_inproc_tgids before its engine attaches, and out again if it does not (a few events in between
+ * are lost rather than counted twice).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -132,21 +132,25 @@ static bool maps_a_target(const struct st_compiled *c, pid_t pid)
 	return found;
 }
 
-/*
- * Gives pid's agent the program; says how it went unless quiet. A
- * process gone meanwhile is no news.
- */
-static void try_pid(struct st_loader *l, const struct st_compiled *c, pid_t pid, bool quiet)
+static bool seen_alloc(struct st_loader *l)
 {
-	struct st_tried *t = remember(l->inproc_seen, pid);
+	if (!l->inproc_seen)
+		l->inproc_seen = calloc(1, sizeof(*l->inproc_seen));
+	return l->inproc_seen;
+}
+
+void st_inproc_take(struct st_loader *l, const struct st_compiled *c, pid_t pid, int wait_ms,
+		    bool quiet)
+{
+	struct st_tried *t = seen_alloc(l) ? remember(l->inproc_seen, pid) : NULL;
 	char err[512];
 	int ret;
 
-	if (!t || !t->start || !maps_a_target(c, pid))
+	if (!t || !t->start)
 		return;
 	ret = st_loader_inproc_exclude(l, pid, true);
 	if (!ret)
-		ret = st_inproc_start(l, c, pid, 0, err, sizeof(err));
+		ret = st_inproc_start(l, c, pid, wait_ms, err, sizeof(err));
 	else
 		snprintf(err, sizeof(err), "cannot hand pid %d to its engine: %s", pid,
 			 strerror(-ret));
@@ -187,9 +191,12 @@ void st_inproc_poll(struct st_loader *l, const struct st_compiled *c, bool quiet
 	FILE *f;
 	pid_t pid;
 
-	if (!l->inproc_all)
-		return;
-	if (!l->inproc_seen && !(l->inproc_seen = calloc(1, sizeof(*l->inproc_seen))))
+	/*
+	 * -c: the command runs the probes itself from its first event, and
+	 * its descendants stay in the kernel, which follows each exactly: a
+	 * process taken mid-life loses the events of the switch.
+	 */
+	if (!l->inproc_all || l->follow || !seen_alloc(l))
 		return;
 	seen = l->inproc_seen;
 	if (now_ns() < seen->next_scan)
@@ -201,8 +208,12 @@ void st_inproc_poll(struct st_loader *l, const struct st_compiled *c, bool quiet
 		return;
 	while (fgets(line, sizeof(line), f)) {
 		pid = agent_of(line);
-		if (pid && pid != getpid() && !tried(seen, pid))
-			try_pid(l, c, pid, quiet);
+		if (!pid || pid == getpid() || tried(seen, pid))
+			continue;
+		if (maps_a_target(c, pid))
+			st_inproc_take(l, c, pid, 0, quiet);
+		else
+			remember(seen, pid);
 	}
 	fclose(f);
 }
