@@ -157,7 +157,6 @@ void st_inproc_take(struct st_loader *l, const struct st_compiled *c, pid_t pid,
 	t->excluded = !ret;
 	if (ret) {
 		st_loader_inproc_exclude(l, pid, false);
-		t->excluded = false;
 		if (!kill(pid, 0))
 			st_errorf("%s: the side: probes of pid %d run in the kernel", err, pid);
 	} else if (!quiet) {
