@@ -56,9 +56,10 @@ mapped() { # pid
 	st=$!
 	wait_attached "$BATS_TEST_TMPDIR/st.txt"
 	touch "$BATS_TEST_TMPDIR/go"
-	wait "$APP"
+	wait "$APP" || rc=$?
 	wait $st
-	cat "$BATS_TEST_TMPDIR/st.txt"
+	cat "$BATS_TEST_TMPDIR/app.txt" "$BATS_TEST_TMPDIR/st.txt"
+	[ "${rc:-0}" -eq 0 ]
 	grep -qx "@\[0\]: $((4 * N))" "$BATS_TEST_TMPDIR/st.txt"
 	[ "$(grep -c '^@t\[' "$BATS_TEST_TMPDIR/st.txt")" -eq 4 ]
 }

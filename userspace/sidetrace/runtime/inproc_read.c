@@ -89,93 +89,91 @@ static bool key_wanted(const struct st_compiled *c, const uint8_t *key, int map_
 	       (c->maps[id].kind == ST_K_VALUE) == plain;
 }
 
-static int dump_hash(const struct st_inproc *ip, const struct st_compiled *c, bool plain,
-		     int map_id, struct dump *d)
-{
+/* What each_key() hands its function: one key of one hash, with its values. */
+struct key_visit {
+	const struct st_compiled *c;
 	const struct st_shm_hash_geom *g;
-	struct st_shm_hash *h = hash_of(ip, plain, &g);
-	struct st_val val = {.count = 1};
-	uint8_t *key, *vals;
-	uint32_t pos = 0, id;
+	struct st_shm_hash *h;
+	bool plain;
+	const uint8_t *key;
+	uint8_t *vals;
+};
+
+/*
+ * Calls fn for each key of map_id (all: -1) in every process's hash of
+ * aggregations or plain values (plain), until fn fails. 0 or -errno.
+ */
+static int each_key(const struct st_inproc *ip, const struct st_compiled *c, bool plain, int map_id,
+		    int (*fn)(const struct key_visit *v, void *ctx), void *ctx)
+{
+	struct key_visit v = {.c = c, .plain = plain};
+	uint8_t *key = NULL;
+	uint32_t pos;
 	int ret = 0;
 
-	key = calloc(1, g->key_size);
-	vals = calloc(g->nr_values, g->value_size);
-	if (!key || !vals) {
-		ret = -ENOMEM;
-		goto cleanup;
+	for (; ip && !ret; ip = ip->next) {
+		v.h = hash_of(ip, plain, &v.g);
+		free(key);
+		free(v.vals);
+		key = calloc(1, v.g->key_size);
+		v.vals = calloc(v.g->nr_values, v.g->value_size);
+		if (!key || !v.vals) {
+			ret = -ENOMEM;
+			break;
+		}
+		v.key = key;
+		pos = 0;
+		while (!ret && st_shm_hash_next(v.g, v.h, &pos, key, v.vals))
+			if (key_wanted(c, key, map_id, plain))
+				ret = fn(&v, ctx);
 	}
-	while (!ret && st_shm_hash_next(g, h, &pos, key, vals)) {
-		if (!key_wanted(c, key, map_id, plain))
-			continue;
-		id = st_key_map_id(key);
-		if (!plain)
-			st_val_combine((struct st_val *)vals, g->nr_values,
-				       c->maps[id].flags & ST_MAPF_SIGNED, &val);
-		ret = st_dump_add(d, key, &val, plain ? vals : NULL);
-		if (!ret)
-			d->vals[d->nr - 1].newer = plain;
-	}
-cleanup:
 	free(key);
-	free(vals);
+	free(v.vals);
+	return ret;
+}
+
+/* each_key(): the key and its values, combined over CPU slots, into the dump. */
+static int dump_key(const struct key_visit *v, void *ctx)
+{
+	struct st_val val = {.count = 1};
+	uint32_t id = st_key_map_id(v->key);
+	struct dump *d = ctx;
+	int ret;
+
+	if (!v->plain)
+		st_val_combine((struct st_val *)v->vals, v->g->nr_values,
+			       v->c->maps[id].flags & ST_MAPF_SIGNED, &val);
+	ret = st_dump_add(d, v->key, &val, v->plain ? v->vals : NULL);
+	if (!ret)
+		d->vals[d->nr - 1].newer = v->plain;
 	return ret;
 }
 
 int st_inproc_dump(const struct st_inproc *ip, const struct st_compiled *c, int map_id,
 		   struct dump *d)
 {
-	int ret = 0;
+	int ret = each_key(ip, c, false, map_id, dump_key, d);
 
-	for (; ip && !ret; ip = ip->next) {
-		ret = dump_hash(ip, c, false, map_id, d);
-		if (!ret)
-			ret = dump_hash(ip, c, true, map_id, d);
-	}
-	return ret;
+	return ret ? ret : each_key(ip, c, true, map_id, dump_key, d);
 }
 
-/* Deletes, or zeroes, the keys of map_id (all: -1) in one hash. */
-static int reset_hash(const struct st_inproc *ip, const struct st_compiled *c, bool plain,
-		      int map_id, bool zero)
+/* each_key(): the key zeroed (ctx non-NULL) or deleted. */
+static int reset_key(const struct key_visit *v, void *zero)
 {
-	const struct st_shm_hash_geom *g;
-	struct st_shm_hash *h = hash_of(ip, plain, &g);
-	uint8_t *key, *vals;
-	uint32_t pos = 0;
-	int ret = 0;
-
-	key = calloc(1, g->key_size);
-	vals = calloc(g->nr_values, g->value_size);
-	if (!key || !vals) {
-		ret = -ENOMEM;
-		goto cleanup;
-	}
-	while (st_shm_hash_next(g, h, &pos, key, vals)) {
-		if (!key_wanted(c, key, map_id, plain))
-			continue;
-		if (zero)
-			st_shm_hash_zero(g, h, key);
-		else
-			st_shm_hash_delete(g, h, key);
-	}
-cleanup:
-	free(key);
-	free(vals);
-	return ret;
+	if (zero)
+		st_shm_hash_zero(v->g, v->h, v->key);
+	else
+		st_shm_hash_delete(v->g, v->h, v->key);
+	return 0;
 }
 
 int st_inproc_reset_keys(const struct st_inproc *ip, const struct st_compiled *c, int map_id,
 			 bool zero)
 {
-	int ret = 0;
+	void *z = zero ? &zero : NULL;
+	int ret = each_key(ip, c, false, map_id, reset_key, z);
 
-	for (; ip && !ret; ip = ip->next) {
-		ret = reset_hash(ip, c, false, map_id, zero);
-		if (!ret)
-			ret = reset_hash(ip, c, true, map_id, zero);
-	}
-	return ret;
+	return ret ? ret : each_key(ip, c, true, map_id, reset_key, z);
 }
 
 int st_inproc_consume(const struct st_inproc *ip,
