@@ -14,10 +14,36 @@ N=2000
 setup_file() {
 	cc -O2 -Wall -Werror -I"$ROOT/include" "$ROOT/tests/fixtures/fork_app.c" \
 		-o "$BATS_FILE_TMPDIR/fork_app" "$OUT/libside.a" -lpthread
+	# A worker that a server forks: it works a while after its start.
+	cat > "$BATS_FILE_TMPDIR/worker.c" <<-'EOF'
+	#include <sys/wait.h>
+	#include <unistd.h>
+	#include <side/trace.h>
+	side_static_event(ev, "wk", "tick", SIDE_LOGLEVEL_INFO, side_field_list(side_field_u32("who")));
+	int main(void)
+	{
+		pid_t c = fork();
+		int i;
+
+		if (!c)
+			usleep(600000);
+		for (i = 0; i < 100000; i++)
+			side_event(ev, side_arg_list(side_arg_u32(!c)));
+		if (c > 0)
+			waitpid(c, NULL, 0);
+		return 0;
+	}
+	EOF
+	cc -O2 -Wall -Werror -I"$ROOT/include" "$BATS_FILE_TMPDIR/worker.c" \
+		-o "$BATS_FILE_TMPDIR/worker" "$OUT/libside.a" -lpthread
 }
 
 setup() {
-	APPBIN="$BATS_FILE_TMPDIR/fork_app"
+	# A file of its own: a previous test's uprobes on the file may still be
+	# going away (in the background, after its session ended); a child
+	# forked meanwhile can meet a breakpoint whose uprobe is gone (issue 23).
+	APPBIN="$BATS_TEST_TMPDIR/fork_app"
+	cp "$BATS_FILE_TMPDIR/fork_app" "$APPBIN"
 	PROG="side:$APPBIN:fk:tick { @[args.who] = count(); @t[tid] = count(); }"
 }
 
@@ -27,7 +53,7 @@ mapped() { # pid
 }
 
 # The command runs the probes itself from its first event; the children
-# it makes stay in the kernel, which follows each (who=1), exactly.
+# it makes are followed in the kernel until the collector finds them.
 @test "--in-process -c: 4 threads, every event counted, the process says where it runs" {
 	run timeout 60 "$SIDETRACE" --in-process -c "$APPBIN threads $N" -e "$PROG"
 	echo "$output"
@@ -38,6 +64,16 @@ mapped() { # pid
 	grep -qx "@\[1\]: $((4 * N))" <<<"$output"
 	# One key per worker with its N events (each child's has its one).
 	[ "$(grep -c "^@t\[[0-9]*\]: $N$" <<<"$output")" -eq 4 ]
+}
+
+@test "--in-process -c: a worker the command forks runs the probes itself once found, exactly" {
+	local w="$BATS_FILE_TMPDIR/worker"
+	run timeout 60 "$SIDETRACE" --in-process -c "$w" -e "side:$w:wk:tick { @[args.who] = count(); }"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(grep -c 'runs the side: probes in the process' <<<"$output")" -eq 2 ]
+	grep -qx '@\[0\]: 100000' <<<"$output"
+	grep -qx '@\[1\]: 100000' <<<"$output"
 }
 
 @test "--in-process -c: a forked child lives, the parent's events and the children's counted" {
@@ -142,7 +178,7 @@ mapped() { # pid
 	grep -q "pid $APP_PID runs the side: probes in the process" "$BATS_TEST_TMPDIR/st.txt"
 	grep -qx "@\[0\]: $((4 * N))" "$BATS_TEST_TMPDIR/st.txt"
 	# The children emit once each, mostly before the collector finds them (kernel path).
-	grep -q '^@\[1\]: ' "$BATS_TEST_TMPDIR/st.txt"
+	grep -qx "@\[1\]: $((4 * N))" "$BATS_TEST_TMPDIR/st.txt"
 }
 
 @test "--in-process of every process: a process without the runtime's agent is traced by the kernel" {

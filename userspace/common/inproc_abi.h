@@ -43,6 +43,11 @@ enum st_ip_msg_type {
 	ST_IP_ATTACH = 1, /* collector -> agent: struct st_ip_prog, memfd */
 	ST_IP_REPLY, /* agent -> collector: struct st_ip_reply */
 	ST_IP_DETACH, /* collector -> agent: end the session (no payload) */
+	/*
+	 * collector -> agent: a deferred program (st_ip_prog.deferred) starts
+	 * counting now (no payload).
+	 */
+	ST_IP_GO,
 };
 
 /* Every message: this header, then len bytes of payload. */
@@ -81,7 +86,13 @@ struct st_ip_prog {
 	uint32_t nr_maps;
 	uint32_t key_words; /* st_key_words */
 	uint32_t ckey_words; /* st_ckey_words */
-	uint32_t reserved;
+	/*
+	 * The engine counts only from ST_IP_GO on: until then the kernel
+	 * counts the process's events, and from then on skips them, both by
+	 * the word at st_shm_hdr.go_addr, so that no event is counted twice
+	 * or lost when a process switches from the kernel to its engine.
+	 */
+	uint32_t deferred;
 	uint64_t shm_size; /* the memfd's size: must be st_shm_layout()'s */
 	struct st_shm_params {
 		uint32_t nr_slots; /* per-CPU values per element */
@@ -116,7 +127,13 @@ struct st_shm_hdr {
 	 * last records and the maps (as the kernel's st_stopped).
 	 */
 	uint32_t stopped;
-	uint32_t reserved[11];
+	uint32_t reserved0;
+	/*
+	 * Set by the engine: the address, in the process, of the 32-bit word
+	 * that ST_IP_GO turns from 0 to 1 (the kernel's programs read it).
+	 */
+	uint64_t go_addr;
+	uint32_t reserved[8];
 };
 
 #define ST_SHM_MAGIC 0x50495453U /* "STIP" */

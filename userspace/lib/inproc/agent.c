@@ -404,6 +404,22 @@ static void st_agent_engine_unlock(void)
 }
 
 /* One connection, from its credentials to the end of its session. */
+/*
+ * While a session lasts: ST_IP_GO starts its counting; EOF, an error,
+ * ST_IP_DETACH or anything else ends it.
+ */
+static void st_agent_session(int fd)
+{
+	struct st_ip_msg m;
+
+	while (!st_agent_wait_in(fd, -1) &&
+	       recv(fd, &m, sizeof(m), MSG_DONTWAIT) == (ssize_t)sizeof(m) && m.type == ST_IP_GO &&
+	       !m.len) {
+		st_engine_go();
+		st_agent_answer_done();
+	}
+}
+
 static void st_agent_serve(int fd)
 {
 	struct st_ip_reply reply;
@@ -429,12 +445,14 @@ static void st_agent_serve(int fd)
 	free(prog);
 	reply.status = ret;
 	ret = st_agent_send_reply(fd, &reply);
-	if (asked)
+	/* A deferred session's process waits for ST_IP_GO: none of its events is the switch's. */
+	if (asked && !(st_agent.attached && !ret && !st_engine_counting()))
 		st_agent_answer_done();
 	if (st_agent.attached) {
-		/* EOF, an error, ST_IP_DETACH or anything else ends it. */
 		if (!ret)
-			(void)st_agent_wait_in(fd, -1);
+			st_agent_session(fd);
+		if (asked)
+			st_agent_answer_done();
 		st_agent_engine_lock();
 		st_engine_detach();
 		st_agent.attached = false;

@@ -6,6 +6,7 @@
 #ifndef SIDE_INPROC_ENGINE_H
 #define SIDE_INPROC_ENGINE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include "common/inproc_abi.h"
 
@@ -22,6 +23,12 @@ int st_engine_attach(const void *prog, size_t len, int memfd, struct st_ip_reply
  * on other threads), then unmaps the memory. Nothing when none is attached.
  */
 void st_engine_detach(void);
+
+/* ST_IP_GO: a deferred session counts from now on. */
+void st_engine_go(void);
+
+/* Whether the session counts: not deferred, or since ST_IP_GO. */
+bool st_engine_counting(void);
 
 /*
  * In a forked child: the session is the parent's; forgets it without

@@ -216,7 +216,7 @@ static void start_in_process(struct trace *t, pid_t pid)
 	char err[512];
 	int ret;
 
-	ret = st_inproc_start(&t->loader, &t->compiled, pid, 0, err, sizeof(err));
+	ret = st_inproc_start(&t->loader, &t->compiled, pid, 0, false, err, sizeof(err));
 	if (ret) {
 		st_errorf("%s: the side: probes of pid %d run in the kernel", err, pid);
 		t->loader.in_process = false;

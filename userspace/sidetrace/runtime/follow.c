@@ -78,3 +78,11 @@ unsigned long long st_follow_lost(const struct st_loader *l)
 {
 	return l->skel && l->skel->bss ? l->skel->bss->st_follow_lost : 0;
 }
+
+bool st_follow_has(const struct st_loader *l, pid_t pid)
+{
+	__u32 key = pid;
+	__u8 v;
+
+	return !bpf_map_lookup_elem(bpf_map__fd(l->skel->maps.st_followed), &key, &v);
+}

@@ -23,6 +23,9 @@ int st_follow_configure(struct st_loader *l, bool on, char *err, size_t errlen);
 /* After load: follows pid from now on. 0, or a negative errno with the reason in err. */
 int st_follow_start(struct st_loader *l, pid_t pid, char *err, size_t errlen);
 
+/* Whether process pid is the command or one of its descendants. */
+bool st_follow_has(const struct st_loader *l, pid_t pid);
+
 /* Tasks that could not be followed (st_followed was full). */
 unsigned long long st_follow_lost(const struct st_loader *l);
 

@@ -46,7 +46,8 @@ static void shm_params(const struct st_compiled *c, struct st_shm_params *sp)
 }
 
 /* The program: header, map configurations, events, probe configurations. */
-static void *build_program(const struct st_inproc *ip, const struct st_compiled *c, size_t *len)
+static void *build_program(const struct st_inproc *ip, const struct st_compiled *c, bool deferred,
+			   size_t *len)
 {
 	size_t n = c->nr_probes, size;
 	struct st_ip_event *events;
@@ -64,6 +65,7 @@ static void *build_program(const struct st_inproc *ip, const struct st_compiled 
 	p->nr_maps = c->nr_maps;
 	p->key_words = (c->key_size - ST_KEY_HDR) / 8;
 	p->ckey_words = (c->compact_key_size - ST_KEY_HDR) / 8;
+	p->deferred = deferred;
 	p->shm_size = ip->lay.size;
 	p->shm = ip->params;
 	memcpy(p + 1, c->maps, c->nr_maps * sizeof(struct st_map_cfg));
@@ -161,7 +163,7 @@ static int connect_agent(pid_t pid, int wait_ms, int *fd, char *err, size_t errl
 }
 
 int st_inproc_start(struct st_loader *l, const struct st_compiled *c, pid_t pid, int wait_ms,
-		    char *err, size_t errlen)
+		    bool deferred, char *err, size_t errlen)
 {
 	struct st_ip_reply reply;
 	struct st_inproc *ip;
@@ -188,7 +190,7 @@ int st_inproc_start(struct st_loader *l, const struct st_compiled *c, pid_t pid,
 		goto fail;
 	}
 	seed_values(ip, l);
-	prog = build_program(ip, c, &len);
+	prog = build_program(ip, c, deferred, &len);
 	if (!prog) {
 		ret = -ENOMEM;
 		snprintf(err, errlen, "out of memory");
@@ -214,6 +216,16 @@ cleanup:
 	if (memfd >= 0)
 		close(memfd);
 	return ret;
+}
+
+uint64_t st_inproc_go_addr(const struct st_inproc *ip)
+{
+	return ((const struct st_shm_hdr *)ip->shm)->go_addr;
+}
+
+int st_inproc_go(const struct st_inproc *ip)
+{
+	return st_ip_go(ip->fd);
 }
 
 void st_inproc_stop(const struct st_inproc *ip)

@@ -43,16 +43,24 @@ struct st_loader;
 /*
  * Hands c to pid's engine, with the plain values stored so far in l's
  * maps, trying to reach its agent for wait_ms (a -c command starting up).
- * 0 with the process added to l->inproc, or a negative errno with a message in err:
+ * deferred: it counts only from st_inproc_go() on. 0 with the process
+ * added first to l->inproc, or a negative errno with a message in err:
  * -ECONNREFUSED means the process has no agent (no SIDE runtime).
  */
 int st_inproc_start(struct st_loader *l, const struct st_compiled *c, pid_t pid, int wait_ms,
-		    char *err, size_t errlen);
+		    bool deferred, char *err, size_t errlen);
+
+/* Where in the process its engine's go word is (st_shm_hdr.go_addr). */
+uint64_t st_inproc_go_addr(const struct st_inproc *ip);
+
+/* A deferred session counts from now on. 0 or a negative errno. */
+int st_inproc_go(const struct st_inproc *ip);
 
 /*
- * --in-process of every process (l->inproc_all, not -c): every 250 ms,
- * gives the program to the processes whose agent showed up since
- * (inproc_all.c), saying so unless quiet. Each pid is tried once.
+ * --in-process of every process, or of a -c command's descendants
+ * (l->inproc_all): every 250 ms, gives the program to the processes
+ * whose agent showed up since (inproc_all.c), saying so unless quiet.
+ * Each pid is tried once.
  */
 void st_inproc_poll(struct st_loader *l, const struct st_compiled *c, bool quiet);
 

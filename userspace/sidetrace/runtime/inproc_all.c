@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * --in-process of every process: the agents listening now (their
- * abstract sockets in /proc/net/unix), each given the program as it
- * shows up; and of a -c command (st_inproc_take()). The kernel's side: sites keep counting every
- * process, but skip one as soon as it is about to run the probes itself: its pid goes into
- * st_inproc_tgids before its engine attaches, and out again if it does not (a few events in between
- * are lost rather than counted twice).
+ * --in-process of every process, or of a -c command (st_inproc_take())
+ * and its descendants: the agents listening now (their abstract sockets
+ * in /proc/net/unix), each given the program as it shows up. The kernel's side:
+ * sites count a process's events until its engine's go word turns 1
+ * (st_inproc_tgids holds the word's address), the engine from then on:
+ * the switch has one boundary, read by both.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "runtime/follow.h"
 #include "runtime/inproc.h"
 #include "runtime/loader.h"
 #include "util/escape.h"
@@ -103,7 +104,7 @@ static void forget_gone(struct st_loader *l, struct st_inproc_seen *seen)
 			continue;
 		}
 		if (t->excluded)
-			st_loader_inproc_exclude(l, t->pid, false);
+			st_loader_inproc_exclude(l, t->pid, 0);
 	}
 	seen->nr = n;
 }
@@ -148,15 +149,22 @@ void st_inproc_take(struct st_loader *l, const struct st_compiled *c, pid_t pid,
 
 	if (!t || !t->start)
 		return;
-	ret = st_loader_inproc_exclude(l, pid, true);
-	if (!ret)
-		ret = st_inproc_start(l, c, pid, wait_ms, err, sizeof(err));
-	else
-		snprintf(err, sizeof(err), "cannot hand pid %d to its engine: %s", pid,
-			 strerror(-ret));
+	/*
+	 * The kernel counts until the engine's go word turns 1, and skips
+	 * from then on: its address first, then the word (ST_IP_GO).
+	 */
+	ret = st_inproc_start(l, c, pid, wait_ms, true, err, sizeof(err));
+	if (!ret) {
+		ret = st_loader_inproc_exclude(l, pid, st_inproc_go_addr(l->inproc));
+		if (!ret)
+			ret = st_inproc_go(l->inproc);
+		if (ret)
+			snprintf(err, sizeof(err), "cannot start pid %d's engine: %s", pid,
+				 strerror(-ret));
+	}
 	t->excluded = !ret;
 	if (ret) {
-		st_loader_inproc_exclude(l, pid, false);
+		st_loader_inproc_exclude(l, pid, 0);
 		if (!kill(pid, 0))
 			st_errorf("%s: the side: probes of pid %d run in the kernel", err, pid);
 	} else if (!quiet) {
@@ -190,12 +198,7 @@ void st_inproc_poll(struct st_loader *l, const struct st_compiled *c, bool quiet
 	FILE *f;
 	pid_t pid;
 
-	/*
-	 * -c: the command runs the probes itself from its first event, and
-	 * its descendants stay in the kernel, which follows each exactly: a
-	 * process taken mid-life loses the events of the switch.
-	 */
-	if (!l->inproc_all || l->follow || !seen_alloc(l))
+	if (!l->inproc_all || !seen_alloc(l))
 		return;
 	seen = l->inproc_seen;
 	if (now_ns() < seen->next_scan)
@@ -209,7 +212,8 @@ void st_inproc_poll(struct st_loader *l, const struct st_compiled *c, bool quiet
 		pid = agent_of(line);
 		if (!pid || pid == getpid() || tried(seen, pid))
 			continue;
-		if (maps_a_target(c, pid))
+		/* -c: the command's descendants only, which the kernel follows until then. */
+		if (l->follow ? st_follow_has(l, pid) : maps_a_target(c, pid))
 			st_inproc_take(l, c, pid, 0, quiet);
 		else
 			remember(seen, pid);

@@ -288,6 +288,13 @@ int st_ip_attach(int fd, const void *prog, size_t len, int memfd, struct st_ip_r
 	return reply->status;
 }
 
+int st_ip_go(int fd)
+{
+	struct st_ip_msg m = {.type = ST_IP_GO, .len = 0};
+
+	return send(fd, &m, sizeof(m), MSG_NOSIGNAL) == (ssize_t)sizeof(m) ? 0 : -errno;
+}
+
 void st_ip_detach(int fd)
 {
 	struct st_ip_msg m = {.type = ST_IP_DETACH, .len = 0};

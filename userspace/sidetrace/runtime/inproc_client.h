@@ -35,6 +35,9 @@ int st_ip_connect(pid_t pid, int *fd, char *err, size_t errlen);
 int st_ip_attach(int fd, const void *prog, size_t len, int memfd, struct st_ip_reply *reply,
 		 int timeout_ms);
 
+/* Sends ST_IP_GO: a deferred session counts from now on. 0 or a negative errno. */
+int st_ip_go(int fd);
+
 /* Sends ST_IP_DETACH and closes fd: the agent ends the session. */
 void st_ip_detach(int fd);
 

@@ -494,14 +494,13 @@ int st_loader_load(struct st_loader *l, const struct st_compiled *c, char *err, 
 	return write_config(l, c, err, errlen);
 }
 
-int st_loader_inproc_exclude(const struct st_loader *l, pid_t pid, bool on)
+int st_loader_inproc_exclude(const struct st_loader *l, pid_t pid, uint64_t go_addr)
 {
 	int fd = bpf_map__fd(l->skel->maps.st_inproc_tgids);
 	__u32 key = pid;
-	__u8 one = 1;
 
-	if (on)
-		return bpf_map_update_elem(fd, &key, &one, BPF_ANY) ? -errno : 0;
+	if (go_addr)
+		return bpf_map_update_elem(fd, &key, &go_addr, BPF_ANY) ? -errno : 0;
 	return bpf_map_delete_elem(fd, &key) ? -errno : 0;
 }
 
