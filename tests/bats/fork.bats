@@ -86,6 +86,44 @@ run_all() { # mode
 @test "threads forking at once: -p" { run_p threads; }
 @test "threads forking at once: system-wide" { run_all threads; }
 
+# Sessions that come and go while the children keep coming: a tracer's
+# removal may walk a child before the child's fork handler runs, and must
+# not leave a breakpoint without a uprobe behind it (SIGTRAP).
+@test "children forked while sessions attach and detach: none dies" {
+	local sessions=0
+	start_app "$BATS_TEST_TMPDIR/app.txt" "$APPBIN" threads 1000
+	while kill -0 "$APP" 2> /dev/null; do
+		timeout -s INT 0.4 "$SIDETRACE" -e "$PROG" > /dev/null 2>&1 || true
+		sessions=$((sessions + 1))
+	done
+	wait "$APP" || true
+	cat "$BATS_TEST_TMPDIR/app.txt"
+	echo "sessions: $sessions"
+	[ "$sessions" -ge 4 ]
+	grep -qx 'children ok' "$BATS_TEST_TMPDIR/app.txt"
+}
+
+# What the child's handler did leaves no lasting cost: once the session
+# ends, the kernel's count in the child's enable word is back to 0.
+@test "a child forked under a session: its enable word back to 0 when the session ends" {
+	local st
+	"$SIDETRACE" -e "$PROG" > "$BATS_TEST_TMPDIR/sw.txt" 2>&1 &
+	st=$!
+	wait_attached "$BATS_TEST_TMPDIR/sw.txt"
+	start_app "$BATS_TEST_TMPDIR/app.txt" "$APPBIN" -w "$BATS_TEST_TMPDIR/go" linger 3
+	touch "$BATS_TEST_TMPDIR/go"
+	wait_attached "$BATS_TEST_TMPDIR/app.txt" '^child waiting'
+	kill -INT $st
+	wait $st
+	rm "$BATS_TEST_TMPDIR/go"
+	wait "$APP"
+	cat "$BATS_TEST_TMPDIR/app.txt" "$BATS_TEST_TMPDIR/sw.txt"
+	grep -qx 'child count: 0' "$BATS_TEST_TMPDIR/app.txt"
+	grep -qx 'children ok' "$BATS_TEST_TMPDIR/app.txt"
+	grep -qx '@\[0\]: 3' "$BATS_TEST_TMPDIR/sw.txt"
+	grep -qx '@\[1\]: 1' "$BATS_TEST_TMPDIR/sw.txt"
+}
+
 @test "stock bpftrace on our sites: the children live" {
 	run bpftrace_q -e "usdt:$APPBIN:fk:tick { @ = count(); }" -c "$APPBIN fork $N"
 	echo "$output"

@@ -3,11 +3,18 @@
  * The runtime's fork repair (userspace/lib/sites.c) on any kernel: the
  * test plays the kernel that optimized a site (a call written over the
  * probe instruction, the enable word's kernel count raised), forks, and
- * the child reports the bytes it finds at its site without running them.
+ * the child reports the bytes it finds at its site without running them,
+ * and its enable word. No uprobe is registered: the kernel that walked
+ * the child while its tracer detached, before the child's handler ran.
+ * Run as "deleted" from a copy of itself that it removed, the page has no
+ * file to come back from.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -65,8 +72,8 @@ static uint8_t *page_near_site(long page)
 	return NULL;
 }
 
-/* The 5 bytes at the site in a child made now. */
-static void child_sees(uint8_t out[5])
+/* The 5 bytes at the site in a child made now, and its enable word. */
+static void child_sees(uint8_t out[5], uintptr_t *enabled)
 {
 	int fds[2], status;
 	pid_t pid;
@@ -75,20 +82,48 @@ static void child_sees(uint8_t out[5])
 	if (pipe(fds))
 		return;
 	pid = fork();
-	if (pid == 0)
-		_exit(write(fds[1], site(), 5) == 5 ? 0 : 1);
+	if (pid == 0) {
+		bool sent = write(fds[1], site(), 5) == 5 &&
+			    write(fds[1], &side_event_state__ev_one.enabled, sizeof(*enabled)) ==
+				    sizeof(*enabled);
+
+		_exit(sent ? 0 : 1);
+	}
 	close(fds[1]);
-	CHECK(read(fds[0], out, 5) == 5);
+	CHECK(read(fds[0], out, 5) == 5 &&
+	      read(fds[0], enabled, sizeof(*enabled)) == sizeof(*enabled));
 	close(fds[0]);
 	CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && !WEXITSTATUS(status));
 }
 
-int main(void)
+/* A copy of this test that removes its own file and checks the fallback. */
+static void run_deleted(void)
 {
-	uintptr_t *enabled = &side_event_state__ev_one.enabled;
+	char copy[] = "/tmp/test_api_fork.XXXXXX", cmd[200];
+	int fd = mkstemp(copy), status;
+
+	CHECK(fd >= 0);
+	close(fd);
+	snprintf(cmd, sizeof(cmd), "cp /proc/%d/exe %s && chmod 700 %s && %s deleted > /dev/null",
+		 getpid(), copy, copy, copy);
+	status = system(cmd);
+	unlink(copy);
+	ok(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	   "a page whose file is gone: the breakpoint written in place");
+}
+
+int main(int argc, char **argv)
+{
+	uintptr_t *enabled = &side_event_state__ev_one.enabled, child_enabled;
 	uint8_t got[5], saved[5], *gone, *mapped;
 	long page = sysconf(_SC_PAGESIZE);
+	bool deleted = argc == 2 && !strcmp(argv[1], "deleted");
 
+	if (deleted) {
+		char self[4096] = "";
+
+		CHECK(readlink("/proc/self/exe", self, sizeof(self) - 1) > 0 && !unlink(self));
+	}
 	CHECK(__stop_side_probe_sites - __start_side_probe_sites == 1);
 	CHECK(!memcmp(site(), nop5, sizeof(nop5)));
 	emit(1);
@@ -99,24 +134,34 @@ int main(void)
 	CHECK(gone && mapped);
 	munmap(gone, page);
 
-	__atomic_store_n(enabled, 1, __ATOMIC_RELAXED);
+	__atomic_store_n(enabled, SIDE_ENABLED_USER_ONE | 1, __ATOMIC_RELAXED);
 	call_to(gone);
-	child_sees(got);
-	ok(!memcmp(got, swbp, 5), "a call into a page the child lacks becomes the breakpoint");
-	ok(site()[0] == 0xe8, "the parent keeps its call");
+	child_sees(got, &child_enabled);
+	if (deleted) {
+		CHECK(!memcmp(got, swbp, 5) && child_enabled == (SIDE_ENABLED_USER_ONE | 1));
+		return unit_summary();
+	}
+	ok(!memcmp(got, nop5, 5),
+	   "a call into a page the child lacks: the page comes back from its file");
+	ok(child_enabled == SIDE_ENABLED_USER_ONE,
+	   "the call's count leaves the kernel's part of the enable word, the rest stays");
+	ok(site()[0] == 0xe8 && *enabled == (SIDE_ENABLED_USER_ONE | 1),
+	   "the parent keeps its call");
 
 	call_to(mapped);
-	child_sees(got);
-	ok(got[0] == 0xe8, "a call whose target the child has is left alone");
+	child_sees(got, &child_enabled);
+	ok(got[0] == 0xe8 && child_enabled == (SIDE_ENABLED_USER_ONE | 1),
+	   "a call whose target the child has is left alone");
 
 	__atomic_store_n(enabled, SIDE_ENABLED_USER_ONE, __ATOMIC_RELAXED);
 	call_to(gone);
-	child_sees(got);
+	child_sees(got, &child_enabled);
 	ok(got[0] == 0xe8, "no kernel tracer (in-process ones only): the site is not touched");
 
 	poke(site(), saved, 5);
 	__atomic_store_n(enabled, 0, __ATOMIC_RELAXED);
-	child_sees(got);
+	child_sees(got, &child_enabled);
 	ok(!memcmp(got, nop5, 5), "an untraced site stays the nop");
+	run_deleted();
 	return unit_summary();
 }

@@ -7,10 +7,18 @@
  * into a call to a trampoline page it maps into the process. fork() copies
  * the patched text into the child but not the trampoline: the child's first
  * event jumps into an unmapped page and dies. So the child, before it runs
- * anything else, gives each such site back the plain breakpoint the kernel
- * wrote before it optimized (int3, then the rest of the nop): the kernel
- * handles that one in any process mapping the file, optimizes it again in
- * the child if it likes, and restores the nop when the tracer detaches.
+ * anything else, gives each such site the plain breakpoint the kernel wrote
+ * before it optimized (int3, then the rest of the nop), which the kernel
+ * handles in any process mapping the file, and then maps the site's page
+ * again from its file (text_reload.c): the kernel writes the breakpoints of
+ * the uprobes registered at that moment into any new mapping. The second
+ * step matters while a tracer detaches: its removal may have walked the
+ * child before the handler ran, found the call, which it does not undo,
+ * and gone; the breakpoint alone would then stay with no uprobe behind it
+ * and kill the child with SIGTRAP. The old page's breakpoints leave the
+ * kernel's counts in the enable words with it. Where the page cannot be
+ * mapped again (no file, replaced on disk), the breakpoint stays: right
+ * unless the tracer is leaving at that very moment.
  *
  * Only sites of events with a kernel tracer attached can carry a call (the
  * kernel removes its breakpoints and lowers the enable word together), so
@@ -26,14 +34,17 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include "internal.h"
+#include "text_reload.h"
 
 struct side_probe_sites_handle {
 	struct side_probe_sites_handle *next, **pprev;
 	const struct side_probe_site *begin, *end;
 };
 
-#define SIDE_X86_CALL_REL32 0xe8
-#define SIDE_X86_INT3 0xcc
+/* The most sites on one page whose counts a reload gives back. */
+#define SIDE_PAGE_SITES_MAX 256
+/* The most pages a child maps again; the sites of others keep the breakpoint. */
+#define SIDE_RELOAD_PAGES_MAX 64
 
 /* Held across fork() so that the child inherits a whole list. */
 static pthread_mutex_t side_sites_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -77,9 +88,62 @@ static void side_text_write(int *mem, uint8_t *at, const uint8_t *bytes, size_t 
 }
 
 /* The breakpoint the kernel put on the site before it optimized it. */
-static void side_site_repair(int *mem, uint8_t *insn)
+static void side_site_write_swbp(int *mem, uint8_t *insn)
 {
 	uint8_t swbp[sizeof(side_probe_insn)];
+
+	swbp[0] = SIDE_X86_INT3;
+	memcpy(swbp + 1, side_probe_insn + 1, sizeof(swbp) - 1);
+	side_text_write(mem, insn, swbp, sizeof(swbp));
+}
+
+/* Lowers the kernel's count of breakpoints in an enable word by one, never below 0. */
+static void side_kernel_count_drop(uintptr_t *enabled)
+{
+	uintptr_t v = __atomic_load_n(enabled, __ATOMIC_RELAXED);
+
+	while ((v & SIDE_ENABLED_KERNEL_MASK) &&
+	       !__atomic_compare_exchange_n(enabled, &v, v - 1, false, __ATOMIC_RELAXED,
+					    __ATOMIC_RELAXED))
+		;
+}
+
+/*
+ * The page of insn mapped again from its file; the enable words of the
+ * sites whose breakpoints (int3 or call) were on the old page lose them.
+ */
+static void side_site_page_reload(uintptr_t page, long page_size)
+{
+	uintptr_t *counted[SIDE_PAGE_SITES_MAX];
+	const struct side_probe_sites_handle *h;
+	const struct side_probe_site *s;
+	const uint8_t *at;
+	size_t n = 0, i;
+
+	for (h = side_sites; h; h = h->next) {
+		for (s = h->begin; s < h->end; s++) {
+			at = side_rel(&s->insn);
+			if (((uintptr_t)at & ~((uintptr_t)page_size - 1)) != page ||
+			    (at[0] != SIDE_X86_INT3 && at[0] != SIDE_X86_CALL_REL32))
+				continue;
+			if (n == SIDE_PAGE_SITES_MAX)
+				return;
+			counted[n++] = (uintptr_t *)side_rel(&s->enabled);
+		}
+	}
+	if (!side_text_reload(page, page_size))
+		return;
+	for (i = 0; i < n; i++)
+		side_kernel_count_drop(counted[i]);
+}
+
+/*
+ * A site holding a call into a page the child lacks gets the breakpoint;
+ * its page is added to pages (n of them) to be mapped again.
+ */
+static void side_site_repair(int *mem, uint8_t *insn, long page_size, uintptr_t *pages, size_t *n)
+{
+	uintptr_t page = (uintptr_t)insn & ~((uintptr_t)page_size - 1);
 	int32_t rel;
 
 	if (insn[0] != SIDE_X86_CALL_REL32)
@@ -87,9 +151,9 @@ static void side_site_repair(int *mem, uint8_t *insn)
 	memcpy(&rel, insn + 1, sizeof(rel));
 	if (side_mapped(insn + 5 + rel))
 		return;
-	swbp[0] = SIDE_X86_INT3;
-	memcpy(swbp + 1, side_probe_insn + 1, sizeof(swbp) - 1);
-	side_text_write(mem, insn, swbp, sizeof(swbp));
+	side_site_write_swbp(mem, insn);
+	if (*n < SIDE_RELOAD_PAGES_MAX && (!*n || pages[*n - 1] != page))
+		pages[(*n)++] = page;
 }
 
 static void side_sites_before_fork(void)
@@ -102,10 +166,19 @@ static void side_sites_after_fork_parent(void)
 	pthread_mutex_unlock(&side_sites_lock);
 }
 
+/*
+ * Every call first becomes the breakpoint: changing the mappings runs the
+ * kernel's uprobe_mmap() on the pieces of a split mapping, which would
+ * write (and count) a breakpoint over any call still there. Then the pages
+ * are mapped again.
+ */
 static void side_sites_after_fork_child(void)
 {
+	long page_size = sysconf(_SC_PAGESIZE);
+	uintptr_t pages[SIDE_RELOAD_PAGES_MAX];
 	const struct side_probe_sites_handle *h;
 	const struct side_probe_site *s;
+	size_t n = 0, i;
 	int mem = -2;
 
 	for (h = side_sites; h; h = h->next) {
@@ -113,11 +186,14 @@ static void side_sites_after_fork_child(void)
 			const uintptr_t *enabled = side_rel(&s->enabled);
 
 			if (__atomic_load_n(enabled, __ATOMIC_RELAXED) & SIDE_ENABLED_KERNEL_MASK)
-				side_site_repair(&mem, (uint8_t *)side_rel(&s->insn));
+				side_site_repair(&mem, (uint8_t *)side_rel(&s->insn), page_size,
+						 pages, &n);
 		}
 	}
 	if (mem >= 0)
 		close(mem);
+	for (i = 0; i < n; i++)
+		side_site_page_reload(pages[i], page_size);
 	pthread_mutex_unlock(&side_sites_lock);
 }
 

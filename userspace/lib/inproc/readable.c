@@ -22,6 +22,7 @@
 #include <sys/mman.h>
 #include <sys/uio.h>
 #include <unistd.h>
+#include "../maps.h"
 #include "host.h"
 #include "readable.h"
 
@@ -30,6 +31,11 @@
 
 struct st_range {
 	uint64_t lo, hi;
+};
+
+struct st_table_fill {
+	struct st_range *t;
+	uint32_t n;
 };
 
 static struct st_range *st_tables[2];
@@ -50,60 +56,28 @@ static __thread struct {
 	struct st_range r[ST_HITS];
 } st_hits;
 
-/* Parses "lo-hi perms ..." of a maps line; true for a readable one. */
-static bool parse_line(const char *line, struct st_range *r)
+/* Adds a readable mapping to the table, merged with the last range when they touch. */
+static int add_range(const struct side_mapping *m, void *arg)
 {
-	char *end;
+	struct st_table_fill *f = arg;
 
-	r->lo = strtoull(line, &end, 16);
-	if (*end != '-')
-		return false;
-	r->hi = strtoull(end + 1, &end, 16);
-	return *end == ' ' && end[1] == 'r' && r->hi > r->lo;
-}
-
-/* Adds r to the table, merged with the last range when they touch. */
-static void add_range(struct st_range *t, uint32_t *n, const struct st_range *r)
-{
-	if (*n && t[*n - 1].hi == r->lo) {
-		t[*n - 1].hi = r->hi;
-		return;
-	}
-	if (*n < ST_READABLE_MAX)
-		t[(*n)++] = *r;
+	if (m->perms[0] != 'r')
+		return 0;
+	if (f->n && f->t[f->n - 1].hi == m->lo)
+		f->t[f->n - 1].hi = m->hi;
+	else if (f->n < ST_READABLE_MAX)
+		f->t[f->n++] = (struct st_range){m->lo, m->hi};
+	return 0;
 }
 
 /* Reads /proc/self/maps into table t; only async-signal-safe calls. */
 static int fill_table(struct st_range *t, uint32_t *n)
 {
-	char buf[4096], *line, *nl;
-	size_t have = 0;
-	struct st_range r;
-	ssize_t got;
-	int fd;
+	struct st_table_fill f = {.t = t};
+	int err = side_maps_walk(add_range, &f);
 
-	*n = 0;
-	fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	while ((got = read(fd, buf + have, sizeof(buf) - 1 - have)) > 0) {
-		have += got;
-		buf[have] = '\0';
-		line = buf;
-		while ((nl = strchr(line, '\n'))) {
-			*nl = '\0';
-			if (parse_line(line, &r))
-				add_range(t, n, &r);
-			line = nl + 1;
-		}
-		have -= line - buf;
-		memmove(buf, line, have);
-		/* A line longer than the buffer (a long path): its start was parsed. */
-		if (have == sizeof(buf) - 1)
-			have = 0;
-	}
-	close(fd);
-	return got < 0 ? -EIO : 0;
+	*n = f.n;
+	return err;
 }
 
 /* Rewrites the table not being read, then makes it the one read. */
