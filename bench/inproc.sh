@@ -42,12 +42,27 @@ KEY="$P { @[args.name] = count(); }"
 PRINTF="$P { printf(\"%s %u %lu %d\\n\", args.name, args.seq, args.value, args.delta); }"
 ST=.output/sidetrace
 
+# --in-process -p PROG: the loop starts once the engine counts (SIDE_INPROC_WAIT).
+in_process_p() { # program
+	local app
+	sh -c 'SIDE_INPROC_WAIT=$$ exec "$0" "$1"' "$APP" "$N" 2>"$tmp/e" &
+	app=$!
+	# Its agent listening: the pid is the program's, not the shell's.
+	until grep -q "@sidetrace-inproc\.$app\$" /proc/net/unix; do sleep 0.01; done
+	"$ST" -q --in-process -p "$app" -e "$1" -o "$tmp/o" 2>"$tmp/st"
+	wait "$app"
+}
+
 run() { # variant -> elapsed ns of the loop
 	case $1 in
 	untraced) "$APP" "$N" 2>"$tmp/e" ;;
 	callback) "$APP" "$N" callback 2>"$tmp/e" ;;
-	st_key) "$ST" -q --in-process -c "$APP $N" -e "$KEY" -o "$tmp/o" 2>"$tmp/e" ;;
-	st_printf) "$ST" -q --in-process -c "$APP $N" -e "$PRINTF" -o "$tmp/o" 2>"$tmp/e" ;;
+	st_key) in_process_p "$KEY" ;;
+	st_printf) in_process_p "$PRINTF" ;;
+	st_key_c)
+		"$ST" -q --in-process -c "$APP $N" -e "$KEY" -o "$tmp/o" 2>"$tmp/e"
+		sleep 1
+		;;
 	st_key_kernel)
 		"$ST" -q -c "$APP $N" -e "$KEY" -o "$tmp/o" 2>"$tmp/e"
 		# Its uprobes go in the background: gone before the next untraced loop.
@@ -67,7 +82,7 @@ run() { # variant -> elapsed ns of the loop
 	elapsed "$tmp/e"
 }
 
-variants="untraced callback st_key st_printf st_key_kernel"
+variants="untraced callback st_key st_printf st_key_c st_key_kernel"
 [ -n "$lttng" ] && variants="$variants untraced_lttng lttng"
 for r in $(seq "$ROUNDS"); do
 	for v in $variants; do
@@ -88,13 +103,15 @@ END {
 		vals["cb", r] = (loop["callback", r] - loop["untraced", r]) / n
 		vals["key", r] = (loop["st_key", r] - loop["untraced", r]) / n
 		vals["pf", r] = (loop["st_printf", r] - loop["untraced", r]) / n
+		vals["kc", r] = (loop["st_key_c", r] - loop["untraced", r]) / n
 		vals["kk", r] = (loop["st_key_kernel", r] - loop["untraced", r]) / n
 		if (lt) vals["lt", r] = (loop["lttng", r] - loop["untraced_lttng", r]) / n
 	}
 	printf "ns per event added to the loop, median of %d interleaved rounds of %d events\n", length(rounds), n
 	printf "  %-48s %8.1f\n", "in-process, one empty callback (sidetrace)", median("cb")
-	printf "  %-48s %8.1f\n", "--in-process @[args.name] = count()", median("key")
-	printf "  %-48s %8.1f\n", "--in-process printf of 4 fields, to a file", median("pf")
+	printf "  %-48s %8.1f\n", "--in-process -p @[args.name] = count()", median("key")
+	printf "  %-48s %8.1f\n", "--in-process -p printf of 4 fields, to a file", median("pf")
+	printf "  %-48s %8.1f\n", "--in-process -c, the count (kernel probes too)", median("kc")
 	printf "  %-48s %8.1f\n", "kernel path @[args.name] = count() (uprobe)", median("kk")
 	printf "  ratio kernel path / in-process, the count: %.1f\n", median("kk") / median("key")
 	if (lt) {

@@ -206,6 +206,7 @@ static __always_inline int keyed_event(void *ctx, bool tp)
 	return 0;
 }
 
+#ifndef ST_ENGINE_HOST
 SEC("uprobe")
 int sidetrace_keyed(void *ctx)
 {
@@ -219,5 +220,6 @@ int sidetrace_tp_keyed(void *ctx)
 		return 0;
 	return keyed_event(ctx, true);
 }
+#endif /* !ST_ENGINE_HOST: the in-process engine calls keyed_event() */
 
 #endif /* SIDETRACE_KEYED_BPF_H */

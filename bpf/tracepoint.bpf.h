@@ -66,6 +66,7 @@ __noinline int st_tp_field(__u64 base, const struct st_arg_spec *a, __u64 *out)
 	}
 }
 
+#ifndef ST_ENGINE_HOST
 /* The fields in mask into s->sdt, those that could not be read marked in s->sdt_bad. */
 static __noinline int read_tp_fields(__u64 base, const struct st_site_cfg *site, __u32 mask,
 				     struct st_scratch *s)
@@ -83,5 +84,6 @@ static __noinline int read_tp_fields(__u64 base, const struct st_site_cfg *site,
 	}
 	return 0;
 }
+#endif /* !ST_ENGINE_HOST: the in-process engine serves no tracepoint */
 
 #endif /* SIDETRACE_TRACEPOINT_BPF_H */

@@ -99,5 +99,10 @@ int main(void)
 		"cannot be read in a process");
 	REFUSED("an event name without its end",
 		memset(p.events[0].name, 'x', sizeof(p.events[0].name)), "without its end");
+	REFUSED("a program to run that the runtime has not", p.events[1].run = ST_IP_NR_RUNS,
+		"which this runtime has not");
+	well_formed(&p);
+	p.events[0].run = ST_IP_RUN_KEYED;
+	ok(check(&p, err) == 0, "a probe run as sidetrace_keyed passes");
 	return unit_summary();
 }

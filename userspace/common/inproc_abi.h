@@ -28,7 +28,7 @@
 #include <stdint.h>
 #include "sidetrace.h"
 
-#define ST_IP_VERSION 1
+#define ST_IP_VERSION 2
 /* The agent's abstract socket name, from its pid (no leading NUL here). */
 #define ST_IP_SOCK_FMT "sidetrace-inproc.%d"
 /* A message's payload is at most this long (a program of ST_MAX_PROBES probes is refused before).
@@ -63,6 +63,16 @@ struct st_ip_reply {
 };
 
 /*
+ * What runs for a probe's events: the fragments of the kernel's program
+ * that the collector chose for it (its st_compiled_prog()).
+ */
+enum st_ip_run {
+	ST_IP_RUN_EVENT, /* the stack machine, as sidetrace_event */
+	ST_IP_RUN_KEYED, /* one plain statement into a keyed map, as sidetrace_keyed */
+	ST_IP_NR_RUNS,
+};
+
+/*
  * An event the program traces, by its SIDE names: every description of
  * the process with that provider and event name and nr_fields fields is
  * served by probe `probe` of the program.
@@ -72,6 +82,8 @@ struct st_ip_event {
 	char name[ST_NAME_LEN * 2];
 	uint32_t nr_fields;
 	uint32_t variadic;
+	uint32_t run; /* enum st_ip_run */
+	uint32_t reserved;
 };
 
 /*

@@ -27,7 +27,7 @@ struct st_engine st_eng;
 static void run_event(const struct side_event_description *desc, const struct side_arg_vec *vec,
 		      const struct side_arg_dynamic_struct *var_struct, void *priv)
 {
-	uint32_t nr = desc->fields.length, max = SIDE_SDT_MAX_VALUES;
+	uint32_t nr = desc->fields.length, max = SIDE_SDT_MAX_VALUES, probe = (uintptr_t)priv;
 	struct st_host_ctx ctx;
 
 	/*
@@ -39,12 +39,15 @@ static void run_event(const struct side_event_description *desc, const struct si
 		return;
 	if (desc->flags & SIDE_EVENT_FLAG_VARIADIC)
 		max = SIDE_SDT_MAX_VALUES_VARIADIC;
-	ctx.cookie = ST_COOKIE(0, (uint32_t)(uintptr_t)priv, 0);
+	ctx.cookie = ST_COOKIE(0, probe, 0);
 	ctx.desc = desc;
 	ctx.vec = vec;
 	ctx.var_struct = var_struct;
 	ctx.nr_values = nr < max ? nr : max;
-	st_prog_event(&ctx);
+	if (st_eng.events[probe].run == ST_IP_RUN_KEYED)
+		st_prog_keyed(&ctx);
+	else
+		st_prog_event(&ctx);
 }
 
 static void on_call(const struct side_event_description *desc, const struct side_arg_vec *vec,

@@ -33,6 +33,8 @@
 #include "record.bpf.h"
 #include "values.bpf.h"
 #include "interp.bpf.h"
+#include "tracepoint.bpf.h"
+#include "keyed.bpf.h"
 #pragma GCC diagnostic pop
 
 void st_prog_configure(const struct st_map_cfg *maps, uint32_t nr_maps, uint32_t key_words,
@@ -118,6 +120,12 @@ uint64_t st_host_ringbuf_avail(void)
 struct st_shm_hdr *st_host_hdr(void)
 {
 	return st_eng.hdr;
+}
+
+/* sidetrace_keyed's body (keyed.bpf.h): the key on the stack, no scratch. */
+void st_prog_keyed(void *ctx)
+{
+	keyed_event(ctx, false);
 }
 
 /* sidetrace_event's body (interp.bpf.h) but for the stacks, which the engine refuses. */

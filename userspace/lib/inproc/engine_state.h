@@ -50,6 +50,7 @@ extern struct st_engine st_eng;
 void st_prog_configure(const struct st_map_cfg *maps, uint32_t nr_maps, uint32_t key_words,
 		       uint32_t ckey_words);
 void st_prog_event(void *ctx);
+void st_prog_keyed(void *ctx);
 
 /* host.c: what the helpers keep per thread, and the readable memory. */
 void *st_host_thread_mem(size_t size);

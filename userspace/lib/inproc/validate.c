@@ -91,6 +91,9 @@ static int check_probe(uint32_t i, const struct st_ip_event *ev, const struct st
 	if (!ends_in_nul(ev->provider, sizeof(ev->provider)) ||
 	    !ends_in_nul(ev->name, sizeof(ev->name)))
 		return FAIL(reply, "probe %u: event name without its end", i);
+	if (ev->run >= ST_IP_NR_RUNS)
+		return FAIL(reply, "probe %u: run by program %u, which this runtime has not", i,
+			    ev->run);
 	if (c->nr_loads > ST_MAX_LOADS || c->nr_insns > ST_MAX_INSNS)
 		return FAIL(reply, "probe %u: %u loads, %u instructions", i, c->nr_loads,
 			    c->nr_insns);

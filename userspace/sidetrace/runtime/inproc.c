@@ -82,6 +82,8 @@ static void *build_program(const struct st_inproc *ip, const struct st_compiled 
 		snprintf(events[i].name, sizeof(events[i].name), "%s", ev->name);
 		events[i].nr_fields = ev->nr_fields;
 		events[i].variadic = ev->variadic;
+		events[i].run = st_compiled_prog(&c->probes[i]) == ST_PROG_KEYED ? ST_IP_RUN_KEYED
+										 : ST_IP_RUN_EVENT;
 	}
 	*len = size;
 	return p;
