@@ -44,6 +44,7 @@ static void run_event(const struct side_event_description *desc, const struct si
 	ctx.vec = vec;
 	ctx.var_struct = var_struct;
 	ctx.nr_values = nr < max ? nr : max;
+	st_host_ctx_args(&ctx);
 	if (st_eng.events[probe].run == ST_IP_RUN_KEYED)
 		st_prog_keyed(&ctx);
 	else

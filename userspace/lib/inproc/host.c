@@ -52,10 +52,23 @@ static struct st_thread *self(void)
 	return t;
 }
 
+void st_host_ctx_args(struct st_host_ctx *ctx)
+{
+	struct side_arg_vec vec;
+
+	/* Read safely: a damaged vector is the decoder's to count, as in the kernel. */
+	if (st_host_read(&vec, sizeof(vec), ctx->vec)) {
+		ctx->sav = NULL;
+		ctx->sav_len = 0;
+		return;
+	}
+	ctx->sav = side_ptr_get(vec.sav);
+	ctx->sav_len = vec.len;
+}
+
 uint64_t st_host_sdt_word(const struct st_host_ctx *ctx, uint32_t i)
 {
-	const struct side_arg *sav;
-	struct side_arg_vec vec;
+	const struct side_arg *sav = ctx->sav;
 	struct side_arg copy;
 
 	if (i == ctx->nr_values)
@@ -64,11 +77,7 @@ uint64_t st_host_sdt_word(const struct st_host_ctx *ctx, uint32_t i)
 		return (uintptr_t)ctx->vec;
 	if (i == ctx->nr_values + 2)
 		return (uintptr_t)ctx->var_struct;
-	/* Read safely: a damaged vector is the decoder's to count, as in the kernel. */
-	if (i > ctx->nr_values || st_host_read(&vec, sizeof(vec), ctx->vec) || i >= vec.len)
-		return 0;
-	sav = side_ptr_get(vec.sav);
-	if (st_host_read(&copy, sizeof(copy), &sav[i]))
+	if (i > ctx->nr_values || i >= ctx->sav_len || st_host_read(&copy, sizeof(copy), &sav[i]))
 		return 0;
 	/* A dynamic value is passed as its side_arg's address: the application's. */
 	if (copy.type.v >= SIDE_TYPE_DYNAMIC_NULL && copy.type.v <= SIDE_TYPE_DYNAMIC_VLA_VISITOR)

@@ -17,9 +17,14 @@ struct st_host_ctx {
 	const void *desc; /* struct side_event_description */
 	const void *vec; /* struct side_arg_vec */
 	const void *var_struct; /* struct side_arg_dynamic_struct, variadic */
+	/* vec's arguments (struct side_arg) and their number, read once per event */
+	const void *sav;
+	uint32_t sav_len;
 	uint32_t nr_values; /* SDT values before the description */
-	uint32_t reserved;
 };
+
+/* Reads ctx->vec's arguments and length into ctx (none where it cannot be read). */
+void st_host_ctx_args(struct st_host_ctx *ctx);
 
 uint64_t st_host_sdt_word(const struct st_host_ctx *ctx, uint32_t i);
 
