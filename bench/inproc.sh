@@ -111,7 +111,7 @@ END {
 	printf "  %-48s %8.1f\n", "in-process, one empty callback (sidetrace)", median("cb")
 	printf "  %-48s %8.1f\n", "--in-process -p @[args.name] = count()", median("key")
 	printf "  %-48s %8.1f\n", "--in-process -p printf of 4 fields, to a file", median("pf")
-	printf "  %-48s %8.1f\n", "--in-process -c, the count (kernel probes too)", median("kc")
+	printf "  %-48s %8.1f\n", "--in-process -c, the count (fallbacks disarmed)", median("kc")
 	printf "  %-48s %8.1f\n", "kernel path @[args.name] = count() (uprobe)", median("kk")
 	printf "  ratio kernel path / in-process, the count: %.1f\n", median("kk") / median("key")
 	if (lt) {

@@ -39,6 +39,23 @@
 #define SIDE_PROBE_INSN ".byte " _SIDE_PROBE_XSTR(SIDE_PROBE_INSN_BYTES)
 
 /*
+ * The instruction after the probe instruction is the first of the site's
+ * restore, "pop %r14" (41 5e), which runs with every register as it was at
+ * the probe: an in-process session's kernel fallback probes the site
+ * there, at an address no other tracer uses, so that a process serving
+ * itself can disarm exactly that probe (userspace/lib/sites.c). The
+ * distance from the site, from its first 7 bytes as the file has them or
+ * as a process does (an int3 or a kernel's call over the probe
+ * instruction, an int3 over the pop); 0: not a site of this layout.
+ */
+static inline uint32_t side_probe_fallback_delta(const uint8_t *b)
+{
+	uint32_t len = b[0] == 0x90 || (b[0] == 0xcc && b[1] != 0x1f) ? 1 : 5;
+
+	return (b[len] == 0x41 || b[len] == 0xcc) && b[len + 1] == 0x5e ? len : 0;
+}
+
+/*
  * Every site also leaves a record in the side_probe_sites section of its
  * object, which the object registers with the runtime (side/trace.h): where
  * its probe instruction is and where its event's enable word is, each
@@ -356,6 +373,7 @@ side_sdt_value(const struct side_arg *sav, const struct side_arg *mem, uint32_t 
 		SAVE, _variadic, \
 		_n1) "\tpush %%r14\n\tmov %[argv], %%r14\n" _SIDE_SDT_PTR_LOAD_##_variadic \
 	_SIDE_SDT_K(LOADV, _variadic, _n1)
+/* Its first instruction is the in-process fallback's probe (side_probe_fallback_delta()). */
 #define _SIDE_SDT_RESTORE(_variadic, _n1) \
 	"\tpop %%r14\n" _SIDE_SDT_K(POP, _variadic, _n1) _SIDE_SDT_PTR_POP_##_variadic \
 		"\tlea 128(%%rsp), %%rsp\n"

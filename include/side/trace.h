@@ -464,11 +464,12 @@ static void side_event_description_ptr_init(void)
 {
 	if (side_event_description_ptr_registered++)
 		return;
+	/* Sites first: a tracer told of the events finds their sites (sites.c). */
+	side_probe_sites_handle_ =
+		side_probe_sites_register(__start_side_probe_sites, __stop_side_probe_sites);
 	side_events_handle = side_events_register(__start_side_event_description_ptr,
 						  __stop_side_event_description_ptr -
 							  __start_side_event_description_ptr);
-	side_probe_sites_handle_ =
-		side_probe_sites_register(__start_side_probe_sites, __stop_side_probe_sites);
 }
 
 static void side_event_description_ptr_exit(void) __attribute__((destructor, used));

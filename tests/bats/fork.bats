@@ -91,7 +91,7 @@ run_all() { # mode
 # not leave a breakpoint without a uprobe behind it (SIGTRAP).
 @test "children forked while sessions attach and detach: none dies" {
 	local sessions=0
-	start_app "$BATS_TEST_TMPDIR/app.txt" "$APPBIN" threads 1000
+	start_app "$BATS_TEST_TMPDIR/app.txt" "$APPBIN" threads 300
 	while kill -0 "$APP" 2> /dev/null; do
 		timeout -s INT 0.4 "$SIDETRACE" -e "$PROG" > /dev/null 2>&1 || true
 		sessions=$((sessions + 1))

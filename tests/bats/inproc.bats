@@ -85,6 +85,30 @@ mapped() { # pid
 	grep -qx '@\[1\]: 5' <<<"$output"
 }
 
+# The kernel's probes of an in-process session sit on each site's
+# fallback (side/probe.h): a process that serves itself disarms them and
+# takes no trap; a child it forks has them armed again until found.
+@test "--in-process -c: the command disarms the kernel's fallback probe, its child has it armed" {
+	run timeout 60 "$SIDETRACE" --in-process -c "$APPBIN fallback 3" -e "$PROG"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	grep -qx 'parent fallback: not armed' <<<"$output"
+	grep -qx 'child fallback: armed' <<<"$output"
+	grep -qx 'children ok' <<<"$output"
+	grep -qx '@\[0\]: 3' <<<"$output"
+	grep -qx '@\[1\]: 1' <<<"$output"
+}
+
+@test "the kernel path probes the site itself: no fallback armed" {
+	run timeout 60 "$SIDETRACE" -c "$APPBIN fallback 3" -e "$PROG"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	grep -qx 'parent fallback: not armed' <<<"$output"
+	grep -qx 'child fallback: not armed' <<<"$output"
+	grep -qx '@\[0\]: 3' <<<"$output"
+	grep -qx '@\[1\]: 1' <<<"$output"
+}
+
 @test "--in-process -p: a process that exits mid-session loses none of its counts" {
 	local st
 	start_app "$BATS_TEST_TMPDIR/app.txt" "$APPBIN" -w "$BATS_TEST_TMPDIR/go" threads "$N"
@@ -177,8 +201,15 @@ mapped() { # pid
 	grep -qx 'children ok' "$BATS_TEST_TMPDIR/app.txt"
 	grep -q "pid $APP_PID runs the side: probes in the process" "$BATS_TEST_TMPDIR/st.txt"
 	grep -qx "@\[0\]: $((4 * N))" "$BATS_TEST_TMPDIR/st.txt"
-	# The children emit once each, mostly before the collector finds them (kernel path).
-	grep -qx "@\[1\]: $((4 * N))" "$BATS_TEST_TMPDIR/st.txt"
+	# The children emit once each, mostly before the collector finds them
+	# (kernel path); one found with its event in flight (after the kernel's
+	# probe, before the engine's callback) may count it twice or not at
+	# all, as the README says: at most one event per child switched.
+	local switched children
+	switched=$(grep -c 'runs the side: probes in the process' "$BATS_TEST_TMPDIR/st.txt")
+	children=$(sed -n 's/^@\[1\]: //p' "$BATS_TEST_TMPDIR/st.txt")
+	echo "children's events: $children, processes switched: $switched"
+	[ "$children" -ge $((4 * N - switched + 1)) ] && [ "$children" -le $((4 * N + switched - 1)) ]
 }
 
 @test "--in-process of every process: a process without the runtime's agent is traced by the kernel" {

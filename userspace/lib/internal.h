@@ -73,4 +73,14 @@ void side_event_remove_callbacks(struct side_event_description *desc)
 /* Registers the fork handler that repairs probe sites in a child (sites.c). */
 void side_sites_init(void) __attribute__((visibility("hidden")));
 
+/*
+ * The in-process engine serves the events of these nr enable words from
+ * now on: the fallback probes that an in-process session's kernel side
+ * armed at their sites (side/probe.h) are disarmed in this process, and
+ * their counts leave the enable words; a child forked later maps those
+ * pages again, which arms them for it. The number disarmed.
+ */
+uint32_t side_sites_disarm_fallbacks(uintptr_t *const *served, size_t nr)
+	__attribute__((visibility("hidden")));
+
 #endif /* SIDE_LIB_INTERNAL_H */

@@ -33,6 +33,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#include <side/probe.h>
 #include "internal.h"
 #include "text_reload.h"
 
@@ -43,17 +44,34 @@ struct side_probe_sites_handle {
 
 /* The most sites on one page whose counts a reload gives back. */
 #define SIDE_PAGE_SITES_MAX 256
-/* The most pages a child maps again; the sites of others keep the breakpoint. */
+/*
+ * The most pages a child maps again (the sites of others keep the
+ * breakpoint), and the most whose fallbacks a process disarms.
+ */
 #define SIDE_RELOAD_PAGES_MAX 64
 
 /* Held across fork() so that the child inherits a whole list. */
 static pthread_mutex_t side_sites_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct side_probe_sites_handle *side_sites;
 static const uint8_t side_probe_insn[] = {SIDE_PROBE_INSN_BYTES};
+/* The fallback's original first byte, pop %r14's REX prefix (side/probe.h). */
+static const uint8_t side_fallback_byte = 0x41;
+/* Pages where this process disarmed fallbacks: a forked child maps them again. */
+static uintptr_t side_disarmed_pages[SIDE_RELOAD_PAGES_MAX];
+static size_t side_nr_disarmed_pages;
 
+/* Through an integer: the result is no part of field, and the compiler must not think so. */
 static const void *side_rel(const int32_t *field)
 {
-	return (const char *)field + *field;
+	return (const void *)((uintptr_t)field + *field);
+}
+
+/* The site's in-process fallback probe (side/probe.h), or NULL. */
+static uint8_t *side_site_fallback(const uint8_t *insn)
+{
+	uint32_t d = side_probe_fallback_delta(insn);
+
+	return d ? (uint8_t *)insn + d : NULL;
 }
 
 /* Whether addr is mapped in this process: mincore() fails with ENOMEM where nothing is. */
@@ -109,26 +127,31 @@ static void side_kernel_count_drop(uintptr_t *enabled)
 }
 
 /*
- * The page of insn mapped again from its file; the enable words of the
- * sites whose breakpoints (int3 or call) were on the old page lose them.
+ * The page mapped again from its file; the enable words of the sites whose
+ * breakpoints (int3 or call, and their fallbacks' int3) were on the old
+ * page lose them.
  */
 static void side_site_page_reload(uintptr_t page, long page_size)
 {
 	uintptr_t *counted[SIDE_PAGE_SITES_MAX];
 	const struct side_probe_sites_handle *h;
 	const struct side_probe_site *s;
-	const uint8_t *at;
-	size_t n = 0, i;
+	const uint8_t *at, *fb;
+	size_t n = 0, i, k;
 
 	for (h = side_sites; h; h = h->next) {
 		for (s = h->begin; s < h->end; s++) {
 			at = side_rel(&s->insn);
-			if (((uintptr_t)at & ~((uintptr_t)page_size - 1)) != page ||
-			    (at[0] != SIDE_X86_INT3 && at[0] != SIDE_X86_CALL_REL32))
+			if (((uintptr_t)at & ~((uintptr_t)page_size - 1)) != page)
 				continue;
-			if (n == SIDE_PAGE_SITES_MAX)
+			fb = side_site_fallback(at);
+			/* The probe instruction's breakpoint, and the fallback's. */
+			k = (at[0] == SIDE_X86_INT3 || at[0] == SIDE_X86_CALL_REL32) +
+			    (fb && *fb == SIDE_X86_INT3);
+			if (n + k > SIDE_PAGE_SITES_MAX)
 				return;
-			counted[n++] = (uintptr_t *)side_rel(&s->enabled);
+			while (k--)
+				counted[n++] = (uintptr_t *)side_rel(&s->enabled);
 		}
 	}
 	if (!side_text_reload(page, page_size))
@@ -192,9 +215,68 @@ static void side_sites_after_fork_child(void)
 	}
 	if (mem >= 0)
 		close(mem);
+	/* The child serves no session: the kernel arms its fallbacks again, for it. */
+	for (i = 0; i < side_nr_disarmed_pages && n < SIDE_RELOAD_PAGES_MAX; i++)
+		pages[n++] = side_disarmed_pages[i];
+	side_nr_disarmed_pages = 0;
 	for (i = 0; i < n; i++)
 		side_site_page_reload(pages[i], page_size);
 	pthread_mutex_unlock(&side_sites_lock);
+}
+
+static bool side_enabled_in(const uintptr_t *enabled, uintptr_t *const *served, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (served[i] == enabled)
+			return true;
+	return false;
+}
+
+/* Records fb's page among the disarmed ones; false when no room is left. */
+static bool side_disarmed_page_add(const uint8_t *fb, long page_size)
+{
+	uintptr_t page = (uintptr_t)fb & ~((uintptr_t)page_size - 1);
+	size_t i;
+
+	for (i = 0; i < side_nr_disarmed_pages; i++)
+		if (side_disarmed_pages[i] == page)
+			return true;
+	if (side_nr_disarmed_pages == SIDE_RELOAD_PAGES_MAX)
+		return false;
+	side_disarmed_pages[side_nr_disarmed_pages++] = page;
+	return true;
+}
+
+uint32_t side_sites_disarm_fallbacks(uintptr_t *const *served, size_t nr)
+{
+	long page_size = sysconf(_SC_PAGESIZE);
+	const struct side_probe_sites_handle *h;
+	const struct side_probe_site *s;
+	uint32_t done = 0;
+	uintptr_t *enabled;
+	int mem = -2;
+	uint8_t *fb;
+
+	pthread_mutex_lock(&side_sites_lock);
+	for (h = side_sites; h; h = h->next) {
+		for (s = h->begin; s < h->end; s++) {
+			enabled = (uintptr_t *)side_rel(&s->enabled);
+			if (!side_enabled_in(enabled, served, nr))
+				continue;
+			fb = side_site_fallback(side_rel(&s->insn));
+			if (!fb || *fb != SIDE_X86_INT3 || !side_disarmed_page_add(fb, page_size))
+				continue;
+			side_text_write(&mem, fb, &side_fallback_byte, 1);
+			side_kernel_count_drop(enabled);
+			done++;
+		}
+	}
+	pthread_mutex_unlock(&side_sites_lock);
+	if (mem >= 0)
+		close(mem);
+	return done;
 }
 
 /*

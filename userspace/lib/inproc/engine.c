@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <side/probe.h>
 #include <side/trace.h>
+#include "../internal.h"
 #include "host.h"
 #include "engine.h"
 #include "engine_state.h"
@@ -83,6 +84,27 @@ static int probe_of(const struct side_event_description *desc)
 	return -1;
 }
 
+/*
+ * The kernel's fallback probes of the served events stop trapping here
+ * (sites.c); the count of the sites so far for the collector.
+ */
+static void disarm_served(void)
+{
+	st_eng.hdr->disarmed += side_sites_disarm_fallbacks(st_eng.served, st_eng.nr_served);
+}
+
+/* desc's enable word among the served ones, whose fallbacks ST_IP_GO disarms. */
+static void served_add(struct side_event_description *desc)
+{
+	uintptr_t **more;
+
+	more = realloc(st_eng.served, (st_eng.nr_served + 1) * sizeof(*more));
+	if (!more)
+		return;
+	st_eng.served = more;
+	st_eng.served[st_eng.nr_served++] = &side_state0(desc)->enabled;
+}
+
 /* Registers (add) or unregisters the callback of each event a probe names. */
 static void hook_events(struct side_event_description **events, uint32_t nr, bool add)
 {
@@ -107,9 +129,14 @@ static void hook_events(struct side_event_description **events, uint32_t nr, boo
 								  st_eng.tracer_key)
 				  : side_tracer_callback_unregister(desc, on_call, priv,
 								    st_eng.tracer_key);
-		if (!err && add)
+		if (!err && add) {
 			st_eng.nr_events++;
+			served_add(desc);
+		}
 	}
+	/* Objects loaded after ST_IP_GO (the -c command's own, during its wait). */
+	if (add && st_engine_counting())
+		disarm_served();
 }
 
 static void notified(enum side_tracer_notification notif, struct side_event_description **events,
@@ -178,6 +205,7 @@ static void release(void)
 	free(st_eng.events);
 	free(st_eng.probes);
 	free(st_eng.fault_armed);
+	free(st_eng.served);
 	/* All but the count of sessions, which tells threads that theirs ended. */
 	st_eng = (struct st_engine){.gen = st_eng.gen};
 }
@@ -241,10 +269,19 @@ out:
 	return err;
 }
 
+/*
+ * Counting starts; the kernel skips this process's events from now on,
+ * and the fallback probes of a session of every process stop trapping.
+ */
 void st_engine_go(void)
 {
-	if (st_eng.go)
-		__atomic_store_n(st_eng.go, 1, __ATOMIC_RELEASE);
+	if (!st_eng.go)
+		return;
+	__atomic_store_n(st_eng.go, 1, __ATOMIC_RELEASE);
+	/* The registry's lock: the served events grow under it (hook_events()). */
+	pthread_mutex_lock(&side_event_lock);
+	disarm_served();
+	pthread_mutex_unlock(&side_event_lock);
 }
 
 bool st_engine_counting(void)

@@ -42,6 +42,8 @@ struct st_engine {
 	uint64_t tracer_key;
 	struct side_tracer_handle *notif;
 	uint32_t nr_events; /* descriptions with our callback */
+	uintptr_t **served; /* their enable words, nr_events of them */
+	uint32_t nr_served;
 };
 
 extern struct st_engine st_eng;

@@ -63,6 +63,9 @@ struct st_site {
 	uint64_t sema_offset; /* semaphore file offset (ref_ctr_offset) */
 	char *args; /* SDT argument string as in the note */
 	struct st_sdt_args sdt; /* args parsed: where each argument is */
+	/* A SIDE site's in-process fallback probe, from pc (side_probe_fallback_delta()); 0: none.
+	 */
+	uint32_t fallback_delta;
 };
 
 /*

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <side/probe.h>
 
 #include "discovery/notes.h"
 
@@ -35,6 +36,7 @@ static int note_parse(const struct st_elf *e, const unsigned char *desc, size_t 
 {
 	const char *strs[3];
 	uint64_t words[3];
+	uint8_t site_bytes[7];
 	struct st_note *n;
 	size_t off = sizeof(words);
 	int i;
@@ -78,6 +80,8 @@ static int note_parse(const struct st_elf *e, const unsigned char *desc, size_t 
 	}
 	if (!st_elf_vaddr_to_offset(e, n->site.pc, 1, true, &n->site.file_offset))
 		return 1; /* not in code: nothing could attach there */
+	if (st_elf_read(e, n->site.pc, site_bytes, sizeof(site_bytes)))
+		n->site.fallback_delta = side_probe_fallback_delta(site_bytes);
 	/*
 	 * The kernel updates the semaphore through the file mapping: its
 	 * offset stays 0 when it is not file-backed (finish_event warns).

@@ -205,7 +205,8 @@ static int attach_prog(struct st_loader *l, const struct st_compiled *c, struct 
 				continue;
 			done[j] = true;
 			for (k = 0; k < ev->nr_sites; k++, n++) {
-				offs[n] = ev->sites[k].file_offset;
+				offs[n] = ev->sites[k].file_offset +
+					  st_inproc_site_delta(c, &c->probes[j], &ev->sites[k]);
 				refs[n] = ev->sites[k].sema_offset;
 				cookies[n] =
 					ST_COOKIE(site_base[j] + k, j, count_slot1(&c->probes[j]));

@@ -29,6 +29,12 @@ bool st_inproc_can_serve(const struct st_compiled_probe *p)
 	return ev && ev->view == ST_VIEW_SIDE && ev->has_side && !p->cfg.stacks;
 }
 
+uint32_t st_inproc_site_delta(const struct st_compiled *c, const struct st_compiled_probe *p,
+			      const struct st_site *site)
+{
+	return c->inproc_all && st_inproc_can_serve(p) ? site->fallback_delta : 0;
+}
+
 static void shm_params(const struct st_compiled *c, struct st_shm_params *sp)
 {
 	int cpus = get_nprocs_conf();

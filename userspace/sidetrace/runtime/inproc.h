@@ -38,6 +38,15 @@ struct st_inproc {
 /* Whether probe p can run in a process: a side: probe of a SIDE event, without stacks. */
 bool st_inproc_can_serve(const struct st_compiled_probe *p);
 
+/*
+ * How far past its note the kernel probes site of probe p: a session of
+ * every process (-c, or neither -c nor -p) probes a side: probe it can
+ * serve at the site's fallback (side/probe.h), which a process serving
+ * itself disarms, so that it takes no trap; other tracers stay armed.
+ */
+uint32_t st_inproc_site_delta(const struct st_compiled *c, const struct st_compiled_probe *p,
+			      const struct st_site *site);
+
 struct st_loader;
 
 /*

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runtime/inproc.h"
 #include "runtime/ro_strings.h"
 
 /*
@@ -111,7 +112,10 @@ int st_ro_strings_add(struct st_ro_strings *ro, const struct st_compiled *c,
 			if (site >= ro->nr_sites)
 				return -ENOSPC;
 			ro->site_obj[site] = obj;
-			ro->site_pc[site] = ev->sites[j].pc;
+			/* Where the kernel probes it: the probe's IP is what literals are offsets
+			 * from. */
+			ro->site_pc[site] = ev->sites[j].pc +
+					    st_inproc_site_delta(c, &c->probes[i], &ev->sites[j]);
 		}
 	}
 	return 0;
