@@ -48,11 +48,14 @@
  * as a process does (an int3 or a kernel's call over the probe
  * instruction, an int3 over the pop); 0: not a site of this layout.
  */
+#define SIDE_PROBE_FALLBACK_BYTE0 0x41 /* pop %r14: the REX prefix a process puts back */
 static inline uint32_t side_probe_fallback_delta(const uint8_t *b)
 {
 	uint32_t len = b[0] == 0x90 || (b[0] == 0xcc && b[1] != 0x1f) ? 1 : 5;
 
-	return (b[len] == 0x41 || b[len] == 0xcc) && b[len + 1] == 0x5e ? len : 0;
+	if ((b[len] != SIDE_PROBE_FALLBACK_BYTE0 && b[len] != 0xcc) || b[len + 1] != 0x5e)
+		return 0;
+	return len;
 }
 
 /*

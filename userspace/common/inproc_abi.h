@@ -139,8 +139,7 @@ struct st_shm_hdr {
 	 * last records and the maps (as the kernel's st_stopped).
 	 */
 	uint32_t stopped;
-	/* Set by the engine at ST_IP_GO: its sites whose fallback probes it disarmed. */
-	uint32_t disarmed;
+	uint32_t reserved0;
 	/*
 	 * Set by the engine: the address, in the process, of the 32-bit word
 	 * that ST_IP_GO turns from 0 to 1 (the kernel's programs read it).

@@ -78,9 +78,9 @@ void side_sites_init(void) __attribute__((visibility("hidden")));
  * now on: the fallback probes that an in-process session's kernel side
  * armed at their sites (side/probe.h) are disarmed in this process, and
  * their counts leave the enable words; a child forked later maps those
- * pages again, which arms them for it. The number disarmed.
+ * pages again, which arms them for it.
  */
-uint32_t side_sites_disarm_fallbacks(uintptr_t *const *served, size_t nr)
+void side_sites_disarm_fallbacks(uintptr_t *const *served, size_t nr)
 	__attribute__((visibility("hidden")));
 
 #endif /* SIDE_LIB_INTERNAL_H */

@@ -54,8 +54,7 @@ struct side_probe_sites_handle {
 static pthread_mutex_t side_sites_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct side_probe_sites_handle *side_sites;
 static const uint8_t side_probe_insn[] = {SIDE_PROBE_INSN_BYTES};
-/* The fallback's original first byte, pop %r14's REX prefix (side/probe.h). */
-static const uint8_t side_fallback_byte = 0x41;
+static const uint8_t side_fallback_byte = SIDE_PROBE_FALLBACK_BYTE0;
 /* Pages where this process disarmed fallbacks: a forked child maps them again. */
 static uintptr_t side_disarmed_pages[SIDE_RELOAD_PAGES_MAX];
 static size_t side_nr_disarmed_pages;
@@ -64,6 +63,11 @@ static size_t side_nr_disarmed_pages;
 static const void *side_rel(const int32_t *field)
 {
 	return (const void *)((uintptr_t)field + *field);
+}
+
+static uintptr_t side_page_of(const void *addr, long page_size)
+{
+	return (uintptr_t)addr & ~((uintptr_t)page_size - 1);
 }
 
 /* The site's in-process fallback probe (side/probe.h), or NULL. */
@@ -79,7 +83,7 @@ static bool side_mapped(const void *addr)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	unsigned char vec;
-	void *start = (void *)((uintptr_t)addr & ~((uintptr_t)page - 1));
+	void *start = (void *)side_page_of(addr, page);
 
 	return mincore(start, 1, &vec) == 0 || errno != ENOMEM;
 }
@@ -92,7 +96,7 @@ static bool side_mapped(const void *addr)
 static void side_text_write(int *mem, uint8_t *at, const uint8_t *bytes, size_t len)
 {
 	long page = sysconf(_SC_PAGESIZE);
-	uintptr_t start = (uintptr_t)at & ~((uintptr_t)page - 1);
+	uintptr_t start = side_page_of(at, page);
 	size_t span = (uintptr_t)at + len - start;
 
 	if (*mem == -2)
@@ -142,7 +146,7 @@ static void side_site_page_reload(uintptr_t page, long page_size)
 	for (h = side_sites; h; h = h->next) {
 		for (s = h->begin; s < h->end; s++) {
 			at = side_rel(&s->insn);
-			if (((uintptr_t)at & ~((uintptr_t)page_size - 1)) != page)
+			if (side_page_of(at, page_size) != page)
 				continue;
 			fb = side_site_fallback(at);
 			/* The probe instruction's breakpoint, and the fallback's. */
@@ -166,7 +170,7 @@ static void side_site_page_reload(uintptr_t page, long page_size)
  */
 static void side_site_repair(int *mem, uint8_t *insn, long page_size, uintptr_t *pages, size_t *n)
 {
-	uintptr_t page = (uintptr_t)insn & ~((uintptr_t)page_size - 1);
+	uintptr_t page = side_page_of(insn, page_size);
 	int32_t rel;
 
 	if (insn[0] != SIDE_X86_CALL_REL32)
@@ -237,7 +241,7 @@ static bool side_enabled_in(const uintptr_t *enabled, uintptr_t *const *served, 
 /* Records fb's page among the disarmed ones; false when no room is left. */
 static bool side_disarmed_page_add(const uint8_t *fb, long page_size)
 {
-	uintptr_t page = (uintptr_t)fb & ~((uintptr_t)page_size - 1);
+	uintptr_t page = side_page_of(fb, page_size);
 	size_t i;
 
 	for (i = 0; i < side_nr_disarmed_pages; i++)
@@ -249,12 +253,11 @@ static bool side_disarmed_page_add(const uint8_t *fb, long page_size)
 	return true;
 }
 
-uint32_t side_sites_disarm_fallbacks(uintptr_t *const *served, size_t nr)
+void side_sites_disarm_fallbacks(uintptr_t *const *served, size_t nr)
 {
 	long page_size = sysconf(_SC_PAGESIZE);
 	const struct side_probe_sites_handle *h;
 	const struct side_probe_site *s;
-	uint32_t done = 0;
 	uintptr_t *enabled;
 	int mem = -2;
 	uint8_t *fb;
@@ -270,13 +273,11 @@ uint32_t side_sites_disarm_fallbacks(uintptr_t *const *served, size_t nr)
 				continue;
 			side_text_write(&mem, fb, &side_fallback_byte, 1);
 			side_kernel_count_drop(enabled);
-			done++;
 		}
 	}
 	pthread_mutex_unlock(&side_sites_lock);
 	if (mem >= 0)
 		close(mem);
-	return done;
 }
 
 /*

@@ -84,13 +84,10 @@ static int probe_of(const struct side_event_description *desc)
 	return -1;
 }
 
-/*
- * The kernel's fallback probes of the served events stop trapping here
- * (sites.c); the count of the sites so far for the collector.
- */
+/* The kernel's fallback probes of the served events stop trapping here (sites.c). */
 static void disarm_served(void)
 {
-	st_eng.hdr->disarmed += side_sites_disarm_fallbacks(st_eng.served, st_eng.nr_served);
+	side_sites_disarm_fallbacks(st_eng.served, st_eng.nr_served);
 }
 
 /* desc's enable word among the served ones, whose fallbacks ST_IP_GO disarms. */
