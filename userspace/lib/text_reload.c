@@ -1,9 +1,16 @@
 // SPDX-License-Identifier: MIT
 /*
- * A page of text given back by its file. A fresh private mapping of the
- * file is made elsewhere and moved over the page with mremap(), which
- * replaces the old page or, failing, leaves it: a MAP_FIXED mmap() that
- * fails after unmapping would leave a hole in the text.
+ * A page of text given back by its file: a private mapping of the file
+ * made over the page with MAP_FIXED. The kernel links the new mapping
+ * before it writes into it the breakpoints of the uprobes registered at
+ * that moment, so a tracer attaching or leaving then finds it either way.
+ * Not mremap() of a mapping made elsewhere: the page would carry the
+ * breakpoints written at its first address, and a tracer's removal that
+ * listed the file's mappings while the page was between its two addresses
+ * would miss it and leave a breakpoint with no uprobe (SIGTRAP; measured,
+ * tests/bats/fork.bats). The price: an mmap() that fails after the kernel
+ * took the old page away (out of memory) leaves a hole, where recent
+ * kernels put the old page back.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -73,7 +80,6 @@ bool side_text_reload(uintptr_t page, long page_size)
 	uint8_t file[SIDE_TEXT_PAGE_MAX];
 	bool done = false;
 	struct stat st;
-	void *fresh;
 	off_t off;
 	int fd;
 
@@ -91,17 +97,8 @@ bool side_text_reload(uintptr_t page, long page_size)
 	if (pread(fd, file, page_size, off) != page_size ||
 	    !only_uprobes((const uint8_t *)page, file, page_size))
 		goto cleanup;
-	fresh = mmap(NULL, page_size, prot_of(t.m.perms), MAP_PRIVATE, fd, off);
-	if (fresh == MAP_FAILED)
-		goto cleanup;
-	/*
-	 * A failed move leaves the old page; the fresh one may have had
-	 * breakpoints written, whose counts then stay raised in this process.
-	 */
-	done = mremap(fresh, page_size, page_size, MREMAP_MAYMOVE | MREMAP_FIXED, (void *)page) !=
-	       MAP_FAILED;
-	if (!done)
-		munmap(fresh, page_size);
+	done = mmap((void *)page, page_size, prot_of(t.m.perms), MAP_PRIVATE | MAP_FIXED, fd,
+		    off) != MAP_FAILED;
 cleanup:
 	close(fd);
 	return done;
