@@ -240,7 +240,8 @@ $(OUTPUT)/tests/test_tracer_cxx: tests/unit/tracer_api_cxx.cpp $(LIBSIDE_SO) | $
 
 # Fuzzers (tests/fuzz/): clang's libFuzzer with ASan and UBSan over the
 # components that read outside input (program text, object files, SDT
-# operands), built apart in $(OUTPUT)/fuzz. `make test` runs each for a
+# operands, the program an in-process engine is handed), built apart in
+# $(OUTPUT)/fuzz. `make test` runs each for a
 # bounded time (tests/fuzz/run.sh); `make fuzz` runs each for FUZZ_TIME
 # seconds and keeps what it learns in $(OUTPUT)/fuzz/corpus.
 FUZZ_TIME ?= 600
@@ -260,10 +261,25 @@ $(OUTPUT)/fuzz/obj/%.o: userspace/%.c
 	$(Q)$(CLANG) $(SAN_CFLAGS) -fsanitize=fuzzer-no-link $(SAN_WARN) $(DEPFLAGS) $(INCLUDES) \
 		-c $< -o $@
 
+# fuzz_inproc runs the runtime library's engine too, on programs the
+# collector's code makes (runtime/inproc_prog.c), in the example's events.
+FUZZ_RT_SRCS := $(filter-out $(LIB_COMMON_SRCS),$(LIB_SRCS))
+FUZZ_RT_OBJS := $(patsubst userspace/%.c,$(OUTPUT)/fuzz/rt/%.o,$(FUZZ_RT_SRCS)) \
+	$(OUTPUT)/fuzz/obj/sidetrace/runtime/inproc_prog.o
+
+$(OUTPUT)/fuzz/rt/%.o: userspace/%.c
+	$(call msg,CC-FUZZ,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) $(SAN_CFLAGS) -fsanitize=fuzzer-no-link $(SAN_WARN) $(DEPFLAGS) -DSIDE_BUILD_LIB \
+		$(INCLUDES) -c $< -o $@
+
+$(OUTPUT)/fuzz/fuzz_inproc: FUZZ_EXTRA = $(FUZZ_RT_OBJS) -lpthread
+$(OUTPUT)/fuzz/fuzz_inproc: $(FUZZ_RT_OBJS)
+
 $(FUZZERS): $(OUTPUT)/fuzz/%: tests/fuzz/%.c $(FUZZ_OBJS)
 	$(call msg,FUZZER,$@)
 	$(Q)$(CLANG) $(SAN_CFLAGS) -fsanitize=fuzzer $(SAN_WARN) $(DEPFLAGS) $(INCLUDES) $< \
-		$(FUZZ_OBJS) -o $@ -lbpf -ldw -lelf -lcapstone -lstdc++ -lz
+		$(FUZZ_OBJS) $(FUZZ_EXTRA) -o $@ -lbpf -ldw -lelf -lcapstone -lstdc++ -lz
 
 # The collector built with ASan and UBSan, apart in $(OUTPUT)/asan; `make
 # test` and `make test-asan` run the bats and one-liner suites with it.

@@ -160,6 +160,11 @@ enum st_opcode {
 	/* Pops two string references; pushes 1 if they are (not) equal. */
 	ST_I_STREQ,
 	ST_I_STRNE,
+	/*
+	 * Key and record stores (KEY_INT, KEY_STR, OUT_INT, OUT_STR) write
+	 * 8-byte words at imm, a multiple of 8: the engine in a process
+	 * refuses others (validate.c).
+	 */
 	/* Pops an integer into key part bytes [imm, imm + 8). */
 	ST_I_KEY_INT,
 	/* Pops a string reference into key part bytes [imm, imm + ST_STR_LEN). */

@@ -90,6 +90,12 @@ int main(void)
 	REFUSED("an unknown opcode", p.probes[1].insns[1].op = 200, "unknown opcode 200");
 	REFUSED("a jump backwards",
 		(p.probes[0].insns[1].op = ST_I_JUMP, p.probes[0].insns[1].imm = 0), "jumps to 0");
+	REFUSED("a key store off its 8-byte words",
+		(p.probes[0].insns[1].op = ST_I_KEY_INT, p.probes[0].insns[1].imm = 12),
+		"writes at 12");
+	REFUSED("a record store off its 8-byte words",
+		(p.probes[1].insns[1].op = ST_I_OUT_STR, p.probes[1].insns[1].imm = 3),
+		"writes at 3");
 	REFUSED("a map that is not there", p.probes[0].insns[2].a = NR_MAPS, "no map 2");
 	REFUSED("more instructions than a probe has", p.probes[0].nr_insns = ST_MAX_INSNS + 1,
 		"instructions");

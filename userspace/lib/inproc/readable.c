@@ -146,6 +146,39 @@ static uint64_t readable_from(uint64_t p)
 	return r.hi - p;
 }
 
+#ifndef __has_feature
+#define __has_feature(x) 0
+#endif
+#if defined(__SANITIZE_ADDRESS__) || __has_feature(address_sanitizer)
+/*
+ * Readable here means mapped, not inside one object: a program may read
+ * past an object into the next, as the kernel's may. ASan, which guards
+ * objects, is kept out of these reads (the fuzzer's build).
+ */
+__attribute__((no_sanitize("address"))) static void app_copy(void *dst, const void *src, size_t n)
+{
+	const volatile uint8_t *s = src;
+	uint8_t *d = dst;
+
+	while (n--)
+		*d++ = *s++;
+}
+
+__attribute__((no_sanitize("address"))) static const char *app_nul(const char *src, size_t n)
+{
+	const volatile char *s = src;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!s[i])
+			return src + i;
+	return NULL;
+}
+#else
+#define app_copy memcpy
+#define app_nul(src, n) ((const char *)memchr(src, '\0', n))
+#endif
+
 /* process_vm_readv() of the process itself: EFAULT instead of a fault. */
 static long read_checked(void *dst, uint64_t n, uint64_t p)
 {
@@ -169,7 +202,7 @@ long st_host_read(void *dst, uint32_t size, const void *src)
 	if (p + size < p)
 		return -EFAULT;
 	if (readable_from(p) >= size) {
-		memcpy(dst, src, size);
+		app_copy(dst, src, size);
 		return 0;
 	}
 	return read_checked(dst, size, p);
@@ -186,14 +219,14 @@ long st_host_read_str(void *dst, uint32_t size, const void *src)
 		return -EINVAL;
 	avail = readable_from(p);
 	/* The usual case: the string and its NUL in one readable range. */
-	nul = memchr(src, '\0', avail < size - 1 ? avail : size - 1);
+	nul = app_nul(src, avail < size - 1 ? avail : size - 1);
 	if (nul) {
-		memcpy(dst, src, nul - (const char *)src + 1);
+		app_copy(dst, src, nul - (const char *)src + 1);
 		return nul - (const char *)src + 1;
 	}
 	for (i = 0; i + 1 < size; i++) {
 		if (i < avail)
-			c = ((const char *)src)[i];
+			app_copy(&c, (const char *)src + i, 1);
 		else if (read_checked(&c, 1, p + i))
 			return -EFAULT;
 		d[i] = c;

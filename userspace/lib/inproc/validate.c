@@ -71,6 +71,18 @@ static int check_insns(uint32_t probe, const struct st_probe_cfg *c, uint32_t nr
 				return FAIL(reply, "probe %u: instruction %u: no map %u", probe, pc,
 					    in->a);
 			break;
+		case ST_I_OUT_INT:
+		case ST_I_OUT_STR:
+		case ST_I_KEY_INT:
+		case ST_I_KEY_STR:
+			/*
+			 * Stores of 8-byte words into a record or key, whose parts
+			 * the collector aligns: C on the host wants them aligned.
+			 */
+			if (in->imm % 8)
+				return FAIL(reply, "probe %u: instruction %u writes at %lld", probe,
+					    pc, (long long)in->imm);
+			break;
 		case ST_I_CLAUSE:
 		case ST_I_JUMP:
 		case ST_I_JZ:

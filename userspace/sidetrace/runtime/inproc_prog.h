@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: MIT */
+/* The program and memory a process's engine is handed (inproc_prog.c). */
+#ifndef SIDETRACE_RUNTIME_INPROC_PROG_H
+#define SIDETRACE_RUNTIME_INPROC_PROG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "runtime/inproc.h"
+
+/* The shared memory's parameters for c: a slot per CPU, its maps' sizes. */
+void st_inproc_shm_params(const struct st_compiled *c, struct st_shm_params *sp);
+
+/*
+ * A memfd laid out and initialized from ip->params, mapped at ip->shm
+ * (ip->lay and the geometries set). 0 or a negative errno.
+ */
+int st_inproc_memory(struct st_inproc *ip, int *memfd);
+
+/*
+ * The program for ip's process (the probes ip->served names their
+ * events), len bytes of malloc()ed memory, or NULL.
+ */
+void *st_inproc_program(const struct st_inproc *ip, const struct st_compiled *c, bool deferred,
+			size_t *len);
+
+#endif /* SIDETRACE_RUNTIME_INPROC_PROG_H */
