@@ -35,8 +35,10 @@ COMMON_SRCS := $(wildcard userspace/common/*.c)
 COMMON_OBJS := $(patsubst userspace/%.c,$(OUTPUT)/obj/%.o,$(COMMON_SRCS))
 
 # Runtime library
-# The in-process engine's shared-memory structures and cgroup id are the collector's too.
-LIB_COMMON_SRCS := $(wildcard userspace/common/shm_*.c) userspace/common/cgroup.c
+# The in-process engine's shared-memory structures, cgroup id and mappings reader are the
+# collector's too.
+LIB_COMMON_SRCS := $(wildcard userspace/common/shm_*.c) userspace/common/cgroup.c \
+	userspace/common/proc_maps.c
 LIB_SRCS := $(wildcard userspace/lib/*.c userspace/lib/inproc/*.c) $(LIB_COMMON_SRCS)
 LIB_PIC_OBJS := $(patsubst userspace/%.c,$(OUTPUT)/lib/pic/%.o,$(LIB_SRCS))
 LIB_OBJS := $(patsubst userspace/%.c,$(OUTPUT)/lib/%.o,$(LIB_SRCS))

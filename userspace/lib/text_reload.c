@@ -19,7 +19,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
-#include "maps.h"
+#include "common/proc_maps.h"
 #include "text_reload.h"
 
 /* x86-64's page: larger ones are left to the breakpoint written in place. */
@@ -30,11 +30,11 @@ static const uint8_t side_x86_nop5[] = {0x0f, 0x1f, 0x44, 0x00, 0x00};
 
 struct side_text_mapping {
 	uintptr_t page;
-	struct side_mapping m;
+	struct st_mapping m;
 	char path[4352];
 };
 
-static int find_mapping(const struct side_mapping *m, void *arg)
+static int find_mapping(const struct st_mapping *m, void *arg)
 {
 	struct side_text_mapping *t = arg;
 	size_t len = strlen(m->path);
@@ -83,7 +83,7 @@ bool side_text_reload(uintptr_t page, long page_size)
 	off_t off;
 	int fd;
 
-	if (page_size > SIDE_TEXT_PAGE_MAX || side_maps_walk(find_mapping, &t) != 1 ||
+	if (page_size > SIDE_TEXT_PAGE_MAX || st_maps_walk(0, find_mapping, &t) != 1 ||
 	    t.m.perms[3] != 'p')
 		return false;
 	fd = open(t.path, O_RDONLY | O_CLOEXEC);

@@ -22,7 +22,7 @@
 #include <sys/mman.h>
 #include <sys/uio.h>
 #include <unistd.h>
-#include "../maps.h"
+#include "common/proc_maps.h"
 #include "host.h"
 #include "readable.h"
 
@@ -57,7 +57,7 @@ static __thread struct {
 } st_hits;
 
 /* Adds a readable mapping to the table, merged with the last range when they touch. */
-static int add_range(const struct side_mapping *m, void *arg)
+static int add_range(const struct st_mapping *m, void *arg)
 {
 	struct st_table_fill *f = arg;
 
@@ -74,7 +74,7 @@ static int add_range(const struct side_mapping *m, void *arg)
 static int fill_table(struct st_range *t, uint32_t *n)
 {
 	struct st_table_fill f = {.t = t};
-	int err = side_maps_walk(add_range, &f);
+	int err = st_maps_walk(0, add_range, &f);
 
 	*n = f.n;
 	return err;

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "common/proc_maps.h"
 #include "discovery/discovery.h"
 
 /* One mapped object of a process. */
@@ -47,70 +48,58 @@ static int reachable_path(pid_t pid, const struct mapped *m, char *buf, size_t l
 	return same_inode(buf, m->inode) ? 0 : -ENOENT;
 }
 
+/* What proc_maps_read() gathers. */
+struct mapped_list {
+	struct mapped *v;
+	size_t n, cap;
+};
+
+/* Adds m when it is file-backed and not already there; a negative errno stops the walk. */
+static int add_mapped(const struct st_mapping *m, void *arg)
+{
+	struct mapped_list *l = arg;
+	size_t i;
+
+	if (m->path[0] != '/' || !m->inode)
+		return 0;
+	for (i = 0; i < l->n; i++)
+		if (l->v[i].inode == m->inode && !strcmp(l->v[i].path, m->path))
+			return 0;
+	if (l->n == l->cap) {
+		size_t ncap = l->cap ? l->cap * 2 : 32;
+		void *q = realloc(l->v, ncap * sizeof(*l->v));
+
+		if (!q)
+			return -ENOMEM;
+		l->v = q;
+		l->cap = ncap;
+	}
+	l->v[l->n].path = strdup(m->path);
+	if (!l->v[l->n].path)
+		return -ENOMEM;
+	l->v[l->n].start = m->lo;
+	l->v[l->n].end = m->hi;
+	l->v[l->n].inode = m->inode;
+	l->n++;
+	return 0;
+}
+
 /* Distinct file-backed mappings of pid, in address order. */
 static int proc_maps_read(pid_t pid, struct mapped **out, size_t *nr)
 {
-	struct mapped *v = NULL;
-	size_t n = 0, cap = 0, linecap = 0, i;
-	char fname[64], *line = NULL;
-	FILE *f;
-	int ret = 0;
+	struct mapped_list l = {0};
+	size_t i;
+	int ret;
 
-	snprintf(fname, sizeof(fname), "/proc/%d/maps", (int)pid);
-	f = fopen(fname, "re");
-	if (!f)
-		return errno == ENOENT ? -ESRCH : -errno;
-	while (getline(&line, &linecap, f) > 0) {
-		unsigned long start, end, off, inode;
-		unsigned int maj, min;
-		char perms[8], *p;
-		int pos = 0;
-
-		if (sscanf(line, "%lx-%lx %7s %lx %x:%x %lu %n", &start, &end, perms, &off, &maj,
-			   &min, &inode, &pos) < 7 ||
-		    !pos)
-			continue;
-		p = line + pos;
-		p[strcspn(p, "\n")] = '\0';
-		if (*p != '/' || !inode)
-			continue;
-		for (i = 0; i < n; i++)
-			if (v[i].inode == inode && !strcmp(v[i].path, p))
-				break;
-		if (i < n)
-			continue;
-		if (n == cap) {
-			size_t ncap = cap ? cap * 2 : 32;
-			void *q = realloc(v, ncap * sizeof(*v));
-
-			if (!q) {
-				ret = -ENOMEM;
-				goto cleanup;
-			}
-			v = q;
-			cap = ncap;
-		}
-		v[n].path = strdup(p);
-		if (!v[n].path) {
-			ret = -ENOMEM;
-			goto cleanup;
-		}
-		v[n].start = start;
-		v[n].end = end;
-		v[n].inode = inode;
-		n++;
+	ret = st_maps_walk(pid, add_mapped, &l);
+	if (ret < 0) {
+		for (i = 0; i < l.n; i++)
+			free(l.v[i].path);
+		free(l.v);
+		return ret == -ENOENT ? -ESRCH : ret;
 	}
-cleanup:
-	free(line);
-	fclose(f);
-	if (ret) {
-		for (i = 0; i < n; i++)
-			free(v[i].path);
-		free(v);
-		return ret;
-	}
-	*out = v;
-	*nr = n;
+	*out = l.v;
+	*nr = l.n;
 	return 0;
 }
 

@@ -10,6 +10,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "common/proc_maps.h"
 #include "discovery/symbols.h"
 #include "discovery/targets.h"
 #include "util/textbuf.h"
@@ -81,35 +82,26 @@ static void free_maps(struct proc *p)
 	p->nr = 0;
 }
 
+/* Adds m to the process's when it is executable and file-backed. */
+static int add_mapping(const struct st_mapping *m, void *arg)
+{
+	struct proc *p = arg;
+	struct mapping *v;
+
+	if (m->perms[2] != 'x' || m->path[0] != '/')
+		return 0;
+	v = realloc(p->maps, (p->nr + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	p->maps = v;
+	v[p->nr] = (struct mapping){m->lo, m->hi, m->offset, strdup(m->path)};
+	return v[p->nr++].path ? 0 : -ENOMEM;
+}
+
 /* The executable, file-backed mappings of pid, read now. */
 static int read_maps(struct proc *p)
 {
-	char path[64], line[4352], file[4096], perms[8];
-	unsigned long long start, end, off;
-	struct mapping *m;
-	FILE *f;
-	int ret = 0;
-
-	snprintf(path, sizeof(path), "/proc/%u/maps", p->pid);
-	f = fopen(path, "r");
-	if (!f)
-		return -errno;
-	while (!ret && fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %4095[^\n]", &start, &end, perms, &off,
-			   file) != 5 ||
-		    perms[2] != 'x' || file[0] != '/')
-			continue;
-		m = realloc(p->maps, (p->nr + 1) * sizeof(*m));
-		if (!m) {
-			ret = -ENOMEM;
-			break;
-		}
-		p->maps = m;
-		m[p->nr] = (struct mapping){start, end, off, strdup(file)};
-		ret = m[p->nr++].path ? 0 : -ENOMEM;
-	}
-	fclose(f);
-	return ret;
+	return st_maps_walk(p->pid, add_mapping, p);
 }
 
 int st_stacks_poll(struct st_loader *l)

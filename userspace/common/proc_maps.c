@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
-/* /proc/self/maps parsed by hand: sscanf() and stdio are not async-signal-safe. */
+/* /proc/PID/maps parsed by hand: sscanf() and stdio are not async-signal-safe. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "maps.h"
+#include "common/proc_maps.h"
 
 /* The longest line kept whole: a path of PATH_MAX and the fields before it. */
 #define SIDE_MAPS_LINE 4352
@@ -20,7 +20,7 @@ static const char *hex_field(const char *s, uint64_t *v, char end)
 }
 
 /* "lo-hi perms offset major:minor inode   path"; false for a line of another shape. */
-static bool parse_line(const char *line, struct side_mapping *m)
+static bool parse_line(const char *line, struct st_mapping *m)
 {
 	uint64_t lo, hi, major, minor;
 	const char *s = line;
@@ -43,16 +43,36 @@ static bool parse_line(const char *line, struct side_mapping *m)
 	return hi > lo;
 }
 
-int side_maps_walk(int (*fn)(const struct side_mapping *m, void *arg), void *arg)
+/* "/proc/PID/maps" or "/proc/self/maps" into path, without stdio. */
+static void maps_path(char path[32], int pid)
 {
-	char buf[SIDE_MAPS_LINE + 1], *line, *nl;
-	struct side_mapping m;
+	char digits[16], *d = digits + sizeof(digits);
+	unsigned int v = pid;
+
+	strcpy(path, "/proc/");
+	if (!pid) {
+		strcat(path, "self/maps");
+		return;
+	}
+	*--d = '\0';
+	do
+		*--d = '0' + v % 10;
+	while (v /= 10);
+	strcat(path, d);
+	strcat(path, "/maps");
+}
+
+int st_maps_walk(int pid, int (*fn)(const struct st_mapping *m, void *arg), void *arg)
+{
+	char buf[SIDE_MAPS_LINE + 1], path[32], *line, *nl;
+	struct st_mapping m;
 	size_t have = 0;
 	bool skip = false; /* the rest of a line too long for the buffer */
 	ssize_t got;
 	int fd, ret = 0;
 
-	fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+	maps_path(path, pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	while (!ret && (got = read(fd, buf + have, sizeof(buf) - 1 - have)) > 0) {
