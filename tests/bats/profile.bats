@@ -108,6 +108,27 @@ stack_counts() {
 	[ "$(awk '/^\]: / { s += $2 } END { print s }' <<< "$output")" = 20 ]
 }
 
+# -c: the command's own file names its frames, though its mappings were
+# never read (the 6.1 VM under TCG once printed only build ids).
+@test "-c: a stack named from the command's file when its process was gone before sidetrace looked" {
+	local st i
+	"$SIDETRACE" -e 'profile:hz:99 { @[ustack] = count(); }' -c "$HOT -d 1 0.5" \
+		> "$BATS_TEST_TMPDIR/out" 2>&1 &
+	st=$!
+	for i in $(seq 100); do grep -q '^Attaching' "$BATS_TEST_TMPDIR/out" && break; sleep 0.02; done
+	# Stopped while the command sleeps, before its first sample.
+	kill -STOP $st
+	# It spins 0.5 s, then exits: a zombie has no mappings to read.
+	sleep 2
+	kill -CONT $st
+	wait $st
+	run cat "$BATS_TEST_TMPDIR/out"
+	echo "$output"
+	read -r total hot two <<< "$(stack_counts <<< "$output")"
+	[ "$hot" -gt 0 ]
+	[ "$two" -gt 0 ]
+}
+
 @test "ksym(): a kernel address as a key prints its function (timer callbacks)" {
 	run -0 "$SIDETRACE" -e 'tracepoint:timer:timer_start { @[ksym(args.function)] = count(); }
 		interval:ms:500 { exit(); }'

@@ -198,6 +198,7 @@ static int build(struct trace *t)
 		goto fail;
 	t->compiled.events_size = t->o.events_size;
 	t->compiled.follow = t->o.cmd != NULL;
+	t->compiled.cmd_path = t->o.cmd ? t->cmd_path : NULL;
 	t->compiled.reattach = !t->o.cmd && !t->o.pid;
 	/* -c: the command and its descendants, each as it shows up. */
 	t->compiled.inproc_all = t->o.in_process && !t->o.pid;

@@ -109,6 +109,11 @@ struct st_compiled {
 	/* -c: the command's descendants are traced too; set by the caller. */
 	bool follow;
 	/*
+	 * -c: the command's executable, where its stacks' frames are named
+	 * from when it exited before its mappings were read; set by the caller.
+	 */
+	const char *cmd_path;
+	/*
 	 * --in-process of every process: the side: sites skip the processes
 	 * whose engine runs the probes (st_inproc_tgids); set by the caller.
 	 */

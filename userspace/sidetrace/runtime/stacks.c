@@ -257,7 +257,8 @@ static void add_candidate(struct st_stacks *s, const char *path, int depth)
 
 /*
  * The file whose build id is id: among the files already read, else
- * among the processes' mappings, the traced files and what they need.
+ * among the processes' mappings, the traced files, the -c command and
+ * what they need.
  */
 static struct file *file_by_build_id(struct st_stacks *s, const struct st_compiled *c,
 				     const unsigned char *id)
@@ -274,6 +275,8 @@ static struct file *file_by_build_id(struct st_stacks *s, const struct st_compil
 		for (i = 0; !s->scanned_session && i < c->nr_probes; i++)
 			if (!st_view_kernel(c->probes[i].event))
 				add_candidate(s, c->probes[i].event->path, 0);
+		if (!s->scanned_session && c->cmd_path)
+			add_candidate(s, c->cmd_path, 0);
 		s->scanned_session = true;
 		for (; s->nr_scanned < s->nr_procs; s->nr_scanned++)
 			for (j = 0; j < s->procs[s->nr_scanned].nr; j++)
