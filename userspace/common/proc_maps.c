@@ -9,7 +9,7 @@
 #include "common/proc_maps.h"
 
 /* The longest line kept whole: a path of PATH_MAX and the fields before it. */
-#define SIDE_MAPS_LINE 4352
+#define ST_MAPS_LINE 4352
 
 static const char *hex_field(const char *s, uint64_t *v, char end)
 {
@@ -64,7 +64,7 @@ static void maps_path(char path[32], int pid)
 
 int st_maps_walk(int pid, int (*fn)(const struct st_mapping *m, void *arg), void *arg)
 {
-	char buf[SIDE_MAPS_LINE + 1], path[32], *line, *nl;
+	char buf[ST_MAPS_LINE + 1], path[32], *line, *nl;
 	struct st_mapping m;
 	size_t have = 0;
 	bool skip = false; /* the rest of a line too long for the buffer */
