@@ -49,6 +49,7 @@
  * instruction, an int3 over the pop); 0: not a site of this layout.
  */
 #define SIDE_PROBE_FALLBACK_BYTE0 0x41 /* pop %r14: the REX prefix a process puts back */
+#define SIDE_PROBE_FALLBACK_SCAN 7 /* the bytes side_probe_fallback_delta() reads */
 static inline uint32_t side_probe_fallback_delta(const uint8_t *b)
 {
 	uint32_t len = b[0] == 0x90 || (b[0] == 0xcc && b[1] != 0x1f) ? 1 : 5;

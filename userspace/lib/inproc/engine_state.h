@@ -42,7 +42,7 @@ struct st_engine {
 	uint64_t tracer_key;
 	struct side_tracer_handle *notif;
 	uint32_t nr_events; /* descriptions with our callback */
-	uintptr_t **served; /* their enable words, nr_events of them */
+	uintptr_t **served; /* their enable words, nr_served of them */
 	uint32_t nr_served;
 };
 

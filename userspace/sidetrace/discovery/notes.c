@@ -36,7 +36,7 @@ static int note_parse(const struct st_elf *e, const unsigned char *desc, size_t 
 {
 	const char *strs[3];
 	uint64_t words[3];
-	uint8_t site_bytes[7];
+	uint8_t site_bytes[SIDE_PROBE_FALLBACK_SCAN];
 	struct st_note *n;
 	size_t off = sizeof(words);
 	int i;
