@@ -26,9 +26,7 @@ summarize() {
 	done
 }
 echo "== bats, ASan+UBSan collector"
-summarize < <(bats --tap tests/bats 2>&1 | awk '
-	{ print } /^ok / { p++ } /^not ok / { f++ }
-	END { printf "%d passed, %d failed\n", p, f }')
+summarize < <(tests/run-bats.sh)
 echo "== one-liner cases, ASan+UBSan collector"
 summarize < <(tests/oneliners/run.sh 2>&1)
 echo "$pass passed, $fail failed"

@@ -71,11 +71,7 @@ echo "== fuzzers (tests/fuzz, ${SIDETRACE_FUZZ_SECONDS:-20} s each)"
 tally < <(tests/fuzz/run.sh "${SIDETRACE_FUZZ_SECONDS:-20}" 2>&1)
 
 echo "== end-to-end tests (bats)"
-tally < <(bats --tap tests/bats 2>&1 | awk '
-	{ print }
-	/^ok / { p++ }
-	/^not ok / { f++ }
-	END { printf "%d passed, %d failed\n", p, f }')
+tally < <(tests/run-bats.sh)
 
 echo "== one-liner cases (tests/oneliners)"
 tally < <(tests/oneliners/run.sh 2>&1)

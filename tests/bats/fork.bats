@@ -94,10 +94,17 @@ run_all() { # mode
 @test "children forked while sessions attach and detach: none dies" {
 	local sessions=0
 	start_app "$BATS_TEST_TMPDIR/app.txt" "$APPBIN" threads 1500
-	while kill -0 "$APP" 2> /dev/null; do
-		timeout -s INT 0.4 "$SIDETRACE" -e "$PROG" > /dev/null 2>&1 || true
+	# About 45 sessions in the 18 s it takes; 300 (two minutes) mean it hangs.
+	while kill -0 "$APP" 2> /dev/null && [ $sessions -lt 300 ]; do
+		timeout -k 5 -s INT 0.4 "$SIDETRACE" -e "$PROG" > /dev/null 2>&1 || true
 		sessions=$((sessions + 1))
 	done
+	if kill -0 "$APP" 2> /dev/null; then
+		echo "fork_app still runs after $sessions sessions; it and its children:"
+		ps -o pid,ppid,stat,wchan:32,args --ppid "$APP" -p "$APP"
+		kill -9 "$APP"
+		return 1
+	fi
 	wait "$APP" || true
 	cat "$BATS_TEST_TMPDIR/app.txt"
 	echo "sessions: $sessions"
