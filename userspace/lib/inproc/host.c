@@ -52,37 +52,32 @@ static struct st_thread *self(void)
 	return t;
 }
 
+/*
+ * The vector and its array are the ones the application's event handed
+ * the callback, built by the side_event macros on its stack: read in
+ * place, as every in-process tracer reads them. What they point to
+ * (strings, nested vectors) is read with checks, as in the kernel.
+ */
 void st_host_ctx_args(struct st_host_ctx *ctx)
 {
-	struct side_arg_vec vec;
+	const struct side_arg_vec *vec = ctx->vec;
 
-	/* Read safely: a damaged vector is the decoder's to count, as in the kernel. */
-	if (st_host_read(&vec, sizeof(vec), ctx->vec)) {
-		ctx->sav = NULL;
-		ctx->sav_len = 0;
-		return;
-	}
-	ctx->sav = side_ptr_get(vec.sav);
-	ctx->sav_len = vec.len;
+	ctx->sav = side_ptr_get(vec->sav);
+	ctx->sav_len = vec->len;
 }
 
 uint64_t st_host_sdt_word(const struct st_host_ctx *ctx, uint32_t i)
 {
-	const struct side_arg *sav = ctx->sav;
-	struct side_arg copy;
-
 	if (i == ctx->nr_values)
 		return (uintptr_t)ctx->desc;
 	if (i == ctx->nr_values + 1)
 		return (uintptr_t)ctx->vec;
 	if (i == ctx->nr_values + 2)
 		return (uintptr_t)ctx->var_struct;
-	if (i > ctx->nr_values || i >= ctx->sav_len || st_host_read(&copy, sizeof(copy), &sav[i]))
+	if (i > ctx->nr_values)
 		return 0;
-	/* A dynamic value is passed as its side_arg's address: the application's. */
-	if (copy.type.v >= SIDE_TYPE_DYNAMIC_NULL && copy.type.v <= SIDE_TYPE_DYNAMIC_VLA_VISITOR)
-		return (uintptr_t)&sav[i];
-	return side_sdt_value(&copy, &copy, 1, 0);
+	/* As the probe site computes it; a dynamic value is its side_arg's address. */
+	return side_sdt_value(ctx->sav, ctx->sav, ctx->sav_len, i);
 }
 
 /*
