@@ -403,6 +403,12 @@ static int refuse(void *ctx, const void *data, uint32_t len)
 	return -EPIPE;
 }
 
+/* Bytes written and not yet consumed. */
+static uint64_t ring_avail(const struct st_shm_ring *r)
+{
+	return r->head - r->tail;
+}
+
 static void test_ring_basic(void)
 {
 	struct st_shm_ring *r = shm_alloc(st_shm_ring_bytes(256));
@@ -419,18 +425,18 @@ static void test_ring_basic(void)
 	for (i = 0; i < sizeof(buf); i++)
 		buf[i] = i;
 	for (i = 0; i < 5; i++)
-		CHECK(st_shm_ring_output(r, 256, buf + i, i * 5) == 0);
-	CHECK(st_shm_ring_avail(r) == 8 + 16 + 24 + 24 + 32);
+		CHECK(st_shm_ring_output(r, 256, NULL, buf + i, i * 5) == 0);
+	CHECK(ring_avail(r) == 8 + 16 + 24 + 24 + 32);
 	CHECK(st_shm_ring_consume(r, 256, collect, &s) == 5 && s.n == 5);
 	for (i = 0; i < 5; i++)
 		bad += s.lens[i] != i * 5 || memcmp(s.bytes[i], buf + i, i * 5);
-	CHECK(!bad && st_shm_ring_avail(r) == 0);
+	CHECK(!bad && ring_avail(r) == 0);
 
 	/* head at 104 + 112 = 216: 72 bytes do not fit before the end. */
-	CHECK(st_shm_ring_output(r, 256, buf, 100) == 0);
+	CHECK(st_shm_ring_output(r, 256, NULL, buf, 100) == 0);
 	CHECK(st_shm_ring_consume(r, 256, collect, &s) == 1);
-	CHECK(st_shm_ring_output(r, 256, buf + 1, 64) == 0);
-	CHECK(r->head == 216 + 40 + 72 && st_shm_ring_avail(r) == 40 + 72);
+	CHECK(st_shm_ring_output(r, 256, NULL, buf + 1, 64) == 0);
+	CHECK(r->head == 216 + 40 + 72 && ring_avail(r) == 40 + 72);
 	s.n = 0;
 	CHECK(st_shm_ring_consume(r, 256, collect, &s) == 1 && s.lens[0] == 64 &&
 	      !memcmp(s.bytes[0], buf + 1, 64) && r->tail == r->head);
@@ -442,18 +448,45 @@ static void test_ring_basic(void)
 	st_shm_ring_init(r, 256);
 	t0 = now();
 	for (i = 0; i < 8; i++)
-		bad += st_shm_ring_output(r, 256, buf, 24) != 0;
-	CHECK(!bad && st_shm_ring_output(r, 256, buf, 1) == -ENOSPC);
-	CHECK(st_shm_ring_output(r, 256, buf, 249) == -ENOSPC && now() - t0 < 1);
+		bad += st_shm_ring_output(r, 256, NULL, buf, 24) != 0;
+	CHECK(!bad && st_shm_ring_output(r, 256, NULL, buf, 1) == -ENOSPC);
+	CHECK(st_shm_ring_output(r, 256, NULL, buf, 249) == -ENOSPC && now() - t0 < 1);
 	CHECK(st_shm_ring_consume(r, 256, collect, &s) == 8);
-	CHECK(st_shm_ring_output(r, 256, buf, 248) == 0 &&
+	CHECK(st_shm_ring_output(r, 256, NULL, buf, 248) == 0 &&
 	      st_shm_ring_consume(r, 256, collect, &s) == 1);
 	for (i = 0; i < 3; i++)
-		st_shm_ring_output(r, 256, buf, 8);
-	CHECK(st_shm_ring_consume(r, 256, refuse, &s) == -EPIPE && st_shm_ring_avail(r) == 32);
+		st_shm_ring_output(r, 256, NULL, buf, 8);
+	CHECK(st_shm_ring_consume(r, 256, refuse, &s) == -EPIPE && ring_avail(r) == 32);
 	CHECK(st_shm_ring_consume(r, 256, collect, &s) == 2);
-	CHECK(st_shm_ring_output(NULL, 100, buf, 8) == -EINVAL &&
+	CHECK(st_shm_ring_output(NULL, 100, NULL, buf, 8) == -EINVAL &&
 	      st_shm_ring_consume(NULL, 0, collect, &s) == -EINVAL);
+	free(r);
+}
+
+/* The writers' copy of tail: read again only when the ring looks full, never trusted past it. */
+static void test_ring_tail_seen(void)
+{
+	struct st_shm_ring *r = shm_alloc(st_shm_ring_bytes(256));
+	unsigned char buf[256] = {0};
+	struct sink s = {0};
+	uint64_t seen = 0;
+	int i, bad = 0;
+
+	st_shm_ring_init(r, 256);
+	for (i = 0; i < 8; i++)
+		bad += st_shm_ring_output(r, 256, &seen, buf, 24) != 0;
+	/* Full with the copy (0) and with the shared word: refused, the copy read again. */
+	CHECK(!bad && st_shm_ring_output(r, 256, &seen, buf, 1) == -ENOSPC && seen == 0);
+	CHECK(st_shm_ring_consume(r, 256, collect, &s) == 8 && r->tail == 256);
+	/* The copy says full, the word says free: the record goes in, the copy follows. */
+	CHECK(st_shm_ring_output(r, 256, &seen, buf, 24) == 0 && seen == 256);
+	/* Room by the copy: the shared word is not read (a garbage one is not seen). */
+	r->tail = 3;
+	CHECK(st_shm_ring_output(r, 256, &seen, buf, 24) == 0 && seen == 256);
+	/* Garbage read when the copy runs out: refused, the copy kept. */
+	for (i = 0; i < 6; i++)
+		bad += st_shm_ring_output(r, 256, &seen, buf, 24) != 0;
+	CHECK(!bad && st_shm_ring_output(r, 256, &seen, buf, 24) == -ENOSPC && seen == 256);
 	free(r);
 }
 
@@ -461,6 +494,8 @@ static void test_ring_basic(void)
 
 struct prod_ctx {
 	struct st_shm_ring *r;
+	uint64_t *tail_seen; /* the producers' copy of tail, shared as the engine's threads share it
+			      */
 	uint32_t size;
 	uint32_t id;
 	uint64_t next[NR_THREADS]; /* the consumer's: each producer's next seq */
@@ -479,7 +514,8 @@ static void *producer(void *arg)
 		rec[1] = i;
 		for (j = 2; j < n; j++)
 			rec[j] = i * j + c->id;
-		while (st_shm_ring_output(c->r, c->size, rec, n * 8 - (i & 7)) == -ENOSPC)
+		while (st_shm_ring_output(c->r, c->size, c->tail_seen, rec, n * 8 - (i & 7)) ==
+		       -ENOSPC)
 			sched_yield();
 	}
 	return NULL;
@@ -510,12 +546,13 @@ static void test_ring_threads(void)
 	struct st_shm_ring *r = shm_alloc(st_shm_ring_bytes(size));
 	struct prod_ctx ctx[NR_THREADS + 1];
 	pthread_t t[NR_THREADS];
+	uint64_t tail_seen = 0;
 	double t0 = now();
 	int i;
 
 	st_shm_ring_init(r, size);
 	for (i = 0; i <= NR_THREADS; i++) {
-		ctx[i] = (struct prod_ctx){.r = r, .size = size, .id = i};
+		ctx[i] = (struct prod_ctx){.r = r, .tail_seen = &tail_seen, .size = size, .id = i};
 		if (i < NR_THREADS)
 			pthread_create(&t[i], NULL, producer, &ctx[i]);
 	}
@@ -527,8 +564,7 @@ static void test_ring_threads(void)
 	for (i = 0; i < NR_THREADS; i++)
 		pthread_join(t[i], NULL);
 	CHECK(ctx[NR_THREADS].got == NR_THREADS * RING_RECS && ctx[NR_THREADS].bad == 0);
-	CHECK(st_shm_ring_consume(r, size, check_rec, &ctx[NR_THREADS]) == 0 &&
-	      st_shm_ring_avail(r) == 0);
+	CHECK(st_shm_ring_consume(r, size, check_rec, &ctx[NR_THREADS]) == 0 && ring_avail(r) == 0);
 	free(r);
 }
 
@@ -563,6 +599,7 @@ static void test_ring_fuzz(void)
 	struct st_shm_ring *r = shm_alloc(bytes);
 	unsigned char buf[256];
 	unsigned int seed = 1, round;
+	uint64_t seen = 0;
 	int bad = 0, n;
 
 	memset(buf, 0xfe, sizeof(buf));
@@ -570,18 +607,18 @@ static void test_ring_fuzz(void)
 	for (round = 0; round < 5000; round++) {
 		n = rand_r(&seed) % 4;
 		while (n--)
-			st_shm_ring_output(r, 256, buf, rand_r(&seed) % 100);
+			st_shm_ring_output(r, 256, &seen, buf, rand_r(&seed) % 100);
 		scribble(r, bytes, &seed);
 		if (round % 3 == 0)
 			scribble((char *)r + 128, 256, &seed);
-		st_shm_ring_output(r, 256, buf, rand_r(&seed) % 60);
+		st_shm_ring_output(r, 256, &seen, buf, rand_r(&seed) % 60);
 		bad += st_shm_ring_consume(r, 256, in_ring, r) < 0;
 		st_shm_ring_consume(r, 256, in_ring, r);
 	}
 	/* Once the garbage stops, the ring works again. */
 	r->head = r->tail = 0x40;
 	st_shm_ring_consume(r, 256, in_ring, r);
-	CHECK(!bad && st_shm_ring_output(r, 256, buf, 40) == 0 &&
+	CHECK(!bad && st_shm_ring_output(r, 256, &seen, buf, 40) == 0 &&
 	      st_shm_ring_consume(r, 256, in_ring, r) == 1);
 	free(r);
 }
@@ -692,6 +729,7 @@ int main(void)
 	test_held();
 	test_owner_races();
 	test_ring_basic();
+	test_ring_tail_seen();
 	test_ring_threads();
 	test_ring_fuzz();
 	test_hash_fuzz();

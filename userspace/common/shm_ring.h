@@ -61,11 +61,12 @@ bool st_shm_ring_check(const struct st_shm_ring *ring, uint32_t size);
  * Sends a record of len bytes: 0, -ENOSPC when it does not fit in the
  * free space (at once: nothing waits for the consumer), -EBUSY when other
  * writers kept winning the reservation (only under abuse), -EINVAL.
+ * tail_seen, in the writers' private memory (zero for a new ring), keeps
+ * the last tail they read, so that the word the consumer writes is read
+ * about once a lap; NULL reads it every time.
  */
-int st_shm_ring_output(struct st_shm_ring *ring, uint32_t size, const void *data, uint32_t len);
-
-/* Bytes written and not yet consumed (bpf_ringbuf_query's BPF_RB_AVAIL_DATA). */
-uint64_t st_shm_ring_avail(const struct st_shm_ring *ring);
+int st_shm_ring_output(struct st_shm_ring *ring, uint32_t size, uint64_t *tail_seen,
+		       const void *data, uint32_t len);
 
 /*
  * The consumer: hands each ready record, in order, to cb and frees it,

@@ -78,9 +78,10 @@ static inline long bpf_ringbuf_output(const void *ring, const void *data, uint64
 	return st_host_ringbuf_output(data, size);
 }
 
+/* Asked only to decide a wake-up, which the collector's poll makes moot: no shared read. */
 static inline uint64_t bpf_ringbuf_query(const void *ring, uint64_t flags)
 {
-	return st_host_ringbuf_avail();
+	return 0;
 }
 
 static inline long bpf_loop(uint32_t nr, long (*fn)(uint32_t, void *), void *ctx, uint64_t flags)

@@ -166,7 +166,8 @@ static bool map_memory(int memfd, const struct st_shm_layout *lay, struct st_ip_
 {
 	char *base;
 
-	base = mmap(NULL, lay->size, PROT_READ | PROT_WRITE, MAP_SHARED, memfd, 0);
+	/* Populated: the first lap of the ring takes no page faults in the application's events. */
+	base = mmap(NULL, lay->size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, memfd, 0);
 	if (base == MAP_FAILED) {
 		snprintf(reply->err, sizeof(reply->err), "cannot map the shared memory: %s",
 			 strerror(errno));
@@ -180,6 +181,7 @@ static bool map_memory(int memfd, const struct st_shm_layout *lay, struct st_ip_
 	st_eng.aggr = (void *)(base + lay->aggr);
 	st_eng.values = (void *)(base + lay->values);
 	st_eng.ring = (void *)(base + lay->ring);
+	st_eng.ring_tail_seen = 0;
 	if (st_eng.hdr->magic != ST_SHM_MAGIC || st_eng.hdr->version != ST_IP_VERSION ||
 	    !st_shm_geoms(&st_eng.prog.shm, &st_eng.aggr_geom, &st_eng.values_geom) ||
 	    !st_shm_hash_check(&st_eng.aggr_geom, st_eng.aggr) ||

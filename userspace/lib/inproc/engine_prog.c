@@ -109,12 +109,8 @@ long st_host_ringbuf_output(const void *data, uint64_t size)
 {
 	if (size > UINT32_MAX)
 		return -E2BIG;
-	return st_shm_ring_output(st_eng.ring, st_eng.prog.shm.ring_size, data, size);
-}
-
-uint64_t st_host_ringbuf_avail(void)
-{
-	return st_shm_ring_avail(st_eng.ring);
+	return st_shm_ring_output(st_eng.ring, st_eng.prog.shm.ring_size, &st_eng.ring_tail_seen,
+				  data, size);
 }
 
 struct st_shm_hdr *st_host_hdr(void)

@@ -38,6 +38,7 @@ struct st_engine {
 	struct st_shm_hash *aggr, *values;
 	struct st_shm_hash_geom aggr_geom, values_geom;
 	struct st_shm_ring *ring;
+	uint64_t ring_tail_seen; /* the writers' copy of its tail (st_shm_ring_output()) */
 	uint64_t cgroup_id;
 	uint64_t tracer_key;
 	struct side_tracer_handle *notif;

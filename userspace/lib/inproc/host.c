@@ -124,11 +124,19 @@ void st_host_session_end(void)
 	st_readable_free();
 }
 
-uint32_t st_host_slot(void)
+uint32_t st_host_cpu(void)
 {
 	int cpu = sched_getcpu();
 
-	return cpu < 0 ? 0 : (uint32_t)cpu % st_eng.prog.shm.nr_slots;
+	return cpu < 0 ? 0 : cpu;
+}
+
+uint32_t st_host_slot(void)
+{
+	uint32_t cpu = st_host_cpu(), n = st_eng.prog.shm.nr_slots;
+
+	/* A CPU past the slots (one brought online since): no division per event otherwise. */
+	return cpu < n ? cpu : cpu % n;
 }
 
 uint64_t st_host_pid_tgid(void)
@@ -150,13 +158,6 @@ uint64_t st_host_ktime_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
-uint32_t st_host_cpu(void)
-{
-	int cpu = sched_getcpu();
-
-	return cpu < 0 ? 0 : cpu;
 }
 
 /* xorshift32 per thread: rand is no cryptographic generator in BPF either. */

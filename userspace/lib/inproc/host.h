@@ -29,7 +29,6 @@ void st_host_ctx_args(struct st_host_ctx *ctx);
 uint64_t st_host_sdt_word(const struct st_host_ctx *ctx, uint32_t i);
 
 long st_host_ringbuf_output(const void *data, uint64_t size);
-uint64_t st_host_ringbuf_avail(void);
 
 long st_host_read(void *dst, uint32_t size, const void *src);
 long st_host_read_str(void *dst, uint32_t size, const void *src);
