@@ -13,10 +13,11 @@
 set -eu
 cd "$(dirname "$0")/.."
 N=${N:-5000000}
-# The printf runs a quarter of the events with a ring that holds them all:
-# a record dropped costs less than one written, so a loss would flatter it.
+# The printf runs a quarter of the events, in bursts that its ring holds
+# and its reader drains between them (stream_app's "bursts"): a record
+# dropped costs less than one written, so a loss would flatter it, and a
+# ring as large as the whole run would be written cold.
 NP=$((N / 4))
-PRINTF_BUFFER=256M
 ROUNDS=${ROUNDS:-7}
 tmp=$(mktemp -d)
 APP=$tmp/stream_app
@@ -47,16 +48,16 @@ KEY="$P { @[args.name] = count(); }"
 PRINTF="$P { printf(\"%s %u %lu %d\\n\", args.name, args.seq, args.value, args.delta); }"
 ST=.output/sidetrace
 
-# --in-process -p PROG over n events: the loop starts once the engine
-# counts (SIDE_INPROC_WAIT). Records not printed are said on stderr.
-in_process_p() { # n program [sidetrace options]
-	local app n=$1 prog=$2
-	shift 2
-	sh -c 'SIDE_INPROC_WAIT=$$ exec "$0" "$1"' "$APP" "$n" 2>"$tmp/e" &
+# --in-process -p PROG over n events (stream_app's mode, if any): the
+# loop starts once the engine counts (SIDE_INPROC_WAIT). Records not
+# printed are said on stderr.
+in_process_p() { # n mode program
+	local app
+	sh -c 'SIDE_INPROC_WAIT=$$ exec "$0" "$@"' "$APP" "$1" $2 2>"$tmp/e" &
 	app=$!
 	# Its agent listening: the pid is the program's, not the shell's.
 	until grep -q "@sidetrace-inproc\.$app\$" /proc/net/unix; do sleep 0.01; done
-	"$ST" -q --in-process -p "$app" "$@" -e "$prog" -o "$tmp/o" 2>"$tmp/st"
+	"$ST" -q --in-process -p "$app" -e "$3" -o "$tmp/o" 2>"$tmp/st"
 	wait "$app"
 	if grep -q "not printed" "$tmp/st"; then
 		echo "inproc: $(grep "not printed" "$tmp/st")" >&2
@@ -67,8 +68,8 @@ run() { # variant -> elapsed ns of the loop
 	case $1 in
 	untraced) "$APP" "$N" 2>"$tmp/e" ;;
 	callback) "$APP" "$N" callback 2>"$tmp/e" ;;
-	st_key) in_process_p "$N" "$KEY" ;;
-	st_printf) in_process_p "$NP" "$PRINTF" -b "$PRINTF_BUFFER" ;;
+	st_key) in_process_p "$N" "" "$KEY" ;;
+	st_printf) in_process_p "$NP" bursts "$PRINTF" ;;
 	st_key_c)
 		"$ST" -q --in-process -c "$APP $N" -e "$KEY" -o "$tmp/o" 2>"$tmp/e"
 		sleep 1
