@@ -156,10 +156,6 @@ static void reset(struct st_shm_ring *ring, uint32_t size, uint64_t tail, uint64
 	__atomic_store_n(&ring->tail, head, __ATOMIC_RELEASE);
 }
 
-/*
- * The bytes the record at position tail takes, once checked against the
- * data area and head; 0 when its header is garbage.
- */
 /* Gives the writers the bytes up to tail, which the consumer zeroed. */
 static void free_to(struct st_shm_ring *ring, uint64_t *freed, uint64_t tail)
 {
@@ -170,6 +166,10 @@ static void free_to(struct st_shm_ring *ring, uint64_t *freed, uint64_t tail)
 	*freed = tail;
 }
 
+/*
+ * The bytes the record at position tail takes, once checked against the
+ * data area and head; 0 when its header is garbage.
+ */
 static uint64_t rec_bytes(uint32_t state, uint32_t len, uint64_t off, uint32_t size, uint64_t left)
 {
 	uint64_t need;
@@ -220,8 +220,7 @@ int st_shm_ring_consume(struct st_shm_ring *ring, uint32_t size,
 		err = state == ST_SHM_REC_READY ? cb(ctx, rec + 1, len) : 0;
 		memset(rec, 0, need);
 		tail += need;
-		/* An eighth of the ring at a time: writers that read tail find its line moved less.
-		 */
+		/* An eighth of the ring at a time: the writers' reads of tail miss less. */
 		if (tail - freed >= size / 8)
 			free_to(ring, &freed, tail);
 		if (err < 0)

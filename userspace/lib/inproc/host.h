@@ -23,7 +23,7 @@ struct st_host_ctx {
 	uint32_t nr_values; /* SDT values before the description */
 };
 
-/* Reads ctx->vec's arguments and length into ctx (none where it cannot be read). */
+/* Reads ctx->vec's array and length into ctx, in place (the application's own). */
 void st_host_ctx_args(struct st_host_ctx *ctx);
 
 uint64_t st_host_sdt_word(const struct st_host_ctx *ctx, uint32_t i);
