@@ -66,7 +66,7 @@ ST_LIB_OBJS := $(filter-out $(OUTPUT)/obj/sidetrace/main.o,$(ST_OBJS))
 ST_SKEL_SRCS := $(shell grep -l '"sidetrace.skel.h"' $(ST_SRCS))
 ST_SKEL_USERS := $(patsubst userspace/%.c,$(OUTPUT)/obj/%.o,$(ST_SKEL_SRCS))
 SIDETRACE := $(OUTPUT)/sidetrace
-ST_LIBS := -lbpf -ldw -lelf -lcapstone -lstdc++ -lz -lpthread
+ST_LIBS := -lbpf -ldw -lelf -lz -lpthread
 
 # Examples: one program per examples/*.c, shared libraries from examples/lib*.c
 EX_LIB_SRCS := $(wildcard examples/lib*.c)
@@ -96,6 +96,7 @@ UNIT_USES_test_discovery := discovery output lang util
 UNIT_USES_test_sdt_args := discovery util
 UNIT_USES_test_escape := util
 UNIT_USES_test_http_head := util
+UNIT_USES_test_lazy_lib := util
 UNIT_USES_test_compact_keys := runtime compile lang discovery output util
 # The collector objects test $(1) links: its components and common/.
 unit_objs = $(if $(filter undefined,$(origin UNIT_USES_$(1))),$(ST_LIB_OBJS),\
@@ -281,7 +282,7 @@ $(OUTPUT)/fuzz/fuzz_inproc: $(FUZZ_RT_OBJS)
 $(FUZZERS): $(OUTPUT)/fuzz/%: tests/fuzz/%.c $(FUZZ_OBJS)
 	$(call msg,FUZZER,$@)
 	$(Q)$(CLANG) $(SAN_CFLAGS) -fsanitize=fuzzer $(SAN_WARN) $(DEPFLAGS) $(INCLUDES) $< \
-		$(FUZZ_OBJS) $(FUZZ_EXTRA) -o $@ -lbpf -ldw -lelf -lcapstone -lstdc++ -lz
+		$(FUZZ_OBJS) $(FUZZ_EXTRA) -o $@ -lbpf -ldw -lelf -lstdc++ -lz
 
 # The collector built with ASan and UBSan, apart in $(OUTPUT)/asan; `make
 # test` and `make test-asan` run the bats and one-liner suites with it.

@@ -9,6 +9,7 @@
 
 #include <side/abi/type-description.h>
 
+#include "discovery/demangle.h"
 #include "discovery/dwarf.h"
 #include "discovery/elf.h"
 #include "discovery/functions.h"
@@ -47,14 +48,11 @@ static bool symbol_matches(const char *name, const char *glob, char **shown)
 	const char *paren, *clone;
 	char *base;
 	bool match = false;
-	int status;
 
 	*shown = NULL;
 	if (!fnmatch(glob, name, 0))
 		return true;
-	if (strncmp(name, "_Z", 2))
-		return false;
-	*shown = __cxa_demangle(name, NULL, NULL, &status);
+	*shown = st_demangle(name);
 	if (!*shown)
 		return false;
 	/* gcc's clones keep their source name: "f(int) [clone .isra.0]". */

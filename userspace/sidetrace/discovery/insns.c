@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 /* Instruction boundaries with libcapstone (insns.h). */
-#include <capstone/capstone.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdbool.h>
@@ -8,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "discovery/capstone.h"
 #include "discovery/insns.h"
 
 /* Functions longer than this are decoded up to the offset only. */
@@ -16,6 +16,7 @@
 int st_insn_boundary(const struct st_elf *e, uint64_t addr, uint64_t size, uint64_t offset,
 		     char *err, size_t errlen)
 {
+	const struct st_capstone *lib;
 	const uint8_t *code;
 	uint64_t at, prev = 0;
 	uint8_t *buf = NULL;
@@ -29,18 +30,21 @@ int st_insn_boundary(const struct st_elf *e, uint64_t addr, uint64_t size, uint6
 			 offset, size);
 		return -EINVAL;
 	}
+	lib = st_capstone(err, errlen);
+	if (!lib)
+		return -ENOENT;
 	left = offset + 16 < ST_MAX_FUNC_BYTES ? offset + 16 : ST_MAX_FUNC_BYTES;
 	buf = malloc(left);
 	if (!buf || !st_elf_read(e, addr, buf, left) ||
-	    cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK) {
+	    lib->open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK) {
 		snprintf(err, errlen, "cannot read the function's instructions");
 		free(buf);
 		return buf ? -EINVAL : -ENOMEM;
 	}
-	insn = cs_malloc(cs);
+	insn = lib->insn_alloc(cs);
 	code = buf;
 	at = addr;
-	while (insn && at <= addr + offset && cs_disasm_iter(cs, &code, &left, &at, insn)) {
+	while (insn && at <= addr + offset && lib->disasm_iter(cs, &code, &left, &at, insn)) {
 		if (insn->address == addr + offset) {
 			ret = 0;
 			break;
@@ -54,14 +58,14 @@ int st_insn_boundary(const struct st_elf *e, uint64_t addr, uint64_t size, uint6
 			 "+%" PRIu64 "): a breakpoint there would corrupt it",
 			 offset, prev - addr);
 	if (insn)
-		cs_free(insn, 1);
-	cs_close(&cs);
+		lib->insn_free(insn, 1);
+	lib->close(&cs);
 	free(buf);
 	return ret;
 }
 
-/* A decoder over the bytes of [addr, addr + len) of e; false if they cannot be read. */
 struct decoder {
+	const struct st_capstone *lib;
 	csh cs;
 	cs_insn *insn;
 	uint8_t *buf;
@@ -70,19 +74,27 @@ struct decoder {
 	uint64_t at;
 };
 
-static bool decoder_open(struct decoder *d, const struct st_elf *e, uint64_t addr, uint64_t len)
+/*
+ * A decoder over the bytes of [addr, addr + len) of e; false if they
+ * cannot be read, with why in err when libcapstone cannot be loaded.
+ */
+static bool decoder_open(struct decoder *d, const struct st_elf *e, uint64_t addr, uint64_t len,
+			 char *err, size_t errlen)
 {
 	memset(d, 0, sizeof(*d));
 	if (!len || len > ST_MAX_FUNC_BYTES)
 		return false;
+	d->lib = st_capstone(err, errlen);
+	if (!d->lib)
+		return false;
 	d->buf = malloc(len);
 	if (!d->buf || !st_elf_read(e, addr, d->buf, len) ||
-	    cs_open(CS_ARCH_X86, CS_MODE_64, &d->cs) != CS_ERR_OK) {
+	    d->lib->open(CS_ARCH_X86, CS_MODE_64, &d->cs) != CS_ERR_OK) {
 		free(d->buf);
 		d->buf = NULL;
 		return false;
 	}
-	d->insn = cs_malloc(d->cs);
+	d->insn = d->lib->insn_alloc(d->cs);
 	d->code = d->buf;
 	d->left = len;
 	d->at = addr;
@@ -91,15 +103,15 @@ static bool decoder_open(struct decoder *d, const struct st_elf *e, uint64_t add
 
 static bool decoder_next(struct decoder *d)
 {
-	return cs_disasm_iter(d->cs, &d->code, &d->left, &d->at, d->insn);
+	return d->lib->disasm_iter(d->cs, &d->code, &d->left, &d->at, d->insn);
 }
 
 static void decoder_close(struct decoder *d)
 {
 	if (d->insn)
-		cs_free(d->insn, 1);
+		d->lib->insn_free(d->insn, 1);
 	if (d->buf)
-		cs_close(&d->cs);
+		d->lib->close(&d->cs);
 	free(d->buf);
 }
 
@@ -111,10 +123,12 @@ int st_insn_rets(const struct st_elf *e, uint64_t addr, uint64_t size, uint64_t 
 
 	*rets = NULL;
 	*nr = 0;
-	if (!decoder_open(&d, e, addr, size)) {
+	err[0] = '\0';
+	if (!decoder_open(&d, e, addr, size, err, errlen)) {
 		decoder_close(&d);
-		snprintf(err, errlen,
-			 "cannot read the function's instructions to find its returns");
+		if (!err[0])
+			snprintf(err, errlen,
+				 "cannot read the function's instructions to find its returns");
 		return -EINVAL;
 	}
 	while (decoder_next(&d)) {
@@ -150,9 +164,11 @@ uint64_t st_insn_after_go_stack_check(const struct st_elf *e, uint64_t addr, uin
 	struct decoder d;
 	uint64_t after = addr;
 	bool compared = false;
+	char why[256];
 	int i;
 
-	if (!decoder_open(&d, e, addr, size < 64 ? size : 64)) {
+	/* Undecodable, or no libcapstone: the entry itself (a restarted prologue counts twice). */
+	if (!decoder_open(&d, e, addr, size < 64 ? size : 64, why, sizeof(why))) {
 		decoder_close(&d);
 		return addr;
 	}

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "discovery/demangle.h"
 #include "discovery/elf.h"
 #include "discovery/symbols.h"
 
@@ -20,7 +21,6 @@ static int add_sym(struct st_symtab *t, size_t *cap, uint64_t addr, uint64_t siz
 {
 	struct st_sym *v;
 	char *dm;
-	int status;
 
 	if (t->nr == *cap) {
 		*cap = *cap ? 2 * *cap : 256;
@@ -29,7 +29,7 @@ static int add_sym(struct st_symtab *t, size_t *cap, uint64_t addr, uint64_t siz
 			return -ENOMEM;
 		t->v = v;
 	}
-	dm = !strncmp(name, "_Z", 2) ? __cxa_demangle(name, NULL, NULL, &status) : NULL;
+	dm = st_demangle(name);
 	t->v[t->nr].name = dm ? dm : strdup(name);
 	if (!t->v[t->nr].name)
 		return -ENOMEM;

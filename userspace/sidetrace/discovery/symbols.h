@@ -11,9 +11,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The C++ ABI's demangler (libstdc++), callable from C. */
-char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
-
 struct st_sym {
 	uint64_t addr;
 	uint64_t size; /* 0: up to the next symbol */
