@@ -59,9 +59,7 @@ in_process_p() { # n mode program
 	until grep -q "@sidetrace-inproc\.$app\$" /proc/net/unix; do sleep 0.01; done
 	"$ST" -q --in-process -p "$app" -e "$3" -o "$tmp/o" 2>"$tmp/st"
 	wait "$app"
-	if grep -q "not printed" "$tmp/st"; then
-		echo "inproc: $(grep "not printed" "$tmp/st")" >&2
-	fi
+	grep "not printed" "$tmp/st" | sed 's/^/inproc: /' >&2
 }
 
 run() { # variant -> elapsed ns of the loop

@@ -414,6 +414,7 @@ static void test_ring_basic(void)
 	struct st_shm_ring *r = shm_alloc(st_shm_ring_bytes(256));
 	unsigned char buf[256];
 	struct sink s = {0};
+	uint64_t seen = 0;
 	uint32_t i;
 	int bad = 0;
 	double t0;
@@ -425,7 +426,7 @@ static void test_ring_basic(void)
 	for (i = 0; i < sizeof(buf); i++)
 		buf[i] = i;
 	for (i = 0; i < 5; i++)
-		CHECK(st_shm_ring_output(r, 256, NULL, buf + i, i * 5) == 0);
+		CHECK(st_shm_ring_output(r, 256, &seen, buf + i, i * 5) == 0);
 	CHECK(ring_avail(r) == 8 + 16 + 24 + 24 + 32);
 	CHECK(st_shm_ring_consume(r, 256, collect, &s) == 5 && s.n == 5);
 	for (i = 0; i < 5; i++)
@@ -433,9 +434,9 @@ static void test_ring_basic(void)
 	CHECK(!bad && ring_avail(r) == 0);
 
 	/* head at 104 + 112 = 216: 72 bytes do not fit before the end. */
-	CHECK(st_shm_ring_output(r, 256, NULL, buf, 100) == 0);
+	CHECK(st_shm_ring_output(r, 256, &seen, buf, 100) == 0);
 	CHECK(st_shm_ring_consume(r, 256, collect, &s) == 1);
-	CHECK(st_shm_ring_output(r, 256, NULL, buf + 1, 64) == 0);
+	CHECK(st_shm_ring_output(r, 256, &seen, buf + 1, 64) == 0);
 	CHECK(r->head == 216 + 40 + 72 && ring_avail(r) == 40 + 72);
 	s.n = 0;
 	CHECK(st_shm_ring_consume(r, 256, collect, &s) == 1 && s.lens[0] == 64 &&
@@ -446,19 +447,21 @@ static void test_ring_basic(void)
 
 	/* Full: refused at once, nothing waits for the consumer. */
 	st_shm_ring_init(r, 256);
+	seen = 0;
 	t0 = now();
 	for (i = 0; i < 8; i++)
-		bad += st_shm_ring_output(r, 256, NULL, buf, 24) != 0;
-	CHECK(!bad && st_shm_ring_output(r, 256, NULL, buf, 1) == -ENOSPC);
-	CHECK(st_shm_ring_output(r, 256, NULL, buf, 249) == -ENOSPC && now() - t0 < 1);
+		bad += st_shm_ring_output(r, 256, &seen, buf, 24) != 0;
+	CHECK(!bad && st_shm_ring_output(r, 256, &seen, buf, 1) == -ENOSPC);
+	CHECK(st_shm_ring_output(r, 256, &seen, buf, 249) == -ENOSPC && now() - t0 < 1);
 	CHECK(st_shm_ring_consume(r, 256, collect, &s) == 8);
-	CHECK(st_shm_ring_output(r, 256, NULL, buf, 248) == 0 &&
+	CHECK(st_shm_ring_output(r, 256, &seen, buf, 248) == 0 &&
 	      st_shm_ring_consume(r, 256, collect, &s) == 1);
 	for (i = 0; i < 3; i++)
-		st_shm_ring_output(r, 256, NULL, buf, 8);
+		st_shm_ring_output(r, 256, &seen, buf, 8);
 	CHECK(st_shm_ring_consume(r, 256, refuse, &s) == -EPIPE && ring_avail(r) == 32);
 	CHECK(st_shm_ring_consume(r, 256, collect, &s) == 2);
-	CHECK(st_shm_ring_output(NULL, 100, NULL, buf, 8) == -EINVAL &&
+	CHECK(st_shm_ring_output(NULL, 100, &seen, buf, 8) == -EINVAL &&
+	      st_shm_ring_output(r, 256, NULL, buf, 8) == -EINVAL &&
 	      st_shm_ring_consume(NULL, 0, collect, &s) == -EINVAL);
 	free(r);
 }

@@ -79,14 +79,13 @@ static int reserve(struct st_shm_ring *ring, uint32_t size, uint64_t *tail_seen,
 		 * not (about once a lap). Acquire and release pass on the
 		 * consumer's zeroes from the writer that read it.
 		 */
-		tail = tail_seen ? __atomic_load_n(tail_seen, __ATOMIC_ACQUIRE) : 0;
-		if (!tail_seen || head - tail + *pad + need > size) {
+		tail = __atomic_load_n(tail_seen, __ATOMIC_ACQUIRE);
+		if (head - tail + *pad + need > size) {
 			/* Acquire: the consumer zeroed what it freed before moving tail. */
 			tail = __atomic_load_n(&ring->tail, __ATOMIC_ACQUIRE);
 			if (tail & 7 || head - tail > size)
 				return -ENOSPC;
-			if (tail_seen)
-				__atomic_store_n(tail_seen, tail, __ATOMIC_RELEASE);
+			__atomic_store_n(tail_seen, tail, __ATOMIC_RELEASE);
 			if (head - tail + *pad + need > size)
 				return -ENOSPC;
 		}
@@ -106,7 +105,7 @@ int st_shm_ring_output(struct st_shm_ring *ring, uint32_t size, uint64_t *tail_s
 	unsigned char *base;
 	int err;
 
-	if (!ring || !st_shm_ring_bytes(size) || (len && !data))
+	if (!ring || !tail_seen || !st_shm_ring_bytes(size) || (len && !data))
 		return -EINVAL;
 	base = ring_data(ring);
 	if (need > size)

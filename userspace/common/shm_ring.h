@@ -63,7 +63,7 @@ bool st_shm_ring_check(const struct st_shm_ring *ring, uint32_t size);
  * writers kept winning the reservation (only under abuse), -EINVAL.
  * tail_seen, in the writers' private memory (zero for a new ring), keeps
  * the last tail they read, so that the word the consumer writes is read
- * about once a lap; NULL reads it every time.
+ * about once a lap.
  */
 int st_shm_ring_output(struct st_shm_ring *ring, uint32_t size, uint64_t *tail_seen,
 		       const void *data, uint32_t len);

@@ -28,6 +28,8 @@ const struct st_capstone *st_capstone(char *err, size_t errlen)
 {
 	if (!st_lazy_lib_load(&st_cs_lib, err, errlen))
 		return NULL;
+	if (st_cs.open)
+		return &st_cs;
 	/* POSIX: a function's address from dlsym() converts to its own type. */
 	st_cs.open = (cs_err(*)(cs_arch, cs_mode, csh *))st_cs_fns[CS_OPEN];
 	st_cs.insn_alloc = (cs_insn * (*)(csh)) st_cs_fns[CS_MALLOC];
