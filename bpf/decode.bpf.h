@@ -168,6 +168,7 @@ __noinline int st_decode_value(struct st_scratch *s, const struct st_load *ld, _
 		s->vals[slot] = (__u16)raw;
 		return 0;
 	case SIDE_TYPE_U32:
+	case SIDE_TYPE_FLOAT_BINARY32:
 		s->vals[slot] = (__u32)raw;
 		return 0;
 	case SIDE_TYPE_S8:
@@ -184,6 +185,7 @@ __noinline int st_decode_value(struct st_scratch *s, const struct st_load *ld, _
 	case SIDE_TYPE_U128:
 	case SIDE_TYPE_S128:
 	case SIDE_TYPE_POINTER:
+	case SIDE_TYPE_FLOAT_BINARY64:
 		s->vals[slot] = (__s64)raw;
 		return 0;
 	default:

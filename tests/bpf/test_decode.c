@@ -3,11 +3,13 @@
  * The BPF decoder against the SIDE type table (common/side_types.h): a
  * field of every scalar label is fired with all bits set, read through the
  * argument vector and summed. A label the table says the kernel reads
- * must come out widened as the table's width and signedness say; one it
+ * must come out widened as the table's width and signedness say (a
+ * float: its bits, zero-extended); one it
  * says it does not read must be a counted decode error, never a value.
  * Needs root (BPF, uprobes).
  */
 #include <stdint.h>
+#include <string.h>
 #include <side/trace.h>
 
 #include "common/side_types.h"
@@ -42,18 +44,23 @@ static const uint16_t labels[] = {
 
 #define NR_FIELDS (sizeof(labels) / sizeof(labels[0]))
 
+/* The floats fired: not all ones, which would be a NaN. */
+static const float fired_f32 = 1.5f;
+static const double fired_f64 = 2.5;
+
 /* Every value with all its bits set: a wrong width or sign shows. */
 static __attribute__((noinline)) void fire(void)
 {
 	static const uint16_t wide[] = {'x', 0};
 
-	side_event(ev_types, side_arg_list(side_arg_u8(UINT8_MAX), side_arg_u16(UINT16_MAX),
-					   side_arg_u32(UINT32_MAX), side_arg_u64(UINT64_MAX),
-					   side_arg_s8(-1), side_arg_s16(-1), side_arg_s32(-1),
-					   side_arg_s64(-1), side_arg_byte(0xff),
-					   side_arg_pointer((void *)UINTPTR_MAX), side_arg_bool(1),
-					   side_arg_float_binary32(1.5f),
-					   side_arg_float_binary64(2.5), side_arg_string16(wide)));
+	side_event(ev_types,
+		   side_arg_list(side_arg_u8(UINT8_MAX), side_arg_u16(UINT16_MAX),
+				 side_arg_u32(UINT32_MAX), side_arg_u64(UINT64_MAX),
+				 side_arg_s8(-1), side_arg_s16(-1), side_arg_s32(-1),
+				 side_arg_s64(-1), side_arg_byte(0xff),
+				 side_arg_pointer((void *)UINTPTR_MAX), side_arg_bool(1),
+				 side_arg_float_binary32(fired_f32),
+				 side_arg_float_binary64(fired_f64), side_arg_string16(wide)));
 }
 
 /* What the table says field i decodes to, all bits set; false: no value. */
@@ -65,6 +72,15 @@ static bool table_value(uint16_t label, int64_t *want)
 		return false;
 	if (t->type_class == ST_TC_BOOL) {
 		*want = 1;
+		return true;
+	}
+	if (t->type_class == ST_TC_FLOAT) {
+		uint32_t b32;
+
+		memcpy(&b32, &fired_f32, sizeof(b32));
+		*want = b32;
+		if (label == SIDE_TYPE_FLOAT_BINARY64)
+			memcpy(want, &fired_f64, sizeof(*want));
 		return true;
 	}
 	if (t->type_class != ST_TC_INT)

@@ -227,8 +227,27 @@ static void test_fields(void)
 		  "args.hdr is a struct: use one of its members", NULL);
 	check_err("array used as a value", "side:./app:http:request { @[args.codes] = count() }", 1,
 		  29, "args.codes is an array (array): use an element", NULL);
-	check_err("float field", "side:./app:http:request { @ = sum(args.ratio) }", 1, 35,
-		  "args.ratio has type float64, which sidetrace cannot read yet", NULL);
+	check_ok("float field printed", "side:./app:http:request { printf(\"%.2f %e %G\\n\", "
+					"args.ratio, args.ratio, args.ratio); print(args); }");
+	check_err("float field computed with", "side:./app:http:request { @ = sum(args.ratio) }", 1,
+		  35,
+		  "args.ratio is a floating-point value (float64): BPF has no floating point, so "
+		  "sidetrace prints it but cannot compute with it",
+		  "print it: printf(\"%f\\n\", args.ratio), or print(args)");
+	check_err("float field inside a printf argument",
+		  "side:./app:http:request { printf(\"%f\", -args.ratio) }", 1, 41,
+		  "args.ratio is a floating-point value (float64)", NULL);
+	check_err("float field as a map key", "side:./app:http:request { @[args.ratio] = count() }",
+		  1, 29, "args.ratio is a floating-point value (float64)", NULL);
+	check_err("printf: float for %d", "side:./app:http:request { printf(\"%d\", args.ratio) }",
+		  1, 40, "printf: argument 1 is a floating-point value: print it with %f, %e or %g",
+		  NULL);
+	check_err("printf: integer for %f", "BEGIN { printf(\"%f\", 1) }", 1, 22,
+		  "printf: argument 1 is an integer, but its conversion prints a floating-point "
+		  "value: use %d, %u or %x",
+		  NULL);
+	check_err("printf: length modifier of %f", "BEGIN { printf(\"%hf\", 1) }", 1, 18,
+		  "printf: %f takes no length modifier", NULL);
 	check_err("field missing in one matched event",
 		  "side:./app:http:request, side:./app:http:response { @ = sum(args.delta) }", 1,
 		  66, "event http:response has no field 'delta'", "this clause matches 2 events");
@@ -320,7 +339,9 @@ static void test_maps(void)
 	check_err("exit with an argument", "BEGIN { exit(1) }", 1, 14, "exit() takes no argument",
 		  NULL);
 	check_err("printf: unknown conversion", "BEGIN { printf(\"a %q\\n\", 1) }", 1, 20,
-		  "printf: unknown conversion '%q': %d %i %u %x %X %o %c %s %p and %%", NULL);
+		  "printf: unknown conversion '%q': %d %i %u %x %X %o %c %s %p, %f %e %g %a (and "
+		  "upper case) and %%",
+		  NULL);
 	check_err("printf: too few arguments", "BEGIN { printf(\"%d %d\\n\", 1) }", 1, 9,
 		  "printf: the format has 2 conversions but 1 argument follows", NULL);
 	check_err("printf: too many arguments", "BEGIN { printf(\"%d\\n\", 1, 2) }", 1, 27,

@@ -13,7 +13,9 @@
 
 #include <side/abi/type-description.h>
 
+#include "lang/format.h"
 #include "output/maps_print.h"
+#include "output/printf_print.h"
 #include "output/record_print.h"
 
 #include "unit.h"
@@ -607,8 +609,45 @@ static void test_event_escapes(void)
 	st_tb_free(&tb);
 }
 
+/*
+ * printf of floats: the record's bits of a binary32 and a binary64 as
+ * C's conversions print the values; print(args)'s JSON shows them as
+ * numbers.
+ */
+static void test_printf_floats(void)
+{
+	const float f = -1.5f;
+	const double d = 0.1;
+	uint64_t raw[2] = {0};
+	struct st_key_val vals[2];
+	const char *names[] = {"f", "d"};
+	const struct st_rec_hdr h = {.pid = 7, .tid = 7};
+	struct st_textbuf tb = {0};
+	struct st_format fmt;
+	char err[128];
+	uint32_t at;
+
+	memcpy(&raw[0], &f, sizeof(f));
+	memcpy(&raw[1], &d, sizeof(d));
+	st_key_val_float(&vals[0], &raw[0], 32);
+	st_key_val_float(&vals[1], &raw[1], 64);
+	ok(!st_format_parse("%.2f %e|%-6g|%lf %A\n", &fmt, err, sizeof(err), &at) &&
+		   fmt.nr_convs == 5,
+	   "float conversions parse, l allowed");
+	st_format_values(&tb, &fmt,
+			 (const struct st_key_val[]){vals[0], vals[1], vals[0], vals[1], vals[0]});
+	ok_str("floats print as C prints them", tb.s,
+	       "-1.50 1.000000e-01|-1.5  |0.100000 -0X1.8P+0\n");
+	st_tb_reset(&tb);
+	st_format_fields_json(&tb, "uprobe:x:f", &h, names, vals, 2);
+	ok(tb.s && strstr(tb.s, "\"data\": {\"f\": -1.5, \"d\": 0.1}}"), "JSON: floats as numbers");
+	st_format_free(&fmt);
+	st_tb_free(&tb);
+}
+
 int main(void)
 {
+	test_printf_floats();
 	test_event_escapes();
 	test_hist_suffixes();
 	test_bars();

@@ -61,8 +61,11 @@ static void set_field(uint16_t label)
 	field.type.array_len = 1;
 }
 
-/* Checks and compiles "@[EXPR] = count()"; 1 checked, 2 compiled too. */
-static int build(const char *expr, struct st_diag *diag, uint16_t *last_label)
+/*
+ * Checks and compiles "@[EXPR] = count()", or a printf of a float (which
+ * is only printed); 1 checked, 2 compiled too.
+ */
+static int build(const char *expr, bool is_float, struct st_diag *diag, uint16_t *last_label)
 {
 	struct st_event_source es = {.probe_events = source};
 	struct st_compiled c = {0};
@@ -71,7 +74,10 @@ static int build(const char *expr, struct st_diag *diag, uint16_t *last_label)
 	int ret = 0;
 
 	memset(diag, 0, sizeof(*diag));
-	snprintf(src, sizeof(src), "side:/app:t:e { @[%s] = count(); }", expr);
+	if (is_float)
+		snprintf(src, sizeof(src), "side:/app:t:e { printf(\"%%g\", %s); }", expr);
+	else
+		snprintf(src, sizeof(src), "side:/app:t:e { @[%s] = count(); }", expr);
 	if (st_parse(src, "program", &prog, diag))
 		goto cleanup;
 	if (st_check(prog, &es, diag))
@@ -99,6 +105,7 @@ static uint16_t readable_as(const struct st_type *t)
 	switch (info->type_class) {
 	case ST_TC_INT:
 	case ST_TC_BOOL:
+	case ST_TC_FLOAT:
 	case ST_TC_STRING:
 		return t->label;
 	case ST_TC_ENUM:
@@ -118,7 +125,7 @@ static void leaf(uint16_t label, char *name, size_t size)
 
 	set_field(label);
 	want = readable_as(&field.type);
-	r = build("args.f", &d, &got);
+	r = build("args.f", info->type_class == ST_TC_FLOAT, &d, &got);
 	snprintf(name, size, "%s (%u) as a leaf: %s", info->name, label,
 		 want != 0xffff ? "checked, compiled, read as its label" : "refused with a reason");
 	if (want != 0xffff) {
@@ -144,7 +151,7 @@ static void container(uint16_t label, char *name, size_t size)
 	if (info->type_class != ST_TC_STRUCT && info->type_class != ST_TC_ARRAY)
 		return;
 	set_field(label);
-	r = build(info->type_class == ST_TC_STRUCT ? "args.f.m" : "args.f[0]", &d, &got);
+	r = build(info->type_class == ST_TC_STRUCT ? "args.f.m" : "args.f[0]", false, &d, &got);
 	snprintf(name, size, "%s (%u) as a container: %s", info->name, label,
 		 info->unreadable ? "refused with a reason" : "walked into, u32 read");
 	if (info->unreadable)

@@ -11,7 +11,7 @@
 
 #define NOT_YET_GATHER \
 	"gather fields point into an application object that the kernel side does not follow"
-#define NOT_YET_FLOAT "BPF has no floating point"
+#define NOT_YET_FLOAT "only 32- and 64-bit floating-point values are printed"
 #define NOT_YET_WIDE_STR "only UTF-8 strings are decoded"
 #define NOT_YET_128 "128-bit integers do not fit the language's 64-bit values"
 #define NOT_YET_CALLBACK "its elements come from a callback in the application"
@@ -43,8 +43,9 @@ static const struct st_side_type types[_NR_SIDE_TYPE_LABEL] = {
 	[SIDE_TYPE_BYTE] = INT("byte", false, 8),
 	[SIDE_TYPE_POINTER] = INT("pointer", false, 64),
 	[SIDE_TYPE_FLOAT_BINARY16] = {"float16", ST_TC_FLOAT, true, 0, NOT_YET_FLOAT},
-	[SIDE_TYPE_FLOAT_BINARY32] = {"float32", ST_TC_FLOAT, true, 0, NOT_YET_FLOAT},
-	[SIDE_TYPE_FLOAT_BINARY64] = {"float64", ST_TC_FLOAT, true, 0, NOT_YET_FLOAT},
+	/* Read as their bits, printed by the collector: BPF has no floating point. */
+	[SIDE_TYPE_FLOAT_BINARY32] = {"float32", ST_TC_FLOAT, true, 32},
+	[SIDE_TYPE_FLOAT_BINARY64] = {"float64", ST_TC_FLOAT, true, 64},
 	[SIDE_TYPE_FLOAT_BINARY128] = {"float128", ST_TC_FLOAT, true, 0, NOT_YET_FLOAT},
 	[SIDE_TYPE_STRING_UTF8] = {"string", ST_TC_STRING},
 	[SIDE_TYPE_STRING_UTF16] = {"string16", ST_TC_STRING, false, 0, NOT_YET_WIDE_STR},

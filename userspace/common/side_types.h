@@ -32,7 +32,7 @@ struct st_side_type {
 	uint8_t type_class; /* enum st_type_class */
 	/* ST_TC_INT: the signedness (gather_integer: per description) */
 	bool is_signed;
-	/* ST_TC_INT with a fixed width: its bits (0 for gather_integer) */
+	/* ST_TC_INT, ST_TC_FLOAT with a fixed width: its bits (0 for gather_integer) */
 	uint8_t bits;
 	/*
 	 * NULL when the kernel side reads values (leaves) or walks into

@@ -87,6 +87,8 @@ struct st_printf_layout {
 	bool is_time[ST_MAX_PRINTF_ARGS];
 	/* An enum field printed with %s: its value is sent, the collector prints its label. */
 	const struct st_type *label_type[ST_MAX_PRINTF_ARGS];
+	/* A float field: its bits are sent, the collector prints the value (32 or 64; else 0). */
+	uint8_t float_bits[ST_MAX_PRINTF_ARGS];
 	uint32_t size; /* the record's bytes after the header */
 };
 

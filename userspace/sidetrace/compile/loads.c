@@ -32,6 +32,7 @@ static int leaf_label(struct cctx *c, const struct st_type *t, struct st_pos pos
 		step->size = t->size;
 		return 0;
 	case ST_TC_INT:
+	case ST_TC_FLOAT:
 	case ST_TC_STRING:
 		step->label = t->label;
 		return 0;
@@ -207,10 +208,13 @@ int cg_add_load(struct cctx *c, const struct st_expr *e)
 		return cg_fail(c, e->pos, "internal error: field type and value type differ");
 	/*
 	 * A top-level field among the probe's value arguments is read from
-	 * its SDT argument: no read of the argument vector at all.
+	 * its SDT argument: no read of the argument vector at all. Not a
+	 * SIDE site's float, which its SDT argument truncates to an integer
+	 * (side/probe.h).
 	 */
 	if (ref->nr_idx == 1 && ref->idx[0] < c->probe->nr_sdt_values &&
-	    ld.steps[0].label != ST_LABEL_ANY_DYNAMIC && !(c->flags & ST_COMPILE_VECTOR_ONLY)) {
+	    ld.steps[0].label != ST_LABEL_ANY_DYNAMIC && !(c->flags & ST_COMPILE_VECTOR_ONLY) &&
+	    (st_view_located(ref->event) || st_side_type(t->label)->type_class != ST_TC_FLOAT)) {
 		ld.src = ST_SRC_SDT;
 		ld.sdt_arg = ref->idx[0];
 		ld.len_arg1 = t->len_arg1;

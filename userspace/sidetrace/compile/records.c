@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/side_types.h"
 #include "compile/codegen.h"
 #include "lang/format.h"
 
@@ -51,6 +52,9 @@ static int printf_layout(struct cctx *c, const struct st_expr *call)
 		lay->is_str[i] = arg->vtype == ST_VT_STR && !lay->is_probe[i] && !lay->is_time[i];
 		if (arg->vtype != ST_VT_STR && conv_is_str(call->fmt, i))
 			lay->label_type[i] = st_expr_enum(arg);
+		/* The checker made the events of a float field agree on its width. */
+		if (arg->vtype == ST_VT_FLOAT)
+			lay->float_bits[i] = st_side_type(arg->refs[0].type->label)->bits;
 		lay->off[i] = off;
 		off += lay->is_str[i] ? ST_REC_STR_SIZE : ST_REC_INT_SIZE;
 	}

@@ -125,9 +125,13 @@ struct find_func {
 static int find_func_cb(Dwarf_Die *die, void *arg)
 {
 	struct find_func *f = arg;
-	Dwarf_Addr pc;
+	Dwarf_Addr pc, end;
 
-	if (dwarf_entrypc(die, &pc) || pc != f->addr)
+	/*
+	 * An empty function shares its address with the next one (clang's
+	 * DWARF of side_sdt_define_names()' asm-only definitions): not it.
+	 */
+	if (dwarf_entrypc(die, &pc) || pc != f->addr || (!dwarf_highpc(die, &end) && end == pc))
 		return DWARF_CB_OK;
 	f->die = *die;
 	f->found = true;
@@ -286,7 +290,8 @@ static Dwarf_Addr past_prologue(Dwarf_Die *fn, Dwarf_Addr entry)
 
 		if (!l || dwarf_lineaddr(l, &a) || a < lo || a >= hi || dwarf_lineno(l, &line))
 			continue;
-		if (!dwarf_lineprologueend(l, &flag) && flag)
+		/* At the entry, it ends an empty function's prologue (see find_func_cb()). */
+		if (!dwarf_lineprologueend(l, &flag) && flag && a > lo)
 			return a;
 		if (first < 0) {
 			first = line;
@@ -422,6 +427,9 @@ static int read_ret(Dwarf_Die *fn, struct st_dwarf_value *ret, bool *has_ret)
 		return -ENOMEM;
 	why = st_dwarf_type(first_result(fn, &result) ? &result : fn, &ret->type);
 	*has_ret = !why || strcmp(why, "void");
+	if (!why && (ret->type.label == SIDE_TYPE_FLOAT_BINARY32 ||
+		     ret->type.label == SIDE_TYPE_FLOAT_BINARY64))
+		why = "it is returned in a vector register (%xmm0), which a BPF program cannot read";
 	ret->spec.loc = ST_LOC_REG;
 	ret->spec.reg = reg_word(0);
 	ret->spec.size = ret->type.is_signed ? -(int)ret->type.size : (int)ret->type.size;

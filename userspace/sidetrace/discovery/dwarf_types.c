@@ -81,8 +81,12 @@ static const char *base_type(Dwarf_Die *die, struct st_type *t)
 		st_type_set_int(t, size, false);
 		return NULL;
 	case DW_ATE_float:
-		st_type_set_int(t, size > 8 ? 8 : size, false);
-		return "a floating-point value, which sidetrace does not read yet";
+		/* Read as its bits (unsigned: no sign to extend), printed by the collector. */
+		t->label = size == 4 ? SIDE_TYPE_FLOAT_BINARY32 : SIDE_TYPE_FLOAT_BINARY64;
+		t->size = size > 8 ? 8 : size;
+		return size == 4 || size == 8 ? NULL
+					      : "a floating-point value wider than 64 bits (long "
+						"double), which sidetrace does not read";
 	default:
 		return "a value of a kind sidetrace does not read";
 	}

@@ -168,6 +168,12 @@ enum st_vtype {
 	ST_VT_UINT, /* unsigned 64-bit */
 	ST_VT_BOOL, /* 0 or 1; usable as an integer */
 	ST_VT_STR,
+	/*
+	 * A floating-point field's bits (its type says binary32 or 64): BPF
+	 * has no floating point, so it is printed (printf %f, print(args)),
+	 * never computed with
+	 */
+	ST_VT_FLOAT,
 };
 
 enum st_expr_kind {

@@ -29,6 +29,8 @@ struct checker {
 	struct st_diag *diag;
 	struct st_clause *clause; /* being checked */
 	const struct st_attach_point *no_args; /* a probe of it without args */
+	/* The expression being checked is a printf argument: a float may be one. */
+	bool float_ok;
 	/* Dynamic fields of the clause; reset per clause. */
 	struct dyn_type *dyn;
 	uint32_t nr_dyn;

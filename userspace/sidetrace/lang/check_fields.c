@@ -18,8 +18,8 @@
 static const struct st_type dynamic_type = {.label = SIDE_TYPE_DYNAMIC};
 
 #define READABLE \
-	"readable: integers, bool, byte, pointer, enum, UTF-8 strings, and the members and " \
-	"elements of structs, arrays and vlas"
+	"readable: integers, bool, byte, pointer, enum, UTF-8 strings, 32- and 64-bit floats " \
+	"(printed), and the members and elements of structs, arrays and vlas"
 
 static bool is_struct(const struct st_type *t)
 {
@@ -211,6 +211,14 @@ static int leaf_vtype(struct checker *c, const struct st_expr *e, const struct s
 	case ST_TC_STRING:
 		*vt = ST_VT_STR;
 		return 0;
+	case ST_TC_FLOAT:
+		if (t->byte_order != SIDE_TYPE_BYTE_ORDER_HOST)
+			return ck_err(c, e->pos,
+				      "%s is a %s of the other byte order, which sidetrace does "
+				      "not print yet",
+				      where, st_type_name(t));
+		*vt = ST_VT_FLOAT;
+		return 0;
 	case ST_TC_ENUM:
 		/* An enum reads as its underlying integer. */
 		if (t->elem && st_side_type(t->elem->label)->type_class == ST_TC_INT)
@@ -229,7 +237,43 @@ bool ck_is_int(enum st_vtype t)
 
 const char *ck_vtype_kind(enum st_vtype t)
 {
-	return t == ST_VT_STR ? "a string" : "an integer";
+	return t == ST_VT_STR	  ? "a string"
+	       : t == ST_VT_FLOAT ? "a floating-point value"
+				  : "an integer";
+}
+
+/* Integers, strings and floats: values of one kind mix in a clause's field. */
+static bool same_kind(enum st_vtype a, enum st_vtype b)
+{
+	return !strcmp(ck_vtype_kind(a), ck_vtype_kind(b));
+}
+
+/*
+ * A float is printed only (printf's float conversions, print(args)):
+ * elsewhere it would be computed with, which BPF cannot do. Its events
+ * must agree on its width, which its conversion prints.
+ */
+static int check_float(struct checker *c, const struct st_expr *e)
+{
+	char where[256];
+	uint32_t i;
+
+	ck_path_text(e, e->nr_path, where, sizeof(where));
+	if (!c->float_ok) {
+		ck_err(c, e->pos,
+		       "%s is a floating-point value (%s): BPF has no floating point, so "
+		       "sidetrace prints it but cannot compute with it, compare it, or keep it "
+		       "in a map or a variable",
+		       where, st_type_name(e->refs[0].type));
+		st_diag_hint(c->diag, "print it: printf(\"%%f\\n\", %s), or print(args)", where);
+		return -EINVAL;
+	}
+	for (i = 1; i < e->nr_refs; i++)
+		if (e->refs[i].type->label != e->refs[0].type->label)
+			return ck_err(c, e->pos, "%s is a %s in %s but a %s in %s", where,
+				      st_type_name(e->refs[i].type), e->refs[i].event->name,
+				      st_type_name(e->refs[0].type), e->refs[0].event->name);
+	return 0;
 }
 
 /*
@@ -387,7 +431,7 @@ int ck_field(struct checker *c, struct st_expr *e)
 			err = leaf_vtype(c, e, e->refs[i].type, &vt);
 		if (err)
 			return err;
-		if (first && (vt == ST_VT_STR) != (e->vtype == ST_VT_STR)) {
+		if (first && !same_kind(vt, e->vtype)) {
 			ck_path_text(e, e->nr_path, where, sizeof(where));
 			return ck_err(
 				c, e->pos,
@@ -401,6 +445,13 @@ int ck_field(struct checker *c, struct st_expr *e)
 		if (!first)
 			first = ev;
 	}
+	if (e->vtype == ST_VT_FLOAT && dynamic)
+		return ck_err(c, e->pos,
+			      "args.%s is a floating-point value in one event and a dynamic "
+			      "field in another: print it in clauses of its own",
+			      e->path[0].name);
+	if (e->vtype == ST_VT_FLOAT)
+		return check_float(c, e);
 	if (dynamic && first)
 		return dyn_fix(c, e, e->vtype == ST_VT_STR ? ST_VT_STR : ST_VT_INT,
 			       "a static field of another event of the clause");

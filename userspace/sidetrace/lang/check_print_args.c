@@ -122,12 +122,14 @@ int ck_print_located(struct checker *c, struct st_expr *call)
 		bool is_bool = f->type.label == SIDE_TYPE_BOOL;
 		/* An enum prints its label (%s of an enum field), or its value. */
 		bool is_enum = f->type.label == SIDE_TYPE_ENUM;
+		bool is_float = st_side_type(f->type.label)->type_class == ST_TC_FLOAT;
 
 		if (!shown(ev, f, have_params))
 			continue;
 		st_tb_printf(&fmt, "%s.%s = %s", n ? ", " : "", f->name,
 			     str		  ? "\"%s\""
 			     : is_bool || is_enum ? "%s"
+			     : is_float		  ? "%g"
 			     : f->type.is_signed  ? "%d"
 						  : "%u");
 		kids[++n] = field_expr(f, call->pos);

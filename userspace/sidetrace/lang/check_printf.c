@@ -25,7 +25,23 @@ static int check_arg(struct checker *c, const struct st_conv *cv, struct st_expr
 	bool want_str = cv->arg == ST_CONV_STR;
 	int err;
 
+	/* Only a field is a float: as an argument itself, never inside one. */
+	c->float_ok = arg->kind == ST_EXPR_FIELD;
 	err = ck_expr(c, arg);
+	c->float_ok = false;
+	if (!err && cv->arg == ST_CONV_FLOAT && arg->vtype != ST_VT_FLOAT)
+		return ck_err(c, arg->pos,
+			      "printf: argument %u is %s, but its conversion prints a "
+			      "floating-point value: use %s",
+			      n, ck_vtype_kind(arg->vtype),
+			      arg->vtype == ST_VT_STR ? "%s" : "%d, %u or %x");
+	if (!err && cv->arg == ST_CONV_FLOAT)
+		return 0;
+	if (!err && arg->vtype == ST_VT_FLOAT)
+		return ck_err(c, arg->pos,
+			      "printf: argument %u is a floating-point value: print it with %%f, "
+			      "%%e or %%g",
+			      n);
 	if (!err)
 		err = ck_settle(c, arg, want_str ? ST_VT_STR : ST_VT_INT,
 				want_str ? "printed with %s" : "printed as a number");

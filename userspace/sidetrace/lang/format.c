@@ -7,7 +7,10 @@
 
 #include "lang/format.h"
 
-static const char conversions[] = "%d %i %u %x %X %o %c %s %p and %%";
+static const char conversions[] = "%d %i %u %x %X %o %c %s %p, %f %e %g %a (and upper case) and %%";
+
+/* The conversions of floating-point values. */
+static const char float_convs[] = "fFeEgGaA";
 
 static int add_piece(struct st_format *f, const struct st_fmt_piece *p)
 {
@@ -34,6 +37,8 @@ static enum st_conv_arg conv_arg(char c)
 	case 's':
 		return ST_CONV_STR;
 	default:
+		if (strchr(float_convs, c))
+			return ST_CONV_FLOAT;
 		return ST_CONV_UNSIGNED;
 	}
 }
@@ -77,7 +82,7 @@ static int parse_conv(const char *text, uint32_t *i, struct st_conv *cv, char *e
 	}
 	cv->bits = mods && text[j] == 'h' ? (mods == 2 ? 8 : 16) : 64;
 	c = text[j + mods];
-	if (!c || !strchr("diuxXocsp", c)) {
+	if (!c || (!strchr("diuxXocsp", c) && !strchr(float_convs, c))) {
 		*at = j + mods;
 		if (!c)
 			snprintf(err, errlen, "printf: the format ends inside a conversion: %s",
@@ -88,13 +93,16 @@ static int parse_conv(const char *text, uint32_t *i, struct st_conv *cv, char *e
 		return -EINVAL;
 	}
 	cv->arg = conv_arg(c);
-	if (cv->arg == ST_CONV_STR && mods) {
+	if ((cv->arg == ST_CONV_STR || cv->arg == ST_CONV_FLOAT) && mods &&
+	    !(cv->arg == ST_CONV_FLOAT && mods == 1 && text[j] == 'l')) {
 		*at = j;
-		snprintf(err, errlen, "printf: %%s takes no length modifier");
+		snprintf(err, errlen, "printf: %%%c takes no length modifier", c);
 		return -EINVAL;
 	}
 	if (cv->arg == ST_CONV_PTR || cv->arg == ST_CONV_CHAR || cv->arg == ST_CONV_STR)
 		strcat(cv->spec, "s");
+	else if (cv->arg == ST_CONV_FLOAT)
+		snprintf(cv->spec + (j - start), sizeof(cv->spec) - (j - start), "%c", c);
 	else
 		snprintf(cv->spec + (j - start), sizeof(cv->spec) - (j - start), "ll%c", c);
 	*i = j + mods + 1;

@@ -3,7 +3,10 @@
  * printf's format language, bpftrace's: %d %i %u %x %X %o %c %s %p and %%,
  * with flags (- 0 + space #), width, precision and the length modifiers
  * hh, h, l, ll. Integers are 64-bit values: no modifier, l and ll print
- * all 64 bits (as bpftrace does); h and hh print the low 16 and 8. The
+ * all 64 bits (as bpftrace does); h and hh print the low 16 and 8.
+ * Floating-point fields print with C's %f %F %e %E %g %G %a %A (l allowed,
+ * as C allows it): the program carries their bits, the collector formats
+ * them, since BPF has no floating point. The
  * checker parses a format once (st_format_parse), the collector formats
  * with it (output/printf_format.c).
  */
@@ -24,6 +27,7 @@ enum st_conv_arg {
 	ST_CONV_CHAR, /* c: an integer printed as its low byte */
 	ST_CONV_PTR, /* p: an integer printed as 0x... */
 	ST_CONV_STR, /* s */
+	ST_CONV_FLOAT, /* f F e E g G a A: a floating-point field's bits */
 };
 
 struct st_conv {

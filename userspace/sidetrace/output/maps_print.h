@@ -43,6 +43,7 @@ struct st_key_val {
 	union {
 		int64_t i; /* ST_VT_INT */
 		uint64_t u; /* ST_VT_UINT, ST_VT_BOOL */
+		double d; /* ST_VT_FLOAT */
 		const char *s; /* ST_VT_STR, NUL-terminated */
 	};
 };

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 
 #include "output/printf_print.h"
@@ -41,6 +42,19 @@ static int format_int(char *buf, const struct st_conv *cv, uint64_t v)
 	}
 }
 
+void st_key_val_float(struct st_key_val *v, const void *data, unsigned int bits)
+{
+	float f;
+
+	v->type = ST_VT_FLOAT;
+	if (bits == 32) {
+		memcpy(&f, data, sizeof(f));
+		v->d = f;
+	} else {
+		memcpy(&v->d, data, sizeof(v->d));
+	}
+}
+
 void st_format_values(struct st_textbuf *tb, const struct st_format *f,
 		      const struct st_key_val *vals)
 {
@@ -58,6 +72,8 @@ void st_format_values(struct st_textbuf *tb, const struct st_format *f,
 		}
 		if (p->conv.arg == ST_CONV_STR)
 			n = snprintf(buf, sizeof(buf), p->conv.spec, v->s);
+		else if (p->conv.arg == ST_CONV_FLOAT)
+			n = snprintf(buf, sizeof(buf), p->conv.spec, v->d);
 		else
 			n = format_int(buf, &p->conv, v->type == ST_VT_INT ? (uint64_t)v->i : v->u);
 		if (n > 0)

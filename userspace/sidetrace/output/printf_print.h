@@ -17,6 +17,9 @@
 void st_format_values(struct st_textbuf *tb, const struct st_format *f,
 		      const struct st_key_val *vals);
 
+/* A float's value from its bits (bits: 32 for binary32, else binary64) in the record. */
+void st_key_val_float(struct st_key_val *v, const void *data, unsigned int bits);
+
 /*
  * strftime(fmt, ns) into buf: ns is CLOCK_MONOTONIC (nsecs, the kernel's
  * bpf_ktime_get_ns()), shown as the local wall-clock time it was.

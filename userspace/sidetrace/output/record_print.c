@@ -129,12 +129,18 @@ static void put_int(struct dec *d, int64_t v, bool is_signed, const struct st_ty
 	st_tb_printf(d->tb, is_signed ? "%" PRId64 : "%" PRIu64, v);
 }
 
+/* How print(args) shows a float, in text and JSON. */
+static void put_double(struct st_textbuf *tb, double v)
+{
+	st_tb_printf(tb, "%g", v);
+}
+
 static void put_float(struct dec *d, uint16_t label, const union side_float_value *v)
 {
 	if (label == SIDE_TYPE_FLOAT_BINARY32)
-		st_tb_printf(d->tb, "%g", (double)v->side_float_binary32);
+		put_double(d->tb, v->side_float_binary32);
 	else if (label == SIDE_TYPE_FLOAT_BINARY64)
-		st_tb_printf(d->tb, "%g", v->side_float_binary64);
+		put_double(d->tb, v->side_float_binary64);
 	else
 		put_unreadable(d);
 }
@@ -370,6 +376,8 @@ void st_format_fields_json(struct st_textbuf *tb, const char *probe, const struc
 			st_tb_puts(tb, vals[i].u ? "true" : "false");
 		else if (vals[i].type == ST_VT_INT)
 			st_tb_printf(tb, "%lld", (long long)vals[i].i);
+		else if (vals[i].type == ST_VT_FLOAT)
+			put_double(tb, vals[i].d);
 		else
 			st_tb_printf(tb, "%llu", (unsigned long long)vals[i].u);
 	}

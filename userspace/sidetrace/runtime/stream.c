@@ -101,6 +101,8 @@ static int printf_record(struct st_stream *s, const struct st_rec_hdr *h, const 
 			}
 			vals[i].type = ST_VT_STR;
 			vals[i].s = strs[i];
+		} else if (lay->float_bits[i]) {
+			st_key_val_float(&vals[i], data + lay->off[i], lay->float_bits[i]);
 		} else {
 			st_print_args(lay->call, &args);
 			vals[i].type = args[i]->vtype == ST_VT_INT ? ST_VT_INT : ST_VT_UINT;
