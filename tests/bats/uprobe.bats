@@ -90,7 +90,7 @@ check_build() { # cc level
 @test "what cannot be read says why: a double, no DWARF, an offset inside an instruction, a return probe at an offset" {
 	local b="$BATS_FILE_TMPDIR/dwarf_gcc_O2" nd="$BATS_FILE_TMPDIR/dwarf_none"
 	run -1 --separate-stderr "$SIDETRACE" -d -e "uprobe:$b:scaled { @ = sum(args.scale); }"
-	grep -q "args.scale of scaled cannot be read at its uprobe: a floating-point value" <<<"$stderr"
+	grep -q "args.scale of scaled cannot be read at its uprobe: it is in a vector register (a floating-point value)" <<<"$stderr"
 	run -1 --separate-stderr "$SIDETRACE" -d -e "uprobe:$nd:scaled { @ = sum(args.delta); }"
 	grep -q "function scaled has no parameter 'delta': it has no debug info (DWARF): build it with -g, or install its debug symbols" <<<"$stderr"
 	run -0 "$SIDETRACE" -c "$nd 10" -e "uprobe:$nd:scaled { @ = sum(arg1); }"
