@@ -5,6 +5,8 @@
 # a double, a negative short, a string, an enum by label, a bool), return
 # values, exact against the fixture's known values, gcc and clang from -O0
 # (parameters in the frame: the probe goes past the prologue) to -O3.
+# Item 3: a function's inlined copies, each probed where it starts, its
+# parameters read where the copy's own DWARF locations put them.
 
 bats_require_minimum_version 1.5.0
 load helpers
@@ -14,6 +16,13 @@ N=100
 setup_file() {
 	build_matrix "$ROOT/tests/fixtures/dwarf_app.c" dwarf
 	cc -O2 -Wall "$ROOT/tests/fixtures/dwarf_app.c" -o "$BATS_FILE_TMPDIR/dwarf_none"
+	local cc o
+	for cc in gcc clang; do
+		for o in O2 O3; do
+			$cc -$o -g -Wall "$ROOT/tests/fixtures/inline_app.c" \
+				-o "$BATS_FILE_TMPDIR/inline_${cc}_$o" || return 1
+		done
+	done
 }
 
 # The fixture's values for i = 0 .. N-1 (tests/fixtures/dwarf_app.c).
@@ -163,4 +172,68 @@ want = [("named", {"name": "alpha", "m": "M_IDLE", "flag": False}), ("negated", 
 assert got == want, got
 assert all(d["pid"] > 0 and d["tid"] > 0 and d["time_ns"] > 0 for d in docs)
 '
+}
+
+# tests/fixtures/inline_app.c: scale() inlined into first, second and
+# third, and called out of line through a pointer; mix() only inlined.
+@test "inlined copies: exact counts and sums of a parameter at every copy (each its own location), constants folded in, a function with no symbol" {
+	local b cc o
+	for cc in gcc clang; do
+		for o in O2 O3; do
+			b="$BATS_FILE_TMPDIR/inline_${cc}_$o"
+			# Not a test of nothing: the copies exist, and mix() has no symbol.
+			[ "$(nm "$b" | grep -cw 'mix')" -eq 0 ]
+			run -0 timeout 60 "$SIDETRACE" -c "$b $N" -e "uprobe:$b:scale {
+				@c = count(); @x = sum(args.x); @by = sum(args.by); @f[func] = count(); }
+				uprobe:$b:mix { @m = count(); @a = sum(args.a); }"
+			echo "$output"
+			diff <(printf '%s\n' '@a: 14850' '@by: 2600' '@c: 400' '@f[scale]: 400' '@m: 200' \
+				'@x: 25450') <(grep '^@' <<<"$output" | sort)
+		done
+	done
+}
+
+@test "-lv: each inlined copy after the out-of-line function, saying where it is" {
+	local b="$BATS_FILE_TMPDIR/inline_gcc_O2"
+	run -0 "$SIDETRACE" -lv "uprobe:$b:scale"
+	echo "$output"
+	[ "$(grep -cx "uprobe:$b:scale" <<<"$output")" -eq 4 ]
+	[ "${lines[1]}" = "    x: s64" ]
+	[ "${lines[4]}" = "    arg0: u64" ]
+	local f
+	for f in first second third; do
+		grep -q "arg0: u64 (not readable here: its copy inlined into $f at 0x[0-9a-f]* is not called" <<<"$output"
+	done
+	run -0 "$SIDETRACE" -l "uprobe:$b:mix"
+	[ "${#lines[@]}" -eq 2 ]
+}
+
+@test "inlined copies: a parameter a copy does not keep, or arg0 in a copy, is refused naming the copy" {
+	local b
+	for b in inline_gcc_O2 inline_clang_O2; do
+		b="$BATS_FILE_TMPDIR/$b"
+		run -1 --separate-stderr "$SIDETRACE" -d -e "uprobe:$b:scale { @ = sum(args.spare); }"
+		echo "$stderr"
+		grep -q "args.spare of scale cannot be read at its uprobe: .*, in its copy inlined into [a-z]* at 0x" <<<"$stderr"
+		run -1 --separate-stderr "$SIDETRACE" -d -e "uprobe:$b:mix { @ = sum(arg0); }"
+		grep -q "arg0 of mix cannot be read at its uprobe: its copy inlined into [a-z]* at 0x[0-9a-f]* is not called: the ABI's registers do not hold its arguments there" <<<"$stderr"
+	done
+}
+
+@test "uretprobe: on an inlined function, only its out-of-line copy, said; refused when it has none" {
+	local b="$BATS_FILE_TMPDIR/inline_gcc_O2"
+	run -0 --separate-stderr timeout 60 "$SIDETRACE" -c "$b $N" -e "uretprobe:$b:scale { @r = count(); }"
+	echo "$output $stderr"
+	grep -qx "@r: $N" <<<"$output"
+	grep -q "warning: uretprobe:$b:scale: scale returns only from its out-of-line copy here: its copies inlined into third, second, first have no return to probe" <<<"$stderr"
+	run -1 --separate-stderr "$SIDETRACE" -d -e "uretprobe:$b:mix { @r = count(); }"
+	echo "$stderr"
+	grep -q "mix is only inlined (into second, first): an inlined copy has no return to probe; uprobe: probes where each copy starts" <<<"$stderr"
+}
+
+@test "FUNCTION+OFFSET stays in the out-of-line copy" {
+	local b="$BATS_FILE_TMPDIR/inline_gcc_O2"
+	run -0 timeout 60 "$SIDETRACE" -c "$b $N" -e "uprobe:$b:scale+0x3 { @ = count(); }"
+	echo "$output"
+	grep -qx "@: $N" <<<"$output"
 }

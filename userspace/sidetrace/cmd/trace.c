@@ -148,6 +148,17 @@ static void warn_unmapped(const struct trace *t)
 	}
 }
 
+/* A return probe on a function that is also inlined misses the copies' calls: say so. */
+static void warn_missed(const struct trace *t)
+{
+	uint32_t i;
+
+	for (i = 0; i < t->compiled.nr_probes; i++)
+		if (t->compiled.probes[i].event->missed)
+			st_errorf("warning: %s: %s", t->compiled.probes[i].name,
+				  t->compiled.probes[i].event->missed);
+}
+
 /* Source text -> checked program -> configuration of the BPF program. */
 static int build(struct trace *t)
 {
@@ -196,6 +207,7 @@ static int build(struct trace *t)
 			 &t->compiled, &diag);
 	if (ret)
 		goto fail;
+	warn_missed(t);
 	t->compiled.events_size = t->o.events_size;
 	t->compiled.follow = t->o.cmd != NULL;
 	t->compiled.cmd_path = t->o.cmd ? t->cmd_path : NULL;

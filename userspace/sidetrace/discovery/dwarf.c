@@ -209,6 +209,56 @@ static bool narrowed_reg(const Dwarf_Op *ops, size_t n)
 	return true;
 }
 
+/* A constant ("DW_OP_lit3, DW_OP_stack_value"): an inlined copy's argument folded in. */
+static bool const_op(const Dwarf_Op *ops, size_t n, int64_t *val)
+{
+	unsigned int atom = ops[0].atom;
+
+	if (n != 2 || ops[1].atom != DW_OP_stack_value)
+		return false;
+	if (atom >= DW_OP_lit0 && atom <= DW_OP_lit31)
+		*val = atom - DW_OP_lit0;
+	else if ((atom >= DW_OP_const1u && atom <= DW_OP_consts) || atom == DW_OP_constu)
+		*val = (int64_t)ops[0].number; /* libdw widened the signed ones with their sign */
+	else
+		return false;
+	return true;
+}
+
+/*
+ * A number with no location but DW_AT_const_value (clang's inlined
+ * copies): its bits, widened as its type says; false if it has none.
+ */
+static bool const_value(Dwarf_Die *var, const struct st_type *t, struct st_arg_spec *spec)
+{
+	const struct st_type *num = t->label == SIDE_TYPE_ENUM ? t->elem : t;
+	unsigned int bits = num ? num->size * 8 : 0;
+	Dwarf_Attribute attr;
+	Dwarf_Sword sv;
+	Dwarf_Word uv;
+
+	if (!bits || bits > 64 || num->label < SIDE_TYPE_BOOL || num->label > SIDE_TYPE_S64 ||
+	    dwarf_hasattr_integrate(var, DW_AT_location) ||
+	    !dwarf_attr_integrate(var, DW_AT_const_value, &attr))
+		return false;
+	if (dwarf_whatform(&attr) == DW_FORM_sdata ||
+	    dwarf_whatform(&attr) == DW_FORM_implicit_const) {
+		if (dwarf_formsdata(&attr, &sv))
+			return false;
+		uv = (Dwarf_Word)sv;
+	} else if (dwarf_formudata(&attr, &uv)) {
+		return false;
+	}
+	if (bits < 64) {
+		uv &= (1ULL << bits) - 1;
+		if (num->is_signed && uv >> (bits - 1))
+			uv |= ~0ULL << bits;
+	}
+	spec->loc = ST_LOC_CONST;
+	spec->val = (int64_t)uv;
+	return true;
+}
+
 /* Where a value is at pc, as an SDT operand; NULL, or why it cannot be read there. */
 static const char *locate(struct st_dwarf *d, Dwarf_Die *fn, Dwarf_Die *var, Dwarf_Addr pc,
 			  struct st_arg_spec *spec)
@@ -224,6 +274,11 @@ static const char *locate(struct st_dwarf *d, Dwarf_Die *fn, Dwarf_Die *var, Dwa
 	    dwarf_getlocation_addr(&attr, pc, &ops, &n, 1) != 1 || !n)
 		return "it is optimized out at this address";
 	atom = ops[0].atom;
+	if (const_op(ops, n, &off)) {
+		spec->loc = ST_LOC_CONST;
+		spec->val = off;
+		return NULL;
+	}
 	if (narrowed_reg(ops, n)) {
 		atom = DW_OP_reg0 + (atom - DW_OP_breg0);
 		n = 1;
@@ -351,10 +406,9 @@ static int add_value(struct st_dwarf *d, Dwarf_Die *fn, Dwarf_Die *var, Dwarf_Ad
 	if (!v->name)
 		return -ENOMEM;
 	why = st_dwarf_type(var, &v->type);
-	if (!why && v->type.counted)
-		why = locate_counted(var, pc, v);
-	else if (!why)
-		why = locate(d, fn, var, pc, &v->spec);
+	if (!why && !const_value(var, &v->type, &v->spec))
+		why = v->type.counted ? locate_counted(var, pc, v)
+				      : locate(d, fn, var, pc, &v->spec);
 	v->spec.size = v->type.is_signed ? -(int)v->type.size : (int)v->type.size;
 	if (v->type.label == SIDE_TYPE_STRING_UTF8)
 		v->spec.size = 8;
@@ -379,9 +433,44 @@ static bool params_in_frame(Dwarf_Die *fn)
 	return false;
 }
 
-static int read_params(struct st_dwarf *d, Dwarf_Die *fn, struct st_dwarf_func *out)
+bool st_dwarf_origin(Dwarf_Die *die, Dwarf_Die *out)
 {
-	Dwarf_Die child;
+	Dwarf_Attribute attr;
+	Dwarf_Die cur = *die;
+	int depth;
+
+	/* A copy of a copy (gcc's clones) names the copy: go to the abstract root. */
+	for (depth = 0; depth < 8 && dwarf_attr(&cur, DW_AT_abstract_origin, &attr); depth++)
+		if (!dwarf_formref_die(&attr, &cur))
+			return false;
+	*out = cur;
+	return depth > 0;
+}
+
+/* The parameter of an inlined copy that stands for the function's param, if the copy kept it. */
+static bool copy_param(Dwarf_Die *copy, Dwarf_Die *param, Dwarf_Die *out)
+{
+	Dwarf_Die origin;
+
+	if (dwarf_child(copy, out))
+		return false;
+	do
+		if (dwarf_tag(out) == DW_TAG_formal_parameter && st_dwarf_origin(out, &origin) &&
+		    dwarf_dieoffset(&origin) == dwarf_dieoffset(param))
+			return true;
+	while (dwarf_siblingof(out, out) == 0);
+	return false;
+}
+
+/*
+ * fn's parameters where they are at out->probe_addr: its own, or for an
+ * inlined copy, the copy's that stand for them (a parameter it dropped is
+ * read from fn's, which has no location). The frame base is frame's.
+ */
+static int read_params(struct st_dwarf *d, Dwarf_Die *frame, Dwarf_Die *fn, Dwarf_Die *copy,
+		       struct st_dwarf_func *out)
+{
+	Dwarf_Die child, var;
 	uint32_t n = 0;
 
 	if (dwarf_child(fn, &child))
@@ -398,10 +487,30 @@ static int read_params(struct st_dwarf *d, Dwarf_Die *fn, struct st_dwarf_func *
 		if (dwarf_tag(&child) != DW_TAG_formal_parameter || is_result(&child) ||
 		    out->nr_params >= n)
 			continue;
-		if (add_value(d, fn, &child, out->probe_addr, &out->params[out->nr_params++]))
+		if (!copy || !copy_param(copy, &child, &var))
+			var = child;
+		if (add_value(d, frame, &var, out->probe_addr, &out->params[out->nr_params++]))
 			return -ENOMEM;
 	} while (dwarf_siblingof(&child, &child) == 0);
 	return 0;
+}
+
+int st_dwarf_copy_params(struct st_dwarf *d, Dwarf_Die *frame, Dwarf_Die *fn, Dwarf_Die *copy,
+			 uint64_t pc, struct st_dwarf_func *out)
+{
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	out->probe_addr = pc;
+	err = read_params(d, frame, fn, copy, out);
+	if (err)
+		st_dwarf_func_fini(out);
+	return err;
+}
+
+Dwarf *st_dwarf_dw(struct st_dwarf *d)
+{
+	return d->dw;
 }
 
 /* Go's first result, which its register ABI returns in %rax; false when there is none. */
@@ -429,7 +538,8 @@ static int read_ret(Dwarf_Die *fn, struct st_dwarf_value *ret, bool *has_ret)
 	*has_ret = !why || strcmp(why, "void");
 	if (!why && (ret->type.label == SIDE_TYPE_FLOAT_BINARY32 ||
 		     ret->type.label == SIDE_TYPE_FLOAT_BINARY64))
-		why = "it is returned in a vector register (%xmm0), which a BPF program cannot read";
+		why = "it is returned in a vector register (%xmm0), which a BPF program cannot "
+		      "read";
 	ret->spec.loc = ST_LOC_REG;
 	ret->spec.reg = reg_word(0);
 	ret->spec.size = ret->type.is_signed ? -(int)ret->type.size : (int)ret->type.size;
@@ -474,7 +584,7 @@ int st_dwarf_function(struct st_dwarf *d, uint64_t addr, uint64_t at, struct st_
 		out->probe_addr = at;
 	else
 		out->probe_addr = params_in_frame(&f.die) ? past_prologue(&f.die, addr) : addr;
-	err = read_params(d, &f.die, out);
+	err = read_params(d, &f.die, &f.die, NULL, out);
 	return err ? err : read_ret(&f.die, &out->ret, &out->has_ret);
 }
 

@@ -49,7 +49,8 @@ bool st_event_same_probe(const struct st_event *a, const struct st_event *b)
 {
 	return a->view == b->view && a->has_side == b->has_side &&
 	       same_str(a->provider, b->provider) && same_str(a->name, b->name) &&
-	       same_str(a->usdt_provider, b->usdt_provider) && same_str(a->usdt_name, b->usdt_name);
+	       same_str(a->usdt_provider, b->usdt_provider) &&
+	       same_str(a->usdt_name, b->usdt_name) && same_str(a->inlined, b->inlined);
 }
 
 bool st_event_same_shape(const struct st_event *a, const struct st_event *b)

@@ -106,6 +106,10 @@ struct st_event {
 	struct st_site *sites;
 	uint32_t nr_sites;
 	char *error; /* why the description is partial, or NULL */
+	/* ST_VIEW_UPROBE: a copy inlined into another function, "CALLER" ("CALLER #2": its 2nd) */
+	char *inlined;
+	/* ST_VIEW_URETPROBE: which calls it misses (the inlined copies: no return), or NULL */
+	char *missed;
 };
 
 /* Fields are read from the sites' locations (sdt.spec), not from a SIDE vector. */

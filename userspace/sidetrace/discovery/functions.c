@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Functions by symbol, their parameters from DWARF (functions.h). */
+/* Functions by symbol and their inlined copies, their parameters from DWARF (functions.h). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fnmatch.h>
@@ -13,6 +13,7 @@
 #include "discovery/dwarf.h"
 #include "discovery/elf.h"
 #include "discovery/functions.h"
+#include "discovery/inlined.h"
 #include "discovery/insns.h"
 #include "discovery/sdt_args.h"
 #include "discovery/symbols.h"
@@ -176,8 +177,9 @@ static int put_field(struct st_event *ev, const char *name, const struct st_type
 	return 0;
 }
 
-/* A raw 64-bit register value (arg0..arg5, retval without DWARF). */
-static int put_raw(struct st_event *ev, const char *name, const char *reg, struct st_arg_spec *spec)
+/* A raw 64-bit register value (arg0..arg5, retval without DWARF); unreadable: why not, or NULL. */
+static int put_raw(struct st_event *ev, const char *name, const char *reg, struct st_arg_spec *spec,
+		   const char *unreadable)
 {
 	struct st_type t = {.label = SIDE_TYPE_U64, .size = 8};
 
@@ -185,7 +187,7 @@ static int put_raw(struct st_event *ev, const char *name, const char *reg, struc
 	spec->loc = ST_LOC_REG;
 	spec->reg = st_sdt_reg_word(reg, strlen(reg));
 	spec->size = 8;
-	return put_field(ev, name, &t, NULL);
+	return put_field(ev, name, &t, unreadable);
 }
 
 /* Moves a DWARF value into the event (its type and reason now the event's). */
@@ -226,8 +228,12 @@ static int put_lengths(struct st_event *ev, struct st_dwarf_func *df, struct st_
 	return 0;
 }
 
-/* The fields: DWARF's parameters (or retval), then what the ABI says. */
-static int make_fields(struct st_event *ev, struct st_dwarf_func *df, struct st_sdt_args *sdt)
+/*
+ * The fields: DWARF's parameters (or retval), then what the ABI says;
+ * no_abi: why the ABI's registers do not hold the arguments, or NULL.
+ */
+static int make_fields(struct st_event *ev, struct st_dwarf_func *df, struct st_sdt_args *sdt,
+		       const char *no_abi)
 {
 	uint32_t i, cap = ST_MAX_SDT_ARGS;
 	char raw[8];
@@ -240,7 +246,7 @@ static int make_fields(struct st_event *ev, struct st_dwarf_func *df, struct st_
 		sdt->nr = 1;
 		if (df && df->has_ret)
 			return put_value(ev, &df->ret, &sdt->spec[0]);
-		return put_raw(ev, "retval", "%rax", &sdt->spec[0]);
+		return put_raw(ev, "retval", "%rax", &sdt->spec[0], NULL);
 	}
 	for (i = 0; df && i < df->nr_params && !err && ev->nr_fields < cap - ST_NR_ABI_ARGS / 2;
 	     i++)
@@ -252,7 +258,7 @@ static int make_fields(struct st_event *ev, struct st_dwarf_func *df, struct st_
 		       !df->params[i].unreadable;
 	for (i = 0; i < ST_NR_ABI_ARGS && !err && ev->nr_fields < cap; i++) {
 		snprintf(raw, sizeof(raw), "arg%u", i);
-		err = put_raw(ev, raw, st_abi_args[i], &sdt->spec[ev->nr_fields]);
+		err = put_raw(ev, raw, st_abi_args[i], &sdt->spec[ev->nr_fields], no_abi);
 	}
 	sdt->nr = ev->nr_fields;
 	return err || !df ? err : put_lengths(ev, df, sdt);
@@ -311,6 +317,23 @@ static int name_event(struct st_event *ev, const struct func *fn, uint64_t offse
 		       : 0;
 }
 
+/* Where each site is in the file, for the uprobe. */
+static int site_offsets(struct st_elf *e, struct st_event *ev, char *err, size_t errlen)
+{
+	uint32_t i;
+
+	for (i = 0; i < ev->nr_sites; i++) {
+		if (!st_elf_vaddr_to_offset(e, ev->sites[i].pc, 1, true,
+					    &ev->sites[i].file_offset)) {
+			snprintf(err, errlen,
+				 "function %s at 0x%llx is not in an executable segment", ev->name,
+				 (unsigned long long)ev->sites[i].pc);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 /*
  * One function's event: where it is probed, and its fields there. A
  * return probe sits on the entry (it replaces the return address found at
@@ -327,7 +350,6 @@ static int make_event(struct st_elf *e, struct st_dwarf *dw, const struct func *
 			      : 0;
 	struct st_dwarf_func df;
 	bool have_df;
-	uint32_t i;
 	int ret;
 
 	memset(ev, 0, sizeof(*ev));
@@ -352,21 +374,125 @@ static int make_event(struct st_elf *e, struct st_dwarf *dw, const struct func *
 	    !(ev->error = strdup(dw || offset ? "DWARF does not describe it here" : NO_DWARF)))
 		ret = -ENOMEM;
 	else
-		ret = make_fields(ev, have_df ? &df : NULL, &ev->sites[0].sdt);
+		ret = make_fields(ev, have_df ? &df : NULL, &ev->sites[0].sdt, NULL);
 	if (have_df)
 		st_dwarf_func_fini(&df);
 	if (!ret && go && view == ST_VIEW_URETPROBE)
 		ret = go_return_sites(e, fn, ev, err, errlen);
-	for (i = 0; !ret && i < ev->nr_sites; i++) {
-		if (!st_elf_vaddr_to_offset(e, ev->sites[i].pc, 1, true,
-					    &ev->sites[i].file_offset)) {
-			snprintf(err, errlen,
-				 "function %s at 0x%llx is not in an executable segment", ev->name,
-				 (unsigned long long)ev->sites[i].pc);
-			ret = -EINVAL;
-		}
+	return ret ? ret : site_offsets(e, ev, err, errlen);
+}
+
+/*
+ * An inlined copy's event: named as its function, probed where the copy
+ * starts (nth: its number among the function's copies in that caller).
+ * What cannot be read there says which copy it is, and the ABI's
+ * registers hold no arguments: nothing called it.
+ */
+static int make_copy_event(struct st_elf *e, struct st_inlined *in, uint32_t nth, const char *path,
+			   struct st_event *ev, char *err, size_t errlen)
+{
+	struct func fn = {.name = in->name, .addr = in->df.probe_addr};
+	char where[256], *why;
+	uint32_t i;
+	int ret;
+
+	memset(ev, 0, sizeof(*ev));
+	if (name_event(ev, &fn, 0, path, ST_VIEW_UPROBE))
+		return -ENOMEM;
+	ev->sites[0].pc = fn.addr;
+	if (nth > 1)
+		ret = asprintf(&ev->inlined, "%s #%u", in->caller, nth);
+	else
+		ret = (ev->inlined = strdup(in->caller)) ? 0 : -1;
+	if (ret < 0)
+		return -ENOMEM;
+	snprintf(where, sizeof(where), "its copy inlined into %s at 0x%llx", ev->inlined,
+		 (unsigned long long)fn.addr);
+	for (i = 0; i < in->df.nr_params; i++) {
+		if (!in->df.params[i].unreadable)
+			continue;
+		if (asprintf(&why, "%s, in %s", in->df.params[i].unreadable, where) < 0)
+			return -ENOMEM;
+		free(in->df.params[i].unreadable);
+		in->df.params[i].unreadable = why;
+	}
+	if (asprintf(&why, "%s is not called: the ABI's registers do not hold its arguments there",
+		     where) < 0)
+		return -ENOMEM;
+	ret = make_fields(ev, &in->df, &ev->sites[0].sdt, why);
+	free(why);
+	return ret ? ret : site_offsets(e, ev, err, errlen);
+}
+
+/* An event for each inlined copy, after those of the out-of-line functions. */
+static int add_copies(struct st_elf *e, struct st_inlined_list *in, const char *path,
+		      struct st_event_list *out, char *err, size_t errlen)
+{
+	uint32_t nth;
+	size_t i, j;
+	int ret = 0;
+
+	for (i = 0; i < in->nr && !ret; i++) {
+		for (j = 0, nth = 1; j < i; j++)
+			nth += !strcmp(in->v[j].name, in->v[i].name) &&
+			       !strcmp(in->v[j].caller, in->v[i].caller);
+		ret = make_copy_event(e, &in->v[i], nth, path, &out->events[out->nr], err, errlen);
+		out->nr++;
 	}
 	return ret;
+}
+
+/* "first, second and third" (the first few): where name's copies are; all copies for NULL. */
+static void copy_callers(const struct st_inlined_list *in, const char *name, char *buf, size_t size)
+{
+	size_t i, n = 0, shown = 0, len;
+
+	buf[0] = '\0';
+	for (i = 0; i < in->nr; i++) {
+		if (name && strcmp(in->v[i].name, name))
+			continue;
+		if (n++ < 3) {
+			len = strlen(buf);
+			snprintf(buf + len, size - len, "%s%s", len ? ", " : "", in->v[i].caller);
+			shown++;
+		}
+	}
+	len = strlen(buf);
+	if (n > shown)
+		snprintf(buf + len, size - len, " and %zu more", n - shown);
+}
+
+/*
+ * A return probe: an inlined copy has no return, so only out-of-line
+ * functions are probed, each saying which calls it misses (evs, one per
+ * function of fs); a pattern that matches only inlined copies is refused.
+ */
+static int note_missed(const struct funcs *fs, const struct st_inlined_list *in,
+		       struct st_event *evs, const char *glob, char *err, size_t errlen)
+{
+	char callers[256];
+	size_t i;
+
+	if (!fs->nr && in->nr) {
+		copy_callers(in, NULL, callers, sizeof(callers));
+		snprintf(err, errlen,
+			 "%s is only inlined (into %s): an inlined copy has no return to probe; "
+			 "uprobe: probes where each copy starts",
+			 glob, callers);
+		return -ENOENT;
+	}
+	for (i = 0; i < fs->nr; i++) {
+		copy_callers(in, evs[i].name, callers, sizeof(callers));
+		if (callers[0] &&
+		    asprintf(&evs[i].missed,
+			     "%s returns only from its out-of-line copy here: its copies "
+			     "inlined into %s have no return to probe",
+			     evs[i].name, callers) < 0) {
+			evs[i].missed = NULL;
+			return -ENOMEM;
+		}
+	}
+	return 0;
 }
 
 /* Go binaries carry a build-info section or a Go build-id note. */
@@ -418,6 +544,7 @@ int st_function_pattern(const char *pattern, const char *no_offset, char **glob,
 int st_discover_functions(const char *path, const char *pattern, enum st_event_view view,
 			  struct st_event_list *out, char *err, size_t errlen)
 {
+	struct st_inlined_list in = {0};
 	struct funcs fs = {0};
 	struct st_dwarf *dw = NULL;
 	struct st_event *evs;
@@ -436,14 +563,17 @@ int st_discover_functions(const char *path, const char *pattern, enum st_event_v
 	if (ret)
 		goto out_glob;
 	ret = find_funcs(&e, glob, &fs);
+	dw = st_dwarf_open(&e, path);
+	/* +OFFSET counts from a symbol, which an inlined copy has not. */
+	if (!ret && dw && !offset)
+		ret = st_inlined_find(dw, symbol_matches, glob, ST_MAX_FUNCTIONS - fs.nr, &in);
 	if (ret == -E2BIG)
 		snprintf(err, errlen, "more than %d functions match %s: name fewer",
 			 ST_MAX_FUNCTIONS, glob);
 	if (ret)
 		goto cleanup;
-	dw = fs.nr ? st_dwarf_open(&e, path) : NULL;
 	go = is_go(&e);
-	evs = realloc(out->events, (out->nr + fs.nr + 1) * sizeof(*evs));
+	evs = realloc(out->events, (out->nr + fs.nr + in.nr + 1) * sizeof(*evs));
 	if (!evs) {
 		ret = -ENOMEM;
 		goto cleanup;
@@ -454,9 +584,14 @@ int st_discover_functions(const char *path, const char *pattern, enum st_event_v
 				 err, errlen);
 		out->nr++;
 	}
+	if (!ret && view == ST_VIEW_UPROBE)
+		ret = add_copies(&e, &in, path, out, err, errlen);
+	else if (!ret)
+		ret = note_missed(&fs, &in, &out->events[out->nr - fs.nr], glob, err, errlen);
 cleanup:
 	if (ret == -ENOMEM)
 		snprintf(err, errlen, "out of memory");
+	st_inlined_free(&in);
 	st_dwarf_close(dw);
 	for (i = 0; i < fs.nr; i++)
 		free(fs.v[i].name);

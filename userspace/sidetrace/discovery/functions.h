@@ -7,6 +7,9 @@
  * arg0..arg5 raw (the System V ABI's registers); a uretprobe: event's
  * field is retval. Without DWARF, arg0..arg5 and retval are raw 64-bit
  * values, and DWARF's absence is said where args.NAME is asked for.
+ * A function's copies that the compiler inlined into others are uprobe:
+ * events too, of the same name (inlined.h); a uretprobe: probes only the
+ * out-of-line copy, and says which copies it misses (st_event.missed).
  */
 #ifndef SIDETRACE_DISCOVERY_FUNCTIONS_H
 #define SIDETRACE_DISCOVERY_FUNCTIONS_H
@@ -34,8 +37,9 @@ int st_function_pattern(const char *pattern, const char *no_offset, char **glob,
 /*
  * Appends to out the functions of the object at path whose symbol names
  * match pattern (a glob; "NAME+OFFSET" probes that offset into NAME), as
- * view ST_VIEW_UPROBE or ST_VIEW_URETPROBE. 0, or a negative errno with
- * the reason in err.
+ * view ST_VIEW_UPROBE or ST_VIEW_URETPROBE, and for a uprobe without an
+ * offset the inlined copies of those DWARF names so. 0, or a negative
+ * errno with the reason in err.
  */
 int st_discover_functions(const char *path, const char *pattern, enum st_event_view view,
 			  struct st_event_list *out, char *err, size_t errlen);

@@ -608,5 +608,7 @@ void st_event_fini(struct st_event *ev)
 	free(ev->usdt_name);
 	free(ev->attrs);
 	free(ev->error);
+	free(ev->inlined);
+	free(ev->missed);
 	memset(ev, 0, sizeof(*ev));
 }
