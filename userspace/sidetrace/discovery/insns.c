@@ -13,57 +13,6 @@
 /* Functions longer than this are decoded up to the offset only. */
 #define ST_MAX_FUNC_BYTES (1U << 20)
 
-int st_insn_boundary(const struct st_elf *e, uint64_t addr, uint64_t size, uint64_t offset,
-		     char *err, size_t errlen)
-{
-	const struct st_capstone *lib;
-	const uint8_t *code;
-	uint64_t at, prev = 0;
-	uint8_t *buf = NULL;
-	size_t left;
-	cs_insn *insn = NULL;
-	csh cs;
-	int ret = -EINVAL;
-
-	if (size && offset >= size) {
-		snprintf(err, errlen, "+%" PRIu64 " is past the function's end (%" PRIu64 " bytes)",
-			 offset, size);
-		return -EINVAL;
-	}
-	lib = st_capstone(err, errlen);
-	if (!lib)
-		return -ENOENT;
-	left = offset + 16 < ST_MAX_FUNC_BYTES ? offset + 16 : ST_MAX_FUNC_BYTES;
-	buf = malloc(left);
-	if (!buf || !st_elf_read(e, addr, buf, left) ||
-	    lib->open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK) {
-		snprintf(err, errlen, "cannot read the function's instructions");
-		free(buf);
-		return buf ? -EINVAL : -ENOMEM;
-	}
-	insn = lib->insn_alloc(cs);
-	code = buf;
-	at = addr;
-	while (insn && at <= addr + offset && lib->disasm_iter(cs, &code, &left, &at, insn)) {
-		if (insn->address == addr + offset) {
-			ret = 0;
-			break;
-		}
-		prev = insn->address;
-	}
-	if (ret)
-		snprintf(err, errlen,
-			 "+%" PRIu64
-			 " is not the start of an instruction (the one before starts at "
-			 "+%" PRIu64 "): a breakpoint there would corrupt it",
-			 offset, prev - addr);
-	if (insn)
-		lib->insn_free(insn, 1);
-	lib->close(&cs);
-	free(buf);
-	return ret;
-}
-
 struct decoder {
 	const struct st_capstone *lib;
 	csh cs;
@@ -75,30 +24,33 @@ struct decoder {
 };
 
 /*
- * A decoder over the bytes of [addr, addr + len) of e; false if they
- * cannot be read, with why in err when libcapstone cannot be loaded.
+ * A decoder over the bytes of [addr, addr + len) of e: 0; -ENOENT when
+ * libcapstone cannot be loaded (why in err), -ENOMEM, or -EINVAL when
+ * the bytes cannot be read. decoder_close() it either way.
  */
-static bool decoder_open(struct decoder *d, const struct st_elf *e, uint64_t addr, uint64_t len,
-			 char *err, size_t errlen)
+static int decoder_open(struct decoder *d, const struct st_elf *e, uint64_t addr, uint64_t len,
+			char *err, size_t errlen)
 {
 	memset(d, 0, sizeof(*d));
 	if (!len || len > ST_MAX_FUNC_BYTES)
-		return false;
+		return -EINVAL;
 	d->lib = st_capstone(err, errlen);
 	if (!d->lib)
-		return false;
+		return -ENOENT;
 	d->buf = malloc(len);
-	if (!d->buf || !st_elf_read(e, addr, d->buf, len) ||
+	if (!d->buf)
+		return -ENOMEM;
+	if (!st_elf_read(e, addr, d->buf, len) ||
 	    d->lib->open(CS_ARCH_X86, CS_MODE_64, &d->cs) != CS_ERR_OK) {
 		free(d->buf);
 		d->buf = NULL;
-		return false;
+		return -EINVAL;
 	}
 	d->insn = d->lib->insn_alloc(d->cs);
 	d->code = d->buf;
 	d->left = len;
 	d->at = addr;
-	return d->insn;
+	return d->insn ? 0 : -ENOMEM;
 }
 
 static bool decoder_next(struct decoder *d)
@@ -115,6 +67,44 @@ static void decoder_close(struct decoder *d)
 	free(d->buf);
 }
 
+int st_insn_boundary(const struct st_elf *e, uint64_t addr, uint64_t size, uint64_t offset,
+		     char *err, size_t errlen)
+{
+	uint64_t prev = 0;
+	struct decoder d;
+	int ret;
+
+	if (size && offset >= size) {
+		snprintf(err, errlen, "+%" PRIu64 " is past the function's end (%" PRIu64 " bytes)",
+			 offset, size);
+		return -EINVAL;
+	}
+	/* The bytes up to the offset, and the longest instruction that may start there. */
+	ret = decoder_open(&d, e, addr,
+			   offset + 16 < ST_MAX_FUNC_BYTES ? offset + 16 : ST_MAX_FUNC_BYTES, err,
+			   errlen);
+	if (ret == -EINVAL)
+		snprintf(err, errlen, "cannot read the function's instructions");
+	if (!ret) {
+		ret = -EINVAL;
+		while (d.at <= addr + offset && decoder_next(&d)) {
+			if (d.insn->address == addr + offset) {
+				ret = 0;
+				break;
+			}
+			prev = d.insn->address;
+		}
+		if (ret)
+			snprintf(err, errlen,
+				 "+%" PRIu64
+				 " is not the start of an instruction (the one before starts at "
+				 "+%" PRIu64 "): a breakpoint there would corrupt it",
+				 offset, prev - addr);
+	}
+	decoder_close(&d);
+	return ret;
+}
+
 int st_insn_rets(const struct st_elf *e, uint64_t addr, uint64_t size, uint64_t **rets, size_t *nr,
 		 char *err, size_t errlen)
 {
@@ -124,7 +114,7 @@ int st_insn_rets(const struct st_elf *e, uint64_t addr, uint64_t size, uint64_t 
 	*rets = NULL;
 	*nr = 0;
 	err[0] = '\0';
-	if (!decoder_open(&d, e, addr, size, err, errlen)) {
+	if (decoder_open(&d, e, addr, size, err, errlen)) {
 		decoder_close(&d);
 		if (!err[0])
 			snprintf(err, errlen,
@@ -168,7 +158,7 @@ uint64_t st_insn_after_go_stack_check(const struct st_elf *e, uint64_t addr, uin
 	int i;
 
 	/* Undecodable, or no libcapstone: the entry itself (a restarted prologue counts twice). */
-	if (!decoder_open(&d, e, addr, size < 64 ? size : 64, why, sizeof(why))) {
+	if (decoder_open(&d, e, addr, size < 64 ? size : 64, why, sizeof(why))) {
 		decoder_close(&d);
 		return addr;
 	}
