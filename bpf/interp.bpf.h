@@ -155,6 +155,15 @@ static __always_inline bool exec_out(const struct st_probe_cfg *cfg, struct st_s
 		return false;
 	case ST_I_OUT_STR:
 		return !out_str(cfg, s, pop(s), in->imm);
+	case ST_I_OUT_LOAD:
+		if (in->a >= ST_MAX_LOADS || !(s->ok & (1U << in->a)))
+			return true;
+		if (cfg->str_loads & (1U << in->a))
+			return !out_str(cfg, s, in->a, in->imm);
+		if (in->imm < 0 || in->imm > ST_REC_MAX - ST_REC_INT_SIZE)
+			return true;
+		*(__s64 *)(s->rec + in->imm) = s->vals[in->a];
+		return false;
 	case ST_I_OUT_EMIT:
 		out_emit(s, in->a, in->mask, in->imm, probe);
 		return false;
@@ -339,6 +348,7 @@ __noinline int st_exec(const struct st_probe_cfg *cfg, struct st_scratch *s, __u
 		break;
 	case ST_I_OUT_INT:
 	case ST_I_OUT_STR:
+	case ST_I_OUT_LOAD:
 	case ST_I_OUT_EMIT:
 	case ST_I_OUT_EVENT:
 		abort = exec_out(cfg, s, in, probe);

@@ -161,7 +161,7 @@ enum st_opcode {
 	ST_I_STREQ,
 	ST_I_STRNE,
 	/*
-	 * Key and record stores (KEY_INT, KEY_STR, OUT_INT, OUT_STR) write
+	 * Key and record stores (KEY_INT, KEY_STR, OUT_INT, OUT_STR, OUT_LOAD) write
 	 * 8-byte words at imm, a multiple of 8: the engine in a process
 	 * refuses others (validate.c).
 	 */
@@ -205,6 +205,13 @@ enum st_opcode {
 	ST_I_MAP_DEL,
 	/* Pops a string reference; its first imm - 1 bytes into reference a, pushed. */
 	ST_I_STRN,
+	/*
+	 * Load a into record bytes at imm: its string (ST_STR_LEN bytes) if
+	 * it reads one, else its integer (8). A printf's field, as FIELD or
+	 * STR then OUT_INT or OUT_STR in one: a dispatch costs more than the
+	 * store. Last, so that a runtime without it refuses it (validate.c).
+	 */
+	ST_I_OUT_LOAD,
 	ST_NR_OPCODES,
 };
 

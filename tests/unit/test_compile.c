@@ -202,6 +202,34 @@ static void test_string_key(void)
 	done(&r);
 }
 
+/*
+ * printf of fields writes each load straight into the record (one
+ * OUT_LOAD each); any other value is computed, then stored.
+ */
+static void test_printf(void)
+{
+	struct result r;
+
+	build("side:/app:http:request { printf(\"%s %d %d\\n\", args.method, args.status, "
+	      "args.status + 1); }",
+	      &r);
+	ok(r.ret == 0, "printf: compiles");
+	ok(insn(&r, 0, 1)->op == ST_I_OUT_LOAD && insn(&r, 0, 1)->a == 0 &&
+		   insn(&r, 0, 1)->imm == 0,
+	   "printf: a string field, its load into the record at 0");
+	ok(insn(&r, 0, 2)->op == ST_I_OUT_LOAD && insn(&r, 0, 2)->a == 1 &&
+		   insn(&r, 0, 2)->imm == ST_REC_STR_SIZE,
+	   "printf: an integer field, its load after the string");
+	ok(insn(&r, 0, 3)->op == ST_I_FIELD && insn(&r, 0, 5)->op == ST_I_BINARY &&
+		   insn(&r, 0, 6)->op == ST_I_OUT_INT,
+	   "printf: an expression computed, then stored");
+	ok(insn(&r, 0, 7)->op == ST_I_OUT_EMIT && r.c.probes[0].cfg.nr_insns == 8,
+	   "printf: then sent");
+	ok(insn(&r, 0, 0)->mask == 3 && r.c.probes[0].cfg.str_loads == 1,
+	   "printf: the clause needs both loads, the first a string");
+	done(&r);
+}
+
 static void test_paths(void)
 {
 	const struct st_probe_cfg *cfg;
@@ -599,6 +627,7 @@ int main(void)
 	st_sdt_args_parse(log_site.args, &log_site.sdt);
 	test_count();
 	test_string_key();
+	test_printf();
 	test_paths();
 	test_filters();
 	test_aggregations();

@@ -73,6 +73,7 @@ static int check_insns(uint32_t probe, const struct st_probe_cfg *c, uint32_t nr
 			break;
 		case ST_I_OUT_INT:
 		case ST_I_OUT_STR:
+		case ST_I_OUT_LOAD:
 		case ST_I_KEY_INT:
 		case ST_I_KEY_STR:
 			/*

@@ -407,7 +407,8 @@ int cg_clause(struct cctx *c, const struct st_clause *cl)
 	for (i = start; i < cfg->nr_insns; i++) {
 		const struct st_insn *in = &cfg->insns[i];
 
-		if ((in->op == ST_I_FIELD || in->op == ST_I_STR) && in->a < ST_MAX_LOADS)
+		if ((in->op == ST_I_FIELD || in->op == ST_I_STR || in->op == ST_I_OUT_LOAD) &&
+		    in->a < ST_MAX_LOADS)
 			cfg->insns[start].mask |= 1U << in->a;
 	}
 	return 0;

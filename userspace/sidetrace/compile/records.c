@@ -63,6 +63,14 @@ static int printf_layout(struct cctx *c, const struct st_expr *call)
 	return c->out->nr_printfs++;
 }
 
+/* A field argument, its load written straight into the record (ST_I_OUT_LOAD). */
+static int out_load(struct cctx *c, const struct st_expr *arg, uint32_t off)
+{
+	int slot = cg_add_load(c, arg);
+
+	return slot < 0 ? slot : cg_emit(c, arg->pos, ST_I_OUT_LOAD, slot, off);
+}
+
 int cg_printf(struct cctx *c, const struct st_stmt *st)
 {
 	const struct st_printf_layout *lay;
@@ -77,15 +85,20 @@ int cg_printf(struct cctx *c, const struct st_stmt *st)
 	lay = &c->out->printfs[id];
 	st_print_args(call, &args);
 	for (i = 0; i < lay->nr_args; i++) {
-		if (lay->is_probe[i])
-			err = cg_emit(c, args[i]->pos, ST_I_BUILTIN, ST_BI_PROBE, 0);
-		else if (lay->is_time[i])
-			err = cg_expr(c, args[i]->kids[1]);
-		else
-			err = cg_expr(c, args[i]);
-		if (!err)
-			err = cg_emit(c, args[i]->pos, lay->is_str[i] ? ST_I_OUT_STR : ST_I_OUT_INT,
-				      0, lay->off[i]);
+		if (args[i]->kind == ST_EXPR_FIELD) {
+			err = out_load(c, args[i], lay->off[i]);
+		} else {
+			if (lay->is_probe[i])
+				err = cg_emit(c, args[i]->pos, ST_I_BUILTIN, ST_BI_PROBE, 0);
+			else if (lay->is_time[i])
+				err = cg_expr(c, args[i]->kids[1]);
+			else
+				err = cg_expr(c, args[i]);
+			if (!err)
+				err = cg_emit(c, args[i]->pos,
+					      lay->is_str[i] ? ST_I_OUT_STR : ST_I_OUT_INT, 0,
+					      lay->off[i]);
+		}
 		if (err)
 			return err;
 	}
