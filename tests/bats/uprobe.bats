@@ -184,11 +184,12 @@ assert all(d["pid"] > 0 and d["tid"] > 0 and d["time_ns"] > 0 for d in docs)
 			# Not a test of nothing: the copies exist, and mix() has no symbol.
 			[ "$(nm "$b" | grep -cw 'mix')" -eq 0 ]
 			run -0 timeout 60 "$SIDETRACE" -c "$b $N" -e "uprobe:$b:scale {
-				@c = count(); @x = sum(args.x); @by = sum(args.by); @f[func] = count(); }
+				@c = count(); @x = sum(args.x); @by = sum(args.by); @f[func, probe] = count(); }
 				uprobe:$b:mix { @m = count(); @a = sum(args.a); }"
 			echo "$output"
-			diff <(printf '%s\n' '@a: 14850' '@by: 2600' '@c: 400' '@f[scale]: 400' '@m: 200' \
-				'@x: 25450') <(grep '^@' <<<"$output" | sort)
+			diff <(printf '%s\n' '@a: 14850' '@by: 2600' '@c: 400' \
+				"@f[scale, uprobe:$b:scale]: 400" '@m: 200' '@x: 25450') \
+				<(grep '^@' <<<"$output" | sort)
 		done
 	done
 }

@@ -47,6 +47,30 @@ bool cg_reads_map(const struct st_expr *value, struct st_expr *const *keys, uint
 }
 
 /*
+ * The probe as a key: the first probe of its name, so that probes named
+ * alike (a function's inlined copies, an event each) count under one key.
+ */
+static uint32_t probe_key(const struct cctx *c)
+{
+	uint32_t i;
+
+	for (i = 0; i < c->probe_idx; i++)
+		if (!strcmp(c->out->probes[i].name, c->probe->name))
+			return i;
+	return c->probe_idx;
+}
+
+/* The probe's key: its own index, read in BPF (the specialized programs know it), or another's. */
+static int probe_key_value(struct cctx *c, const struct st_expr *key)
+{
+	uint32_t k = probe_key(c);
+
+	if (k == c->probe_idx)
+		return cg_emit(c, key->pos, ST_I_BUILTIN, ST_BI_PROBE, 0);
+	return cg_emit(c, key->pos, ST_I_CONST, 0, k);
+}
+
+/*
  * The value of key part k of map m: the probe's index for
  * ST_KPART_PROBE; the address, then the process's id, for ST_KPART_USYM.
  */
@@ -55,7 +79,7 @@ static int key_value(struct cctx *c, const struct st_kpart *part, const struct s
 	int err;
 
 	if (part->kind == ST_KPART_PROBE)
-		return cg_emit(c, key->pos, ST_I_BUILTIN, ST_BI_PROBE, 0);
+		return probe_key_value(c, key);
 	err = cg_expr(c, key);
 	if (!err && part->kind == ST_KPART_USYM)
 		err = cg_emit(c, key->pos, ST_I_BUILTIN, ST_BI_PID, 0);
