@@ -6,7 +6,9 @@
  * application memory that never fault (readable.c).
  */
 #define _GNU_SOURCE
+#include <linux/rseq.h>
 #include <sched.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -124,10 +126,23 @@ void st_host_session_end(void)
 	st_readable_free();
 }
 
+/*
+ * glibc's rseq area (2.35 and later; weak, so that older ones link): the
+ * kernel keeps the thread's CPU in it, read here without a call. Size 0:
+ * glibc did not register it (the application did, or it is disabled).
+ */
+extern const ptrdiff_t __rseq_offset __attribute__((weak));
+extern const unsigned int __rseq_size __attribute__((weak));
+
 uint32_t st_host_cpu(void)
 {
-	int cpu = sched_getcpu();
+	int cpu = -1;
 
+	if (&__rseq_size && __rseq_size)
+		cpu = ((volatile struct rseq *)((char *)__builtin_thread_pointer() + __rseq_offset))
+			      ->cpu_id;
+	if (cpu < 0)
+		cpu = sched_getcpu();
 	return cpu < 0 ? 0 : cpu;
 }
 
