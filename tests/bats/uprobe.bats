@@ -198,7 +198,8 @@ assert all(d["pid"] > 0 and d["tid"] > 0 and d["time_ns"] > 0 for d in docs)
 	local b="$BATS_FILE_TMPDIR/inline_gcc_O2"
 	run -0 "$SIDETRACE" -lv "uprobe:$b:scale"
 	echo "$output"
-	[ "$(grep -cx "uprobe:$b:scale" <<<"$output")" -eq 4 ]
+	[ "$(grep -cx "uprobe:$b:scale" <<<"$output")" -eq 1 ]
+	[ "$(grep -cx "uprobe:$b:scale  (inlined into \(first\|second\|third\) at 0x[0-9a-f]*)" <<<"$output")" -eq 3 ]
 	[ "${lines[1]}" = "    x: s64" ]
 	[ "${lines[4]}" = "    arg0: u64" ]
 	local f

@@ -283,6 +283,12 @@ void st_probe_print_text(FILE *f, const struct st_event *ev, bool fields)
 		print_names(f, ev->provider, ev->name);
 	else
 		st_fputs_text(f, ev->name);
+	/* Copies of one function share its name: each says where it is. */
+	if (ev->inlined) {
+		fputs("  (inlined into ", f);
+		st_fputs_text(f, ev->inlined);
+		fprintf(f, " at 0x%llx)", (unsigned long long)(ev->nr_sites ? ev->sites[0].pc : 0));
+	}
 	fputc('\n', f);
 	if (fields && ev->view == ST_VIEW_USDT)
 		print_operands(f, ev);
