@@ -17,6 +17,7 @@
 #include "discovery/insns.h"
 #include "discovery/sdt_args.h"
 #include "discovery/symbols.h"
+#include "util/grow.h"
 
 /* The System V ABI's argument registers and the return register. */
 
@@ -93,15 +94,8 @@ static int add_func(struct funcs *fs, const char *name, uint64_t addr, uint64_t 
 			return 0;
 	if (fs->nr == ST_MAX_FUNCTIONS)
 		return -E2BIG;
-	if (fs->nr == fs->cap) {
-		size_t cap = fs->cap ? 2 * fs->cap : 16;
-		struct func *v = realloc(fs->v, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		fs->v = v;
-		fs->cap = cap;
-	}
+	if (st_grow(&fs->v, &fs->cap, fs->nr, sizeof(*fs->v), 16))
+		return -ENOMEM;
 	fs->v[fs->nr].name = strdup(name);
 	if (!fs->v[fs->nr].name)
 		return -ENOMEM;

@@ -15,6 +15,7 @@
 
 #include "discovery/dwarf_int.h"
 #include "discovery/inlined.h"
+#include "util/grow.h"
 
 /* A matching abstract function: where it is, its unit, the name to show. */
 struct root {
@@ -131,15 +132,8 @@ static int add_copy(struct walk *w, Dwarf_Die *frame, Dwarf_Die *fn, Dwarf_Die *
 			return 0;
 	if (l->nr == w->max)
 		return -E2BIG;
-	if (l->nr == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 16;
-		struct st_inlined *v = realloc(l->v, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		l->v = v;
-		l->cap = cap;
-	}
+	if (st_grow(&l->v, &l->cap, l->nr, sizeof(*l->v), 16))
+		return -ENOMEM;
 	in = &l->v[l->nr];
 	memset(in, 0, sizeof(*in));
 	err = st_dwarf_copy_params(w->d, frame, fn, copy, pc, &in->df);

@@ -9,6 +9,7 @@
 #include "discovery/demangle.h"
 #include "discovery/elf.h"
 #include "discovery/symbols.h"
+#include "util/grow.h"
 
 static int cmp_sym(const void *a, const void *b)
 {
@@ -19,16 +20,10 @@ static int cmp_sym(const void *a, const void *b)
 
 static int add_sym(struct st_symtab *t, size_t *cap, uint64_t addr, uint64_t size, const char *name)
 {
-	struct st_sym *v;
 	char *dm;
 
-	if (t->nr == *cap) {
-		*cap = *cap ? 2 * *cap : 256;
-		v = realloc(t->v, *cap * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		t->v = v;
-	}
+	if (st_grow(&t->v, cap, t->nr, sizeof(*t->v), 256))
+		return -ENOMEM;
 	dm = st_demangle(name);
 	t->v[t->nr].name = dm ? dm : strdup(name);
 	if (!t->v[t->nr].name)

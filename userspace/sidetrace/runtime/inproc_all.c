@@ -21,6 +21,7 @@
 #include "runtime/inproc.h"
 #include "runtime/loader.h"
 #include "util/escape.h"
+#include "util/grow.h"
 
 #define RESCAN_NS (250 * 1000 * 1000ULL)
 
@@ -79,13 +80,8 @@ static struct st_tried *remember(struct st_inproc_seen *seen, pid_t pid)
 {
 	struct st_tried *p;
 
-	if (seen->nr == seen->cap) {
-		p = realloc(seen->procs, (seen->cap ? 2 * seen->cap : 64) * sizeof(*p));
-		if (!p)
-			return NULL;
-		seen->procs = p;
-		seen->cap = seen->cap ? 2 * seen->cap : 64;
-	}
+	if (st_grow(&seen->procs, &seen->cap, seen->nr, sizeof(*seen->procs), 64))
+		return NULL;
 	p = &seen->procs[seen->nr++];
 	*p = (struct st_tried){.pid = pid, .start = start_time(pid)};
 	return p;
