@@ -35,15 +35,7 @@ struct walk {
 /* Takes name, freed on failure. */
 static int add_root(struct walk *w, Dwarf_Die *fn, Dwarf_Die *unit, char *name)
 {
-	struct root *r = w->roots;
-
-	if (name && w->nr_roots == w->cap_roots) {
-		w->cap_roots = w->cap_roots ? 2 * w->cap_roots : 8;
-		r = realloc(w->roots, w->cap_roots * sizeof(*r));
-		if (r)
-			w->roots = r;
-	}
-	if (!name || !r) {
+	if (!name || st_grow(&w->roots, &w->cap_roots, w->nr_roots, sizeof(*w->roots), 8)) {
 		free(name);
 		return -ENOMEM;
 	}
