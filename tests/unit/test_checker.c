@@ -490,6 +490,11 @@ static void test_dynamic(void)
 		  "side:./app:app:log { @[args.attempt] = sum(args.attempt) }", 0, ST_VT_INT,
 		  ST_VT_NONE);
 	/* Accepted, it dropped every event of the clause at run time. */
+	check_err("dynamic: printed as a float",
+		  "side:./app:app:log { printf(\"%f\", args.attempt) }", 1, 35,
+		  "printf: argument 1 is a dynamic field, which sidetrace reads as an integer or a "
+		  "string, but its conversion prints a floating-point value",
+		  NULL);
 	check_err("dynamic: a string key summed later",
 		  "side:./app:app:log { @[args.user] = count(); @s = sum(args.user) }", 1, 55,
 		  "args.user is read as an integer here (used as a number) but as a string at line "

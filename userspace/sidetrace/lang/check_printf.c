@@ -29,6 +29,12 @@ static int check_arg(struct checker *c, const struct st_conv *cv, struct st_expr
 	c->float_ok = arg->kind == ST_EXPR_FIELD;
 	err = ck_expr(c, arg);
 	c->float_ok = false;
+	if (!err && cv->arg == ST_CONV_FLOAT && arg->vtype == ST_VT_NONE)
+		return ck_err(c, arg->pos,
+			      "printf: argument %u is a dynamic field, which sidetrace reads as an "
+			      "integer or a string, but its conversion prints a floating-point "
+			      "value",
+			      n);
 	if (!err && cv->arg == ST_CONV_FLOAT && arg->vtype != ST_VT_FLOAT)
 		return ck_err(c, arg->pos,
 			      "printf: argument %u is %s, but its conversion prints a "
