@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "discovery/elf.h"
+#include "util/grow.h"
 
 #ifndef R_AARCH64_ABS64
 #define R_AARCH64_ABS64 257
@@ -108,8 +109,9 @@ static bool reloc_is_abs64(const struct st_elf *e, uint32_t type)
 }
 
 /* Append the pointer-sized relocations of one SHT_RELA section. */
-static int load_rela_section(struct st_elf *e, Elf_Scn *scn, const GElf_Shdr *sh, size_t *cap)
+static int load_rela_section(const struct st_elf *e, Elf_Scn *scn, const GElf_Shdr *sh)
 {
+	struct st_elf_relocs *rel = e->relocs;
 	Elf_Data *data, *symdata = NULL;
 	Elf_Scn *symscn;
 	size_t n, i;
@@ -132,16 +134,9 @@ static int load_rela_section(struct st_elf *e, Elf_Scn *scn, const GElf_Shdr *sh
 		type = GELF_R_TYPE(rela.r_info);
 		if (!reloc_is_relative(e, type) && !reloc_is_abs64(e, type))
 			continue;
-		if (e->nr_relocs == *cap) {
-			size_t ncap = *cap ? *cap * 2 : 256;
-			void *p = realloc(e->relocs, ncap * sizeof(*e->relocs));
-
-			if (!p)
-				return -ENOMEM;
-			e->relocs = p;
-			*cap = ncap;
-		}
-		r = &e->relocs[e->nr_relocs++];
+		if (st_grow(&rel->v, &rel->cap, rel->nr, sizeof(*rel->v), 256))
+			return -ENOMEM;
+		r = &rel->v[rel->nr++];
 		r->addr = rela.r_offset;
 		r->value = rela.r_addend;
 		r->resolved = true;
@@ -157,12 +152,14 @@ static int load_rela_section(struct st_elf *e, Elf_Scn *scn, const GElf_Shdr *sh
 	return 0;
 }
 
-static int load_relocations(struct st_elf *e, char *err, size_t errlen)
+/* Reads the relocations once; false when memory ran out (then pointers cannot be read). */
+static bool load_relocations(const struct st_elf *e)
 {
+	struct st_elf_relocs *rel = e->relocs;
 	Elf_Scn *scn = NULL;
-	size_t cap = 0;
-	int ret;
 
+	if (rel->loaded)
+		return true;
 	while ((scn = elf_nextscn(e->elf, scn))) {
 		GElf_Shdr sh;
 
@@ -173,15 +170,16 @@ static int load_relocations(struct st_elf *e, char *err, size_t errlen)
 		 */
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA || !(sh.sh_flags & SHF_ALLOC))
 			continue;
-		ret = load_rela_section(e, scn, &sh, &cap);
-		if (ret) {
-			snprintf(err, errlen, "out of memory");
-			return ret;
+		if (load_rela_section(e, scn, &sh)) {
+			free(rel->v);
+			memset(rel, 0, sizeof(*rel));
+			return false;
 		}
 	}
-	if (e->nr_relocs)
-		qsort(e->relocs, e->nr_relocs, sizeof(*e->relocs), reloc_cmp);
-	return 0;
+	if (rel->nr)
+		qsort(rel->v, rel->nr, sizeof(*rel->v), reloc_cmp);
+	rel->loaded = true;
+	return true;
 }
 
 /* Why path cannot be opened, said the same way by `list` and by tracing. */
@@ -281,9 +279,10 @@ int st_elf_open(const char *path, struct st_elf *e, char *err, size_t errlen)
 		goto cleanup;
 	}
 	ret = load_segments(e, err, errlen);
-	if (ret)
-		goto cleanup;
-	ret = load_relocations(e, err, errlen);
+	if (!ret && !(e->relocs = calloc(1, sizeof(*e->relocs)))) {
+		ret = -ENOMEM;
+		snprintf(err, errlen, "out of memory");
+	}
 cleanup:
 	if (ret)
 		st_elf_close(e);
@@ -299,6 +298,8 @@ void st_elf_close(struct st_elf *e)
 	if (e->fd >= 0)
 		close(e->fd);
 	free(e->segs);
+	if (e->relocs)
+		free(e->relocs->v);
 	free(e->relocs);
 	memset(e, 0, sizeof(*e));
 	e->fd = -1;
@@ -361,11 +362,14 @@ bool st_elf_read(const struct st_elf *e, uint64_t vaddr, void *buf, size_t len)
 
 bool st_elf_read_ptr(const struct st_elf *e, uint64_t vaddr, uint64_t *val)
 {
-	size_t lo = 0, hi = e->nr_relocs;
+	size_t lo = 0, hi;
 
+	if (!load_relocations(e))
+		return false;
+	hi = e->relocs->nr;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		const struct st_elf_reloc *r = &e->relocs[mid];
+		const struct st_elf_reloc *r = &e->relocs->v[mid];
 
 		if (r->addr == vaddr) {
 			*val = r->resolved ? r->value : 0;

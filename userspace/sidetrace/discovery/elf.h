@@ -30,6 +30,17 @@ struct st_elf_reloc {
 	bool resolved; /* false: refers to a symbol of another object */
 };
 
+/*
+ * The pointer-sized dynamic relocations, sorted by addr, read at the first
+ * st_elf_read_ptr(): only SIDE descriptions are read through pointers,
+ * and a large binary's relocations take milliseconds to sort.
+ */
+struct st_elf_relocs {
+	bool loaded;
+	struct st_elf_reloc *v;
+	size_t nr, cap;
+};
+
 struct st_elf {
 	int fd;
 	Elf *elf;
@@ -38,8 +49,7 @@ struct st_elf {
 	GElf_Ehdr ehdr;
 	struct st_elf_seg *segs;
 	size_t nr_segs;
-	struct st_elf_reloc *relocs; /* sorted by addr */
-	size_t nr_relocs;
+	struct st_elf_relocs *relocs; /* filled on first use */
 };
 
 /*
