@@ -185,7 +185,7 @@ side:$(readlink -f "$LIBKV"):kv:put" ]
 	local prog="side:$HTTPD:http:request /args.status >= 500/ { @e[args.path, args.status] = count(); @h = hist(args.latency_ns); printf(\"%s\\n\", args.path); } interval:ms:1500 { exit(); } END { print(@h); }"
 	run -0 --separate-stderr "$SIDETRACE" --dry-run -b 64K -e "$prog"
 	[ "$output" = "Dry run: nothing attached. Probes:
-side:$HTTPD:http:request  1 site, 3 of 16 loads, 16 of 128 instructions, program interpreter
+side:$HTTPD:http:request  1 site, 3 of 16 loads, 15 of 128 instructions, program interpreter
 interval:ms:1500  in sidetrace
 END  in sidetrace
 Maps (2 of 64, keyed ones share 10240 entries, and 10240 more for keys kept compact):
