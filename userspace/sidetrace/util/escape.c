@@ -82,6 +82,7 @@ void st_fputs_text(FILE *f, const char *s)
 
 void st_errorf(const char *fmt, ...)
 {
+	struct st_textbuf tb = {0};
 	char *msg = NULL;
 	va_list ap;
 	int n;
@@ -89,8 +90,14 @@ void st_errorf(const char *fmt, ...)
 	va_start(ap, fmt);
 	n = vasprintf(&msg, fmt, ap);
 	va_end(ap);
-	fputs("sidetrace: ", stderr);
-	st_fputs_text(stderr, n < 0 ? "out of memory" : msg);
-	fputc('\n', stderr);
+	st_tb_puts(&tb, "sidetrace: ");
+	st_escape_text(&tb, n < 0 ? "out of memory" : msg);
+	st_tb_puts(&tb, "\n");
+	/* One write: the line stays whole amid the traced command's output. */
+	if (tb.s)
+		fwrite(tb.s, 1, tb.len, stderr);
+	else
+		fputs("sidetrace: out of memory\n", stderr);
+	st_tb_free(&tb);
 	free(msg);
 }
