@@ -239,3 +239,18 @@ assert all(d["pid"] > 0 and d["tid"] > 0 and d["time_ns"] > 0 for d in docs)
 	echo "$output"
 	grep -qx "@: $N" <<<"$output"
 }
+
+@test "gcc's clones of a whole function by its name (.constprop, .isra, .lto_priv), never a piece of one (.part)" {
+	local b="$BATS_FILE_TMPDIR/clone_app"
+	gcc -O2 -g -Wall "$ROOT/tests/fixtures/clone_app.c" -o "$b"
+	# The compiler made the clones this test is about.
+	nm "$b" | grep -q ' scale\.constprop\.[0-9]*$'
+	nm "$b" | grep -q ' work\.constprop\.[0-9]*\.isra\.[0-9]*$'
+	run -0 timeout 60 "$SIDETRACE" -c "$b $N" -e "uprobe:$b:scale { @ = count(); @x = sum(args.x); @by = sum(args.by); }
+		uprobe:$b:work { @k = sum(args.k); } uprobe:$b:zed { @z = count(); @zv = sum(args.v); }"
+	echo "$output"
+	diff <(printf "%s\n" "@: $N" "@by: $((3 * N))" "@k: $((N * (N - 1) / 2))" "@x: $((N * (N - 1) / 2))" "@z: $N" "@zv: $((N * (N - 1) / 2))") \
+		<(grep '^@' <<<"$output" | sort)
+	run -0 "$SIDETRACE" -l "uprobe:$b:scale"
+	[ "$output" = "uprobe:$b:scale" ]
+}

@@ -41,12 +41,45 @@ static const char *params_start(const char *sig)
 }
 
 /*
- * Whether a symbol matches glob: its own name, or for C++ its demangled
- * signature ("Calc::add(int)": that overload) or name ("Calc::add": all
- * overloads). *shown is the demangled signature to name it by (malloc'ed), if any.
+ * gcc's copies of a whole function keep its name with suffixes: .isra.N
+ * and .constprop.N (parameters replaced or folded), .lto_priv.N,
+ * .localalias. .part.N and .cold are pieces of one, whose start is not
+ * its entry. The length of name before them when all its suffixes are of
+ * the first kind ("scale.constprop.0": 5), else 0.
+ */
+static size_t whole_clone_base(const char *name)
+{
+	static const char *const whole[] = {"isra", "constprop", "lto_priv", "localalias"};
+	const char *dot = strchr(name, '.'), *p, *end;
+	size_t n, i;
+	bool known;
+
+	if (!dot || dot == name)
+		return 0;
+	for (p = dot; *p; p = end) {
+		p++;
+		end = p + strcspn(p, ".");
+		n = end - p;
+		if (n && strspn(p, "0123456789") >= n)
+			continue;
+		for (i = 0, known = false; i < sizeof(whole) / sizeof(whole[0]) && !known; i++)
+			known = strlen(whole[i]) == n && !strncmp(p, whole[i], n);
+		if (!known)
+			return 0;
+	}
+	return dot - name;
+}
+
+/*
+ * Whether a symbol matches glob: its own name, a C function's clone by
+ * its source name ("scale.constprop.0" as scale, *shown), or for C++ its
+ * demangled signature ("Calc::add(int)": that overload) or name
+ * ("Calc::add": all overloads). *shown is the name to name it by
+ * (malloc'ed), if not the symbol's.
  */
 static bool symbol_matches(const char *name, const char *glob, char **shown)
 {
+	size_t base_len = whole_clone_base(name);
 	const char *paren, *clone;
 	char *base;
 	bool match = false;
@@ -54,11 +87,23 @@ static bool symbol_matches(const char *name, const char *glob, char **shown)
 	*shown = NULL;
 	if (!fnmatch(glob, name, 0))
 		return true;
+	if (base_len && (base = strndup(name, base_len))) {
+		if (!fnmatch(glob, base, 0)) {
+			*shown = base;
+			return true;
+		}
+		free(base);
+	}
 	*shown = st_demangle(name);
 	if (!*shown)
 		return false;
-	/* gcc's clones keep their source name: "f(int) [clone .isra.0]". */
+	/* gcc's clones keep their source name: "f(int) [clone .isra.0]"; not a piece of one. */
 	clone = strstr(*shown, " [clone ");
+	if (clone && !base_len) {
+		free(*shown);
+		*shown = NULL;
+		return false;
+	}
 	match = !fnmatch(glob, *shown, 0) || (clone && (base = strndup(*shown, clone - *shown)) &&
 					      (match = !fnmatch(glob, base, 0), free(base), match));
 	paren = params_start(*shown);
