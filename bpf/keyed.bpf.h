@@ -193,7 +193,7 @@ static __always_inline int keyed_event(void *ctx, bool tp)
 		}
 	}
 	in.ip = tp ? 0 : CTX_WORD(ctx, ST_PT_REGS_IP);
-	in.site = site_idx;
+	in.site = site->ro_site;
 	in.probe = probe;
 	in.ro_loads = cfg->ro_loads;
 	parts = keyed_parts(&key, &in, site, st, mc);

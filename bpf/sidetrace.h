@@ -535,6 +535,13 @@ struct st_site_cfg {
 	 */
 	__s64 ro_lo;
 	__u64 ro_len;
+	/*
+	 * The site whose address a literal's struct st_ro_ref is an offset
+	 * from: this one (its cookie's index) in the kernel; in a process's
+	 * engine, which has no site address, a kernel site of the same object.
+	 */
+	__u32 ro_site;
+	__u32 reserved;
 };
 
 /*

@@ -28,7 +28,7 @@
 #include <stdint.h>
 #include "sidetrace.h"
 
-#define ST_IP_VERSION 3
+#define ST_IP_VERSION 4
 /* The agent's abstract socket name, from its pid (no leading NUL here). */
 #define ST_IP_SOCK_FMT "sidetrace-inproc.%d"
 /* A message's payload is at most this long (a program of ST_MAX_PROBES probes is refused before).
@@ -76,6 +76,14 @@ enum st_ip_run {
  * An event the program traces, by its SIDE names: every description of
  * the process with that provider and event name and nr_fields fields is
  * served by probe `probe` of the program.
+ *
+ * String literals keyed by address, as the kernel keys them (struct
+ * st_ro_ref): when the event's description is at ro_desc in the process,
+ * its call sites' literals are in [ro_ip + ro_lo, ro_ip + ro_lo + ro_len),
+ * and a key names one by its offset from ro_ip, the address of kernel
+ * site ro_site of the same object, so that the collector reads it from
+ * the file. ro_len 0 (another object's description, an object mapped
+ * after the session began): strings are read, as always.
  */
 struct st_ip_event {
 	char provider[ST_NAME_LEN * 2];
@@ -83,7 +91,11 @@ struct st_ip_event {
 	uint32_t nr_fields;
 	uint32_t variadic;
 	uint32_t run; /* enum st_ip_run */
-	uint32_t reserved;
+	uint32_t ro_site;
+	uint64_t ro_desc;
+	uint64_t ro_ip;
+	int64_t ro_lo;
+	uint64_t ro_len;
 };
 
 /*

@@ -38,8 +38,13 @@ struct pt_regs;
 
 #include "host.h"
 
-/* SDT argument i of the event (host.c). */
-#define CTX_WORD(ctx, i) st_host_sdt_word((const struct st_host_ctx *)(ctx), (i))
+/*
+ * SDT argument i of the event (host.c); the "instruction pointer" is the
+ * kernel site's address that the event's literals are offsets from.
+ */
+#define CTX_WORD(ctx, i) \
+	((i) == ST_PT_REGS_IP ? ((const struct st_host_ctx *)(ctx))->ip \
+			      : st_host_sdt_word((const struct st_host_ctx *)(ctx), (i)))
 
 /* The flags of struct st_shm_hdr, in the session's shared memory. */
 struct st_shm_hdr *st_host_hdr(void);

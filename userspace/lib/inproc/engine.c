@@ -29,6 +29,9 @@ static void run_event(const struct side_event_description *desc, const struct si
 		      const struct side_arg_dynamic_struct *var_struct, void *priv)
 {
 	uint32_t nr = desc->fields.length, max = SIDE_SDT_MAX_VALUES, probe = (uintptr_t)priv;
+	const struct st_ip_event *ev = &st_eng.events[probe];
+	/* Its literals by address only where the collector found this description. */
+	bool lit = ev->ro_len && (uintptr_t)desc == ev->ro_desc;
 	struct st_host_ctx ctx;
 
 	/*
@@ -40,13 +43,14 @@ static void run_event(const struct side_event_description *desc, const struct si
 		return;
 	if (desc->flags & SIDE_EVENT_FLAG_VARIADIC)
 		max = SIDE_SDT_MAX_VALUES_VARIADIC;
-	ctx.cookie = ST_COOKIE(0, probe, 0);
+	ctx.cookie = ST_COOKIE(lit ? probe : st_eng.prog.nr_probes, probe, 0);
+	ctx.ip = lit ? ev->ro_ip : 0;
 	ctx.desc = desc;
 	ctx.vec = vec;
 	ctx.var_struct = var_struct;
 	ctx.nr_values = nr < max ? nr : max;
 	st_host_ctx_args(&ctx);
-	if (st_eng.events[probe].run == ST_IP_RUN_KEYED)
+	if (ev->run == ST_IP_RUN_KEYED)
 		st_prog_keyed(&ctx);
 	else
 		st_prog_event(&ctx);
@@ -151,13 +155,24 @@ static int copy_program(const struct st_ip_prog *p, const struct st_ip_parts *pa
 	st_eng.events = calloc(n, sizeof(*st_eng.events));
 	st_eng.probes = calloc(n, sizeof(*st_eng.probes));
 	st_eng.fault_armed = calloc(n, sizeof(*st_eng.fault_armed));
-	if (!st_eng.events || !st_eng.probes || !st_eng.fault_armed)
+	st_eng.sites = calloc(n + 1, sizeof(*st_eng.sites));
+	if (!st_eng.events || !st_eng.probes || !st_eng.fault_armed || !st_eng.sites)
 		return -ENOMEM;
 	memcpy(st_eng.events, parts->events, n * sizeof(*st_eng.events));
 	memcpy(st_eng.probes, parts->probes, n * sizeof(*st_eng.probes));
 	st_prog_configure(parts->maps, p->nr_maps, p->key_words, p->ckey_words);
-	for (i = 0; i < ST_MAX_SDT_ARGS; i++)
-		st_eng.site.args[i] = (struct st_arg_spec){.loc = ST_LOC_REG, .reg = i, .size = 8};
+	for (i = 0; i <= n; i++) {
+		struct st_site_cfg *s = &st_eng.sites[i];
+		uint32_t a;
+
+		for (a = 0; a < ST_MAX_SDT_ARGS; a++)
+			s->args[a] = (struct st_arg_spec){.loc = ST_LOC_REG, .reg = a, .size = 8};
+		if (i == n)
+			break;
+		s->ro_lo = st_eng.events[i].ro_lo;
+		s->ro_len = st_eng.events[i].ro_len;
+		s->ro_site = st_eng.events[i].ro_site;
+	}
 	return 0;
 }
 
@@ -204,6 +219,7 @@ static void release(void)
 	free(st_eng.events);
 	free(st_eng.probes);
 	free(st_eng.fault_armed);
+	free(st_eng.sites);
 	free(st_eng.served);
 	/* All but the count of sessions, which tells threads that theirs ended. */
 	st_eng = (struct st_engine){.gen = st_eng.gen};

@@ -74,7 +74,7 @@ static void *st_host_lookup(const void *map, const void *key)
 	if (map == &st_probes)
 		return k < st_eng.prog.nr_probes ? &st_eng.probes[k] : NULL;
 	if (map == &st_sites)
-		return k == 0 ? &st_eng.site : NULL;
+		return k <= st_eng.prog.nr_probes ? &st_eng.sites[k] : NULL;
 	if (map == &st_counters)
 		return percpu_elem(st_eng.counters, sizeof(uint64_t),
 				   st_eng.prog.shm.nr_probes * ST_NR_COUNTERS, k);

@@ -29,7 +29,12 @@ struct st_engine {
 	struct st_ip_event *events;
 	struct st_probe_cfg *probes;
 	uint32_t *fault_armed; /* per probe, as the kernel's st_fault_armed */
-	struct st_site_cfg site; /* the one site: SDT argument i in "register" i */
+	/*
+	 * A site per probe, then one more: SDT argument i in "register" i;
+	 * probe i's keys its literals by address as its st_ip_event says,
+	 * the last none
+	 */
+	struct st_site_cfg *sites;
 	void *shm;
 	struct st_shm_layout lay;
 	struct st_shm_hdr *hdr;

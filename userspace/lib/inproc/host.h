@@ -13,7 +13,12 @@
  * registers: SDT argument i is computed from it (host.c, st_host_sdt_word).
  */
 struct st_host_ctx {
-	uint64_t cookie; /* ST_COOKIE(0, probe, 0): the engine's one site */
+	/*
+	 * ST_COOKIE(site, probe, 0): site is probe when its literals are
+	 * keyed by address (st_eng.sites[probe]), else nr_probes: none
+	 */
+	uint64_t cookie;
+	uint64_t ip; /* the kernel site's address its literals are offsets from, or 0 */
 	const void *desc; /* struct side_event_description */
 	const void *vec; /* struct side_arg_vec */
 	const void *var_struct; /* struct side_arg_dynamic_struct, variadic */

@@ -13,6 +13,7 @@
 #include "runtime/aggregations.h"
 #include "runtime/dump.h"
 #include "runtime/compact_keys.h"
+#include "runtime/inproc_read.h"
 
 bool st_addr_key_resolve(const struct st_loader *l, const struct st_compiled *c, uint8_t *key,
 			 uint32_t *site)
@@ -69,35 +70,58 @@ static bool any_ro_loads(const struct st_compiled *c)
 	return false;
 }
 
-/*
- * Adds to per_map[probe * nr_maps + map] the events of the keys of fd
- * (compact keys when compact) that held a cut string by address. bufs
- * holds three keys.
- */
-static void cuts_in(const struct st_loader *l, const struct st_compiled *c, int fd, bool compact,
-		    uint8_t *bufs, struct st_val *percpu, uint64_t *per_map)
+/* What counting cuts needs: per_map[probe * nr_maps + map] events. */
+struct cut_count {
+	const struct st_loader *l;
+	const struct st_compiled *c;
+	uint64_t *per_map;
+	uint8_t *key; /* a key's room, its literals read */
+};
+
+/* Adds count events of key (its whole form) when it held a cut string by address. */
+static void count_cut(struct cut_count *cc, const uint8_t *key, uint64_t count)
 {
-	size_t ks = c->key_size;
-	uint8_t *prev = bufs, *next = bufs + ks, *key = bufs + 2 * ks;
-	uint32_t site = 0, id;
+	uint32_t site = 0, id = st_key_map_id(key);
+
+	if (key != cc->key)
+		memcpy(cc->key, key, cc->c->key_size);
+	if (id < cc->c->nr_maps && st_addr_key_resolve(cc->l, cc->c, cc->key, &site))
+		cc->per_map[(size_t)site_probe(cc->l, cc->c, site) * cc->c->nr_maps + id] += count;
+}
+
+/* The kernel's keys of fd (compact keys when compact); bufs holds two keys more. */
+static void cuts_in(struct cut_count *cc, int fd, bool compact, uint8_t *bufs,
+		    struct st_val *percpu)
+{
+	size_t ks = cc->c->key_size;
+	uint8_t *prev = bufs, *next = bufs + ks;
 	bool first = true;
 	struct st_val val;
 
 	while (!bpf_map_get_next_key(fd, first ? NULL : prev, next)) {
 		first = false;
 		memcpy(prev, next, ks);
-		memcpy(key, next, ks);
-		id = ((const struct st_key_hdr *)next)->map_id;
-		if (id >= c->nr_maps || (compact && !st_compact_key_expand(c, next, key)) ||
-		    !st_addr_key_resolve(l, c, key, &site) || bpf_map_lookup_elem(fd, next, percpu))
+		memcpy(cc->key, next, ks);
+		if (st_key_map_id(next) >= cc->c->nr_maps ||
+		    (compact && !st_compact_key_expand(cc->c, next, cc->key)) ||
+		    bpf_map_lookup_elem(fd, next, percpu))
 			continue;
-		st_val_combine(percpu, l->ncpus, false, &val);
-		per_map[(size_t)site_probe(l, c, site) * c->nr_maps + id] += val.count;
+		st_val_combine(percpu, cc->l->ncpus, false, &val);
+		count_cut(cc, cc->key, val.count);
 	}
+}
+
+/* st_inproc_each_key(): an engine's key; its literals are keyed by address as the kernel's. */
+static int engine_cut(void *ctx, const uint8_t *key, const struct st_val *val, bool plain,
+		      const void *value)
+{
+	count_cut(ctx, key, val->count);
+	return 0;
 }
 
 int st_addr_key_cuts(const struct st_loader *l, const struct st_compiled *c, uint64_t *cuts)
 {
+	struct cut_count cc = {.l = l, .c = c};
 	size_t nr = (size_t)c->nr_probes * c->nr_maps;
 	struct st_val *percpu = NULL;
 	uint64_t *per_map = NULL;
@@ -115,8 +139,11 @@ int st_addr_key_cuts(const struct st_loader *l, const struct st_compiled *c, uin
 		ret = -ENOMEM;
 		goto cleanup;
 	}
-	cuts_in(l, c, l->aggr_fd, false, bufs, percpu, per_map);
-	cuts_in(l, c, l->compact_fd, true, bufs, percpu, per_map);
+	cc.per_map = per_map;
+	cc.key = bufs + 2 * c->key_size;
+	cuts_in(&cc, l->aggr_fd, false, bufs, percpu);
+	cuts_in(&cc, l->compact_fd, true, bufs, percpu);
+	ret = st_inproc_each_key(st_loader_inprocs(l), c, -1, false, engine_cut, &cc);
 	for (p = 0; p < c->nr_probes; p++)
 		for (m = 0; m < c->nr_maps; m++)
 			if (per_map[(size_t)p * c->nr_maps + m] > cuts[p])

@@ -135,6 +135,44 @@ cleanup:
 	return ret;
 }
 
+/* A process's engine's key into the dump: its literals by address read as the kernel's are. */
+struct engine_dump {
+	const struct st_loader *l;
+	const struct st_compiled *c;
+	struct dump *d;
+	uint8_t *full;
+};
+
+static int engine_key(void *ctx, const uint8_t *key, const struct st_val *val, bool plain,
+		      const void *value)
+{
+	struct engine_dump *ed = ctx;
+	int ret;
+
+	memcpy(ed->full, key, ed->d->key_size);
+	if (!plain)
+		st_addr_key_resolve(ed->l, ed->c, ed->full, NULL);
+	ret = st_dump_add(ed->d, ed->full, val, value);
+	if (!ret)
+		ed->d->vals[ed->d->nr - 1].newer = plain;
+	return ret;
+}
+
+/* The keys of the list's engines (the session's key size, st_inproc_shm_params()). */
+static int dump_engines(const struct st_loader *l, const struct st_inproc *ip,
+			const struct st_compiled *c, int map_id, struct dump *d)
+{
+	struct engine_dump ed = {.l = l, .c = c, .d = d};
+	int ret;
+
+	if (!ip)
+		return 0;
+	ed.full = calloc(1, d->key_size);
+	ret = ed.full ? st_inproc_each_key(ip, c, map_id, true, engine_key, &ed) : -ENOMEM;
+	free(ed.full);
+	return ret;
+}
+
 /*
  * Every key of map map_id (all maps when -1), with its value:
  * aggregations, slots, values.
@@ -156,7 +194,7 @@ static int dump_aggr(const struct st_loader *l, const struct st_compiled *c, int
 	for (h = 0; h < NR_KEY_HASHES && !ret; h++)
 		ret = dump_hash(l, c, &hashes[h], map_id, true, d);
 	if (!ret)
-		ret = st_inproc_dump(ip, c, map_id, d);
+		ret = dump_engines(l, ip, c, map_id, d);
 	percpu = calloc(l->ncpus + st_inproc_nr_slots(ip), sizeof(*percpu));
 	key = calloc(1, d->key_size);
 	if (!ret && (!percpu || !key))

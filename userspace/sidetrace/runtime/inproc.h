@@ -59,6 +59,14 @@ struct st_loader;
 int st_inproc_start(struct st_loader *l, const struct st_compiled *c, pid_t pid, int wait_ms,
 		    bool deferred, char *err, size_t errlen);
 
+/*
+ * Fills the ro_* fields of the served probes' events (served[i]) of a
+ * program for pid, where the process maps their objects (inproc_literals.c).
+ * 0, or a negative errno: -ENOMEM; -ENOENT when pid is gone.
+ */
+int st_inproc_literals(const struct st_loader *l, const struct st_compiled *c, pid_t pid,
+		       const bool *served, struct st_ip_event *events);
+
 /* Where in the process its engine's go word is (st_shm_hdr.go_addr). */
 uint64_t st_inproc_go_addr(const struct st_inproc *ip);
 

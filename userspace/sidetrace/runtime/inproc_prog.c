@@ -47,6 +47,7 @@ void *st_inproc_program(const struct st_inproc *ip, const struct st_compiled *c,
 	size_t n = c->nr_probes, size;
 	struct st_ip_event *events;
 	struct st_probe_cfg *cfgs;
+	struct st_map_cfg *maps;
 	struct st_ip_prog *p;
 	uint32_t i;
 
@@ -63,8 +64,15 @@ void *st_inproc_program(const struct st_inproc *ip, const struct st_compiled *c,
 	p->deferred = deferred;
 	p->shm_size = ip->lay.size;
 	p->shm = ip->params;
-	memcpy(p + 1, c->maps, c->nr_maps * sizeof(struct st_map_cfg));
-	events = (void *)((struct st_map_cfg *)(p + 1) + c->nr_maps);
+	maps = (void *)(p + 1);
+	memcpy(maps, c->maps, c->nr_maps * sizeof(*maps));
+	/*
+	 * The engine has no hash of compact keys: its keys are whole, a
+	 * literal in them a struct st_ro_ref all the same.
+	 */
+	for (i = 0; i < c->nr_maps; i++)
+		maps[i].str_parts = 0;
+	events = (void *)(maps + c->nr_maps);
 	cfgs = (void *)(events + n);
 	for (i = 0; i < n; i++) {
 		const struct st_event *ev = c->probes[i].event;

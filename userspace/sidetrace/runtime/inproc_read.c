@@ -2,7 +2,7 @@
 /*
  * What a process's engine counted, read as the kernel's maps are read:
  * its per-CPU slots are more CPUs of st_flat and st_counters, its hashes
- * more keys of st_aggr and st_values (equal keys merge in the dump), and
+ * more keys of st_aggr and st_values (their callers merge equal keys), and
  * clear() and zero() reach them too. Each function takes the list of
  * the session's processes (st_inproc.next), in order; NULL: none, nothing
  * to add.
@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runtime/dump.h"
 #include "runtime/inproc_read.h"
 
 uint32_t st_inproc_nr_slots(const struct st_inproc *ip)
@@ -132,29 +133,36 @@ static int each_key(const struct st_inproc *ip, const struct st_compiled *c, boo
 	return ret;
 }
 
-/* each_key(): the key and its values, combined over CPU slots, into the dump. */
-static int dump_key(const struct key_visit *v, void *ctx)
+/* What an aggregation's key visit hands on: the key and its value over CPU slots. */
+struct aggr_ctx {
+	int (*fn)(void *ctx, const uint8_t *key, const struct st_val *val, bool plain,
+		  const void *value);
+	void *ctx;
+};
+
+/* each_key(): the key and its values, combined over CPU slots, to the caller's fn. */
+static int visit_key(const struct key_visit *v, void *ctx)
 {
 	struct st_val val = {.count = 1};
 	uint32_t id = st_key_map_id(v->key);
-	struct dump *d = ctx;
-	int ret;
+	struct aggr_ctx *ac = ctx;
 
 	if (!v->plain)
 		st_val_combine((struct st_val *)v->vals, v->g->nr_values,
 			       v->c->maps[id].flags & ST_MAPF_SIGNED, &val);
-	ret = st_dump_add(d, v->key, &val, v->plain ? v->vals : NULL);
-	if (!ret)
-		d->vals[d->nr - 1].newer = v->plain;
-	return ret;
+	return ac->fn(ac->ctx, v->key, &val, v->plain, v->plain ? v->vals : NULL);
 }
 
-int st_inproc_dump(const struct st_inproc *ip, const struct st_compiled *c, int map_id,
-		   struct dump *d)
+int st_inproc_each_key(const struct st_inproc *ip, const struct st_compiled *c, int map_id,
+		       bool values,
+		       int (*fn)(void *ctx, const uint8_t *key, const struct st_val *val,
+				 bool plain, const void *value),
+		       void *ctx)
 {
-	int ret = each_key(ip, c, false, map_id, dump_key, d);
+	struct aggr_ctx ac = {.fn = fn, .ctx = ctx};
+	int ret = each_key(ip, c, false, map_id, visit_key, &ac);
 
-	return ret ? ret : each_key(ip, c, true, map_id, dump_key, d);
+	return ret || !values ? ret : each_key(ip, c, true, map_id, visit_key, &ac);
 }
 
 /* each_key(): the key zeroed (ctx non-NULL) or deleted. */

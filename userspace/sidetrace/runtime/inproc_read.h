@@ -10,7 +10,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "runtime/dump.h"
 #include "runtime/inproc.h"
 
 /* CPU slots of each per-CPU value, over every process: 0 without one. */
@@ -25,9 +24,17 @@ bool st_inproc_flat_zero(const struct st_inproc *ip, uint32_t slot);
 /* Adds the per-probe counters (st_counters' layout) to totals[nr]. */
 void st_inproc_counters(const struct st_inproc *ip, uint64_t *totals, uint32_t nr);
 
-/* Adds the keys of map map_id (all: -1), aggregations and plain values, to d. 0 or -errno. */
-int st_inproc_dump(const struct st_inproc *ip, const struct st_compiled *c, int map_id,
-		   struct dump *d);
+/*
+ * Calls fn for each key of map map_id (all: -1) of the list's processes,
+ * aggregations with their value over CPU slots, then with values also
+ * the plain values (plain, value: its struct st_value), until fn fails.
+ * 0 or -errno.
+ */
+int st_inproc_each_key(const struct st_inproc *ip, const struct st_compiled *c, int map_id,
+		       bool values,
+		       int (*fn)(void *ctx, const uint8_t *key, const struct st_val *val,
+				 bool plain, const void *value),
+		       void *ctx);
 
 /* clear() (zero false: the keys go) or zero() of map map_id (all: -1). 0 or -errno. */
 int st_inproc_reset_keys(const struct st_inproc *ip, const struct st_compiled *c, int map_id,

@@ -140,6 +140,7 @@ void st_ro_strings_site(const struct st_ro_strings *ro, uint32_t site, struct st
 
 	cfg->ro_lo = 0;
 	cfg->ro_len = 0;
+	cfg->ro_site = site;
 	if (site >= ro->nr_sites || ro->site_obj[site] < 0)
 		return;
 	o = &ro->objs[ro->site_obj[site]];

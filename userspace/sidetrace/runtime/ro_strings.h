@@ -46,7 +46,7 @@ int st_ro_strings_add(struct st_ro_strings *ro, const struct st_compiled *c,
 		      uint32_t gen);
 void st_ro_strings_close(struct st_ro_strings *ro);
 
-/* Sets the read-only segment of site, from its address (ro_lo, ro_len), in cfg. */
+/* Sets the read-only segment of site, from its address (ro_lo, ro_len, ro_site), in cfg. */
 void st_ro_strings_site(const struct st_ro_strings *ro, uint32_t site, struct st_site_cfg *cfg);
 
 /*
