@@ -255,3 +255,60 @@ fallback_case() { # child's state, sidetrace's options...
 	echo "$output"
 	[[ "$output" == *"sidetrace_ticks_total{who=\"0\"} $((4 * N))"* ]]
 }
+
+# Reads the session's shared memory in process pid (/proc/PID/mem) into file.
+read_shm() { # pid file
+	python3 - "$1" "$2" <<'PY'
+import sys
+pid, out = sys.argv[1], sys.argv[2]
+for line in open(f"/proc/{pid}/maps"):
+    if "memfd:sidetrace-inproc" in line:
+        lo, hi = (int(x, 16) for x in line.split()[0].split("-"))
+        with open(f"/proc/{pid}/mem", "rb") as m:
+            m.seek(lo)
+            open(out, "wb").write(m.read(hi - lo))
+        break
+PY
+}
+
+@test "--in-process: a string literal is keyed by its address, as the kernel keys it; a heap string by its bytes" {
+	cat > "$BATS_TEST_TMPDIR/lit.c" <<-'EOF'
+	#include <stdlib.h>
+	#include <string.h>
+	#include <unistd.h>
+	#include <side/trace.h>
+	side_static_event(ev, "lit", "op", SIDE_LOGLEVEL_INFO, side_field_list(side_field_string("name")));
+	int main(void)
+	{
+		char *heap = strdup("HEAP_ONLY_NAME");
+		int i;
+
+		for (i = 0; i < 400; i++) {
+			side_event(ev, side_arg_list(side_arg_string(i % 2 ? heap : "LITERAL_ONLY_NAME")));
+			usleep(10000);
+		}
+		free(heap);
+		return 0;
+	}
+	EOF
+	cc -O2 -Wall -Werror -I"$ROOT/include" "$BATS_TEST_TMPDIR/lit.c" -o "$BATS_TEST_TMPDIR/lit" \
+		"$OUT/libside.a" -lpthread
+	"$BATS_TEST_TMPDIR/lit" &
+	local app=$! st
+	timeout 60 "$SIDETRACE" --in-process -p "$app" \
+		-e "side:$BATS_TEST_TMPDIR/lit:lit:op { @[args.name] = count(); }" > "$BATS_TEST_TMPDIR/st.txt" 2>&1 &
+	st=$!
+	wait_attached "$BATS_TEST_TMPDIR/st.txt"
+	sleep 1
+	read_shm "$app" "$BATS_TEST_TMPDIR/shm"
+	wait "$app"
+	wait $st
+	cat "$BATS_TEST_TMPDIR/st.txt"
+	grep -q 'runs the side: probes in the process' "$BATS_TEST_TMPDIR/st.txt"
+	# Both counted, both printed by their strings.
+	grep -q '^@\[LITERAL_ONLY_NAME\]: [1-9]' "$BATS_TEST_TMPDIR/st.txt"
+	grep -q '^@\[HEAP_ONLY_NAME\]: [1-9]' "$BATS_TEST_TMPDIR/st.txt"
+	# In the engine's keys, only the heap string's bytes: the literal was never read.
+	grep -aq HEAP_ONLY_NAME "$BATS_TEST_TMPDIR/shm"
+	! grep -aq LITERAL_ONLY_NAME "$BATS_TEST_TMPDIR/shm"
+}
