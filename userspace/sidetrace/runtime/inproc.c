@@ -95,11 +95,8 @@ int st_inproc_start(struct st_loader *l, const struct st_compiled *c, pid_t pid,
 	}
 	seed_values(ip, l);
 	prog = st_inproc_program(ip, c, deferred, &len);
-	/* The events follow the program's header and its maps (inproc_abi.h). */
 	if (!prog ||
-	    st_inproc_literals(l, c, pid, ip->served,
-			       (void *)((struct st_map_cfg *)((struct st_ip_prog *)prog + 1) +
-					c->nr_maps)) == -ENOMEM) {
+	    st_inproc_literals(l, c, pid, ip->served, st_inproc_program_events(prog)) == -ENOMEM) {
 		ret = -ENOMEM;
 		snprintf(err, errlen, "out of memory");
 		goto fail;

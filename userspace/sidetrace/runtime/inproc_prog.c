@@ -41,6 +41,13 @@ void st_inproc_shm_params(const struct st_compiled *c, struct st_shm_params *sp)
 						: ST_EVENTS_DEFAULT_SIZE;
 }
 
+struct st_ip_event *st_inproc_program_events(void *prog)
+{
+	struct st_ip_prog *p = prog;
+
+	return (void *)((struct st_map_cfg *)(p + 1) + p->nr_maps);
+}
+
 void *st_inproc_program(const struct st_inproc *ip, const struct st_compiled *c, bool deferred,
 			size_t *len)
 {
@@ -72,7 +79,7 @@ void *st_inproc_program(const struct st_inproc *ip, const struct st_compiled *c,
 	 */
 	for (i = 0; i < c->nr_maps; i++)
 		maps[i].str_parts = 0;
-	events = (void *)(maps + c->nr_maps);
+	events = st_inproc_program_events(p);
 	cfgs = (void *)(events + n);
 	for (i = 0; i < n; i++) {
 		const struct st_event *ev = c->probes[i].event;

@@ -21,6 +21,9 @@ int st_inproc_memory(struct st_inproc *ip, int *memfd);
  * The program for ip's process (the probes ip->served names their
  * events), len bytes of malloc()ed memory, or NULL.
  */
+/* The probes' events in a program that st_inproc_program() made (inproc_abi.h's layout). */
+struct st_ip_event *st_inproc_program_events(void *prog);
+
 void *st_inproc_program(const struct st_inproc *ip, const struct st_compiled *c, bool deferred,
 			size_t *len);
 
