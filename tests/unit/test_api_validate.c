@@ -31,13 +31,16 @@ static void well_formed(struct prog *p)
 	p->hdr.nr_probes = NR_PROBES;
 	p->hdr.nr_maps = NR_MAPS;
 	p->hdr.key_words = 9;
+	p->hdr.ckey_words = 2;
 	p->hdr.shm = (struct st_shm_params){.nr_slots = 2,
 					    .nr_probes = NR_PROBES,
 					    .nr_flat = 66,
 					    .key_size = ST_KEY_HDR + 72,
 					    .aggr_entries = 64,
 					    .values_entries = 64,
-					    .ring_size = 4096};
+					    .ring_size = 4096,
+					    .compact_key_size = ST_KEY_HDR + 16,
+					    .compact_entries = 64};
 	st_shm_layout(&p->hdr.shm, &lay);
 	p->hdr.shm_size = lay.size;
 	p->maps[0] = (struct st_map_cfg){.kind = ST_K_COUNT, .key_size = 64};
@@ -84,6 +87,8 @@ int main(void)
 	REFUSED("a length its counts do not give", p.hdr.nr_maps = 1, "its counts say");
 	REFUSED("no probe", p.hdr.nr_probes = 0, "0 probes");
 	REFUSED("keys longer than the kernel's", p.hdr.key_words = 200, "keys of");
+	REFUSED("compact keys of another size than their hash's", p.hdr.ckey_words = 3,
+		"compact ones of 24 (3)");
 	REFUSED("memory smaller than its layout", p.hdr.shm_size -= 4096, "shared memory of");
 	REFUSED("a map of an unknown kind", p.maps[0].kind = 77, "unknown kind 77");
 	REFUSED("slots beyond the array", p.maps[1].flat_len = 67, "beyond the 66");

@@ -680,36 +680,40 @@ static void test_hash_fuzz(void)
 
 static void test_layout(void)
 {
-	/* nr_slots, nr_probes, nr_flat, key_size, aggr, values, ring_size */
+	/* nr_slots, nr_probes, nr_flat, key_size, aggr, values, ring_size, compact key, entries */
 	static const struct st_shm_params bad[] = {
-		{0, 3, 10, 64, 1024, 256, 65536, 0},
-		{4, 0, 10, 64, 1024, 256, 65536, 0},
-		{4, 3, 10, 0, 1024, 256, 65536, 0},
-		{4, 3, 10, 60, 1024, 256, 65536, 0},
-		{4, 3, 10, 64, 0, 256, 65536, 0},
-		{4, 3, 10, 64, 1024, 0, 65536, 0},
-		{4, 3, 10, 64, 1024, 256, 0, 0},
-		{4, 3, 10, 64, 1024, 256, 65536 + 4096, 0},
-		{0xffffffff, 0xffffffff, 10, 64, 1024, 256, 65536, 0},
-		{0xffffffff, 3, 0xffffffff, 64, 1024, 256, 65536, 0},
-		{65536, 3, 10, 64, 1 << 20, 256, 65536, 0},
-		{256, 3, 0xffffffff, 64, 1024, 256, 65536, 0},
+		{0, 3, 10, 64, 1024, 256, 65536, 24, 16, 0},
+		{4, 0, 10, 64, 1024, 256, 65536, 24, 16, 0},
+		{4, 3, 10, 0, 1024, 256, 65536, 24, 16, 0},
+		{4, 3, 10, 60, 1024, 256, 65536, 24, 16, 0},
+		{4, 3, 10, 64, 0, 256, 65536, 24, 16, 0},
+		{4, 3, 10, 64, 1024, 0, 65536, 24, 16, 0},
+		{4, 3, 10, 64, 1024, 256, 0, 24, 16, 0},
+		{4, 3, 10, 64, 1024, 256, 65536 + 4096, 24, 16, 0},
+		{0xffffffff, 0xffffffff, 10, 64, 1024, 256, 65536, 24, 16, 0},
+		{0xffffffff, 3, 0xffffffff, 64, 1024, 256, 65536, 24, 16, 0},
+		{65536, 3, 10, 64, 1 << 20, 256, 65536, 24, 16, 0},
+		{256, 3, 0xffffffff, 64, 1024, 256, 65536, 24, 16, 0},
+		{4, 3, 10, 64, 1024, 256, 65536, 0, 16, 0},
+		{4, 3, 10, 64, 1024, 256, 65536, 24, 0, 0},
 		/* Every part below 2^40, not their sum. */
-		{4096, 3, 1 << 22, 64, 1 << 21, 256, 65536, 0}};
-	struct st_shm_params p = {4, 3, 10, 64, 1024, 256, 65536, 0}, q;
-	struct st_shm_hash_geom aggr, values;
+		{4096, 3, 1 << 22, 64, 1 << 21, 256, 65536, 24, 16, 0}};
+	struct st_shm_params p = {4, 3, 10, 64, 1024, 256, 65536, 24, 16, 0}, q;
+	struct st_shm_hash_geom aggr, compact, values;
 	struct st_shm_layout l;
 	char name[64];
 	size_t i;
 
-	CHECK(st_shm_layout(&p, &l) && st_shm_geoms(&p, &aggr, &values));
+	CHECK(st_shm_layout(&p, &l) && st_shm_geoms(&p, &aggr, &compact, &values));
 	CHECK(aggr.nr_values == 4 && aggr.value_size == sizeof(struct st_val) &&
 	      aggr.key_size == 64 && aggr.max_entries == 1024);
 	CHECK(values.nr_values == 1 && values.value_size == sizeof(struct st_value) &&
 	      values.max_entries == 256);
 	CHECK(l.counters == 64 && l.flat == (64 + 4 * 3 * ST_NR_COUNTERS * 8 + 63) / 64 * 64);
 	CHECK(l.aggr == l.flat + 4 * 10 * 32);
-	CHECK(l.values == (l.aggr + st_shm_hash_size(&aggr) + 63) / 64 * 64);
+	CHECK(compact.key_size == 24 && compact.nr_values == 4 && compact.max_entries == 16);
+	CHECK(l.compact == (l.aggr + st_shm_hash_size(&aggr) + 63) / 64 * 64);
+	CHECK(l.values == (l.compact + st_shm_hash_size(&compact) + 63) / 64 * 64);
 	CHECK(l.ring >= l.values + st_shm_hash_size(&values) && l.ring % 64 == 0);
 	CHECK(l.size == l.ring + 128 + 65536);
 	q = p, q.nr_flat = 0;

@@ -126,6 +126,9 @@ struct st_ip_prog {
 		uint32_t aggr_entries; /* keys the aggregation hash holds */
 		uint32_t values_entries; /* keys the plain-value hash holds */
 		uint32_t ring_size; /* record ring bytes, a power of 2 */
+		/* st_aggr_compact: keys whose string parts are 16 bytes (st_map_cfg.str_parts) */
+		uint32_t compact_key_size;
+		uint32_t compact_entries;
 		uint32_t reserved;
 	} shm;
 };
@@ -135,6 +138,7 @@ struct st_shm_layout {
 	uint64_t counters; /* uint64_t [nr_slots][nr_probes * ST_NR_COUNTERS] */
 	uint64_t flat; /* struct st_val [nr_slots][nr_flat] */
 	uint64_t aggr; /* struct st_shm_hash, values per slot: struct st_val */
+	uint64_t compact; /* the same, of compact keys */
 	uint64_t values; /* struct st_shm_hash, one struct st_value */
 	uint64_t ring; /* struct st_shm_ring */
 	uint64_t size;

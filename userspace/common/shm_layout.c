@@ -2,7 +2,7 @@
 /*
  * Where each part of the in-process engine's shared memory lies
  * (st_shm_layout(), inproc_abi.h): the header, the counters, the flat
- * values, the two hashes and the ring, each aligned to 64 bytes so that
+ * values, the three hashes and the ring, each aligned to 64 bytes so that
  * no part shares a cache line with the next one.
  */
 #include <string.h>
@@ -12,10 +12,12 @@
 #define PART_ALIGN 64ULL
 
 bool st_shm_geoms(const struct st_shm_params *params, struct st_shm_hash_geom *aggr,
-		  struct st_shm_hash_geom *values)
+		  struct st_shm_hash_geom *compact, struct st_shm_hash_geom *values)
 {
 	return st_shm_hash_geom_init(aggr, params->key_size, sizeof(struct st_val),
 				     params->nr_slots, params->aggr_entries) &&
+	       st_shm_hash_geom_init(compact, params->compact_key_size, sizeof(struct st_val),
+				     params->nr_slots, params->compact_entries) &&
 	       st_shm_hash_geom_init(values, params->key_size, sizeof(struct st_value), 1,
 				     params->values_entries);
 }
@@ -43,11 +45,12 @@ static bool table_bytes(uint32_t a, uint32_t b, uint64_t unit, uint64_t *out)
 
 bool st_shm_layout(const struct st_shm_params *params, struct st_shm_layout *out)
 {
-	struct st_shm_hash_geom aggr, values;
+	struct st_shm_hash_geom aggr, compact, values;
 	uint64_t at = ST_SHM_HDR_SIZE, counters, flat, ring;
 
 	memset(out, 0, sizeof(*out));
-	if (!params->nr_slots || !params->nr_probes || !st_shm_geoms(params, &aggr, &values))
+	if (!params->nr_slots || !params->nr_probes ||
+	    !st_shm_geoms(params, &aggr, &compact, &values))
 		return false;
 	ring = st_shm_ring_bytes(params->ring_size);
 	if (!ring)
@@ -58,6 +61,7 @@ bool st_shm_layout(const struct st_shm_params *params, struct st_shm_layout *out
 		return false;
 	if (!place(&at, counters, &out->counters) || !place(&at, flat, &out->flat) ||
 	    !place(&at, st_shm_hash_size(&aggr), &out->aggr) ||
+	    !place(&at, st_shm_hash_size(&compact), &out->compact) ||
 	    !place(&at, st_shm_hash_size(&values), &out->values) || !place(&at, ring, &out->ring)) {
 		memset(out, 0, sizeof(*out));
 		return false;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The in-process engine's shared memory as both sides size it: the two
+ * The in-process engine's shared memory as both sides size it: the three
  * hash tables' geometries from the program's st_shm_params, in one place
  * so that the collector that makes the memory and the engine that maps it
  * agree. st_shm_layout() itself is declared in inproc_abi.h.
@@ -15,11 +15,11 @@
 #include "common/shm_ring.h"
 
 /*
- * The aggregation hash's geometry (a struct st_val per slot, nr_slots
- * slots) and the plain-value hash's (one struct st_value); false when
- * either is impossible.
+ * The aggregation hashes' geometries, of whole and of compact keys (a
+ * struct st_val per slot, nr_slots slots), and the plain-value hash's
+ * (one struct st_value); false when one is impossible.
  */
 bool st_shm_geoms(const struct st_shm_params *params, struct st_shm_hash_geom *aggr,
-		  struct st_shm_hash_geom *values);
+		  struct st_shm_hash_geom *compact, struct st_shm_hash_geom *values);
 
 #endif /* SIDETRACE_SHM_LAYOUT_H */

@@ -194,12 +194,15 @@ static bool map_memory(int memfd, const struct st_shm_layout *lay, struct st_ip_
 	st_eng.counters = (void *)(base + lay->counters);
 	st_eng.flat = (void *)(base + lay->flat);
 	st_eng.aggr = (void *)(base + lay->aggr);
+	st_eng.compact = (void *)(base + lay->compact);
 	st_eng.values = (void *)(base + lay->values);
 	st_eng.ring = (void *)(base + lay->ring);
 	st_eng.ring_tail_seen = 0;
 	if (st_eng.hdr->magic != ST_SHM_MAGIC || st_eng.hdr->version != ST_IP_VERSION ||
-	    !st_shm_geoms(&st_eng.prog.shm, &st_eng.aggr_geom, &st_eng.values_geom) ||
+	    !st_shm_geoms(&st_eng.prog.shm, &st_eng.aggr_geom, &st_eng.compact_geom,
+			  &st_eng.values_geom) ||
 	    !st_shm_hash_check(&st_eng.aggr_geom, st_eng.aggr) ||
+	    !st_shm_hash_check(&st_eng.compact_geom, st_eng.compact) ||
 	    !st_shm_hash_check(&st_eng.values_geom, st_eng.values) ||
 	    !st_shm_ring_check(st_eng.ring, st_eng.prog.shm.ring_size)) {
 		snprintf(reply->err, sizeof(reply->err),

@@ -68,6 +68,9 @@ static void *st_host_lookup(const void *map, const void *key)
 	}
 	if (map == &st_aggr)
 		return st_shm_hash_lookup(&st_eng.aggr_geom, st_eng.aggr, key, st_host_slot());
+	if (map == &st_aggr_compact)
+		return st_shm_hash_lookup(&st_eng.compact_geom, st_eng.compact, key,
+					  st_host_slot());
 	if (map == &st_values)
 		return st_shm_hash_lookup(&st_eng.values_geom, st_eng.values, key, 0);
 	k = *(const uint32_t *)key;
@@ -82,7 +85,7 @@ static void *st_host_lookup(const void *map, const void *key)
 		return percpu_elem(st_eng.flat, sizeof(struct st_val), st_eng.prog.shm.nr_flat, k);
 	if (map == &st_fault_armed)
 		return k < st_eng.prog.nr_probes ? &st_eng.fault_armed[k] : NULL;
-	/* st_followed, st_stack_pids, st_aggr_compact: no program here uses them. */
+	/* st_followed, st_stack_pids: no program here uses them. */
 	return NULL;
 }
 
@@ -90,6 +93,9 @@ static long st_host_update(const void *map, const void *key, const void *value, 
 {
 	if (map == &st_aggr)
 		return st_shm_hash_update(&st_eng.aggr_geom, st_eng.aggr, key, value,
+					  st_host_slot(), flags);
+	if (map == &st_aggr_compact)
+		return st_shm_hash_update(&st_eng.compact_geom, st_eng.compact, key, value,
 					  st_host_slot(), flags);
 	if (map == &st_values)
 		return st_shm_hash_update(&st_eng.values_geom, st_eng.values, key, value, 0, flags);

@@ -40,8 +40,8 @@ struct st_engine {
 	struct st_shm_hdr *hdr;
 	uint64_t *counters;
 	struct st_val *flat;
-	struct st_shm_hash *aggr, *values;
-	struct st_shm_hash_geom aggr_geom, values_geom;
+	struct st_shm_hash *aggr, *compact, *values;
+	struct st_shm_hash_geom aggr_geom, compact_geom, values_geom;
 	struct st_shm_ring *ring;
 	uint64_t ring_tail_seen; /* the writers' copy of its tail (st_shm_ring_output()) */
 	uint64_t cgroup_id;

@@ -147,8 +147,10 @@ int st_validate(const void *buf, size_t len, uint64_t memfd_size, struct st_ip_p
 			    (unsigned long long)need);
 	if (p->key_words > (ST_KEY_MAX - ST_KEY_HDR) / 8 ||
 	    p->ckey_words > (ST_KEY_MAX - ST_KEY_HDR) / 8 ||
-	    p->shm.key_size != ST_KEY_HDR + p->key_words * 8)
-		return FAIL(reply, "keys of %u bytes (%u words)", p->shm.key_size, p->key_words);
+	    p->shm.key_size != ST_KEY_HDR + p->key_words * 8 ||
+	    p->shm.compact_key_size != ST_KEY_HDR + p->ckey_words * 8)
+		return FAIL(reply, "keys of %u bytes (%u words), compact ones of %u (%u)",
+			    p->shm.key_size, p->key_words, p->shm.compact_key_size, p->ckey_words);
 	if (!p->shm.nr_slots || p->shm.nr_slots > 65536 || !st_shm_layout(&p->shm, &lay))
 		return FAIL(reply, "shared memory that cannot be laid out");
 	if (lay.size != p->shm_size || memfd_size < lay.size)

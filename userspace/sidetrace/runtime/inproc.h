@@ -30,7 +30,7 @@ struct st_inproc {
 	char *shm;
 	struct st_shm_params params;
 	struct st_shm_layout lay;
-	struct st_shm_hash_geom aggr_geom, values_geom;
+	struct st_shm_hash_geom aggr_geom, compact_geom, values_geom;
 	bool *served; /* per probe: run in the process */
 	uint32_t nr_events; /* descriptions the process hooked */
 };

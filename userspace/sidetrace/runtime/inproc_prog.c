@@ -35,6 +35,9 @@ void st_inproc_shm_params(const struct st_compiled *c, struct st_shm_params *sp)
 	sp->nr_flat = c->nr_flat ? c->nr_flat : 1;
 	sp->key_size = c->key_size;
 	sp->aggr_entries = ST_DEFAULT_MAP_ENTRIES;
+	sp->compact_key_size = c->compact_key_size;
+	/* As the kernel's st_aggr_compact: one entry when no map keeps compact keys. */
+	sp->compact_entries = st_compiled_hashes(c) & ST_HASH_COMPACT ? ST_DEFAULT_MAP_ENTRIES : 1;
 	sp->values_entries = ST_DEFAULT_MAP_ENTRIES;
 	sp->ring_size = !st_compiled_streams(c) ? ST_EVENTS_MIN_SIZE
 			: c->events_size	? c->events_size
@@ -54,7 +57,6 @@ void *st_inproc_program(const struct st_inproc *ip, const struct st_compiled *c,
 	size_t n = c->nr_probes, size;
 	struct st_ip_event *events;
 	struct st_probe_cfg *cfgs;
-	struct st_map_cfg *maps;
 	struct st_ip_prog *p;
 	uint32_t i;
 
@@ -71,14 +73,7 @@ void *st_inproc_program(const struct st_inproc *ip, const struct st_compiled *c,
 	p->deferred = deferred;
 	p->shm_size = ip->lay.size;
 	p->shm = ip->params;
-	maps = (void *)(p + 1);
-	memcpy(maps, c->maps, c->nr_maps * sizeof(*maps));
-	/*
-	 * The engine has no hash of compact keys: its keys are whole, a
-	 * literal in them a struct st_ro_ref all the same.
-	 */
-	for (i = 0; i < c->nr_maps; i++)
-		maps[i].str_parts = 0;
+	memcpy(p + 1, c->maps, c->nr_maps * sizeof(struct st_map_cfg));
 	events = st_inproc_program_events(p);
 	cfgs = (void *)(events + n);
 	for (i = 0; i < n; i++) {
@@ -105,7 +100,7 @@ int st_inproc_memory(struct st_inproc *ip, int *memfd)
 	int fd, ret;
 
 	if (!st_shm_layout(&ip->params, &ip->lay) ||
-	    !st_shm_geoms(&ip->params, &ip->aggr_geom, &ip->values_geom))
+	    !st_shm_geoms(&ip->params, &ip->aggr_geom, &ip->compact_geom, &ip->values_geom))
 		return -E2BIG;
 	fd = memfd_create("sidetrace-inproc", MFD_CLOEXEC);
 	if (fd < 0)
@@ -124,6 +119,7 @@ int st_inproc_memory(struct st_inproc *ip, int *memfd)
 	hdr->magic = ST_SHM_MAGIC;
 	hdr->version = ST_IP_VERSION;
 	st_shm_hash_init(&ip->aggr_geom, (void *)(ip->shm + ip->lay.aggr));
+	st_shm_hash_init(&ip->compact_geom, (void *)(ip->shm + ip->lay.compact));
 	st_shm_hash_init(&ip->values_geom, (void *)(ip->shm + ip->lay.values));
 	st_shm_ring_init((void *)(ip->shm + ip->lay.ring), ip->params.ring_size);
 	*memfd = fd;

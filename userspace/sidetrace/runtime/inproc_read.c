@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runtime/compact_keys.h"
 #include "runtime/dump.h"
 #include "runtime/inproc_read.h"
 
@@ -73,12 +74,27 @@ void st_inproc_counters(const struct st_inproc *ip, uint64_t *totals, uint32_t n
 	}
 }
 
-/* One of the two hashes: aggregations, or plain values. */
-static struct st_shm_hash *hash_of(const struct st_inproc *ip, bool plain,
+/* The engine's hashes, as the kernel's maps st_aggr, st_aggr_compact and st_values. */
+enum engine_hash {
+	HASH_AGGR,
+	HASH_COMPACT,
+	HASH_VALUES,
+};
+
+static struct st_shm_hash *hash_of(const struct st_inproc *ip, enum engine_hash which,
 				   const struct st_shm_hash_geom **geom)
 {
-	*geom = plain ? &ip->values_geom : &ip->aggr_geom;
-	return (void *)(ip->shm + (plain ? ip->lay.values : ip->lay.aggr));
+	switch (which) {
+	case HASH_AGGR:
+		*geom = &ip->aggr_geom;
+		return (void *)(ip->shm + ip->lay.aggr);
+	case HASH_COMPACT:
+		*geom = &ip->compact_geom;
+		return (void *)(ip->shm + ip->lay.compact);
+	default:
+		*geom = &ip->values_geom;
+		return (void *)(ip->shm + ip->lay.values);
+	}
 }
 
 /* Whether key belongs to map_id (all maps: -1) and to the hash it is in. */
@@ -96,24 +112,26 @@ struct key_visit {
 	const struct st_shm_hash_geom *g;
 	struct st_shm_hash *h;
 	bool plain;
+	bool compact; /* key is compact (st_compact_key_expand()) */
 	const uint8_t *key;
 	uint8_t *vals;
 };
 
 /*
- * Calls fn for each key of map_id (all: -1) in every process's hash of
- * aggregations or plain values (plain), until fn fails. 0 or -errno.
+ * Calls fn for each key of map_id (all: -1) in one hash of every
+ * process, until fn fails. 0 or -errno.
  */
-static int each_key(const struct st_inproc *ip, const struct st_compiled *c, bool plain, int map_id,
-		    int (*fn)(const struct key_visit *v, void *ctx), void *ctx)
+static int each_key(const struct st_inproc *ip, const struct st_compiled *c, enum engine_hash which,
+		    int map_id, int (*fn)(const struct key_visit *v, void *ctx), void *ctx)
 {
-	struct key_visit v = {.c = c, .plain = plain};
+	bool plain = which == HASH_VALUES;
+	struct key_visit v = {.c = c, .plain = plain, .compact = which == HASH_COMPACT};
 	uint8_t *key = NULL;
 	uint32_t pos;
 	int ret = 0;
 
 	for (; ip && !ret; ip = ip->next) {
-		v.h = hash_of(ip, plain, &v.g);
+		v.h = hash_of(ip, which, &v.g);
 		free(key);
 		free(v.vals);
 		key = calloc(1, v.g->key_size);
@@ -138,19 +156,23 @@ struct aggr_ctx {
 	int (*fn)(void *ctx, const uint8_t *key, const struct st_val *val, bool plain,
 		  const void *value);
 	void *ctx;
+	uint8_t *full; /* a compact key in its whole form */
 };
 
-/* each_key(): the key and its values, combined over CPU slots, to the caller's fn. */
+/* each_key(): the key, whole, and its values combined over CPU slots, to the caller's fn. */
 static int visit_key(const struct key_visit *v, void *ctx)
 {
 	struct st_val val = {.count = 1};
 	uint32_t id = st_key_map_id(v->key);
 	struct aggr_ctx *ac = ctx;
 
+	if (v->compact && !st_compact_key_expand(v->c, v->key, ac->full))
+		return 0;
 	if (!v->plain)
 		st_val_combine((struct st_val *)v->vals, v->g->nr_values,
 			       v->c->maps[id].flags & ST_MAPF_SIGNED, &val);
-	return ac->fn(ac->ctx, v->key, &val, v->plain, v->plain ? v->vals : NULL);
+	return ac->fn(ac->ctx, v->compact ? ac->full : v->key, &val, v->plain,
+		      v->plain ? v->vals : NULL);
 }
 
 int st_inproc_each_key(const struct st_inproc *ip, const struct st_compiled *c, int map_id,
@@ -160,9 +182,20 @@ int st_inproc_each_key(const struct st_inproc *ip, const struct st_compiled *c, 
 		       void *ctx)
 {
 	struct aggr_ctx ac = {.fn = fn, .ctx = ctx};
-	int ret = each_key(ip, c, false, map_id, visit_key, &ac);
+	int ret;
 
-	return ret || !values ? ret : each_key(ip, c, true, map_id, visit_key, &ac);
+	if (!ip)
+		return 0;
+	ac.full = calloc(1, c->key_size);
+	if (!ac.full)
+		return -ENOMEM;
+	ret = each_key(ip, c, HASH_AGGR, map_id, visit_key, &ac);
+	if (!ret)
+		ret = each_key(ip, c, HASH_COMPACT, map_id, visit_key, &ac);
+	if (!ret && values)
+		ret = each_key(ip, c, HASH_VALUES, map_id, visit_key, &ac);
+	free(ac.full);
+	return ret;
 }
 
 /* each_key(): the key zeroed (ctx non-NULL) or deleted. */
@@ -179,9 +212,11 @@ int st_inproc_reset_keys(const struct st_inproc *ip, const struct st_compiled *c
 			 bool zero)
 {
 	void *z = zero ? &zero : NULL;
-	int ret = each_key(ip, c, false, map_id, reset_key, z);
+	int ret = each_key(ip, c, HASH_AGGR, map_id, reset_key, z);
 
-	return ret ? ret : each_key(ip, c, true, map_id, reset_key, z);
+	if (!ret)
+		ret = each_key(ip, c, HASH_COMPACT, map_id, reset_key, z);
+	return ret ? ret : each_key(ip, c, HASH_VALUES, map_id, reset_key, z);
 }
 
 int st_inproc_consume(const struct st_inproc *ip,
@@ -212,7 +247,7 @@ void st_inproc_elem_agg(const struct st_inproc *ip, const struct st_map_cfg *mc,
 		return;
 	}
 	for (; ip; out += ip->params.nr_slots, ip = ip->next) {
-		h = hash_of(ip, false, &g);
+		h = hash_of(ip, HASH_AGGR, &g);
 		for (s = 0; s < g->nr_values; s++) {
 			v = st_shm_hash_lookup(g, h, key, s);
 			if (v)
@@ -228,7 +263,7 @@ bool st_inproc_elem_value(const struct st_inproc *ip, const void *key, struct st
 	const struct st_value *v;
 
 	for (; ip; ip = ip->next) {
-		h = hash_of(ip, true, &g);
+		h = hash_of(ip, HASH_VALUES, &g);
 		v = st_shm_hash_lookup(g, h, key, 0);
 		if (v) {
 			memcpy(out, v, sizeof(*out));
@@ -246,7 +281,7 @@ int st_inproc_elem_write(const struct st_inproc *ip, const void *key, const stru
 	int ret = 0;
 
 	for (; ip && !ret; ip = ip->next) {
-		h = hash_of(ip, true, &g);
+		h = hash_of(ip, HASH_VALUES, &g);
 		ret = st_shm_hash_update(g, h, key, v, 0, ST_SHM_ANY);
 	}
 	return ret;
@@ -258,7 +293,7 @@ void st_inproc_elem_delete(const struct st_inproc *ip, bool plain, const void *k
 	struct st_shm_hash *h;
 
 	for (; ip; ip = ip->next) {
-		h = hash_of(ip, plain, &g);
+		h = hash_of(ip, plain ? HASH_VALUES : HASH_AGGR, &g);
 		st_shm_hash_delete(g, h, key);
 	}
 }
