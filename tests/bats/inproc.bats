@@ -311,4 +311,16 @@ PY
 	# In the engine's keys, only the heap string's bytes: the literal was never read.
 	grep -aq HEAP_ONLY_NAME "$BATS_TEST_TMPDIR/shm"
 	! grep -aq LITERAL_ONLY_NAME "$BATS_TEST_TMPDIR/shm"
+	# The same for a -c command, which the collector reaches as it starts.
+	rm -f "$BATS_TEST_TMPDIR/shm"
+	timeout 60 "$SIDETRACE" --in-process -c "$BATS_TEST_TMPDIR/lit" \
+		-e "side:$BATS_TEST_TMPDIR/lit:lit:op { @[args.name] = count(); }" > "$BATS_TEST_TMPDIR/st.txt" 2>&1 &
+	st=$!
+	wait_attached "$BATS_TEST_TMPDIR/st.txt"
+	sleep 1
+	read_shm "$(pgrep -f "^$BATS_TEST_TMPDIR/lit\$")" "$BATS_TEST_TMPDIR/shm"
+	wait $st
+	grep -q '^@\[LITERAL_ONLY_NAME\]: 200$' "$BATS_TEST_TMPDIR/st.txt"
+	grep -aq HEAP_ONLY_NAME "$BATS_TEST_TMPDIR/shm"
+	! grep -aq LITERAL_ONLY_NAME "$BATS_TEST_TMPDIR/shm"
 }

@@ -95,8 +95,7 @@ int st_inproc_start(struct st_loader *l, const struct st_compiled *c, pid_t pid,
 	}
 	seed_values(ip, l);
 	prog = st_inproc_program(ip, c, deferred, &len);
-	if (!prog ||
-	    st_inproc_literals(l, c, pid, ip->served, st_inproc_program_events(prog)) == -ENOMEM) {
+	if (!prog) {
 		ret = -ENOMEM;
 		snprintf(err, errlen, "out of memory");
 		goto fail;
@@ -104,6 +103,12 @@ int st_inproc_start(struct st_loader *l, const struct st_compiled *c, pid_t pid,
 	ret = connect_agent(pid, wait_ms, &ip->fd, err, errlen);
 	if (ret)
 		goto fail;
+	/* Its agent runs: the process is past exec(), its objects mapped. */
+	if (st_inproc_literals(l, c, pid, ip->served, st_inproc_program_events(prog)) == -ENOMEM) {
+		ret = -ENOMEM;
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
 	ret = st_ip_attach(ip->fd, prog, len, memfd, &reply, ST_IP_CONNECT_TIMEOUT_MS);
 	if (ret) {
 		snprintf(err, errlen, "pid %d refused the in-process program: %s", pid, reply.err);
