@@ -21,6 +21,7 @@
 /* A probe whose event's description is looked for in the mappings. */
 struct wanted {
 	const struct st_ro_obj *obj;
+	uint32_t site; /* literal_site()'s */
 	struct stat st; /* the object's file, as opened for the session */
 	uint64_t desc_off; /* the description's offset in that file */
 	uint64_t desc_rt; /* where it is in the process; 0: not found */
@@ -71,16 +72,16 @@ int st_inproc_literals(const struct st_loader *l, const struct st_compiled *c, p
 	struct walk wk = {.nr = c->nr_probes};
 	struct st_site_cfg cfg;
 	const struct st_ro_obj *o;
-	uint32_t i, site;
+	uint32_t i;
 	int ret;
 
 	wk.w = calloc(c->nr_probes + 1, sizeof(*wk.w));
 	if (!wk.w)
 		return -ENOMEM;
 	for (i = 0; i < c->nr_probes; i++) {
-		if (!served[i] || !literal_site(l, c, i, &site))
+		if (!served[i] || !literal_site(l, c, i, &wk.w[i].site))
 			continue;
-		o = &l->ro.objs[l->ro.site_obj[site]];
+		o = &l->ro.objs[l->ro.site_obj[wk.w[i].site]];
 		if (o->elf.fd < 0 || fstat(o->elf.fd, &wk.w[i].st) ||
 		    !st_elf_vaddr_to_offset(&o->elf, c->probes[i].event->desc_addr, 1, false,
 					    &wk.w[i].desc_off))
@@ -89,13 +90,13 @@ int st_inproc_literals(const struct st_loader *l, const struct st_compiled *c, p
 	}
 	ret = st_maps_walk(pid, find_desc, &wk);
 	for (i = 0; !ret && i < c->nr_probes; i++) {
-		if (!wk.w[i].desc_rt || !literal_site(l, c, i, &site))
+		if (!wk.w[i].desc_rt)
 			continue;
-		st_ro_strings_site(&l->ro, site, &cfg);
+		st_ro_strings_site(&l->ro, wk.w[i].site, &cfg);
 		events[i].ro_desc = wk.w[i].desc_rt;
 		/* The object's load bias, from where its description is. */
-		events[i].ro_ip =
-			l->ro.site_pc[site] + wk.w[i].desc_rt - c->probes[i].event->desc_addr;
+		events[i].ro_ip = l->ro.site_pc[wk.w[i].site] + wk.w[i].desc_rt -
+				  c->probes[i].event->desc_addr;
 		events[i].ro_lo = cfg.ro_lo;
 		events[i].ro_len = cfg.ro_len;
 		events[i].ro_site = cfg.ro_site;
