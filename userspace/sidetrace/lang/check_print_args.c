@@ -129,7 +129,7 @@ int ck_print_located(struct checker *c, struct st_expr *call)
 		st_tb_printf(&fmt, "%s.%s = %s", n ? ", " : "", f->name,
 			     str		  ? "\"%s\""
 			     : is_bool || is_enum ? "%s"
-			     : is_float		  ? "%g"
+			     : is_float		  ? ST_PRINT_ARGS_FLOAT
 			     : f->type.is_signed  ? "%d"
 						  : "%u");
 		kids[++n] = field_expr(f, call->pos);

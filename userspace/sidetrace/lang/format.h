@@ -17,6 +17,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* How print(args) shows a float, in text and JSON, whichever path made the line. */
+#define ST_PRINT_ARGS_FLOAT "%g"
+
 /* Most conversions in one format: each is one value of the record. */
 #define ST_MAX_PRINTF_ARGS 16
 

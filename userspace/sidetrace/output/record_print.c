@@ -9,6 +9,7 @@
 
 #include "common/side_types.h"
 #include "discovery/discovery.h"
+#include "lang/format.h"
 #include "output/record_print.h"
 #include "util/escape.h"
 
@@ -132,7 +133,7 @@ static void put_int(struct dec *d, int64_t v, bool is_signed, const struct st_ty
 /* How print(args) shows a float, in text and JSON. */
 static void put_double(struct st_textbuf *tb, double v)
 {
-	st_tb_printf(tb, "%g", v);
+	st_tb_printf(tb, ST_PRINT_ARGS_FLOAT, v);
 }
 
 static void put_float(struct dec *d, uint16_t label, const union side_float_value *v)
