@@ -67,6 +67,10 @@ ST_SKEL_SRCS := $(shell grep -l '"sidetrace.skel.h"' $(ST_SRCS))
 ST_SKEL_USERS := $(patsubst userspace/%.c,$(OUTPUT)/obj/%.o,$(ST_SKEL_SRCS))
 SIDETRACE := $(OUTPUT)/sidetrace
 ST_LIBS := -lbpf -ldw -lelf -lz -lpthread
+# The collector itself links them statically: the dynamic loader's lookups
+# and relocations for six libraries were 1.3 ms of every start
+# (docs/PERFORMANCE.md Part 9); tests and sanitizer builds keep ST_LIBS.
+ST_STATIC_LIBS := -Wl,-Bstatic -lbpf -ldw -lelf -lz -llzma -lbz2 -Wl,-Bdynamic -lpthread
 
 # Examples: one program per examples/*.c, shared libraries from examples/lib*.c
 EX_LIB_SRCS := $(wildcard examples/lib*.c)
@@ -186,7 +190,7 @@ $(OUTPUT)/obj/sidetrace/cmd/options.o $(OUTPUT)/asan/obj/sidetrace/cmd/options.o
 
 $(SIDETRACE): $(ST_OBJS)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ $(ST_LIBS)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ $(ST_STATIC_LIBS)
 
 # Examples link libside statically so they run from the build tree as is.
 $(OUTPUT)/examples/%: examples/%.c $(LIBSIDE_A) $(EX_LIBS) | $(OUTPUT)/examples

@@ -3,7 +3,7 @@
 # Installs the Debian packages sidetrace needs, only those missing; with
 # arguments, those packages instead (bench/deps.sh).
 set -e
-[ $# -gt 0 ] && PKGS="$*" || PKGS="build-essential clang llvm libbpf-dev bpftool libelf-dev libdw-dev libcapstone-dev zlib1g-dev pkg-config
+[ $# -gt 0 ] && PKGS="$*" || PKGS="build-essential clang llvm libbpf-dev bpftool libelf-dev libdw-dev liblzma-dev libbz2-dev libcapstone-dev zlib1g-dev pkg-config
 bats bpftrace systemtap-sdt-dev valgrind python3 binutils time bc jq
 prometheus curl postgresql python3.11 g++ golang-go"
 missing=""
