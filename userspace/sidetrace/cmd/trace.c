@@ -185,10 +185,13 @@ static int build(struct trace *t)
 	 * Before any target is read: a user without root may not reach it.
 	 * A dry run loads nothing: whoever can read the targets may plan.
 	 */
-	if (!t->o.dry_run && st_program_on_sites(t->prog) &&
-	    st_loader_check_environment(err, sizeof(err))) {
-		st_errorf("%s", err);
-		return -EPERM;
+	if (!t->o.dry_run && st_program_on_sites(t->prog)) {
+		if (st_loader_check_environment(err, sizeof(err))) {
+			st_errorf("%s", err);
+			return -EPERM;
+		}
+		/* The kernel's and libbpf's part of start-up, meanwhile. */
+		st_loader_prepare(&t->loader);
 	}
 	t->targets.pid = t->o.pid;
 	if (t->o.cmd && prepare_command(t))

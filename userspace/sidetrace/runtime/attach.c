@@ -94,7 +94,7 @@ static int attach_kernel(struct st_loader *l, struct bpf_program *prog, const st
 	int ret;
 
 	/* Kernel memory is never paged out: no fault-in. */
-	if (prog == l->skel->progs.sidetrace_fault_in)
+	if (prog == l->fault.prog)
 		return 0;
 	if (ev->view == ST_VIEW_PROFILE) {
 		ret = attach_profile(l, prog, ST_COOKIE(site, i, 0), ev->sites[0].file_offset);
@@ -237,12 +237,9 @@ cleanup:
  */
 static int arm_dynamic(struct st_loader *l, const struct st_compiled *c, char *err, size_t errlen)
 {
-	int fd, ret;
 	uint32_t i, j, mask;
+	int fd = -1, ret;
 
-	if (!l->fault_in)
-		return 0;
-	fd = bpf_map__fd(l->skel->maps.st_fault_armed);
 	for (i = 0; i < c->nr_probes; i++) {
 		const struct st_probe_cfg *cfg = &c->probes[i].cfg;
 
@@ -252,13 +249,18 @@ static int arm_dynamic(struct st_loader *l, const struct st_compiled *c, char *e
 			if (cfg->loads[j].src == ST_SRC_DYN ||
 			    (cfg->loads[j].src == ST_SRC_MEM && cfg->loads[j].want == ST_WANT_STR))
 				mask |= 1U << j;
-		if (mask && bpf_map_update_elem(fd, &i, &mask, BPF_ANY)) {
+		if (!mask || !st_fault_in_prog(l))
+			continue;
+		fd = bpf_map__fd(l->skel->maps.st_fault_armed);
+		if (bpf_map_update_elem(fd, &i, &mask, BPF_ANY)) {
 			ret = -errno;
 			snprintf(err, errlen, "cannot arm the fault-in of %s: %s",
 				 c->probes[i].name, strerror(errno));
 			return ret;
 		}
 	}
+	if (fd < 0)
+		return 0;
 	ret = st_loader_poll_fault_in(l, c, err, errlen);
 	return ret < 0 ? ret : 0;
 }
@@ -359,16 +361,18 @@ cleanup:
 int st_loader_poll_fault_in(struct st_loader *l, const struct st_compiled *c, char *err,
 			    size_t errlen)
 {
-	int fd, ret = 0, attached = 0;
+	int fd = bpf_map__fd(l->skel->maps.st_fault_armed), ret = 0, attached = 0;
+	struct bpf_program *prog;
 	uint32_t i, g, armed;
 	bool *want;
 
-	if (!l->fault_in)
-		return 0;
-	fd = bpf_map__fd(l->skel->maps.st_fault_armed);
 	for (i = 0; i < c->nr_probes && !ret; i++) {
 		if (l->fault_in_on[i] || bpf_map_lookup_elem(fd, &i, &armed) || !armed)
 			continue;
+		/* Armed: the program is loaded by now, or soon. */
+		prog = st_fault_in_prog(l);
+		if (!prog)
+			return 0;
 		want = calloc(c->nr_probes, sizeof(*want));
 		if (!want) {
 			snprintf(err, errlen, "out of memory");
@@ -376,10 +380,9 @@ int st_loader_poll_fault_in(struct st_loader *l, const struct st_compiled *c, ch
 		}
 		/* Attached after sidetrace_event, so that the kernel runs it first. */
 		want[i] = true;
-		ret = attach_prog(l, c, l->skel->progs.sidetrace_fault_in, want, NULL, err, errlen);
+		ret = attach_prog(l, c, prog, want, NULL, err, errlen);
 		for (g = 0; g < l->nr_gens && !ret; g++)
-			ret = attach_prog(l, c, l->skel->progs.sidetrace_fault_in, want,
-					  &l->gens[g], err, errlen);
+			ret = attach_prog(l, c, prog, want, &l->gens[g], err, errlen);
 		free(want);
 		/*
 		 * The traced process (-p, -c) exited while the kernel took its
@@ -415,11 +418,14 @@ int st_loader_attach_gen(struct st_loader *l, const struct st_compiled *c,
 				  st_loader_serving_prog(l, &c->probes[i]) == progs[k];
 		ret = attach_prog(l, c, progs[k], want, gen, err, errlen);
 	}
-	/* The fault-in that a probe's sites already have, its new sites get too. */
+	/*
+	 * The fault-in that a probe's sites already have, its new sites get
+	 * too (it is on: the program was loaded).
+	 */
 	for (i = 0; i < c->nr_probes; i++)
 		want[i] = gen->events[i] && l->fault_in_on[i];
-	if (!ret && l->fault_in)
-		ret = attach_prog(l, c, l->skel->progs.sidetrace_fault_in, want, gen, err, errlen);
+	if (!ret && l->fault.prog)
+		ret = attach_prog(l, c, l->fault.prog, want, gen, err, errlen);
 	free(want);
 	return ret;
 }

@@ -33,6 +33,7 @@
 #include "runtime/stacks.h"
 #include "runtime/uprobes.h"
 #include "util/escape.h"
+#include "util/thread.h"
 #include "sidetrace.skel.h"
 
 #define BTF_PATH "/sys/kernel/btf/vmlinux"
@@ -167,15 +168,10 @@ static bool reads_strings(const struct st_compiled *c)
 }
 
 /* Loads prog only when on; as a uprobe_multi program where links are. */
-static int set_prog(const struct st_loader *l, struct bpf_program *prog, bool on)
+static int set_prog(const struct st_loader *l, struct bpf_program *prog, bool on, bool uprobe)
 {
-	struct bpf_program *progs[ST_NR_MAIN_PROGS];
-	bool uprobe = prog == l->skel->progs.sidetrace_fault_in;
-	int i, err;
+	int err;
 
-	st_loader_main_progs(l, progs);
-	for (i = 0; i <= ST_PROG_EVENT; i++)
-		uprobe |= prog == progs[i];
 	err = bpf_program__set_autoload(prog, on);
 	if (!err && on && l->multi && uprobe)
 		err = bpf_program__set_expected_attach_type(prog, ST_BPF_TRACE_UPROBE_MULTI);
@@ -220,21 +216,65 @@ static bool serves_some(const struct st_loader *l, const struct st_compiled *c,
 	return false;
 }
 
+static void *prepare(void *arg)
+{
+	struct st_loader_prep *p = arg;
+
+	p->multi = st_uprobe_multi_supported();
+	p->skel = sidetrace_bpf__open();
+	p->err = p->skel ? 0 : -errno;
+	return NULL;
+}
+
+/* A loader that holds nothing. */
+static void reset(struct st_loader *l)
+{
+	memset(l, 0, sizeof(*l));
+	l->aggr_fd = -1;
+	l->compact_fd = -1;
+	l->values_fd = -1;
+	l->counters_fd = -1;
+	l->flat_fd = -1;
+	l->events_fd = -1;
+}
+
+void st_loader_prepare(struct st_loader *l)
+{
+	reset(l);
+	l->prep.started = true;
+	st_warm_up_start(&l->warm_up);
+	l->prep.running = st_thread_start(&l->prep.thread, prepare, &l->prep);
+	if (!l->prep.running)
+		prepare(&l->prep);
+}
+
+/* Waits for st_loader_prepare(): the object is then l's (once). */
+static void prep_join(struct st_loader *l)
+{
+	if (l->prep.running)
+		pthread_join(l->prep.thread, NULL);
+	l->prep.running = false;
+	if (!l->prep.skel)
+		return;
+	l->skel = l->prep.skel;
+	l->prep.skel = NULL;
+	l->multi = l->prep.multi;
+}
+
 /*
  * Opens, configures and loads the skeleton, with only the programs the
- * probes need: verifying a program is most of the load's cost.
- * with_fault_in: see st_loader_load().
+ * probes need: verifying a program is most of the load's cost. The
+ * fault-in is loaded apart (fault_in.h).
  */
-static int open_and_load(struct st_loader *l, const struct st_compiled *c, bool with_fault_in,
-			 char *err, size_t errlen)
+static int open_and_load(struct st_loader *l, const struct st_compiled *c, char *err, size_t errlen)
 {
-	struct bpf_program *progs[ST_NR_MAIN_PROGS], *fault_in;
+	struct bpf_program *progs[ST_NR_MAIN_PROGS];
 	uint32_t i;
 	int ret;
 
-	l->skel = sidetrace_bpf__open();
+	prep_join(l);
 	if (!l->skel) {
-		ret = -errno;
+		ret = l->prep.err;
 		snprintf(err, errlen, "cannot open the BPF program: %s", strerror(-ret));
 		return ret;
 	}
@@ -246,7 +286,10 @@ static int open_and_load(struct st_loader *l, const struct st_compiled *c, bool 
 	st_loader_main_progs(l, progs);
 	/* fentry and fexit are loaded per function: st_tramp_attach() */
 	for (i = 0, ret = 0; i < ST_NR_MAIN_PROGS && !ret; i++)
-		ret = set_prog(l, progs[i], i < ST_PROG_FENTRY && serves_some(l, c, progs[i]));
+		ret = set_prog(l, progs[i], i < ST_PROG_FENTRY && serves_some(l, c, progs[i]),
+			       i <= ST_PROG_EVENT);
+	if (!ret)
+		ret = bpf_program__set_autoload(l->skel->progs.sidetrace_fault_in, false);
 	if (ret) {
 		snprintf(err, errlen, "cannot set up the BPF programs: %s", strerror(-ret));
 		return ret;
@@ -260,14 +303,6 @@ static int open_and_load(struct st_loader *l, const struct st_compiled *c, bool 
 	}
 	if (ret)
 		return ret;
-	fault_in = l->skel->progs.sidetrace_fault_in;
-	ret = set_prog(l, fault_in, with_fault_in);
-	if (!ret && with_fault_in)
-		ret = bpf_program__set_flags(fault_in, BPF_F_SLEEPABLE);
-	if (ret) {
-		snprintf(err, errlen, "cannot set up the fault-in program: %s", strerror(-ret));
-		return ret;
-	}
 	ret = sidetrace_bpf__load(l->skel);
 	if (ret) {
 		snprintf(err, errlen,
@@ -275,7 +310,6 @@ static int open_and_load(struct st_loader *l, const struct st_compiled *c, bool 
 			 strerror(-ret));
 		return ret;
 	}
-	l->fault_in = with_fault_in;
 	return 0;
 }
 
@@ -443,17 +477,11 @@ int st_loader_load(struct st_loader *l, const struct st_compiled *c, char *err, 
 {
 	int ret;
 
-	memset(l, 0, sizeof(*l));
-	l->aggr_fd = -1;
-	l->compact_fd = -1;
-	l->values_fd = -1;
-	l->counters_fd = -1;
-	l->flat_fd = -1;
-	l->events_fd = -1;
 	ret = st_loader_check_environment(err, errlen);
 	if (ret)
 		return ret;
-	st_warm_up_start(&l->warm_up);
+	if (!l->prep.started)
+		st_loader_prepare(l);
 	l->ncpus = libbpf_num_possible_cpus();
 	if (l->ncpus < 0) {
 		snprintf(err, errlen, "cannot count the possible CPUs: %s", strerror(-l->ncpus));
@@ -464,22 +492,14 @@ int st_loader_load(struct st_loader *l, const struct st_compiled *c, char *err, 
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
-	l->multi = st_uprobe_multi_supported();
 	l->follow = c->follow;
 	l->inproc_all = c->inproc_all;
-	/*
-	 * Strings need the sleepable fault-in program; a kernel without
-	 * sleepable uprobe programs refuses it, and then strings whose page
-	 * is not mapped count as decode errors instead.
-	 */
-	ret = open_and_load(l, c, reads_strings(c), err, errlen);
-	if (ret && l->skel && reads_strings(c)) {
-		sidetrace_bpf__destroy(l->skel);
-		l->skel = NULL;
-		ret = open_and_load(l, c, false, err, errlen);
-	}
+	ret = open_and_load(l, c, err, errlen);
 	if (ret)
 		return ret;
+	/* Strings need it (fault_in.bpf.h). */
+	if (reads_strings(c))
+		st_fault_in_start(l);
 	l->aggr_fd = bpf_map__fd(l->skel->maps.st_aggr);
 	l->compact_fd = bpf_map__fd(l->skel->maps.st_aggr_compact);
 	l->values_fd = bpf_map__fd(l->skel->maps.st_values);
@@ -539,7 +559,9 @@ void st_loader_close(struct st_loader *l)
 
 	st_inproc_close(l->inproc);
 	st_inproc_seen_free(l->inproc_seen);
+	prep_join(l);
 	st_warm_up_join(&l->warm_up);
+	st_fault_in_close(l);
 	if (l->warm_up.held)
 		close(l->warm_up.fd);
 	for (i = 0; i < l->nr_links; i++)
@@ -560,13 +582,7 @@ void st_loader_close(struct st_loader *l)
 	st_stacks_free(l->stacks);
 	st_ro_strings_close(&l->ro);
 	sidetrace_bpf__destroy(l->skel);
-	memset(l, 0, sizeof(*l));
-	l->aggr_fd = -1;
-	l->compact_fd = -1;
-	l->values_fd = -1;
-	l->counters_fd = -1;
-	l->flat_fd = -1;
-	l->events_fd = -1;
+	reset(l);
 }
 
 void st_loader_close_in_background(struct st_loader *l)

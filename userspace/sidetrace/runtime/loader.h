@@ -7,11 +7,13 @@
 #define SIDETRACE_LOADER_H
 
 #include <stdbool.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <sys/types.h>
 
 #include "discovery/targets.h"
 #include "compile/compile.h"
+#include "runtime/fault_in.h"
 #include "runtime/ro_strings.h"
 #include "runtime/uprobes.h"
 
@@ -37,7 +39,18 @@ struct st_site_gen {
 	struct st_target_set targets; /* holds the events */
 };
 
+/* What st_loader_prepare()'s thread does while the caller compiles. */
+struct st_loader_prep {
+	pthread_t thread;
+	bool started; /* st_loader_prepare() ran */
+	bool running; /* thread is to be joined */
+	struct sidetrace_bpf *skel; /* the embedded object opened, or NULL: */
+	int err; /* why not */
+	bool multi; /* st_uprobe_multi_supported() */
+};
+
 struct st_loader {
+	struct st_loader_prep prep;
 	struct sidetrace_bpf *skel;
 	bool multi; /* sites attached through uprobe_multi links */
 	int *link_fds; /* uprobe_multi links */
@@ -60,7 +73,7 @@ struct st_loader {
 	int counters_fd; /* st_counters: decode errors and drops */
 	int events_fd; /* st_events: the ring buffer of records */
 	int ncpus; /* possible CPUs: per-CPU value count */
-	bool fault_in; /* the sleepable fault-in program is loaded */
+	struct st_fault_in fault; /* the sleepable fault-in program */
 	bool *fault_in_on; /* per probe: fault-in attached */
 	/*
 	 * Per map without keys: its entry exists although its counts are 0
@@ -90,11 +103,20 @@ struct st_loader {
 int st_loader_check_environment(char *err, size_t errlen);
 
 /*
+ * Starts what loading needs that no program changes, in threads, while
+ * the caller reads the targets and compiles: the kernel's wait for a
+ * first uprobe registration (see warm_up() in uprobes.c), the probe for
+ * uprobe_multi links, and opening the embedded object (1-3 ms each).
+ * Call it on a new loader, after st_loader_check_environment();
+ * st_loader_load() calls it where the caller has not.
+ */
+void st_loader_prepare(struct st_loader *l);
+
+/*
  * Checks the environment (root, BTF), opens the embedded program, sizes its
- * maps for c, loads it and writes the probe configurations. Meanwhile a
- * thread pays the kernel's wait for a first uprobe registration (see
- * warm_up() in uprobes.c); st_loader_close() joins it. Returns 0,
- * or a negative errno with a message for a person in err.
+ * maps for c, loads it and writes the probe configurations; the threads
+ * of st_loader_prepare() are joined here and by st_loader_close().
+ * Returns 0, or a negative errno with a message for a person in err.
  */
 int st_loader_load(struct st_loader *l, const struct st_compiled *c, char *err, size_t errlen);
 

@@ -8,52 +8,12 @@
 #include <bpf/libbpf.h>
 
 #include "discovery/kfuncs.h"
+#include "runtime/instance.h"
 #include "runtime/trampolines.h"
 #include "sidetrace.skel.h"
 
 /* The kernel's ENOTSUPP, which reaches user space unnamed. */
 #define ST_ENOTSUPP 524
-
-/* The instance's maps are the loaded object's: the same name, the same fd. */
-static int reuse_maps(const struct st_loader *l, struct sidetrace_bpf *inst)
-{
-	struct bpf_map *m, *own;
-	int err;
-
-	bpf_object__for_each_map(m, inst->obj)
-	{
-		own = bpf_object__find_map_by_name(l->skel->obj, bpf_map__name(m));
-		if (!own)
-			return -ENOENT;
-		err = bpf_map__reuse_fd(m, bpf_map__fd(own));
-		if (err)
-			return err;
-	}
-	return 0;
-}
-
-/* Only the program named as prog is loaded, for func. */
-static int only_prog(struct sidetrace_bpf *inst, const struct bpf_program *prog, const char *func,
-		     struct bpf_program **mine)
-{
-	struct bpf_program *p;
-	bool on;
-	int err;
-
-	*mine = NULL;
-	bpf_object__for_each_program(p, inst->obj)
-	{
-		on = !strcmp(bpf_program__name(p), bpf_program__name(prog));
-		err = bpf_program__set_autoload(p, on);
-		if (!err && on) {
-			*mine = p;
-			err = bpf_program__set_attach_target(p, 0, func);
-		}
-		if (err)
-			return err;
-	}
-	return *mine ? 0 : -ENOENT;
-}
 
 /* Why the kernel refused to load the instance, and what works instead. */
 static void load_failed(int ret, const char *kind, const char *func, char *err, size_t errlen)
@@ -85,19 +45,9 @@ int st_tramp_attach(struct st_loader *l, const struct bpf_program *prog, const c
 	struct bpf_link *link;
 	int ret;
 
-	inst = sidetrace_bpf__open();
-	if (!inst) {
-		ret = -errno;
-		snprintf(err, errlen, "cannot open the BPF program: %s", strerror(-ret));
-		return ret;
-	}
-	ret = reuse_maps(l, inst);
-	if (ret) {
-		snprintf(err, errlen, "cannot share the maps with the %s program: %s", kind,
-			 strerror(-ret));
-		goto cleanup;
-	}
-	ret = only_prog(inst, prog, func, &mine);
+	ret = st_instance_open(l, prog, &inst, &mine);
+	if (!ret)
+		ret = bpf_program__set_attach_target(mine, 0, func);
 	if (ret) {
 		snprintf(err, errlen, "cannot set up the %s program for %s: %s", kind, func,
 			 strerror(-ret));

@@ -20,6 +20,7 @@
 #include <bpf/libbpf.h>
 
 #include "runtime/uprobes.h"
+#include "util/thread.h"
 
 /* BPF_LINK_CREATE's attributes for attach type BPF_TRACE_UPROBE_MULTI. */
 struct st_uprobe_multi_attr {
@@ -165,18 +166,10 @@ static void *warm_up(void *arg)
 	return NULL;
 }
 
-/* The thread takes no signal: they are for the main thread's loop. */
 void st_warm_up_start(struct st_warm_up *w)
 {
-	sigset_t all, old;
-
 	w->held = false;
-	w->running = false;
-	sigfillset(&all);
-	if (pthread_sigmask(SIG_SETMASK, &all, &old))
-		return;
-	w->running = !pthread_create(&w->thread, NULL, warm_up, w);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	w->running = st_thread_start(&w->thread, warm_up, w);
 }
 
 void st_warm_up_join(struct st_warm_up *w)
