@@ -37,12 +37,12 @@ struct st_keyed_in {
 #define ST_KEYED_COMPACT (1U << ST_MAX_PLAIN_PARTS)
 
 /*
- * Writes key part k, pt, of a sidetrace_keyed probe's key at offset off
+ * Writes key part pt of a sidetrace_keyed probe's key at offset off
  * of its parts. -1 when the part does not fit or its string could not be
  * read (counted, and the fault-in armed).
  */
 static __always_inline int keyed_part(struct st_key_buf *key, __u64 off, struct st_keyed_in *in,
-				      const struct st_plain_part *pt, __u32 k)
+				      const struct st_plain_part *pt)
 {
 	__u32 a;
 	__u64 *dst;
@@ -60,7 +60,6 @@ static __always_inline int keyed_part(struct st_key_buf *key, __u64 off, struct 
 		dst = (__u64 *)((__u8 *)key + ST_KEY_HDR + off);
 		dst[0] = in->site;
 		dst[1] = in->v[a];
-		in->addr |= 1U << k;
 	} else {
 		if (off > ST_KEYED_KEY_MAX - ST_KEY_HDR - ST_STR_LEN)
 			return -1;
@@ -86,11 +85,11 @@ static __always_inline __u64 part_off(const struct st_plain_part *pt, __u32 comp
  * combination of parts before it.
  */
 __noinline int st_keyed_part(struct st_key_buf *key, struct st_keyed_in *in,
-			     const struct st_plain_part *pt, __u32 k, __u32 compact)
+			     const struct st_plain_part *pt, __u32 compact)
 {
 	if (!key || !in || !pt)
 		return -1;
-	return keyed_part(key, part_off(pt, compact), in, pt, k);
+	return keyed_part(key, part_off(pt, compact), in, pt);
 }
 
 /*
@@ -113,6 +112,34 @@ static __always_inline bool keyed_literal(struct st_keyed_in *in, const struct s
 }
 
 /*
+ * keyed_literal() for each string part of st, with the parts keyed by
+ * address marked in in->addr: whether all are literals. A global
+ * function: its loop is walked once, not once per state of the caller's.
+ */
+__noinline bool st_keyed_literals(struct st_keyed_in *in, const struct st_site_cfg *site,
+				  const struct st_plain_stmt *st)
+{
+	const struct st_plain_part *pt;
+	bool all = true;
+	__u32 k;
+
+	if (!in || !site || !st)
+		return false;
+	for (k = 0; k < ST_MAX_PLAIN_PARTS; k++) {
+		if (k >= st->nr_parts)
+			break;
+		pt = &st->parts[k];
+		if (pt->src != ST_P_STR)
+			continue;
+		if (keyed_literal(in, site, pt->a & (ST_MAX_LOADS - 1)))
+			in->addr |= 1U << k;
+		else
+			all = false;
+	}
+	return all;
+}
+
+/*
  * Writes the key parts of statement st, a sidetrace_keyed probe's, into
  * key (zero). String parts that are literals become struct st_ro_ref;
  * the others are read in place. The compact form is used when the map
@@ -131,31 +158,70 @@ static __always_inline int keyed_parts(struct st_key_buf *key, struct st_keyed_i
 				       const volatile struct st_map_cfg *mc)
 {
 	const struct st_plain_part *pt;
-	bool compact = mc->str_parts;
+	bool literals = st_keyed_literals(in, site, st);
+	bool compact = mc->str_parts && literals;
 	__u32 k;
 
-	for (k = 0; k < ST_MAX_PLAIN_PARTS; k++) {
-		if (k >= st->nr_parts)
-			break;
-		pt = &st->parts[k];
-		if (pt->src == ST_P_STR && !keyed_literal(in, site, pt->a & (ST_MAX_LOADS - 1)))
-			compact = false;
-	}
-	if (keyed_part(key, 0, in, &st->parts[0], 0))
+	if (keyed_part(key, 0, in, &st->parts[0]))
 		return -1;
 	if (st->nr_parts > 1) {
 		pt = &st->parts[1];
 		/* 8-aligned by the layout; the mask says so to the verifier. */
-		if (keyed_part(key, part_off(pt, compact) & ~7ULL, in, pt, 1))
+		if (keyed_part(key, part_off(pt, compact) & ~7ULL, in, pt))
 			return -1;
 	}
 	for (k = 2; k < ST_MAX_PLAIN_PARTS; k++) {
 		if (k >= st->nr_parts)
 			break;
-		if (st_keyed_part(key, in, &st->parts[k], k, compact))
+		if (st_keyed_part(key, in, &st->parts[k], compact))
 			return -1;
 	}
 	return in->addr | (compact ? ST_KEYED_COMPACT : 0);
+}
+
+/*
+ * The SDT values of a keyed probe's loads (integers, strings' addresses)
+ * into in->v, and which strings are kernel memory: 0, or -1 when one
+ * could not be read. Global functions: each loop is walked once, not
+ * once per state of the caller's.
+ */
+__noinline int st_keyed_args(struct pt_regs *ctx, const struct st_site_cfg *site,
+			     const struct st_probe_cfg *cfg, struct st_keyed_in *in)
+{
+	__u32 i, arg;
+
+	if (!ctx || !site || !cfg || !in)
+		return -1;
+	for (i = 0; i < ST_KEYED_MAX_LOADS; i++) {
+		if (i >= cfg->nr_loads)
+			break;
+		arg = cfg->loads[i].sdt_arg;
+		in->kernel |= (__u32)cfg->loads[i].kernel << i;
+		if (arg >= ST_MAX_SDT_ARGS ||
+		    sdt_arg_inline(ctx, &site->args[arg], (__u64 *)&in->v[i]))
+			return -1;
+	}
+	return 0;
+}
+
+/* The same from a tracepoint's record at base. */
+__noinline int st_keyed_fields(__u64 base, const struct st_site_cfg *site,
+			       const struct st_probe_cfg *cfg, struct st_keyed_in *in)
+{
+	__u32 i, arg;
+
+	if (!site || !cfg || !in)
+		return -1;
+	for (i = 0; i < ST_KEYED_MAX_LOADS; i++) {
+		if (i >= cfg->nr_loads)
+			break;
+		arg = cfg->loads[i].sdt_arg;
+		in->kernel |= (__u32)cfg->loads[i].kernel << i;
+		if (arg >= ST_MAX_SDT_ARGS ||
+		    st_tp_field(base, &site->args[arg], (__u64 *)&in->v[i]))
+			return -1;
+	}
+	return 0;
 }
 
 /* A keyed probe's event; tp: at a tracepoint, its fields read from the record. */
@@ -167,30 +233,20 @@ static __always_inline int keyed_event(void *ctx, bool tp)
 	const struct st_site_cfg *site;
 	struct st_keyed_in in = {};
 	struct st_key_buf key = {};
-	__u32 site_idx, probe, i, arg;
-	__u64 base;
+	__u32 site_idx, probe;
 	__s64 val;
 	int parts;
 
 	if (!cookie_cfg(ctx, &site_idx, &probe, &site, &cfg))
 		return 0;
-	base = tp ? rec_base(ctx) : 0;
 	st = &cfg->plain[0];
 	mc = map_cfg(st->map);
 	if (!mc)
 		return 0;
-	/* The SDT values (integers, strings' addresses), read inline. */
-	for (i = 0; i < ST_KEYED_MAX_LOADS; i++) {
-		if (i >= cfg->nr_loads)
-			break;
-		arg = cfg->loads[i].sdt_arg;
-		in.kernel |= (__u32)cfg->loads[i].kernel << i;
-		if (arg >= ST_MAX_SDT_ARGS ||
-		    (tp ? st_tp_field(base, &site->args[arg], (__u64 *)&in.v[i])
-			: sdt_arg_inline(ctx, &site->args[arg], (__u64 *)&in.v[i]))) {
-			count(probe, ST_C_ERR_USDT);
-			return 0;
-		}
+	if (tp ? st_keyed_fields(rec_base(ctx), site, cfg, &in)
+	       : st_keyed_args(ctx, site, cfg, &in)) {
+		count(probe, ST_C_ERR_USDT);
+		return 0;
 	}
 	in.ip = tp ? 0 : CTX_WORD(ctx, ST_PT_REGS_IP);
 	in.site = site->ro_site;
