@@ -86,7 +86,7 @@ static int measure(const char *name)
 int main(int argc, char **argv)
 {
 	static const char *const all[] = {
-		"sidetrace_count", "sidetrace_flat",  "sidetrace_keyed",
+		"sidetrace_count", "sidetrace_flat",  "sidetrace_keyed",    "sidetrace_keyed1",
 		"sidetrace_plain", "sidetrace_event", "sidetrace_fault_in",
 	};
 	int i, ret = 0;

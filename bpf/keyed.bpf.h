@@ -4,7 +4,10 @@
  * session whose keys fit on the BPF stack (ST_KEYED_KEY_MAX). The key is
  * built on the stack and each string is read straight into its key part:
  * no scratch, no copy, no second lookup to pass the key, and the first
- * two parts without a call (PERFORMANCE.md, Part 6).
+ * two parts without a call (PERFORMANCE.md, Part 6). sidetrace_keyed1 is
+ * the same for a key of one part and at most ST_KEYED1_MAX_LOADS loads,
+ * the commonest one-liner: its verifier steps are 4,304 against 7,390,
+ * which is start-up time.
  */
 #ifndef SIDETRACE_KEYED_BPF_H
 #define SIDETRACE_KEYED_BPF_H
@@ -155,22 +158,29 @@ __noinline bool st_keyed_literals(struct st_keyed_in *in, const struct st_site_c
 static __always_inline int keyed_parts(struct st_key_buf *key, struct st_keyed_in *in,
 				       const struct st_site_cfg *site,
 				       const struct st_plain_stmt *st,
-				       const volatile struct st_map_cfg *mc)
+				       const volatile struct st_map_cfg *mc, bool one)
 {
-	const struct st_plain_part *pt;
-	bool literals = st_keyed_literals(in, site, st);
-	bool compact = mc->str_parts && literals;
+	const struct st_plain_part *pt = &st->parts[0];
+	bool literals, compact;
 	__u32 k;
 
-	if (keyed_part(key, 0, in, &st->parts[0]))
+	if (one) {
+		literals =
+			pt->src != ST_P_STR || keyed_literal(in, site, pt->a & (ST_MAX_LOADS - 1));
+		in->addr = pt->src == ST_P_STR && literals;
+	} else {
+		literals = st_keyed_literals(in, site, st);
+	}
+	compact = mc->str_parts && literals;
+	if (keyed_part(key, 0, in, pt))
 		return -1;
-	if (st->nr_parts > 1) {
+	if (!one && st->nr_parts > 1) {
 		pt = &st->parts[1];
 		/* 8-aligned by the layout; the mask says so to the verifier. */
 		if (keyed_part(key, part_off(pt, compact) & ~7ULL, in, pt))
 			return -1;
 	}
-	for (k = 2; k < ST_MAX_PLAIN_PARTS; k++) {
+	for (k = 2; !one && k < ST_MAX_PLAIN_PARTS; k++) {
 		if (k >= st->nr_parts)
 			break;
 		if (st_keyed_part(key, in, &st->parts[k], compact))
@@ -180,52 +190,56 @@ static __always_inline int keyed_parts(struct st_key_buf *key, struct st_keyed_i
 }
 
 /*
- * The SDT values of a keyed probe's loads (integers, strings' addresses)
- * into in->v, and which strings are kernel memory: 0, or -1 when one
- * could not be read. Global functions: each loop is walked once, not
- * once per state of the caller's.
+ * The SDT values of a keyed probe's first max loads (integers, strings'
+ * addresses) into in->v, and which strings are kernel memory: 0, or -1
+ * when one could not be read; from a tracepoint's record at base when tp.
+ */
+static __always_inline int keyed_args(struct pt_regs *ctx, __u64 base, bool tp,
+				      const struct st_site_cfg *site,
+				      const struct st_probe_cfg *cfg, struct st_keyed_in *in,
+				      __u32 max)
+{
+	__u32 i, arg;
+
+	for (i = 0; i < max; i++) {
+		if (i >= cfg->nr_loads)
+			break;
+		arg = cfg->loads[i].sdt_arg;
+		in->kernel |= (__u32)cfg->loads[i].kernel << i;
+		if (arg >= ST_MAX_SDT_ARGS ||
+		    (tp ? st_tp_field(base, &site->args[arg], (__u64 *)&in->v[i])
+			: sdt_arg_inline(ctx, &site->args[arg], (__u64 *)&in->v[i])))
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * keyed_args() as global functions: each loop is walked once, not once
+ * per state of the caller's.
  */
 __noinline int st_keyed_args(struct pt_regs *ctx, const struct st_site_cfg *site,
 			     const struct st_probe_cfg *cfg, struct st_keyed_in *in)
 {
-	__u32 i, arg;
-
 	if (!ctx || !site || !cfg || !in)
 		return -1;
-	for (i = 0; i < ST_KEYED_MAX_LOADS; i++) {
-		if (i >= cfg->nr_loads)
-			break;
-		arg = cfg->loads[i].sdt_arg;
-		in->kernel |= (__u32)cfg->loads[i].kernel << i;
-		if (arg >= ST_MAX_SDT_ARGS ||
-		    sdt_arg_inline(ctx, &site->args[arg], (__u64 *)&in->v[i]))
-			return -1;
-	}
-	return 0;
+	return keyed_args(ctx, 0, false, site, cfg, in, ST_KEYED_MAX_LOADS);
 }
 
-/* The same from a tracepoint's record at base. */
 __noinline int st_keyed_fields(__u64 base, const struct st_site_cfg *site,
 			       const struct st_probe_cfg *cfg, struct st_keyed_in *in)
 {
-	__u32 i, arg;
-
 	if (!site || !cfg || !in)
 		return -1;
-	for (i = 0; i < ST_KEYED_MAX_LOADS; i++) {
-		if (i >= cfg->nr_loads)
-			break;
-		arg = cfg->loads[i].sdt_arg;
-		in->kernel |= (__u32)cfg->loads[i].kernel << i;
-		if (arg >= ST_MAX_SDT_ARGS ||
-		    st_tp_field(base, &site->args[arg], (__u64 *)&in->v[i]))
-			return -1;
-	}
-	return 0;
+	return keyed_args(NULL, base, true, site, cfg, in, ST_KEYED_MAX_LOADS);
 }
 
-/* A keyed probe's event; tp: at a tracepoint, its fields read from the record. */
-static __always_inline int keyed_event(void *ctx, bool tp)
+/*
+ * A keyed probe's event; tp: at a tracepoint, its fields read from the
+ * record; one: the key has one part and the probe at most
+ * ST_KEYED1_MAX_LOADS loads (sidetrace_keyed1).
+ */
+static __always_inline int keyed_event(void *ctx, bool tp, bool one)
 {
 	const volatile struct st_map_cfg *mc;
 	const struct st_plain_stmt *st;
@@ -235,7 +249,7 @@ static __always_inline int keyed_event(void *ctx, bool tp)
 	struct st_key_buf key = {};
 	__u32 site_idx, probe;
 	__s64 val;
-	int parts;
+	int parts, ret;
 
 	if (!cookie_cfg(ctx, &site_idx, &probe, &site, &cfg))
 		return 0;
@@ -243,8 +257,13 @@ static __always_inline int keyed_event(void *ctx, bool tp)
 	mc = map_cfg(st->map);
 	if (!mc)
 		return 0;
-	if (tp ? st_keyed_fields(rec_base(ctx), site, cfg, &in)
-	       : st_keyed_args(ctx, site, cfg, &in)) {
+	if (one)
+		ret = keyed_args(ctx, 0, false, site, cfg, &in, ST_KEYED1_MAX_LOADS);
+	else if (tp)
+		ret = st_keyed_fields(rec_base(ctx), site, cfg, &in);
+	else
+		ret = st_keyed_args(ctx, site, cfg, &in);
+	if (ret) {
 		count(probe, ST_C_ERR_USDT);
 		return 0;
 	}
@@ -252,7 +271,7 @@ static __always_inline int keyed_event(void *ctx, bool tp)
 	in.site = site->ro_site;
 	in.probe = probe;
 	in.ro_loads = cfg->ro_loads;
-	parts = keyed_parts(&key, &in, site, st, mc);
+	parts = keyed_parts(&key, &in, site, st, mc, one);
 	if (parts < 0)
 		return 0;
 	val = plain_value(st, in.v, probe);
@@ -266,7 +285,13 @@ static __always_inline int keyed_event(void *ctx, bool tp)
 SEC("uprobe")
 int sidetrace_keyed(void *ctx)
 {
-	return keyed_event(ctx, false);
+	return keyed_event(ctx, false, false);
+}
+
+SEC("uprobe")
+int sidetrace_keyed1(void *ctx)
+{
+	return keyed_event(ctx, false, true);
 }
 
 SEC("tracepoint")
@@ -274,7 +299,7 @@ int sidetrace_tp_keyed(void *ctx)
 {
 	if (other_process())
 		return 0;
-	return keyed_event(ctx, true);
+	return keyed_event(ctx, true, false);
 }
 #endif /* !ST_ENGINE_HOST: the in-process engine calls keyed_event() */
 

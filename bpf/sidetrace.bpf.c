@@ -40,7 +40,7 @@
  *   fentry.bpf.h       fentry:/fexit: fields, a kernel function's trampoline's arguments
  *   kernel.bpf.h       sidetrace_tp, _profile, _fentry, _fexit: kernel events' interpreter
  *   specialized.bpf.h  sidetrace_count, sidetrace_plain, sidetrace_flat
- *   keyed.bpf.h        sidetrace_keyed
+ *   keyed.bpf.h        sidetrace_keyed, sidetrace_keyed1 (a key of one part)
  *   fault_in.bpf.h     sidetrace_fault_in (sleepable)
  *   follow.bpf.h       sidetrace_fork, sidetrace_exit: -c's descendants
  */

@@ -154,18 +154,21 @@ semaphore_after_exit() { # sidetrace's environment assignments...
 	[[ "$plain" == *"@k[GET, 200]: "* ]]
 }
 
-@test "one keyed statement is served by sidetrace_keyed and agrees with the generic program" {
-	local stmt keyed
-	for stmt in '@k[args.method, args.status] = count();' '@p[args.path] = hist(args.latency_ns);' \
-		'@b[tid, args.path] = sum(args.bytes);' '@m[args.status] = max(args.latency_ns);' \
-		'@t[args.status, args.method, args.path] = count();'; do
+@test "one keyed statement is served by sidetrace_keyed (keyed1: one key part) and agrees with the generic program" {
+	local stmt keyed prog
+	for stmt in 'keyed @k[args.method, args.status] = count();' \
+		'keyed1 @p[args.path] = hist(args.latency_ns);' 'keyed @b[tid, args.path] = sum(args.bytes);' \
+		'keyed1 @m[args.status] = max(args.latency_ns);' 'keyed1 @c[pid] = count();' \
+		'keyed @t[args.status, args.method, args.path] = count();'; do
+		prog=${stmt%% *}
+		stmt=${stmt#* }
 		run -0 "$SIDETRACE" -d -e "side:$HTTPD:http:request { $stmt }"
-		[[ "${lines[1]}" == *", program keyed" ]]
+		[[ "${lines[1]}" == *", program $prog" ]]
 		run -0 st_httpd "side:$HTTPD:http:request { $stmt }"
-		keyed=$(sed 's/@b\[[0-9]*,/@b[TID,/' <<<"$output" | sort)
-		[[ "$keyed" == *"@"[kpbmt]"["* ]]
+		keyed=$(sed 's/@b\[[0-9]*,/@b[TID,/; s/@c\[[0-9]*\]/@c[PID]/' <<<"$output" | sort)
+		[[ "$keyed" == *"@"[kpbmtc]"["* ]]
 		run -0 st_httpd "side:$HTTPD:http:request /args.status >= 0/ { $stmt }"
-		[ "$(sed 's/@b\[[0-9]*,/@b[TID,/' <<<"$output" | sort)" = "$keyed" ]
+		[ "$(sed 's/@b\[[0-9]*,/@b[TID,/; s/@c\[[0-9]*\]/@c[PID]/' <<<"$output" | sort)" = "$keyed" ]
 	done
 	# A session whose largest key does not fit the program's stack (three
 	# strings, 200 bytes) is served by sidetrace_plain.

@@ -113,7 +113,7 @@ side:$HTTPD:http:request
     n: s32
     what: string" ]
 	run -0 env -u LD_LIBRARY_PATH "$SIDETRACE" -d -e 'side:libsidetrace_ldtest:listfix:op { @[args.what] = sum(args.n); }'
-	[ "${lines[1]}" = "side:libsidetrace_ldtest:listfix:op  1 site, 2 of 16 loads, 5 of 128 instructions, program keyed" ]
+	[ "${lines[1]}" = "side:libsidetrace_ldtest:listfix:op  1 site, 2 of 16 loads, 5 of 128 instructions, program keyed1" ]
 }
 
 @test "a system library by name: libstdc++'s probes, listed as readelf shows them and traced system-wide" {

@@ -124,10 +124,13 @@ struct st_shm_hdr *st_host_hdr(void)
 	return st_eng.hdr;
 }
 
-/* sidetrace_keyed's body (keyed.bpf.h): the key on the stack, no scratch. */
+/*
+ * sidetrace_keyed's body (keyed.bpf.h): the key on the stack, no scratch;
+ * sidetrace_keyed1's too (a smaller program for the verifier only).
+ */
 void st_prog_keyed(void *ctx)
 {
-	keyed_event(ctx, false);
+	keyed_event(ctx, false, false);
 }
 
 /* sidetrace_event's body (interp.bpf.h) but for the stacks, which the engine refuses. */

@@ -139,6 +139,7 @@ enum st_prog {
 	ST_PROG_COUNT, /* uprobes that only count */
 	ST_PROG_FLAT, /* plain statements, integers into maps without keys */
 	ST_PROG_KEYED, /* one plain statement into a keyed map */
+	ST_PROG_KEYED1, /* the same, a key of one part (sidetrace_keyed1) */
 	ST_PROG_PLAIN, /* plain statements, no stack machine */
 	ST_PROG_EVENT, /* the stack machine */
 	ST_PROG_TP, /* a tracepoint's stack machine */

@@ -243,8 +243,13 @@ enum st_prog st_compiled_prog(const struct st_compiled_probe *p)
 		return tp ? ST_PROG_TP_COUNT : ST_PROG_COUNT;
 	if (p->flat && !tp)
 		return ST_PROG_FLAT;
+	if (p->keyed && tp)
+		return ST_PROG_TP_KEYED;
+	/* A smaller program verifies sooner: a third of the start-up here. */
+	if (p->keyed && p->cfg.plain[0].nr_parts == 1 && p->cfg.nr_loads <= ST_KEYED1_MAX_LOADS)
+		return ST_PROG_KEYED1;
 	if (p->keyed)
-		return tp ? ST_PROG_TP_KEYED : ST_PROG_KEYED;
+		return ST_PROG_KEYED;
 	if (p->plain)
 		return tp ? ST_PROG_TP_PLAIN : ST_PROG_PLAIN;
 	return tp ? ST_PROG_TP : ST_PROG_EVENT;
@@ -256,6 +261,7 @@ const char *st_prog_name(enum st_prog prog)
 		[ST_PROG_COUNT] = "count",
 		[ST_PROG_FLAT] = "flat",
 		[ST_PROG_KEYED] = "keyed",
+		[ST_PROG_KEYED1] = "keyed1",
 		[ST_PROG_PLAIN] = "plain",
 		[ST_PROG_EVENT] = "interpreter",
 		[ST_PROG_TP] = "tracepoint interpreter",

@@ -58,6 +58,7 @@ void *st_inproc_program(const struct st_inproc *ip, const struct st_compiled *c,
 	struct st_ip_event *events;
 	struct st_probe_cfg *cfgs;
 	struct st_ip_prog *p;
+	enum st_prog prog;
 	uint32_t i;
 
 	size = sizeof(*p) + c->nr_maps * sizeof(struct st_map_cfg) +
@@ -87,8 +88,10 @@ void *st_inproc_program(const struct st_inproc *ip, const struct st_compiled *c,
 		snprintf(events[i].name, sizeof(events[i].name), "%s", ev->name);
 		events[i].nr_fields = ev->nr_fields;
 		events[i].variadic = ev->variadic;
-		events[i].run = st_compiled_prog(&c->probes[i]) == ST_PROG_KEYED ? ST_IP_RUN_KEYED
-										 : ST_IP_RUN_EVENT;
+		prog = st_compiled_prog(&c->probes[i]);
+		/* The engine runs keyed_event() whole for both keyed programs. */
+		events[i].run = prog == ST_PROG_KEYED || prog == ST_PROG_KEYED1 ? ST_IP_RUN_KEYED
+										: ST_IP_RUN_EVENT;
 	}
 	*len = size;
 	return p;

@@ -183,6 +183,7 @@ void st_loader_main_progs(const struct st_loader *l, struct bpf_program *progs[S
 	progs[ST_PROG_COUNT] = l->skel->progs.sidetrace_count;
 	progs[ST_PROG_FLAT] = l->skel->progs.sidetrace_flat;
 	progs[ST_PROG_KEYED] = l->skel->progs.sidetrace_keyed;
+	progs[ST_PROG_KEYED1] = l->skel->progs.sidetrace_keyed1;
 	progs[ST_PROG_PLAIN] = l->skel->progs.sidetrace_plain;
 	progs[ST_PROG_EVENT] = l->skel->progs.sidetrace_event;
 	progs[ST_PROG_TP] = l->skel->progs.sidetrace_tp;
@@ -216,13 +217,20 @@ static bool serves_some(const struct st_loader *l, const struct st_compiled *c,
 	return false;
 }
 
-static void *prepare(void *arg)
+static void *open_object(void *arg)
+{
+	struct st_loader_prep *p = arg;
+
+	p->skel = sidetrace_bpf__open();
+	p->err = p->skel ? 0 : -errno;
+	return NULL;
+}
+
+static void *probe_multi(void *arg)
 {
 	struct st_loader_prep *p = arg;
 
 	p->multi = st_uprobe_multi_supported();
-	p->skel = sidetrace_bpf__open();
-	p->err = p->skel ? 0 : -errno;
 	return NULL;
 }
 
@@ -243,17 +251,23 @@ void st_loader_prepare(struct st_loader *l)
 	reset(l);
 	l->prep.started = true;
 	st_warm_up_start(&l->warm_up);
-	l->prep.running = st_thread_start(&l->prep.thread, prepare, &l->prep);
-	if (!l->prep.running)
-		prepare(&l->prep);
+	/* Where a thread cannot start, the work is done at once. */
+	l->prep.opening = st_thread_start(&l->prep.open, open_object, &l->prep);
+	if (!l->prep.opening)
+		open_object(&l->prep);
+	l->prep.probing = st_thread_start(&l->prep.multi_probe, probe_multi, &l->prep);
+	if (!l->prep.probing)
+		probe_multi(&l->prep);
 }
 
 /* Waits for st_loader_prepare(): the object is then l's (once). */
 static void prep_join(struct st_loader *l)
 {
-	if (l->prep.running)
-		pthread_join(l->prep.thread, NULL);
-	l->prep.running = false;
+	if (l->prep.opening)
+		pthread_join(l->prep.open, NULL);
+	if (l->prep.probing)
+		pthread_join(l->prep.multi_probe, NULL);
+	l->prep.opening = l->prep.probing = false;
 	if (!l->prep.skel)
 		return;
 	l->skel = l->prep.skel;

@@ -39,11 +39,11 @@ struct st_site_gen {
 	struct st_target_set targets; /* holds the events */
 };
 
-/* What st_loader_prepare()'s thread does while the caller compiles. */
+/* What st_loader_prepare()'s threads do while the caller compiles. */
 struct st_loader_prep {
-	pthread_t thread;
+	pthread_t open, multi_probe;
 	bool started; /* st_loader_prepare() ran */
-	bool running; /* thread is to be joined */
+	bool opening, probing; /* the threads to be joined */
 	struct sidetrace_bpf *skel; /* the embedded object opened, or NULL: */
 	int err; /* why not */
 	bool multi; /* st_uprobe_multi_supported() */
