@@ -55,3 +55,17 @@ setup() {
 	run -0 "$SIDETRACE" -lv "uretprobe:$APPBIN:main.work"
 	[ "${lines[1]}" = "    retval: s64" ]
 }
+
+@test "a function by its package's import path: internal/poll.(*FD).Write, its slice's length" {
+	# The program's one Printf is one write of its line and newline.
+	run -0 timeout 60 "$SIDETRACE" -c "$APPBIN 10" -e "
+		uprobe:$APPBIN:internal/poll.(*FD).Write { @w = count(); @bytes = sum(args.p); }"
+	echo "$output"
+	local line
+	line=$(grep '^calls ' <<<"$output")
+	grep -qx '@w: 1' <<<"$output"
+	grep -qx "@bytes: $((${#line} + 1))" <<<"$output"
+	run -0 "$SIDETRACE" -lv "uprobe:$APPBIN:internal/poll.(*FD).Write"
+	[ "${lines[0]}" = "uprobe:$APPBIN:internal/poll.(*FD).Write" ]
+	[ "${lines[1]}" = "    fd: pointer" ]
+}

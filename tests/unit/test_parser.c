@@ -81,6 +81,17 @@ static void test_probes(void)
 		   p->clauses[4].points[0].interval_ns == 250000000ull,
 	   "probes: intervals in ns");
 	st_program_free(p);
+	/* A Go function by its import path; a filter after a blank. */
+	p = parse("go names", "uprobe:./app:net/http.(*conn).serve /pid == 1/ { }\n"
+			      "kprobe:vfs_read/pid == 1/ { }");
+	if (!p)
+		return;
+	pr = &p->clauses[0].points[0];
+	ok(!strcmp(pr->event, "net/http.(*conn).serve") && p->clauses[0].filter,
+	   "probes: a Go function's import path is part of its name");
+	ok(!strcmp(p->clauses[1].points[0].event, "vfs_read") && p->clauses[1].filter,
+	   "probes: a kernel function ends at a '/'");
+	st_program_free(p);
 }
 
 static void test_statements(void)

@@ -420,12 +420,16 @@ static char *event_word(struct st_lexer *lx, const struct st_probe_kind *k, cons
 /*
  * After uprobe:TARGET: the function, up to what ends a probe. A C++ name
  * may hold "::" and a signature ("Calc::add(int)"); one with blanks is
- * quoted ("Calc::add(long, long)"). "+OFFSET" stays in it.
+ * quoted ("Calc::add(long, long)"). A Go name holds its package's import
+ * path ("net/http.(*conn).serve"): in a program's function a '/' is part
+ * of the name, and a filter after it is set apart by a blank, as
+ * bpftrace's grammar has it; a kernel function ends at a '/'. "+OFFSET"
+ * stays in it.
  */
 static int lex_function(struct st_lexer *lx, const struct st_probe_kind *k,
 			struct st_attach_point *p)
 {
-	static const char stop[] = ",{}/";
+	const char *stop = k->args == ST_ARGS_DWARF ? ",{}" : ",{}/";
 
 	if (peek(lx, 0) != ':')
 		return fail(lx, lx->pos, "expected ':' before the function (%s)", k->syntax);
