@@ -5,7 +5,8 @@
 #    USDT probe and on a DWARF uprobe with an argument by name; the Go
 #    binary's uprobe for sidetrace alone (bpftrace reads its args wrong);
 #  - the peak RSS and time of reading DWARF: `-lv` of one function and of
-#    every st_* function of sidetrace's own binary (built with -g).
+#    many, in sidetrace's own binary (built with -g) and in a large Go
+#    binary, and launch to attached on that one.
 # Medians of REPEAT runs; ratios are sidetrace / bpftrace (lower is better).
 set -eu
 cd "$(dirname "$0")/.."
@@ -43,9 +44,20 @@ if command -v go > /dev/null; then
 	s=$(startup Attaching "$ST" -e "uprobe:$B/go_app:main.work { @ = sum(args.n); }")
 	echo "uprobe: Go main.work, args.n        $(awk '{ printf "%8.1f ms, %d KiB", $1 * 1000, $2 }' <<<"$s")"
 fi
-# Reading DWARF: one function, then every function of sidetrace's own
-# binary (built with -g), peak RSS and time of -lv.
-for pat in st_compile 'st_*'; do
-	/usr/bin/time -f '%M %e' "$ST" -lv "uprobe:$ST:$pat" > "$B/lv.txt" 2> "$B/rss.txt" || true
-	echo "-lv 'uprobe:sidetrace:$pat' ($(grep -c '^uprobe:' "$B/lv.txt") functions, $(du -h "$ST" | cut -f1)): $(tail -1 "$B/rss.txt" | awk '{ printf "%d KiB peak RSS, %.2f s", $1, $2 }')"
-done
+# Reading DWARF, peak RSS and time of -lv: one function, then many, of
+# sidetrace's own binary (built with -g) and of a large one with
+# compressed DWARF, Go's own go command built from the GOROOT sources
+# Debian ships (Pixie reports 100-150 MB spikes indexing such binaries).
+lv() { # binary pattern
+	/usr/bin/time -f '%M %e' "$ST" -lv "uprobe:$1:$2" > "$B/lv.txt" 2> "$B/rss.txt" || true
+	echo "-lv 'uprobe:$(basename "$1"):$2' ($(grep -c '^uprobe:' "$B/lv.txt") functions, $(du -h "$1" | cut -f1)): $(tail -1 "$B/rss.txt" | awk '{ printf "%d KiB peak RSS, %.2f s", $1, $2 }')"
+}
+lv "$ST" st_compile
+lv "$ST" 'st_*'
+if command -v go > /dev/null && [ -d "$(go env GOROOT)/src/cmd/go" ]; then
+	HOME=$B GOCACHE=$B/gocache go build -o "$B/gocmd" cmd/go
+	lv "$B/gocmd" cmd/go/internal/load.PackagesAndErrors
+	lv "$B/gocmd" 'cmd/go/internal/work.*'
+	s=$(startup Attaching "$ST" -e "uprobe:$B/gocmd:cmd/go/internal/load.PackagesAndErrors { @ = count(); }")
+	echo "uprobe: go command (large Go binary)  $(awk '{ printf "%8.1f ms, %d KiB", $1 * 1000, $2 }' <<<"$s")"
+fi
