@@ -23,12 +23,14 @@
 #include <side/abi/type-description.h>
 
 #include "discovery/dwarf.h"
+#include "discovery/dwarf_inflate.h"
 #include "discovery/dwarf_int.h"
 #include "discovery/sdt_args.h"
 #include "discovery/side_desc.h"
 
 struct st_dwarf {
 	Dwarf *dw;
+	struct st_inflated inflated; /* dw's sections, when they were compressed */
 	Dwarf_CFI *cfi; /* the object's own .eh_frame */
 	int debug_fd; /* separate debug info, or -1 */
 	Elf *debug_elf;
@@ -89,7 +91,13 @@ struct st_dwarf *st_dwarf_open(struct st_elf *e, const char *path)
 	if (!d)
 		return NULL;
 	d->debug_fd = -1;
-	d->dw = dwarf_begin_elf(e->elf, DWARF_C_READ, NULL);
+	if (!st_dwarf_inflate(e, &d->inflated)) {
+		d->dw = dwarf_begin_elf(d->inflated.elf, DWARF_C_READ, NULL);
+		if (!d->dw)
+			st_dwarf_inflated_free(&d->inflated);
+	}
+	if (!d->dw)
+		d->dw = dwarf_begin_elf(e->elf, DWARF_C_READ, NULL);
 	if (!d->dw) {
 		d->debug_fd = debug_file(e->elf, path);
 		if (d->debug_fd >= 0)
@@ -111,6 +119,7 @@ void st_dwarf_close(struct st_dwarf *d)
 		dwarf_cfi_end(d->cfi);
 	if (d->dw)
 		dwarf_end(d->dw);
+	st_dwarf_inflated_free(&d->inflated);
 	if (d->debug_fd >= 0)
 		close(d->debug_fd);
 	free(d);

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A binary's compressed DWARF (SHF_COMPRESSED, zlib: Go compresses its
+ * DWARF, so does gcc -gz) inflated by two threads into an in-memory ELF
+ * of its debug sections alone, for libdw. libdw's dwarf_begin_elf()
+ * inflates every debug section, one after another, whatever is asked
+ * for: on a 15 MB Go binary that was 82% of the time to attach to one
+ * of its functions (docs/PERFORMANCE.md, Part 9).
+ */
+#ifndef SIDETRACE_DWARF_INFLATE_H
+#define SIDETRACE_DWARF_INFLATE_H
+
+#include <stddef.h>
+
+#include <libelf.h>
+
+struct st_elf;
+
+struct st_inflated {
+	unsigned char *image; /* an ELF of the debug sections */
+	size_t size;
+	Elf *elf; /* over image */
+};
+
+/*
+ * Inflates e's debug sections into out. 0; -ENOENT when too little is
+ * compressed to be worth it, or the compression is not zlib's; another
+ * negative errno when a section is corrupt or memory is short. On any
+ * error out is empty and e->elf is read as it is.
+ */
+int st_dwarf_inflate(const struct st_elf *e, struct st_inflated *out);
+
+void st_dwarf_inflated_free(struct st_inflated *in);
+
+#endif /* SIDETRACE_DWARF_INFLATE_H */
