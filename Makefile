@@ -102,6 +102,7 @@ UNIT_USES_test_escape := util
 UNIT_USES_test_http_head := util
 UNIT_USES_test_lazy_lib := util
 UNIT_USES_test_grow := util
+UNIT_USES_test_dwarf_inflate := discovery util
 UNIT_USES_test_compact_keys := runtime compile lang discovery output util
 # The collector objects test $(1) links: its components and common/.
 unit_objs = $(if $(filter undefined,$(origin UNIT_USES_$(1))),$(ST_LIB_OBJS),\

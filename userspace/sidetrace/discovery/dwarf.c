@@ -91,7 +91,7 @@ struct st_dwarf *st_dwarf_open(struct st_elf *e, const char *path)
 	if (!d)
 		return NULL;
 	d->debug_fd = -1;
-	if (!st_dwarf_inflate(e, &d->inflated)) {
+	if (!st_dwarf_inflate(e, ST_DWARF_INFLATE_MIN, &d->inflated)) {
 		d->dw = dwarf_begin_elf(d->inflated.elf, DWARF_C_READ, NULL);
 		if (!d->dw)
 			st_dwarf_inflated_free(&d->inflated);

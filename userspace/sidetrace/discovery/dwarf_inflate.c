@@ -12,8 +12,6 @@
 #include "discovery/elf.h"
 #include "util/thread.h"
 
-/* Below this much compressed DWARF, libdw's own inflating costs less than a thread. */
-#define ST_INFLATE_MIN (256 * 1024)
 /* Debug sections copied, at most (DWARF 5 has about 20). */
 #define ST_INFLATE_MAX_SCNS 32
 /* zlib's largest ratio is about 1032:1: a header that claims more is corrupt. */
@@ -188,7 +186,7 @@ static void write_headers(const struct st_elf *e, const struct jobs *js, size_t 
 	}
 }
 
-int st_dwarf_inflate(const struct st_elf *e, struct st_inflated *out)
+int st_dwarf_inflate(const struct st_elf *e, size_t min, struct st_inflated *out)
 {
 	size_t compressed = 0, strtab_len, shoff;
 	struct jobs *js = calloc(1, sizeof(*js));
@@ -200,7 +198,7 @@ int st_dwarf_inflate(const struct st_elf *e, struct st_inflated *out)
 	if (!js)
 		return -ENOMEM;
 	ret = find_jobs(e, js, &compressed);
-	if (!ret && compressed < ST_INFLATE_MIN)
+	if (!ret && (!compressed || compressed < min))
 		ret = -ENOENT;
 	if (!ret)
 		qsort(js->job, js->nr, sizeof(js->job[0]), by_len_desc);

@@ -16,6 +16,9 @@
 
 struct st_elf;
 
+/* Below this much compressed DWARF, libdw's own inflating costs less than a thread. */
+#define ST_DWARF_INFLATE_MIN (256 * 1024)
+
 struct st_inflated {
 	unsigned char *image; /* an ELF of the debug sections */
 	size_t size;
@@ -23,12 +26,13 @@ struct st_inflated {
 };
 
 /*
- * Inflates e's debug sections into out. 0; -ENOENT when too little is
- * compressed to be worth it, or the compression is not zlib's; another
- * negative errno when a section is corrupt or memory is short. On any
- * error out is empty and e->elf is read as it is.
+ * Inflates e's debug sections into out. 0; -ENOENT when fewer than min
+ * bytes are compressed (ST_DWARF_INFLATE_MIN: not worth it), or the
+ * compression is not zlib's; another negative errno when a section is
+ * corrupt or memory is short. On any error out is empty and e->elf is
+ * read as it is.
  */
-int st_dwarf_inflate(const struct st_elf *e, struct st_inflated *out);
+int st_dwarf_inflate(const struct st_elf *e, size_t min, struct st_inflated *out);
 
 void st_dwarf_inflated_free(struct st_inflated *in);
 
