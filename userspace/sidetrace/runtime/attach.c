@@ -237,8 +237,8 @@ cleanup:
  */
 static int arm_dynamic(struct st_loader *l, const struct st_compiled *c, char *err, size_t errlen)
 {
+	int fd = bpf_map__fd(l->skel->maps.st_fault_armed), ret;
 	uint32_t i, j, mask;
-	int fd = -1, ret;
 
 	for (i = 0; i < c->nr_probes; i++) {
 		const struct st_probe_cfg *cfg = &c->probes[i].cfg;
@@ -251,7 +251,6 @@ static int arm_dynamic(struct st_loader *l, const struct st_compiled *c, char *e
 				mask |= 1U << j;
 		if (!mask || !st_fault_in_prog(l))
 			continue;
-		fd = bpf_map__fd(l->skel->maps.st_fault_armed);
 		if (bpf_map_update_elem(fd, &i, &mask, BPF_ANY)) {
 			ret = -errno;
 			snprintf(err, errlen, "cannot arm the fault-in of %s: %s",
@@ -259,8 +258,6 @@ static int arm_dynamic(struct st_loader *l, const struct st_compiled *c, char *e
 			return ret;
 		}
 	}
-	if (fd < 0)
-		return 0;
 	ret = st_loader_poll_fault_in(l, c, err, errlen);
 	return ret < 0 ? ret : 0;
 }

@@ -21,10 +21,10 @@ int st_inproc_memory(struct st_inproc *ip, int *memfd);
  * The program for ip's process (the probes ip->served names their
  * events), len bytes of malloc()ed memory, or NULL.
  */
-/* The probes' events in a program that st_inproc_program() made (inproc_abi.h's layout). */
-struct st_ip_event *st_inproc_program_events(void *prog);
-
 void *st_inproc_program(const struct st_inproc *ip, const struct st_compiled *c, bool deferred,
 			size_t *len);
+
+/* The probes' events in a program that st_inproc_program() made (inproc_abi.h's layout). */
+struct st_ip_event *st_inproc_program_events(void *prog);
 
 #endif /* SIDETRACE_RUNTIME_INPROC_PROG_H */
