@@ -4,8 +4,11 @@
  * relocations, stapsdt notes, SDT arguments, SIDE descriptions) on any
  * bytes, then `list` rendering it as text and JSON; then its functions
  * (symbols, DWARF parameters and return values, RET instructions) as
- * uprobe: and uretprobe: probes, rendered as -lv shows them. The input is written
- * to a memfd that discovery opens by its /proc/self/fd path.
+ * uprobe: and uretprobe: probes, rendered as -lv shows them; then its
+ * compressed DWARF inflated however little there is (discovery only does
+ * past ST_DWARF_INFLATE_MIN) and the units of the ELF made read by libdw.
+ * The input is written to a memfd that discovery opens by its
+ * /proc/self/fd path.
  */
 #define _GNU_SOURCE
 #include <stdint.h>
@@ -14,7 +17,11 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <elfutils/libdw.h>
+
 #include "discovery/discovery.h"
+#include "discovery/dwarf_inflate.h"
+#include "discovery/elf.h"
 #include "discovery/functions.h"
 #include "output/events_print.h"
 
@@ -45,6 +52,33 @@ static void print_probes(const struct st_event_list *l)
 		st_probe_print_text(devnull, &l->events[i], true);
 }
 
+/* Inflates the DWARF, if compressed, and walks its units' first DIEs. */
+static void inflate(void)
+{
+	Dwarf_Off off = 0, next;
+	struct st_inflated in;
+	struct st_elf e;
+	char err[256];
+	Dwarf_Die cu;
+	Dwarf *dw;
+	size_t hdr;
+
+	if (st_elf_open(path, &e, err, sizeof(err)))
+		return;
+	if (!st_dwarf_inflate(&e, 1, &in)) {
+		dw = dwarf_begin_elf(in.elf, DWARF_C_READ, NULL);
+		while (dw && !dwarf_nextcu(dw, off, &next, &hdr, NULL, NULL, NULL)) {
+			if (dwarf_offdie(dw, off + hdr, &cu))
+				dwarf_diename(&cu);
+			off = next;
+		}
+		if (dw)
+			dwarf_end(dw);
+		st_dwarf_inflated_free(&in);
+	}
+	st_elf_close(&e);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct st_event_list l = {0};
@@ -64,5 +98,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!st_discover_functions(path, "*", ST_VIEW_URETPROBE, &l, err, sizeof(err)))
 		print_probes(&l);
 	st_event_list_free(&l);
+	inflate();
 	return 0;
 }
