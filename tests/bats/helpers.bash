@@ -118,3 +118,20 @@ wait_attached() { # file [marker]
 	done
 	return 1
 }
+
+# Waits until a background child, signalled to end, has ended (a zombie
+# or gone), at most 120 s; then reaps it. Fails naming it otherwise, so
+# that a session that hangs says whose it is.
+wait_exit() { # pid name
+	local i state
+	for i in $(seq 1200); do
+		state=$(awk '{ print $3 }' "/proc/$1/stat" 2> /dev/null || true)
+		if [ -z "$state" ] || [ "$state" = Z ]; then
+			wait "$1" || true
+			return 0
+		fi
+		sleep 0.1
+	done
+	echo "$2 (pid $1) has not exited 120 s after its signal" >&2
+	return 1
+}

@@ -56,7 +56,8 @@ setup() {
 	# CI run waited 15 minutes): SIGTERM ends it the same way.
 	kill -INT $st
 	kill -TERM $bt
-	wait $st $bt || true
+	wait_exit $st sidetrace
+	wait_exit $bt bpftrace
 	cat "$BATS_TEST_TMPDIR/st.txt" "$BATS_TEST_TMPDIR/bt.txt" "$BATS_TEST_TMPDIR/bench.txt"
 	grep -q 'number of transactions actually processed: 1000/1000' "$BATS_TEST_TMPDIR/bench.txt"
 	# TPC-B: BEGIN; UPDATE accounts; SELECT abalance; UPDATE tellers; UPDATE branches; INSERT; END;
