@@ -39,9 +39,7 @@ setup_file() {
 }
 
 setup() {
-	# A file of its own: a previous test's uprobes on the file may still be
-	# going away (in the background, after its session ended); a child
-	# forked meanwhile can meet a breakpoint whose uprobe is gone (issue 23).
+	# A file of its own, that no earlier test's session has probed.
 	APPBIN="$BATS_TEST_TMPDIR/fork_app"
 	cp "$BATS_FILE_TMPDIR/fork_app" "$APPBIN"
 	PROG="side:$APPBIN:fk:tick { @[args.who] = count(); @t[tid] = count(); }"

@@ -431,14 +431,13 @@ static void trace_fini(struct trace *t)
 		st_program_free(t->prog);
 	st_target_set_free(&t->targets);
 	free(t->text);
+	/* The output is complete: its reader need not wait for the detach. */
 	if (t->out != stdout)
 		fclose(t->out);
-	/*
-	 * Also after a failed load, which may have set up part of it. The
-	 * output is complete: the kernel's unregistration is left to a child,
-	 * forked last, as every page written after a fork is copied.
-	 */
-	st_loader_close_in_background(&t->loader);
+	else
+		fflush(stdout);
+	/* Also after a failed load, which may have set up part of it. */
+	st_loader_close(&t->loader);
 }
 
 int st_cmd_trace(int argc, char **argv)

@@ -576,12 +576,7 @@ void st_loader_close(struct st_loader *l)
 	prep_join(l);
 	st_warm_up_join(&l->warm_up);
 	st_fault_in_close(l);
-	if (l->warm_up.held)
-		close(l->warm_up.fd);
-	for (i = 0; i < l->nr_links; i++)
-		bpf_link__destroy(l->links[i]);
-	for (i = 0; i < l->nr_link_fds; i++)
-		close(l->link_fds[i]);
+	st_detach_all(l->links, l->nr_links, l->link_fds, l->nr_link_fds, &l->warm_up);
 	free(l->links);
 	free(l->link_fds);
 	free(l->fault_in_on);
@@ -597,29 +592,4 @@ void st_loader_close(struct st_loader *l)
 	st_ro_strings_close(&l->ro);
 	sidetrace_bpf__destroy(l->skel);
 	reset(l);
-}
-
-void st_loader_close_in_background(struct st_loader *l)
-{
-	uint32_t i, n = 0;
-	int *fds, handle = -1;
-
-	/* The agent's socket is not the detach child's to hold. */
-	st_inproc_close(l->inproc);
-	l->inproc = NULL;
-	st_warm_up_join(&l->warm_up);
-	fds = calloc(l->nr_links + l->nr_link_fds + 1, sizeof(*fds));
-	if (fds) {
-		for (i = 0; i < l->nr_links; i++)
-			fds[n++] = bpf_link__fd(l->links[i]);
-		for (i = 0; i < l->nr_link_fds; i++)
-			fds[n++] = l->link_fds[i];
-		if (l->warm_up.held)
-			fds[n++] = l->warm_up.fd;
-		handle = st_detach_in_background(fds, n);
-		free(fds);
-	}
-	/* Our copies go first: the child's are then the last references. */
-	st_loader_close(l);
-	st_detach_release(handle);
 }

@@ -203,15 +203,11 @@ int st_loader_map_err(const struct st_loader *l);
  */
 void st_loader_stop(const struct st_loader *l, bool settle);
 
-/* Detaches and unloads everything; l may be partly set up. */
-void st_loader_close(struct st_loader *l);
-
 /*
- * The same for a session whose output is complete: the uprobes are
- * unregistered by a child process after this returns (semaphores drop to
- * 0 some ms later), so that the caller can exit without waiting for the
- * kernel. Not for serve, which promises them detached when it exits.
+ * Detaches and unloads everything; l may be partly set up. Returns once
+ * the kernel has unregistered every probe: no enable word counts the
+ * session any more, in any process.
  */
-void st_loader_close_in_background(struct st_loader *l);
+void st_loader_close(struct st_loader *l);
 
 #endif /* SIDETRACE_LOADER_H */

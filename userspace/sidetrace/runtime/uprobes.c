@@ -5,10 +5,8 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <linux/perf_event.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -179,68 +177,49 @@ void st_warm_up_join(struct st_warm_up *w)
 	w->running = false;
 }
 
-static int cmp_int(const void *a, const void *b)
-{
-	return *(const int *)a - *(const int *)b;
-}
+/* What a session holds, taken one at a time by the workers. */
+struct detach_work {
+	struct bpf_link **links;
+	uint32_t nr_links;
+	const int *fds;
+	uint32_t nr_fds;
+	int warm_up_fd; /* -1: none */
+	uint32_t next;
+};
 
-/* Closes every fd but keep[0..n), sorted. */
-static void close_all_but(const int *keep, uint32_t n)
+static void *detach_worker(void *arg)
 {
-	unsigned int lo = 0, fd;
+	struct detach_work *w = arg;
 	uint32_t i;
 
-	for (i = 0; i <= n; i++) {
-		unsigned int hi = i < n ? (unsigned int)keep[i] : ~0U;
-
-		if (hi > lo && close_range(lo, hi - 1, 0))
-			/* Kernels before 5.9: one by one, as far as fds usually go. */
-			for (fd = lo; fd < hi && fd < 65536; fd++)
-				close(fd);
-		lo = hi + 1;
+	while ((i = __atomic_fetch_add(&w->next, 1, __ATOMIC_RELAXED)) <= w->nr_links + w->nr_fds) {
+		if (i < w->nr_links)
+			bpf_link__destroy(w->links[i]);
+		else if (i < w->nr_links + w->nr_fds)
+			close(w->fds[i - w->nr_links]);
+		else if (w->warm_up_fd >= 0)
+			close(w->warm_up_fd);
 	}
+	return NULL;
 }
 
-int st_detach_in_background(const int *fds, uint32_t n)
+void st_detach_all(struct bpf_link **links, uint32_t nr_links, const int *fds, uint32_t nr_fds,
+		   struct st_warm_up *w)
 {
-	int pfd[2], *keep;
-	pid_t pid;
-	char c;
+	struct detach_work work = {links, nr_links, fds, nr_fds, -1, 0};
+	pthread_t threads[ST_DETACH_THREADS];
+	uint32_t n = 0, items;
 
-	if (!n)
-		return -1;
-	keep = malloc((n + 1) * sizeof(*keep));
-	if (!keep)
-		return -1;
-	if (pipe2(pfd, O_CLOEXEC)) {
-		free(keep);
-		return -1;
-	}
-	memcpy(keep, fds, n * sizeof(*keep));
-	keep[n] = pfd[0];
-	qsort(keep, n + 1, sizeof(*keep), cmp_int);
-	pid = fork();
-	if (pid == 0) {
-		/* Nothing of the session's: no reader waits for our stdout. */
-		close_all_but(keep, n + 1);
-		signal(SIGINT, SIG_IGN);
-		signal(SIGTERM, SIG_IGN);
-		/* EOF: the parent's references are gone; ours are the last. */
-		while (read(pfd[0], &c, 1) < 0 && errno == EINTR)
-			;
-		_exit(0); /* the kernel unregisters as it closes the links */
-	}
-	free(keep);
-	close(pfd[0]);
-	if (pid < 0) {
-		close(pfd[1]);
-		return -1;
-	}
-	return pfd[1];
-}
-
-void st_detach_release(int handle)
-{
-	if (handle >= 0)
-		close(handle);
+	st_warm_up_join(w);
+	if (w->held)
+		work.warm_up_fd = w->fd;
+	w->held = false;
+	items = nr_links + nr_fds + (work.warm_up_fd >= 0);
+	/* The calling thread is a worker too. */
+	while (n + 1 < items && n < ST_DETACH_THREADS &&
+	       st_thread_start(&threads[n], detach_worker, &work))
+		n++;
+	detach_worker(&work);
+	while (n)
+		pthread_join(threads[--n], NULL);
 }

@@ -3,7 +3,7 @@
  * What the kernel makes slow about uprobes, kept off the user's path:
  * uprobe_multi links (6.6+) made by hand (libbpf 1.1 has none), the
  * warm-up that pays the first registration's grace period while the
- * programs load, and the unregistration at exit left to a child process.
+ * programs load, and the unregistrations at exit waited for together.
  */
 #ifndef SIDETRACE_RUNTIME_UPROBES_H
 #define SIDETRACE_RUNTIME_UPROBES_H
@@ -49,18 +49,20 @@ void st_warm_up_start(struct st_warm_up *w);
 /* Waits for the registration to be made; w->fd then holds it if w->held. */
 void st_warm_up_join(struct st_warm_up *w);
 
-/*
- * Unregistering uprobes waits for the kernel (grace periods, 10-40 ms
- * here) after a session's output is complete. This forks a child that
- * keeps only fds[0..n) (links, perf events) and lets them go once the
- * caller has closed its own copies and called st_detach_release() (or
- * exited), so that the kernel's wait falls on the child. Returns a
- * handle for st_detach_release(), or -1 where fork failed: then closing
- * the fds unregisters in the caller, as always.
- */
-int st_detach_in_background(const int *fds, uint32_t n);
+/* The most threads that unregister at once (st_detach_all()). */
+#define ST_DETACH_THREADS 8
 
-/* Lets the child made by st_detach_in_background() close its fds and exit. */
-void st_detach_release(int handle);
+struct bpf_link;
+
+/*
+ * Destroys links[0..nr_links) (perf-event uprobes and other libbpf links),
+ * closes fds[0..nr_fds) (uprobe_multi links) and w's registration, and
+ * returns once the kernel has unregistered them all: no process is probed,
+ * nor counted in an enable word, after the session ends. Each
+ * unregistration waits for grace periods (10-40 ms here): up to
+ * ST_DETACH_THREADS threads wait at once.
+ */
+void st_detach_all(struct bpf_link **links, uint32_t nr_links, const int *fds, uint32_t nr_fds,
+		   struct st_warm_up *w);
 
 #endif /* SIDETRACE_RUNTIME_UPROBES_H */
