@@ -96,36 +96,6 @@ static __always_inline bool followed(__u32 tgid)
 	return bpf_map_lookup_elem(&st_followed, &tgid);
 }
 
-/*
- * --in-process of every process, or of a -c command: the processes whose
- * engine took the program, each with the address of its engine's "go"
- * word (st_shm_hdr.go_addr). From the moment the word turns 1 the engine
- * counts the process's events and the kernel's side: sites skip them:
- * one boundary for both, so that none is lost or counted twice.
- */
-ST_LOAD_CONST __u32 st_inproc_excl;
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 1); /* ST_MAX_INPROC with st_inproc_excl, set at load */
-	__type(key, __u32);
-	__type(value, __u64);
-} st_inproc_tgids SEC(".maps");
-
-/* Whether this event, at site, is its process's engine's to count. */
-static __always_inline bool served_in_process(const struct st_site_cfg *site)
-{
-	__u32 tgid, go = 0;
-	__u64 *addr;
-
-	if (!st_inproc_excl || !site->side)
-		return false;
-	tgid = bpf_get_current_pid_tgid() >> 32;
-	addr = bpf_map_lookup_elem(&st_inproc_tgids, &tgid);
-	/* An unreadable word: the kernel counts, as before the switch. */
-	return addr && !bpf_probe_read_user(&go, sizeof(go), (const void *)*addr) && go;
-}
-
 /* Nothing to do for this event: the session stopped, or it is not the command's. */
 static __always_inline bool ignored(void)
 {
@@ -324,7 +294,7 @@ static __always_inline bool cookie_cfg(void *ctx, __u32 *site_idx, __u32 *probe,
 	if (ignored())
 		return false;
 	*site = bpf_map_lookup_elem(&st_sites, site_idx);
-	if (!*site || served_in_process(*site))
+	if (!*site)
 		return false;
 	*cfg = bpf_map_lookup_elem(&st_probes, probe);
 	return *cfg;

@@ -457,8 +457,6 @@ struct st_item {
 #define ST_PRINT_DEPTH 8 /* nesting print(args) follows; deeper is cut */
 #define ST_PRINT_ITEMS 256 /* items per event; more are cut */
 
-/* --in-process of every process: the processes that run their side: probes themselves. */
-#define ST_MAX_INPROC 4096
 /* -c: tasks of the command and its descendants that can be followed at once. */
 #define ST_MAX_FOLLOWED 65536
 /* A tracepoint field offset that the running kernel's record does not have. */
@@ -521,11 +519,7 @@ _Static_assert(ST_STR_LEN % 8 == 0 && ST_COMPACT_STR_LEN % 8 == 0, "key parts ar
 
 /* One probe site: see the cookie above. */
 struct st_site_cfg {
-	/*
-	 * A side: probe's site, which a process that runs the probe itself
-	 * (--in-process, st_inproc_tgids) skips. Its probe is in the cookie.
-	 */
-	__u32 side;
+	/* Its probe is in the cookie. */
 	__u32 nr_counts; /* count-only probe: slots in counts[] */
 	__u32 counts[ST_MAX_COUNTS]; /* st_flat slots it counts in */
 	struct st_arg_spec args[ST_MAX_SDT_ARGS];

@@ -31,13 +31,6 @@ static __always_inline int count_event(void *ctx)
 
 	if (ignored())
 		return 0;
-	site = NULL;
-	/* With processes that run it themselves, the site says whether to count. */
-	if (st_inproc_excl) {
-		site = bpf_map_lookup_elem(&st_sites, &key);
-		if (!site || served_in_process(site))
-			return 0;
-	}
 	if (slot) {
 		slot--;
 		val = bpf_map_lookup_elem(&st_flat, &slot);
@@ -45,8 +38,7 @@ static __always_inline int count_event(void *ctx)
 			__sync_fetch_and_add(&val->count, 1);
 		return 0;
 	}
-	if (!site)
-		site = bpf_map_lookup_elem(&st_sites, &key);
+	site = bpf_map_lookup_elem(&st_sites, &key);
 	if (!site)
 		return 0;
 	for (i = 0; i < ST_MAX_COUNTS; i++) {

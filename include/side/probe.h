@@ -39,24 +39,42 @@
 #define SIDE_PROBE_INSN ".byte " _SIDE_PROBE_XSTR(SIDE_PROBE_INSN_BYTES)
 
 /*
- * The instruction after the probe instruction is the first of the site's
- * restore, "pop %r14" (41 5e), which runs with every register as it was at
- * the probe: an in-process session's kernel fallback probes the site
- * there, at an address no other tracer uses, so that a process serving
- * itself can disarm exactly that probe (userspace/lib/sites.c). The
- * distance from the site, from its first 7 bytes as the file has them or
- * as a process does (an int3 or a kernel's call over the probe
- * instruction, an int3 over the pop); 0: not a site of this layout.
+ * After the probe instruction comes the site's fallback, a 5-byte nop
+ * that only an in-process session's kernel side probes (an address no
+ * other tracer uses, which a kernel that optimizes uprobes turns into a
+ * call as it does the probe instruction). It runs with every register as
+ * at the probe, but %ebp, which the site zeroes before: a process whose
+ * engine serves the event itself disarms the fallback by writing
+ * SIDE_PROBE_FALLBACK_DISARMED over its first byte, "mov $imm32, %ebp"
+ * with the 4 bytes that follow, whatever they are (never 0: the nop's, or
+ * the displacement of the kernel's call). After it, "test %ebp, %ebp"
+ * tells the site which way the event went: trapped, or the nop run as it
+ * is (%ebp 0: the kernel's, if anyone's), or disarmed (not 0: the
+ * engine's). One instruction fetch decides, so no event is counted by
+ * both, nor lost between them (userspace/lib/sites.c, inproc/engine.c).
+ * The site then passes that to side_call_from_site().
+ *
+ * side_probe_fallback_delta(): the fallback's distance from the site, from
+ * the first SIDE_PROBE_FALLBACK_SCAN bytes of the site as the file has
+ * them or as a process does (a breakpoint or a kernel's call over either
+ * nop, the fallback disarmed); 0: not a site of this layout. It finds the
+ * bytes that follow the fallback, "test %ebp, %ebp; pop %rbp; pop %r14".
  */
-#define SIDE_PROBE_FALLBACK_BYTE0 0x41 /* pop %r14: the REX prefix a process puts back */
-#define SIDE_PROBE_FALLBACK_SCAN 7 /* the bytes side_probe_fallback_delta() reads */
+#define SIDE_PROBE_FALLBACK_INSN ".byte 0x0f, 0x1f, 0x44, 0x00, 0x00"
+#define SIDE_PROBE_FALLBACK_LEN 5
+#define SIDE_PROBE_FALLBACK_DISARMED 0xbd /* mov $imm32, %ebp */
+#define SIDE_PROBE_FALLBACK_SCAN 15
+static inline int side_probe_fallback_follows(const uint8_t *b)
+{
+	return b[0] == 0x85 && b[1] == 0xed && b[2] == 0x5d && b[3] == 0x41 && b[4] == 0x5e;
+}
 static inline uint32_t side_probe_fallback_delta(const uint8_t *b)
 {
-	uint32_t len = b[0] == 0x90 || (b[0] == 0xcc && b[1] != 0x1f) ? 1 : 5;
-
-	if ((b[len] != SIDE_PROBE_FALLBACK_BYTE0 && b[len] != 0xcc) || b[len + 1] != 0x5e)
-		return 0;
-	return len;
+	if (side_probe_fallback_follows(b + 1 + SIDE_PROBE_FALLBACK_LEN))
+		return 1;
+	if (side_probe_fallback_follows(b + 5 + SIDE_PROBE_FALLBACK_LEN))
+		return 5;
+	return 0;
 }
 
 /*
@@ -372,21 +390,26 @@ side_sdt_value(const struct side_arg *sav, const struct side_arg *mem, uint32_t 
 	const int64_t side_sdt_argv[] = { \
 		_SIDE_SDT_PTRS_##_variadic(_desc, _vec, _var) \
 			SIDE_PP_CAT(_SIDE_SDT_VALS_, _SIDE_SDT_NV(_variadic, _n1))(_sav)};
+/* %ebp zeroed after argv is taken: the compiler may have put argv there. */
 #define _SIDE_SDT_LOAD(_variadic, _n1) \
 	"\tlea -128(%%rsp), %%rsp\n" _SIDE_SDT_PTR_SAVE_##_variadic _SIDE_SDT_K( \
-		SAVE, _variadic, \
-		_n1) "\tpush %%r14\n\tmov %[argv], %%r14\n" _SIDE_SDT_PTR_LOAD_##_variadic \
+		SAVE, _variadic, _n1) "\tpush %%r14\n\tpush %%rbp\n\tmov %[argv], %%r14\n" \
+				      "\txor %%ebp, %%ebp\n" _SIDE_SDT_PTR_LOAD_##_variadic \
 	_SIDE_SDT_K(LOADV, _variadic, _n1)
-/* Its first instruction is the in-process fallback's probe (side_probe_fallback_delta()). */
+/*
+ * The fallback, then what side_probe_fallback_delta() finds after it; the
+ * restore changes no flag, so the asm's output is the test's.
+ */
 #define _SIDE_SDT_RESTORE(_variadic, _n1) \
-	"\tpop %%r14\n" _SIDE_SDT_K(POP, _variadic, _n1) _SIDE_SDT_PTR_POP_##_variadic \
-		"\tlea 128(%%rsp), %%rsp\n"
+	SIDE_PROBE_FALLBACK_INSN "\n\ttest %%ebp, %%ebp\n\tpop %%rbp\n\tpop %%r14\n" _SIDE_SDT_K( \
+		POP, _variadic, _n1) _SIDE_SDT_PTR_POP_##_variadic "\tlea 128(%%rsp), %%rsp\n"
 
 /*
  * One probe site: _sav is the array of the call's arguments, _n1 1 + their
- * number (clamped to 11, a preprocessing number), _variadic 0 or 1.
+ * number (clamped to 11, a preprocessing number), _variadic 0 or 1; sets
+ * the int _in_process: the fallback was disarmed, the engine's event.
  */
-#define _side_sdt_probe(_identifier, _variadic, _sema, _sav, _n1, _desc, _vec, _var) \
+#define _side_sdt_probe(_identifier, _variadic, _sema, _sav, _n1, _desc, _vec, _var, _in_process) \
 	do { \
 		_SIDE_SDT_ARGV(_variadic, _n1, _sav, _desc, _vec, _var) \
 		__asm__ __volatile__( \
@@ -418,17 +441,27 @@ side_sdt_value(const struct side_arg *sav, const struct side_arg *mem, uint32_t 
 								     "\t.size _.stapsdt.base, 1\n" \
 								     "\t.popsection\n" \
 								     "\t.endif\n" _SIDE_PROBE_SITE_RECORD \
-			: \
+			: "=@ccnz"(_in_process) \
 			: [sema] "i"(_sema), [nargs] "n"(SIDE_ARRAY_SIZE(_sav)), \
 			  [argv] "r"(side_sdt_argv), "m"(side_sdt_argv) \
 			: "memory"); \
 	} while (0)
 
-/* A site for a hand-made argument array: every value register is bound. */
+/* A site for a hand-made argument array, with no callbacks: every value register is bound. */
 #define side_sdt_probe(_identifier, _sema, _sav, _desc, _vec) \
-	_side_sdt_probe(_identifier, 0, _sema, _sav, 11, _desc, _vec, 0)
+	do { \
+		int side_sdt_in_process; \
+		_side_sdt_probe(_identifier, 0, _sema, _sav, 11, _desc, _vec, 0, \
+				side_sdt_in_process); \
+		(void)side_sdt_in_process; \
+	} while (0)
 #define side_sdt_probe_variadic(_identifier, _sema, _sav, _desc, _vec, _var) \
-	_side_sdt_probe(_identifier, 1, _sema, _sav, 11, _desc, _vec, _var)
+	do { \
+		int side_sdt_in_process; \
+		_side_sdt_probe(_identifier, 1, _sema, _sav, 11, _desc, _vec, _var, \
+				side_sdt_in_process); \
+		(void)side_sdt_in_process; \
+	} while (0)
 
 /*
  * Emitted once per event definition: sets the 32 symbols above. USDT

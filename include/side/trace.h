@@ -57,6 +57,16 @@ void side_call(const struct side_event_state *state, const struct side_arg_vec *
 void side_call_variadic(const struct side_event_state *state,
 			const struct side_arg_vec *side_arg_vec,
 			const struct side_arg_dynamic_struct *var_struct);
+/*
+ * The same from a probe site, which says whether its fallback was
+ * disarmed (side/probe.h): in_process, the process's in-process engine
+ * counts the event, and no kernel probe saw it.
+ */
+void side_call_from_site(const struct side_event_state *state,
+			 const struct side_arg_vec *side_arg_vec, int in_process);
+void side_call_variadic_from_site(const struct side_event_state *state,
+				  const struct side_arg_vec *side_arg_vec,
+				  const struct side_arg_dynamic_struct *var_struct, int in_process);
 
 struct side_events_register_handle;
 struct side_events_register_handle *side_events_register(struct side_event_description **events,
@@ -199,8 +209,8 @@ void side_exit(void);
 	}))
 
 /*
- * The USDT probe fires for kernel tracers; side_call() runs the in-process
- * tracers.
+ * The USDT probe fires for kernel tracers; side_call_from_site() runs the
+ * in-process tracers.
  *
  * The arguments are checked against the event's fields at compile time,
  * at every optimization level (side/static-check.h), where the call can
@@ -228,9 +238,12 @@ void side_exit(void);
 	do { \
 		_side_define_arg_vec(_sav); \
 		SIDE_SC_CHECK_CALL(_identifier, SIDE_ARRAY_SIZE(side_sav), 0, _sav) \
+		int side_in_process; \
 		_side_sdt_probe(_identifier, 0, &side_event_state__##_identifier.enabled, \
-				side_sav, SIDE_SC_COUNT1(_sav), &(_identifier), &side_arg_vec, 0); \
-		side_call(&side_event_state__##_identifier.parent, &side_arg_vec); \
+				side_sav, SIDE_SC_COUNT1(_sav), &(_identifier), &side_arg_vec, 0, \
+				side_in_process); \
+		side_call_from_site(&side_event_state__##_identifier.parent, &side_arg_vec, \
+				    side_in_process); \
 	} while (0)
 
 #define side_event(_identifier, _sav...) \
@@ -244,11 +257,12 @@ void side_exit(void);
 		_side_define_arg_vec(_sav); \
 		_side_define_var_struct(_side_attr_or_none(_, ##_attr), _var_fields); \
 		SIDE_SC_CHECK_CALL(_identifier, SIDE_ARRAY_SIZE(side_sav), 1, _sav) \
+		int side_in_process; \
 		_side_sdt_probe(_identifier, 1, &side_event_state__##_identifier.enabled, \
 				side_sav, SIDE_SC_COUNT1(_sav), &(_identifier), &side_arg_vec, \
-				&var_struct); \
-		side_call_variadic(&side_event_state__##_identifier.parent, &side_arg_vec, \
-				   &var_struct); \
+				&var_struct, side_in_process); \
+		side_call_variadic_from_site(&side_event_state__##_identifier.parent, \
+					     &side_arg_vec, &var_struct, side_in_process); \
 	} while (0)
 
 /*

@@ -726,18 +726,19 @@ static void record(const struct side_event_state *state, const struct side_arg_v
 	}
 }
 
-static void record_call(const struct side_event_state *state, const struct side_arg_vec *vec)
+static void record_call(const struct side_event_state *state, const struct side_arg_vec *vec,
+			int in_process)
 {
 	record(state, vec, NULL);
-	side_call(state, vec);
+	side_call_from_site(state, vec, in_process);
 }
 
 static void record_call_variadic(const struct side_event_state *state,
 				 const struct side_arg_vec *vec,
-				 const struct side_arg_dynamic_struct *var)
+				 const struct side_arg_dynamic_struct *var, int in_process)
 {
 	record(state, vec, var);
-	side_call_variadic(state, vec, var);
+	side_call_variadic_from_site(state, vec, var, in_process);
 }
 
 /*
@@ -745,8 +746,8 @@ static void record_call_variadic(const struct side_event_state *state,
  * call only, so it is rendered during the call: every call site below goes
  * through the recorders above, which then hand it to the runtime as usual.
  */
-#define side_call record_call
-#define side_call_variadic record_call_variadic
+#define side_call_from_site record_call
+#define side_call_variadic_from_site record_call_variadic
 
 /*
  * Fires fn twice: disabled, where it must not call at all, then enabled as

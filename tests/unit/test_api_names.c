@@ -17,18 +17,20 @@ static uint32_t seen_be32;
 static int16_t seen_be16;
 
 /* The runtime's entry point, replaced here to look at the arguments. */
-static void look(const struct side_event_state *state, const struct side_arg_vec *vec)
+static void look(const struct side_event_state *state, const struct side_arg_vec *vec,
+		 int in_process)
 {
 	const struct side_arg *sav = side_ptr_get(vec->sav);
 
 	(void)state;
+	(void)in_process;
 	seen = *vec;
 	if (vec->len != 4)
 		return;
 	seen_be32 = sav[0].u.side_static.integer_value.side_u32;
 	seen_be16 = (int16_t)sav[3].u.side_static.integer_value.side_u16;
 }
-#define side_call look
+#define side_call_from_site look
 
 struct outer {
 	int a;

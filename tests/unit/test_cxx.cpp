@@ -199,24 +199,24 @@ void record(const side_event_state *state, const side_arg_vec *vec,
 	}
 }
 
-void record_call(const side_event_state *state, const side_arg_vec *vec)
+void record_call(const side_event_state *state, const side_arg_vec *vec, int in_process)
 {
 	record(state, vec, nullptr);
-	side_call(state, vec);
+	side_call_from_site(state, vec, in_process);
 }
 
 void record_call_variadic(const side_event_state *state, const side_arg_vec *vec,
-			  const side_arg_dynamic_struct *var)
+			  const side_arg_dynamic_struct *var, int in_process)
 {
 	record(state, vec, var);
-	side_call_variadic(state, vec, var);
+	side_call_variadic_from_site(state, vec, var, in_process);
 }
 
 } // namespace
 
 /* The calls below go through the recorders, which then call the runtime. */
-#define side_call record_call
-#define side_call_variadic record_call_variadic
+#define side_call_from_site record_call
+#define side_call_variadic_from_site record_call_variadic
 
 namespace
 {

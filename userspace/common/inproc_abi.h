@@ -28,7 +28,7 @@
 #include <stdint.h>
 #include "sidetrace.h"
 
-#define ST_IP_VERSION 4
+#define ST_IP_VERSION 5
 /* The agent's abstract socket name, from its pid (no leading NUL here). */
 #define ST_IP_SOCK_FMT "sidetrace-inproc.%d"
 /* A message's payload is at most this long (a program of ST_MAX_PROBES probes is refused before).
@@ -111,10 +111,11 @@ struct st_ip_prog {
 	uint32_t key_words; /* st_key_words */
 	uint32_t ckey_words; /* st_ckey_words */
 	/*
-	 * The engine counts only from ST_IP_GO on: until then the kernel
-	 * counts the process's events, and from then on skips them, both by
-	 * the word at st_shm_hdr.go_addr, so that no event is counted twice
-	 * or lost when a process switches from the kernel to its engine.
+	 * The engine counts only from ST_IP_GO on, when it disarms the
+	 * fallbacks of the sites it serves: until then the kernel's probes
+	 * there count the process's events. Each event goes one way or the
+	 * other at its site's fallback (side/probe.h), so that none is
+	 * counted twice or lost when a process switches to its engine.
 	 */
 	uint32_t deferred;
 	uint64_t shm_size; /* the memfd's size: must be st_shm_layout()'s */
@@ -155,13 +156,7 @@ struct st_shm_hdr {
 	 * last records and the maps (as the kernel's st_stopped).
 	 */
 	uint32_t stopped;
-	uint32_t reserved0;
-	/*
-	 * Set by the engine: the address, in the process, of the 32-bit word
-	 * that ST_IP_GO turns from 0 to 1 (the kernel's programs read it).
-	 */
-	uint64_t go_addr;
-	uint32_t reserved[8];
+	uint32_t reserved[11];
 };
 
 #define ST_SHM_MAGIC 0x50495453U /* "STIP" */

@@ -75,12 +75,20 @@ void side_sites_init(void) __attribute__((visibility("hidden")));
 
 /*
  * The in-process engine serves the events of these nr enable words from
- * now on: the fallback probes that an in-process session's kernel side
- * armed at their sites (side/probe.h) are disarmed in this process, and
- * their counts leave the enable words; a child forked later maps those
- * pages again, which arms them for it.
+ * now on: their sites' fallbacks (side/probe.h) are disarmed in this
+ * process, so that these events go to the engine (side_call_in_process())
+ * and not to an in-process session's kernel side, whose breakpoints there
+ * leave the enable words; a child forked later maps those pages again,
+ * which arms them for it.
  */
 void side_sites_disarm_fallbacks(uintptr_t *const *served, size_t nr)
 	__attribute__((visibility("hidden")));
+
+/*
+ * Within a callback of an event emitted by a probe site: whether the site
+ * found its fallback disarmed, so that the event is the in-process
+ * engine's to count and no kernel probe saw it. 0 elsewhere.
+ */
+int side_call_in_process(void) __attribute__((visibility("hidden")));
 
 #endif /* SIDE_LIB_INTERNAL_H */

@@ -57,6 +57,39 @@ void side_call_variadic(const struct side_event_state *state,
 		      __builtin_return_address(0));
 }
 
+/* Set while a site's callbacks run: whether its fallback was disarmed (side/probe.h). */
+static __thread int side_site_in_process;
+
+int side_call_in_process(void)
+{
+	return side_site_in_process;
+}
+
+/* The callbacks of a site's event, which they may emit again: the flag nests. */
+static inline __attribute__((always_inline)) void
+side_call_site(const struct side_event_state *state, const struct side_arg_vec *side_arg_vec,
+	       const struct side_arg_dynamic_struct *var_struct, int in_process, void *caller)
+{
+	int outer = side_site_in_process;
+
+	side_site_in_process = in_process;
+	side_call_key(state, side_arg_vec, var_struct, SIDE_KEY_MATCH_ALL, caller);
+	side_site_in_process = outer;
+}
+
+void side_call_from_site(const struct side_event_state *state,
+			 const struct side_arg_vec *side_arg_vec, int in_process)
+{
+	side_call_site(state, side_arg_vec, NULL, in_process, __builtin_return_address(0));
+}
+
+void side_call_variadic_from_site(const struct side_event_state *state,
+				  const struct side_arg_vec *side_arg_vec,
+				  const struct side_arg_dynamic_struct *var_struct, int in_process)
+{
+	side_call_site(state, side_arg_vec, var_struct, in_process, __builtin_return_address(0));
+}
+
 void side_statedump_call(const struct side_event_state *state,
 			 const struct side_arg_vec *side_arg_vec, void *statedump_request_key)
 {

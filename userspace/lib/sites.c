@@ -54,7 +54,7 @@ struct side_probe_sites_handle {
 static pthread_mutex_t side_sites_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct side_probe_sites_handle *side_sites;
 static const uint8_t side_probe_insn[] = {SIDE_PROBE_INSN_BYTES};
-static const uint8_t side_fallback_byte = SIDE_PROBE_FALLBACK_BYTE0;
+static const uint8_t side_fallback_disarmed = SIDE_PROBE_FALLBACK_DISARMED;
 /* Pages where this process disarmed fallbacks: a forked child maps them again. */
 static uintptr_t side_disarmed_pages[SIDE_RELOAD_PAGES_MAX];
 static size_t side_nr_disarmed_pages;
@@ -70,7 +70,7 @@ static uintptr_t side_page_of(const void *addr, long page_size)
 	return (uintptr_t)addr & ~((uintptr_t)page_size - 1);
 }
 
-/* The site's in-process fallback probe (side/probe.h), or NULL. */
+/* The site's in-process fallback (side/probe.h), or NULL. */
 static uint8_t *side_site_fallback(const uint8_t *insn)
 {
 	uint32_t d = side_probe_fallback_delta(insn);
@@ -130,9 +130,15 @@ static void side_kernel_count_drop(uintptr_t *enabled)
 		;
 }
 
+/* Whether the kernel's breakpoint is at insn: an int3, or the call it optimized it into. */
+static bool side_armed(const uint8_t *insn)
+{
+	return insn[0] == SIDE_X86_INT3 || insn[0] == SIDE_X86_CALL_REL32;
+}
+
 /*
  * The page mapped again from its file; the enable words of the sites whose
- * breakpoints (int3 or call, and their fallbacks' int3) were on the old
+ * breakpoints (on the probe instruction or the fallback) were on the old
  * page lose them.
  */
 static void side_site_page_reload(uintptr_t page, long page_size)
@@ -149,9 +155,7 @@ static void side_site_page_reload(uintptr_t page, long page_size)
 			if (side_page_of(at, page_size) != page)
 				continue;
 			fb = side_site_fallback(at);
-			/* The probe instruction's breakpoint, and the fallback's. */
-			k = (at[0] == SIDE_X86_INT3 || at[0] == SIDE_X86_CALL_REL32) +
-			    (fb && *fb == SIDE_X86_INT3);
+			k = side_armed(at) + (fb && side_armed(fb));
 			if (n + k > SIDE_PAGE_SITES_MAX)
 				return;
 			while (k--)
@@ -211,10 +215,15 @@ static void side_sites_after_fork_child(void)
 	for (h = side_sites; h; h = h->next) {
 		for (s = h->begin; s < h->end; s++) {
 			const uintptr_t *enabled = side_rel(&s->enabled);
+			uint8_t *insn = (uint8_t *)side_rel(&s->insn), *fb;
 
-			if (__atomic_load_n(enabled, __ATOMIC_RELAXED) & SIDE_ENABLED_KERNEL_MASK)
-				side_site_repair(&mem, (uint8_t *)side_rel(&s->insn), page_size,
-						 pages, &n);
+			if (!(__atomic_load_n(enabled, __ATOMIC_RELAXED) &
+			      SIDE_ENABLED_KERNEL_MASK))
+				continue;
+			fb = side_site_fallback(insn);
+			side_site_repair(&mem, insn, page_size, pages, &n);
+			if (fb)
+				side_site_repair(&mem, fb, page_size, pages, &n);
 		}
 	}
 	if (mem >= 0)
@@ -261,6 +270,7 @@ void side_sites_disarm_fallbacks(uintptr_t *const *served, size_t nr)
 	uintptr_t *enabled;
 	int mem = -2;
 	uint8_t *fb;
+	bool armed;
 
 	pthread_mutex_lock(&side_sites_lock);
 	for (h = side_sites; h; h = h->next) {
@@ -269,10 +279,14 @@ void side_sites_disarm_fallbacks(uintptr_t *const *served, size_t nr)
 			if (!side_enabled_in(enabled, served, nr))
 				continue;
 			fb = side_site_fallback(side_rel(&s->insn));
-			if (!fb || *fb != SIDE_X86_INT3 || !side_disarmed_page_add(fb, page_size))
+			if (!fb || *fb == side_fallback_disarmed ||
+			    !side_disarmed_page_add(fb, page_size))
 				continue;
-			side_text_write(&mem, fb, &side_fallback_byte, 1);
-			side_kernel_count_drop(enabled);
+			/* One byte: a thread runs either the old instruction or the new. */
+			armed = side_armed(fb);
+			side_text_write(&mem, fb, &side_fallback_disarmed, 1);
+			if (armed)
+				side_kernel_count_drop(enabled);
 		}
 	}
 	pthread_mutex_unlock(&side_sites_lock);

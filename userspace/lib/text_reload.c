@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
+#include <side/probe.h>
 #include "common/proc_maps.h"
 #include "text_reload.h"
 
@@ -49,7 +50,10 @@ static int find_mapping(const struct st_mapping *m, void *arg)
 	return 1;
 }
 
-/* Whether mem differs from file only where uprobes write: an int3, or a call or int3 over a nop5.
+/*
+ * Whether mem differs from file only where uprobes write, an int3 or a
+ * call or int3 over a nop5, or where the runtime disarmed a site's
+ * fallback (side/probe.h), over a nop5 too.
  */
 static bool only_uprobes(const uint8_t *mem, const uint8_t *file, size_t len)
 {
@@ -58,7 +62,8 @@ static bool only_uprobes(const uint8_t *mem, const uint8_t *file, size_t len)
 	for (i = 0; i < len; i++) {
 		if (mem[i] == file[i])
 			continue;
-		if ((mem[i] == SIDE_X86_INT3 || mem[i] == SIDE_X86_CALL_REL32) &&
+		if ((mem[i] == SIDE_X86_INT3 || mem[i] == SIDE_X86_CALL_REL32 ||
+		     mem[i] == SIDE_PROBE_FALLBACK_DISARMED) &&
 		    i + sizeof(side_x86_nop5) <= len &&
 		    !memcmp(file + i, side_x86_nop5, sizeof(side_x86_nop5)))
 			i += sizeof(side_x86_nop5) - 1;

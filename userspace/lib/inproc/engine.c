@@ -36,10 +36,10 @@ static void run_event(const struct side_event_description *desc, const struct si
 
 	/*
 	 * A forked child's copy of the parent's session (see
-	 * st_engine_forget_in_child()), or a deferred one before ST_IP_GO.
+	 * st_engine_forget_in_child()); an event that went past an armed
+	 * fallback, before ST_IP_GO or elsewhere, which the kernel counted.
 	 */
-	if (!__atomic_load_n(&st_eng.attached, __ATOMIC_ACQUIRE) ||
-	    !__atomic_load_n(st_eng.go, __ATOMIC_ACQUIRE))
+	if (!__atomic_load_n(&st_eng.attached, __ATOMIC_ACQUIRE) || !side_call_in_process())
 		return;
 	if (desc->flags & SIDE_EVENT_FLAG_VARIADIC)
 		max = SIDE_SDT_MAX_VALUES_VARIADIC;
@@ -217,8 +217,6 @@ static void release(void)
 {
 	if (st_eng.shm)
 		munmap(st_eng.shm, st_eng.lay.size);
-	if (st_eng.go)
-		munmap(st_eng.go, sizeof(*st_eng.go));
 	free(st_eng.events);
 	free(st_eng.probes);
 	free(st_eng.fault_armed);
@@ -251,13 +249,6 @@ int st_engine_attach(const void *prog, size_t len, int memfd, struct st_ip_reply
 	err = copy_program(prog, &parts);
 	if (!err && !map_memory(memfd, &parts.lay, reply))
 		err = -EINVAL;
-	if (!err) {
-		st_eng.go = mmap(NULL, sizeof(*st_eng.go), PROT_READ | PROT_WRITE,
-				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		err = st_eng.go == MAP_FAILED ? -errno : 0;
-		if (err)
-			st_eng.go = NULL;
-	}
 	if (!err)
 		err = st_host_session_start();
 	if (!err && side_tracer_request_key(&st_eng.tracer_key))
@@ -265,8 +256,7 @@ int st_engine_attach(const void *prog, size_t len, int memfd, struct st_ip_reply
 	if (err)
 		goto cleanup;
 	st_eng.cgroup_id = st_self_cgroup_id();
-	*st_eng.go = !st_eng.prog.deferred;
-	st_eng.hdr->go_addr = (uintptr_t)st_eng.go;
+	st_eng.counting = !st_eng.prog.deferred;
 	__atomic_add_fetch(&st_eng.gen, 1, __ATOMIC_RELEASE);
 	__atomic_store_n(&st_eng.attached, true, __ATOMIC_RELEASE);
 	st_eng.notif = side_tracer_event_notification_register(notified, NULL);
@@ -288,23 +278,23 @@ out:
 }
 
 /*
- * Counting starts; the kernel skips this process's events from now on,
- * and the fallback probes of a session of every process stop trapping.
+ * Counting starts: the served events' fallbacks are disarmed, so that
+ * each event from then on is the engine's, and none the kernel's.
  */
 void st_engine_go(void)
 {
-	if (!st_eng.go)
+	if (!st_eng.attached)
 		return;
-	__atomic_store_n(st_eng.go, 1, __ATOMIC_RELEASE);
 	/* The registry's lock: the served events grow under it (hook_events()). */
 	pthread_mutex_lock(&side_event_lock);
+	__atomic_store_n(&st_eng.counting, true, __ATOMIC_RELEASE);
 	disarm_served();
 	pthread_mutex_unlock(&side_event_lock);
 }
 
 bool st_engine_counting(void)
 {
-	return st_eng.go && __atomic_load_n(st_eng.go, __ATOMIC_ACQUIRE);
+	return __atomic_load_n(&st_eng.counting, __ATOMIC_ACQUIRE);
 }
 
 void st_engine_detach(void)

@@ -17,12 +17,10 @@ struct st_engine {
 	/* Read by every event: false in a forked child, whose session is the parent's. */
 	bool attached;
 	/*
-	 * 1 once the engine counts (ST_IP_GO); read by every event, and by
-	 * the kernel's programs. Alone on a page written only then: a page
-	 * written after a fork() is copied, and a kernel read that meets
-	 * the copy being made fails (and counts the event in the kernel).
+	 * Once the engine counts (ST_IP_GO, or at once): the events whose
+	 * sites' fallbacks it disarmed then (side_call_in_process()).
 	 */
-	uint32_t *go;
+	bool counting;
 	/* Sessions so far: what a thread cached (its pid, tid, scratch) is of one. */
 	uint32_t gen;
 	struct st_ip_prog prog;

@@ -116,8 +116,9 @@ struct st_compiled {
 	 */
 	const char *cmd_path;
 	/*
-	 * --in-process of every process: the side: sites skip the processes
-	 * whose engine runs the probes (st_inproc_tgids); set by the caller.
+	 * --in-process of every process: the kernel probes the side: sites'
+	 * fallbacks, which a process whose engine runs the probes disarms;
+	 * set by the caller.
 	 */
 	bool inproc_all;
 	/* Every process traced (system-wide, serve): a traced file replaced on disk is

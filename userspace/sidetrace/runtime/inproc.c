@@ -51,7 +51,27 @@ static void seed_values(struct st_inproc *ip, const struct st_loader *l)
 	free(prev);
 }
 
-/* Connects to pid's agent, waiting up to wait_ms for it to start listening. */
+/* Whether pid's main thread has forked a child that is still there. */
+static bool has_children(pid_t pid)
+{
+	char path[64], c = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", pid, pid);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	if (fread(&c, 1, 1, f) != 1)
+		c = 0;
+	fclose(f);
+	return c != 0;
+}
+
+/*
+ * Connects to pid's agent, waiting up to wait_ms for it to start
+ * listening; -ECHILD as soon as pid has forked without one (a wrapper
+ * such as sh -c or time, whose children are looked for instead).
+ */
 static int connect_agent(pid_t pid, int wait_ms, int *fd, char *err, size_t errlen)
 {
 	struct timespec pause = {.tv_nsec = 5 * 1000 * 1000};
@@ -61,6 +81,10 @@ static int connect_agent(pid_t pid, int wait_ms, int *fd, char *err, size_t errl
 		ret = st_ip_connect(pid, fd, err, errlen);
 		if (ret != -ECONNREFUSED || waited >= wait_ms || kill(pid, 0))
 			return ret;
+		if (has_children(pid)) {
+			snprintf(err, errlen, "pid %d forked before its agent listened", pid);
+			return -ECHILD;
+		}
 		nanosleep(&pause, NULL);
 		waited += 5;
 	}
@@ -126,11 +150,6 @@ cleanup:
 	if (memfd >= 0)
 		close(memfd);
 	return ret;
-}
-
-uint64_t st_inproc_go_addr(const struct st_inproc *ip)
-{
-	return ((const struct st_shm_hdr *)ip->shm)->go_addr;
 }
 
 int st_inproc_go(const struct st_inproc *ip)

@@ -35,14 +35,18 @@ struct st_inproc {
 	uint32_t nr_events; /* descriptions the process hooked */
 };
 
-/* Whether probe p can run in a process: a side: probe of a SIDE event, without stacks. */
+/*
+ * Whether probe p can run in a process: a side: probe of a SIDE event,
+ * without stacks, whose every site has a fallback (side/probe.h).
+ */
 bool st_inproc_can_serve(const struct st_compiled_probe *p);
 
 /*
  * How far past its note the kernel probes site of probe p: a session of
  * every process (-c, or neither -c nor -p) probes a side: probe it can
  * serve at the site's fallback (side/probe.h), which a process serving
- * itself disarms, so that it takes no trap; other tracers stay armed.
+ * itself disarms, so that it takes no trap and its engine counts the
+ * event instead; other tracers stay armed.
  */
 uint32_t st_inproc_site_delta(const struct st_compiled *c, const struct st_compiled_probe *p,
 			      const struct st_site *site);
@@ -54,7 +58,8 @@ struct st_loader;
  * maps, trying to reach its agent for wait_ms (a -c command starting up).
  * deferred: it counts only from st_inproc_go() on. 0 with the process
  * added first to l->inproc, or a negative errno with a message in err:
- * -ECONNREFUSED means the process has no agent (no SIDE runtime).
+ * -ECONNREFUSED means the process has no agent (no SIDE runtime), -ECHILD
+ * that it forked while it was waited for without one (a wrapper).
  */
 int st_inproc_start(struct st_loader *l, const struct st_compiled *c, pid_t pid, int wait_ms,
 		    bool deferred, char *err, size_t errlen);
@@ -66,9 +71,6 @@ int st_inproc_start(struct st_loader *l, const struct st_compiled *c, pid_t pid,
  */
 int st_inproc_literals(const struct st_loader *l, const struct st_compiled *c, pid_t pid,
 		       const bool *served, struct st_ip_event *events);
-
-/* Where in the process its engine's go word is (st_shm_hdr.go_addr). */
-uint64_t st_inproc_go_addr(const struct st_inproc *ip);
 
 /* A deferred session counts from now on. 0 or a negative errno. */
 int st_inproc_go(const struct st_inproc *ip);
@@ -82,9 +84,10 @@ int st_inproc_go(const struct st_inproc *ip);
 void st_inproc_poll(struct st_loader *l, const struct st_compiled *c, bool quiet);
 
 /*
- * The same for pid now (a -c command: waiting wait_ms for its agent). Its
- * events stop counting in the kernel first, and count there again if its
- * engine does not take the program.
+ * The same for pid now (a -c command: waiting wait_ms for its agent, or
+ * until it forks without one: a wrapper, whose descendants the next polls
+ * look for, and it again should its agent show up). The kernel counts its
+ * events until its engine takes the program and disarms the fallbacks.
  */
 void st_inproc_take(struct st_loader *l, const struct st_compiled *c, pid_t pid, int wait_ms,
 		    bool quiet);

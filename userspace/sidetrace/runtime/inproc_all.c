@@ -2,10 +2,10 @@
 /*
  * --in-process of every process, or of a -c command (st_inproc_take())
  * and its descendants: the agents listening now (their abstract sockets
- * in /proc/net/unix), each given the program as it shows up. The kernel's side:
- * sites count a process's events until its engine's go word turns 1
- * (st_inproc_tgids holds the word's address), the engine from then on:
- * the switch has one boundary, read by both.
+ * in /proc/net/unix), each given the program as it shows up. The kernel's
+ * probes at the side: sites' fallbacks count a process's events until its
+ * engine disarms them (ST_IP_GO), the engine from then on: each event goes
+ * one way or the other at its site's fallback (side/probe.h).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -27,12 +27,11 @@
 
 /*
  * The processes tried, whichever way it went: each is tried once, by pid
- * and start time. One that is gone is forgotten, and its pid no longer
- * skipped by the kernel: a new process may have it.
+ * and start time. One that is gone is forgotten: a new process may have
+ * its pid.
  */
 struct st_tried {
 	pid_t pid;
-	bool excluded; /* in st_inproc_tgids */
 	unsigned long long start; /* its start time, /proc/PID/stat field 22 */
 };
 
@@ -88,20 +87,13 @@ static struct st_tried *remember(struct st_inproc_seen *seen, pid_t pid)
 }
 
 /* Forgets the processes gone (or whose pid is another's now). */
-static void forget_gone(struct st_loader *l, struct st_inproc_seen *seen)
+static void forget_gone(struct st_inproc_seen *seen)
 {
 	size_t i, n = 0;
 
-	for (i = 0; i < seen->nr; i++) {
-		struct st_tried *t = &seen->procs[i];
-
-		if (start_time(t->pid) == t->start) {
-			seen->procs[n++] = *t;
-			continue;
-		}
-		if (t->excluded)
-			st_loader_inproc_exclude(l, t->pid, 0);
-	}
+	for (i = 0; i < seen->nr; i++)
+		if (start_time(seen->procs[i].pid) == seen->procs[i].start)
+			seen->procs[n++] = seen->procs[i];
 	seen->nr = n;
 }
 
@@ -145,22 +137,20 @@ void st_inproc_take(struct st_loader *l, const struct st_compiled *c, pid_t pid,
 
 	if (!t || !t->start)
 		return;
-	/*
-	 * The kernel counts until the engine's go word turns 1, and skips
-	 * from then on: its address first, then the word (ST_IP_GO).
-	 */
+	/* The kernel counts until the engine disarms the fallbacks (ST_IP_GO). */
 	ret = st_inproc_start(l, c, pid, wait_ms, true, err, sizeof(err));
+	if (ret == -ECHILD) {
+		/* A wrapper, forgotten (t is the last): tried again should its agent show up. */
+		l->inproc_seen->nr--;
+		return;
+	}
 	if (!ret) {
-		ret = st_loader_inproc_exclude(l, pid, st_inproc_go_addr(l->inproc));
-		if (!ret)
-			ret = st_inproc_go(l->inproc);
+		ret = st_inproc_go(l->inproc);
 		if (ret)
 			snprintf(err, sizeof(err), "cannot start pid %d's engine: %s", pid,
 				 strerror(-ret));
 	}
-	t->excluded = !ret;
 	if (ret) {
-		st_loader_inproc_exclude(l, pid, 0);
 		if (!kill(pid, 0))
 			st_errorf("%s: the side: probes of pid %d run in the kernel", err, pid);
 	} else if (!quiet) {
@@ -200,7 +190,7 @@ void st_inproc_poll(struct st_loader *l, const struct st_compiled *c, bool quiet
 	if (now_ns() < seen->next_scan)
 		return;
 	seen->next_scan = now_ns() + RESCAN_NS;
-	forget_gone(l, seen);
+	forget_gone(seen);
 	f = fopen("/proc/net/unix", "re");
 	if (!f)
 		return;

@@ -66,7 +66,6 @@ static int make_site(const struct st_loader *l, const struct st_compiled_probe *
 
 	memset(site, 0, sizeof(*site));
 	st_ro_strings_site(&l->ro, idx, site);
-	site->side = l->inproc_all && st_inproc_can_serve(p);
 	if (p->count_only) {
 		site->nr_counts = p->nr_counts;
 		memcpy(site->counts, p->counts, sizeof(site->counts));
@@ -139,11 +138,6 @@ static int configure(struct st_loader *l, const struct st_compiled *c)
 		err = bpf_map__set_max_entries(skel->maps.st_events, events);
 	if (err)
 		return err;
-	if (c->inproc_all)
-		err = bpf_map__set_max_entries(skel->maps.st_inproc_tgids, ST_MAX_INPROC);
-	if (err)
-		return err;
-	skel->rodata->st_inproc_excl = c->inproc_all;
 	/* Wake the collector early enough that a burst never fills the buffer. */
 	skel->rodata->st_events_wakeup = events / 8;
 	memcpy((void *)skel->rodata->st_maps, c->maps, sizeof(c->maps));
@@ -526,16 +520,6 @@ int st_loader_load(struct st_loader *l, const struct st_compiled *c, char *err, 
 		return -ENOMEM;
 	}
 	return write_config(l, c, err, errlen);
-}
-
-int st_loader_inproc_exclude(const struct st_loader *l, pid_t pid, uint64_t go_addr)
-{
-	int fd = bpf_map__fd(l->skel->maps.st_inproc_tgids);
-	__u32 key = pid;
-
-	if (go_addr)
-		return bpf_map_update_elem(fd, &key, &go_addr, BPF_ANY) ? -errno : 0;
-	return bpf_map_delete_elem(fd, &key) ? -errno : 0;
 }
 
 bool st_loader_exit_requested(const struct st_loader *l)

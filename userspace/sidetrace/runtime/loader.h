@@ -180,13 +180,6 @@ static inline const struct st_inproc *st_loader_inprocs(const struct st_loader *
 	return __atomic_load_n(&l->inproc, __ATOMIC_ACQUIRE);
 }
 
-/*
- * --in-process of every process or of -c: the kernel's side: sites skip
- * pid's events once the word at go_addr in pid is 1 (its engine's), or
- * count them all again (go_addr 0). 0 or a negative errno.
- */
-int st_loader_inproc_exclude(const struct st_loader *l, pid_t pid, uint64_t go_addr);
-
 /* True once a probe ran exit(). */
 bool st_loader_exit_requested(const struct st_loader *l);
 
