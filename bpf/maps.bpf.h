@@ -188,7 +188,9 @@ struct {
  * 17 ms at every start (2 CPUs; more with more). Preallocating did not
  * stop the rare refused insert seen on 6.1 under qemu either (VM matrix,
  * the cause unknown; said with the kernel's error, ST_C_MAP_ERR). The
- * loader gives a map that the program does not use one entry.
+ * loader gives a map that the program does not use one entry, and
+ * preallocates both per-CPU hashes for programs that may run with
+ * interrupts off (loader.c, prealloc_aggr()).
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);

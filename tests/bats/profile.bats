@@ -34,6 +34,42 @@ stack_counts() {
 	     END { print t + 0, h + 0, w + 0 }'
 }
 
+# From text output on stdin: "U K N" - the counts of @u and of @k summed, and @n.
+totals() {
+	awk '/^@u\[/ { m = "u" } /^@k\[/ { m = "k" } /^@n: / { n = $2 }
+	     /\]: [0-9]+$/ { s[m] += $NF }
+	     END { print s["u"] + 0, s["k"] + 0, n + 0 }'
+}
+
+# Runs program and checks that @u, @k and @n counted every sample, with nothing said.
+every_sample_counted() { # program
+	local u k n
+	run -0 --separate-stderr "$SIDETRACE" -q -e "$1"
+	read -r u k n <<< "$(totals <<< "$output")"
+	echo "@u $u @k $k @n $n; stderr: $stderr"
+	[ "$n" -gt 0 ]
+	[ "$u" -eq "$n" ]
+	[ "$k" -eq "$n" ]
+	[ -z "$stderr" ]
+}
+
+# A sample runs with interrupts off: the kernel cannot refill a hash's
+# cache of per-CPU values between its inserts. A second new key in one
+# sample was refused (ENOMEM) where the hashes were not preallocated.
+@test "new keys in two keyed maps per sample: counted in both and in @n (profile, sched_switch)" {
+	local i
+	for i in 1 2 3; do
+		every_sample_counted 'profile:hz:99 { @u[ustack(2)] = count(); @k[kstack] = count();
+			@n = count(); } interval:s:1 { exit(); }'
+	done
+	# nsecs in the keys: every sample two new keys.
+	every_sample_counted 'profile:hz:99 { @u[ustack(2), nsecs] = count();
+		@k[kstack, nsecs] = count(); @n = count(); } interval:s:1 { exit(); }'
+	# A tracepoint in the scheduler, interrupts off too.
+	every_sample_counted 'tracepoint:sched:sched_switch { @u[args.prev_pid, nsecs] = count();
+		@k[args.next_pid, nsecs] = count(); @n = count(); } interval:ms:200 { exit(); }'
+}
+
 @test "profile:hz:99 of a CPU-bound command: its hot function tops the samples, named after it exited" {
 	run -0 "$SIDETRACE" -e 'profile:hz:99 { @[ustack] = count(); }' -c "$HOT 2"
 	echo "$output"

@@ -69,7 +69,8 @@ struct trace {
 	struct st_target_set targets;
 	struct st_compiled compiled;
 	struct st_loader loader;
-	bool loaded; /* side: probes loaded into the kernel */
+	/* The BPF object loaded: its maps hold the program's, its probes run */
+	bool loaded;
 	wordexp_t words; /* -c split into words */
 	char cmd_path[PATH_MAX];
 	FILE *out;
@@ -212,11 +213,12 @@ static int build(struct trace *t)
 		goto fail;
 	warn_missed(t);
 	t->compiled.events_size = t->o.events_size;
-	t->compiled.follow = t->o.cmd != NULL;
+	/* Descendants followed, processes' engines: for probes only. */
+	t->compiled.follow = t->o.cmd && t->compiled.nr_probes;
 	t->compiled.cmd_path = t->o.cmd ? t->cmd_path : NULL;
 	t->compiled.reattach = !t->o.cmd && !t->o.pid;
 	/* -c: the command and its descendants, each as it shows up. */
-	t->compiled.inproc_all = t->o.in_process && !t->o.pid;
+	t->compiled.inproc_all = t->o.in_process && !t->o.pid && t->compiled.nr_probes;
 	return 0;
 fail:
 	print_diag(ret, &diag, t->text);
@@ -259,14 +261,18 @@ static int start(struct trace *t)
 		}
 		t->out = f;
 	}
-	if (st_program_on_sites(t->prog)) {
+	/*
+	 * The maps live in the kernel's maps whether or not a probe runs
+	 * there: BEGIN, END and interval read and write the same ones.
+	 */
+	if (t->compiled.nr_probes || t->compiled.nr_maps) {
 		ret = st_loader_load(&t->loader, &t->compiled, err, sizeof(err));
 		if (ret) {
 			st_errorf("%s", err);
 			return ret;
 		}
 		t->loaded = true;
-		t->loader.in_process = t->o.in_process && t->o.pid;
+		t->loader.in_process = t->o.in_process && t->o.pid && t->compiled.nr_probes;
 	}
 	sa.sa_handler = on_stop;
 	sigaction(SIGINT, &sa, NULL);
@@ -288,7 +294,7 @@ static int start(struct trace *t)
 		start_in_process(t, t->o.pid);
 	/* Every process: those running now before the kernel's sites count them. */
 	st_inproc_poll(&t->loader, &t->compiled, t->o.quiet);
-	if (t->loaded) {
+	if (t->compiled.nr_probes) {
 		ret = st_loader_attach(&t->loader, &t->compiled,
 				       t->child	  ? t->child
 				       : t->o.pid ? t->o.pid
@@ -301,8 +307,7 @@ static int start(struct trace *t)
 	}
 	if (!t->o.quiet)
 		st_output_attached(t->out, t->o.fmt,
-				   (t->loaded ? t->compiled.nr_probes : 0) +
-					   count_user_points(t->prog));
+				   t->compiled.nr_probes + count_user_points(t->prog));
 	fflush(t->out);
 	return 0;
 }
@@ -330,8 +335,8 @@ static int command_status(const struct trace *t, const struct st_runner *r, unsi
 			st_errorf("the command exited with status %d", WEXITSTATUS(ws));
 		return WEXITSTATUS(ws);
 	}
-	/* It did its work, and nothing came of it: say where it may have gone. */
-	if (!t->o.quiet && t->compiled.nr_maps && !r->nr_entries && !lost)
+	/* It did its work, and no probe counted in it: say where it may have gone. */
+	if (!t->o.quiet && t->compiled.nr_probes && t->compiled.nr_maps && !r->nr_entries && !lost)
 		st_errorf("no event was traced in the command (pid %d)%s", t->child,
 			  t->loader.follow ? " nor in the processes it started"
 					   : ": -c traces that process only here, not the "

@@ -96,6 +96,40 @@ static uint32_t hash_entries(const struct st_compiled *c, uint8_t hash)
 	return st_compiled_hashes(c) & hash ? ST_DEFAULT_MAP_ENTRIES : 1;
 }
 
+/*
+ * Whether some probe's program may run with interrupts off: a CPU clock's
+ * sample, a tracepoint or kprobe in the scheduler or an interrupt; not a
+ * uprobe's (the uprobe programs come first in enum st_prog).
+ */
+static bool irqs_off_progs(const struct st_compiled *c)
+{
+	uint32_t i;
+
+	for (i = 0; i < c->nr_probes; i++)
+		if (st_compiled_prog(&c->probes[i]) > ST_PROG_EVENT)
+			return true;
+	return false;
+}
+
+/*
+ * A per-CPU hash that is not preallocated takes a new key's values from a
+ * per-CPU cache that the kernel refills from an irq_work, and keeps one
+ * entry there (since 6.8: kernel/bpf/memalloc.c). With interrupts off the
+ * refill waits, and a second new key before they are on again is refused
+ * (ENOMEM): two keyed maps in one profile sample, sched_switch and
+ * sched_waking in one pass of the scheduler. Such programs get the keyed
+ * hashes preallocated (about 14 ms more at start here, 2 CPUs).
+ */
+static int prealloc_aggr(struct sidetrace_bpf *skel, const struct st_compiled *c)
+{
+	int err;
+
+	if (!irqs_off_progs(c))
+		return 0;
+	err = bpf_map__set_map_flags(skel->maps.st_aggr, 0);
+	return err ? err : bpf_map__set_map_flags(skel->maps.st_aggr_compact, 0);
+}
+
 /* Sizes the maps and sets the read-only configuration before load. */
 static int configure(struct st_loader *l, const struct st_compiled *c)
 {
@@ -128,6 +162,8 @@ static int configure(struct st_loader *l, const struct st_compiled *c)
 	if (!err)
 		err = bpf_map__set_max_entries(skel->maps.st_values,
 					       hash_entries(c, ST_HASH_VALUES));
+	if (!err)
+		err = prealloc_aggr(skel, c);
 	if (!err)
 		err = bpf_map__set_key_size(skel->maps.st_aggr, c->key_size);
 	if (!err)
