@@ -336,11 +336,12 @@ INSTALLED := $(wildcard include/side/*.h include/side/abi/*.h) \
 	lib/libside.so.0 lib/libside.so lib/libside.a \
 	lib/libside-console-tracer.so.0 lib/libside-console-tracer.so \
 	$(patsubst %.in,lib/pkgconfig/%,$(notdir $(PC_FILES))) \
-	bin/sidetrace share/man/man1/sidetrace.1
+	bin/sidetrace share/man/man1/sidetrace.1 share/doc/sidetrace/README.md
 # Directories made for those files alone, removed once empty. The prefix's
 # own (bin, lib, include, share/man) stay on the system, which other
 # software shares; a staging tree (DESTDIR) is install's: emptied whole.
-INSTALLED_DIRS := include/side/abi include/side lib/pkgconfig share/man/man1
+INSTALLED_DIRS := include/side/abi include/side lib/pkgconfig share/man/man1 \
+	share/doc/sidetrace share/doc
 STAGED_DIRS := bin lib include share/man share
 
 # The dynamic linker's cache learns (or forgets) libside.so.0 at once, so
@@ -367,6 +368,8 @@ install: all
 	$(Q)install -m 755 $(SIDETRACE) $(DESTDIR)$(PREFIX)/bin/
 	$(Q)install -d $(DESTDIR)$(PREFIX)/share/man/man1
 	$(Q)install -m 644 docs/sidetrace.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	$(Q)install -d $(DESTDIR)$(PREFIX)/share/doc/sidetrace
+	$(Q)install -m 644 README.md $(DESTDIR)$(PREFIX)/share/doc/sidetrace/
 	$(ldconfig)
 
 uninstall:

@@ -8,12 +8,12 @@ load helpers
 
 # What install puts under the prefix, relative: the headers of include/side
 # as the tree has them, the libraries, pkg-config files, sidetrace and its
-# man page.
+# man page, the README.
 expected_files() {
 	(cd "$ROOT" && ls include/side/*.h include/side/abi/*.h)
 	printf '%s\n' bin/sidetrace lib/libside-console-tracer.so lib/libside-console-tracer.so.0 \
 		lib/libside.a lib/libside.so lib/libside.so.0 lib/pkgconfig/libside-console-tracer.pc \
-		lib/pkgconfig/libside.pc share/man/man1/sidetrace.1
+		lib/pkgconfig/libside.pc share/doc/sidetrace/README.md share/man/man1/sidetrace.1
 }
 
 # Files and links under DIR, relative, sorted.
@@ -84,6 +84,17 @@ EOF
 	[ "$output" = started ]
 	# The installed sidetrace finds the program's event through the library.
 	/usr/local/bin/sidetrace list "$BATS_TEST_TMPDIR/app" | grep -q 'app:hello'
+
+	# The service's unit: its command and documents are installed.
+	local unit=$ROOT/dist/sidetrace-serve.service doc
+	for doc in $(sed -n 's/^Documentation=//p' "$unit"); do
+		case $doc in
+		man:*) man -w "${doc#man:}" ;;
+		file:*) [ -f "${doc#file:}" ] ;;
+		*) echo "unexpected Documentation= $doc"; false ;;
+		esac
+	done
+	! command -v systemd-analyze >/dev/null || systemd-analyze verify "$unit"
 
 	make -s -C "$ROOT" --no-print-directory uninstall PREFIX=/usr/local
 	SYSTEM_INSTALLED=
