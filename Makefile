@@ -125,7 +125,7 @@ UNIT_CXX_TESTS := $(OUTPUT)/tests/test_cxx $(OUTPUT)/tests/test_cxx_clang
 # dlopen libkv.so, which must share that one runtime).
 TRACER_TESTS := $(OUTPUT)/tests/test_tracer $(OUTPUT)/tests/test_tracer_cxx
 
-.PHONY: all deps test demo bench install clean format format-check vmlinux
+.PHONY: all deps test demo bench install uninstall clean format format-check vmlinux
 
 all: $(LIBSIDE_SO) $(LIBSIDE_A) $(CONSOLE_SO) $(SIDETRACE) $(EXAMPLES) $(EX_LIBS) $(UNIT_TESTS) $(BPF_TESTS) \
 	$(EX_CXX) $(UNIT_CXX_TESTS) $(TRACER_TESTS)
@@ -330,6 +330,28 @@ bench: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)bench/run.sh
 
+# What install puts under $(DESTDIR)$(PREFIX), which uninstall removes.
+PC_FILES := userspace/lib/libside.pc.in userspace/console/libside-console-tracer.pc.in
+INSTALLED := $(wildcard include/side/*.h include/side/abi/*.h) \
+	lib/libside.so.0 lib/libside.so lib/libside.a \
+	lib/libside-console-tracer.so.0 lib/libside-console-tracer.so \
+	$(patsubst %.in,lib/pkgconfig/%,$(notdir $(PC_FILES))) \
+	bin/sidetrace share/man/man1/sidetrace.1 share/doc/sidetrace/README.md
+# Directories made for those files alone, removed once empty. The prefix's
+# own (bin, lib, include, share/man) stay on the system, which other
+# software shares; a staging tree (DESTDIR) is install's: emptied whole.
+INSTALLED_DIRS := include/side/abi include/side lib/pkgconfig share/man/man1 \
+	share/doc/sidetrace share/doc
+STAGED_DIRS := bin lib include share/man share
+
+# The dynamic linker's cache learns (or forgets) libside.so.0 at once, so
+# that a program linked with `pkg-config --libs libside` starts: for an
+# install to this system (no DESTDIR), by root, where ldconfig exists.
+define ldconfig
+	$(Q)if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && command -v ldconfig >/dev/null; then \
+		ldconfig; fi
+endef
+
 install: all
 	$(Q)install -d $(DESTDIR)$(PREFIX)/include/side/abi $(DESTDIR)$(PREFIX)/lib/pkgconfig \
 		$(DESTDIR)$(PREFIX)/bin
@@ -340,12 +362,25 @@ install: all
 	$(Q)install -m 644 $(LIBSIDE_A) $(DESTDIR)$(PREFIX)/lib/
 	$(Q)install -m 755 $(CONSOLE_SO) $(DESTDIR)$(PREFIX)/lib/libside-console-tracer.so.0
 	$(Q)ln -sf libside-console-tracer.so.0 $(DESTDIR)$(PREFIX)/lib/libside-console-tracer.so
-	$(Q)for pc in userspace/lib/libside.pc.in userspace/console/libside-console-tracer.pc.in; do \
+	$(Q)for pc in $(PC_FILES); do \
 		sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' $$pc \
 			> $(DESTDIR)$(PREFIX)/lib/pkgconfig/$$(basename $$pc .in) || exit 1; done
 	$(Q)install -m 755 $(SIDETRACE) $(DESTDIR)$(PREFIX)/bin/
 	$(Q)install -d $(DESTDIR)$(PREFIX)/share/man/man1
 	$(Q)install -m 644 docs/sidetrace.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	$(Q)install -d $(DESTDIR)$(PREFIX)/share/doc/sidetrace
+	$(Q)install -m 644 README.md $(DESTDIR)$(PREFIX)/share/doc/sidetrace/
+	$(ldconfig)
+
+uninstall:
+	$(Q)rm -f $(addprefix $(DESTDIR)$(PREFIX)/,$(INSTALLED))
+	$(Q)for d in $(INSTALLED_DIRS) $(if $(DESTDIR),$(STAGED_DIRS)); do \
+		[ ! -d $(DESTDIR)$(PREFIX)/$$d ] || \
+		rmdir --ignore-fail-on-non-empty $(DESTDIR)$(PREFIX)/$$d || exit 1; done
+	$(Q)p=$(PREFIX); while [ -n "$(DESTDIR)" ] && [ "$$p" != / ] && [ "$$p" != . ]; do \
+		[ ! -d $(DESTDIR)$$p ] || rmdir --ignore-fail-on-non-empty $(DESTDIR)$$p || exit 1; \
+		p=$$(dirname $$p); done
+	$(ldconfig)
 
 # Kernel types as C, for a BPF program that one day reads kernel structures
 # (vmlinux/README.md says why none does today).

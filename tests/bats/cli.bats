@@ -3,8 +3,10 @@
 # The command line's conventions, bpftrace's where they overlap: -l/-lv
 # against readelf -n, library names through the linker's cache, '*' as
 # TARGET with -p, -V, -q, -d (nothing attached), stdin and #! scripts,
-# each refused form with its message and exit status, the man page, and
-# the documented limits against the constants that define them.
+# each refused form with its message and exit status, the man page, the
+# probe kinds that --help, the man page and the README name against the
+# kinds table, and the documented limits against the constants that
+# define them.
 
 load helpers
 bats_require_minimum_version 1.5.0
@@ -166,6 +168,53 @@ side:$(readlink -f "$LIBKV"):kv:put" ]
 	[ "$output" = "sidetrace v$v" ]
 	run -0 "$SIDETRACE" -h
 	[[ "${lines[0]}" == "Usage: sidetrace "* ]]
+}
+
+# Each kind of probe of lang/probe_kinds.c's table, one a line: its
+# syntax, a tab, bpftrace's other name for it (or nothing).
+table_kinds() {
+	python3 - "$ROOT/userspace/sidetrace/lang/probe_kinds.c" <<'PY'
+import re, sys
+src = open(sys.argv[1]).read()
+table = src[src.index("kinds[] = {"):src.index("};")]
+rows = re.findall(r'\{ST_AP_\w+,\s*"[^"]*",\s*"([^"]*)",[^{}]*?(NULL|"[^"]*")\}', table, re.S)
+for syntax, alias in rows:
+    print(syntax + "\t" + alias.strip('"').replace("NULL", ""))
+PY
+}
+
+@test "--help, the man page and the README name every probe kind of the table, and that -c traces the command's descendants" {
+	# The table as read here is the one the tool says: an unknown kind's
+	# error lists every syntax, in the table's order.
+	run -1 --separate-stderr "$SIDETRACE" -d -e 'nosuchkind:x { }'
+	local said=${stderr#*: expected } kinds syntax alias
+	said=${said%%$'\n'*}
+	kinds=$(table_kinds)
+	echo "$kinds"
+	[ "$(wc -l <<<"$kinds")" -ge 13 ]
+	[ "$(cut -f1 <<<"$kinds" | paste -sd, | sed 's/,/, /g')" = "$said" ]
+
+	run -0 "$SIDETRACE" --help
+	local help man readme
+	help=$(tr -s ' \n' '  ' <<<"$output")
+	man=$(groff -man -Tascii -P-cbou "$ROOT/docs/sidetrace.1" 2>/dev/null | tr -s ' \n' '  ')
+	readme=$(tr -s ' \n' '  ' <"$ROOT/README.md")
+	while IFS=$'\t' read -r syntax alias; do
+		[[ "$help" == *"$syntax"* ]] || { echo "--help lacks $syntax"; false; }
+		[[ -z "$alias" || "$help" == *"(or $alias:)"* ]] || { echo "--help lacks $alias:"; false; }
+		# The man page and README list intervals as two.
+		for s in ${syntax// or / }; do
+			[[ "$man" == *"$s"* ]] || { echo "the man page lacks $s"; false; }
+			[[ "$readme" == *"$s"* ]] || { echo "the README lacks $s"; false; }
+		done
+		[[ -z "$alias" || "$man" == *"$alias:"* ]] || { echo "the man page lacks $alias:"; false; }
+		[[ -z "$alias" || "$readme" == *"$alias:"* ]] || { echo "the README lacks $alias:"; false; }
+	done <<<"$kinds"
+	[[ "$help" == *" -c CMD run CMD (split into words like a shell does), trace it and its descendants (every process it and they start),"* ]]
+	[[ "$help" != *"only it"* ]]
+	[[ "$man" == *"trace its process and every process that it and its descendants start"* ]]
+	[[ "$man" == *" ustack and kstack are the event's user and kernel stacks"* ]]
+	[[ "$readme" != *"kstack\`/\`ustack\` and other"* ]]
 }
 
 @test "-q: no Attaching line (text or JSON) and no note of the command's exit status" {

@@ -109,3 +109,53 @@ PROG_REQ() { # printf of every http:request
 	[ "${#dir}" -gt 63 ]
 	grep -qx "side:$dir/httpd_sim:http:error" <<<"$output"
 }
+
+# A string whose bytes are a tab, a newline, a carriage return, a terminal
+# escape sequence, an invalid UTF-8 byte and the four characters \x0a.
+build_controls() {
+	cc -O2 -Wall -I"$ROOT/include" "$BATS_TEST_DIRNAME/../fixtures/side_edge.c" \
+		-o "$BATS_TEST_TMPDIR/side_edge" "$OUT/libside.a" -lpthread -ldl
+	EDGE=$BATS_TEST_TMPDIR/side_edge
+	# bpftrace's program and ours: %s and %c per event, %s of a map in END.
+	PROG_CTL="usdt:$EDGE:edge:ev { printf(\"<%s>%c%c|%24s|\\n\", str(arg1), 9, 27, str(arg1));
+		@s = str(arg1); } END { printf(\"end <%s>\\n--end--\", @s); clear(@s); }"
+}
+
+# The bytes of a file up to its first --end-- (the maps printed after it
+# are sidetrace's own text, escaped: not printf's).
+upto_end() { # file
+	head -c "$(grep -abo -- '--end--' "$1" | head -1 | cut -d: -f1)" "$1"
+}
+
+@test "printf prints a traced string's bytes and %c's as bpftrace 0.17 does, byte for byte" {
+	build_controls
+	T=$BATS_TEST_TMPDIR
+	timeout -s INT 60 bpftrace -q -o "$T/bt" -e "$PROG_CTL" -c "$EDGE controls 3" >/dev/null 2>&1
+	"$SIDETRACE" -q -o "$T/st" -e "$PROG_CTL" -c "$EDGE controls 3" >/dev/null
+	upto_end "$T/bt" >"$T/bt.cut"
+	upto_end "$T/st" >"$T/st.cut"
+	od -c "$T/st.cut" | head -8
+	one=$'<\tcol\nrow\r\e[7m\xff\\x0a>\t\e|      \tcol\nrow\r\e[7m\xff\\x0a|\n'
+	printf '%s%s%send <\tcol\nrow\r\e[7m\xff\\x0a>\n' "$one" "$one" "$one" >"$T/want"
+	cmp "$T/want" "$T/bt.cut"
+	cmp "$T/bt.cut" "$T/st.cut"
+	# The same field read by its SIDE name prints the same bytes.
+	side=${PROG_CTL//str(arg1)/args.s}
+	"$SIDETRACE" -q -o "$T/side" -e "${side/usdt:/side:}" -c "$EDGE controls 3" >/dev/null
+	upto_end "$T/side" | cmp "$T/bt.cut" -
+}
+
+@test "printf to a terminal: what of its values could drive it as \\xNN, newline and tab as they are" {
+	build_controls
+	# A pseudo-terminal turns each newline into \r\n.
+	script -qefc "timeout 60 '$SIDETRACE' -q -c '$EDGE controls 1' -e '$PROG_CTL'" \
+		/dev/null </dev/null | tr -d '\r' >"$BATS_TEST_TMPDIR/tty"
+	cat -A "$BATS_TEST_TMPDIR/tty"
+	grep -v '^edge controls' "$BATS_TEST_TMPDIR/tty" | head -5 >"$BATS_TEST_TMPDIR/got"
+	printf '%s\n' $'<\tcol' \
+		$'row\\x0d\\x1b[7m\\xff\\x0a>\t\\x1b|      \tcol' \
+		'row\x0d\x1b[7m\xff\x0a|' $'end <\tcol' 'row\x0d\x1b[7m\xff\x0a>' |
+		diff - "$BATS_TEST_TMPDIR/got"
+	# Not one ESC byte reached the terminal.
+	! grep -q $'\e' "$BATS_TEST_TMPDIR/tty"
+}

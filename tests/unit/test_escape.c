@@ -63,6 +63,28 @@ static void test_text(void)
 	check_text("\xff\xfe", "\\xff\\xfe");
 }
 
+static void check_term(const char *in, const char *want)
+{
+	struct st_textbuf tb = {0};
+	char *s;
+
+	st_escape_term(&tb, in);
+	s = st_tb_take(&tb);
+	ok_str(want, s, want);
+	free(s);
+}
+
+/* printf's values on a terminal: what drives it escaped, the rest as it is. */
+static void test_term(void)
+{
+	check_term("a\tb\nc", "a\tb\nc");
+	check_term("back\\slash \\x0a", "back\\slash \\x0a");
+	check_term("\x1b[2J\x1b]0;owned\x07\r\b\x7f", "\\x1b[2J\\x1b]0;owned\\x07\\x0d\\x08\\x7f");
+	check_term("caf\xc3\xa9 \xc2\x9b"
+		   "2J \xff",
+		   "caf\xc3\xa9 \\xc2\\x9b2J \\xff");
+}
+
 static void test_json(void)
 {
 	check_json("a\"b\\c\n\r\t\x01", "a\\\"b\\\\c\\n\\r\\t\\u0001");
@@ -140,6 +162,7 @@ static void test_random(void)
 int main(void)
 {
 	test_text();
+	test_term();
 	test_json();
 	test_random();
 	return unit_summary();

@@ -635,7 +635,8 @@ static void test_printf_floats(void)
 		   fmt.nr_convs == 5,
 	   "float conversions parse, l allowed");
 	st_format_values(&tb, &fmt,
-			 (const struct st_key_val[]){vals[0], vals[1], vals[0], vals[1], vals[0]});
+			 (const struct st_key_val[]){vals[0], vals[1], vals[0], vals[1], vals[0]},
+			 false);
 	ok_str("floats print as C prints them", tb.s,
 	       "-1.50 1.000000e-01|-1.5  |0.100000 -0X1.8P+0\n");
 	st_tb_reset(&tb);
@@ -645,8 +646,41 @@ static void test_printf_floats(void)
 	st_tb_free(&tb);
 }
 
+/*
+ * printf's values: the bytes as they are (bpftrace's), the user's format
+ * always; on a terminal, what of %s and %c could drive it as \xNN (a
+ * width counts the bytes, before).
+ */
+static void test_printf_terminal(void)
+{
+	const struct st_key_val vals[] = {
+		{.type = ST_VT_STR, .s = "a\tb\nc\x1b[2J\xff\\x0a\r\xc3\xa9"},
+		{.type = ST_VT_INT, .i = 27},
+		{.type = ST_VT_INT, .i = '\n'},
+		{.type = ST_VT_STR, .s = "\x1b]0;x\x07"},
+	};
+	struct st_textbuf tb = {0};
+	struct st_format fmt;
+	char err[128];
+	uint32_t at;
+
+	ok(!st_format_parse("\x1b[1m<%s>%c%c|%-10s|\n", &fmt, err, sizeof(err), &at),
+	   "a format with an escape sequence of the user's parses");
+	st_format_values(&tb, &fmt, vals, false);
+	ok_str("not a terminal: every byte as it is", tb.s,
+	       "\x1b[1m<a\tb\nc\x1b[2J\xff\\x0a\r\xc3\xa9>\x1b\n|\x1b]0;x\x07    |\n");
+	st_tb_reset(&tb);
+	st_format_values(&tb, &fmt, vals, true);
+	ok_str("a terminal: controls but newline and tab, malformed bytes as \\xNN", tb.s,
+	       "\x1b[1m<a\tb\nc\\x1b[2J\\xff\\x0a\\x0d\xc3\xa9>\\x1b\n"
+	       "|\\x1b]0;x\\x07    |\n");
+	st_format_free(&fmt);
+	st_tb_free(&tb);
+}
+
 int main(void)
 {
+	test_printf_terminal();
 	test_printf_floats();
 	test_event_escapes();
 	test_hist_suffixes();

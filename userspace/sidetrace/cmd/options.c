@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cmd/options.h"
+#include "lang/probe_kinds.h"
 #include "sidetrace.h"
 
 /* The Makefile's VERSION; a build outside it says so. */
@@ -18,25 +19,52 @@
 #define SIDETRACE_VERSION "unknown"
 #endif
 
+/* Every kind of probe of the table, bpftrace's other name beside it, wrapped. */
+static void print_kinds(FILE *f)
+{
+	const struct st_probe_kind *k;
+	size_t i, col = strlen("Probes:");
+	char item[128], alias[32];
+	int n;
+
+	fputs("Probes:", f);
+	for (i = 0; (k = st_probe_kind_nth(i)); i++) {
+		alias[0] = '\0';
+		if (k->alias)
+			snprintf(alias, sizeof(alias), " (or %s:)", k->alias);
+		n = snprintf(item, sizeof(item), "%s%s%s", k->syntax, alias,
+			     st_probe_kind_nth(i + 1) ? "," : "");
+		if (col + 1 + n > 78) {
+			fputs("\n ", f);
+			col = 1;
+		}
+		fprintf(f, " %s", item);
+		col += 1 + n;
+	}
+	fputs("\n", f);
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f, "Usage: sidetrace [OPTION...] -e PROGRAM | FILE | -\n"
-		   "       sidetrace -l [-v] [-p PID] [side:TARGET[:PROVIDER]:EVENT]\n"
+		   "       sidetrace -l [-v] [-p PID] [PATTERN]\n"
 		   "       sidetrace list [-v] [-f text|json] TARGET... | -p PID\n"
 		   "       sidetrace serve [--listen ADDR:PORT] [--in-process] [-e PROGRAM]...\n"
 		   "                       [FILE|DIR]...\n"
-		   "Trace SIDE events with bpftrace-style programs, aggregated in the kernel.\n"
+		   "Trace SIDE events, USDT probes, functions, tracepoints and CPU samples\n"
+		   "with bpftrace-style programs, aggregated in the kernel.\n"
 		   "\n"
 		   "  -e PROGRAM   the program text, e.g.\n"
 		   "               'side:./app:http:request { @[args.method] = "
 		   "hist(args.latency_ns); }'\n"
 		   "  FILE         the program in a file ('#!' first line ignored); - is stdin\n"
-		   "  -l [PATTERN] list the probes that match, e.g. 'side:./app:http:*';\n"
-		   "               with -v their fields and types\n"
+		   "  -l [PATTERN] list the probes that match, e.g. 'side:./app:http:*',\n"
+		   "               'uprobe:./app:parse*'; with -v their fields and types\n"
 		   "  -p PID       trace only process PID (and find its libraries); '*' as\n"
 		   "               TARGET is every object it maps\n"
-		   "  -c CMD       run CMD (split into words like a shell does), trace only\n"
-		   "               it and the libraries next to it, stop when it exits\n"
+		   "  -c CMD       run CMD (split into words like a shell does), trace it and\n"
+		   "               its descendants (every process it and they start), find\n"
+		   "               libraries next to it, stop when it exits\n"
 		   "  -f FORMAT    output format: text (default), json, or folded (stacks)\n"
 		   "  -o FILE      write the output to FILE\n"
 		   "  -b, --buffer-size SIZE\n"
@@ -54,10 +82,10 @@ static void usage(FILE *f)
 		   "  -V, --version\n"
 		   "               print the version\n"
 		   "  -h, --help   this help\n"
-		   "\n"
-		   "Probes: side:TARGET:PROVIDER:EVENT ('*' wildcards), BEGIN, END,\n"
-		   "interval:s:N, interval:ms:N. Maps print when the program ends\n"
-		   "(Ctrl-C, exit(), or the end of -c CMD). Exit status: 0, 1 when\n"
+		   "\n");
+	print_kinds(f);
+	fprintf(f, "Several per clause, '*' wildcards in names. Maps print when the program\n"
+		   "ends (Ctrl-C, exit(), or the end of -c CMD). Exit status: 0, 1 when\n"
 		   "tracing failed, 2 for a wrong command line; with -c, the command's.\n"
 		   "See sidetrace(1).\n");
 }

@@ -357,6 +357,7 @@ static int run(struct trace *t)
 		.loader = t->loaded ? &t->loader : NULL,
 		.out = t->out,
 		.fmt = t->o.fmt,
+		.term = t->o.fmt != ST_OUTPUT_JSON && isatty(fileno(t->out)),
 		.pid = t->o.pid,
 		.verbose = t->o.verbose,
 		.quiet = t->o.quiet,

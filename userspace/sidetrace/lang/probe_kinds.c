@@ -56,6 +56,11 @@ const struct st_probe_kind *st_probe_kind_named(const char *name, size_t len)
 	return NULL;
 }
 
+const struct st_probe_kind *st_probe_kind_nth(size_t i)
+{
+	return i < NR_KINDS ? &kinds[i] : NULL;
+}
+
 const char *st_probe_kinds_syntax(void)
 {
 	static char syntax[512];

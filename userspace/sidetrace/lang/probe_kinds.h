@@ -58,6 +58,9 @@ bool st_probe_kind_by_name(const struct st_probe_kind *k);
  */
 const char *st_probe_kind_missing(const char *name, size_t len);
 
+/* The table's row i, NULL past the last: every kind, in the table's order. */
+const struct st_probe_kind *st_probe_kind_nth(size_t i);
+
 /* Every kind's syntax, for "expected ..." messages. */
 const char *st_probe_kinds_syntax(void);
 

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "output/printf_print.h"
+#include "util/escape.h"
 
 /* Longest conversion: a 20-byte spec can ask for a width of 99999999. */
 #define CONV_BUF 4096
@@ -56,7 +57,7 @@ void st_key_val_float(struct st_key_val *v, const void *data, unsigned int bits)
 }
 
 void st_format_values(struct st_textbuf *tb, const struct st_format *f,
-		      const struct st_key_val *vals)
+		      const struct st_key_val *vals, bool term)
 {
 	const struct st_key_val *v = vals;
 	char buf[CONV_BUF];
@@ -76,7 +77,9 @@ void st_format_values(struct st_textbuf *tb, const struct st_format *f,
 			n = snprintf(buf, sizeof(buf), p->conv.spec, v->d);
 		else
 			n = format_int(buf, &p->conv, v->type == ST_VT_INT ? (uint64_t)v->i : v->u);
-		if (n > 0)
+		if (n > 0 && term && (p->conv.arg == ST_CONV_STR || p->conv.arg == ST_CONV_CHAR))
+			st_escape_term(tb, buf);
+		else if (n > 0)
 			st_tb_putn(tb, buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
 		v++;
 	}

@@ -7,15 +7,21 @@
 #ifndef SIDETRACE_OUTPUT_PRINTF_PRINT_H
 #define SIDETRACE_OUTPUT_PRINTF_PRINT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "lang/format.h"
 #include "output/maps_print.h"
 #include "util/textbuf.h"
 
-/* Appends f applied to vals, one per conversion, to tb. */
+/*
+ * Appends f applied to vals, one per conversion, to tb: the format's text
+ * and the values' bytes as they are (bpftrace's printf), but with term
+ * (text output to a terminal) the output of %s and %c as
+ * st_escape_term() shows it, so that no traced byte drives the terminal.
+ */
 void st_format_values(struct st_textbuf *tb, const struct st_format *f,
-		      const struct st_key_val *vals);
+		      const struct st_key_val *vals, bool term);
 
 /* A float's value from its bits (bits: 32 for binary32, else binary64) in the record. */
 void st_key_val_float(struct st_key_val *v, const void *data, unsigned int bits);

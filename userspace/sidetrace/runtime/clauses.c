@@ -50,7 +50,7 @@ static int run_printf(struct st_runner *r, struct st_eval_ctx *x, const struct s
 			return ret;
 		kv[i] = vals[i].v;
 	}
-	st_format_values(&text, call->fmt, kv);
+	st_format_values(&text, call->fmt, kv, r->term);
 	ret = text.failed ? -ENOMEM : st_output_printf(r->out, r->fmt, &text);
 	st_tb_free(&text);
 	return ret;

@@ -22,6 +22,7 @@ struct st_runner {
 	const struct st_loader *loader; /* NULL when nothing was loaded */
 	FILE *out;
 	enum st_output_format fmt;
+	bool term; /* text to a terminal: printf's values shown safely (util/escape.h) */
 	pid_t pid; /* -p: the traced process, or 0 */
 	bool exit_requested; /* an exit() ran */
 	bool verbose; /* -v: say what is lost as it happens */

@@ -93,8 +93,12 @@ static int printf_record(struct st_stream *s, const struct st_rec_hdr *h, const 
 		} else if (lay->is_str[i]) {
 			memcpy(strs[i], data + lay->off[i], ST_STR_LEN);
 			strs[i][ST_STR_LEN - 1] = '\0';
-			/* Application memory never reaches a terminal raw (JSON: escaped). */
-			if (s->r->fmt != ST_OUTPUT_JSON) {
+			/*
+			 * print(args)'s format is sidetrace's: its strings are
+			 * escaped as map keys are (JSON: by its own rule).
+			 * printf's are the user's (st_format_values()).
+			 */
+			if (h->kind == ST_REC_ARGS && s->r->fmt != ST_OUTPUT_JSON) {
 				st_tb_reset(&s->esc);
 				st_escape_text(&s->esc, strs[i]);
 				snprintf(strs[i], sizeof(strs[i]), "%s", s->esc.s ? s->esc.s : "");
@@ -112,7 +116,7 @@ static int printf_record(struct st_stream *s, const struct st_rec_hdr *h, const 
 	if (h->kind == ST_REC_ARGS && s->r->fmt == ST_OUTPUT_JSON)
 		return args_json(s, h, lay, vals);
 	st_tb_reset(&s->text);
-	st_format_values(&s->text, lay->call->fmt, vals);
+	st_format_values(&s->text, lay->call->fmt, vals, s->r->term);
 	return st_output_printf(s->r->out, s->r->fmt, &s->text);
 }
 

@@ -2,6 +2,7 @@
 /* Escaping of outside strings for text output; see escape.h. */
 #define _GNU_SOURCE /* vasprintf */
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "util/escape.h"
@@ -47,25 +48,39 @@ int st_text_char(const char *s)
 	return n;
 }
 
-void st_escape_text(struct st_textbuf *tb, const char *s)
+/*
+ * term: the terminal rule of printf's values (escape.h), else the text
+ * rule. Only the text rule doubles a backslash: printf's values keep the
+ * bytes they have wherever they cannot drive a terminal.
+ */
+static void escape(struct st_textbuf *tb, const char *s, bool term)
 {
-	int n, i;
+	int n;
 
 	while (*s) {
 		/* Escaped itself: "\\x0a" can then only be the four characters. */
-		if (*s == '\\') {
+		if (*s == '\\' && !term) {
 			st_tb_puts(tb, "\\\\");
 			s++;
 			continue;
 		}
-		n = st_text_char(s);
-		for (i = 0; i < n; i++)
-			st_tb_putc(tb, s[i]);
+		n = term && (*s == '\n' || *s == '\t') ? 1 : st_text_char(s);
+		st_tb_putn(tb, s, (size_t)n);
 		/* A control, or a byte of malformed UTF-8, on its own. */
 		if (!n)
 			st_tb_printf(tb, "\\x%02x", (unsigned char)*s);
 		s += n ? n : 1;
 	}
+}
+
+void st_escape_text(struct st_textbuf *tb, const char *s)
+{
+	escape(tb, s, false);
+}
+
+void st_escape_term(struct st_textbuf *tb, const char *s)
+{
+	escape(tb, s, true);
 }
 
 void st_fputs_text(FILE *f, const char *s)

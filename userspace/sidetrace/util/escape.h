@@ -9,6 +9,11 @@
  * of output (newlines). A backslash shows as \\, so that "\x0a" in the
  * output is always those four characters and never a newline's escape.
  *
+ * printf's values (%s, %c) are the user's to shape, as in bpftrace: their
+ * bytes as they are, except on a terminal, where st_escape_term() shows
+ * what could drive it: the rule above, newline, tab and backslash as they
+ * are.
+ *
  * JSON has its own rule, in util/json.h.
  */
 #ifndef SIDETRACE_UTIL_ESCAPE_H
@@ -36,6 +41,12 @@ int st_text_char(const char *s);
 
 /* Appends s to tb, escaped as above. */
 void st_escape_text(struct st_textbuf *tb, const char *s);
+
+/*
+ * Appends s to tb for a terminal: as st_escape_text(), but a newline, a
+ * tab and a backslash as they are (they drive no terminal).
+ */
+void st_escape_term(struct st_textbuf *tb, const char *s);
 
 /* Writes s to f, escaped as above. */
 void st_fputs_text(FILE *f, const char *s);
