@@ -277,3 +277,59 @@ for l in sys.stdin.buffer.read().decode("utf-8").splitlines():
 	json.loads(l)' <<<"$output"
 	grep -qF '"provider":"\u001b[2J\ufffd\ufffd"' <<<"$output"
 }
+
+# libside.so's statedump events (side:statedump_begin, _end) reach the
+# tracers registered in the process only: no call site, no probe. A
+# wildcard skips them, and an event described but never emitted, as
+# bpftrace's matches only what it can attach; naming one says why.
+@test "a wildcard skips the events with no call sites (libside.so's statedump events); naming one is refused" {
+	local L="$OUT/libside.so" fa="$BATS_TEST_TMPDIR/fork_app_so" bin="$BATS_TEST_TMPDIR/never" st
+	local why="delivered to in-process tracers only, never to a probe"
+	cc -O2 -Wall -I"$ROOT/include" "$FIX/fork_app.c" -o "$fa" \
+		-L"$OUT" -Wl,-rpath,"$OUT" -lside -lpthread
+	cat > "$BATS_TEST_TMPDIR/never.c" <<'C'
+#include <stdlib.h>
+#include <side/trace.h>
+side_static_event(ev_hit, "wk", "hit", SIDE_LOGLEVEL_INFO, side_field_list(side_field_u32("n")));
+/* Described and registered, but no call site emits it. */
+side_static_event(ev_never, "wk", "never", SIDE_LOGLEVEL_INFO, side_field_list(side_field_u32("n")));
+int main(int argc, char **argv)
+{
+	for (unsigned int i = 0; i < (unsigned int)atoi(argv[1]); i++)
+		side_event(ev_hit, side_arg_list(side_arg_u32(i)));
+	return 0;
+}
+C
+	cc -O2 -Wall -I"$ROOT/include" "$BATS_TEST_TMPDIR/never.c" -o "$bin" \
+		-L"$OUT" -Wl,-rpath,"$OUT" -lside -lpthread
+	# -p: every object of the process, libside.so's events skipped.
+	start_app "$BATS_TEST_TMPDIR/app.txt" "$fa" -w "$BATS_TEST_TMPDIR/go" fork 3
+	timeout 60 "$SIDETRACE" -p "$APP_PID" -e 'side:*:*:* { @[probe] = count(); }' \
+		> "$BATS_TEST_TMPDIR/st.txt" 2>&1 &
+	st=$!
+	wait_attached "$BATS_TEST_TMPDIR/st.txt"
+	touch "$BATS_TEST_TMPDIR/go"
+	wait "$APP"
+	wait $st
+	cat "$BATS_TEST_TMPDIR/st.txt"
+	[ "$(grep '^@' "$BATS_TEST_TMPDIR/st.txt")" = "@[side:$fa:fk:tick]: 3" ]
+	# -c: the event never emitted skipped, the other counted.
+	run -0 timeout 60 "$SIDETRACE" -c "$bin 5" -e "side:$bin:*:* { @[probe] = count(); }"
+	[ "$(grep '^@' <<<"$output")" = "@[side:$bin:wk:hit]: 5" ]
+	run -0 timeout 60 "$SIDETRACE" -c "$bin 5" -e "usdt:$bin:* { @[probe] = count(); }"
+	[ "$(grep '^@' <<<"$output")" = "@[usdt:$bin:wk:hit]: 5" ]
+	run -0 "$SIDETRACE" -l "side:$bin:*"
+	[ "$output" = "side:$bin:wk:hit" ]
+	# Named: refused with the reason, under -c and -p alike.
+	run -1 "$SIDETRACE" -c "$bin 5" -e "side:$bin:wk:never { @ = count(); }"
+	[[ "$output" == *"error: wk:never has no call sites in $bin: it is $why"* ]]
+	run -1 "$SIDETRACE" -c "$fa fork 3" -e "side:$L:side:statedump_begin { @ = count(); }"
+	[[ "$output" == *"error: side:statedump_begin has no call sites in $L: it is $why"* ]]
+	run -1 "$SIDETRACE" -p $$ -e "side:$L:side:statedump_end { @ = count(); }"
+	[[ "$output" == *"error: side:statedump_end has no call sites in $L: it is $why"* ]]
+	# A wildcard that matches only such events.
+	run -1 "$SIDETRACE" -c "$fa fork 3" -e "side:$L:*:* { @ = count(); }"
+	[[ "$output" == *"error: the events of $L that *:* matches have no call sites: they are $why"* ]]
+	run -1 "$SIDETRACE" -l "side:$L:*"
+	[ "$output" = "sidetrace: no probe matches side:$L:*:*: the 2 events it matches have no call sites ($why)" ]
+}
