@@ -62,3 +62,22 @@ both_say() { # target message [wrapper...]
 @test "a path through a file: said so" {
 	both_say "$HTTPD/x" "a component of the path is not a directory"
 }
+
+# A name looked up in PATH that is a script (a pyenv shim): the error names
+# the file it found and where, and says it is a script, however the target
+# is read (SIDE and usdt: events, functions, `list`).
+@test "a program name that PATH resolves to a script: the file found, where, and why" {
+	local why="not an ELF file: a script (#!/bin/sh), not the program it runs: name that program's ELF file"
+	mkdir "$D/shims"
+	printf '#!/bin/sh\nexec /usr/bin/python3 "$@"\n' > "$D/shims/python3"
+	chmod 755 "$D/shims/python3"
+	both_say python3 "$D/shims/python3 (python3 found in PATH): $why" env PATH="$D/shims:$PATH"
+	for p in 'usdt:python3:*' 'uprobe:python3:*' 'side:python3:*'; do
+		run -1 --separate-stderr env PATH="$D/shims:$PATH" "$SIDETRACE" -l "$p"
+		[ "$stderr" = "sidetrace: python3: $D/shims/python3 (python3 found in PATH): $why" ]
+	done
+	run -1 --separate-stderr env PATH="$D/shims:$PATH" "$SIDETRACE" -e 'uprobe:python3:main { @ = count(); }'
+	grep -qxF "program:1:8: error: cannot read the events of python3: $D/shims/python3 (python3 found in PATH): $why" <<<"$stderr"
+	# A path is named once; the script is said so all the same.
+	both_say "$D/shims/python3" "$why"
+}
