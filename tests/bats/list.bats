@@ -333,3 +333,80 @@ C
 	run -1 "$SIDETRACE" -l "side:$L:*"
 	[ "$output" = "sidetrace: no probe matches side:$L:*:*: the 2 events it matches have no call sites ($why)" ]
 }
+
+# C++ names hold blanks, commas and brackets ("geo::Calc::add(long, long)
+# [clone .isra.0]"): -l prints such a name in double quotes, as bpftrace's
+# quoted function, and the name reads back as itself, not as a glob
+# ("[clone .isra.0]" would be a bracket expression). Each probe -l prints,
+# pasted into a program, is the probe it listed; a path with a blank is
+# quoted the same way.
+@test "every uprobe: and uretprobe: -l prints reads back as the probe it listed, C++ clones and operators included" {
+	local b="$BATS_TEST_TMPDIR/a dir/cxx_clones" pat kind probe n name plan
+	mkdir "$BATS_TEST_TMPDIR/a dir"
+	cat > "$BATS_TEST_TMPDIR/cxx_clones.cpp" <<'CPP'
+#include <cstdlib>
+namespace geo {
+struct Vec {
+	long x, y;
+};
+__attribute__((noinline)) Vec operator+(Vec a, Vec b) { return Vec{a.x + b.x, a.y + b.y}; }
+struct Calc {
+	long base;
+	__attribute__((noinline)) long add(int x) { return base + x; }
+	__attribute__((noinline)) long add(long x, long y) { return base + x + y; }
+	__attribute__((noinline)) long operator[](int i) const { return base * i; }
+};
+template <typename T> __attribute__((noinline)) T scale(T v, int by) { return v * by; }
+} // namespace geo
+static __attribute__((noinline)) long twice(long v, long unused) { return 2 * v; }
+int main(int c, char **v)
+{
+	geo::Calc k{100};
+	long s = 0;
+	int n = atoi(v[1]);
+	auto sq = [&](long x) __attribute__((noinline)) { return x * x + s; };
+	for (int i = 0; i < n; i++) {
+		geo::Vec w = geo::Vec{i, 1} + geo::Vec{2, i};
+		s += k.add(i) + k.add((long)i, 2L) + k[i] + geo::scale<long>(i, 3) +
+		     geo::scale<int>(i, 2) + twice(i, 7) + sq(i) + w.x;
+	}
+	return s == 0;
+}
+CPP
+	g++ -O2 -g "$BATS_TEST_TMPDIR/cxx_clones.cpp" -o "$b"
+	# gcc made the clones this test is about.
+	nm "$b" | grep -q '_ZN3geo4Calc3addEll\.isra\.0$'
+	nm "$b" | grep -q '_ZL5twicell\.constprop\.0$'
+	run -0 "$SIDETRACE" -l "uprobe:\"$b\":*(*"
+	grep -qxF "uprobe:\"$b\":\"geo::Calc::add(long, long) [clone .isra.0]\"" <<<"$output"
+	grep -qxF "uprobe:\"$b\":\"geo::Calc::operator[](int) const [clone .isra.0]\"" <<<"$output"
+	grep -qxF "uprobe:\"$b\":\"main::{lambda(long)#1}::operator()(long) const [clone .isra.0]\"" <<<"$output"
+	for kind in uprobe uretprobe; do
+		for pat in '*' '*(*' 'geo::*'; do
+			# An inlined copy's line says where it is after two blanks.
+			"$SIDETRACE" -l "$kind:\"$b\":$pat" | sed 's/  (inlined into .*//' | sort | uniq -c \
+				> "$BATS_TEST_TMPDIR/listed"
+			[ -s "$BATS_TEST_TMPDIR/listed" ]
+			while read -r n probe; do
+				run -0 "$SIDETRACE" -d -e "$probe { @ = count(); }"
+				# The plan names the probe unquoted: as many as were listed so.
+				name=$(sed -e 's/"\(.*\)":"\(.*\)"$/\1:\2/' -e 's/"\(.*\)":/\1:/' <<<"$probe")
+				plan=$(grep -c "^$kind:" <<<"$output")
+				[ "$plan" -eq "$n" ] || { echo "$probe: $plan probes, $n listed"; false; }
+				[ "$(grep "^$kind:" <<<"$output" | sed 's/  [0-9]* sites*, .*//' | sort -u)" = "$name" ]
+			done < "$BATS_TEST_TMPDIR/listed"
+		done
+	done
+	# Pasted, they count exactly.
+	run -0 timeout 60 "$SIDETRACE" -c "'$b' 5" -e "
+uprobe:\"$b\":\"geo::Calc::add(int) [clone .isra.0]\" { @a = count(); }
+uprobe:\"$b\":\"geo::operator+(geo::Vec, geo::Vec)\" { @p = count(); }
+uprobe:\"$b\":\"main::{lambda(long)#1}::operator()(long) const [clone .isra.0]\" { @l = sum(args.x); }
+uretprobe:\"$b\":\"long geo::scale<long>(long, int)\" { @r = sum(retval); }
+uprobe:\"$b\":\"geo::Calc::operator[](int) const [clone .isra.0]\" { @i = sum(args.i); }"
+	[ "$(grep '^@' <<<"$output")" = "@a: 5
+@i: 10
+@l: 10
+@p: 5
+@r: 30" ]
+}

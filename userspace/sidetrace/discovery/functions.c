@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Functions by symbol and their inlined copies, their parameters from DWARF (functions.h). */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
 #include <fnmatch.h>
 #include <stdio.h>
@@ -71,6 +72,16 @@ static size_t whole_clone_base(const char *name)
 }
 
 /*
+ * A name matches a glob, or is it: a C++ name holds what fnmatch() reads
+ * as a pattern ("[clone .isra.0]", "operator[]"), and the name -l prints
+ * reads back as itself.
+ */
+static bool name_matches(const char *glob, const char *name)
+{
+	return !strcmp(glob, name) || !fnmatch(glob, name, 0);
+}
+
+/*
  * Whether a symbol matches glob: its own name, a C function's clone by
  * its source name ("scale.constprop.0" as scale, *shown), or for C++ its
  * demangled signature ("Calc::add(int)": that overload) or name
@@ -85,10 +96,10 @@ static bool symbol_matches(const char *name, const char *glob, char **shown)
 	bool match = false;
 
 	*shown = NULL;
-	if (!fnmatch(glob, name, 0))
+	if (name_matches(glob, name))
 		return true;
 	if (base_len && (base = strndup(name, base_len))) {
-		if (!fnmatch(glob, base, 0)) {
+		if (name_matches(glob, base)) {
 			*shown = base;
 			return true;
 		}
@@ -104,11 +115,12 @@ static bool symbol_matches(const char *name, const char *glob, char **shown)
 		*shown = NULL;
 		return false;
 	}
-	match = !fnmatch(glob, *shown, 0) || (clone && (base = strndup(*shown, clone - *shown)) &&
-					      (match = !fnmatch(glob, base, 0), free(base), match));
+	match = name_matches(glob, *shown) ||
+		(clone && (base = strndup(*shown, clone - *shown)) &&
+		 (match = name_matches(glob, base), free(base), match));
 	paren = params_start(*shown);
 	if (!match && paren && (base = strndup(*shown, paren - *shown))) {
-		match = !fnmatch(glob, base, 0);
+		match = name_matches(glob, base);
 		free(base);
 	}
 	if (!match) {
@@ -566,14 +578,17 @@ static bool is_go(struct st_elf *e)
 	       st_elf_find_section(e, ".note.go.buildid", &sh);
 }
 
-/* "NAME+OFFSET": the glob and the offset; 0 or -EINVAL. */
+/*
+ * "NAME+OFFSET": the glob and the offset; 0 or -EINVAL. An offset starts
+ * with a digit: C++'s "operator+(A const&, A const&)" is a name.
+ */
 static int split_offset(const char *pattern, char **glob, uint64_t *offset)
 {
 	const char *plus = strrchr(pattern, '+');
 	char *end;
 
 	*offset = 0;
-	if (plus && plus != pattern && plus[1]) {
+	if (plus && plus != pattern && isdigit((unsigned char)plus[1])) {
 		errno = 0;
 		*offset = strtoull(plus + 1, &end, 0);
 		if (errno || *end)
