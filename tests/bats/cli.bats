@@ -137,10 +137,10 @@ side:$HTTPD:http:request
 @test "'*' as TARGET with -p: every object the process maps, listed and traced exactly" {
 	start_app "$D/kv.out" "$KV" -p -w 2 -n 30
 	run -0 "$SIDETRACE" -l -p "$APP_PID"
-	# libkv.so's events, and those of the libside.so it loads (statedump).
-	[ "$(grep -v ':side:statedump_' <<<"$output")" = "side:$(readlink -f "$LIBKV"):kv:get
+	# libkv.so's events; not the statedump events of the libside.so it
+	# loads, which no call site emits.
+	[ "$output" = "side:$(readlink -f "$LIBKV"):kv:get
 side:$(readlink -f "$LIBKV"):kv:put" ]
-	[ "$(grep -c '/libside\.so[.0-9]*:side:statedump_\(begin\|end\)$' <<<"$output")" = 2 ]
 	run -0 "$SIDETRACE" -l -p "$APP_PID" 'side:*kv.so:*:put'
 	[ "$output" = "side:$(readlink -f "$LIBKV"):kv:put" ]
 	run -1 --separate-stderr "$SIDETRACE" -l -p "$APP_PID" 'side:*nothing*:*:*'

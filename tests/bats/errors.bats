@@ -62,3 +62,56 @@ both_say() { # target message [wrapper...]
 @test "a path through a file: said so" {
 	both_say "$HTTPD/x" "a component of the path is not a directory"
 }
+
+# A name looked up in PATH that is a script (a pyenv shim): the error names
+# the file it found and where, and says it is a script, however the target
+# is read (SIDE and usdt: events, functions, `list`).
+@test "a program name that PATH resolves to a script: the file found, where, and why" {
+	local why="not an ELF file: a script (#!/bin/sh), not the program it runs: name that program's ELF file"
+	mkdir "$D/shims"
+	printf '#!/bin/sh\nexec /usr/bin/python3 "$@"\n' > "$D/shims/python3"
+	chmod 755 "$D/shims/python3"
+	both_say python3 "$D/shims/python3 (python3 found in PATH): $why" env PATH="$D/shims:$PATH"
+	for p in 'usdt:python3:*' 'uprobe:python3:*' 'side:python3:*'; do
+		run -1 --separate-stderr env PATH="$D/shims:$PATH" "$SIDETRACE" -l "$p"
+		[ "$stderr" = "sidetrace: python3: $D/shims/python3 (python3 found in PATH): $why" ]
+	done
+	run -1 --separate-stderr env PATH="$D/shims:$PATH" "$SIDETRACE" -e 'uprobe:python3:main { @ = count(); }'
+	grep -qxF "program:1:8: error: cannot read the events of python3: $D/shims/python3 (python3 found in PATH): $why" <<<"$stderr"
+	# A path is named once; the script is said so all the same.
+	both_say "$D/shims/python3" "$why"
+}
+
+# uprobe: finds functions by symbol: a stripped binary names only its
+# exported ones. Refused with that reason, not "no function matches";
+# with its debug file beside it (.debug/, by its debug link), its
+# functions are found there, as bpftrace finds them.
+@test "a stripped binary: uprobe: and -l say it has no symbol table; its debug file by debug link restores its functions" {
+	local why="it is stripped: no symbol table names its functions but the exported ones (none matches), nor does a debug file of it (install its -dbgsym package, or build it unstripped); its usdt: and side: probes need no symbols"
+	cc -O2 -g -Wall -I"$ROOT/include" "$ROOT/tests/fixtures/fork_app.c" -o "$D/app" \
+		"$OUT/libside.a" -lpthread
+	strip -o "$D/stripped" "$D/app"
+	run -1 --separate-stderr "$SIDETRACE" -e "uprobe:$D/stripped:tick { @ = count(); }"
+	grep -qxF "program:1:8: error: cannot read the events of $D/stripped: $why" <<<"$stderr"
+	run -1 --separate-stderr "$SIDETRACE" -e "uretprobe:$D/stripped:tick { @ = count(); }"
+	grep -qxF "program:1:11: error: cannot read the events of $D/stripped: $why" <<<"$stderr"
+	run -1 --separate-stderr "$SIDETRACE" -l "uprobe:$D/stripped:*"
+	[ "$stderr" = "sidetrace: $D/stripped: $why" ]
+	# What the message offers works: its side: probes.
+	run -0 "$SIDETRACE" -c "$D/stripped fork 3" -e "side:$D/stripped:fk:tick { @[args.who] = count(); }"
+	[ "$(grep '^@' <<<"$output")" = "@[0]: 3
+@[1]: 3" ]
+	# Its debug file, found by its debug link: the functions the unstripped build lists.
+	mkdir "$D/.debug"
+	objcopy --only-keep-debug "$D/app" "$D/.debug/app.debug"
+	objcopy --add-gnu-debuglink="$D/.debug/app.debug" "$D/stripped"
+	diff <("$SIDETRACE" -l "uprobe:$D/app:*" | sed "s|^uprobe:$D/app:||") \
+		<("$SIDETRACE" -l "uprobe:$D/stripped:*" | sed "s|^uprobe:$D/stripped:||")
+	run -0 "$SIDETRACE" -l "uprobe:$D/stripped:tic*"
+	[ "$output" = "uprobe:$D/stripped:tick" ]
+	run -0 "$SIDETRACE" -c "$D/stripped fork 3" \
+		-e "uprobe:$D/stripped:tick { @[args.who] = count(); } uretprobe:$D/stripped:tick { @r = count(); }"
+	[ "$(grep '^@' <<<"$output")" = "@[0]: 3
+@[1]: 3
+@r: 6" ]
+}

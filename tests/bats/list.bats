@@ -277,3 +277,136 @@ for l in sys.stdin.buffer.read().decode("utf-8").splitlines():
 	json.loads(l)' <<<"$output"
 	grep -qF '"provider":"\u001b[2J\ufffd\ufffd"' <<<"$output"
 }
+
+# libside.so's statedump events (side:statedump_begin, _end) reach the
+# tracers registered in the process only: no call site, no probe. A
+# wildcard skips them, and an event described but never emitted, as
+# bpftrace's matches only what it can attach; naming one says why.
+@test "a wildcard skips the events with no call sites (libside.so's statedump events); naming one is refused" {
+	local L="$OUT/libside.so" fa="$BATS_TEST_TMPDIR/fork_app_so" bin="$BATS_TEST_TMPDIR/never" st
+	local why="delivered to in-process tracers only, never to a probe"
+	cc -O2 -Wall -I"$ROOT/include" "$FIX/fork_app.c" -o "$fa" \
+		-L"$OUT" -Wl,-rpath,"$OUT" -lside -lpthread
+	cat > "$BATS_TEST_TMPDIR/never.c" <<'C'
+#include <stdlib.h>
+#include <side/trace.h>
+side_static_event(ev_hit, "wk", "hit", SIDE_LOGLEVEL_INFO, side_field_list(side_field_u32("n")));
+/* Described and registered, but no call site emits it. */
+side_static_event(ev_never, "wk", "never", SIDE_LOGLEVEL_INFO, side_field_list(side_field_u32("n")));
+int main(int argc, char **argv)
+{
+	for (unsigned int i = 0; i < (unsigned int)atoi(argv[1]); i++)
+		side_event(ev_hit, side_arg_list(side_arg_u32(i)));
+	return 0;
+}
+C
+	cc -O2 -Wall -I"$ROOT/include" "$BATS_TEST_TMPDIR/never.c" -o "$bin" \
+		-L"$OUT" -Wl,-rpath,"$OUT" -lside -lpthread
+	# -p: every object of the process, libside.so's events skipped.
+	start_app "$BATS_TEST_TMPDIR/app.txt" "$fa" -w "$BATS_TEST_TMPDIR/go" fork 3
+	timeout 60 "$SIDETRACE" -p "$APP_PID" -e 'side:*:*:* { @[probe] = count(); }' \
+		> "$BATS_TEST_TMPDIR/st.txt" 2>&1 &
+	st=$!
+	wait_attached "$BATS_TEST_TMPDIR/st.txt"
+	touch "$BATS_TEST_TMPDIR/go"
+	wait "$APP"
+	wait $st
+	cat "$BATS_TEST_TMPDIR/st.txt"
+	[ "$(grep '^@' "$BATS_TEST_TMPDIR/st.txt")" = "@[side:$fa:fk:tick]: 3" ]
+	# -c: the event never emitted skipped, the other counted.
+	run -0 timeout 60 "$SIDETRACE" -c "$bin 5" -e "side:$bin:*:* { @[probe] = count(); }"
+	[ "$(grep '^@' <<<"$output")" = "@[side:$bin:wk:hit]: 5" ]
+	run -0 timeout 60 "$SIDETRACE" -c "$bin 5" -e "usdt:$bin:* { @[probe] = count(); }"
+	[ "$(grep '^@' <<<"$output")" = "@[usdt:$bin:wk:hit]: 5" ]
+	run -0 "$SIDETRACE" -l "side:$bin:*"
+	[ "$output" = "side:$bin:wk:hit" ]
+	# Named: refused with the reason, under -c and -p alike.
+	run -1 "$SIDETRACE" -c "$bin 5" -e "side:$bin:wk:never { @ = count(); }"
+	[[ "$output" == *"error: wk:never has no call sites in $bin: it is $why"* ]]
+	run -1 "$SIDETRACE" -c "$fa fork 3" -e "side:$L:side:statedump_begin { @ = count(); }"
+	[[ "$output" == *"error: side:statedump_begin has no call sites in $L: it is $why"* ]]
+	run -1 "$SIDETRACE" -p $$ -e "side:$L:side:statedump_end { @ = count(); }"
+	[[ "$output" == *"error: side:statedump_end has no call sites in $L: it is $why"* ]]
+	# A wildcard that matches only such events.
+	run -1 "$SIDETRACE" -c "$fa fork 3" -e "side:$L:*:* { @ = count(); }"
+	[[ "$output" == *"error: the events of $L that *:* matches have no call sites: they are $why"* ]]
+	run -1 "$SIDETRACE" -l "side:$L:*"
+	[ "$output" = "sidetrace: no probe matches side:$L:*:*: the 2 events it matches have no call sites ($why)" ]
+}
+
+# C++ names hold blanks, commas and brackets ("geo::Calc::add(long, long)
+# [clone .isra.0]"): -l prints such a name in double quotes, as bpftrace's
+# quoted function, and the name reads back as itself, not as a glob
+# ("[clone .isra.0]" would be a bracket expression). Each probe -l prints,
+# pasted into a program, is the probe it listed; a path with a blank is
+# quoted the same way.
+@test "every uprobe: and uretprobe: -l prints reads back as the probe it listed, C++ clones and operators included" {
+	local b="$BATS_TEST_TMPDIR/a dir/cxx_clones" pat kind probe n name plan
+	mkdir "$BATS_TEST_TMPDIR/a dir"
+	cat > "$BATS_TEST_TMPDIR/cxx_clones.cpp" <<'CPP'
+#include <cstdlib>
+namespace geo {
+struct Vec {
+	long x, y;
+};
+__attribute__((noinline)) Vec operator+(Vec a, Vec b) { return Vec{a.x + b.x, a.y + b.y}; }
+struct Calc {
+	long base;
+	__attribute__((noinline)) long add(int x) { return base + x; }
+	__attribute__((noinline)) long add(long x, long y) { return base + x + y; }
+	__attribute__((noinline)) long operator[](int i) const { return base * i; }
+};
+template <typename T> __attribute__((noinline)) T scale(T v, int by) { return v * by; }
+} // namespace geo
+static __attribute__((noinline)) long twice(long v, long unused) { return 2 * v; }
+int main(int c, char **v)
+{
+	geo::Calc k{100};
+	long s = 0;
+	int n = atoi(v[1]);
+	auto sq = [&](long x) __attribute__((noinline)) { return x * x + s; };
+	for (int i = 0; i < n; i++) {
+		geo::Vec w = geo::Vec{i, 1} + geo::Vec{2, i};
+		s += k.add(i) + k.add((long)i, 2L) + k[i] + geo::scale<long>(i, 3) +
+		     geo::scale<int>(i, 2) + twice(i, 7) + sq(i) + w.x;
+	}
+	return s == 0;
+}
+CPP
+	g++ -O2 -g "$BATS_TEST_TMPDIR/cxx_clones.cpp" -o "$b"
+	# gcc made the clones this test is about.
+	nm "$b" | grep -q '_ZN3geo4Calc3addEll\.isra\.0$'
+	nm "$b" | grep -q '_ZL5twicell\.constprop\.0$'
+	run -0 "$SIDETRACE" -l "uprobe:\"$b\":*(*"
+	grep -qxF "uprobe:\"$b\":\"geo::Calc::add(long, long) [clone .isra.0]\"" <<<"$output"
+	grep -qxF "uprobe:\"$b\":\"geo::Calc::operator[](int) const [clone .isra.0]\"" <<<"$output"
+	grep -qxF "uprobe:\"$b\":\"main::{lambda(long)#1}::operator()(long) const [clone .isra.0]\"" <<<"$output"
+	for kind in uprobe uretprobe; do
+		for pat in '*' '*(*' 'geo::*'; do
+			# An inlined copy's line says where it is after two blanks.
+			"$SIDETRACE" -l "$kind:\"$b\":$pat" | sed 's/  (inlined into .*//' | sort | uniq -c \
+				> "$BATS_TEST_TMPDIR/listed"
+			[ -s "$BATS_TEST_TMPDIR/listed" ]
+			while read -r n probe; do
+				run -0 "$SIDETRACE" -d -e "$probe { @ = count(); }"
+				# The plan names the probe unquoted: as many as were listed so.
+				name=$(sed -e 's/"\(.*\)":"\(.*\)"$/\1:\2/' -e 's/"\(.*\)":/\1:/' <<<"$probe")
+				plan=$(grep -c "^$kind:" <<<"$output")
+				[ "$plan" -eq "$n" ] || { echo "$probe: $plan probes, $n listed"; false; }
+				[ "$(grep "^$kind:" <<<"$output" | sed 's/  [0-9]* sites*, .*//' | sort -u)" = "$name" ]
+			done < "$BATS_TEST_TMPDIR/listed"
+		done
+	done
+	# Pasted, they count exactly.
+	run -0 timeout 60 "$SIDETRACE" -c "'$b' 5" -e "
+uprobe:\"$b\":\"geo::Calc::add(int) [clone .isra.0]\" { @a = count(); }
+uprobe:\"$b\":\"geo::operator+(geo::Vec, geo::Vec)\" { @p = count(); }
+uprobe:\"$b\":\"main::{lambda(long)#1}::operator()(long) const [clone .isra.0]\" { @l = sum(args.x); }
+uretprobe:\"$b\":\"long geo::scale<long>(long, int)\" { @r = sum(retval); }
+uprobe:\"$b\":\"geo::Calc::operator[](int) const [clone .isra.0]\" { @i = sum(args.i); }"
+	[ "$(grep '^@' <<<"$output")" = "@a: 5
+@i: 10
+@l: 10
+@p: 5
+@r: 30" ]
+}

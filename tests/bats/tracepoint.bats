@@ -29,6 +29,34 @@ setup() {
 	[[ "$output" == *"tracepoint:sched:sched_process_exit"* ]]
 }
 
+@test "-l 'tracepoint:*' lists every tracepoint tracefs can enable, as bpftrace -l does; category globs skip tracefs' plain files" {
+	local tfs=/sys/kernel/tracing
+	# The plain files beside the categories, which a category glob matches.
+	[ -f "$tfs/events/enable" ] && [ -f "$tfs/events/header_page" ]
+	sed 's/^/tracepoint:/' "$tfs/available_events" | sort > "$D/want"
+	run -0 "$SIDETRACE" -l 'tracepoint:*'
+	printf '%s\n' "${lines[@]}" | sort > "$D/got"
+	diff "$D/want" "$D/got"
+	[[ " ${lines[*]} " == *" tracepoint:sched:sched_process_exec "* ]]
+	[[ " ${lines[*]} " == *" tracepoint:syscalls:sys_enter_openat "* ]]
+	run -0 "$SIDETRACE" -l 'tracepoint:*:*'
+	printf '%s\n' "${lines[@]}" | sort | diff "$D/want" -
+	run -0 "$SIDETRACE" -l 'tracepoint:*:sched_process_exec'
+	[ "$output" = "tracepoint:sched:sched_process_exec" ]
+	run -0 "$SIDETRACE" -l 'tracepoint:*:sys_enter_*'
+	grep '^tracepoint:syscalls:sys_enter_' "$D/want" > "$D/want_enter"
+	printf '%s\n' "${lines[@]}" | sort | diff "$D/want_enter" -
+	# The same globs in a program: the exec of the command, once.
+	run -0 "$SIDETRACE" -e 'tracepoint:*:sched_process_exec { @ = count(); }' -c /bin/true
+	[ "${lines[-1]}" = "@: 1" ]
+	# ftrace's own events take no program: a glob skips them, a name says so.
+	[ -d "$tfs/events/ftrace/function" ]
+	run -1 "$SIDETRACE" -l 'tracepoint:ftrace:*'
+	[ "$output" = "sidetrace: no probe matches tracepoint:ftrace:*" ]
+	run -1 "$SIDETRACE" -e 'tracepoint:ftrace:function { @ = count(); }'
+	[[ "$output" == *"tracepoint ftrace:function is one of ftrace's own events, to which the kernel attaches no program (tracefs gives it no enable file)"* ]]
+}
+
 @test "sys_enter_write and sys_exit_write of one process (-p): exact calls and bytes, its cgroup" {
 	start_app "$D/rw.out" "$RW" -w "$D/go" 300
 	stat -c %i "/sys/fs/cgroup$(sed -n 's/^0:://p' "/proc/$APP_PID/cgroup")" > "$D/cgroup"

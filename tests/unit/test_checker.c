@@ -57,8 +57,12 @@ static struct st_field query_fields[] = {
 static struct st_field log_fields[] = {
 	{"msg", {.label = SIDE_TYPE_STRING_UTF8, .size = 1}},
 };
+/* Every event of ./app has a call site: no probe attaches to one without. */
+static struct st_site one_site;
 static struct st_event app_events[] = {
 	{.path = "./app",
+	 .sites = &one_site,
+	 .nr_sites = 1,
 	 .provider = "http",
 	 .name = "request",
 	 .usdt_provider = "http",
@@ -67,6 +71,8 @@ static struct st_event app_events[] = {
 	 .fields = request_fields,
 	 .nr_fields = ARRAY_SIZE(request_fields)},
 	{.path = "./app",
+	 .sites = &one_site,
+	 .nr_sites = 1,
 	 .provider = "http",
 	 .name = "response",
 	 .usdt_provider = "http",
@@ -75,6 +81,8 @@ static struct st_event app_events[] = {
 	 .fields = response_fields,
 	 .nr_fields = ARRAY_SIZE(response_fields)},
 	{.path = "./app",
+	 .sites = &one_site,
+	 .nr_sites = 1,
 	 .provider = "db",
 	 .name = "query",
 	 .usdt_provider = "db",
@@ -83,11 +91,15 @@ static struct st_event app_events[] = {
 	 .fields = query_fields,
 	 .nr_fields = ARRAY_SIZE(query_fields)},
 	{.path = "./app",
+	 .sites = &one_site,
+	 .nr_sites = 1,
 	 .provider = "legacy",
 	 .name = "tick",
 	 .usdt_provider = "legacy",
 	 .usdt_name = "tick"},
 	{.path = "./app",
+	 .sites = &one_site,
+	 .nr_sites = 1,
 	 .provider = "app",
 	 .name = "log",
 	 .usdt_provider = "app",
@@ -98,6 +110,24 @@ static struct st_event app_events[] = {
 	 .nr_fields = ARRAY_SIZE(log_fields)},
 };
 static const struct st_event_list app = {app_events, ARRAY_SIZE(app_events)};
+/* A library whose statedump events, as libside.so's, no call site emits. */
+static struct st_event lib_events[] = {
+	{.path = "./lib",
+	 .provider = "lib",
+	 .name = "op",
+	 .usdt_provider = "lib",
+	 .usdt_name = "op",
+	 .has_side = true,
+	 .sites = &one_site,
+	 .nr_sites = 1},
+	{.path = "./lib",
+	 .provider = "side",
+	 .name = "statedump_begin",
+	 .usdt_provider = "side",
+	 .usdt_name = "statedump_begin",
+	 .has_side = true},
+};
+static const struct st_event_list lib = {lib_events, ARRAY_SIZE(lib_events)};
 static const struct st_event_list empty = {NULL, 0};
 
 static struct st_event_list app_usdt;
@@ -115,6 +145,8 @@ static const struct st_event_list *target_events(void *ctx, const struct st_prob
 	}
 	if (!strcmp(target, "./app"))
 		return &app;
+	if (!strcmp(target, "./lib"))
+		return &lib;
 	if (!strcmp(target, "./empty"))
 		return &empty;
 	snprintf(err, err_size, "no such file");
@@ -188,6 +220,21 @@ static void test_accepts(void)
 	check_ok("usdt names match", "side:./app:legacy:tick { @ = count() }");
 }
 
+/* A wildcard matches what can be attached: the events with call sites. */
+static void test_siteless_skipped(void)
+{
+	static const char src[] = "side:./lib:*:* { @ = count() }";
+	struct st_program *prog;
+	struct st_diag d;
+
+	prog = check(src, &d);
+	ok(prog && prog->clauses[0].nr_events == 1 && prog->clauses[0].events[0] == &lib_events[0],
+	   "a wildcard skips the events with no call sites");
+	if (!prog)
+		st_diag_print(stdout, &d, src);
+	st_program_free(prog);
+}
+
 static void test_events(void)
 {
 	check_err("argN in a side: probe", "side:./app:http:request { @x = sum(arg1) }", 1, 36,
@@ -207,6 +254,17 @@ static void test_events(void)
 		  "cannot read the events of ./gone: no such file", NULL);
 	check_err("target without events", "side:./empty:a:b { @ = count() }", 1, 6,
 		  "./empty has no SIDE event", NULL);
+	check_err("an event with no call sites, named",
+		  "side:./lib:side:statedump_begin { @ = count() }", 1, 12,
+		  "side:statedump_begin has no call sites in ./lib: it is delivered to in-process "
+		  "tracers only, never to a probe",
+		  NULL);
+	check_err("a wildcard matching only events with no call sites",
+		  "side:./lib:side:* { @ = count() }", 1, 12,
+		  "the events of ./lib that side:* matches have no call sites: they are delivered "
+		  "to in-process tracers only, never to a probe",
+		  NULL);
+	test_siteless_skipped();
 }
 
 static void test_fields(void)

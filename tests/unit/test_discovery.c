@@ -498,7 +498,8 @@ static void check_errors(void)
 	CHECK(write(fd, "#!/bin/sh\necho not an ELF file at all\n", 38) == 38);
 	close(fd);
 	ret = st_discover_file(tmp, &l, err, sizeof(err));
-	CHECK(ret == -ENOEXEC && strstr(err, "not an ELF"));
+	CHECK(ret == -ENOEXEC && !strcmp(err, "not an ELF file: a script (#!/bin/sh), not the "
+					      "program it runs: name that program's ELF file"));
 	unlink(tmp);
 	CHECK(l.nr == 0);
 }

@@ -226,7 +226,7 @@ int st_list_probes(const char *pattern, pid_t pid, bool verbose)
 	const struct st_event_list *l;
 	struct st_probe_query q;
 	char err[512], *src;
-	size_t i, n = 0;
+	size_t i, n = 0, siteless = 0;
 	int status;
 
 	if (!pattern && !pid) {
@@ -259,11 +259,20 @@ int st_list_probes(const char *pattern, pid_t pid, bool verbose)
 		if (st_probe_kind_by_name(st_probe_kind(ap.kind)) &&
 		    !st_event_match(&l->events[i], ap.provider, ap.event))
 			continue;
+		/* No probe attaches to an event no call site emits (check_points.c). */
+		if (!l->events[i].nr_sites) {
+			siteless++;
+			continue;
+		}
 		st_probe_print_text(stdout, &l->events[i], verbose);
 		n++;
 	}
 	if (n)
 		status = ST_EXIT_OK;
+	else if (siteless)
+		st_errorf("no probe matches %s: the %zu event%s it matches %s no call sites "
+			  "(delivered to in-process tracers only, never to a probe)",
+			  src, siteless, siteless == 1 ? "" : "s", siteless == 1 ? "has" : "have");
 	else
 		st_errorf("no probe matches %s", src);
 cleanup:

@@ -56,7 +56,7 @@ static int debug_file(Elf *elf, const char *path)
 {
 	char p[2 * PATH_MAX], dir[PATH_MAX], hex[129];
 	const unsigned char *id;
-	const char *link;
+	const char *link, *d;
 	GElf_Word crc;
 	ssize_t n, i;
 	int fd;
@@ -73,12 +73,13 @@ static int debug_file(Elf *elf, const char *path)
 	link = dwelf_elf_gnu_debuglink(elf, &crc);
 	if (!link || strchr(link, '/'))
 		return -1;
+	/* dirname() returns a part of its argument: no copy onto itself. */
 	snprintf(dir, sizeof(dir), "%s", path);
-	snprintf(dir, sizeof(dir), "%s", dirname(dir));
-	snprintf(p, sizeof(p), "%s/.debug/%s", dir, link);
+	d = dirname(dir);
+	snprintf(p, sizeof(p), "%s/.debug/%s", d, link);
 	fd = open(p, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
-		snprintf(p, sizeof(p), "/usr/lib/debug%s/%s", dir, link);
+		snprintf(p, sizeof(p), "/usr/lib/debug%s/%s", d, link);
 		fd = open(p, O_RDONLY | O_CLOEXEC);
 	}
 	return fd;
@@ -123,6 +124,11 @@ void st_dwarf_close(struct st_dwarf *d)
 	if (d->debug_fd >= 0)
 		close(d->debug_fd);
 	free(d);
+}
+
+Elf *st_dwarf_debug_elf(const struct st_dwarf *d)
+{
+	return d && d->debug_fd >= 0 ? dwarf_getelf(d->dw) : NULL;
 }
 
 struct find_func {

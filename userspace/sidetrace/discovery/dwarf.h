@@ -22,6 +22,9 @@ struct st_dwarf;
 struct st_dwarf *st_dwarf_open(struct st_elf *e, const char *path);
 void st_dwarf_close(struct st_dwarf *d);
 
+/* The separate debug file d was read from (a stripped object's symbols are there), or NULL. */
+Elf *st_dwarf_debug_elf(const struct st_dwarf *d);
+
 /* A parameter, or the return value, at a probe address. */
 struct st_dwarf_value {
 	char *name;

@@ -200,6 +200,34 @@ static const char *open_error(int err)
 }
 
 /*
+ * Says that the file open on fd is not ELF; a script ("#!") is named by
+ * its interpreter line, since what runs is the program it starts (a
+ * pyenv shim in PATH, a wrapper): that program is the target to name.
+ */
+static int not_elf(int fd, char *err, size_t errlen)
+{
+	char head[96];
+	ssize_t n = pread(fd, head, sizeof(head) - 1, 0);
+	size_t i;
+
+	if (n < 2 || head[0] != '#' || head[1] != '!') {
+		snprintf(err, errlen, "not an ELF file");
+		return -ENOEXEC;
+	}
+	head[n] = '\0';
+	/* The interpreter line, its bytes made printable: it is the file's, not ours. */
+	for (i = 0; head[i] && head[i] != '\n'; i++)
+		if (head[i] < ' ' || head[i] > '~')
+			head[i] = '?';
+	head[i] = '\0';
+	snprintf(err, errlen,
+		 "not an ELF file: a script (%s), not the program it runs: name that "
+		 "program's ELF file",
+		 head);
+	return -ENOEXEC;
+}
+
+/*
  * Opens path and checks that it is a regular file. Non-blocking, so that a
  * FIFO is refused instead of waited on.
  */
@@ -225,10 +253,8 @@ static int open_regular(const char *path, struct st_elf *e, struct stat *st, cha
 		snprintf(err, errlen, "not a regular file (a FIFO or a socket)");
 		return -ENOEXEC;
 	}
-	if ((uint64_t)st->st_size < sizeof(Elf64_Ehdr)) {
-		snprintf(err, errlen, "not an ELF file");
-		return -ENOEXEC;
-	}
+	if ((uint64_t)st->st_size < sizeof(Elf64_Ehdr))
+		return not_elf(e->fd, err, errlen);
 	return 0;
 }
 
@@ -256,8 +282,7 @@ int st_elf_open(const char *path, struct st_elf *e, char *err, size_t errlen)
 	}
 	e->image = map;
 	if (memcmp(e->image, magic, SELFMAG)) {
-		ret = -ENOEXEC;
-		snprintf(err, errlen, "not an ELF file");
+		ret = not_elf(e->fd, err, errlen);
 		goto cleanup;
 	}
 	elf_version(EV_CURRENT);

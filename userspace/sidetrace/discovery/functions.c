@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Functions by symbol and their inlined copies, their parameters from DWARF (functions.h). */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
 #include <fnmatch.h>
 #include <stdio.h>
@@ -71,6 +72,16 @@ static size_t whole_clone_base(const char *name)
 }
 
 /*
+ * A name matches a glob, or is it: a C++ name holds what fnmatch() reads
+ * as a pattern ("[clone .isra.0]", "operator[]"), and the name -l prints
+ * reads back as itself.
+ */
+static bool name_matches(const char *glob, const char *name)
+{
+	return !strcmp(glob, name) || !fnmatch(glob, name, 0);
+}
+
+/*
  * Whether a symbol matches glob: its own name, a C function's clone by
  * its source name ("scale.constprop.0" as scale, *shown), or for C++ its
  * demangled signature ("Calc::add(int)": that overload) or name
@@ -85,10 +96,10 @@ static bool symbol_matches(const char *name, const char *glob, char **shown)
 	bool match = false;
 
 	*shown = NULL;
-	if (!fnmatch(glob, name, 0))
+	if (name_matches(glob, name))
 		return true;
 	if (base_len && (base = strndup(name, base_len))) {
-		if (!fnmatch(glob, base, 0)) {
+		if (name_matches(glob, base)) {
 			*shown = base;
 			return true;
 		}
@@ -104,11 +115,12 @@ static bool symbol_matches(const char *name, const char *glob, char **shown)
 		*shown = NULL;
 		return false;
 	}
-	match = !fnmatch(glob, *shown, 0) || (clone && (base = strndup(*shown, clone - *shown)) &&
-					      (match = !fnmatch(glob, base, 0), free(base), match));
+	match = name_matches(glob, *shown) ||
+		(clone && (base = strndup(*shown, clone - *shown)) &&
+		 (match = name_matches(glob, base), free(base), match));
 	paren = params_start(*shown);
 	if (!match && paren && (base = strndup(*shown, paren - *shown))) {
-		match = !fnmatch(glob, base, 0);
+		match = name_matches(glob, base);
 		free(base);
 	}
 	if (!match) {
@@ -149,8 +161,8 @@ static int add_func(struct funcs *fs, const char *name, uint64_t addr, uint64_t 
 	return 0;
 }
 
-/* The defined functions of one symbol table whose names match glob. */
-static int scan_symbols(struct st_elf *e, Elf_Scn *scn, const char *glob, struct funcs *fs)
+/* The defined functions of one symbol table of elf whose names match glob. */
+static int scan_symbols(Elf *elf, Elf_Scn *scn, const char *glob, struct funcs *fs)
 {
 	Elf_Data *data = elf_getdata(scn, NULL);
 	GElf_Shdr sh;
@@ -167,7 +179,7 @@ static int scan_symbols(struct st_elf *e, Elf_Scn *scn, const char *glob, struct
 		if (!gelf_getsym(data, i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
 		    sym.st_shndx == SHN_UNDEF || !sym.st_value)
 			continue;
-		name = elf_strptr(e->elf, sh.sh_link, sym.st_name);
+		name = elf_strptr(elf, sh.sh_link, sym.st_name);
 		if (!name || !symbol_matches(name, glob, &shown))
 			continue;
 		err = add_func(fs, shown ? shown : name, sym.st_value, sym.st_size);
@@ -178,27 +190,50 @@ static int scan_symbols(struct st_elf *e, Elf_Scn *scn, const char *glob, struct
 	return 0;
 }
 
-static int find_funcs(struct st_elf *e, const char *glob, struct funcs *fs)
+static Elf_Scn *section_of_type(Elf *elf, GElf_Word type)
 {
-	Elf_Scn *scn = NULL, *dynsym = NULL;
+	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
-	int err = 0;
-	bool symtab = false;
 
-	while ((scn = elf_nextscn(e->elf, scn)) && !err) {
-		if (!gelf_getshdr(scn, &sh))
-			continue;
-		if (sh.sh_type == SHT_SYMTAB) {
-			symtab = true;
-			err = scan_symbols(e, scn, glob, fs);
-		} else if (sh.sh_type == SHT_DYNSYM) {
-			dynsym = scn;
-		}
-	}
-	/* A stripped object keeps its exported functions in .dynsym. */
-	if (!err && !symtab && dynsym)
-		err = scan_symbols(e, dynsym, glob, fs);
-	return err;
+	while ((scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == type)
+			return scn;
+	return NULL;
+}
+
+/*
+ * The functions glob matches, by the object's symbol table, else (it is
+ * stripped) that of its separate debug file, else its exported functions
+ * (.dynsym); *symtab: whether it had a symbol table either way.
+ */
+static int find_funcs(struct st_elf *e, struct st_dwarf *dw, const char *glob, struct funcs *fs,
+		      bool *symtab)
+{
+	Elf *elf = e->elf, *debug = st_dwarf_debug_elf(dw);
+	Elf_Scn *scn = section_of_type(elf, SHT_SYMTAB);
+
+	if (!scn && debug && (scn = section_of_type(debug, SHT_SYMTAB)))
+		elf = debug;
+	*symtab = scn;
+	if (!scn)
+		scn = section_of_type(elf, SHT_DYNSYM);
+	return scn ? scan_symbols(elf, scn, glob, fs) : 0;
+}
+
+/*
+ * Nothing matched in a stripped object: functions are found by symbol,
+ * and it names only its exported ones; what works instead.
+ */
+static int stripped(struct st_elf *e, char *err, size_t errlen)
+{
+	bool notes = st_elf_find_section(e, ".note.stapsdt", &(GElf_Shdr){0});
+
+	snprintf(err, errlen,
+		 "it is stripped: no symbol table names its functions but the exported ones "
+		 "(none matches), nor does a debug file of it (install its -dbgsym package, or "
+		 "build it unstripped)%s",
+		 notes ? "; its usdt: and side: probes need no symbols" : "");
+	return -ENOENT;
 }
 
 static int put_field(struct st_event *ev, const char *name, const struct st_type *type,
@@ -543,14 +578,17 @@ static bool is_go(struct st_elf *e)
 	       st_elf_find_section(e, ".note.go.buildid", &sh);
 }
 
-/* "NAME+OFFSET": the glob and the offset; 0 or -EINVAL. */
+/*
+ * "NAME+OFFSET": the glob and the offset; 0 or -EINVAL. An offset starts
+ * with a digit: C++'s "operator+(A const&, A const&)" is a name.
+ */
 static int split_offset(const char *pattern, char **glob, uint64_t *offset)
 {
 	const char *plus = strrchr(pattern, '+');
 	char *end;
 
 	*offset = 0;
-	if (plus && plus != pattern && plus[1]) {
+	if (plus && plus != pattern && isdigit((unsigned char)plus[1])) {
 		errno = 0;
 		*offset = strtoull(plus + 1, &end, 0);
 		if (errno || *end)
@@ -591,7 +629,7 @@ int st_discover_functions(const char *path, const char *pattern, enum st_event_v
 	uint64_t offset;
 	char *glob = NULL;
 	size_t i;
-	bool go;
+	bool go, symtab;
 	int ret;
 
 	ret = st_function_pattern(pattern, view == ST_VIEW_URETPROBE ? ST_RET_NO_OFFSET : NULL,
@@ -601,11 +639,13 @@ int st_discover_functions(const char *path, const char *pattern, enum st_event_v
 	ret = st_elf_open(path, &e, err, errlen);
 	if (ret)
 		goto out_glob;
-	ret = find_funcs(&e, glob, &fs);
 	dw = st_dwarf_open(&e, path);
+	ret = find_funcs(&e, dw, glob, &fs, &symtab);
 	/* +OFFSET counts from a symbol, which an inlined copy has not. */
 	if (!ret && dw && !offset)
 		ret = st_inlined_find(dw, symbol_matches, glob, ST_MAX_FUNCTIONS - fs.nr, &in);
+	if (!ret && !symtab && !fs.nr && !in.nr)
+		ret = stripped(&e, err, errlen);
 	if (ret == -E2BIG)
 		snprintf(err, errlen, "more than %d functions match %s: name fewer",
 			 ST_MAX_FUNCTIONS, glob);

@@ -105,7 +105,11 @@ static int search_ld_cache(const char *target, char *out, size_t len)
 	return ret;
 }
 
-int st_resolve_target(const char *target, char *path_out, size_t len)
+/*
+ * st_resolve_target(), and where a name without '/' was found (NULL for
+ * a path), for errors about the file: "python3" may be a shim in PATH.
+ */
+static int resolve(const char *target, char *path_out, size_t len, const char **where)
 {
 	static const char std_dirs[] = "/lib/x86_64-linux-gnu:/usr/lib/x86_64-linux-gnu:"
 				       "/lib/aarch64-linux-gnu:/usr/lib/aarch64-linux-gnu:"
@@ -113,23 +117,38 @@ int st_resolve_target(const char *target, char *path_out, size_t len)
 	bool lib;
 	int ret;
 
+	*where = NULL;
 	if (!*target)
 		return -ENOENT;
-	if (strchr(target, '/') || is_regular(target))
+	if (strchr(target, '/'))
 		return is_regular(target) ? put_path(target, path_out, len) : -ENOENT;
+	*where = "the current directory";
+	if (is_regular(target))
+		return put_path(target, path_out, len);
 	lib = !strncmp(target, "lib", 3) || strstr(target, ".so");
 	if (lib) {
+		*where = "LD_LIBRARY_PATH";
 		ret = search_dirs(getenv("LD_LIBRARY_PATH"), target, path_out, len);
 		if (ret != -ENOENT)
 			return ret;
+		*where = "the ld.so cache";
 		ret = search_ld_cache(target, path_out, len);
 		if (ret != -ENOENT)
 			return ret;
+		*where = "the standard library directories";
 		ret = search_dirs(std_dirs, target, path_out, len);
 		if (ret != -ENOENT)
 			return ret;
 	}
+	*where = "PATH";
 	return search_dirs(getenv("PATH"), target, path_out, len);
+}
+
+int st_resolve_target(const char *target, char *path_out, size_t len)
+{
+	const char *where;
+
+	return resolve(target, path_out, len, &where);
 }
 
 /* True when the object at path is what target names (-p lookups). */
@@ -284,30 +303,55 @@ const struct st_event_list *st_target_events(struct st_target_set *s, const char
 	return &t->list;
 }
 
-/* The file target name names (a path as is: the ELF reader says why it cannot be read). */
-static int target_path(const char *name, const char *cmd_path, char *path, size_t len, char *err,
-		       size_t errlen)
+/*
+ * The file target name names (a path as is: the ELF reader says why it
+ * cannot be read); *where: where a name was found, or NULL.
+ */
+static int target_path(const char *name, const char *cmd_path, char *path, size_t len,
+		       const char **where, char *err, size_t errlen)
 {
 	int ret;
 
-	if (strchr(name, '/'))
+	ret = resolve(name, path, len, where);
+	if (ret == -ENOENT && !strchr(name, '/')) {
+		*where = "the command's directory";
+		ret = find_next_to(cmd_path, name, path, len);
+	}
+	if (ret == -ENOENT && strchr(name, '/'))
 		ret = put_path(name, path, len);
-	else if (st_resolve_target(name, path, len) && find_next_to(cmd_path, name, path, len))
-		ret = -ENOENT;
-	else
-		ret = 0;
 	if (ret)
 		snprintf(err, errlen, "%s",
 			 ret == -ENOENT ? "no such program or library" : strerror(-ret));
 	return ret;
 }
 
+/*
+ * Names in err the file a name (no '/') was found as, when it cannot be
+ * read: the user wrote "python3", the file that failed is a shim in PATH.
+ */
+static void say_found(const char *name, const char *path, const char *where, char *err,
+		      size_t errlen)
+{
+	char why[256];
+
+	if (!where || !strcmp(name, path))
+		return;
+	snprintf(why, sizeof(why), "%s", err);
+	snprintf(err, errlen, "%s (%s found in %s): %s", path, name, where, why);
+}
+
 int st_read_target(const char *name, const char *cmd_path, struct st_event_list *out, char *path,
 		   size_t len, char *err, size_t errlen)
 {
-	int ret = target_path(name, cmd_path, path, len, err, errlen);
+	const char *where;
+	int ret = target_path(name, cmd_path, path, len, &where, err, errlen);
 
-	return ret ? ret : st_discover_file(path, out, err, errlen);
+	if (ret)
+		return ret;
+	ret = st_discover_file(path, out, err, errlen);
+	if (ret)
+		say_found(name, path, where, err, errlen);
+	return ret;
 }
 
 /*
@@ -350,7 +394,7 @@ query_functions(struct st_target_set *s, const struct st_probe_query *q, char *e
 {
 	struct st_function_query *fq;
 	char path[PATH_MAX], exe[64];
-	const char *name = q->target;
+	const char *name = q->target, *where;
 	bool fresh;
 
 	if (!*name && s->cmd_path)
@@ -370,10 +414,12 @@ query_functions(struct st_target_set *s, const struct st_probe_query *q, char *e
 	}
 	if (!fresh)
 		return &fq->list;
-	if (target_path(name, s->cmd_path, path, sizeof(path), err, errlen))
+	if (target_path(name, s->cmd_path, path, sizeof(path), &where, err, errlen))
 		return NULL;
-	if (st_discover_functions(path, q->function, q->view, &fq->list, err, errlen))
+	if (st_discover_functions(path, q->function, q->view, &fq->list, err, errlen)) {
+		say_found(name, path, where, err, errlen);
 		return NULL;
+	}
 	return &fq->list;
 }
 

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <side/abi/type-description.h>
 
@@ -165,43 +167,84 @@ static int read_format(FILE *f, struct st_event *ev, bool user_strings)
 	return 0;
 }
 
-static int add_tracepoint(const char *dir, const char *category, const char *name,
-			  struct st_event_list *out)
+/*
+ * Adds category:name to out. One without an "enable" file (ftrace's own
+ * events: tracefs lists none in available_events) takes no program: a
+ * wildcard skips it, as bpftrace -l does, and a probe naming it (named)
+ * is refused with that reason in err.
+ */
+static int add_tracepoint(const char *dir, const char *category, const char *name, bool named,
+			  struct st_event_list *out, char *err, size_t errlen)
 {
 	struct st_event *ev;
 	char path[1024];
 	FILE *f;
 	int ret;
 
+	snprintf(path, sizeof(path), "%s/events/%s/%s/enable", dir, category, name);
+	if (access(path, F_OK)) {
+		if (named)
+			snprintf(err, errlen,
+				 "tracepoint %s:%s is one of ftrace's own events, to which the "
+				 "kernel attaches no program (tracefs gives it no enable file)",
+				 category, name);
+		return named ? -EPERM : 0;
+	}
 	snprintf(path, sizeof(path), "%s/events/%s/%s/format", dir, category, name);
 	f = fopen(path, "r");
-	/* A directory without a format (the category's own "enable") is no tracepoint. */
+	/* A directory without a readable format is no tracepoint to attach. */
 	if (!f)
 		return 0;
 	ev = st_kernel_event_add(out, ST_VIEW_TRACEPOINT, category, name);
 	ret = ev ? read_format(f, ev, !strcmp(category, "syscalls")) : -ENOMEM;
 	fclose(f);
+	if (ret)
+		snprintf(err, errlen, "out of memory");
 	return ret;
 }
 
-/* The names in dir that glob matches, sorted; or a negative errno. */
+/*
+ * Whether entry e of dir is a directory: categories and tracepoints are,
+ * the files beside them ("enable", "header_page", "filter") are not.
+ */
+static bool is_dir(const char *dir, const struct dirent *e)
+{
+	char path[1024];
+	struct stat st;
+
+	if (e->d_type != DT_UNKNOWN)
+		return e->d_type == DT_DIR;
+	snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+/*
+ * The directories in dir that glob matches, sorted, in *names (NULL on
+ * an error); their count or a negative errno.
+ */
 static int scan(const char *dir, const char *glob, struct dirent ***names)
 {
 	int n = scandir(dir, names, NULL, alphasort), i, kept = 0;
 
+	if (n < 0) {
+		*names = NULL;
+		return -errno;
+	}
 	for (i = 0; i < n; i++) {
-		if ((*names)[i]->d_name[0] != '.' && !fnmatch(glob, (*names)[i]->d_name, 0))
+		if ((*names)[i]->d_name[0] != '.' && !fnmatch(glob, (*names)[i]->d_name, 0) &&
+		    is_dir(dir, (*names)[i]))
 			(*names)[kept++] = (*names)[i];
 		else
 			free((*names)[i]);
 	}
-	return n < 0 ? -errno : kept;
+	return kept;
 }
 
 int st_discover_tracepoints(const char *category_glob, const char *name_glob,
 			    struct st_event_list *out, char *err, size_t errlen)
 {
 	const char *dir = st_tracefs_dir();
+	bool named = !strpbrk(category_glob, "*?[") && !strpbrk(name_glob, "*?[");
 	struct dirent **cats = NULL, **names = NULL;
 	int nc, nn = 0, i, j, ret = 0;
 	char path[1024];
@@ -223,7 +266,8 @@ int st_discover_tracepoints(const char *category_glob, const char *name_glob,
 		nn = scan(path, name_glob, &names);
 		for (j = 0; j < nn; j++) {
 			if (!ret)
-				ret = add_tracepoint(dir, cats[i]->d_name, names[j]->d_name, out);
+				ret = add_tracepoint(dir, cats[i]->d_name, names[j]->d_name, named,
+						     out, err, errlen);
 			free(names[j]);
 		}
 		free(names);
@@ -231,7 +275,5 @@ int st_discover_tracepoints(const char *category_glob, const char *name_glob,
 	for (i = 0; i < nc; i++)
 		free(cats[i]);
 	free(cats);
-	if (ret)
-		snprintf(err, errlen, "out of memory");
 	return ret;
 }

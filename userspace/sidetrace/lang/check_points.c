@@ -73,11 +73,32 @@ static int no_match(struct checker *c, const struct st_attach_point *p,
 	return -EINVAL;
 }
 
+/*
+ * An event no call site emits (libside's statedump events, which reach
+ * the tracers registered in the process only) has nowhere to attach: a
+ * wildcard skips it, as bpftrace's matches what it can attach, and a
+ * probe naming it, or a wildcard matching only such events, is refused.
+ */
+static int no_sites(struct checker *c, const struct st_attach_point *p, const char *target,
+		    bool wild)
+{
+	if (wild)
+		return ck_err(c, p->provider_pos,
+			      "the events of %s that %s:%s matches have no call sites: "
+			      "they are delivered to in-process tracers only, never to a probe",
+			      target, p->provider, p->event);
+	return ck_err(c, p->provider_pos,
+		      "%s:%s has no call sites in %s: it is delivered to in-process "
+		      "tracers only, never to a probe",
+		      p->provider, p->event, target);
+}
+
 int ck_sites_point(struct checker *c, struct st_attach_point *p)
 {
 	struct st_probe_query q;
+	const struct st_event *siteless = NULL;
 	const struct st_event_list *l;
-	bool by_name;
+	bool by_name, wild;
 	char why[256] = "";
 	size_t i;
 
@@ -92,13 +113,22 @@ int ck_sites_point(struct checker *c, struct st_attach_point *p)
 		return ck_err(c, p->target_pos, "cannot read the events of %s: %s", p->target,
 			      why[0] ? why : "unknown error");
 	by_name = st_probe_kind_by_name(st_probe_kind(p->kind));
+	wild = strchr(p->target, '*') || strchr(p->provider, '*') || strchr(p->event, '*');
 	for (i = 0; i < l->nr; i++) {
 		if (by_name && !st_event_match(&l->events[i], p->provider, p->event))
 			continue;
+		if (!l->events[i].nr_sites) {
+			if (!wild)
+				return no_sites(c, p, l->events[i].path, false);
+			siteless = &l->events[i];
+			continue;
+		}
 		if (add_event(&p->events, &p->nr_events, &l->events[i]) ||
 		    add_event(&c->clause->events, &c->clause->nr_events, &l->events[i]))
 			return ck_oom(c);
 	}
+	if (!p->nr_events && siteless)
+		return no_sites(c, p, siteless->path, true);
 	if (!p->nr_events)
 		return no_match(c, p, l);
 	return 0;

@@ -361,6 +361,35 @@ char *st_lex_string(const struct st_lexer *lx, const struct st_token *tok)
 	return out;
 }
 
+/*
+ * What ends a probe's TARGET and, in a user-space (DWARF) or kernel
+ * function, its FUNCTION, besides blanks: a word holding one is written
+ * in double quotes.
+ */
+static const char target_stop[] = ":,{}()";
+static const char ufunc_stop[] = ",{}";
+static const char kfunc_stop[] = ",{}/";
+
+static bool plain_word(const char *s, const char *stop)
+{
+	if (!*s || *s == '"')
+		return false;
+	for (; *s; s++)
+		if (isspace((unsigned char)*s) || strchr(stop, *s))
+			return false;
+	return true;
+}
+
+bool st_lex_plain_target(const char *s)
+{
+	return plain_word(s, target_stop);
+}
+
+bool st_lex_plain_function(const char *s, bool kernel)
+{
+	return plain_word(s, kernel ? kfunc_stop : ufunc_stop);
+}
+
 /* Scans a word of a probe spec up to one of the stop characters. */
 static char *probe_word(struct st_lexer *lx, const char *stop)
 {
@@ -429,7 +458,7 @@ static char *event_word(struct st_lexer *lx, const struct st_probe_kind *k, cons
 static int lex_function(struct st_lexer *lx, const struct st_probe_kind *k,
 			struct st_attach_point *p)
 {
-	const char *stop = k->args == ST_ARGS_DWARF ? ",{}" : ",{}/";
+	const char *stop = k->args == ST_ARGS_DWARF ? ufunc_stop : kfunc_stop;
 
 	if (peek(lx, 0) != ':')
 		return fail(lx, lx->pos, "expected ':' before the function (%s)", k->syntax);
@@ -468,8 +497,6 @@ static int check_profile(struct st_lexer *lx, struct st_attach_point *p)
 /* kind:TARGET, the file of an event probe: into p->target. */
 static int lex_target(struct st_lexer *lx, const struct st_probe_kind *k, struct st_attach_point *p)
 {
-	static const char target_stop[] = ":,{}()";
-
 	if (peek(lx, 0) != ':')
 		return fail(lx, lx->pos, "expected ':' before the target (%s)", k->syntax);
 	bump(lx);

@@ -89,6 +89,13 @@ int st_lex_next(struct st_lexer *lx, struct st_token *tok);
  * 0, or -1 with the diagnostic set, or -ENOMEM.
  */
 int st_lex_attach_point(struct st_lexer *lx, struct st_attach_point *p);
+/*
+ * Whether s reads back as a probe's TARGET, or as the FUNCTION of a
+ * user-space or kernel (kernel) function probe, without double quotes:
+ * what -l prints is written so that it reads back.
+ */
+bool st_lex_plain_target(const char *s);
+bool st_lex_plain_function(const char *s, bool kernel);
 /* The decoded value of a T_STR token (malloc'd), NULL if out of memory. */
 char *st_lex_string(const struct st_lexer *lx, const struct st_token *tok);
 /* The text of a token (malloc'd), NULL if out of memory. */

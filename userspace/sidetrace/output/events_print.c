@@ -11,6 +11,7 @@
 
 #include "discovery/discovery.h"
 #include "discovery/sdt_args.h"
+#include "lang/lexer.h"
 #include "output/events_print.h"
 #include "util/escape.h"
 #include "util/textbuf.h"
@@ -271,16 +272,43 @@ static void print_operands(FILE *f, const struct st_event *ev)
 	}
 }
 
+/*
+ * s as a word of a probe: in double quotes, '"' escaped, unless it reads
+ * back without (a C++ signature has blanks: "geo::Calc::add(long, long)").
+ * The text rule's escapes come first: a '"' after them is the name's.
+ */
+static void print_word(FILE *f, const char *s, bool plain)
+{
+	struct st_textbuf tb = {0};
+	size_t i;
+
+	if (plain) {
+		st_fputs_text(f, s);
+		return;
+	}
+	st_escape_text(&tb, s);
+	fputc('"', f);
+	for (i = 0; i < tb.len; i++) {
+		if (tb.s[i] == '"')
+			fputc('\\', f);
+		fputc(tb.s[i], f);
+	}
+	fputc('"', f);
+	st_tb_free(&tb);
+}
+
 void st_probe_print_text(FILE *f, const struct st_event *ev, bool fields)
 {
 	fprintf(f, "%s:", st_view_kind(ev));
 	/* A kernel probe has no file: kind:CATEGORY:NAME. */
 	if (!st_view_kernel(ev)) {
-		st_fputs_text(f, ev->path);
+		print_word(f, ev->path, st_lex_plain_target(ev->path));
 		fputc(':', f);
 	}
 	if (*ev->provider)
 		print_names(f, ev->provider, ev->name);
+	else if (st_view_function(ev))
+		print_word(f, ev->name, st_lex_plain_function(ev->name, st_view_kernel(ev)));
 	else
 		st_fputs_text(f, ev->name);
 	/* Copies of one function share its name: each says where it is. */
