@@ -7,7 +7,13 @@
 # the four fields to a file, a quarter of the events, every record kept,
 # losses said), the same count on the kernel path (a uprobe
 # per event), and LTTng-UST recording the same event (bench/stream_lttng.c,
-# default channel). Each figure is the loop's time less the same loop
+# default channel). Then each state a process can be in under an
+# --in-process session against the kernel path in the same rounds: served
+# (-p, -c, and the child of a -c wrapper, sh -c), and not served (an
+# --in-process session of every process, the program run with
+# SIDE_INPROC=0: what a process costs before it is found, a child forked
+# by a served one until it is, or one without the agent), against a plain
+# session of every process. Each figure is the loop's time less the same loop
 # untraced, per event; the variants run interleaved, ROUNDS times, and the
 # medians are shown.
 set -eu
@@ -62,21 +68,30 @@ in_process_p() { # n mode program
 	grep "not printed" "$tmp/st" | sed 's/^/inproc: /' >&2
 }
 
+# A session of every process (sidetrace's options...) while "$APP" runs N
+# events in env's environment.
+session_of_all() { # env-assignment sidetrace-options...
+	local st env=$1
+	shift
+	"$ST" "$@" -e "$KEY" -o "$tmp/o" >"$tmp/st" 2>&1 &
+	st=$!
+	until grep -q '^Attaching' "$tmp/st" "$tmp/o" 2>/dev/null; do sleep 0.01; done
+	env $env "$APP" "$N" 2>"$tmp/e"
+	kill -INT "$st"
+	wait "$st" || true
+}
+
 run() { # variant -> elapsed ns of the loop
 	case $1 in
 	untraced) "$APP" "$N" 2>"$tmp/e" ;;
 	callback) "$APP" "$N" callback 2>"$tmp/e" ;;
 	st_key) in_process_p "$N" "" "$KEY" ;;
 	st_printf) in_process_p "$NP" bursts "$PRINTF" ;;
-	st_key_c)
-		"$ST" -q --in-process -c "$APP $N" -e "$KEY" -o "$tmp/o" 2>"$tmp/e"
-		sleep 1
-		;;
-	st_key_kernel)
-		"$ST" -q -c "$APP $N" -e "$KEY" -o "$tmp/o" 2>"$tmp/e"
-		# Its uprobes go in the background: gone before the next untraced loop.
-		sleep 1
-		;;
+	st_key_c) "$ST" -q --in-process -c "$APP $N" -e "$KEY" -o "$tmp/o" 2>"$tmp/e" ;;
+	st_key_wrapper) "$ST" -q --in-process -c "sh -c '$APP $N'" -e "$KEY" -o "$tmp/o" 2>"$tmp/e" ;;
+	st_key_kernel) "$ST" -q -c "$APP $N" -e "$KEY" -o "$tmp/o" 2>"$tmp/e" ;;
+	all_kernel) session_of_all SIDE_INPROC=1 ;;
+	all_not_served) session_of_all SIDE_INPROC=0 --in-process ;;
 	untraced_lttng) "$LAPP" "$N" 2>"$tmp/e" ;;
 	lttng)
 		lttng create inproc --output="$tmp/trace" >/dev/null
@@ -92,7 +107,8 @@ run() { # variant -> elapsed ns of the loop
 	elapsed "$tmp/e"
 }
 
-variants="untraced callback st_key st_printf st_key_c st_key_kernel"
+variants="untraced callback st_key st_printf st_key_c st_key_wrapper st_key_kernel all_kernel"
+variants="$variants all_not_served"
 [ -n "$lttng" ] && variants="$variants untraced_lttng lttng"
 for r in $(seq "$ROUNDS"); do
 	for v in $variants; do
@@ -114,7 +130,10 @@ END {
 		vals["key", r] = (loop["st_key", r] - loop["untraced", r]) / n
 		vals["pf", r] = loop["st_printf", r] / np - loop["untraced", r] / n
 		vals["kc", r] = (loop["st_key_c", r] - loop["untraced", r]) / n
+		vals["kw", r] = (loop["st_key_wrapper", r] - loop["untraced", r]) / n
 		vals["kk", r] = (loop["st_key_kernel", r] - loop["untraced", r]) / n
+		vals["ak", r] = (loop["all_kernel", r] - loop["untraced", r]) / n
+		vals["an", r] = (loop["all_not_served", r] - loop["untraced", r]) / n
 		if (lt) vals["lt", r] = (loop["lttng", r] - loop["untraced_lttng", r]) / n
 	}
 	printf "ns per event added to the loop, median of %d interleaved rounds of %d events\n", length(rounds), n
@@ -122,8 +141,12 @@ END {
 	printf "  %-48s %8.1f\n", "--in-process -p @[args.name] = count()", median("key")
 	printf "  %-48s %8.1f\n", "--in-process -p printf of 4 fields, every one kept", median("pf")
 	printf "  %-48s %8.1f\n", "--in-process -c, the count (fallbacks disarmed)", median("kc")
+	printf "  %-48s %8.1f\n", "--in-process -c, the child of an sh -c wrapper", median("kw")
 	printf "  %-48s %8.1f\n", "kernel path @[args.name] = count() (uprobe)", median("kk")
 	printf "  ratio kernel path / in-process, the count: %.1f\n", median("kk") / median("key")
+	printf "  %-48s %8.1f\n", "every process, kernel path", median("ak")
+	printf "  %-48s %8.1f\n", "every process --in-process, one not served", median("an")
+	printf "  ratio not served / kernel path (goal <= 1): %.2f\n", median("an") / median("ak")
 	if (lt) {
 		printf "  %-48s %8.1f\n", "LTTng-UST recording, default channel", median("lt")
 		printf "  ratio in-process / LTTng-UST: %.2f\n", median("cb") / median("lt")
