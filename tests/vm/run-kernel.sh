@@ -167,6 +167,33 @@ cc -O0 -g "$TREE/tests/fixtures/hot_app.c" -o "$HOTAPP" || die "cannot build hot
 FORKAPP=$WORK/fork_app
 cc -O2 -I"$TREE/include" "$TREE/tests/fixtures/fork_app.c" -o "$FORKAPP" \
 	"$TREE/.output/libside.a" -lpthread || die "cannot build fork_app"
+# The same on the 1-byte nop site, which no kernel optimizes.
+cc -O2 -DSIDE_PROBE_INSN_BYTES=0x90 -I"$TREE/include" "$TREE/tests/fixtures/fork_app.c" \
+	-o "$FORKAPP-nop1" "$TREE/.output/libside.a" -lpthread || die "cannot build fork_app-nop1"
+# A child forked under a session of every process, read once that session
+# has ended (tests/bats/fork.bats "enable words back to 0").
+cat > "$WORK/linger.sh" <<'EOF'
+#!/bin/bash
+# linger.sh SIDETRACE APP RESULTS
+st=$1 app=$2 r=$3
+rm -f "$r/go"
+"$app" -w "$r/go" linger 3 > "$r/linger-app.txt" &
+a=$!
+"$st" -e "side:$app:fk:tick { @[args.who] = count(); }" > "$r/linger-st.txt" 2>&1 &
+s=$!
+for _ in $(seq 600); do grep -q '^Attaching' "$r/linger-st.txt" && break; sleep 0.1; done
+touch "$r/go"
+for _ in $(seq 600); do grep -q '^child waiting' "$r/linger-app.txt" && break; sleep 0.1; done
+kill -INT $s
+wait $s
+rm "$r/go"
+wait $a
+cat "$r/linger-app.txt" "$r/linger-st.txt"
+EOF
+# Events switched from the kernel to the in-process engine mid-stream.
+TICKER=$WORK/ticker
+cc -O2 -I"$TREE/include" "$TREE/tests/fixtures/ticker.c" -o "$TICKER" \
+	"$TREE/.output/libside.a" -lpthread || die "cannot build ticker"
 # Plain USDT probes (tests/bats/usdt.bats does the same on the host).
 USDTAPP=$WORK/usdt_app
 cc -O2 "$TREE/tests/fixtures/usdt_app.c" -o "$USDTAPP" || die "cannot build usdt_app"
@@ -338,6 +365,16 @@ EOF
 		printf 'run fork-%s "%s" -e %q -c %q\n' "$m" "$ST" \
 			"side:$FORKAPP:fk:tick { @[args.who] = count(); }" "$FORKAPP $m 6"
 	done
+	for m in fork threads; do
+		printf 'run fork-%s-nop1 "%s" -e %q -c %q\n' "$m" "$ST" \
+			"side:$FORKAPP-nop1:fk:tick { @[args.who] = count(); }" "$FORKAPP-nop1 $m 6"
+	done
+	printf 'run linger bash %q %q %q $R\n' "$WORK/linger.sh" "$ST" "$FORKAPP"
+	printf 'run linger-nop1 bash %q %q %q $R\n' "$WORK/linger.sh" "$ST" "$FORKAPP-nop1"
+	printf 'run inproc-c "%s" --in-process -e %q -c %q\n' "$ST" \
+		"side:$TICKER:tk:tick { @ = count(); @s = sum(args.seq); }" "$TICKER 2 20000"
+	printf 'run inproc-wrapper "%s" --in-process -e %q -c %q\n' "$ST" \
+		"side:$TICKER:tk:tick { @ = count(); @s = sum(args.seq); }" "sh -c '$TICKER 2 20000'"
 	for t in "${BPF_TESTS[@]}"; do
 		printf 'run %s %q\n' "$t" "$TREE/.output/tests/test_$t"
 	done
@@ -518,6 +555,12 @@ check_profile
 check fork-fork "children ok" "@[0]: 6" "@[1]: 6"
 check fork-daemon "children ok" "@[0]: 6" "@[1]: 6"
 check fork-threads "children ok" "@[0]: 24" "@[1]: 24"
+check fork-fork-nop1 "children ok" "@[0]: 6" "@[1]: 6"
+check fork-threads-nop1 "children ok" "@[0]: 24" "@[1]: 24"
+check linger "child count: 0" "parent count: 0" "children ok" "@[0]: 3" "@[1]: 1"
+check linger-nop1 "child count: 0" "parent count: 0" "children ok" "@[0]: 3" "@[1]: 1"
+check inproc-c "ticked 40000" "@: 40000" "@s: 399980000"
+check inproc-wrapper "ticked 40000" "@: 40000" "@s: 399980000"
 for t in "${BPF_TESTS[@]}"; do
 	check "$t" "$(tail -1 "$WORK/host-$t.txt")"
 done
