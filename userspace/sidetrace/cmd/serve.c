@@ -30,6 +30,7 @@
 #include "runtime/exporter.h"
 #include "runtime/http.h"
 #include "runtime/inproc.h"
+#include "runtime/inproc_client.h"
 #include "runtime/loader.h"
 #include "runtime/session.h"
 #include "runtime/stream.h"
@@ -416,6 +417,8 @@ int st_cmd_serve(int argc, char **argv)
 	sigaddset(&s.sigs, SIGUSR1);
 	pthread_sigmask(SIG_BLOCK, &s.sigs, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	/* No process's agent holds a unit's thread past the end. */
+	st_ip_stop_on(&stop);
 	if (parse_options(argc, argv, &s)) {
 		serve_fini(&s);
 		return ST_EXIT_USAGE;

@@ -32,6 +32,7 @@
 #include "runtime/clauses.h"
 #include "runtime/loader.h"
 #include "runtime/inproc.h"
+#include "runtime/inproc_client.h"
 #include "runtime/session.h"
 #include "runtime/stream.h"
 #include "util/escape.h"
@@ -234,7 +235,7 @@ static void start_in_process(struct trace *t, pid_t pid)
 	char err[512];
 	int ret;
 
-	ret = st_inproc_start(&t->loader, &t->compiled, pid, 0, false, err, sizeof(err));
+	ret = st_inproc_start(&t->loader, &t->compiled, pid, 0, false, NULL, err, sizeof(err));
 	if (ret) {
 		st_errorf("%s: the side: probes of pid %d run in the kernel", err, pid);
 		t->loader.in_process = false;
@@ -279,6 +280,8 @@ static int start(struct trace *t)
 	/* A reader that leaves is seen as EPIPE, and the session ends cleanly. */
 	signal(SIGPIPE, SIG_IGN);
 	sigaction(SIGTERM, &sa, NULL);
+	/* No process's agent holds the session past a signal. */
+	st_ip_stop_on(&stop_signal);
 	/* No SA_RESTART: a child's exit cuts the sleep short. */
 	sa.sa_handler = on_child;
 	sigaction(SIGCHLD, &sa, NULL);

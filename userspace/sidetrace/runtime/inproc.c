@@ -51,6 +51,17 @@ static void seed_values(struct st_inproc *ip, const struct st_loader *l)
 	free(prev);
 }
 
+/* Whether probe p's code runs exit() (the specialized programs never do). */
+static bool probe_may_exit(const struct st_compiled_probe *p)
+{
+	uint32_t i;
+
+	for (i = 0; i < p->cfg.nr_insns && i < ST_MAX_INSNS; i++)
+		if (p->cfg.insns[i].op == ST_I_EXIT)
+			return true;
+	return false;
+}
+
 /* Whether pid's main thread has forked a child that is still there. */
 static bool has_children(pid_t pid)
 {
@@ -79,7 +90,7 @@ static int connect_agent(pid_t pid, int wait_ms, int *fd, char *err, size_t errl
 
 	for (;;) {
 		ret = st_ip_connect(pid, fd, err, errlen);
-		if (ret != -ECONNREFUSED || waited >= wait_ms || kill(pid, 0))
+		if (ret != -ECONNREFUSED || waited >= wait_ms || kill(pid, 0) || st_ip_stopping())
 			return ret;
 		if (has_children(pid)) {
 			snprintf(err, errlen, "pid %d forked before its agent listened", pid);
@@ -91,7 +102,7 @@ static int connect_agent(pid_t pid, int wait_ms, int *fd, char *err, size_t errl
 }
 
 int st_inproc_start(struct st_loader *l, const struct st_compiled *c, pid_t pid, int wait_ms,
-		    bool deferred, char *err, size_t errlen)
+		    bool deferred, struct st_inproc **started, char *err, size_t errlen)
 {
 	struct st_ip_reply reply;
 	struct st_inproc *ip;
@@ -108,8 +119,10 @@ int st_inproc_start(struct st_loader *l, const struct st_compiled *c, pid_t pid,
 	}
 	ip->pid = pid;
 	ip->fd = -1;
-	for (i = 0; i < c->nr_probes; i++)
+	for (i = 0; i < c->nr_probes; i++) {
 		ip->served[i] = st_inproc_can_serve(&c->probes[i]);
+		ip->may_exit |= ip->served[i] && probe_may_exit(&c->probes[i]);
+	}
 	st_inproc_shm_params(c, &ip->params);
 	ret = st_inproc_memory(ip, &memfd);
 	if (ret) {
@@ -139,9 +152,13 @@ int st_inproc_start(struct st_loader *l, const struct st_compiled *c, pid_t pid,
 		goto fail;
 	}
 	ip->nr_events = reply.nr_events;
-	/* Whole before it is seen: serve's HTTP thread reads the list. */
-	ip->next = l->inproc;
-	__atomic_store_n(&l->inproc, ip, __ATOMIC_RELEASE);
+	/* Whole before it is seen: serve's HTTP thread reads the list, attach threads add to it. */
+	ip->next = __atomic_load_n(&l->inproc, __ATOMIC_RELAXED);
+	while (!__atomic_compare_exchange_n(&l->inproc, &ip->next, ip, true, __ATOMIC_RELEASE,
+					    __ATOMIC_RELAXED))
+		;
+	if (started)
+		*started = ip;
 	goto cleanup;
 fail:
 	st_inproc_close(ip);
@@ -166,8 +183,8 @@ void st_inproc_stop(const struct st_inproc *ip)
 bool st_inproc_exit_requested(const struct st_inproc *ip)
 {
 	for (; ip; ip = ip->next)
-		if (__atomic_load_n(&((struct st_shm_hdr *)ip->shm)->exit_requested,
-				    __ATOMIC_RELAXED))
+		if (ip->may_exit && __atomic_load_n(&((struct st_shm_hdr *)ip->shm)->exit_requested,
+						    __ATOMIC_RELAXED))
 			return true;
 	return false;
 }

@@ -21,6 +21,8 @@
  * SIDE_INPROC_WAIT), and the collector for its agent.
  */
 #define ST_INPROC_WAIT_MS 5000
+/* Processes given the program at once, each by a thread (st_inproc_poll()). */
+#define ST_INPROC_ATTACHING 8
 
 /* One process's session; a session may hold several (next). */
 struct st_inproc {
@@ -32,6 +34,11 @@ struct st_inproc {
 	struct st_shm_layout lay;
 	struct st_shm_hash_geom aggr_geom, compact_geom, values_geom;
 	bool *served; /* per probe: run in the process */
+	/*
+	 * A served probe runs exit(): only then does the word the process
+	 * sets in the shared header (exit_requested) end the session.
+	 */
+	bool may_exit;
 	uint32_t nr_events; /* descriptions the process hooked */
 };
 
@@ -57,12 +64,13 @@ struct st_loader;
  * Hands c to pid's engine, with the plain values stored so far in l's
  * maps, trying to reach its agent for wait_ms (a -c command starting up).
  * deferred: it counts only from st_inproc_go() on. 0 with the process
- * added first to l->inproc, or a negative errno with a message in err:
+ * added to l->inproc (and *started, unless NULL), or a negative errno with
+ * a message in err; safe from several threads at once:
  * -ECONNREFUSED means the process has no agent (no SIDE runtime), -ECHILD
  * that it forked while it was waited for without one (a wrapper).
  */
 int st_inproc_start(struct st_loader *l, const struct st_compiled *c, pid_t pid, int wait_ms,
-		    bool deferred, char *err, size_t errlen);
+		    bool deferred, struct st_inproc **started, char *err, size_t errlen);
 
 /*
  * Fills the ro_* fields of the served probes' events (served[i]) of a
@@ -79,7 +87,9 @@ int st_inproc_go(const struct st_inproc *ip);
  * --in-process of every process, or of a -c command's descendants
  * (l->inproc_all): every 250 ms, gives the program to the processes
  * whose agent showed up since (inproc_all.c), saying so unless quiet.
- * Each pid is tried once.
+ * Each pid is tried once, by a thread of its own (up to
+ * ST_INPROC_ATTACHING at once): a process that never answers holds
+ * neither the session nor the others.
  */
 void st_inproc_poll(struct st_loader *l, const struct st_compiled *c, bool quiet);
 
@@ -93,7 +103,10 @@ void st_inproc_take(struct st_loader *l, const struct st_compiled *c, pid_t pid,
 		    bool quiet);
 
 struct st_inproc_seen;
-/* What st_inproc_poll() kept of the processes it tried. */
+/*
+ * What st_inproc_poll() kept of the processes it tried, once its attach
+ * threads are done: they give up at once (st_ip_end()).
+ */
 void st_inproc_seen_free(struct st_inproc_seen *seen);
 
 /* Later events are neither counted nor sent in any of the list's processes (st_loader_stop()). */

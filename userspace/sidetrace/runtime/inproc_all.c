@@ -19,11 +19,24 @@
 
 #include "runtime/follow.h"
 #include "runtime/inproc.h"
+#include "runtime/inproc_client.h"
 #include "runtime/loader.h"
 #include "util/escape.h"
 #include "util/grow.h"
+#include "util/thread.h"
 
 #define RESCAN_NS (250 * 1000 * 1000ULL)
+
+/* A process given the program by a thread of its own (st_inproc_poll()). */
+struct st_attach_job {
+	pthread_t thread;
+	struct st_loader *l;
+	const struct st_compiled *c;
+	pid_t pid;
+	bool quiet;
+	bool running; /* to be joined */
+	bool done; /* the thread has returned */
+};
 
 /*
  * The processes tried, whichever way it went: each is tried once, by pid
@@ -40,6 +53,7 @@ struct st_inproc_seen {
 	struct st_tried *procs;
 	size_t nr, cap;
 	uint64_t next_scan;
+	struct st_attach_job jobs[ST_INPROC_ATTACHING];
 };
 
 /* pid's start time in clock ticks since boot; 0 if it is gone. */
@@ -128,34 +142,87 @@ static bool seen_alloc(struct st_loader *l)
 	return l->inproc_seen;
 }
 
-void st_inproc_take(struct st_loader *l, const struct st_compiled *c, pid_t pid, int wait_ms,
-		    bool quiet)
+/*
+ * Gives pid the program and starts its engine, saying how it went; the
+ * kernel counts its events until the engine disarms the fallbacks
+ * (ST_IP_GO). -ECHILD: a wrapper (st_inproc_start()), said nothing of.
+ */
+static int take(struct st_loader *l, const struct st_compiled *c, pid_t pid, int wait_ms,
+		bool quiet)
 {
-	struct st_tried *t = seen_alloc(l) ? remember(l->inproc_seen, pid) : NULL;
+	struct st_inproc *ip = NULL;
 	char err[512];
 	int ret;
 
-	if (!t || !t->start)
-		return;
-	/* The kernel counts until the engine disarms the fallbacks (ST_IP_GO). */
-	ret = st_inproc_start(l, c, pid, wait_ms, true, err, sizeof(err));
-	if (ret == -ECHILD) {
-		/* A wrapper, forgotten (t is the last): tried again should its agent show up. */
-		l->inproc_seen->nr--;
-		return;
-	}
+	ret = st_inproc_start(l, c, pid, wait_ms, true, &ip, err, sizeof(err));
+	if (ret == -ECHILD)
+		return ret;
 	if (!ret) {
-		ret = st_inproc_go(l->inproc);
+		ret = st_inproc_go(ip);
 		if (ret)
 			snprintf(err, sizeof(err), "cannot start pid %d's engine: %s", pid,
 				 strerror(-ret));
 	}
-	if (ret) {
-		if (!kill(pid, 0))
-			st_errorf("%s: the side: probes of pid %d run in the kernel", err, pid);
-	} else if (!quiet) {
+	if (ret && ret != -ECANCELED && !kill(pid, 0))
+		st_errorf("%s: the side: probes of pid %d run in the kernel", err, pid);
+	else if (!ret && !quiet)
 		st_errorf("pid %d runs the side: probes in the process", pid);
+	return ret;
+}
+
+void st_inproc_take(struct st_loader *l, const struct st_compiled *c, pid_t pid, int wait_ms,
+		    bool quiet)
+{
+	struct st_tried *t = seen_alloc(l) ? remember(l->inproc_seen, pid) : NULL;
+
+	/* A wrapper, forgotten (t is the last): tried again should its agent show up. */
+	if (t && t->start && take(l, c, pid, wait_ms, quiet) == -ECHILD)
+		l->inproc_seen->nr--;
+}
+
+static void *attach_job(void *arg)
+{
+	struct st_attach_job *j = arg;
+
+	take(j->l, j->c, j->pid, 0, j->quiet);
+	__atomic_store_n(&j->done, true, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/* Joins the jobs done (all: wait for every one); returns a free one, or NULL. */
+static struct st_attach_job *jobs_reap(struct st_inproc_seen *seen, bool all)
+{
+	struct st_attach_job *free_job = NULL;
+	size_t i;
+
+	for (i = 0; i < ST_INPROC_ATTACHING; i++) {
+		struct st_attach_job *j = &seen->jobs[i];
+
+		if (j->running && (all || __atomic_load_n(&j->done, __ATOMIC_ACQUIRE))) {
+			pthread_join(j->thread, NULL);
+			j->running = false;
+		}
+		if (!j->running && !free_job)
+			free_job = j;
 	}
+	return free_job;
+}
+
+/* Starts a job giving pid the program; false when none is free (pid is tried again later). */
+static bool job_start(struct st_loader *l, const struct st_compiled *c, pid_t pid, bool quiet)
+{
+	struct st_attach_job *j = jobs_reap(l->inproc_seen, false);
+	struct st_tried *t;
+
+	if (!j || !(t = remember(l->inproc_seen, pid)))
+		return false;
+	if (!t->start)
+		return true;
+	*j = (struct st_attach_job){.l = l, .c = c, .pid = pid, .quiet = quiet};
+	j->running = st_thread_start(&j->thread, attach_job, j);
+	if (!j->running)
+		take(l, c, pid, 0, quiet);
+	return true;
 }
 
 /* The pid of a /proc/net/unix line's path "@sidetrace-inproc.PID", or 0. */
@@ -194,22 +261,25 @@ void st_inproc_poll(struct st_loader *l, const struct st_compiled *c, bool quiet
 	f = fopen("/proc/net/unix", "re");
 	if (!f)
 		return;
-	while (fgets(line, sizeof(line), f)) {
+	while (!st_ip_stopping() && fgets(line, sizeof(line), f)) {
 		pid = agent_of(line);
 		if (!pid || pid == getpid() || tried(seen, pid))
 			continue;
 		/* -c: the command's descendants only, which the kernel follows until then. */
-		if (l->follow ? st_follow_has(l, pid) : maps_a_target(c, pid))
-			st_inproc_take(l, c, pid, 0, quiet);
-		else
+		if (!(l->follow ? st_follow_has(l, pid) : maps_a_target(c, pid)))
 			remember(seen, pid);
+		else if (!job_start(l, c, pid, quiet))
+			break;
 	}
 	fclose(f);
 }
 
 void st_inproc_seen_free(struct st_inproc_seen *seen)
 {
-	if (seen)
-		free(seen->procs);
+	if (!seen)
+		return;
+	st_ip_end();
+	jobs_reap(seen, true);
+	free(seen->procs);
 	free(seen);
 }

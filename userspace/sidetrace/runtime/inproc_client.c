@@ -16,6 +16,29 @@
 
 #include "runtime/inproc_client.h"
 
+/* A wait looks at the stop flag at least this often (ms). */
+#define ST_IP_STOP_SLICE_MS 50
+
+/* The session's stop flag (st_ip_stop_on()); NULL: none. */
+static const volatile sig_atomic_t *st_ip_stop;
+/* Set by st_ip_end(). */
+static bool st_ip_ended;
+
+void st_ip_stop_on(const volatile sig_atomic_t *stop)
+{
+	st_ip_stop = stop;
+}
+
+void st_ip_end(void)
+{
+	__atomic_store_n(&st_ip_ended, true, __ATOMIC_RELEASE);
+}
+
+bool st_ip_stopping(void)
+{
+	return (st_ip_stop && *st_ip_stop) || __atomic_load_n(&st_ip_ended, __ATOMIC_ACQUIRE);
+}
+
 static int64_t st_ip_now_ms(void)
 {
 	struct timespec ts;
@@ -104,6 +127,12 @@ int st_ip_connect(pid_t pid, int *fd, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot create a unix socket: %s", strerror(errno));
 		return ret;
 	}
+	/* A signal makes a connect() with a send timeout fail with EINTR. */
+	if (st_ip_stopping()) {
+		snprintf(err, errlen, "the session is ending");
+		ret = -ECANCELED;
+		goto cleanup;
+	}
 	if (setsockopt(s, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)) ||
 	    connect(s, (struct sockaddr *)&addr, alen)) {
 		ret = st_ip_connect_error(pid, errno, err, errlen);
@@ -125,7 +154,10 @@ cleanup:
 	return ret;
 }
 
-/* Until fd is ready for events or the deadline (ms, -1: none) passes. */
+/*
+ * Until fd is ready for events or the deadline (ms, -1: none) passes;
+ * -ECANCELED once the session is stopping.
+ */
 static int st_ip_wait(int fd, short events, int64_t deadline)
 {
 	struct pollfd pfd = {.fd = fd, .events = events};
@@ -133,9 +165,13 @@ static int st_ip_wait(int fd, short events, int64_t deadline)
 	int n;
 
 	for (;;) {
-		left = deadline < 0 ? -1 : deadline - st_ip_now_ms();
+		if (st_ip_stopping())
+			return -ECANCELED;
+		left = deadline < 0 ? ST_IP_STOP_SLICE_MS : deadline - st_ip_now_ms();
 		if (deadline >= 0 && left <= 0)
 			return -ETIMEDOUT;
+		if (left > ST_IP_STOP_SLICE_MS)
+			left = ST_IP_STOP_SLICE_MS;
 		n = poll(&pfd, 1, (int)left);
 		if (n > 0)
 			return 0;

@@ -8,6 +8,8 @@
 #ifndef SIDETRACE_RUNTIME_INPROC_CLIENT_H
 #define SIDETRACE_RUNTIME_INPROC_CLIENT_H
 
+#include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -15,6 +17,19 @@
 
 /* How long connect() waits when the agent's backlog is full. */
 #define ST_IP_CONNECT_TIMEOUT_MS 5000
+
+/*
+ * The session's stop flag: once it is set, every wait for an agent
+ * (connect, attach, a command's agent) gives up within 50 ms, with
+ * -ECANCELED, whatever the process does or does not answer.
+ */
+void st_ip_stop_on(const volatile sig_atomic_t *stop);
+
+/* The same without a signal: the session ends (its attach threads give up). */
+void st_ip_end(void);
+
+/* Whether that flag is set, or st_ip_end() was called. */
+bool st_ip_stopping(void);
 
 /*
  * Connects to pid's agent (the socket is close-on-exec) and checks that

@@ -591,8 +591,9 @@ void st_loader_close(struct st_loader *l)
 {
 	uint32_t i;
 
-	st_inproc_close(l->inproc);
+	/* Its attach threads first: they add to the list. */
 	st_inproc_seen_free(l->inproc_seen);
+	st_inproc_close(l->inproc);
 	prep_join(l);
 	st_warm_up_join(&l->warm_up);
 	st_fault_in_close(l);

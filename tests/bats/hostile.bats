@@ -1,0 +1,149 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
+# A traced process is not trusted (docs/ARCHITECTURE.md, "What a traced
+# process can do"): under --in-process it shares memory and a socket with
+# root's collector, and may write or answer anything there. It affects its
+# own counts and records, never the session's life, the collector's time,
+# or another process's results. tests/fixtures/hostile.c attacks; an
+# honest process traced in the same session keeps exact counts. The whole
+# file runs again with the ASan+UBSan collector (tests/asan.sh).
+
+load helpers
+
+TICKS=30000
+
+setup_file() {
+	cc -O2 -Wall -Werror -I"$ROOT/include" -I"$ROOT/userspace" -I"$ROOT/userspace/lib" \
+		-I"$ROOT/bpf" "$ROOT/tests/fixtures/hostile.c" -o "$BATS_FILE_TMPDIR/hostile" \
+		"$OUT/libside.a" -lpthread
+}
+
+setup() {
+	APPBIN="$BATS_TEST_TMPDIR/hostile"
+	cp "$BATS_FILE_TMPDIR/hostile" "$APPBIN"
+	PROG="side:$APPBIN:hs:tick { @[pid] = count(); }"
+	GO="$BATS_TEST_TMPDIR/go"
+}
+
+teardown() {
+	pkill -f "$APPBIN" 2>/dev/null || true
+}
+
+# Starts the collector (options...) in the background: ST, its output in st.txt.
+start_st() {
+	"$SIDETRACE" "$@" > "$BATS_TEST_TMPDIR/st.txt" 2>&1 &
+	ST=$!
+	wait_attached "$BATS_TEST_TMPDIR/st.txt"
+}
+
+# Sends SIGINT to ST, which must exit 0 within a second.
+stop_st_within_a_second() {
+	local t0 t1 rc=0
+	t0=$(date +%s%N)
+	kill -INT "$ST"
+	wait "$ST" || rc=$?
+	t1=$(date +%s%N)
+	cat "$BATS_TEST_TMPDIR/st.txt"
+	echo "exit $rc after $(((t1 - t0) / 1000000)) ms"
+	[ "$rc" -eq 0 ]
+	[ $((t1 - t0)) -lt 1000000000 ]
+}
+
+# The honest process (pid) was counted exactly, in the process.
+honest_exact() { # pid
+	grep -q "pid $1 runs the side: probes in the process" "$BATS_TEST_TMPDIR/st.txt"
+	grep -qx "@\[$1\]: $TICKS" "$BATS_TEST_TMPDIR/st.txt"
+}
+
+# A hostile process (mode) and an honest one under a session (options...).
+exit_word_case() { # sidetrace options...
+	local hostile honest
+	start_app "$BATS_TEST_TMPDIR/honest.txt" "$APPBIN" -w "$GO" honest $TICKS
+	honest=$APP
+	start_app "$BATS_TEST_TMPDIR/hostile.txt" "$APPBIN" -w "$GO" exit $TICKS
+	hostile=$APP
+	start_st "$@" -e "$PROG"
+	touch "$GO"
+	wait "$hostile" "$honest"
+	# Its program has no exit(): the word the process set ends nothing.
+	sleep 0.3
+	kill -0 "$ST"
+	stop_st_within_a_second
+	grep -qx 'hostile exit done' "$BATS_TEST_TMPDIR/hostile.txt"
+	honest_exact "$honest"
+}
+
+@test "the exit word of a process: a session of every process ends only on SIGINT" {
+	exit_word_case --in-process
+}
+
+@test "the exit word of a process: a -p session ends only on SIGINT" {
+	local pid
+	start_app "$BATS_TEST_TMPDIR/hostile.txt" "$APPBIN" -w "$GO" exit $((TICKS * 10))
+	pid=$APP_PID
+	start_st --in-process -p "$pid" -e "$PROG"
+	touch "$GO"
+	# The process sets the word after every 1,000 of its events, for seconds.
+	sleep 1
+	kill -0 "$pid"
+	kill -0 "$ST"
+	stop_st_within_a_second
+	grep -q "pid $pid runs the side: probes in the process" "$BATS_TEST_TMPDIR/st.txt"
+}
+
+@test "the exit word of a process whose program runs exit(): it ends the session, as the event would" {
+	local pid
+	start_app "$BATS_TEST_TMPDIR/hostile.txt" "$APPBIN" -w "$GO" exit $((TICKS * 10))
+	pid=$APP_PID
+	touch "$GO"
+	run timeout 30 "$SIDETRACE" --in-process -p "$pid" \
+		-e "side:$APPBIN:hs:tick /args.i == 1/ { exit(); } side:$APPBIN:hs:tick { @ = count(); }"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	kill -0 "$pid"
+}
+
+@test "silent agents: SIGINT is answered within a second, an honest process is exact" {
+	local honest i
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		SIDE_INPROC=0 "$APPBIN" -w "$GO" silent $TICKS > /dev/null &
+	done
+	start_app "$BATS_TEST_TMPDIR/honest.txt" "$APPBIN" -w "$GO" honest $TICKS
+	honest=$APP
+	start_st --in-process -e "$PROG"
+	touch "$GO"
+	wait "$honest"
+	sleep 0.3
+	stop_st_within_a_second
+	honest_exact "$APP_PID"
+}
+
+@test "silent agents under serve: an honest process reaches the scrape exactly, SIGTERM answered within a second" {
+	local log="$BATS_TEST_TMPDIR/serve.log" addr i t0 t1
+	for i in 1 2 3 4 5 6; do
+		SIDE_INPROC=0 "$APPBIN" -w "$GO" silent $TICKS > /dev/null &
+	done
+	"$SIDETRACE" serve --in-process --listen 127.0.0.1:0 \
+		-e "side:$APPBIN:hs:tick { @ticks[pid] = count(); }" > "$log" 2>&1 &
+	ST=$!
+	for i in $(seq 100); do
+		addr=$(sed -n 's|^Serving .* at http://\(.*\)/metrics$|\1|p' "$log")
+		[ -n "$addr" ] && break
+		sleep 0.1
+	done
+	start_app "$BATS_TEST_TMPDIR/honest.txt" "$APPBIN" -w "$GO" honest $TICKS
+	touch "$GO"
+	wait "$APP"
+	sleep 0.3
+	run curl -sf "http://$addr/metrics"
+	t0=$(date +%s%N)
+	kill -TERM $ST
+	wait $ST
+	t1=$(date +%s%N)
+	cat "$log"
+	echo "$output" | grep ticks
+	echo "exit after $(((t1 - t0) / 1000000)) ms"
+	grep -q "pid $APP_PID runs the side: probes in the process" "$log"
+	[[ "$output" == *"sidetrace_ticks_total{pid=\"$APP_PID\"} $TICKS"* ]]
+	[ $((t1 - t0)) -lt 1000000000 ]
+}
