@@ -119,23 +119,17 @@ exit_word_case() { # sidetrace options...
 }
 
 @test "silent agents under serve: an honest process reaches the scrape exactly, SIGTERM answered within a second" {
-	local log="$BATS_TEST_TMPDIR/serve.log" addr i t0 t1
+	local log="$BATS_TEST_TMPDIR/serve.log" i t0 t1
 	for i in 1 2 3 4 5 6; do
 		SIDE_INPROC=0 "$APPBIN" -w "$GO" silent $TICKS > /dev/null &
 	done
-	"$SIDETRACE" serve --in-process --listen 127.0.0.1:0 \
-		-e "side:$APPBIN:hs:tick { @ticks[pid] = count(); }" > "$log" 2>&1 &
-	ST=$!
-	for i in $(seq 100); do
-		addr=$(sed -n 's|^Serving .* at http://\(.*\)/metrics$|\1|p' "$log")
-		[ -n "$addr" ] && break
-		sleep 0.1
-	done
+	start_serve "$log" --in-process -e "side:$APPBIN:hs:tick { @ticks[pid] = count(); }"
+	ST=$SERVE_PID
 	start_app "$BATS_TEST_TMPDIR/honest.txt" "$APPBIN" -w "$GO" honest $TICKS
 	touch "$GO"
 	wait "$APP"
 	sleep 0.3
-	run curl -sf "http://$addr/metrics"
+	run curl -sf "http://$SERVE_ADDR/metrics"
 	t0=$(date +%s%N)
 	kill -TERM $ST
 	wait $ST

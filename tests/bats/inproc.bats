@@ -222,21 +222,14 @@ fallback_case() { # child's state, sidetrace's options...
 }
 
 @test "serve --in-process: a process's own counts reach the scrape, exactly" {
-	local log="$BATS_TEST_TMPDIR/serve.log" addr i
+	local log="$BATS_TEST_TMPDIR/serve.log"
 	start_app "$BATS_TEST_TMPDIR/app.txt" "$APPBIN" -w "$BATS_TEST_TMPDIR/go" threads "$N"
-	"$SIDETRACE" serve --in-process --listen 127.0.0.1:0 \
-		-e "side:$APPBIN:fk:tick { @ticks[args.who] = count(); }" > "$log" 2>&1 &
-	SERVE_PID=$!
-	for i in $(seq 100); do
-		addr=$(sed -n 's|^Serving .* at http://\(.*\)/metrics$|\1|p' "$log")
-		[ -n "$addr" ] && break
-		sleep 0.1
-	done
+	start_serve "$log" --in-process -e "side:$APPBIN:fk:tick { @ticks[args.who] = count(); }"
+	wait_attached "$log" "pid $APP_PID runs the side: probes in the process"
 	cat "$log"
-	grep -q "pid $APP_PID runs the side: probes in the process" "$log"
 	touch "$BATS_TEST_TMPDIR/go"
 	wait "$APP"
-	run curl -sf "http://$addr/metrics"
+	run curl -sf "http://$SERVE_ADDR/metrics"
 	kill -TERM $SERVE_PID
 	wait $SERVE_PID
 	echo "$output"
@@ -365,20 +358,13 @@ ticker_exact() { # output threads n
 }
 
 @test "serve --in-process: processes taken over mid-stream, every event counted once" {
-	local log="$BATS_TEST_TMPDIR/serve.log" addr i r
+	local log="$BATS_TEST_TMPDIR/serve.log" r
 	cp "$BATS_FILE_TMPDIR/ticker" "$BATS_TEST_TMPDIR/ticker"
-	"$SIDETRACE" serve --in-process --listen 127.0.0.1:0 \
-		-e "side:$BATS_TEST_TMPDIR/ticker:tk:tick { @ticks = count(); }" > "$log" 2>&1 &
-	SERVE_PID=$!
-	for i in $(seq 100); do
-		addr=$(sed -n 's|^Serving .* at http://\(.*\)/metrics$|\1|p' "$log")
-		[ -n "$addr" ] && break
-		sleep 0.1
-	done
+	start_serve "$log" --in-process -e "side:$BATS_TEST_TMPDIR/ticker:tk:tick { @ticks = count(); }"
 	for r in 1 2 3; do
 		"$BATS_TEST_TMPDIR/ticker" 2 $TICKS > /dev/null
 	done
-	run curl -sf "http://$addr/metrics"
+	run curl -sf "http://$SERVE_ADDR/metrics"
 	kill -TERM $SERVE_PID
 	wait $SERVE_PID
 	cat "$log"

@@ -26,23 +26,6 @@ free_port() {
 	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
-# Starts sidetrace serve ARGS... on a free port; sets SERVE_PID, SERVE_ADDR.
-start_serve() { # log args...
-	local log=$1 i
-	shift
-	"$SIDETRACE" serve --listen 127.0.0.1:0 "$@" > "$log" 2>&1 3>&- &
-	SERVE_PID=$!
-	for i in $(seq 100); do
-		SERVE_ADDR=$(sed -n 's|^Serving .* at http://\(.*\)/metrics$|\1|p' "$log")
-		[ -n "$SERVE_ADDR" ] && return 0
-		kill -0 $SERVE_PID 2> /dev/null || break
-		sleep 0.1
-	done
-	echo "serve did not start:" >&2
-	cat "$log" >&2
-	return 1
-}
-
 setup_file() {
 	local d=$BATS_FILE_TMPDIR i
 	mkdir -p "$d/a/programs" "$d/b" "$d/prom"
