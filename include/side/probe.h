@@ -31,8 +31,10 @@
  * instruction, such as the classic 1-byte nop that no kernel optimizes
  * (-DSIDE_PROBE_INSN_BYTES=0x90); docs/PERFORMANCE.md compares them.
  */
+/* nopl 0x0(%rax,%rax,1): the only instruction a kernel optimizes a uprobe on. */
+#define SIDE_X86_NOP5_BYTES 0x0f, 0x1f, 0x44, 0x00, 0x00
 #ifndef SIDE_PROBE_INSN_BYTES
-#define SIDE_PROBE_INSN_BYTES 0x0f, 0x1f, 0x44, 0x00, 0x00
+#define SIDE_PROBE_INSN_BYTES SIDE_X86_NOP5_BYTES
 #endif
 #define _SIDE_PROBE_STR(...) #__VA_ARGS__
 #define _SIDE_PROBE_XSTR(...) _SIDE_PROBE_STR(__VA_ARGS__)
@@ -60,7 +62,7 @@
  * nop, the fallback disarmed); 0: not a site of this layout. It finds the
  * bytes that follow the fallback, "test %ebp, %ebp; pop %rbp; pop %r14".
  */
-#define SIDE_PROBE_FALLBACK_INSN ".byte 0x0f, 0x1f, 0x44, 0x00, 0x00"
+#define SIDE_PROBE_FALLBACK_INSN ".byte " _SIDE_PROBE_XSTR(SIDE_X86_NOP5_BYTES)
 #define SIDE_PROBE_FALLBACK_LEN 5
 #define SIDE_PROBE_FALLBACK_DISARMED 0xbd /* mov $imm32, %ebp */
 #define SIDE_PROBE_FALLBACK_SCAN 15

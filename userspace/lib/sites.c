@@ -53,7 +53,6 @@ struct side_probe_sites_handle {
 /* Held across fork() so that the child inherits a whole list. */
 static pthread_mutex_t side_sites_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct side_probe_sites_handle *side_sites;
-static const uint8_t side_probe_insn[] = {SIDE_PROBE_INSN_BYTES};
 static const uint8_t side_fallback_disarmed = SIDE_PROBE_FALLBACK_DISARMED;
 /* Pages where this process disarmed fallbacks: a forked child maps them again. */
 static uintptr_t side_disarmed_pages[SIDE_RELOAD_PAGES_MAX];
@@ -109,13 +108,12 @@ static void side_text_write(int *mem, uint8_t *at, const uint8_t *bytes, size_t 
 	(void)mprotect((void *)start, span, PROT_READ | PROT_EXEC);
 }
 
-/* The breakpoint the kernel put on the site before it optimized it. */
+/* The breakpoint the kernel put on a 5-byte nop before it optimized it into a call. */
 static void side_site_write_swbp(int *mem, uint8_t *insn)
 {
-	uint8_t swbp[sizeof(side_probe_insn)];
+	uint8_t swbp[] = {SIDE_X86_NOP5_BYTES};
 
 	swbp[0] = SIDE_X86_INT3;
-	memcpy(swbp + 1, side_probe_insn + 1, sizeof(swbp) - 1);
 	side_text_write(mem, insn, swbp, sizeof(swbp));
 }
 

@@ -27,7 +27,7 @@
 #define SIDE_TEXT_PAGE_MAX 4096
 
 /* The 5-byte nop over which a kernel writes its optimized call. */
-static const uint8_t side_x86_nop5[] = {0x0f, 0x1f, 0x44, 0x00, 0x00};
+static const uint8_t side_x86_nop5[] = {SIDE_X86_NOP5_BYTES};
 
 struct side_text_mapping {
 	uintptr_t page;
