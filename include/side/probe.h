@@ -45,7 +45,10 @@
  * that only an in-process session's kernel side probes (an address no
  * other tracer uses, which a kernel that optimizes uprobes turns into a
  * call as it does the probe instruction). It runs with every register as
- * at the probe, but %ebp, which the site zeroes before: a process whose
+ * at the probe, but %ebp, which the site zeroes between them (not before
+ * the probe: a frame-pointer walk of the user stack starts from %rbp
+ * there; a probe that takes stacks is never served at the fallback): a
+ * process whose
  * engine serves the event itself disarms the fallback by writing
  * SIDE_PROBE_FALLBACK_DISARMED over its first byte, "mov $imm32, %ebp"
  * with the 4 bytes that follow, whatever they are (never 0: the nop's, or
@@ -60,22 +63,27 @@
  * the first SIDE_PROBE_FALLBACK_SCAN bytes of the site as the file has
  * them or as a process does (a breakpoint or a kernel's call over either
  * nop, the fallback disarmed); 0: not a site of this layout. It finds the
- * bytes that follow the fallback, "test %ebp, %ebp; pop %rbp; pop %r14".
+ * bytes around the fallback, "xor %ebp, %ebp" before it and "test %ebp,
+ * %ebp; pop %rbp; pop %r14" after it.
  */
 #define SIDE_PROBE_FALLBACK_INSN ".byte " _SIDE_PROBE_XSTR(SIDE_X86_NOP5_BYTES)
 #define SIDE_PROBE_FALLBACK_LEN 5
 #define SIDE_PROBE_FALLBACK_DISARMED 0xbd /* mov $imm32, %ebp */
-#define SIDE_PROBE_FALLBACK_SCAN 15
-static inline int side_probe_fallback_follows(const uint8_t *b)
+#define SIDE_PROBE_FALLBACK_SCAN 17
+/* Whether a fallback starts at b + 2, b being a probe instruction's end. */
+static inline int side_probe_fallback_at(const uint8_t *b)
 {
-	return b[0] == 0x85 && b[1] == 0xed && b[2] == 0x5d && b[3] == 0x41 && b[4] == 0x5e;
+	const uint8_t *after = b + 2 + SIDE_PROBE_FALLBACK_LEN;
+
+	return b[0] == 0x31 && b[1] == 0xed && after[0] == 0x85 && after[1] == 0xed &&
+	       after[2] == 0x5d && after[3] == 0x41 && after[4] == 0x5e;
 }
 static inline uint32_t side_probe_fallback_delta(const uint8_t *b)
 {
-	if (side_probe_fallback_follows(b + 1 + SIDE_PROBE_FALLBACK_LEN))
-		return 1;
-	if (side_probe_fallback_follows(b + 5 + SIDE_PROBE_FALLBACK_LEN))
-		return 5;
+	if (side_probe_fallback_at(b + 1))
+		return 1 + 2;
+	if (side_probe_fallback_at(b + 5))
+		return 5 + 2;
 	return 0;
 }
 
@@ -392,19 +400,18 @@ side_sdt_value(const struct side_arg *sav, const struct side_arg *mem, uint32_t 
 	const int64_t side_sdt_argv[] = { \
 		_SIDE_SDT_PTRS_##_variadic(_desc, _vec, _var) \
 			SIDE_PP_CAT(_SIDE_SDT_VALS_, _SIDE_SDT_NV(_variadic, _n1))(_sav)};
-/* %ebp zeroed after argv is taken: the compiler may have put argv there. */
 #define _SIDE_SDT_LOAD(_variadic, _n1) \
 	"\tlea -128(%%rsp), %%rsp\n" _SIDE_SDT_PTR_SAVE_##_variadic _SIDE_SDT_K( \
 		SAVE, _variadic, _n1) "\tpush %%r14\n\tpush %%rbp\n\tmov %[argv], %%r14\n" \
-				      "\txor %%ebp, %%ebp\n" _SIDE_SDT_PTR_LOAD_##_variadic \
-	_SIDE_SDT_K(LOADV, _variadic, _n1)
+		_SIDE_SDT_PTR_LOAD_##_variadic _SIDE_SDT_K(LOADV, _variadic, _n1)
 /*
- * The fallback, then what side_probe_fallback_delta() finds after it; the
- * restore changes no flag, so the asm's output is the test's.
+ * What side_probe_fallback_delta() finds around the fallback; the restore
+ * changes no flag, so the asm's output is the test's.
  */
 #define _SIDE_SDT_RESTORE(_variadic, _n1) \
-	SIDE_PROBE_FALLBACK_INSN "\n\ttest %%ebp, %%ebp\n\tpop %%rbp\n\tpop %%r14\n" _SIDE_SDT_K( \
-		POP, _variadic, _n1) _SIDE_SDT_PTR_POP_##_variadic "\tlea 128(%%rsp), %%rsp\n"
+	"\txor %%ebp, %%ebp\n" SIDE_PROBE_FALLBACK_INSN \
+	"\n\ttest %%ebp, %%ebp\n\tpop %%rbp\n\tpop %%r14\n" _SIDE_SDT_K(POP, _variadic, _n1) \
+		_SIDE_SDT_PTR_POP_##_variadic "\tlea 128(%%rsp), %%rsp\n"
 
 /*
  * One probe site: _sav is the array of the call's arguments, _n1 1 + their
