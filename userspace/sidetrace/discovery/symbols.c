@@ -142,7 +142,8 @@ int st_symtab_load_file(const char *path, struct st_symtab *t)
 	}
 	t->nr_segs = ret ? 0 : e.nr_segs;
 	st_elf_close(&e);
-	if (!ret)
+	/* No symbol at all (t->v NULL) is no array for qsort(). */
+	if (!ret && t->nr)
 		qsort(t->v, t->nr, sizeof(*t->v), cmp_sym);
 	return ret;
 }
@@ -166,7 +167,7 @@ int st_symtab_load_kernel(struct st_symtab *t)
 		ret = add_sym(t, &cap, addr, 0, name);
 	}
 	fclose(f);
-	if (!ret)
+	if (!ret && t->nr)
 		qsort(t->v, t->nr, sizeof(*t->v), cmp_sym);
 	return ret;
 }
