@@ -95,6 +95,7 @@ UNIT_USES_test_checker := lang discovery util
 UNIT_USES_test_compile := compile lang discovery util
 UNIT_USES_test_types := compile lang discovery util
 UNIT_USES_test_output := output lang discovery util
+UNIT_USES_test_records := output compile lang discovery util
 UNIT_USES_test_prom := output lang discovery util
 UNIT_USES_test_discovery := discovery output lang util
 UNIT_USES_test_sdt_args := discovery util

@@ -85,15 +85,20 @@ void st_format_values(struct st_textbuf *tb, const struct st_format *f,
 	}
 }
 
+void st_printf_json(struct st_textbuf *tb, const struct st_textbuf *text)
+{
+	st_tb_puts(tb, "{\"type\": \"printf\", \"data\": ");
+	st_tb_json_str(tb, text->s ? text->s : "");
+	st_tb_puts(tb, "}\n");
+}
+
 int st_output_printf(FILE *out, enum st_output_format fmt, const struct st_textbuf *text)
 {
 	struct st_textbuf json = {0};
 	int ret = 0;
 
 	if (fmt == ST_OUTPUT_JSON) {
-		st_tb_puts(&json, "{\"type\": \"printf\", \"data\": ");
-		st_tb_json_str(&json, text->s ? text->s : "");
-		st_tb_puts(&json, "}\n");
+		st_printf_json(&json, text);
 		text = &json;
 	}
 	if (text->len && fwrite(text->s, 1, text->len, out) != text->len)

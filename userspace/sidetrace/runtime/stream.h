@@ -9,16 +9,15 @@
 
 #include <stdint.h>
 
+#include "output/record_text.h"
 #include "runtime/clauses.h"
-#include "util/textbuf.h"
 
 struct ring_buffer;
 
 struct st_stream {
 	struct ring_buffer *rb; /* NULL: the program prints nothing per event */
 	struct st_runner *r;
-	struct st_textbuf text; /* one record's text, reused */
-	struct st_textbuf esc; /* one string escaped for text, reused */
+	struct st_rec_view view; /* how records are shown, the last one's text */
 	int write_err; /* the first failed write (-EPIPE: the reader left) */
 	uint64_t records, bad; /* printed; malformed (never expected) */
 	uint64_t *lost_seen; /* per probe: records lost, as last reported */
