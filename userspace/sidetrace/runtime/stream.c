@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Per-event records to text or JSON: see stream.h. */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,12 +14,14 @@
 #include "runtime/stacks.h"
 #include "runtime/stream.h"
 #include "util/escape.h"
+#include "util/grow.h"
 
 /*
  * One record printed, its text left in s->view.text: 0, -EINVAL when no
  * writer made it (its text empty), or a failed write's negative errno.
+ * inproc: an engine's, whose probes never take stacks.
  */
-static int handle(struct st_stream *s, const void *data, size_t size)
+static int handle(struct st_stream *s, const void *data, size_t size, bool inproc)
 {
 	const struct st_textbuf *text = &s->view.text;
 	struct st_rec_hdr h = {0};
@@ -26,7 +29,7 @@ static int handle(struct st_stream *s, const void *data, size_t size)
 
 	if (size >= sizeof(h)) {
 		memcpy(&h, data, sizeof(h));
-		if (h.kind == ST_REC_STACK_PID) {
+		if (h.kind == ST_REC_STACK_PID && !inproc) {
 			st_tb_reset(&s->view.text);
 			return st_stacks_poll((struct st_loader *)s->l);
 		}
@@ -50,7 +53,8 @@ static int on_record(void *ctx, void *data, size_t size)
 
 	if (s->write_err)
 		return s->write_err;
-	ret = handle(s, data, size);
+	s->handled++;
+	ret = handle(s, data, size, false);
 	if (ret == -EINVAL) {
 		s->bad++;
 		return 0;
@@ -63,20 +67,51 @@ static int on_record(void *ctx, void *data, size_t size)
 	return 0;
 }
 
+/* One more malformed record of pid, counted. */
+static void count_malformed(struct st_stream *s, pid_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr_malformed && s->malformed[i].pid != pid; i++)
+		;
+	if (i == s->nr_malformed) {
+		/* Out of memory: the record is dropped all the same, uncounted. */
+		if (st_grow(&s->malformed, &s->malformed_cap, i, sizeof(*s->malformed), 4))
+			return;
+		s->malformed[i] = (struct st_malformed){.pid = pid};
+		s->nr_malformed++;
+	}
+	s->malformed[i].n++;
+}
+
 /*
- * st_shm_ring_consume() callback: the in-process engine's records are the
- * same, but in memory the traced process can write: decoded from a copy.
+ * st_inproc_consume() callback: the in-process engine's records are the
+ * same, but in memory the traced process can write: decoded from a copy,
+ * what no writer makes dropped and counted against the process.
  */
-static int on_shm_record(void *ctx, const void *data, uint32_t size)
+static int on_shm_record(void *ctx, const struct st_inproc *ip, const void *data, uint32_t size)
 {
 	uint64_t copy[(ST_REC_HDR + ST_REC_MAX) / 8];
+	struct st_stream *s = ctx;
+	int ret = -EINVAL;
 
-	if (size > sizeof(copy)) {
-		((struct st_stream *)ctx)->bad++;
+	if (s->write_err)
+		return s->write_err;
+	s->handled++;
+	if (size <= sizeof(copy)) {
+		memcpy(copy, data, size);
+		ret = handle(s, copy, size, true);
+	}
+	if (ret == -EINVAL) {
+		count_malformed(s, ip->pid);
 		return 0;
 	}
-	memcpy(copy, data, size);
-	return on_record(ctx, copy, size);
+	if (ret) {
+		s->write_err = ret;
+		return ret;
+	}
+	s->records++;
+	return 0;
 }
 
 int st_stream_open(struct st_stream *s, const struct st_loader *l, struct st_runner *r)
@@ -98,6 +133,20 @@ int st_stream_open(struct st_stream *s, const struct st_loader *l, struct st_run
 	return 0;
 }
 
+/* Each process whose malformed records grew past what was said (all: every one). */
+static void report_malformed(struct st_malformed *m, size_t n, bool all)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!all && m[i].n == m[i].said)
+			continue;
+		st_errorf("pid %d: %llu records malformed, dropped", (int)m[i].pid,
+			  (unsigned long long)m[i].n);
+		m[i].said = m[i].n;
+	}
+}
+
 void st_stream_report_lost(struct st_stream *s)
 {
 	struct st_problem *probs;
@@ -117,6 +166,7 @@ void st_stream_report_lost(struct st_stream *s)
 		*seen = probs[i].count;
 	}
 	free(probs);
+	report_malformed(s->malformed, s->nr_malformed, false);
 }
 
 int st_stream_poll(struct st_stream *s, int timeout_ms)
@@ -125,6 +175,7 @@ int st_stream_poll(struct st_stream *s, int timeout_ms)
 
 	if (!s->rb)
 		return 0;
+	s->handled = 0;
 	/*
 	 * Records are mostly sent without a wake-up (see st_events_wakeup),
 	 * so the wait ends on the timeout and the consume reads them.
@@ -133,15 +184,15 @@ int st_stream_poll(struct st_stream *s, int timeout_ms)
 	if (ret >= 0 || ret == -EINTR)
 		ret = ring_buffer__consume(s->rb);
 	if (ret >= 0)
-		ret += st_inproc_consume(st_loader_inprocs(s->l), on_shm_record, s);
+		ret = st_inproc_consume(st_loader_inprocs(s->l), on_shm_record, s);
 	if (s->write_err)
 		return s->write_err;
 	if (fflush(s->r->out))
 		return s->write_err = -errno;
-	return ret;
+	return ret < 0 ? ret : (int)(s->handled < INT_MAX ? s->handled : INT_MAX);
 }
 
-void st_stream_report(const struct st_stream *s)
+void st_stream_report(struct st_stream *s)
 {
 	uint32_t i;
 
@@ -151,6 +202,7 @@ void st_stream_report(const struct st_stream *s)
 				  (unsigned long long)s->label_errs[i],
 				  st_counter_reason(ST_C_ERR_LABEL),
 				  s->r->compiled->probes[i].name);
+	report_malformed(s->malformed, s->nr_malformed, true);
 }
 
 void st_stream_close(struct st_stream *s)
@@ -159,5 +211,6 @@ void st_stream_close(struct st_stream *s)
 	st_rec_view_free(&s->view);
 	free(s->lost_seen);
 	free(s->label_errs);
+	free(s->malformed);
 	memset(s, 0, sizeof(*s));
 }

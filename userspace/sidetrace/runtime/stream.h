@@ -7,39 +7,62 @@
 #ifndef SIDETRACE_RUNTIME_STREAM_H
 #define SIDETRACE_RUNTIME_STREAM_H
 
+#include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "output/record_text.h"
 #include "runtime/clauses.h"
 
 struct ring_buffer;
+struct st_inproc;
+
+/* Records of one process found malformed and dropped. */
+struct st_malformed {
+	pid_t pid;
+	uint64_t n, said; /* so far; as last reported */
+};
 
 struct st_stream {
 	struct ring_buffer *rb; /* NULL: the program prints nothing per event */
 	struct st_runner *r;
 	struct st_rec_view view; /* how records are shown, the last one's text */
 	int write_err; /* the first failed write (-EPIPE: the reader left) */
-	uint64_t records, bad; /* printed; malformed (never expected) */
+	uint64_t records, bad; /* printed; malformed in the kernel's buffer (never expected) */
 	uint64_t *lost_seen; /* per probe: records lost, as last reported */
 	uint64_t *label_errs; /* per probe: values of a type not declared */
 	const struct st_loader *l;
+	/*
+	 * In-process engines write their records where their process can
+	 * write too: each process's malformed ones, counted.
+	 */
+	struct st_malformed *malformed;
+	size_t nr_malformed, malformed_cap;
+	uint64_t handled; /* records handled by this poll */
 };
 
 /* Opens the ring buffer if the program streams. 0 or a negative errno. */
 int st_stream_open(struct st_stream *s, const struct st_loader *l, struct st_runner *r);
 
 /*
- * Waits up to timeout_ms for records, then prints every record waiting.
- * Returns the number printed, or a negative errno: a failed write (see
- * write_err) stops the session.
+ * Waits up to timeout_ms for records, then prints every record waiting;
+ * an in-process engine's that no writer makes are dropped and counted
+ * against its process. Returns the number of records handled, or a
+ * negative errno: a failed write (see write_err) stops the session.
  */
 int st_stream_poll(struct st_stream *s, int timeout_ms);
 
-/* -v: tells stderr which probes lost records since the last call. */
+/*
+ * -v: tells stderr which probes lost records, and which processes wrote
+ * malformed ones, since the last call.
+ */
 void st_stream_report_lost(struct st_stream *s);
 
-/* At exit: the decode errors the collector found (types not declared). */
-void st_stream_report(const struct st_stream *s);
+/*
+ * At exit: the decode errors the collector found (types not declared),
+ * and each process's malformed records.
+ */
+void st_stream_report(struct st_stream *s);
 
 void st_stream_close(struct st_stream *s);
 
