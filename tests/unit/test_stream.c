@@ -4,11 +4,15 @@
  * (runtime/stream.c): two processes' rings, in memory made as for a
  * session (runtime/inproc_prog.c), written here as a hostile process
  * writes its own. Records no writer makes are dropped and counted
- * against their process, the other's print exactly. The kernel's ring
- * buffer is a BPF map: root only, else skipped.
+ * against their process, the other's print exactly; a poll takes a
+ * budget of each process's records and comes back at once for the rest;
+ * it returns after one record once the session stops; the drain after
+ * the session ends in bounded time while a process goes on writing.
+ * The kernel's ring buffer is a BPF map: root only, else skipped.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +31,7 @@
 #include "runtime/inproc_prog.h"
 #include "runtime/loader.h"
 #include "runtime/stream.h"
+#include "util/clock.h"
 
 #include "unit.h"
 
@@ -81,6 +86,7 @@ struct sess {
 	struct st_loader l;
 	struct st_runner r;
 	struct st_stream s;
+	volatile sig_atomic_t stop;
 	char *out;
 	size_t out_len;
 };
@@ -115,7 +121,7 @@ static int sess_open(struct sess *x)
 		return -errno;
 	x->r = (struct st_runner){.prog = x->prog, .compiled = &x->c, .fmt = ST_OUTPUT_TEXT};
 	x->r.out = open_memstream(&x->out, &x->out_len);
-	if (!x->r.out || st_stream_open(&x->s, &x->l, &x->r))
+	if (!x->r.out || st_stream_open(&x->s, &x->l, &x->r, &x->stop))
 		abort();
 	return 0;
 }
@@ -241,6 +247,89 @@ static void test_malformed(struct sess *x)
 	free(rep);
 }
 
+/* Lines of the output so far that end with suffix. */
+static size_t lines_ending(struct sess *x, const char *suffix)
+{
+	size_t n = 0, k = strlen(suffix);
+	char *p, *nl;
+
+	fflush(x->r.out);
+	for (p = x->out; p && (nl = strchr(p, '\n')); p = nl + 1)
+		n += (size_t)(nl - p) >= k && !memcmp(nl - k, suffix, k);
+	return n;
+}
+
+/*
+ * One process's records over a poll's budget: the other's are read in
+ * the same poll, the rest in the next ones, which wait not.
+ */
+static void test_budget(struct sess *x)
+{
+	char s[ST_STR_LEN];
+	uint64_t t0;
+	int i, polls = 0;
+
+	memset(s, 'h', sizeof(s) - 1);
+	s[sizeof(s) - 1] = '\0';
+	for (i = 0; i < 20000; i++)
+		if (!put_tick(x, 0, 0, 1, s))
+			abort();
+	put_tick(x, 1, 0, 2, "honest");
+	st_stream_poll(&x->s, 0);
+	ok(lines_ending(x, "h\" }") < 20000 && lines_ending(x, "\"honest\" }") == 1,
+	   "budget: a poll leaves a flood for later, the other process is read");
+	t0 = st_now_ns();
+	while (lines_ending(x, "h\" }") < 20000 && polls++ < 1000)
+		st_stream_poll(&x->s, 5000);
+	ok(lines_ending(x, "h\" }") == 20000 && x->s.bad == 0 && malformed(x, HOSTILE) == 6,
+	   "budget: every record printed in the next polls");
+	ok(st_now_ns() - t0 < 2000000000ULL, "budget: a poll with records left waits not");
+}
+
+/* Once the session stops, a poll returns after a record of each process. */
+static void test_stop(struct sess *x)
+{
+	int i, n;
+
+	for (i = 0; i < 1000; i++)
+		put_tick(x, 0, 0, 3, "stop");
+	x->stop = 1;
+	n = st_stream_poll(&x->s, 0);
+	x->stop = 0;
+	ok(n == 1 && lines_ending(x, "\"stop\" }") == 1, "stop: a poll handles one record more");
+	st_stream_drain(&x->s);
+	ok(lines_ending(x, "\"stop\" }") == 1000, "stop: the drain prints the rest");
+}
+
+static void *flood(void *arg)
+{
+	struct sess *x = arg;
+
+	while (!x->stop)
+		if (!put_vlas(x, 0))
+			usleep(100);
+	return NULL;
+}
+
+/* A process that goes on writing: the drain after the session ends all the same. */
+static void test_drain(struct sess *x)
+{
+	pthread_t t;
+	uint64_t t0;
+
+	put_tick(x, 1, 0, 4, "last");
+	if (pthread_create(&t, NULL, flood, x))
+		abort();
+	usleep(10000);
+	t0 = st_now_ns();
+	ok(st_stream_drain(&x->s) == 0, "drain: no error");
+	ok(st_now_ns() - t0 < 1000000000ULL, "drain: ends within a second while a process writes");
+	ok(lines_ending(x, "\"last\" }") == 1, "drain: the other process's records printed");
+	x->stop = 1;
+	pthread_join(t, NULL);
+	ok(malformed(x, HOSTILE) > 6, "drain: the flood counted malformed");
+}
+
 int main(void)
 {
 	struct sess x;
@@ -251,6 +340,9 @@ int main(void)
 		return unit_summary();
 	}
 	test_malformed(&x);
+	test_budget(&x);
+	test_stop(&x);
+	test_drain(&x);
 	sess_close(&x);
 	return unit_summary();
 }

@@ -13,8 +13,24 @@
 #include "runtime/problems.h"
 #include "runtime/stacks.h"
 #include "runtime/stream.h"
+#include "util/clock.h"
 #include "util/escape.h"
 #include "util/grow.h"
+
+/*
+ * What one poll takes of each process's records: their text and the time
+ * spent on them, before the next process's turn; the rest waits in its
+ * ring for the next poll, which comes at once. The session loop gets
+ * control back this often, whatever a process writes.
+ */
+#define POLL_TEXT_MAX (1024 * 1024)
+#define POLL_NS (10 * 1000 * 1000ULL)
+/*
+ * After the session: how long the processes' rings are read for what
+ * they sent before its end (an engine stops at once; a process that goes
+ * on writing is cut there).
+ */
+#define DRAIN_NS (250 * 1000 * 1000ULL)
 
 /*
  * One record printed, its text left in s->view.text: 0, -EINVAL when no
@@ -85,6 +101,23 @@ static void count_malformed(struct st_stream *s, pid_t pid)
 }
 
 /*
+ * Whether the poll goes on with the records of the process at hand: not
+ * once the session stops or the drain's time is up (-EINTR), nor past
+ * the process's budget for this poll (-EAGAIN: the next process).
+ */
+static int ip_budget(struct st_stream *s)
+{
+	uint64_t now = st_now_ns();
+
+	if (s->drain_until ? now >= s->drain_until : s->stop && *s->stop)
+		return -EINTR;
+	if (s->ip_text < POLL_TEXT_MAX && now < s->ip_until)
+		return 0;
+	s->backlog = true;
+	return -EAGAIN;
+}
+
+/*
  * st_inproc_consume() callback: the in-process engine's records are the
  * same, but in memory the traced process can write: decoded from a copy,
  * what no writer makes dropped and counted against the process.
@@ -97,6 +130,11 @@ static int on_shm_record(void *ctx, const struct st_inproc *ip, const void *data
 
 	if (s->write_err)
 		return s->write_err;
+	if (ip != s->ip) {
+		s->ip = ip;
+		s->ip_text = 0;
+		s->ip_until = st_now_ns() + POLL_NS;
+	}
 	s->handled++;
 	if (size <= sizeof(copy)) {
 		memcpy(copy, data, size);
@@ -104,21 +142,23 @@ static int on_shm_record(void *ctx, const struct st_inproc *ip, const void *data
 	}
 	if (ret == -EINVAL) {
 		count_malformed(s, ip->pid);
-		return 0;
-	}
-	if (ret) {
+	} else if (ret) {
 		s->write_err = ret;
 		return ret;
+	} else {
+		s->ip_text += s->view.text.len;
+		s->records++;
 	}
-	s->records++;
-	return 0;
+	return ip_budget(s);
 }
 
-int st_stream_open(struct st_stream *s, const struct st_loader *l, struct st_runner *r)
+int st_stream_open(struct st_stream *s, const struct st_loader *l, struct st_runner *r,
+		   const volatile sig_atomic_t *stop)
 {
 	memset(s, 0, sizeof(*s));
 	s->r = r;
 	s->l = l;
+	s->stop = stop;
 	s->view = (struct st_rec_view){.c = r->compiled, .fmt = r->fmt, .term = r->term};
 	/* A user stack's process (or usym()'s) is announced in the ring buffer too (stacks.h). */
 	if (!l || (!st_compiled_streams(r->compiled) && !st_compiled_wants_maps(r->compiled)))
@@ -176,20 +216,35 @@ int st_stream_poll(struct st_stream *s, int timeout_ms)
 	if (!s->rb)
 		return 0;
 	s->handled = 0;
+	s->ip = NULL;
 	/*
 	 * Records are mostly sent without a wake-up (see st_events_wakeup),
 	 * so the wait ends on the timeout and the consume reads them.
 	 */
-	ret = ring_buffer__poll(s->rb, timeout_ms);
+	ret = ring_buffer__poll(s->rb, s->backlog ? 0 : timeout_ms);
+	s->backlog = false;
 	if (ret >= 0 || ret == -EINTR)
 		ret = ring_buffer__consume(s->rb);
+	/* -EINTR: the session stops, or the drain's time is up. */
 	if (ret >= 0)
 		ret = st_inproc_consume(st_loader_inprocs(s->l), on_shm_record, s);
 	if (s->write_err)
 		return s->write_err;
 	if (fflush(s->r->out))
 		return s->write_err = -errno;
-	return ret < 0 ? ret : (int)(s->handled < INT_MAX ? s->handled : INT_MAX);
+	return ret < 0 && ret != -EINTR ? ret : (int)(s->handled < INT_MAX ? s->handled : INT_MAX);
+}
+
+int st_stream_drain(struct st_stream *s)
+{
+	int ret;
+
+	s->drain_until = st_now_ns() + DRAIN_NS;
+	do
+		ret = st_stream_poll(s, 0);
+	while (ret > 0 && st_now_ns() < s->drain_until);
+	s->drain_until = 0;
+	return s->write_err;
 }
 
 void st_stream_report(struct st_stream *s)
