@@ -208,6 +208,43 @@ static void test_budget(void)
 	test_budget_case(ST_REC_MAX / ST_ITEM_HDR, false);
 }
 
+/* A dynamic field x of value a. */
+static char *dynamic_x(const struct side_arg *a)
+{
+	struct rec r = {0};
+	enum st_text_verdict ret;
+
+	item(&r, SIDE_TYPE_STRUCT, 0, 0, 0);
+	name_x(&r);
+	item(&r, a->type.v, 0, ST_ITEM_ARG_SIZE, 0);
+	memcpy(r.b + r.len - ST_ITEM_ARG_SIZE, a, sizeof(*a));
+	return format(&tick, ST_OUTPUT_TEXT, 0, &r, &ret);
+}
+
+/* A dynamic integer's size is the application's word: 0 shifted by -1. */
+static void test_dynamic_int(void)
+{
+	struct side_arg a = {.type = {.v = SIDE_TYPE_DYNAMIC_INTEGER}};
+	char *s;
+
+	a.u.side_dynamic.side_integer.type.signedness = 1;
+	a.u.side_dynamic.side_integer.value.side_u64 = 0xffff;
+	a.u.side_dynamic.side_integer.type.integer_size = 2;
+	s = dynamic_x(&a);
+	ok_str("a dynamic s16", s, "prefix{ .i = <unreadable>, .x = -1 }\n");
+	free(s);
+	a.u.side_dynamic.side_integer.type.integer_size = 0;
+	s = dynamic_x(&a);
+	ok_str("a dynamic integer of 0 bytes", s,
+	       "prefix{ .i = <unreadable>, .x = <unreadable> }\n");
+	free(s);
+	a.u.side_dynamic.side_integer.type.integer_size = 9;
+	s = dynamic_x(&a);
+	ok_str("a dynamic integer of 9 bytes", s,
+	       "prefix{ .i = <unreadable>, .x = <unreadable> }\n");
+	free(s);
+}
+
 /*
  * What a writer makes prints as before: a record cut where the kernel
  * ran out of room ends its vla there, " ..." after the event.
@@ -364,6 +401,7 @@ int main(void)
 	test_depth();
 	test_budget();
 	test_honest_cut();
+	test_dynamic_int();
 	test_printf();
 	return unit_summary();
 }

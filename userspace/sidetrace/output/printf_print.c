@@ -111,14 +111,15 @@ void st_strftime_ns(char *buf, size_t size, const char *fmt, uint64_t ns)
 {
 	struct timespec mono, real;
 	struct tm tm;
-	int64_t wall;
+	uint64_t wall;
 	time_t t;
 
 	clock_gettime(CLOCK_MONOTONIC, &mono);
 	clock_gettime(CLOCK_REALTIME, &real);
-	wall = (int64_t)ns + (real.tv_sec - mono.tv_sec) * 1000000000LL +
-	       (real.tv_nsec - mono.tv_nsec);
-	t = wall / 1000000000LL;
+	/* Unsigned: a time from a record, whatever it holds, wraps instead of overflowing. */
+	wall = ns + (uint64_t)((real.tv_sec - mono.tv_sec) * 1000000000LL +
+			       (real.tv_nsec - mono.tv_nsec));
+	t = (time_t)(wall / 1000000000ULL);
 	if (!size || !localtime_r(&t, &tm) || !strftime(buf, size, fmt, &tm))
 		snprintf(buf, size, "%s", "");
 }

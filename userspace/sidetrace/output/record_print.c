@@ -188,6 +188,7 @@ static void put_float(struct dec *d, uint16_t label, const union side_float_valu
 static void put_dynamic(struct dec *d, const struct side_arg *a)
 {
 	const union side_arg_dynamic *v = &a->u.side_dynamic;
+	uint16_t size;
 	uint64_t u;
 
 	switch (a->type.v) {
@@ -202,12 +203,15 @@ static void put_dynamic(struct dec *d, const struct side_arg *a)
 		return;
 	case SIDE_TYPE_DYNAMIC_INTEGER:
 	case SIDE_TYPE_DYNAMIC_POINTER:
+		/* The application's word: bytes of 1 to 8 only. */
+		size = v->side_integer.type.integer_size;
+		if (!size || size > 8)
+			return put_unreadable(d);
 		u = v->side_integer.value.side_u64;
-		if (v->side_integer.type.integer_size < 8)
-			u &= (1ULL << (8 * v->side_integer.type.integer_size)) - 1;
-		if (v->side_integer.type.signedness && v->side_integer.type.integer_size < 8 &&
-		    (u >> (8 * v->side_integer.type.integer_size - 1)) & 1)
-			u |= ~0ULL << (8 * v->side_integer.type.integer_size);
+		if (size < 8)
+			u &= (1ULL << (8 * size)) - 1;
+		if (v->side_integer.type.signedness && size < 8 && (u >> (8 * size - 1)) & 1)
+			u |= ~0ULL << (8 * size);
 		st_tb_printf(d->tb, v->side_integer.type.signedness ? "%" PRId64 : "%" PRIu64,
 			     (int64_t)u);
 		return;
