@@ -3,7 +3,8 @@
 # A traced process that writes records no engine makes into the memory
 # it shares with its --in-process collector (tests/fixtures/hostile.c:
 # nested dynamic vlas of 0xffff elements, the last item cut; "flood"
-# without end, ignoring the session's stop). The ASan+UBSan collector
+# without end, ignoring the session's stop; a printf's records sent as
+# print(args)'s). The ASan+UBSan collector
 # (make asan) drops each one and counts it against the process, prints
 # no line of it, answers SIGINT within a second, and a second, honest
 # process in the same session keeps its exact output; under -p and for
@@ -152,4 +153,19 @@ check_honest() { # select-command...
 	check_honest awk -v p="$HONEST" '$1 == p { print $2 }' "$ST_OUT"
 	[ "$(grep -c "^$HOSTILE " "$ST_OUT")" -eq $N ]
 	[ "$ANSWER_MS" -lt 1000 ]
+}
+
+@test "-p, printf -f json: a printf's records sent as print(args)'s, its integer never read as a string" {
+	start_hostile args HOSTILE $N
+	start_collector --in-process -f json -p "$HOSTILE" \
+		-e "side:$BIN:hs:tick { printf(\"%d\\n\", args.i > 5 ? 1 : 0); }"
+	wait_served "$HOSTILE"
+	touch "$GO"
+	wait "$HOSTILE_SH"
+	wait "$ST" && ST_RC=0 || ST_RC=$?
+	cat "$BATS_TEST_TMPDIR/args.txt"
+	check_common '^\{"type": "printf", "data": "[01]\\n"\}$' "$HOSTILE"
+	sent=$(sed -n 's/^hostile: \([0-9]*\) records sent$/\1/p' "$BATS_TEST_TMPDIR/args.txt")
+	grep -qx "sidetrace: pid $HOSTILE: $sent records malformed, dropped" "$ST_ERR"
+	[ "$(grep -c '"type": "printf"' "$ST_OUT")" -eq $N ]
 }
