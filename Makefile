@@ -95,6 +95,7 @@ UNIT_USES_test_checker := lang discovery util
 UNIT_USES_test_compile := compile lang discovery util
 UNIT_USES_test_types := compile lang discovery util
 UNIT_USES_test_output := output lang discovery util
+UNIT_USES_test_records := output compile lang discovery util
 UNIT_USES_test_prom := output lang discovery util
 UNIT_USES_test_discovery := discovery output lang util
 UNIT_USES_test_sdt_args := discovery util
@@ -249,8 +250,8 @@ $(OUTPUT)/tests/test_tracer_cxx: tests/unit/tracer_api_cxx.cpp $(LIBSIDE_SO) | $
 
 # Fuzzers (tests/fuzz/): clang's libFuzzer with ASan and UBSan over the
 # components that read outside input (program text, object files, SDT
-# operands, the program an in-process engine is handed), built apart in
-# $(OUTPUT)/fuzz. `make test` runs each for a
+# operands, the program an in-process engine is handed, the records it
+# sends), built apart in $(OUTPUT)/fuzz. `make test` runs each for a
 # bounded time (tests/fuzz/run.sh); `make fuzz` runs each for FUZZ_TIME
 # seconds and keeps what it learns in $(OUTPUT)/fuzz/corpus.
 FUZZ_TIME ?= 600
@@ -284,6 +285,9 @@ $(OUTPUT)/fuzz/rt/%.o: userspace/%.c
 
 $(OUTPUT)/fuzz/fuzz_inproc: FUZZ_EXTRA = $(FUZZ_RT_OBJS) -lpthread
 $(OUTPUT)/fuzz/fuzz_inproc: $(FUZZ_RT_OBJS)
+# fuzz_records runs it to make its seeds: the records an engine sends.
+$(OUTPUT)/fuzz/fuzz_records: FUZZ_EXTRA = $(FUZZ_RT_OBJS) -lpthread
+$(OUTPUT)/fuzz/fuzz_records: $(FUZZ_RT_OBJS)
 
 $(FUZZERS): $(OUTPUT)/fuzz/%: tests/fuzz/%.c $(FUZZ_OBJS)
 	$(call msg,FUZZER,$@)

@@ -603,7 +603,8 @@ static void test_event_escapes(void)
 	memcpy(items, &top, sizeof(top));
 	memcpy(items + ST_ITEM_HDR, &it, sizeof(it));
 	memcpy(items + 2 * ST_ITEM_HDR, "a\\x0a\x01\xff\n", 8);
-	ok(st_format_event(&tb, ST_OUTPUT_TEXT, &ev, "side:x:p:e", &h, items, sizeof(items)),
+	ok(st_format_event(&tb, ST_OUTPUT_TEXT, &ev, "side:x:p:e", &h, items, sizeof(items)) ==
+		   ST_TEXT_OK,
 	   "an event of one string formats");
 	ok_str("print(args) text escapes", tb.s, "{ .s = \"a\\\\x0a\\x01\\xff\\x0a\" }\n");
 	st_tb_free(&tb);

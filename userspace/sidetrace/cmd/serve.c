@@ -284,11 +284,11 @@ static void *unit_loop(void *arg)
 	int ret;
 
 	/* A printf or print(args) of a served program prints on serve's output. */
-	ret = st_stream_open(&stream, &u->loader, &u->runner);
+	ret = st_stream_open(&stream, &u->loader, &u->runner, &stop);
 	if (!ret)
 		ret = st_session_loop(&u->runner, &u->loader, &stream, 0, &stop, &reaped);
-	while (!ret && st_stream_poll(&stream, 0) > 0)
-		;
+	if (!ret)
+		st_stream_drain(&stream);
 	st_stream_report(&stream);
 	st_stream_close(&stream);
 	if (ret)

@@ -368,7 +368,7 @@ static int run(struct trace *t)
 	struct st_stream stream;
 	int ret;
 
-	ret = st_stream_open(&stream, runner.loader, &runner);
+	ret = st_stream_open(&stream, runner.loader, &runner, &stop_signal);
 	if (ret) {
 		fprintf(stderr, "sidetrace: cannot read the event buffer: %s\n", strerror(-ret));
 		return ret;
@@ -393,10 +393,8 @@ static int run(struct trace *t)
 	if (t->loaded)
 		st_loader_stop(&t->loader, stream.rb != NULL);
 	/* What the probes sent before the end prints before END and the maps. */
-	while (!ret && st_stream_poll(&stream, 0) > 0)
-		;
 	if (!ret)
-		ret = stream.write_err;
+		ret = st_stream_drain(&stream);
 	/*
 	 * Whether anything was traced, before END may clear the maps: only
 	 * the -c note that nothing was (command_status()) asks.

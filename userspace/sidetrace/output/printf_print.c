@@ -85,15 +85,20 @@ void st_format_values(struct st_textbuf *tb, const struct st_format *f,
 	}
 }
 
+void st_printf_json(struct st_textbuf *tb, const struct st_textbuf *text)
+{
+	st_tb_puts(tb, "{\"type\": \"printf\", \"data\": ");
+	st_tb_json_str(tb, text->s ? text->s : "");
+	st_tb_puts(tb, "}\n");
+}
+
 int st_output_printf(FILE *out, enum st_output_format fmt, const struct st_textbuf *text)
 {
 	struct st_textbuf json = {0};
 	int ret = 0;
 
 	if (fmt == ST_OUTPUT_JSON) {
-		st_tb_puts(&json, "{\"type\": \"printf\", \"data\": ");
-		st_tb_json_str(&json, text->s ? text->s : "");
-		st_tb_puts(&json, "}\n");
+		st_printf_json(&json, text);
 		text = &json;
 	}
 	if (text->len && fwrite(text->s, 1, text->len, out) != text->len)
@@ -106,14 +111,15 @@ void st_strftime_ns(char *buf, size_t size, const char *fmt, uint64_t ns)
 {
 	struct timespec mono, real;
 	struct tm tm;
-	int64_t wall;
+	uint64_t wall;
 	time_t t;
 
 	clock_gettime(CLOCK_MONOTONIC, &mono);
 	clock_gettime(CLOCK_REALTIME, &real);
-	wall = (int64_t)ns + (real.tv_sec - mono.tv_sec) * 1000000000LL +
-	       (real.tv_nsec - mono.tv_nsec);
-	t = wall / 1000000000LL;
+	/* Unsigned: a time from a record, whatever it holds, wraps instead of overflowing. */
+	wall = ns + (uint64_t)((real.tv_sec - mono.tv_sec) * 1000000000LL +
+			       (real.tv_nsec - mono.tv_nsec));
+	t = (time_t)(wall / 1000000000ULL);
 	if (!size || !localtime_r(&t, &tm) || !strftime(buf, size, fmt, &tm))
 		snprintf(buf, size, "%s", "");
 }

@@ -32,6 +32,9 @@ void st_key_val_float(struct st_key_val *v, const void *data, unsigned int bits)
  */
 void st_strftime_ns(char *buf, size_t size, const char *fmt, uint64_t ns);
 
+/* Appends printf's text as bpftrace's JSON document of a printf, with its newline. */
+void st_printf_json(struct st_textbuf *tb, const struct st_textbuf *text);
+
 /* Writes the text of one printf. Returns 0 or -errno of the write. */
 int st_output_printf(FILE *out, enum st_output_format fmt, const struct st_textbuf *text);
 

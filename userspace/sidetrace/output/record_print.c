@@ -13,22 +13,60 @@
 #include "output/record_print.h"
 #include "util/escape.h"
 
+/*
+ * No writer nests values deeper than the items it writes: each level is
+ * one item, and an event has at most ST_PRINT_ITEMS.
+ */
+#define REC_DEPTH_MAX ST_PRINT_ITEMS
+
 /* Reading a record's items, writing one event. */
 struct dec {
 	const uint8_t *p, *end;
 	struct st_textbuf *tb;
+	size_t start; /* tb->len before the event */
+	uint32_t depth; /* values being printed, the one at hand included */
 	bool json;
 	bool mismatch; /* a value contradicted its declared type */
+	/*
+	 * No writer made this record: an item cut inside the record, values
+	 * nested deeper than REC_DEPTH_MAX, or more than ST_REC_TEXT_MAX of
+	 * text. Everything stops: the record is dropped.
+	 */
+	bool malformed;
 };
 
-/* The next item and its payload; false when the record ends (it was cut). */
+/* False once the record is known malformed, its text over budget included. */
+static bool sane(struct dec *d)
+{
+	if (d->tb->len - d->start > ST_REC_TEXT_MAX)
+		d->malformed = true;
+	return !d->malformed;
+}
+
+/* Whether another item may follow: the record sane, its end not reached (a cut record ends so). */
+static bool more(struct dec *d)
+{
+	return sane(d) && d->p < d->end;
+}
+
+/*
+ * The next item and its payload; false when the record ends (it was
+ * cut), or an item does not fit in what is left: a writer writes whole
+ * items, so the record is malformed.
+ */
 static bool next_item(struct dec *d, struct st_item *it, const uint8_t **payload)
 {
-	if (d->end - d->p < ST_ITEM_HDR)
+	if (!more(d))
 		return false;
+	if (d->end - d->p < ST_ITEM_HDR) {
+		d->malformed = true;
+		return false;
+	}
 	memcpy(it, d->p, sizeof(*it));
-	if (it->size > d->end - d->p - ST_ITEM_HDR)
+	if (it->size > d->end - d->p - ST_ITEM_HDR) {
+		d->malformed = true;
 		return false;
+	}
 	*payload = d->p + ST_ITEM_HDR;
 	d->p += ST_ITEM_HDR + it->size;
 	return true;
@@ -150,6 +188,7 @@ static void put_float(struct dec *d, uint16_t label, const union side_float_valu
 static void put_dynamic(struct dec *d, const struct side_arg *a)
 {
 	const union side_arg_dynamic *v = &a->u.side_dynamic;
+	uint16_t size;
 	uint64_t u;
 
 	switch (a->type.v) {
@@ -164,12 +203,15 @@ static void put_dynamic(struct dec *d, const struct side_arg *a)
 		return;
 	case SIDE_TYPE_DYNAMIC_INTEGER:
 	case SIDE_TYPE_DYNAMIC_POINTER:
+		/* The application's word: bytes of 1 to 8 only. */
+		size = v->side_integer.type.integer_size;
+		if (!size || size > 8)
+			return put_unreadable(d);
 		u = v->side_integer.value.side_u64;
-		if (v->side_integer.type.integer_size < 8)
-			u &= (1ULL << (8 * v->side_integer.type.integer_size)) - 1;
-		if (v->side_integer.type.signedness && v->side_integer.type.integer_size < 8 &&
-		    (u >> (8 * v->side_integer.type.integer_size - 1)) & 1)
-			u |= ~0ULL << (8 * v->side_integer.type.integer_size);
+		if (size < 8)
+			u &= (1ULL << (8 * size)) - 1;
+		if (v->side_integer.type.signedness && size < 8 && (u >> (8 * size - 1)) & 1)
+			u |= ~0ULL << (8 * size);
 		st_tb_printf(d->tb, v->side_integer.type.signedness ? "%" PRId64 : "%" PRIu64,
 			     (int64_t)u);
 		return;
@@ -242,7 +284,7 @@ static void put_struct(struct dec *d, uint32_t count, const struct st_type *t, b
 	st_tb_puts(d->tb, "{");
 	if (!d->json && count)
 		st_tb_puts(d->tb, " ");
-	for (i = 0; i < count && d->p < d->end; i++) {
+	for (i = 0; i < count && more(d); i++) {
 		if (dynamic) {
 			if (!next_item(d, &name, &payload) || name.label != ST_ITEM_NAME)
 				return;
@@ -260,7 +302,7 @@ static void put_list(struct dec *d, uint32_t count, const struct st_type *elem)
 	uint32_t i;
 
 	st_tb_puts(d->tb, "[");
-	for (i = 0; i < count && d->p < d->end; i++) {
+	for (i = 0; i < count && more(d); i++) {
 		st_tb_puts(d->tb, i ? ", " : "");
 		put_value(d, elem);
 	}
@@ -281,14 +323,10 @@ static bool label_fits(const struct st_type *t, uint16_t label)
 	return label == t->label;
 }
 
-/* The next item as a value of type t (NULL: it carries its type). */
-static void put_value(struct dec *d, const struct st_type *t)
+/* Item it, its elements after it, as a value of type t (NULL: it carries its type). */
+static void put_item(struct dec *d, const struct st_item it, const uint8_t *payload,
+		     const struct st_type *t)
 {
-	const uint8_t *payload;
-	struct st_item it;
-
-	if (!next_item(d, &it, &payload))
-		return;
 	if (!it.err && !label_fits(t, it.label))
 		d->mismatch = true;
 	if (it.err || !label_fits(t, it.label)) {
@@ -318,6 +356,21 @@ static void put_value(struct dec *d, const struct st_type *t)
 	}
 }
 
+/* The next item as a value of type t (NULL: it carries its type). */
+static void put_value(struct dec *d, const struct st_type *t)
+{
+	const uint8_t *payload;
+	struct st_item it;
+
+	if (!next_item(d, &it, &payload))
+		return;
+	if (++d->depth > REC_DEPTH_MAX)
+		d->malformed = true;
+	else
+		put_item(d, it, payload, t);
+	d->depth--;
+}
+
 /*
  * The static fields (the root item's count: those passed; the kernel
  * counted the missing ones), then the dynamic ones.
@@ -331,14 +384,14 @@ static void put_fields(struct dec *d, const struct st_event *ev)
 	if (!next_item(d, &it, &payload))
 		return;
 	st_tb_puts(d->tb, d->json ? "{" : "{ ");
-	for (i = 0; i < ev->nr_fields; i++) {
+	for (i = 0; i < ev->nr_fields && sane(d); i++) {
 		put_member(d, ev->fields[i].name, !i);
-		if (i < it.count && d->p < d->end)
+		if (i < it.count && more(d))
 			put_value(d, &ev->fields[i].type);
 		else
 			put_unreadable(d);
 	}
-	for (; d->p < d->end && next_item(d, &name, &payload); i++) {
+	for (; next_item(d, &name, &payload); i++) {
 		if (name.label != ST_ITEM_NAME)
 			break;
 		put_name(d, payload, name.size, !i);
@@ -385,11 +438,15 @@ void st_format_fields_json(struct st_textbuf *tb, const char *probe, const struc
 	st_tb_puts(tb, "}}\n");
 }
 
-bool st_format_event(struct st_textbuf *tb, enum st_output_format fmt, const struct st_event *ev,
-		     const char *probe, const struct st_rec_hdr *h, const uint8_t *items,
-		     size_t len)
+enum st_text_verdict st_format_event(struct st_textbuf *tb, enum st_output_format fmt,
+				     const struct st_event *ev, const char *probe,
+				     const struct st_rec_hdr *h, const uint8_t *items, size_t len)
 {
-	struct dec d = {.p = items, .end = items + len, .tb = tb, .json = fmt == ST_OUTPUT_JSON};
+	struct dec d = {.p = items,
+			.end = items + len,
+			.tb = tb,
+			.start = tb->len,
+			.json = fmt == ST_OUTPUT_JSON};
 	bool cut = h->id & ST_REC_F_CUT;
 
 	if (d.json)
@@ -398,5 +455,11 @@ bool st_format_event(struct st_textbuf *tb, enum st_output_format fmt, const str
 	if (!d.json && cut)
 		st_tb_puts(tb, " ...");
 	st_tb_puts(tb, d.json ? "}\n" : "\n");
-	return !d.mismatch;
+	if (!sane(&d)) {
+		tb->len = d.start;
+		if (tb->s)
+			tb->s[d.start] = '\0';
+		return ST_TEXT_MALFORMED;
+	}
+	return d.mismatch ? ST_TEXT_MISMATCH : ST_TEXT_OK;
 }

@@ -22,13 +22,34 @@
 #include "util/textbuf.h"
 
 /*
- * Appends the event of a record (h, then len bytes of items) to tb, with
- * its newline. False when a value's type contradicted the declaration
- * (printed <unreadable>): the caller counts it as a decode error.
+ * The most text one record may make, its newline included. Records of
+ * ST_REC_MAX bytes of items, each a short value or a name from the
+ * description, make far less: a record that would make more was made to
+ * flood the output (an in-process engine writes where its process can),
+ * and is dropped.
  */
-bool st_format_event(struct st_textbuf *tb, enum st_output_format fmt, const struct st_event *ev,
-		     const char *probe, const struct st_rec_hdr *h, const uint8_t *items,
-		     size_t len);
+#define ST_REC_TEXT_MAX (64 * 1024)
+
+enum st_text_verdict {
+	ST_TEXT_OK,
+	/* A value's type contradicted the declaration (printed <unreadable>): a decode error. */
+	ST_TEXT_MISMATCH,
+	/*
+	 * Nothing appended: no writer made this record (an item cut inside
+	 * it, values nested deeper than any event, more than
+	 * ST_REC_TEXT_MAX of text).
+	 */
+	ST_TEXT_MALFORMED,
+};
+
+/*
+ * Appends the event of a record (h, then len bytes of items) to tb, with
+ * its newline, unless it is malformed. Each item is read within the len
+ * bytes, and the work ends with the budget of text.
+ */
+enum st_text_verdict st_format_event(struct st_textbuf *tb, enum st_output_format fmt,
+				     const struct st_event *ev, const char *probe,
+				     const struct st_rec_hdr *h, const uint8_t *items, size_t len);
 
 /*
  * Appends, as the JSON document of an event (the same head), the n

@@ -219,19 +219,36 @@ int st_inproc_reset_keys(const struct st_inproc *ip, const struct st_compiled *c
 	return ret ? ret : each_key(ip, c, HASH_VALUES, map_id, reset_key, z);
 }
 
-int st_inproc_consume(const struct st_inproc *ip,
-		      int (*cb)(void *ctx, const void *data, uint32_t len), void *ctx)
+/* What st_shm_ring_consume() hands on: the caller's callback, and whose ring it is. */
+struct consume_ctx {
+	int (*cb)(void *ctx, const struct st_inproc *ip, const void *data, uint32_t len);
+	void *ctx;
+	const struct st_inproc *ip;
+};
+
+static int consume_one(void *ctx, const void *data, uint32_t len)
 {
-	int n = 0, ret;
+	struct consume_ctx *cc = ctx;
+
+	return cc->cb(cc->ctx, cc->ip, data, len);
+}
+
+int st_inproc_consume(const struct st_inproc *ip,
+		      int (*cb)(void *ctx, const struct st_inproc *ip, const void *data,
+				uint32_t len),
+		      void *ctx)
+{
+	struct consume_ctx cc = {.cb = cb, .ctx = ctx};
+	int ret;
 
 	for (; ip; ip = ip->next) {
+		cc.ip = ip;
 		ret = st_shm_ring_consume((void *)(ip->shm + ip->lay.ring), ip->params.ring_size,
-					  cb, ctx);
-		if (ret < 0)
+					  consume_one, &cc);
+		if (ret < 0 && ret != -EAGAIN)
 			return ret;
-		n += ret;
 	}
-	return n;
+	return 0;
 }
 
 void st_inproc_elem_agg(const struct st_inproc *ip, const struct st_map_cfg *mc, const void *key,

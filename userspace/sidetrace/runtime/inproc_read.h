@@ -40,9 +40,17 @@ int st_inproc_each_key(const struct st_inproc *ip, const struct st_compiled *c, 
 int st_inproc_reset_keys(const struct st_inproc *ip, const struct st_compiled *c, int map_id,
 			 bool zero);
 
-/* Hands each record in the process's ring to cb, in order; the number handed. */
+/*
+ * Hands each record in each process's ring to cb, in order, with its
+ * process: data is in memory that process can write (st_shm_ring_consume()).
+ * cb returns 0 to go on, -EAGAIN to leave the rest of that ring to a
+ * later call (the next process then), another negative errno to stop
+ * (returned). 0 or that errno.
+ */
 int st_inproc_consume(const struct st_inproc *ip,
-		      int (*cb)(void *ctx, const void *data, uint32_t len), void *ctx);
+		      int (*cb)(void *ctx, const struct st_inproc *ip, const void *data,
+				uint32_t len),
+		      void *ctx);
 
 /* Map mc's element at key: its values per CPU slot into out[st_inproc_nr_slots()]. */
 void st_inproc_elem_agg(const struct st_inproc *ip, const struct st_map_cfg *mc, const void *key,

@@ -13,14 +13,7 @@
 #include "discovery/targets.h"
 #include "runtime/loader.h"
 #include "runtime/replaced.h"
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
+#include "util/clock.h"
 
 int st_replaced_watch(struct st_loader *l, const struct st_compiled *c)
 {
@@ -51,7 +44,7 @@ int st_replaced_watch(struct st_loader *l, const struct st_compiled *c)
 		f->ino = st.st_ino;
 		r->nr++;
 	}
-	r->next_check_ns = now_ns() + ST_REPLACED_CHECK_S * 1000000000ULL;
+	r->next_check_ns = st_now_ns() + ST_REPLACED_CHECK_S * 1000000000ULL;
 	return 0;
 }
 
@@ -134,9 +127,9 @@ int st_replaced_poll(struct st_loader *l, const struct st_compiled *c)
 	int done = 0;
 	size_t i;
 
-	if (!r || now_ns() < r->next_check_ns)
+	if (!r || st_now_ns() < r->next_check_ns)
 		return 0;
-	r->next_check_ns = now_ns() + ST_REPLACED_CHECK_S * 1000000000ULL;
+	r->next_check_ns = st_now_ns() + ST_REPLACED_CHECK_S * 1000000000ULL;
 	for (i = 0; i < r->nr; i++) {
 		f = &r->files[i];
 		if (stat(f->path, &st) || !S_ISREG(st.st_mode) ||

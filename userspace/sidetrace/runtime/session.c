@@ -20,6 +20,7 @@
 #include "runtime/inproc.h"
 #include "runtime/session.h"
 #include "util/escape.h"
+#include "util/clock.h"
 
 #define POLL_NS (50 * 1000 * 1000ULL) /* checks for exit() in probes */
 #define LOST_REPORT_NS 1000000000ULL /* -v: lost records said once a second */
@@ -70,14 +71,6 @@ pid_t st_spawn_stopped(char **cmd_argv, int *release_fd, bool in_process)
 	return pid;
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
 struct timer {
 	const struct st_clause *clause;
 	uint64_t period, next;
@@ -90,7 +83,7 @@ struct timer {
  */
 static int wait_a_little(struct st_stream *stream, const struct timer *timers, size_t n)
 {
-	uint64_t now = now_ns(), until = now + POLL_NS;
+	uint64_t now = st_now_ns(), until = now + POLL_NS;
 	struct timespec ts;
 	size_t i;
 	int ret;
@@ -112,7 +105,7 @@ static int wait_a_little(struct st_stream *stream, const struct timer *timers, s
 
 static int collect_timers(const struct st_program *prog, struct timer **out, size_t *nr)
 {
-	uint64_t now = now_ns();
+	uint64_t now = st_now_ns();
 	struct timer *t;
 	uint32_t i, j;
 
@@ -152,7 +145,7 @@ int st_session_loop(struct st_runner *r, struct st_loader *l, struct st_stream *
 		    const volatile sig_atomic_t *stop, bool *reaped)
 {
 	struct timer *timers;
-	uint64_t lost_report = now_ns() + LOST_REPORT_NS;
+	uint64_t lost_report = st_now_ns() + LOST_REPORT_NS;
 	size_t nr_timers = 0, i;
 	bool warned = false;
 	char err[256];
@@ -184,7 +177,7 @@ int st_session_loop(struct st_runner *r, struct st_loader *l, struct st_stream *
 		if (r->pid > 0 && kill(r->pid, 0) && errno == ESRCH)
 			break;
 		for (i = 0; i < nr_timers && !r->exit_requested; i++) {
-			uint64_t now = now_ns();
+			uint64_t now = st_now_ns();
 
 			if (now < timers[i].next)
 				continue;
@@ -201,9 +194,9 @@ int st_session_loop(struct st_runner *r, struct st_loader *l, struct st_stream *
 		ret = wait_a_little(stream, timers, nr_timers);
 		if (ret)
 			goto cleanup;
-		if (r->verbose && now_ns() >= lost_report) {
+		if (r->verbose && st_now_ns() >= lost_report) {
 			st_stream_report_lost(stream);
-			lost_report = now_ns() + LOST_REPORT_NS;
+			lost_report = st_now_ns() + LOST_REPORT_NS;
 		}
 	}
 cleanup:

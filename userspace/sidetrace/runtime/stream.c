@@ -1,137 +1,62 @@
 // SPDX-License-Identifier: MIT
 /* Per-event records to text or JSON: see stream.h. */
 #include <errno.h>
-#include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <bpf/libbpf.h>
 
-#include "discovery/discovery.h"
-#include "output/printf_print.h"
-#include "output/record_print.h"
+#include "output/record_text.h"
 #include "runtime/inproc_read.h"
 #include "runtime/problems.h"
 #include "runtime/stacks.h"
 #include "runtime/stream.h"
+#include "util/clock.h"
 #include "util/escape.h"
+#include "util/grow.h"
 
 /*
- * print(args) of located fields under -f json: the printf's values as an
- * event's fields, named by the fields its arguments read (a bool's is
- * the field of the ternary that spells it: lang/check_print_args.c).
+ * What one poll takes of each process's records: their text and the time
+ * spent on them, before the next process's turn; the rest waits in its
+ * ring for the next poll, which comes at once. The session loop gets
+ * control back this often, whatever a process writes.
  */
-static int args_json(struct st_stream *s, const struct st_rec_hdr *h,
-		     const struct st_printf_layout *lay, struct st_key_val *vals)
-{
-	const struct st_compiled *c = s->r->compiled;
-	const char *names[ST_MAX_PRINTF_ARGS];
-	struct st_expr *const *args;
-	const struct st_expr *f;
-	uint32_t i;
+#define POLL_TEXT_MAX (1024 * 1024)
+#define POLL_NS (10 * 1000 * 1000ULL)
+/*
+ * After the session: how long the processes' rings are read for what
+ * they sent before its end (an engine stops at once; a process that goes
+ * on writing is cut there).
+ */
+#define DRAIN_NS (250 * 1000 * 1000ULL)
 
-	if (h->probe >= c->nr_probes)
-		return -EINVAL;
-	st_print_args(lay->call, &args);
-	for (i = 0; i < lay->nr_args; i++) {
-		f = args[i]->kind == ST_EXPR_TERNARY ? args[i]->kids[0] : args[i];
-		names[i] = f->kind == ST_EXPR_FIELD && f->nr_path ? f->path[0].name : "?";
-		if (args[i]->kind == ST_EXPR_TERNARY) {
-			vals[i].type = ST_VT_BOOL;
-			vals[i].u = !strcmp(vals[i].s, "true");
+/*
+ * One record printed, its text left in s->view.text: 0, -EINVAL when no
+ * writer made it (its text empty), or a failed write's negative errno.
+ * inproc: an engine's, whose probes never take stacks.
+ */
+static int handle(struct st_stream *s, const void *data, size_t size, bool inproc)
+{
+	const struct st_textbuf *text = &s->view.text;
+	struct st_rec_hdr h = {0};
+	enum st_text_verdict ret;
+
+	if (size >= sizeof(h)) {
+		memcpy(&h, data, sizeof(h));
+		if (h.kind == ST_REC_STACK_PID && !inproc) {
+			st_tb_reset(&s->view.text);
+			return st_stacks_poll((struct st_loader *)s->l);
 		}
 	}
-	st_tb_reset(&s->text);
-	st_format_fields_json(&s->text, c->probes[h->probe].name, h, names, vals, lay->nr_args);
-	if (fwrite(s->text.s, 1, s->text.len, s->r->out) != s->text.len)
-		return -errno;
-	return 0;
-}
-
-/* A printf record's values, as its layout says (compile/records.c). */
-static int printf_record(struct st_stream *s, const struct st_rec_hdr *h, const uint8_t *data)
-{
-	const struct st_compiled *c = s->r->compiled;
-	struct st_key_val vals[ST_MAX_PRINTF_ARGS];
-	/* Escaped for text, a byte can take 4: \xNN. */
-	char strs[ST_MAX_PRINTF_ARGS][4 * ST_STR_LEN];
-	const struct st_printf_layout *lay;
-	struct st_expr *const *args;
-	uint32_t i;
-
-	if (h->id >= c->nr_printfs || h->len != c->printfs[h->id].size)
+	ret = st_record_text(&s->view, data, size);
+	if (ret == ST_TEXT_MALFORMED)
 		return -EINVAL;
-	lay = &c->printfs[h->id];
-	for (i = 0; i < lay->nr_args; i++) {
-		if (lay->is_time[i]) {
-			uint64_t ns;
-
-			st_print_args(lay->call, &args);
-			memcpy(&ns, data + lay->off[i], sizeof(ns));
-			st_strftime_ns(strs[i], sizeof(strs[i]), args[i]->kids[0]->str, ns);
-			vals[i].type = ST_VT_STR;
-			vals[i].s = strs[i];
-		} else if (lay->is_probe[i]) {
-			uint64_t probe;
-
-			memcpy(&probe, data + lay->off[i], sizeof(probe));
-			vals[i].type = ST_VT_STR;
-			vals[i].s = probe < c->nr_probes ? c->probes[probe].name : "?";
-		} else if (lay->label_type[i]) {
-			const char *label;
-			int64_t v;
-
-			memcpy(&v, data + lay->off[i], sizeof(v));
-			label = st_type_enum_label(lay->label_type[i], v);
-			if (label)
-				snprintf(strs[i], sizeof(strs[i]), "%s", label);
-			else
-				snprintf(strs[i], sizeof(strs[i]), "%" PRId64, v);
-			vals[i].type = ST_VT_STR;
-			vals[i].s = strs[i];
-		} else if (lay->is_str[i]) {
-			memcpy(strs[i], data + lay->off[i], ST_STR_LEN);
-			strs[i][ST_STR_LEN - 1] = '\0';
-			/*
-			 * print(args)'s format is sidetrace's: its strings are
-			 * escaped as map keys are (JSON: by its own rule).
-			 * printf's are the user's (st_format_values()).
-			 */
-			if (h->kind == ST_REC_ARGS && s->r->fmt != ST_OUTPUT_JSON) {
-				st_tb_reset(&s->esc);
-				st_escape_text(&s->esc, strs[i]);
-				snprintf(strs[i], sizeof(strs[i]), "%s", s->esc.s ? s->esc.s : "");
-			}
-			vals[i].type = ST_VT_STR;
-			vals[i].s = strs[i];
-		} else if (lay->float_bits[i]) {
-			st_key_val_float(&vals[i], data + lay->off[i], lay->float_bits[i]);
-		} else {
-			st_print_args(lay->call, &args);
-			vals[i].type = args[i]->vtype == ST_VT_INT ? ST_VT_INT : ST_VT_UINT;
-			memcpy(&vals[i].u, data + lay->off[i], sizeof(vals[i].u));
-		}
-	}
-	if (h->kind == ST_REC_ARGS && s->r->fmt == ST_OUTPUT_JSON)
-		return args_json(s, h, lay, vals);
-	st_tb_reset(&s->text);
-	st_format_values(&s->text, lay->call->fmt, vals, s->r->term);
-	return st_output_printf(s->r->out, s->r->fmt, &s->text);
-}
-
-/* A print(args) record: the event decoded with its description. */
-static int event_record(struct st_stream *s, const struct st_rec_hdr *h, const uint8_t *data)
-{
-	const struct st_compiled *c = s->r->compiled;
-
-	if (h->probe >= c->nr_probes)
-		return -EINVAL;
-	st_tb_reset(&s->text);
-	if (!st_format_event(&s->text, s->r->fmt, c->probes[h->probe].event,
-			     c->probes[h->probe].name, h, data, h->len))
-		s->label_errs[h->probe]++;
-	if (s->text.len && fwrite(s->text.s, 1, s->text.len, s->r->out) != s->text.len)
+	/* Only an event's values have a declared type to contradict. */
+	if (ret == ST_TEXT_MISMATCH)
+		s->label_errs[h.probe]++;
+	if (text->len && fwrite(text->s, 1, text->len, s->r->out) != text->len)
 		return -errno;
 	return 0;
 }
@@ -140,22 +65,12 @@ static int event_record(struct st_stream *s, const struct st_rec_hdr *h, const u
 static int on_record(void *ctx, void *data, size_t size)
 {
 	struct st_stream *s = ctx;
-	struct st_rec_hdr h;
-	int ret = -EINVAL;
+	int ret;
 
 	if (s->write_err)
 		return s->write_err;
-	if (size < sizeof(h)) {
-		s->bad++;
-		return 0;
-	}
-	memcpy(&h, data, sizeof(h));
-	if (h.len <= size - sizeof(h) && (h.kind == ST_REC_PRINTF || h.kind == ST_REC_ARGS))
-		ret = printf_record(s, &h, (const uint8_t *)data + sizeof(h));
-	else if (h.len <= size - sizeof(h) && h.kind == ST_REC_EVENT)
-		ret = event_record(s, &h, (const uint8_t *)data + sizeof(h));
-	else if (h.kind == ST_REC_STACK_PID)
-		ret = st_stacks_poll((struct st_loader *)s->l);
+	s->handled++;
+	ret = handle(s, data, size, false);
 	if (ret == -EINVAL) {
 		s->bad++;
 		return 0;
@@ -168,27 +83,83 @@ static int on_record(void *ctx, void *data, size_t size)
 	return 0;
 }
 
-/*
- * st_shm_ring_consume() callback: the in-process engine's records are the
- * same, but in memory the traced process can write: decoded from a copy.
- */
-static int on_shm_record(void *ctx, const void *data, uint32_t size)
+/* One more malformed record of pid, counted. */
+static void count_malformed(struct st_stream *s, pid_t pid)
 {
-	uint64_t copy[(ST_REC_HDR + ST_REC_MAX) / 8];
+	size_t i;
 
-	if (size > sizeof(copy)) {
-		((struct st_stream *)ctx)->bad++;
-		return 0;
+	for (i = 0; i < s->nr_malformed && s->malformed[i].pid != pid; i++)
+		;
+	if (i == s->nr_malformed) {
+		/* Out of memory: the record is dropped all the same, uncounted. */
+		if (st_grow(&s->malformed, &s->malformed_cap, i, sizeof(*s->malformed), 4))
+			return;
+		s->malformed[i] = (struct st_malformed){.pid = pid};
+		s->nr_malformed++;
 	}
-	memcpy(copy, data, size);
-	return on_record(ctx, copy, size);
+	s->malformed[i].n++;
 }
 
-int st_stream_open(struct st_stream *s, const struct st_loader *l, struct st_runner *r)
+/*
+ * Whether the poll goes on with the records of the process at hand: not
+ * once the session stops or the drain's time is up (-EINTR), nor past
+ * the process's budget for this poll (-EAGAIN: the next process).
+ */
+static int ip_budget(struct st_stream *s)
+{
+	uint64_t now = st_now_ns();
+
+	if (s->drain_until ? now >= s->drain_until : s->stop && *s->stop)
+		return -EINTR;
+	if (s->ip_text < POLL_TEXT_MAX && now < s->ip_until)
+		return 0;
+	s->backlog = true;
+	return -EAGAIN;
+}
+
+/*
+ * st_inproc_consume() callback: the in-process engine's records are the
+ * same, but in memory the traced process can write: decoded from a copy,
+ * what no writer makes dropped and counted against the process.
+ */
+static int on_shm_record(void *ctx, const struct st_inproc *ip, const void *data, uint32_t size)
+{
+	uint64_t copy[(ST_REC_HDR + ST_REC_MAX) / 8];
+	struct st_stream *s = ctx;
+	int ret = -EINVAL;
+
+	if (s->write_err)
+		return s->write_err;
+	if (ip != s->ip) {
+		s->ip = ip;
+		s->ip_text = 0;
+		s->ip_until = st_now_ns() + POLL_NS;
+	}
+	s->handled++;
+	if (size <= sizeof(copy)) {
+		memcpy(copy, data, size);
+		ret = handle(s, copy, size, true);
+	}
+	if (ret == -EINVAL) {
+		count_malformed(s, ip->pid);
+	} else if (ret) {
+		s->write_err = ret;
+		return ret;
+	} else {
+		s->ip_text += s->view.text.len;
+		s->records++;
+	}
+	return ip_budget(s);
+}
+
+int st_stream_open(struct st_stream *s, const struct st_loader *l, struct st_runner *r,
+		   const volatile sig_atomic_t *stop)
 {
 	memset(s, 0, sizeof(*s));
 	s->r = r;
 	s->l = l;
+	s->stop = stop;
+	s->view = (struct st_rec_view){.c = r->compiled, .fmt = r->fmt, .term = r->term};
 	/* A user stack's process (or usym()'s) is announced in the ring buffer too (stacks.h). */
 	if (!l || (!st_compiled_streams(r->compiled) && !st_compiled_wants_maps(r->compiled)))
 		return 0;
@@ -200,6 +171,20 @@ int st_stream_open(struct st_stream *s, const struct st_loader *l, struct st_run
 	if (!s->rb)
 		return -errno;
 	return 0;
+}
+
+/* Each process whose malformed records grew past what was said (all: every one). */
+static void report_malformed(struct st_malformed *m, size_t n, bool all)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!all && m[i].n == m[i].said)
+			continue;
+		st_errorf("pid %d: %llu records malformed, dropped", (int)m[i].pid,
+			  (unsigned long long)m[i].n);
+		m[i].said = m[i].n;
+	}
 }
 
 void st_stream_report_lost(struct st_stream *s)
@@ -221,6 +206,7 @@ void st_stream_report_lost(struct st_stream *s)
 		*seen = probs[i].count;
 	}
 	free(probs);
+	report_malformed(s->malformed, s->nr_malformed, false);
 }
 
 int st_stream_poll(struct st_stream *s, int timeout_ms)
@@ -229,23 +215,39 @@ int st_stream_poll(struct st_stream *s, int timeout_ms)
 
 	if (!s->rb)
 		return 0;
+	s->handled = 0;
+	s->ip = NULL;
 	/*
 	 * Records are mostly sent without a wake-up (see st_events_wakeup),
 	 * so the wait ends on the timeout and the consume reads them.
 	 */
-	ret = ring_buffer__poll(s->rb, timeout_ms);
+	ret = ring_buffer__poll(s->rb, s->backlog ? 0 : timeout_ms);
+	s->backlog = false;
 	if (ret >= 0 || ret == -EINTR)
 		ret = ring_buffer__consume(s->rb);
+	/* -EINTR: the session stops, or the drain's time is up. */
 	if (ret >= 0)
-		ret += st_inproc_consume(st_loader_inprocs(s->l), on_shm_record, s);
+		ret = st_inproc_consume(st_loader_inprocs(s->l), on_shm_record, s);
 	if (s->write_err)
 		return s->write_err;
 	if (fflush(s->r->out))
 		return s->write_err = -errno;
-	return ret;
+	return ret < 0 && ret != -EINTR ? ret : (int)(s->handled < INT_MAX ? s->handled : INT_MAX);
 }
 
-void st_stream_report(const struct st_stream *s)
+int st_stream_drain(struct st_stream *s)
+{
+	int ret;
+
+	s->drain_until = st_now_ns() + DRAIN_NS;
+	do
+		ret = st_stream_poll(s, 0);
+	while (ret > 0 && st_now_ns() < s->drain_until);
+	s->drain_until = 0;
+	return s->write_err;
+}
+
+void st_stream_report(struct st_stream *s)
 {
 	uint32_t i;
 
@@ -255,14 +257,15 @@ void st_stream_report(const struct st_stream *s)
 				  (unsigned long long)s->label_errs[i],
 				  st_counter_reason(ST_C_ERR_LABEL),
 				  s->r->compiled->probes[i].name);
+	report_malformed(s->malformed, s->nr_malformed, true);
 }
 
 void st_stream_close(struct st_stream *s)
 {
 	ring_buffer__free(s->rb);
-	st_tb_free(&s->text);
-	st_tb_free(&s->esc);
+	st_rec_view_free(&s->view);
 	free(s->lost_seen);
 	free(s->label_errs);
+	free(s->malformed);
 	memset(s, 0, sizeof(*s));
 }

@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: MIT
+/* A record of the per-event ring to its text: see record_text.h. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "discovery/discovery.h"
+#include "output/printf_print.h"
+#include "output/record_text.h"
+#include "util/escape.h"
+
+/* Each string value's room: escaped for text, a byte can take 4 (\xNN). */
+typedef char rec_str[4 * ST_STR_LEN];
+
+/*
+ * print(args) of located fields under -f json: the printf's values as an
+ * event's fields, named by the fields its arguments read (a bool's is
+ * the field of the ternary that spells it: lang/check_print_args.c).
+ */
+static enum st_text_verdict args_json(struct st_rec_view *v, const struct st_rec_hdr *h,
+				      const struct st_printf_layout *lay, struct st_key_val *vals)
+{
+	const char *names[ST_MAX_PRINTF_ARGS];
+	struct st_expr *const *args;
+	const struct st_expr *f;
+	uint32_t i;
+
+	if (h->probe >= v->c->nr_probes)
+		return ST_TEXT_MALFORMED;
+	st_print_args(lay->call, &args);
+	for (i = 0; i < lay->nr_args; i++) {
+		f = args[i]->kind == ST_EXPR_TERNARY ? args[i]->kids[0] : args[i];
+		names[i] = f->kind == ST_EXPR_FIELD && f->nr_path ? f->path[0].name : "?";
+		if (args[i]->kind == ST_EXPR_TERNARY) {
+			vals[i].type = ST_VT_BOOL;
+			vals[i].u = !strcmp(vals[i].s, "true");
+		}
+	}
+	st_format_fields_json(&v->text, v->c->probes[h->probe].name, h, names, vals, lay->nr_args);
+	return ST_TEXT_OK;
+}
+
+/* A string value, cut at ST_STR_LEN, escaped as sidetrace's print(args) shows it. */
+static void str_value(struct st_rec_view *v, const struct st_rec_hdr *h, const uint8_t *at, char *s)
+{
+	memcpy(s, at, ST_STR_LEN);
+	s[ST_STR_LEN - 1] = '\0';
+	/*
+	 * print(args)'s format is sidetrace's: its strings are escaped as map
+	 * keys are (JSON: by its own rule). printf's are the user's
+	 * (st_format_values()).
+	 */
+	if (h->kind == ST_REC_ARGS && v->fmt != ST_OUTPUT_JSON) {
+		st_tb_reset(&v->scratch);
+		st_escape_text(&v->scratch, s);
+		snprintf(s, sizeof(rec_str), "%s", v->scratch.s ? v->scratch.s : "");
+	}
+}
+
+/* Value i of a printf record, as its layout says, into *val (a string in s). */
+static void printf_value(struct st_rec_view *v, const struct st_rec_hdr *h,
+			 const struct st_printf_layout *lay, uint32_t i, const uint8_t *at,
+			 struct st_key_val *val, char *s)
+{
+	struct st_expr *const *args;
+	const char *label;
+	uint64_t u;
+
+	st_print_args(lay->call, &args);
+	memcpy(&u, at, sizeof(u));
+	val->type = ST_VT_STR;
+	val->s = s;
+	if (lay->is_time[i]) {
+		st_strftime_ns(s, sizeof(rec_str), args[i]->kids[0]->str, u);
+	} else if (lay->is_probe[i]) {
+		val->s = u < v->c->nr_probes ? v->c->probes[u].name : "?";
+	} else if (lay->label_type[i]) {
+		label = st_type_enum_label(lay->label_type[i], (int64_t)u);
+		if (label)
+			snprintf(s, sizeof(rec_str), "%s", label);
+		else
+			snprintf(s, sizeof(rec_str), "%" PRId64, (int64_t)u);
+	} else if (lay->is_str[i]) {
+		str_value(v, h, at, s);
+	} else if (lay->float_bits[i]) {
+		st_key_val_float(val, at, lay->float_bits[i]);
+	} else {
+		val->type = args[i]->vtype == ST_VT_INT ? ST_VT_INT : ST_VT_UINT;
+		val->u = u;
+	}
+}
+
+/* A printf record: its size and kind those its layout sends, each value at its offset. */
+static enum st_text_verdict printf_record(struct st_rec_view *v, const struct st_rec_hdr *h,
+					  const uint8_t *data)
+{
+	struct st_key_val vals[ST_MAX_PRINTF_ARGS];
+	rec_str strs[ST_MAX_PRINTF_ARGS];
+	const struct st_printf_layout *lay;
+	uint32_t i;
+
+	if (h->id >= v->c->nr_printfs)
+		return ST_TEXT_MALFORMED;
+	lay = &v->c->printfs[h->id];
+	/* print(args)'s values are read as its own (a bool's is a string). */
+	if (h->len != lay->size || (h->kind == ST_REC_ARGS) != lay->call->print_args)
+		return ST_TEXT_MALFORMED;
+	for (i = 0; i < lay->nr_args; i++)
+		printf_value(v, h, lay, i, data + lay->off[i], &vals[i], strs[i]);
+	if (h->kind == ST_REC_ARGS && v->fmt == ST_OUTPUT_JSON)
+		return args_json(v, h, lay, vals);
+	if (v->fmt != ST_OUTPUT_JSON) {
+		st_format_values(&v->text, lay->call->fmt, vals, v->term);
+		return ST_TEXT_OK;
+	}
+	st_tb_reset(&v->scratch);
+	st_format_values(&v->scratch, lay->call->fmt, vals, v->term);
+	st_printf_json(&v->text, &v->scratch);
+	return ST_TEXT_OK;
+}
+
+enum st_text_verdict st_record_text(struct st_rec_view *v, const void *data, size_t size)
+{
+	const struct st_compiled *c = v->c;
+	const uint8_t *items;
+	struct st_rec_hdr h;
+
+	st_tb_reset(&v->text);
+	if (size < sizeof(h))
+		return ST_TEXT_MALFORMED;
+	memcpy(&h, data, sizeof(h));
+	if (h.len > size - sizeof(h))
+		return ST_TEXT_MALFORMED;
+	items = (const uint8_t *)data + sizeof(h);
+	if (h.kind == ST_REC_PRINTF || h.kind == ST_REC_ARGS)
+		return printf_record(v, &h, items);
+	/* Only a probe that prints its events sends them. */
+	if (h.kind != ST_REC_EVENT || h.probe >= c->nr_probes || !c->probes[h.probe].cfg.whole)
+		return ST_TEXT_MALFORMED;
+	return st_format_event(&v->text, v->fmt, c->probes[h.probe].event, c->probes[h.probe].name,
+			       &h, items, h.len);
+}
+
+void st_rec_view_free(struct st_rec_view *v)
+{
+	st_tb_free(&v->text);
+	st_tb_free(&v->scratch);
+}
