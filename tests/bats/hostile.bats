@@ -103,9 +103,12 @@ exit_word_case() { # sidetrace options...
 	kill -0 "$pid"
 }
 
+# Six silent agents hold six of the eight attach threads (ST_INPROC_ATTACHING)
+# for their 5 s; the honest process gets one of the others. Were they all
+# held, it would stay on the kernel path, its counts exact still.
 @test "silent agents: SIGINT is answered within a second, an honest process is exact" {
 	local honest i
-	for i in 1 2 3 4 5 6 7 8 9 10; do
+	for i in 1 2 3 4 5 6; do
 		SIDE_INPROC=0 "$APPBIN" -w "$GO" silent $TICKS > /dev/null &
 	done
 	start_app "$BATS_TEST_TMPDIR/honest.txt" "$APPBIN" -w "$GO" honest $TICKS
