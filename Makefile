@@ -104,6 +104,10 @@ UNIT_USES_test_lazy_lib := util
 UNIT_USES_test_grow := util
 UNIT_USES_test_dwarf_inflate := discovery util
 UNIT_USES_test_compact_keys := runtime compile lang discovery output util
+# Under UBSan (its own source, not the objects it links): the integer
+# operators take any operands (the collector divides values a process's
+# engine wrote).
+UNIT_CFLAGS_test_arith := -fsanitize=undefined -fno-sanitize-recover=undefined
 # The collector objects test $(1) links: its components and common/.
 unit_objs = $(if $(filter undefined,$(origin UNIT_USES_$(1))),$(ST_LIB_OBJS),\
 	$(filter $(foreach c,$(UNIT_USES_$(1)),$(OUTPUT)/obj/sidetrace/$(c)/%),$(ST_LIB_OBJS)) \
@@ -213,7 +217,8 @@ $(filter $(OUTPUT)/tests/test_api%,$(UNIT_TESTS)): $(OUTPUT)/tests/%: tests/unit
 .SECONDEXPANSION:
 $(filter-out $(OUTPUT)/tests/test_api%,$(UNIT_TESTS)): $(OUTPUT)/tests/%: tests/unit/%.c $$(call unit_objs,$$*) | $(OUTPUT)/tests
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $(WARN) $(DEPFLAGS) $(INCLUDES) -Itests/unit $< $(filter %.o,$^) -o $@ $(ST_LIBS)
+	$(Q)$(CC) $(CFLAGS) $(UNIT_CFLAGS_$*) $(LDFLAGS) $(WARN) $(DEPFLAGS) $(INCLUDES) -Itests/unit $< \
+		$(filter %.o,$^) -o $@ $(ST_LIBS)
 
 # They read their own probe site's SDT operands as discovery does.
 BPF_TEST_OBJS := $(COMMON_OBJS) $(OUTPUT)/obj/sidetrace/discovery/sdt_args.o

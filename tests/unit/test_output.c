@@ -678,8 +678,52 @@ static void test_printf_terminal(void)
 	st_tb_free(&tb);
 }
 
+/*
+ * What an in-process engine may leave in its memory: a count of -1 and a
+ * total of INT64_MIN, whose average INT64_MIN / -1 overflows (a SIGFPE
+ * on x86 for a plain division). bpftrace has no such values; each prints
+ * as the wrapped quotient, INT64_MIN, and the printer goes on.
+ */
+static const struct st_map_entry hostile_e = {.count = -1, .total = INT64_MIN};
+static const struct st_key_val khostile[] = {I(1)};
+static const struct st_map_entry hostile_k[] = {
+	{.keys = khostile, .count = -1, .total = INT64_MIN},
+};
+static const struct st_map_entry hostile_v = {.value = (uint64_t)INT64_MIN};
+
+static void test_hostile_values(void)
+{
+	struct st_map_result a = {
+		.name = "@a", .agg = ST_K_AVG, .entries = &hostile_e, .nr_entries = 1};
+	struct st_map_result s = {
+		.name = "@s", .agg = ST_K_STATS, .entries = &hostile_e, .nr_entries = 1};
+	struct st_map_result k = {
+		.name = "@k", .agg = ST_K_AVG, .nr_keys = 1, .entries = hostile_k, .nr_entries = 1};
+	struct st_map_result v = {.name = "@v",
+				  .agg = ST_K_SUM,
+				  .value_signed = true,
+				  .entries = &hostile_v,
+				  .nr_entries = 1,
+				  .div = UINT64_MAX};
+
+	check_map("avg of count -1, total INT64_MIN", ST_OUTPUT_TEXT, &a,
+		  "@a: -9223372036854775808\n\n");
+	check_map("stats of count -1, total INT64_MIN", ST_OUTPUT_TEXT, &s,
+		  "@s: count -1, average -9223372036854775808, total -9223372036854775808\n\n");
+	check_map("stats of count -1 json", ST_OUTPUT_JSON, &s,
+		  "{\"type\": \"stats\", \"data\": {\"@s\": {\"count\": -1, \"average\": "
+		  "-9223372036854775808, \"total\": -9223372036854775808}}}\n");
+	check_map("keyed avg of count -1", ST_OUTPUT_TEXT, &k, "@k[1]: -9223372036854775808\n\n");
+	a.div = UINT64_MAX;
+	check_map("avg divided by -1 as a signed divisor", ST_OUTPUT_TEXT, &a,
+		  "@a: -9223372036854775808\n\n");
+	check_map("signed sum INT64_MIN divided by -1", ST_OUTPUT_TEXT, &v,
+		  "@v: -9223372036854775808\n");
+}
+
 int main(void)
 {
+	test_hostile_values();
 	test_printf_terminal();
 	test_printf_floats();
 	test_event_escapes();
