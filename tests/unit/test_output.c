@@ -721,8 +721,37 @@ static void test_hostile_values(void)
 		  "@v: -9223372036854775808\n");
 }
 
+/* The year strftime() gives ns, or 0 when it printed nothing. */
+static int strftime_year(uint64_t ns)
+{
+	char buf[16];
+
+	st_strftime_ns(buf, sizeof(buf), "%Y", ns);
+	return atoi(buf);
+}
+
+/*
+ * Any 64-bit time prints (a record's or a map's, which a process's engine
+ * may have written): taken unsigned, as bpftrace does, within 585 years
+ * of the boot. INT64_MAX made the old signed sum wrap to the 18th century,
+ * UINT64_MAX read as just before the boot.
+ */
+static void test_strftime_any_value(void)
+{
+	int boot = strftime_year(0), big = strftime_year(INT64_MAX),
+	    past = strftime_year((uint64_t)INT64_MAX + 1), max = strftime_year(UINT64_MAX);
+
+	CHECK(boot >= 2024 && strftime_year(1) == boot);
+	/* 2^63 ns is 292.3 years. */
+	CHECK(big >= boot + 292 && big <= boot + 293);
+	CHECK(past >= big && past <= big + 1);
+	/* 2^64 ns is 584.5 years. */
+	CHECK(max >= boot + 584 && max <= boot + 585 && strftime_year(UINT64_MAX - 1) == max);
+}
+
 int main(void)
 {
+	test_strftime_any_value();
 	test_hostile_values();
 	test_printf_terminal();
 	test_printf_floats();
