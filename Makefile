@@ -104,6 +104,7 @@ UNIT_USES_test_lazy_lib := util
 UNIT_USES_test_grow := util
 UNIT_USES_test_dwarf_inflate := discovery util
 UNIT_USES_test_compact_keys := runtime compile lang discovery output util
+UNIT_USES_test_inproc_read := runtime compile lang discovery output util
 # Under UBSan (its own source, not the objects it links): the integer
 # operators take any operands (the collector divides values a process's
 # engine wrote).

@@ -22,9 +22,23 @@
  */
 #define ST_INPROC_WAIT_MS 5000
 
+/*
+ * What reading a process's memory left out, counted as it goes
+ * (atomically: serve reads from its HTTP thread too).
+ */
+struct st_inproc_tally {
+	/* Keys that named what the process may not (inproc_read.c) */
+	uint64_t refused;
+};
+
 /* One process's session; a session may hold several (next). */
 struct st_inproc {
 	struct st_inproc *next;
+	/*
+	 * What its engine's pid builtin gives too: its agent's socket is named
+	 * by that and owned by this (inproc_client.c), so no other pid
+	 * namespace's process is served.
+	 */
 	pid_t pid;
 	int fd; /* the agent's connection: the session lasts as long */
 	char *shm;
@@ -32,7 +46,13 @@ struct st_inproc {
 	struct st_shm_layout lay;
 	struct st_shm_hash_geom aggr_geom, compact_geom, values_geom;
 	bool *served; /* per probe: run in the process */
+	/*
+	 * Per probe: the site its engine keys string literals from (st_ip_event
+	 * ro_site, in an object the process maps), or UINT32_MAX: none.
+	 */
+	uint32_t *lit_site;
 	uint32_t nr_events; /* descriptions the process hooked */
+	struct st_inproc_tally tally;
 };
 
 /*

@@ -15,6 +15,7 @@
 #include "runtime/compact_keys.h"
 #include "runtime/dump.h"
 #include "runtime/inproc_read.h"
+#include "util/escape.h"
 
 uint32_t st_inproc_nr_slots(const struct st_inproc *ip)
 {
@@ -108,6 +109,7 @@ static bool key_wanted(const struct st_compiled *c, const uint8_t *key, int map_
 
 /* What each_key() hands its function: one key of one hash, with its values. */
 struct key_visit {
+	const struct st_inproc *ip; /* the process whose memory holds it */
 	const struct st_compiled *c;
 	const struct st_shm_hash_geom *g;
 	struct st_shm_hash *h;
@@ -131,6 +133,7 @@ static int each_key(const struct st_inproc *ip, const struct st_compiled *c, enu
 	int ret = 0;
 
 	for (; ip && !ret; ip = ip->next) {
+		v.ip = ip;
 		v.h = hash_of(ip, which, &v.g);
 		free(key);
 		free(v.vals);
@@ -159,7 +162,71 @@ struct aggr_ctx {
 	uint8_t *full; /* a compact key in its whole form */
 };
 
-/* each_key(): the key, whole, and its values combined over CPU slots, to the caller's fn. */
+/* Whether the process may key with pid: its own (its threads' tgid) only. */
+static bool own_pid(const struct st_inproc *ip, const uint8_t *part)
+{
+	uint64_t pid;
+
+	memcpy(&pid, part, sizeof(pid));
+	return pid == (uint64_t)ip->pid;
+}
+
+/* Whether site is one the process's engine keys literals from (st_inproc.lit_site). */
+static bool own_literal_site(const struct st_inproc *ip, const struct st_compiled *c,
+			     const uint8_t *part)
+{
+	struct st_ro_ref ref;
+	uint32_t i;
+
+	memcpy(&ref, part, sizeof(ref));
+	for (i = 0; ip->lit_site && i < c->nr_probes; i++)
+		if (ip->lit_site[i] != UINT32_MAX && ref.site == ip->lit_site[i])
+			return true;
+	return false;
+}
+
+/*
+ * Whether key (whole), read from ip's memory, names only what the process
+ * may: its own pid in a pid part and as a usym()'s process (whose files
+ * would be read and named), a string literal only by a site its engine
+ * was handed (an object it maps, not another's read from its file), and
+ * no stack: its engine serves no probe that takes one, whose id would
+ * name the kernel's stack of another process.
+ */
+static bool own_key(const struct st_inproc *ip, const struct st_compiled *c, const uint8_t *key)
+{
+	const struct st_map_layout *lay;
+	const struct st_kpart *p;
+	struct st_key_hdr hdr;
+	const uint8_t *part;
+	uint32_t k;
+
+	memcpy(&hdr, key, sizeof(hdr));
+	lay = &c->layouts[hdr.map_id];
+	if (hdr.addr_parts &&
+	    (!(c->maps[hdr.map_id].flags & ST_MAPF_READ_WHOLE) || hdr.addr_parts >> lay->nr_parts))
+		return false;
+	for (k = 0; k < lay->nr_parts; k++) {
+		p = &lay->parts[k];
+		part = key + ST_KEY_HDR + p->off;
+		if (hdr.addr_parts & (1U << k)) {
+			if (p->kind != ST_KPART_STR || !own_literal_site(ip, c, part))
+				return false;
+		} else if (p->kind == ST_KPART_USTACK || p->kind == ST_KPART_KSTACK) {
+			return false;
+		} else if ((p->kind == ST_KPART_USYM && !own_pid(ip, part + ST_KPART_USYM_PID)) ||
+			   (p->kind == ST_KPART_INT && p->pid && !own_pid(ip, part))) {
+			return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * each_key(): the key, whole, and its values combined over CPU slots, to
+ * the caller's fn; a key that names what the process may not is counted
+ * and left out.
+ */
 static int visit_key(const struct key_visit *v, void *ctx)
 {
 	struct st_val val = {.count = 1};
@@ -168,6 +235,12 @@ static int visit_key(const struct key_visit *v, void *ctx)
 
 	if (v->compact && !st_compact_key_expand(v->c, v->key, ac->full))
 		return 0;
+	if (!own_key(v->ip, v->c, v->compact ? ac->full : v->key)) {
+		/* The list is the readers' (const); its tallies are counters. */
+		__atomic_add_fetch(&((struct st_inproc *)v->ip)->tally.refused, 1,
+				   __ATOMIC_RELAXED);
+		return 0;
+	}
 	if (!v->plain)
 		st_val_combine((struct st_val *)v->vals, v->g->nr_values,
 			       v->c->maps[id].flags & ST_MAPF_SIGNED, &val);
@@ -295,5 +368,19 @@ void st_inproc_elem_delete(const struct st_inproc *ip, bool plain, const void *k
 	for (; ip; ip = ip->next) {
 		h = hash_of(ip, plain ? HASH_VALUES : HASH_AGGR, &g);
 		st_shm_hash_delete(g, h, key);
+	}
+}
+
+void st_inproc_report(const struct st_inproc *ip)
+{
+	unsigned long long n;
+
+	for (; ip; ip = ip->next) {
+		n = __atomic_load_n(&ip->tally.refused, __ATOMIC_RELAXED);
+		if (n)
+			st_errorf("pid %d: %llu keys of its in-process memory left out of the maps "
+				  "read: they named another process, a stack or a string outside "
+				  "its objects",
+				  (int)ip->pid, n);
 	}
 }
