@@ -3,12 +3,16 @@
  * Unit tests of runtime/inproc_read.c, the collector reading what a
  * process's engine left in their shared memory, which the process may
  * have written anything into: a key is taken only when it names what
- * the process may (its own pid, its own literals, no stack).
+ * the process may (its own pid, its own literals, no stack), and a read
+ * waits a bounded time however many entries the process holds.
  */
+#include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "runtime/dump.h"
@@ -68,6 +72,8 @@ static int session(struct st_inproc *ip, const struct st_compiled *c, uint32_t *
 	*lit_site = OWN_SITE;
 	ip->lit_site = lit_site;
 	st_inproc_shm_params(c, &ip->params);
+	/* 2,048 buckets a hash. */
+	ip->params.aggr_entries = ip->params.compact_entries = ip->params.values_entries = 1024;
 	if (st_inproc_memory(ip, &memfd))
 		return -1;
 	close(memfd);
@@ -151,8 +157,78 @@ static void test_own_keys(void)
 	munmap(ip.shm, ip.lay.size);
 }
 
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Every entry of a hash owned (an odd seq) and its lock held, for ever. */
+static void hold_all(const struct st_shm_hash_geom *g, struct st_shm_hash *h)
+{
+	struct st_shm_hash_entry *e;
+	uint32_t b;
+
+	h->lock = 1;
+	for (b = 0; b < g->nr_buckets; b++) {
+		e = (void *)((char *)(h + 1) + (uint64_t)b * g->entry_size);
+		e->seq = 1;
+		e->state = ST_SHM_LIVE;
+	}
+}
+
+static int count_keys(void *ctx, const uint8_t *key, const struct st_val *val, bool plain,
+		      const void *value)
+{
+	++*(uint32_t *)ctx;
+	return 0;
+}
+
+/*
+ * A process that holds every entry: each was waited for up to 1,000
+ * rounds of back-off, most of them sched_yield() (2,048 buckets a hash,
+ * seconds a read; a default hash has 32,768). A read now waits 1,024
+ * rounds over the whole process, then gives up on each at its first try,
+ * and counts what it skipped.
+ */
+static void test_held_entries(void)
+{
+	uint8_t key[ST_KEY_MAX] = {0};
+	struct st_val vals[1024];
+	struct st_value v = {0};
+	struct st_compiled c;
+	struct st_inproc ip;
+	uint32_t lit_site, n = 0;
+	double t0, t;
+
+	program(&c);
+	if (session(&ip, &c, &lit_site)) {
+		ok(false, "held entries: the session's memory");
+		return;
+	}
+	hold_all(&ip.aggr_geom, (void *)(ip.shm + ip.lay.aggr));
+	hold_all(&ip.compact_geom, (void *)(ip.shm + ip.lay.compact));
+	hold_all(&ip.values_geom, (void *)(ip.shm + ip.lay.values));
+	t0 = now();
+	CHECK(!st_inproc_each_key(&ip, &c, -1, true, count_keys, &n) && !n);
+	CHECK(!st_inproc_reset_keys(&ip, &c, -1, true));
+	st_inproc_elem_agg(&ip, &c.maps[M_PID], key, vals);
+	CHECK(!st_inproc_elem_value(&ip, key, &v));
+	CHECK(st_inproc_elem_write(&ip, key, &v) == -EBUSY);
+	st_inproc_elem_delete(&ip, true, key);
+	t = now() - t0;
+	printf("held entries: read, reset and element operations in %.3f s, %llu skipped\n", t,
+	       (unsigned long long)ip.tally.budget.skipped);
+	CHECK(t < 0.5);
+	CHECK(ip.tally.budget.skipped >= 3 * ip.aggr_geom.nr_buckets);
+	munmap(ip.shm, ip.lay.size);
+}
+
 int main(void)
 {
 	test_own_keys();
+	test_held_entries();
 	return unit_summary();
 }

@@ -29,6 +29,8 @@
 struct st_inproc_tally {
 	/* Keys that named what the process may not (inproc_read.c) */
 	uint64_t refused;
+	/* Its hashes' waits per read (their geometries' budget), and what they skipped */
+	struct st_shm_budget budget;
 };
 
 /* One process's session; a session may hold several (next). */

@@ -17,6 +17,24 @@
 #include "runtime/inproc_read.h"
 #include "util/escape.h"
 
+/*
+ * Back-off rounds that one read of a process's hashes may wait for the
+ * entries it holds (its owner mid-write) before it gives up on the rest
+ * at their first try: a few ms at most, where an honest process holds an
+ * entry for a few hundred ns. Per process, so that one holding all of
+ * its entries delays no other's.
+ */
+#define READ_WAITS 1024
+
+/* A new read of the list's hashes: each process's budget of waits anew. */
+static void new_read(const struct st_inproc *ip, bool all)
+{
+	for (; ip; ip = all ? ip->next : NULL)
+		if (ip->aggr_geom.budget)
+			__atomic_store_n(&ip->aggr_geom.budget->waits, READ_WAITS,
+					 __ATOMIC_RELAXED);
+}
+
 uint32_t st_inproc_nr_slots(const struct st_inproc *ip)
 {
 	uint32_t n = 0;
@@ -259,6 +277,7 @@ int st_inproc_each_key(const struct st_inproc *ip, const struct st_compiled *c, 
 
 	if (!ip)
 		return 0;
+	new_read(ip, true);
 	ac.full = calloc(1, c->key_size);
 	if (!ac.full)
 		return -ENOMEM;
@@ -285,7 +304,10 @@ int st_inproc_reset_keys(const struct st_inproc *ip, const struct st_compiled *c
 			 bool zero)
 {
 	void *z = zero ? &zero : NULL;
-	int ret = each_key(ip, c, HASH_AGGR, map_id, reset_key, z);
+	int ret;
+
+	new_read(ip, true);
+	ret = each_key(ip, c, HASH_AGGR, map_id, reset_key, z);
 
 	if (!ret)
 		ret = each_key(ip, c, HASH_COMPACT, map_id, reset_key, z);
@@ -320,6 +342,7 @@ void st_inproc_elem_agg(const struct st_inproc *ip, const struct st_map_cfg *mc,
 		return;
 	}
 	for (; ip; out += ip->params.nr_slots, ip = ip->next) {
+		new_read(ip, false);
 		h = hash_of(ip, HASH_AGGR, &g);
 		for (s = 0; s < g->nr_values; s++) {
 			v = st_shm_hash_lookup(g, h, key, s);
@@ -336,6 +359,7 @@ bool st_inproc_elem_value(const struct st_inproc *ip, const void *key, struct st
 	const struct st_value *v;
 
 	for (; ip; ip = ip->next) {
+		new_read(ip, false);
 		h = hash_of(ip, HASH_VALUES, &g);
 		v = st_shm_hash_lookup(g, h, key, 0);
 		if (v) {
@@ -354,6 +378,7 @@ int st_inproc_elem_write(const struct st_inproc *ip, const void *key, const stru
 	int ret = 0;
 
 	for (; ip && !ret; ip = ip->next) {
+		new_read(ip, false);
 		h = hash_of(ip, HASH_VALUES, &g);
 		ret = st_shm_hash_update(g, h, key, v, 0, ST_SHM_ANY);
 	}
@@ -366,6 +391,7 @@ void st_inproc_elem_delete(const struct st_inproc *ip, bool plain, const void *k
 	struct st_shm_hash *h;
 
 	for (; ip; ip = ip->next) {
+		new_read(ip, false);
 		h = hash_of(ip, plain ? HASH_VALUES : HASH_AGGR, &g);
 		st_shm_hash_delete(g, h, key);
 	}
@@ -381,6 +407,11 @@ void st_inproc_report(const struct st_inproc *ip)
 			st_errorf("pid %d: %llu keys of its in-process memory left out of the maps "
 				  "read: they named another process, a stack or a string outside "
 				  "its objects",
+				  (int)ip->pid, n);
+		n = __atomic_load_n(&ip->tally.budget.skipped, __ATOMIC_RELAXED);
+		if (n)
+			st_errorf("pid %d: %llu entries of its in-process memory skipped: it held "
+				  "them past the wait of a read",
 				  (int)ip->pid, n);
 	}
 }
