@@ -26,11 +26,12 @@
 #define OTHER_PID 1
 #define OWN_SITE 5
 
-enum { M_PID, M_USYM, M_STACK, M_LIT, M_VAL, NR_MAPS };
+enum { M_PID, M_USYM, M_STACK, M_LIT, M_VAL, M_FLAT, NR_MAPS };
 
 /*
  * @p[pid] = count(); @u[usym(x)] = count(); @s[ustack] = count();
- * @l["literal"] = count() (read whole: by address); @v[pid] = x.
+ * @l["literal"] = count() (read whole: by address); @v[pid] = x;
+ * @f = count() (a slot, never a key).
  */
 static void program(struct st_compiled *c)
 {
@@ -57,6 +58,7 @@ static void program(struct st_compiled *c)
 	c->maps[M_VAL] = (struct st_map_cfg){.kind = ST_K_VALUE, .key_size = 8};
 	lay[M_VAL].nr_parts = 1;
 	lay[M_VAL].parts[0] = (struct st_kpart){.kind = ST_KPART_INT, .pid = true};
+	c->maps[M_FLAT] = (struct st_map_cfg){.kind = ST_K_COUNT, .flags = ST_MAPF_FLAT};
 	c->key_size = ST_KEY_HDR + ST_STR_LEN;
 	c->compact_key_size = ST_KEY_HDR + 8;
 }
@@ -143,13 +145,17 @@ static void test_own_keys(void)
 	put_key(&ip, &c, M_PID, 1, OWN_PID, 0);
 	put_key(&ip, &c, M_VAL, 0, OWN_PID, 0);
 	put_key(&ip, &c, M_VAL, 0, OTHER_PID, 0);
+	/* Past the key's length: it would print as @p[OWN_PID] a second time. */
+	put_key(&ip, &c, M_PID, 0, OWN_PID, 1);
+	put_key(&ip, &c, M_FLAT, 0, 0, 0);
 	CHECK(!st_inproc_each_key(&ip, &c, -1, true, collect, &s));
 	CHECK(s.per_map[M_PID] == 1 && s.words[M_PID][0] == OWN_PID);
 	CHECK(s.per_map[M_USYM] == 1 && s.words[M_USYM][1] == OWN_PID);
 	CHECK(s.per_map[M_STACK] == 0);
 	CHECK(s.per_map[M_LIT] == 1 && s.words[M_LIT][0] == OWN_SITE);
 	CHECK(s.per_map[M_VAL] == 1 && s.words[M_VAL][0] == OWN_PID);
-	CHECK(ip.tally.refused == 7);
+	CHECK(s.per_map[M_FLAT] == 0);
+	CHECK(ip.tally.refused == 9);
 	/* Without literal sites (none found in its mappings), no literal is its own. */
 	ip.lit_site = NULL;
 	memset(&s, 0, sizeof(s));

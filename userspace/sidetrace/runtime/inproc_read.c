@@ -209,11 +209,14 @@ static bool own_literal_site(const struct st_inproc *ip, const struct st_compile
  * would be read and named), a string literal only by a site its engine
  * was handed (an object it maps, not another's read from its file), and
  * no stack: its engine serves no probe that takes one, whose id would
- * name the kernel's stack of another process.
+ * name the kernel's stack of another process. And a key as the engine
+ * writes them: of a map with keys, zero past its length, or it would
+ * print as another key of the same parts.
  */
 static bool own_key(const struct st_inproc *ip, const struct st_compiled *c, const uint8_t *key)
 {
 	const struct st_map_layout *lay;
+	const struct st_map_cfg *mc;
 	const struct st_kpart *p;
 	struct st_key_hdr hdr;
 	const uint8_t *part;
@@ -221,8 +224,14 @@ static bool own_key(const struct st_inproc *ip, const struct st_compiled *c, con
 
 	memcpy(&hdr, key, sizeof(hdr));
 	lay = &c->layouts[hdr.map_id];
+	mc = &c->maps[hdr.map_id];
+	if (mc->flags & ST_MAPF_FLAT)
+		return false;
+	for (k = st_key_len(mc->kind, mc->key_size); k < c->key_size; k++)
+		if (key[k])
+			return false;
 	if (hdr.addr_parts &&
-	    (!(c->maps[hdr.map_id].flags & ST_MAPF_READ_WHOLE) || hdr.addr_parts >> lay->nr_parts))
+	    (!(mc->flags & ST_MAPF_READ_WHOLE) || hdr.addr_parts >> lay->nr_parts))
 		return false;
 	for (k = 0; k < lay->nr_parts; k++) {
 		p = &lay->parts[k];
