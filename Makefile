@@ -255,7 +255,8 @@ $(OUTPUT)/tests/test_tracer_cxx: tests/unit/tracer_api_cxx.cpp $(LIBSIDE_SO) | $
 
 # Fuzzers (tests/fuzz/): clang's libFuzzer with ASan and UBSan over the
 # components that read outside input (program text, object files, SDT
-# operands, the program an in-process engine is handed), built apart in
+# operands, the program an in-process engine is handed, what a process
+# left in the memory it shares with the collector), built apart in
 # $(OUTPUT)/fuzz. `make test` runs each for a
 # bounded time (tests/fuzz/run.sh); `make fuzz` runs each for FUZZ_TIME
 # seconds and keeps what it learns in $(OUTPUT)/fuzz/corpus.
@@ -290,6 +291,19 @@ $(OUTPUT)/fuzz/rt/%.o: userspace/%.c
 
 $(OUTPUT)/fuzz/fuzz_inproc: FUZZ_EXTRA = $(FUZZ_RT_OBJS) -lpthread
 $(OUTPUT)/fuzz/fuzz_inproc: $(FUZZ_RT_OBJS)
+
+# fuzz_inproc_read reads what the engine left back as the collector does:
+# the collector's runtime/ as an archive, of which the link takes what the
+# read needs.
+FUZZ_ST_RT_OBJS := $(patsubst userspace/%.c,$(OUTPUT)/fuzz/obj/%.o,\
+	$(wildcard userspace/sidetrace/runtime/*.c))
+$(filter $(patsubst userspace/%.c,$(OUTPUT)/fuzz/obj/%.o,$(ST_SKEL_SRCS)),$(FUZZ_ST_RT_OBJS)): \
+	$(BPF_SKELS)
+$(OUTPUT)/fuzz/runtime.a: $(FUZZ_ST_RT_OBJS)
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && ar rcs $@ $^
+$(OUTPUT)/fuzz/fuzz_inproc_read: FUZZ_EXTRA = $(FUZZ_RT_OBJS) $(OUTPUT)/fuzz/runtime.a -lpthread
+$(OUTPUT)/fuzz/fuzz_inproc_read: $(FUZZ_RT_OBJS) $(OUTPUT)/fuzz/runtime.a
 
 $(FUZZERS): $(OUTPUT)/fuzz/%: tests/fuzz/%.c $(FUZZ_OBJS)
 	$(call msg,FUZZER,$@)
