@@ -105,6 +105,11 @@ UNIT_USES_test_lazy_lib := util
 UNIT_USES_test_grow := util
 UNIT_USES_test_dwarf_inflate := discovery util
 UNIT_USES_test_compact_keys := runtime compile lang discovery output util
+UNIT_USES_test_inproc_read := runtime compile lang discovery output util
+# Under UBSan (its own source, not the objects it links): the integer
+# operators take any operands (the collector divides values a process's
+# engine wrote).
+UNIT_CFLAGS_test_arith := -fsanitize=undefined -fno-sanitize-recover=undefined
 # The collector objects test $(1) links: its components and common/.
 unit_objs = $(if $(filter undefined,$(origin UNIT_USES_$(1))),$(ST_LIB_OBJS),\
 	$(filter $(foreach c,$(UNIT_USES_$(1)),$(OUTPUT)/obj/sidetrace/$(c)/%),$(ST_LIB_OBJS)) \
@@ -214,7 +219,8 @@ $(filter $(OUTPUT)/tests/test_api%,$(UNIT_TESTS)): $(OUTPUT)/tests/%: tests/unit
 .SECONDEXPANSION:
 $(filter-out $(OUTPUT)/tests/test_api%,$(UNIT_TESTS)): $(OUTPUT)/tests/%: tests/unit/%.c $$(call unit_objs,$$*) | $(OUTPUT)/tests
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $(WARN) $(DEPFLAGS) $(INCLUDES) -Itests/unit $< $(filter %.o,$^) -o $@ $(ST_LIBS)
+	$(Q)$(CC) $(CFLAGS) $(UNIT_CFLAGS_$*) $(LDFLAGS) $(WARN) $(DEPFLAGS) $(INCLUDES) -Itests/unit $< \
+		$(filter %.o,$^) -o $@ $(ST_LIBS)
 
 # They read their own probe site's SDT operands as discovery does.
 BPF_TEST_OBJS := $(COMMON_OBJS) $(OUTPUT)/obj/sidetrace/discovery/sdt_args.o
@@ -251,7 +257,8 @@ $(OUTPUT)/tests/test_tracer_cxx: tests/unit/tracer_api_cxx.cpp $(LIBSIDE_SO) | $
 # Fuzzers (tests/fuzz/): clang's libFuzzer with ASan and UBSan over the
 # components that read outside input (program text, object files, SDT
 # operands, the program an in-process engine is handed, the records it
-# sends), built apart in $(OUTPUT)/fuzz. `make test` runs each for a
+# sends, what a process left in the memory it shares with the collector),
+# built apart in $(OUTPUT)/fuzz. `make test` runs each for a
 # bounded time (tests/fuzz/run.sh); `make fuzz` runs each for FUZZ_TIME
 # seconds and keeps what it learns in $(OUTPUT)/fuzz/corpus.
 FUZZ_TIME ?= 600
@@ -288,6 +295,19 @@ $(OUTPUT)/fuzz/fuzz_inproc: $(FUZZ_RT_OBJS)
 # fuzz_records runs it to make its seeds: the records an engine sends.
 $(OUTPUT)/fuzz/fuzz_records: FUZZ_EXTRA = $(FUZZ_RT_OBJS) -lpthread
 $(OUTPUT)/fuzz/fuzz_records: $(FUZZ_RT_OBJS)
+
+# fuzz_inproc_read reads what the engine left back as the collector does:
+# the collector's runtime/ as an archive, of which the link takes what the
+# read needs.
+FUZZ_ST_RT_OBJS := $(patsubst userspace/%.c,$(OUTPUT)/fuzz/obj/%.o,\
+	$(wildcard userspace/sidetrace/runtime/*.c))
+$(filter $(patsubst userspace/%.c,$(OUTPUT)/fuzz/obj/%.o,$(ST_SKEL_SRCS)),$(FUZZ_ST_RT_OBJS)): \
+	$(BPF_SKELS)
+$(OUTPUT)/fuzz/runtime.a: $(FUZZ_ST_RT_OBJS)
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && ar rcs $@ $^
+$(OUTPUT)/fuzz/fuzz_inproc_read: FUZZ_EXTRA = $(FUZZ_RT_OBJS) $(OUTPUT)/fuzz/runtime.a -lpthread
+$(OUTPUT)/fuzz/fuzz_inproc_read: $(FUZZ_RT_OBJS) $(OUTPUT)/fuzz/runtime.a
 
 $(FUZZERS): $(OUTPUT)/fuzz/%: tests/fuzz/%.c $(FUZZ_OBJS)
 	$(call msg,FUZZER,$@)

@@ -205,7 +205,10 @@ enum st_binop {
  * The integer operators of the language (enum st_binop, enum st_unop
  * above): the stack machine computes with these, and the collector
  * with the same functions for BEGIN, END and interval clauses. Division
- * and remainder by zero give 0 rather than a fault, as bpftrace's do.
+ * and remainder by zero give 0 rather than a fault, as bpftrace's do; a
+ * quotient past the type (INT64_MIN / -1) wraps, as the other operators
+ * do, rather than trap. The collector divides map values with st_sdiv()
+ * too: a process's engine may leave any value there.
  */
 ST_ARITH __s64 st_sdiv(__s64 a, __s64 b, int mod)
 {
@@ -215,12 +218,13 @@ ST_ARITH __s64 st_sdiv(__s64 a, __s64 b, int mod)
 
 	if (!ub)
 		return 0;
+	/* Negated unsigned: 2^63 (INT64_MIN's magnitude) has no positive __s64. */
 	if (mod) {
 		r = ua % ub;
-		return a < 0 ? -(__s64)r : (__s64)r;
+		return a < 0 ? (__s64)-r : (__s64)r;
 	}
 	r = ua / ub;
-	return (a < 0) != (b < 0) ? -(__s64)r : (__s64)r;
+	return (a < 0) != (b < 0) ? (__s64)-r : (__s64)r;
 }
 
 ST_ARITH __s64 st_unary(__u32 op, __s64 v)

@@ -130,8 +130,38 @@ static void test_key_layout(void)
 	ok(sizeof(struct st_key_hdr) == ST_KEY_HDR, "struct st_key_hdr is ST_KEY_HDR bytes");
 }
 
+/*
+ * Division of any two values, as C's where it is defined: the collector
+ * divides map values a process's engine wrote with these (averages), and
+ * this test runs under UBSan, which aborts on an overflowing negation.
+ */
+static void test_division(void)
+{
+	static const int64_t vals[] = {0, 1, -1, 2, -2, 7, -7, INT64_MAX, INT64_MIN, INT64_MIN + 1};
+	size_t i, j, n = sizeof(vals) / sizeof(vals[0]), bad = 0;
+	int64_t a, b;
+
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < n; j++) {
+			a = vals[i];
+			b = vals[j];
+			if (!b || (a == INT64_MIN && b == -1))
+				continue;
+			bad += st_binary(ST_B_DIV, a, b) != a / b ||
+			       st_binary(ST_B_MOD, a, b) != a % b;
+		}
+	}
+	ok(!bad, "signed / and %% agree with C's wherever C's are defined");
+	ok(st_sdiv(INT64_MIN, 1, 0) == INT64_MIN && st_sdiv(INT64_MIN, 2, 0) == INT64_MIN / 2,
+	   "INT64_MIN divided: its magnitude negated back");
+	ok(st_sdiv(INT64_MIN, -1, 0) == INT64_MIN, "INT64_MIN / -1 wraps, as INT64_MIN * -1 does");
+	ok(st_sdiv(INT64_MIN, -1, 1) == 0, "INT64_MIN % -1 is 0");
+	ok(st_sdiv(5, 0, 0) == 0 && st_sdiv(INT64_MIN, 0, 1) == 0, "by zero: 0");
+}
+
 int main(void)
 {
+	test_division();
 	test_log2_and_hist();
 	test_bucket_max();
 	test_lhist();

@@ -355,6 +355,26 @@ static void test_probes(void)
 	done(&r);
 }
 
+/*
+ * A key part always written as pid is marked so (a process's engine may
+ * key it with its own pid only), in aggregations and plain values alike;
+ * a part written otherwise in any clause is not.
+ */
+static void test_pid_parts(void)
+{
+	struct result r;
+
+	build("side:/app:http:request { @c[pid, args.status] = count(); @v[pid] = 1; }"
+	      " side:/app:http:response { @c[pid, 1] = count(); @w[pid] = count(); }"
+	      " side:/app:app:log { @w[tid] = count(); }",
+	      &r);
+	ok(r.ret == 0 && r.c.layouts[0].parts[0].pid && !r.c.layouts[0].parts[1].pid,
+	   "pid parts: @c's first part is the pid, its second not");
+	ok(r.c.layouts[1].parts[0].pid, "pid parts: a plain value's key too");
+	ok(!r.c.layouts[2].parts[0].pid, "pid parts: not where a clause writes another value");
+	done(&r);
+}
+
 static void test_errors(void)
 {
 	char src[1024];
@@ -632,6 +652,7 @@ int main(void)
 	test_filters();
 	test_aggregations();
 	test_probes();
+	test_pid_parts();
 	test_errors();
 	test_fast_paths();
 	test_plain();

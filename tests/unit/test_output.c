@@ -679,8 +679,81 @@ static void test_printf_terminal(void)
 	st_tb_free(&tb);
 }
 
+/*
+ * What an in-process engine may leave in its memory: a count of -1 and a
+ * total of INT64_MIN, whose average INT64_MIN / -1 overflows (a SIGFPE
+ * on x86 for a plain division). bpftrace has no such values; each prints
+ * as the wrapped quotient, INT64_MIN, and the printer goes on.
+ */
+static const struct st_map_entry hostile_e = {.count = -1, .total = INT64_MIN};
+static const struct st_key_val khostile[] = {I(1)};
+static const struct st_map_entry hostile_k[] = {
+	{.keys = khostile, .count = -1, .total = INT64_MIN},
+};
+static const struct st_map_entry hostile_v = {.value = (uint64_t)INT64_MIN};
+
+static void test_hostile_values(void)
+{
+	struct st_map_result a = {
+		.name = "@a", .agg = ST_K_AVG, .entries = &hostile_e, .nr_entries = 1};
+	struct st_map_result s = {
+		.name = "@s", .agg = ST_K_STATS, .entries = &hostile_e, .nr_entries = 1};
+	struct st_map_result k = {
+		.name = "@k", .agg = ST_K_AVG, .nr_keys = 1, .entries = hostile_k, .nr_entries = 1};
+	struct st_map_result v = {.name = "@v",
+				  .agg = ST_K_SUM,
+				  .value_signed = true,
+				  .entries = &hostile_v,
+				  .nr_entries = 1,
+				  .div = UINT64_MAX};
+
+	check_map("avg of count -1, total INT64_MIN", ST_OUTPUT_TEXT, &a,
+		  "@a: -9223372036854775808\n\n");
+	check_map("stats of count -1, total INT64_MIN", ST_OUTPUT_TEXT, &s,
+		  "@s: count -1, average -9223372036854775808, total -9223372036854775808\n\n");
+	check_map("stats of count -1 json", ST_OUTPUT_JSON, &s,
+		  "{\"type\": \"stats\", \"data\": {\"@s\": {\"count\": -1, \"average\": "
+		  "-9223372036854775808, \"total\": -9223372036854775808}}}\n");
+	check_map("keyed avg of count -1", ST_OUTPUT_TEXT, &k, "@k[1]: -9223372036854775808\n\n");
+	a.div = UINT64_MAX;
+	check_map("avg divided by -1 as a signed divisor", ST_OUTPUT_TEXT, &a,
+		  "@a: -9223372036854775808\n\n");
+	check_map("signed sum INT64_MIN divided by -1", ST_OUTPUT_TEXT, &v,
+		  "@v: -9223372036854775808\n");
+}
+
+/* The year strftime() gives ns, or 0 when it printed nothing. */
+static int strftime_year(uint64_t ns)
+{
+	char buf[16];
+
+	st_strftime_ns(buf, sizeof(buf), "%Y", ns);
+	return atoi(buf);
+}
+
+/*
+ * Any 64-bit time prints (a record's or a map's, which a process's engine
+ * may have written): taken unsigned, as bpftrace does, within 585 years
+ * of the boot. INT64_MAX made the old signed sum wrap to the 18th century,
+ * UINT64_MAX read as just before the boot.
+ */
+static void test_strftime_any_value(void)
+{
+	int boot = strftime_year(0), big = strftime_year(INT64_MAX),
+	    past = strftime_year((uint64_t)INT64_MAX + 1), max = strftime_year(UINT64_MAX);
+
+	CHECK(boot >= 2024 && strftime_year(1) == boot);
+	/* 2^63 ns is 292.3 years. */
+	CHECK(big >= boot + 292 && big <= boot + 293);
+	CHECK(past >= big && past <= big + 1);
+	/* 2^64 ns is 584.5 years. */
+	CHECK(max >= boot + 584 && max <= boot + 585 && strftime_year(UINT64_MAX - 1) == max);
+}
+
 int main(void)
 {
+	test_strftime_any_value();
+	test_hostile_values();
 	test_printf_terminal();
 	test_printf_floats();
 	test_event_escapes();

@@ -46,6 +46,26 @@ static void backoff(unsigned int n)
 		sched_yield();
 }
 
+/*
+ * After try *n of at most max failed: backs off and counts the try, or
+ * false to give up (max tries made, or g's budget spent).
+ */
+static bool retry(const struct st_shm_hash_geom *g, unsigned int *n, unsigned int max)
+{
+	if (*n + 1 >= max ||
+	    (g->budget && __atomic_sub_fetch(&g->budget->waits, 1, __ATOMIC_RELAXED) < 0))
+		return false;
+	backoff((*n)++);
+	return true;
+}
+
+/* An operation given up for an owner that held on: counted in g's budget. */
+static void gave_up(const struct st_shm_hash_geom *g)
+{
+	if (g->budget)
+		__atomic_add_fetch(&g->budget->skipped, 1, __ATOMIC_RELAXED);
+}
+
 /* A 64x64-bit product, its two halves folded: every input bit reaches the middle ones. */
 static inline uint64_t mul_fold(uint64_t a, uint64_t b)
 {
@@ -209,18 +229,19 @@ static bool own_at(struct st_shm_hash_entry *e, uint32_t seq)
 }
 
 /* Owns e at whatever seq, waiting a bounded time for its owner. */
-static bool own(struct st_shm_hash_entry *e, uint32_t *seq)
+static bool own(const struct st_shm_hash_geom *g, struct st_shm_hash_entry *e, uint32_t *seq)
 {
-	unsigned int n;
+	unsigned int n = 0;
 	uint32_t s;
 
-	for (n = 0; n < SEQ_TRIES; backoff(n++)) {
+	do {
 		s = __atomic_load_n(&e->seq, __ATOMIC_RELAXED);
 		if (own_at(e, s)) {
 			*seq = s;
 			return true;
 		}
-	}
+	} while (retry(g, &n, SEQ_TRIES));
+	gave_up(g);
 	return false;
 }
 
@@ -236,10 +257,10 @@ static void disown(struct st_shm_hash_entry *e, uint32_t seq)
 static bool snapshot(const struct st_shm_hash_geom *g, struct st_shm_hash_entry *e, const void *key,
 		     uint32_t *seq, uint32_t *state, bool *match)
 {
-	unsigned int n;
+	unsigned int n = 0;
 	uint32_t s;
 
-	for (n = 0; n < SEQ_TRIES; backoff(n++)) {
+	do {
 		s = __atomic_load_n(&e->seq, __ATOMIC_ACQUIRE);
 		if (s & 1)
 			continue;
@@ -250,7 +271,8 @@ static bool snapshot(const struct st_shm_hash_geom *g, struct st_shm_hash_entry 
 			*seq = s;
 			return true;
 		}
-	}
+	} while (retry(g, &n, SEQ_TRIES));
+	gave_up(g);
 	return false;
 }
 
@@ -308,15 +330,15 @@ static void locked_find(const struct st_shm_hash_geom *g, struct st_shm_hash *h,
 }
 
 /* Holds the table's lock as this thread (its id in the word). */
-static int lock_table(struct st_shm_hash *h, uint32_t *tid)
+static int lock_table(const struct st_shm_hash_geom *g, struct st_shm_hash *h, uint32_t *tid)
 {
 	uint32_t me = gettid(), owner;
-	unsigned int n;
+	unsigned int n = 0;
 
 	/* A signal handler that interrupted this thread's own insert. */
 	if (__atomic_load_n(&h->lock, __ATOMIC_RELAXED) == me)
 		return -EBUSY;
-	for (n = 0; n < LOCK_TRIES; backoff(n++)) {
+	do {
 		owner = 0;
 		if (__atomic_load_n(&h->lock, __ATOMIC_RELAXED))
 			continue;
@@ -325,7 +347,8 @@ static int lock_table(struct st_shm_hash *h, uint32_t *tid)
 			*tid = me;
 			return 0;
 		}
-	}
+	} while (retry(g, &n, LOCK_TRIES));
+	gave_up(g);
 	return -EBUSY;
 }
 
@@ -351,7 +374,7 @@ static int insert(const struct st_shm_hash_geom *g, struct st_shm_hash *h, uint3
 	struct st_shm_hash_entry *e = entry_at(g, h, b);
 	uint32_t seq;
 
-	if (!own(e, &seq))
+	if (!own(g, e, &seq))
 		return -EBUSY;
 	words_out(key_words(e), key, g->key_size / 8);
 	words_out(value_words(g, e), NULL, (uint64_t)g->nr_values * (g->value_size / 8));
@@ -375,7 +398,7 @@ static int locked_update(const struct st_shm_hash_geom *g, struct st_shm_hash *h
 		if (flags == ST_SHM_NOEXIST)
 			return -EEXIST;
 		e = entry_at(g, h, found);
-		if (!own(e, &seq))
+		if (!own(g, e, &seq))
 			return -EBUSY;
 		put_value(g, e, value, slot);
 		disown(e, seq);
@@ -424,7 +447,7 @@ int st_shm_hash_update(const struct st_shm_hash_geom *g, struct st_shm_hash *h, 
 			return 0;
 		}
 	}
-	err = lock_table(h, &tid);
+	err = lock_table(g, h, &tid);
 	if (err)
 		return err;
 	err = locked_update(g, h, key, value, slot, flags);
@@ -443,7 +466,7 @@ static int remove_at(const struct st_shm_hash_geom *g, struct st_shm_hash *h, ui
 	uint32_t mask = g->nr_buckets - 1, seq, live, state, n;
 	struct st_shm_hash_entry *e = entry_at(g, h, b);
 
-	if (!own(e, &seq))
+	if (!own(g, e, &seq))
 		return -EBUSY;
 	__atomic_store_n(&e->state, ST_SHM_DELETED, __ATOMIC_RELAXED);
 	disown(e, seq);
@@ -457,7 +480,7 @@ static int remove_at(const struct st_shm_hash_geom *g, struct st_shm_hash *h, ui
 		if (state_at(g, h, (b + 1) & mask) != ST_SHM_EMPTY)
 			break;
 		e = entry_at(g, h, b);
-		if (!own(e, &seq))
+		if (!own(g, e, &seq))
 			break;
 		__atomic_store_n(&e->state, ST_SHM_EMPTY, __ATOMIC_RELAXED);
 		disown(e, seq);
@@ -471,7 +494,7 @@ int st_shm_hash_delete(const struct st_shm_hash_geom *g, struct st_shm_hash *h, 
 	uint32_t tid;
 	int err;
 
-	err = lock_table(h, &tid);
+	err = lock_table(g, h, &tid);
 	if (err)
 		return err;
 	locked_find(g, h, key, &found, &spare);
@@ -485,10 +508,10 @@ static bool copy_entry(const struct st_shm_hash_geom *g, struct st_shm_hash_entr
 		       void *values_out)
 {
 	uint64_t nr_words = (uint64_t)g->nr_values * (g->value_size / 8);
-	unsigned int n;
+	unsigned int n = 0;
 	uint32_t s;
 
-	for (n = 0; n < SEQ_TRIES; backoff(n++)) {
+	do {
 		s = __atomic_load_n(&e->seq, __ATOMIC_ACQUIRE);
 		if (s & 1)
 			continue;
@@ -501,7 +524,8 @@ static bool copy_entry(const struct st_shm_hash_geom *g, struct st_shm_hash_entr
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
 		if (__atomic_load_n(&e->seq, __ATOMIC_RELAXED) == s)
 			return true;
-	}
+	} while (retry(g, &n, SEQ_TRIES));
+	gave_up(g);
 	return false;
 }
 
@@ -523,14 +547,15 @@ bool st_shm_hash_next(const struct st_shm_hash_geom *g, struct st_shm_hash *h, u
 int st_shm_hash_zero(const struct st_shm_hash_geom *g, struct st_shm_hash *h, const void *key)
 {
 	struct st_shm_hash_entry *e;
-	unsigned int n;
+	unsigned int n = 0;
 	uint32_t seq;
 	int64_t b;
 
-	for (n = 0; n < ZERO_TRIES; backoff(n++)) {
+	do {
 		b = find(g, h, key, &seq);
+		/* Counted where it stuck. */
 		if (b == STUCK)
-			break;
+			return -EBUSY;
 		if (b < 0)
 			return -ENOENT;
 		e = entry_at(g, h, b);
@@ -541,6 +566,7 @@ int st_shm_hash_zero(const struct st_shm_hash_geom *g, struct st_shm_hash *h, co
 			disown(e, seq);
 			return 0;
 		}
-	}
+	} while (retry(g, &n, ZERO_TRIES));
+	gave_up(g);
 	return -EBUSY;
 }

@@ -34,6 +34,19 @@
 /* Nothing in shared memory is larger: the layout's own limit. */
 #define ST_SHM_MAX_BYTES (1ULL << 40)
 
+/*
+ * How long a caller waits for entries the other side owns, over many
+ * operations (the collector's reads of one process): each wait for an
+ * owner is bounded anyway, but an other side that owns every entry would
+ * cost each of them that bound.
+ */
+struct st_shm_budget {
+	/* Back-off rounds left (the caller sets it); once none, one try each. */
+	int64_t waits;
+	/* Operations given up for an owner that kept an entry or the lock. */
+	uint64_t skipped;
+};
+
 /* The caller's own copy of a table's shape: the only source of addresses. */
 struct st_shm_hash_geom {
 	uint32_t key_size; /* bytes, a multiple of 8, at most ST_KEY_MAX */
@@ -43,6 +56,8 @@ struct st_shm_hash_geom {
 	uint32_t nr_buckets; /* a power of 2, at least 2 * max_entries */
 	uint32_t reserved;
 	uint64_t entry_size; /* struct st_shm_hash_entry, key, values */
+	/* The caller's waits, shared by its tables; NULL (as made): each wait alone. */
+	struct st_shm_budget *budget;
 };
 
 /* The table's header in shared memory; its entries follow. */

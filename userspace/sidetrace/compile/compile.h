@@ -47,6 +47,11 @@ static inline uint32_t st_kpart_size(enum st_kpart_kind k, bool compact)
 
 struct st_kpart {
 	enum st_kpart_kind kind;
+	/*
+	 * ST_KPART_INT always the pid builtin: a process's engine may key
+	 * such a part with its own pid only (runtime/inproc_read.c).
+	 */
+	bool pid;
 	uint32_t frames; /* ST_KPART_USTACK, ST_KPART_KSTACK: frames printed, 0: all */
 	uint32_t off; /* from the first key part byte */
 	uint32_t coff; /* the same in a compact key (ST_COMPACT_STR_LEN) */

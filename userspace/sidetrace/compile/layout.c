@@ -88,6 +88,19 @@ static bool keys_are_builtin(const struct st_stmt *stmts, uint32_t nr, uint32_t 
 	return true;
 }
 
+/* Whether key k of map m is builtin b in every clause that writes or deletes it. */
+static bool key_always(const struct st_program *prog, uint32_t m, uint32_t k, int b,
+		       uint32_t *frames)
+{
+	uint32_t i;
+
+	for (i = 0; i < prog->nr_clauses; i++)
+		if (!keys_are_builtin(prog->clauses[i].stmts, prog->clauses[i].nr_stmts, m, k, b,
+				      frames))
+			return false;
+	return true;
+}
+
 /*
  * A key of an aggregation that is always builtin b: the probe builtin is
  * stored as the probe's index, a stack as its id, and printed as the
@@ -97,15 +110,7 @@ static bool keys_are_builtin(const struct st_stmt *stmts, uint32_t nr, uint32_t 
 static bool key_is_builtin(const struct st_program *prog, uint32_t m, uint32_t k, int b,
 			   uint32_t *frames)
 {
-	uint32_t i;
-
-	if (prog->maps[m].agg == ST_K_VALUE)
-		return false;
-	for (i = 0; i < prog->nr_clauses; i++)
-		if (!keys_are_builtin(prog->clauses[i].stmts, prog->clauses[i].nr_stmts, m, k, b,
-				      frames))
-			return false;
-	return true;
+	return prog->maps[m].agg != ST_K_VALUE && key_always(prog, m, k, b, frames);
 }
 
 /* Where each key part of map m goes; the parts' size, or -EINVAL. */
@@ -139,6 +144,7 @@ static int layout_keys(const struct st_program *prog, uint32_t m, struct st_map_
 			lay->parts[k].kind = ST_KPART_STR;
 		} else {
 			lay->parts[k].kind = ST_KPART_INT;
+			lay->parts[k].pid = key_always(prog, m, k, ST_BUILTIN_PID, &frames);
 		}
 		off += st_kpart_size(lay->parts[k].kind, false);
 		coff += st_kpart_size(lay->parts[k].kind, true);

@@ -41,9 +41,13 @@ static bool sorts_signed(const struct st_map_result *m)
 	}
 }
 
+/*
+ * A count and total may be anything an in-process engine left in its
+ * memory (a count of -1, a total of INT64_MIN): st_sdiv() never traps.
+ */
 static int64_t average(const struct st_map_entry *e)
 {
-	return e->count ? e->total / e->count : 0;
+	return st_sdiv(e->total, e->count, 0);
 }
 
 static size_t nr_buckets(const struct st_map_result *m)
@@ -362,7 +366,7 @@ static void print_value(FILE *f, enum st_output_format fmt, const struct st_map_
 		fprintf(f, stats_fmt, e->count, average(e), e->total);
 		break;
 	case ST_K_AVG:
-		fprintf(f, "%" PRId64, average(e) / (int64_t)div);
+		fprintf(f, "%" PRId64, (int64_t)st_sdiv(average(e), (int64_t)div, 0));
 		break;
 	case ST_K_VALUE:
 		if (!e->str)
@@ -379,7 +383,8 @@ static void print_value(FILE *f, enum st_output_format fmt, const struct st_map_
 	default:
 	number:
 		if (m->agg != ST_K_COUNT && m->value_signed)
-			fprintf(f, "%" PRId64, (int64_t)e->value / (int64_t)div);
+			fprintf(f, "%" PRId64,
+				(int64_t)st_sdiv((int64_t)e->value, (int64_t)div, 0));
 		else
 			fprintf(f, "%" PRIu64, e->value / div);
 		break;

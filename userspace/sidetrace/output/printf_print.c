@@ -111,15 +111,20 @@ void st_strftime_ns(char *buf, size_t size, const char *fmt, uint64_t ns)
 {
 	struct timespec mono, real;
 	struct tm tm;
-	uint64_t wall;
+	int64_t nsec;
 	time_t t;
 
 	clock_gettime(CLOCK_MONOTONIC, &mono);
 	clock_gettime(CLOCK_REALTIME, &real);
-	/* Unsigned: a time from a record, whatever it holds, wraps instead of overflowing. */
-	wall = ns + (uint64_t)((real.tv_sec - mono.tv_sec) * 1000000000LL +
-			       (real.tv_nsec - mono.tv_nsec));
-	t = (time_t)(wall / 1000000000ULL);
+	/*
+	 * Seconds and nanoseconds apart, ns unsigned as bpftrace takes it: any
+	 * 64-bit value (a record's or a map's, which a process's engine may
+	 * have written) is a time within 585 years of the boot, no sum
+	 * overflows, and localtime_r() has a year for it.
+	 */
+	nsec = (int64_t)(ns % 1000000000) + (real.tv_nsec - mono.tv_nsec);
+	t = (time_t)(ns / 1000000000) + (real.tv_sec - mono.tv_sec) + (nsec >= 1000000000) -
+	    (nsec < 0);
 	if (!size || !localtime_r(&t, &tm) || !strftime(buf, size, fmt, &tm))
 		snprintf(buf, size, "%s", "");
 }

@@ -28,7 +28,8 @@ void st_key_val_float(struct st_key_val *v, const void *data, unsigned int bits)
 
 /*
  * strftime(fmt, ns) into buf: ns is CLOCK_MONOTONIC (nsecs, the kernel's
- * bpf_ktime_get_ns()), shown as the local wall-clock time it was.
+ * bpf_ktime_get_ns()), shown as the local wall-clock time it was. Any
+ * value is a time (ns unsigned); empty only when fmt's text does not fit.
  */
 void st_strftime_ns(char *buf, size_t size, const char *fmt, uint64_t ns);
 

@@ -325,7 +325,7 @@ static int entry_value(struct st_map_entry *e, const struct st_map_info *mi,
 	case ST_K_LHIST:
 		if (bucket < nb)
 			((uint64_t *)e->buckets)[bucket] += v->count;
-		e->total += v->sum;
+		e->total = st_binary(ST_B_ADD, e->total, v->sum);
 		break;
 	case ST_K_COUNT:
 		e->value = v->count;
@@ -415,7 +415,8 @@ static int build_map(const struct st_loader *l, const struct st_program *prog,
 			if (ret)
 				return ret;
 		}
-		e->count += v->count;
+		/* Wraps as st_val_combine() does. */
+		e->count = st_binary(ST_B_ADD, e->count, v->count);
 		ret = entry_value(e, mi, mc, &d->vals[i], key, nb);
 		if (ret)
 			return ret;

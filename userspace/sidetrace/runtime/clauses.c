@@ -9,6 +9,7 @@
 #include "output/printf_print.h"
 #include "runtime/clauses.h"
 #include "runtime/eval.h"
+#include "runtime/inproc_read.h"
 #include "runtime/map_access.h"
 #include "util/escape.h"
 
@@ -276,6 +277,7 @@ unsigned long long st_run_report_problems(struct st_runner *r)
 		if (st_counter_is_loss(probs[i].counter))
 			lost += probs[i].count;
 	}
+	st_inproc_report(st_loader_inprocs(r->loader));
 	fflush(r->out);
 	free(probs);
 	return lost;

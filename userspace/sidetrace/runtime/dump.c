@@ -16,7 +16,8 @@ uint32_t st_key_map_id(const uint8_t *key)
 
 /*
  * Sums the CPUs' copies and decodes min and max (see struct st_val): the
- * result holds them as plain values.
+ * result holds them as plain values. Counts and sums wrap, as the
+ * kernel's atomic adds do: a process's engine may leave any value.
  */
 void st_val_combine(const struct st_val *percpu, int ncpus, bool is_signed, struct st_val *out)
 {
@@ -26,8 +27,8 @@ void st_val_combine(const struct st_val *percpu, int ncpus, bool is_signed, stru
 	for (i = 0; i < ncpus; i++) {
 		const struct st_val *v = &percpu[i];
 
-		out->count += v->count;
-		out->sum += v->sum;
+		out->count = st_binary(ST_B_ADD, out->count, v->count);
+		out->sum = st_binary(ST_B_ADD, out->sum, v->sum);
 		if (v->min > out->min)
 			out->min = v->min;
 		if (v->max > out->max)
@@ -50,8 +51,8 @@ static void val_merge(struct st_val *into, const struct st_val *v, bool is_signe
 		into->min = v->min;
 	if (v->count && (!into->count || more_max))
 		into->max = v->max;
-	into->count += v->count;
-	into->sum += v->sum;
+	into->count = st_binary(ST_B_ADD, into->count, v->count);
+	into->sum = st_binary(ST_B_ADD, into->sum, v->sum);
 }
 
 /* Keys that read the same (see st_addr_key_resolve()) become one: their values add up. */

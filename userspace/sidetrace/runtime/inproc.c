@@ -62,6 +62,16 @@ static bool probe_may_exit(const struct st_compiled_probe *p)
 	return false;
 }
 
+/* Where the engine keys each probe's literals (st_inproc.lit_site), from its program. */
+static void note_literal_sites(struct st_inproc *ip, const struct st_compiled *c, void *prog)
+{
+	const struct st_ip_event *events = st_inproc_program_events(prog);
+	uint32_t i;
+
+	for (i = 0; i < c->nr_probes; i++)
+		ip->lit_site[i] = events[i].ro_len ? events[i].ro_site : UINT32_MAX;
+}
+
 /* Whether pid's main thread has forked a child that is still there. */
 static bool has_children(pid_t pid)
 {
@@ -112,7 +122,10 @@ int st_inproc_start(struct st_loader *l, const struct st_compiled *c, pid_t pid,
 	uint32_t i;
 
 	ip = calloc(1, sizeof(*ip));
-	if (!ip || !(ip->served = calloc(c->nr_probes + 1, sizeof(*ip->served)))) {
+	if (!ip || !(ip->served = calloc(c->nr_probes + 1, sizeof(*ip->served))) ||
+	    !(ip->lit_site = calloc(c->nr_probes + 1, sizeof(*ip->lit_site)))) {
+		if (ip)
+			free(ip->served);
 		free(ip);
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
@@ -146,6 +159,7 @@ int st_inproc_start(struct st_loader *l, const struct st_compiled *c, pid_t pid,
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
+	note_literal_sites(ip, c, prog);
 	ret = st_ip_attach(ip->fd, prog, len, memfd, &reply, ST_IP_CONNECT_TIMEOUT_MS);
 	if (ret) {
 		snprintf(err, errlen, "pid %d refused the in-process program: %s", pid, reply.err);
@@ -200,6 +214,7 @@ void st_inproc_close(struct st_inproc *ip)
 		if (ip->shm)
 			munmap(ip->shm, ip->lay.size);
 		free(ip->served);
+		free(ip->lit_site);
 		free(ip);
 	}
 }

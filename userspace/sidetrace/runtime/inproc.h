@@ -24,9 +24,25 @@
 /* Processes given the program at once, each by a thread (st_inproc_poll()). */
 #define ST_INPROC_ATTACHING 8
 
+/*
+ * What reading a process's memory left out, counted as it goes
+ * (atomically: serve reads from its HTTP thread too).
+ */
+struct st_inproc_tally {
+	/* Keys that named what the process may not (inproc_read.c) */
+	uint64_t refused;
+	/* Its hashes' waits per read (their geometries' budget), and what they skipped */
+	struct st_shm_budget budget;
+};
+
 /* One process's session; a session may hold several (next). */
 struct st_inproc {
 	struct st_inproc *next;
+	/*
+	 * What its engine's pid builtin gives too: its agent's socket is named
+	 * by that and owned by this (inproc_client.c), so no other pid
+	 * namespace's process is served.
+	 */
 	pid_t pid;
 	int fd; /* the agent's connection: the session lasts as long */
 	char *shm;
@@ -39,7 +55,13 @@ struct st_inproc {
 	 * sets in the shared header (exit_requested) end the session.
 	 */
 	bool may_exit;
+	/*
+	 * Per probe: the site its engine keys string literals from (st_ip_event
+	 * ro_site, in an object the process maps), or UINT32_MAX: none.
+	 */
+	uint32_t *lit_site;
 	uint32_t nr_events; /* descriptions the process hooked */
+	struct st_inproc_tally tally;
 };
 
 /*

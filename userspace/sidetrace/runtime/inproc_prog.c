@@ -112,6 +112,8 @@ int st_inproc_memory(struct st_inproc *ip, int *memfd)
 	if (!st_shm_layout(&ip->params, &ip->lay) ||
 	    !st_shm_geoms(&ip->params, &ip->aggr_geom, &ip->compact_geom, &ip->values_geom))
 		return -E2BIG;
+	/* What a read of its hashes may wait for entries the process holds (inproc_read.c). */
+	ip->aggr_geom.budget = ip->compact_geom.budget = ip->values_geom.budget = &ip->tally.budget;
 	fd = memfd_create("sidetrace-inproc", MFD_CLOEXEC);
 	if (fd < 0)
 		return -errno;

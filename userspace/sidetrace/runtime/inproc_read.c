@@ -15,6 +15,25 @@
 #include "runtime/compact_keys.h"
 #include "runtime/dump.h"
 #include "runtime/inproc_read.h"
+#include "util/escape.h"
+
+/*
+ * Back-off rounds that one read of a process's hashes may wait for the
+ * entries it holds (its owner mid-write) before it gives up on the rest
+ * at their first try: a few ms at most, where an honest process holds an
+ * entry for a few hundred ns. Per process, so that one holding all of
+ * its entries delays no other's.
+ */
+#define READ_WAITS 1024
+
+/* A new read of the list's hashes: each process's budget of waits anew. */
+static void new_read(const struct st_inproc *ip, bool all)
+{
+	for (; ip; ip = all ? ip->next : NULL)
+		if (ip->aggr_geom.budget)
+			__atomic_store_n(&ip->aggr_geom.budget->waits, READ_WAITS,
+					 __ATOMIC_RELAXED);
+}
 
 uint32_t st_inproc_nr_slots(const struct st_inproc *ip)
 {
@@ -108,6 +127,7 @@ static bool key_wanted(const struct st_compiled *c, const uint8_t *key, int map_
 
 /* What each_key() hands its function: one key of one hash, with its values. */
 struct key_visit {
+	const struct st_inproc *ip; /* the process whose memory holds it */
 	const struct st_compiled *c;
 	const struct st_shm_hash_geom *g;
 	struct st_shm_hash *h;
@@ -131,6 +151,7 @@ static int each_key(const struct st_inproc *ip, const struct st_compiled *c, enu
 	int ret = 0;
 
 	for (; ip && !ret; ip = ip->next) {
+		v.ip = ip;
 		v.h = hash_of(ip, which, &v.g);
 		free(key);
 		free(v.vals);
@@ -159,7 +180,80 @@ struct aggr_ctx {
 	uint8_t *full; /* a compact key in its whole form */
 };
 
-/* each_key(): the key, whole, and its values combined over CPU slots, to the caller's fn. */
+/* Whether the process may key with pid: its own (its threads' tgid) only. */
+static bool own_pid(const struct st_inproc *ip, const uint8_t *part)
+{
+	uint64_t pid;
+
+	memcpy(&pid, part, sizeof(pid));
+	return pid == (uint64_t)ip->pid;
+}
+
+/* Whether site is one the process's engine keys literals from (st_inproc.lit_site). */
+static bool own_literal_site(const struct st_inproc *ip, const struct st_compiled *c,
+			     const uint8_t *part)
+{
+	struct st_ro_ref ref;
+	uint32_t i;
+
+	memcpy(&ref, part, sizeof(ref));
+	for (i = 0; ip->lit_site && i < c->nr_probes; i++)
+		if (ip->lit_site[i] != UINT32_MAX && ref.site == ip->lit_site[i])
+			return true;
+	return false;
+}
+
+/*
+ * Whether key (whole), read from ip's memory, names only what the process
+ * may: its own pid in a pid part and as a usym()'s process (whose files
+ * would be read and named), a string literal only by a site its engine
+ * was handed (an object it maps, not another's read from its file), and
+ * no stack: its engine serves no probe that takes one, whose id would
+ * name the kernel's stack of another process. And a key as the engine
+ * writes them: of a map with keys, zero past its length, or it would
+ * print as another key of the same parts.
+ */
+static bool own_key(const struct st_inproc *ip, const struct st_compiled *c, const uint8_t *key)
+{
+	const struct st_map_layout *lay;
+	const struct st_map_cfg *mc;
+	const struct st_kpart *p;
+	struct st_key_hdr hdr;
+	const uint8_t *part;
+	uint32_t k;
+
+	memcpy(&hdr, key, sizeof(hdr));
+	lay = &c->layouts[hdr.map_id];
+	mc = &c->maps[hdr.map_id];
+	if (mc->flags & ST_MAPF_FLAT)
+		return false;
+	for (k = st_key_len(mc->kind, mc->key_size); k < c->key_size; k++)
+		if (key[k])
+			return false;
+	if (hdr.addr_parts &&
+	    (!(mc->flags & ST_MAPF_READ_WHOLE) || hdr.addr_parts >> lay->nr_parts))
+		return false;
+	for (k = 0; k < lay->nr_parts; k++) {
+		p = &lay->parts[k];
+		part = key + ST_KEY_HDR + p->off;
+		if (hdr.addr_parts & (1U << k)) {
+			if (p->kind != ST_KPART_STR || !own_literal_site(ip, c, part))
+				return false;
+		} else if (p->kind == ST_KPART_USTACK || p->kind == ST_KPART_KSTACK) {
+			return false;
+		} else if ((p->kind == ST_KPART_USYM && !own_pid(ip, part + ST_KPART_USYM_PID)) ||
+			   (p->kind == ST_KPART_INT && p->pid && !own_pid(ip, part))) {
+			return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * each_key(): the key, whole, and its values combined over CPU slots, to
+ * the caller's fn; a key that names what the process may not is counted
+ * and left out.
+ */
 static int visit_key(const struct key_visit *v, void *ctx)
 {
 	struct st_val val = {.count = 1};
@@ -168,6 +262,12 @@ static int visit_key(const struct key_visit *v, void *ctx)
 
 	if (v->compact && !st_compact_key_expand(v->c, v->key, ac->full))
 		return 0;
+	if (!own_key(v->ip, v->c, v->compact ? ac->full : v->key)) {
+		/* The list is the readers' (const); its tallies are counters. */
+		__atomic_add_fetch(&((struct st_inproc *)v->ip)->tally.refused, 1,
+				   __ATOMIC_RELAXED);
+		return 0;
+	}
 	if (!v->plain)
 		st_val_combine((struct st_val *)v->vals, v->g->nr_values,
 			       v->c->maps[id].flags & ST_MAPF_SIGNED, &val);
@@ -186,6 +286,7 @@ int st_inproc_each_key(const struct st_inproc *ip, const struct st_compiled *c, 
 
 	if (!ip)
 		return 0;
+	new_read(ip, true);
 	ac.full = calloc(1, c->key_size);
 	if (!ac.full)
 		return -ENOMEM;
@@ -212,7 +313,10 @@ int st_inproc_reset_keys(const struct st_inproc *ip, const struct st_compiled *c
 			 bool zero)
 {
 	void *z = zero ? &zero : NULL;
-	int ret = each_key(ip, c, HASH_AGGR, map_id, reset_key, z);
+	int ret;
+
+	new_read(ip, true);
+	ret = each_key(ip, c, HASH_AGGR, map_id, reset_key, z);
 
 	if (!ret)
 		ret = each_key(ip, c, HASH_COMPACT, map_id, reset_key, z);
@@ -264,6 +368,7 @@ void st_inproc_elem_agg(const struct st_inproc *ip, const struct st_map_cfg *mc,
 		return;
 	}
 	for (; ip; out += ip->params.nr_slots, ip = ip->next) {
+		new_read(ip, false);
 		h = hash_of(ip, HASH_AGGR, &g);
 		for (s = 0; s < g->nr_values; s++) {
 			v = st_shm_hash_lookup(g, h, key, s);
@@ -280,6 +385,7 @@ bool st_inproc_elem_value(const struct st_inproc *ip, const void *key, struct st
 	const struct st_value *v;
 
 	for (; ip; ip = ip->next) {
+		new_read(ip, false);
 		h = hash_of(ip, HASH_VALUES, &g);
 		v = st_shm_hash_lookup(g, h, key, 0);
 		if (v) {
@@ -298,6 +404,7 @@ int st_inproc_elem_write(const struct st_inproc *ip, const void *key, const stru
 	int ret = 0;
 
 	for (; ip && !ret; ip = ip->next) {
+		new_read(ip, false);
 		h = hash_of(ip, HASH_VALUES, &g);
 		ret = st_shm_hash_update(g, h, key, v, 0, ST_SHM_ANY);
 	}
@@ -310,7 +417,27 @@ void st_inproc_elem_delete(const struct st_inproc *ip, bool plain, const void *k
 	struct st_shm_hash *h;
 
 	for (; ip; ip = ip->next) {
+		new_read(ip, false);
 		h = hash_of(ip, plain ? HASH_VALUES : HASH_AGGR, &g);
 		st_shm_hash_delete(g, h, key);
+	}
+}
+
+void st_inproc_report(const struct st_inproc *ip)
+{
+	unsigned long long n;
+
+	for (; ip; ip = ip->next) {
+		n = __atomic_load_n(&ip->tally.refused, __ATOMIC_RELAXED);
+		if (n)
+			st_errorf("pid %d: %llu keys of its in-process memory left out of the maps "
+				  "read: they named another process, a stack or a string outside "
+				  "its objects",
+				  (int)ip->pid, n);
+		n = __atomic_load_n(&ip->tally.budget.skipped, __ATOMIC_RELAXED);
+		if (n)
+			st_errorf("pid %d: %llu entries of its in-process memory skipped: it held "
+				  "them past the wait of a read",
+				  (int)ip->pid, n);
 	}
 }

@@ -28,7 +28,8 @@ void st_inproc_counters(const struct st_inproc *ip, uint64_t *totals, uint32_t n
  * Calls fn for each key of map map_id (all: -1) of the list's processes,
  * aggregations with their value over CPU slots, then with values also
  * the plain values (plain, value: its struct st_value), until fn fails.
- * 0 or -errno.
+ * A key that names what its process may not (another pid, a stack, a
+ * literal outside its objects) is left out and counted. 0 or -errno.
  */
 int st_inproc_each_key(const struct st_inproc *ip, const struct st_compiled *c, int map_id,
 		       bool values,
@@ -64,5 +65,11 @@ int st_inproc_elem_write(const struct st_inproc *ip, const void *key, const stru
 
 /* Deletes key from the plain values or the aggregations. */
 void st_inproc_elem_delete(const struct st_inproc *ip, bool plain, const void *key);
+
+/*
+ * Tells, per process, what reading its memory left out (st_inproc_tally),
+ * counted at every read of the maps.
+ */
+void st_inproc_report(const struct st_inproc *ip);
 
 #endif /* SIDETRACE_RUNTIME_INPROC_READ_H */

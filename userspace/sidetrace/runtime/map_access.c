@@ -62,7 +62,8 @@ static int64_t agg_scalar(enum st_agg_kind kind, const struct st_val *v)
 	case ST_K_MAX:
 		return v->max;
 	default:
-		return v->count ? v->sum / v->count : 0;
+		/* Values of a process's engine may be anything: never a trap. */
+		return st_sdiv(v->sum, v->count, 0);
 	}
 }
 
