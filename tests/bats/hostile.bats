@@ -144,3 +144,23 @@ exit_word_case() { # sidetrace options...
 	[[ "$output" == *"sidetrace_ticks_total{pid=\"$APP_PID\"} $TICKS"* ]]
 	[ $((t1 - t0)) -lt 1000000000 ]
 }
+
+# Random words over the whole mapping, again and again: whatever the
+# collector reads back of that process, it neither crashes nor stalls, and
+# the honest process's counts stay exact.
+@test "random words over the shared memory: the session lives, SIGINT within a second, an honest process exact" {
+	local honest hostile
+	start_app "$BATS_TEST_TMPDIR/honest.txt" "$APPBIN" -w "$GO" honest $TICKS
+	honest=$APP
+	start_app "$BATS_TEST_TMPDIR/hostile.txt" "$APPBIN" -w "$GO" random $TICKS
+	hostile=$APP
+	start_st --in-process -e "$PROG side:$APPBIN:hs:tick { @a = avg(args.i); @s = stats(args.i);
+		@h = hist(args.i); @k[args.i % 7] = sum(args.i); printf(\"%d\\n\", args.i % 2); }"
+	touch "$GO"
+	wait "$hostile" "$honest"
+	sleep 0.3
+	kill -0 "$ST"
+	stop_st_within_a_second
+	grep -qx 'hostile random done' "$BATS_TEST_TMPDIR/hostile.txt"
+	honest_exact "$honest"
+}
