@@ -164,3 +164,27 @@ exit_word_case() { # sidetrace options...
 	grep -qx 'hostile random done' "$BATS_TEST_TMPDIR/hostile.txt"
 	honest_exact "$honest"
 }
+
+@test "random words under serve: the scrape goes on, an honest process exact, SIGTERM within a second" {
+	local log="$BATS_TEST_TMPDIR/serve.log" honest hostile t0 t1
+	start_app "$BATS_TEST_TMPDIR/honest.txt" "$APPBIN" -w "$GO" honest $TICKS
+	honest=$APP
+	start_app "$BATS_TEST_TMPDIR/hostile.txt" "$APPBIN" -w "$GO" random $TICKS
+	hostile=$APP
+	start_serve "$log" --in-process -e "side:$APPBIN:hs:tick { @ticks[pid] = count();
+		@a = avg(args.i); @k[args.i % 7] = sum(args.i); }"
+	wait_attached "$log" "pid $honest runs the side: probes in the process"
+	wait_attached "$log" "pid $hostile runs the side: probes in the process"
+	touch "$GO"
+	wait "$hostile" "$honest"
+	run curl -sf "http://$SERVE_ADDR/metrics"
+	[ "$status" -eq 0 ]
+	t0=$(date +%s%N)
+	kill -TERM $SERVE_PID
+	wait $SERVE_PID
+	t1=$(date +%s%N)
+	cat "$log"
+	echo "$output" | grep ticks
+	[[ "$output" == *"sidetrace_ticks_total{pid=\"$honest\"} $TICKS"* ]]
+	[ $((t1 - t0)) -lt 1000000000 ]
+}
