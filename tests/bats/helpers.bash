@@ -152,3 +152,9 @@ start_serve() { # log args...
 	cat "$log" >&2
 	return 1
 }
+
+# tests/fixtures/hostile.c, which reaches the in-process engine's state.
+build_hostile() { # output
+	cc -O2 -Wall -Werror -I"$ROOT/include" -I"$ROOT/userspace" -I"$ROOT/userspace/lib" \
+		-I"$ROOT/bpf" "$ROOT/tests/fixtures/hostile.c" -o "$1" "$OUT/libside.a" -lpthread
+}

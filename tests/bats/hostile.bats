@@ -13,9 +13,7 @@ load helpers
 TICKS=30000
 
 setup_file() {
-	cc -O2 -Wall -Werror -I"$ROOT/include" -I"$ROOT/userspace" -I"$ROOT/userspace/lib" \
-		-I"$ROOT/bpf" "$ROOT/tests/fixtures/hostile.c" -o "$BATS_FILE_TMPDIR/hostile" \
-		"$OUT/libside.a" -lpthread
+	build_hostile "$BATS_FILE_TMPDIR/hostile"
 }
 
 setup() {

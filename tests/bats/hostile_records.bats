@@ -24,9 +24,7 @@ setup_file() {
 		echo "$ASAN_ST is not built (make asan)" >&2
 		return 1
 	}
-	cc -O2 -Wall -Werror -I"$ROOT/include" -I"$ROOT/userspace" -I"$ROOT/userspace/lib" \
-		-I"$ROOT/bpf" "$ROOT/tests/fixtures/hostile.c" -o "$BATS_FILE_TMPDIR/hostile" \
-		"$OUT/libside.a" -lpthread
+	build_hostile "$BATS_FILE_TMPDIR/hostile"
 }
 
 setup() {

@@ -19,9 +19,7 @@ export ASAN_OPTIONS=abort_on_error=0:exitcode=86:detect_leaks=1
 export UBSAN_OPTIONS=halt_on_error=1:exitcode=87:print_stacktrace=1
 
 setup_file() {
-	cc -O2 -Wall -Werror -I"$ROOT/include" -I"$ROOT/userspace" -I"$ROOT/userspace/lib" \
-		-I"$ROOT/bpf" "$ROOT/tests/fixtures/hostile.c" -o "$BATS_FILE_TMPDIR/hostile" \
-		"$OUT/libside.a" -lpthread
+	build_hostile "$BATS_FILE_TMPDIR/hostile"
 }
 
 setup() {
