@@ -49,8 +49,12 @@ void st_warm_up_start(struct st_warm_up *w);
 /* Waits for the registration to be made; w->fd then holds it if w->held. */
 void st_warm_up_join(struct st_warm_up *w);
 
-/* The most threads that unregister at once (st_detach_all()). */
-#define ST_DETACH_THREADS 8
+/*
+ * The most threads that unregister at once (st_detach_all()): one
+ * perf-event uprobe per site (kernels without uprobe_multi) is a link
+ * each, and their waits overlap only as far as threads wait together.
+ */
+#define ST_DETACH_THREADS 32
 
 struct bpf_link;
 
