@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# Issue 25: kernel probes against stock bpftrace, same run.
+# Kernel probes against stock bpftrace, same run.
 #  - the BPF programs' run time per event (kernel.bpf_stats_enabled) of a
 #    tracepoint clause, and of the request-attribution program (side:/usdt:
 #    begin and end, a write(2) tracepoint reading the map they set), while

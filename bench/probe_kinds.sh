@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# Part 9: the probe kinds of issue 24 against stock bpftrace, same run:
+# Part 9: the probe kinds beyond SIDE against stock bpftrace, same run:
 #  - launch to attached (BEGIN's line) and peak RSS then, on a PostgreSQL
 #    USDT probe and on a DWARF uprobe with an argument by name; the Go
 #    binary's uprobe for sidetrace alone (bpftrace reads its args wrong);

@@ -12,6 +12,6 @@ for b in bench/disabled_cost.sh bench/inproc.sh bench/collector.sh bench/stream.
 	"$b"
 	echo
 done
-# Aggregation per event against bpftrace, the floor in every round (issue 12).
+# Aggregation per event against bpftrace, the floor in every round.
 echo "== SET=aggr bench/stream.sh"
 SET=aggr N=${AGGR_N:-300000} ROUNDS=${AGGR_ROUNDS:-9} bench/stream.sh

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# Part 3: per-event output (issue 7). One thread emits N events of four
+# Part 3: per-event output. One thread emits N events of four
 # fields (string, u32, u64, s32) at full speed (bench/stream_app.c); each
 # tracer prints or records every event, and we measure:
 #  - the added cost per event: (traced - untraced) time of the emitting
@@ -14,7 +14,7 @@
 # floor, an empty bpftrace handler on the same probe. ROUNDS interleaved
 # rounds; medians, [min-max] across rounds; ratios from the same run.
 #
-# SET=aggr measures aggregation instead (issue 12): sidetrace and bpftrace
+# SET=aggr measures aggregation instead: sidetrace and bpftrace
 # on count(), hist(), a string key, a string and an integer key, hist by a
 # string key, with the floor and the untraced loop in every round; the
 # cost is the loop thread's CPU time (uprobes included, other tenants'
@@ -217,7 +217,7 @@ END {
 	printf "  %-44s %7.0f ns\n", "sidetrace printf - sidetrace count() (medians)", M["st_printf"] - M["st_count"]
 	lost = 0
 	for (r = 1; r <= rounds; r++) lost += n - del["st_printf", r]
-	printf "\n  goals (issue 7): 0 lost with the default buffer into a file: %s (%d lost in %d rounds)\n",
+	printf "\n  goals: 0 lost with the default buffer into a file: %s (%d lost in %d rounds)\n",
 		lost ? "no" : "yes", lost, rounds
 	printf "                   at most about 1 us added per event: %s (%.0f ns, of which the floor %.0f)\n",
 		M["st_printf"] <= 1000 ? "yes" : "no", M["st_printf"], M["floor"]

@@ -79,7 +79,7 @@ enum st_load_src {
 	ST_SRC_DYN, /* variadic event: dynamic field named name[] */
 	/*
 	 * A top-level integer, bool or string field among the first SDT
-	 * arguments: DESIGN.md C1 makes argument i the value of field i
+	 * arguments: side/probe.h makes argument i the value of field i
 	 * (integers widened with their sign, strings as their pointer), so
 	 * nothing is read from the argument vector.
 	 */

@@ -475,7 +475,7 @@ side_sdt_value(const struct side_arg *sav, const struct side_arg *mem, uint32_t 
 /*
  * Emitted once per event definition: sets the 32 symbols above. USDT
  * names are [A-Za-z0-9_]: every other byte of the provider and event names
- * becomes '_' (DESIGN C1), in the assembler, because the compiler folds a
+ * becomes '_' (as USDT names must), in the assembler, because the compiler folds a
  * byte of a string literal into an asm operand even at -O0, but not
  * arithmetic on it. An assembler macro (defined once per file) packs 8
  * bytes into a symbol; an asm statement takes at most 30 operands, so 3

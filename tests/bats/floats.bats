@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: MIT
-# Issue 24: floating-point values, which neither bpftrace nor perf probe
+# Floating-point values, which neither bpftrace nor perf probe
 # reads. BPF has no floating point: the program carries a float's bits and
 # the collector prints the value (printf %f %e %g %a, print(args), JSON),
 # exact against the fixture's values (tests/fixtures/float_app.c): SIDE

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: MIT
-# Issue 24, item 3: a Go program (Debian's golang-go) traced by function
+# A Go program (Debian's golang-go) traced by function
 # name, arguments from Go's DWARF location lists (a string: its pointer and
 # length in two registers, read by its length; a slice: its length),
 # returns probed on each

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: MIT
-# Issue 24: the USDT probes of Debian's PostgreSQL 15, traced system-wide
+# The USDT probes of Debian's PostgreSQL 15, traced system-wide
 # while pgbench runs against a server started in a temporary directory;
 # statement kinds exact by pgbench's TPC-B script, transactions equal to
 # what stock bpftrace counts on the same run.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: MIT
-# Issue 2: every side_event call site is a USDT probe that stock tools read.
+# Every side_event call site is a USDT probe that stock tools read.
 
 load helpers
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: MIT
-# Issue 7: printed events never block the app and are never lost silently:
+# Printed events never block the app and are never lost silently:
 # delivered + lost = emitted; the output's reader may leave; Ctrl-C prints
 # what the buffer holds, then the maps.
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: MIT
-# Issue 24, item 2: functions by name, their parameters by name from DWARF,
+# Functions by name, their parameters by name from DWARF,
 # read where DWARF says they are at the probe's address (an integer after
 # a double, a negative short, a string, an enum by label, a bool), return
 # values, exact against the fixture's known values, gcc and clang from -O0

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: MIT
-# Issue 24, item 1: usdt: probes on any USDT probe, arguments typed by their
+# usdt: probes on any USDT probe, arguments typed by their
 # SDT operands, exact against the fixture's known values, whatever form
 # the compiler gave the operands (gcc and clang, -O0 to -O3: registers of
 # every size, constants, frame offsets, index registers).

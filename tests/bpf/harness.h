@@ -199,7 +199,7 @@ static inline void h_load_vec(struct h_prog *p, unsigned int i, unsigned int ind
 			      unsigned int label, bool str)
 {
 	struct st_load *ld = &p->cfg.loads[i];
-	unsigned int vec_arg = h_site.sdt.nr - 1; /* C1: the vector is the last */
+	unsigned int vec_arg = h_site.sdt.nr - 1; /* side/probe.h: the vector is the last */
 
 	ld->src = ST_SRC_VEC;
 	ld->want = str ? ST_WANT_STR : ST_WANT_INT;

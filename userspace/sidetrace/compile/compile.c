@@ -174,7 +174,7 @@ static int add_probe(const struct st_program *prog, struct st_compiled *out,
 		p->cfg.dyn_arg = ev->variadic ? nargs - 1 : 0;
 		if (ev->variadic)
 			p->cfg.sdt_mask |= 1U << p->cfg.dyn_arg;
-		/* Only when the site carries what C1 says it does. */
+		/* Only when the site carries what side/probe.h says it does. */
 		if (nargs - fixed <= ev->nr_fields)
 			p->nr_sdt_values = nargs - fixed;
 	}
