@@ -52,6 +52,15 @@ bad=$(grep -l '#include "\(util\|discovery\|lang\|compile\|output\|runtime\|cmd\
 [ -z "$bad" ] || echo "# $bad"
 check "$([ -z "$bad" ] && echo 0 || echo 1)" "the library, common/ and bpf/ do not include the collector"
 
+# A collector header's guard is its path: SIDETRACE_<COMPONENT>_<NAME>_H.
+bad=""
+for h in $(git ls-files 'userspace/sidetrace/*.h'); do
+	want=SIDETRACE_$(echo "${h#userspace/sidetrace/}" | tr 'a-z/.' 'A-Z__')
+	grep -qx "#ifndef $want" "$h" || bad="$bad $h"
+done
+[ -z "$bad" ] || echo "# guards that are not their path:$bad"
+check "$([ -z "$bad" ] && echo 0 || echo 1)" "each collector header's guard names its path"
+
 srcs=$(git ls-files 'userspace/*.c' 'userspace/*.h' 'bpf/*.c' 'bpf/*.h' 'include/*.h')
 big=$(wc -l $srcs | awk -v max=$MAX_FILE '$2 != "total" && $1 > max { print $2 " (" $1 ")" }')
 [ -z "$big" ] || echo "# over $MAX_FILE lines: $big"

@@ -10,8 +10,8 @@
  * BEGIN, END and interval clauses stay in user space (run.c): the compile
  * step only validates that their statements are actions.
  */
-#ifndef SIDETRACE_COMPILE_H
-#define SIDETRACE_COMPILE_H
+#ifndef SIDETRACE_COMPILE_COMPILE_H
+#define SIDETRACE_COMPILE_COMPILE_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -232,4 +232,4 @@ int st_binop_for(enum st_op op, enum st_vtype l, enum st_vtype r, enum st_vtype 
 /* The operator (enum st_unop) of a unary operator; -1 if none. */
 int st_unop_of(enum st_op op);
 
-#endif /* SIDETRACE_COMPILE_H */
+#endif /* SIDETRACE_COMPILE_COMPILE_H */

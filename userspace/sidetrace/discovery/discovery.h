@@ -16,8 +16,8 @@
  *  - an unknown label is kept as is, with no children; a node that could
  *    not be read at all has label ST_TYPE_UNREADABLE.
  */
-#ifndef SIDETRACE_DISCOVERY_H
-#define SIDETRACE_DISCOVERY_H
+#ifndef SIDETRACE_DISCOVERY_DISCOVERY_H
+#define SIDETRACE_DISCOVERY_DISCOVERY_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -109,4 +109,4 @@ const char *st_type_set_array(struct st_type *t, bool of_chars, int depth);
 /* "INFO" for SIDE_LOGLEVEL_INFO...; NULL when out of range. */
 const char *st_loglevel_name(uint32_t loglevel);
 
-#endif /* SIDETRACE_DISCOVERY_H */
+#endif /* SIDETRACE_DISCOVERY_DISCOVERY_H */

@@ -7,8 +7,8 @@
  * for: on a 15 MB Go binary that was 82% of the time to attach to one
  * of its functions (docs/PERFORMANCE.md, Part 9).
  */
-#ifndef SIDETRACE_DWARF_INFLATE_H
-#define SIDETRACE_DWARF_INFLATE_H
+#ifndef SIDETRACE_DISCOVERY_DWARF_INFLATE_H
+#define SIDETRACE_DISCOVERY_DWARF_INFLATE_H
 
 #include <stddef.h>
 
@@ -36,4 +36,4 @@ int st_dwarf_inflate(const struct st_elf *e, size_t min, struct st_inflated *out
 
 void st_dwarf_inflated_free(struct st_inflated *in);
 
-#endif /* SIDETRACE_DWARF_INFLATE_H */
+#endif /* SIDETRACE_DISCOVERY_DWARF_INFLATE_H */

@@ -6,8 +6,8 @@
  * Every read is checked against the loadable segments and the file size, so
  * a hostile or truncated file yields a failed read, never a fault.
  */
-#ifndef SIDETRACE_ELF_HELPERS_H
-#define SIDETRACE_ELF_HELPERS_H
+#ifndef SIDETRACE_DISCOVERY_ELF_H
+#define SIDETRACE_DISCOVERY_ELF_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -98,4 +98,4 @@ bool st_elf_read_ptr(const struct st_elf *e, uint64_t vaddr, uint64_t *val);
 char *st_elf_read_str(const struct st_elf *e, uint64_t vaddr, unsigned int unit_size,
 		      size_t max_units);
 
-#endif /* SIDETRACE_ELF_HELPERS_H */
+#endif /* SIDETRACE_DISCOVERY_ELF_H */

@@ -4,8 +4,8 @@
  * Produced by discovery (discovery.c), consumed by the language checker, the
  * compiler to BPF configuration and the attach code.
  */
-#ifndef SIDETRACE_EVENTS_H
-#define SIDETRACE_EVENTS_H
+#ifndef SIDETRACE_DISCOVERY_EVENTS_H
+#define SIDETRACE_DISCOVERY_EVENTS_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -157,4 +157,4 @@ struct st_probe_query {
 	const char *provider; /* ST_VIEW_TRACEPOINT: the category's glob (function: the name's) */
 };
 
-#endif /* SIDETRACE_EVENTS_H */
+#endif /* SIDETRACE_DISCOVERY_EVENTS_H */

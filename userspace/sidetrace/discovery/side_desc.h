@@ -3,8 +3,8 @@
  * Decoding of SIDE event descriptions (libside layout) from an ELF file
  * into the events.h model. Internal to discovery.
  */
-#ifndef SIDETRACE_SIDE_DESC_H
-#define SIDETRACE_SIDE_DESC_H
+#ifndef SIDETRACE_DISCOVERY_SIDE_DESC_H
+#define SIDETRACE_DISCOVERY_SIDE_DESC_H
 
 #include <stdint.h>
 
@@ -26,4 +26,4 @@ int st_read_event_desc(const struct st_elf *e, uint64_t addr, struct st_event *e
 void st_type_fini(struct st_type *t);
 void st_event_fini(struct st_event *ev);
 
-#endif /* SIDETRACE_SIDE_DESC_H */
+#endif /* SIDETRACE_DISCOVERY_SIDE_DESC_H */

@@ -3,8 +3,8 @@
  * Kernel tracepoints as tracefs describes them: where a field of a
  * tracepoint's record is on the running kernel (its format file).
  */
-#ifndef ST_DISCOVERY_TRACEFS_H
-#define ST_DISCOVERY_TRACEFS_H
+#ifndef SIDETRACE_DISCOVERY_TRACEFS_H
+#define SIDETRACE_DISCOVERY_TRACEFS_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -43,4 +43,4 @@ int st_tp_format_line(char *line, struct st_tp_format_line *out);
 int st_tp_field(const char *category, const char *event, const char *field, struct st_tp_field *out,
 		char *err, size_t errlen);
 
-#endif /* ST_DISCOVERY_TRACEFS_H */
+#endif /* SIDETRACE_DISCOVERY_TRACEFS_H */

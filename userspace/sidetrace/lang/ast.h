@@ -8,8 +8,8 @@
  * configuration for the BPF program. Every node carries the source position
  * of its first character so that any later stage can point at it.
  */
-#ifndef SIDETRACE_AST_H
-#define SIDETRACE_AST_H
+#ifndef SIDETRACE_LANG_AST_H
+#define SIDETRACE_LANG_AST_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -382,4 +382,4 @@ const char *st_func_names(void);
 const char *st_builtin_name(enum st_builtin b);
 const char *st_op_name(enum st_op op);
 
-#endif /* SIDETRACE_AST_H */
+#endif /* SIDETRACE_LANG_AST_H */

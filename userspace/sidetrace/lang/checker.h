@@ -45,8 +45,8 @@
  * (ST_C_ERR_DYNTYPE), an absent field one too (ST_C_ERR_NOFIELD): the
  * clause is skipped for that event.
  */
-#ifndef SIDETRACE_CHECKER_H
-#define SIDETRACE_CHECKER_H
+#ifndef SIDETRACE_LANG_CHECKER_H
+#define SIDETRACE_LANG_CHECKER_H
 
 #include "lang/ast.h"
 #include "lang/diag.h"
@@ -70,4 +70,4 @@ struct st_event_source {
  */
 int st_check(struct st_program *prog, const struct st_event_source *src, struct st_diag *diag);
 
-#endif /* SIDETRACE_CHECKER_H */
+#endif /* SIDETRACE_LANG_CHECKER_H */

@@ -4,8 +4,8 @@
  * the position it points at, and its rendering in the style of compilers and
  * bpftrace: "file:line:col: error: message", the source line, a caret.
  */
-#ifndef SIDETRACE_DIAG_H
-#define SIDETRACE_DIAG_H
+#ifndef SIDETRACE_LANG_DIAG_H
+#define SIDETRACE_LANG_DIAG_H
 
 #include <stdio.h>
 
@@ -36,4 +36,4 @@ static inline int st_diag_is_set(const struct st_diag *d)
  */
 void st_diag_print(FILE *f, const struct st_diag *d, const char *src);
 
-#endif /* SIDETRACE_DIAG_H */
+#endif /* SIDETRACE_LANG_DIAG_H */

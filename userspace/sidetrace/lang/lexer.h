@@ -6,8 +6,8 @@
  * rules (paths hold '/', '.', '-'), so the parser asks for them explicitly
  * with st_lex_attach_point() where a probe is expected.
  */
-#ifndef SIDETRACE_LEXER_H
-#define SIDETRACE_LEXER_H
+#ifndef SIDETRACE_LANG_LEXER_H
+#define SIDETRACE_LANG_LEXER_H
 
 #include "lang/ast.h"
 #include "lang/diag.h"
@@ -103,4 +103,4 @@ char *st_lex_text(const struct st_lexer *lx, const struct st_token *tok);
 /* How a token kind is written, for messages ("';'", "identifier"). */
 const char *st_tok_name(enum st_tok kind);
 
-#endif /* SIDETRACE_LEXER_H */
+#endif /* SIDETRACE_LANG_LEXER_H */

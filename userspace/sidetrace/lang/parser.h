@@ -19,8 +19,8 @@
  * Only the syntax is checked here: function names are resolved, but whether
  * a call fits where it stands, arities and types are the checker's job.
  */
-#ifndef SIDETRACE_PARSER_H
-#define SIDETRACE_PARSER_H
+#ifndef SIDETRACE_LANG_PARSER_H
+#define SIDETRACE_LANG_PARSER_H
 
 #include "lang/ast.h"
 #include "lang/diag.h"
@@ -40,4 +40,4 @@ int st_parse(const char *src, const char *filename, struct st_program **out, str
 int st_parse_args(const char *src, const char *filename, char *const *args, uint32_t nr_args,
 		  struct st_program **out, struct st_diag *diag);
 
-#endif /* SIDETRACE_PARSER_H */
+#endif /* SIDETRACE_LANG_PARSER_H */

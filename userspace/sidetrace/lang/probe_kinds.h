@@ -5,8 +5,8 @@
  * there. A new kind of probe is a row here and its load source, not a
  * branch in every pass (docs/ARCHITECTURE.md, "Probe kinds").
  */
-#ifndef SIDETRACE_PROBE_KINDS_H
-#define SIDETRACE_PROBE_KINDS_H
+#ifndef SIDETRACE_LANG_PROBE_KINDS_H
+#define SIDETRACE_LANG_PROBE_KINDS_H
 
 #include <stdbool.h>
 
@@ -64,4 +64,4 @@ const struct st_probe_kind *st_probe_kind_nth(size_t i);
 /* Every kind's syntax, for "expected ..." messages. */
 const char *st_probe_kinds_syntax(void);
 
-#endif /* SIDETRACE_PROBE_KINDS_H */
+#endif /* SIDETRACE_LANG_PROBE_KINDS_H */

@@ -18,8 +18,8 @@
  * - equal values are ordered by key, so the output is deterministic;
  * - in JSON, st_output_exit_maps prints no blank lines between documents.
  */
-#ifndef SIDETRACE_OUTPUT_H
-#define SIDETRACE_OUTPUT_H
+#ifndef SIDETRACE_OUTPUT_MAPS_PRINT_H
+#define SIDETRACE_OUTPUT_MAPS_PRINT_H
 
 #include <stdio.h>
 
@@ -92,4 +92,4 @@ int st_output_exit_maps(FILE *f, enum st_output_format fmt, const struct st_map_
 /* "Attaching N probes..." or its JSON document. */
 void st_output_attached(FILE *f, enum st_output_format fmt, unsigned int nr_probes);
 
-#endif /* SIDETRACE_OUTPUT_H */
+#endif /* SIDETRACE_OUTPUT_MAPS_PRINT_H */

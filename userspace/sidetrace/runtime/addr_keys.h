@@ -4,8 +4,8 @@
  * st_ro_ref, ST_MAPF_READ_WHOLE): their bytes put back, and the cuts the
  * kernel could not count since it never read them.
  */
-#ifndef SIDETRACE_ADDR_KEYS_H
-#define SIDETRACE_ADDR_KEYS_H
+#ifndef SIDETRACE_RUNTIME_ADDR_KEYS_H
+#define SIDETRACE_RUNTIME_ADDR_KEYS_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -30,4 +30,4 @@ bool st_addr_key_resolve(const struct st_loader *l, const struct st_compiled *c,
  */
 int st_addr_key_cuts(const struct st_loader *l, const struct st_compiled *c, uint64_t *cuts);
 
-#endif /* SIDETRACE_ADDR_KEYS_H */
+#endif /* SIDETRACE_RUNTIME_ADDR_KEYS_H */

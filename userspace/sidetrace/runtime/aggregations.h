@@ -3,8 +3,8 @@
  * Reading the kernel's aggregations into the printer's plain structures
  * (output.h), and clear()/zero() of maps. Per-CPU values are combined here.
  */
-#ifndef SIDETRACE_MAPS_READ_H
-#define SIDETRACE_MAPS_READ_H
+#ifndef SIDETRACE_RUNTIME_AGGREGATIONS_H
+#define SIDETRACE_RUNTIME_AGGREGATIONS_H
 
 #include "lang/ast.h"
 #include "compile/compile.h"
@@ -32,4 +32,4 @@ int st_maps_clear(const struct st_loader *l, const struct st_compiled *c, int ma
 /* zero(@m): keeps the keys of map map_id, with zero values. */
 int st_maps_zero(const struct st_loader *l, const struct st_compiled *c, int map_id);
 
-#endif /* SIDETRACE_MAPS_READ_H */
+#endif /* SIDETRACE_RUNTIME_AGGREGATIONS_H */

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* BEGIN, END and interval clauses, and printing at exit. See run.h. */
+/* BEGIN, END and interval clauses, and printing at exit (clauses.h). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

@@ -4,8 +4,8 @@
  * ST_COMPACT_STR_LEN bytes per string part) put back into the full form
  * of st_aggr, which everything after the read works with.
  */
-#ifndef SIDETRACE_COMPACT_KEYS_H
-#define SIDETRACE_COMPACT_KEYS_H
+#ifndef SIDETRACE_RUNTIME_COMPACT_KEYS_H
+#define SIDETRACE_RUNTIME_COMPACT_KEYS_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -21,4 +21,4 @@
  */
 bool st_compact_key_expand(const struct st_compiled *c, const uint8_t *ckey, uint8_t *key);
 
-#endif /* SIDETRACE_COMPACT_KEYS_H */
+#endif /* SIDETRACE_RUNTIME_COMPACT_KEYS_H */

@@ -5,8 +5,8 @@
  * a string read failed, or at the start for dynamic fields, so the
  * kernel's 4-7 ms of verifying it need not delay the first event.
  */
-#ifndef SIDETRACE_FAULT_IN_H
-#define SIDETRACE_FAULT_IN_H
+#ifndef SIDETRACE_RUNTIME_FAULT_IN_H
+#define SIDETRACE_RUNTIME_FAULT_IN_H
 
 #include <pthread.h>
 #include <stdbool.h>
@@ -37,4 +37,4 @@ struct bpf_program *st_fault_in_prog(struct st_loader *l);
 /* Joins the thread and frees the instance (its links are the loader's). */
 void st_fault_in_close(struct st_loader *l);
 
-#endif /* SIDETRACE_FAULT_IN_H */
+#endif /* SIDETRACE_RUNTIME_FAULT_IN_H */

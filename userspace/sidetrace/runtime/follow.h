@@ -4,8 +4,8 @@
  * probes are attached for every process, and the BPF programs count only
  * the events of the tasks that the command and its descendants made.
  */
-#ifndef ST_RUNTIME_FOLLOW_H
-#define ST_RUNTIME_FOLLOW_H
+#ifndef SIDETRACE_RUNTIME_FOLLOW_H
+#define SIDETRACE_RUNTIME_FOLLOW_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -29,4 +29,4 @@ bool st_follow_has(const struct st_loader *l, pid_t pid);
 /* Tasks that could not be followed (st_followed was full). */
 unsigned long long st_follow_lost(const struct st_loader *l);
 
-#endif /* ST_RUNTIME_FOLLOW_H */
+#endif /* SIDETRACE_RUNTIME_FOLLOW_H */

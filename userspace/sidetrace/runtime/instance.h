@@ -5,8 +5,8 @@
  * kernel function, the fault-in in the background). Every map is reused
  * from the loaded object, so both see the same configuration and data.
  */
-#ifndef SIDETRACE_INSTANCE_H
-#define SIDETRACE_INSTANCE_H
+#ifndef SIDETRACE_RUNTIME_INSTANCE_H
+#define SIDETRACE_RUNTIME_INSTANCE_H
 
 #include "runtime/loader.h"
 
@@ -21,4 +21,4 @@ struct bpf_program;
 int st_instance_open(const struct st_loader *l, const struct bpf_program *prog,
 		     struct sidetrace_bpf **inst, struct bpf_program **mine);
 
-#endif /* SIDETRACE_INSTANCE_H */
+#endif /* SIDETRACE_RUNTIME_INSTANCE_H */

@@ -3,8 +3,8 @@
  * Loading the embedded BPF program with a compiled configuration and
  * attaching it at the probe sites of the compiled events.
  */
-#ifndef SIDETRACE_LOADER_H
-#define SIDETRACE_LOADER_H
+#ifndef SIDETRACE_RUNTIME_LOADER_H
+#define SIDETRACE_RUNTIME_LOADER_H
 
 #include <stdbool.h>
 #include <pthread.h>
@@ -203,4 +203,4 @@ void st_loader_stop(const struct st_loader *l, bool settle);
  */
 void st_loader_close(struct st_loader *l);
 
-#endif /* SIDETRACE_LOADER_H */
+#endif /* SIDETRACE_RUNTIME_LOADER_H */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* What loader.c and attach.c share: the programs that serve probes. Not for other files. */
-#ifndef ST_RUNTIME_LOADER_PROGS_H
-#define ST_RUNTIME_LOADER_PROGS_H
+#ifndef SIDETRACE_RUNTIME_LOADER_PROGS_H
+#define SIDETRACE_RUNTIME_LOADER_PROGS_H
 
 #include <bpf/libbpf.h>
 
@@ -17,4 +17,4 @@ void st_loader_main_progs(const struct st_loader *l, struct bpf_program *progs[S
 struct bpf_program *st_loader_serving_prog(const struct st_loader *l,
 					   const struct st_compiled_probe *p);
 
-#endif /* ST_RUNTIME_LOADER_PROGS_H */
+#endif /* SIDETRACE_RUNTIME_LOADER_PROGS_H */

@@ -2,8 +2,8 @@
 /*
  * The problems the BPF programs counted per probe: read, and told.
  */
-#ifndef SIDETRACE_PROBLEMS_H
-#define SIDETRACE_PROBLEMS_H
+#ifndef SIDETRACE_RUNTIME_PROBLEMS_H
+#define SIDETRACE_RUNTIME_PROBLEMS_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -37,4 +37,4 @@ const char *st_counter_name(uint32_t counter);
 /* True for counters that cost the event (decode errors and drops). */
 bool st_counter_is_loss(uint32_t counter);
 
-#endif /* SIDETRACE_PROBLEMS_H */
+#endif /* SIDETRACE_RUNTIME_PROBLEMS_H */

@@ -6,8 +6,8 @@
  * collector reads a map. The kernel then neither reads nor hashes them
  * per event.
  */
-#ifndef SIDETRACE_RO_STRINGS_H
-#define SIDETRACE_RO_STRINGS_H
+#ifndef SIDETRACE_RUNTIME_RO_STRINGS_H
+#define SIDETRACE_RUNTIME_RO_STRINGS_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -57,4 +57,4 @@ void st_ro_strings_site(const struct st_ro_strings *ro, uint32_t site, struct st
 bool st_ro_strings_read(const struct st_ro_strings *ro, const struct st_ro_ref *ref,
 			char out[ST_STR_LEN], bool *cut);
 
-#endif /* SIDETRACE_RO_STRINGS_H */
+#endif /* SIDETRACE_RUNTIME_RO_STRINGS_H */

@@ -7,8 +7,8 @@
  * loaded object), loaded with the function as its target and attached
  * with the site's cookie. Only the link is kept.
  */
-#ifndef SIDETRACE_TRAMPOLINES_H
-#define SIDETRACE_TRAMPOLINES_H
+#ifndef SIDETRACE_RUNTIME_TRAMPOLINES_H
+#define SIDETRACE_RUNTIME_TRAMPOLINES_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -26,4 +26,4 @@ struct bpf_program;
 int st_tramp_attach(struct st_loader *l, const struct bpf_program *prog, const char *func,
 		    uint64_t cookie, char *err, size_t errlen);
 
-#endif /* SIDETRACE_TRAMPOLINES_H */
+#endif /* SIDETRACE_RUNTIME_TRAMPOLINES_H */

@@ -4,8 +4,8 @@
  * allocation failure latches: later appends are ignored and st_tb_take
  * returns NULL, so callers check once at the end.
  */
-#ifndef SIDETRACE_TEXTBUF_H
-#define SIDETRACE_TEXTBUF_H
+#ifndef SIDETRACE_UTIL_TEXTBUF_H
+#define SIDETRACE_UTIL_TEXTBUF_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -37,4 +37,4 @@ void st_tb_json_str(struct st_textbuf *tb, const char *s);
 char *st_tb_take(struct st_textbuf *tb);
 void st_tb_free(struct st_textbuf *tb);
 
-#endif /* SIDETRACE_TEXTBUF_H */
+#endif /* SIDETRACE_UTIL_TEXTBUF_H */
