@@ -35,42 +35,18 @@
 #include "runtime/inproc_prog.h"
 #include "lib/inproc/engine.h"
 
-/* The example's events and the functions that emit them; its main() unused. */
-#define main httpd_sim_main
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-function"
-#include "../../examples/httpd_sim.c"
-#pragma GCC diagnostic pop
-#undef main
+#include "httpd_events.h"
 
 /* How far into the shared memory a patch reaches: its header and first parts. */
 #define ST_FUZZ_SHM_REACH 65536
 #define ST_FUZZ_PATCH_SIZE 4
 #define ST_FUZZ_PATCH_SHM 1
 
-static struct st_event_list events;
-
-static const struct st_event_list *own_events(void *ctx, const struct st_probe_query *q, char *err,
-					      size_t errlen)
-{
-	(void)ctx;
-	if (q->view != ST_VIEW_SIDE) {
-		snprintf(err, errlen, "side: probes only");
-		return NULL;
-	}
-	return &events;
-}
-
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	char err[256];
-
 	(void)argc;
 	(void)argv;
-	if (st_discover_file("/proc/self/exe", &events, err, sizeof(err)) || !events.nr) {
-		fprintf(stderr, "fuzz_inproc: cannot read its own events: %s\n", err);
-		exit(1);
-	}
+	own_events_read("fuzz_inproc");
 	return 0;
 }
 
@@ -144,7 +120,7 @@ cleanup:
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct st_event_source src = {.probe_events = own_events};
+	struct st_event_source src = {.probe_events = own_side_events};
 	struct st_compiled compiled = {0};
 	struct st_program *prog = NULL;
 	const uint8_t *nul = memchr(data, '\0', size);

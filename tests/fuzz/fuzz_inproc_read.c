@@ -41,13 +41,7 @@
 #include "runtime/problems.h"
 #include "lib/inproc/engine.h"
 
-/* The example's events and the functions that emit them; its main() unused. */
-#define main httpd_sim_main
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-function"
-#include "../../examples/httpd_sim.c"
-#pragma GCC diagnostic pop
-#undef main
+#include "httpd_events.h"
 
 #define T "side:httpd_sim:"
 /* Maps without keys; keyed by integers, the pid, the probe; strings and enums; plain values. */
@@ -82,20 +76,8 @@ struct read_case {
 	size_t len;
 };
 
-static struct st_event_list events;
 static struct read_case cases[NR_CASES];
 static FILE *devnull;
-
-static const struct st_event_list *own_events(void *ctx, const struct st_probe_query *q, char *err,
-					      size_t errlen)
-{
-	(void)ctx;
-	if (q->view != ST_VIEW_SIDE) {
-		snprintf(err, errlen, "side: probes only");
-		return NULL;
-	}
-	return &events;
-}
 
 static void fail(const char *what, const char *why)
 {
@@ -204,16 +186,16 @@ static void session(struct read_case *k)
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	struct st_event_source src = {.probe_events = own_events};
+	struct st_event_source src = {.probe_events = own_side_events};
 	struct st_diag diag;
-	char err[256];
 	size_t i;
 
 	(void)argc;
 	(void)argv;
 	devnull = fopen("/dev/null", "w");
-	if (!devnull || st_discover_file("/proc/self/exe", &events, err, sizeof(err)) || !events.nr)
-		fail("cannot read its own events", err);
+	if (!devnull)
+		fail("cannot open /dev/null", strerror(errno));
+	own_events_read("fuzz_inproc_read");
 	for (i = 0; i < NR_CASES; i++) {
 		struct read_case *k = &cases[i];
 

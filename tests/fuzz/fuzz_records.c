@@ -40,13 +40,7 @@
 #include "runtime/inproc_prog.h"
 #include "lib/inproc/engine.h"
 
-/* The example's events and the functions that emit them; its main() unused. */
-#define main httpd_sim_main
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-function"
-#include "../../examples/httpd_sim.c"
-#pragma GCC diagnostic pop
-#undef main
+#include "httpd_events.h"
 
 /* print(args) of every kind of field, and printf of every kind of value. */
 static const char *const programs[] = {
@@ -66,7 +60,7 @@ static const char *const programs[] = {
 #define NR_PROGRAMS (sizeof(programs) / sizeof(programs[0]))
 #define FMT_SHIFT 4
 
-static struct st_event_list events, usdt_events;
+static struct st_event_list usdt_events;
 static struct st_program *parsed[NR_PROGRAMS];
 static struct st_compiled compiled[NR_PROGRAMS];
 static FILE *devnull;
@@ -74,15 +68,10 @@ static FILE *devnull;
 static const struct st_event_list *own_events(void *ctx, const struct st_probe_query *q, char *err,
 					      size_t errlen)
 {
-	(void)ctx;
 	if (q->view == ST_VIEW_USDT)
 		return usdt_events.events || !st_usdt_view(&events, &usdt_events) ? &usdt_events
 										  : NULL;
-	if (q->view != ST_VIEW_SIDE) {
-		snprintf(err, errlen, "side: and usdt: probes only");
-		return NULL;
-	}
-	return &events;
+	return own_side_events(ctx, q, err, errlen);
 }
 
 /* Program i, parsed and compiled for good: the compiled one points into the parsed one. */
@@ -183,15 +172,11 @@ static void seeds_of(const char *dir, unsigned int p)
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	const char *seeds = getenv("FUZZ_RECORDS_SEEDS");
-	char err[256];
 	unsigned int i;
 
 	(void)argc;
 	(void)argv;
-	if (st_discover_file("/proc/self/exe", &events, err, sizeof(err)) || !events.nr) {
-		fprintf(stderr, "fuzz_records: cannot read its own events: %s\n", err);
-		exit(1);
-	}
+	own_events_read("fuzz_records");
 	for (i = 0; i < NR_PROGRAMS; i++)
 		compile(i);
 	if (seeds) {
