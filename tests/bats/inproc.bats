@@ -188,10 +188,12 @@ fallback_case() { # child's state, sidetrace's options...
 	grep -q "pid $pid has no sidetrace in-process agent.*the side: probes of pid $pid run in the kernel" <<<"$output"
 }
 
-@test "--in-process of every process: a process running at the start runs the probes itself, exactly; its children live" {
+# A session of every process running program while the app start_app
+# started (waiting for $BATS_TEST_TMPDIR/go) runs to its end; then SIGINT.
+# The app's output and the session's are printed.
+session_of_all_over_app() { # program
 	local st
-	start_app "$BATS_TEST_TMPDIR/app.txt" "$APPBIN" -w "$BATS_TEST_TMPDIR/go" threads "$N"
-	"$SIDETRACE" --in-process -e "$PROG" > "$BATS_TEST_TMPDIR/st.txt" 2>&1 &
+	"$SIDETRACE" --in-process -e "$1" > "$BATS_TEST_TMPDIR/st.txt" 2>&1 &
 	st=$!
 	wait_attached "$BATS_TEST_TMPDIR/st.txt"
 	touch "$BATS_TEST_TMPDIR/go"
@@ -199,6 +201,11 @@ fallback_case() { # child's state, sidetrace's options...
 	kill -INT $st
 	wait $st
 	cat "$BATS_TEST_TMPDIR/app.txt" "$BATS_TEST_TMPDIR/st.txt"
+}
+
+@test "--in-process of every process: a process running at the start runs the probes itself, exactly; its children live" {
+	start_app "$BATS_TEST_TMPDIR/app.txt" "$APPBIN" -w "$BATS_TEST_TMPDIR/go" threads "$N"
+	session_of_all_over_app "$PROG"
 	grep -qx 'children ok' "$BATS_TEST_TMPDIR/app.txt"
 	grep -q "pid $APP_PID runs the side: probes in the process" "$BATS_TEST_TMPDIR/st.txt"
 	grep -qx "@\[0\]: $((4 * N))" "$BATS_TEST_TMPDIR/st.txt"
@@ -206,16 +213,8 @@ fallback_case() { # child's state, sidetrace's options...
 }
 
 @test "--in-process of every process: a process without the runtime's agent is traced by the kernel" {
-	local st
 	start_app "$BATS_TEST_TMPDIR/app.txt" env SIDE_INPROC=0 "$APPBIN" -w "$BATS_TEST_TMPDIR/go" threads "$N"
-	"$SIDETRACE" --in-process -e "$PROG" > "$BATS_TEST_TMPDIR/st.txt" 2>&1 &
-	st=$!
-	wait_attached "$BATS_TEST_TMPDIR/st.txt"
-	touch "$BATS_TEST_TMPDIR/go"
-	wait "$APP"
-	kill -INT $st
-	wait $st
-	cat "$BATS_TEST_TMPDIR/st.txt"
+	session_of_all_over_app "$PROG"
 	! grep -q "pid $APP_PID runs the side: probes in the process" "$BATS_TEST_TMPDIR/st.txt"
 	grep -qx "@\[0\]: $((4 * N))" "$BATS_TEST_TMPDIR/st.txt"
 	grep -qx "@\[1\]: $((4 * N))" "$BATS_TEST_TMPDIR/st.txt"
@@ -325,21 +324,13 @@ ticker_exact() { # output threads n
 }
 
 @test "--in-process of every process: taken over mid-stream, every event counted once" {
-	local st r
+	local r
 	for r in 1 2 3; do
 		cp "$BATS_FILE_TMPDIR/ticker" "$BATS_TEST_TMPDIR/ticker"
 		rm -f "$BATS_TEST_TMPDIR/go"
 		start_app "$BATS_TEST_TMPDIR/app.txt" "$BATS_TEST_TMPDIR/ticker" \
 			-w "$BATS_TEST_TMPDIR/go" 4 $TICKS
-		"$SIDETRACE" --in-process -e "$(ticker_prog "$BATS_TEST_TMPDIR/ticker")" \
-			> "$BATS_TEST_TMPDIR/st.txt" 2>&1 &
-		st=$!
-		wait_attached "$BATS_TEST_TMPDIR/st.txt"
-		touch "$BATS_TEST_TMPDIR/go"
-		wait "$APP"
-		kill -INT $st
-		wait $st
-		cat "$BATS_TEST_TMPDIR/app.txt" "$BATS_TEST_TMPDIR/st.txt"
+		session_of_all_over_app "$(ticker_prog "$BATS_TEST_TMPDIR/ticker")"
 		grep -q "pid $APP_PID runs the side: probes in the process" "$BATS_TEST_TMPDIR/st.txt"
 		ticker_exact "$(cat "$BATS_TEST_TMPDIR/st.txt")" 4 $TICKS
 	done
