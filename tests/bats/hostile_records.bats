@@ -87,6 +87,15 @@ check_common() { # form hostile-pid
 }
 
 # The honest process's N events, exactly, from what select prints of the output.
+# The collector counted, for the hostile process, exactly the records it
+# says it sent (at least one) as malformed.
+dropped_as_sent() { # mode
+	local sent
+	sent=$(sed -n 's/^hostile: \([0-9]*\) records sent$/\1/p' "$BATS_TEST_TMPDIR/$1.txt")
+	[ "${sent:-0}" -gt 0 ]
+	grep -qx "sidetrace: pid $HOSTILE: $sent records malformed, dropped" "$ST_ERR"
+}
+
 check_honest() { # select-command...
 	diff <(seq 0 $((N - 1))) <("$@" | sort -n)
 	! grep -q "pid $HONEST: .*malformed" "$ST_ERR"
@@ -101,9 +110,7 @@ check_honest() { # select-command...
 	wait "$ST" && ST_RC=0 || ST_RC=$?
 	cat "$BATS_TEST_TMPDIR/vla.txt"
 	check_common '^\{ \.i = [0-9]+ \}$' "$HOSTILE"
-	sent=$(sed -n 's/^hostile: \([0-9]*\) records sent$/\1/p' "$BATS_TEST_TMPDIR/vla.txt")
-	[ "${sent:-0}" -gt 0 ]
-	grep -qx "sidetrace: pid $HOSTILE: $sent records malformed, dropped" "$ST_ERR"
+	dropped_as_sent vla
 	[ "$(grep -c '^{ .i = ' "$ST_OUT")" -eq $N ]
 }
 
@@ -146,8 +153,7 @@ check_honest() { # select-command...
 	echo "SIGINT answered in $ANSWER_MS ms" >&2
 	cat "$BATS_TEST_TMPDIR/vla.txt"
 	check_common '^[0-9]+ [0-9]+$' "$HOSTILE"
-	sent=$(sed -n 's/^hostile: \([0-9]*\) records sent$/\1/p' "$BATS_TEST_TMPDIR/vla.txt")
-	grep -qx "sidetrace: pid $HOSTILE: $sent records malformed, dropped" "$ST_ERR"
+	dropped_as_sent vla
 	check_honest awk -v p="$HONEST" '$1 == p { print $2 }' "$ST_OUT"
 	[ "$(grep -c "^$HOSTILE " "$ST_OUT")" -eq $N ]
 	[ "$ANSWER_MS" -lt 1000 ]
@@ -163,7 +169,6 @@ check_honest() { # select-command...
 	wait "$ST" && ST_RC=0 || ST_RC=$?
 	cat "$BATS_TEST_TMPDIR/args.txt"
 	check_common '^\{"type": "printf", "data": "[01]\\n"\}$' "$HOSTILE"
-	sent=$(sed -n 's/^hostile: \([0-9]*\) records sent$/\1/p' "$BATS_TEST_TMPDIR/args.txt")
-	grep -qx "sidetrace: pid $HOSTILE: $sent records malformed, dropped" "$ST_ERR"
+	dropped_as_sent args
 	[ "$(grep -c '"type": "printf"' "$ST_OUT")" -eq $N ]
 }
