@@ -24,6 +24,7 @@
 #include "output/record_text.h"
 
 #include "unit.h"
+#include "fixed_events.h"
 
 /* A record's items, built one by one. */
 struct rec {
@@ -300,21 +301,11 @@ static struct st_event ts_event = {.path = "/app",
 				   .nr_sites = 1};
 static struct st_event_list app = {.events = &ts_event, .nr = 1};
 
-static const struct st_event_list *source(void *ctx, const struct st_probe_query *q, char *err,
-					  size_t len)
-{
-	(void)ctx;
-	(void)q;
-	(void)err;
-	(void)len;
-	return &app;
-}
-
 /* The text of a record (header h, then len bytes of data) in program src, or "MALFORMED". */
 static char *record_text(const char *src, enum st_output_format fmt, struct st_rec_hdr h,
 			 const void *data, uint32_t len, size_t size)
 {
-	struct st_event_source es = {.probe_events = source};
+	struct st_event_source es = {.probe_events = fixed_events, .ctx = &app};
 	struct st_program *prog = NULL;
 	struct st_compiled c = {0};
 	struct st_rec_view v = {.c = &c, .fmt = fmt};

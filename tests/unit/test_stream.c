@@ -34,6 +34,7 @@
 #include "util/clock.h"
 
 #include "unit.h"
+#include "fixed_events.h"
 
 #define HOSTILE 111
 #define HONEST 222
@@ -67,16 +68,6 @@ static struct st_event events[] = {
 };
 static struct st_event_list app = {.events = events, .nr = 2};
 
-static const struct st_event_list *source(void *ctx, const struct st_probe_query *q, char *err,
-					  size_t len)
-{
-	(void)ctx;
-	(void)q;
-	(void)err;
-	(void)len;
-	return &app;
-}
-
 /* The session: its program, two processes, the stream and what it printed. */
 struct sess {
 	struct st_program *prog;
@@ -93,7 +84,7 @@ struct sess {
 
 static int sess_open(struct sess *x)
 {
-	struct st_event_source es = {.probe_events = source};
+	struct st_event_source es = {.probe_events = fixed_events, .ctx = &app};
 	struct st_diag diag;
 	int i, fd;
 

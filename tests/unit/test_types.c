@@ -18,6 +18,7 @@
 #include "lang/parser.h"
 
 #include "unit.h"
+#include "fixed_events.h"
 
 static struct st_type u32_type = {.label = SIDE_TYPE_U32, .size = 4};
 static struct st_field member = {"m", {.label = SIDE_TYPE_U32, .size = 4}};
@@ -38,16 +39,6 @@ static struct st_event event = {
 };
 static struct st_event_list app = {&event, 1};
 
-static const struct st_event_list *source(void *ctx, const struct st_probe_query *q, char *err,
-					  size_t len)
-{
-	(void)ctx;
-	(void)q;
-	(void)err;
-	(void)len;
-	return &app;
-}
-
 /* A field of type label whose children are u32: elem, member, length. */
 static void set_field(uint16_t label)
 {
@@ -67,7 +58,7 @@ static void set_field(uint16_t label)
  */
 static int build(const char *expr, bool is_float, struct st_diag *diag, uint16_t *last_label)
 {
-	struct st_event_source es = {.probe_events = source};
+	struct st_event_source es = {.probe_events = fixed_events, .ctx = &app};
 	struct st_compiled c = {0};
 	struct st_program *prog = NULL;
 	char src[128];
