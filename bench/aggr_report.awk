@@ -37,5 +37,5 @@ END {
 	row("@[name] = count()", "st_key", "bt_key")
 	row("@[name, cpu] = count()", "st_key2", "bt_key2")
 	row("@[name] = hist(value)", "st_khist", "bt_khist")
-	printf "\n  goal (issue 12): keyed aggregation st/bt <= 0.8\n"
+	printf "\n  goal: keyed aggregation st/bt <= 0.8\n"
 }
