@@ -6,7 +6,7 @@
 #include "lang/checker.h"
 
 static inline const struct st_event_list *fixed_events(void *ctx, const struct st_probe_query *q,
-							char *err, size_t len)
+						       char *err, size_t len)
 {
 	(void)q;
 	(void)err;
