@@ -21,7 +21,7 @@ Q := @
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
-# The collector includes its headers by component ("lang/ast.h"), what it
+# The collector includes its headers by component ("parse/ast.h"), what it
 # shares with the runtime library as "common/..." and the kernel contract
 # as "sidetrace.h" (bpf/); the skeleton lives in $(OUTPUT).
 INCLUDES := -Iinclude -Iuserspace/sidetrace -Iuserspace -Ibpf -I$(OUTPUT)
@@ -90,22 +90,22 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(UNIT_SRCS))
 UNIT_USES_test_arith :=
 UNIT_USES_test_shm :=
-UNIT_USES_test_parser := lang discovery util
-UNIT_USES_test_checker := lang discovery util
-UNIT_USES_test_compile := compile lang discovery util
-UNIT_USES_test_types := compile lang discovery util
-UNIT_USES_test_output := output lang discovery util
-UNIT_USES_test_records := output compile lang discovery util
-UNIT_USES_test_prom := output lang discovery util
-UNIT_USES_test_discovery := discovery output lang util
-UNIT_USES_test_sdt_args := discovery util
+UNIT_USES_test_parser := parse check objfile kinds events side dwarf kernel targets util
+UNIT_USES_test_checker := parse check objfile kinds events side dwarf kernel targets util
+UNIT_USES_test_compile := compile parse check objfile kinds events side dwarf kernel targets util
+UNIT_USES_test_types := compile parse check objfile kinds events side dwarf kernel targets util
+UNIT_USES_test_output := output parse check objfile kinds events side dwarf kernel targets util
+UNIT_USES_test_records := output compile parse check objfile kinds events side dwarf kernel targets util
+UNIT_USES_test_prom := output parse check objfile kinds events side dwarf kernel targets util
+UNIT_USES_test_discovery := objfile kinds events side dwarf kernel targets output parse check util
+UNIT_USES_test_sdt_args := objfile util
 UNIT_USES_test_escape := util
 UNIT_USES_test_http_head := util
 UNIT_USES_test_lazy_lib := util
 UNIT_USES_test_grow := util
-UNIT_USES_test_dwarf_inflate := discovery util
-UNIT_USES_test_compact_keys := runtime compile lang discovery output util
-UNIT_USES_test_inproc_read := runtime compile lang discovery output util
+UNIT_USES_test_dwarf_inflate := objfile util
+UNIT_USES_test_compact_keys := bpfload inproc tracer readout session serve compile parse check objfile kinds events side dwarf kernel targets output util
+UNIT_USES_test_inproc_read := bpfload inproc tracer readout session serve compile parse check objfile kinds events side dwarf kernel targets output util
 # Under UBSan (its own source, not the objects it links): the integer
 # operators take any operands (the collector divides values a process's
 # engine wrote).
@@ -223,7 +223,7 @@ $(filter-out $(OUTPUT)/tests/test_api%,$(UNIT_TESTS)): $(OUTPUT)/tests/%: tests/
 		$(filter %.o,$^) -o $@ $(ST_LIBS)
 
 # They read their own probe site's SDT operands as discovery does.
-BPF_TEST_OBJS := $(COMMON_OBJS) $(OUTPUT)/obj/sidetrace/discovery/sdt_args.o
+BPF_TEST_OBJS := $(COMMON_OBJS) $(OUTPUT)/obj/sidetrace/objfile/sdt_args.o
 $(BPF_TESTS): $(OUTPUT)/tests/test_bpf_%: tests/bpf/test_%.c $(BPF_SKELS) $(LIBSIDE_A) $(BPF_TEST_OBJS) | $(OUTPUT)/tests
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $(WARN) $(DEPFLAGS) -Iinclude -Iuserspace/sidetrace -Iuserspace -Ibpf -I$(OUTPUT) -Itests/unit $< -o $@ \
@@ -268,7 +268,8 @@ SAN_CFLAGS := -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
 SAN_WARN := $(WARN) -Wno-missing-field-initializers
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZERS := $(patsubst tests/fuzz/%.c,$(OUTPUT)/fuzz/%,$(FUZZ_SRCS))
-FUZZ_LIB_SRCS := $(wildcard $(foreach c,util discovery lang compile output,\
+FUZZ_LIB_SRCS := $(wildcard $(foreach c,util objfile kinds events side dwarf kernel targets \
+	parse check compile output,\
 	userspace/sidetrace/$(c)/*.c)) $(COMMON_SRCS)
 FUZZ_OBJS := $(patsubst userspace/%.c,$(OUTPUT)/fuzz/obj/%.o,$(FUZZ_LIB_SRCS))
 
@@ -279,10 +280,10 @@ $(OUTPUT)/fuzz/obj/%.o: userspace/%.c
 		-c $< -o $@
 
 # fuzz_inproc runs the runtime library's engine too, on programs the
-# collector's code makes (runtime/inproc_prog.c), in the example's events.
+# collector's code makes (inproc/inproc_prog.c), in the example's events.
 FUZZ_RT_SRCS := $(filter-out $(LIB_COMMON_SRCS),$(LIB_SRCS))
 FUZZ_RT_OBJS := $(patsubst userspace/%.c,$(OUTPUT)/fuzz/rt/%.o,$(FUZZ_RT_SRCS)) \
-	$(OUTPUT)/fuzz/obj/sidetrace/runtime/inproc_prog.o
+	$(OUTPUT)/fuzz/obj/sidetrace/inproc/inproc_prog.o
 
 $(OUTPUT)/fuzz/rt/%.o: userspace/%.c
 	$(call msg,CC-FUZZ,$@)
@@ -297,10 +298,10 @@ $(OUTPUT)/fuzz/fuzz_records: FUZZ_EXTRA = $(FUZZ_RT_OBJS) -lpthread
 $(OUTPUT)/fuzz/fuzz_records: $(FUZZ_RT_OBJS)
 
 # fuzz_inproc_read reads what the engine left back as the collector does:
-# the collector's runtime/ as an archive, of which the link takes what the
+# the collector's runtime components as an archive, of which the link takes what the
 # read needs.
 FUZZ_ST_RT_OBJS := $(patsubst userspace/%.c,$(OUTPUT)/fuzz/obj/%.o,\
-	$(wildcard userspace/sidetrace/runtime/*.c))
+	$(wildcard $(foreach c,bpfload inproc tracer readout session serve,userspace/sidetrace/$(c)/*.c)))
 $(filter $(patsubst userspace/%.c,$(OUTPUT)/fuzz/obj/%.o,$(ST_SKEL_SRCS)),$(FUZZ_ST_RT_OBJS)): \
 	$(BPF_SKELS)
 $(OUTPUT)/fuzz/runtime.a: $(FUZZ_ST_RT_OBJS)

@@ -6,7 +6,7 @@
  * function's trampoline, its arguments). The verifier checks a tracing
  * program for the one function it is loaded for, so the collector loads
  * fentry and fexit in an instance per probe and function
- * (runtime/trampolines.c); the primary object never loads them.
+ * (bpfload/trampolines.c); the primary object never loads them.
  */
 #ifndef SIDETRACE_KERNEL_BPF_H
 #define SIDETRACE_KERNEL_BPF_H

@@ -170,10 +170,10 @@ side:$(readlink -f "$LIBKV"):kv:put" ]
 	[[ "${lines[0]}" == "Usage: sidetrace "* ]]
 }
 
-# Each kind of probe of lang/probe_kinds.c's table, one a line: its
+# Each kind of probe of kinds/probe_kinds.c's table, one a line: its
 # syntax, a tab, bpftrace's other name for it (or nothing).
 table_kinds() {
-	python3 - "$ROOT/userspace/sidetrace/lang/probe_kinds.c" <<'PY'
+	python3 - "$ROOT/userspace/sidetrace/kinds/probe_kinds.c" <<'PY'
 import re, sys
 src = open(sys.argv[1]).read()
 table = src[src.index("kinds[] = {"):src.index("};")]
@@ -337,8 +337,8 @@ Event buffer: 64K (printf, print(args))" ]
 import re, sys
 root = sys.argv[1]
 defs = {}
-for h in ("bpf/sidetrace.h", "bpf/sidetrace_arith.h", "userspace/sidetrace/lang/ast.h",
-          "userspace/sidetrace/lang/format.h"):
+for h in ("bpf/sidetrace.h", "bpf/sidetrace_arith.h", "userspace/sidetrace/parse/ast.h",
+          "userspace/sidetrace/parse/format.h"):
     for m in re.finditer(r"^#define (ST_\w+) (.+?)(?:\s*/\*.*)?$", open(f"{root}/{h}").read(), re.M):
         defs[m.group(1)] = m.group(2)
 def value(name):

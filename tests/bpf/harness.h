@@ -26,7 +26,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "discovery/sdt_args.h"
+#include "objfile/sdt_args.h"
 #include "sidetrace.h"
 #include "sidetrace.skel.h"
 #include "unit.h"

@@ -19,10 +19,10 @@
 
 #include <elfutils/libdw.h>
 
-#include "discovery/discovery.h"
-#include "discovery/dwarf_inflate.h"
-#include "discovery/elf.h"
-#include "discovery/functions.h"
+#include "side/discover.h"
+#include "objfile/dwarf_inflate.h"
+#include "objfile/elf.h"
+#include "dwarf/functions.h"
 #include "output/events_print.h"
 
 static int memfd = -1;

@@ -13,7 +13,7 @@
  *
  * The one-liner is compiled against httpd_sim's events, built into this
  * fuzzer (examples/httpd_sim.c, included below), and the program and
- * memory are made as the collector makes them (runtime/inproc_prog.c).
+ * memory are made as the collector makes them (inproc/inproc_prog.c).
  * The engine validates what it is handed; what it accepts it runs on
  * every event of the example, then ends the session. ASan, UBSan and
  * libFuzzer's timeout stand for the application it runs in: a read or
@@ -28,11 +28,11 @@
 #include <unistd.h>
 
 #include "compile/compile.h"
-#include "discovery/discovery.h"
-#include "lang/checker.h"
-#include "lang/parser.h"
-#include "runtime/inproc.h"
-#include "runtime/inproc_prog.h"
+#include "events/events.h"
+#include "check/checker.h"
+#include "parse/parser.h"
+#include "inproc/inproc.h"
+#include "inproc/inproc_prog.h"
 #include "lib/inproc/engine.h"
 
 #include "httpd_events.h"

@@ -2,7 +2,7 @@
 /*
  * libFuzzer target: the collector reading back what a process's
  * in-process engine left in their shared memory, which the process may
- * have written anything into: runtime/inproc_read.c and every reader
+ * have written anything into: readout/inproc_read.c and every reader
  * after it (dump.c, aggregations.c, addr_keys.c, ro_strings.c,
  * problems.c, output/maps_print.c). For each of a few one-liners,
  * compiled against httpd_sim's events (built in, as in fuzz_inproc.c),
@@ -32,13 +32,13 @@
 #include <bpf/libbpf.h>
 
 #include "compile/compile.h"
-#include "discovery/discovery.h"
-#include "lang/checker.h"
-#include "lang/parser.h"
-#include "runtime/aggregations.h"
-#include "runtime/inproc.h"
-#include "runtime/inproc_prog.h"
-#include "runtime/problems.h"
+#include "events/events.h"
+#include "check/checker.h"
+#include "parse/parser.h"
+#include "readout/aggregations.h"
+#include "inproc/inproc.h"
+#include "inproc/inproc_prog.h"
+#include "readout/problems.h"
 #include "lib/inproc/engine.h"
 
 #include "httpd_events.h"

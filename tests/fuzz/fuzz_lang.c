@@ -12,10 +12,10 @@
 #include <string.h>
 
 #include "compile/compile.h"
-#include "discovery/discovery.h"
-#include "discovery/usdt_view.h"
-#include "lang/checker.h"
-#include "lang/parser.h"
+#include "side/discover.h"
+#include "side/usdt_view.h"
+#include "check/checker.h"
+#include "parse/parser.h"
 
 static struct st_event_list events, usdt_events;
 static FILE *devnull;

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
  * libFuzzer target: the SDT argument string parser of discovery
- * (discovery/sdt_args.c), and the operand text and reason it quotes in
+ * (objfile/sdt_args.c), and the operand text and reason it quotes in
  * messages.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "discovery/sdt_args.h"
+#include "objfile/sdt_args.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
  * libFuzzer target: the tracepoint format line reader of discovery
- * (discovery/tracefs.c), given a line as a format file holds one.
+ * (objfile/tracefs.c), given a line as a format file holds one.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "discovery/tracefs.h"
+#include "objfile/tracefs.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "discovery/discovery.h"
+#include "side/discover.h"
 
 #define main httpd_sim_main
 #pragma GCC diagnostic push

@@ -7,7 +7,7 @@ set -u
 cd "$(dirname "$0")/../.."
 
 # Lowest first: a component may include itself and what stands before it.
-ORDER="util discovery lang compile output runtime cmd"
+ORDER="util objfile events kinds side dwarf kernel targets parse check compile output bpfload inproc tracer readout session serve cmd"
 MAX_FILE=700
 MAX_FUNC=80
 pass=0

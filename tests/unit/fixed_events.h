@@ -3,7 +3,7 @@
 #ifndef SIDETRACE_TESTS_FIXED_EVENTS_H
 #define SIDETRACE_TESTS_FIXED_EVENTS_H
 
-#include "lang/checker.h"
+#include "check/checker.h"
 
 static inline const struct st_event_list *fixed_events(void *ctx, const struct st_probe_query *q,
 						       char *err, size_t len)

@@ -12,9 +12,9 @@
 
 #include <side/abi/type-description.h>
 
-#include "discovery/usdt_view.h"
-#include "lang/checker.h"
-#include "lang/parser.h"
+#include "side/usdt_view.h"
+#include "check/checker.h"
+#include "parse/parser.h"
 
 #include "unit.h"
 

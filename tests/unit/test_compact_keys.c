@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * Unit tests of runtime/compact_keys.c: a compact key (an integer, a
+ * Unit tests of readout/compact_keys.c: a compact key (an integer, a
  * string by address, a probe and a bucket) put back in full form at the
  * offsets of the full layout, and keys that have no compact form refused.
  */
 #include <stdint.h>
 #include <string.h>
 
-#include "runtime/compact_keys.h"
+#include "readout/compact_keys.h"
 
 #include "unit.h"
 

@@ -12,10 +12,10 @@
 
 #include <side/abi/type-description.h>
 
-#include "lang/checker.h"
+#include "check/checker.h"
 #include "compile/compile.h"
-#include "discovery/usdt_view.h"
-#include "lang/parser.h"
+#include "side/usdt_view.h"
+#include "parse/parser.h"
 
 #include "unit.h"
 

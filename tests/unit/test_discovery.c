@@ -22,9 +22,9 @@
 #include <side/abi/event-description.h>
 #include <side/abi/type-description.h>
 
-#include "discovery/discovery.h"
-#include "discovery/targets.h"
-#include "discovery/elf.h"
+#include "side/discover.h"
+#include "targets/targets.h"
+#include "objfile/elf.h"
 #include "output/events_print.h"
 #include "common/side_types.h"
 #include "util/textbuf.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Compressed DWARF inflated for libdw (discovery/dwarf_inflate.c): a
+ * Compressed DWARF inflated for libdw (objfile/dwarf_inflate.c): a
  * binary built with gcc -gz gives an ELF whose DWARF libdw reads as it
  * reads the file's own (the same units, the same names); too little
  * compressed, nothing compressed and a header that claims more than zlib
@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "discovery/dwarf_inflate.h"
-#include "discovery/elf.h"
+#include "objfile/dwarf_inflate.h"
+#include "objfile/elf.h"
 #include "unit.h"
 
 #define FIXTURE "tests/fixtures/dwarf_app.c"

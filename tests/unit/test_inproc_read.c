@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Unit tests of runtime/inproc_read.c, the collector reading what a
+ * Unit tests of readout/inproc_read.c, the collector reading what a
  * process's engine left in their shared memory, which the process may
  * have written anything into: a key is taken only when it names what
  * the process may (its own pid, its own literals, no stack), and a read
@@ -15,10 +15,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "runtime/dump.h"
-#include "runtime/inproc.h"
-#include "runtime/inproc_prog.h"
-#include "runtime/inproc_read.h"
+#include "readout/dump.h"
+#include "inproc/inproc.h"
+#include "inproc/inproc_prog.h"
+#include "readout/inproc_read.h"
 
 #include "unit.h"
 

@@ -13,7 +13,7 @@
 
 #include <side/abi/type-description.h>
 
-#include "lang/format.h"
+#include "parse/format.h"
 #include "output/maps_print.h"
 #include "output/printf_print.h"
 #include "output/record_print.h"

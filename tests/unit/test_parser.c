@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lang/parser.h"
+#include "parse/parser.h"
 
 #include "unit.h"
 

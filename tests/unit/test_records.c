@@ -17,9 +17,9 @@
 #include <side/abi/type-description.h>
 
 #include "compile/compile.h"
-#include "discovery/sdt_args.h"
-#include "lang/checker.h"
-#include "lang/parser.h"
+#include "objfile/sdt_args.h"
+#include "check/checker.h"
+#include "parse/parser.h"
 #include "output/record_print.h"
 #include "output/record_text.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Unit tests of runtime/ro_strings.c on this test's own executable: the
+ * Unit tests of bpfload/ro_strings.c on this test's own executable: the
  * read-only segment it finds for a site, and the bytes of a literal read
  * back as the kernel would have read them (cut at ST_STR_LEN - 1 bytes,
  * NUL-padded), or refused when the reference is not one of its strings.
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/ro_strings.h"
+#include "bpfload/ro_strings.h"
 
 #include "unit.h"
 

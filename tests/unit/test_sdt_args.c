@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * SDT argument strings (discovery/sdt_args.c) come from the notes of any
+ * SDT argument strings (objfile/sdt_args.c) come from the notes of any
  * ELF file `sidetrace list` is pointed at: the forms it reads, the forms
  * it refuses, and a bounded fuzz run from a seed corpus of real operand
  * strings (mutated bytes, cut and doubled strings) that must never crash
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "discovery/sdt_args.h"
+#include "objfile/sdt_args.h"
 
 #include "unit.h"
 

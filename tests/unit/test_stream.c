@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * Unit tests of the collector's reading of in-process engines' records
- * (runtime/stream.c): two processes' rings, in memory made as for a
- * session (runtime/inproc_prog.c), written here as a hostile process
+ * (session/stream.c): two processes' rings, in memory made as for a
+ * session (inproc/inproc_prog.c), written here as a hostile process
  * writes its own. Records no writer makes are dropped and counted
  * against their process, the other's print exactly; a poll takes a
  * budget of each process's records and comes back at once for the rest;
@@ -25,12 +25,12 @@
 
 #include "compile/compile.h"
 #include "common/shm_ring.h"
-#include "discovery/sdt_args.h"
-#include "lang/checker.h"
-#include "lang/parser.h"
-#include "runtime/inproc_prog.h"
-#include "runtime/loader.h"
-#include "runtime/stream.h"
+#include "objfile/sdt_args.h"
+#include "check/checker.h"
+#include "parse/parser.h"
+#include "inproc/inproc_prog.h"
+#include "bpfload/loader.h"
+#include "session/stream.h"
 #include "util/clock.h"
 
 #include "unit.h"

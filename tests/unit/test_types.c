@@ -14,8 +14,8 @@
 
 #include "common/side_types.h"
 #include "compile/compile.h"
-#include "lang/checker.h"
-#include "lang/parser.h"
+#include "check/checker.h"
+#include "parse/parser.h"
 
 #include "unit.h"
 #include "fixed_events.h"

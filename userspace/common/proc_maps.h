@@ -4,7 +4,7 @@
  * async-signal-safe calls: the runtime reads its own in a fork() handler
  * (lib/sites.c) and under the in-process engine's reads
  * (lib/inproc/readable.c); the collector reads a traced process's to find
- * its objects (discovery/proc.c) and name its stacks (runtime/stacks.c).
+ * its objects (side/proc.c) and name its stacks (bpfload/stacks.c).
  */
 #ifndef SIDETRACE_COMMON_PROC_MAPS_H
 #define SIDETRACE_COMMON_PROC_MAPS_H

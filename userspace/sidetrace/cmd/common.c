@@ -11,7 +11,7 @@
 #include <bpf/libbpf.h>
 
 #include "cmd/common.h"
-#include "lang/ast.h"
+#include "parse/ast.h"
 #include "util/escape.h"
 
 const char *st_program_name(const char *path)

@@ -13,12 +13,12 @@
 
 #include <side/abi/type-description.h>
 
-#include "discovery/discovery.h"
-#include "discovery/targets.h"
+#include "side/discover.h"
+#include "targets/targets.h"
 #include "cmd/list.h"
 #include "cmd/common.h"
-#include "lang/lexer.h"
-#include "lang/probe_kinds.h"
+#include "parse/lexer.h"
+#include "kinds/probe_kinds.h"
 #include "output/events_print.h"
 #include "util/escape.h"
 

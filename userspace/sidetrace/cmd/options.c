@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "cmd/options.h"
-#include "lang/probe_kinds.h"
+#include "kinds/probe_kinds.h"
 #include "sidetrace.h"
 
 /* The Makefile's VERSION; a build outside it says so. */

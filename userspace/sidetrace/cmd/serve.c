@@ -3,7 +3,7 @@
  * sidetrace serve: runs programs for as long as it lives, attached
  * system-wide by path (a process that starts later is traced from its
  * first event), and serves their maps to Prometheus over HTTP
- * (runtime/exporter.h says what a scrape holds, runtime/http.h how it is
+ * (serve/exporter.h says what a scrape holds, serve/http.h how it is
  * served).
  *
  *   sidetrace serve [--listen ADDR:PORT] [-v] [-e PROGRAM]... [FILE|DIR]...
@@ -23,17 +23,17 @@
 #include "cmd/common.h"
 #include "cmd/serve.h"
 #include "compile/compile.h"
-#include "discovery/targets.h"
-#include "lang/checker.h"
-#include "lang/parser.h"
-#include "runtime/clauses.h"
-#include "runtime/exporter.h"
-#include "runtime/http.h"
-#include "runtime/inproc.h"
-#include "runtime/inproc_client.h"
-#include "runtime/loader.h"
-#include "runtime/session.h"
-#include "runtime/stream.h"
+#include "targets/targets.h"
+#include "check/checker.h"
+#include "parse/parser.h"
+#include "session/clauses.h"
+#include "serve/exporter.h"
+#include "serve/http.h"
+#include "inproc/inproc.h"
+#include "inproc/inproc_client.h"
+#include "bpfload/loader.h"
+#include "session/session.h"
+#include "session/stream.h"
 
 /* One program served; units[] does not move once they are built. */
 struct unit {

@@ -9,7 +9,7 @@
 #define SIDETRACE_COMPILE_CODEGEN_H
 
 #include "compile/compile.h"
-#include "lang/checker.h"
+#include "check/checker.h"
 
 /* State while compiling one clause for one of its events. */
 struct cctx {

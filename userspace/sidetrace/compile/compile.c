@@ -152,7 +152,7 @@ static int add_probe(const struct st_program *prog, struct st_compiled *out,
 	 */
 	fixed = ev->variadic ? 3 : 2;
 	nargs = ev->nr_sites ? ev->sites[0].sdt.nr : 0;
-	/* A usdt: probe's fields are its SDT operands (discovery/usdt_view.h). */
+	/* A usdt: probe's fields are its SDT operands (side/usdt_view.h). */
 	if (st_view_located(ev))
 		p->nr_sdt_values = ev->nr_fields;
 	if (ev->has_side && nargs < fixed) {

@@ -16,10 +16,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "lang/ast.h"
-#include "lang/diag.h"
-#include "lang/format.h"
-#include "discovery/events.h"
+#include "parse/ast.h"
+#include "parse/diag.h"
+#include "parse/format.h"
+#include "events/events.h"
 #include "sidetrace.h"
 
 /* How one key part is stored in the hash key. */
@@ -49,7 +49,7 @@ struct st_kpart {
 	enum st_kpart_kind kind;
 	/*
 	 * ST_KPART_INT always the pid builtin: a process's engine may key
-	 * such a part with its own pid only (runtime/inproc_read.c).
+	 * such a part with its own pid only (readout/inproc_read.c).
 	 */
 	bool pid;
 	uint32_t frames; /* ST_KPART_USTACK, ST_KPART_KSTACK: frames printed, 0: all */
@@ -127,7 +127,7 @@ struct st_compiled {
 	 */
 	bool inproc_all;
 	/* Every process traced (system-wide, serve): a traced file replaced on disk is
-	 * attached again (runtime/replaced.h); set by the caller. */
+	 * attached again (bpfload/replaced.h); set by the caller. */
 	bool reattach;
 };
 
@@ -154,7 +154,7 @@ enum st_prog {
 	ST_PROG_TP_COUNT,
 	ST_PROG_TP_PLAIN, /* also the flat ones at tracepoints */
 	ST_PROG_TP_KEYED,
-	/* Loaded per function (runtime/trampolines.h), never with the others */
+	/* Loaded per function (bpfload/trampolines.h), never with the others */
 	ST_PROG_FENTRY,
 	ST_PROG_FEXIT,
 	ST_NR_PROGS,

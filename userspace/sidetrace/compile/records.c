@@ -10,7 +10,7 @@
 
 #include "common/side_types.h"
 #include "compile/codegen.h"
-#include "lang/format.h"
+#include "parse/format.h"
 
 /* Whether conversion n of format f is %s. */
 static bool conv_is_str(const struct st_format *f, uint32_t n)

@@ -9,9 +9,9 @@
 
 #include <side/abi/type-description.h>
 
-#include "discovery/discovery.h"
-#include "discovery/sdt_args.h"
-#include "lang/lexer.h"
+#include "events/events.h"
+#include "objfile/sdt_args.h"
+#include "parse/lexer.h"
 #include "output/events_print.h"
 #include "util/escape.h"
 #include "util/textbuf.h"

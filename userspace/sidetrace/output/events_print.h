@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "discovery/events.h"
+#include "events/events.h"
 
 /*
  * A type as one line, e.g. "array<string, 3>" or "struct { a: u32 }";

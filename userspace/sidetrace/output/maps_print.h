@@ -23,7 +23,7 @@
 
 #include <stdio.h>
 
-#include "lang/ast.h"
+#include "parse/ast.h"
 
 enum st_output_format {
 	ST_OUTPUT_TEXT,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * printf's output: a parsed format (lang/format.h) applied to typed
+ * printf's output: a parsed format (parse/format.h) applied to typed
  * values, and the text written as the output format says: as it is, or
  * as bpftrace's {"type": "printf", "data": "..."} under -f json.
  */
@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "lang/format.h"
+#include "parse/format.h"
 #include "output/maps_print.h"
 #include "util/textbuf.h"
 

@@ -26,8 +26,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "lang/ast.h"
-#include "lang/diag.h"
+#include "parse/ast.h"
+#include "parse/diag.h"
 #include "output/maps_print.h"
 #include "util/textbuf.h"
 

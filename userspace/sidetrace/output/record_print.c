@@ -8,8 +8,8 @@
 #include <side/abi/type-description.h>
 
 #include "common/side_types.h"
-#include "discovery/discovery.h"
-#include "lang/format.h"
+#include "events/events.h"
+#include "parse/format.h"
 #include "output/record_print.h"
 #include "util/escape.h"
 

@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "discovery/events.h"
+#include "events/events.h"
 #include "output/maps_print.h"
 #include "sidetrace.h"
 #include "util/textbuf.h"

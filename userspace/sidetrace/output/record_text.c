@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "discovery/discovery.h"
+#include "events/events.h"
 #include "output/printf_print.h"
 #include "output/record_text.h"
 #include "util/escape.h"
@@ -15,7 +15,7 @@ typedef char rec_str[4 * ST_STR_LEN];
 /*
  * print(args) of located fields under -f json: the printf's values as an
  * event's fields, named by the fields its arguments read (a bool's is
- * the field of the ternary that spells it: lang/check_print_args.c).
+ * the field of the ternary that spells it: check/check_print_args.c).
  */
 static enum st_text_verdict args_json(struct st_rec_view *v, const struct st_rec_hdr *h,
 				      const struct st_printf_layout *lay, struct st_key_val *vals)

@@ -1,0 +1,383 @@
+// SPDX-License-Identifier: MIT
+/* Stacks named by their symbols (stacks.h). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "common/proc_maps.h"
+#include "objfile/symbols.h"
+#include "targets/targets.h"
+#include "util/textbuf.h"
+#include "bpfload/loader.h"
+#include "bpfload/stacks.h"
+#include "sidetrace.skel.h"
+
+/* An executable mapping of a process, as its maps file had it. */
+struct mapping {
+	uint64_t start, end, off;
+	char *path;
+};
+
+struct proc {
+	uint32_t pid;
+	uint64_t comm8; /* st_stack_pids' value when its mappings were read */
+	struct mapping *maps;
+	size_t nr;
+};
+
+/* An object file's symbols, read when a frame first falls in it. */
+struct file {
+	char *path;
+	struct st_symtab tab;
+	int err;
+};
+
+struct st_stacks {
+	struct proc *procs;
+	size_t nr_procs;
+	struct file *files;
+	size_t nr_files;
+	/* Files whose build ids are known: those of the first nr_scanned procs and the session's.
+	 */
+	size_t nr_scanned;
+	bool scanned_session;
+	struct st_symtab kernel;
+	int kernel_err; /* 1: not read yet */
+};
+
+static struct st_stacks *stacks_of(struct st_loader *l)
+{
+	if (!l->stacks) {
+		l->stacks = calloc(1, sizeof(*l->stacks));
+		if (l->stacks)
+			l->stacks->kernel_err = 1;
+	}
+	return l->stacks;
+}
+
+static struct proc *find_proc(struct st_stacks *s, uint32_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr_procs; i++)
+		if (s->procs[i].pid == pid)
+			return &s->procs[i];
+	return NULL;
+}
+
+static void free_maps(struct proc *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->nr; i++)
+		free(p->maps[i].path);
+	free(p->maps);
+	p->maps = NULL;
+	p->nr = 0;
+}
+
+/* Adds m to the process's when it is executable and file-backed. */
+static int add_mapping(const struct st_mapping *m, void *arg)
+{
+	struct proc *p = arg;
+	struct mapping *v;
+
+	if (m->perms[2] != 'x' || m->path[0] != '/')
+		return 0;
+	v = realloc(p->maps, (p->nr + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	p->maps = v;
+	v[p->nr] = (struct mapping){m->lo, m->hi, m->offset, strdup(m->path)};
+	return v[p->nr++].path ? 0 : -ENOMEM;
+}
+
+/* The executable, file-backed mappings of pid, read now. */
+static int read_maps(struct proc *p)
+{
+	return st_maps_walk(p->pid, add_mapping, p);
+}
+
+int st_stacks_poll(struct st_loader *l)
+{
+	int fd = l->skel ? bpf_map__fd(l->skel->maps.st_stack_pids) : -1;
+	uint32_t key, next, *cur = NULL;
+	uint64_t comm8;
+	struct st_stacks *s;
+	struct proc *p;
+
+	if (fd < 0 || bpf_map_get_next_key(fd, NULL, &next))
+		return 0;
+	s = stacks_of(l);
+	if (!s)
+		return -ENOMEM;
+	do {
+		key = next;
+		cur = &key;
+		if (bpf_map_lookup_elem(fd, &key, &comm8))
+			continue;
+		p = find_proc(s, key);
+		if (p && p->comm8 == comm8)
+			continue;
+		if (!p) {
+			p = realloc(s->procs, (s->nr_procs + 1) * sizeof(*p));
+			if (!p)
+				return -ENOMEM;
+			s->procs = p;
+			p = &p[s->nr_procs++];
+			*p = (struct proc){.pid = key};
+		}
+		/* After an exec, the new image's mappings. */
+		free_maps(p);
+		p->comm8 = comm8;
+		/* Gone already: its frames are named by build id, or stay addresses. */
+		read_maps(p);
+		/* New files to look for build ids in. */
+		s->nr_scanned = 0;
+	} while (!bpf_map_get_next_key(fd, cur, &next));
+	return 0;
+}
+
+static struct file *file_syms(struct st_stacks *s, const char *path)
+{
+	struct file *f;
+	size_t i;
+
+	for (i = 0; i < s->nr_files; i++)
+		if (!strcmp(s->files[i].path, path))
+			return s->files[i].err ? NULL : &s->files[i];
+	f = realloc(s->files, (s->nr_files + 1) * sizeof(*f));
+	if (!f)
+		return NULL;
+	s->files = f;
+	f = &f[s->nr_files];
+	memset(f, 0, sizeof(*f));
+	f->path = strdup(path);
+	if (!f->path)
+		return NULL;
+	s->nr_files++;
+	f->err = st_symtab_load_file(path, &f->tab);
+	return f->err ? NULL : f;
+}
+
+/*
+ * One user frame: "function+offset" ("function" without with_off); in a
+ * file without a symbol for it, "file+offset" (its offset in the file);
+ * else its address.
+ */
+static void user_frame(struct st_stacks *s, const struct proc *p, uint64_t a, bool with_off,
+		       struct st_textbuf *tb)
+{
+	const struct st_sym *sym;
+	const struct mapping *m;
+	struct file *f;
+	uint64_t vaddr, off;
+	size_t i;
+
+	for (i = 0; p && i < p->nr; i++) {
+		m = &p->maps[i];
+		if (a < m->start || a >= m->end)
+			continue;
+		f = file_syms(s, m->path);
+		if (f && st_symtab_vaddr(&f->tab, a - m->start + m->off, &vaddr) &&
+		    (sym = st_symtab_find(&f->tab, vaddr, &off))) {
+			if (with_off)
+				st_tb_printf(tb, "%s+%" PRIu64, sym->name, off);
+			else
+				st_tb_printf(tb, "%s", sym->name);
+			return;
+		}
+		st_tb_printf(tb, "%s+0x%" PRIx64,
+			     strrchr(m->path, '/') ? strrchr(m->path, '/') + 1 : m->path,
+			     a - m->start + m->off);
+		return;
+	}
+	st_tb_printf(tb, "0x%" PRIx64, a);
+}
+
+/* The kernel symbol holding a, the kernel's table read at the first. */
+static const struct st_sym *kernel_sym(struct st_stacks *s, uint64_t a, uint64_t *off)
+{
+	if (s->kernel_err == 1)
+		s->kernel_err = st_symtab_load_kernel(&s->kernel);
+	return s->kernel_err ? NULL : st_symtab_find(&s->kernel, a, off);
+}
+
+static void kernel_frame(struct st_stacks *s, uint64_t a, struct st_textbuf *tb)
+{
+	const struct st_sym *sym;
+	uint64_t off;
+
+	if ((sym = kernel_sym(s, a, &off)))
+		st_tb_printf(tb, "%s+%" PRIu64, sym->name, off);
+	else
+		st_tb_printf(tb, "0x%" PRIx64, a);
+}
+
+char *st_ksym_text(const struct st_loader *l, uint64_t addr)
+{
+	struct st_stacks *s = stacks_of((struct st_loader *)l);
+	const struct st_sym *sym = s ? kernel_sym(s, addr, &(uint64_t){0}) : NULL;
+	char *text;
+
+	if (sym)
+		return strdup(sym->name);
+	return asprintf(&text, "0x%" PRIx64, addr) < 0 ? NULL : text;
+}
+
+char *st_usym_text(const struct st_loader *l, uint32_t pid, uint64_t addr)
+{
+	struct st_stacks *s = stacks_of((struct st_loader *)l);
+	struct st_textbuf tb = {0};
+
+	if (!s)
+		return NULL;
+	user_frame(s, find_proc(s, pid), addr, false, &tb);
+	return st_tb_take(&tb);
+}
+
+/* Reads the symbols of path and of the libraries it needs, if not yet read. */
+static void add_candidate(struct st_stacks *s, const char *path, int depth)
+{
+	struct file *f = file_syms(s, path);
+	size_t i, idx = f ? (size_t)(f - s->files) : 0;
+	char lib[4096];
+
+	/* By index: reading a library grows s->files, which may move. */
+	for (i = 0; f && depth < 2 && i < s->files[idx].tab.nr_needed; i++)
+		if (!st_resolve_target(s->files[idx].tab.needed[i], lib, sizeof(lib)))
+			add_candidate(s, lib, depth + 1);
+}
+
+/*
+ * The file whose build id is id: among the files already read, else
+ * among the processes' mappings, the traced files, the -c command and
+ * what they need.
+ */
+static struct file *file_by_build_id(struct st_stacks *s, const struct st_compiled *c,
+				     const unsigned char *id)
+{
+	size_t i, j;
+
+	for (;;) {
+		for (i = 0; i < s->nr_files; i++)
+			if (!s->files[i].err && s->files[i].tab.build_id_len &&
+			    !memcmp(s->files[i].tab.build_id, id, s->files[i].tab.build_id_len))
+				return &s->files[i];
+		if (s->scanned_session && s->nr_scanned == s->nr_procs)
+			return NULL;
+		for (i = 0; !s->scanned_session && i < c->nr_probes; i++)
+			if (!st_view_kernel(c->probes[i].event))
+				add_candidate(s, c->probes[i].event->path, 0);
+		if (!s->scanned_session && c->cmd_path)
+			add_candidate(s, c->cmd_path, 0);
+		s->scanned_session = true;
+		for (; s->nr_scanned < s->nr_procs; s->nr_scanned++)
+			for (j = 0; j < s->procs[s->nr_scanned].nr; j++)
+				add_candidate(s, s->procs[s->nr_scanned].maps[j].path, 0);
+	}
+}
+
+/* A frame the kernel gave as a file's build id and an offset in it. */
+static void build_id_frame(struct st_stacks *s, const struct st_compiled *c,
+			   const struct bpf_stack_build_id *b, struct st_textbuf *tb)
+{
+	struct file *f = file_by_build_id(s, c, b->build_id);
+	const struct st_sym *sym;
+	uint64_t vaddr, off;
+
+	if (f && st_symtab_vaddr(&f->tab, b->offset, &vaddr) &&
+	    (sym = st_symtab_find(&f->tab, vaddr, &off))) {
+		st_tb_printf(tb, "%s+%" PRIu64, sym->name, off);
+		return;
+	}
+	if (f)
+		st_tb_printf(tb, "%s+0x%" PRIx64,
+			     strrchr(f->path, '/') ? strrchr(f->path, '/') + 1 : f->path,
+			     (uint64_t)b->offset);
+	else
+		st_tb_printf(tb, "[build id %02x%02x%02x%02x]+0x%" PRIx64, b->build_id[0],
+			     b->build_id[1], b->build_id[2], b->build_id[3], (uint64_t)b->offset);
+}
+
+/* The frames of user stack v: each by its file's build id, or by the process's mappings. */
+static void user_stack(struct st_stacks *s, const struct st_loader *l, const struct st_compiled *c,
+		       uint64_t v, struct st_textbuf *tb)
+{
+	struct bpf_stack_build_id frames[ST_STACK_FRAMES];
+	uint32_t id = ST_USTACK_ID(v);
+	const struct proc *p;
+	size_t i;
+
+	memset(frames, 0, sizeof(frames));
+	if (id == ST_STACK_EMPTY)
+		return;
+	if (id == ST_STACK_FAILED ||
+	    bpf_map_lookup_elem(bpf_map__fd(l->skel->maps.st_ustacks), &id, frames)) {
+		st_tb_puts(tb, "[unknown]");
+		return;
+	}
+	p = find_proc(s, ST_USTACK_PID(v));
+	for (i = 0; i < ST_STACK_FRAMES && frames[i].status != BPF_STACK_BUILD_ID_EMPTY; i++) {
+		if (i)
+			st_tb_putc(tb, '\n');
+		if (frames[i].status == BPF_STACK_BUILD_ID_VALID)
+			build_id_frame(s, c, &frames[i], tb);
+		else
+			user_frame(s, p, frames[i].ip, true, tb);
+	}
+}
+
+char *st_stack_text(const struct st_loader *l, const struct st_compiled *c, bool user, uint64_t v)
+{
+	uint64_t frames[ST_STACK_FRAMES] = {0};
+	struct st_textbuf tb = {0};
+	struct st_stacks *s = stacks_of((struct st_loader *)l);
+	uint32_t id = (uint32_t)v;
+	size_t i;
+
+	if (!s)
+		return NULL;
+	if (user) {
+		user_stack(s, l, c, v, &tb);
+		return st_tb_take(&tb);
+	}
+	if (id == ST_STACK_EMPTY)
+		return strdup("");
+	if (id == ST_STACK_FAILED ||
+	    bpf_map_lookup_elem(bpf_map__fd(l->skel->maps.st_stacks), &id, frames)) {
+		st_tb_puts(&tb, "[unknown]");
+		return st_tb_take(&tb);
+	}
+	for (i = 0; i < ST_STACK_FRAMES && frames[i]; i++) {
+		if (i)
+			st_tb_putc(&tb, '\n');
+		kernel_frame(s, frames[i], &tb);
+	}
+	return st_tb_take(&tb);
+}
+
+void st_stacks_free(struct st_stacks *s)
+{
+	size_t i;
+
+	if (!s)
+		return;
+	for (i = 0; i < s->nr_procs; i++)
+		free_maps(&s->procs[i]);
+	for (i = 0; i < s->nr_files; i++) {
+		st_symtab_free(&s->files[i].tab);
+		free(s->files[i].path);
+	}
+	free(s->procs);
+	free(s->files);
+	if (!s->kernel_err)
+		st_symtab_free(&s->kernel);
+	free(s);
+}

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The stacks that ustack and kstack name (st_stacks), as text: each frame
+ * "function+offset", innermost first, from the kernel's symbols or the
+ * traced file's. A user stack is named after its process has exited: the
+ * session keeps the mappings of every process whose stack was taken
+ * (st_stack_pids), read while it lives.
+ */
+#ifndef SIDETRACE_BPFLOAD_STACKS_H
+#define SIDETRACE_BPFLOAD_STACKS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "compile/compile.h"
+
+struct st_loader;
+struct st_stacks;
+
+/*
+ * Reads the mappings of the processes whose stacks were taken since the
+ * last call (a process already gone keeps its frames as addresses).
+ * 0, or -ENOMEM.
+ */
+int st_stacks_poll(struct st_loader *l);
+
+/*
+ * The frames of stack v (a ustack value, or a kstack id) of a session of
+ * c, one a line, innermost first (malloc'ed); "" for a stack without
+ * frames (a user-mode sample's kernel stack), "[unknown]" for one the
+ * kernel could not take. A user frame the kernel gave by its file's build
+ * id is named from that file, found among the processes' mappings, c's
+ * traced files and the libraries they need. NULL: out of memory.
+ */
+char *st_stack_text(const struct st_loader *l, const struct st_compiled *c, bool user, uint64_t v);
+
+/* ksym(addr): the kernel function holding addr, by name, or the address (malloc'ed). */
+char *st_ksym_text(const struct st_loader *l, uint64_t addr);
+
+/*
+ * usym(addr): the function holding user address addr in process pid, by
+ * name, from the mappings read when the process was announced; its
+ * file+offset, or the address, where none names it (malloc'ed).
+ */
+char *st_usym_text(const struct st_loader *l, uint32_t pid, uint64_t addr);
+
+void st_stacks_free(struct st_stacks *s);
+
+#endif /* SIDETRACE_BPFLOAD_STACKS_H */

@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The checker's state and the helpers its parts share (internal to lang/):
+ * check_points.c matches probes to events, check_fields.c resolves args.*
+ * paths and types dynamic fields, check_exprs.c types expressions,
+ * checker.c checks statements and maps and runs the whole (st_check).
+ */
+#ifndef SIDETRACE_CHECK_CHECK_H
+#define SIDETRACE_CHECK_CHECK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "check/checker.h"
+#include "kinds/probe_kinds.h"
+
+/* The type of a dynamic field once a use fixed it, and that use. */
+struct dyn_type {
+	const char *name;
+	enum st_vtype vtype; /* ST_VT_INT or ST_VT_STR */
+	struct st_pos pos;
+	const char *why;
+};
+
+struct checker {
+	struct st_program *prog;
+	const struct st_event_source *src;
+	struct st_diag *diag;
+	struct st_clause *clause; /* being checked */
+	const struct st_attach_point *no_args; /* a probe of it without args */
+	/* The expression being checked is a printf argument: a float may be one. */
+	bool float_ok;
+	/* Dynamic fields of the clause; reset per clause. */
+	struct dyn_type *dyn;
+	uint32_t nr_dyn;
+	/* Variables visible where the check is, innermost last. */
+	struct {
+		const char *name;
+		int slot;
+	} scope[ST_MAX_VARS];
+	uint32_t nr_scope;
+};
+
+/* A bounded string builder for messages listing names. */
+struct names {
+	char buf[320];
+	size_t len;
+	unsigned int n;
+};
+
+/* Records an error at pos (the first one wins); returns -EINVAL. */
+int ck_err(struct checker *c, struct st_pos pos, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Records "out of memory"; returns -ENOMEM. */
+int ck_oom(struct checker *c);
+/* Appends "a" (or "a:b") to a list of names for a message. */
+void ck_names_add(struct names *l, const char *a, const char *b);
+/* have is a plausible misspelling of want ("did you mean"). */
+bool ck_is_near(const char *want, const char *have);
+/* "BEGIN", "END", "interval" for messages. */
+const char *ck_point_kind_name(const struct st_attach_point *p);
+
+/* After every clause: a map read before it was typed must not hold strings. */
+int ck_maps_untyped(struct checker *c);
+
+/* str(argN): the usdt: operand e read as the address of a string. */
+int ck_str_at(struct checker *c, struct st_expr *e);
+
+/* Matches a side: or usdt: probe to the events of its target. */
+int ck_sites_point(struct checker *c, struct st_attach_point *p);
+
+/* "args.a.b[2]" up to (excluding) path segment n. */
+void ck_path_text(const struct st_expr *e, uint32_t n, char *buf, size_t size);
+bool ck_is_int(enum st_vtype t);
+/* "a string" or "an integer". */
+const char *ck_vtype_kind(enum st_vtype t);
+/* Types a dynamic field from its use (vt) unless already typed. */
+int ck_settle(struct checker *c, struct st_expr *e, enum st_vtype vt, const char *why);
+/* Types a dynamic field from an earlier use, else as a string. */
+int ck_settle_default(struct checker *c, struct st_expr *e, const char *why);
+/* Resolves args.PATH in every event of the clause. */
+int ck_field(struct checker *c, struct st_expr *e);
+
+/* printf: its format parsed into call->fmt, the arguments matched with it. */
+int ck_printf(struct checker *c, struct st_expr *call);
+/* print(args) of a usdt:, uprobe: or uretprobe: probe: the printf of its arguments by name. */
+int ck_print_located(struct checker *c, struct st_expr *call);
+/* Whether some event of the clause is a located view (usdt:, uprobe:, uretprobe:). */
+bool ck_clause_located(const struct checker *c);
+
+/* Maps: entries for every assigned map, before any clause is checked. */
+int ck_declare_maps(struct checker *c);
+/* A map named by ref->str: ref->map_id, or an error naming the maps there are. */
+int ck_map_ref(struct checker *c, struct st_expr *ref);
+/* The keys of a use of map map_id: their number and kinds. */
+int ck_map_keys(struct checker *c, int map_id, struct st_expr **keys, uint32_t nr_keys,
+		struct st_pos pos);
+/* @m[k] read as a value. */
+int ck_map_read(struct checker *c, struct st_expr *e);
+/* The checked value s assigns to its map: the map's value type. */
+int ck_map_value(struct checker *c, struct st_stmt *s);
+
+/* Statements of a block, in order. */
+int ck_stmts(struct checker *c, struct st_stmt *stmts, uint32_t nr);
+/* @m[k] = aggregation. */
+int ck_agg_stmt(struct checker *c, struct st_stmt *s);
+/* A call statement: printf, print, clear, zero, delete, exit. */
+int ck_action(struct checker *c, struct st_stmt *s);
+/* $name read: its slot and type. */
+int ck_var(struct checker *c, struct st_expr *e);
+/* time("fmt"): rewritten into the printf that prints the event's time. */
+int ck_time(struct checker *c, struct st_expr *call);
+/* print(value): call->fmt becomes the format that prints the value. */
+int ck_print_value(struct checker *c, struct st_expr *call);
+
+/* Types an expression and its operands. */
+int ck_expr(struct checker *c, struct st_expr *e);
+/* Checks that e is an integer in its role ("the filter", "sum()'s value"). */
+int ck_int(struct checker *c, struct st_expr *e, const char *role);
+
+#endif /* SIDETRACE_CHECK_CHECK_H */

@@ -1,0 +1,330 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Typing expressions: operators, literals, builtins, fields, calls.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check/check.h"
+
+/* How an expression is named in messages. */
+static void expr_text(const struct st_expr *e, char *buf, size_t size)
+{
+	switch (e->kind) {
+	case ST_EXPR_FIELD:
+		ck_path_text(e, e->nr_path, buf, size);
+		break;
+	case ST_EXPR_BUILTIN:
+		snprintf(buf, size, "%s", st_builtin_name(e->builtin));
+		break;
+	case ST_EXPR_STR:
+		snprintf(buf, size, "\"%s\"", e->str);
+		break;
+	default:
+		snprintf(buf, size, "the operand");
+		break;
+	}
+}
+
+/* func: the name of the function each event of the clause probes. */
+static int check_func(struct checker *c, struct st_expr *e)
+{
+	uint32_t i;
+
+	for (i = 0; !c->no_args && i < c->clause->nr_events; i++)
+		if (!st_view_function(c->clause->events[i]))
+			break;
+	if (c->no_args || i < c->clause->nr_events)
+		return ck_err(c, e->pos,
+			      "func is the probed function's name: uprobe:, uretprobe:, kprobe: "
+			      "and kretprobe: probes have one, %s does not",
+			      c->no_args ? ck_point_kind_name(c->no_args)
+					 : st_view_kind(c->clause->events[i]));
+	e->vtype = ST_VT_STR;
+	return 0;
+}
+
+static int check_unary(struct checker *c, struct st_expr *e)
+{
+	struct st_expr *x = e->kids[0];
+	char what[256];
+	int err;
+
+	err = ck_expr(c, x);
+	if (!err)
+		err = ck_settle(c, x, ST_VT_INT, "used as a number");
+	if (err)
+		return err;
+	if (!ck_is_int(x->vtype)) {
+		expr_text(x, what, sizeof(what));
+		return ck_err(c, e->pos, "'%s' needs an integer, but %s is a string",
+			      st_op_name(e->op), what);
+	}
+	if (e->op == ST_OP_NOT)
+		e->vtype = ST_VT_BOOL;
+	else if (e->op == ST_OP_BNOT && x->vtype != ST_VT_INT)
+		e->vtype = ST_VT_UINT;
+	else
+		e->vtype = ST_VT_INT;
+	return 0;
+}
+
+/*
+ * Dynamic operands take their type from the operator: == and != from the
+ * other operand (a string when both are dynamic, see ck_settle_default()),
+ * every other operator needs integers.
+ */
+static int settle_operands(struct checker *c, struct st_expr *e)
+{
+	struct st_expr *l = e->kids[0], *r = e->kids[1];
+	int err;
+
+	if (e->op != ST_OP_EQ && e->op != ST_OP_NE) {
+		err = ck_settle(c, l, ST_VT_INT, "used as a number");
+		return err ? err : ck_settle(c, r, ST_VT_INT, "used as a number");
+	}
+	if (l->vtype == ST_VT_NONE && r->vtype == ST_VT_NONE) {
+		err = ck_settle_default(c, l, "compared with a dynamic field");
+		if (err)
+			return err;
+	}
+	if (l->vtype == ST_VT_NONE)
+		return ck_settle(c, l, r->vtype == ST_VT_STR ? ST_VT_STR : ST_VT_INT,
+				 r->vtype == ST_VT_STR ? "compared with a string"
+						       : "compared with an integer");
+	return ck_settle(c, r, l->vtype == ST_VT_STR ? ST_VT_STR : ST_VT_INT,
+			 l->vtype == ST_VT_STR ? "compared with a string"
+					       : "compared with an integer");
+}
+
+/* The literal 0, signed or not (-0 is 0). */
+static bool is_zero(const struct st_expr *e)
+{
+	if (e->kind == ST_EXPR_UNARY && e->op == ST_OP_NEG)
+		e = e->kids[0];
+	return e->kind == ST_EXPR_INT && e->uval == 0;
+}
+
+static int check_binary(struct checker *c, struct st_expr *e)
+{
+	struct st_expr *l = e->kids[0], *r = e->kids[1];
+	bool lstr, rstr;
+	char what[256];
+	int err;
+
+	err = ck_expr(c, l);
+	if (!err)
+		err = ck_expr(c, r);
+	if (!err)
+		err = settle_operands(c, e);
+	if (err)
+		return err;
+	lstr = l->vtype == ST_VT_STR;
+	rstr = r->vtype == ST_VT_STR;
+	switch (e->op) {
+	case ST_OP_EQ:
+	case ST_OP_NE:
+		if (lstr != rstr)
+			return ck_err(c, e->pos,
+				      "cannot compare a string with an integer: '%s' needs two "
+				      "strings or two integers",
+				      st_op_name(e->op));
+		e->vtype = ST_VT_BOOL;
+		return 0;
+	case ST_OP_LT:
+	case ST_OP_LE:
+	case ST_OP_GT:
+	case ST_OP_GE:
+		if (lstr || rstr)
+			return ck_err(
+				c, e->pos,
+				"'%s' compares integers: strings can only be compared with == "
+				"and !=",
+				st_op_name(e->op));
+		e->vtype = ST_VT_BOOL;
+		return 0;
+	default:
+		break;
+	}
+	if (lstr || rstr) {
+		expr_text(lstr ? l : r, what, sizeof(what));
+		return ck_err(c, e->pos,
+			      "arithmetic on a string: '%s' needs integers, but %s is a string",
+			      st_op_name(e->op), what);
+	}
+	if ((e->op == ST_OP_DIV || e->op == ST_OP_MOD) && is_zero(r))
+		return ck_err(c, r->pos, "'%s' by the constant 0: division by zero",
+			      st_op_name(e->op));
+	if (e->op == ST_OP_LAND || e->op == ST_OP_LOR)
+		e->vtype = ST_VT_BOOL;
+	else if (l->vtype != ST_VT_INT && r->vtype != ST_VT_INT)
+		e->vtype = ST_VT_UINT;
+	else
+		e->vtype = ST_VT_INT;
+	return 0;
+}
+
+/* cond ? a : b: two strings or two integers. */
+static int check_ternary(struct checker *c, struct st_expr *e)
+{
+	struct st_expr *a = e->kids[1], *b = e->kids[2];
+	int err;
+
+	err = ck_int(c, e->kids[0], "the condition of ?:");
+	if (!err)
+		err = ck_expr(c, a);
+	if (!err)
+		err = ck_expr(c, b);
+	if (!err && a->vtype == ST_VT_NONE)
+		err = ck_settle(c, a, b->vtype == ST_VT_STR ? ST_VT_STR : ST_VT_INT, "in ?:");
+	if (!err && b->vtype == ST_VT_NONE)
+		err = ck_settle(c, b, a->vtype == ST_VT_STR ? ST_VT_STR : ST_VT_INT, "in ?:");
+	if (err)
+		return err;
+	if ((a->vtype == ST_VT_STR) != (b->vtype == ST_VT_STR))
+		return ck_err(c, e->pos,
+			      "the two values of ?: are a string and an integer: both must be of "
+			      "one kind");
+	if (a->vtype == ST_VT_STR)
+		e->vtype = ST_VT_STR;
+	else
+		e->vtype = a->vtype == ST_VT_INT || b->vtype == ST_VT_INT ? ST_VT_INT : ST_VT_UINT;
+	return 0;
+}
+
+/* str(s) and str(s, n): a string, cut to n - 1 bytes as bpftrace does. */
+static int check_str(struct checker *c, struct st_expr *e)
+{
+	struct st_expr *n = e->nr_kids == 2 ? e->kids[1] : NULL;
+	int err;
+
+	if (e->nr_kids != 1 && e->nr_kids != 2)
+		return ck_err(c, e->pos, "str() takes a string and an optional length: str(s, n)");
+	/* str($N): the parameter's text, whether it reads as a number or not. */
+	if (e->kids[0]->positional && e->kids[0]->kind == ST_EXPR_INT)
+		e->kids[0]->kind = ST_EXPR_STR;
+	err = ck_expr(c, e->kids[0]);
+	if (!err)
+		err = ck_settle(c, e->kids[0], ST_VT_STR, "passed to str()");
+	if (!err && e->kids[0]->vtype != ST_VT_STR)
+		err = ck_str_at(c, e->kids[0]);
+	if (err)
+		return err;
+	if (n && (n->kind != ST_EXPR_INT || n->uval < 1 || n->uval > ST_STR_LEN))
+		return ck_err(c, n->pos, "str(s, n): n must be an integer constant from 1 to %d",
+			      ST_STR_LEN);
+	e->vtype = ST_VT_STR;
+	return 0;
+}
+
+/*
+ * ksym(addr), usym(addr): a kernel address, or a user address of the
+ * event's process, named by the collector where it is a map key.
+ */
+static int check_sym(struct checker *c, struct st_expr *e)
+{
+	bool k = e->func == ST_FN_KSYM;
+	char what[32];
+	int err;
+
+	if (e->nr_kids != 1)
+		return ck_err(c, e->pos, "%s() takes one %s address: %s(arg0)",
+			      st_func_name(e->func), k ? "kernel" : "user", st_func_name(e->func));
+	snprintf(what, sizeof(what), "passed to %s()", st_func_name(e->func));
+	err = ck_int(c, e->kids[0], what);
+	e->vtype = ST_VT_UINT;
+	return err;
+}
+
+/* strftime("fmt", ns): a literal format and a time in nanoseconds (nsecs). */
+static int check_strftime(struct checker *c, struct st_expr *e)
+{
+	int err;
+
+	if (e->nr_kids != 2 || e->kids[0]->kind != ST_EXPR_STR)
+		return ck_err(
+			c, e->pos,
+			"strftime() takes a format string and a time: strftime(\"%%H:%%M:%%S\", "
+			"nsecs)");
+	err = ck_int(c, e->kids[1], "strftime()'s time");
+	e->vtype = ST_VT_STR;
+	return err;
+}
+
+int ck_expr(struct checker *c, struct st_expr *e)
+{
+	int err;
+
+	switch (e->kind) {
+	case ST_EXPR_INT:
+		e->vtype = e->is_unsigned ? ST_VT_UINT : ST_VT_INT;
+		return 0;
+	case ST_EXPR_STR:
+		e->vtype = ST_VT_STR;
+		return 0;
+	case ST_EXPR_BUILTIN:
+		if (e->builtin == ST_BUILTIN_LOGLEVEL && c->no_args)
+			return ck_err(c, e->pos,
+				      "loglevel is the level of a side: event; %s has none",
+				      ck_point_kind_name(c->no_args));
+		if ((e->builtin == ST_BUILTIN_USTACK || e->builtin == ST_BUILTIN_KSTACK) &&
+		    c->no_args)
+			return ck_err(c, e->pos,
+				      "%s is the stack of a probe's event; %s runs in sidetrace",
+				      st_builtin_name(e->builtin), ck_point_kind_name(c->no_args));
+		if (e->builtin == ST_BUILTIN_FUNC)
+			return check_func(c, e);
+		e->vtype = e->builtin == ST_BUILTIN_COMM || e->builtin == ST_BUILTIN_PROBE
+				   ? ST_VT_STR
+				   : ST_VT_UINT;
+		return 0;
+	case ST_EXPR_FIELD:
+		return ck_field(c, e);
+	case ST_EXPR_UNARY:
+		return check_unary(c, e);
+	case ST_EXPR_BINARY:
+		return check_binary(c, e);
+	case ST_EXPR_MAP:
+		return ck_map_read(c, e);
+	case ST_EXPR_VAR:
+		return ck_var(c, e);
+	case ST_EXPR_TERNARY:
+		return check_ternary(c, e);
+	case ST_EXPR_CAST:
+		err = ck_int(c, e->kids[0], "a cast");
+		e->vtype = e->cast.is_signed ? ST_VT_INT : ST_VT_UINT;
+		return err;
+	case ST_EXPR_ARGS:
+		return ck_err(c, e->pos,
+			      "args alone is the whole event: print(args) prints it, a value "
+			      "is a field (args.FIELD)");
+	case ST_EXPR_CALL:
+		if (e->func == ST_FN_STR)
+			return check_str(c, e);
+		if (e->func == ST_FN_STRFTIME)
+			return check_strftime(c, e);
+		if (e->func == ST_FN_KSYM || e->func == ST_FN_USYM)
+			return check_sym(c, e);
+		break;
+	}
+	return ck_err(c, e->pos,
+		      "%s() is not a value: aggregations are assigned to maps (@m = count()) "
+		      "and actions are statements",
+		      e->str);
+}
+
+/* An integer value: an aggregation argument, a filter. */
+int ck_int(struct checker *c, struct st_expr *e, const char *role)
+{
+	char what[256];
+	int err;
+
+	err = ck_expr(c, e);
+	if (!err)
+		err = ck_settle(c, e, ST_VT_INT, "used as a number");
+	if (err || ck_is_int(e->vtype))
+		return err;
+	expr_text(e, what, sizeof(what));
+	return ck_err(c, e->pos, "%s needs an integer value, but %s is a string", role, what);
+}

@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Matching side: and usdt: probes to the events of their targets (for
+ * usdt:, their usdt: view), wildcards included.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "events/events.h"
+#include "check/check.h"
+
+static int add_event(const struct st_event ***arr, uint32_t *nr, const struct st_event *ev)
+{
+	const struct st_event **n;
+	uint32_t i;
+
+	for (i = 0; i < *nr; i++)
+		if ((*arr)[i] == ev)
+			return 0;
+	n = realloc(*arr, (*nr + 1) * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	n[(*nr)++] = ev;
+	*arr = n;
+	return 0;
+}
+
+static int no_match(struct checker *c, const struct st_attach_point *p,
+		    const struct st_event_list *l)
+{
+	const char *what = p->kind == ST_AP_USDT ? "USDT probe" : "event";
+	struct names all = {0}, near = {0};
+	char want[512], have[512];
+	size_t i;
+
+	if (st_probe_kind(p->kind)->args == ST_ARGS_BTF)
+		return ck_err(c, p->event_pos,
+			      "no kernel function matches %s (the kernel's BTF names none so, or "
+			      "kallsyms has none of them: inlined)",
+			      p->event);
+	if (st_probe_kind(p->kind)->args == ST_ARGS_DWARF)
+		return ck_err(c, p->event_pos,
+			      "no function of %s matches %s (its symbol tables "
+			      "name none so, nor their C++ names)",
+			      p->target, p->event);
+	if (!st_probe_kind(p->kind)->has_target) {
+		ck_err(c, p->provider_pos, "no %s %s:%s on this kernel (tracefs lists none so)",
+		       st_probe_kind(p->kind)->name, p->provider, p->event);
+		st_diag_hint(c->diag, "sidetrace -l '%s:%s:*' lists those of %s",
+			     st_probe_kind(p->kind)->name, p->provider, p->provider);
+		return -EINVAL;
+	}
+	snprintf(want, sizeof(want), "%s:%s", p->provider, p->event);
+	for (i = 0; i < l->nr; i++) {
+		ck_names_add(&all, l->events[i].provider, l->events[i].name);
+		snprintf(have, sizeof(have), "%s:%s", l->events[i].provider, l->events[i].name);
+		if (ck_is_near(want, have))
+			ck_names_add(&near, have, NULL);
+	}
+	if (!l->nr)
+		ck_err(c, p->target_pos, "%s has no %s", p->target,
+		       p->kind == ST_AP_USDT ? "USDT probe" : "SIDE event");
+	else if (strchr(want, '*'))
+		ck_err(c, p->provider_pos, "no %s of %s matches %s", what, p->target, want);
+	else
+		ck_err(c, p->provider_pos, "unknown %s %s in %s", what, want, p->target);
+	if (near.n)
+		st_diag_hint(c->diag, "did you mean %s?", near.buf);
+	else if (l->nr)
+		st_diag_hint(c->diag, "%ss of %s: %s", what, p->target, all.buf);
+	return -EINVAL;
+}
+
+/*
+ * An event no call site emits (libside's statedump events, which reach
+ * the tracers registered in the process only) has nowhere to attach: a
+ * wildcard skips it, as bpftrace's matches what it can attach, and a
+ * probe naming it, or a wildcard matching only such events, is refused.
+ */
+static int no_sites(struct checker *c, const struct st_attach_point *p, const char *target,
+		    bool wild)
+{
+	if (wild)
+		return ck_err(c, p->provider_pos,
+			      "the events of %s that %s:%s matches have no call sites: "
+			      "they are delivered to in-process tracers only, never to a probe",
+			      target, p->provider, p->event);
+	return ck_err(c, p->provider_pos,
+		      "%s:%s has no call sites in %s: it is delivered to in-process "
+		      "tracers only, never to a probe",
+		      p->provider, p->event, target);
+}
+
+int ck_sites_point(struct checker *c, struct st_attach_point *p)
+{
+	struct st_probe_query q;
+	const struct st_event *siteless = NULL;
+	const struct st_event_list *l;
+	bool by_name, wild;
+	char why[256] = "";
+	size_t i;
+
+	q.target = p->target;
+	q.view = st_probe_kind(p->kind)->view;
+	q.function = p->event;
+	q.provider = p->provider;
+	l = c->src->probe_events(c->src->ctx, &q, why, sizeof(why));
+	if (!l && !st_probe_kind(p->kind)->has_target)
+		return ck_err(c, p->event_pos, "%s", why[0] ? why : "unknown error");
+	if (!l)
+		return ck_err(c, p->target_pos, "cannot read the events of %s: %s", p->target,
+			      why[0] ? why : "unknown error");
+	by_name = st_probe_kind_by_name(st_probe_kind(p->kind));
+	wild = strchr(p->target, '*') || strchr(p->provider, '*') || strchr(p->event, '*');
+	for (i = 0; i < l->nr; i++) {
+		if (by_name && !st_event_match(&l->events[i], p->provider, p->event))
+			continue;
+		if (!l->events[i].nr_sites) {
+			if (!wild)
+				return no_sites(c, p, l->events[i].path, false);
+			siteless = &l->events[i];
+			continue;
+		}
+		if (add_event(&p->events, &p->nr_events, &l->events[i]) ||
+		    add_event(&c->clause->events, &c->clause->nr_events, &l->events[i]))
+			return ck_oom(c);
+	}
+	if (!p->nr_events && siteless)
+		return no_sites(c, p, siteless->path, true);
+	if (!p->nr_events)
+		return no_match(c, p, l);
+	return 0;
+}

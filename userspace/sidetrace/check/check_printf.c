@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: MIT
+/*
+ * printf("fmt", args...): the format parsed once, its conversions matched
+ * with the arguments by count and kind, dynamic fields typed by the
+ * conversion they meet.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check/check.h"
+#include "parse/format.h"
+
+/* The column of byte off of a string literal's text (exact without escapes). */
+static struct st_pos literal_pos(const struct st_expr *lit, uint32_t off)
+{
+	struct st_pos pos = lit->pos;
+
+	pos.col += 1 + off;
+	return pos;
+}
+
+static int check_arg(struct checker *c, const struct st_conv *cv, struct st_expr *arg, uint32_t n)
+{
+	bool want_str = cv->arg == ST_CONV_STR;
+	int err;
+
+	/* Only a field is a float: as an argument itself, never inside one. */
+	c->float_ok = arg->kind == ST_EXPR_FIELD;
+	err = ck_expr(c, arg);
+	c->float_ok = false;
+	if (!err && cv->arg == ST_CONV_FLOAT && arg->vtype == ST_VT_NONE)
+		return ck_err(c, arg->pos,
+			      "printf: argument %u is a dynamic field, which sidetrace reads as an "
+			      "integer or a string, but its conversion prints a floating-point "
+			      "value",
+			      n);
+	if (!err && cv->arg == ST_CONV_FLOAT && arg->vtype != ST_VT_FLOAT)
+		return ck_err(c, arg->pos,
+			      "printf: argument %u is %s, but its conversion prints a "
+			      "floating-point value: use %s",
+			      n, ck_vtype_kind(arg->vtype),
+			      arg->vtype == ST_VT_STR ? "%s" : "%d, %u or %x");
+	if (!err && cv->arg == ST_CONV_FLOAT)
+		return 0;
+	if (!err && arg->vtype == ST_VT_FLOAT)
+		return ck_err(c, arg->pos,
+			      "printf: argument %u is a floating-point value: print it with %%f, "
+			      "%%e or %%g",
+			      n);
+	if (!err)
+		err = ck_settle(c, arg, want_str ? ST_VT_STR : ST_VT_INT,
+				want_str ? "printed with %s" : "printed as a number");
+	if (err)
+		return err;
+	/* An enum field prints its label with %s (compile/records.c). */
+	if (want_str && arg->vtype != ST_VT_STR && !st_expr_enum(arg))
+		return ck_err(c, arg->pos,
+			      "printf: argument %u is an integer, but its conversion is %%s: use "
+			      "%%d, %%u or %%x",
+			      n);
+	if (!want_str && arg->vtype == ST_VT_STR)
+		return ck_err(c, arg->pos,
+			      "printf: argument %u is a string, but its conversion wants an "
+			      "integer: use %%s",
+			      n);
+	return 0;
+}
+
+int ck_printf(struct checker *c, struct st_expr *call)
+{
+	struct st_expr *lit = call->nr_kids ? call->kids[0] : NULL;
+	struct st_format *f;
+	uint32_t at = 0, i, n = 0;
+	char err[256];
+	int ret;
+
+	if (!lit || lit->kind != ST_EXPR_STR)
+		return ck_err(c, lit ? lit->pos : call->pos,
+			      "printf takes a format string first: printf(\"fmt\", args...)");
+	f = calloc(1, sizeof(*f));
+	if (!f)
+		return ck_oom(c);
+	call->fmt = f;
+	ret = st_format_parse(lit->str, f, err, sizeof(err), &at);
+	if (ret == -ENOMEM)
+		return ck_oom(c);
+	if (ret)
+		return ck_err(c, literal_pos(lit, at), "%s", err);
+	if (call->nr_kids - 1 != f->nr_convs)
+		return ck_err(c,
+			      call->nr_kids - 1 > f->nr_convs ? call->kids[f->nr_convs + 1]->pos
+							      : call->pos,
+			      "printf: the format has %u conversion%s but %u argument%s follow%s",
+			      f->nr_convs, f->nr_convs == 1 ? "" : "s", call->nr_kids - 1,
+			      call->nr_kids == 2 ? "" : "s", call->nr_kids == 2 ? "s" : "");
+	for (i = 0; i < f->nr_pieces; i++) {
+		if (!f->pieces[i].is_conv)
+			continue;
+		n++;
+		ret = check_arg(c, &f->pieces[i].conv, call->kids[n], n);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int ck_print_value(struct checker *c, struct st_expr *call)
+{
+	struct st_expr *v = call->kids[0];
+	struct st_format *f;
+	const char *text;
+	char err[256];
+	uint32_t at;
+	int ret;
+
+	ret = ck_expr(c, v);
+	if (!ret)
+		ret = ck_settle_default(c, v, "printed by print()");
+	if (ret)
+		return ret;
+	if (v->vtype == ST_VT_STR)
+		text = "%s\n";
+	else
+		text = v->vtype == ST_VT_INT ? "%lld\n" : "%llu\n";
+	f = calloc(1, sizeof(*f));
+	if (!f)
+		return ck_oom(c);
+	call->fmt = f;
+	ret = st_format_parse(text, f, err, sizeof(err), &at);
+	if (ret == -ENOMEM)
+		return ck_oom(c);
+	return ret ? ck_err(c, call->pos, "internal error: %s", err) : 0;
+}
+
+/*
+ * time("fmt") prints the event's time (nsecs), as bpftrace's time() prints
+ * the time it is handled: rewritten into printf("%s", strftime("fmt",
+ * nsecs)), it is a printf in every way after this.
+ */
+int ck_time(struct checker *c, struct st_expr *call)
+{
+	struct st_expr *fmt, *tm, *ns, *tfmt, **kids, **tkids;
+
+	if (call->nr_kids > 1 || (call->nr_kids && call->kids[0]->kind != ST_EXPR_STR))
+		return ck_err(c, call->nr_kids ? call->kids[0]->pos : call->pos,
+			      "time() takes a format string: time(\"%%H:%%M:%%S\\n\")");
+	fmt = st_expr_new(ST_EXPR_STR, call->pos);
+	tm = st_expr_new(ST_EXPR_CALL, call->pos);
+	ns = st_expr_new(ST_EXPR_BUILTIN, call->pos);
+	tfmt = call->nr_kids ? call->kids[0] : st_expr_new(ST_EXPR_STR, call->pos);
+	kids = calloc(2, sizeof(*kids));
+	tkids = calloc(2, sizeof(*tkids));
+	if (fmt)
+		fmt->str = strdup("%s");
+	if (tfmt && !tfmt->str)
+		tfmt->str = strdup("%H:%M:%S\n");
+	if (!fmt || !fmt->str || !tm || !ns || !tfmt || !tfmt->str || !kids || !tkids) {
+		st_expr_free(fmt);
+		st_expr_free(tm);
+		st_expr_free(ns);
+		if (!call->nr_kids)
+			st_expr_free(tfmt);
+		free(kids);
+		free(tkids);
+		return ck_oom(c);
+	}
+	ns->builtin = ST_BUILTIN_NSECS;
+	tm->func = ST_FN_STRFTIME;
+	tm->kids = tkids;
+	tm->nr_kids = 2;
+	tkids[0] = tfmt;
+	tkids[1] = ns;
+	free(call->kids);
+	call->kids = kids;
+	call->nr_kids = 2;
+	kids[0] = fmt;
+	kids[1] = tm;
+	call->func = ST_FN_PRINTF;
+	return ck_printf(c, call);
+}

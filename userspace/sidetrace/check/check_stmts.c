@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Statements: assignments to maps and variables, if/else blocks, actions.
+ * Variables are scoped to the block that first assigns them, as in
+ * bpftrace: a variable is assigned on every path that reads it.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "check/check.h"
+
+static int find_var(const struct checker *c, const char *name)
+{
+	uint32_t i;
+
+	for (i = c->nr_scope; i-- > 0;)
+		if (!strcmp(c->scope[i].name, name))
+			return c->scope[i].slot;
+	return -1;
+}
+
+int ck_var(struct checker *c, struct st_expr *e)
+{
+	e->var_id = find_var(c, e->str);
+	if (e->var_id < 0)
+		return ck_err(c, e->pos, "undefined variable %s: assign it first (%s = ...)",
+			      e->str, e->str);
+	e->vtype = c->clause->var_types[e->var_id];
+	return 0;
+}
+
+/* The variable a statement assigns, declared in this block if it is new. */
+static int assign_var(struct checker *c, struct st_stmt *s)
+{
+	struct st_clause *cl = c->clause;
+	enum st_vtype vt = s->value->vtype, had;
+
+	s->var_id = find_var(c, s->var);
+	if (s->var_id < 0) {
+		if (s->op != ST_OP_NONE)
+			return ck_err(c, s->pos,
+				      "undefined variable %s: assign it first (%s = ...)", s->var,
+				      s->var);
+		if (cl->nr_vars >= ST_MAX_VARS)
+			return ck_err(c, s->pos, "more than %d variables in one clause",
+				      ST_MAX_VARS);
+		s->var_id = cl->nr_vars++;
+		cl->var_types[s->var_id] = vt == ST_VT_BOOL ? ST_VT_UINT : vt;
+		c->scope[c->nr_scope].name = s->var;
+		c->scope[c->nr_scope++].slot = s->var_id;
+		return 0;
+	}
+	had = cl->var_types[s->var_id];
+	if ((vt == ST_VT_STR) != (had == ST_VT_STR))
+		return ck_err(c, s->value->pos, "%s holds %s: it cannot be assigned %s", s->var,
+			      ck_vtype_kind(had), ck_vtype_kind(vt));
+	if (vt == ST_VT_INT)
+		cl->var_types[s->var_id] = ST_VT_INT;
+	return 0;
+}
+
+static int check_assign(struct checker *c, struct st_stmt *s)
+{
+	int err;
+
+	if (s->op != ST_OP_NONE) {
+		err = ck_int(c, s->value, "a compound assignment");
+		if (!err && (s->op == ST_OP_DIV || s->op == ST_OP_MOD) &&
+		    s->value->kind == ST_EXPR_INT && !s->value->uval)
+			err = ck_err(c, s->value->pos, "'%s=' by the constant 0: division by zero",
+				     st_op_name(s->op));
+	} else {
+		err = ck_expr(c, s->value);
+		if (!err)
+			err = ck_settle_default(c, s->value, "an assigned value");
+	}
+	if (err)
+		return err;
+	if (s->var)
+		return assign_var(c, s);
+	err = ck_map_keys(c, s->map_id, s->keys, s->nr_keys, s->map_pos);
+	return err ? err : ck_map_value(c, s);
+}
+
+/* A block: the variables it declares end with it. */
+static int check_block(struct checker *c, struct st_stmt *stmts, uint32_t nr)
+{
+	uint32_t visible = c->nr_scope;
+	int err;
+
+	err = ck_stmts(c, stmts, nr);
+	c->nr_scope = visible;
+	return err;
+}
+
+static int check_if(struct checker *c, struct st_stmt *s)
+{
+	int err;
+
+	err = ck_int(c, s->value, "the condition of if");
+	if (!err)
+		err = check_block(c, s->then, s->nr_then);
+	return err ? err : check_block(c, s->els, s->nr_els);
+}
+
+int ck_stmts(struct checker *c, struct st_stmt *stmts, uint32_t nr)
+{
+	uint32_t i;
+	int err = 0;
+
+	for (i = 0; !err && i < nr; i++) {
+		struct st_stmt *s = &stmts[i];
+
+		switch (s->kind) {
+		case ST_STMT_AGG:
+			err = ck_agg_stmt(c, s);
+			break;
+		case ST_STMT_ASSIGN:
+			err = check_assign(c, s);
+			break;
+		case ST_STMT_IF:
+			err = check_if(c, s);
+			break;
+		default:
+			err = ck_action(c, s);
+			break;
+		}
+	}
+	return err;
+}

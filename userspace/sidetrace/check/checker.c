@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Statements and maps, and the whole check (st_check): see checker.h.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check/check.h"
+
+static const char agg_forms[] =
+	"count(), sum(v), avg(v), min(v), max(v), stats(v), hist(v) or lhist(v, min, max, step)";
+
+/* An integer constant, possibly negated: lhist() bounds. */
+static bool const_int(const struct st_expr *e, int64_t *v)
+{
+	if (e->kind == ST_EXPR_UNARY && e->op == ST_OP_NEG && const_int(e->kids[0], v)) {
+		*v = -*v;
+		return true;
+	}
+	if (e->kind != ST_EXPR_INT || e->is_unsigned)
+		return false;
+	*v = (int64_t)e->uval;
+	return true;
+}
+
+static int check_lhist(struct checker *c, struct st_expr *call, int64_t lh[3])
+{
+	static const char *const roles[] = {"min", "max", "step"};
+	int i, err;
+
+	for (i = 0; i < 3; i++) {
+		err = ck_expr(c, call->kids[i + 1]);
+		if (err)
+			return err;
+		if (!const_int(call->kids[i + 1], &lh[i]))
+			return ck_err(
+				c, call->kids[i + 1]->pos,
+				"lhist() %s must be an integer constant: lhist(v, min, max, step)",
+				roles[i]);
+	}
+	if (lh[0] < 0)
+		return ck_err(c, call->kids[1]->pos,
+			      "lhist() min must be non-negative (provided min %lld)",
+			      (long long)lh[0]);
+	if (lh[1] <= lh[0])
+		return ck_err(c, call->kids[2]->pos,
+			      "lhist() min must be less than max (provided min %lld and max %lld)",
+			      (long long)lh[0], (long long)lh[1]);
+	if (lh[2] < 1)
+		return ck_err(c, call->kids[3]->pos, "lhist() step must be >= 1 (%lld provided)",
+			      (long long)lh[2]);
+	if (lh[2] > lh[1] - lh[0])
+		return ck_err(
+			c, call->kids[3]->pos,
+			"lhist() step is too large for the given range (provided step %lld for "
+			"range %lld)",
+			(long long)lh[2], (long long)(lh[1] - lh[0]));
+	if ((lh[1] - lh[0]) / lh[2] > ST_LHIST_MAX_BUCKETS)
+		return ck_err(c, call->pos,
+			      "lhist() too many buckets, must be <= %d (would need %lld)",
+			      ST_LHIST_MAX_BUCKETS, (long long)((lh[1] - lh[0]) / lh[2]));
+	return 0;
+}
+
+/* Arity and argument types of an aggregation; lh gets lhist() bounds. */
+static int check_agg_call(struct checker *c, struct st_expr *call, int64_t lh[3])
+{
+	const char *fn = st_func_name(call->func);
+	char role[32];
+	int err;
+
+	if (call->func > ST_FN_LHIST)
+		return ck_err(c, call->pos, "%s() is not an aggregation: a map is assigned %s", fn,
+			      agg_forms);
+	if (call->func == ST_FN_COUNT) {
+		if (call->nr_kids)
+			return ck_err(c, call->kids[0]->pos, "count() takes no argument");
+		return 0;
+	}
+	if (call->func == ST_FN_LHIST && call->nr_kids != 4)
+		return ck_err(c, call->pos, "lhist() takes 4 arguments: lhist(v, min, max, step)");
+	if (call->func != ST_FN_LHIST && call->nr_kids != 1)
+		return ck_err(c, call->pos, "%s() takes one value: %s(v)", fn, fn);
+	snprintf(role, sizeof(role), "%s()", fn);
+	err = ck_int(c, call->kids[0], role);
+	if (err)
+		return err;
+	if (call->func == ST_FN_LHIST)
+		return check_lhist(c, call, lh);
+	return 0;
+}
+
+/*
+ * The map ck_declare_maps() created: one aggregation, key count, key
+ * kinds, lhist bounds everywhere.
+ */
+static int check_map_use(struct checker *c, struct st_stmt *s, const int64_t lh[3])
+{
+	struct st_map_info *m = &c->prog->maps[s->map_id];
+	int err;
+
+	if (!m->checked) {
+		m->checked = true;
+		m->lhist_min = lh[0];
+		m->lhist_max = lh[1];
+		m->lhist_step = lh[2];
+	} else if (m->agg == ST_K_LHIST &&
+		   (m->lhist_min != lh[0] || m->lhist_max != lh[1] || m->lhist_step != lh[2])) {
+		return ck_err(c, s->call->pos,
+			      "lhist() bounds of %s differ from those at line %u, column %u: a map "
+			      "has one set of buckets",
+			      s->map, m->pos.line, m->pos.col);
+	}
+	err = ck_map_keys(c, s->map_id, s->keys, s->nr_keys, s->map_pos);
+	if (err)
+		return err;
+	if (m->agg != ST_K_COUNT && s->call->kids[0]->vtype == ST_VT_INT)
+		m->value_signed = true;
+	return 0;
+}
+
+int ck_agg_stmt(struct checker *c, struct st_stmt *s)
+{
+	int64_t lh[3] = {0};
+	int err;
+
+	err = check_agg_call(c, s->call, lh);
+	return err ? err : check_map_use(c, s, lh);
+}
+
+/* print(@m), print(@m, top), print(@m, top, div): top and div constants. */
+static int check_print_map(struct checker *c, struct st_expr *call)
+{
+	static const char *const roles[] = {"top", "div"};
+	int64_t v;
+	uint32_t i;
+	int err;
+
+	err = ck_map_ref(c, call->kids[0]);
+	if (err)
+		return err;
+	if (call->kids[0]->nr_kids)
+		return ck_err(c, call->kids[0]->pos,
+			      "print() takes a whole map: print(%s), print(%s, top, div)",
+			      call->kids[0]->str, call->kids[0]->str);
+	if (call->nr_kids > 3)
+		return ck_err(c, call->kids[3]->pos,
+			      "print() takes at most 3 arguments: print(@m, top, div)");
+	for (i = 1; i < call->nr_kids; i++) {
+		err = ck_expr(c, call->kids[i]);
+		if (err)
+			return err;
+		if (!const_int(call->kids[i], &v) || v < (i == 2))
+			return ck_err(c, call->kids[i]->pos,
+				      "print(@m, top, div): %s must be an integer constant %s",
+				      roles[i - 1], i == 2 ? ">= 1" : ">= 0 (0: every entry)");
+	}
+	return 0;
+}
+
+/* print(value): printed as printf("%d\n") or printf("%s\n") would. */
+static int check_print_value(struct checker *c, struct st_expr *call)
+{
+	if (call->nr_kids != 1)
+		return ck_err(c, call->nr_kids ? call->kids[1]->pos : call->pos,
+			      "print() takes a map (print(@m, top, div)), the event (print(args)) "
+			      "or one value");
+	return ck_print_value(c, call);
+}
+
+/* delete(@m[k]): a key of a map that has keys, or a map of one value. */
+static int check_delete(struct checker *c, struct st_expr *call)
+{
+	struct st_expr *ref = call->nr_kids == 1 ? call->kids[0] : NULL;
+	const struct st_map_info *m;
+	int err;
+
+	if (!ref || ref->kind != ST_EXPR_MAP)
+		return ck_err(c, ref ? ref->pos : call->pos,
+			      "delete() takes one map element: delete(@m[key])");
+	err = ck_map_ref(c, ref);
+	if (!err)
+		err = ck_map_keys(c, ref->map_id, ref->kids, ref->nr_kids, ref->pos);
+	if (err)
+		return err;
+	c->prog->maps[ref->map_id].elem_used = true;
+	m = &c->prog->maps[ref->map_id];
+	if (st_kind_has_bucket(m->agg))
+		return ck_err(
+			c, ref->pos,
+			"delete() of a %s() map: its buckets are keys of their own; clear(%s) "
+			"empties the map",
+			st_agg_name(m->agg), m->name);
+	if (!m->nr_keys && m->agg != ST_K_VALUE)
+		return ck_err(c, ref->pos, "%s has no keys: clear(%s) or zero(%s) empties it",
+			      m->name, m->name, m->name);
+	return 0;
+}
+
+int ck_action(struct checker *c, struct st_stmt *s)
+{
+	struct st_expr *call = s->call;
+	const char *fn = st_func_name(call->func);
+
+	switch (call->func) {
+	case ST_FN_PRINTF:
+		return ck_printf(c, call);
+	case ST_FN_EXIT:
+		if (call->nr_kids)
+			return ck_err(c, call->kids[0]->pos, "exit() takes no argument");
+		return 0;
+	case ST_FN_DELETE:
+		return check_delete(c, call);
+	case ST_FN_TIME:
+		return ck_time(c, call);
+	case ST_FN_PRINT:
+		if (call->nr_kids == 1 && call->kids[0]->kind == ST_EXPR_ARGS) {
+			if (c->no_args)
+				return ck_err(c, call->kids[0]->pos,
+					      "%s has no event: print(args) prints the event of "
+					      "a side: probe",
+					      ck_point_kind_name(c->no_args));
+			if (ck_clause_located(c))
+				return ck_print_located(c, call);
+			return 0;
+		}
+		if (call->nr_kids && call->kids[0]->kind == ST_EXPR_MAP && !call->kids[0]->nr_kids)
+			return check_print_map(c, call);
+		return check_print_value(c, call);
+	case ST_FN_CLEAR:
+	case ST_FN_ZERO:
+		if (call->nr_kids == 1 && call->kids[0]->kind == ST_EXPR_MAP &&
+		    !call->kids[0]->nr_kids)
+			return ck_map_ref(c, call->kids[0]);
+		return ck_err(c, call->nr_kids ? call->kids[0]->pos : call->pos,
+			      "%s() takes a map: %s(@name)", fn, fn);
+	case ST_FN_STR:
+		return ck_err(c, call->pos,
+			      "str() is a value: assign it ($s = str(...)) or print it");
+	default:
+		return ck_err(c, call->pos, "%s() must be assigned to a map: @name = %s(...)", fn,
+			      fn);
+	}
+}
+
+static int check_clause(struct checker *c, struct st_clause *cl)
+{
+	uint32_t i;
+	int err = 0;
+
+	c->clause = cl;
+	c->no_args = NULL;
+	c->nr_dyn = 0;
+	c->nr_scope = 0;
+	for (i = 0; !err && i < cl->nr_points; i++) {
+		if (st_probe_kind(cl->points[i].kind)->on_sites)
+			err = ck_sites_point(c, &cl->points[i]);
+		else if (!c->no_args)
+			c->no_args = &cl->points[i];
+	}
+	if (!err && cl->filter)
+		err = ck_int(c, cl->filter, "the filter");
+	return err ? err : ck_stmts(c, cl->stmts, cl->nr_stmts);
+}
+
+int st_check(struct st_program *prog, const struct st_event_source *src, struct st_diag *diag)
+{
+	struct checker c = {.prog = prog, .src = src, .diag = diag};
+	uint32_t i;
+	int err;
+
+	memset(diag, 0, sizeof(*diag));
+	err = ck_declare_maps(&c);
+	for (i = 0; !err && i < prog->nr_clauses; i++)
+		err = check_clause(&c, &prog->clauses[i]);
+	if (!err)
+		err = ck_maps_untyped(&c);
+	free(c.dyn);
+	return err;
+}

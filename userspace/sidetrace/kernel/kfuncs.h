@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The kprobe:, kretprobe:, fentry: and fexit: views of kernel functions:
+ * one event per function of the kernel's BTF or a loaded module's (split
+ * on it, /sys/kernel/btf) whose name matches and that kallsyms has
+ * (an inlined function has no address to probe). A kprobe: event's fields
+ * are the parameters as BTF names and types them, read from the System V
+ * ABI's registers (the kernel is C: parameter i is argument register i),
+ * then arg0..arg5 raw; a kretprobe: event's field is retval. An fentry:
+ * event's fields are the parameters as the kernel's trampoline hands them
+ * to the program, an fexit: event's those and retval. A pointer to
+ * a struct leads to its members (args.file->f_path.dentry), a few
+ * pointers deep, read from kernel memory.
+ */
+#ifndef SIDETRACE_KERNEL_KFUNCS_H
+#define SIDETRACE_KERNEL_KFUNCS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "events/events.h"
+
+/*
+ * Whether this kernel has kprobes (its kprobe PMU); false: why, in err.
+ * Listing does not need them; attaching does.
+ */
+bool st_kprobes_supported(char *err, size_t errlen);
+
+/*
+ * Appends to out the kernel functions that pattern (a glob, "NAME+OFFSET"
+ * for an offset into NAME, kprobes only) matches, as view ST_VIEW_KPROBE,
+ * ST_VIEW_KRETPROBE, ST_VIEW_FENTRY or ST_VIEW_FEXIT. 0, or a negative
+ * errno with the reason in err.
+ */
+int st_discover_kfuncs(const char *pattern, enum st_event_view view, struct st_event_list *out,
+		       char *err, size_t errlen);
+
+#endif /* SIDETRACE_KERNEL_KFUNCS_H */

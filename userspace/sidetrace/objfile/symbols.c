@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: MIT
+/* Symbol tables for stacks (symbols.h). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "objfile/demangle.h"
+#include "objfile/elf.h"
+#include "objfile/symbols.h"
+#include "util/grow.h"
+
+static int cmp_sym(const void *a, const void *b)
+{
+	const struct st_sym *x = a, *y = b;
+
+	return (x->addr > y->addr) - (x->addr < y->addr);
+}
+
+static int add_sym(struct st_symtab *t, size_t *cap, uint64_t addr, uint64_t size, const char *name)
+{
+	char *dm;
+
+	if (st_grow(&t->v, cap, t->nr, sizeof(*t->v), 256))
+		return -ENOMEM;
+	dm = st_demangle(name);
+	t->v[t->nr].name = dm ? dm : strdup(name);
+	if (!t->v[t->nr].name)
+		return -ENOMEM;
+	t->v[t->nr].addr = addr;
+	t->v[t->nr++].size = size;
+	return 0;
+}
+
+/* The defined functions of one symbol table section. */
+static int scan(struct st_elf *e, Elf_Scn *scn, struct st_symtab *t, size_t *cap)
+{
+	Elf_Data *data = elf_getdata(scn, NULL);
+	const char *name;
+	GElf_Shdr sh;
+	GElf_Sym sym;
+	size_t i, n;
+	int err = 0;
+
+	if (!data || !gelf_getshdr(scn, &sh) || !sh.sh_entsize)
+		return 0;
+	n = sh.sh_size / sh.sh_entsize;
+	for (i = 0; i < n && !err; i++) {
+		if (!gelf_getsym(data, i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
+		    sym.st_shndx == SHN_UNDEF || !sym.st_value)
+			continue;
+		name = elf_strptr(e->elf, sh.sh_link, sym.st_name);
+		if (name && *name)
+			err = add_sym(t, cap, sym.st_value, sym.st_size, name);
+	}
+	return err;
+}
+
+/* The GNU build id of a note section, into t. */
+static void build_id(Elf_Scn *scn, struct st_symtab *t)
+{
+	Elf_Data *data = elf_getdata(scn, NULL);
+	size_t off = 0, name_off, desc_off;
+	GElf_Nhdr nh;
+
+	while (data && (off = gelf_getnote(data, off, &nh, &name_off, &desc_off)) > 0) {
+		if (nh.n_type != NT_GNU_BUILD_ID || nh.n_namesz != 4 ||
+		    memcmp((char *)data->d_buf + name_off, "GNU", 4))
+			continue;
+		t->build_id_len =
+			nh.n_descsz < sizeof(t->build_id) ? nh.n_descsz : sizeof(t->build_id);
+		memcpy(t->build_id, (char *)data->d_buf + desc_off, t->build_id_len);
+		return;
+	}
+}
+
+/* The names of the libraries a .dynamic section needs, into t. */
+static int needed(struct st_elf *e, Elf_Scn *scn, struct st_symtab *t)
+{
+	Elf_Data *data = elf_getdata(scn, NULL);
+	const char *name;
+	GElf_Shdr sh;
+	GElf_Dyn dyn;
+	size_t i;
+	char **v;
+
+	if (!data || !gelf_getshdr(scn, &sh) || !sh.sh_entsize)
+		return 0;
+	for (i = 0; i < sh.sh_size / sh.sh_entsize && gelf_getdyn(data, i, &dyn); i++) {
+		if (dyn.d_tag != DT_NEEDED)
+			continue;
+		name = elf_strptr(e->elf, sh.sh_link, dyn.d_un.d_val);
+		v = name ? realloc(t->needed, (t->nr_needed + 1) * sizeof(*v)) : NULL;
+		if (!name)
+			continue;
+		if (!v)
+			return -ENOMEM;
+		t->needed = v;
+		v[t->nr_needed] = strdup(name);
+		if (!v[t->nr_needed++])
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int st_symtab_load_file(const char *path, struct st_symtab *t)
+{
+	Elf_Scn *scn = NULL, *symtab = NULL, *dynsym = NULL;
+	size_t cap = 0, i;
+	struct st_elf e;
+	char err[256];
+	GElf_Shdr sh;
+	int ret;
+
+	memset(t, 0, sizeof(*t));
+	ret = st_elf_open(path, &e, err, sizeof(err));
+	if (ret)
+		return ret;
+	while ((scn = elf_nextscn(e.elf, scn)) && !ret) {
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		if (sh.sh_type == SHT_SYMTAB)
+			symtab = scn;
+		else if (sh.sh_type == SHT_DYNSYM)
+			dynsym = scn;
+		else if (sh.sh_type == SHT_NOTE)
+			build_id(scn, t);
+		else if (sh.sh_type == SHT_DYNAMIC)
+			ret = needed(&e, scn, t);
+	}
+	/* A stripped object keeps its exported functions in .dynsym. */
+	if (!ret && (symtab || dynsym))
+		ret = scan(&e, symtab ? symtab : dynsym, t, &cap);
+	t->segs = calloc(3 * e.nr_segs + 1, sizeof(*t->segs));
+	if (!ret && !t->segs)
+		ret = -ENOMEM;
+	for (i = 0; !ret && i < e.nr_segs; i++) {
+		t->segs[3 * i] = e.segs[i].offset;
+		t->segs[3 * i + 1] = e.segs[i].vaddr;
+		t->segs[3 * i + 2] = e.segs[i].filesz;
+	}
+	t->nr_segs = ret ? 0 : e.nr_segs;
+	st_elf_close(&e);
+	/* No symbol at all (t->v NULL) is no array for qsort(). */
+	if (!ret && t->nr)
+		qsort(t->v, t->nr, sizeof(*t->v), cmp_sym);
+	return ret;
+}
+
+int st_symtab_load_kernel(struct st_symtab *t)
+{
+	char line[512], type, name[256];
+	unsigned long long addr;
+	size_t cap = 0;
+	int ret = 0;
+	FILE *f;
+
+	memset(t, 0, sizeof(*t));
+	f = fopen("/proc/kallsyms", "r");
+	if (!f)
+		return -errno;
+	while (!ret && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3 || !addr ||
+		    (type != 't' && type != 'T'))
+			continue;
+		ret = add_sym(t, &cap, addr, 0, name);
+	}
+	fclose(f);
+	if (!ret && t->nr)
+		qsort(t->v, t->nr, sizeof(*t->v), cmp_sym);
+	return ret;
+}
+
+const struct st_sym *st_symtab_find(const struct st_symtab *t, uint64_t addr, uint64_t *off)
+{
+	size_t lo = 0, hi = t->nr, mid;
+	const struct st_sym *s;
+
+	/* The last symbol at or below addr. */
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (t->v[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	s = &t->v[lo - 1];
+	if (s->size && addr - s->addr >= s->size)
+		return NULL;
+	*off = addr - s->addr;
+	return s;
+}
+
+bool st_symtab_vaddr(const struct st_symtab *t, uint64_t off, uint64_t *vaddr)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr_segs; i++) {
+		if (off - t->segs[3 * i] < t->segs[3 * i + 2]) {
+			*vaddr = off - t->segs[3 * i] + t->segs[3 * i + 1];
+			return true;
+		}
+	}
+	return false;
+}
+
+void st_symtab_free(struct st_symtab *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr; i++)
+		free(t->v[i].name);
+	for (i = 0; i < t->nr_needed; i++)
+		free(t->needed[i]);
+	free(t->needed);
+	free(t->v);
+	free(t->segs);
+	memset(t, 0, sizeof(*t));
+}

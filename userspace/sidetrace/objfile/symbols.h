@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Symbol tables for naming addresses in stacks: an object file's function
+ * symbols (C++ names demangled), with its loadable segments to turn a
+ * file offset into an address; and the kernel's (/proc/kallsyms).
+ */
+#ifndef SIDETRACE_OBJFILE_SYMBOLS_H
+#define SIDETRACE_OBJFILE_SYMBOLS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct st_sym {
+	uint64_t addr;
+	uint64_t size; /* 0: up to the next symbol */
+	char *name;
+};
+
+struct st_symtab {
+	struct st_sym *v; /* sorted by addr */
+	size_t nr;
+	/* An object file's PT_LOAD segments: offset, vaddr, filesz (3 words each). */
+	uint64_t *segs;
+	size_t nr_segs;
+	unsigned char build_id[20]; /* its GNU build id, as the kernel reads it */
+	size_t build_id_len; /* 0: none */
+	char **needed; /* the libraries it needs (DT_NEEDED), by name */
+	size_t nr_needed;
+};
+
+/* Loads the function symbols of the object at path. 0 or a negative errno. */
+int st_symtab_load_file(const char *path, struct st_symtab *t);
+
+/* Loads the kernel's text symbols from /proc/kallsyms. 0 or a negative errno. */
+int st_symtab_load_kernel(struct st_symtab *t);
+
+/* The symbol holding addr and addr's offset into it, or NULL. */
+const struct st_sym *st_symtab_find(const struct st_symtab *t, uint64_t addr, uint64_t *off);
+
+/* An object file's address of the byte at file offset off; false if no segment maps it. */
+bool st_symtab_vaddr(const struct st_symtab *t, uint64_t off, uint64_t *vaddr);
+
+void st_symtab_free(struct st_symtab *t);
+
+#endif /* SIDETRACE_OBJFILE_SYMBOLS_H */

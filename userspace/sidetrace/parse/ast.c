@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: MIT
+/* Freeing and naming AST nodes. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <side/abi/type-description.h>
+
+#include "parse/ast.h"
+#include "kinds/probe_kinds.h"
+#include "parse/format.h"
+
+struct st_expr *st_expr_new(enum st_expr_kind kind, struct st_pos pos)
+{
+	struct st_expr *e = calloc(1, sizeof(*e));
+
+	if (e) {
+		e->kind = kind;
+		e->pos = pos;
+		e->map_id = -1;
+	}
+	return e;
+}
+
+void st_expr_free(struct st_expr *e)
+{
+	uint32_t i;
+
+	if (!e)
+		return;
+	for (i = 0; i < e->nr_kids; i++)
+		st_expr_free(e->kids[i]);
+	free(e->kids);
+	for (i = 0; i < e->nr_path; i++)
+		free(e->path[i].name);
+	free(e->path);
+	for (i = 0; i < e->nr_refs; i++)
+		free(e->refs[i].idx);
+	free(e->refs);
+	free(e->str);
+	st_format_free(e->fmt);
+	free(e->fmt);
+	free(e);
+}
+
+static void stmts_free(struct st_stmt *stmts, uint32_t nr);
+
+static void stmt_fini(struct st_stmt *s)
+{
+	uint32_t i;
+
+	free(s->map);
+	for (i = 0; i < s->nr_keys; i++)
+		st_expr_free(s->keys[i]);
+	free(s->keys);
+	st_expr_free(s->call);
+	st_expr_free(s->value);
+	free(s->var);
+	stmts_free(s->then, s->nr_then);
+	stmts_free(s->els, s->nr_els);
+}
+
+static void stmts_free(struct st_stmt *stmts, uint32_t nr)
+{
+	uint32_t i;
+
+	for (i = 0; i < nr; i++)
+		stmt_fini(&stmts[i]);
+	free(stmts);
+}
+
+void st_attach_point_fini(struct st_attach_point *p)
+{
+	free(p->target);
+	free(p->provider);
+	free(p->event);
+	free(p->events);
+}
+
+static void clause_fini(struct st_clause *c)
+{
+	uint32_t i;
+
+	for (i = 0; i < c->nr_points; i++)
+		st_attach_point_fini(&c->points[i]);
+	free(c->points);
+	st_expr_free(c->filter);
+	stmts_free(c->stmts, c->nr_stmts);
+	free(c->events);
+}
+
+void st_program_free(struct st_program *prog)
+{
+	uint32_t i;
+
+	if (!prog)
+		return;
+	for (i = 0; i < prog->nr_clauses; i++)
+		clause_fini(&prog->clauses[i]);
+	free(prog->clauses);
+	for (i = 0; i < prog->nr_maps; i++)
+		free(prog->maps[i].name);
+	free(prog->maps);
+	free(prog->filename);
+	free(prog);
+}
+
+uint32_t st_print_args(const struct st_expr *call, struct st_expr *const **args)
+{
+	uint32_t first = call->func == ST_FN_PRINTF ? 1 : 0;
+
+	*args = call->kids + first;
+	return call->nr_kids - first;
+}
+
+enum st_agg_kind st_func_agg(enum st_func fn)
+{
+	static const enum st_agg_kind kinds[] = {
+		[ST_FN_COUNT] = ST_K_COUNT, [ST_FN_SUM] = ST_K_SUM,	[ST_FN_AVG] = ST_K_AVG,
+		[ST_FN_MIN] = ST_K_MIN,	    [ST_FN_MAX] = ST_K_MAX,	[ST_FN_STATS] = ST_K_STATS,
+		[ST_FN_HIST] = ST_K_HIST,   [ST_FN_LHIST] = ST_K_LHIST,
+	};
+
+	return kinds[fn];
+}
+
+const char *st_agg_name(enum st_agg_kind agg)
+{
+	enum st_func fn;
+
+	if (agg == ST_K_VALUE)
+		return "value";
+	for (fn = ST_FN_COUNT; fn <= ST_FN_LHIST; fn++)
+		if (st_func_agg(fn) == agg)
+			return st_func_name(fn);
+	return "?";
+}
+
+const char *st_func_name(enum st_func fn)
+{
+	static const char *const names[] = {
+		[ST_FN_COUNT] = "count",   [ST_FN_SUM] = "sum",		  [ST_FN_AVG] = "avg",
+		[ST_FN_MIN] = "min",	   [ST_FN_MAX] = "max",		  [ST_FN_STATS] = "stats",
+		[ST_FN_HIST] = "hist",	   [ST_FN_LHIST] = "lhist",	  [ST_FN_PRINT] = "print",
+		[ST_FN_CLEAR] = "clear",   [ST_FN_ZERO] = "zero",	  [ST_FN_EXIT] = "exit",
+		[ST_FN_PRINTF] = "printf", [ST_FN_DELETE] = "delete",	  [ST_FN_STR] = "str",
+		[ST_FN_TIME] = "time",	   [ST_FN_STRFTIME] = "strftime", [ST_FN_KSYM] = "ksym",
+		[ST_FN_USYM] = "usym",
+	};
+
+	return names[fn];
+}
+
+const struct st_type *st_expr_enum(const struct st_expr *e)
+{
+	if (e->kind == ST_EXPR_FIELD && e->nr_refs && e->refs[0].type &&
+	    e->refs[0].type->label == SIDE_TYPE_ENUM)
+		return e->refs[0].type;
+	return NULL;
+}
+
+const char *st_func_names(void)
+{
+	static char names[256];
+	size_t off = 0;
+	int fn;
+
+	if (names[0])
+		return names;
+	for (fn = ST_FN_COUNT; fn < ST_NR_FUNCS; fn++)
+		off += snprintf(names + off, sizeof(names) - off, "%s%s",
+				fn == ST_FN_COUNT	? ""
+				: fn == ST_NR_FUNCS - 1 ? " and "
+							: ", ",
+				st_func_name(fn));
+	return names;
+}
+
+const char *st_builtin_name(enum st_builtin b)
+{
+	static const char *const names[] = {
+		[ST_BUILTIN_PID] = "pid",	  [ST_BUILTIN_TID] = "tid",
+		[ST_BUILTIN_COMM] = "comm",	  [ST_BUILTIN_NSECS] = "nsecs",
+		[ST_BUILTIN_CPU] = "cpu",	  [ST_BUILTIN_UID] = "uid",
+		[ST_BUILTIN_PROBE] = "probe",	  [ST_BUILTIN_LOGLEVEL] = "loglevel",
+		[ST_BUILTIN_ELAPSED] = "elapsed", [ST_BUILTIN_RAND] = "rand",
+		[ST_BUILTIN_CGROUP] = "cgroup",	  [ST_BUILTIN_USTACK] = "ustack",
+		[ST_BUILTIN_KSTACK] = "kstack",	  [ST_BUILTIN_FUNC] = "func",
+	};
+
+	return names[b];
+}
+
+const char *st_op_name(enum st_op op)
+{
+	static const char *const names[] = {
+		[ST_OP_NONE] = "",   [ST_OP_NEG] = "-",	 [ST_OP_NOT] = "!",  [ST_OP_BNOT] = "~",
+		[ST_OP_MUL] = "*",   [ST_OP_DIV] = "/",	 [ST_OP_MOD] = "%",  [ST_OP_ADD] = "+",
+		[ST_OP_SUB] = "-",   [ST_OP_SHL] = "<<", [ST_OP_SHR] = ">>", [ST_OP_LT] = "<",
+		[ST_OP_LE] = "<=",   [ST_OP_GT] = ">",	 [ST_OP_GE] = ">=",  [ST_OP_EQ] = "==",
+		[ST_OP_NE] = "!=",   [ST_OP_BAND] = "&", [ST_OP_BXOR] = "^", [ST_OP_BOR] = "|",
+		[ST_OP_LAND] = "&&", [ST_OP_LOR] = "||",
+	};
+
+	return names[op];
+}
+
+bool st_clause_on_sites(const struct st_clause *cl)
+{
+	uint32_t i;
+
+	for (i = 0; i < cl->nr_points; i++)
+		if (st_probe_kind(cl->points[i].kind)->on_sites)
+			return true;
+	return false;
+}
+
+bool st_program_on_sites(const struct st_program *prog)
+{
+	uint32_t i;
+
+	for (i = 0; i < prog->nr_clauses; i++)
+		if (st_clause_on_sites(&prog->clauses[i]))
+			return true;
+	return false;
+}

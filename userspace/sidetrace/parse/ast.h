@@ -1,0 +1,370 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Abstract syntax tree of a sidetrace program.
+ *
+ * The parser (parser.h) builds it; the checker (checker.h) validates it and
+ * fills the fields marked "checker:" (resolved types, matched events, field
+ * index paths, the map table); a compile step turns the checked tree into
+ * configuration for the BPF program. Every node carries the source position
+ * of its first character so that any later stage can point at it.
+ */
+#ifndef SIDETRACE_PARSE_AST_H
+#define SIDETRACE_PARSE_AST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "events/events.h"
+#include "kinds/probe_kinds.h"
+#include "sidetrace.h"
+
+/* 1-based line and column; columns count bytes, a tab is one column. */
+struct st_format;
+
+struct st_pos {
+	uint32_t line;
+	uint32_t col;
+};
+
+/* Most keys a map may have, as in bpftrace's tuple limit for our BPF side. */
+#define ST_MAX_MAP_KEYS 8
+
+/*
+ * Levels an expression may nest (operators, parentheses, calls): far more
+ * than the BPF side's ST_MAX_INSNS lets a probe run, and few enough that
+ * every pass may walk the tree recursively.
+ */
+#define ST_MAX_EXPR_DEPTH 64
+/* if blocks nest at most this deep (an else-if chain nests too). */
+#define ST_MAX_BLOCK_DEPTH 64
+
+/* Bytes of a program's text (-e or a file). */
+#define ST_MAX_PROGRAM_BYTES (1 << 20)
+
+/* lhist() bucket limit, as bpftrace: keeps the BPF value array bounded. */
+#define ST_LHIST_MAX_BUCKETS 1000
+
+/*
+ * Where a clause attaches, as written (bpftrace's attach point). A side:
+ * attach point may match many events; each event a program traces is one
+ * "probe" of the compiled program (compile.h), at one or more "sites"
+ * (the event's call sites, each a USDT note).
+ */
+struct st_attach_point {
+	enum st_ap_kind kind;
+	struct st_pos pos; /* its first character */
+	/*
+	 * ST_AP_SIDE, ST_AP_USDT; provider and event may hold '*' wildcards.
+	 * ST_AP_UPROBE, ST_AP_URETPROBE: provider is "", event the function.
+	 * ST_AP_TRACEPOINT: target is "", provider the category, event the name.
+	 * ST_AP_KPROBE, ST_AP_KRETPROBE, ST_AP_FENTRY, ST_AP_FEXIT: target and
+	 * provider "", event the function.
+	 * ST_AP_PROFILE: target "", provider "hz", event the rate's digits.
+	 */
+	char *target;
+	char *provider;
+	char *event;
+	struct st_pos target_pos, provider_pos, event_pos;
+	/* ST_AP_INTERVAL */
+	uint64_t interval_ns;
+	/* checker: the events it matched (not owned) */
+	const struct st_event **events;
+	uint32_t nr_events;
+};
+
+enum st_builtin {
+	ST_BUILTIN_PID,
+	ST_BUILTIN_TID,
+	ST_BUILTIN_COMM,
+	ST_BUILTIN_NSECS,
+	ST_BUILTIN_CPU,
+	ST_BUILTIN_UID,
+	ST_BUILTIN_PROBE,
+	ST_BUILTIN_LOGLEVEL, /* the event's SIDE log level */
+	ST_BUILTIN_ELAPSED, /* nanoseconds since the session started */
+	ST_BUILTIN_RAND, /* a pseudo-random 32-bit number */
+	ST_BUILTIN_CGROUP, /* the task's cgroup v2 id */
+	ST_BUILTIN_USTACK, /* the user stack: a map key printed as its frames */
+	ST_BUILTIN_KSTACK, /* the kernel stack */
+	ST_BUILTIN_FUNC, /* a function probe's function, by name */
+	ST_NR_BUILTINS,
+};
+
+enum st_op {
+	ST_OP_NONE,
+	/* unary */
+	ST_OP_NEG, /* -x */
+	ST_OP_NOT, /* !x */
+	ST_OP_BNOT, /* ~x */
+	/* binary, by decreasing precedence */
+	ST_OP_MUL,
+	ST_OP_DIV,
+	ST_OP_MOD,
+	ST_OP_ADD,
+	ST_OP_SUB,
+	ST_OP_SHL,
+	ST_OP_SHR,
+	ST_OP_LT,
+	ST_OP_LE,
+	ST_OP_GT,
+	ST_OP_GE,
+	ST_OP_EQ,
+	ST_OP_NE,
+	ST_OP_BAND,
+	ST_OP_BXOR,
+	ST_OP_BOR,
+	ST_OP_LAND,
+	ST_OP_LOR,
+};
+
+/* Functions: aggregations (right of "@m = ") and actions (statements). */
+enum st_func {
+	ST_FN_COUNT,
+	ST_FN_SUM,
+	ST_FN_AVG,
+	ST_FN_MIN,
+	ST_FN_MAX,
+	ST_FN_STATS,
+	ST_FN_HIST,
+	ST_FN_LHIST,
+	ST_FN_PRINT,
+	ST_FN_CLEAR,
+	ST_FN_ZERO,
+	ST_FN_EXIT,
+	ST_FN_PRINTF,
+	ST_FN_DELETE, /* delete(@m[k]) */
+	ST_FN_STR, /* str(s), str(s, n): a value */
+	/* time("fmt"): the checker makes it printf("%s", strftime("fmt", nsecs)) */
+	ST_FN_TIME,
+	/* strftime("fmt", ns): a CLOCK_MONOTONIC time (nsecs) as wall-clock text */
+	ST_FN_STRFTIME,
+	/* ksym(addr): a kernel address; a map key of it prints its function's name */
+	ST_FN_KSYM,
+	/* usym(addr): a user address of its process; a map key of it prints its function's name */
+	ST_FN_USYM,
+	ST_NR_FUNCS,
+};
+
+/* Value types the checker resolves expressions to. */
+enum st_vtype {
+	ST_VT_NONE, /* not yet checked, or not a value (map ref) */
+	ST_VT_INT, /* signed 64-bit */
+	ST_VT_UINT, /* unsigned 64-bit */
+	ST_VT_BOOL, /* 0 or 1; usable as an integer */
+	ST_VT_STR,
+	/*
+	 * A floating-point field's bits (its type says binary32 or 64): BPF
+	 * has no floating point, so it is printed (printf %f, print(args)),
+	 * never computed with
+	 */
+	ST_VT_FLOAT,
+};
+
+enum st_expr_kind {
+	ST_EXPR_INT, /* integer literal: uval (is_unsigned if > INT64_MAX) */
+	ST_EXPR_STR, /* string literal: str (escapes decoded) */
+	ST_EXPR_BUILTIN, /* builtin */
+	ST_EXPR_FIELD, /* args.a.b[2]: path */
+	ST_EXPR_UNARY, /* op kids[0] */
+	ST_EXPR_BINARY, /* kids[0] op kids[1] */
+	ST_EXPR_CALL, /* func(kids...); str is the name as written */
+	/*
+	 * @name or @name[kids...]: an argument of print/clear/zero/delete, or
+	 * in an expression the map's value (0 or "" for a missing key)
+	 */
+	ST_EXPR_MAP,
+	ST_EXPR_ARGS, /* args alone: the whole event, an argument of print */
+	ST_EXPR_VAR, /* $name: str is "$name" */
+	ST_EXPR_TERNARY, /* kids[0] ? kids[1] : kids[2] */
+	ST_EXPR_CAST, /* (cast_type)kids[0] */
+};
+
+/* Integer types of casts, as bpftrace spells them. */
+struct st_cast_type {
+	uint8_t bits; /* 8, 16, 32 or 64 */
+	bool is_signed;
+};
+
+enum st_seg_kind {
+	ST_SEG_NAME, /* .name */
+	ST_SEG_INDEX, /* [index] */
+};
+
+struct st_path_seg {
+	enum st_seg_kind kind;
+	struct st_pos pos;
+	char *name; /* ST_SEG_NAME */
+	uint64_t index; /* ST_SEG_INDEX */
+};
+
+/*
+ * checker: how one field expression reads one matched event. idx[0] is the
+ * index of the top-level field in event->fields; each further entry is, per
+ * path segment, a member index in a struct or an element index in an
+ * array/vla. type is the SIDE type of the value read (never a compound).
+ */
+struct st_field_ref {
+	const struct st_event *event;
+	const struct st_type *type;
+	uint32_t *idx;
+	uint32_t nr_idx;
+};
+
+struct st_expr {
+	enum st_expr_kind kind;
+	struct st_pos pos;
+	enum st_op op;
+	struct st_expr **kids; /* operands, call arguments */
+	uint32_t nr_kids;
+	/* ST_EXPR_INT: the value as written (two's complement); ustack(N), kstack(N): N */
+	uint64_t uval;
+	bool is_unsigned; /* ST_EXPR_INT: does not fit in int64_t */
+	char *str; /* STR literal, CALL name, MAP name ("@x") */
+	enum st_builtin builtin;
+	enum st_func func; /* ST_EXPR_CALL */
+	struct st_path_seg *path; /* ST_EXPR_FIELD, after "args" */
+	uint32_t nr_path;
+	struct st_cast_type cast; /* ST_EXPR_CAST */
+	/* checker: */
+	int var_id; /* ST_EXPR_VAR: the clause's variable slot */
+	struct st_format *fmt; /* printf: its format, parsed */
+	enum st_vtype vtype;
+	int map_id; /* ST_EXPR_MAP: index in st_program.maps, else -1 */
+	bool map_read; /* ST_EXPR_MAP: read as a value */
+	/* ST_EXPR_FIELD: one per event of the enclosing clause, same order */
+	struct st_field_ref *refs;
+	uint32_t nr_refs;
+	/* ST_EXPR_FIELD: a usdt: operand read as the address of a string (str(argN)) */
+	bool str_at;
+	/* ST_EXPR_CALL printf: made by the checker from print(args) of located fields */
+	bool print_args;
+	/* ST_EXPR_INT, ST_EXPR_STR: a positional parameter $N, its text in str */
+	bool positional;
+};
+
+enum st_stmt_kind {
+	ST_STMT_AGG, /* @map[keys] = call (an aggregation) */
+	ST_STMT_CALL, /* call (an action) */
+	/*
+	 * @map[keys] op= value or $var op= value; op is ST_OP_NONE for '=',
+	 * "++" is += 1 and "--" -= 1
+	 */
+	ST_STMT_ASSIGN,
+	ST_STMT_IF, /* if (value) { then } else { els } */
+};
+
+struct st_stmt {
+	enum st_stmt_kind kind;
+	struct st_pos pos;
+	/* ST_STMT_AGG, ST_STMT_ASSIGN to a map */
+	char *map; /* "@name", "@" alone is a valid name */
+	struct st_pos map_pos;
+	struct st_expr **keys;
+	uint32_t nr_keys;
+	/* the aggregation (ST_STMT_AGG) or the action (ST_STMT_CALL) */
+	struct st_expr *call;
+	/* ST_STMT_ASSIGN: the value; ST_STMT_IF: the condition */
+	struct st_expr *value;
+	char *var; /* ST_STMT_ASSIGN to a variable: "$name" */
+	enum st_op op; /* ST_STMT_ASSIGN */
+	/* ST_STMT_IF: the blocks; an "else if" is an else block of one if */
+	struct st_stmt *then;
+	uint32_t nr_then;
+	struct st_stmt *els;
+	uint32_t nr_els;
+	/* checker: index in st_program.maps, or -1 */
+	int map_id;
+	/* checker: ST_STMT_ASSIGN to a variable: its slot */
+	int var_id;
+};
+
+struct st_clause {
+	struct st_pos pos;
+	struct st_attach_point *points;
+	uint32_t nr_points;
+	struct st_expr *filter; /* NULL when there is none */
+	struct st_stmt *stmts;
+	uint32_t nr_stmts;
+	/* checker: union of the events of all SIDE probes, no duplicates */
+	const struct st_event **events;
+	uint32_t nr_events;
+	/* checker: the variables' types, by slot */
+	enum st_vtype var_types[ST_MAX_VARS];
+	uint32_t nr_vars;
+};
+
+/* checker: one entry per distinct map name. */
+struct st_map_info {
+	char *name; /* "@name" */
+	struct st_pos pos; /* first assignment */
+	enum st_agg_kind agg; /* ST_K_VALUE: a plain value, of value_type */
+	enum st_vtype value_type; /* ST_K_VALUE: INT, UINT or STR */
+	uint32_t nr_keys;
+	enum st_vtype key_types[ST_MAX_MAP_KEYS]; /* INT, UINT, BOOL or STR */
+	bool value_signed; /* sum/min/max/avg/stats of a signed value */
+	int64_t lhist_min, lhist_max, lhist_step; /* ST_K_LHIST */
+	bool checked; /* an aggregation of it was checked: bounds set */
+	bool elem_used; /* an element is read or deleted by its key */
+	/*
+	 * Keys and plain values that are always an enum field print as its
+	 * labels: the type of the first such use; the mask (key k: bit k,
+	 * value: bit ST_MAX_MAP_KEYS) marks uses that are not one.
+	 */
+	const struct st_type *key_enum[ST_MAX_MAP_KEYS];
+	const struct st_type *value_enum;
+	uint32_t not_enum;
+	/*
+	 * A plain value read before any assignment typed it (@n = @n + 1):
+	 * read as an integer, where the first such read is; a map that turns
+	 * out to hold strings is then an error there.
+	 */
+	bool read_untyped;
+	struct st_pos untyped_pos;
+};
+
+struct st_program {
+	char *filename; /* "program" for -e, or the file name */
+	struct st_clause *clauses;
+	uint32_t nr_clauses;
+	/* checker: */
+	struct st_map_info *maps;
+	uint32_t nr_maps;
+};
+
+/* A zeroed node of kind at pos, no map; NULL if out of memory. */
+struct st_expr *st_expr_new(enum st_expr_kind kind, struct st_pos pos);
+void st_expr_free(struct st_expr *e);
+void st_program_free(struct st_program *prog);
+/* Frees what an attach point owns (names, matched events), not p. */
+void st_attach_point_fini(struct st_attach_point *p);
+
+/* A clause with an attach point on probe sites runs in the kernel; others in user space. */
+bool st_clause_on_sites(const struct st_clause *cl);
+/* True if some clause runs in the kernel (the program loads BPF). */
+bool st_program_on_sites(const struct st_program *prog);
+
+/*
+ * The values a printf prints (after its format), or a print(value) (its
+ * one argument, printed with the format the checker gave it): *args, and
+ * how many.
+ */
+uint32_t st_print_args(const struct st_expr *call, struct st_expr *const **args);
+
+/* The aggregation an aggregating function (count..lhist) computes. */
+enum st_agg_kind st_func_agg(enum st_func fn);
+
+/* Names as the language spells them, for messages and dumps. */
+/* The function that computes an aggregation ("count"), or "value". */
+const char *st_agg_name(enum st_agg_kind agg);
+const char *st_func_name(enum st_func fn);
+
+/* The enum type a field expression reads (its first event's), or NULL: not an enum field. */
+const struct st_type *st_expr_enum(const struct st_expr *e);
+
+/* Every function's name, for "valid are ..." messages: "count, sum, ... and usym". */
+const char *st_func_names(void);
+const char *st_builtin_name(enum st_builtin b);
+const char *st_op_name(enum st_op op);
+
+#endif /* SIDETRACE_PARSE_AST_H */

@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: MIT
+/* BEGIN, END and interval clauses, and printing at exit (clauses.h). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "readout/aggregations.h"
+#include "readout/problems.h"
+#include "output/printf_print.h"
+#include "session/clauses.h"
+#include "session/eval.h"
+#include "readout/inproc_read.h"
+#include "readout/map_access.h"
+#include "util/escape.h"
+
+/* print(@m), print(@m, top), print(@m, top, div): constants (checker). */
+static int print_map(struct st_runner *r, const struct st_expr *call)
+{
+	struct st_maps_snapshot snap;
+	int ret;
+
+	if (!r->loader)
+		return 0;
+	ret = st_maps_read(r->loader, r->prog, r->compiled, call->kids[0]->map_id, &snap);
+	if (ret)
+		return ret;
+	if (call->nr_kids > 1)
+		snap.maps[0].top = call->kids[1]->uval;
+	if (call->nr_kids > 2)
+		snap.maps[0].div = call->kids[2]->uval;
+	ret = st_output_map(r->out, r->fmt, &snap.maps[0]);
+	st_maps_snapshot_free(&snap);
+	fflush(r->out);
+	return ret;
+}
+
+/* printf and print(value): the values computed here, formatted as records are. */
+static int run_printf(struct st_runner *r, struct st_eval_ctx *x, const struct st_expr *call)
+{
+	struct st_eval_val vals[ST_MAX_PRINTF_ARGS];
+	struct st_key_val kv[ST_MAX_PRINTF_ARGS];
+	struct st_textbuf text = {0};
+	struct st_expr *const *args;
+	uint32_t i, n;
+	int ret;
+
+	n = st_print_args(call, &args);
+	for (i = 0; i < n && i < ST_MAX_PRINTF_ARGS; i++) {
+		ret = st_eval(x, args[i], &vals[i]);
+		if (ret)
+			return ret;
+		kv[i] = vals[i].v;
+	}
+	st_format_values(&text, call->fmt, kv, r->term);
+	ret = text.failed ? -ENOMEM : st_output_printf(r->out, r->fmt, &text);
+	st_tb_free(&text);
+	return ret;
+}
+
+/* $v op= value or @m[k] op= value in user space. */
+static int run_assign(struct st_runner *r, struct st_eval_ctx *x, const struct st_stmt *st)
+{
+	struct st_eval_val kvals[ST_MAX_MAP_KEYS], v, old;
+	struct st_key_val keys[ST_MAX_MAP_KEYS];
+	struct st_elem_val ev = {0};
+	int ret, op;
+
+	ret = st_eval(x, st->value, &v);
+	if (!ret && !st->var)
+		ret = st_eval_keys(x, st->keys, st->nr_keys, kvals, keys);
+	if (ret)
+		return ret;
+	if (st->op != ST_OP_NONE) {
+		if (st->var) {
+			old = x->vars[st->var_id];
+		} else {
+			ret = st_elem_read(r->loader, r->compiled, st->map_id, keys, &ev);
+			old.v.type = ST_VT_INT;
+			old.v.i = ev.i;
+		}
+		if (ret)
+			return ret;
+		op = st_binop_for(st->op, old.v.type, v.v.type,
+				  old.v.type == ST_VT_INT || v.v.type == ST_VT_INT ? ST_VT_INT
+										   : ST_VT_UINT);
+		v.v.i = st_binary(op, old.v.i, v.v.i);
+	}
+	if (st->var) {
+		x->vars[st->var_id] = v;
+		return 0;
+	}
+	ev.i = v.v.i;
+	if (v.v.type == ST_VT_STR)
+		snprintf(ev.s, sizeof(ev.s), "%s", v.str);
+	return st_elem_write(r->loader, r->compiled, st->map_id, keys, &ev);
+}
+
+static int run_delete(struct st_runner *r, struct st_eval_ctx *x, const struct st_expr *ref)
+{
+	struct st_eval_val kvals[ST_MAX_MAP_KEYS];
+	struct st_key_val keys[ST_MAX_MAP_KEYS];
+	int ret;
+
+	ret = st_eval_keys(x, ref->kids, ref->nr_kids, kvals, keys);
+	return ret ?: st_elem_delete(r->loader, r->compiled, ref->map_id, keys);
+}
+
+/* A call statement; 1 once exit() ran, which ends the clause as in bpftrace. */
+static int run_call(struct st_runner *r, struct st_eval_ctx *x, const struct st_expr *call)
+{
+	int map_id =
+		call->nr_kids && call->kids[0]->kind == ST_EXPR_MAP ? call->kids[0]->map_id : -1;
+
+	switch (call->func) {
+	case ST_FN_PRINT:
+		if (call->fmt)
+			return run_printf(r, x, call);
+		return map_id >= 0 ? print_map(r, call) : 0;
+	case ST_FN_CLEAR:
+		return map_id >= 0 && r->loader ? st_maps_clear(r->loader, r->compiled, map_id) : 0;
+	case ST_FN_ZERO:
+		return map_id >= 0 && r->loader ? st_maps_zero(r->loader, r->compiled, map_id) : 0;
+	case ST_FN_DELETE:
+		return run_delete(r, x, call->kids[0]);
+	case ST_FN_PRINTF:
+		return run_printf(r, x, call);
+	case ST_FN_EXIT:
+		r->exit_requested = true;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static int run_stmts(struct st_runner *r, struct st_eval_ctx *x, const struct st_stmt *stmts,
+		     uint32_t nr)
+{
+	struct st_eval_val cond;
+	uint32_t i;
+	int ret = 0;
+
+	for (i = 0; i < nr && !ret; i++) {
+		const struct st_stmt *st = &stmts[i];
+
+		switch (st->kind) {
+		case ST_STMT_CALL:
+			ret = run_call(r, x, st->call);
+			break;
+		case ST_STMT_ASSIGN:
+			ret = run_assign(r, x, st);
+			break;
+		case ST_STMT_IF:
+			ret = st_eval(x, st->value, &cond);
+			if (!ret)
+				ret = cond.v.i ? run_stmts(r, x, st->then, st->nr_then)
+					       : run_stmts(r, x, st->els, st->nr_els);
+			break;
+		default:
+			break;
+		}
+	}
+	return ret;
+}
+
+int st_run_clause(struct st_runner *r, const struct st_clause *cl, const char *probe)
+{
+	struct st_eval_ctx x = {.probe = probe, .compiled = r->compiled, .loader = r->loader};
+	int ret;
+
+	ret = run_stmts(r, &x, cl->stmts, cl->nr_stmts);
+	return ret > 0 ? 0 : ret;
+}
+
+int st_run_clauses(struct st_runner *r, enum st_ap_kind kind)
+{
+	uint32_t i, j;
+	int ret;
+
+	for (i = 0; i < r->prog->nr_clauses; i++) {
+		const struct st_clause *cl = &r->prog->clauses[i];
+
+		for (j = 0; j < cl->nr_points; j++) {
+			if (cl->points[j].kind != kind)
+				continue;
+			ret = st_run_clause(r, cl, kind == ST_AP_BEGIN ? "BEGIN" : "END");
+			if (ret)
+				return ret;
+			break;
+		}
+	}
+	return 0;
+}
+
+size_t st_run_count_entries(struct st_runner *r)
+{
+	struct st_maps_snapshot snap;
+	size_t i, n = 0;
+
+	if (!r->loader || !r->compiled->nr_maps ||
+	    st_maps_read(r->loader, r->prog, r->compiled, -1, &snap))
+		return 0;
+	for (i = 0; i < snap.nr_maps; i++)
+		n += snap.maps[i].nr_entries;
+	st_maps_snapshot_free(&snap);
+	return n;
+}
+
+int st_run_print_all(struct st_runner *r)
+{
+	struct st_maps_snapshot snap;
+	size_t i;
+	int ret;
+
+	if (!r->loader || !r->compiled->nr_maps)
+		return 0;
+	ret = st_maps_read(r->loader, r->prog, r->compiled, -1, &snap);
+	if (ret)
+		return ret;
+	ret = st_output_exit_maps(r->out, r->fmt, snap.maps, snap.nr_maps);
+	for (i = 0; i < snap.nr_maps; i++)
+		r->nr_entries += snap.maps[i].nr_entries;
+	st_maps_snapshot_free(&snap);
+	fflush(r->out);
+	return ret;
+}
+
+/* One problem, to stderr; lost records also as a JSON document of the output. */
+static void report_problem(struct st_runner *r, const struct st_problem *p)
+{
+	const char *name = r->compiled->probes[p->probe].name;
+	const char *reason = st_counter_reason(p->counter);
+	unsigned long long n = p->count;
+	struct st_textbuf json = {0};
+
+	switch (p->counter) {
+	case ST_C_STR_TRUNC:
+		st_errorf("%llu strings were cut: %s (%s)", n, reason, name);
+		break;
+	case ST_C_LOST:
+		st_errorf("%llu events not printed: %s (%s)", n, reason, name);
+		if (r->fmt != ST_OUTPUT_JSON)
+			break;
+		st_tb_json_str(&json, name);
+		fprintf(r->out,
+			"{\"type\": \"lost\", \"data\": {\"probe\": %s, \"events\": %llu, "
+			"\"reason\": \"output buffer full\"}}\n",
+			json.s ? json.s : "\"\"", n);
+		st_tb_free(&json);
+		break;
+	case ST_C_MAP_FULL:
+	case ST_C_BUSY:
+		st_errorf("%llu events not counted: %s (%s)", n, reason, name);
+		break;
+	case ST_C_MAP_ERR:
+		st_errorf("%llu events not counted: %s (the last error: %s) (%s)", n, reason,
+			  strerror(st_loader_map_err(r->loader)), name);
+		break;
+	default:
+		st_errorf("%llu events could not be decoded: %s (%s)", n, reason, name);
+		break;
+	}
+}
+
+unsigned long long st_run_report_problems(struct st_runner *r)
+{
+	struct st_problem *probs;
+	unsigned long long lost = 0;
+	int n, i;
+
+	if (!r->loader)
+		return 0;
+	n = st_problems_read(r->loader, r->compiled, &probs);
+	if (n < 0)
+		return 0;
+	for (i = 0; i < n; i++) {
+		report_problem(r, &probs[i]);
+		if (st_counter_is_loss(probs[i].counter))
+			lost += probs[i].count;
+	}
+	st_inproc_report(st_loader_inprocs(r->loader));
+	fflush(r->out);
+	free(probs);
+	return lost;
+}

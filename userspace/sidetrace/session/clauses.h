@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The user-space side of a program: BEGIN, END and interval clauses, whose
+ * actions (print, clear, zero, exit) act on the kernel's maps, and the
+ * printing of every map when the program ends.
+ */
+#ifndef SIDETRACE_SESSION_CLAUSES_H
+#define SIDETRACE_SESSION_CLAUSES_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "parse/ast.h"
+#include "compile/compile.h"
+#include "bpfload/loader.h"
+#include "output/maps_print.h"
+
+struct st_runner {
+	const struct st_program *prog;
+	const struct st_compiled *compiled;
+	const struct st_loader *loader; /* NULL when nothing was loaded */
+	FILE *out;
+	enum st_output_format fmt;
+	bool term; /* text to a terminal: printf's values shown safely (util/escape.h) */
+	pid_t pid; /* -p: the traced process, or 0 */
+	bool exit_requested; /* an exit() ran */
+	bool verbose; /* -v: say what is lost as it happens */
+	bool quiet; /* -q: no hints, nor which processes run the probes themselves */
+	int child_status; /* -c: the command's wait status, once reaped */
+	size_t nr_entries; /* entries of all maps before END, then as printed */
+};
+
+/*
+ * Runs the statements of a BEGIN, END or interval clause; probe names its
+ * attach point for the probe builtin. 0 or -errno.
+ */
+int st_run_clause(struct st_runner *r, const struct st_clause *cl, const char *probe);
+
+/* Runs every clause of kind kind (BEGIN or END), in program order. */
+int st_run_clauses(struct st_runner *r, enum st_ap_kind kind);
+
+/* Entries in every map now (before END may clear them), or 0 if unreadable. */
+size_t st_run_count_entries(struct st_runner *r);
+
+/* Prints every map, as bpftrace does at exit. 0 or -errno. */
+int st_run_print_all(struct st_runner *r);
+
+/*
+ * Reports on stderr what the BPF program could not do: events it could not
+ * decode, truncated strings, drops. Returns the number of lost events.
+ */
+unsigned long long st_run_report_problems(struct st_runner *r);
+
+#endif /* SIDETRACE_SESSION_CLAUSES_H */

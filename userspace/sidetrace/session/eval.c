@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: MIT
+/* User-space expressions: see eval.h. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <stdlib.h>
+
+#include "common/cgroup.h"
+#include "output/printf_print.h"
+#include "session/eval.h"
+#include "readout/map_access.h"
+
+static void set_int(struct st_eval_val *out, enum st_vtype t, int64_t v)
+{
+	out->v.type = t == ST_VT_INT ? ST_VT_INT : ST_VT_UINT;
+	out->v.i = v;
+}
+
+static void set_str(struct st_eval_val *out, const char *s)
+{
+	snprintf(out->str, sizeof(out->str), "%s", s);
+	out->v.type = ST_VT_STR;
+	out->v.s = out->str;
+}
+
+/* bpf_ktime_get_ns() is CLOCK_MONOTONIC: nsecs compares across both sides. */
+static int64_t monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static int eval_builtin(struct st_eval_ctx *x, const struct st_expr *e, struct st_eval_val *out)
+{
+	switch (e->builtin) {
+	case ST_BUILTIN_PID:
+		set_int(out, e->vtype, getpid());
+		return 0;
+	case ST_BUILTIN_TID:
+		set_int(out, e->vtype, gettid());
+		return 0;
+	case ST_BUILTIN_NSECS:
+		set_int(out, e->vtype, monotonic_ns());
+		return 0;
+	case ST_BUILTIN_CPU:
+		set_int(out, e->vtype, sched_getcpu());
+		return 0;
+	case ST_BUILTIN_UID:
+		set_int(out, e->vtype, getuid());
+		return 0;
+	case ST_BUILTIN_COMM:
+		set_str(out, program_invocation_short_name);
+		return 0;
+	case ST_BUILTIN_PROBE:
+		set_str(out, x->probe);
+		return 0;
+	case ST_BUILTIN_ELAPSED:
+		set_int(out, e->vtype, monotonic_ns() - x->compiled->start_ns);
+		return 0;
+	case ST_BUILTIN_RAND:
+		set_int(out, e->vtype, (uint32_t)random());
+		return 0;
+	case ST_BUILTIN_CGROUP:
+		set_int(out, e->vtype, (int64_t)st_self_cgroup_id());
+		return 0;
+	default:
+		/* loglevel: the checker keeps it in side: probes. */
+		return -EINVAL;
+	}
+}
+
+int st_eval_keys(struct st_eval_ctx *x, struct st_expr *const *exprs, uint32_t nr,
+		 struct st_eval_val *vals, struct st_key_val *keys)
+{
+	uint32_t k;
+	int err;
+
+	for (k = 0; k < nr; k++) {
+		err = st_eval(x, exprs[k], &vals[k]);
+		if (err)
+			return err;
+		keys[k] = vals[k].v;
+		if (keys[k].type == ST_VT_STR)
+			keys[k].s = vals[k].str;
+	}
+	return 0;
+}
+
+static int eval_map(struct st_eval_ctx *x, const struct st_expr *e, struct st_eval_val *out)
+{
+	struct st_eval_val vals[ST_MAX_MAP_KEYS];
+	struct st_key_val keys[ST_MAX_MAP_KEYS];
+	struct st_elem_val v;
+	int err;
+
+	err = st_eval_keys(x, e->kids, e->nr_kids, vals, keys);
+	if (!err)
+		err = st_elem_read(x->loader, x->compiled, e->map_id, keys, &v);
+	if (err)
+		return err;
+	if (e->vtype == ST_VT_STR)
+		set_str(out, v.s);
+	else
+		set_int(out, e->vtype, v.i);
+	return 0;
+}
+
+/* Casts, ?:, str(): the kinds that are neither leaves nor operators. */
+static int eval_other(struct st_eval_ctx *x, const struct st_expr *e, struct st_eval_val *out)
+{
+	struct st_eval_val c;
+	int err, shift;
+
+	switch (e->kind) {
+	case ST_EXPR_TERNARY:
+		err = st_eval(x, e->kids[0], &c);
+		return err ?: st_eval(x, e->kids[c.v.i ? 1 : 2], out);
+	case ST_EXPR_CAST:
+		err = st_eval(x, e->kids[0], out);
+		shift = 64 - e->cast.bits;
+		if (err || !shift)
+			return err;
+		if (e->cast.is_signed)
+			set_int(out, ST_VT_INT, (int64_t)((uint64_t)out->v.i << shift) >> shift);
+		else
+			set_int(out, ST_VT_UINT, out->v.i & ((1ULL << e->cast.bits) - 1));
+		return 0;
+	case ST_EXPR_CALL:
+		if (e->func == ST_FN_STRFTIME) {
+			err = st_eval(x, e->kids[1], &c);
+			if (!err)
+				st_strftime_ns(out->str, sizeof(out->str), e->kids[0]->str, c.v.i);
+			out->v.type = ST_VT_STR;
+			out->v.s = out->str;
+			return err;
+		}
+		if (e->func != ST_FN_STR)
+			return -EINVAL;
+		err = st_eval(x, e->kids[0], out);
+		if (!err && e->nr_kids == 2 && e->kids[1]->uval - 1 < strlen(out->str))
+			out->str[e->kids[1]->uval - 1] = '\0';
+		return err;
+	default:
+		return -EINVAL;
+	}
+}
+
+int st_eval(struct st_eval_ctx *x, const struct st_expr *e, struct st_eval_val *out)
+{
+	struct st_eval_val l, r;
+	int err, op;
+
+	switch (e->kind) {
+	case ST_EXPR_INT:
+		set_int(out, e->vtype, (int64_t)e->uval);
+		return 0;
+	case ST_EXPR_STR:
+		set_str(out, e->str);
+		return 0;
+	case ST_EXPR_BUILTIN:
+		return eval_builtin(x, e, out);
+	case ST_EXPR_VAR:
+		*out = x->vars[e->var_id];
+		if (out->v.type == ST_VT_STR)
+			out->v.s = out->str;
+		return 0;
+	case ST_EXPR_MAP:
+		return eval_map(x, e, out);
+	case ST_EXPR_UNARY:
+		err = st_eval(x, e->kids[0], &l);
+		if (err)
+			return err;
+		op = st_unop_of(e->op);
+		if (op < 0)
+			return -EINVAL;
+		set_int(out, e->vtype, st_unary(op, l.v.i));
+		return 0;
+	case ST_EXPR_BINARY:
+		err = st_eval(x, e->kids[0], &l);
+		if (!err)
+			err = st_eval(x, e->kids[1], &r);
+		if (err)
+			return err;
+		if (l.v.type == ST_VT_STR || r.v.type == ST_VT_STR) {
+			set_int(out, ST_VT_UINT, !strcmp(l.str, r.str) == (e->op == ST_OP_EQ));
+			return 0;
+		}
+		op = st_binop_of(e);
+		if (op < 0)
+			return -EINVAL;
+		set_int(out, e->vtype, st_binary(op, l.v.i, r.v.i));
+		return 0;
+	default:
+		return eval_other(x, e, out);
+	}
+}

@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: MIT
+/* Per-event records to text or JSON: see stream.h. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/libbpf.h>
+
+#include "output/record_text.h"
+#include "readout/inproc_read.h"
+#include "readout/problems.h"
+#include "bpfload/stacks.h"
+#include "session/stream.h"
+#include "util/clock.h"
+#include "util/escape.h"
+#include "util/grow.h"
+
+/*
+ * What one poll takes of each process's records: their text and the time
+ * spent on them, before the next process's turn; the rest waits in its
+ * ring for the next poll, which comes at once. The session loop gets
+ * control back this often, whatever a process writes.
+ */
+#define POLL_TEXT_MAX (1024 * 1024)
+#define POLL_NS (10 * 1000 * 1000ULL)
+/*
+ * After the session: how long the processes' rings are read for what
+ * they sent before its end (an engine stops at once; a process that goes
+ * on writing is cut there).
+ */
+#define DRAIN_NS (250 * 1000 * 1000ULL)
+
+/*
+ * One record printed, its text left in s->view.text: 0, -EINVAL when no
+ * writer made it (its text empty), or a failed write's negative errno.
+ * inproc: an engine's, whose probes never take stacks.
+ */
+static int handle(struct st_stream *s, const void *data, size_t size, bool inproc)
+{
+	const struct st_textbuf *text = &s->view.text;
+	struct st_rec_hdr h = {0};
+	enum st_text_verdict ret;
+
+	if (size >= sizeof(h)) {
+		memcpy(&h, data, sizeof(h));
+		if (h.kind == ST_REC_STACK_PID && !inproc) {
+			st_tb_reset(&s->view.text);
+			return st_stacks_poll((struct st_loader *)s->l);
+		}
+	}
+	ret = st_record_text(&s->view, data, size);
+	if (ret == ST_TEXT_MALFORMED)
+		return -EINVAL;
+	/* Only an event's values have a declared type to contradict. */
+	if (ret == ST_TEXT_MISMATCH)
+		s->label_errs[h.probe]++;
+	if (text->len && fwrite(text->s, 1, text->len, s->r->out) != text->len)
+		return -errno;
+	return 0;
+}
+
+/* ring_buffer__consume() callback: a negative return stops consuming. */
+static int on_record(void *ctx, void *data, size_t size)
+{
+	struct st_stream *s = ctx;
+	int ret;
+
+	if (s->write_err)
+		return s->write_err;
+	s->handled++;
+	ret = handle(s, data, size, false);
+	if (ret == -EINVAL) {
+		s->bad++;
+		return 0;
+	}
+	if (ret) {
+		s->write_err = ret;
+		return ret;
+	}
+	s->records++;
+	return 0;
+}
+
+/* One more malformed record of pid, counted. */
+static void count_malformed(struct st_stream *s, pid_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr_malformed && s->malformed[i].pid != pid; i++)
+		;
+	if (i == s->nr_malformed) {
+		/* Out of memory: the record is dropped all the same, uncounted. */
+		if (st_grow(&s->malformed, &s->malformed_cap, i, sizeof(*s->malformed), 4))
+			return;
+		s->malformed[i] = (struct st_malformed){.pid = pid};
+		s->nr_malformed++;
+	}
+	s->malformed[i].n++;
+}
+
+/*
+ * Whether the poll goes on with the records of the process at hand: not
+ * once the session stops or the drain's time is up (-EINTR), nor past
+ * the process's budget for this poll (-EAGAIN: the next process).
+ */
+static int ip_budget(struct st_stream *s)
+{
+	uint64_t now = st_now_ns();
+
+	if (s->drain_until ? now >= s->drain_until : s->stop && *s->stop)
+		return -EINTR;
+	if (s->ip_text < POLL_TEXT_MAX && now < s->ip_until)
+		return 0;
+	s->backlog = true;
+	return -EAGAIN;
+}
+
+/*
+ * st_inproc_consume() callback: the in-process engine's records are the
+ * same, but in memory the traced process can write: decoded from a copy,
+ * what no writer makes dropped and counted against the process.
+ */
+static int on_shm_record(void *ctx, const struct st_inproc *ip, const void *data, uint32_t size)
+{
+	uint64_t copy[(ST_REC_HDR + ST_REC_MAX) / 8];
+	struct st_stream *s = ctx;
+	int ret = -EINVAL;
+
+	if (s->write_err)
+		return s->write_err;
+	if (ip != s->ip) {
+		s->ip = ip;
+		s->ip_text = 0;
+		s->ip_until = st_now_ns() + POLL_NS;
+	}
+	s->handled++;
+	if (size <= sizeof(copy)) {
+		memcpy(copy, data, size);
+		ret = handle(s, copy, size, true);
+	}
+	if (ret == -EINVAL) {
+		count_malformed(s, ip->pid);
+	} else if (ret) {
+		s->write_err = ret;
+		return ret;
+	} else {
+		s->ip_text += s->view.text.len;
+		s->records++;
+	}
+	return ip_budget(s);
+}
+
+int st_stream_open(struct st_stream *s, const struct st_loader *l, struct st_runner *r,
+		   const volatile sig_atomic_t *stop)
+{
+	memset(s, 0, sizeof(*s));
+	s->r = r;
+	s->l = l;
+	s->stop = stop;
+	s->view = (struct st_rec_view){.c = r->compiled, .fmt = r->fmt, .term = r->term};
+	/* A user stack's process (or usym()'s) is announced in the ring buffer too (stacks.h). */
+	if (!l || (!st_compiled_streams(r->compiled) && !st_compiled_wants_maps(r->compiled)))
+		return 0;
+	s->lost_seen = calloc(r->compiled->nr_probes, sizeof(*s->lost_seen));
+	s->label_errs = calloc(r->compiled->nr_probes, sizeof(*s->label_errs));
+	if (!s->lost_seen || !s->label_errs)
+		return -ENOMEM;
+	s->rb = ring_buffer__new(l->events_fd, on_record, s, NULL);
+	if (!s->rb)
+		return -errno;
+	return 0;
+}
+
+/* Each process whose malformed records grew past what was said (all: every one). */
+static void report_malformed(struct st_malformed *m, size_t n, bool all)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!all && m[i].n == m[i].said)
+			continue;
+		st_errorf("pid %d: %llu records malformed, dropped", (int)m[i].pid,
+			  (unsigned long long)m[i].n);
+		m[i].said = m[i].n;
+	}
+}
+
+void st_stream_report_lost(struct st_stream *s)
+{
+	struct st_problem *probs;
+	int n, i;
+
+	if (!s->rb)
+		return;
+	n = st_problems_read(s->l, s->r->compiled, &probs);
+	for (i = 0; i < n; i++) {
+		uint64_t *seen = &s->lost_seen[probs[i].probe];
+
+		if (probs[i].counter != ST_C_LOST || probs[i].count <= *seen)
+			continue;
+		st_errorf("%llu more events not printed: output buffer full (%s)",
+			  (unsigned long long)(probs[i].count - *seen),
+			  s->r->compiled->probes[probs[i].probe].name);
+		*seen = probs[i].count;
+	}
+	free(probs);
+	report_malformed(s->malformed, s->nr_malformed, false);
+}
+
+int st_stream_poll(struct st_stream *s, int timeout_ms)
+{
+	int ret;
+
+	if (!s->rb)
+		return 0;
+	s->handled = 0;
+	s->ip = NULL;
+	/*
+	 * Records are mostly sent without a wake-up (see st_events_wakeup),
+	 * so the wait ends on the timeout and the consume reads them.
+	 */
+	ret = ring_buffer__poll(s->rb, s->backlog ? 0 : timeout_ms);
+	s->backlog = false;
+	if (ret >= 0 || ret == -EINTR)
+		ret = ring_buffer__consume(s->rb);
+	/* -EINTR: the session stops, or the drain's time is up. */
+	if (ret >= 0)
+		ret = st_inproc_consume(st_loader_inprocs(s->l), on_shm_record, s);
+	if (s->write_err)
+		return s->write_err;
+	if (fflush(s->r->out))
+		return s->write_err = -errno;
+	return ret < 0 && ret != -EINTR ? ret : (int)(s->handled < INT_MAX ? s->handled : INT_MAX);
+}
+
+int st_stream_drain(struct st_stream *s)
+{
+	int ret;
+
+	s->drain_until = st_now_ns() + DRAIN_NS;
+	do
+		ret = st_stream_poll(s, 0);
+	while (ret > 0 && st_now_ns() < s->drain_until);
+	s->drain_until = 0;
+	return s->write_err;
+}
+
+void st_stream_report(struct st_stream *s)
+{
+	uint32_t i;
+
+	for (i = 0; s->label_errs && i < s->r->compiled->nr_probes; i++)
+		if (s->label_errs[i])
+			st_errorf("%llu events could not be decoded: %s (%s)",
+				  (unsigned long long)s->label_errs[i],
+				  st_counter_reason(ST_C_ERR_LABEL),
+				  s->r->compiled->probes[i].name);
+	report_malformed(s->malformed, s->nr_malformed, true);
+}
+
+void st_stream_close(struct st_stream *s)
+{
+	ring_buffer__free(s->rb);
+	st_rec_view_free(&s->view);
+	free(s->lost_seen);
+	free(s->label_errs);
+	free(s->malformed);
+	memset(s, 0, sizeof(*s));
+}

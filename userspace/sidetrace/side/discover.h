@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Discovery: find the SIDE events (and plain USDT probes) of an object file
+ * or of a running process, without running or stopping anything.
+ *
+ * Each stapsdt note is a probe site; sites are grouped per (provider, name)
+ * and matched to the SIDE event description found through the
+ * "side_event_description_ptr" section, by sanitized provider and event
+ * names.
+ */
+#ifndef SIDETRACE_SIDE_DISCOVER_H
+#define SIDETRACE_SIDE_DISCOVER_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "events/events.h"
+
+/*
+ * Append the events of the ELF object at path to out (zero-initialize it
+ * before the first call). Returns 0, or a negative errno with a message in
+ * err: -ENOENT and other open errors, -ENOEXEC (not an ELF executable or
+ * shared object), -EINVAL (corrupt), -ENOMEM. An object without any probe
+ * appends nothing and returns 0. A description that cannot be fully read
+ * still yields an event, with st_event.error set.
+ */
+int st_discover_file(const char *path, struct st_event_list *out, char *err, size_t errlen);
+
+/*
+ * Append the events of every ELF object mapped by process pid (executable
+ * and shared libraries). st_event.path is the object's path as the process
+ * maps it, or a /proc/PID/root/... or /proc/PID/map_files/... path when the
+ * former is not reachable from here. Returns 0 or a negative errno.
+ */
+int st_discover_pid(pid_t pid, struct st_event_list *out, char *err, size_t errlen);
+
+#endif /* SIDETRACE_SIDE_DISCOVER_H */
