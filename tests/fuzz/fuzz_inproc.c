@@ -95,7 +95,7 @@ static void run(const struct st_compiled *c, const uint8_t *patches, size_t size
 	if (!ip.served)
 		return;
 	for (i = 0; i < c->nr_probes; i++)
-		ip.served[i] = st_inproc_can_serve(&c->probes[i]);
+		ip.served[i] = st_probe_served_in_process(&c->probes[i]);
 	st_inproc_shm_params(c, &ip.params);
 	if (st_inproc_memory(&ip, &memfd))
 		goto cleanup;

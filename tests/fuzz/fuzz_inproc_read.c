@@ -66,11 +66,11 @@ static const char *const programs[] = {
 /* Small hashes: every bucket read in each run. */
 #define ENTRIES 16
 
-/* One one-liner: compiled, its session's memory, the collector's loader over empty maps. */
+/* One one-liner: compiled, its session's memory, the collector's tracer over empty maps. */
 struct read_case {
 	struct st_program *prog;
 	struct st_compiled c;
-	struct st_loader l;
+	struct st_tracer t;
 	struct st_inproc ip;
 	uint8_t *baseline; /* the memory before the ring, as the engine left it */
 	size_t len;
@@ -102,7 +102,7 @@ static void emit_all(void)
 static void kernel_maps(struct read_case *k)
 {
 	const struct st_compiled *c = &k->c;
-	struct st_loader *l = &k->l;
+	struct st_loader *l = &k->t.bpf;
 	uint32_t counters = c->nr_probes * ST_NR_COUNTERS;
 
 	l->ncpus = libbpf_num_possible_cpus();
@@ -125,7 +125,7 @@ static void kernel_maps(struct read_case *k)
 static void sites(struct read_case *k)
 {
 	const struct st_compiled *c = &k->c;
-	struct st_loader *l = &k->l;
+	struct st_loader *l = &k->t.bpf;
 	uint32_t i;
 
 	l->site_base = calloc(c->nr_probes + 1, sizeof(*l->site_base));
@@ -160,7 +160,7 @@ static void session(struct read_case *k)
 	if (!ip->served)
 		fail("session", "out of memory");
 	for (i = 0; i < k->c.nr_probes; i++)
-		ip->served[i] = st_inproc_can_serve(&k->c.probes[i]);
+		ip->served[i] = st_probe_served_in_process(&k->c.probes[i]);
 	st_inproc_shm_params(&k->c, &ip->params);
 	ip->params.aggr_entries = ip->params.values_entries = ENTRIES;
 	if (ip->params.compact_entries > 1)
@@ -179,9 +179,10 @@ static void session(struct read_case *k)
 	if (!k->baseline)
 		fail("session", "out of memory");
 	memcpy(k->baseline, ip->shm, k->len);
-	k->l.pid = -1;
-	k->l.in_process = true;
-	k->l.inproc = ip;
+	k->t.bpf.pid = -1;
+	k->t.bpf.leave_served = true;
+	k->t.inproc.list = ip;
+	k->t.stacks = st_stacks_new();
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -215,16 +216,16 @@ static void read_back(struct read_case *k)
 	struct st_maps_snapshot snap;
 	struct st_problem *probs;
 
-	memset(k->l.flat_kept, 0, k->c.nr_maps * sizeof(*k->l.flat_kept));
-	if (!st_maps_read(&k->l, k->prog, &k->c, -1, &snap)) {
+	memset(k->t.bpf.flat_kept, 0, k->c.nr_maps * sizeof(*k->t.bpf.flat_kept));
+	if (!st_maps_read(&k->t, k->prog, &k->c, -1, &snap)) {
 		st_output_exit_maps(devnull, ST_OUTPUT_TEXT, snap.maps, snap.nr_maps);
 		st_output_exit_maps(devnull, ST_OUTPUT_JSON, snap.maps, snap.nr_maps);
 		st_maps_snapshot_free(&snap);
 	}
-	if (st_problems_read(&k->l, &k->c, &probs) >= 0)
+	if (st_problems_read(&k->t, &k->c, &probs) >= 0)
 		free(probs);
-	st_maps_zero(&k->l, &k->c, -1);
-	st_maps_clear(&k->l, &k->c, -1);
+	st_maps_zero(&k->t, &k->c, -1);
+	st_maps_clear(&k->t, &k->c, -1);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -143,7 +143,7 @@ static void seeds_of(const char *dir, unsigned int p)
 	if (!ip.served)
 		exit(1);
 	for (i = 0; i < c->nr_probes; i++)
-		ip.served[i] = st_inproc_can_serve(&c->probes[i]);
+		ip.served[i] = st_probe_served_in_process(&c->probes[i]);
 	st_inproc_shm_params(c, &ip.params);
 	if (st_inproc_memory(&ip, &memfd))
 		exit(1);

@@ -1,8 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # The shape of the tree, checked: the collector's components include only
-# components below them, and no production source grows past the sizes
-# that keep it readable (700 lines a file, 80 lines a function).
+# components below them, no folder of userspace/ and bpf/ (the runtime
+# library and its in-process engine included) is in an include cycle with
+# another, and no production source grows past the sizes that keep it
+# readable (700 lines a file, 80 lines a function).
 set -u
 cd "$(dirname "$0")/../.."
 
@@ -35,6 +37,7 @@ rank() { # component -> its place in ORDER, or 99 (main.c, unknown)
 for dir in userspace/sidetrace/*/; do
 	comp=$(basename "$dir")
 	mine=$(rank "$comp")
+	check "$([ "$mine" != 99 ] && echo 0 || echo 1)" "$comp/ has its place in the order"
 	bad=""
 	for f in "$dir"*.[ch]; do
 		for inc in $(sed -n 's|^#include "\([a-z]*\)/.*"|\1|p' "$f"); do
@@ -47,10 +50,22 @@ for dir in userspace/sidetrace/*/; do
 done
 
 # The runtime library and the shared code never include the collector.
-bad=$(grep -l '#include "\(util\|discovery\|lang\|compile\|output\|runtime\|cmd\)/' \
-	userspace/lib/*.c userspace/common/*.[ch] bpf/*.h 2>/dev/null)
+comps=$(echo $ORDER | tr ' ' '|' | sed 's/|/\\|/g')
+bad=$(grep -l "#include \"\($comps\)/" \
+	userspace/lib/*.[ch] userspace/lib/inproc/*.[ch] userspace/common/*.[ch] bpf/*.h 2>/dev/null)
 [ -z "$bad" ] || echo "# $bad"
 check "$([ -z "$bad" ] && echo 0 || echo 1)" "the library, common/ and bpf/ do not include the collector"
+
+# The runtime library starts its in-process engine and the engine uses the
+# runtime: only the engine includes the other (through internal.h).
+bad=$(grep -l '#include "inproc/' userspace/lib/*.[ch])
+[ -z "$bad" ] || echo "# $bad"
+check "$([ -z "$bad" ] && echo 0 || echo 1)" "the runtime library includes nothing of its engine (lib/inproc/)"
+
+tests/layout/includes.py rooms
+check $? "no two folders include each other, through any chain"
+tests/layout/includes.py files
+check $? "no two headers include each other, through any chain"
 
 # A collector header's guard is its path: SIDETRACE_<COMPONENT>_<NAME>_H.
 bad=""

@@ -29,7 +29,7 @@
 #include "check/checker.h"
 #include "parse/parser.h"
 #include "inproc/inproc_prog.h"
-#include "bpfload/loader.h"
+#include "tracer/tracer.h"
 #include "session/stream.h"
 #include "util/clock.h"
 
@@ -74,7 +74,7 @@ struct sess {
 	struct st_compiled c;
 	struct st_inproc ip[2];
 	uint64_t tail_seen[2];
-	struct st_loader l;
+	struct st_tracer t;
 	struct st_runner r;
 	struct st_stream s;
 	volatile sig_atomic_t stop;
@@ -106,13 +106,13 @@ static int sess_open(struct sess *x)
 		close(fd);
 	}
 	x->ip[0].next = &x->ip[1];
-	x->l.inproc = &x->ip[0];
-	x->l.events_fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, NULL, 0, 0, 4096, NULL);
-	if (x->l.events_fd < 0)
+	x->t.inproc.list = &x->ip[0];
+	x->t.bpf.events_fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, NULL, 0, 0, 4096, NULL);
+	if (x->t.bpf.events_fd < 0)
 		return -errno;
 	x->r = (struct st_runner){.prog = x->prog, .compiled = &x->c, .fmt = ST_OUTPUT_TEXT};
 	x->r.out = open_memstream(&x->out, &x->out_len);
-	if (!x->r.out || st_stream_open(&x->s, &x->l, &x->r, &x->stop))
+	if (!x->r.out || st_stream_open(&x->s, &x->t, &x->r, &x->stop))
 		abort();
 	return 0;
 }
@@ -124,7 +124,7 @@ static void sess_close(struct sess *x)
 	st_stream_close(&x->s);
 	fclose(x->r.out);
 	free(x->out);
-	close(x->l.events_fd);
+	close(x->t.bpf.events_fd);
 	for (i = 0; i < 2; i++)
 		munmap(x->ip[i].shm, x->ip[i].lay.size);
 	st_compiled_free(&x->c);

@@ -91,4 +91,13 @@ void side_sites_disarm_fallbacks(uintptr_t *const *served, size_t nr)
  */
 int side_call_in_process(void) __attribute__((visibility("hidden")));
 
+/*
+ * The in-process agent (inproc/agent.c), which uses the runtime and is
+ * started by it: once per process, from side_init(), binds the socket and
+ * starts the thread, unless SIDE_INPROC=0. In the process that
+ * SIDE_INPROC_WAIT names, returns once the first attach is answered (or
+ * after SIDE_INPROC_WAIT_MS ms); agent.c describes the variables.
+ */
+void st_agent_start(void) __attribute__((visibility("hidden")));
+
 #endif /* SIDE_LIB_INTERNAL_H */

@@ -12,7 +12,6 @@
 #include <string.h>
 #include "internal.h"
 #include "rcu.h"
-#include "inproc/agent.h"
 
 struct side_events_register_handle {
 	struct side_events_register_handle *next, **pprev;

@@ -38,7 +38,6 @@
 #include <time.h>
 #include <unistd.h>
 #include "../internal.h"
-#include "agent.h"
 #include "agent_socket.h"
 #include "engine.h"
 

@@ -20,10 +20,8 @@
 
 #include "kernel/kfuncs.h"
 #include "bpfload/follow.h"
-#include "inproc/inproc.h"
 #include "bpfload/loader.h"
 #include "bpfload/loader_progs.h"
-#include "bpfload/replaced.h"
 #include "bpfload/trampolines.h"
 #include "bpfload/uprobes.h"
 #include "sidetrace.skel.h"
@@ -206,7 +204,7 @@ static int attach_prog(struct st_loader *l, const struct st_compiled *c, struct 
 			done[j] = true;
 			for (k = 0; k < ev->nr_sites; k++, n++) {
 				offs[n] = ev->sites[k].file_offset +
-					  st_inproc_site_delta(c, &c->probes[j], &ev->sites[k]);
+					  st_site_probe_delta(c, &c->probes[j], &ev->sites[k]);
 				refs[n] = ev->sites[k].sema_offset;
 				cookies[n] =
 					ST_COOKIE(site_base[j] + k, j, count_slot1(&c->probes[j]));
@@ -339,15 +337,11 @@ int st_loader_attach(struct st_loader *l, const struct st_compiled *c, pid_t pid
 	for (k = 0, ret = 0; k < ST_NR_MAIN_PROGS && !ret; k++) {
 		for (i = 0; i < c->nr_probes; i++)
 			want[i] = st_loader_serving_prog(l, &c->probes[i]) == progs[k] &&
-				  !(l->in_process && st_inproc_can_serve(&c->probes[i]));
+				  !(l->leave_served && st_probe_served_in_process(&c->probes[i]));
 		ret = attach_prog(l, c, progs[k], want, NULL, err, errlen);
 	}
 	if (!ret)
 		ret = arm_dynamic(l, c, err, errlen);
-	if (!ret && c->reattach && st_replaced_watch(l, c)) {
-		snprintf(err, errlen, "out of memory");
-		ret = -ENOMEM;
-	}
 	if (!ret)
 		ret = l->nr_sites;
 cleanup:

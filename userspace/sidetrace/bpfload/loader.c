@@ -26,11 +26,8 @@
 #include <bpf/libbpf.h>
 
 #include "bpfload/follow.h"
-#include "inproc/inproc.h"
 #include "bpfload/loader.h"
 #include "bpfload/loader_progs.h"
-#include "bpfload/replaced.h"
-#include "bpfload/stacks.h"
 #include "bpfload/uprobes.h"
 #include "util/escape.h"
 #include "util/thread.h"
@@ -537,7 +534,6 @@ int st_loader_load(struct st_loader *l, const struct st_compiled *c, char *err, 
 		return -ENOMEM;
 	}
 	l->follow = c->follow;
-	l->inproc_all = c->inproc_all;
 	ret = open_and_load(l, c, err, errlen);
 	if (ret)
 		return ret;
@@ -560,9 +556,8 @@ int st_loader_load(struct st_loader *l, const struct st_compiled *c, char *err, 
 
 bool st_loader_exit_requested(const struct st_loader *l)
 {
-	return (l->skel && l->skel->bss &&
-		__atomic_load_n(&l->skel->bss->st_exit_requested, __ATOMIC_RELAXED)) ||
-	       st_inproc_exit_requested(st_loader_inprocs(l));
+	return l->skel && l->skel->bss &&
+	       __atomic_load_n(&l->skel->bss->st_exit_requested, __ATOMIC_RELAXED);
 }
 
 int st_loader_map_err(const struct st_loader *l)
@@ -574,7 +569,6 @@ int st_loader_map_err(const struct st_loader *l)
 
 void st_loader_stop(const struct st_loader *l, bool settle)
 {
-	st_inproc_stop(st_loader_inprocs(l));
 	if (!l->skel || !l->skel->bss)
 		return;
 	__atomic_store_n(&l->skel->bss->st_stopped, 1, __ATOMIC_RELAXED);
@@ -591,9 +585,6 @@ void st_loader_close(struct st_loader *l)
 {
 	uint32_t i;
 
-	/* Its attach threads first: they add to the list. */
-	st_inproc_seen_free(l->inproc_seen);
-	st_inproc_close(l->inproc);
 	prep_join(l);
 	st_warm_up_join(&l->warm_up);
 	st_fault_in_close(l);
@@ -608,8 +599,6 @@ void st_loader_close(struct st_loader *l)
 		free(l->gens[i].site_base);
 		st_target_set_free(&l->gens[i].targets);
 	}
-	st_replaced_free(l->replaced);
-	st_stacks_free(l->stacks);
 	st_ro_strings_close(&l->ro);
 	sidetrace_bpf__destroy(l->skel);
 	reset(l);

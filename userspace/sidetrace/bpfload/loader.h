@@ -19,8 +19,6 @@
 
 struct sidetrace_bpf;
 struct bpf_link;
-struct st_replaced;
-struct st_stacks;
 
 /* Sets of files attached again after being replaced on disk, at most. */
 #define ST_MAX_SITE_GENS 16
@@ -64,8 +62,6 @@ struct st_loader {
 	uint32_t sites_used; /* of site_cap */
 	struct st_site_gen gens[ST_MAX_SITE_GENS];
 	uint32_t nr_gens;
-	struct st_replaced *replaced; /* compiled.reattach: the files watched */
-	struct st_stacks *stacks; /* stacks.h: what names ustack and kstack */
 	int aggr_fd; /* st_aggr: the aggregations with keys */
 	int compact_fd; /* st_aggr_compact: the same, keys in compact form */
 	int values_fd; /* st_values: the plain values */
@@ -82,15 +78,11 @@ struct st_loader {
 	bool *flat_kept;
 	pid_t pid; /* what the probes are attached to, -1: all */
 	/*
-	 * --in-process: the side: probes that a process's engine can serve
-	 * are not attached in the kernel (-p, -c: in_process), or are, and
-	 * skip the processes that serve them (every process: inproc_all);
-	 * inproc lists the processes' sessions.
+	 * --in-process of -p: the side: probes that a process's engine can
+	 * serve are left to it, not attached in the kernel. (Of -c and every
+	 * process they are, at their fallbacks: st_site_probe_delta().)
 	 */
-	bool in_process;
-	bool inproc_all;
-	struct st_inproc *inproc;
-	struct st_inproc_seen *inproc_seen; /* inproc_all: the processes tried */
+	bool leave_served;
 	bool follow; /* -c: the command's descendants too (follow.h) */
 	struct st_ro_strings ro; /* strings the programs key by address */
 	struct st_warm_up warm_up; /* see warm_up() in uprobes.c */
@@ -171,16 +163,7 @@ int st_loader_attach_gen(struct st_loader *l, const struct st_compiled *c,
  */
 int st_map_lookup_all(int fd, void *vals, size_t size, uint32_t n);
 
-/*
- * The processes that run probes themselves (--in-process), as one list
- * for a whole read: serve's session adds to it while its HTTP thread reads.
- */
-static inline const struct st_inproc *st_loader_inprocs(const struct st_loader *l)
-{
-	return __atomic_load_n(&l->inproc, __ATOMIC_ACQUIRE);
-}
-
-/* True once a probe ran exit(). */
+/* True once a probe in the kernel ran exit(). */
 bool st_loader_exit_requested(const struct st_loader *l);
 
 /* The errno of the last insert the kernel refused to a map not full (ST_C_MAP_ERR), or 0. */

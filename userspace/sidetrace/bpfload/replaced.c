@@ -15,7 +15,7 @@
 #include "bpfload/replaced.h"
 #include "util/clock.h"
 
-int st_replaced_watch(struct st_loader *l, const struct st_compiled *c)
+int st_replaced_watch(struct st_replaced **out, const struct st_compiled *c)
 {
 	struct st_replaced *r = calloc(1, sizeof(*r));
 	struct st_replaced_file *f;
@@ -26,7 +26,7 @@ int st_replaced_watch(struct st_loader *l, const struct st_compiled *c)
 
 	if (!r)
 		return -ENOMEM;
-	l->replaced = r;
+	*out = r;
 	r->files = calloc(c->nr_probes + 1, sizeof(*r->files));
 	if (!r->files)
 		return -ENOMEM;
@@ -118,9 +118,8 @@ static bool settled(struct st_replaced_file *f, const struct stat *st)
 	return same;
 }
 
-int st_replaced_poll(struct st_loader *l, const struct st_compiled *c)
+int st_replaced_poll(struct st_replaced *r, struct st_loader *l, const struct st_compiled *c)
 {
-	struct st_replaced *r = l->replaced;
 	struct st_replaced_file *f;
 	char err[512];
 	struct stat st;

@@ -42,15 +42,15 @@ struct st_replaced {
 	uint64_t next_check_ns;
 };
 
-/* Starts watching the files c's probes are attached in. 0 or -ENOMEM. */
-int st_replaced_watch(struct st_loader *l, const struct st_compiled *c);
+/* Starts watching the files c's probes are attached in (*out). 0 or -ENOMEM. */
+int st_replaced_watch(struct st_replaced **out, const struct st_compiled *c);
 
 /*
  * At most once every ST_REPLACED_CHECK_S seconds: attaches c's probes to
  * the files that replaced theirs, saying so on stderr. Returns the number
  * of files attached again.
  */
-int st_replaced_poll(struct st_loader *l, const struct st_compiled *c);
+int st_replaced_poll(struct st_replaced *r, struct st_loader *l, const struct st_compiled *c);
 
 void st_replaced_free(struct st_replaced *r);
 

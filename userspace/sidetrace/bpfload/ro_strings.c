@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "inproc/inproc.h"
 #include "bpfload/ro_strings.h"
 
 /*
@@ -115,7 +114,7 @@ int st_ro_strings_add(struct st_ro_strings *ro, const struct st_compiled *c,
 			/* Where the kernel probes it: the probe's IP is what literals are offsets
 			 * from. */
 			ro->site_pc[site] = ev->sites[j].pc +
-					    st_inproc_site_delta(c, &c->probes[i], &ev->sites[j]);
+					    st_site_probe_delta(c, &c->probes[i], &ev->sites[j]);
 		}
 	}
 	return 0;

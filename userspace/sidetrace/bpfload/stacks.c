@@ -51,14 +51,13 @@ struct st_stacks {
 	int kernel_err; /* 1: not read yet */
 };
 
-static struct st_stacks *stacks_of(struct st_loader *l)
+struct st_stacks *st_stacks_new(void)
 {
-	if (!l->stacks) {
-		l->stacks = calloc(1, sizeof(*l->stacks));
-		if (l->stacks)
-			l->stacks->kernel_err = 1;
-	}
-	return l->stacks;
+	struct st_stacks *s = calloc(1, sizeof(*s));
+
+	if (s)
+		s->kernel_err = 1;
+	return s;
 }
 
 static struct proc *find_proc(struct st_stacks *s, uint32_t pid)
@@ -104,19 +103,15 @@ static int read_maps(struct proc *p)
 	return st_maps_walk(p->pid, add_mapping, p);
 }
 
-int st_stacks_poll(struct st_loader *l)
+int st_stacks_poll(struct st_stacks *s, const struct st_loader *l)
 {
 	int fd = l->skel ? bpf_map__fd(l->skel->maps.st_stack_pids) : -1;
 	uint32_t key, next, *cur = NULL;
 	uint64_t comm8;
-	struct st_stacks *s;
 	struct proc *p;
 
 	if (fd < 0 || bpf_map_get_next_key(fd, NULL, &next))
 		return 0;
-	s = stacks_of(l);
-	if (!s)
-		return -ENOMEM;
 	do {
 		key = next;
 		cur = &key;
@@ -220,10 +215,9 @@ static void kernel_frame(struct st_stacks *s, uint64_t a, struct st_textbuf *tb)
 		st_tb_printf(tb, "0x%" PRIx64, a);
 }
 
-char *st_ksym_text(const struct st_loader *l, uint64_t addr)
+char *st_ksym_text(struct st_stacks *s, uint64_t addr)
 {
-	struct st_stacks *s = stacks_of((struct st_loader *)l);
-	const struct st_sym *sym = s ? kernel_sym(s, addr, &(uint64_t){0}) : NULL;
+	const struct st_sym *sym = kernel_sym(s, addr, &(uint64_t){0});
 	char *text;
 
 	if (sym)
@@ -231,13 +225,10 @@ char *st_ksym_text(const struct st_loader *l, uint64_t addr)
 	return asprintf(&text, "0x%" PRIx64, addr) < 0 ? NULL : text;
 }
 
-char *st_usym_text(const struct st_loader *l, uint32_t pid, uint64_t addr)
+char *st_usym_text(struct st_stacks *s, uint32_t pid, uint64_t addr)
 {
-	struct st_stacks *s = stacks_of((struct st_loader *)l);
 	struct st_textbuf tb = {0};
 
-	if (!s)
-		return NULL;
 	user_frame(s, find_proc(s, pid), addr, false, &tb);
 	return st_tb_take(&tb);
 }
@@ -334,16 +325,14 @@ static void user_stack(struct st_stacks *s, const struct st_loader *l, const str
 	}
 }
 
-char *st_stack_text(const struct st_loader *l, const struct st_compiled *c, bool user, uint64_t v)
+char *st_stack_text(struct st_stacks *s, const struct st_loader *l, const struct st_compiled *c,
+		    bool user, uint64_t v)
 {
 	uint64_t frames[ST_STACK_FRAMES] = {0};
 	struct st_textbuf tb = {0};
-	struct st_stacks *s = stacks_of((struct st_loader *)l);
 	uint32_t id = (uint32_t)v;
 	size_t i;
 
-	if (!s)
-		return NULL;
 	if (user) {
 		user_stack(s, l, c, v, &tb);
 		return st_tb_take(&tb);

@@ -17,12 +17,15 @@
 struct st_loader;
 struct st_stacks;
 
+/* A session's names of stacks, none read yet; NULL: out of memory. */
+struct st_stacks *st_stacks_new(void);
+
 /*
  * Reads the mappings of the processes whose stacks were taken since the
  * last call (a process already gone keeps its frames as addresses).
  * 0, or -ENOMEM.
  */
-int st_stacks_poll(struct st_loader *l);
+int st_stacks_poll(struct st_stacks *s, const struct st_loader *l);
 
 /*
  * The frames of stack v (a ustack value, or a kstack id) of a session of
@@ -32,17 +35,18 @@ int st_stacks_poll(struct st_loader *l);
  * id is named from that file, found among the processes' mappings, c's
  * traced files and the libraries they need. NULL: out of memory.
  */
-char *st_stack_text(const struct st_loader *l, const struct st_compiled *c, bool user, uint64_t v);
+char *st_stack_text(struct st_stacks *s, const struct st_loader *l, const struct st_compiled *c,
+		    bool user, uint64_t v);
 
 /* ksym(addr): the kernel function holding addr, by name, or the address (malloc'ed). */
-char *st_ksym_text(const struct st_loader *l, uint64_t addr);
+char *st_ksym_text(struct st_stacks *s, uint64_t addr);
 
 /*
  * usym(addr): the function holding user address addr in process pid, by
  * name, from the mappings read when the process was announced; its
  * file+offset, or the address, where none names it (malloc'ed).
  */
-char *st_usym_text(const struct st_loader *l, uint32_t pid, uint64_t addr);
+char *st_usym_text(struct st_stacks *s, uint32_t pid, uint64_t addr);
 
 void st_stacks_free(struct st_stacks *s);
 

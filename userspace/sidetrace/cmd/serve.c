@@ -31,7 +31,7 @@
 #include "serve/http.h"
 #include "inproc/inproc.h"
 #include "inproc/inproc_client.h"
-#include "bpfload/loader.h"
+#include "tracer/tracer.h"
 #include "session/session.h"
 #include "session/stream.h"
 
@@ -42,7 +42,7 @@ struct unit {
 	struct st_program *prog;
 	struct st_target_set targets;
 	struct st_compiled compiled;
-	struct st_loader loader;
+	struct st_tracer tracer;
 	struct st_runner runner;
 	pthread_t thread;
 	bool running; /* thread runs the session loop */
@@ -245,7 +245,7 @@ static int build_unit(struct serve *s, struct unit *u)
 	/* --in-process: each process that can runs the side: probes itself. */
 	u->compiled.inproc_all = s->in_process;
 	if (!ret)
-		ret = st_exporter_add(&s->exporter, u->name, u->prog, &u->compiled, &u->loader,
+		ret = st_exporter_add(&s->exporter, u->name, u->prog, &u->compiled, &u->tracer,
 				      &diag);
 	if (ret == -ENOMEM)
 		fprintf(stderr, "sidetrace: out of memory\n");
@@ -284,9 +284,9 @@ static void *unit_loop(void *arg)
 	int ret;
 
 	/* A printf or print(args) of a served program prints on serve's output. */
-	ret = st_stream_open(&stream, &u->loader, &u->runner, &stop);
+	ret = st_stream_open(&stream, &u->tracer, &u->runner, &stop);
 	if (!ret)
-		ret = st_session_loop(&u->runner, &u->loader, &stream, 0, &stop, &reaped);
+		ret = st_session_loop(&u->runner, &u->tracer, &stream, 0, &stop, &reaped);
 	if (!ret)
 		st_stream_drain(&stream);
 	st_stream_report(&stream);
@@ -310,12 +310,12 @@ static int start_units(struct serve *s)
 	for (i = 0; i < s->nr_units; i++) {
 		struct unit *u = &s->units[i];
 
-		ret = st_loader_load(&u->loader, &u->compiled, err, sizeof(err));
+		ret = st_tracer_load(&u->tracer, &u->compiled, err, sizeof(err));
 		/* The processes running now, before the kernel's sites count them. */
 		if (!ret)
-			st_inproc_poll(&u->loader, &u->compiled, false);
+			st_inproc_poll(&u->tracer.inproc, &u->tracer.bpf, &u->compiled, false);
 		if (!ret)
-			ret = st_loader_attach(&u->loader, &u->compiled, -1, err, sizeof(err));
+			ret = st_tracer_attach(&u->tracer, &u->compiled, -1, err, sizeof(err));
 		if (ret < 0) {
 			fprintf(stderr, "sidetrace: %s: %s\n", u->name, err);
 			return ret;
@@ -323,7 +323,7 @@ static int start_units(struct serve *s)
 		probes += u->compiled.nr_probes;
 		u->runner = (struct st_runner){.prog = u->prog,
 					       .compiled = &u->compiled,
-					       .loader = &u->loader,
+					       .tracer = &u->tracer,
 					       .out = stdout};
 		ret = st_run_clauses(&u->runner, ST_AP_BEGIN);
 		if (ret) {
@@ -393,7 +393,7 @@ static void serve_fini(struct serve *s)
 			st_run_clauses(&u->runner, ST_AP_END);
 			st_run_report_problems(&u->runner);
 		}
-		st_loader_close(&u->loader);
+		st_tracer_close(&u->tracer);
 		st_compiled_free(&u->compiled);
 		if (u->prog)
 			st_program_free(u->prog);

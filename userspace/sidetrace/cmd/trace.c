@@ -30,7 +30,7 @@
 #include "kinds/probe_kinds.h"
 #include "output/maps_print.h"
 #include "session/clauses.h"
-#include "bpfload/loader.h"
+#include "tracer/tracer.h"
 #include "inproc/inproc.h"
 #include "inproc/inproc_client.h"
 #include "session/session.h"
@@ -69,7 +69,7 @@ struct trace {
 	struct st_program *prog;
 	struct st_target_set targets;
 	struct st_compiled compiled;
-	struct st_loader loader;
+	struct st_tracer tracer;
 	/* The BPF object loaded: its maps hold the program's, its probes run */
 	bool loaded;
 	wordexp_t words; /* -c split into words */
@@ -193,7 +193,7 @@ static int build(struct trace *t)
 			return -EPERM;
 		}
 		/* The kernel's and libbpf's part of start-up, meanwhile. */
-		st_loader_prepare(&t->loader);
+		st_loader_prepare(&t->tracer.bpf);
 	}
 	t->targets.pid = t->o.pid;
 	if (t->o.cmd && prepare_command(t))
@@ -235,10 +235,11 @@ static void start_in_process(struct trace *t, pid_t pid)
 	char err[512];
 	int ret;
 
-	ret = st_inproc_start(&t->loader, &t->compiled, pid, 0, false, NULL, err, sizeof(err));
+	ret = st_inproc_start(&t->tracer.inproc, &t->tracer.bpf, &t->compiled, pid, 0, false, NULL,
+			      err, sizeof(err));
 	if (ret) {
 		st_errorf("%s: the side: probes of pid %d run in the kernel", err, pid);
-		t->loader.in_process = false;
+		t->tracer.bpf.leave_served = false;
 		return;
 	}
 	if (!t->o.quiet)
@@ -267,13 +268,13 @@ static int start(struct trace *t)
 	 * there: BEGIN, END and interval read and write the same ones.
 	 */
 	if (t->compiled.nr_probes || t->compiled.nr_maps) {
-		ret = st_loader_load(&t->loader, &t->compiled, err, sizeof(err));
+		ret = st_tracer_load(&t->tracer, &t->compiled, err, sizeof(err));
 		if (ret) {
 			st_errorf("%s", err);
 			return ret;
 		}
 		t->loaded = true;
-		t->loader.in_process = t->o.in_process && t->o.pid && t->compiled.nr_probes;
+		t->tracer.bpf.leave_served = t->o.in_process && t->o.pid && t->compiled.nr_probes;
 	}
 	sa.sa_handler = on_stop;
 	sigaction(SIGINT, &sa, NULL);
@@ -293,12 +294,12 @@ static int start(struct trace *t)
 			return -ECHILD;
 		}
 	}
-	if (t->loader.in_process && t->o.pid)
+	if (t->tracer.bpf.leave_served && t->o.pid)
 		start_in_process(t, t->o.pid);
 	/* Every process: those running now before the kernel's sites count them. */
-	st_inproc_poll(&t->loader, &t->compiled, t->o.quiet);
+	st_inproc_poll(&t->tracer.inproc, &t->tracer.bpf, &t->compiled, t->o.quiet);
 	if (t->compiled.nr_probes) {
-		ret = st_loader_attach(&t->loader, &t->compiled,
+		ret = st_tracer_attach(&t->tracer, &t->compiled,
 				       t->child	  ? t->child
 				       : t->o.pid ? t->o.pid
 						  : -1,
@@ -341,10 +342,10 @@ static int command_status(const struct trace *t, const struct st_runner *r, unsi
 	/* It did its work, and no probe counted in it: say where it may have gone. */
 	if (!t->o.quiet && t->compiled.nr_probes && t->compiled.nr_maps && !r->nr_entries && !lost)
 		st_errorf("no event was traced in the command (pid %d)%s", t->child,
-			  t->loader.follow ? " nor in the processes it started"
-					   : ": -c traces that process only here, not the "
-					     "processes it starts; to trace those, run "
-					     "sidetrace without -c");
+			  t->tracer.bpf.follow ? " nor in the processes it started"
+					       : ": -c traces that process only here, not the "
+						 "processes it starts; to trace those, run "
+						 "sidetrace without -c");
 	return 0;
 }
 
@@ -357,7 +358,7 @@ static int run(struct trace *t)
 	struct st_runner runner = {
 		.prog = t->prog,
 		.compiled = &t->compiled,
-		.loader = t->loaded ? &t->loader : NULL,
+		.tracer = t->loaded ? &t->tracer : NULL,
 		.out = t->out,
 		.fmt = t->o.fmt,
 		.term = t->o.fmt != ST_OUTPUT_JSON && isatty(fileno(t->out)),
@@ -368,7 +369,7 @@ static int run(struct trace *t)
 	struct st_stream stream;
 	int ret;
 
-	ret = st_stream_open(&stream, runner.loader, &runner, &stop_signal);
+	ret = st_stream_open(&stream, runner.tracer, &runner, &stop_signal);
 	if (ret) {
 		fprintf(stderr, "sidetrace: cannot read the event buffer: %s\n", strerror(-ret));
 		return ret;
@@ -383,15 +384,15 @@ static int run(struct trace *t)
 		}
 		close(t->release_fd);
 		t->release_fd = -1;
-		if (t->loader.inproc_all)
-			st_inproc_take(&t->loader, &t->compiled, t->child, ST_INPROC_WAIT_MS,
-				       t->o.quiet);
+		if (t->compiled.inproc_all)
+			st_inproc_take(&t->tracer.inproc, &t->tracer.bpf, &t->compiled, t->child,
+				       ST_INPROC_WAIT_MS, t->o.quiet);
 	}
 	if (!ret && !runner.exit_requested)
-		ret = st_session_loop(&runner, t->loaded ? &t->loader : NULL, &stream, t->child,
+		ret = st_session_loop(&runner, t->loaded ? &t->tracer : NULL, &stream, t->child,
 				      &stop_signal, &t->reaped);
 	if (t->loaded)
-		st_loader_stop(&t->loader, stream.rb != NULL);
+		st_tracer_stop(&t->tracer, stream.rb != NULL);
 	/* What the probes sent before the end prints before END and the maps. */
 	if (!ret)
 		ret = st_stream_drain(&stream);
@@ -444,7 +445,7 @@ static void trace_fini(struct trace *t)
 	else
 		fflush(stdout);
 	/* Also after a failed load, which may have set up part of it. */
-	st_loader_close(&t->loader);
+	st_tracer_close(&t->tracer);
 }
 
 int st_cmd_trace(int argc, char **argv)

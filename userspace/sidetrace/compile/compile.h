@@ -232,4 +232,20 @@ int st_binop_for(enum st_op op, enum st_vtype l, enum st_vtype r, enum st_vtype 
 /* The operator (enum st_unop) of a unary operator; -1 if none. */
 int st_unop_of(enum st_op op);
 
+/*
+ * Whether probe p can run in a process: a side: probe of a SIDE event,
+ * without stacks, whose every site has a fallback (side/probe.h).
+ */
+bool st_probe_served_in_process(const struct st_compiled_probe *p);
+
+/*
+ * How far past its note the kernel probes site of probe p: a session of
+ * every process (-c, or neither -c nor -p) probes a side: probe it can
+ * serve at the site's fallback (side/probe.h), which a process serving
+ * itself disarms, so that it takes no trap and its engine counts the
+ * event instead; other tracers stay armed.
+ */
+uint32_t st_site_probe_delta(const struct st_compiled *c, const struct st_compiled_probe *p,
+			     const struct st_site *site);
+
 #endif /* SIDETRACE_COMPILE_COMPILE_H */

@@ -20,12 +20,6 @@
 #include "inproc/inproc_client.h"
 #include "bpfload/loader.h"
 
-uint32_t st_inproc_site_delta(const struct st_compiled *c, const struct st_compiled_probe *p,
-			      const struct st_site *site)
-{
-	return c->inproc_all && st_inproc_can_serve(p) ? site->fallback_delta : 0;
-}
-
 /*
  * The plain values stored before the process runs the program (BEGIN),
  * which its clauses read and update: copied from the kernel's st_values.
@@ -111,8 +105,9 @@ static int connect_agent(pid_t pid, int wait_ms, int *fd, char *err, size_t errl
 	}
 }
 
-int st_inproc_start(struct st_loader *l, const struct st_compiled *c, pid_t pid, int wait_ms,
-		    bool deferred, struct st_inproc **started, char *err, size_t errlen)
+int st_inproc_start(struct st_inprocs *s, const struct st_loader *l, const struct st_compiled *c,
+		    pid_t pid, int wait_ms, bool deferred, struct st_inproc **started, char *err,
+		    size_t errlen)
 {
 	struct st_ip_reply reply;
 	struct st_inproc *ip;
@@ -133,7 +128,7 @@ int st_inproc_start(struct st_loader *l, const struct st_compiled *c, pid_t pid,
 	ip->pid = pid;
 	ip->fd = -1;
 	for (i = 0; i < c->nr_probes; i++) {
-		ip->served[i] = st_inproc_can_serve(&c->probes[i]);
+		ip->served[i] = st_probe_served_in_process(&c->probes[i]);
 		ip->may_exit |= ip->served[i] && probe_may_exit(&c->probes[i]);
 	}
 	st_inproc_shm_params(c, &ip->params);
@@ -167,8 +162,8 @@ int st_inproc_start(struct st_loader *l, const struct st_compiled *c, pid_t pid,
 	}
 	ip->nr_events = reply.nr_events;
 	/* Whole before it is seen: serve's HTTP thread reads the list, attach threads add to it. */
-	ip->next = __atomic_load_n(&l->inproc, __ATOMIC_RELAXED);
-	while (!__atomic_compare_exchange_n(&l->inproc, &ip->next, ip, true, __ATOMIC_RELEASE,
+	ip->next = __atomic_load_n(&s->list, __ATOMIC_RELAXED);
+	while (!__atomic_compare_exchange_n(&s->list, &ip->next, ip, true, __ATOMIC_RELEASE,
 					    __ATOMIC_RELAXED))
 		;
 	if (started)

@@ -64,21 +64,25 @@ struct st_inproc {
 	struct st_inproc_tally tally;
 };
 
-/*
- * Whether probe p can run in a process: a side: probe of a SIDE event,
- * without stacks, whose every site has a fallback (side/probe.h).
- */
-bool st_inproc_can_serve(const struct st_compiled_probe *p);
+struct st_inproc_seen;
+
+/* The processes that run probes themselves (--in-process), of one session. */
+struct st_inprocs {
+	struct st_inproc *list; /* newest first; added to while serve's HTTP thread reads */
+	struct st_inproc_seen *seen; /* -c, every process: the processes tried */
+};
+
+/* s's processes, as one list for a whole read. */
+static inline const struct st_inproc *st_inprocs_list(const struct st_inprocs *s)
+{
+	return __atomic_load_n(&s->list, __ATOMIC_ACQUIRE);
+}
 
 /*
- * How far past its note the kernel probes site of probe p: a session of
- * every process (-c, or neither -c nor -p) probes a side: probe it can
- * serve at the site's fallback (side/probe.h), which a process serving
- * itself disarms, so that it takes no trap and its engine counts the
- * event instead; other tracers stay armed.
+ * Ends s's sessions: first st_inproc_poll()'s attach threads, which give
+ * up at once (st_ip_end()) and add to the list, then every session.
  */
-uint32_t st_inproc_site_delta(const struct st_compiled *c, const struct st_compiled_probe *p,
-			      const struct st_site *site);
+void st_inprocs_close(struct st_inprocs *s);
 
 struct st_loader;
 
@@ -86,13 +90,14 @@ struct st_loader;
  * Hands c to pid's engine, with the plain values stored so far in l's
  * maps, trying to reach its agent for wait_ms (a -c command starting up).
  * deferred: it counts only from st_inproc_go() on. 0 with the process
- * added to l->inproc (and *started, unless NULL), or a negative errno with
+ * added to s (and *started, unless NULL), or a negative errno with
  * a message in err; safe from several threads at once:
  * -ECONNREFUSED means the process has no agent (no SIDE runtime), -ECHILD
  * that it forked while it was waited for without one (a wrapper).
  */
-int st_inproc_start(struct st_loader *l, const struct st_compiled *c, pid_t pid, int wait_ms,
-		    bool deferred, struct st_inproc **started, char *err, size_t errlen);
+int st_inproc_start(struct st_inprocs *s, const struct st_loader *l, const struct st_compiled *c,
+		    pid_t pid, int wait_ms, bool deferred, struct st_inproc **started, char *err,
+		    size_t errlen);
 
 /*
  * Fills the ro_* fields of the served probes' events (served[i]) of a
@@ -107,13 +112,14 @@ int st_inproc_go(const struct st_inproc *ip);
 
 /*
  * --in-process of every process, or of a -c command's descendants
- * (l->inproc_all): every 250 ms, gives the program to the processes
+ * (c->inproc_all): every 250 ms, gives the program to the processes
  * whose agent showed up since (inproc_all.c), saying so unless quiet.
  * Each pid is tried once, by a thread of its own (up to
  * ST_INPROC_ATTACHING at once): a process that never answers holds
  * neither the session nor the others.
  */
-void st_inproc_poll(struct st_loader *l, const struct st_compiled *c, bool quiet);
+void st_inproc_poll(struct st_inprocs *s, const struct st_loader *l, const struct st_compiled *c,
+		    bool quiet);
 
 /*
  * The same for pid now (a -c command: waiting wait_ms for its agent, or
@@ -121,17 +127,10 @@ void st_inproc_poll(struct st_loader *l, const struct st_compiled *c, bool quiet
  * look for, and it again should its agent show up). The kernel counts its
  * events until its engine takes the program and disarms the fallbacks.
  */
-void st_inproc_take(struct st_loader *l, const struct st_compiled *c, pid_t pid, int wait_ms,
-		    bool quiet);
+void st_inproc_take(struct st_inprocs *s, const struct st_loader *l, const struct st_compiled *c,
+		    pid_t pid, int wait_ms, bool quiet);
 
-struct st_inproc_seen;
-/*
- * What st_inproc_poll() kept of the processes it tried, once its attach
- * threads are done: they give up at once (st_ip_end()).
- */
-void st_inproc_seen_free(struct st_inproc_seen *seen);
-
-/* Later events are neither counted nor sent in any of the list's processes (st_loader_stop()). */
+/* Later events are neither counted nor sent in any of the list's processes (st_tracer_stop()). */
 void st_inproc_stop(const struct st_inproc *ip);
 
 /* Ends the sessions of the list (each engine unregisters) and frees them; NULL is fine. */

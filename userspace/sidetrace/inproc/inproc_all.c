@@ -30,7 +30,8 @@
 /* A process given the program by a thread of its own (st_inproc_poll()). */
 struct st_attach_job {
 	pthread_t thread;
-	struct st_loader *l;
+	struct st_inprocs *s;
+	const struct st_loader *l;
 	const struct st_compiled *c;
 	pid_t pid;
 	bool quiet;
@@ -48,7 +49,7 @@ struct st_tried {
 	unsigned long long start; /* its start time, /proc/PID/stat field 22 */
 };
 
-/* A session's processes tried (st_loader.inproc_seen). */
+/* A session's processes tried (st_inprocs.seen). */
 struct st_inproc_seen {
 	struct st_tried *procs;
 	size_t nr, cap;
@@ -127,7 +128,7 @@ static bool maps_a_target(const struct st_compiled *c, pid_t pid)
 			continue;
 		file[strcspn(file, "\n")] = '\0';
 		for (i = 0; i < c->nr_probes && !found; i++)
-			found = st_inproc_can_serve(&c->probes[i]) &&
+			found = st_probe_served_in_process(&c->probes[i]) &&
 				realpath(c->probes[i].event->path, real) && !strcmp(real, file);
 	}
 	if (f)
@@ -135,11 +136,11 @@ static bool maps_a_target(const struct st_compiled *c, pid_t pid)
 	return found;
 }
 
-static bool seen_alloc(struct st_loader *l)
+static bool seen_alloc(struct st_inprocs *s)
 {
-	if (!l->inproc_seen)
-		l->inproc_seen = calloc(1, sizeof(*l->inproc_seen));
-	return l->inproc_seen;
+	if (!s->seen)
+		s->seen = calloc(1, sizeof(*s->seen));
+	return s->seen;
 }
 
 /*
@@ -147,14 +148,14 @@ static bool seen_alloc(struct st_loader *l)
  * kernel counts its events until the engine disarms the fallbacks
  * (ST_IP_GO). -ECHILD: a wrapper (st_inproc_start()), said nothing of.
  */
-static int take(struct st_loader *l, const struct st_compiled *c, pid_t pid, int wait_ms,
-		bool quiet)
+static int take(struct st_inprocs *s, const struct st_loader *l, const struct st_compiled *c,
+		pid_t pid, int wait_ms, bool quiet)
 {
 	struct st_inproc *ip = NULL;
 	char err[512];
 	int ret;
 
-	ret = st_inproc_start(l, c, pid, wait_ms, true, &ip, err, sizeof(err));
+	ret = st_inproc_start(s, l, c, pid, wait_ms, true, &ip, err, sizeof(err));
 	if (ret == -ECHILD)
 		return ret;
 	if (!ret) {
@@ -170,21 +171,21 @@ static int take(struct st_loader *l, const struct st_compiled *c, pid_t pid, int
 	return ret;
 }
 
-void st_inproc_take(struct st_loader *l, const struct st_compiled *c, pid_t pid, int wait_ms,
-		    bool quiet)
+void st_inproc_take(struct st_inprocs *s, const struct st_loader *l, const struct st_compiled *c,
+		    pid_t pid, int wait_ms, bool quiet)
 {
-	struct st_tried *t = seen_alloc(l) ? remember(l->inproc_seen, pid) : NULL;
+	struct st_tried *t = seen_alloc(s) ? remember(s->seen, pid) : NULL;
 
 	/* A wrapper, forgotten (t is the last): tried again should its agent show up. */
-	if (t && t->start && take(l, c, pid, wait_ms, quiet) == -ECHILD)
-		l->inproc_seen->nr--;
+	if (t && t->start && take(s, l, c, pid, wait_ms, quiet) == -ECHILD)
+		s->seen->nr--;
 }
 
 static void *attach_job(void *arg)
 {
 	struct st_attach_job *j = arg;
 
-	take(j->l, j->c, j->pid, 0, j->quiet);
+	take(j->s, j->l, j->c, j->pid, 0, j->quiet);
 	__atomic_store_n(&j->done, true, __ATOMIC_RELEASE);
 	return NULL;
 }
@@ -209,19 +210,20 @@ static struct st_attach_job *jobs_reap(struct st_inproc_seen *seen, bool all)
 }
 
 /* Starts a job giving pid the program; false when none is free (pid is tried again later). */
-static bool job_start(struct st_loader *l, const struct st_compiled *c, pid_t pid, bool quiet)
+static bool job_start(struct st_inprocs *s, const struct st_loader *l, const struct st_compiled *c,
+		      pid_t pid, bool quiet)
 {
-	struct st_attach_job *j = jobs_reap(l->inproc_seen, false);
+	struct st_attach_job *j = jobs_reap(s->seen, false);
 	struct st_tried *t;
 
-	if (!j || !(t = remember(l->inproc_seen, pid)))
+	if (!j || !(t = remember(s->seen, pid)))
 		return false;
 	if (!t->start)
 		return true;
-	*j = (struct st_attach_job){.l = l, .c = c, .pid = pid, .quiet = quiet};
+	*j = (struct st_attach_job){.s = s, .l = l, .c = c, .pid = pid, .quiet = quiet};
 	j->running = st_thread_start(&j->thread, attach_job, j);
 	if (!j->running)
-		take(l, c, pid, 0, quiet);
+		take(s, l, c, pid, 0, quiet);
 	return true;
 }
 
@@ -244,16 +246,17 @@ static uint64_t now_ns(void)
 	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
-void st_inproc_poll(struct st_loader *l, const struct st_compiled *c, bool quiet)
+void st_inproc_poll(struct st_inprocs *s, const struct st_loader *l, const struct st_compiled *c,
+		    bool quiet)
 {
 	struct st_inproc_seen *seen;
 	char line[512];
 	FILE *f;
 	pid_t pid;
 
-	if (!l->inproc_all || !seen_alloc(l))
+	if (!c->inproc_all || !seen_alloc(s))
 		return;
-	seen = l->inproc_seen;
+	seen = s->seen;
 	if (now_ns() < seen->next_scan)
 		return;
 	seen->next_scan = now_ns() + RESCAN_NS;
@@ -268,18 +271,21 @@ void st_inproc_poll(struct st_loader *l, const struct st_compiled *c, bool quiet
 		/* -c: the command's descendants only, which the kernel follows until then. */
 		if (!(l->follow ? st_follow_has(l, pid) : maps_a_target(c, pid)))
 			remember(seen, pid);
-		else if (!job_start(l, c, pid, quiet))
+		else if (!job_start(s, l, c, pid, quiet))
 			break;
 	}
 	fclose(f);
 }
 
-void st_inproc_seen_free(struct st_inproc_seen *seen)
+void st_inprocs_close(struct st_inprocs *s)
 {
-	if (!seen)
-		return;
-	st_ip_end();
-	jobs_reap(seen, true);
-	free(seen->procs);
-	free(seen);
+	if (s->seen) {
+		st_ip_end();
+		jobs_reap(s->seen, true);
+		free(s->seen->procs);
+		free(s->seen);
+		s->seen = NULL;
+	}
+	st_inproc_close(s->list);
+	s->list = NULL;
 }

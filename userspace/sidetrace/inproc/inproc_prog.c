@@ -18,20 +18,6 @@
 #include "inproc/inproc.h"
 #include "inproc/inproc_prog.h"
 
-bool st_inproc_can_serve(const struct st_compiled_probe *p)
-{
-	const struct st_event *ev = p->event;
-	uint32_t i;
-
-	if (!ev || ev->view != ST_VIEW_SIDE || !ev->has_side || p->cfg.stacks)
-		return false;
-	/* Where an event is the engine's is decided at the fallback (side/probe.h). */
-	for (i = 0; i < ev->nr_sites; i++)
-		if (!ev->sites[i].fallback_delta)
-			return false;
-	return true;
-}
-
 void st_inproc_shm_params(const struct st_compiled *c, struct st_shm_params *sp)
 {
 	int cpus = get_nprocs_conf();

@@ -15,7 +15,7 @@
 #include "readout/compact_keys.h"
 #include "readout/inproc_read.h"
 
-bool st_addr_key_resolve(const struct st_loader *l, const struct st_compiled *c, uint8_t *key,
+bool st_addr_key_resolve(const struct st_tracer *t, const struct st_compiled *c, uint8_t *key,
 			 uint32_t *site)
 {
 	const struct st_map_layout *lay;
@@ -35,7 +35,7 @@ bool st_addr_key_resolve(const struct st_loader *l, const struct st_compiled *c,
 		part = key + ST_KEY_HDR + lay->parts[k].off;
 		memcpy(&ref, part, sizeof(ref));
 		/* The kernel checked ref against this segment: the read succeeds. */
-		st_ro_strings_read(&l->ro, &ref, (char *)part, &cut);
+		st_ro_strings_read(&t->bpf.ro, &ref, (char *)part, &cut);
 		if (cut && site)
 			*site = ref.site;
 		any_cut |= cut;
@@ -46,13 +46,13 @@ bool st_addr_key_resolve(const struct st_loader *l, const struct st_compiled *c,
 }
 
 /* The probe whose sites include site (st_loader.site_base). */
-static uint32_t site_probe(const struct st_loader *l, const struct st_compiled *c, uint32_t site)
+static uint32_t site_probe(const struct st_tracer *t, const struct st_compiled *c, uint32_t site)
 {
 	uint32_t lo = 0, hi = c->nr_probes, mid;
 
 	while (hi - lo > 1) {
 		mid = lo + (hi - lo) / 2;
-		if (l->site_base[mid] <= site)
+		if (t->bpf.site_base[mid] <= site)
 			lo = mid;
 		else
 			hi = mid;
@@ -72,7 +72,7 @@ static bool any_ro_loads(const struct st_compiled *c)
 
 /* What counting cuts needs: per_map[probe * nr_maps + map] events. */
 struct cut_count {
-	const struct st_loader *l;
+	const struct st_tracer *t;
 	const struct st_compiled *c;
 	uint64_t *per_map;
 	uint8_t *key; /* a key's room, its literals read */
@@ -85,8 +85,8 @@ static void count_cut(struct cut_count *cc, const uint8_t *key, uint64_t count)
 
 	if (key != cc->key)
 		memcpy(cc->key, key, cc->c->key_size);
-	if (id < cc->c->nr_maps && st_addr_key_resolve(cc->l, cc->c, cc->key, &site))
-		cc->per_map[(size_t)site_probe(cc->l, cc->c, site) * cc->c->nr_maps + id] += count;
+	if (id < cc->c->nr_maps && st_addr_key_resolve(cc->t, cc->c, cc->key, &site))
+		cc->per_map[(size_t)site_probe(cc->t, cc->c, site) * cc->c->nr_maps + id] += count;
 }
 
 /* The kernel's keys of fd (compact keys when compact); bufs holds two keys more. */
@@ -106,7 +106,7 @@ static void cuts_in(struct cut_count *cc, int fd, bool compact, uint8_t *bufs,
 		    (compact && !st_compact_key_expand(cc->c, next, cc->key)) ||
 		    bpf_map_lookup_elem(fd, next, percpu))
 			continue;
-		st_val_combine(percpu, cc->l->ncpus, false, &val);
+		st_val_combine(percpu, cc->t->bpf.ncpus, false, &val);
 		count_cut(cc, cc->key, val.count);
 	}
 }
@@ -119,9 +119,9 @@ static int engine_cut(void *ctx, const uint8_t *key, const struct st_val *val, b
 	return 0;
 }
 
-int st_addr_key_cuts(const struct st_loader *l, const struct st_compiled *c, uint64_t *cuts)
+int st_addr_key_cuts(const struct st_tracer *t, const struct st_compiled *c, uint64_t *cuts)
 {
-	struct cut_count cc = {.l = l, .c = c};
+	struct cut_count cc = {.t = t, .c = c};
 	size_t nr = (size_t)c->nr_probes * c->nr_maps;
 	struct st_val *percpu = NULL;
 	uint64_t *per_map = NULL;
@@ -133,7 +133,7 @@ int st_addr_key_cuts(const struct st_loader *l, const struct st_compiled *c, uin
 	if (!any_ro_loads(c))
 		return 0;
 	per_map = calloc(nr + 1, sizeof(*per_map));
-	percpu = calloc(l->ncpus, sizeof(*percpu));
+	percpu = calloc(t->bpf.ncpus, sizeof(*percpu));
 	bufs = calloc(3, c->key_size);
 	if (!per_map || !percpu || !bufs) {
 		ret = -ENOMEM;
@@ -141,9 +141,9 @@ int st_addr_key_cuts(const struct st_loader *l, const struct st_compiled *c, uin
 	}
 	cc.per_map = per_map;
 	cc.key = bufs + 2 * c->key_size;
-	cuts_in(&cc, l->aggr_fd, false, bufs, percpu);
-	cuts_in(&cc, l->compact_fd, true, bufs, percpu);
-	ret = st_inproc_each_key(st_loader_inprocs(l), c, -1, false, engine_cut, &cc);
+	cuts_in(&cc, t->bpf.aggr_fd, false, bufs, percpu);
+	cuts_in(&cc, t->bpf.compact_fd, true, bufs, percpu);
+	ret = st_inproc_each_key(st_tracer_inprocs(t), c, -1, false, engine_cut, &cc);
 	for (p = 0; p < c->nr_probes; p++)
 		for (m = 0; m < c->nr_maps; m++)
 			if (per_map[(size_t)p * c->nr_maps + m] > cuts[p])

@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include "compile/compile.h"
-#include "bpfload/loader.h"
+#include "tracer/tracer.h"
 
 /*
  * Puts the bytes of the strings that parts of key (st_compiled.key_size
@@ -20,7 +20,7 @@
  * per event. True when a string was cut (longer than ST_STR_LEN - 1); its
  * site is then in *site (if not NULL).
  */
-bool st_addr_key_resolve(const struct st_loader *l, const struct st_compiled *c, uint8_t *key,
+bool st_addr_key_resolve(const struct st_tracer *t, const struct st_compiled *c, uint8_t *key,
 			 uint32_t *site);
 
 /*
@@ -28,6 +28,6 @@ bool st_addr_key_resolve(const struct st_loader *l, const struct st_compiled *c,
  * by address: the most that any one of its maps counted, since an event
  * adds to each map once. 0 or a negative errno.
  */
-int st_addr_key_cuts(const struct st_loader *l, const struct st_compiled *c, uint64_t *cuts);
+int st_addr_key_cuts(const struct st_tracer *t, const struct st_compiled *c, uint64_t *cuts);
 
 #endif /* SIDETRACE_READOUT_ADDR_KEYS_H */

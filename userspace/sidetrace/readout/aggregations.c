@@ -27,7 +27,7 @@
  * be: one per bucket that counted something, or one for the value. An
  * entry that zero() kept shows with zero counts. key is scratch space.
  */
-static int dump_flat(const struct st_loader *l, const struct st_inproc *ip,
+static int dump_flat(const struct st_tracer *t, const struct st_inproc *ip,
 		     const struct st_compiled *c, uint32_t id, struct st_val *percpu, uint8_t *key,
 		     struct dump *d)
 {
@@ -43,11 +43,11 @@ static int dump_flat(const struct st_loader *l, const struct st_inproc *ip,
 	memcpy(key, &hdr, sizeof(hdr));
 	for (b = 0; b < mc->flat_len; b++) {
 		slot = mc->flat_base + b;
-		if (bpf_map_lookup_elem(l->flat_fd, &slot, percpu))
+		if (bpf_map_lookup_elem(t->bpf.flat_fd, &slot, percpu))
 			return -errno;
 		/* A process's engine: more CPUs. */
-		st_inproc_flat(ip, slot, percpu + l->ncpus);
-		st_val_combine(percpu, l->ncpus + st_inproc_nr_slots(ip),
+		st_inproc_flat(ip, slot, percpu + t->bpf.ncpus);
+		st_val_combine(percpu, t->bpf.ncpus + st_inproc_nr_slots(ip),
 			       mc->flags & ST_MAPF_SIGNED, &val);
 		if (!val.count)
 			continue;
@@ -57,7 +57,7 @@ static int dump_flat(const struct st_loader *l, const struct st_inproc *ip,
 		if (ret)
 			return ret;
 	}
-	if (d->nr == before && l->flat_kept[id]) {
+	if (d->nr == before && t->bpf.flat_kept[id]) {
 		memset(&val, 0, sizeof(val));
 		return st_dump_add(d, key, &val, NULL);
 	}
@@ -74,11 +74,11 @@ struct key_hash {
 /* The hashes of keyed maps: aggregations in both forms, plain values. */
 #define NR_KEY_HASHES 3
 
-static void key_hashes(const struct st_loader *l, struct key_hash h[NR_KEY_HASHES])
+static void key_hashes(const struct st_tracer *t, struct key_hash h[NR_KEY_HASHES])
 {
-	h[0] = (struct key_hash){.fd = l->aggr_fd};
-	h[1] = (struct key_hash){.fd = l->compact_fd, .compact = true};
-	h[2] = (struct key_hash){.fd = l->values_fd, .plain = true};
+	h[0] = (struct key_hash){.fd = t->bpf.aggr_fd};
+	h[1] = (struct key_hash){.fd = t->bpf.compact_fd, .compact = true};
+	h[2] = (struct key_hash){.fd = t->bpf.values_fd, .plain = true};
 }
 
 /*
@@ -87,7 +87,7 @@ static void key_hashes(const struct st_loader *l, struct key_hash h[NR_KEY_HASHE
  * and with the strings the kernel kept by address resolved, or when
  * with_values is false as the kernel holds them (to delete or zero them).
  */
-static int dump_hash(const struct st_loader *l, const struct st_compiled *c,
+static int dump_hash(const struct st_tracer *t, const struct st_compiled *c,
 		     const struct key_hash *h, int map_id, bool with_values, struct dump *d)
 {
 	size_t ks = c->key_size;
@@ -98,7 +98,7 @@ static int dump_hash(const struct st_loader *l, const struct st_compiled *c,
 	int ret = 0;
 
 	/* A plain value is one st_value; a per-CPU hash has one st_val per CPU. */
-	percpu = calloc(l->ncpus, sizeof(*percpu) + sizeof(struct st_value));
+	percpu = calloc(t->bpf.ncpus, sizeof(*percpu) + sizeof(struct st_value));
 	prev = calloc(3, ks);
 	if (!percpu || !prev) {
 		ret = -ENOMEM;
@@ -121,8 +121,9 @@ static int dump_hash(const struct st_loader *l, const struct st_compiled *c,
 		if (with_values && h->compact && !st_compact_key_expand(c, next, full))
 			continue;
 		if (with_values && !h->plain) {
-			st_val_combine(percpu, l->ncpus, c->maps[id].flags & ST_MAPF_SIGNED, &val);
-			st_addr_key_resolve(l, c, full, NULL);
+			st_val_combine(percpu, t->bpf.ncpus, c->maps[id].flags & ST_MAPF_SIGNED,
+				       &val);
+			st_addr_key_resolve(t, c, full, NULL);
 		}
 		ret = st_dump_add(d, full, with_values ? &val : NULL,
 				  with_values && h->plain ? percpu : NULL);
@@ -137,7 +138,7 @@ cleanup:
 
 /* A process's engine's key into the dump: its literals by address read as the kernel's are. */
 struct engine_dump {
-	const struct st_loader *l;
+	const struct st_tracer *t;
 	const struct st_compiled *c;
 	struct dump *d;
 	uint8_t *full;
@@ -151,7 +152,7 @@ static int engine_key(void *ctx, const uint8_t *key, const struct st_val *val, b
 
 	memcpy(ed->full, key, ed->d->key_size);
 	if (!plain)
-		st_addr_key_resolve(ed->l, ed->c, ed->full, NULL);
+		st_addr_key_resolve(ed->t, ed->c, ed->full, NULL);
 	ret = st_dump_add(ed->d, ed->full, val, value);
 	if (!ret)
 		ed->d->vals[ed->d->nr - 1].newer = plain;
@@ -159,10 +160,10 @@ static int engine_key(void *ctx, const uint8_t *key, const struct st_val *val, b
 }
 
 /* The keys of the list's engines (the session's key size, st_inproc_shm_params()). */
-static int dump_engines(const struct st_loader *l, const struct st_inproc *ip,
+static int dump_engines(const struct st_tracer *t, const struct st_inproc *ip,
 			const struct st_compiled *c, int map_id, struct dump *d)
 {
-	struct engine_dump ed = {.l = l, .c = c, .d = d};
+	struct engine_dump ed = {.t = t, .c = c, .d = d};
 	int ret;
 
 	if (!ip)
@@ -177,11 +178,11 @@ static int dump_engines(const struct st_loader *l, const struct st_inproc *ip,
  * Every key of map map_id (all maps when -1), with its value:
  * aggregations, slots, values.
  */
-static int dump_aggr(const struct st_loader *l, const struct st_compiled *c, int map_id,
+static int dump_aggr(const struct st_tracer *t, const struct st_compiled *c, int map_id,
 		     struct dump *d)
 {
 	/* One list of processes for the whole read: serve's may grow meanwhile. */
-	const struct st_inproc *ip = st_loader_inprocs(l);
+	const struct st_inproc *ip = st_tracer_inprocs(t);
 	struct key_hash hashes[NR_KEY_HASHES];
 	struct st_val *percpu;
 	uint8_t *key;
@@ -190,19 +191,19 @@ static int dump_aggr(const struct st_loader *l, const struct st_compiled *c, int
 
 	memset(d, 0, sizeof(*d));
 	d->key_size = c->key_size;
-	key_hashes(l, hashes);
+	key_hashes(t, hashes);
 	for (h = 0; h < NR_KEY_HASHES && !ret; h++)
-		ret = dump_hash(l, c, &hashes[h], map_id, true, d);
+		ret = dump_hash(t, c, &hashes[h], map_id, true, d);
 	if (!ret)
-		ret = dump_engines(l, ip, c, map_id, d);
-	percpu = calloc(l->ncpus + st_inproc_nr_slots(ip), sizeof(*percpu));
+		ret = dump_engines(t, ip, c, map_id, d);
+	percpu = calloc(t->bpf.ncpus + st_inproc_nr_slots(ip), sizeof(*percpu));
 	key = calloc(1, d->key_size);
 	if (!ret && (!percpu || !key))
 		ret = -ENOMEM;
 	for (id = 0; !ret && id < c->nr_maps; id++) {
 		if (!(c->maps[id].flags & ST_MAPF_FLAT) || (map_id >= 0 && id != (uint32_t)map_id))
 			continue;
-		ret = dump_flat(l, ip, c, id, percpu, key, d);
+		ret = dump_flat(t, ip, c, id, percpu, key, d);
 	}
 	if (ret)
 		st_dump_free(d);
@@ -252,7 +253,7 @@ static void cut_frames(char *text, uint32_t n)
 			p++;
 }
 
-static int fill_keys(const struct st_loader *l, struct st_key_val *kv, const uint8_t *key,
+static int fill_keys(const struct st_tracer *t, struct st_key_val *kv, const uint8_t *key,
 		     const struct st_map_info *mi, const struct st_map_layout *lay,
 		     const struct st_compiled *c)
 {
@@ -279,20 +280,21 @@ static int fill_keys(const struct st_loader *l, struct st_key_val *kv, const uin
 			memcpy(&u, parts + p->off, sizeof(u));
 			kv[k].type = ST_VT_STR;
 			kv[k].stack = true;
-			kv[k].s = st_stack_text(l, c, p->kind == ST_KPART_USTACK, u);
+			kv[k].s =
+				st_stack_text(t->stacks, &t->bpf, c, p->kind == ST_KPART_USTACK, u);
 			if (kv[k].s && p->frames)
 				cut_frames((char *)kv[k].s, p->frames);
 			break;
 		case ST_KPART_KSYM:
 			memcpy(&u, parts + p->off, sizeof(u));
 			kv[k].type = ST_VT_STR;
-			kv[k].s = st_ksym_text(l, u);
+			kv[k].s = st_ksym_text(t->stacks, u);
 			break;
 		case ST_KPART_USYM:
 			memcpy(&u, parts + p->off, sizeof(u));
 			memcpy(&pid, parts + p->off + ST_KPART_USYM_PID, sizeof(pid));
 			kv[k].type = ST_VT_STR;
-			kv[k].s = st_usym_text(l, pid, u);
+			kv[k].s = st_usym_text(t->stacks, pid, u);
 			break;
 		default:
 			memcpy(&u, parts + p->off, sizeof(u));
@@ -359,7 +361,7 @@ static int entry_value(struct st_map_entry *e, const struct st_map_info *mi,
 }
 
 /* Builds one printer map from the sorted keys of map m in d. */
-static int build_map(const struct st_loader *l, const struct st_program *prog,
+static int build_map(const struct st_tracer *t, const struct st_program *prog,
 		     const struct st_compiled *c, uint32_t m, const struct dump *d, size_t from,
 		     size_t to, struct st_map_result *r)
 {
@@ -409,7 +411,7 @@ static int build_map(const struct st_loader *l, const struct st_program *prog,
 			e->keys = mi->nr_keys ? &keys[n * mi->nr_keys] : NULL;
 			if (nb)
 				e->buckets = &buckets[n * nb];
-			ret = fill_keys(l, (struct st_key_val *)e->keys, key, mi, lay, c);
+			ret = fill_keys(t, (struct st_key_val *)e->keys, key, mi, lay, c);
 			n++;
 			r->nr_entries = n;
 			if (ret)
@@ -424,7 +426,7 @@ static int build_map(const struct st_loader *l, const struct st_program *prog,
 	return 0;
 }
 
-int st_maps_read(const struct st_loader *l, const struct st_program *prog,
+int st_maps_read(const struct st_tracer *t, const struct st_program *prog,
 		 const struct st_compiled *c, int map_id, struct st_maps_snapshot *snap)
 {
 	size_t ks = c->key_size, i, from;
@@ -435,7 +437,7 @@ int st_maps_read(const struct st_loader *l, const struct st_program *prog,
 	memset(snap, 0, sizeof(*snap));
 	if (map_id >= (int)c->nr_maps)
 		return -EINVAL;
-	ret = dump_aggr(l, c, map_id, &d);
+	ret = dump_aggr(t, c, map_id, &d);
 	if (ret)
 		return ret;
 	/* Sort keys and values together: sort indices, then permute. */
@@ -486,7 +488,7 @@ int st_maps_read(const struct st_loader *l, const struct st_program *prog,
 		while (to < d.nr && st_key_map_id(d.keys + to * ks) == m)
 			to++;
 		snap->nr_maps++;
-		ret = build_map(l, prog, c, m, &d, from, to, &snap->maps[m - first]);
+		ret = build_map(t, prog, c, m, &d, from, to, &snap->maps[m - first]);
 		if (ret)
 			goto cleanup;
 		from = to;
@@ -526,14 +528,14 @@ void st_maps_snapshot_free(struct st_maps_snapshot *snap)
  * Zeroes the slots of map map_id (all when -1) without keys; keep says
  * whether an entry that had counts stays (zero()) or goes (clear()).
  */
-static int zero_flat(const struct st_loader *l, const struct st_compiled *c, int map_id, bool keep)
+static int zero_flat(const struct st_tracer *t, const struct st_compiled *c, int map_id, bool keep)
 {
 	struct st_val *percpu, *zero;
 	uint32_t id, b, slot;
 	int ret = 0, cpu;
 
-	percpu = calloc(l->ncpus, sizeof(*percpu));
-	zero = calloc(l->ncpus, sizeof(*zero));
+	percpu = calloc(t->bpf.ncpus, sizeof(*percpu));
+	zero = calloc(t->bpf.ncpus, sizeof(*zero));
 	if (!percpu || !zero) {
 		ret = -ENOMEM;
 		goto cleanup;
@@ -546,16 +548,16 @@ static int zero_flat(const struct st_loader *l, const struct st_compiled *c, int
 			continue;
 		for (b = 0; b < mc->flat_len; b++) {
 			slot = mc->flat_base + b;
-			if (bpf_map_lookup_elem(l->flat_fd, &slot, percpu) ||
-			    bpf_map_update_elem(l->flat_fd, &slot, zero, BPF_ANY)) {
+			if (bpf_map_lookup_elem(t->bpf.flat_fd, &slot, percpu) ||
+			    bpf_map_update_elem(t->bpf.flat_fd, &slot, zero, BPF_ANY)) {
 				ret = -errno;
 				goto cleanup;
 			}
-			for (cpu = 0; cpu < l->ncpus; cpu++)
+			for (cpu = 0; cpu < t->bpf.ncpus; cpu++)
 				counted |= percpu[cpu].count != 0;
-			counted |= st_inproc_flat_zero(st_loader_inprocs(l), slot);
+			counted |= st_inproc_flat_zero(st_tracer_inprocs(t), slot);
 		}
-		l->flat_kept[id] = keep && (counted || l->flat_kept[id]);
+		t->bpf.flat_kept[id] = keep && (counted || t->bpf.flat_kept[id]);
 	}
 cleanup:
 	free(percpu);
@@ -567,7 +569,7 @@ cleanup:
  * Deletes the keys of map map_id (all when -1) from the hashes, or when
  * zero is not NULL, sets their values to it.
  */
-static int reset_keys(const struct st_loader *l, const struct st_compiled *c, int map_id,
+static int reset_keys(const struct st_tracer *t, const struct st_compiled *c, int map_id,
 		      const void *zero)
 {
 	struct key_hash hashes[NR_KEY_HASHES];
@@ -576,11 +578,11 @@ static int reset_keys(const struct st_loader *l, const struct st_compiled *c, in
 	size_t i;
 	int ret = 0;
 
-	key_hashes(l, hashes);
+	key_hashes(t, hashes);
 	for (h = 0; h < NR_KEY_HASHES && !ret; h++) {
 		memset(&d, 0, sizeof(d));
 		d.key_size = c->key_size;
-		ret = dump_hash(l, c, &hashes[h], map_id, false, &d);
+		ret = dump_hash(t, c, &hashes[h], map_id, false, &d);
 		for (i = 0; !ret && i < d.nr; i++) {
 			if (zero)
 				bpf_map_update_elem(hashes[h].fd, d.keys + i * d.key_size, zero,
@@ -590,28 +592,28 @@ static int reset_keys(const struct st_loader *l, const struct st_compiled *c, in
 		}
 		st_dump_free(&d);
 	}
-	return ret ? ret : st_inproc_reset_keys(st_loader_inprocs(l), c, map_id, zero != NULL);
+	return ret ? ret : st_inproc_reset_keys(st_tracer_inprocs(t), c, map_id, zero != NULL);
 }
 
-int st_maps_clear(const struct st_loader *l, const struct st_compiled *c, int map_id)
+int st_maps_clear(const struct st_tracer *t, const struct st_compiled *c, int map_id)
 {
-	int ret = reset_keys(l, c, map_id, NULL);
+	int ret = reset_keys(t, c, map_id, NULL);
 
-	return ret ? ret : zero_flat(l, c, map_id, false);
+	return ret ? ret : zero_flat(t, c, map_id, false);
 }
 
-int st_maps_zero(const struct st_loader *l, const struct st_compiled *c, int map_id)
+int st_maps_zero(const struct st_tracer *t, const struct st_compiled *c, int map_id)
 {
 	struct st_val *zero;
 	int ret;
 
 	/* Per CPU for aggregations; one st_value for plain values. */
-	zero = calloc(1, l->ncpus * sizeof(*zero) + sizeof(struct st_value));
+	zero = calloc(1, t->bpf.ncpus * sizeof(*zero) + sizeof(struct st_value));
 	if (!zero)
 		return -ENOMEM;
-	ret = reset_keys(l, c, map_id, zero);
+	ret = reset_keys(t, c, map_id, zero);
 	if (!ret)
-		ret = zero_flat(l, c, map_id, true);
+		ret = zero_flat(t, c, map_id, true);
 	free(zero);
 	return ret;
 }

@@ -67,31 +67,32 @@ static int64_t agg_scalar(enum st_agg_kind kind, const struct st_val *v)
 	}
 }
 
-static int read_agg(const struct st_loader *l, const struct st_compiled *c, uint32_t m,
+static int read_agg(const struct st_tracer *t, const struct st_compiled *c, uint32_t m,
 		    const uint8_t *key, struct st_elem_val *out)
 {
-	const struct st_inproc *ip = st_loader_inprocs(l); /* one list for the read */
+	const struct st_inproc *ip = st_tracer_inprocs(t); /* one list for the read */
 	const struct st_map_cfg *mc = &c->maps[m];
 	struct st_val *percpu, val;
 	uint32_t slot = mc->flat_base;
 	int ret = 0;
 
-	percpu = calloc(l->ncpus + st_inproc_nr_slots(ip), sizeof(*percpu));
+	percpu = calloc(t->bpf.ncpus + st_inproc_nr_slots(ip), sizeof(*percpu));
 	if (!percpu)
 		return -ENOMEM;
 	if (mc->flags & ST_MAPF_FLAT)
-		ret = bpf_map_lookup_elem(l->flat_fd, &slot, percpu) ? -errno : 0;
-	else if (bpf_map_lookup_elem(l->aggr_fd, key, percpu))
+		ret = bpf_map_lookup_elem(t->bpf.flat_fd, &slot, percpu) ? -errno : 0;
+	else if (bpf_map_lookup_elem(t->bpf.aggr_fd, key, percpu))
 		ret = errno == ENOENT ? 0 : -errno;
 	/* A process's engine: more CPUs. */
-	st_inproc_elem_agg(ip, mc, key, percpu + l->ncpus);
-	st_val_combine(percpu, l->ncpus + st_inproc_nr_slots(ip), mc->flags & ST_MAPF_SIGNED, &val);
+	st_inproc_elem_agg(ip, mc, key, percpu + t->bpf.ncpus);
+	st_val_combine(percpu, t->bpf.ncpus + st_inproc_nr_slots(ip), mc->flags & ST_MAPF_SIGNED,
+		       &val);
 	out->i = agg_scalar(mc->kind, &val);
 	free(percpu);
 	return ret;
 }
 
-int st_elem_read(const struct st_loader *l, const struct st_compiled *c, uint32_t m,
+int st_elem_read(const struct st_tracer *t, const struct st_compiled *c, uint32_t m,
 		 const struct st_key_val *keys, struct st_elem_val *out)
 {
 	struct st_value v = {0};
@@ -99,7 +100,7 @@ int st_elem_read(const struct st_loader *l, const struct st_compiled *c, uint32_
 	int ret = 0;
 
 	memset(out, 0, sizeof(*out));
-	if (!l || m >= c->nr_maps)
+	if (!t || m >= c->nr_maps)
 		return 0;
 	key = malloc(c->key_size);
 	if (!key)
@@ -107,12 +108,12 @@ int st_elem_read(const struct st_loader *l, const struct st_compiled *c, uint32_
 	if (!build_key(c, m, keys, key))
 		goto cleanup;
 	if (c->maps[m].kind != ST_K_VALUE) {
-		ret = read_agg(l, c, m, key, out);
+		ret = read_agg(t, c, m, key, out);
 		goto cleanup;
 	}
 	/* What the process's engine stored is the latest: the kernel's probes store none. */
-	if (!st_inproc_elem_value(st_loader_inprocs(l), key, &v) &&
-	    bpf_map_lookup_elem(l->values_fd, key, &v)) {
+	if (!st_inproc_elem_value(st_tracer_inprocs(t), key, &v) &&
+	    bpf_map_lookup_elem(t->bpf.values_fd, key, &v)) {
 		ret = errno == ENOENT ? 0 : -errno;
 		goto cleanup;
 	}
@@ -123,14 +124,14 @@ cleanup:
 	return ret;
 }
 
-int st_elem_write(const struct st_loader *l, const struct st_compiled *c, uint32_t m,
+int st_elem_write(const struct st_tracer *t, const struct st_compiled *c, uint32_t m,
 		  const struct st_key_val *keys, const struct st_elem_val *val)
 {
 	struct st_value v = {0};
 	uint8_t *key;
 	int ret = 0;
 
-	if (!l || m >= c->nr_maps || c->maps[m].kind != ST_K_VALUE)
+	if (!t || m >= c->nr_maps || c->maps[m].kind != ST_K_VALUE)
 		return 0;
 	key = malloc(c->key_size);
 	if (!key)
@@ -139,27 +140,28 @@ int st_elem_write(const struct st_loader *l, const struct st_compiled *c, uint32
 		memcpy(v.b, val->s, strnlen(val->s, ST_STR_LEN - 1));
 	else
 		memcpy(v.b, &val->i, sizeof(val->i));
-	if (build_key(c, m, keys, key) && bpf_map_update_elem(l->values_fd, key, &v, BPF_ANY))
+	if (build_key(c, m, keys, key) && bpf_map_update_elem(t->bpf.values_fd, key, &v, BPF_ANY))
 		ret = -errno;
 	if (!ret)
-		ret = st_inproc_elem_write(st_loader_inprocs(l), key, &v);
+		ret = st_inproc_elem_write(st_tracer_inprocs(t), key, &v);
 	free(key);
 	return ret;
 }
 
-int st_elem_delete(const struct st_loader *l, const struct st_compiled *c, uint32_t m,
+int st_elem_delete(const struct st_tracer *t, const struct st_compiled *c, uint32_t m,
 		   const struct st_key_val *keys)
 {
 	uint8_t *key;
 
-	if (!l || m >= c->nr_maps)
+	if (!t || m >= c->nr_maps)
 		return 0;
 	key = malloc(c->key_size);
 	if (!key)
 		return -ENOMEM;
 	if (build_key(c, m, keys, key)) {
-		bpf_map_delete_elem(c->maps[m].kind == ST_K_VALUE ? l->values_fd : l->aggr_fd, key);
-		st_inproc_elem_delete(st_loader_inprocs(l), c->maps[m].kind == ST_K_VALUE, key);
+		bpf_map_delete_elem(
+			c->maps[m].kind == ST_K_VALUE ? t->bpf.values_fd : t->bpf.aggr_fd, key);
+		st_inproc_elem_delete(st_tracer_inprocs(t), c->maps[m].kind == ST_K_VALUE, key);
 	}
 	free(key);
 	return 0;

@@ -10,7 +10,7 @@
 
 #include "compile/compile.h"
 #include "output/maps_print.h"
-#include "bpfload/loader.h"
+#include "tracer/tracer.h"
 
 /* A map element's value: an integer, or a string (ST_MAPF_STR). */
 struct st_elem_val {
@@ -23,15 +23,15 @@ struct st_elem_val {
  * aggregation's scalar (count, sum, min, max, avg). A missing key reads 0
  * or "". 0 or a negative errno.
  */
-int st_elem_read(const struct st_loader *l, const struct st_compiled *c, uint32_t m,
+int st_elem_read(const struct st_tracer *t, const struct st_compiled *c, uint32_t m,
 		 const struct st_key_val *keys, struct st_elem_val *out);
 
 /* Stores a plain value: @m[k] = v in user space. */
-int st_elem_write(const struct st_loader *l, const struct st_compiled *c, uint32_t m,
+int st_elem_write(const struct st_tracer *t, const struct st_compiled *c, uint32_t m,
 		  const struct st_key_val *keys, const struct st_elem_val *v);
 
 /* delete(@m[k]) in user space; a missing key is not an error. */
-int st_elem_delete(const struct st_loader *l, const struct st_compiled *c, uint32_t m,
+int st_elem_delete(const struct st_tracer *t, const struct st_compiled *c, uint32_t m,
 		   const struct st_key_val *keys);
 
 #endif /* SIDETRACE_READOUT_MAP_ACCESS_H */

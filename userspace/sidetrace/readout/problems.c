@@ -11,7 +11,7 @@
 #include "readout/inproc_read.h"
 #include "readout/problems.h"
 
-int st_problems_read(const struct st_loader *l, const struct st_compiled *c,
+int st_problems_read(const struct st_tracer *t, const struct st_compiled *c,
 		     struct st_problem **problems)
 {
 	uint32_t p, k, nr = c->nr_probes * ST_NR_COUNTERS;
@@ -21,7 +21,7 @@ int st_problems_read(const struct st_loader *l, const struct st_compiled *c,
 	int cpu, ret;
 
 	/* All at once: one system call, not one per probe and counter. */
-	percpu = calloc((size_t)(nr ? nr : 1) * l->ncpus, sizeof(*percpu));
+	percpu = calloc((size_t)(nr ? nr : 1) * t->bpf.ncpus, sizeof(*percpu));
 	cuts = calloc(c->nr_probes + 1, sizeof(*cuts));
 	inproc = calloc(nr + 1, sizeof(*inproc));
 	/* Room for every counter: the maps are read once. */
@@ -34,18 +34,18 @@ int st_problems_read(const struct st_loader *l, const struct st_compiled *c,
 		free(out);
 		return -ENOMEM;
 	}
-	ret = st_map_lookup_all(l->counters_fd, percpu, l->ncpus * sizeof(*percpu), nr);
+	ret = st_map_lookup_all(t->bpf.counters_fd, percpu, t->bpf.ncpus * sizeof(*percpu), nr);
 	if (!ret)
-		ret = st_addr_key_cuts(l, c, cuts);
-	st_inproc_counters(st_loader_inprocs(l), inproc, nr);
+		ret = st_addr_key_cuts(t, c, cuts);
+	st_inproc_counters(st_tracer_inprocs(t), inproc, nr);
 	for (p = 0; p < c->nr_probes && !ret; p++) {
 		for (k = 0; k < ST_NR_COUNTERS; k++) {
 			/* Strings kept by address were not read, nor their cuts counted. */
 			uint64_t sum = (k == ST_C_STR_TRUNC ? cuts[p] : 0) +
 				       inproc[p * ST_NR_COUNTERS + k];
 
-			v = percpu + (size_t)(p * ST_NR_COUNTERS + k) * l->ncpus;
-			for (cpu = 0; cpu < l->ncpus; cpu++)
+			v = percpu + (size_t)(p * ST_NR_COUNTERS + k) * t->bpf.ncpus;
+			for (cpu = 0; cpu < t->bpf.ncpus; cpu++)
 				sum += v[cpu];
 			if (!sum)
 				continue;

@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "compile/compile.h"
-#include "bpfload/loader.h"
+#include "tracer/tracer.h"
 
 /* One kind of problem seen by the BPF program, summed over CPUs. */
 struct st_problem {
@@ -25,7 +25,7 @@ struct st_problem {
  * caller frees, and how many there are; or a negative errno (*problems
  * is then NULL).
  */
-int st_problems_read(const struct st_loader *l, const struct st_compiled *c,
+int st_problems_read(const struct st_tracer *t, const struct st_compiled *c,
 		     struct st_problem **problems);
 
 /* What a counter means, for "N events could not be decoded: REASON". */

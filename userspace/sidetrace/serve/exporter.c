@@ -82,7 +82,7 @@ static int check_resets(const struct st_program *prog, const struct st_prom_fami
 }
 
 int st_exporter_add(struct st_exporter *x, const char *name, const struct st_program *prog,
-		    const struct st_compiled *compiled, const struct st_loader *loader,
+		    const struct st_compiled *compiled, const struct st_tracer *tracer,
 		    struct st_diag *diag)
 {
 	struct st_export_unit *units, *u;
@@ -102,7 +102,7 @@ int st_exporter_add(struct st_exporter *x, const char *name, const struct st_pro
 	u->name = name;
 	u->prog = prog;
 	u->compiled = compiled;
-	u->loader = loader;
+	u->tracer = tracer;
 	for (m = 0; m < prog->nr_maps; m++) {
 		ret = st_prom_family_init(&u->families[m], prog, m, diag);
 		if (ret)
@@ -350,7 +350,7 @@ static void unit_problems(struct st_textbuf *tb, const struct st_export_unit *u,
 	char val[24];
 	int n, i;
 
-	n = st_problems_read(u->loader, u->compiled, &probs);
+	n = st_problems_read(u->tracer, u->compiled, &probs);
 	/* Counters that cannot be read leave the health samples out. */
 	if (n < 0) {
 		tb->failed = n == -ENOMEM;
@@ -387,7 +387,7 @@ static void probe_sites(struct st_textbuf *tb, const struct st_export_unit *u)
 static void replaced_files(struct st_textbuf *tb, const struct st_export_unit *u)
 {
 	const char *lnames[] = {"program", "target", "result"}, *lvals[3];
-	const struct st_replaced *r = u->loader->replaced;
+	const struct st_replaced *r = u->tracer->replaced;
 	unsigned long n;
 	char val[24];
 	size_t i;
@@ -474,7 +474,7 @@ char *st_exporter_scrape(const struct st_exporter *x, enum st_prom_format fmt, s
 
 		if (!u->compiled->nr_maps)
 			continue;
-		ret = st_maps_read(u->loader, u->prog, u->compiled, -1, &snap);
+		ret = st_maps_read(u->tracer, u->prog, u->compiled, -1, &snap);
 		if (ret) {
 			st_tb_free(&tb);
 			errno = -ret;

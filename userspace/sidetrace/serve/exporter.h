@@ -24,14 +24,14 @@
 #include "parse/ast.h"
 #include "parse/diag.h"
 #include "output/prom.h"
-#include "bpfload/loader.h"
+#include "tracer/tracer.h"
 
 /* One program served. */
 struct st_export_unit {
 	const char *name; /* its file, or "program" for -e: the program label */
 	const struct st_program *prog;
 	const struct st_compiled *compiled;
-	const struct st_loader *loader;
+	const struct st_tracer *tracer;
 	struct st_prom_family *families; /* one per map, owned */
 };
 
@@ -52,13 +52,13 @@ struct st_exporter {
 };
 
 /*
- * Adds a checked and compiled program whose probes loader will load and
+ * Adds a checked and compiled program whose probes tracer will load and
  * attach (it is read at scrapes only), naming the families of its maps.
  * Returns 0, -EINVAL with the reason in *diag (a map that cannot name a
  * metric, clear() or zero() of a counter), or -ENOMEM.
  */
 int st_exporter_add(struct st_exporter *x, const char *name, const struct st_program *prog,
-		    const struct st_compiled *compiled, const struct st_loader *loader,
+		    const struct st_compiled *compiled, const struct st_tracer *tracer,
 		    struct st_diag *diag);
 
 /*

@@ -19,9 +19,9 @@ static int print_map(struct st_runner *r, const struct st_expr *call)
 	struct st_maps_snapshot snap;
 	int ret;
 
-	if (!r->loader)
+	if (!r->tracer)
 		return 0;
-	ret = st_maps_read(r->loader, r->prog, r->compiled, call->kids[0]->map_id, &snap);
+	ret = st_maps_read(r->tracer, r->prog, r->compiled, call->kids[0]->map_id, &snap);
 	if (ret)
 		return ret;
 	if (call->nr_kids > 1)
@@ -74,7 +74,7 @@ static int run_assign(struct st_runner *r, struct st_eval_ctx *x, const struct s
 		if (st->var) {
 			old = x->vars[st->var_id];
 		} else {
-			ret = st_elem_read(r->loader, r->compiled, st->map_id, keys, &ev);
+			ret = st_elem_read(r->tracer, r->compiled, st->map_id, keys, &ev);
 			old.v.type = ST_VT_INT;
 			old.v.i = ev.i;
 		}
@@ -92,7 +92,7 @@ static int run_assign(struct st_runner *r, struct st_eval_ctx *x, const struct s
 	ev.i = v.v.i;
 	if (v.v.type == ST_VT_STR)
 		snprintf(ev.s, sizeof(ev.s), "%s", v.str);
-	return st_elem_write(r->loader, r->compiled, st->map_id, keys, &ev);
+	return st_elem_write(r->tracer, r->compiled, st->map_id, keys, &ev);
 }
 
 static int run_delete(struct st_runner *r, struct st_eval_ctx *x, const struct st_expr *ref)
@@ -102,7 +102,7 @@ static int run_delete(struct st_runner *r, struct st_eval_ctx *x, const struct s
 	int ret;
 
 	ret = st_eval_keys(x, ref->kids, ref->nr_kids, kvals, keys);
-	return ret ?: st_elem_delete(r->loader, r->compiled, ref->map_id, keys);
+	return ret ?: st_elem_delete(r->tracer, r->compiled, ref->map_id, keys);
 }
 
 /* A call statement; 1 once exit() ran, which ends the clause as in bpftrace. */
@@ -117,9 +117,9 @@ static int run_call(struct st_runner *r, struct st_eval_ctx *x, const struct st_
 			return run_printf(r, x, call);
 		return map_id >= 0 ? print_map(r, call) : 0;
 	case ST_FN_CLEAR:
-		return map_id >= 0 && r->loader ? st_maps_clear(r->loader, r->compiled, map_id) : 0;
+		return map_id >= 0 && r->tracer ? st_maps_clear(r->tracer, r->compiled, map_id) : 0;
 	case ST_FN_ZERO:
-		return map_id >= 0 && r->loader ? st_maps_zero(r->loader, r->compiled, map_id) : 0;
+		return map_id >= 0 && r->tracer ? st_maps_zero(r->tracer, r->compiled, map_id) : 0;
 	case ST_FN_DELETE:
 		return run_delete(r, x, call->kids[0]);
 	case ST_FN_PRINTF:
@@ -164,7 +164,7 @@ static int run_stmts(struct st_runner *r, struct st_eval_ctx *x, const struct st
 
 int st_run_clause(struct st_runner *r, const struct st_clause *cl, const char *probe)
 {
-	struct st_eval_ctx x = {.probe = probe, .compiled = r->compiled, .loader = r->loader};
+	struct st_eval_ctx x = {.probe = probe, .compiled = r->compiled, .tracer = r->tracer};
 	int ret;
 
 	ret = run_stmts(r, &x, cl->stmts, cl->nr_stmts);
@@ -196,8 +196,8 @@ size_t st_run_count_entries(struct st_runner *r)
 	struct st_maps_snapshot snap;
 	size_t i, n = 0;
 
-	if (!r->loader || !r->compiled->nr_maps ||
-	    st_maps_read(r->loader, r->prog, r->compiled, -1, &snap))
+	if (!r->tracer || !r->compiled->nr_maps ||
+	    st_maps_read(r->tracer, r->prog, r->compiled, -1, &snap))
 		return 0;
 	for (i = 0; i < snap.nr_maps; i++)
 		n += snap.maps[i].nr_entries;
@@ -211,9 +211,9 @@ int st_run_print_all(struct st_runner *r)
 	size_t i;
 	int ret;
 
-	if (!r->loader || !r->compiled->nr_maps)
+	if (!r->tracer || !r->compiled->nr_maps)
 		return 0;
-	ret = st_maps_read(r->loader, r->prog, r->compiled, -1, &snap);
+	ret = st_maps_read(r->tracer, r->prog, r->compiled, -1, &snap);
 	if (ret)
 		return ret;
 	ret = st_output_exit_maps(r->out, r->fmt, snap.maps, snap.nr_maps);
@@ -253,7 +253,7 @@ static void report_problem(struct st_runner *r, const struct st_problem *p)
 		break;
 	case ST_C_MAP_ERR:
 		st_errorf("%llu events not counted: %s (the last error: %s) (%s)", n, reason,
-			  strerror(st_loader_map_err(r->loader)), name);
+			  strerror(st_loader_map_err(&r->tracer->bpf)), name);
 		break;
 	default:
 		st_errorf("%llu events could not be decoded: %s (%s)", n, reason, name);
@@ -267,9 +267,9 @@ unsigned long long st_run_report_problems(struct st_runner *r)
 	unsigned long long lost = 0;
 	int n, i;
 
-	if (!r->loader)
+	if (!r->tracer)
 		return 0;
-	n = st_problems_read(r->loader, r->compiled, &probs);
+	n = st_problems_read(r->tracer, r->compiled, &probs);
 	if (n < 0)
 		return 0;
 	for (i = 0; i < n; i++) {
@@ -277,7 +277,7 @@ unsigned long long st_run_report_problems(struct st_runner *r)
 		if (st_counter_is_loss(probs[i].counter))
 			lost += probs[i].count;
 	}
-	st_inproc_report(st_loader_inprocs(r->loader));
+	st_inproc_report(st_tracer_inprocs(r->tracer));
 	fflush(r->out);
 	free(probs);
 	return lost;

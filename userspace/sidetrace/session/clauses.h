@@ -13,13 +13,13 @@
 
 #include "parse/ast.h"
 #include "compile/compile.h"
-#include "bpfload/loader.h"
+#include "tracer/tracer.h"
 #include "output/maps_print.h"
 
 struct st_runner {
 	const struct st_program *prog;
 	const struct st_compiled *compiled;
-	const struct st_loader *loader; /* NULL when nothing was loaded */
+	const struct st_tracer *tracer; /* NULL when nothing was loaded */
 	FILE *out;
 	enum st_output_format fmt;
 	bool term; /* text to a terminal: printf's values shown safely (util/escape.h) */

@@ -102,7 +102,7 @@ static int eval_map(struct st_eval_ctx *x, const struct st_expr *e, struct st_ev
 
 	err = st_eval_keys(x, e->kids, e->nr_kids, vals, keys);
 	if (!err)
-		err = st_elem_read(x->loader, x->compiled, e->map_id, keys, &v);
+		err = st_elem_read(x->tracer, x->compiled, e->map_id, keys, &v);
 	if (err)
 		return err;
 	if (e->vtype == ST_VT_STR)

@@ -12,7 +12,7 @@
 #include "compile/compile.h"
 #include "parse/ast.h"
 #include "output/maps_print.h"
-#include "bpfload/loader.h"
+#include "tracer/tracer.h"
 
 /* A value and the room its string needs. */
 struct st_eval_val {
@@ -24,7 +24,7 @@ struct st_eval_val {
 struct st_eval_ctx {
 	const char *probe; /* "BEGIN", "interval:s:1" */
 	const struct st_compiled *compiled;
-	const struct st_loader *loader; /* NULL: maps read as empty */
+	const struct st_tracer *tracer; /* NULL: maps read as empty */
 	struct st_eval_val vars[ST_MAX_VARS];
 };
 

@@ -141,7 +141,7 @@ static int collect_timers(const struct st_program *prog, struct timer **out, siz
  * -p process, firing interval clauses on time. *reaped tells whether the
  * child was waited for.
  */
-int st_session_loop(struct st_runner *r, struct st_loader *l, struct st_stream *stream, pid_t child,
+int st_session_loop(struct st_runner *r, struct st_tracer *t, struct st_stream *stream, pid_t child,
 		    const volatile sig_atomic_t *stop, bool *reaped)
 {
 	struct timer *timers;
@@ -155,17 +155,18 @@ int st_session_loop(struct st_runner *r, struct st_loader *l, struct st_stream *
 	if (ret)
 		goto cleanup;
 	while (!*stop && !r->exit_requested) {
-		if (l && st_loader_exit_requested(l))
+		if (t && st_tracer_exit_requested(t))
 			break;
-		if (l)
-			st_replaced_poll(l, r->compiled);
+		if (t)
+			st_replaced_poll(t->replaced, &t->bpf, r->compiled);
 		/* --in-process of every process: the processes started since. */
-		if (l)
-			st_inproc_poll(l, r->compiled, r->quiet);
+		if (t)
+			st_inproc_poll(&t->inproc, &t->bpf, r->compiled, r->quiet);
 		/* Announced processes whose record was lost to a full buffer. */
-		if (l && st_compiled_wants_maps(r->compiled))
-			st_stacks_poll(l);
-		if (l && st_loader_poll_fault_in(l, r->compiled, err, sizeof(err)) < 0 && !warned) {
+		if (t && st_compiled_wants_maps(r->compiled))
+			st_stacks_poll(t->stacks, &t->bpf);
+		if (t && st_loader_poll_fault_in(&t->bpf, r->compiled, err, sizeof(err)) < 0 &&
+		    !warned) {
 			st_errorf("%s", err);
 			warned = true;
 		}

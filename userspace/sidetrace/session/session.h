@@ -11,7 +11,7 @@
 #include <sys/types.h>
 
 #include "session/clauses.h"
-#include "bpfload/loader.h"
+#include "tracer/tracer.h"
 #include "session/stream.h"
 
 /*
@@ -27,10 +27,10 @@ pid_t st_spawn_stopped(char **cmd_argv, int *release_fd, bool in_process);
  * child (then *reaped is set and its wait status is in r->child_status) or
  * of the -p process, firing interval clauses on time, printing the
  * stream's records as they come and attaching fault-in where probes need
- * it (l may be NULL: nothing loaded). 0 or a negative errno (-EPIPE: the
+ * it (t may be NULL: nothing loaded). 0 or a negative errno (-EPIPE: the
  * output's reader left).
  */
-int st_session_loop(struct st_runner *r, struct st_loader *l, struct st_stream *stream, pid_t child,
+int st_session_loop(struct st_runner *r, struct st_tracer *t, struct st_stream *stream, pid_t child,
 		    const volatile sig_atomic_t *stop, bool *reaped);
 
 #endif /* SIDETRACE_SESSION_SESSION_H */

@@ -47,7 +47,7 @@ static int handle(struct st_stream *s, const void *data, size_t size, bool inpro
 		memcpy(&h, data, sizeof(h));
 		if (h.kind == ST_REC_STACK_PID && !inproc) {
 			st_tb_reset(&s->view.text);
-			return st_stacks_poll((struct st_loader *)s->l);
+			return st_stacks_poll(s->t->stacks, &s->t->bpf);
 		}
 	}
 	ret = st_record_text(&s->view, data, size);
@@ -152,22 +152,22 @@ static int on_shm_record(void *ctx, const struct st_inproc *ip, const void *data
 	return ip_budget(s);
 }
 
-int st_stream_open(struct st_stream *s, const struct st_loader *l, struct st_runner *r,
+int st_stream_open(struct st_stream *s, const struct st_tracer *t, struct st_runner *r,
 		   const volatile sig_atomic_t *stop)
 {
 	memset(s, 0, sizeof(*s));
 	s->r = r;
-	s->l = l;
+	s->t = t;
 	s->stop = stop;
 	s->view = (struct st_rec_view){.c = r->compiled, .fmt = r->fmt, .term = r->term};
 	/* A user stack's process (or usym()'s) is announced in the ring buffer too (stacks.h). */
-	if (!l || (!st_compiled_streams(r->compiled) && !st_compiled_wants_maps(r->compiled)))
+	if (!t || (!st_compiled_streams(r->compiled) && !st_compiled_wants_maps(r->compiled)))
 		return 0;
 	s->lost_seen = calloc(r->compiled->nr_probes, sizeof(*s->lost_seen));
 	s->label_errs = calloc(r->compiled->nr_probes, sizeof(*s->label_errs));
 	if (!s->lost_seen || !s->label_errs)
 		return -ENOMEM;
-	s->rb = ring_buffer__new(l->events_fd, on_record, s, NULL);
+	s->rb = ring_buffer__new(t->bpf.events_fd, on_record, s, NULL);
 	if (!s->rb)
 		return -errno;
 	return 0;
@@ -194,7 +194,7 @@ void st_stream_report_lost(struct st_stream *s)
 
 	if (!s->rb)
 		return;
-	n = st_problems_read(s->l, s->r->compiled, &probs);
+	n = st_problems_read(s->t, s->r->compiled, &probs);
 	for (i = 0; i < n; i++) {
 		uint64_t *seen = &s->lost_seen[probs[i].probe];
 
@@ -227,7 +227,7 @@ int st_stream_poll(struct st_stream *s, int timeout_ms)
 		ret = ring_buffer__consume(s->rb);
 	/* -EINTR: the session stops, or the drain's time is up. */
 	if (ret >= 0)
-		ret = st_inproc_consume(st_loader_inprocs(s->l), on_shm_record, s);
+		ret = st_inproc_consume(st_tracer_inprocs(s->t), on_shm_record, s);
 	if (s->write_err)
 		return s->write_err;
 	if (fflush(s->r->out))

@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: MIT
+/* Which probes a process can run itself, and where the kernel probes their sites. */
+#include "compile/compile.h"
+
+bool st_probe_served_in_process(const struct st_compiled_probe *p)
+{
+	const struct st_event *ev = p->event;
+	uint32_t i;
+
+	if (!ev || ev->view != ST_VIEW_SIDE || !ev->has_side || p->cfg.stacks)
+		return false;
+	/* Where an event is the engine's is decided at the fallback (side/probe.h). */
+	for (i = 0; i < ev->nr_sites; i++)
+		if (!ev->sites[i].fallback_delta)
+			return false;
+	return true;
+}
+
+uint32_t st_site_probe_delta(const struct st_compiled *c, const struct st_compiled_probe *p,
+			     const struct st_site *site)
+{
+	return c->inproc_all && st_probe_served_in_process(p) ? site->fallback_delta : 0;
+}
