@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The checker's state and the helpers its parts share (internal to lang/):
+ * The checker's state and the helpers its parts share (internal to check/):
  * check_points.c matches probes to events, check_fields.c resolves args.*
  * paths and types dynamic fields, check_exprs.c types expressions,
  * checker.c checks statements and maps and runs the whole (st_check).

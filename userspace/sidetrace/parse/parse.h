@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The parser's state and the helpers its parts share (internal to lang/):
+ * The parser's state and the helpers its parts share (internal to parse/):
  * parser.c reads clauses and runs the whole (st_parse), parse_exprs.c
  * expressions, parse_stmts.c statements and blocks.
  */
