@@ -26,7 +26,7 @@
 #include "targets/targets.h"
 #include "check/checker.h"
 #include "parse/parser.h"
-#include "session/clauses.h"
+#include "session/runner.h"
 #include "serve/exporter.h"
 #include "serve/http.h"
 #include "inproc/inproc.h"

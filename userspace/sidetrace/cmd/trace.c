@@ -29,7 +29,7 @@
 #include "parse/parser.h"
 #include "kinds/probe_kinds.h"
 #include "output/maps_print.h"
-#include "session/clauses.h"
+#include "session/runner.h"
 #include "tracer/tracer.h"
 #include "inproc/inproc.h"
 #include "inproc/inproc_client.h"

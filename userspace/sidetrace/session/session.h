@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-#include "session/clauses.h"
+#include "session/runner.h"
 #include "tracer/tracer.h"
 #include "session/stream.h"
 

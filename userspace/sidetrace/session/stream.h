@@ -13,7 +13,7 @@
 #include <sys/types.h>
 
 #include "output/record_text.h"
-#include "session/clauses.h"
+#include "session/runner.h"
 
 struct ring_buffer;
 struct st_inproc;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* BEGIN, END and interval clauses, and printing at exit (clauses.h). */
+/* BEGIN, END and interval clauses, and printing at exit (runner.h). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,7 +7,7 @@
 #include "readout/aggregations.h"
 #include "readout/problems.h"
 #include "output/printf_print.h"
-#include "session/clauses.h"
+#include "session/runner.h"
 #include "session/eval.h"
 #include "readout/inproc_read.h"
 #include "readout/map_access.h"

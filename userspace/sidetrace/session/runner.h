@@ -4,8 +4,8 @@
  * actions (print, clear, zero, exit) act on the kernel's maps, and the
  * printing of every map when the program ends.
  */
-#ifndef SIDETRACE_SESSION_CLAUSES_H
-#define SIDETRACE_SESSION_CLAUSES_H
+#ifndef SIDETRACE_SESSION_RUNNER_H
+#define SIDETRACE_SESSION_RUNNER_H
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -52,4 +52,4 @@ int st_run_print_all(struct st_runner *r);
  */
 unsigned long long st_run_report_problems(struct st_runner *r);
 
-#endif /* SIDETRACE_SESSION_CLAUSES_H */
+#endif /* SIDETRACE_SESSION_RUNNER_H */
