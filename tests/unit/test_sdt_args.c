@@ -27,6 +27,11 @@ static void test_forms(void)
 	ok(a.spec[1].loc == ST_LOC_CONST && a.spec[1].val == 5, "8@$5: the constant 5");
 	ok(a.spec[2].loc == ST_LOC_MEM && a.spec[2].val == -16, "8@-16(%rbp): memory at -16");
 	ok(a.spec[3].loc == ST_LOC_REG && a.spec[3].size == 8, "a bare operand is 8 bytes");
+	st_sdt_args_parse("4@$-202182160 -4@$4092785136 -2@$65535 1@$-1 -8@$-3", &a);
+	ok(a.nr == 5 && a.spec[0].val == 4092785136, "4@$-202182160: unsigned, 4092785136");
+	ok(a.spec[1].val == -202182160, "-4@$4092785136: signed, -202182160");
+	ok(a.spec[2].val == -1 && a.spec[3].val == 255, "-2@$65535 is -1, 1@$-1 is 255");
+	ok(a.spec[4].val == -3, "-8@$-3: -3");
 	st_sdt_args_parse("8@8(%rax,%rdx,8) -4@(,%rcx,4) 1@(%rsi,%rdi) 8@(%rbx)", &a);
 	ok(a.nr == 4 && !a.bad, "index forms read");
 	ok(a.spec[0].loc == ST_LOC_MEM_INDEX && a.spec[0].val == 8 &&

@@ -313,6 +313,9 @@ static int start(struct trace *t)
 		st_output_attached(t->out, t->o.fmt,
 				   t->compiled.nr_probes + count_user_points(t->prog));
 	fflush(t->out);
+	/* What test harnesses written for bpftrace wait for, on stderr, -q or not. */
+	if (getenv("__BPFTRACE_NOTIFY_PROBES_ATTACHED"))
+		fputs("__BPFTRACE_NOTIFY_PROBES_ATTACHED\n", stderr);
 	return 0;
 }
 

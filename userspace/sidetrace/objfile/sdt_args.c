@@ -99,6 +99,20 @@ static int parse_mem(char *paren, struct st_arg_spec *spec)
 }
 
 /*
+ * A constant is its SIZE bytes, as a register's value is: the assembler
+ * writes "4@$-202182160" for the unsigned 4092785136, which bpftrace reads.
+ */
+static int64_t sized(int64_t v, long size)
+{
+	unsigned int shift = 64 - 8 * (size < 0 ? -size : size);
+
+	if (!shift)
+		return v;
+	return size < 0 ? (int64_t)((uint64_t)v << shift) >> shift
+			: (int64_t)((uint64_t)v << shift >> shift);
+}
+
+/*
  * Parses one SDT argument of x86-64 notes, "[-]SIZE@OPERAND" with OPERAND
  * %reg, $constant or [displacement](memory operand), the index forms
  * included, which libbpf 1.1 refuses. Vector registers (%xmm0) are
@@ -130,7 +144,7 @@ static int parse_arg(const char *arg, size_t len, struct st_arg_spec *spec)
 	if (at[0] == '$') {
 		spec->loc = ST_LOC_CONST;
 		errno = 0;
-		spec->val = strtoll(at + 1, &end, 0);
+		spec->val = sized(strtoll(at + 1, &end, 0), size);
 		return errno || *end || end == at + 1 ? -EINVAL : 0;
 	}
 	if (at[0] == '%') {

@@ -25,7 +25,10 @@
 /*
  * Adds the slots of map id (without keys) to d, as the hash keys they would
  * be: one per bucket that counted something, or one for the value. An
- * entry that zero() kept shows with zero counts. key is scratch space.
+ * entry that zero() kept shows with zero counts, and so does a count()
+ * always: bpftrace keeps one without keys in an array, whose element
+ * exists before anything is counted and after clear(). key is scratch
+ * space.
  */
 static int dump_flat(const struct st_tracer *t, const struct st_inproc *ip,
 		     const struct st_compiled *c, uint32_t id, struct st_val *percpu, uint8_t *key,
@@ -57,7 +60,7 @@ static int dump_flat(const struct st_tracer *t, const struct st_inproc *ip,
 		if (ret)
 			return ret;
 	}
-	if (d->nr == before && t->bpf.flat_kept[id]) {
+	if (d->nr == before && (t->bpf.flat_kept[id] || mc->kind == ST_K_COUNT)) {
 		memset(&val, 0, sizeof(val));
 		return st_dump_add(d, key, &val, NULL);
 	}

@@ -191,16 +191,26 @@ int st_run_clauses(struct st_runner *r, enum st_ap_kind kind)
 	return 0;
 }
 
+/* Entries that hold something: a count without keys is there before it counts. */
+static size_t entries_counted(const struct st_maps_snapshot *snap)
+{
+	size_t i, j, n = 0;
+
+	for (i = 0; i < snap->nr_maps; i++)
+		for (j = 0; j < snap->maps[i].nr_entries; j++)
+			n += snap->maps[i].agg != ST_K_COUNT || snap->maps[i].entries[j].count;
+	return n;
+}
+
 size_t st_run_count_entries(struct st_runner *r)
 {
 	struct st_maps_snapshot snap;
-	size_t i, n = 0;
+	size_t n;
 
 	if (!r->tracer || !r->compiled->nr_maps ||
 	    st_maps_read(r->tracer, r->prog, r->compiled, -1, &snap))
 		return 0;
-	for (i = 0; i < snap.nr_maps; i++)
-		n += snap.maps[i].nr_entries;
+	n = entries_counted(&snap);
 	st_maps_snapshot_free(&snap);
 	return n;
 }
@@ -208,7 +218,6 @@ size_t st_run_count_entries(struct st_runner *r)
 int st_run_print_all(struct st_runner *r)
 {
 	struct st_maps_snapshot snap;
-	size_t i;
 	int ret;
 
 	if (!r->tracer || !r->compiled->nr_maps)
@@ -217,8 +226,7 @@ int st_run_print_all(struct st_runner *r)
 	if (ret)
 		return ret;
 	ret = st_output_exit_maps(r->out, r->fmt, snap.maps, snap.nr_maps);
-	for (i = 0; i < snap.nr_maps; i++)
-		r->nr_entries += snap.maps[i].nr_entries;
+	r->nr_entries += entries_counted(&snap);
 	st_maps_snapshot_free(&snap);
 	fflush(r->out);
 	return ret;
