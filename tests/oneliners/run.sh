@@ -20,6 +20,9 @@ DEFAULT_TIMEOUT=30
 # with --in-process, the engine in the process, and must print the same;
 # a case whose subject is the kernel path says so (KERNEL_ONLY, why).
 ENGINE=${ONELINERS_ENGINE:-kernel}
+# The language's oracle: a case with BPFTRACE runs under bpftrace too,
+# where it is installed (BPFTRACE_BIN= skips that half).
+BPFTRACE_BIN=${BPFTRACE_BIN-$(command -v bpftrace)}
 
 if [ "$(id -u)" != 0 ]; then
 	echo "oneliners: the cases attach BPF programs and need root" >&2
@@ -76,7 +79,7 @@ __END_OF_VALUE__"
 
 # Keys that shape the run (at most once a case), and checks (any number).
 declare -A RUN_KEY=([NAME]=1 [PROG]=1 [ARGS]=1 [WORKLOAD]=1 [BEFORE]=1 [WRAP]=1
-	[TIMEOUT]=1 [STATUS]=1 [FILTER]=1 [KERNEL_ONLY]=1)
+	[TIMEOUT]=1 [STATUS]=1 [FILTER]=1 [KERNEL_ONLY]=1 [BPFTRACE]=1)
 declare -A CHECK_KEY=([EXPECT]=1 [EXPECT_REGEX]=1 [EXPECT_NOT]=1 [EXPECT_COUNT]=1
 	[EXPECT_FIRST]=1 [EXPECT_TRUTH]=1 [EXPECT_TRUTH_REGEX]=1 [EXPECT_TRUTH_EXACT]=1
 	[ASSERT]=1 [STDERR]=1 [STDERR_EMPTY]=1)
@@ -133,7 +136,7 @@ parse() { # file
 
 # ---- checks: each appends what differed to $T/why, "-" wanted, "+" got.
 
-why() { printf '%s\n' "$@" >> "$T/why"; }
+why() { printf '%s\n' "${@/#/$WHO}" >> "$T/why"; }
 
 # A line of the output equals LINE; else show the lines sharing its start
 # (the map name, "@x[key]"), which is usually the diff that matters.
@@ -267,6 +270,7 @@ run_case() { # index
 		cmd+=(--in-process)
 		inproc=1
 	fi
+	WHO=""
 	"${cmd[@]}" < /dev/null > "$T/stdout" 2> "$T/stderr"
 	rc=$?
 	stop_before
@@ -277,21 +281,60 @@ run_case() { # index
 	fi
 	sed -i -E "/$said/d" "$T/stderr"
 
+	checks "$i" "$rc" "$status" "$tmo" "${raw_of[FILTER]-}"
+	# A BEFORE process's pid is in ARGS already: one run only.
+	if [ -n "${raw_of[BPFTRACE]+1}" ] && [ -n "${raw_of[BEFORE]+1}" ]; then
+		why "BPFTRACE with BEFORE: the second run would trace a process gone"
+	elif [ -n "${raw_of[BPFTRACE]+1}" ] && [ -n "$BPFTRACE_BIN" ] && [ "$ENGINE" = kernel ]; then
+		same_as_bpftrace "$i" "$status" "$tmo" "${raw_of[BPFTRACE]}" "$workload" \
+			"$prog" "${raw_of[FILTER]-}" "${args[@]}"
+	fi
+	[ ! -s "$T/why" ]
+}
+
+# The exit status and every check of case i, on $T/stdout and $T/stderr.
+checks() { # index rc status timeout filter
+	local i=$1 rc=$2 status=$3 k
 	if [ "$rc" = 124 ]; then
-		why "- exit status $status" "+ timed out after ${tmo}s (TIMEOUT)"
+		why "- exit status $status" "+ timed out after ${4}s (TIMEOUT)"
 	elif [ "$rc" != "$status" ]; then
 		why "- exit status $status" "+ exit status $rc"
 	fi
-	if [ -n "${raw_of[FILTER]+1}" ]; then
-		(eval "${raw_of[FILTER]}") < "$T/stdout" > "$T/out" 2> "$T/filter.err" ||
-			why "FILTER failed: ${raw_of[FILTER]}" "$(sed 's/^/  /' "$T/filter.err")"
+	if [ -n "$5" ]; then
+		(eval "$5") < "$T/stdout" > "$T/out" 2> "$T/filter.err" ||
+			why "FILTER failed: $5" "$(sed 's/^/  /' "$T/filter.err")"
 	else
 		cp "$T/stdout" "$T/out"
 	fi
 	for ((k = CASE_FIRST[i]; k <= CASE_LAST[i]; k++)); do
 		[ -n "${RUN_KEY[${KEYS[k]}]+1}" ] || check "${KEYS[k]}" "${VALS[k]}"
 	done
-	[ ! -s "$T/why" ]
+}
+
+# BPFTRACE checks: the same program under bpftrace passes the same checks
+# with the same exit status; "same" also wants sidetrace's output (after
+# FILTER) to be bpftrace's, line for line.
+same_as_bpftrace() { # index status timeout how workload prog filter args...
+	local i=$1 status=$2 tmo=$3 how=$4 workload=$5 prog=$6 filter=$7
+	shift 7
+	local cmd=(timeout -k 5 -s INT "$tmo" "$BPFTRACE_BIN" "$@")
+	cp "$T/out" "$T/sidetrace.out"
+	[ -z "$workload" ] || cmd+=(-c "$workload")
+	cmd+=(-e "$prog")
+	WHO="bpftrace: "
+	"${cmd[@]}" < /dev/null > "$T/stdout" 2> "$T/stderr"
+	local rc=$?
+	# Not the program's: this host's memlock limit cannot be raised.
+	sed -i '/couldn.t set RLIMIT_MEMLOCK/d' "$T/stderr"
+	checks "$i" "$rc" "$status" "$tmo" "$filter"
+	if [ "$how" = same ]; then
+		diff -u --label bpftrace --label sidetrace "$T/out" "$T/sidetrace.out" |
+			head -40 | sed 's/^/  /' > "$T/diff"
+		[ ! -s "$T/diff" ] || { why "output differs:"; cat "$T/diff" >> "$T/why"; }
+	elif [ "$how" != checks ]; then
+		why "BPFTRACE wants 'same' or 'checks': $how"
+	fi
+	WHO=""
 }
 
 # Prints why case i is the kernel path's alone (its KERNEL_ONLY), if it is.

@@ -220,8 +220,12 @@ int st_run_print_all(struct st_runner *r)
 	struct st_maps_snapshot snap;
 	int ret;
 
-	if (!r->tracer || !r->compiled->nr_maps)
+	/* bpftrace ends its text with two blank lines, maps or none. */
+	if (!r->tracer || !r->compiled->nr_maps) {
+		if (r->fmt != ST_OUTPUT_JSON)
+			fputs("\n\n", r->out);
 		return 0;
+	}
 	ret = st_maps_read(r->tracer, r->prog, r->compiled, -1, &snap);
 	if (ret)
 		return ret;
