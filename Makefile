@@ -100,6 +100,7 @@ UNIT_USES_test_prom := output parse check objfile kinds events side dwarf kernel
 UNIT_USES_test_discovery := objfile kinds events side dwarf kernel targets output parse check util
 UNIT_USES_test_sdt_args := objfile util
 UNIT_USES_test_escape := util
+UNIT_USES_test_probe_kinds := kinds
 UNIT_USES_test_http_head := util
 UNIT_USES_test_lazy_lib := util
 UNIT_USES_test_grow := util

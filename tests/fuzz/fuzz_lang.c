@@ -31,7 +31,7 @@ static const struct st_event_list *fixed_events(void *ctx, const struct st_probe
 		snprintf(err, errlen, "empty target");
 		return NULL;
 	}
-	return q->view == ST_VIEW_USDT ? &usdt_events : &events;
+	return q->kind == ST_AP_USDT ? &usdt_events : &events;
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)

@@ -68,7 +68,7 @@ static FILE *devnull;
 static const struct st_event_list *own_events(void *ctx, const struct st_probe_query *q, char *err,
 					      size_t errlen)
 {
-	if (q->view == ST_VIEW_USDT)
+	if (q->kind == ST_AP_USDT)
 		return usdt_events.events || !st_usdt_view(&events, &usdt_events) ? &usdt_events
 										  : NULL;
 	return own_side_events(ctx, q, err, errlen);

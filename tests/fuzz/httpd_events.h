@@ -38,7 +38,7 @@ static const struct st_event_list *own_side_events(void *ctx, const struct st_pr
 						   char *err, size_t errlen)
 {
 	(void)ctx;
-	if (q->view != ST_VIEW_SIDE) {
+	if (q->kind != ST_AP_SIDE) {
 		snprintf(err, errlen, "side: probes only");
 		return NULL;
 	}

@@ -4,12 +4,13 @@
 # components below them, no folder of userspace/ and bpf/ (the runtime
 # library and its in-process engine included) is in an include cycle with
 # another, and no production source grows past the sizes that keep it
-# readable (700 lines a file, 80 lines a function).
+# readable (700 lines a file, 80 lines a function); probe kinds are asked
+# of their table, never compared.
 set -u
 cd "$(dirname "$0")/../.."
 
 # Lowest first: a component may include itself and what stands before it.
-ORDER="util objfile events kinds side dwarf kernel targets parse check compile output bpfload inproc tracer readout session serve cmd"
+ORDER="util objfile kinds events side dwarf kernel targets parse check compile output bpfload inproc tracer readout session serve cmd"
 MAX_FILE=700
 MAX_FUNC=80
 pass=0
@@ -66,6 +67,14 @@ tests/layout/includes.py rooms
 check $? "no two folders include each other, through any chain"
 tests/layout/includes.py files
 check $? "no two headers include each other, through any chain"
+
+# A probe kind is a row of kinds/probe_kinds.c: every pass asks the row's
+# columns, none compares kind values (an event source names its own kind,
+# and a caller names the kind it asks for, but neither compares).
+bad=$(grep -nE '(==|!=) *ST_AP_|ST_AP_[A-Z_]+ *(==|!=)|case ST_AP_' \
+	$(git ls-files 'userspace/sidetrace/*.[ch]' | grep -v '^userspace/sidetrace/kinds/'))
+[ -z "$bad" ] || echo "# kinds compared outside kinds/: $bad"
+check "$([ -z "$bad" ] && echo 0 || echo 1)" "no probe kind is compared outside its table"
 
 # A collector header's guard is its path: SIDETRACE_<COMPONENT>_<NAME>_H.
 bad=""

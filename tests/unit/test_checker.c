@@ -138,7 +138,7 @@ static const struct st_event_list *target_events(void *ctx, const struct st_prob
 	const char *target = q->target;
 
 	(void)ctx;
-	if (!strcmp(target, "./app") && q->view == ST_VIEW_USDT) {
+	if (!strcmp(target, "./app") && q->kind == ST_AP_USDT) {
 		if (!app_usdt.events && st_usdt_view(&app, &app_usdt))
 			return NULL;
 		return &app_usdt;
@@ -244,12 +244,12 @@ static void test_events(void)
 	check_err("argN in BEGIN", "BEGIN { @x = sum(arg1) }", 1, 18,
 		  "args is not available in BEGIN: only side: and usdt: probes have args", NULL);
 	check_err("unknown event suggests", "side:./app:http:reqest { @ = count() }", 1, 12,
-		  "unknown event http:reqest in ./app", "did you mean http:request?");
+		  "unknown SIDE event http:reqest in ./app", "did you mean http:request?");
 	check_err("unknown event lists", "side:./app:foo:bar { @ = count() }", 1, 12,
-		  "unknown event foo:bar in ./app",
-		  "events of ./app: http:request, http:response, db:query, legacy:tick");
+		  "unknown SIDE event foo:bar in ./app",
+		  "SIDE events of ./app: http:request, http:response, db:query, legacy:tick");
 	check_err("wildcard matching nothing", "BEGIN {}\nside:./app:nope:* { @ = count() }", 2, 12,
-		  "no event of ./app matches nope:*", "events of ./app:");
+		  "no SIDE event of ./app matches nope:*", "SIDE events of ./app:");
 	check_err("unreadable target", "side:./gone:a:b { @ = count() }", 1, 6,
 		  "cannot read the events of ./gone: no such file", NULL);
 	check_err("target without events", "side:./empty:a:b { @ = count() }", 1, 6,

@@ -101,7 +101,7 @@ static const struct st_event_list *source(void *ctx, const struct st_probe_query
 	const char *target = q->target;
 
 	(void)ctx;
-	if (!strcmp(target, "/app") && q->view == ST_VIEW_USDT)
+	if (!strcmp(target, "/app") && q->kind == ST_AP_USDT)
 		return app_usdt.events || !st_usdt_view(&app, &app_usdt) ? &app_usdt : NULL;
 	if (!strcmp(target, "/app"))
 		return &app;

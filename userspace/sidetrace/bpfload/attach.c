@@ -33,7 +33,7 @@
 /* Attached as a return probe: a uretprobe, not a Go function's RET instructions. */
 static bool return_probe(const struct st_event *ev)
 {
-	return ev->view == ST_VIEW_URETPROBE && !ev->at_returns;
+	return st_event_kind(ev)->retval && !ev->at_returns;
 }
 
 /* The cookie's count slot: a count-only probe counting in one map. */
@@ -42,17 +42,78 @@ static uint32_t count_slot1(const struct st_compiled_probe *p)
 	return p->count_only && p->nr_counts == 1 ? p->counts[0] + 1 : 0;
 }
 
-/* profile:hz:N: prog on a CPU clock sampled at that rate on every CPU. */
-static int attach_profile(struct st_loader *l, struct bpf_program *prog, uint64_t cookie,
-			  uint64_t hz)
+/*
+ * How a kernel probe i, of event ev whose site is number site, attaches
+ * prog: one function per program family of the kernel's (kinds/). 0, or
+ * a negative errno with the reason in err.
+ */
+typedef int attach_kernel_fn(struct st_loader *l, struct bpf_program *prog,
+			     const struct st_compiled *c, uint32_t i, const struct st_event *ev,
+			     uint32_t site, char *err, size_t errlen);
+
+static int attach_link(struct st_loader *l, struct bpf_link *link, const char *name, char *err,
+		       size_t errlen)
 {
-	LIBBPF_OPTS(bpf_perf_event_opts, opts, .bpf_cookie = cookie);
+	int ret;
+
+	if (!link) {
+		ret = -errno;
+		snprintf(err, errlen, "cannot attach to %s: %s", name, strerror(-ret));
+		return ret;
+	}
+	l->links[l->nr_links++] = link;
+	return 0;
+}
+
+/* A tracepoint: its category and name are the event's provider and name. */
+static int attach_tracepoint(struct st_loader *l, struct bpf_program *prog,
+			     const struct st_compiled *c, uint32_t i, const struct st_event *ev,
+			     uint32_t site, char *err, size_t errlen)
+{
+	LIBBPF_OPTS(bpf_tracepoint_opts, opts,
+		    .bpf_cookie = ST_COOKIE(site, i, count_slot1(&c->probes[i])));
+
+	return attach_link(l,
+			   bpf_program__attach_tracepoint_opts(prog, ev->provider, ev->name, &opts),
+			   c->probes[i].name, err, errlen);
+}
+
+/* A kprobe or kretprobe: the event's name is FUNCTION or FUNCTION+OFFSET. */
+static int attach_kprobe(struct st_loader *l, struct bpf_program *prog, const struct st_compiled *c,
+			 uint32_t i, const struct st_event *ev, uint32_t site, char *err,
+			 size_t errlen)
+{
+	LIBBPF_OPTS(bpf_kprobe_opts, opts, .bpf_cookie = ST_COOKIE(site, i, 0),
+		    .offset = ev->kfunc_offset, .retprobe = st_event_kind(ev)->retval);
+	char func[256];
+
+	if (!st_kprobes_supported(err, errlen))
+		return -ENOTSUP;
+	snprintf(func, sizeof(func), "%.*s", (int)strcspn(ev->name, "+"), ev->name);
+	return attach_link(l, bpf_program__attach_kprobe_opts(prog, func, &opts), c->probes[i].name,
+			   err, errlen);
+}
+
+/* fentry, fexit: a trampoline per function (trampolines.h). */
+static int attach_trampoline(struct st_loader *l, struct bpf_program *prog,
+			     const struct st_compiled *c, uint32_t i, const struct st_event *ev,
+			     uint32_t site, char *err, size_t errlen)
+{
+	return st_tramp_attach(l, prog, ev->name, ST_COOKIE(site, i, 0), err, errlen);
+}
+
+/* profile: prog on a CPU clock sampled ev->sample_hz times a second on every CPU. */
+static int attach_profile(struct st_loader *l, struct bpf_program *prog,
+			  const struct st_compiled *c, uint32_t i, const struct st_event *ev,
+			  uint32_t site, char *err, size_t errlen)
+{
+	LIBBPF_OPTS(bpf_perf_event_opts, opts, .bpf_cookie = ST_COOKIE(site, i, 0));
 	struct perf_event_attr attr = {
 		.type = PERF_TYPE_SOFTWARE,
 		.size = sizeof(attr),
 		.config = PERF_COUNT_SW_CPU_CLOCK,
 		.freq = 1,
-		.sample_freq = hz,
+		.sample_freq = ev->sample_hz,
 	};
 	struct bpf_link *link;
 	int cpu, fd, ret;
@@ -62,12 +123,15 @@ static int attach_profile(struct st_loader *l, struct bpf_program *prog, uint64_
 		/* A possible CPU that is not online has no clock to sample. */
 		if (fd < 0 && errno == ENODEV)
 			continue;
-		if (fd < 0)
-			return -errno;
-		link = bpf_program__attach_perf_event_opts(prog, fd, &opts);
-		if (!link) {
+		ret = fd < 0 ? -errno : 0;
+		link = fd < 0 ? NULL : bpf_program__attach_perf_event_opts(prog, fd, &opts);
+		if (fd >= 0 && !link) {
 			ret = -errno;
 			close(fd);
+		}
+		if (ret) {
+			snprintf(err, errlen, "cannot sample the CPUs for %s: %s",
+				 c->probes[i].name, strerror(-ret));
 			return ret;
 		}
 		l->links[l->nr_links++] = link;
@@ -75,51 +139,11 @@ static int attach_profile(struct st_loader *l, struct bpf_program *prog, uint64_
 	return 0;
 }
 
-/*
- * Attaches prog to kernel probe i's event ev (a tracepoint, a kernel
- * function, a profile), whose site is number site.
- */
-static int attach_kernel(struct st_loader *l, struct bpf_program *prog, const struct st_compiled *c,
-			 uint32_t i, const struct st_event *ev, uint32_t site, char *err,
-			 size_t errlen)
-{
-	LIBBPF_OPTS(bpf_tracepoint_opts, tp_opts,
-		    .bpf_cookie = ST_COOKIE(site, i, count_slot1(&c->probes[i])));
-	LIBBPF_OPTS(bpf_kprobe_opts, k_opts, .bpf_cookie = ST_COOKIE(site, i, 0),
-		    .offset = ev->sites[0].file_offset, .retprobe = ev->view == ST_VIEW_KRETPROBE);
-	struct bpf_link *link;
-	char func[256];
-	int ret;
-
-	/* Kernel memory is never paged out: no fault-in. */
-	if (prog == l->fault.prog)
-		return 0;
-	if (ev->view == ST_VIEW_PROFILE) {
-		ret = attach_profile(l, prog, ST_COOKIE(site, i, 0), ev->sites[0].file_offset);
-		if (ret)
-			snprintf(err, errlen, "cannot sample the CPUs for %s: %s",
-				 c->probes[i].name, strerror(-ret));
-		return ret;
-	}
-	if (ev->view == ST_VIEW_FENTRY || ev->view == ST_VIEW_FEXIT)
-		return st_tramp_attach(l, prog, ev->name, ST_COOKIE(site, i, 0), err, errlen);
-	if (ev->view == ST_VIEW_TRACEPOINT) {
-		link = bpf_program__attach_tracepoint_opts(prog, ev->provider, ev->name, &tp_opts);
-	} else if (!st_kprobes_supported(err, errlen)) {
-		return -ENOTSUP;
-	} else {
-		/* The event's name is FUNCTION or FUNCTION+OFFSET; the offset is the site's. */
-		snprintf(func, sizeof(func), "%.*s", (int)strcspn(ev->name, "+"), ev->name);
-		link = bpf_program__attach_kprobe_opts(prog, func, &k_opts);
-	}
-	if (!link) {
-		ret = -errno;
-		snprintf(err, errlen, "cannot attach to %s: %s", c->probes[i].name, strerror(-ret));
-		return ret;
-	}
-	l->links[l->nr_links++] = link;
-	return 0;
-}
+static attach_kernel_fn *const attach_kernel[] = {
+	[ST_FAMILY_TRACEPOINT] = attach_tracepoint, [ST_FAMILY_KPROBE] = attach_kprobe,
+	[ST_FAMILY_PERF_EVENT] = attach_profile,    [ST_FAMILY_FENTRY] = attach_trampoline,
+	[ST_FAMILY_FEXIT] = attach_trampoline,
+};
 
 /*
  * Attaches prog at the n sites of path: offsets, semaphores and cookies.
@@ -187,9 +211,13 @@ static int attach_prog(struct st_loader *l, const struct st_compiled *c, struct 
 
 		if (!first || !want[i] || done[i])
 			continue;
-		if (st_view_kernel(first)) {
+		if (st_event_kind(first)->in_kernel) {
 			done[i] = true;
-			ret = attach_kernel(l, prog, c, i, first, site_base[i], err, errlen);
+			/* Kernel memory is never paged out: no fault-in. */
+			if (prog == l->fault.prog)
+				continue;
+			ret = attach_kernel[st_event_kind(first)->family](
+				l, prog, c, i, first, site_base[i], err, errlen);
 			if (ret)
 				goto cleanup;
 			continue;
@@ -294,7 +322,8 @@ static uint32_t profile_links(const struct st_loader *l, const struct st_compile
 	uint32_t i, n = 0;
 
 	for (i = 0; i < c->nr_probes; i++)
-		n += c->probes[i].event->view == ST_VIEW_PROFILE ? l->ncpus : 0;
+		n += st_event_kind(c->probes[i].event)->family == ST_FAMILY_PERF_EVENT ? l->ncpus
+										       : 0;
 	return n;
 }
 

@@ -52,11 +52,11 @@ int st_replaced_watch(struct st_replaced **out, const struct st_compiled *c)
 static const struct st_event *find_event(struct st_target_set *ts, const struct st_event *old,
 					 char *err, size_t errlen)
 {
-	struct st_probe_query q = {.target = old->path, .view = old->view};
+	struct st_probe_query q = {.target = old->path, .kind = old->kind};
 	const struct st_event_list *list;
 	size_t i;
 
-	if (old->view == ST_VIEW_UPROBE || old->view == ST_VIEW_URETPROBE)
+	if (st_probe_kind_function(st_event_kind(old)))
 		q.function = old->name;
 	list = st_target_query(ts, &q, err, errlen);
 	for (i = 0; list && i < list->nr; i++)

@@ -264,7 +264,7 @@ static struct file *file_by_build_id(struct st_stacks *s, const struct st_compil
 		if (s->scanned_session && s->nr_scanned == s->nr_procs)
 			return NULL;
 		for (i = 0; !s->scanned_session && i < c->nr_probes; i++)
-			if (!st_view_kernel(c->probes[i].event))
+			if (!st_event_kind(c->probes[i].event)->in_kernel)
 				add_candidate(s, c->probes[i].event->path, 0);
 		if (!s->scanned_session && c->cmd_path)
 			add_candidate(s, c->cmd_path, 0);

@@ -86,7 +86,7 @@ int ck_field(struct checker *c, struct st_expr *e);
 int ck_printf(struct checker *c, struct st_expr *call);
 /* print(args) of a usdt:, uprobe: or uretprobe: probe: the printf of its arguments by name. */
 int ck_print_located(struct checker *c, struct st_expr *call);
-/* Whether some event of the clause is a located view (usdt:, uprobe:, uretprobe:). */
+/* Whether some event of the clause is of a located kind (usdt:, uprobe:, uretprobe:). */
 bool ck_clause_located(const struct checker *c);
 
 /* Maps: entries for every assigned map, before any clause is checked. */

@@ -33,14 +33,14 @@ static int check_func(struct checker *c, struct st_expr *e)
 	uint32_t i;
 
 	for (i = 0; !c->no_args && i < c->clause->nr_events; i++)
-		if (!st_view_function(c->clause->events[i]))
+		if (!st_probe_kind_function(st_event_kind(c->clause->events[i])))
 			break;
 	if (c->no_args || i < c->clause->nr_events)
 		return ck_err(c, e->pos,
 			      "func is the probed function's name: uprobe:, uretprobe:, kprobe: "
 			      "and kretprobe: probes have one, %s does not",
 			      c->no_args ? ck_point_kind_name(c->no_args)
-					 : st_view_kind(c->clause->events[i]));
+					 : st_event_kind(c->clause->events[i])->name);
 	e->vtype = ST_VT_STR;
 	return 0;
 }

@@ -71,7 +71,7 @@ static int unknown_field(struct checker *c, const struct st_expr *e, uint32_t se
 		if (ck_is_near(name, fields[i].name))
 			ck_names_add(&near, fields[i].name, NULL);
 	}
-	if (seg == 0 && st_view_function(ev)) {
+	if (seg == 0 && st_probe_kind_function(st_event_kind(ev))) {
 		ck_err(c, e->path[seg].pos, "function %s has no parameter '%s'%s%s", ev->name, name,
 		       ev->error ? ": " : "; it has: ", ev->error ? ev->error : all.buf);
 	} else if (seg == 0) {
@@ -377,7 +377,8 @@ static int unreadable_here(struct checker *c, const struct st_expr *e, const str
 
 	ck_path_text(e, e->nr_path, where, sizeof(where));
 	return ck_err(c, e->pos, "%s of %s cannot be read at its %s: %s",
-		      strcmp(e->str, "args") ? e->str : where, ev->name, st_view_kind(ev), why);
+		      strcmp(e->str, "args") ? e->str : where, ev->name, st_event_kind(ev)->name,
+		      why);
 }
 
 /*
@@ -406,12 +407,12 @@ int ck_field(struct checker *c, struct st_expr *e)
 	e->nr_refs = cl->nr_events;
 	for (i = 0; i < cl->nr_events; i++) {
 		ev = cl->events[i];
-		if (strcmp(e->str, "args") && !st_view_located(ev))
+		if (strcmp(e->str, "args") && !st_probe_kind_located(st_event_kind(ev)))
 			return ck_err(c, e->pos,
 				      "'%s' is an SDT operand of usdt: probes: SIDE fields have "
 				      "names, use args.FIELD",
 				      e->str);
-		if (!ev->has_side && !st_view_located(ev))
+		if (!ev->has_side && !st_probe_kind_located(st_event_kind(ev)))
 			return ck_err(c, e->pos,
 				      "event %s:%s is a plain USDT probe with no SIDE description: "
 				      "it has no args; trace it as usdt:%s:%s:%s with arg0..argN",
@@ -474,7 +475,8 @@ int ck_str_at(struct checker *c, struct st_expr *e)
 			      "SIDE strings are fields already, and sidetrace reads no memory "
 			      "at a computed address");
 	for (i = 0; i < e->nr_refs; i++)
-		if (!st_view_located(e->refs[i].event) || e->refs[i].type->size != 8)
+		if (!st_probe_kind_located(st_event_kind(e->refs[i].event)) ||
+		    e->refs[i].type->size != 8)
 			return ck_err(c, e->pos,
 				      "str(%s): %s is not a 64-bit usdt: operand, so it holds no "
 				      "address",

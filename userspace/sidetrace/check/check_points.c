@@ -30,7 +30,7 @@ static int add_event(const struct st_event ***arr, uint32_t *nr, const struct st
 static int no_match(struct checker *c, const struct st_attach_point *p,
 		    const struct st_event_list *l)
 {
-	const char *what = p->kind == ST_AP_USDT ? "USDT probe" : "event";
+	const char *what = st_probe_kind(p->kind)->noun;
 	struct names all = {0}, near = {0};
 	char want[512], have[512];
 	size_t i;
@@ -60,8 +60,7 @@ static int no_match(struct checker *c, const struct st_attach_point *p,
 			ck_names_add(&near, have, NULL);
 	}
 	if (!l->nr)
-		ck_err(c, p->target_pos, "%s has no %s", p->target,
-		       p->kind == ST_AP_USDT ? "USDT probe" : "SIDE event");
+		ck_err(c, p->target_pos, "%s has no %s", p->target, what);
 	else if (strchr(want, '*'))
 		ck_err(c, p->provider_pos, "no %s of %s matches %s", what, p->target, want);
 	else
@@ -103,7 +102,7 @@ int ck_sites_point(struct checker *c, struct st_attach_point *p)
 	size_t i;
 
 	q.target = p->target;
-	q.view = st_probe_kind(p->kind)->view;
+	q.kind = p->kind;
 	q.function = p->event;
 	q.provider = p->provider;
 	l = c->src->probe_events(c->src->ctx, &q, why, sizeof(why));

@@ -17,14 +17,17 @@
 #include "util/textbuf.h"
 
 /*
- * The fields print(args) shows: a function's parameters (fexit's without
- * retval, as bpftrace's args), else every one.
+ * The fields print(args) shows: a function's parameters (without retval
+ * where it has both, as bpftrace's args; without the raw arg0..arg5 when
+ * it has named ones), else every one.
  */
 static bool shown(const struct st_event *ev, const struct st_field *f, bool have_params)
 {
-	if (f->type.unreadable || (ev->view == ST_VIEW_FEXIT && !strcmp(f->name, "retval")))
+	const struct st_probe_kind *k = st_event_kind(ev);
+
+	if (f->type.unreadable || (k->params && k->retval && !strcmp(f->name, "retval")))
 		return false;
-	if ((ev->view != ST_VIEW_UPROBE && ev->view != ST_VIEW_KPROBE) || !have_params)
+	if (!k->raw_args || !have_params)
 		return true;
 	return strncmp(f->name, "arg", 3) ||
 	       strspn(f->name + 3, "0123456789") != strlen(f->name + 3);
@@ -88,7 +91,7 @@ bool ck_clause_located(const struct checker *c)
 	uint32_t i;
 
 	for (i = 0; i < c->clause->nr_events; i++)
-		if (st_view_located(c->clause->events[i]))
+		if (st_probe_kind_located(st_event_kind(c->clause->events[i])))
 			return true;
 	return false;
 }
@@ -102,7 +105,7 @@ int ck_print_located(struct checker *c, struct st_expr *call)
 	uint32_t i, n = 0;
 
 	for (i = 0; i < c->clause->nr_events; i++)
-		if (!st_view_located(c->clause->events[i]))
+		if (!st_probe_kind_located(st_event_kind(c->clause->events[i])))
 			return ck_err(
 				c, call->pos,
 				"print(args) in a clause of side: events and usdt: or uprobe: "

@@ -255,7 +255,7 @@ static int check_clause(struct checker *c, struct st_clause *cl)
 	c->nr_dyn = 0;
 	c->nr_scope = 0;
 	for (i = 0; !err && i < cl->nr_points; i++) {
-		if (st_probe_kind(cl->points[i].kind)->on_sites)
+		if (st_probe_kind(cl->points[i].kind)->runs == ST_RUNS_AT_EVENTS)
 			err = ck_sites_point(c, &cl->points[i]);
 		else if (!c->no_args)
 			c->no_args = &cl->points[i];

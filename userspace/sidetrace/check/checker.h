@@ -55,7 +55,7 @@
 struct st_event_source {
 	/*
 	 * The events a probe's query names (events/events.h): every event
-	 * of the target in the query's view, or its matching functions; NULL
+	 * of the target of the query's kind, or its matching functions; NULL
 	 * with the reason in err ("no such file"). The list belongs to the
 	 * source and must outlive the program.
 	 */

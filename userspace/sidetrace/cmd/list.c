@@ -209,7 +209,7 @@ static int parse_pattern(const char *src, struct st_attach_point *ap)
 		st_diag_print(stderr, &diag, src);
 		return ST_EXIT_USAGE;
 	}
-	if (!st_probe_kind(ap->kind)->on_sites || !st_lex_at_end(&lx)) {
+	if (st_probe_kind(ap->kind)->runs != ST_RUNS_AT_EVENTS || !st_lex_at_end(&lx)) {
 		st_errorf("-l '%s': a pattern is side:TARGET[:PROVIDER]:EVENT, "
 			  "usdt:TARGET[:PROVIDER]:NAME, uprobe:TARGET:FUNCTION, "
 			  "tracepoint:CATEGORY[:NAME] or kprobe:FUNCTION, '*' wildcards",
@@ -243,7 +243,7 @@ int st_list_probes(const char *pattern, pid_t pid, bool verbose)
 		goto cleanup;
 	status = ST_EXIT_FAIL;
 	q.target = ap.target;
-	q.view = st_probe_kind(ap.kind)->view;
+	q.kind = ap.kind;
 	q.function = ap.event;
 	q.provider = ap.provider;
 	l = st_target_query(&set, &q, err, sizeof(err));

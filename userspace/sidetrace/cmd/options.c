@@ -30,8 +30,8 @@ static void print_kinds(FILE *f)
 	fputs("Probes:", f);
 	for (i = 0; (k = st_probe_kind_nth(i)); i++) {
 		alias[0] = '\0';
-		if (k->alias)
-			snprintf(alias, sizeof(alias), " (or %s:)", k->alias);
+		if (k->aliases[0])
+			snprintf(alias, sizeof(alias), " (or %s:)", k->aliases[0]);
 		n = snprintf(item, sizeof(item), "%s%s%s", k->syntax, alias,
 			     st_probe_kind_nth(i + 1) ? "," : "");
 		if (col + 1 + n > 78) {

@@ -26,21 +26,21 @@ static void print_probes(FILE *f, const struct st_compiled *c)
 static void print_user_points(FILE *f, const struct st_program *prog)
 {
 	const struct st_attach_point *ap;
+	const struct st_probe_kind *k;
 	uint32_t i, j;
 
 	for (i = 0; i < prog->nr_clauses; i++) {
 		for (j = 0; j < prog->clauses[i].nr_points; j++) {
 			ap = &prog->clauses[i].points[j];
-			if (ap->kind == ST_AP_BEGIN)
-				fprintf(f, "BEGIN  in sidetrace\n");
-			else if (ap->kind == ST_AP_END)
-				fprintf(f, "END  in sidetrace\n");
-			else if (ap->kind == ST_AP_INTERVAL && ap->interval_ns % 1000000000)
-				fprintf(f, "interval:ms:%" PRIu64 "  in sidetrace\n",
+			k = st_probe_kind(ap->kind);
+			if (k->runs == ST_RUNS_EVERY && ap->interval_ns % 1000000000)
+				fprintf(f, "%s:ms:%" PRIu64 "  in sidetrace\n", k->name,
 					ap->interval_ns / 1000000);
-			else if (ap->kind == ST_AP_INTERVAL)
-				fprintf(f, "interval:s:%" PRIu64 "  in sidetrace\n",
+			else if (k->runs == ST_RUNS_EVERY)
+				fprintf(f, "%s:s:%" PRIu64 "  in sidetrace\n", k->name,
 					ap->interval_ns / 1000000000);
+			else if (k->runs != ST_RUNS_AT_EVENTS)
+				fprintf(f, "%s  in sidetrace\n", k->name);
 		}
 	}
 }

@@ -58,7 +58,8 @@ static unsigned int count_user_points(const struct st_program *prog)
 
 	for (i = 0; i < prog->nr_clauses; i++)
 		for (j = 0; j < prog->clauses[i].nr_points; j++)
-			n += !st_probe_kind(prog->clauses[i].points[j].kind)->on_sites;
+			n += st_probe_kind(prog->clauses[i].points[j].kind)->runs !=
+			     ST_RUNS_AT_EVENTS;
 	return n;
 }
 

@@ -137,9 +137,9 @@ static int add_probe(const struct st_program *prog, struct st_compiled *out,
 	if (strchr(target, '*'))
 		target = ev->path;
 	/* A kernel probe has no target: tracepoint:CATEGORY:NAME. */
-	if (asprintf(&p->name, "%s:%s%s%s%s%s", st_view_kind(ev), target,
-		     st_view_kernel(ev) ? "" : ":", ev->provider, *ev->provider ? ":" : "",
-		     ev->name) < 0) {
+	if (asprintf(&p->name, "%s:%s%s%s%s%s", st_event_kind(ev)->name, target,
+		     st_event_kind(ev)->in_kernel ? "" : ":", ev->provider,
+		     *ev->provider ? ":" : "", ev->name) < 0) {
 		p->name = NULL;
 		return -ENOMEM;
 	}
@@ -153,7 +153,7 @@ static int add_probe(const struct st_program *prog, struct st_compiled *out,
 	fixed = ev->variadic ? 3 : 2;
 	nargs = ev->nr_sites ? ev->sites[0].sdt.nr : 0;
 	/* A usdt: probe's fields are its SDT operands (side/usdt_view.h). */
-	if (st_view_located(ev))
+	if (st_probe_kind_located(st_event_kind(ev)))
 		p->nr_sdt_values = ev->nr_fields;
 	if (ev->has_side && nargs < fixed) {
 		st_diag_set(
@@ -217,14 +217,7 @@ int st_compile(const struct st_program *prog, unsigned int flags, struct st_comp
 	}
 	free(ix.slot);
 	for (i = 0; i < out->nr_probes && !err; i++) {
-		/*
-		 * The specialized programs serve uprobes and tracepoints that
-		 * take no stacks; another kernel probe, or one that reads a
-		 * stack, runs the stack machine.
-		 */
-		if ((st_view_kernel(out->probes[i].event) &&
-		     out->probes[i].event->view != ST_VIEW_TRACEPOINT) ||
-		    out->probes[i].cfg.stacks)
+		if (!st_compiled_specializable(&out->probes[i]))
 			continue;
 		cg_find_count_only(out, &out->probes[i]);
 		if (out->probes[i].count_only)

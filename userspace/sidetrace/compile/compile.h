@@ -160,6 +160,12 @@ enum st_prog {
 	ST_NR_PROGS,
 };
 
+/*
+ * Whether p may be served by a specialized program (its kind's family has
+ * them, and it takes no stacks): else the stack machine serves it.
+ */
+bool st_compiled_specializable(const struct st_compiled_probe *p);
+
 /* The program that serves p: the most specialized one its kind of probe has. */
 enum st_prog st_compiled_prog(const struct st_compiled_probe *p);
 

@@ -168,7 +168,7 @@ int cg_add_load(struct cctx *c, const struct st_expr *e)
 	ref = &e->refs[c->ev_idx];
 	if (!ref->nr_idx)
 		return add_dyn_load(c, e);
-	if (st_view_located(ref->event) && ref->nr_idx > 1)
+	if (st_probe_kind_located(st_event_kind(ref->event)) && ref->nr_idx > 1)
 		return add_mem_load(c, e, ref);
 	if (ref->nr_idx > ST_MAX_STEPS) {
 		st_diag_set(c->diag, c->prog->filename, e->pos,
@@ -214,7 +214,8 @@ int cg_add_load(struct cctx *c, const struct st_expr *e)
 	 */
 	if (ref->nr_idx == 1 && ref->idx[0] < c->probe->nr_sdt_values &&
 	    ld.steps[0].label != ST_LABEL_ANY_DYNAMIC && !(c->flags & ST_COMPILE_VECTOR_ONLY) &&
-	    (st_view_located(ref->event) || st_side_type(t->label)->type_class != ST_TC_FLOAT)) {
+	    (st_probe_kind_located(st_event_kind(ref->event)) ||
+	     st_side_type(t->label)->type_class != ST_TC_FLOAT)) {
 		ld.src = ST_SRC_SDT;
 		ld.sdt_arg = ref->idx[0];
 		ld.len_arg1 = t->len_arg1;

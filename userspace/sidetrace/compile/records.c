@@ -114,7 +114,7 @@ int cg_print_event(struct cctx *c, const struct st_stmt *st)
 	struct st_probe_cfg *cfg = &c->probe->cfg;
 
 	/* The checker made it a printf in every clause with a located event. */
-	if (st_view_located(c->probe->event))
+	if (st_probe_kind_located(st_event_kind(c->probe->event)))
 		return cg_fail(c, st->pos, "internal error: print(args) of a located probe");
 	if (!c->probe->event->has_side)
 		return cg_fail(

@@ -227,18 +227,26 @@ void cg_find_ro_loads(const struct st_compiled *out, struct st_compiled_probe *p
 	cfg->ro_loads &= ~bad;
 }
 
+bool st_compiled_specializable(const struct st_compiled_probe *p)
+{
+	enum st_prog_family f = st_event_kind(p->event)->family;
+
+	return (f == ST_FAMILY_UPROBE || f == ST_FAMILY_TRACEPOINT) && !p->cfg.stacks;
+}
+
 enum st_prog st_compiled_prog(const struct st_compiled_probe *p)
 {
-	bool tp = p->event->view == ST_VIEW_TRACEPOINT;
+	static const enum st_prog interpreter[] = {
+		[ST_FAMILY_KPROBE] = ST_PROG_KPROBE,
+		[ST_FAMILY_PERF_EVENT] = ST_PROG_PROFILE,
+		[ST_FAMILY_FENTRY] = ST_PROG_FENTRY,
+		[ST_FAMILY_FEXIT] = ST_PROG_FEXIT,
+	};
+	enum st_prog_family f = st_event_kind(p->event)->family;
+	bool tp = f == ST_FAMILY_TRACEPOINT;
 
-	if (p->event->view == ST_VIEW_PROFILE)
-		return ST_PROG_PROFILE;
-	if (p->event->view == ST_VIEW_FENTRY)
-		return ST_PROG_FENTRY;
-	if (p->event->view == ST_VIEW_FEXIT)
-		return ST_PROG_FEXIT;
-	if (st_view_kernel(p->event) && !tp)
-		return ST_PROG_KPROBE;
+	if (f != ST_FAMILY_UPROBE && !tp)
+		return interpreter[f];
 	if (p->count_only)
 		return tp ? ST_PROG_TP_COUNT : ST_PROG_COUNT;
 	if (p->flat && !tp)

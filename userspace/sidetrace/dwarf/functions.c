@@ -316,7 +316,7 @@ static int make_fields(struct st_event *ev, struct st_dwarf_func *df, struct st_
 	ev->fields = calloc(cap + 1, sizeof(*ev->fields));
 	if (!ev->fields)
 		return -ENOMEM;
-	if (ev->view == ST_VIEW_URETPROBE) {
+	if (st_event_kind(ev)->retval) {
 		sdt->nr = 1;
 		if (df && df->has_ret)
 			return put_value(ev, &df->ret, &sdt->spec[0]);
@@ -370,11 +370,11 @@ static int go_return_sites(struct st_elf *e, const struct func *fn, struct st_ev
 }
 
 static int name_event(struct st_event *ev, const struct func *fn, uint64_t offset, const char *path,
-		      enum st_event_view view)
+		      enum st_ap_kind kind)
 {
 	int ret;
 
-	ev->view = view;
+	ev->kind = kind;
 	ev->path = strdup(path);
 	ev->provider = strdup("");
 	ev->usdt_provider = strdup("");
@@ -416,12 +416,11 @@ static int site_offsets(struct st_elf *e, struct st_event *ev, char *err, size_t
  * stack.
  */
 static int make_event(struct st_elf *e, struct st_dwarf *dw, const struct func *fn, uint64_t offset,
-		      bool go, const char *path, enum st_event_view view, struct st_event *ev,
+		      bool go, const char *path, enum st_ap_kind kind, struct st_event *ev,
 		      char *err, size_t errlen)
 {
-	uint64_t at = go && view == ST_VIEW_UPROBE
-			      ? st_insn_after_go_stack_check(e, fn->addr, fn->size)
-			      : 0;
+	bool ret_probe = st_probe_kind(kind)->retval;
+	uint64_t at = go && !ret_probe ? st_insn_after_go_stack_check(e, fn->addr, fn->size) : 0;
 	struct st_dwarf_func df;
 	bool have_df;
 	int ret;
@@ -436,11 +435,11 @@ static int make_event(struct st_elf *e, struct st_dwarf *dw, const struct func *
 			return ret;
 		}
 	}
-	if (name_event(ev, fn, offset, path, view))
+	if (name_event(ev, fn, offset, path, kind))
 		return -ENOMEM;
 	/* At an offset into a function, DWARF's entry view does not hold: raw registers. */
 	have_df = dw && !offset && !st_dwarf_function(dw, fn->addr, at, &df);
-	if (view == ST_VIEW_URETPROBE)
+	if (ret_probe)
 		ev->sites[0].pc = fn->addr;
 	else
 		ev->sites[0].pc = have_df ? df.probe_addr : (at ? at : fn->addr + offset);
@@ -451,7 +450,7 @@ static int make_event(struct st_elf *e, struct st_dwarf *dw, const struct func *
 		ret = make_fields(ev, have_df ? &df : NULL, &ev->sites[0].sdt, NULL);
 	if (have_df)
 		st_dwarf_func_fini(&df);
-	if (!ret && go && view == ST_VIEW_URETPROBE)
+	if (!ret && go && ret_probe)
 		ret = go_return_sites(e, fn, ev, err, errlen);
 	return ret ? ret : site_offsets(e, ev, err, errlen);
 }
@@ -471,7 +470,7 @@ static int make_copy_event(struct st_elf *e, struct st_inlined *in, uint32_t nth
 	int ret;
 
 	memset(ev, 0, sizeof(*ev));
-	if (name_event(ev, &fn, 0, path, ST_VIEW_UPROBE))
+	if (name_event(ev, &fn, 0, path, ST_AP_UPROBE))
 		return -ENOMEM;
 	ev->sites[0].pc = fn.addr;
 	if (nth > 1)
@@ -618,7 +617,7 @@ int st_function_pattern(const char *pattern, const char *no_offset, char **glob,
 	return ret;
 }
 
-int st_discover_functions(const char *path, const char *pattern, enum st_event_view view,
+int st_discover_functions(const char *path, const char *pattern, enum st_ap_kind kind,
 			  struct st_event_list *out, char *err, size_t errlen)
 {
 	struct st_inlined_list in = {0};
@@ -632,8 +631,8 @@ int st_discover_functions(const char *path, const char *pattern, enum st_event_v
 	bool go, symtab;
 	int ret;
 
-	ret = st_function_pattern(pattern, view == ST_VIEW_URETPROBE ? ST_RET_NO_OFFSET : NULL,
-				  &glob, &offset, err, errlen);
+	ret = st_function_pattern(pattern, st_probe_kind(kind)->no_offset, &glob, &offset, err,
+				  errlen);
 	if (ret)
 		return ret;
 	ret = st_elf_open(path, &e, err, errlen);
@@ -659,11 +658,11 @@ int st_discover_functions(const char *path, const char *pattern, enum st_event_v
 	}
 	out->events = evs;
 	for (i = 0; i < fs.nr && !ret; i++) {
-		ret = make_event(&e, dw, &fs.v[i], offset, go, path, view, &out->events[out->nr],
+		ret = make_event(&e, dw, &fs.v[i], offset, go, path, kind, &out->events[out->nr],
 				 err, errlen);
 		out->nr++;
 	}
-	if (!ret && view == ST_VIEW_UPROBE)
+	if (!ret && !st_probe_kind(kind)->retval)
 		ret = add_copies(&e, &in, path, out, err, errlen);
 	else if (!ret)
 		ret = note_missed(&fs, &in, &out->events[out->nr - fs.nr], glob, err, errlen);

@@ -23,9 +23,6 @@
 /* More functions than this for one pattern is a mistake, said as such. */
 #define ST_MAX_FUNCTIONS 4096
 
-/* Why a return probe takes no +OFFSET. */
-#define ST_RET_NO_OFFSET "a return probe takes no +OFFSET: it is placed at the function's entry"
-
 /*
  * Splits a function pattern "GLOB[+OFFSET]" into its glob (malloc'ed) and
  * offset. no_offset: why the probe kind takes none (a return probe's), or
@@ -37,11 +34,11 @@ int st_function_pattern(const char *pattern, const char *no_offset, char **glob,
 /*
  * Appends to out the functions of the object at path whose symbol names
  * match pattern (a glob; "NAME+OFFSET" probes that offset into NAME), as
- * view ST_VIEW_UPROBE or ST_VIEW_URETPROBE, and for a uprobe without an
+ * kind ST_AP_UPROBE or ST_AP_URETPROBE, and for a uprobe without an
  * offset the inlined copies of those DWARF names so. 0, or a negative
  * errno with the reason in err.
  */
-int st_discover_functions(const char *path, const char *pattern, enum st_event_view view,
+int st_discover_functions(const char *path, const char *pattern, enum st_ap_kind kind,
 			  struct st_event_list *out, char *err, size_t errlen);
 
 #endif /* SIDETRACE_DWARF_FUNCTIONS_H */

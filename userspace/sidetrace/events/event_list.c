@@ -6,7 +6,7 @@
 
 #include "events/events.h"
 
-struct st_event *st_kernel_event_add(struct st_event_list *out, enum st_event_view view,
+struct st_event *st_kernel_event_add(struct st_event_list *out, enum st_ap_kind kind,
 				     const char *provider, const char *name)
 {
 	struct st_event *evs, *ev;
@@ -17,7 +17,7 @@ struct st_event *st_kernel_event_add(struct st_event_list *out, enum st_event_vi
 	out->events = evs;
 	ev = &evs[out->nr++];
 	memset(ev, 0, sizeof(*ev));
-	ev->view = view;
+	ev->kind = kind;
 	ev->path = strdup("");
 	ev->provider = strdup(provider);
 	ev->name = strdup(name);

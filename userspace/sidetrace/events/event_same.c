@@ -47,7 +47,7 @@ static bool same_fields(const struct st_field *a, const struct st_field *b, uint
 
 bool st_event_same_probe(const struct st_event *a, const struct st_event *b)
 {
-	return a->view == b->view && a->has_side == b->has_side &&
+	return a->kind == b->kind && a->has_side == b->has_side &&
 	       same_str(a->provider, b->provider) && same_str(a->name, b->name) &&
 	       same_str(a->usdt_provider, b->usdt_provider) &&
 	       same_str(a->usdt_name, b->usdt_name) && same_str(a->inlined, b->inlined);

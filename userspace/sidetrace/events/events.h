@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stddef.h>
 
+#include "kinds/probe_kinds.h"
 #include "objfile/sdt_args.h"
 
 /* One node of a field's type tree; labels are enum side_type_label values. */
@@ -54,11 +55,7 @@ struct st_field {
 /* One stapsdt note of the event (a probe site). */
 struct st_site {
 	uint64_t pc; /* virtual address as in the ELF file */
-	/*
-	 * Offset of pc in the file, for uprobe attach; a kprobe's offset into
-	 * its function; a profile's samples a second.
-	 */
-	uint64_t file_offset;
+	uint64_t file_offset; /* offset of pc in the file, for uprobe attach */
 	uint64_t sema_addr; /* semaphore virtual address, 0 if none */
 	uint64_t sema_offset; /* semaphore file offset (ref_ctr_offset) */
 	char *args; /* SDT argument string as in the note */
@@ -68,25 +65,6 @@ struct st_site {
 	uint32_t fallback_delta;
 };
 
-/*
- * What an event is a view of: its fields, and where the probe reads them.
- * Outside ST_VIEW_SIDE, field i is read where the site's sdt.spec[i] says
- * (an SDT operand, or a location found in DWARF), never from a SIDE
- * argument vector.
- */
-enum st_event_view {
-	ST_VIEW_SIDE, /* the SIDE description's fields (has_side), or none */
-	ST_VIEW_USDT, /* usdt_view.h: arg0..argN, the SDT operands */
-	ST_VIEW_UPROBE, /* functions.h: a function's parameters, arg0..arg5 */
-	ST_VIEW_URETPROBE, /* functions.h: a function's return value, retval */
-	ST_VIEW_TRACEPOINT, /* tracepoints.h: a kernel tracepoint's record fields */
-	ST_VIEW_KPROBE, /* kfuncs.h: a kernel function's parameters (BTF), arg0..arg5 */
-	ST_VIEW_KRETPROBE, /* kfuncs.h: a kernel function's return value, retval */
-	ST_VIEW_PROFILE, /* a CPU clock sampled N times a second: no fields */
-	ST_VIEW_FENTRY, /* kfuncs.h: a kernel function's parameters (BTF), by a trampoline */
-	ST_VIEW_FEXIT, /* kfuncs.h: the same and its return value, retval */
-};
-
 struct st_event {
 	char *path; /* object file holding the event */
 	char *provider; /* SIDE provider name (unsanitized), or USDT provider */
@@ -94,8 +72,13 @@ struct st_event {
 	char *usdt_provider; /* provider as in the stapsdt note (sanitized) */
 	char *usdt_name; /* name as in the stapsdt note (sanitized) */
 	bool has_side; /* false: plain USDT probe with no SIDE description */
-	enum st_event_view view;
-	/* ST_VIEW_URETPROBE: its sites are the function's RET instructions, plain uprobes (Go) */
+	/*
+	 * The kind of probe it is an event of. Outside ST_AP_SIDE, field i
+	 * is read where the site's sdt.spec[i] says (an SDT operand, or a
+	 * location found in DWARF or BTF), never from a SIDE argument vector.
+	 */
+	enum st_ap_kind kind;
+	/* ST_AP_URETPROBE: its sites are the function's RET instructions, plain uprobes (Go) */
 	bool at_returns;
 	bool variadic;
 	uint32_t loglevel;
@@ -106,42 +89,18 @@ struct st_event {
 	struct st_site *sites;
 	uint32_t nr_sites;
 	char *error; /* why the description is partial, or NULL */
-	/* ST_VIEW_UPROBE: a copy inlined into another function, "CALLER" ("CALLER #2": its 2nd) */
+	/* ST_AP_UPROBE: a copy inlined into another function, "CALLER" ("CALLER #2": its 2nd) */
 	char *inlined;
-	/* ST_VIEW_URETPROBE: which calls it misses (the inlined copies: no return), or NULL */
+	/* ST_AP_URETPROBE: which calls it misses (the inlined copies: no return), or NULL */
 	char *missed;
+	uint64_t kfunc_offset; /* ST_AP_KPROBE: its site's offset into the kernel function */
+	uint64_t sample_hz; /* ST_AP_PROFILE: samples a second on every CPU */
 };
 
-/* Fields are read from the sites' locations (sdt.spec), not from a SIDE vector. */
-static inline bool st_view_located(const struct st_event *ev)
+/* The row of the kind of probe ev is an event of. */
+static inline const struct st_probe_kind *st_event_kind(const struct st_event *ev)
 {
-	return ev->view != ST_VIEW_SIDE;
-}
-
-/* The kind of attach point that names the event: "side", "usdt", "uprobe", ... */
-static inline const char *st_view_kind(const struct st_event *ev)
-{
-	static const char *const kinds[] = {"side",	  "usdt",   "uprobe",	 "uretprobe",
-					    "tracepoint", "kprobe", "kretprobe", "profile",
-					    "fentry",	  "fexit"};
-
-	return kinds[ev->view];
-}
-
-/* A function's view: its fields are parameters, or its return value. */
-static inline bool st_view_function(const struct st_event *ev)
-{
-	return ev->view == ST_VIEW_UPROBE || ev->view == ST_VIEW_URETPROBE ||
-	       ev->view == ST_VIEW_KPROBE || ev->view == ST_VIEW_KRETPROBE ||
-	       ev->view == ST_VIEW_FENTRY || ev->view == ST_VIEW_FEXIT;
-}
-
-/* Fired in the kernel, not at a site in a file: no path, no uprobe. */
-static inline bool st_view_kernel(const struct st_event *ev)
-{
-	return ev->view == ST_VIEW_TRACEPOINT || ev->view == ST_VIEW_KPROBE ||
-	       ev->view == ST_VIEW_KRETPROBE || ev->view == ST_VIEW_PROFILE ||
-	       ev->view == ST_VIEW_FENTRY || ev->view == ST_VIEW_FEXIT;
+	return st_probe_kind(ev->kind);
 }
 
 struct st_event_list {
@@ -149,12 +108,12 @@ struct st_event_list {
 	size_t nr;
 };
 
-/* What a probe asks of its target: one view of its probes, and for functions which ones. */
+/* What a probe asks of its target: its events of one kind, and for functions which ones. */
 struct st_probe_query {
 	const char *target; /* a path or a library name, as written */
-	enum st_event_view view;
+	enum st_ap_kind kind;
 	const char *function; /* function views: a glob, [+OFFSET] */
-	const char *provider; /* ST_VIEW_TRACEPOINT: the category's glob (function: the name's) */
+	const char *provider; /* ST_AP_TRACEPOINT: the category's glob (function: the name's) */
 };
 
 /*
@@ -186,7 +145,7 @@ struct st_probe_query {
  * file (tracepoints, kernel functions, profiles): no path, provider and
  * name as given, one site for the caller to fill. NULL: out of memory.
  */
-struct st_event *st_kernel_event_add(struct st_event_list *out, enum st_event_view view,
+struct st_event *st_kernel_event_add(struct st_event_list *out, enum st_ap_kind kind,
 				     const char *provider, const char *name);
 
 /* Free what a st_type / st_event owns, not the object itself. */

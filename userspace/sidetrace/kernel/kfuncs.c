@@ -230,7 +230,9 @@ static int make_fields(struct kf_ctx *k, const struct btf_type *proto, struct st
 {
 	const struct btf_param *p = btf_params(proto);
 	struct st_type raw = {.label = SIDE_TYPE_U64, .size = 8}, t;
-	bool tramp = ev->view == ST_VIEW_FENTRY || ev->view == ST_VIEW_FEXIT;
+	const struct st_probe_kind *kind = st_event_kind(ev);
+	/* A trampoline's context holds the parameters; a kprobe's, the registers. */
+	bool tramp = kind->family == ST_FAMILY_FENTRY || kind->family == ST_FAMILY_FEXIT;
 	uint16_t i, n = btf_vlen(proto), max = tramp ? ST_MAX_SDT_ARGS - 1 : ST_NR_ABI_ARGS;
 	const char *why, *name;
 	char argn[8];
@@ -239,7 +241,7 @@ static int make_fields(struct kf_ctx *k, const struct btf_type *proto, struct st
 	ev->fields = calloc(ST_MAX_SDT_ARGS + 1, sizeof(*ev->fields));
 	if (!ev->fields)
 		return -ENOMEM;
-	if (ev->view == ST_VIEW_KRETPROBE)
+	if (!kind->params)
 		return put_retval(k, proto, ev, reg_spec("%rax"));
 	for (i = 0; params && i < n && i < max && !err; i++) {
 		name = btf__name_by_offset(k->btf, p[i].name_off);
@@ -249,8 +251,7 @@ static int make_fields(struct kf_ctx *k, const struct btf_type *proto, struct st
 		err = put_field(ev, name, &t, why, tramp ? func_spec(i) : reg_spec(st_abi_args[i]));
 	}
 	if (tramp)
-		return err || ev->view == ST_VIEW_FENTRY ? err
-							 : put_retval(k, proto, ev, func_spec(-1));
+		return err || !kind->retval ? err : put_retval(k, proto, ev, func_spec(-1));
 	for (i = 0; i < ST_NR_ABI_ARGS && !err && ev->sites[0].sdt.nr < ST_MAX_SDT_ARGS; i++) {
 		snprintf(argn, sizeof(argn), "arg%u", i);
 		err = put_field(ev, argn, &raw, NULL, reg_spec(st_abi_args[i]));
@@ -259,7 +260,7 @@ static int make_fields(struct kf_ctx *k, const struct btf_type *proto, struct st
 }
 
 static int add_func(struct kf_ctx *k, const char *name, uint32_t proto_id, uint64_t offset,
-		    enum st_event_view view, struct st_event_list *out)
+		    enum st_ap_kind kind, struct st_event_list *out)
 {
 	const struct btf_type *proto = btf__type_by_id(k->btf, proto_id);
 	struct st_event *ev;
@@ -267,11 +268,10 @@ static int add_func(struct kf_ctx *k, const char *name, uint32_t proto_id, uint6
 
 	if (offset)
 		snprintf(full, sizeof(full), "%s+%llu", name, (unsigned long long)offset);
-	ev = st_kernel_event_add(out, view, "", offset ? full : name);
+	ev = st_kernel_event_add(out, kind, "", offset ? full : name);
 	if (!ev)
 		return -ENOMEM;
-	/* The kprobe's offset into the function: where a uprobe site keeps its own. */
-	ev->sites[0].file_offset = offset;
+	ev->kfunc_offset = offset;
 	k->nodes = 0;
 	return make_fields(k, proto, ev, !offset);
 }
@@ -419,18 +419,7 @@ static void free_btfs(struct kf_btfs *b)
 	free(b->v);
 }
 
-/* Why a kind of probe on kernel functions takes no +OFFSET, or NULL when it takes one. */
-static const char *no_offset(enum st_event_view view)
-{
-	if (view == ST_VIEW_KRETPROBE)
-		return ST_RET_NO_OFFSET;
-	if (view == ST_VIEW_KPROBE)
-		return NULL;
-	return "fentry: and fexit: take no +OFFSET: the kernel calls them at the function's "
-	       "entry and return (kprobe:FUNCTION+OFFSET probes inside it)";
-}
-
-int st_discover_kfuncs(const char *pattern, enum st_event_view view, struct st_event_list *out,
+int st_discover_kfuncs(const char *pattern, enum st_ap_kind kind, struct st_event_list *out,
 		       char *err, size_t errlen)
 {
 	struct kf_btfs btfs = {0};
@@ -442,7 +431,8 @@ int st_discover_kfuncs(const char *pattern, enum st_event_view view, struct st_e
 	size_t i;
 	int ret;
 
-	ret = st_function_pattern(pattern, no_offset(view), &glob, &offset, err, errlen);
+	ret = st_function_pattern(pattern, st_probe_kind(kind)->no_offset, &glob, &offset, err,
+				  errlen);
 	if (ret)
 		return ret;
 	ret = load_btfs(&btfs, err, errlen);
@@ -463,7 +453,7 @@ int st_discover_kfuncs(const char *pattern, enum st_event_view view, struct st_e
 		if (!found[i])
 			continue;
 		k.btf = fs.v[i].btf;
-		ret = add_func(&k, fs.v[i].name, fs.v[i].proto, offset, view, out);
+		ret = add_func(&k, fs.v[i].name, fs.v[i].proto, offset, kind, out);
 	}
 	if (ret == -ENOMEM)
 		snprintf(err, errlen, "out of memory");

@@ -8,10 +8,10 @@
 
 int st_profile_event(const char *rate, struct st_event_list *out)
 {
-	struct st_event *ev = st_kernel_event_add(out, ST_VIEW_PROFILE, "hz", rate);
+	struct st_event *ev = st_kernel_event_add(out, ST_AP_PROFILE, "hz", rate);
 
 	if (!ev)
 		return -ENOMEM;
-	ev->sites[0].file_offset = strtoull(rate, NULL, 10);
+	ev->sample_hz = strtoull(rate, NULL, 10);
 	return 0;
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * profile:hz:N as an event (ST_VIEW_PROFILE): no fields, one "site" whose
- * file_offset is the rate, N samples a second on every CPU.
+ * profile:hz:N as an event (ST_AP_PROFILE): no fields, one "site", and
+ * its rate in sample_hz: N samples a second on every CPU.
  */
 #ifndef SIDETRACE_KERNEL_PROFILE_H
 #define SIDETRACE_KERNEL_PROFILE_H

@@ -195,7 +195,7 @@ static int add_tracepoint(const char *dir, const char *category, const char *nam
 	/* A directory without a readable format is no tracepoint to attach. */
 	if (!f)
 		return 0;
-	ev = st_kernel_event_add(out, ST_VIEW_TRACEPOINT, category, name);
+	ev = st_kernel_event_add(out, ST_AP_TRACEPOINT, category, name);
 	ret = ev ? read_format(f, ev, !strcmp(category, "syscalls")) : -ENOMEM;
 	fclose(f);
 	if (ret)

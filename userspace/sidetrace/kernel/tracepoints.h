@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Kernel tracepoints as events (ST_VIEW_TRACEPOINT): provider is the
+ * Kernel tracepoints as events (ST_AP_TRACEPOINT): provider is the
  * category, name the tracepoint, and the fields those of its record as
  * the running kernel's format file lays them out (common_* left out, as
  * bpftrace does). Their one "site" says where each field is in the

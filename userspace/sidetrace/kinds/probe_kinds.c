@@ -1,58 +1,203 @@
 // SPDX-License-Identifier: MIT
 /* The table of attach-point kinds (probe_kinds.h). */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "kinds/probe_kinds.h"
 
+/* Why a return probe takes no +OFFSET. */
+#define RET_NO_OFFSET "a return probe takes no +OFFSET: it is placed at the function's entry"
+#define TRAMP_NO_OFFSET \
+	"fentry: and fexit: take no +OFFSET: the kernel calls them at the function's entry " \
+	"and return (kprobe:FUNCTION+OFFSET probes inside it)"
+
 static const struct st_probe_kind kinds[] = {
-	{ST_AP_SIDE, "side", "side:TARGET:PROVIDER:EVENT", true, true, ST_ARGS_SIDE, ST_VIEW_SIDE,
-	 NULL},
-	{ST_AP_USDT, "usdt", "usdt:TARGET:[PROVIDER:]NAME", true, true, ST_ARGS_SDT, ST_VIEW_USDT,
-	 NULL},
-	{ST_AP_UPROBE, "uprobe", "uprobe:TARGET:FUNCTION[+OFFSET]", true, true, ST_ARGS_DWARF,
-	 ST_VIEW_UPROBE, NULL},
-	{ST_AP_URETPROBE, "uretprobe", "uretprobe:TARGET:FUNCTION", true, true, ST_ARGS_DWARF,
-	 ST_VIEW_URETPROBE, NULL},
-	{ST_AP_TRACEPOINT, "tracepoint", "tracepoint:CATEGORY:NAME", true, false, ST_ARGS_RECORD,
-	 ST_VIEW_TRACEPOINT, NULL},
-	{ST_AP_KPROBE, "kprobe", "kprobe:FUNCTION[+OFFSET]", true, false, ST_ARGS_BTF,
-	 ST_VIEW_KPROBE, NULL},
-	{ST_AP_KRETPROBE, "kretprobe", "kretprobe:FUNCTION", true, false, ST_ARGS_BTF,
-	 ST_VIEW_KRETPROBE, NULL},
-	{ST_AP_PROFILE, "profile", "profile:hz:N", true, false, ST_ARGS_NONE, ST_VIEW_PROFILE,
-	 NULL},
-	{ST_AP_FENTRY, "fentry", "fentry:FUNCTION", true, false, ST_ARGS_BTF, ST_VIEW_FENTRY,
-	 "kfunc"},
-	{ST_AP_FEXIT, "fexit", "fexit:FUNCTION", true, false, ST_ARGS_BTF, ST_VIEW_FEXIT,
-	 "kretfunc"},
-	{ST_AP_BEGIN, "BEGIN", "BEGIN", false, false, ST_ARGS_NONE, ST_VIEW_SIDE, NULL},
-	{ST_AP_END, "END", "END", false, false, ST_ARGS_NONE, ST_VIEW_SIDE, NULL},
-	{ST_AP_INTERVAL, "interval", "interval:s:N or interval:ms:N", false, false, ST_ARGS_NONE,
-	 ST_VIEW_SIDE, NULL},
+	{
+		.kind = ST_AP_SIDE,
+		.name = "side",
+		.syntax = "side:TARGET:PROVIDER:EVENT",
+		.noun = "SIDE event",
+		.form = ST_FORM_EVENT,
+		.provider_word = "a provider",
+		.event_word = "an event",
+		.has_target = true,
+		.source = ST_SOURCE_SIDE,
+		.args = ST_ARGS_SIDE,
+		.family = ST_FAMILY_UPROBE,
+		.in_process = true,
+	},
+	{
+		.kind = ST_AP_USDT,
+		.name = "usdt",
+		.syntax = "usdt:TARGET:[PROVIDER:]NAME",
+		.noun = "USDT probe",
+		.form = ST_FORM_EVENT,
+		.provider_word = "a provider",
+		.event_word = "a probe",
+		.provider_optional = true,
+		.has_target = true,
+		.source = ST_SOURCE_SDT,
+		.args = ST_ARGS_SDT,
+		.family = ST_FAMILY_UPROBE,
+	},
+	{
+		.kind = ST_AP_UPROBE,
+		.name = "uprobe",
+		.syntax = "uprobe:TARGET:FUNCTION[+OFFSET]",
+		.noun = "function",
+		.form = ST_FORM_FUNCTION,
+		.has_target = true,
+		.source = ST_SOURCE_FUNCTIONS,
+		.args = ST_ARGS_DWARF,
+		.params = true,
+		.raw_args = true,
+		.family = ST_FAMILY_UPROBE,
+	},
+	{
+		.kind = ST_AP_URETPROBE,
+		.name = "uretprobe",
+		.syntax = "uretprobe:TARGET:FUNCTION",
+		.noun = "function",
+		.form = ST_FORM_FUNCTION,
+		.has_target = true,
+		.source = ST_SOURCE_FUNCTIONS,
+		.args = ST_ARGS_DWARF,
+		.retval = true,
+		.no_offset = RET_NO_OFFSET,
+		.family = ST_FAMILY_UPROBE,
+	},
+	{
+		.kind = ST_AP_TRACEPOINT,
+		.name = "tracepoint",
+		.syntax = "tracepoint:CATEGORY:NAME",
+		.noun = "tracepoint",
+		.form = ST_FORM_EVENT,
+		.provider_word = "a category",
+		.event_word = "a tracepoint",
+		.source = ST_SOURCE_TRACEPOINTS,
+		.args = ST_ARGS_RECORD,
+		.in_kernel = true,
+		.family = ST_FAMILY_TRACEPOINT,
+	},
+	{
+		.kind = ST_AP_KPROBE,
+		.name = "kprobe",
+		.syntax = "kprobe:FUNCTION[+OFFSET]",
+		.noun = "kernel function",
+		.form = ST_FORM_FUNCTION,
+		.source = ST_SOURCE_KFUNCS,
+		.args = ST_ARGS_BTF,
+		.in_kernel = true,
+		.params = true,
+		.raw_args = true,
+		.family = ST_FAMILY_KPROBE,
+	},
+	{
+		.kind = ST_AP_KRETPROBE,
+		.name = "kretprobe",
+		.syntax = "kretprobe:FUNCTION",
+		.noun = "kernel function",
+		.form = ST_FORM_FUNCTION,
+		.source = ST_SOURCE_KFUNCS,
+		.args = ST_ARGS_BTF,
+		.in_kernel = true,
+		.retval = true,
+		.no_offset = RET_NO_OFFSET,
+		.family = ST_FAMILY_KPROBE,
+	},
+	{
+		.kind = ST_AP_PROFILE,
+		.name = "profile",
+		.syntax = "profile:hz:N",
+		.noun = "profile",
+		.form = ST_FORM_RATE,
+		.provider_word = "a unit",
+		.event_word = "a rate",
+		.source = ST_SOURCE_PROFILE,
+		.args = ST_ARGS_NONE,
+		.in_kernel = true,
+		.family = ST_FAMILY_PERF_EVENT,
+	},
+	{
+		.kind = ST_AP_FENTRY,
+		.name = "fentry",
+		.aliases = {"kfunc"},
+		.syntax = "fentry:FUNCTION",
+		.noun = "kernel function",
+		.form = ST_FORM_FUNCTION,
+		.source = ST_SOURCE_KFUNCS,
+		.args = ST_ARGS_BTF,
+		.in_kernel = true,
+		.params = true,
+		.no_offset = TRAMP_NO_OFFSET,
+		.family = ST_FAMILY_FENTRY,
+	},
+	{
+		.kind = ST_AP_FEXIT,
+		.name = "fexit",
+		.aliases = {"kretfunc"},
+		.syntax = "fexit:FUNCTION",
+		.noun = "kernel function",
+		.form = ST_FORM_FUNCTION,
+		.source = ST_SOURCE_KFUNCS,
+		.args = ST_ARGS_BTF,
+		.in_kernel = true,
+		.params = true,
+		.retval = true,
+		.no_offset = TRAMP_NO_OFFSET,
+		.family = ST_FAMILY_FEXIT,
+	},
+	{
+		.kind = ST_AP_BEGIN,
+		.name = "BEGIN",
+		.syntax = "BEGIN",
+		.noun = "BEGIN",
+		.form = ST_FORM_BARE,
+		.runs = ST_RUNS_AT_BEGIN,
+	},
+	{
+		.kind = ST_AP_END,
+		.name = "END",
+		.syntax = "END",
+		.noun = "END",
+		.form = ST_FORM_BARE,
+		.runs = ST_RUNS_AT_END,
+	},
+	{
+		.kind = ST_AP_INTERVAL,
+		.name = "interval",
+		.syntax = "interval:s:N or interval:ms:N",
+		.noun = "interval",
+		.form = ST_FORM_PERIOD,
+		.runs = ST_RUNS_EVERY,
+	},
 };
 
 #define NR_KINDS (sizeof(kinds) / sizeof(kinds[0]))
 
 const struct st_probe_kind *st_probe_kind(enum st_ap_kind kind)
 {
-	size_t i;
+	/* The rows are in the enum's order (tests/unit/test_probe_kinds.c). */
+	return (size_t)kind < NR_KINDS ? &kinds[kind] : &kinds[0];
+}
 
-	for (i = 0; i < NR_KINDS; i++)
-		if (kinds[i].kind == kind)
-			return &kinds[i];
-	return &kinds[0];
+static bool is_word(const char *word, const char *name, size_t len)
+{
+	return word && strlen(word) == len && !strncmp(word, name, len);
 }
 
 const struct st_probe_kind *st_probe_kind_named(const char *name, size_t len)
 {
-	size_t i;
+	size_t i, j;
 
-	for (i = 0; i < NR_KINDS; i++)
-		if ((strlen(kinds[i].name) == len && !strncmp(kinds[i].name, name, len)) ||
-		    (kinds[i].alias && strlen(kinds[i].alias) == len &&
-		     !strncmp(kinds[i].alias, name, len)))
+	for (i = 0; i < NR_KINDS; i++) {
+		if (is_word(kinds[i].name, name, len))
 			return &kinds[i];
+		for (j = 0; j < ST_MAX_KIND_ALIASES; j++)
+			if (is_word(kinds[i].aliases[j], name, len))
+				return &kinds[i];
+	}
 	return NULL;
 }
 
@@ -74,11 +219,6 @@ const char *st_probe_kinds_syntax(void)
 	return syntax;
 }
 
-bool st_probe_kind_by_name(const struct st_probe_kind *k)
-{
-	return k->args != ST_ARGS_DWARF && k->args != ST_ARGS_BTF;
-}
-
 /* bpftrace's kinds that sidetrace has not yet, and what to write instead. */
 static const struct {
 	const char *name;
@@ -93,7 +233,7 @@ const char *st_probe_kind_missing(const char *name, size_t len)
 	size_t i;
 
 	for (i = 0; i < sizeof(missing) / sizeof(missing[0]); i++)
-		if (strlen(missing[i].name) == len && !strncmp(missing[i].name, name, len))
+		if (is_word(missing[i].name, name, len))
 			return missing[i].instead;
 	return NULL;
 }

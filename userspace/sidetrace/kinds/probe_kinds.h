@@ -1,18 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The kinds of attach points, one row each (probe_kinds.c): what a kind is
- * called, how it is written, where its clauses run and what args.* reads
- * there. A new kind of probe is a row here and its load source, not a
- * branch in every pass (docs/ARCHITECTURE.md, "Probe kinds").
+ * The kinds of attach points, one row each (probe_kinds.c): how a kind is
+ * written, where its events come from, what args.* reads there, where its
+ * clauses run, which program serves it and how that attaches. Every pass
+ * asks the row; none compares kind values. A new kind of probe is a row
+ * here, its event source and, if it attaches in a new way, an attach
+ * function (docs/ARCHITECTURE.md, "Probe kinds").
  */
 #ifndef SIDETRACE_KINDS_PROBE_KINDS_H
 #define SIDETRACE_KINDS_PROBE_KINDS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
-#include "events/events.h"
-
-/* The kinds, as the parser reads them (ast.h) and every pass asks the table about them. */
+/* The kinds: an attach point's (parse/ast.h) and an event's (events/events.h). */
 enum st_ap_kind {
 	ST_AP_SIDE, /* side:TARGET:PROVIDER:EVENT */
 	ST_AP_USDT, /* usdt:TARGET:[PROVIDER:]NAME */
@@ -32,9 +33,26 @@ enum st_ap_kind {
 /* profile:hz:N at most: the kernel refuses rates past its perf_event_max_sample_rate anyway. */
 #define ST_MAX_PROFILE_HZ 100000
 
+/* How a kind's probe is written after "kind:". */
+enum st_ap_form {
+	ST_FORM_BARE, /* nothing: BEGIN, END */
+	ST_FORM_PERIOD, /* UNIT:N, run by sidetrace */
+	ST_FORM_FUNCTION, /* [TARGET:]FUNCTION[+OFFSET], a glob */
+	ST_FORM_EVENT, /* [TARGET:]PROVIDER:EVENT, globs */
+	ST_FORM_RATE, /* UNIT:N, sampled by the kernel */
+};
+
+/* When a kind's clauses run. */
+enum st_ap_runs {
+	ST_RUNS_AT_EVENTS, /* where its events fire: attached to them */
+	ST_RUNS_AT_BEGIN, /* once, in sidetrace, before the events */
+	ST_RUNS_AT_END, /* once, in sidetrace, after them */
+	ST_RUNS_EVERY, /* in sidetrace, once a period */
+};
+
 /* What args.* of a kind's probe reads. */
 enum st_args_from {
-	ST_ARGS_NONE, /* no args: BEGIN, END, interval */
+	ST_ARGS_NONE, /* no args: BEGIN, END, interval, profile */
 	ST_ARGS_SIDE, /* the SIDE description's fields */
 	ST_ARGS_SDT, /* the SDT operands of the probe's note: arg0..argN */
 	ST_ARGS_DWARF, /* a function's parameters (DWARF), arg0..arg5, retval */
@@ -42,31 +60,86 @@ enum st_args_from {
 	ST_ARGS_BTF, /* a kernel function's parameters (BTF), arg0..arg5, retval */
 };
 
+/* Where a kind's events come from (targets/targets.c asks the source). */
+enum st_kind_source {
+	ST_SOURCE_NONE, /* no events: run by sidetrace */
+	ST_SOURCE_SIDE, /* a target's SIDE descriptions and SDT notes (side/) */
+	ST_SOURCE_SDT, /* a target's SDT notes, SIDE or not (side/usdt_view.h) */
+	ST_SOURCE_FUNCTIONS, /* a target's functions and their DWARF (dwarf/) */
+	ST_SOURCE_TRACEPOINTS, /* the kernel's tracepoints (kernel/tracepoints.h) */
+	ST_SOURCE_KFUNCS, /* the kernel's functions and their BTF (kernel/kfuncs.h) */
+	ST_SOURCE_PROFILE, /* a CPU clock (kernel/profile.h) */
+};
+
+/*
+ * The BPF programs that serve a kind, which also says how they attach
+ * (bpfload/attach.c): a family's programs share a context and an attach
+ * function.
+ */
+enum st_prog_family {
+	ST_FAMILY_NONE, /* run by sidetrace: no program */
+	ST_FAMILY_UPROBE, /* uprobes at a file's sites, uretprobes */
+	ST_FAMILY_TRACEPOINT, /* a kernel tracepoint's record */
+	ST_FAMILY_KPROBE, /* kprobes, kretprobes */
+	ST_FAMILY_PERF_EVENT, /* a perf event on every CPU */
+	ST_FAMILY_FENTRY, /* a BPF trampoline at a kernel function's entry */
+	ST_FAMILY_FEXIT, /* a BPF trampoline at its return */
+};
+
+#define ST_MAX_KIND_ALIASES 2
+
 struct st_probe_kind {
 	enum st_ap_kind kind;
 	const char *name; /* as written before the first ':' */
+	const char *aliases[ST_MAX_KIND_ALIASES]; /* bpftrace's other names for the kind */
 	const char *syntax; /* for messages */
-	/* Matched to events (of targets, or the kernel's) and attached where they fire. */
-	bool on_sites;
+	const char *noun; /* one of its events, in messages: "SIDE event" */
+	enum st_ap_form form;
+	/* ST_FORM_EVENT, ST_FORM_RATE: what the two words are, in messages: "a provider" */
+	const char *provider_word, *event_word;
+	/* ST_FORM_EVENT: PROVIDER may be left out (kind:TARGET:EVENT): any provider's */
+	bool provider_optional;
 	/* Written with a TARGET (a file) before its event: kind:TARGET:... */
 	bool has_target;
+	enum st_ap_runs runs;
+	enum st_kind_source source;
 	enum st_args_from args;
-	enum st_event_view view; /* which view of a target's probes it matches (on_sites) */
-	const char *alias; /* bpftrace's other name for the kind, or NULL */
+	bool in_kernel; /* fires in the kernel, not at a site in a file: no path */
+	bool params; /* its fields are a function's parameters */
+	bool raw_args; /* arg0..arg5, the ABI's registers, beside the named parameters */
+	bool retval; /* fires at a function's return, its value in retval */
+	const char *no_offset; /* ST_FORM_FUNCTION: why it takes no +OFFSET; NULL: it takes one */
+	enum st_prog_family family;
+	bool in_process; /* its clauses can run in the traced process instead */
 };
 
 /* The row of kind. */
 const struct st_probe_kind *st_probe_kind(enum st_ap_kind kind);
 
-/* The row named name (len bytes), or by its alias; NULL when none is. */
+/* The row named name (len bytes), or by an alias; NULL when none is. */
 const struct st_probe_kind *st_probe_kind_named(const char *name, size_t len);
+
+/* A function kind: its fields are parameters, or the return value. */
+static inline bool st_probe_kind_function(const struct st_probe_kind *k)
+{
+	return k->form == ST_FORM_FUNCTION;
+}
 
 /*
  * Whether a query's answer is filtered by provider and name globs
  * (st_event_match()); a function query's answer holds only the functions
  * that match.
  */
-bool st_probe_kind_by_name(const struct st_probe_kind *k);
+static inline bool st_probe_kind_by_name(const struct st_probe_kind *k)
+{
+	return !st_probe_kind_function(k);
+}
+
+/* Fields are read from the sites' locations (sdt.spec), not from a SIDE argument vector. */
+static inline bool st_probe_kind_located(const struct st_probe_kind *k)
+{
+	return k->args != ST_ARGS_SIDE;
+}
 
 /*
  * For a kind bpftrace has and sidetrace does not yet (name, len bytes):

@@ -299,16 +299,18 @@ static void print_word(FILE *f, const char *s, bool plain)
 
 void st_probe_print_text(FILE *f, const struct st_event *ev, bool fields)
 {
-	fprintf(f, "%s:", st_view_kind(ev));
+	const struct st_probe_kind *kind = st_event_kind(ev);
+
+	fprintf(f, "%s:", kind->name);
 	/* A kernel probe has no file: kind:CATEGORY:NAME. */
-	if (!st_view_kernel(ev)) {
+	if (!kind->in_kernel) {
 		print_word(f, ev->path, st_lex_plain_target(ev->path));
 		fputc(':', f);
 	}
 	if (*ev->provider)
 		print_names(f, ev->provider, ev->name);
-	else if (st_view_function(ev))
-		print_word(f, ev->name, st_lex_plain_function(ev->name, st_view_kernel(ev)));
+	else if (st_probe_kind_function(kind))
+		print_word(f, ev->name, st_lex_plain_function(ev->name, kind->in_kernel));
 	else
 		st_fputs_text(f, ev->name);
 	/* Copies of one function share its name: each says where it is. */
@@ -318,7 +320,8 @@ void st_probe_print_text(FILE *f, const struct st_event *ev, bool fields)
 		fprintf(f, " at 0x%llx)", (unsigned long long)(ev->nr_sites ? ev->sites[0].pc : 0));
 	}
 	fputc('\n', f);
-	if (fields && ev->view == ST_VIEW_USDT)
+	/* An SDT operand has no name or type: where it is, and its size. */
+	if (fields && kind->args == ST_ARGS_SDT)
 		print_operands(f, ev);
 	else if (fields)
 		print_fields(f, ev, false);

@@ -209,7 +209,7 @@ bool st_clause_on_sites(const struct st_clause *cl)
 	uint32_t i;
 
 	for (i = 0; i < cl->nr_points; i++)
-		if (st_probe_kind(cl->points[i].kind)->on_sites)
+		if (st_probe_kind(cl->points[i].kind)->runs == ST_RUNS_AT_EVENTS)
 			return true;
 	return false;
 }

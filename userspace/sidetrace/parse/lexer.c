@@ -421,12 +421,13 @@ static char *quoted_target(struct st_lexer *lx)
 }
 
 /*
- * One ':'-separated word of an event probe, the what ("provider") written
- * as a ("a provider") in messages; NULL with a diagnostic when it is empty.
+ * One ':'-separated word of an event probe, a_what ("a provider") saying
+ * what it is in messages; NULL with a diagnostic when it is empty.
  */
-static char *event_word(struct st_lexer *lx, const struct st_probe_kind *k, const char *what,
-			const char *a, struct st_pos *pos)
+static char *event_word(struct st_lexer *lx, const struct st_probe_kind *k, const char *a_what,
+			struct st_pos *pos)
 {
+	const char *what = strchr(a_what, ' ') + 1;
 	/* '/' may start the filter after the event; paths hold it. */
 	static const char name_stop[] = ":,{}/()";
 	char *w;
@@ -440,7 +441,7 @@ static char *event_word(struct st_lexer *lx, const struct st_probe_kind *k, cons
 	w = probe_word(lx, name_stop);
 	if (w && !w[0]) {
 		free(w);
-		fail(lx, *pos, "expected %s name or '*' (%s)", a, k->syntax);
+		fail(lx, *pos, "expected %s name or '*' (%s)", a_what, k->syntax);
 		return NULL;
 	}
 	return w;
@@ -458,7 +459,7 @@ static char *event_word(struct st_lexer *lx, const struct st_probe_kind *k, cons
 static int lex_function(struct st_lexer *lx, const struct st_probe_kind *k,
 			struct st_attach_point *p)
 {
-	const char *stop = k->args == ST_ARGS_DWARF ? ufunc_stop : kfunc_stop;
+	const char *stop = k->has_target ? ufunc_stop : kfunc_stop;
 
 	if (peek(lx, 0) != ':')
 		return fail(lx, lx->pos, "expected ':' before the function (%s)", k->syntax);
@@ -513,14 +514,14 @@ static int lex_target(struct st_lexer *lx, const struct st_probe_kind *k, struct
 }
 
 /*
- * side:TARGET:PROVIDER:EVENT, usdt:TARGET:[PROVIDER:]NAME (a usdt: probe
- * without a provider matches it in every provider, as bpftrace's),
- * tracepoint:CATEGORY:NAME (no target: the kernel's).
+ * A probe on events, as its kind's row says: [TARGET:]PROVIDER:EVENT,
+ * PROVIDER optional where the row says so (a usdt: probe without one
+ * matches the name in every provider, as bpftrace's), or
+ * [TARGET:]FUNCTION[+OFFSET], or a rate.
  */
 static int lex_event_probe(struct st_lexer *lx, const struct st_probe_kind *k,
 			   struct st_attach_point *p)
 {
-	bool tp = k->kind == ST_AP_TRACEPOINT;
 	char *last;
 	int ret;
 
@@ -535,41 +536,34 @@ static int lex_event_probe(struct st_lexer *lx, const struct st_probe_kind *k,
 		if (!p->target)
 			return -ENOMEM;
 	}
-	if (k->args == ST_ARGS_DWARF || k->args == ST_ARGS_BTF)
+	if (st_probe_kind_function(k))
 		return lex_function(lx, k, p);
-	p->provider = tp ? event_word(lx, k, "category", "a category", &p->provider_pos)
-			 : event_word(lx, k, "provider", "a provider", &p->provider_pos);
+	p->provider = event_word(lx, k, k->provider_word, &p->provider_pos);
 	if (!p->provider)
 		return st_diag_is_set(lx->diag) ? -1 : -ENOMEM;
-	if (k->kind == ST_AP_USDT && peek(lx, 0) != ':') {
+	if (k->provider_optional && peek(lx, 0) != ':') {
 		/* usdt:TARGET:NAME */
 		p->event = p->provider;
 		p->event_pos = p->provider_pos;
 		p->provider = strdup("*");
 		return p->provider ? 0 : -ENOMEM;
 	}
-	if (k->kind == ST_AP_USDT)
-		last = event_word(lx, k, "probe", "a probe", &p->event_pos);
-	else if (tp)
-		last = event_word(lx, k, "tracepoint", "a tracepoint", &p->event_pos);
-	else if (k->kind == ST_AP_PROFILE)
-		last = event_word(lx, k, "rate", "a rate", &p->event_pos);
-	else
-		last = event_word(lx, k, "event", "an event", &p->event_pos);
+	last = event_word(lx, k, k->event_word, &p->event_pos);
 	if (!last)
 		return st_diag_is_set(lx->diag) ? -1 : -ENOMEM;
 	p->event = last;
 	if (peek(lx, 0) == ':')
 		return fail(lx, lx->pos, "too many ':' in probe: expected %s", k->syntax);
-	return k->kind == ST_AP_PROFILE ? check_profile(lx, p) : 0;
+	return k->form == ST_FORM_RATE ? check_profile(lx, p) : 0;
 }
 
-static int lex_interval_probe(struct st_lexer *lx, struct st_attach_point *p)
+static int lex_interval_probe(struct st_lexer *lx, const struct st_probe_kind *k,
+			      struct st_attach_point *p)
 {
 	uint64_t unit_ns, n = 0;
 	struct st_pos pos;
 
-	p->kind = ST_AP_INTERVAL;
+	p->kind = k->kind;
 	if (expect_colon(lx, "unit (interval:s:N or interval:ms:N)"))
 		return -1;
 	pos = lx->pos;
@@ -614,10 +608,10 @@ int st_lex_attach_point(struct st_lexer *lx, struct st_attach_point *p)
 		bump(lx);
 	len = lx->off - start;
 	k = st_probe_kind_named(lx->src + start, len);
-	if (k && k->on_sites)
+	if (k && k->runs == ST_RUNS_AT_EVENTS)
 		return lex_event_probe(lx, k, p);
-	if (k && k->kind == ST_AP_INTERVAL)
-		return lex_interval_probe(lx, p);
+	if (k && k->form == ST_FORM_PERIOD)
+		return lex_interval_probe(lx, k, p);
 	if (k && peek(lx, 0) != ':') {
 		p->kind = k->kind;
 		return 0;

@@ -144,7 +144,7 @@ static bool is_argn(const char *s)
 /*
  * argN (a usdt: probe's SDT operand N, a uprobe: probe's raw argument N)
  * and retval (a uretprobe: probe's return value): the field of that name
- * of the probe's view (events/events.h); e->str keeps the name, so
+ * of the probe's kind (events/events.h); e->str keeps the name, so
  * that the checker can tell it from args.NAME.
  */
 static int argn_field(struct parser *p, struct st_expr *e)

@@ -245,7 +245,7 @@ static int find_targets(struct st_exporter *x, char *err, size_t errlen)
 
 		for (p = 0; p < c->nr_probes; p++) {
 			/* A kernel probe has no file that processes map. */
-			if (st_view_kernel(c->probes[p].event))
+			if (st_event_kind(c->probes[p].event)->in_kernel)
 				continue;
 			ret = add_target(x, c->probes[p].event->path, err, errlen);
 			if (ret)

@@ -182,7 +182,7 @@ int st_run_clauses(struct st_runner *r, enum st_ap_kind kind)
 		for (j = 0; j < cl->nr_points; j++) {
 			if (cl->points[j].kind != kind)
 				continue;
-			ret = st_run_clause(r, cl, kind == ST_AP_BEGIN ? "BEGIN" : "END");
+			ret = st_run_clause(r, cl, st_probe_kind(kind)->name);
 			if (ret)
 				return ret;
 			break;

@@ -115,7 +115,7 @@ static int collect_timers(const struct st_program *prog, struct timer **out, siz
 		for (j = 0; j < prog->clauses[i].nr_points; j++) {
 			const struct st_attach_point *p = &prog->clauses[i].points[j];
 
-			if (p->kind != ST_AP_INTERVAL)
+			if (st_probe_kind(p->kind)->runs != ST_RUNS_EVERY)
 				continue;
 			t = realloc(*out, (*nr + 1) * sizeof(*t));
 			if (!t)

@@ -69,7 +69,7 @@ static int view_event(struct st_event *v, const struct st_event *ev)
 	v->name = strdup(ev->usdt_name);
 	v->usdt_provider = strdup(ev->usdt_provider);
 	v->usdt_name = strdup(ev->usdt_name);
-	v->view = ST_VIEW_USDT;
+	v->kind = ST_AP_USDT;
 	if (!v->path || !v->provider || !v->name || !v->usdt_provider || !v->usdt_name)
 		return -ENOMEM;
 	if (view_sites(v, ev))

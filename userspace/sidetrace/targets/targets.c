@@ -355,11 +355,11 @@ int st_read_target(const char *name, const char *cmd_path, struct st_event_list 
 }
 
 /*
- * The kept answer to a query by view, key (a function's target, a
+ * The kept answer to a query by kind, key (a function's target, a
  * tracepoint's category) and function (or tracepoint name): the one
  * found, or a new one with an empty list (*fresh). NULL: out of memory.
  */
-static struct st_function_query *kept_query(struct st_target_set *s, enum st_event_view view,
+static struct st_function_query *kept_query(struct st_target_set *s, enum st_ap_kind kind,
 					    const char *key, const char *function, bool *fresh)
 {
 	struct st_function_query *fq;
@@ -368,7 +368,7 @@ static struct st_function_query *kept_query(struct st_target_set *s, enum st_eve
 	*fresh = false;
 	for (i = 0; i < s->nr_functions; i++) {
 		fq = &s->functions[i];
-		if (fq->view == view && !strcmp(fq->target, key) && !strcmp(fq->function, function))
+		if (fq->kind == kind && !strcmp(fq->target, key) && !strcmp(fq->function, function))
 			return fq;
 	}
 	fq = realloc(s->functions, (s->nr_functions + 1) * sizeof(*fq));
@@ -377,7 +377,7 @@ static struct st_function_query *kept_query(struct st_target_set *s, enum st_eve
 	s->functions = fq;
 	fq = &fq[s->nr_functions];
 	memset(fq, 0, sizeof(*fq));
-	fq->view = view;
+	fq->kind = kind;
 	fq->target = strdup(key);
 	fq->function = strdup(function);
 	s->nr_functions++;
@@ -407,7 +407,7 @@ query_functions(struct st_target_set *s, const struct st_probe_query *q, char *e
 		snprintf(err, errlen, "empty target: write the program or library to trace");
 		return NULL;
 	}
-	fq = kept_query(s, q->view, q->target, q->function, &fresh);
+	fq = kept_query(s, q->kind, q->target, q->function, &fresh);
 	if (!fq) {
 		snprintf(err, errlen, "out of memory");
 		return NULL;
@@ -416,7 +416,7 @@ query_functions(struct st_target_set *s, const struct st_probe_query *q, char *e
 		return &fq->list;
 	if (target_path(name, s->cmd_path, path, sizeof(path), &where, err, errlen))
 		return NULL;
-	if (st_discover_functions(path, q->function, q->view, &fq->list, err, errlen)) {
+	if (st_discover_functions(path, q->function, q->kind, &fq->list, err, errlen)) {
 		say_found(name, path, where, err, errlen);
 		return NULL;
 	}
@@ -430,7 +430,7 @@ query_tracepoints(struct st_target_set *s, const struct st_probe_query *q, char 
 	struct st_function_query *fq;
 	bool fresh;
 
-	fq = kept_query(s, q->view, q->provider, q->function, &fresh);
+	fq = kept_query(s, q->kind, q->provider, q->function, &fresh);
 	if (!fq) {
 		snprintf(err, errlen, "out of memory");
 		return NULL;
@@ -447,12 +447,12 @@ query_kfuncs(struct st_target_set *s, const struct st_probe_query *q, char *err,
 	struct st_function_query *fq;
 	bool fresh;
 
-	fq = kept_query(s, q->view, "", q->function, &fresh);
+	fq = kept_query(s, q->kind, "", q->function, &fresh);
 	if (!fq) {
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
-	if (fresh && st_discover_kfuncs(q->function, q->view, &fq->list, err, errlen))
+	if (fresh && st_discover_kfuncs(q->function, q->kind, &fq->list, err, errlen))
 		return NULL;
 	return &fq->list;
 }
@@ -464,7 +464,7 @@ query_profile(struct st_target_set *s, const struct st_probe_query *q, char *err
 	struct st_function_query *fq;
 	bool fresh;
 
-	fq = kept_query(s, q->view, "hz", q->function, &fresh);
+	fq = kept_query(s, q->kind, "hz", q->function, &fresh);
 	if (!fq || (fresh && st_profile_event(q->function, &fq->list))) {
 		snprintf(err, errlen, "out of memory");
 		return NULL;
@@ -475,24 +475,24 @@ query_profile(struct st_target_set *s, const struct st_probe_query *q, char *err
 const struct st_event_list *st_target_query(struct st_target_set *s, const struct st_probe_query *q,
 					    char *err, size_t errlen)
 {
-	switch (q->view) {
-	case ST_VIEW_PROFILE:
+	switch (st_probe_kind(q->kind)->source) {
+	case ST_SOURCE_PROFILE:
 		return query_profile(s, q, err, errlen);
-	case ST_VIEW_KPROBE:
-	case ST_VIEW_KRETPROBE:
-	case ST_VIEW_FENTRY:
-	case ST_VIEW_FEXIT:
+	case ST_SOURCE_KFUNCS:
 		return query_kfuncs(s, q, err, errlen);
-	case ST_VIEW_TRACEPOINT:
+	case ST_SOURCE_TRACEPOINTS:
 		return query_tracepoints(s, q, err, errlen);
-	case ST_VIEW_USDT:
+	case ST_SOURCE_SDT:
 		return st_target_usdt_events(s, q->target, err, errlen);
-	case ST_VIEW_UPROBE:
-	case ST_VIEW_URETPROBE:
+	case ST_SOURCE_FUNCTIONS:
 		return query_functions(s, q, err, errlen);
-	default:
+	case ST_SOURCE_SIDE:
 		return st_target_events(s, q->target, err, errlen);
+	case ST_SOURCE_NONE:
+		break;
 	}
+	snprintf(err, errlen, "%s has no events", st_probe_kind(q->kind)->name);
+	return NULL;
 }
 
 const struct st_event_list *st_target_usdt_events(struct st_target_set *s, const char *name,

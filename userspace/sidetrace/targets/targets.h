@@ -46,7 +46,7 @@ struct st_target {
 struct st_function_query {
 	char *target;
 	char *function;
-	enum st_event_view view;
+	enum st_ap_kind kind;
 	struct st_event_list list;
 };
 
