@@ -418,8 +418,9 @@ int st_loader_poll_fault_in(struct st_loader *l, const struct st_compiled *c, ch
 	return ret ? ret : attached;
 }
 
-int st_loader_attach_gen(struct st_loader *l, const struct st_compiled *c,
-			 const struct st_site_gen *gen, char *err, size_t errlen)
+/* Attaches the programs at gen's sites. */
+static int attach_gen(struct st_loader *l, const struct st_compiled *c,
+		      const struct st_site_gen *gen, char *err, size_t errlen)
 {
 	struct bpf_program *progs[ST_NR_MAIN_PROGS];
 	uint32_t i, k;
@@ -448,4 +449,18 @@ int st_loader_attach_gen(struct st_loader *l, const struct st_compiled *c,
 		ret = attach_prog(l, c, l->fault.prog, want, gen, err, errlen);
 	free(want);
 	return ret;
+}
+
+int st_loader_add_gen(struct st_loader *l, const struct st_compiled *c, struct st_site_gen *gen,
+		      char *err, size_t errlen)
+{
+	int ret;
+
+	ret = st_loader_write_gen(l, c, gen, err, errlen);
+	if (ret)
+		return ret;
+	/* From here the loader owns gen: links made before a failure stay its. */
+	l->gens[l->nr_gens++] = *gen;
+	memset(gen, 0, sizeof(*gen));
+	return attach_gen(l, c, &l->gens[l->nr_gens - 1], err, errlen);
 }

@@ -462,9 +462,8 @@ cleanup:
 	return ret;
 }
 
-/* Numbers gen's sites after those in use and writes their configurations. */
-static int write_gen_sites(struct st_loader *l, const struct st_compiled *c,
-			   struct st_site_gen *gen, char *err, size_t errlen)
+int st_loader_write_gen(struct st_loader *l, const struct st_compiled *c, struct st_site_gen *gen,
+			char *err, size_t errlen)
 {
 	uint32_t i, k, next = l->sites_used, g = l->nr_gens + 1;
 	int fd = bpf_map__fd(l->skel->maps.st_sites), ret = 0;
@@ -498,20 +497,6 @@ static int write_gen_sites(struct st_loader *l, const struct st_compiled *c,
 	if (!ret)
 		l->sites_used = next;
 	return ret;
-}
-
-int st_loader_add_gen(struct st_loader *l, const struct st_compiled *c, struct st_site_gen *gen,
-		      char *err, size_t errlen)
-{
-	int ret;
-
-	ret = write_gen_sites(l, c, gen, err, errlen);
-	if (ret)
-		return ret;
-	/* From here the loader owns gen: links made before a failure stay its. */
-	l->gens[l->nr_gens++] = *gen;
-	memset(gen, 0, sizeof(*gen));
-	return st_loader_attach_gen(l, c, &l->gens[l->nr_gens - 1], err, errlen);
 }
 
 int st_loader_load(struct st_loader *l, const struct st_compiled *c, char *err, size_t errlen)

@@ -143,18 +143,21 @@ static inline const struct st_event *st_loader_gen_event(const struct st_compile
 }
 
 /*
- * Adds gen (its events set) as the next set of files: numbers its sites
- * after those in use, writes their configurations and attaches every
- * program its probes have, the fault-in included where it is on. On
- * success the loader owns gen's contents. 0, or a negative errno with a
- * message in err (-ENOSPC: no room left in st_sites).
+ * Numbers gen's sites after those in use and writes their configurations
+ * (loader.c). 0, or a negative errno with a message in err (-ENOSPC: no
+ * room left in st_sites).
+ */
+int st_loader_write_gen(struct st_loader *l, const struct st_compiled *c, struct st_site_gen *gen,
+			char *err, size_t errlen);
+
+/*
+ * Adds gen (its events set) as the next set of files (attach.c): writes
+ * its sites (st_loader_write_gen()) and attaches every program its probes
+ * have, the fault-in included where it is on. On success the loader owns
+ * gen's contents. 0, or a negative errno with a message in err.
  */
 int st_loader_add_gen(struct st_loader *l, const struct st_compiled *c, struct st_site_gen *gen,
 		      char *err, size_t errlen);
-
-/* Attaches the programs at gen's sites (attach.c); st_loader_add_gen() calls it. */
-int st_loader_attach_gen(struct st_loader *l, const struct st_compiled *c,
-			 const struct st_site_gen *gen, char *err, size_t errlen);
 
 /*
  * Reads entries 0 .. n-1 of an array map (of size bytes each; per-CPU

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * In-memory model of the SIDE events found in an object file or a process.
- * Produced by discovery (discovery.c), consumed by the language checker, the
- * compiler to BPF configuration and the attach code.
+ * The event model: what a probe can attach to, with its sites and typed
+ * fields. Filled by the sources (side/, dwarf/, kernel/, through
+ * targets/), read by the checker, the compiler and the attach code.
  */
 #ifndef SIDETRACE_EVENTS_EVENTS_H
 #define SIDETRACE_EVENTS_EVENTS_H
