@@ -3,10 +3,9 @@
 # The command line's conventions, bpftrace's where they overlap: -l/-lv
 # against readelf -n, library names through the linker's cache, '*' as
 # TARGET with -p, -V, -q, -d (nothing attached), stdin and #! scripts,
-# each refused form with its message and exit status, the man page, the
-# probe kinds that --help, the man page and the README name against the
-# kinds table, and the documented limits against the constants that
-# define them.
+# each refused form with its message and exit status, the man page: the
+# probe kinds, options, builtins and functions the tool knows, each named
+# there, and the documented limits against the constants that define them.
 
 load helpers
 bats_require_minimum_version 1.5.0
@@ -183,11 +182,16 @@ for syntax, alias in rows:
 PY
 }
 
-@test "--help, the man page and the README name every probe kind of the table, and that -c traces the command's descendants" {
+# The man page as text, blanks squeezed, for whole phrases to be found.
+man_text() {
+	groff -man -Tascii -P-cbou "$ROOT/docs/sidetrace.1" 2>/dev/null | tr -s ' \n' '  '
+}
+
+@test "--help and the man page name every probe kind of the table; the README links the man page" {
 	# The table as read here is the one the tool says: an unknown kind's
 	# error lists every syntax, in the table's order.
 	run -1 --separate-stderr "$SIDETRACE" -d -e 'nosuchkind:x { }'
-	local said=${stderr#*: expected } kinds syntax alias
+	local said=${stderr#*: expected } kinds syntax alias s
 	said=${said%%$'\n'*}
 	kinds=$(table_kinds)
 	echo "$kinds"
@@ -197,24 +201,65 @@ PY
 	run -0 "$SIDETRACE" --help
 	local help man readme
 	help=$(tr -s ' \n' '  ' <<<"$output")
-	man=$(groff -man -Tascii -P-cbou "$ROOT/docs/sidetrace.1" 2>/dev/null | tr -s ' \n' '  ')
+	man=$(man_text)
 	readme=$(tr -s ' \n' '  ' <"$ROOT/README.md")
 	while IFS=$'\t' read -r syntax alias; do
 		[[ "$help" == *"$syntax"* ]] || { echo "--help lacks $syntax"; false; }
 		[[ -z "$alias" || "$help" == *"(or $alias:)"* ]] || { echo "--help lacks $alias:"; false; }
-		# The man page and README list intervals as two.
+		# The man page lists intervals as two.
 		for s in ${syntax// or / }; do
 			[[ "$man" == *"$s"* ]] || { echo "the man page lacks $s"; false; }
-			[[ "$readme" == *"$s"* ]] || { echo "the README lacks $s"; false; }
 		done
-		[[ -z "$alias" || "$man" == *"$alias:"* ]] || { echo "the man page lacks $alias:"; false; }
-		[[ -z "$alias" || "$readme" == *"$alias:"* ]] || { echo "the README lacks $alias:"; false; }
+		[[ -z "$alias" || "$man" == *"(or $alias:"* ]] || { echo "the man page lacks $alias:"; false; }
 	done <<<"$kinds"
 	[[ "$help" == *" -c CMD run CMD (split into words like a shell does), trace it and its descendants (every process it and they start),"* ]]
 	[[ "$help" != *"only it"* ]]
 	[[ "$man" == *"trace its process and every process that it and its descendants start"* ]]
 	[[ "$man" == *" ustack and kstack are the event's user and kernel stacks"* ]]
 	[[ "$readme" != *"kstack\`/\`ustack\` and other"* ]]
+	grep -q '](docs/sidetrace.1)' "$ROOT/README.md"
+}
+
+@test "the man page names every option that --help, list --help and serve --help print" {
+	local man cmd opt n=0
+	man=$(man_text)
+	for cmd in "" list serve; do
+		run -0 "$SIDETRACE" $cmd --help
+		# The option column: lines that start with blanks and a dash.
+		for opt in $(grep -oE '^ +-[-a-zA-Z, ]*[a-zA-Z]' <<<"$output" | grep -oE -- '--?[a-zA-Z][-a-zA-Z]*'); do
+			n=$((n + 1))
+			[[ "$man" =~ (^|[^-a-zA-Z])$opt([^-a-zA-Z]|$) ]] || { echo "the man page lacks ${cmd:+$cmd }$opt"; false; }
+		done
+	done
+	echo "$n options"
+	[ "$n" -ge 20 ]
+}
+
+# The names of one of parse/ast.c's tables: [ST_FN_...] = "name" for
+# functions, [ST_BUILTIN_...] = "name" for builtins; one a line, sorted.
+ast_names() { # FN or BUILTIN
+	grep -oE "\[ST_$1_[A-Z0-9_]+\] = \"[a-z_0-9]+\"" "$ROOT/userspace/sidetrace/parse/ast.c" |
+		sed 's/.*= "\(.*\)"/\1/' | sort
+}
+
+@test "the man page names every builtin and function the language accepts" {
+	local fns builtins name man
+	# What the tool says is valid is the tables of ast.c.
+	run -1 --separate-stderr "$SIDETRACE" -d -e 'BEGIN { @ = nosuchfunc(); }'
+	fns=$(ast_names FN)
+	[ "$(wc -l <<<"$fns")" -ge 19 ]
+	[ "$(sed 's/.*valid are //; s/ and /, /; s/, /\n/g' <<<"${stderr%%$'\n'*}" | sort)" = "$fns" ]
+	run -1 --separate-stderr "$SIDETRACE" -d -e 'BEGIN { @ = nosuchbuiltin; }'
+	builtins=$(ast_names BUILTIN)
+	[ "$(wc -l <<<"$builtins")" -ge 14 ]
+	[ "$(sed 's/.*a builtin (//; s/).*//; s/, /\n/g' <<<"${stderr%%$'\n'*}" | sort)" = "$builtins" ]
+	man=$(man_text)
+	for name in $fns; do
+		[[ "$man" == *"$name("* ]] || { echo "the man page lacks $name()"; false; }
+	done
+	for name in $builtins; do
+		[[ "$man" =~ (^|[^a-z_])$name([^a-z_]|$) ]] || { echo "the man page lacks $name"; false; }
+	done
 }
 
 @test "-q: no Attaching line (text or JSON) and no note of the command's exit status" {
@@ -332,7 +377,7 @@ Event buffer: 64K (printf, print(args))" ]
 	done
 }
 
-@test "the limits the README and the man page state are the constants' values" {
+@test "the limits the man page states are the constants' values" {
 	python3 - "$ROOT" <<'PY'
 import re, sys
 root = sys.argv[1]
@@ -347,15 +392,8 @@ def value(name):
         v = re.sub(r"\b(ST_\w+)\b", lambda m: "(" + defs[m.group(1)] + ")", v)
     return eval(v.replace("U", ""))
 bad, n = [], 0
-# README: | what | 8 ... | `ST_X` [- 1] |
-for m in re.finditer(r"^\| [^|]+ \| (\d+)( MiB)?[^|]* \| `(ST_\w+)`( - 1)? \|$", open(f"{root}/README.md").read(), re.M):
-    n += 1
-    have = int(m.group(1)) << (20 if m.group(2) else 0)
-    want = value(m.group(3)) - (1 if m.group(4) else 0)
-    if have != want:
-        bad.append(f"README {m.group(3)}: {have} != {want}")
-# sidetrace.1: "N things (ST_X)" and "N (ST_X)"
-for m in re.finditer(r"(\d+)(?: [a-z ]*)? \((ST_\w+)\)", open(f"{root}/docs/sidetrace.1").read()):
+# sidetrace.1: "N things (ST_X)" and "N (ST_X)", across a line's end too
+for m in re.finditer(r"(\d+)(?:\s[a-z\s]*?)?\s\((ST_\w+)\)", open(f"{root}/docs/sidetrace.1").read()):
     n += 1
     if int(m.group(1)) != value(m.group(2)):
         bad.append(f"sidetrace.1 {m.group(2)}: {m.group(1)} != {value(m.group(2))}")
