@@ -170,15 +170,16 @@ side:$(readlink -f "$LIBKV"):kv:put" ]
 }
 
 # Each kind of probe of kinds/probe_kinds.c's table, one a line: its
-# syntax, a tab, bpftrace's other name for it (or nothing).
+# syntax, a tab, bpftrace's first other name for it (or nothing).
 table_kinds() {
 	python3 - "$ROOT/userspace/sidetrace/kinds/probe_kinds.c" <<'PY'
 import re, sys
 src = open(sys.argv[1]).read()
-table = src[src.index("kinds[] = {"):src.index("};")]
-rows = re.findall(r'\{ST_AP_\w+,\s*"[^"]*",\s*"([^"]*)",[^{}]*?(NULL|"[^"]*")\}', table, re.S)
-for syntax, alias in rows:
-    print(syntax + "\t" + alias.strip('"').replace("NULL", ""))
+table = src[src.index("kinds[] = {"):src.index("\n};")]
+for row in table.split("\n\t{\n")[1:]:
+    syntax = re.search(r'\.syntax = "([^"]*)"', row).group(1)
+    aliases = re.search(r'\.aliases = \{([^}]*)\}', row)
+    print(syntax + "\t" + (aliases.group(1).split(",")[0].strip().strip('"') if aliases else ""))
 PY
 }
 
