@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# Part 6: scale of attach. Generated binaries (bench/gen_scale.py,
+# Part 13: scale of attach. Generated binaries (bench/gen_scale.py,
 # built here; their objects are kept in .output/bench):
 # EVENTS x SITES call sites; the large one 1,000 events of 10 sites each,
 # the small one a tenth of it, to see that costs grow linearly. Measured:

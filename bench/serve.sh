@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# Part 3: sidetrace serve, the Prometheus exporter.
+# Part 4: sidetrace serve, the Prometheus exporter.
 #  - scrape time and exporter memory with about 10,000 series (one count()
 #    keyed by latency: httpd_sim draws nearly every latency once);
 #  - CPU while idle: no events, no scrapes, for IDLE seconds;

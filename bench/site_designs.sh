@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# Part 7: what each probe-site design costs per event, untraced and traced
+# Part 8: what each probe-site design costs per event, untraced and traced
 # by sidetrace (@ = count(), system-wide), in the parent and in a child it
 # forks after its loop (the child's site was optimized in the parent):
 #  nop5   the default, 0f 1f 44 00 00: kernels from 6.18 optimize it into a

@@ -88,7 +88,7 @@ side:$HTTPD:http:request
     bytes: u32
     peer: struct { addr: u32, port: u16 }" ]
 	# A SIDE site passes min(fields, 10) values, the description, the
-	# vector, and for a variadic event its dynamic fields (README).
+	# vector, and for a variadic event its dynamic fields (include/side/probe.h).
 	local b p n args variadic
 	for b in "$HTTPD" "$LIBKV"; do
 		while read -r p args; do

@@ -232,7 +232,9 @@ static int build_unit(struct serve *s, struct unit *u)
 
 	ret = st_parse(u->text, u->name, &u->prog, &diag);
 	if (!ret && !st_program_on_sites(u->prog)) {
-		fprintf(stderr, "sidetrace: %s traces no side: probe, so it has nothing to serve\n",
+		fprintf(stderr,
+			"sidetrace: %s has no probe on events (only BEGIN, END or interval), "
+			"so it has nothing to serve\n",
 			u->name);
 		return -EINVAL;
 	}

@@ -322,7 +322,7 @@ static int start(struct trace *t)
 
 /*
  * -c: what became of the command, said on stderr when it failed, and the
- * exit status it gives sidetrace (README: exit status): its own, or 128 +
+ * exit status it gives sidetrace (the man page, EXIT STATUS): its own, or 128 +
  * the signal that killed it, as a shell does. A Ctrl-C for sidetrace
  * stops the command too: that is no failure of it.
  */

@@ -28,7 +28,7 @@ static int check_user_stmts(const struct st_program *prog, const struct st_stmt 
 	for (i = 0; !err && i < nr; i++) {
 		if (stmts[i].kind == ST_STMT_AGG) {
 			st_diag_set(diag, prog->filename, stmts[i].pos,
-				    "aggregations are updated in side: probes only");
+				    "aggregations are updated in probes on events only");
 			st_diag_hint(diag, "BEGIN, END and interval can assign values "
 					   "(@m[k] = v, $x = v), printf(), print(), clear(), "
 					   "zero(), delete() and exit()");
