@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: MIT
-# profile:hz:N, ustack and kstack: a CPU-bound program with one hot
+# profile:UNIT:N, ustack and kstack: a CPU-bound program with one hot
 # function (tests/fixtures/hot_app.c, spin() called by outer() called by
 # main()), profiled under -c: the hot function tops the samples, its
 # caller is seen, and the frames are named after the program exited;
@@ -175,13 +175,15 @@ every_sample_counted() { # program
 	[[ "$output" == *"ksym() takes one kernel address: ksym(arg0)"* ]]
 }
 
-@test "a stack where there is none, a profile other than by rate: refused with the reason" {
+@test "a stack where there is none, a profile in no unit or too often: refused with the reason" {
 	run -1 "$SIDETRACE" -e 'BEGIN { @[ustack] = count(); }'
 	[[ "$output" == *"ustack is the stack of a probe's event; BEGIN runs in sidetrace"* ]]
-	run -1 "$SIDETRACE" -e 'profile:ms:10 { @ = count(); }'
-	[[ "$output" == *"profile:ms: sidetrace samples by rate only: profile:hz:N"* ]]
+	run -1 "$SIDETRACE" -e 'profile:min:10 { @ = count(); }'
+	[[ "$output" == *"expected a unit, hz, s, ms or us: profile:UNIT:N"* ]]
 	run -1 "$SIDETRACE" -e 'profile:hz:0 { @ = count(); }'
-	[[ "$output" == *"expected samples a second, 1 to 100000"* ]]
+	[[ "$output" == *"expected a positive number of times a second: profile:UNIT:N"* ]]
+	run -1 "$SIDETRACE" -e 'profile:hz:100001 { @ = count(); }'
+	[[ "$output" == *"profile: samples at most 100000 times a second (a period of 10 us)"* ]]
 	run -1 "$SIDETRACE" -e 'profile:hz:99 { @[ustack(0)] = count(); }'
 	[[ "$output" == *"expected frames, 1 to 127: ustack(5)"* ]]
 }

@@ -412,7 +412,7 @@ static void test_errors(void)
 	done(&r);
 
 	build("BEGIN { @x = count(); }", &r);
-	ok(r.ret == -10000 || (r.ret == -EINVAL && strstr(r.diag.msg, "side: probes only")),
+	ok(r.ret == -10000 || (r.ret == -EINVAL && strstr(r.diag.msg, "probes on events only")),
 	   "errors: aggregation in BEGIN");
 	done(&r);
 }

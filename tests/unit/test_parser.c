@@ -193,29 +193,30 @@ static void test_errors(void)
 {
 	check_err("missing separator", "side:./app:http:request { @x = count() @y }", 1, 40,
 		  "expected ';' or '}' after statement");
-	check_err("a kind bpftrace has, not yet here", "hardware:cache-misses:1000 { }", 1, 1,
-		  "sidetrace has no hardware: probes yet: tracepoint:CATEGORY:NAME for kernel "
-		  "events");
+	check_err("a kind bpftrace has, not yet here", "watchpoint:0x1000:8:w { }", 1, 1,
+		  "sidetrace has no watchpoint: probes yet: uprobe:TARGET:FUNCTION on the "
+		  "functions that write the address");
 	check_err("unknown probe type", "kfoo:do_sys_open { }", 1, 1,
-		  "unknown probe type 'kfoo': expected side:TARGET:PROVIDER:EVENT, "
-		  "usdt:TARGET:[PROVIDER:]NAME, uprobe:TARGET:FUNCTION[+OFFSET], "
-		  "uretprobe:TARGET:FUNCTION, tracepoint:CATEGORY:NAME, kprobe:FUNCTION[+OFFSET], "
-		  "kretprobe:FUNCTION, profile:hz:N, fentry:FUNCTION, fexit:FUNCTION, BEGIN, END, "
-		  "interval:s:N "
-		  "or interval:ms:N");
-	check_err("no probe", "{ @ = count() }", 1, 1,
-		  "expected a probe: side:TARGET:PROVIDER:EVENT, usdt:TARGET:[PROVIDER:]NAME, "
+		  "unknown probe type 'kfoo': expected "
+		  "side:TARGET:PROVIDER:EVENT, usdt:TARGET:[PROVIDER:]NAME, "
 		  "uprobe:TARGET:FUNCTION[+OFFSET], uretprobe:TARGET:FUNCTION, "
 		  "tracepoint:CATEGORY:NAME, kprobe:FUNCTION[+OFFSET], kretprobe:FUNCTION, "
-		  "profile:hz:N, fentry:FUNCTION, fexit:FUNCTION, BEGIN, END, interval:s:N or "
-		  "interval:ms:N");
+		  "profile:UNIT:N, fentry:FUNCTION, fexit:FUNCTION, BEGIN, END, interval:UNIT:N, "
+		  "software:EVENT[:COUNT], hardware:EVENT[:COUNT]");
+	check_err("no probe", "{ @ = count() }", 1, 1,
+		  "expected a probe: "
+		  "side:TARGET:PROVIDER:EVENT, usdt:TARGET:[PROVIDER:]NAME, "
+		  "uprobe:TARGET:FUNCTION[+OFFSET], uretprobe:TARGET:FUNCTION, "
+		  "tracepoint:CATEGORY:NAME, kprobe:FUNCTION[+OFFSET], kretprobe:FUNCTION, "
+		  "profile:UNIT:N, fentry:FUNCTION, fexit:FUNCTION, BEGIN, END, interval:UNIT:N, "
+		  "software:EVENT[:COUNT], hardware:EVENT[:COUNT]");
 	check_err("empty program", "  // nothing\n", 2, 1,
-		  "empty program: expected a probe: side:TARGET:PROVIDER:EVENT, "
-		  "usdt:TARGET:[PROVIDER:]NAME, uprobe:TARGET:FUNCTION[+OFFSET], "
-		  "uretprobe:TARGET:FUNCTION, tracepoint:CATEGORY:NAME, kprobe:FUNCTION[+OFFSET], "
-		  "kretprobe:FUNCTION, profile:hz:N, fentry:FUNCTION, fexit:FUNCTION, BEGIN, END, "
-		  "interval:s:N "
-		  "or interval:ms:N");
+		  "empty program: expected a probe: "
+		  "side:TARGET:PROVIDER:EVENT, usdt:TARGET:[PROVIDER:]NAME, "
+		  "uprobe:TARGET:FUNCTION[+OFFSET], uretprobe:TARGET:FUNCTION, "
+		  "tracepoint:CATEGORY:NAME, kprobe:FUNCTION[+OFFSET], kretprobe:FUNCTION, "
+		  "profile:UNIT:N, fentry:FUNCTION, fexit:FUNCTION, BEGIN, END, interval:UNIT:N, "
+		  "software:EVENT[:COUNT], hardware:EVENT[:COUNT]");
 	check_err("missing target", "side: {}", 1, 6,
 		  "expected a target after 'side:': a path (./app, /usr/lib/libfoo.so) or a "
 		  "library name (libfoo)");
@@ -225,10 +226,20 @@ static void test_errors(void)
 		  "expected an event name or '*' (side:TARGET:PROVIDER:EVENT)");
 	check_err("too many colons", "side:./app:a:b:c {}", 1, 15,
 		  "too many ':' in probe: expected side:TARGET:PROVIDER:EVENT");
-	check_err("interval unit", "interval:us:5 {}", 1, 10,
-		  "expected interval unit 's' or 'ms': interval:s:N or interval:ms:N");
+	check_err("interval unit", "interval:m:5 {}", 1, 10,
+		  "expected a unit, hz, s, ms or us: interval:UNIT:N");
 	check_err("interval count", "interval:ms:0 {}", 1, 13,
-		  "expected a positive number of milliseconds: interval:s:N or interval:ms:N");
+		  "expected a positive number of milliseconds: interval:UNIT:N");
+	check_err("interval past 64 bits", "i:s:99999999999999999999 {}", 1, 5,
+		  "too many seconds: interval:UNIT:N");
+	check_err("profile too often", "profile:us:9 {}", 1, 12,
+		  "profile: samples at most 100000 times a second (a period of 10 us)");
+	check_err("profile hz too high", "p:hz:100001 {}", 1, 6,
+		  "profile: samples at most 100000 times a second (a period of 10 us)");
+	check_err("software without an event", "software: {}", 1, 10,
+		  "expected an event name or '*' (software:EVENT[:COUNT])");
+	check_err("software count", "s:faults:x {}", 1, 10,
+		  "expected a positive number of events between samples: software:EVENT[:COUNT]");
 	check_err("missing block", "BEGIN @ = count()", 1, 7,
 		  "expected '{', ',' and another probe, or /filter/ after the probe");
 	check_err("unclosed filter", "BEGIN /pid == 1 { }", 1, 17,

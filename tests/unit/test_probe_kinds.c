@@ -7,6 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <linux/perf_event.h>
+
+#include "kinds/perf_events.h"
 #include "kinds/probe_kinds.h"
 #include "unit.h"
 
@@ -52,15 +55,21 @@ static void check_row(size_t i, const struct st_probe_kind *k)
 	    "a function kind's events come from functions");
 	ROW(k->form != ST_FORM_FUNCTION || k->args == ST_ARGS_DWARF || k->args == ST_ARGS_BTF,
 	    "a function kind's args come from debug info");
-	ROW((k->form == ST_FORM_EVENT || k->form == ST_FORM_RATE) ==
+	ROW((k->form == ST_FORM_EVENT) ==
 		    (article_word(k->provider_word) && article_word(k->event_word)),
 	    "an event kind names its two words, with their article");
+	ROW((k->form == ST_FORM_PERF) == (k->perf_events && k->perf_events->name),
+	    "a perf kind names its events");
+	ROW(k->form != ST_FORM_PERF || k->source == ST_SOURCE_PERF,
+	    "a perf kind's events are perf events");
 	ROW(!k->provider_optional || k->form == ST_FORM_EVENT,
 	    "only an event's provider is optional");
-	ROW((k->form == ST_FORM_BARE || k->form == ST_FORM_PERIOD) == !events,
+	ROW(events || k->form == ST_FORM_BARE || k->form == ST_FORM_PERIOD,
 	    "a kind run by sidetrace is bare or periodic");
-	ROW((k->runs == ST_RUNS_EVERY) == (k->form == ST_FORM_PERIOD),
-	    "a period iff it runs every");
+	ROW(k->runs != ST_RUNS_EVERY || k->form == ST_FORM_PERIOD,
+	    "what runs every period has one");
+	ROW(k->form != ST_FORM_PERIOD || !events || k->source == ST_SOURCE_PERF,
+	    "a sampled period is a perf event's");
 	ROW(st_probe_kind(k->kind) == k, "st_probe_kind() finds the row");
 	ROW(st_probe_kind_named(k->name, strlen(k->name)) == k, "found by its name");
 #undef ROW
@@ -74,7 +83,7 @@ static void test_rows(void)
 
 	for (i = 0; (k = st_probe_kind_nth(i)); i++, n++)
 		check_row(i, k);
-	ok(n == ST_AP_INTERVAL + 1, "a row per kind");
+	ok(n == ST_AP_HARDWARE + 1, "a row per kind");
 	for (i = 0; (k = st_probe_kind_nth(i)); i++) {
 		for (a = 0; a < ST_MAX_KIND_ALIASES && k->aliases[a]; a++)
 			ok(st_probe_kind_named(k->aliases[a], strlen(k->aliases[a])) == k,
@@ -91,14 +100,59 @@ static void test_rows(void)
 	ok(unique, "names and aliases are unique");
 	ok(!st_probe_kind_named("kprob", 5) && !st_probe_kind_named("kprobes", 7),
 	   "no kind by a prefix or a longer word");
-	ok(st_probe_kind_missing("software", 8) && !st_probe_kind_missing("uprobe", 6),
-	   "what works instead of a missing kind");
+	ok(st_probe_kind_missing("watchpoint", 10) && st_probe_kind_missing("w", 1) &&
+		   !st_probe_kind_missing("uprobe", 6),
+	   "what works instead of a missing kind, by its name or bpftrace's short one");
+	ok(st_probe_kind_named("i", 1) == st_probe_kind(ST_AP_INTERVAL) &&
+		   st_probe_kind_named("ur", 2) == st_probe_kind(ST_AP_URETPROBE) &&
+		   st_probe_kind_named("U", 1) == st_probe_kind(ST_AP_USDT),
+	   "bpftrace's short names");
 	ok(strstr(st_probe_kinds_syntax(), "usdt:TARGET:[PROVIDER:]NAME") != NULL,
 	   "every kind's syntax in one line");
+}
+
+static void check_list(const struct st_perf_event *list, uint32_t type, const char *what)
+{
+	const struct st_perf_event *e, *o;
+	bool filled = true, unique = true, found = true;
+	char name[96];
+
+	for (e = list; e->name; e++) {
+		filled &= e->type == type && e->default_count > 0;
+		found &= st_perf_event_named(list, e->name, strlen(e->name)) == e &&
+			 (!e->alias || st_perf_event_named(list, e->alias, strlen(e->alias)) == e);
+		for (o = e + 1; o->name; o++)
+			unique &= strcmp(e->name, o->name) &&
+				  (!e->alias || !o->alias || strcmp(e->alias, o->alias));
+	}
+	snprintf(name, sizeof(name), "%s: each of its type, with a default count", what);
+	ok(filled, name);
+	snprintf(name, sizeof(name), "%s: names and aliases unique, each found", what);
+	ok(unique && found, name);
+}
+
+static void test_perf(void)
+{
+	const struct st_period_unit *u;
+
+	check_list(st_software_events, PERF_TYPE_SOFTWARE, "software events");
+	check_list(st_hardware_events, PERF_TYPE_HARDWARE, "hardware events");
+	ok(st_probe_kind(ST_AP_SOFTWARE)->perf_events == st_software_events &&
+		   st_probe_kind(ST_AP_HARDWARE)->perf_events == st_hardware_events,
+	   "each perf kind names its own list");
+	ok(st_perf_event_named(st_software_events, "faults", 6) &&
+		   !strcmp(st_perf_event_named(st_software_events, "faults", 6)->name,
+			   "page-faults"),
+	   "bpftrace's aliases: faults is page-faults");
+	u = st_period_unit("ms", 2);
+	ok(u && u->ns == 1000000 && st_period_unit("hz", 2) && !st_period_unit("hz", 2)->ns &&
+		   !st_period_unit("m", 1) && !st_period_unit("min", 3),
+	   "period units: ms is a million ns, hz a rate, nothing else");
 }
 
 int main(void)
 {
 	test_rows();
+	test_perf();
 	return unit_summary();
 }

@@ -102,18 +102,28 @@ static int attach_trampoline(struct st_loader *l, struct bpf_program *prog,
 	return st_tramp_attach(l, prog, ev->name, ST_COOKIE(site, i, 0), err, errlen);
 }
 
-/* profile: prog on a CPU clock sampled ev->sample_hz times a second on every CPU. */
-static int attach_profile(struct st_loader *l, struct bpf_program *prog,
-			  const struct st_compiled *c, uint32_t i, const struct st_event *ev,
-			  uint32_t site, char *err, size_t errlen)
+/* Why perf_event_open() refused ev's event, when the reason is the machine's. */
+static const char *perf_refused(const struct st_event *ev, int err)
+{
+	if (ev->perf.type == PERF_TYPE_HARDWARE && (err == -ENOENT || err == -EOPNOTSUPP))
+		return "this CPU gives perf no such counter (a virtual machine often has none): "
+		       "software: events and profile: sample without one";
+	return strerror(-err);
+}
+
+/* profile:, software:, hardware:: prog on ev's perf event, sampled on every CPU. */
+static int attach_perf_event(struct st_loader *l, struct bpf_program *prog,
+			     const struct st_compiled *c, uint32_t i, const struct st_event *ev,
+			     uint32_t site, char *err, size_t errlen)
 {
 	LIBBPF_OPTS(bpf_perf_event_opts, opts, .bpf_cookie = ST_COOKIE(site, i, 0));
 	struct perf_event_attr attr = {
-		.type = PERF_TYPE_SOFTWARE,
+		.type = ev->perf.type,
 		.size = sizeof(attr),
-		.config = PERF_COUNT_SW_CPU_CLOCK,
-		.freq = 1,
-		.sample_freq = ev->sample_hz,
+		.config = ev->perf.config,
+		.freq = ev->perf.freq,
+		/* sample_freq when freq: the two share a union. */
+		.sample_period = ev->perf.period,
 	};
 	struct bpf_link *link;
 	int cpu, fd, ret;
@@ -131,7 +141,7 @@ static int attach_profile(struct st_loader *l, struct bpf_program *prog,
 		}
 		if (ret) {
 			snprintf(err, errlen, "cannot sample the CPUs for %s: %s",
-				 c->probes[i].name, strerror(-ret));
+				 c->probes[i].name, perf_refused(ev, ret));
 			return ret;
 		}
 		l->links[l->nr_links++] = link;
@@ -141,7 +151,7 @@ static int attach_profile(struct st_loader *l, struct bpf_program *prog,
 
 static attach_kernel_fn *const attach_kernel[] = {
 	[ST_FAMILY_TRACEPOINT] = attach_tracepoint, [ST_FAMILY_KPROBE] = attach_kprobe,
-	[ST_FAMILY_PERF_EVENT] = attach_profile,    [ST_FAMILY_FENTRY] = attach_trampoline,
+	[ST_FAMILY_PERF_EVENT] = attach_perf_event, [ST_FAMILY_FENTRY] = attach_trampoline,
 	[ST_FAMILY_FEXIT] = attach_trampoline,
 };
 

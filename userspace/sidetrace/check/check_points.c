@@ -10,6 +10,7 @@
 
 #include "events/events.h"
 #include "check/check.h"
+#include "kinds/perf_events.h"
 
 static int add_event(const struct st_event ***arr, uint32_t *nr, const struct st_event *ev)
 {
@@ -31,6 +32,7 @@ static int no_match(struct checker *c, const struct st_attach_point *p,
 		    const struct st_event_list *l)
 {
 	const char *what = st_probe_kind(p->kind)->noun;
+	const struct st_perf_event *e;
 	struct names all = {0}, near = {0};
 	char want[512], have[512];
 	size_t i;
@@ -45,6 +47,19 @@ static int no_match(struct checker *c, const struct st_attach_point *p,
 			      "no function of %s matches %s (its symbol tables "
 			      "name none so, nor their C++ names)",
 			      p->target, p->event);
+	if (st_probe_kind(p->kind)->perf_events) {
+		for (e = st_probe_kind(p->kind)->perf_events; e->name; e++) {
+			ck_names_add(&all, e->name, NULL);
+			if (ck_is_near(p->provider, e->name))
+				ck_names_add(&near, e->name, NULL);
+		}
+		ck_err(c, p->provider_pos, "unknown %s %s", what, p->provider);
+		if (near.n)
+			st_diag_hint(c->diag, "did you mean %s?", near.buf);
+		else
+			st_diag_hint(c->diag, "%ss: %s", what, all.buf);
+		return -EINVAL;
+	}
 	if (!st_probe_kind(p->kind)->has_target) {
 		ck_err(c, p->provider_pos, "no %s %s:%s on this kernel (tracefs lists none so)",
 		       st_probe_kind(p->kind)->name, p->provider, p->event);

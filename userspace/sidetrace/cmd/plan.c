@@ -33,12 +33,9 @@ static void print_user_points(FILE *f, const struct st_program *prog)
 		for (j = 0; j < prog->clauses[i].nr_points; j++) {
 			ap = &prog->clauses[i].points[j];
 			k = st_probe_kind(ap->kind);
-			if (k->runs == ST_RUNS_EVERY && ap->interval_ns % 1000000000)
-				fprintf(f, "%s:ms:%" PRIu64 "  in sidetrace\n", k->name,
-					ap->interval_ns / 1000000);
-			else if (k->runs == ST_RUNS_EVERY)
-				fprintf(f, "%s:s:%" PRIu64 "  in sidetrace\n", k->name,
-					ap->interval_ns / 1000000000);
+			if (k->runs == ST_RUNS_EVERY)
+				fprintf(f, "%s:%s:%s  in sidetrace\n", k->name, ap->provider,
+					ap->event);
 			else if (k->runs != ST_RUNS_AT_EVENTS)
 				fprintf(f, "%s  in sidetrace\n", k->name);
 		}

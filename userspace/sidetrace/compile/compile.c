@@ -136,10 +136,13 @@ static int add_probe(const struct st_program *prog, struct st_compiled *out,
 	/* A wildcard target (-p) spans objects: the probe names the event's. */
 	if (strchr(target, '*'))
 		target = ev->path;
-	/* A kernel probe has no target: tracepoint:CATEGORY:NAME. */
+	/*
+	 * A kernel probe has no target: tracepoint:CATEGORY:NAME; a perf
+	 * event's count left out leaves no ':' (software:faults).
+	 */
 	if (asprintf(&p->name, "%s:%s%s%s%s%s", st_event_kind(ev)->name, target,
 		     st_event_kind(ev)->in_kernel ? "" : ":", ev->provider,
-		     *ev->provider ? ":" : "", ev->name) < 0) {
+		     *ev->provider && *ev->name ? ":" : "", ev->name) < 0) {
 		p->name = NULL;
 		return -ENOMEM;
 	}

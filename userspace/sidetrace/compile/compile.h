@@ -150,7 +150,7 @@ enum st_prog {
 	ST_PROG_EVENT, /* the stack machine */
 	ST_PROG_TP, /* a tracepoint's stack machine */
 	ST_PROG_KPROBE, /* kprobes and kretprobes */
-	ST_PROG_PROFILE, /* profile:hz:N */
+	ST_PROG_PROFILE, /* profile:, software:, hardware: */
 	ST_PROG_TP_COUNT,
 	ST_PROG_TP_PLAIN, /* also the flat ones at tracepoints */
 	ST_PROG_TP_KEYED,

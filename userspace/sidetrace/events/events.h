@@ -65,6 +65,14 @@ struct st_site {
 	uint32_t fallback_delta;
 };
 
+/* A perf event sampled on every CPU. */
+struct st_perf_sample {
+	uint32_t type; /* PERF_TYPE_SOFTWARE, PERF_TYPE_HARDWARE */
+	uint64_t config; /* PERF_COUNT_SW_*, PERF_COUNT_HW_* */
+	uint64_t period; /* events between samples; with freq, samples a second */
+	bool freq;
+};
+
 struct st_event {
 	char *path; /* object file holding the event */
 	char *provider; /* SIDE provider name (unsanitized), or USDT provider */
@@ -94,7 +102,7 @@ struct st_event {
 	/* ST_AP_URETPROBE: which calls it misses (the inlined copies: no return), or NULL */
 	char *missed;
 	uint64_t kfunc_offset; /* ST_AP_KPROBE: its site's offset into the kernel function */
-	uint64_t sample_hz; /* ST_AP_PROFILE: samples a second on every CPU */
+	struct st_perf_sample perf; /* a perf kind's (ST_SOURCE_PERF): what it samples */
 };
 
 /* The row of the kind of probe ev is an event of. */

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "kinds/perf_events.h"
 #include "kinds/probe_kinds.h"
 
 /* Why a return probe takes no +OFFSET. */
@@ -30,6 +31,7 @@ static const struct st_probe_kind kinds[] = {
 	{
 		.kind = ST_AP_USDT,
 		.name = "usdt",
+		.aliases = {"U"},
 		.syntax = "usdt:TARGET:[PROVIDER:]NAME",
 		.noun = "USDT probe",
 		.form = ST_FORM_EVENT,
@@ -44,6 +46,7 @@ static const struct st_probe_kind kinds[] = {
 	{
 		.kind = ST_AP_UPROBE,
 		.name = "uprobe",
+		.aliases = {"u"},
 		.syntax = "uprobe:TARGET:FUNCTION[+OFFSET]",
 		.noun = "function",
 		.form = ST_FORM_FUNCTION,
@@ -57,6 +60,7 @@ static const struct st_probe_kind kinds[] = {
 	{
 		.kind = ST_AP_URETPROBE,
 		.name = "uretprobe",
+		.aliases = {"ur"},
 		.syntax = "uretprobe:TARGET:FUNCTION",
 		.noun = "function",
 		.form = ST_FORM_FUNCTION,
@@ -70,6 +74,7 @@ static const struct st_probe_kind kinds[] = {
 	{
 		.kind = ST_AP_TRACEPOINT,
 		.name = "tracepoint",
+		.aliases = {"t"},
 		.syntax = "tracepoint:CATEGORY:NAME",
 		.noun = "tracepoint",
 		.form = ST_FORM_EVENT,
@@ -83,6 +88,7 @@ static const struct st_probe_kind kinds[] = {
 	{
 		.kind = ST_AP_KPROBE,
 		.name = "kprobe",
+		.aliases = {"k"},
 		.syntax = "kprobe:FUNCTION[+OFFSET]",
 		.noun = "kernel function",
 		.form = ST_FORM_FUNCTION,
@@ -96,6 +102,7 @@ static const struct st_probe_kind kinds[] = {
 	{
 		.kind = ST_AP_KRETPROBE,
 		.name = "kretprobe",
+		.aliases = {"kr"},
 		.syntax = "kretprobe:FUNCTION",
 		.noun = "kernel function",
 		.form = ST_FORM_FUNCTION,
@@ -109,12 +116,11 @@ static const struct st_probe_kind kinds[] = {
 	{
 		.kind = ST_AP_PROFILE,
 		.name = "profile",
-		.syntax = "profile:hz:N",
+		.aliases = {"p"},
+		.syntax = "profile:UNIT:N",
 		.noun = "profile",
-		.form = ST_FORM_RATE,
-		.provider_word = "a unit",
-		.event_word = "a rate",
-		.source = ST_SOURCE_PROFILE,
+		.form = ST_FORM_PERIOD,
+		.source = ST_SOURCE_PERF,
 		.args = ST_ARGS_NONE,
 		.in_kernel = true,
 		.family = ST_FAMILY_PERF_EVENT,
@@ -122,7 +128,7 @@ static const struct st_probe_kind kinds[] = {
 	{
 		.kind = ST_AP_FENTRY,
 		.name = "fentry",
-		.aliases = {"kfunc"},
+		.aliases = {"kfunc", "f"},
 		.syntax = "fentry:FUNCTION",
 		.noun = "kernel function",
 		.form = ST_FORM_FUNCTION,
@@ -136,7 +142,7 @@ static const struct st_probe_kind kinds[] = {
 	{
 		.kind = ST_AP_FEXIT,
 		.name = "fexit",
-		.aliases = {"kretfunc"},
+		.aliases = {"kretfunc", "fr"},
 		.syntax = "fexit:FUNCTION",
 		.noun = "kernel function",
 		.form = ST_FORM_FUNCTION,
@@ -167,10 +173,37 @@ static const struct st_probe_kind kinds[] = {
 	{
 		.kind = ST_AP_INTERVAL,
 		.name = "interval",
-		.syntax = "interval:s:N or interval:ms:N",
+		.aliases = {"i"},
+		.syntax = "interval:UNIT:N",
 		.noun = "interval",
 		.form = ST_FORM_PERIOD,
 		.runs = ST_RUNS_EVERY,
+	},
+	{
+		.kind = ST_AP_SOFTWARE,
+		.name = "software",
+		.aliases = {"s"},
+		.syntax = "software:EVENT[:COUNT]",
+		.noun = "software event",
+		.form = ST_FORM_PERF,
+		.source = ST_SOURCE_PERF,
+		.args = ST_ARGS_NONE,
+		.in_kernel = true,
+		.family = ST_FAMILY_PERF_EVENT,
+		.perf_events = st_software_events,
+	},
+	{
+		.kind = ST_AP_HARDWARE,
+		.name = "hardware",
+		.aliases = {"h"},
+		.syntax = "hardware:EVENT[:COUNT]",
+		.noun = "hardware event",
+		.form = ST_FORM_PERF,
+		.source = ST_SOURCE_PERF,
+		.args = ST_ARGS_NONE,
+		.in_kernel = true,
+		.family = ST_FAMILY_PERF_EVENT,
+		.perf_events = st_hardware_events,
 	},
 };
 
@@ -182,20 +215,15 @@ const struct st_probe_kind *st_probe_kind(enum st_ap_kind kind)
 	return (size_t)kind < NR_KINDS ? &kinds[kind] : &kinds[0];
 }
 
-static bool is_word(const char *word, const char *name, size_t len)
-{
-	return word && strlen(word) == len && !strncmp(word, name, len);
-}
-
 const struct st_probe_kind *st_probe_kind_named(const char *name, size_t len)
 {
 	size_t i, j;
 
 	for (i = 0; i < NR_KINDS; i++) {
-		if (is_word(kinds[i].name, name, len))
+		if (st_kind_word_is(kinds[i].name, name, len))
 			return &kinds[i];
 		for (j = 0; j < ST_MAX_KIND_ALIASES; j++)
-			if (is_word(kinds[i].aliases[j], name, len))
+			if (st_kind_word_is(kinds[i].aliases[j], name, len))
 				return &kinds[i];
 	}
 	return NULL;
@@ -221,11 +249,13 @@ const char *st_probe_kinds_syntax(void)
 
 /* bpftrace's kinds that sidetrace has not yet, and what to write instead. */
 static const struct {
-	const char *name;
+	const char *name, *alias;
 	const char *instead;
 } missing[] = {
-	{"software", "tracepoint:CATEGORY:NAME for kernel events"},
-	{"hardware", "tracepoint:CATEGORY:NAME for kernel events"},
+	{"rawtracepoint", "rt", "tracepoint:CATEGORY:NAME, the same events with their fields"},
+	{"watchpoint", "w", "uprobe:TARGET:FUNCTION on the functions that write the address"},
+	{"asyncwatchpoint", "aw", "uprobe:TARGET:FUNCTION on the functions that write the address"},
+	{"iter", "it", "sidetrace -l 'tracepoint:*' for the kernel's events, or /proc"},
 };
 
 const char *st_probe_kind_missing(const char *name, size_t len)
@@ -233,7 +263,8 @@ const char *st_probe_kind_missing(const char *name, size_t len)
 	size_t i;
 
 	for (i = 0; i < sizeof(missing) / sizeof(missing[0]); i++)
-		if (is_word(missing[i].name, name, len))
+		if (st_kind_word_is(missing[i].name, name, len) ||
+		    st_kind_word_is(missing[i].alias, name, len))
 			return missing[i].instead;
 	return NULL;
 }

@@ -12,6 +12,9 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
+
+struct st_perf_event;
 
 /* The kinds: an attach point's (parse/ast.h) and an event's (events/events.h). */
 enum st_ap_kind {
@@ -22,24 +25,23 @@ enum st_ap_kind {
 	ST_AP_TRACEPOINT, /* tracepoint:CATEGORY:NAME */
 	ST_AP_KPROBE, /* kprobe:FUNCTION[+OFFSET] */
 	ST_AP_KRETPROBE, /* kretprobe:FUNCTION */
-	ST_AP_PROFILE, /* profile:hz:N */
+	ST_AP_PROFILE, /* profile:UNIT:N */
 	ST_AP_FENTRY, /* fentry:FUNCTION (or kfunc:) */
 	ST_AP_FEXIT, /* fexit:FUNCTION (or kretfunc:) */
 	ST_AP_BEGIN,
 	ST_AP_END,
-	ST_AP_INTERVAL, /* interval:s:N or interval:ms:N */
+	ST_AP_INTERVAL, /* interval:UNIT:N */
+	ST_AP_SOFTWARE, /* software:EVENT[:COUNT] */
+	ST_AP_HARDWARE, /* hardware:EVENT[:COUNT] */
 };
-
-/* profile:hz:N at most: the kernel refuses rates past its perf_event_max_sample_rate anyway. */
-#define ST_MAX_PROFILE_HZ 100000
 
 /* How a kind's probe is written after "kind:". */
 enum st_ap_form {
 	ST_FORM_BARE, /* nothing: BEGIN, END */
-	ST_FORM_PERIOD, /* UNIT:N, run by sidetrace */
+	ST_FORM_PERIOD, /* UNIT:N (kinds/perf_events.h) */
 	ST_FORM_FUNCTION, /* [TARGET:]FUNCTION[+OFFSET], a glob */
 	ST_FORM_EVENT, /* [TARGET:]PROVIDER:EVENT, globs */
-	ST_FORM_RATE, /* UNIT:N, sampled by the kernel */
+	ST_FORM_PERF, /* EVENT[:COUNT], an event of the row's perf_events */
 };
 
 /* When a kind's clauses run. */
@@ -68,7 +70,7 @@ enum st_kind_source {
 	ST_SOURCE_FUNCTIONS, /* a target's functions and their DWARF (dwarf/) */
 	ST_SOURCE_TRACEPOINTS, /* the kernel's tracepoints (kernel/tracepoints.h) */
 	ST_SOURCE_KFUNCS, /* the kernel's functions and their BTF (kernel/kfuncs.h) */
-	ST_SOURCE_PROFILE, /* a CPU clock (kernel/profile.h) */
+	ST_SOURCE_PERF, /* a perf event sampled on every CPU (kernel/perf_sample.h) */
 };
 
 /*
@@ -95,7 +97,7 @@ struct st_probe_kind {
 	const char *syntax; /* for messages */
 	const char *noun; /* one of its events, in messages: "SIDE event" */
 	enum st_ap_form form;
-	/* ST_FORM_EVENT, ST_FORM_RATE: what the two words are, in messages: "a provider" */
+	/* ST_FORM_EVENT: what the two words are, in messages: "a provider" */
 	const char *provider_word, *event_word;
 	/* ST_FORM_EVENT: PROVIDER may be left out (kind:TARGET:EVENT): any provider's */
 	bool provider_optional;
@@ -111,7 +113,14 @@ struct st_probe_kind {
 	const char *no_offset; /* ST_FORM_FUNCTION: why it takes no +OFFSET; NULL: it takes one */
 	enum st_prog_family family;
 	bool in_process; /* its clauses can run in the traced process instead */
+	const struct st_perf_event *perf_events; /* ST_FORM_PERF: the events it names */
 };
+
+/* Whether word (NULL: none) is name's len bytes. */
+static inline bool st_kind_word_is(const char *word, const char *name, size_t len)
+{
+	return word && strlen(word) == len && !strncmp(word, name, len);
+}
 
 /* The row of kind. */
 const struct st_probe_kind *st_probe_kind(enum st_ap_kind kind);

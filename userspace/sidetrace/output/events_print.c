@@ -307,7 +307,10 @@ void st_probe_print_text(FILE *f, const struct st_event *ev, bool fields)
 		print_word(f, ev->path, st_lex_plain_target(ev->path));
 		fputc(':', f);
 	}
-	if (*ev->provider)
+	/* A perf event without a count is its name alone: software:faults. */
+	if (kind->perf_events && !*ev->name)
+		st_fputs_text(f, ev->provider);
+	else if (*ev->provider)
 		print_names(f, ev->provider, ev->name);
 	else if (st_probe_kind_function(kind))
 		print_word(f, ev->name, st_lex_plain_function(ev->name, kind->in_kernel));

@@ -60,13 +60,16 @@ struct st_attach_point {
 	 * ST_AP_TRACEPOINT: target is "", provider the category, event the name.
 	 * ST_AP_KPROBE, ST_AP_KRETPROBE, ST_AP_FENTRY, ST_AP_FEXIT: target and
 	 * provider "", event the function.
-	 * ST_AP_PROFILE: target "", provider "hz", event the rate's digits.
+	 * ST_AP_PROFILE, ST_AP_INTERVAL: target "", provider the unit, event
+	 * the count's digits.
+	 * ST_AP_SOFTWARE, ST_AP_HARDWARE: target "", provider the event,
+	 * event the count's digits or "".
 	 */
 	char *target;
 	char *provider;
 	char *event;
 	struct st_pos target_pos, provider_pos, event_pos;
-	/* ST_AP_INTERVAL */
+	/* ST_AP_PROFILE, ST_AP_INTERVAL: the period the count of units makes */
 	uint64_t interval_ns;
 	/* checker: the events it matched (not owned) */
 	const struct st_event **events;

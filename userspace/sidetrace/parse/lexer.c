@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Tokenizer of the sidetrace language. */
+/* Tokenizer of the sidetrace language; probes are lexed by probe_lexer.c. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* strndup, strdup with any -std */
 #endif
@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "parse/lex_scan.h"
 #include "parse/lexer.h"
-#include "kinds/probe_kinds.h"
 
 void st_lex_init(struct st_lexer *lx, const char *src, const char *filename, struct st_diag *diag)
 {
@@ -21,41 +21,6 @@ void st_lex_init(struct st_lexer *lx, const char *src, const char *filename, str
 	lx->pos.col = 1;
 	lx->filename = filename;
 	lx->diag = diag;
-}
-
-static char peek(const struct st_lexer *lx, size_t ahead)
-{
-	size_t i;
-
-	/* Never look past the terminating NUL. */
-	for (i = 0; i < ahead; i++)
-		if (!lx->src[lx->off + i])
-			return '\0';
-	return lx->src[lx->off + ahead];
-}
-
-static void bump(struct st_lexer *lx)
-{
-	if (lx->src[lx->off] == '\n') {
-		lx->pos.line++;
-		lx->pos.col = 1;
-	} else {
-		lx->pos.col++;
-	}
-	lx->off++;
-}
-
-static int __attribute__((format(printf, 3, 4)))
-fail(struct st_lexer *lx, struct st_pos pos, const char *fmt, ...)
-{
-	char msg[sizeof(lx->diag->msg)];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	st_diag_set(lx->diag, lx->filename, pos, "%s", msg);
-	return -1;
 }
 
 int st_lex_skip_space(struct st_lexer *lx)
@@ -90,16 +55,6 @@ int st_lex_skip_space(struct st_lexer *lx)
 bool st_lex_at_end(const struct st_lexer *lx)
 {
 	return !lx->src[lx->off];
-}
-
-static bool is_ident_start(char c)
-{
-	return isalpha((unsigned char)c) || c == '_';
-}
-
-static bool is_ident_char(char c)
-{
-	return isalnum((unsigned char)c) || c == '_';
 }
 
 static int digit_value(char c)
@@ -188,7 +143,7 @@ static int escape_value(char c)
 	}
 }
 
-static int lex_string(struct st_lexer *lx, struct st_token *tok)
+int st_lex_scan_string(struct st_lexer *lx, struct st_token *tok)
 {
 	struct st_pos esc;
 	char bad[2] = {0};
@@ -328,7 +283,7 @@ int st_lex_next(struct st_lexer *lx, struct st_token *tok)
 	} else if (isdigit((unsigned char)c)) {
 		err = lex_number(lx, tok);
 	} else if (c == '"') {
-		err = lex_string(lx, tok);
+		err = st_lex_scan_string(lx, tok);
 	} else {
 		err = lex_punct(lx, tok);
 	}
@@ -359,270 +314,6 @@ char *st_lex_string(const struct st_lexer *lx, const struct st_token *tok)
 	}
 	*o = '\0';
 	return out;
-}
-
-/*
- * What ends a probe's TARGET and, in a user-space (DWARF) or kernel
- * function, its FUNCTION, besides blanks: a word holding one is written
- * in double quotes.
- */
-static const char target_stop[] = ":,{}()";
-static const char ufunc_stop[] = ",{}";
-static const char kfunc_stop[] = ",{}/";
-
-static bool plain_word(const char *s, const char *stop)
-{
-	if (!*s || *s == '"')
-		return false;
-	for (; *s; s++)
-		if (isspace((unsigned char)*s) || strchr(stop, *s))
-			return false;
-	return true;
-}
-
-bool st_lex_plain_target(const char *s)
-{
-	return plain_word(s, target_stop);
-}
-
-bool st_lex_plain_function(const char *s, bool kernel)
-{
-	return plain_word(s, kernel ? kfunc_stop : ufunc_stop);
-}
-
-/* Scans a word of a probe spec up to one of the stop characters. */
-static char *probe_word(struct st_lexer *lx, const char *stop)
-{
-	size_t start = lx->off;
-
-	while (peek(lx, 0) && !isspace((unsigned char)peek(lx, 0)) && !strchr(stop, peek(lx, 0)))
-		bump(lx);
-	return strndup(lx->src + start, lx->off - start);
-}
-
-static int expect_colon(struct st_lexer *lx, const char *what)
-{
-	if (peek(lx, 0) == ':') {
-		bump(lx);
-		return 0;
-	}
-	return fail(lx, lx->pos, "expected ':' before the %s", what);
-}
-
-/* A path in double quotes may hold any character but '"' and newline. */
-static char *quoted_target(struct st_lexer *lx)
-{
-	struct st_token tok = {.pos = lx->pos, .off = lx->off};
-
-	if (lex_string(lx, &tok))
-		return NULL;
-	tok.len = lx->off - tok.off;
-	return st_lex_string(lx, &tok);
-}
-
-/*
- * One ':'-separated word of an event probe, a_what ("a provider") saying
- * what it is in messages; NULL with a diagnostic when it is empty.
- */
-static char *event_word(struct st_lexer *lx, const struct st_probe_kind *k, const char *a_what,
-			struct st_pos *pos)
-{
-	const char *what = strchr(a_what, ' ') + 1;
-	/* '/' may start the filter after the event; paths hold it. */
-	static const char name_stop[] = ":,{}/()";
-	char *w;
-
-	if (peek(lx, 0) != ':') {
-		fail(lx, lx->pos, "expected ':' before the %s (%s)", what, k->syntax);
-		return NULL;
-	}
-	bump(lx);
-	*pos = lx->pos;
-	w = probe_word(lx, name_stop);
-	if (w && !w[0]) {
-		free(w);
-		fail(lx, *pos, "expected %s name or '*' (%s)", a_what, k->syntax);
-		return NULL;
-	}
-	return w;
-}
-
-/*
- * After uprobe:TARGET: the function, up to what ends a probe. A C++ name
- * may hold "::" and a signature ("Calc::add(int)"); one with blanks is
- * quoted ("Calc::add(long, long)"). A Go name holds its package's import
- * path ("net/http.(*conn).serve"): in a program's function a '/' is part
- * of the name, and a filter after it is set apart by a blank, as
- * bpftrace's grammar has it; a kernel function ends at a '/'. "+OFFSET"
- * stays in it.
- */
-static int lex_function(struct st_lexer *lx, const struct st_probe_kind *k,
-			struct st_attach_point *p)
-{
-	const char *stop = k->has_target ? ufunc_stop : kfunc_stop;
-
-	if (peek(lx, 0) != ':')
-		return fail(lx, lx->pos, "expected ':' before the function (%s)", k->syntax);
-	bump(lx);
-	p->provider = strdup("");
-	p->event_pos = p->provider_pos = lx->pos;
-	p->event = peek(lx, 0) == '"' ? quoted_target(lx) : probe_word(lx, stop);
-	if (!p->event && st_diag_is_set(lx->diag))
-		return -1;
-	if (!p->provider || !p->event)
-		return -ENOMEM;
-	if (!p->event[0])
-		return fail(lx, p->event_pos, "expected a function name or a pattern (%s)",
-			    k->syntax);
-	return 0;
-}
-
-/* profile:hz:N: samples a second, 1 to ST_MAX_PROFILE_HZ. */
-static int check_profile(struct st_lexer *lx, struct st_attach_point *p)
-{
-	char *end;
-	unsigned long hz;
-
-	if (strcmp(p->provider, "hz"))
-		return fail(lx, p->provider_pos,
-			    "profile:%s: sidetrace samples by rate only: profile:hz:N",
-			    p->provider);
-	errno = 0;
-	hz = strtoul(p->event, &end, 10);
-	if (errno || *end || !isdigit((unsigned char)*p->event) || !hz || hz > ST_MAX_PROFILE_HZ)
-		return fail(lx, p->event_pos, "expected samples a second, 1 to %d: profile:hz:99",
-			    ST_MAX_PROFILE_HZ);
-	return 0;
-}
-
-/* kind:TARGET, the file of an event probe: into p->target. */
-static int lex_target(struct st_lexer *lx, const struct st_probe_kind *k, struct st_attach_point *p)
-{
-	if (peek(lx, 0) != ':')
-		return fail(lx, lx->pos, "expected ':' before the target (%s)", k->syntax);
-	bump(lx);
-	p->target_pos = lx->pos;
-	p->target = peek(lx, 0) == '"' ? quoted_target(lx) : probe_word(lx, target_stop);
-	if (!p->target)
-		return st_diag_is_set(lx->diag) ? -1 : -ENOMEM;
-	if (!p->target[0] && peek(lx, 0) != ':')
-		return fail(lx, p->target_pos,
-			    "expected a target after '%s:': a path (./app, /usr/lib/libfoo.so) "
-			    "or a library name (libfoo)",
-			    k->name);
-	return 0;
-}
-
-/*
- * A probe on events, as its kind's row says: [TARGET:]PROVIDER:EVENT,
- * PROVIDER optional where the row says so (a usdt: probe without one
- * matches the name in every provider, as bpftrace's), or
- * [TARGET:]FUNCTION[+OFFSET], or a rate.
- */
-static int lex_event_probe(struct st_lexer *lx, const struct st_probe_kind *k,
-			   struct st_attach_point *p)
-{
-	char *last;
-	int ret;
-
-	p->kind = k->kind;
-	if (k->has_target) {
-		ret = lex_target(lx, k, p);
-		if (ret)
-			return ret;
-	} else {
-		p->target_pos = lx->pos;
-		p->target = strdup("");
-		if (!p->target)
-			return -ENOMEM;
-	}
-	if (st_probe_kind_function(k))
-		return lex_function(lx, k, p);
-	p->provider = event_word(lx, k, k->provider_word, &p->provider_pos);
-	if (!p->provider)
-		return st_diag_is_set(lx->diag) ? -1 : -ENOMEM;
-	if (k->provider_optional && peek(lx, 0) != ':') {
-		/* usdt:TARGET:NAME */
-		p->event = p->provider;
-		p->event_pos = p->provider_pos;
-		p->provider = strdup("*");
-		return p->provider ? 0 : -ENOMEM;
-	}
-	last = event_word(lx, k, k->event_word, &p->event_pos);
-	if (!last)
-		return st_diag_is_set(lx->diag) ? -1 : -ENOMEM;
-	p->event = last;
-	if (peek(lx, 0) == ':')
-		return fail(lx, lx->pos, "too many ':' in probe: expected %s", k->syntax);
-	return k->form == ST_FORM_RATE ? check_profile(lx, p) : 0;
-}
-
-static int lex_interval_probe(struct st_lexer *lx, const struct st_probe_kind *k,
-			      struct st_attach_point *p)
-{
-	uint64_t unit_ns, n = 0;
-	struct st_pos pos;
-
-	p->kind = k->kind;
-	if (expect_colon(lx, "unit (interval:s:N or interval:ms:N)"))
-		return -1;
-	pos = lx->pos;
-	if (peek(lx, 0) == 's' && peek(lx, 1) == ':') {
-		unit_ns = 1000000000;
-		bump(lx);
-	} else if (peek(lx, 0) == 'm' && peek(lx, 1) == 's' && peek(lx, 2) == ':') {
-		unit_ns = 1000000;
-		bump(lx);
-		bump(lx);
-	} else {
-		return fail(lx, pos,
-			    "expected interval unit 's' or 'ms': interval:s:N or interval:ms:N");
-	}
-	bump(lx);
-	pos = lx->pos;
-	while (isdigit((unsigned char)peek(lx, 0)) && n < UINT64_MAX / unit_ns / 10) {
-		n = n * 10 + (peek(lx, 0) - '0');
-		bump(lx);
-	}
-	if (!n || is_ident_char(peek(lx, 0)))
-		return fail(lx, pos,
-			    "expected a positive number of %s: interval:s:N or interval:ms:N",
-			    unit_ns == 1000000 ? "milliseconds" : "seconds");
-	p->interval_ns = n * unit_ns;
-	return 0;
-}
-
-int st_lex_attach_point(struct st_lexer *lx, struct st_attach_point *p)
-{
-	const char *expected = st_probe_kinds_syntax();
-	const struct st_probe_kind *k;
-	size_t start, len;
-	int err;
-
-	err = st_lex_skip_space(lx);
-	if (err)
-		return err;
-	p->pos = lx->pos;
-	start = lx->off;
-	while (is_ident_char(peek(lx, 0)))
-		bump(lx);
-	len = lx->off - start;
-	k = st_probe_kind_named(lx->src + start, len);
-	if (k && k->runs == ST_RUNS_AT_EVENTS)
-		return lex_event_probe(lx, k, p);
-	if (k && k->form == ST_FORM_PERIOD)
-		return lex_interval_probe(lx, k, p);
-	if (k && peek(lx, 0) != ':') {
-		p->kind = k->kind;
-		return 0;
-	}
-	if (!len)
-		return fail(lx, p->pos, "expected a probe: %s", expected);
-	if (st_probe_kind_missing(lx->src + start, len))
-		return fail(lx, p->pos, "sidetrace has no %.*s: probes yet: %s", (int)len,
-			    lx->src + start, st_probe_kind_missing(lx->src + start, len));
-	return fail(lx, p->pos, "unknown probe type '%.*s': expected %s", (int)len, lx->src + start,
-		    expected);
 }
 
 const char *st_tok_name(enum st_tok kind)

@@ -4,8 +4,7 @@
  *
  *   program : clause*
  *   clause  : probe (',' probe)* ['/' expr '/'] '{' [stmt (';' stmt)* [';']] '}'
- *   probe   : side:TARGET:PROVIDER:EVENT | BEGIN | END
- *           | interval:s:N | interval:ms:N
+ *   probe   : KIND[:...], as kinds/probe_kinds.c's row of KIND writes it
  *   stmt    : MAP ['[' expr (',' expr)* ']'] '=' call | call
  *   call    : NAME '(' [expr (',' expr)*] ')'
  *   expr    : C operators on integers and strings; primaries are integer

@@ -124,12 +124,9 @@ static int collect_timers(const struct st_program *prog, struct timer **out, siz
 			t[*nr].clause = &prog->clauses[i];
 			t[*nr].period = p->interval_ns ? p->interval_ns : 1;
 			t[*nr].next = now + t[*nr].period;
-			if (p->interval_ns % 1000000000ULL)
-				snprintf(t[*nr].name, sizeof(t[*nr].name), "interval:ms:%llu",
-					 (unsigned long long)(p->interval_ns / 1000000));
-			else
-				snprintf(t[*nr].name, sizeof(t[*nr].name), "interval:s:%llu",
-					 (unsigned long long)(p->interval_ns / 1000000000ULL));
+			/* The probe as written, bpftrace's probe builtin: "interval:ms:100". */
+			snprintf(t[*nr].name, sizeof(t[*nr].name), "%s:%s:%s",
+				 st_probe_kind(p->kind)->name, p->provider, p->event);
 			(*nr)++;
 		}
 	}

@@ -18,7 +18,7 @@
 #include "side/discover.h"
 #include "dwarf/functions.h"
 #include "kernel/kfuncs.h"
-#include "kernel/profile.h"
+#include "kernel/perf_sample.h"
 #include "targets/targets.h"
 #include "kernel/tracepoints.h"
 #include "side/usdt_view.h"
@@ -457,15 +457,16 @@ query_kfuncs(struct st_target_set *s, const struct st_probe_query *q, char *err,
 	return &fq->list;
 }
 
-/* The event of a profile:hz:N probe. */
+/* The events of a probe that samples a perf event: profile:, software:, hardware:. */
 static const struct st_event_list *
-query_profile(struct st_target_set *s, const struct st_probe_query *q, char *err, size_t errlen)
+query_perf(struct st_target_set *s, const struct st_probe_query *q, char *err, size_t errlen)
 {
 	struct st_function_query *fq;
 	bool fresh;
 
-	fq = kept_query(s, q->kind, "hz", q->function, &fresh);
-	if (!fq || (fresh && st_profile_event(q->function, &fq->list))) {
+	fq = kept_query(s, q->kind, q->provider, q->function, &fresh);
+	if (!fq || (fresh && st_perf_sample_events(st_probe_kind(q->kind), q->provider, q->function,
+						   &fq->list))) {
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
@@ -476,8 +477,8 @@ const struct st_event_list *st_target_query(struct st_target_set *s, const struc
 					    char *err, size_t errlen)
 {
 	switch (st_probe_kind(q->kind)->source) {
-	case ST_SOURCE_PROFILE:
-		return query_profile(s, q, err, errlen);
+	case ST_SOURCE_PERF:
+		return query_perf(s, q, err, errlen);
 	case ST_SOURCE_KFUNCS:
 		return query_kfuncs(s, q, err, errlen);
 	case ST_SOURCE_TRACEPOINTS:

@@ -1,0 +1,332 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Attach points, as their kind's row (kinds/probe_kinds.h) says they are
+ * written: st_lex_attach_point() of lexer.h.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* strndup, strdup with any -std */
+#endif
+#include <ctype.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kinds/perf_events.h"
+#include "kinds/probe_kinds.h"
+#include "parse/lex_scan.h"
+#include "parse/lexer.h"
+
+/*
+ * What ends a probe's TARGET and, in a user-space (DWARF) or kernel
+ * function, its FUNCTION, besides blanks: a word holding one is written
+ * in double quotes.
+ */
+static const char target_stop[] = ":,{}()";
+static const char ufunc_stop[] = ",{}";
+static const char kfunc_stop[] = ",{}/";
+
+static bool plain_word(const char *s, const char *stop)
+{
+	if (!*s || *s == '"')
+		return false;
+	for (; *s; s++)
+		if (isspace((unsigned char)*s) || strchr(stop, *s))
+			return false;
+	return true;
+}
+
+bool st_lex_plain_target(const char *s)
+{
+	return plain_word(s, target_stop);
+}
+
+bool st_lex_plain_function(const char *s, bool kernel)
+{
+	return plain_word(s, kernel ? kfunc_stop : ufunc_stop);
+}
+
+/* Scans a word of a probe spec up to one of the stop characters. */
+static char *probe_word(struct st_lexer *lx, const char *stop)
+{
+	size_t start = lx->off;
+
+	while (peek(lx, 0) && !isspace((unsigned char)peek(lx, 0)) && !strchr(stop, peek(lx, 0)))
+		bump(lx);
+	return strndup(lx->src + start, lx->off - start);
+}
+
+/* A path in double quotes may hold any character but '"' and newline. */
+static char *quoted_target(struct st_lexer *lx)
+{
+	struct st_token tok = {.pos = lx->pos, .off = lx->off};
+
+	if (st_lex_scan_string(lx, &tok))
+		return NULL;
+	tok.len = lx->off - tok.off;
+	return st_lex_string(lx, &tok);
+}
+
+/*
+ * One ':'-separated word of an event probe, a_what ("a provider") saying
+ * what it is in messages; NULL with a diagnostic when it is empty.
+ */
+static char *event_word(struct st_lexer *lx, const struct st_probe_kind *k, const char *a_what,
+			struct st_pos *pos)
+{
+	const char *what = strchr(a_what, ' ') + 1;
+	/* '/' may start the filter after the event; paths hold it. */
+	static const char name_stop[] = ":,{}/()";
+	char *w;
+
+	if (peek(lx, 0) != ':') {
+		fail(lx, lx->pos, "expected ':' before the %s (%s)", what, k->syntax);
+		return NULL;
+	}
+	bump(lx);
+	*pos = lx->pos;
+	w = probe_word(lx, name_stop);
+	if (w && !w[0]) {
+		free(w);
+		fail(lx, *pos, "expected %s name or '*' (%s)", a_what, k->syntax);
+		return NULL;
+	}
+	return w;
+}
+
+/*
+ * After uprobe:TARGET: the function, up to what ends a probe. A C++ name
+ * may hold "::" and a signature ("Calc::add(int)"); one with blanks is
+ * quoted ("Calc::add(long, long)"). A Go name holds its package's import
+ * path ("net/http.(*conn).serve"): in a program's function a '/' is part
+ * of the name, and a filter after it is set apart by a blank, as
+ * bpftrace's grammar has it; a kernel function ends at a '/'. "+OFFSET"
+ * stays in it.
+ */
+static int lex_function(struct st_lexer *lx, const struct st_probe_kind *k,
+			struct st_attach_point *p)
+{
+	const char *stop = k->has_target ? ufunc_stop : kfunc_stop;
+
+	if (peek(lx, 0) != ':')
+		return fail(lx, lx->pos, "expected ':' before the function (%s)", k->syntax);
+	bump(lx);
+	p->provider = strdup("");
+	p->event_pos = p->provider_pos = lx->pos;
+	p->event = peek(lx, 0) == '"' ? quoted_target(lx) : probe_word(lx, stop);
+	if (!p->event && st_diag_is_set(lx->diag))
+		return -1;
+	if (!p->provider || !p->event)
+		return -ENOMEM;
+	if (!p->event[0])
+		return fail(lx, p->event_pos, "expected a function name or a pattern (%s)",
+			    k->syntax);
+	return 0;
+}
+
+/* kind:TARGET, the file of an event probe: into p->target. */
+static int lex_target(struct st_lexer *lx, const struct st_probe_kind *k, struct st_attach_point *p)
+{
+	if (peek(lx, 0) != ':')
+		return fail(lx, lx->pos, "expected ':' before the target (%s)", k->syntax);
+	bump(lx);
+	p->target_pos = lx->pos;
+	p->target = peek(lx, 0) == '"' ? quoted_target(lx) : probe_word(lx, target_stop);
+	if (!p->target)
+		return st_diag_is_set(lx->diag) ? -1 : -ENOMEM;
+	if (!p->target[0] && peek(lx, 0) != ':')
+		return fail(lx, p->target_pos,
+			    "expected a target after '%s:': a path (./app, /usr/lib/libfoo.so) "
+			    "or a library name (libfoo)",
+			    k->name);
+	return 0;
+}
+
+/*
+ * A probe on events, as its kind's row says: [TARGET:]PROVIDER:EVENT,
+ * PROVIDER optional where the row says so (a usdt: probe without one
+ * matches the name in every provider, as bpftrace's), or
+ * [TARGET:]FUNCTION[+OFFSET].
+ */
+static int lex_event_probe(struct st_lexer *lx, const struct st_probe_kind *k,
+			   struct st_attach_point *p)
+{
+	char *last;
+	int ret;
+
+	p->kind = k->kind;
+	if (k->has_target) {
+		ret = lex_target(lx, k, p);
+		if (ret)
+			return ret;
+	} else {
+		p->target_pos = lx->pos;
+		p->target = strdup("");
+		if (!p->target)
+			return -ENOMEM;
+	}
+	if (st_probe_kind_function(k))
+		return lex_function(lx, k, p);
+	p->provider = event_word(lx, k, k->provider_word, &p->provider_pos);
+	if (!p->provider)
+		return st_diag_is_set(lx->diag) ? -1 : -ENOMEM;
+	if (k->provider_optional && peek(lx, 0) != ':') {
+		/* usdt:TARGET:NAME */
+		p->event = p->provider;
+		p->event_pos = p->provider_pos;
+		p->provider = strdup("*");
+		return p->provider ? 0 : -ENOMEM;
+	}
+	last = event_word(lx, k, k->event_word, &p->event_pos);
+	if (!last)
+		return st_diag_is_set(lx->diag) ? -1 : -ENOMEM;
+	p->event = last;
+	if (peek(lx, 0) == ':')
+		return fail(lx, lx->pos, "too many ':' in probe: expected %s", k->syntax);
+	return 0;
+}
+
+/*
+ * A probe's count, 1 or more, as written into *text and its value into
+ * *n, what it counts said in messages. 0, or -1 with a diagnostic.
+ */
+static int lex_count(struct st_lexer *lx, const struct st_probe_kind *k, const char *counts,
+		     uint64_t *n, char **text, struct st_pos *pos)
+{
+	size_t start = lx->off;
+
+	*pos = lx->pos;
+	*n = 0;
+	while (isdigit((unsigned char)peek(lx, 0))) {
+		if (*n > (UINT64_MAX - 9) / 10)
+			return fail(lx, *pos, "too many %s: %s", counts, k->syntax);
+		*n = *n * 10 + (peek(lx, 0) - '0');
+		bump(lx);
+	}
+	if (!*n || is_ident_char(peek(lx, 0)))
+		return fail(lx, *pos, "expected a positive number of %s: %s", counts, k->syntax);
+	*text = strndup(lx->src + start, lx->off - start);
+	return *text ? 0 : -ENOMEM;
+}
+
+/* The period of N units: 0, or -1 with a diagnostic when it does not fit. */
+static int period_ns(struct st_lexer *lx, const struct st_probe_kind *k,
+		     const struct st_period_unit *u, uint64_t n, struct st_pos pos, uint64_t *ns)
+{
+	if (u->ns && n > UINT64_MAX / u->ns)
+		return fail(lx, pos, "too many %s: %s", u->counts, k->syntax);
+	if (!u->ns && n > 1000000000ULL)
+		return fail(lx, pos, "at most 1000000000 times a second: %s", k->syntax);
+	*ns = u->ns ? n * u->ns : 1000000000ULL / n;
+	/* Sampling faster is the kernel's time, not the traced program's. */
+	if (k->runs == ST_RUNS_AT_EVENTS && *ns < 1000000000ULL / ST_MAX_SAMPLE_HZ)
+		return fail(lx, pos, "%s: samples at most %d times a second (a period of %d us)",
+			    k->name, ST_MAX_SAMPLE_HZ, 1000000 / ST_MAX_SAMPLE_HZ);
+	return 0;
+}
+
+/*
+ * KIND:UNIT:N (profile:, interval:): provider keeps the unit and event the
+ * count as written, interval_ns the period (1e9 / N for hz).
+ */
+static int lex_period(struct st_lexer *lx, const struct st_probe_kind *k, struct st_attach_point *p)
+{
+	const struct st_period_unit *u;
+	size_t start;
+	uint64_t n;
+	int ret;
+
+	p->kind = k->kind;
+	p->target_pos = lx->pos;
+	p->target = strdup("");
+	if (!p->target)
+		return -ENOMEM;
+	if (peek(lx, 0) != ':')
+		return fail(lx, lx->pos, "expected ':' before the unit (%s)", k->syntax);
+	bump(lx);
+	p->provider_pos = lx->pos;
+	start = lx->off;
+	while (is_ident_char(peek(lx, 0)))
+		bump(lx);
+	u = st_period_unit(lx->src + start, lx->off - start);
+	if (!u)
+		return fail(lx, p->provider_pos, "expected a unit, %s: %s", ST_PERIOD_UNITS,
+			    k->syntax);
+	p->provider = strndup(lx->src + start, lx->off - start);
+	if (!p->provider)
+		return -ENOMEM;
+	if (peek(lx, 0) != ':')
+		return fail(lx, lx->pos, "expected ':' before the number of %s (%s)", u->counts,
+			    k->syntax);
+	bump(lx);
+	ret = lex_count(lx, k, u->counts, &n, &p->event, &p->event_pos);
+	return ret ? ret : period_ns(lx, k, u, n, p->event_pos, &p->interval_ns);
+}
+
+/*
+ * KIND:EVENT[:COUNT] (software:, hardware:): provider is the event as
+ * written, a glob for -l, event the count as written or "" when left out
+ * (the event's default, kinds/perf_events.h).
+ */
+static int lex_perf(struct st_lexer *lx, const struct st_probe_kind *k, struct st_attach_point *p)
+{
+	static const char event_stop[] = ":,{}/()";
+	uint64_t n;
+
+	p->kind = k->kind;
+	p->target_pos = lx->pos;
+	p->target = strdup("");
+	if (!p->target)
+		return -ENOMEM;
+	if (peek(lx, 0) != ':')
+		return fail(lx, lx->pos, "expected ':' before the event (%s)", k->syntax);
+	bump(lx);
+	p->provider_pos = lx->pos;
+	p->provider = probe_word(lx, event_stop);
+	if (!p->provider)
+		return -ENOMEM;
+	if (!p->provider[0])
+		return fail(lx, p->provider_pos, "expected an event name or '*' (%s)", k->syntax);
+	p->event_pos = lx->pos;
+	if (peek(lx, 0) != ':') {
+		p->event = strdup("");
+		return p->event ? 0 : -ENOMEM;
+	}
+	bump(lx);
+	return lex_count(lx, k, "events between samples", &n, &p->event, &p->event_pos);
+}
+
+int st_lex_attach_point(struct st_lexer *lx, struct st_attach_point *p)
+{
+	const char *expected = st_probe_kinds_syntax();
+	const struct st_probe_kind *k;
+	size_t start, len;
+	int err;
+
+	err = st_lex_skip_space(lx);
+	if (err)
+		return err;
+	p->pos = lx->pos;
+	start = lx->off;
+	while (is_ident_char(peek(lx, 0)))
+		bump(lx);
+	len = lx->off - start;
+	k = st_probe_kind_named(lx->src + start, len);
+	if (k && (k->form == ST_FORM_EVENT || k->form == ST_FORM_FUNCTION))
+		return lex_event_probe(lx, k, p);
+	if (k && k->form == ST_FORM_PERIOD)
+		return lex_period(lx, k, p);
+	if (k && k->form == ST_FORM_PERF)
+		return lex_perf(lx, k, p);
+	if (k && peek(lx, 0) != ':') {
+		p->kind = k->kind;
+		return 0;
+	}
+	if (!len)
+		return fail(lx, p->pos, "expected a probe: %s", expected);
+	if (st_probe_kind_missing(lx->src + start, len))
+		return fail(lx, p->pos, "sidetrace has no %.*s: probes yet: %s", (int)len,
+			    lx->src + start, st_probe_kind_missing(lx->src + start, len));
+	return fail(lx, p->pos, "unknown probe type '%.*s': expected %s", (int)len, lx->src + start,
+		    expected);
+}
