@@ -97,6 +97,28 @@ static int index_init(struct probe_index *ix, const struct st_program *prog)
 	return ix->slot ? 0 : -ENOMEM;
 }
 
+/*
+ * The probe's name, its event's as the probe builtin says it, under the
+ * target it was written with. NULL: out of memory.
+ */
+static char *probe_name(const struct st_event *ev, const char *target)
+{
+	char *name;
+
+	/* A wildcard target (-p) spans objects: the probe names the event's. */
+	if (strchr(target, '*'))
+		target = ev->path;
+	/*
+	 * A kernel probe has no target: tracepoint:CATEGORY:NAME; a perf
+	 * event's count left out leaves no ':' (software:faults).
+	 */
+	if (asprintf(&name, "%s:%s%s%s%s%s", st_event_kind(ev)->name, target,
+		     st_event_kind(ev)->in_kernel ? "" : ":", ev->provider,
+		     *ev->provider && *ev->name ? ":" : "", ev->name) < 0)
+		return NULL;
+	return name;
+}
+
 static int add_probe(const struct st_program *prog, struct st_compiled *out,
 		     const struct st_clause *cl, const struct st_event *ev,
 		     const struct probe_index *ix, struct st_diag *diag)
@@ -133,19 +155,9 @@ static int add_probe(const struct st_program *prog, struct st_compiled *out,
 	p = &probes[out->nr_probes];
 	memset(p, 0, sizeof(*p));
 	p->event = ev;
-	/* A wildcard target (-p) spans objects: the probe names the event's. */
-	if (strchr(target, '*'))
-		target = ev->path;
-	/*
-	 * A kernel probe has no target: tracepoint:CATEGORY:NAME; a perf
-	 * event's count left out leaves no ':' (software:faults).
-	 */
-	if (asprintf(&p->name, "%s:%s%s%s%s%s", st_event_kind(ev)->name, target,
-		     st_event_kind(ev)->in_kernel ? "" : ":", ev->provider,
-		     *ev->provider && *ev->name ? ":" : "", ev->name) < 0) {
-		p->name = NULL;
+	p->name = probe_name(ev, target);
+	if (!p->name)
 		return -ENOMEM;
-	}
 	out->nr_probes++;
 	/*
 	 * The argument vector follows the field values and the description
