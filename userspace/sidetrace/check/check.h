@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "check/checker.h"
+#include "parse/builtins.h"
 #include "kinds/probe_kinds.h"
 
 /* The type of a dynamic field once a use fixed it, and that use. */

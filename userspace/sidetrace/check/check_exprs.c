@@ -27,21 +27,18 @@ static void expr_text(const struct st_expr *e, char *buf, size_t size)
 	}
 }
 
-/* func: the name of the function each event of the clause probes. */
-static int check_func(struct checker *c, struct st_expr *e)
+/* A builtin where its row says it has a value. */
+static int check_builtin(struct checker *c, struct st_expr *e)
 {
+	const struct st_builtin_row *b = st_builtin(e->builtin);
 	uint32_t i;
 
-	for (i = 0; !c->no_args && i < c->clause->nr_events; i++)
+	if (c->no_args && !(b->avail & ST_AVAIL_SESSION))
+		return ck_err(c, e->pos, b->why_not, ck_point_kind_name(c->no_args));
+	for (i = 0; (b->avail & ST_AVAIL_FUNCTION) && i < c->clause->nr_events; i++)
 		if (!st_view_function(c->clause->events[i]))
-			break;
-	if (c->no_args || i < c->clause->nr_events)
-		return ck_err(c, e->pos,
-			      "func is the probed function's name: uprobe:, uretprobe:, kprobe: "
-			      "and kretprobe: probes have one, %s does not",
-			      c->no_args ? ck_point_kind_name(c->no_args)
-					 : st_view_kind(c->clause->events[i]));
-	e->vtype = ST_VT_STR;
+			return ck_err(c, e->pos, b->why_not, st_view_kind(c->clause->events[i]));
+	e->vtype = b->vtype;
 	return 0;
 }
 
@@ -264,21 +261,7 @@ int ck_expr(struct checker *c, struct st_expr *e)
 		e->vtype = ST_VT_STR;
 		return 0;
 	case ST_EXPR_BUILTIN:
-		if (e->builtin == ST_BUILTIN_LOGLEVEL && c->no_args)
-			return ck_err(c, e->pos,
-				      "loglevel is the level of a side: event; %s has none",
-				      ck_point_kind_name(c->no_args));
-		if ((e->builtin == ST_BUILTIN_USTACK || e->builtin == ST_BUILTIN_KSTACK) &&
-		    c->no_args)
-			return ck_err(c, e->pos,
-				      "%s is the stack of a probe's event; %s runs in sidetrace",
-				      st_builtin_name(e->builtin), ck_point_kind_name(c->no_args));
-		if (e->builtin == ST_BUILTIN_FUNC)
-			return check_func(c, e);
-		e->vtype = e->builtin == ST_BUILTIN_COMM || e->builtin == ST_BUILTIN_PROBE
-				   ? ST_VT_STR
-				   : ST_VT_UINT;
-		return 0;
+		return check_builtin(c, e);
 	case ST_EXPR_FIELD:
 		return ck_field(c, e);
 	case ST_EXPR_UNARY:

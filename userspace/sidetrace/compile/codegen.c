@@ -176,41 +176,32 @@ int st_binop_for(enum st_op op, enum st_vtype l, enum st_vtype r, enum st_vtype 
 	}
 }
 
+/* A builtin, as its row says the machine computes it. */
 static int cg_builtin(struct cctx *c, const struct st_expr *e)
 {
+	const struct st_builtin_row *b = st_builtin(e->builtin);
 	char name[ST_STR_LEN];
 	int ref;
 
-	switch (e->builtin) {
-	case ST_BUILTIN_PID:
-		return cg_emit(c, e->pos, ST_I_BUILTIN, ST_BI_PID, 0);
-	case ST_BUILTIN_TID:
-		return cg_emit(c, e->pos, ST_I_BUILTIN, ST_BI_TID, 0);
-	case ST_BUILTIN_NSECS:
-		return cg_emit(c, e->pos, ST_I_BUILTIN, ST_BI_NSECS, 0);
-	case ST_BUILTIN_CPU:
-		return cg_emit(c, e->pos, ST_I_BUILTIN, ST_BI_CPU, 0);
-	case ST_BUILTIN_UID:
-		return cg_emit(c, e->pos, ST_I_BUILTIN, ST_BI_UID, 0);
-	case ST_BUILTIN_COMM:
+	c->probe->cfg.stacks |= b->stacks;
+	switch (b->bpf) {
+	case ST_BC_HELPER:
+		return cg_emit(c, e->pos, ST_I_BUILTIN, b->helper, 0);
+	case ST_BC_COMM:
 		return cg_emit(c, e->pos, ST_I_STR, ST_STR_REF_COMM, 0);
-	case ST_BUILTIN_PROBE:
+	case ST_BC_PROBE:
 		/* As a value the probe is known here: its name. */
 		ref = str_const(c, c->probe->name, e->pos);
 		if (ref < 0)
 			return ref;
 		return cg_emit(c, e->pos, ST_I_STR, ref, 0);
-	case ST_BUILTIN_LOGLEVEL:
+	case ST_BC_LOGLEVEL:
 		return cg_emit(c, e->pos, ST_I_CONST, 0, c->probe->event->loglevel);
-	case ST_BUILTIN_ELAPSED:
+	case ST_BC_ELAPSED:
 		return cg_emit(c, e->pos, ST_I_BUILTIN, ST_BI_NSECS, 0) ?:
 			       cg_emit(c, e->pos, ST_I_CONST, 0, c->out->start_ns) ?:
 			       cg_emit(c, e->pos, ST_I_BINARY, ST_B_SUB, 0);
-	case ST_BUILTIN_RAND:
-		return cg_emit(c, e->pos, ST_I_BUILTIN, ST_BI_RAND, 0);
-	case ST_BUILTIN_CGROUP:
-		return cg_emit(c, e->pos, ST_I_BUILTIN, ST_BI_CGROUP, 0);
-	case ST_BUILTIN_FUNC:
+	case ST_BC_FUNC:
 		/*
 		 * The checker kept func in function probes: its name, an offset
 		 * cut off, and cut to a kernel string's length as any string.
@@ -221,13 +212,7 @@ static int cg_builtin(struct cctx *c, const struct st_expr *e)
 		if (ref < 0)
 			return ref;
 		return cg_emit(c, e->pos, ST_I_STR, ref, 0);
-	case ST_BUILTIN_USTACK:
-		c->probe->cfg.stacks |= ST_STACK_USER;
-		return cg_emit(c, e->pos, ST_I_BUILTIN, ST_BI_USTACK, 0);
-	case ST_BUILTIN_KSTACK:
-		c->probe->cfg.stacks |= ST_STACK_KERNEL;
-		return cg_emit(c, e->pos, ST_I_BUILTIN, ST_BI_KSTACK, 0);
-	case ST_NR_BUILTINS:
+	case ST_BC_NONE:
 		break;
 	}
 	return cg_fail(c, e->pos, "unknown builtin");

@@ -46,9 +46,8 @@ static int printf_layout(struct cctx *c, const struct st_expr *call)
 	for (i = 0; i < lay->nr_args; i++) {
 		const struct st_expr *arg = args[i];
 
-		/* A name longer than a kernel string would not fit: sent as the index. */
-		lay->is_probe[i] = arg->kind == ST_EXPR_BUILTIN && arg->builtin == ST_BUILTIN_PROBE;
-		lay->is_time[i] = arg->kind == ST_EXPR_CALL && arg->func == ST_FN_STRFTIME;
+		lay->is_probe[i] = st_expr_kept(arg) == ST_KEPT_PROBE;
+		lay->is_time[i] = st_expr_kept(arg) == ST_KEPT_TIME;
 		lay->is_str[i] = arg->vtype == ST_VT_STR && !lay->is_probe[i] && !lay->is_time[i];
 		if (arg->vtype != ST_VT_STR && conv_is_str(call->fmt, i))
 			lay->label_type[i] = st_expr_enum(arg);

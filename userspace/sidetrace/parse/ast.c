@@ -175,21 +175,6 @@ const char *st_func_names(void)
 	return names;
 }
 
-const char *st_builtin_name(enum st_builtin b)
-{
-	static const char *const names[] = {
-		[ST_BUILTIN_PID] = "pid",	  [ST_BUILTIN_TID] = "tid",
-		[ST_BUILTIN_COMM] = "comm",	  [ST_BUILTIN_NSECS] = "nsecs",
-		[ST_BUILTIN_CPU] = "cpu",	  [ST_BUILTIN_UID] = "uid",
-		[ST_BUILTIN_PROBE] = "probe",	  [ST_BUILTIN_LOGLEVEL] = "loglevel",
-		[ST_BUILTIN_ELAPSED] = "elapsed", [ST_BUILTIN_RAND] = "rand",
-		[ST_BUILTIN_CGROUP] = "cgroup",	  [ST_BUILTIN_USTACK] = "ustack",
-		[ST_BUILTIN_KSTACK] = "kstack",	  [ST_BUILTIN_FUNC] = "func",
-	};
-
-	return names[b];
-}
-
 const char *st_op_name(enum st_op op)
 {
 	static const char *const names[] = {

@@ -73,21 +73,22 @@ struct st_attach_point {
 	uint32_t nr_events;
 };
 
+/* Builtins: one row each in parse/builtins.c, in the order messages list them. */
 enum st_builtin {
 	ST_BUILTIN_PID,
 	ST_BUILTIN_TID,
 	ST_BUILTIN_COMM,
 	ST_BUILTIN_NSECS,
+	ST_BUILTIN_ELAPSED,
 	ST_BUILTIN_CPU,
 	ST_BUILTIN_UID,
+	ST_BUILTIN_CGROUP,
+	ST_BUILTIN_USTACK,
+	ST_BUILTIN_KSTACK,
+	ST_BUILTIN_FUNC,
 	ST_BUILTIN_PROBE,
-	ST_BUILTIN_LOGLEVEL, /* the event's SIDE log level */
-	ST_BUILTIN_ELAPSED, /* nanoseconds since the session started */
-	ST_BUILTIN_RAND, /* a pseudo-random 32-bit number */
-	ST_BUILTIN_CGROUP, /* the task's cgroup v2 id */
-	ST_BUILTIN_USTACK, /* the user stack: a map key printed as its frames */
-	ST_BUILTIN_KSTACK, /* the kernel stack */
-	ST_BUILTIN_FUNC, /* a function probe's function, by name */
+	ST_BUILTIN_LOGLEVEL,
+	ST_BUILTIN_RAND,
 	ST_NR_BUILTINS,
 };
 
@@ -364,7 +365,6 @@ const struct st_type *st_expr_enum(const struct st_expr *e);
 
 /* Every function's name, for "valid are ..." messages: "count, sum, ... and usym". */
 const char *st_func_names(void);
-const char *st_builtin_name(enum st_builtin b);
 const char *st_op_name(enum st_op op);
 
 #endif /* SIDETRACE_PARSE_AST_H */

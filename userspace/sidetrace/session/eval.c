@@ -12,6 +12,7 @@
 
 #include "common/cgroup.h"
 #include "output/printf_print.h"
+#include "parse/builtins.h"
 #include "session/eval.h"
 #include "readout/map_access.h"
 
@@ -37,41 +38,60 @@ static int64_t monotonic_ns(void)
 	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-static int eval_builtin(struct st_eval_ctx *x, const struct st_expr *e, struct st_eval_val *out)
+/* The machine's helper bi, as sidetrace itself has it. */
+static int host_helper(uint8_t bi, int64_t *v)
 {
-	switch (e->builtin) {
-	case ST_BUILTIN_PID:
-		set_int(out, e->vtype, getpid());
+	switch (bi) {
+	case ST_BI_PID:
+		*v = getpid();
 		return 0;
-	case ST_BUILTIN_TID:
-		set_int(out, e->vtype, gettid());
+	case ST_BI_TID:
+		*v = gettid();
 		return 0;
-	case ST_BUILTIN_NSECS:
-		set_int(out, e->vtype, monotonic_ns());
+	case ST_BI_NSECS:
+		*v = monotonic_ns();
 		return 0;
-	case ST_BUILTIN_CPU:
-		set_int(out, e->vtype, sched_getcpu());
+	case ST_BI_CPU:
+		*v = sched_getcpu();
 		return 0;
-	case ST_BUILTIN_UID:
-		set_int(out, e->vtype, getuid());
+	case ST_BI_UID:
+		*v = getuid();
 		return 0;
-	case ST_BUILTIN_COMM:
-		set_str(out, program_invocation_short_name);
+	case ST_BI_RAND:
+		*v = (uint32_t)random();
 		return 0;
-	case ST_BUILTIN_PROBE:
-		set_str(out, x->probe);
-		return 0;
-	case ST_BUILTIN_ELAPSED:
-		set_int(out, e->vtype, monotonic_ns() - x->compiled->start_ns);
-		return 0;
-	case ST_BUILTIN_RAND:
-		set_int(out, e->vtype, (uint32_t)random());
-		return 0;
-	case ST_BUILTIN_CGROUP:
-		set_int(out, e->vtype, (int64_t)st_self_cgroup_id());
+	case ST_BI_CGROUP:
+		*v = (int64_t)st_self_cgroup_id();
 		return 0;
 	default:
-		/* loglevel: the checker keeps it in side: probes. */
+		return -EINVAL;
+	}
+}
+
+/* A builtin, as its row says sidetrace computes it. */
+static int eval_builtin(struct st_eval_ctx *x, const struct st_expr *e, struct st_eval_val *out)
+{
+	const struct st_builtin_row *b = st_builtin(e->builtin);
+	int64_t v;
+	int err;
+
+	switch (b->host) {
+	case ST_BC_HELPER:
+		err = host_helper(b->helper, &v);
+		if (!err)
+			set_int(out, e->vtype, v);
+		return err;
+	case ST_BC_COMM:
+		set_str(out, program_invocation_short_name);
+		return 0;
+	case ST_BC_PROBE:
+		set_str(out, x->probe);
+		return 0;
+	case ST_BC_ELAPSED:
+		set_int(out, e->vtype, monotonic_ns() - x->compiled->start_ns);
+		return 0;
+	default:
+		/* The checker keeps the others in probes' events. */
 		return -EINVAL;
 	}
 }
