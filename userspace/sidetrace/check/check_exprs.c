@@ -191,12 +191,13 @@ static int check_ternary(struct checker *c, struct st_expr *e)
 }
 
 /* str(s) and str(s, n): a string, cut to n - 1 bytes as bpftrace does. */
-static int check_str(struct checker *c, struct st_expr *e)
+int ck_str(struct checker *c, struct st_expr *e)
 {
-	struct st_expr *n = e->nr_kids == 2 ? e->kids[1] : NULL;
+	const struct st_func_row *f = st_func(e->func);
+	struct st_expr *n = e->nr_kids == f->max_args ? e->kids[1] : NULL;
 	int err;
 
-	if (e->nr_kids != 1 && e->nr_kids != 2)
+	if (e->nr_kids < f->min_args || e->nr_kids > f->max_args)
 		return ck_err(c, e->pos, "str() takes a string and an optional length: str(s, n)");
 	/* str($N): the parameter's text, whether it reads as a number or not. */
 	if (e->kids[0]->positional && e->kids[0]->kind == ST_EXPR_INT)
@@ -211,7 +212,7 @@ static int check_str(struct checker *c, struct st_expr *e)
 	if (n && (n->kind != ST_EXPR_INT || n->uval < 1 || n->uval > ST_STR_LEN))
 		return ck_err(c, n->pos, "str(s, n): n must be an integer constant from 1 to %d",
 			      ST_STR_LEN);
-	e->vtype = ST_VT_STR;
+	e->vtype = st_func(e->func)->vtype;
 	return 0;
 }
 
@@ -219,9 +220,9 @@ static int check_str(struct checker *c, struct st_expr *e)
  * ksym(addr), usym(addr): a kernel address, or a user address of the
  * event's process, named by the collector where it is a map key.
  */
-static int check_sym(struct checker *c, struct st_expr *e)
+int ck_sym(struct checker *c, struct st_expr *e)
 {
-	bool k = e->func == ST_FN_KSYM;
+	bool k = st_func(e->func)->kept == ST_KEPT_KSYM;
 	char what[32];
 	int err;
 
@@ -230,12 +231,12 @@ static int check_sym(struct checker *c, struct st_expr *e)
 			      st_func_name(e->func), k ? "kernel" : "user", st_func_name(e->func));
 	snprintf(what, sizeof(what), "passed to %s()", st_func_name(e->func));
 	err = ck_int(c, e->kids[0], what);
-	e->vtype = ST_VT_UINT;
+	e->vtype = st_func(e->func)->vtype;
 	return err;
 }
 
 /* strftime("fmt", ns): a literal format and a time in nanoseconds (nsecs). */
-static int check_strftime(struct checker *c, struct st_expr *e)
+int ck_strftime(struct checker *c, struct st_expr *e)
 {
 	int err;
 
@@ -245,7 +246,7 @@ static int check_strftime(struct checker *c, struct st_expr *e)
 			"strftime() takes a format string and a time: strftime(\"%%H:%%M:%%S\", "
 			"nsecs)");
 	err = ck_int(c, e->kids[1], "strftime()'s time");
-	e->vtype = ST_VT_STR;
+	e->vtype = st_func(e->func)->vtype;
 	return err;
 }
 
@@ -283,12 +284,8 @@ int ck_expr(struct checker *c, struct st_expr *e)
 			      "args alone is the whole event: print(args) prints it, a value "
 			      "is a field (args.FIELD)");
 	case ST_EXPR_CALL:
-		if (e->func == ST_FN_STR)
-			return check_str(c, e);
-		if (e->func == ST_FN_STRFTIME)
-			return check_strftime(c, e);
-		if (e->func == ST_FN_KSYM || e->func == ST_FN_USYM)
-			return check_sym(c, e);
+		if (st_func(e->func)->form == ST_FORM_VALUE)
+			return ck_call_args(c, e);
 		break;
 	}
 	return ck_err(c, e->pos,

@@ -218,6 +218,25 @@ static int cg_builtin(struct cctx *c, const struct st_expr *e)
 	return cg_fail(c, e->pos, "unknown builtin");
 }
 
+/* A function's value, as its row says the machine computes it. */
+static int cg_call(struct cctx *c, const struct st_expr *e)
+{
+	const struct st_func_row *f = st_func(e->func);
+
+	c->probe->cfg.stacks |= f->stacks;
+	switch (f->bpf) {
+	case ST_FC_STR:
+		return cg_str(c, e);
+	case ST_FC_ADDR:
+		/* The key part's kind says to name it (layout.c). */
+		return cg_expr(c, e->kids[0]);
+	case ST_FC_NONE:
+		return cg_fail(c, e->pos, f->no_bpf);
+	default:
+		return cg_fail(c, e->pos, "not a value the kernel can compute");
+	}
+}
+
 int cg_expr(struct cctx *c, const struct st_expr *e)
 {
 	int err, ref, op;
@@ -271,21 +290,7 @@ int cg_expr(struct cctx *c, const struct st_expr *e)
 	case ST_EXPR_CAST:
 		return cg_cast(c, e);
 	case ST_EXPR_CALL:
-		if (e->func == ST_FN_STR)
-			return cg_str(c, e);
-		/* The address itself: the key part's kind says to name it (layout.c). */
-		if (e->func == ST_FN_KSYM)
-			return cg_expr(c, e->kids[0]);
-		/* The collector names it from the process's mappings, read while it lives. */
-		if (e->func == ST_FN_USYM) {
-			c->probe->cfg.stacks |= ST_STACK_MAPS;
-			return cg_expr(c, e->kids[0]);
-		}
-		if (e->func == ST_FN_STRFTIME)
-			return cg_fail(c, e->pos,
-				       "strftime() is text the collector makes: in side: probes, "
-				       "print it with printf(\"%s\", strftime(...))");
-		break;
+		return cg_call(c, e);
 	case ST_EXPR_ARGS:
 		break;
 	}
@@ -296,14 +301,14 @@ static int call_stmt(struct cctx *c, const struct st_stmt *st)
 {
 	const struct st_expr *call = st->call;
 
-	switch (call->func) {
-	case ST_FN_EXIT:
+	switch (st_func(call->func)->bpf) {
+	case ST_FC_EXIT:
 		return cg_emit(c, st->pos, ST_I_EXIT, 0, 0);
-	case ST_FN_PRINTF:
+	case ST_FC_PRINTF:
 		return cg_printf(c, st);
-	case ST_FN_DELETE:
+	case ST_FC_DELETE:
 		return cg_delete(c, call);
-	case ST_FN_PRINT:
+	case ST_FC_PRINT:
 		if (call->kids[0]->kind == ST_EXPR_ARGS)
 			return cg_print_event(c, st);
 		/* print(value) prints as the printf the checker made for it. */
@@ -313,9 +318,8 @@ static int call_stmt(struct cctx *c, const struct st_stmt *st)
 	default:
 		break;
 	}
-	st_diag_set(c->diag, c->prog->filename, st->pos,
-		    "%s() of a map runs in BEGIN, END and interval probes, not per event",
-		    st_func_name(call->func));
+	st_diag_set(c->diag, c->prog->filename, st->pos, "%s() %s", st_func_name(call->func),
+		    st_func(call->func)->no_bpf);
 	st_diag_hint(c->diag, "print the map in END or interval:s:1");
 	return -EINVAL;
 }
@@ -334,7 +338,7 @@ static int agg_stmt(struct cctx *c, const struct st_stmt *st)
 		err = cg_keys(c, st->map_id, st->keys, st->nr_keys, false);
 	if (err)
 		return err;
-	if (call->func == ST_FN_COUNT)
+	if (!st_func(call->func)->max_args)
 		err = cg_emit(c, call->pos, ST_I_CONST, 0, 0);
 	else if (value)
 		err = cg_expr(c, value);

@@ -50,7 +50,7 @@ static bool keys_kept_as(const struct st_stmt *stmts, uint32_t nr, uint32_t m, u
 	for (i = 0; i < nr; i++) {
 		const struct st_stmt *st = &stmts[i];
 		const struct st_expr *ref =
-			st->kind == ST_STMT_CALL && st->call->func == ST_FN_DELETE
+			st->kind == ST_STMT_CALL && st_func(st->call->func)->args == ST_FA_ELEM
 				? st->call->kids[0]
 				: NULL;
 

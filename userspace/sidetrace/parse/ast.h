@@ -119,7 +119,7 @@ enum st_op {
 	ST_OP_LOR,
 };
 
-/* Functions: aggregations (right of "@m = ") and actions (statements). */
+/* Functions: one row each in parse/functions.c. */
 enum st_func {
 	ST_FN_COUNT,
 	ST_FN_SUM,
@@ -134,15 +134,11 @@ enum st_func {
 	ST_FN_ZERO,
 	ST_FN_EXIT,
 	ST_FN_PRINTF,
-	ST_FN_DELETE, /* delete(@m[k]) */
-	ST_FN_STR, /* str(s), str(s, n): a value */
-	/* time("fmt"): the checker makes it printf("%s", strftime("fmt", nsecs)) */
+	ST_FN_DELETE,
+	ST_FN_STR,
 	ST_FN_TIME,
-	/* strftime("fmt", ns): a CLOCK_MONOTONIC time (nsecs) as wall-clock text */
 	ST_FN_STRFTIME,
-	/* ksym(addr): a kernel address; a map key of it prints its function's name */
 	ST_FN_KSYM,
-	/* usym(addr): a user address of its process; a map key of it prints its function's name */
 	ST_FN_USYM,
 	ST_NR_FUNCS,
 };
@@ -352,19 +348,9 @@ bool st_program_on_sites(const struct st_program *prog);
  */
 uint32_t st_print_args(const struct st_expr *call, struct st_expr *const **args);
 
-/* The aggregation an aggregating function (count..lhist) computes. */
-enum st_agg_kind st_func_agg(enum st_func fn);
-
-/* Names as the language spells them, for messages and dumps. */
-/* The function that computes an aggregation ("count"), or "value". */
-const char *st_agg_name(enum st_agg_kind agg);
-const char *st_func_name(enum st_func fn);
-
 /* The enum type a field expression reads (its first event's), or NULL: not an enum field. */
 const struct st_type *st_expr_enum(const struct st_expr *e);
 
-/* Every function's name, for "valid are ..." messages: "count, sum, ... and usym". */
-const char *st_func_names(void);
 const char *st_op_name(enum st_op op);
 
 #endif /* SIDETRACE_PARSE_AST_H */

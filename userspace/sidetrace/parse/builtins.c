@@ -80,16 +80,3 @@ const char *st_builtin_names(void)
 				builtins[b].name);
 	return names;
 }
-
-enum st_kept st_expr_kept(const struct st_expr *e)
-{
-	if (e->kind == ST_EXPR_BUILTIN)
-		return builtins[e->builtin].kept;
-	if (e->kind == ST_EXPR_CALL && e->func == ST_FN_KSYM)
-		return ST_KEPT_KSYM;
-	if (e->kind == ST_EXPR_CALL && e->func == ST_FN_USYM)
-		return ST_KEPT_USYM;
-	if (e->kind == ST_EXPR_CALL && e->func == ST_FN_STRFTIME)
-		return ST_KEPT_TIME;
-	return ST_KEPT_VALUE;
-}

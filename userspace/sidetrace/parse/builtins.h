@@ -69,7 +69,5 @@ int st_builtin_find(const char *name);
 const char *st_builtin_name(enum st_builtin b);
 /* Every builtin's name, for messages: "pid, tid, ..., rand". */
 const char *st_builtin_names(void);
-/* What the kernel keeps of e's value. */
-enum st_kept st_expr_kept(const struct st_expr *e);
 
 #endif /* SIDETRACE_PARSE_BUILTINS_H */

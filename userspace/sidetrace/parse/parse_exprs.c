@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "parse/builtins.h"
+#include "parse/functions.h"
 #include "parse/parse.h"
 
 /* What a value may be; its %s is the list of builtins. */
@@ -74,14 +74,11 @@ static int parse_stack_frames(struct parser *p, struct st_expr *e, enum st_built
 
 static int parse_call(struct parser *p, struct st_expr *call)
 {
-	int b = st_builtin_find(call->str), fn;
+	int b = st_builtin_find(call->str), fn = st_func_find(call->str);
 
 	if (b >= 0 && st_builtin(b)->frames)
 		return parse_stack_frames(p, call, b);
-	for (fn = ST_FN_COUNT; fn < ST_NR_FUNCS; fn++)
-		if (!strcmp(call->str, st_func_name(fn)))
-			break;
-	if (fn == ST_NR_FUNCS)
+	if (fn < 0)
 		return pr_err(p, call->pos, "unknown function '%s': valid are %s", call->str,
 			      st_func_names());
 	call->kind = ST_EXPR_CALL;

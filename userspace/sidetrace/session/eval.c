@@ -12,7 +12,7 @@
 
 #include "common/cgroup.h"
 #include "output/printf_print.h"
-#include "parse/builtins.h"
+#include "parse/functions.h"
 #include "session/eval.h"
 #include "readout/map_access.h"
 
@@ -132,7 +132,31 @@ static int eval_map(struct st_eval_ctx *x, const struct st_expr *e, struct st_ev
 	return 0;
 }
 
-/* Casts, ?:, str(): the kinds that are neither leaves nor operators. */
+/* A function's value, as its row says sidetrace computes it. */
+static int eval_call(struct st_eval_ctx *x, const struct st_expr *e, struct st_eval_val *out)
+{
+	struct st_eval_val t;
+	int err;
+
+	switch (st_func(e->func)->host) {
+	case ST_FC_STRFTIME:
+		err = st_eval(x, e->kids[1], &t);
+		if (!err)
+			st_strftime_ns(out->str, sizeof(out->str), e->kids[0]->str, t.v.i);
+		out->v.type = ST_VT_STR;
+		out->v.s = out->str;
+		return err;
+	case ST_FC_STR:
+		err = st_eval(x, e->kids[0], out);
+		if (!err && e->nr_kids == 2 && e->kids[1]->uval - 1 < strlen(out->str))
+			out->str[e->kids[1]->uval - 1] = '\0';
+		return err;
+	default:
+		return -EINVAL;
+	}
+}
+
+/* Casts, ?:, calls: the kinds that are neither leaves nor operators. */
 static int eval_other(struct st_eval_ctx *x, const struct st_expr *e, struct st_eval_val *out)
 {
 	struct st_eval_val c;
@@ -153,20 +177,7 @@ static int eval_other(struct st_eval_ctx *x, const struct st_expr *e, struct st_
 			set_int(out, ST_VT_UINT, out->v.i & ((1ULL << e->cast.bits) - 1));
 		return 0;
 	case ST_EXPR_CALL:
-		if (e->func == ST_FN_STRFTIME) {
-			err = st_eval(x, e->kids[1], &c);
-			if (!err)
-				st_strftime_ns(out->str, sizeof(out->str), e->kids[0]->str, c.v.i);
-			out->v.type = ST_VT_STR;
-			out->v.s = out->str;
-			return err;
-		}
-		if (e->func != ST_FN_STR)
-			return -EINVAL;
-		err = st_eval(x, e->kids[0], out);
-		if (!err && e->nr_kids == 2 && e->kids[1]->uval - 1 < strlen(out->str))
-			out->str[e->kids[1]->uval - 1] = '\0';
-		return err;
+		return eval_call(x, e, out);
 	default:
 		return -EINVAL;
 	}
