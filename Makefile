@@ -91,6 +91,7 @@ UNIT_TESTS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(UNIT_SRCS))
 UNIT_USES_test_arith :=
 UNIT_USES_test_shm :=
 UNIT_USES_test_parser := parse check objfile kinds events side dwarf kernel targets util
+UNIT_USES_test_lang_tables := parse check objfile kinds events side dwarf kernel targets util
 UNIT_USES_test_checker := parse check objfile kinds events side dwarf kernel targets util
 UNIT_USES_test_compile := compile parse check objfile kinds events side dwarf kernel targets util
 UNIT_USES_test_types := compile parse check objfile kinds events side dwarf kernel targets util

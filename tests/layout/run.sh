@@ -3,9 +3,9 @@
 # The shape of the tree, checked: the collector's components include only
 # components below them, no folder of userspace/ and bpf/ (the runtime
 # library and its in-process engine included) is in an include cycle with
-# another, and no production source grows past the sizes that keep it
-# readable (700 lines a file, 80 lines a function); probe kinds are asked
-# of their table, never compared.
+# another, builtins and functions are compared only in their tables, probe
+# kinds only in theirs, and no production source grows past the sizes that
+# keep it readable (700 lines a file, 80 lines a function).
 set -u
 cd "$(dirname "$0")/../.."
 
@@ -84,6 +84,16 @@ for h in $(git ls-files 'userspace/sidetrace/*.h'); do
 done
 [ -z "$bad" ] || echo "# guards that are not their path:$bad"
 check "$([ -z "$bad" ] && echo 0 || echo 1)" "each collector header's guard names its path"
+
+# A builtin or a function is a row of its table: the passes read its
+# columns, and only the tables' own files may tell one from another.
+TABLES='userspace/sidetrace/parse/\(builtins\|functions\)\.c'
+by_name='case ST_(BUILTIN|FN)_|(==|!=|<=|>=|<|>) *ST_(BUILTIN_|FN_|NR_BUILTINS|NR_FUNCS)'
+by_name="$by_name|ST_(BUILTIN|FN)_[A-Z_]* *(==|!=|<=|>=|<|>)|(->|\.)(builtin|func) *(==|!=|<|>)"
+by_name="$by_name|switch \([a-z_]+((->|\.)[a-z_]+)*(->|\.)(builtin|func)\)"
+bad=$(git ls-files 'userspace/sidetrace/*.[ch]' | grep -v "^$TABLES$" | xargs grep -nE "$by_name")
+[ -z "$bad" ] || echo "# $bad"
+check "$([ -z "$bad" ] && echo 0 || echo 1)" "builtins and functions are told apart only by their tables"
 
 srcs=$(git ls-files 'userspace/*.c' 'userspace/*.h' 'bpf/*.c' 'bpf/*.h' 'include/*.h')
 big=$(wc -l $srcs | awk -v max=$MAX_FILE '$2 != "total" && $1 > max { print $2 " (" $1 ")" }')

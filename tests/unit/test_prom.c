@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "output/prom.h"
+#include "parse/functions.h"
 
 #include "unit.h"
 

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "check/checker.h"
+#include "parse/functions.h"
 #include "kinds/probe_kinds.h"
 
 /* The type of a dynamic field once a use fixed it, and that use. */
@@ -113,6 +114,15 @@ int ck_var(struct checker *c, struct st_expr *e);
 int ck_time(struct checker *c, struct st_expr *call);
 /* print(value): call->fmt becomes the format that prints the value. */
 int ck_print_value(struct checker *c, struct st_expr *call);
+
+/* A call's arguments, by its function's rule (st_func_row.args). */
+int ck_call_args(struct checker *c, struct st_expr *call);
+/* str(s), str(s, n). */
+int ck_str(struct checker *c, struct st_expr *e);
+/* ksym(addr), usym(addr). */
+int ck_sym(struct checker *c, struct st_expr *e);
+/* strftime("fmt", ns). */
+int ck_strftime(struct checker *c, struct st_expr *e);
 
 /* Types an expression and its operands. */
 int ck_expr(struct checker *c, struct st_expr *e);

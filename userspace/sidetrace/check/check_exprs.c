@@ -27,21 +27,19 @@ static void expr_text(const struct st_expr *e, char *buf, size_t size)
 	}
 }
 
-/* func: the name of the function each event of the clause probes. */
-static int check_func(struct checker *c, struct st_expr *e)
+/* A builtin where its row says it has a value. */
+static int check_builtin(struct checker *c, struct st_expr *e)
 {
+	const struct st_builtin_row *b = st_builtin(e->builtin);
 	uint32_t i;
 
-	for (i = 0; !c->no_args && i < c->clause->nr_events; i++)
+	if (c->no_args && !(b->avail & ST_AVAIL_SESSION))
+		return ck_err(c, e->pos, b->why_not, ck_point_kind_name(c->no_args));
+	for (i = 0; (b->avail & ST_AVAIL_FUNCTION) && i < c->clause->nr_events; i++)
 		if (!st_probe_kind_function(st_event_kind(c->clause->events[i])))
-			break;
-	if (c->no_args || i < c->clause->nr_events)
-		return ck_err(c, e->pos,
-			      "func is the probed function's name: uprobe:, uretprobe:, kprobe: "
-			      "and kretprobe: probes have one, %s does not",
-			      c->no_args ? ck_point_kind_name(c->no_args)
-					 : st_event_kind(c->clause->events[i])->name);
-	e->vtype = ST_VT_STR;
+			return ck_err(c, e->pos, b->why_not,
+				      st_event_kind(c->clause->events[i])->name);
+	e->vtype = b->vtype;
 	return 0;
 }
 
@@ -194,12 +192,13 @@ static int check_ternary(struct checker *c, struct st_expr *e)
 }
 
 /* str(s) and str(s, n): a string, cut to n - 1 bytes as bpftrace does. */
-static int check_str(struct checker *c, struct st_expr *e)
+int ck_str(struct checker *c, struct st_expr *e)
 {
-	struct st_expr *n = e->nr_kids == 2 ? e->kids[1] : NULL;
+	const struct st_func_row *f = st_func(e->func);
+	struct st_expr *n = e->nr_kids == f->max_args ? e->kids[1] : NULL;
 	int err;
 
-	if (e->nr_kids != 1 && e->nr_kids != 2)
+	if (e->nr_kids < f->min_args || e->nr_kids > f->max_args)
 		return ck_err(c, e->pos, "str() takes a string and an optional length: str(s, n)");
 	/* str($N): the parameter's text, whether it reads as a number or not. */
 	if (e->kids[0]->positional && e->kids[0]->kind == ST_EXPR_INT)
@@ -214,7 +213,7 @@ static int check_str(struct checker *c, struct st_expr *e)
 	if (n && (n->kind != ST_EXPR_INT || n->uval < 1 || n->uval > ST_STR_LEN))
 		return ck_err(c, n->pos, "str(s, n): n must be an integer constant from 1 to %d",
 			      ST_STR_LEN);
-	e->vtype = ST_VT_STR;
+	e->vtype = st_func(e->func)->vtype;
 	return 0;
 }
 
@@ -222,9 +221,9 @@ static int check_str(struct checker *c, struct st_expr *e)
  * ksym(addr), usym(addr): a kernel address, or a user address of the
  * event's process, named by the collector where it is a map key.
  */
-static int check_sym(struct checker *c, struct st_expr *e)
+int ck_sym(struct checker *c, struct st_expr *e)
 {
-	bool k = e->func == ST_FN_KSYM;
+	bool k = st_func(e->func)->kept == ST_KEPT_KSYM;
 	char what[32];
 	int err;
 
@@ -233,12 +232,12 @@ static int check_sym(struct checker *c, struct st_expr *e)
 			      st_func_name(e->func), k ? "kernel" : "user", st_func_name(e->func));
 	snprintf(what, sizeof(what), "passed to %s()", st_func_name(e->func));
 	err = ck_int(c, e->kids[0], what);
-	e->vtype = ST_VT_UINT;
+	e->vtype = st_func(e->func)->vtype;
 	return err;
 }
 
 /* strftime("fmt", ns): a literal format and a time in nanoseconds (nsecs). */
-static int check_strftime(struct checker *c, struct st_expr *e)
+int ck_strftime(struct checker *c, struct st_expr *e)
 {
 	int err;
 
@@ -248,7 +247,7 @@ static int check_strftime(struct checker *c, struct st_expr *e)
 			"strftime() takes a format string and a time: strftime(\"%%H:%%M:%%S\", "
 			"nsecs)");
 	err = ck_int(c, e->kids[1], "strftime()'s time");
-	e->vtype = ST_VT_STR;
+	e->vtype = st_func(e->func)->vtype;
 	return err;
 }
 
@@ -264,21 +263,7 @@ int ck_expr(struct checker *c, struct st_expr *e)
 		e->vtype = ST_VT_STR;
 		return 0;
 	case ST_EXPR_BUILTIN:
-		if (e->builtin == ST_BUILTIN_LOGLEVEL && c->no_args)
-			return ck_err(c, e->pos,
-				      "loglevel is the level of a side: event; %s has none",
-				      ck_point_kind_name(c->no_args));
-		if ((e->builtin == ST_BUILTIN_USTACK || e->builtin == ST_BUILTIN_KSTACK) &&
-		    c->no_args)
-			return ck_err(c, e->pos,
-				      "%s is the stack of a probe's event; %s runs in sidetrace",
-				      st_builtin_name(e->builtin), ck_point_kind_name(c->no_args));
-		if (e->builtin == ST_BUILTIN_FUNC)
-			return check_func(c, e);
-		e->vtype = e->builtin == ST_BUILTIN_COMM || e->builtin == ST_BUILTIN_PROBE
-				   ? ST_VT_STR
-				   : ST_VT_UINT;
-		return 0;
+		return check_builtin(c, e);
 	case ST_EXPR_FIELD:
 		return ck_field(c, e);
 	case ST_EXPR_UNARY:
@@ -300,12 +285,8 @@ int ck_expr(struct checker *c, struct st_expr *e)
 			      "args alone is the whole event: print(args) prints it, a value "
 			      "is a field (args.FIELD)");
 	case ST_EXPR_CALL:
-		if (e->func == ST_FN_STR)
-			return check_str(c, e);
-		if (e->func == ST_FN_STRFTIME)
-			return check_strftime(c, e);
-		if (e->func == ST_FN_KSYM || e->func == ST_FN_USYM)
-			return check_sym(c, e);
+		if (st_func(e->func)->form == ST_FORM_VALUE)
+			return ck_call_args(c, e);
 		break;
 	}
 	return ck_err(c, e->pos,

@@ -25,11 +25,18 @@ static bool const_int(const struct st_expr *e, int64_t *v)
 	return true;
 }
 
-static int check_lhist(struct checker *c, struct st_expr *call, int64_t lh[3])
+/* lhist(v, min, max, step): v an integer, the bounds constants that make buckets. */
+static int check_lhist(struct checker *c, struct st_expr *call)
 {
 	static const char *const roles[] = {"min", "max", "step"};
+	int64_t lh[3];
 	int i, err;
 
+	if (call->nr_kids != st_func(call->func)->max_args)
+		return ck_err(c, call->pos, "lhist() takes 4 arguments: lhist(v, min, max, step)");
+	err = ck_int(c, call->kids[0], "lhist()");
+	if (err)
+		return err;
 	for (i = 0; i < 3; i++) {
 		err = ck_expr(c, call->kids[i + 1]);
 		if (err)
@@ -64,32 +71,34 @@ static int check_lhist(struct checker *c, struct st_expr *call, int64_t lh[3])
 	return 0;
 }
 
-/* Arity and argument types of an aggregation; lh gets lhist() bounds. */
-static int check_agg_call(struct checker *c, struct st_expr *call, int64_t lh[3])
+/* sum(v) and the like: one integer. */
+static int check_value(struct checker *c, struct st_expr *call)
 {
 	const char *fn = st_func_name(call->func);
 	char role[32];
-	int err;
 
-	if (call->func > ST_FN_LHIST)
-		return ck_err(c, call->pos, "%s() is not an aggregation: a map is assigned %s", fn,
-			      agg_forms);
-	if (call->func == ST_FN_COUNT) {
-		if (call->nr_kids)
-			return ck_err(c, call->kids[0]->pos, "count() takes no argument");
-		return 0;
-	}
-	if (call->func == ST_FN_LHIST && call->nr_kids != 4)
-		return ck_err(c, call->pos, "lhist() takes 4 arguments: lhist(v, min, max, step)");
-	if (call->func != ST_FN_LHIST && call->nr_kids != 1)
+	if (call->nr_kids != st_func(call->func)->max_args)
 		return ck_err(c, call->pos, "%s() takes one value: %s(v)", fn, fn);
 	snprintf(role, sizeof(role), "%s()", fn);
-	err = ck_int(c, call->kids[0], role);
-	if (err)
-		return err;
-	if (call->func == ST_FN_LHIST)
-		return check_lhist(c, call, lh);
+	return ck_int(c, call->kids[0], role);
+}
+
+/* count(), exit(). */
+static int check_none(struct checker *c, struct st_expr *call)
+{
+	if (call->nr_kids)
+		return ck_err(c, call->kids[0]->pos, "%s() takes no argument",
+			      st_func_name(call->func));
 	return 0;
+}
+
+/* lhist() bounds, once checked; zeros for other aggregations. */
+static void lhist_bounds(const struct st_expr *call, int64_t lh[3])
+{
+	int i;
+
+	for (i = 0; st_func(call->func)->args == ST_FA_LHIST && i < 3; i++)
+		const_int(call->kids[i + 1], &lh[i]);
 }
 
 /*
@@ -126,8 +135,14 @@ int ck_agg_stmt(struct checker *c, struct st_stmt *s)
 	int64_t lh[3] = {0};
 	int err;
 
-	err = check_agg_call(c, s->call, lh);
-	return err ? err : check_map_use(c, s, lh);
+	if (st_func(s->call->func)->form != ST_FORM_AGG)
+		return ck_err(c, s->call->pos, "%s() is not an aggregation: a map is assigned %s",
+			      st_func_name(s->call->func), agg_forms);
+	err = ck_call_args(c, s->call);
+	if (err)
+		return err;
+	lhist_bounds(s->call, lh);
+	return check_map_use(c, s, lh);
 }
 
 /* print(@m), print(@m, top), print(@m, top, div): top and div constants. */
@@ -145,7 +160,7 @@ static int check_print_map(struct checker *c, struct st_expr *call)
 		return ck_err(c, call->kids[0]->pos,
 			      "print() takes a whole map: print(%s), print(%s, top, div)",
 			      call->kids[0]->str, call->kids[0]->str);
-	if (call->nr_kids > 3)
+	if (call->nr_kids > st_func(call->func)->max_args)
 		return ck_err(c, call->kids[3]->pos,
 			      "print() takes at most 3 arguments: print(@m, top, div)");
 	for (i = 1; i < call->nr_kids; i++) {
@@ -199,49 +214,62 @@ static int check_delete(struct checker *c, struct st_expr *call)
 	return 0;
 }
 
-int ck_action(struct checker *c, struct st_stmt *s)
+/* print(args), print(@m, top, div) or print(value). */
+static int check_print(struct checker *c, struct st_expr *call)
 {
-	struct st_expr *call = s->call;
+	if (call->nr_kids == 1 && call->kids[0]->kind == ST_EXPR_ARGS) {
+		if (c->no_args)
+			return ck_err(
+				c, call->kids[0]->pos,
+				"%s has no event: print(args) prints the event of a side: probe",
+				ck_point_kind_name(c->no_args));
+		if (ck_clause_located(c))
+			return ck_print_located(c, call);
+		return 0;
+	}
+	if (call->nr_kids && call->kids[0]->kind == ST_EXPR_MAP && !call->kids[0]->nr_kids)
+		return check_print_map(c, call);
+	return check_print_value(c, call);
+}
+
+/* clear(@m), zero(@m): a whole map. */
+static int check_map_arg(struct checker *c, struct st_expr *call)
+{
 	const char *fn = st_func_name(call->func);
 
-	switch (call->func) {
-	case ST_FN_PRINTF:
-		return ck_printf(c, call);
-	case ST_FN_EXIT:
-		if (call->nr_kids)
-			return ck_err(c, call->kids[0]->pos, "exit() takes no argument");
-		return 0;
-	case ST_FN_DELETE:
-		return check_delete(c, call);
-	case ST_FN_TIME:
-		return ck_time(c, call);
-	case ST_FN_PRINT:
-		if (call->nr_kids == 1 && call->kids[0]->kind == ST_EXPR_ARGS) {
-			if (c->no_args)
-				return ck_err(c, call->kids[0]->pos,
-					      "%s has no event: print(args) prints the event of "
-					      "a side: probe",
-					      ck_point_kind_name(c->no_args));
-			if (ck_clause_located(c))
-				return ck_print_located(c, call);
-			return 0;
-		}
-		if (call->nr_kids && call->kids[0]->kind == ST_EXPR_MAP && !call->kids[0]->nr_kids)
-			return check_print_map(c, call);
-		return check_print_value(c, call);
-	case ST_FN_CLEAR:
-	case ST_FN_ZERO:
-		if (call->nr_kids == 1 && call->kids[0]->kind == ST_EXPR_MAP &&
-		    !call->kids[0]->nr_kids)
-			return ck_map_ref(c, call->kids[0]);
-		return ck_err(c, call->nr_kids ? call->kids[0]->pos : call->pos,
-			      "%s() takes a map: %s(@name)", fn, fn);
-	case ST_FN_STR:
-		return ck_err(c, call->pos,
-			      "str() is a value: assign it ($s = str(...)) or print it");
+	if (call->nr_kids == 1 && call->kids[0]->kind == ST_EXPR_MAP && !call->kids[0]->nr_kids)
+		return ck_map_ref(c, call->kids[0]);
+	return ck_err(c, call->nr_kids ? call->kids[0]->pos : call->pos,
+		      "%s() takes a map: %s(@name)", fn, fn);
+}
+
+int ck_call_args(struct checker *c, struct st_expr *call)
+{
+	static int (*const rules[])(struct checker * c, struct st_expr * call) = {
+		[ST_FA_NONE] = check_none,	[ST_FA_VALUE] = check_value,
+		[ST_FA_LHIST] = check_lhist,	[ST_FA_PRINT] = check_print,
+		[ST_FA_MAP] = check_map_arg,	[ST_FA_ELEM] = check_delete,
+		[ST_FA_FORMAT] = ck_printf,	[ST_FA_TIME] = ck_time,
+		[ST_FA_STR] = ck_str,		[ST_FA_ADDR] = ck_sym,
+		[ST_FA_STRFTIME] = ck_strftime,
+	};
+
+	return rules[st_func(call->func)->args](c, call);
+}
+
+int ck_action(struct checker *c, struct st_stmt *s)
+{
+	const char *fn = st_func_name(s->call->func);
+
+	switch (st_func(s->call->func)->form) {
+	case ST_FORM_AGG:
+		return ck_err(c, s->call->pos, "%s() must be assigned to a map: @name = %s(...)",
+			      fn, fn);
+	case ST_FORM_VALUE:
+		return ck_err(c, s->call->pos,
+			      "%s() is a value: assign it ($s = %s(...)) or print it", fn, fn);
 	default:
-		return ck_err(c, call->pos, "%s() must be assigned to a map: @name = %s(...)", fn,
-			      fn);
+		return ck_call_args(c, s->call);
 	}
 }
 

@@ -3,6 +3,7 @@
 #include <inttypes.h>
 
 #include "cmd/plan.h"
+#include "parse/functions.h"
 #include "util/escape.h"
 
 static void print_probes(FILE *f, const struct st_compiled *c)

@@ -176,41 +176,32 @@ int st_binop_for(enum st_op op, enum st_vtype l, enum st_vtype r, enum st_vtype 
 	}
 }
 
+/* A builtin, as its row says the machine computes it. */
 static int cg_builtin(struct cctx *c, const struct st_expr *e)
 {
+	const struct st_builtin_row *b = st_builtin(e->builtin);
 	char name[ST_STR_LEN];
 	int ref;
 
-	switch (e->builtin) {
-	case ST_BUILTIN_PID:
-		return cg_emit(c, e->pos, ST_I_BUILTIN, ST_BI_PID, 0);
-	case ST_BUILTIN_TID:
-		return cg_emit(c, e->pos, ST_I_BUILTIN, ST_BI_TID, 0);
-	case ST_BUILTIN_NSECS:
-		return cg_emit(c, e->pos, ST_I_BUILTIN, ST_BI_NSECS, 0);
-	case ST_BUILTIN_CPU:
-		return cg_emit(c, e->pos, ST_I_BUILTIN, ST_BI_CPU, 0);
-	case ST_BUILTIN_UID:
-		return cg_emit(c, e->pos, ST_I_BUILTIN, ST_BI_UID, 0);
-	case ST_BUILTIN_COMM:
+	c->probe->cfg.stacks |= b->stacks;
+	switch (b->bpf) {
+	case ST_BC_HELPER:
+		return cg_emit(c, e->pos, ST_I_BUILTIN, b->helper, 0);
+	case ST_BC_COMM:
 		return cg_emit(c, e->pos, ST_I_STR, ST_STR_REF_COMM, 0);
-	case ST_BUILTIN_PROBE:
+	case ST_BC_PROBE:
 		/* As a value the probe is known here: its name. */
 		ref = str_const(c, c->probe->name, e->pos);
 		if (ref < 0)
 			return ref;
 		return cg_emit(c, e->pos, ST_I_STR, ref, 0);
-	case ST_BUILTIN_LOGLEVEL:
+	case ST_BC_LOGLEVEL:
 		return cg_emit(c, e->pos, ST_I_CONST, 0, c->probe->event->loglevel);
-	case ST_BUILTIN_ELAPSED:
+	case ST_BC_ELAPSED:
 		return cg_emit(c, e->pos, ST_I_BUILTIN, ST_BI_NSECS, 0) ?:
 			       cg_emit(c, e->pos, ST_I_CONST, 0, c->out->start_ns) ?:
 			       cg_emit(c, e->pos, ST_I_BINARY, ST_B_SUB, 0);
-	case ST_BUILTIN_RAND:
-		return cg_emit(c, e->pos, ST_I_BUILTIN, ST_BI_RAND, 0);
-	case ST_BUILTIN_CGROUP:
-		return cg_emit(c, e->pos, ST_I_BUILTIN, ST_BI_CGROUP, 0);
-	case ST_BUILTIN_FUNC:
+	case ST_BC_FUNC:
 		/*
 		 * The checker kept func in function probes: its name, an offset
 		 * cut off, and cut to a kernel string's length as any string.
@@ -221,16 +212,29 @@ static int cg_builtin(struct cctx *c, const struct st_expr *e)
 		if (ref < 0)
 			return ref;
 		return cg_emit(c, e->pos, ST_I_STR, ref, 0);
-	case ST_BUILTIN_USTACK:
-		c->probe->cfg.stacks |= ST_STACK_USER;
-		return cg_emit(c, e->pos, ST_I_BUILTIN, ST_BI_USTACK, 0);
-	case ST_BUILTIN_KSTACK:
-		c->probe->cfg.stacks |= ST_STACK_KERNEL;
-		return cg_emit(c, e->pos, ST_I_BUILTIN, ST_BI_KSTACK, 0);
-	case ST_NR_BUILTINS:
+	case ST_BC_NONE:
 		break;
 	}
 	return cg_fail(c, e->pos, "unknown builtin");
+}
+
+/* A function's value, as its row says the machine computes it. */
+static int cg_call(struct cctx *c, const struct st_expr *e)
+{
+	const struct st_func_row *f = st_func(e->func);
+
+	c->probe->cfg.stacks |= f->stacks;
+	switch (f->bpf) {
+	case ST_FC_STR:
+		return cg_str(c, e);
+	case ST_FC_ADDR:
+		/* The key part's kind says to name it (layout.c). */
+		return cg_expr(c, e->kids[0]);
+	case ST_FC_NONE:
+		return cg_fail(c, e->pos, f->no_bpf);
+	default:
+		return cg_fail(c, e->pos, "not a value the kernel can compute");
+	}
 }
 
 int cg_expr(struct cctx *c, const struct st_expr *e)
@@ -286,21 +290,7 @@ int cg_expr(struct cctx *c, const struct st_expr *e)
 	case ST_EXPR_CAST:
 		return cg_cast(c, e);
 	case ST_EXPR_CALL:
-		if (e->func == ST_FN_STR)
-			return cg_str(c, e);
-		/* The address itself: the key part's kind says to name it (layout.c). */
-		if (e->func == ST_FN_KSYM)
-			return cg_expr(c, e->kids[0]);
-		/* The collector names it from the process's mappings, read while it lives. */
-		if (e->func == ST_FN_USYM) {
-			c->probe->cfg.stacks |= ST_STACK_MAPS;
-			return cg_expr(c, e->kids[0]);
-		}
-		if (e->func == ST_FN_STRFTIME)
-			return cg_fail(c, e->pos,
-				       "strftime() is text the collector makes: in side: probes, "
-				       "print it with printf(\"%s\", strftime(...))");
-		break;
+		return cg_call(c, e);
 	case ST_EXPR_ARGS:
 		break;
 	}
@@ -311,14 +301,14 @@ static int call_stmt(struct cctx *c, const struct st_stmt *st)
 {
 	const struct st_expr *call = st->call;
 
-	switch (call->func) {
-	case ST_FN_EXIT:
+	switch (st_func(call->func)->bpf) {
+	case ST_FC_EXIT:
 		return cg_emit(c, st->pos, ST_I_EXIT, 0, 0);
-	case ST_FN_PRINTF:
+	case ST_FC_PRINTF:
 		return cg_printf(c, st);
-	case ST_FN_DELETE:
+	case ST_FC_DELETE:
 		return cg_delete(c, call);
-	case ST_FN_PRINT:
+	case ST_FC_PRINT:
 		if (call->kids[0]->kind == ST_EXPR_ARGS)
 			return cg_print_event(c, st);
 		/* print(value) prints as the printf the checker made for it. */
@@ -328,9 +318,8 @@ static int call_stmt(struct cctx *c, const struct st_stmt *st)
 	default:
 		break;
 	}
-	st_diag_set(c->diag, c->prog->filename, st->pos,
-		    "%s() of a map runs in BEGIN, END and interval probes, not per event",
-		    st_func_name(call->func));
+	st_diag_set(c->diag, c->prog->filename, st->pos, "%s() %s", st_func_name(call->func),
+		    st_func(call->func)->no_bpf);
 	st_diag_hint(c->diag, "print the map in END or interval:s:1");
 	return -EINVAL;
 }
@@ -349,7 +338,7 @@ static int agg_stmt(struct cctx *c, const struct st_stmt *st)
 		err = cg_keys(c, st->map_id, st->keys, st->nr_keys, false);
 	if (err)
 		return err;
-	if (call->func == ST_FN_COUNT)
+	if (!st_func(call->func)->max_args)
 		err = cg_emit(c, call->pos, ST_I_CONST, 0, 0);
 	else if (value)
 		err = cg_expr(c, value);

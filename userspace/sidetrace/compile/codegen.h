@@ -10,6 +10,7 @@
 
 #include "compile/compile.h"
 #include "check/checker.h"
+#include "parse/functions.h"
 
 /* State while compiling one clause for one of its events. */
 struct cctx {

@@ -77,6 +77,14 @@ struct st_compiled_probe {
 	struct st_probe_cfg cfg;
 };
 
+/* What a printf record holds of one value. */
+enum st_rec_arg {
+	ST_RA_INT, /* an integer (an enum's value, a float's bits): ST_REC_INT_SIZE bytes */
+	ST_RA_STR, /* a string: ST_REC_STR_SIZE bytes */
+	ST_RA_PROBE, /* the probe builtin: its index, the collector prints its name */
+	ST_RA_TIME, /* strftime(): its time, the collector formats it */
+};
+
 /*
  * Where the values of one printf statement are in its records (the
  * bytes after st_rec_hdr): chosen here, read by the collector.
@@ -85,11 +93,7 @@ struct st_printf_layout {
 	const struct st_expr *call; /* the printf; its format is call->fmt */
 	uint32_t nr_args;
 	uint32_t off[ST_MAX_PRINTF_ARGS];
-	bool is_str[ST_MAX_PRINTF_ARGS];
-	/* The probe builtin: its index is sent, the collector prints its name. */
-	bool is_probe[ST_MAX_PRINTF_ARGS];
-	/* strftime(): its time is sent, the collector formats it. */
-	bool is_time[ST_MAX_PRINTF_ARGS];
+	enum st_rec_arg sent[ST_MAX_PRINTF_ARGS];
 	/* An enum field printed with %s: its value is sent, the collector prints its label. */
 	const struct st_type *label_type[ST_MAX_PRINTF_ARGS];
 	/* A float field: its bits are sent, the collector prints the value (32 or 64; else 0). */

@@ -37,26 +37,12 @@ static void flat_slots(struct st_compiled *out, struct st_map_cfg *mc, uint32_t 
 	out->nr_flat += len;
 }
 
-/* Keys of keys_are_builtin() that are a ksym() or a usym() call, not a builtin. */
-#define KEY_KSYM ST_NR_BUILTINS
-#define KEY_USYM (ST_NR_BUILTINS + 1)
-
-/* Whether key is written as b: builtin b, or KEY_KSYM's or KEY_USYM's call. */
-static bool key_written_as(const struct st_expr *key, int b)
-{
-	if (b == KEY_KSYM || b == KEY_USYM)
-		return key->kind == ST_EXPR_CALL &&
-		       key->func == (b == KEY_KSYM ? ST_FN_KSYM : ST_FN_USYM);
-	return key->kind == ST_EXPR_BUILTIN && (int)key->builtin == b;
-}
-
 /*
- * Is every key k of map m written in stmts builtin b (or KEY_KSYM,
- * KEY_USYM)? *frames: the most frames a stack key asks for (ustack(N)),
- * 0 for all.
+ * Is every key k of map m written in stmts a value the kernel keeps as b?
+ * *frames: the most frames a stack key asks for (ustack(N)), 0 for all.
  */
-static bool keys_are_builtin(const struct st_stmt *stmts, uint32_t nr, uint32_t m, uint32_t k,
-			     int b, uint32_t *frames)
+static bool keys_kept_as(const struct st_stmt *stmts, uint32_t nr, uint32_t m, uint32_t k,
+			 enum st_kept b, uint32_t *frames)
 {
 	const struct st_expr *key;
 	uint32_t i;
@@ -64,13 +50,13 @@ static bool keys_are_builtin(const struct st_stmt *stmts, uint32_t nr, uint32_t 
 	for (i = 0; i < nr; i++) {
 		const struct st_stmt *st = &stmts[i];
 		const struct st_expr *ref =
-			st->kind == ST_STMT_CALL && st->call->func == ST_FN_DELETE
+			st->kind == ST_STMT_CALL && st_func(st->call->func)->args == ST_FA_ELEM
 				? st->call->kids[0]
 				: NULL;
 
 		if (st->kind == ST_STMT_IF &&
-		    (!keys_are_builtin(st->then, st->nr_then, m, k, b, frames) ||
-		     !keys_are_builtin(st->els, st->nr_els, m, k, b, frames)))
+		    (!keys_kept_as(st->then, st->nr_then, m, k, b, frames) ||
+		     !keys_kept_as(st->els, st->nr_els, m, k, b, frames)))
 			return false;
 		if (ref && ref->map_id == (int)m && k < ref->nr_kids)
 			key = ref->kids[k];
@@ -78,7 +64,7 @@ static bool keys_are_builtin(const struct st_stmt *stmts, uint32_t nr, uint32_t 
 			key = st->keys[k];
 		else
 			continue;
-		if (!key_written_as(key, b))
+		if (st_expr_kept(key) != b)
 			return false;
 		if (!key->uval || (*frames && key->uval > *frames))
 			*frames = key->uval ? key->uval : UINT32_MAX;
@@ -88,27 +74,27 @@ static bool keys_are_builtin(const struct st_stmt *stmts, uint32_t nr, uint32_t 
 	return true;
 }
 
-/* Whether key k of map m is builtin b in every clause that writes or deletes it. */
-static bool key_always(const struct st_program *prog, uint32_t m, uint32_t k, int b,
+/* Whether key k of map m is kept as b in every clause that writes or deletes it. */
+static bool key_always(const struct st_program *prog, uint32_t m, uint32_t k, enum st_kept b,
 		       uint32_t *frames)
 {
 	uint32_t i;
 
 	for (i = 0; i < prog->nr_clauses; i++)
-		if (!keys_are_builtin(prog->clauses[i].stmts, prog->clauses[i].nr_stmts, m, k, b,
-				      frames))
+		if (!keys_kept_as(prog->clauses[i].stmts, prog->clauses[i].nr_stmts, m, k, b,
+				  frames))
 			return false;
 	return true;
 }
 
 /*
- * A key of an aggregation that is always builtin b: the probe builtin is
+ * A key of an aggregation that is always kept as b: the probe builtin is
  * stored as the probe's index, a stack as its id, and printed as the
  * probe's name or the stack's frames. Plain values are read back by key:
  * never.
  */
-static bool key_is_builtin(const struct st_program *prog, uint32_t m, uint32_t k, int b,
-			   uint32_t *frames)
+static bool key_is_kept(const struct st_program *prog, uint32_t m, uint32_t k, enum st_kept b,
+			uint32_t *frames)
 {
 	return prog->maps[m].agg != ST_K_VALUE && key_always(prog, m, k, b, frames);
 }
@@ -127,24 +113,24 @@ static int layout_keys(const struct st_program *prog, uint32_t m, struct st_map_
 		lay->parts[k].off = off;
 		lay->parts[k].coff = coff;
 		if (mi->key_types[k] == ST_VT_STR &&
-		    key_is_builtin(prog, m, k, ST_BUILTIN_PROBE, &frames)) {
+		    key_is_kept(prog, m, k, ST_KEPT_PROBE, &frames)) {
 			lay->parts[k].kind = ST_KPART_PROBE;
-		} else if (key_is_builtin(prog, m, k, ST_BUILTIN_USTACK, &frames) ||
-			   key_is_builtin(prog, m, k, ST_BUILTIN_KSTACK, &frames)) {
-			lay->parts[k].kind = key_is_builtin(prog, m, k, ST_BUILTIN_USTACK, &frames)
+		} else if (key_is_kept(prog, m, k, ST_KEPT_USTACK, &frames) ||
+			   key_is_kept(prog, m, k, ST_KEPT_KSTACK, &frames)) {
+			lay->parts[k].kind = key_is_kept(prog, m, k, ST_KEPT_USTACK, &frames)
 						     ? ST_KPART_USTACK
 						     : ST_KPART_KSTACK;
 			/* Frames printed; the kernel keeps them all (one stack id). */
 			lay->parts[k].frames = frames == UINT32_MAX ? 0 : frames;
-		} else if (key_is_builtin(prog, m, k, KEY_KSYM, &frames)) {
+		} else if (key_is_kept(prog, m, k, ST_KEPT_KSYM, &frames)) {
 			lay->parts[k].kind = ST_KPART_KSYM;
-		} else if (key_is_builtin(prog, m, k, KEY_USYM, &frames)) {
+		} else if (key_is_kept(prog, m, k, ST_KEPT_USYM, &frames)) {
 			lay->parts[k].kind = ST_KPART_USYM;
 		} else if (mi->key_types[k] == ST_VT_STR) {
 			lay->parts[k].kind = ST_KPART_STR;
 		} else {
 			lay->parts[k].kind = ST_KPART_INT;
-			lay->parts[k].pid = key_always(prog, m, k, ST_BUILTIN_PID, &frames);
+			lay->parts[k].pid = key_always(prog, m, k, ST_KEPT_PID, &frames);
 		}
 		off += st_kpart_size(lay->parts[k].kind, false);
 		coff += st_kpart_size(lay->parts[k].kind, true);

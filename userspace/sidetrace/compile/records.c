@@ -46,17 +46,17 @@ static int printf_layout(struct cctx *c, const struct st_expr *call)
 	for (i = 0; i < lay->nr_args; i++) {
 		const struct st_expr *arg = args[i];
 
-		/* A name longer than a kernel string would not fit: sent as the index. */
-		lay->is_probe[i] = arg->kind == ST_EXPR_BUILTIN && arg->builtin == ST_BUILTIN_PROBE;
-		lay->is_time[i] = arg->kind == ST_EXPR_CALL && arg->func == ST_FN_STRFTIME;
-		lay->is_str[i] = arg->vtype == ST_VT_STR && !lay->is_probe[i] && !lay->is_time[i];
+		lay->sent[i] = st_expr_kept(arg) == ST_KEPT_PROBE  ? ST_RA_PROBE
+			       : st_expr_kept(arg) == ST_KEPT_TIME ? ST_RA_TIME
+			       : arg->vtype == ST_VT_STR	   ? ST_RA_STR
+								   : ST_RA_INT;
 		if (arg->vtype != ST_VT_STR && conv_is_str(call->fmt, i))
 			lay->label_type[i] = st_expr_enum(arg);
 		/* The checker made the events of a float field agree on its width. */
 		if (arg->vtype == ST_VT_FLOAT)
 			lay->float_bits[i] = st_side_type(arg->refs[0].type->label)->bits;
 		lay->off[i] = off;
-		off += lay->is_str[i] ? ST_REC_STR_SIZE : ST_REC_INT_SIZE;
+		off += lay->sent[i] == ST_RA_STR ? ST_REC_STR_SIZE : ST_REC_INT_SIZE;
 	}
 	/* The checker's ST_MAX_PRINTF_ARGS keeps this within ST_REC_MAX. */
 	lay->size = off;
@@ -88,16 +88,17 @@ int cg_printf(struct cctx *c, const struct st_stmt *st)
 		if (args[i]->kind == ST_EXPR_FIELD) {
 			err = out_load(c, args[i], lay->off[i]);
 		} else {
-			if (lay->is_probe[i])
+			if (lay->sent[i] == ST_RA_PROBE)
 				err = cg_emit(c, args[i]->pos, ST_I_BUILTIN, ST_BI_PROBE, 0);
-			else if (lay->is_time[i])
+			else if (lay->sent[i] == ST_RA_TIME)
 				err = cg_expr(c, args[i]->kids[1]);
 			else
 				err = cg_expr(c, args[i]);
 			if (!err)
 				err = cg_emit(c, args[i]->pos,
-					      lay->is_str[i] ? ST_I_OUT_STR : ST_I_OUT_INT, 0,
-					      lay->off[i]);
+					      lay->sent[i] == ST_RA_STR ? ST_I_OUT_STR
+									: ST_I_OUT_INT,
+					      0, lay->off[i]);
 		}
 		if (err)
 			return err;

@@ -14,6 +14,7 @@
 #include <strings.h>
 
 #include "output/prom.h"
+#include "parse/functions.h"
 
 static enum st_prom_type family_type(const struct st_map_info *mi)
 {

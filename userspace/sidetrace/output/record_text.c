@@ -70,9 +70,9 @@ static void printf_value(struct st_rec_view *v, const struct st_rec_hdr *h,
 	memcpy(&u, at, sizeof(u));
 	val->type = ST_VT_STR;
 	val->s = s;
-	if (lay->is_time[i]) {
+	if (lay->sent[i] == ST_RA_TIME) {
 		st_strftime_ns(s, sizeof(rec_str), args[i]->kids[0]->str, u);
-	} else if (lay->is_probe[i]) {
+	} else if (lay->sent[i] == ST_RA_PROBE) {
 		val->s = u < v->c->nr_probes ? v->c->probes[u].name : "?";
 	} else if (lay->label_type[i]) {
 		label = st_type_enum_label(lay->label_type[i], (int64_t)u);
@@ -80,7 +80,7 @@ static void printf_value(struct st_rec_view *v, const struct st_rec_hdr *h,
 			snprintf(s, sizeof(rec_str), "%s", label);
 		else
 			snprintf(s, sizeof(rec_str), "%" PRId64, (int64_t)u);
-	} else if (lay->is_str[i]) {
+	} else if (lay->sent[i] == ST_RA_STR) {
 		str_value(v, h, at, s);
 	} else if (lay->float_bits[i]) {
 		st_key_val_float(val, at, lay->float_bits[i]);

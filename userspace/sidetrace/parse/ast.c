@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 /* Freeing and naming AST nodes. */
-#include <stdio.h>
 #include <stdlib.h>
 
 #include <side/abi/type-description.h>
@@ -8,6 +7,7 @@
 #include "parse/ast.h"
 #include "kinds/probe_kinds.h"
 #include "parse/format.h"
+#include "parse/functions.h"
 
 struct st_expr *st_expr_new(enum st_expr_kind kind, struct st_pos pos)
 {
@@ -106,48 +106,10 @@ void st_program_free(struct st_program *prog)
 
 uint32_t st_print_args(const struct st_expr *call, struct st_expr *const **args)
 {
-	uint32_t first = call->func == ST_FN_PRINTF ? 1 : 0;
+	uint32_t first = st_func(call->func)->args == ST_FA_FORMAT ? 1 : 0;
 
 	*args = call->kids + first;
 	return call->nr_kids - first;
-}
-
-enum st_agg_kind st_func_agg(enum st_func fn)
-{
-	static const enum st_agg_kind kinds[] = {
-		[ST_FN_COUNT] = ST_K_COUNT, [ST_FN_SUM] = ST_K_SUM,	[ST_FN_AVG] = ST_K_AVG,
-		[ST_FN_MIN] = ST_K_MIN,	    [ST_FN_MAX] = ST_K_MAX,	[ST_FN_STATS] = ST_K_STATS,
-		[ST_FN_HIST] = ST_K_HIST,   [ST_FN_LHIST] = ST_K_LHIST,
-	};
-
-	return kinds[fn];
-}
-
-const char *st_agg_name(enum st_agg_kind agg)
-{
-	enum st_func fn;
-
-	if (agg == ST_K_VALUE)
-		return "value";
-	for (fn = ST_FN_COUNT; fn <= ST_FN_LHIST; fn++)
-		if (st_func_agg(fn) == agg)
-			return st_func_name(fn);
-	return "?";
-}
-
-const char *st_func_name(enum st_func fn)
-{
-	static const char *const names[] = {
-		[ST_FN_COUNT] = "count",   [ST_FN_SUM] = "sum",		  [ST_FN_AVG] = "avg",
-		[ST_FN_MIN] = "min",	   [ST_FN_MAX] = "max",		  [ST_FN_STATS] = "stats",
-		[ST_FN_HIST] = "hist",	   [ST_FN_LHIST] = "lhist",	  [ST_FN_PRINT] = "print",
-		[ST_FN_CLEAR] = "clear",   [ST_FN_ZERO] = "zero",	  [ST_FN_EXIT] = "exit",
-		[ST_FN_PRINTF] = "printf", [ST_FN_DELETE] = "delete",	  [ST_FN_STR] = "str",
-		[ST_FN_TIME] = "time",	   [ST_FN_STRFTIME] = "strftime", [ST_FN_KSYM] = "ksym",
-		[ST_FN_USYM] = "usym",
-	};
-
-	return names[fn];
 }
 
 const struct st_type *st_expr_enum(const struct st_expr *e)
@@ -156,38 +118,6 @@ const struct st_type *st_expr_enum(const struct st_expr *e)
 	    e->refs[0].type->label == SIDE_TYPE_ENUM)
 		return e->refs[0].type;
 	return NULL;
-}
-
-const char *st_func_names(void)
-{
-	static char names[256];
-	size_t off = 0;
-	int fn;
-
-	if (names[0])
-		return names;
-	for (fn = ST_FN_COUNT; fn < ST_NR_FUNCS; fn++)
-		off += snprintf(names + off, sizeof(names) - off, "%s%s",
-				fn == ST_FN_COUNT	? ""
-				: fn == ST_NR_FUNCS - 1 ? " and "
-							: ", ",
-				st_func_name(fn));
-	return names;
-}
-
-const char *st_builtin_name(enum st_builtin b)
-{
-	static const char *const names[] = {
-		[ST_BUILTIN_PID] = "pid",	  [ST_BUILTIN_TID] = "tid",
-		[ST_BUILTIN_COMM] = "comm",	  [ST_BUILTIN_NSECS] = "nsecs",
-		[ST_BUILTIN_CPU] = "cpu",	  [ST_BUILTIN_UID] = "uid",
-		[ST_BUILTIN_PROBE] = "probe",	  [ST_BUILTIN_LOGLEVEL] = "loglevel",
-		[ST_BUILTIN_ELAPSED] = "elapsed", [ST_BUILTIN_RAND] = "rand",
-		[ST_BUILTIN_CGROUP] = "cgroup",	  [ST_BUILTIN_USTACK] = "ustack",
-		[ST_BUILTIN_KSTACK] = "kstack",	  [ST_BUILTIN_FUNC] = "func",
-	};
-
-	return names[b];
 }
 
 const char *st_op_name(enum st_op op)

@@ -76,21 +76,22 @@ struct st_attach_point {
 	uint32_t nr_events;
 };
 
+/* Builtins: one row each in parse/builtins.c, in the order messages list them. */
 enum st_builtin {
 	ST_BUILTIN_PID,
 	ST_BUILTIN_TID,
 	ST_BUILTIN_COMM,
 	ST_BUILTIN_NSECS,
+	ST_BUILTIN_ELAPSED,
 	ST_BUILTIN_CPU,
 	ST_BUILTIN_UID,
+	ST_BUILTIN_CGROUP,
+	ST_BUILTIN_USTACK,
+	ST_BUILTIN_KSTACK,
+	ST_BUILTIN_FUNC,
 	ST_BUILTIN_PROBE,
-	ST_BUILTIN_LOGLEVEL, /* the event's SIDE log level */
-	ST_BUILTIN_ELAPSED, /* nanoseconds since the session started */
-	ST_BUILTIN_RAND, /* a pseudo-random 32-bit number */
-	ST_BUILTIN_CGROUP, /* the task's cgroup v2 id */
-	ST_BUILTIN_USTACK, /* the user stack: a map key printed as its frames */
-	ST_BUILTIN_KSTACK, /* the kernel stack */
-	ST_BUILTIN_FUNC, /* a function probe's function, by name */
+	ST_BUILTIN_LOGLEVEL,
+	ST_BUILTIN_RAND,
 	ST_NR_BUILTINS,
 };
 
@@ -121,7 +122,7 @@ enum st_op {
 	ST_OP_LOR,
 };
 
-/* Functions: aggregations (right of "@m = ") and actions (statements). */
+/* Functions: one row each in parse/functions.c. */
 enum st_func {
 	ST_FN_COUNT,
 	ST_FN_SUM,
@@ -136,15 +137,11 @@ enum st_func {
 	ST_FN_ZERO,
 	ST_FN_EXIT,
 	ST_FN_PRINTF,
-	ST_FN_DELETE, /* delete(@m[k]) */
-	ST_FN_STR, /* str(s), str(s, n): a value */
-	/* time("fmt"): the checker makes it printf("%s", strftime("fmt", nsecs)) */
+	ST_FN_DELETE,
+	ST_FN_STR,
 	ST_FN_TIME,
-	/* strftime("fmt", ns): a CLOCK_MONOTONIC time (nsecs) as wall-clock text */
 	ST_FN_STRFTIME,
-	/* ksym(addr): a kernel address; a map key of it prints its function's name */
 	ST_FN_KSYM,
-	/* usym(addr): a user address of its process; a map key of it prints its function's name */
 	ST_FN_USYM,
 	ST_NR_FUNCS,
 };
@@ -354,20 +351,9 @@ bool st_program_on_sites(const struct st_program *prog);
  */
 uint32_t st_print_args(const struct st_expr *call, struct st_expr *const **args);
 
-/* The aggregation an aggregating function (count..lhist) computes. */
-enum st_agg_kind st_func_agg(enum st_func fn);
-
-/* Names as the language spells them, for messages and dumps. */
-/* The function that computes an aggregation ("count"), or "value". */
-const char *st_agg_name(enum st_agg_kind agg);
-const char *st_func_name(enum st_func fn);
-
 /* The enum type a field expression reads (its first event's), or NULL: not an enum field. */
 const struct st_type *st_expr_enum(const struct st_expr *e);
 
-/* Every function's name, for "valid are ..." messages: "count, sum, ... and usym". */
-const char *st_func_names(void);
-const char *st_builtin_name(enum st_builtin b);
 const char *st_op_name(enum st_op op);
 
 #endif /* SIDETRACE_PARSE_AST_H */

@@ -8,12 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "parse/functions.h"
 #include "parse/parse.h"
 
-static const char value_forms[] =
-	"args.FIELD, argN, retval, a builtin (pid, tid, comm, nsecs, elapsed, cpu, uid, cgroup, "
-	"ustack, kstack, func, probe, loglevel, rand), $var, @map[key], a number, a string, a "
-	"cast such as (uint8) or '('";
+/* What a value may be; its %s is the list of builtins. */
+#define VALUE_FORMS \
+	"args.FIELD, argN, retval, a builtin (%s), $var, @map[key], a number, a string, a " \
+	"cast such as (uint8) or '('"
 
 static int parse_unary(struct parser *p, struct st_expr **out);
 
@@ -50,7 +51,7 @@ static int parse_call_args(struct parser *p, struct st_expr *call)
 }
 
 /* ustack(N), kstack(N): the stack builtin, its innermost N frames printed (uval). */
-static int parse_stack_frames(struct parser *p, struct st_expr *e)
+static int parse_stack_frames(struct parser *p, struct st_expr *e, enum st_builtin b)
 {
 	int err = pr_advance(p);
 
@@ -60,7 +61,7 @@ static int parse_stack_frames(struct parser *p, struct st_expr *e)
 		return pr_err(p, p->cur.pos, "expected frames, 1 to %d: %s(5)", ST_STACK_FRAMES,
 			      e->str);
 	e->kind = ST_EXPR_BUILTIN;
-	e->builtin = !strcmp(e->str, "ustack") ? ST_BUILTIN_USTACK : ST_BUILTIN_KSTACK;
+	e->builtin = b;
 	e->uval = p->cur.ival;
 	err = pr_advance(p);
 	if (err)
@@ -73,14 +74,11 @@ static int parse_stack_frames(struct parser *p, struct st_expr *e)
 
 static int parse_call(struct parser *p, struct st_expr *call)
 {
-	int fn;
+	int b = st_builtin_find(call->str), fn = st_func_find(call->str);
 
-	if (!strcmp(call->str, "ustack") || !strcmp(call->str, "kstack"))
-		return parse_stack_frames(p, call);
-	for (fn = ST_FN_COUNT; fn < ST_NR_FUNCS; fn++)
-		if (!strcmp(call->str, st_func_name(fn)))
-			break;
-	if (fn == ST_NR_FUNCS)
+	if (b >= 0 && st_builtin(b)->frames)
+		return parse_stack_frames(p, call, b);
+	if (fn < 0)
 		return pr_err(p, call->pos, "unknown function '%s': valid are %s", call->str,
 			      st_func_names());
 	call->kind = ST_EXPR_CALL;
@@ -181,16 +179,16 @@ static int parse_ident(struct parser *p, struct st_expr *e)
 		e->kind = ST_EXPR_FIELD;
 		return parse_field_path(p, e);
 	}
-	for (b = ST_BUILTIN_PID; b < ST_NR_BUILTINS; b++) {
-		if (!strcmp(e->str, st_builtin_name(b))) {
-			e->kind = ST_EXPR_BUILTIN;
-			e->builtin = b;
-			return 0;
-		}
+	b = st_builtin_find(e->str);
+	if (b >= 0) {
+		e->kind = ST_EXPR_BUILTIN;
+		e->builtin = b;
+		return 0;
 	}
 	if (is_argn(e->str) || !strcmp(e->str, "retval"))
 		return argn_field(p, e);
-	return pr_err(p, e->pos, "unknown identifier '%s': expected %s", e->str, value_forms);
+	return pr_err(p, e->pos, "unknown identifier '%s': expected " VALUE_FORMS, e->str,
+		      st_builtin_names());
 }
 
 /*
@@ -312,7 +310,8 @@ int pr_primary(struct parser *p, struct st_expr **out)
 	case T_POSARG:
 		break;
 	default:
-		return pr_err(p, p->cur.pos, "expected an expression: %s", value_forms);
+		return pr_err(p, p->cur.pos, "expected an expression: " VALUE_FORMS,
+			      st_builtin_names());
 	}
 
 	e = st_expr_new(ST_EXPR_INT, p->cur.pos);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "parse/functions.h"
 #include "parse/parse.h"
 
 static const char stmt_forms[] =
@@ -44,7 +45,8 @@ static int parse_assign(struct parser *p, struct st_stmt *s, const char *target)
 	if (err)
 		return err;
 	/* An aggregation makes the statement one, without its operator. */
-	if (s->value->kind == ST_EXPR_CALL && s->value->func <= ST_FN_LHIST && s->map) {
+	if (s->value->kind == ST_EXPR_CALL && st_func(s->value->func)->form == ST_FORM_AGG &&
+	    s->map) {
 		if (s->op != ST_OP_NONE)
 			return pr_err(p, s->value->pos, "%s() is assigned with '=': %s = %s(...)",
 				      st_func_name(s->value->func), target,

@@ -20,6 +20,7 @@
 
 #include "readout/aggregations.h"
 #include "readout/problems.h"
+#include "parse/functions.h"
 #include "serve/exporter.h"
 #include "bpfload/replaced.h"
 
@@ -59,8 +60,7 @@ static int check_resets(const struct st_program *prog, const struct st_prom_fami
 			int m;
 
 			if (prog->clauses[i].stmts[j].kind != ST_STMT_CALL ||
-			    (call->func != ST_FN_CLEAR && call->func != ST_FN_ZERO) ||
-			    !call->nr_kids)
+			    st_func(call->func)->args != ST_FA_MAP || !call->nr_kids)
 				continue;
 			m = call->kids[0]->map_id;
 			if (m < 0 || fams[m].type == ST_PROM_GAUGE)

@@ -12,6 +12,7 @@
 
 #include "common/cgroup.h"
 #include "output/printf_print.h"
+#include "parse/functions.h"
 #include "session/eval.h"
 #include "readout/map_access.h"
 
@@ -37,41 +38,60 @@ static int64_t monotonic_ns(void)
 	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-static int eval_builtin(struct st_eval_ctx *x, const struct st_expr *e, struct st_eval_val *out)
+/* The machine's helper bi, as sidetrace itself has it. */
+static int host_helper(uint8_t bi, int64_t *v)
 {
-	switch (e->builtin) {
-	case ST_BUILTIN_PID:
-		set_int(out, e->vtype, getpid());
+	switch (bi) {
+	case ST_BI_PID:
+		*v = getpid();
 		return 0;
-	case ST_BUILTIN_TID:
-		set_int(out, e->vtype, gettid());
+	case ST_BI_TID:
+		*v = gettid();
 		return 0;
-	case ST_BUILTIN_NSECS:
-		set_int(out, e->vtype, monotonic_ns());
+	case ST_BI_NSECS:
+		*v = monotonic_ns();
 		return 0;
-	case ST_BUILTIN_CPU:
-		set_int(out, e->vtype, sched_getcpu());
+	case ST_BI_CPU:
+		*v = sched_getcpu();
 		return 0;
-	case ST_BUILTIN_UID:
-		set_int(out, e->vtype, getuid());
+	case ST_BI_UID:
+		*v = getuid();
 		return 0;
-	case ST_BUILTIN_COMM:
-		set_str(out, program_invocation_short_name);
+	case ST_BI_RAND:
+		*v = (uint32_t)random();
 		return 0;
-	case ST_BUILTIN_PROBE:
-		set_str(out, x->probe);
-		return 0;
-	case ST_BUILTIN_ELAPSED:
-		set_int(out, e->vtype, monotonic_ns() - x->compiled->start_ns);
-		return 0;
-	case ST_BUILTIN_RAND:
-		set_int(out, e->vtype, (uint32_t)random());
-		return 0;
-	case ST_BUILTIN_CGROUP:
-		set_int(out, e->vtype, (int64_t)st_self_cgroup_id());
+	case ST_BI_CGROUP:
+		*v = (int64_t)st_self_cgroup_id();
 		return 0;
 	default:
-		/* loglevel: the checker keeps it in side: probes. */
+		return -EINVAL;
+	}
+}
+
+/* A builtin, as its row says sidetrace computes it. */
+static int eval_builtin(struct st_eval_ctx *x, const struct st_expr *e, struct st_eval_val *out)
+{
+	const struct st_builtin_row *b = st_builtin(e->builtin);
+	int64_t v;
+	int err;
+
+	switch (b->host) {
+	case ST_BC_HELPER:
+		err = host_helper(b->helper, &v);
+		if (!err)
+			set_int(out, e->vtype, v);
+		return err;
+	case ST_BC_COMM:
+		set_str(out, program_invocation_short_name);
+		return 0;
+	case ST_BC_PROBE:
+		set_str(out, x->probe);
+		return 0;
+	case ST_BC_ELAPSED:
+		set_int(out, e->vtype, monotonic_ns() - x->compiled->start_ns);
+		return 0;
+	default:
+		/* The checker keeps the others in probes' events. */
 		return -EINVAL;
 	}
 }
@@ -112,7 +132,31 @@ static int eval_map(struct st_eval_ctx *x, const struct st_expr *e, struct st_ev
 	return 0;
 }
 
-/* Casts, ?:, str(): the kinds that are neither leaves nor operators. */
+/* A function's value, as its row says sidetrace computes it. */
+static int eval_call(struct st_eval_ctx *x, const struct st_expr *e, struct st_eval_val *out)
+{
+	struct st_eval_val t;
+	int err;
+
+	switch (st_func(e->func)->host) {
+	case ST_FC_STRFTIME:
+		err = st_eval(x, e->kids[1], &t);
+		if (!err)
+			st_strftime_ns(out->str, sizeof(out->str), e->kids[0]->str, t.v.i);
+		out->v.type = ST_VT_STR;
+		out->v.s = out->str;
+		return err;
+	case ST_FC_STR:
+		err = st_eval(x, e->kids[0], out);
+		if (!err && e->nr_kids == 2 && e->kids[1]->uval - 1 < strlen(out->str))
+			out->str[e->kids[1]->uval - 1] = '\0';
+		return err;
+	default:
+		return -EINVAL;
+	}
+}
+
+/* Casts, ?:, calls: the kinds that are neither leaves nor operators. */
 static int eval_other(struct st_eval_ctx *x, const struct st_expr *e, struct st_eval_val *out)
 {
 	struct st_eval_val c;
@@ -133,20 +177,7 @@ static int eval_other(struct st_eval_ctx *x, const struct st_expr *e, struct st_
 			set_int(out, ST_VT_UINT, out->v.i & ((1ULL << e->cast.bits) - 1));
 		return 0;
 	case ST_EXPR_CALL:
-		if (e->func == ST_FN_STRFTIME) {
-			err = st_eval(x, e->kids[1], &c);
-			if (!err)
-				st_strftime_ns(out->str, sizeof(out->str), e->kids[0]->str, c.v.i);
-			out->v.type = ST_VT_STR;
-			out->v.s = out->str;
-			return err;
-		}
-		if (e->func != ST_FN_STR)
-			return -EINVAL;
-		err = st_eval(x, e->kids[0], out);
-		if (!err && e->nr_kids == 2 && e->kids[1]->uval - 1 < strlen(out->str))
-			out->str[e->kids[1]->uval - 1] = '\0';
-		return err;
+		return eval_call(x, e, out);
 	default:
 		return -EINVAL;
 	}

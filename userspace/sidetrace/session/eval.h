@@ -2,9 +2,9 @@
 /*
  * Expressions of BEGIN, END and interval clauses, computed in user space
  * with the operators the stack machine uses (st_binary() in
- * bpf/sidetrace_arith.h): literals, builtins of the collector itself
- * (pid, tid, comm, nsecs, cpu, uid, probe, elapsed, rand), operators,
- * variables, ?:, casts, str() and map elements read from the kernel's maps.
+ * bpf/sidetrace_arith.h): literals, the builtins and functions whose rows
+ * give sidetrace a code (parse/builtins.c, parse/functions.c), operators,
+ * variables, ?:, casts and map elements read from the kernel's maps.
  */
 #ifndef SIDETRACE_SESSION_EVAL_H
 #define SIDETRACE_SESSION_EVAL_H

@@ -8,6 +8,7 @@
 #include "readout/problems.h"
 #include "output/printf_print.h"
 #include "session/runner.h"
+#include "parse/functions.h"
 #include "session/eval.h"
 #include "readout/inproc_read.h"
 #include "readout/map_access.h"
@@ -111,20 +112,20 @@ static int run_call(struct st_runner *r, struct st_eval_ctx *x, const struct st_
 	int map_id =
 		call->nr_kids && call->kids[0]->kind == ST_EXPR_MAP ? call->kids[0]->map_id : -1;
 
-	switch (call->func) {
-	case ST_FN_PRINT:
+	switch (st_func(call->func)->host) {
+	case ST_FC_PRINT:
 		if (call->fmt)
 			return run_printf(r, x, call);
 		return map_id >= 0 ? print_map(r, call) : 0;
-	case ST_FN_CLEAR:
+	case ST_FC_CLEAR:
 		return map_id >= 0 && r->tracer ? st_maps_clear(r->tracer, r->compiled, map_id) : 0;
-	case ST_FN_ZERO:
+	case ST_FC_ZERO:
 		return map_id >= 0 && r->tracer ? st_maps_zero(r->tracer, r->compiled, map_id) : 0;
-	case ST_FN_DELETE:
+	case ST_FC_DELETE:
 		return run_delete(r, x, call->kids[0]);
-	case ST_FN_PRINTF:
+	case ST_FC_PRINTF:
 		return run_printf(r, x, call);
-	case ST_FN_EXIT:
+	case ST_FC_EXIT:
 		r->exit_requested = true;
 		return 1;
 	default:

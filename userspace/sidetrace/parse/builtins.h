@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The builtins of the language (pid, comm, ustack, ...): one row each, which
+ * says all that the parser, the checker and both engines ask of one. A new
+ * builtin is a row, and a code of the engines' where it needs a new one.
+ */
+#ifndef SIDETRACE_PARSE_BUILTINS_H
+#define SIDETRACE_PARSE_BUILTINS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "parse/ast.h"
+
+/* Where a builtin has a value (st_builtin_row.avail). */
+#define ST_AVAIL_EVENT 0x1 /* in a probe's event: the kernel, a process's engine */
+#define ST_AVAIL_SESSION 0x2 /* in BEGIN, END and interval: sidetrace itself */
+/* Only in events of a function kind (st_probe_kind_function()). */
+#define ST_AVAIL_FUNCTION 0x4
+
+/*
+ * How an engine computes a builtin: the BPF engine in compile/codegen.c,
+ * sidetrace's own clauses in session/eval.c.
+ */
+enum st_bi_code {
+	ST_BC_NONE, /* not in this engine: the row's why_not says why */
+	ST_BC_HELPER, /* the machine's builtin row.helper (ST_I_BUILTIN), or its host call */
+	ST_BC_COMM, /* the task's name */
+	ST_BC_PROBE, /* the probe's name */
+	ST_BC_LOGLEVEL, /* the event's level, known when it is compiled */
+	ST_BC_ELAPSED, /* nsecs less the session's start */
+	ST_BC_FUNC, /* the probed function's name, an offset cut off */
+};
+
+/*
+ * What the kernel keeps of a value that the collector prints as text (a map
+ * key that is always that value, a printf argument): the probe's index for
+ * its name, a stack for its frames, an address for its function, a time for
+ * its date. ST_KEPT_PID: a process id, which a process's engine writes only
+ * as its own.
+ */
+enum st_kept {
+	ST_KEPT_VALUE, /* the value itself */
+	ST_KEPT_PROBE,
+	ST_KEPT_USTACK,
+	ST_KEPT_KSTACK,
+	ST_KEPT_KSYM,
+	ST_KEPT_USYM,
+	ST_KEPT_TIME,
+	ST_KEPT_PID,
+};
+
+struct st_builtin_row {
+	const char *name;
+	enum st_vtype vtype; /* ST_VT_UINT (64 bits) or ST_VT_STR */
+	unsigned int avail; /* ST_AVAIL_* */
+	/* Where it has no value, the checker's message: its %s names the probe. */
+	const char *why_not;
+	enum st_bi_code bpf, host;
+	uint8_t helper; /* ST_BC_HELPER: ST_BI_* */
+	uint8_t stacks; /* ST_STACK_*: what the probe takes for it */
+	bool frames; /* may be written NAME(N): its innermost N frames printed */
+	enum st_kept kept;
+};
+
+const struct st_builtin_row *st_builtin(enum st_builtin b);
+/* The builtin called name, or -1. */
+int st_builtin_find(const char *name);
+const char *st_builtin_name(enum st_builtin b);
+/* Every builtin's name, for messages: "pid, tid, ..., rand". */
+const char *st_builtin_names(void);
+
+#endif /* SIDETRACE_PARSE_BUILTINS_H */

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: MIT
+/* The functions' table: see functions.h. */
+#include <stdio.h>
+#include <string.h>
+
+#include "parse/format.h"
+#include "parse/functions.h"
+
+/* Aggregations count events: sidetrace's own clauses have none, and skip them. */
+#define AGG(k, a, lo, hi) \
+	.form = ST_FORM_AGG, .agg = (k), .args = (a), .min_args = (lo), .max_args = (hi), \
+	.bpf = ST_FC_AGG, .no_host = NO_AGG
+#define NO_AGG "an aggregation is of probes' events: BEGIN, END and interval have none"
+/* Runs where it is written: in the kernel, a process's engine, or sidetrace. */
+#define BOTH(c) .bpf = (c), .host = (c)
+/* A map's whole is read in sidetrace, not per event. */
+#define PER_MAP "of a map runs in BEGIN, END and interval probes, not per event"
+/* time() is a printf of strftime() once checked. */
+#define REWRITTEN "the checker makes it printf(\"%s\", strftime(\"fmt\", nsecs))"
+/* The kernel or the event's process has the address, not sidetrace. */
+#define AN_EVENTS "an address of a probe's event: BEGIN, END and interval have none"
+
+static const struct st_func_row funcs[ST_NR_FUNCS] = {
+	[ST_FN_COUNT] = {"count", AGG(ST_K_COUNT, ST_FA_NONE, 0, 0)},
+	[ST_FN_SUM] = {"sum", AGG(ST_K_SUM, ST_FA_VALUE, 1, 1)},
+	[ST_FN_AVG] = {"avg", AGG(ST_K_AVG, ST_FA_VALUE, 1, 1)},
+	[ST_FN_MIN] = {"min", AGG(ST_K_MIN, ST_FA_VALUE, 1, 1)},
+	[ST_FN_MAX] = {"max", AGG(ST_K_MAX, ST_FA_VALUE, 1, 1)},
+	[ST_FN_STATS] = {"stats", AGG(ST_K_STATS, ST_FA_VALUE, 1, 1)},
+	[ST_FN_HIST] = {"hist", AGG(ST_K_HIST, ST_FA_VALUE, 1, 1)},
+	[ST_FN_LHIST] = {"lhist", AGG(ST_K_LHIST, ST_FA_LHIST, 4, 4)},
+	[ST_FN_PRINT] = {"print", ST_FORM_ACTION, .args = ST_FA_PRINT, 1, 3, BOTH(ST_FC_PRINT),
+			 .no_bpf = PER_MAP},
+	[ST_FN_CLEAR] = {"clear", ST_FORM_ACTION, .args = ST_FA_MAP, 1, 1, .host = ST_FC_CLEAR,
+			 .no_bpf = PER_MAP},
+	[ST_FN_ZERO] = {"zero", ST_FORM_ACTION, .args = ST_FA_MAP, 1, 1, .host = ST_FC_ZERO,
+			.no_bpf = PER_MAP},
+	[ST_FN_EXIT] = {"exit", ST_FORM_ACTION, .args = ST_FA_NONE, 0, 0, BOTH(ST_FC_EXIT)},
+	[ST_FN_PRINTF] = {"printf", ST_FORM_ACTION, .args = ST_FA_FORMAT, 1, 1 + ST_MAX_PRINTF_ARGS,
+			  BOTH(ST_FC_PRINTF)},
+	[ST_FN_DELETE] = {"delete", ST_FORM_ACTION, .args = ST_FA_ELEM, 1, 1, BOTH(ST_FC_DELETE)},
+	[ST_FN_STR] = {"str", ST_FORM_VALUE, .args = ST_FA_STR, 1, 2, ST_VT_STR, BOTH(ST_FC_STR)},
+	[ST_FN_TIME] = {"time", ST_FORM_ACTION, .args = ST_FA_TIME, 0, 1, .no_bpf = REWRITTEN,
+			.no_host = REWRITTEN},
+	/* A CLOCK_MONOTONIC time (nsecs) as wall-clock text; a printf sends the time. */
+	[ST_FN_STRFTIME] = {"strftime", ST_FORM_VALUE, .args = ST_FA_STRFTIME, 2, 2, ST_VT_STR,
+			    .host = ST_FC_STRFTIME,
+			    .no_bpf = "strftime() is text the collector makes: in side: probes, "
+				      "print it with printf(\"%s\", strftime(...))",
+			    .kept = ST_KEPT_TIME},
+	/* A map key of it prints its function's name. */
+	[ST_FN_KSYM] = {"ksym", ST_FORM_VALUE, .args = ST_FA_ADDR, 1, 1, ST_VT_UINT,
+			.bpf = ST_FC_ADDR, .no_host = AN_EVENTS, .kept = ST_KEPT_KSYM},
+	/* Named from the process's mappings, read while it lives. */
+	[ST_FN_USYM] = {"usym", ST_FORM_VALUE, .args = ST_FA_ADDR, 1, 1, ST_VT_UINT,
+			.bpf = ST_FC_ADDR, .no_host = AN_EVENTS, .stacks = ST_STACK_MAPS,
+			.kept = ST_KEPT_USYM},
+};
+
+const struct st_func_row *st_func(enum st_func fn)
+{
+	return &funcs[fn];
+}
+
+int st_func_find(const char *name)
+{
+	int fn;
+
+	for (fn = 0; fn < ST_NR_FUNCS; fn++)
+		if (!strcmp(name, funcs[fn].name))
+			return fn;
+	return -1;
+}
+
+const char *st_func_name(enum st_func fn)
+{
+	return funcs[fn].name;
+}
+
+const char *st_func_names(void)
+{
+	static char names[256];
+	size_t off = 0;
+	int fn;
+
+	if (names[0])
+		return names;
+	for (fn = 0; fn < ST_NR_FUNCS; fn++)
+		off += snprintf(names + off, sizeof(names) - off, "%s%s",
+				!fn			? ""
+				: fn == ST_NR_FUNCS - 1 ? " and "
+							: ", ",
+				funcs[fn].name);
+	return names;
+}
+
+enum st_agg_kind st_func_agg(enum st_func fn)
+{
+	return funcs[fn].agg;
+}
+
+const char *st_agg_name(enum st_agg_kind agg)
+{
+	int fn;
+
+	if (agg == ST_K_VALUE)
+		return "value";
+	for (fn = 0; fn < ST_NR_FUNCS; fn++)
+		if (funcs[fn].form == ST_FORM_AGG && funcs[fn].agg == agg)
+			return funcs[fn].name;
+	return "?";
+}
+
+enum st_kept st_expr_kept(const struct st_expr *e)
+{
+	if (e->kind == ST_EXPR_BUILTIN)
+		return st_builtin(e->builtin)->kept;
+	if (e->kind == ST_EXPR_CALL)
+		return funcs[e->func].kept;
+	return ST_KEPT_VALUE;
+}

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The functions of the language (count(), printf(), str(), ...): one row
+ * each, which says all that the parser, the checker and both engines ask
+ * of one. A new function is a row, and a code of the engines' or a rule of
+ * the checker's where it needs a new one.
+ */
+#ifndef SIDETRACE_PARSE_FUNCTIONS_H
+#define SIDETRACE_PARSE_FUNCTIONS_H
+
+#include <stdint.h>
+
+#include "parse/builtins.h"
+
+/* Where a call is written. */
+enum st_fn_form {
+	ST_FORM_AGG, /* an aggregation: @m[keys] = count() */
+	ST_FORM_ACTION, /* a statement */
+	ST_FORM_VALUE, /* an expression */
+};
+
+/* What a function's arguments are: the checker's rule for them (check/checker.c). */
+enum st_fn_args {
+	ST_FA_NONE, /* none */
+	ST_FA_VALUE, /* one integer */
+	ST_FA_LHIST, /* an integer, then min, max and step: constants */
+	ST_FA_PRINT, /* a map and constants top and div, the event, or one value */
+	ST_FA_MAP, /* a whole map */
+	ST_FA_ELEM, /* one element of a map */
+	ST_FA_FORMAT, /* a literal format, then its values */
+	ST_FA_TIME, /* an optional literal format */
+	ST_FA_STR, /* a string, then an optional constant length */
+	ST_FA_ADDR, /* one integer, an address */
+	ST_FA_STRFTIME, /* a literal format, then an integer time */
+};
+
+/*
+ * How an engine runs a function: the BPF engine in compile/codegen.c,
+ * sidetrace's own clauses in session/runner.c and eval.c.
+ */
+enum st_fn_code {
+	ST_FC_NONE, /* not in this engine: the row's reason says why */
+	ST_FC_AGG, /* the map's aggregation of the value */
+	ST_FC_PRINT,
+	ST_FC_CLEAR,
+	ST_FC_ZERO,
+	ST_FC_DELETE,
+	ST_FC_PRINTF,
+	ST_FC_EXIT,
+	ST_FC_STR, /* the string, cut to its length */
+	ST_FC_ADDR, /* the address itself: what the kernel keeps says how to name it */
+	ST_FC_STRFTIME, /* the time as wall-clock text */
+};
+
+struct st_func_row {
+	const char *name;
+	enum st_fn_form form;
+	enum st_agg_kind agg; /* ST_FORM_AGG: what it computes */
+	enum st_fn_args args;
+	uint8_t min_args, max_args;
+	enum st_vtype vtype; /* ST_FORM_VALUE: its value's type */
+	enum st_fn_code bpf, host;
+	/* Why not in that engine: ST_FC_NONE, or a form of it (print(@m) per event) */
+	const char *no_bpf, *no_host;
+	uint8_t stacks; /* ST_STACK_*: what the probe takes for it */
+	enum st_kept kept;
+};
+
+const struct st_func_row *st_func(enum st_func fn);
+/* The function called name, or -1. */
+int st_func_find(const char *name);
+const char *st_func_name(enum st_func fn);
+/* Every function's name, for "valid are ..." messages: "count, sum, ... and usym". */
+const char *st_func_names(void);
+/* The aggregation an aggregating function computes. */
+enum st_agg_kind st_func_agg(enum st_func fn);
+/* The function that computes an aggregation ("count"), or "value". */
+const char *st_agg_name(enum st_agg_kind agg);
+/* What the kernel keeps of e's value. */
+enum st_kept st_expr_kept(const struct st_expr *e);
+
+#endif /* SIDETRACE_PARSE_FUNCTIONS_H */
