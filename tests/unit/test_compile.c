@@ -431,7 +431,7 @@ static void test_fast_paths(void)
 	ok(cfg->loads[1].src == ST_SRC_VEC, "sources: a struct member from the vector");
 	ok(cfg->need_vec && cfg->vec_arg == 10 && cfg->sdt_mask == ((1U << 1) | (1U << 10)),
 	   "sources: SDT arguments read: the value and the vector pointer");
-	ok(!r.c.probes[0].count_only, "sources: not a count-only probe");
+	ok(r.c.probes[0].special != ST_SPECIAL_COUNT, "sources: not a count-only probe");
 	ok((r.c.maps[0].flags & ST_MAPF_FLAT) && r.c.maps[0].flat_len == 1 &&
 		   r.c.maps[1].flat_base == 1 && r.c.nr_flat == 2,
 	   "sources: maps without keys are slots");
@@ -454,14 +454,16 @@ static void test_fast_paths(void)
 	      " side:/app:http:response { @ = count(); }",
 	      &r);
 	ok(r.ret == 0 && r.c.nr_flat == 2 + ST_HIST_BUCKETS, "count-only: flat slots");
-	ok(!r.c.probes[0].count_only, "count-only: not with another clause's field");
-	ok(r.c.probes[1].count_only && r.c.probes[1].nr_counts == 1 &&
+	ok(r.c.probes[0].special != ST_SPECIAL_COUNT,
+	   "count-only: not with another clause's field");
+	ok(r.c.probes[1].special == ST_SPECIAL_COUNT && r.c.probes[1].nr_counts == 1 &&
 		   r.c.probes[1].counts[0] == r.c.maps[0].flat_base,
 	   "count-only: counts in its map's slot");
 	done(&r);
 
 	build("side:/app:http:request /args.status == 200/ { @ = count(); }", &r);
-	ok(r.ret == 0 && !r.c.probes[0].count_only, "count-only: not with a filter");
+	ok(r.ret == 0 && r.c.probes[0].special != ST_SPECIAL_COUNT,
+	   "count-only: not with a filter");
 	done(&r);
 
 	build("side:/app:http:request { @[args.status] = count(); @a = lhist(args.status, 0, 1000, "
@@ -469,7 +471,8 @@ static void test_fast_paths(void)
 	      " @b = lhist(args.status, 0, 1000, 1); @c = lhist(args.status, 0, 1000, 1);"
 	      " @d = lhist(args.status, 0, 1000, 1); @e = lhist(args.status, 0, 1000, 1); }",
 	      &r);
-	ok(r.ret == 0 && !r.c.probes[0].count_only && !(r.c.maps[0].flags & ST_MAPF_FLAT),
+	ok(r.ret == 0 && r.c.probes[0].special != ST_SPECIAL_COUNT &&
+		   !(r.c.maps[0].flags & ST_MAPF_FLAT),
 	   "flat: not with keys");
 	ok(r.ret == 0 && (r.c.maps[4].flags & ST_MAPF_FLAT) && r.c.maps[4].flat_len == 1002 &&
 		   !(r.c.maps[5].flags & ST_MAPF_FLAT) && r.c.nr_flat <= ST_MAX_FLAT_SLOTS,
@@ -493,7 +496,7 @@ static void test_plain(void)
 	}
 	cfg = &r.c.probes[0].cfg;
 	st = &cfg->plain[0];
-	ok(r.c.probes[0].plain && cfg->nr_plain == 2, "plain: keyed hist and a count");
+	ok(st_special_plain(&r.c.probes[0]) && cfg->nr_plain == 2, "plain: keyed hist and a count");
 	ok(st->map == 0 && st->nr_parts == 2 && st->parts[0].src == ST_P_STR &&
 		   st->parts[0].off == 0 && st->parts[1].src == ST_P_BUILTIN &&
 		   st->parts[1].a == ST_BI_PID && st->parts[1].off == ST_STR_LEN,
@@ -504,23 +507,27 @@ static void test_plain(void)
 	ok(cfg->plain[1].map == 1 && cfg->plain[1].nr_parts == 0 &&
 		   cfg->plain[1].value.src == ST_P_CONST,
 	   "plain: count() is a constant");
-	ok(!r.c.probes[1].plain && r.c.probes[1].count_only && !r.c.probes[1].cfg.nr_plain,
+	ok(!st_special_plain(&r.c.probes[1]) && r.c.probes[1].special == ST_SPECIAL_COUNT &&
+		   !r.c.probes[1].cfg.nr_plain,
 	   "plain: not for a count-only probe");
-	ok(!r.c.probes[0].flat, "flat: not with keys");
+	ok(r.c.probes[0].special != ST_SPECIAL_FLAT, "flat: not with keys");
 	done(&r);
 
 	build("side:/app:http:request { @h = hist(args.status); @n = count(); @p = sum(pid); }",
 	      &r);
-	ok(r.ret == 0 && r.c.probes[0].plain && r.c.probes[0].flat,
+	ok(r.ret == 0 && st_special_plain(&r.c.probes[0]) &&
+		   r.c.probes[0].special == ST_SPECIAL_FLAT,
 	   "flat: integers and builtins into maps without keys");
 	done(&r);
 
 	build("side:/app:http:request { @h = hist(args.status); @m[args.method] = count(); }", &r);
-	ok(r.ret == 0 && r.c.probes[0].plain && !r.c.probes[0].flat, "flat: not with a string");
+	ok(r.ret == 0 && st_special_plain(&r.c.probes[0]) &&
+		   r.c.probes[0].special != ST_SPECIAL_FLAT,
+	   "flat: not with a string");
 	done(&r);
 
 	build("side:/app:http:request /args.status == 200/ { @[args.method] = count(); }", &r);
-	ok(r.ret == 0 && !r.c.probes[0].plain && !r.c.probes[0].cfg.nr_plain,
+	ok(r.ret == 0 && !st_special_plain(&r.c.probes[0]) && !r.c.probes[0].cfg.nr_plain,
 	   "plain: not with a filter");
 	done(&r);
 
@@ -540,7 +547,8 @@ static void test_plain(void)
 		   r.c.maps[0].compact_size == 32 && r.c.layouts[0].parts[1].coff == 8 &&
 		   r.c.layouts[0].parts[2].coff == 24 && r.c.compact_key_size == 8 + 32 + 8,
 	   "compact keys: the layout of a map read whole");
-	ok(r.ret == 0 && r.c.probes[0].plain && r.c.probes[0].cfg.plain[0].parts[1].off == 8 &&
+	ok(r.ret == 0 && st_special_plain(&r.c.probes[0]) &&
+		   r.c.probes[0].cfg.plain[0].parts[1].off == 8 &&
 		   r.c.probes[0].cfg.plain[0].parts[2].off == 72 &&
 		   r.c.probes[0].cfg.plain[0].parts[2].coff == 24,
 	   "compact keys: a plain statement writes its parts where the layout says");
@@ -574,17 +582,19 @@ static void test_plain(void)
 	done(&r);
 
 	build("side:/app:http:request { @[args.hdr.name] = count(); }", &r);
-	ok(r.ret == 0 && !r.c.probes[0].plain, "plain: not with a field from the vector");
+	ok(r.ret == 0 && !st_special_plain(&r.c.probes[0]),
+	   "plain: not with a field from the vector");
 	done(&r);
 
 	build("side:/app:http:request { @[comm] = sum(args.status + 1); }", &r);
-	ok(r.ret == 0 && !r.c.probes[0].plain, "plain: not with comm or arithmetic");
+	ok(r.ret == 0 && !st_special_plain(&r.c.probes[0]), "plain: not with comm or arithmetic");
 	done(&r);
 
 	build("side:/app:http:request { @a = count(); @b = count(); @c = count(); @d = count();"
 	      " @e = sum(args.status); }",
 	      &r);
-	ok(r.ret == 0 && !r.c.probes[0].plain, "plain: at most ST_MAX_PLAIN statements");
+	ok(r.ret == 0 && !st_special_plain(&r.c.probes[0]),
+	   "plain: at most ST_MAX_PLAIN statements");
 	done(&r);
 }
 

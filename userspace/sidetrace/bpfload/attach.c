@@ -39,7 +39,7 @@ static bool return_probe(const struct st_event *ev)
 /* The cookie's count slot: a count-only probe counting in one map. */
 static uint32_t count_slot1(const struct st_compiled_probe *p)
 {
-	return p->count_only && p->nr_counts == 1 ? p->counts[0] + 1 : 0;
+	return p->special == ST_SPECIAL_COUNT && p->nr_counts == 1 ? p->counts[0] + 1 : 0;
 }
 
 /*

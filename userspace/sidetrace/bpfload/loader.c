@@ -63,7 +63,7 @@ static int make_site(const struct st_loader *l, const struct st_compiled_probe *
 
 	memset(site, 0, sizeof(*site));
 	st_ro_strings_site(&l->ro, idx, site);
-	if (p->count_only) {
+	if (p->special == ST_SPECIAL_COUNT) {
 		site->nr_counts = p->nr_counts;
 		memcpy(site->counts, p->counts, sizeof(site->counts));
 	}

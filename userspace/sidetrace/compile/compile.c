@@ -235,7 +235,7 @@ int st_compile(const struct st_program *prog, unsigned int flags, struct st_comp
 		if (!st_compiled_specializable(&out->probes[i]))
 			continue;
 		cg_find_count_only(out, &out->probes[i]);
-		if (out->probes[i].count_only)
+		if (out->probes[i].special == ST_SPECIAL_COUNT)
 			continue;
 		cg_find_plain(out, &out->probes[i]);
 		cg_find_flat(out, &out->probes[i]);

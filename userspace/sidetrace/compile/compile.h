@@ -63,19 +63,35 @@ struct st_map_layout {
 	uint32_t parts_size; /* == st_map_cfg.key_size */
 };
 
+/*
+ * Which specialized program serves a probe (specialize.c): the stack
+ * machine, or one that runs a probe of that shape alone. PLAIN and the
+ * ones after it are plain: their statements are in cfg.plain[].
+ */
+enum st_special {
+	ST_SPECIAL_NONE, /* the stack machine */
+	ST_SPECIAL_COUNT, /* only counts: sidetrace_count (see st_site) */
+	ST_SPECIAL_PLAIN, /* plain statements: sidetrace_plain */
+	ST_SPECIAL_FLAT, /* integers into maps without keys: sidetrace_flat */
+	ST_SPECIAL_KEYED, /* one statement into a keyed map: sidetrace_keyed */
+};
+
 struct st_compiled_probe {
 	const struct st_event *event;
 	char *name; /* "side:TARGET:PROVIDER:EVENT", the probe builtin */
 	uint32_t nr_strs; /* string literals used in cfg.strs */
 	uint32_t nr_sdt_values; /* top-level fields passed as SDT arguments */
-	bool count_only; /* served by sidetrace_count (see st_site) */
-	bool plain; /* served by sidetrace_plain (cfg.plain[]) */
-	bool flat; /* plain, and served by sidetrace_flat */
-	bool keyed; /* plain, and served by sidetrace_keyed */
+	enum st_special special;
 	uint32_t nr_counts;
-	uint32_t counts[ST_MAX_COUNTS]; /* count_only: st_flat slots */
+	uint32_t counts[ST_MAX_COUNTS]; /* ST_SPECIAL_COUNT: st_flat slots */
 	struct st_probe_cfg cfg;
 };
+
+/* Whether p's statements are plain (cfg.plain[]). */
+static inline bool st_special_plain(const struct st_compiled_probe *p)
+{
+	return p->special >= ST_SPECIAL_PLAIN;
+}
 
 /* What a printf record holds of one value. */
 enum st_rec_arg {

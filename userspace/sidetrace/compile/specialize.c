@@ -39,7 +39,8 @@ void cg_find_count_only(struct st_compiled *out, struct st_compiled_probe *p)
 		p->counts[p->nr_counts++] = mc->flat_base;
 		i++;
 	}
-	p->count_only = i == cfg->nr_insns && p->nr_counts;
+	if (i == cfg->nr_insns && p->nr_counts)
+		p->special = ST_SPECIAL_COUNT;
 }
 
 _Static_assert(ST_MAX_PLAIN_PARTS == ST_MAX_MAP_KEYS, "a plain statement holds every key");
@@ -147,8 +148,9 @@ void cg_find_plain(const struct st_compiled *out, struct st_compiled_probe *p)
 		}
 		i++;
 	}
-	p->plain = i == cfg->nr_insns && !st && cfg->nr_plain;
-	if (!p->plain)
+	if (i == cfg->nr_insns && !st && cfg->nr_plain)
+		p->special = ST_SPECIAL_PLAIN;
+	else
 		cfg->nr_plain = 0;
 }
 
@@ -159,14 +161,16 @@ void cg_find_plain(const struct st_compiled *out, struct st_compiled_probe *p)
 void cg_find_flat(const struct st_compiled *out, struct st_compiled_probe *p)
 {
 	const struct st_probe_cfg *cfg = &p->cfg;
+	bool flat = p->special == ST_SPECIAL_PLAIN;
 	uint32_t i;
 
-	p->flat = p->plain;
 	for (i = 0; i < cfg->nr_loads; i++)
-		p->flat &= cfg->loads[i].want == ST_WANT_INT;
+		flat &= cfg->loads[i].want == ST_WANT_INT;
 	for (i = 0; i < cfg->nr_plain; i++)
-		p->flat &= !cfg->plain[i].nr_parts &&
-			   (out->maps[cfg->plain[i].map].flags & ST_MAPF_FLAT);
+		flat &= !cfg->plain[i].nr_parts &&
+			(out->maps[cfg->plain[i].map].flags & ST_MAPF_FLAT);
+	if (flat)
+		p->special = ST_SPECIAL_FLAT;
 }
 
 /*
@@ -189,10 +193,11 @@ void cg_find_keyed(const struct st_compiled *out, struct st_compiled_probe *p)
 {
 	const struct st_probe_cfg *cfg = &p->cfg;
 
-	p->keyed = p->plain && !p->flat && cfg->nr_plain == 1 && !counted_strings(cfg) &&
-		   cfg->nr_loads <= ST_KEYED_MAX_LOADS &&
-		   !(out->maps[cfg->plain[0].map].flags & ST_MAPF_FLAT) &&
-		   out->key_size <= ST_KEYED_KEY_MAX;
+	if (p->special == ST_SPECIAL_PLAIN && cfg->nr_plain == 1 && !counted_strings(cfg) &&
+	    cfg->nr_loads <= ST_KEYED_MAX_LOADS &&
+	    !(out->maps[cfg->plain[0].map].flags & ST_MAPF_FLAT) &&
+	    out->key_size <= ST_KEYED_KEY_MAX)
+		p->special = ST_SPECIAL_KEYED;
 }
 
 /*
@@ -208,7 +213,7 @@ void cg_find_ro_loads(const struct st_compiled *out, struct st_compiled_probe *p
 
 	cfg->ro_loads = 0;
 	/* A literal is read back from the file up to its NUL, which Go's have none of. */
-	if (!p->plain || counted_strings(cfg))
+	if (!st_special_plain(p) || counted_strings(cfg))
 		return;
 	for (i = 0; i < cfg->nr_plain; i++) {
 		const struct st_plain_stmt *st = &cfg->plain[i];
@@ -247,19 +252,24 @@ enum st_prog st_compiled_prog(const struct st_compiled_probe *p)
 
 	if (f != ST_FAMILY_UPROBE && !tp)
 		return interpreter[f];
-	if (p->count_only)
+	switch (p->special) {
+	case ST_SPECIAL_COUNT:
 		return tp ? ST_PROG_TP_COUNT : ST_PROG_COUNT;
-	if (p->flat && !tp)
-		return ST_PROG_FLAT;
-	if (p->keyed && tp)
-		return ST_PROG_TP_KEYED;
-	/* A smaller program verifies sooner: a third of the start-up here. */
-	if (p->keyed && p->cfg.plain[0].nr_parts == 1 && p->cfg.nr_loads <= ST_KEYED1_MAX_LOADS)
-		return ST_PROG_KEYED1;
-	if (p->keyed)
+	case ST_SPECIAL_FLAT:
+		/* A tracepoint's plain program serves the flat ones too. */
+		return tp ? ST_PROG_TP_PLAIN : ST_PROG_FLAT;
+	case ST_SPECIAL_KEYED:
+		if (tp)
+			return ST_PROG_TP_KEYED;
+		/* A smaller program verifies sooner: a third of the start-up here. */
+		if (p->cfg.plain[0].nr_parts == 1 && p->cfg.nr_loads <= ST_KEYED1_MAX_LOADS)
+			return ST_PROG_KEYED1;
 		return ST_PROG_KEYED;
-	if (p->plain)
+	case ST_SPECIAL_PLAIN:
 		return tp ? ST_PROG_TP_PLAIN : ST_PROG_PLAIN;
+	case ST_SPECIAL_NONE:
+		break;
+	}
 	return tp ? ST_PROG_TP : ST_PROG_EVENT;
 }
 
