@@ -61,18 +61,46 @@ side:$HTTPD:http:request" ]
 	[ "$output" = "side:$HTTPD:app:conn_state" ]
 	run -1 --separate-stderr "$SIDETRACE" -l "side:$HTTPD:nope:*"
 	[ "$stderr" = "sidetrace: no probe matches side:$HTTPD:nope:*" ]
-	run -2 --separate-stderr "$SIDETRACE" -l
-	[ "$stderr" = "sidetrace: -l: give a pattern, e.g. 'side:./app:*', or -p PID" ]
 	run -0 "$SIDETRACE" -l "usdt:$HTTPD:request"
 	[ "$output" = "usdt:$HTTPD:http:request" ]
 	run -2 --separate-stderr "$SIDETRACE" -l "kfoo:vfs_read"
 	[ "${stderr%%$'\n'*}" = "pattern:1:1: error: unknown probe type 'kfoo': expected side:TARGET:PROVIDER:EVENT, usdt:TARGET:[PROVIDER:]NAME, uprobe:TARGET:FUNCTION[+OFFSET], uretprobe:TARGET:FUNCTION, tracepoint:CATEGORY:NAME, kprobe:FUNCTION[+OFFSET], kretprobe:FUNCTION, profile:UNIT:N, fentry:FUNCTION, fexit:FUNCTION, BEGIN, END, interval:UNIT:N, software:EVENT[:COUNT], hardware:EVENT[:COUNT]" ]
 	run -2 --separate-stderr "$SIDETRACE" -l BEGIN
-	[ "$stderr" = "sidetrace: -l 'BEGIN': a pattern is side:TARGET[:PROVIDER]:EVENT, usdt:TARGET[:PROVIDER]:NAME, uprobe:TARGET:FUNCTION, tracepoint:CATEGORY[:NAME] or kprobe:FUNCTION, '*' wildcards" ]
+	[ "$stderr" = "sidetrace: -l 'BEGIN': a pattern is KIND:... as a probe is written (side:TARGET[:PROVIDER]:EVENT, tracepoint:CATEGORY[:NAME], ...) or a glob over them ('*sched_switch*'), '*' wildcards" ]
 	run -2 --separate-stderr "$SIDETRACE" -l -e 'BEGIN { exit(); }'
 	[ "$stderr" = "sidetrace: -l lists probes: it takes a PATTERN and -p PID, not -e, -c or -d" ]
 	run -1 --separate-stderr "$SIDETRACE" -l 'side:/nonexistent:*'
 	[ "$stderr" = "sidetrace: /nonexistent: no such file" ]
+}
+
+@test "-l as bpftrace's: no pattern lists the kernel's probes, a glob without a kind matches every line, short names, -p a process's side: and usdt: probes" {
+	local tp
+	tp=$(grep -c . /sys/kernel/tracing/available_events)
+	run -0 --separate-stderr "$SIDETRACE" -l
+	[ "$(grep -c '^tracepoint:' <<<"$output")" -eq "$tp" ]
+	[ "$(grep -c '^software:' <<<"$output")" -eq 11 ]
+	[ "$(grep -c '^hardware:' <<<"$output")" -eq 10 ]
+	[ "$(grep -vc '^tracepoint:\|^software:\|^hardware:' <<<"$output")" -eq 0 ]
+	# The lines a glob matches are those of the whole listing it matches.
+	run -0 "$SIDETRACE" -l '*sched_switch*'
+	[ "$output" = "$("$SIDETRACE" -l | grep sched_switch)" ]
+	[[ "$output" == *"tracepoint:sched:sched_switch"* ]]
+	run -0 "$SIDETRACE" -l 's:*fault*'
+	[ "$output" = "$(printf 'software:%s\n' alignment-faults emulation-faults major-faults minor-faults page-faults)" ]
+	run -0 "$SIDETRACE" -l 't:sched:sched_switch'
+	[ "$output" = "tracepoint:sched:sched_switch" ]
+	run -0 "$SIDETRACE" -l "U:$HTTPD:request"
+	[ "$output" = "usdt:$HTTPD:http:request" ]
+	run -1 --separate-stderr "$SIDETRACE" -l '*no_such_probe*'
+	[ "$stderr" = "sidetrace: no probe matches *no_such_probe*" ]
+	start_app "$BATS_TEST_TMPDIR/pid" "$HTTPD" -p -d 10 -r 100
+	local app=$APP_PID
+	run -0 "$SIDETRACE" -l -p "$app"
+	[ "$(grep -c "^side:$HTTPD:" <<<"$output")" -eq "$(readelf_probes "$HTTPD" | wc -l)" ]
+	[ "$(grep -c "^usdt:$HTTPD:" <<<"$output")" -eq "$(readelf_probes "$HTTPD" | wc -l)" ]
+	run -0 "$SIDETRACE" -l -p "$app" '*:db:query'
+	[ "$output" = "side:$HTTPD:db:query
+usdt:$HTTPD:db:query" ]
 }
 
 @test "-lv: each probe's fields with their types; as many as the notes' SDT arguments say" {

@@ -18,10 +18,12 @@
 int st_cmd_list(int argc, char **argv);
 
 /*
- * sidetrace -l [-v] [-p PID] [PATTERN]: one side:PATH:PROVIDER:EVENT line
- * per event that PATTERN (side:TARGET[:PROVIDER]:EVENT, wildcards; every
- * object of PID when absent) matches, with fields when verbose. Returns
- * the exit status, as st_cmd_list().
+ * sidetrace -l [-v] [-p PID] [PATTERN] (list_probes.c): one line per
+ * probe that PATTERN (KIND:..., wildcards) matches, as a program writes
+ * it, with fields when verbose. Without PATTERN, the kernel's probes, or
+ * with PID the process's SIDE and USDT probes; a PATTERN whose first word
+ * is no kind is a glob over those lines. Returns the exit status, as
+ * st_cmd_list().
  */
 int st_list_probes(const char *pattern, pid_t pid, bool verbose);
 
