@@ -153,7 +153,7 @@ static const struct st_event_list *target_events(void *ctx, const struct st_prob
 	return NULL;
 }
 
-static const struct st_event_source source = {target_events, NULL};
+static const struct st_event_source source = {target_events, NULL, ST_MISSING_ERROR};
 
 /* Parses and checks src; the program on success, NULL (diag set) if not. */
 static struct st_program *check(const char *src, struct st_diag *d)

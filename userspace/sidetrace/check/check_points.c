@@ -107,6 +107,19 @@ static int no_sites(struct checker *c, const struct st_attach_point *p, const ch
 		      p->provider, p->event, target);
 }
 
+/*
+ * A function probe that matches no function, skipped as bpftrace skips it:
+ * the error it would be is kept as the reason, and the clause runs at its
+ * other probes' events, if any.
+ */
+static int skip_missing(struct checker *c, struct st_attach_point *p, const struct st_event_list *l)
+{
+	no_match(c, p, l);
+	p->missing = strdup(c->diag->msg);
+	memset(c->diag, 0, sizeof(*c->diag));
+	return p->missing ? 0 : ck_oom(c);
+}
+
 int ck_sites_point(struct checker *c, struct st_attach_point *p)
 {
 	struct st_probe_query q;
@@ -143,6 +156,9 @@ int ck_sites_point(struct checker *c, struct st_attach_point *p)
 	}
 	if (!p->nr_events && siteless)
 		return no_sites(c, p, siteless->path, true);
+	if (!p->nr_events && st_probe_kind_function(st_probe_kind(p->kind)) &&
+	    c->src->missing != ST_MISSING_ERROR)
+		return skip_missing(c, p, l);
 	if (!p->nr_events)
 		return no_match(c, p, l);
 	return 0;

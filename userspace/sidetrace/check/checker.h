@@ -52,6 +52,14 @@
 #include "parse/diag.h"
 #include "events/events.h"
 
+/* What a function probe that matches no function is (bpftrace's tools name some that a build
+ * lacks). */
+enum st_missing_probes {
+	ST_MISSING_WARN, /* skipped, the reason in st_attach_point.missing, said as a warning */
+	ST_MISSING_ERROR, /* an error, as any probe that matches nothing */
+	ST_MISSING_IGNORE, /* skipped, the reason kept, said by nobody */
+};
+
 struct st_event_source {
 	/*
 	 * The events a probe's query names (events/events.h): every event
@@ -62,6 +70,7 @@ struct st_event_source {
 	const struct st_event_list *(*probe_events)(void *ctx, const struct st_probe_query *q,
 						    char *err, size_t err_size);
 	void *ctx;
+	enum st_missing_probes missing;
 };
 
 /*

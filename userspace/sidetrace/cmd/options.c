@@ -77,6 +77,10 @@ static void usage(FILE *f)
 		   "  --in-process run the side: probes inside the traced processes, in\n"
 		   "               their SIDE runtime (no kernel trap per event); other\n"
 		   "               probes stay in the kernel\n"
+		   "  --missing-probes warn|error|ignore\n"
+		   "               a function probe that matches no function: skipped\n"
+		   "               with a warning (default, as bpftrace), an error, or\n"
+		   "               skipped silently\n"
 		   "  -q           quiet: no 'Attaching N probes...' line, no hints\n"
 		   "  -v           verbose: show libbpf's and the kernel's messages\n"
 		   "  -V, --version\n"
@@ -148,6 +152,16 @@ static int parse_value(int c, const char *arg, struct st_trace_opts *o)
 		return -EINVAL;
 	case 'b':
 		return parse_size(arg, &o->events_size);
+	case 'M':
+		if (!strcmp(arg, "warn") || !strcmp(arg, "error") || !strcmp(arg, "ignore")) {
+			o->missing = !strcmp(arg, "error")    ? ST_MISSING_ERROR
+				     : !strcmp(arg, "ignore") ? ST_MISSING_IGNORE
+							      : ST_MISSING_WARN;
+			return 0;
+		}
+		fprintf(stderr, "sidetrace: --missing-probes '%s': use warn, error or ignore\n",
+			arg);
+		return -EINVAL;
 	case 'e':
 		if (o->program) {
 			fprintf(stderr, "sidetrace: -e given twice: put every clause in one "
@@ -206,6 +220,7 @@ int st_trace_parse_options(int argc, char **argv, struct st_trace_opts *o)
 		{"dry-run", no_argument, NULL, 'd'},
 		{"buffer-size", required_argument, NULL, 'b'},
 		{"in-process", no_argument, NULL, 'I'},
+		{"missing-probes", required_argument, NULL, 'M'},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
@@ -253,6 +268,7 @@ int st_trace_parse_options(int argc, char **argv, struct st_trace_opts *o)
 		case 'f':
 		case 'b':
 		case 'e':
+		case 'M':
 			if (parse_value(c, optarg, o))
 				return -EINVAL;
 			break;

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "check/checker.h"
 #include "cmd/common.h"
 #include "output/maps_print.h"
 
@@ -24,6 +25,7 @@ struct st_trace_opts {
 	const char *file; /* the program's file ("-": stdin), or NULL */
 	uint32_t events_size; /* --buffer-size, or 0 */
 	bool in_process; /* --in-process: side: probes run in the traced process */
+	enum st_missing_probes missing; /* --missing-probes */
 	/* The arguments after the program: its positional parameters $1..$N. */
 	char *const *args;
 	uint32_t nr_args;

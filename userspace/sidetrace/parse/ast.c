@@ -73,6 +73,7 @@ void st_attach_point_fini(struct st_attach_point *p)
 	free(p->target);
 	free(p->provider);
 	free(p->event);
+	free(p->missing);
 	free(p->events);
 }
 

@@ -71,6 +71,8 @@ struct st_attach_point {
 	struct st_pos target_pos, provider_pos, event_pos;
 	/* ST_AP_PROFILE, ST_AP_INTERVAL: the period the count of units makes */
 	uint64_t interval_ns;
+	/* checker: why a function probe that matched nothing was skipped, or NULL */
+	char *missing;
 	/* checker: the events it matched (not owned) */
 	const struct st_event **events;
 	uint32_t nr_events;
