@@ -193,3 +193,17 @@ int st_output_check(FILE *f, const char *name)
 		err ? strerror(err) : "write error");
 	return -EIO;
 }
+
+void st_warn_missing(const struct st_program *prog)
+{
+	const struct st_attach_point *p;
+	uint32_t i, j;
+
+	for (i = 0; i < prog->nr_clauses; i++) {
+		for (j = 0; j < prog->clauses[i].nr_points; j++) {
+			p = &prog->clauses[i].points[j];
+			if (p->missing)
+				st_errorf("warning: %s: skipped", p->missing);
+		}
+	}
+}

@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "parse/ast.h"
+
 /*
  * Exit statuses of every command (docs/sidetrace.1, EXIT STATUS); with
  * -c, the command's own status too.
@@ -28,6 +30,9 @@ enum st_exit {
  * -errno.
  */
 int st_read_program(const char *path, char **out);
+
+/* Each function probe of prog the checker skipped, and why, as a warning on stderr. */
+void st_warn_missing(const struct st_program *prog);
 
 /* The name a program file goes by in messages: "stdin" for "-". */
 const char *st_program_name(const char *path);

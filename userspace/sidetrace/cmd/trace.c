@@ -152,21 +152,6 @@ static void warn_unmapped(const struct trace *t)
 }
 
 /* A return probe on a function that is also inlined misses the copies' calls: say so. */
-/* --missing-probes warn: each function probe skipped, and why. */
-static void warn_missing(const struct trace *t)
-{
-	const struct st_attach_point *p;
-	uint32_t i, j;
-
-	for (i = 0; t->o.missing == ST_MISSING_WARN && i < t->prog->nr_clauses; i++) {
-		for (j = 0; j < t->prog->clauses[i].nr_points; j++) {
-			p = &t->prog->clauses[i].points[j];
-			if (p->missing)
-				st_errorf("warning: %s: skipped", p->missing);
-		}
-	}
-}
-
 static void warn_missed(const struct trace *t)
 {
 	uint32_t i;
@@ -223,7 +208,8 @@ static int build(struct trace *t)
 	ret = st_check(t->prog, &evsrc, &diag);
 	if (ret)
 		goto fail;
-	warn_missing(t);
+	if (t->o.missing == ST_MISSING_WARN)
+		st_warn_missing(t->prog);
 	warn_unmapped(t);
 	/* Test hook: see ST_COMPILE_VECTOR_ONLY. */
 	ret = st_compile(t->prog, getenv("SIDETRACE_VECTOR_ONLY") ? ST_COMPILE_VECTOR_ONLY : 0,
