@@ -38,6 +38,7 @@ COMMON_OBJS := $(patsubst userspace/%.c,$(OUTPUT)/obj/%.o,$(COMMON_SRCS))
 # The in-process engine's shared-memory structures, cgroup id and mappings reader are the
 # collector's too.
 LIB_COMMON_SRCS := $(wildcard userspace/common/shm_*.c) userspace/common/cgroup.c \
+	userspace/common/numa.c \
 	userspace/common/proc_maps.c
 LIB_SRCS := $(wildcard userspace/lib/*.c userspace/lib/inproc/*.c) $(LIB_COMMON_SRCS)
 LIB_PIC_OBJS := $(patsubst userspace/%.c,$(OUTPUT)/lib/pic/%.o,$(LIB_SRCS))

@@ -269,6 +269,10 @@ static __always_inline __s64 builtin(__u8 id, __u32 probe)
 		return bpf_get_smp_processor_id();
 	case ST_BI_UID:
 		return (__u32)bpf_get_current_uid_gid();
+	case ST_BI_GID:
+		return bpf_get_current_uid_gid() >> 32;
+	case ST_BI_NUMAID:
+		return bpf_get_numa_node_id();
 	case ST_BI_PROBE:
 		return probe;
 	case ST_BI_CGROUP:

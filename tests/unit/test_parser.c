@@ -278,7 +278,8 @@ static void test_errors(void)
 		  "expected ',' or ')' after argument 1 of sum()");
 	check_err("missing operand", "BEGIN { @x = sum(1 +) }", 1, 21,
 		  "expected an expression: args.FIELD, argN, retval, a builtin (pid, tid, comm, "
-		  "nsecs, elapsed, cpu, uid, cgroup, ustack, kstack, func, probe, loglevel, rand), "
+		  "nsecs, elapsed, cpu, uid, gid, cgroup, ustack, kstack, func, probe, loglevel, "
+		  "rand, numaid), "
 		  "$var, "
 		  "@map[key], a "
 		  "number, a "
@@ -286,9 +287,8 @@ static void test_errors(void)
 	check_err("unclosed parenthesis", "BEGIN { @x = sum((1 + 2) * (3 }", 1, 31, "expected ')'");
 	check_err("unknown identifier", "BEGIN { @x = sum(foo) }", 1, 18,
 		  "unknown identifier 'foo': expected args.FIELD, argN, retval, a builtin (pid, "
-		  "tid, comm, nsecs, elapsed, cpu, uid, cgroup, ustack, kstack, func, probe, "
-		  "loglevel, "
-		  "rand), $var, "
+		  "tid, comm, nsecs, elapsed, cpu, uid, gid, cgroup, ustack, kstack, func, probe, "
+		  "loglevel, rand, numaid), $var, "
 		  "@map[key], a "
 		  "number, a string, a cast such as (uint8) or '('");
 	check_err("field name missing", "BEGIN { @x = sum(args.) }", 1, 23,

@@ -36,6 +36,7 @@
 
 struct pt_regs;
 
+#include "common/numa.h"
 #include "host.h"
 
 /*
@@ -143,6 +144,11 @@ static inline uint64_t bpf_ktime_get_ns(void)
 static inline uint32_t bpf_get_smp_processor_id(void)
 {
 	return st_host_cpu();
+}
+
+static inline uint32_t bpf_get_numa_node_id(void)
+{
+	return st_numa_node();
 }
 
 static inline uint32_t bpf_get_prandom_u32(void)

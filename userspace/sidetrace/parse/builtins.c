@@ -21,6 +21,7 @@ static const struct st_builtin_row builtins[ST_NR_BUILTINS] = {
 				.host = ST_BC_ELAPSED},
 	[ST_BUILTIN_CPU] = {"cpu", ST_VT_UINT, ANYWHERE, NULL, HELPER(ST_BI_CPU)},
 	[ST_BUILTIN_UID] = {"uid", ST_VT_UINT, ANYWHERE, NULL, HELPER(ST_BI_UID)},
+	[ST_BUILTIN_GID] = {"gid", ST_VT_UINT, ANYWHERE, NULL, HELPER(ST_BI_GID)},
 	/* The task's cgroup v2 id. */
 	[ST_BUILTIN_CGROUP] = {"cgroup", ST_VT_UINT, ANYWHERE, NULL, HELPER(ST_BI_CGROUP)},
 	/* A map key of a stack prints its frames. */
@@ -45,6 +46,7 @@ static const struct st_builtin_row builtins[ST_NR_BUILTINS] = {
 				 .bpf = ST_BC_LOGLEVEL},
 	/* A pseudo-random 32-bit number. */
 	[ST_BUILTIN_RAND] = {"rand", ST_VT_UINT, ANYWHERE, NULL, HELPER(ST_BI_RAND)},
+	[ST_BUILTIN_NUMAID] = {"numaid", ST_VT_UINT, ANYWHERE, NULL, HELPER(ST_BI_NUMAID)},
 };
 
 const struct st_builtin_row *st_builtin(enum st_builtin b)

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "common/cgroup.h"
+#include "common/numa.h"
 #include "output/printf_print.h"
 #include "parse/functions.h"
 #include "session/eval.h"
@@ -56,6 +57,12 @@ static int host_helper(uint8_t bi, int64_t *v)
 		return 0;
 	case ST_BI_UID:
 		*v = getuid();
+		return 0;
+	case ST_BI_GID:
+		*v = getgid();
+		return 0;
+	case ST_BI_NUMAID:
+		*v = st_numa_node();
 		return 0;
 	case ST_BI_RAND:
 		*v = (uint32_t)random();
