@@ -228,9 +228,10 @@ truth_by() { # event field...
 	[ "$output" = 503 ]
 	wait $pid
 	cat "$D/slow"
-	# Eight held until their deadline (polled every 0.1 s), the others refused at once.
+	# Eight held until their deadline (polled every 0.1 s), the others refused at
+	# once: well before the deadline, with room for a loaded machine.
 	run awk '$1 == 408 && $2 == 8 && $3 >= 4.9 && $3 <= 6.5 { a = 1 }
-		$1 == 503 && $2 == 92 && $3 <= 1 { b = 1 } END { exit !(a && b && NR == 2) }' "$D/slow"
+		$1 == 503 && $2 == 92 && $3 <= 2.5 { b = 1 } END { exit !(a && b && NR == 2) }' "$D/slow"
 	[ "$status" = 0 ]
 	run curl -s -o /dev/null -w '%{http_code}' --interface 127.0.0.2 "http://$A_ADDR/metrics"
 	[ "$output" = 200 ]
