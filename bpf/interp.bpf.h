@@ -202,6 +202,20 @@ static __always_inline bool str_cut(const struct st_probe_cfg *cfg, struct st_sc
 }
 
 /* The instructions that compute a value; true aborts the clause. */
+/* Any integer builtin: the specialized programs' (builtin()), and those only the stack machine has.
+ */
+static __always_inline __s64 interp_builtin(__u8 id, __u32 probe)
+{
+	switch (id) {
+	case ST_BI_GID:
+		return bpf_get_current_uid_gid() >> 32;
+	case ST_BI_NUMAID:
+		return bpf_get_numa_node_id();
+	default:
+		return builtin(id, probe);
+	}
+}
+
 static __always_inline bool exec_value(const struct st_probe_cfg *cfg, struct st_scratch *s,
 				       const struct st_insn *in, __u32 probe)
 {
@@ -226,7 +240,7 @@ static __always_inline bool exec_value(const struct st_probe_cfg *cfg, struct st
 		else if (in->a == ST_BI_KSTACK)
 			push(s, s->kstack);
 		else
-			push(s, builtin(in->a, probe));
+			push(s, interp_builtin(in->a, probe));
 		return false;
 	case ST_I_UNARY:
 		l = pop(s);

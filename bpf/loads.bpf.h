@@ -255,7 +255,10 @@ static __always_inline void decode_all(void *ctx, const struct st_site_cfg *site
 	decode_loads(cfg, s, probe);
 }
 
-/* Integer builtin id (enum st_builtin_id) of this event; probe is its own. */
+/*
+ * Integer builtin id (enum st_builtin_id, below ST_BI_FIRST_INTERP) of
+ * this event; probe is its own.
+ */
 static __always_inline __s64 builtin(__u8 id, __u32 probe)
 {
 	switch (id) {
@@ -269,10 +272,6 @@ static __always_inline __s64 builtin(__u8 id, __u32 probe)
 		return bpf_get_smp_processor_id();
 	case ST_BI_UID:
 		return (__u32)bpf_get_current_uid_gid();
-	case ST_BI_GID:
-		return bpf_get_current_uid_gid() >> 32;
-	case ST_BI_NUMAID:
-		return bpf_get_numa_node_id();
 	case ST_BI_PROBE:
 		return probe;
 	case ST_BI_CGROUP:

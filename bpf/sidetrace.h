@@ -227,7 +227,12 @@ enum st_builtin_id {
 	ST_BI_CGROUP, /* bpf_get_current_cgroup_id() */
 	ST_BI_USTACK, /* the event's user stack (ST_USTACK), taken before the clauses */
 	ST_BI_KSTACK, /* its kernel stack's id in st_stacks */
-	ST_BI_GID,
+	/*
+	 * From here, only the stack machine computes them: each case the
+	 * specialized programs have costs every one of them verifier steps.
+	 */
+	ST_BI_FIRST_INTERP,
+	ST_BI_GID = ST_BI_FIRST_INTERP,
 	ST_BI_NUMAID, /* the NUMA node of the CPU it runs on */
 };
 

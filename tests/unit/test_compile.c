@@ -586,6 +586,15 @@ static void test_plain(void)
 	   "plain: not with a field from the vector");
 	done(&r);
 
+	build("side:/app:http:request { @[uid] = count(); }", &r);
+	ok(r.ret == 0 && st_special_plain(&r.c.probes[0]), "plain: a builtin the programs share");
+	done(&r);
+
+	build("side:/app:http:request { @[gid] = count(); }", &r);
+	ok(r.ret == 0 && !st_special_plain(&r.c.probes[0]),
+	   "plain: not with a builtin only the stack machine computes");
+	done(&r);
+
 	build("side:/app:http:request { @[comm] = sum(args.status + 1); }", &r);
 	ok(r.ret == 0 && !st_special_plain(&r.c.probes[0]), "plain: not with comm or arithmetic");
 	done(&r);

@@ -60,7 +60,7 @@ static bool plain_part(const struct st_probe_cfg *cfg, const struct st_insn *in,
 		return in->a < cfg->nr_loads; /* not comm, not a literal */
 	case ST_I_BUILTIN:
 		part->src = ST_P_BUILTIN;
-		return true;
+		return in->a < ST_BI_FIRST_INTERP;
 	case ST_I_CONST:
 		part->src = ST_P_CONST;
 		return true;
