@@ -226,6 +226,25 @@ static int period_ns(struct st_lexer *lx, const struct st_probe_kind *k,
 }
 
 /*
+ * The start of a probe without a target (KIND:WORD...): its kind, an
+ * empty target, and the ':' before its first word, what.
+ */
+static int no_target(struct st_lexer *lx, const struct st_probe_kind *k, struct st_attach_point *p,
+		     const char *what)
+{
+	p->kind = k->kind;
+	p->target_pos = lx->pos;
+	p->target = strdup("");
+	if (!p->target)
+		return -ENOMEM;
+	if (peek(lx, 0) != ':')
+		return fail(lx, lx->pos, "expected ':' before the %s (%s)", what, k->syntax);
+	bump(lx);
+	p->provider_pos = lx->pos;
+	return 0;
+}
+
+/*
  * KIND:UNIT:N (profile:, interval:): provider keeps the unit and event the
  * count as written, interval_ns the period (1e9 / N for hz).
  */
@@ -236,15 +255,9 @@ static int lex_period(struct st_lexer *lx, const struct st_probe_kind *k, struct
 	uint64_t n;
 	int ret;
 
-	p->kind = k->kind;
-	p->target_pos = lx->pos;
-	p->target = strdup("");
-	if (!p->target)
-		return -ENOMEM;
-	if (peek(lx, 0) != ':')
-		return fail(lx, lx->pos, "expected ':' before the unit (%s)", k->syntax);
-	bump(lx);
-	p->provider_pos = lx->pos;
+	ret = no_target(lx, k, p, "unit");
+	if (ret)
+		return ret;
 	start = lx->off;
 	while (is_ident_char(peek(lx, 0)))
 		bump(lx);
@@ -273,15 +286,10 @@ static int lex_perf(struct st_lexer *lx, const struct st_probe_kind *k, struct s
 	static const char event_stop[] = ":,{}/()";
 	uint64_t n;
 
-	p->kind = k->kind;
-	p->target_pos = lx->pos;
-	p->target = strdup("");
-	if (!p->target)
-		return -ENOMEM;
-	if (peek(lx, 0) != ':')
-		return fail(lx, lx->pos, "expected ':' before the event (%s)", k->syntax);
-	bump(lx);
-	p->provider_pos = lx->pos;
+	int ret = no_target(lx, k, p, "event");
+
+	if (ret)
+		return ret;
 	p->provider = probe_word(lx, event_stop);
 	if (!p->provider)
 		return -ENOMEM;
