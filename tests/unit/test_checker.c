@@ -109,7 +109,7 @@ static struct st_event app_events[] = {
 	 .fields = log_fields,
 	 .nr_fields = ARRAY_SIZE(log_fields)},
 };
-static const struct st_event_list app = {app_events, ARRAY_SIZE(app_events)};
+static const struct st_event_list app = {.events = app_events, .nr = ARRAY_SIZE(app_events)};
 /* A library whose statedump events, as libside.so's, no call site emits. */
 static struct st_event lib_events[] = {
 	{.path = "./lib",
@@ -127,8 +127,8 @@ static struct st_event lib_events[] = {
 	 .usdt_name = "statedump_begin",
 	 .has_side = true},
 };
-static const struct st_event_list lib = {lib_events, ARRAY_SIZE(lib_events)};
-static const struct st_event_list empty = {NULL, 0};
+static const struct st_event_list lib = {.events = lib_events, .nr = ARRAY_SIZE(lib_events)};
+static const struct st_event_list empty = {0};
 
 static struct st_event_list app_usdt;
 

@@ -37,7 +37,7 @@ static struct st_event event = {
 	.sites = &site,
 	.nr_sites = 1,
 };
-static struct st_event_list app = {&event, 1};
+static struct st_event_list app = {.events = &event, .nr = 1};
 
 /* A field of type label whose children are u32: elem, member, length. */
 static void set_field(uint16_t label)

@@ -42,6 +42,9 @@ static int no_match(struct checker *c, const struct st_attach_point *p,
 			      "no kernel function matches %s (the kernel's BTF names none so, or "
 			      "kallsyms has none of them: inlined)",
 			      p->event);
+	if (st_probe_kind(p->kind)->args == ST_ARGS_DWARF && l->why_none)
+		return ck_err(c, p->event_pos, "no function of %s matches %s: %s", p->target,
+			      p->event, l->why_none);
 	if (st_probe_kind(p->kind)->args == ST_ARGS_DWARF)
 		return ck_err(c, p->event_pos,
 			      "no function of %s matches %s (its symbol tables "

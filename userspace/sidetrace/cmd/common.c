@@ -194,16 +194,28 @@ int st_output_check(FILE *f, const char *name)
 	return -EIO;
 }
 
-void st_warn_missing(const struct st_program *prog)
+int st_report_missing(const struct st_program *prog, enum st_missing_probes mode)
 {
-	const struct st_attach_point *p;
+	const struct st_attach_point *p, *first = NULL;
+	bool attached = false;
 	uint32_t i, j;
 
 	for (i = 0; i < prog->nr_clauses; i++) {
 		for (j = 0; j < prog->clauses[i].nr_points; j++) {
 			p = &prog->clauses[i].points[j];
-			if (p->missing)
+			if (st_probe_kind(p->kind)->runs != ST_RUNS_AT_EVENTS)
+				continue;
+			attached |= !p->missing;
+			if (p->missing && !first)
+				first = p;
+			if (p->missing && mode == ST_MISSING_WARN)
 				st_errorf("warning: %s: skipped", p->missing);
 		}
 	}
+	/* A program whose every probe was skipped would wait for nothing. */
+	if (first && !attached) {
+		st_errorf("nothing to attach: %s", first->missing);
+		return -ENOENT;
+	}
+	return 0;
 }

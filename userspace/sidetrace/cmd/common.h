@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "check/checker.h"
 #include "parse/ast.h"
 
 /*
@@ -31,8 +32,12 @@ enum st_exit {
  */
 int st_read_program(const char *path, char **out);
 
-/* Each function probe of prog the checker skipped, and why, as a warning on stderr. */
-void st_warn_missing(const struct st_program *prog);
+/*
+ * Each function probe of prog the checker skipped, and why, as a warning
+ * on stderr under ST_MISSING_WARN. 0, or -ENOENT after a message when it
+ * skipped every probe on events: nothing would ever run.
+ */
+int st_report_missing(const struct st_program *prog, enum st_missing_probes mode);
 
 /* The name a program file goes by in messages: "stdin" for "-". */
 const char *st_program_name(const char *path);

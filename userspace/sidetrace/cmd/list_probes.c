@@ -147,6 +147,10 @@ static int list_pattern(struct st_target_set *set, const char *src, bool verbose
 			st_errorf("%s", err);
 		goto cleanup;
 	}
+	if (!l->nr && l->why_none) {
+		st_errorf("%s: %s", ap.target, l->why_none);
+		goto cleanup;
+	}
 	for (i = 0; i < l->nr; i++) {
 		if (st_probe_kind_by_name(st_probe_kind(ap.kind)) &&
 		    !st_event_match(&l->events[i], ap.provider, ap.event))

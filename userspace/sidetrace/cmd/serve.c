@@ -240,8 +240,8 @@ static int build_unit(struct serve *s, struct unit *u)
 	}
 	if (!ret)
 		ret = st_check(u->prog, &evsrc, &diag);
-	if (!ret)
-		st_warn_missing(u->prog);
+	if (!ret && st_report_missing(u->prog, ST_MISSING_WARN))
+		return -ENOENT;
 	if (!ret)
 		ret = st_compile(u->prog, 0, &u->compiled, &diag);
 	/* serve traces every process for as long as it lives: through deploys too. */

@@ -208,8 +208,9 @@ static int build(struct trace *t)
 	ret = st_check(t->prog, &evsrc, &diag);
 	if (ret)
 		goto fail;
-	if (t->o.missing == ST_MISSING_WARN)
-		st_warn_missing(t->prog);
+	ret = st_report_missing(t->prog, t->o.missing);
+	if (ret)
+		return ret;
 	warn_unmapped(t);
 	/* Test hook: see ST_COMPILE_VECTOR_ONLY. */
 	ret = st_compile(t->prog, getenv("SIDETRACE_VECTOR_ONLY") ? ST_COMPILE_VECTOR_ONLY : 0,

@@ -224,16 +224,21 @@ static int find_funcs(struct st_elf *e, struct st_dwarf *dw, const char *glob, s
  * Nothing matched in a stripped object: functions are found by symbol,
  * and it names only its exported ones; what works instead.
  */
-static int stripped(struct st_elf *e, char *err, size_t errlen)
+/* Why a stripped object's answer is empty, into out->why_none. 0 or -ENOMEM. */
+static int stripped(struct st_elf *e, struct st_event_list *out)
 {
 	bool notes = st_elf_find_section(e, ".note.stapsdt", &(GElf_Shdr){0});
 
-	snprintf(err, errlen,
-		 "it is stripped: no symbol table names its functions but the exported ones "
-		 "(none matches), nor does a debug file of it (install its -dbgsym package, or "
-		 "build it unstripped)%s",
-		 notes ? "; its usdt: and side: probes need no symbols" : "");
-	return -ENOENT;
+	free(out->why_none);
+	if (asprintf(&out->why_none,
+		     "it is stripped: no symbol table names its functions but the exported ones "
+		     "(none matches), nor does a debug file of it (install its -dbgsym package, or "
+		     "build it unstripped)%s",
+		     notes ? "; its usdt: and side: probes need no symbols" : "") < 0) {
+		out->why_none = NULL;
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 static int put_field(struct st_event *ev, const char *name, const struct st_type *type,
@@ -644,7 +649,7 @@ int st_discover_functions(const char *path, const char *pattern, enum st_ap_kind
 	if (!ret && dw && !offset)
 		ret = st_inlined_find(dw, symbol_matches, glob, ST_MAX_FUNCTIONS - fs.nr, &in);
 	if (!ret && !symtab && !fs.nr && !in.nr)
-		ret = stripped(&e, err, errlen);
+		ret = stripped(&e, out);
 	if (ret == -E2BIG)
 		snprintf(err, errlen, "more than %d functions match %s: name fewer",
 			 ST_MAX_FUNCTIONS, glob);

@@ -38,7 +38,9 @@ void st_event_list_free(struct st_event_list *l)
 	for (i = 0; i < l->nr; i++)
 		st_event_fini(&l->events[i]);
 	free(l->events);
+	free(l->why_none);
 	l->events = NULL;
+	l->why_none = NULL;
 	l->nr = 0;
 }
 

@@ -114,6 +114,8 @@ static inline const struct st_probe_kind *st_event_kind(const struct st_event *e
 struct st_event_list {
 	struct st_event *events;
 	size_t nr;
+	/* Why a query's answer holds no event, where the source knows more than "none matches" */
+	char *why_none;
 };
 
 /* What a probe asks of its target: its events of one kind, and for functions which ones. */
