@@ -164,10 +164,12 @@ side:$HTTPD:http:request
 @test "'*' as TARGET with -p: every object the process maps, listed and traced exactly" {
 	start_app "$D/kv.out" "$KV" -p -w 2 -n 30
 	run -0 "$SIDETRACE" -l -p "$APP_PID"
-	# libkv.so's events; not the statedump events of the libside.so it
-	# loads, which no call site emits.
+	# libkv.so's events and their USDT probes; not the statedump events of
+	# the libside.so it loads, which no call site emits.
 	[ "$output" = "side:$(readlink -f "$LIBKV"):kv:get
-side:$(readlink -f "$LIBKV"):kv:put" ]
+side:$(readlink -f "$LIBKV"):kv:put
+usdt:$(readlink -f "$LIBKV"):kv:get
+usdt:$(readlink -f "$LIBKV"):kv:put" ]
 	run -0 "$SIDETRACE" -l -p "$APP_PID" 'side:*kv.so:*:put'
 	[ "$output" = "side:$(readlink -f "$LIBKV"):kv:put" ]
 	run -1 --separate-stderr "$SIDETRACE" -l -p "$APP_PID" 'side:*nothing*:*:*'

@@ -40,8 +40,9 @@ kprobes() {
 	run -0 "$SIDETRACE" -d -e 'kprobe:vfs_write { @[str(args.file->f_path.dentry->d_name.name)] = sum(args.count); }'
 	run -1 "$SIDETRACE" -d -e 'kprobe:vfs_write { @[args.file->f_nope] = count(); }'
 	[[ "$output" == *"has no member 'f_nope'; its members: "*"f_path"* ]]
+	# Skipped, as bpftrace skips it; with nothing else to attach, refused.
 	run -1 "$SIDETRACE" -d -e 'kprobe:no_such_function_here { @ = count(); }'
-	[[ "$output" == *"no kernel function matches no_such_function_here"* ]]
+	[[ "$output" == *"nothing to attach: no kernel function matches no_such_function_here"* ]]
 }
 
 @test "vfs_write by kprobe and kretprobe: exact bytes and calls, or the kernel's lack said" {
