@@ -161,8 +161,12 @@ static int add_func(struct funcs *fs, const char *name, uint64_t addr, uint64_t 
 	return 0;
 }
 
-/* The defined functions of one symbol table of elf whose names match glob. */
-static int scan_symbols(Elf *elf, Elf_Scn *scn, const char *glob, struct funcs *fs)
+/*
+ * The defined functions of one symbol table of elf whose names match glob,
+ * or (glob NULL) the one that holds address *at.
+ */
+static int scan_symbols(Elf *elf, Elf_Scn *scn, const char *glob, const uint64_t *at,
+			struct funcs *fs)
 {
 	Elf_Data *data = elf_getdata(scn, NULL);
 	GElf_Shdr sh;
@@ -180,7 +184,9 @@ static int scan_symbols(Elf *elf, Elf_Scn *scn, const char *glob, struct funcs *
 		    sym.st_shndx == SHN_UNDEF || !sym.st_value)
 			continue;
 		name = elf_strptr(elf, sh.sh_link, sym.st_name);
-		if (!name || !symbol_matches(name, glob, &shown))
+		shown = NULL;
+		if (!name || (glob && !symbol_matches(name, glob, &shown)) ||
+		    (!glob && (*at < sym.st_value || *at - sym.st_value >= (sym.st_size ?: 1))))
 			continue;
 		err = add_func(fs, shown ? shown : name, sym.st_value, sym.st_size);
 		free(shown);
@@ -206,8 +212,8 @@ static Elf_Scn *section_of_type(Elf *elf, GElf_Word type)
  * stripped) that of its separate debug file, else its exported functions
  * (.dynsym); *symtab: whether it had a symbol table either way.
  */
-static int find_funcs(struct st_elf *e, struct st_dwarf *dw, const char *glob, struct funcs *fs,
-		      bool *symtab)
+static int find_funcs(struct st_elf *e, struct st_dwarf *dw, const char *glob, const uint64_t *at,
+		      struct funcs *fs, bool *symtab)
 {
 	Elf *elf = e->elf, *debug = st_dwarf_debug_elf(dw);
 	Elf_Scn *scn = section_of_type(elf, SHT_SYMTAB);
@@ -217,14 +223,14 @@ static int find_funcs(struct st_elf *e, struct st_dwarf *dw, const char *glob, s
 	*symtab = scn;
 	if (!scn)
 		scn = section_of_type(elf, SHT_DYNSYM);
-	return scn ? scan_symbols(elf, scn, glob, fs) : 0;
+	return scn ? scan_symbols(elf, scn, glob, at, fs) : 0;
 }
 
 /*
  * Nothing matched in a stripped object: functions are found by symbol,
- * and it names only its exported ones; what works instead.
+ * and it names only its exported ones; why, and what works instead, into
+ * out->why_none. 0 or -ENOMEM.
  */
-/* Why a stripped object's answer is empty, into out->why_none. 0 or -ENOMEM. */
 static int stripped(struct st_elf *e, struct st_event_list *out)
 {
 	bool notes = st_elf_find_section(e, ".note.stapsdt", &(GElf_Shdr){0});
@@ -622,6 +628,50 @@ int st_function_pattern(const char *pattern, const char *no_offset, char **glob,
 	return ret;
 }
 
+/* A pattern that is a number is an address in the object (uprobe:BIN:0x4a2b30), as bpftrace's. */
+static bool address_of(const char *glob, uint64_t *at)
+{
+	char *end;
+
+	if (!isdigit((unsigned char)*glob))
+		return false;
+	errno = 0;
+	*at = strtoull(glob, &end, 0);
+	return !errno && !*end;
+}
+
+/*
+ * The function that holds address at, and at's offset into it: sidetrace
+ * probes an address only inside a function it knows, where it checks that
+ * an instruction starts there. 0, or a negative errno with why in err.
+ */
+static int find_address(struct st_elf *e, struct st_dwarf *dw, uint64_t at, enum st_ap_kind kind,
+			struct funcs *fs, uint64_t *offset, struct st_event_list *out, char *err,
+			size_t errlen)
+{
+	bool symtab;
+	int ret = find_funcs(e, dw, NULL, &at, fs, &symtab);
+
+	if (ret || !fs->nr) {
+		free(out->why_none);
+		out->why_none = NULL;
+		if (!ret && asprintf(&out->why_none,
+				     "its symbols name no function that holds 0x%llx (an address "
+				     "is probed inside a known function, where its instruction "
+				     "boundaries are checked)",
+				     (unsigned long long)at) < 0)
+			ret = -ENOMEM;
+		return ret;
+	}
+	*offset = at - fs->v[0].addr;
+	if (*offset && st_probe_kind(kind)->no_offset) {
+		snprintf(err, errlen, "0x%llx is inside %s: %s", (unsigned long long)at,
+			 fs->v[0].name, st_probe_kind(kind)->no_offset);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int st_discover_functions(const char *path, const char *pattern, enum st_ap_kind kind,
 			  struct st_event_list *out, char *err, size_t errlen)
 {
@@ -630,10 +680,10 @@ int st_discover_functions(const char *path, const char *pattern, enum st_ap_kind
 	struct st_dwarf *dw = NULL;
 	struct st_event *evs;
 	struct st_elf e;
-	uint64_t offset;
+	uint64_t offset, at;
 	char *glob = NULL;
 	size_t i;
-	bool go, symtab;
+	bool go, symtab = true;
 	int ret;
 
 	ret = st_function_pattern(pattern, st_probe_kind(kind)->no_offset, &glob, &offset, err,
@@ -644,9 +694,16 @@ int st_discover_functions(const char *path, const char *pattern, enum st_ap_kind
 	if (ret)
 		goto out_glob;
 	dw = st_dwarf_open(&e, path);
-	ret = find_funcs(&e, dw, glob, &fs, &symtab);
+	if (address_of(glob, &at) && offset) {
+		snprintf(err, errlen, "an address takes no +OFFSET: add it to the address");
+		ret = -EINVAL;
+	} else if (address_of(glob, &at)) {
+		ret = find_address(&e, dw, at, kind, &fs, &offset, out, err, errlen);
+	} else {
+		ret = find_funcs(&e, dw, glob, NULL, &fs, &symtab);
+	}
 	/* +OFFSET counts from a symbol, which an inlined copy has not. */
-	if (!ret && dw && !offset)
+	if (!ret && dw && !offset && !address_of(glob, &at))
 		ret = st_inlined_find(dw, symbol_matches, glob, ST_MAX_FUNCTIONS - fs.nr, &in);
 	if (!ret && !symtab && !fs.nr && !in.nr)
 		ret = stripped(&e, out);

@@ -94,6 +94,21 @@ static char *event_word(struct st_lexer *lx, const struct st_probe_kind *k, cons
 	return w;
 }
 
+/* Appends "+OFFSET", the word at lx up to stop, to *name. */
+static int append_offset(struct st_lexer *lx, const char *stop, char **name)
+{
+	char *off = probe_word(lx, stop), *both = NULL;
+
+	if (off && asprintf(&both, "%s%s", *name, off) < 0)
+		both = NULL;
+	free(off);
+	if (!both)
+		return -ENOMEM;
+	free(*name);
+	*name = both;
+	return 0;
+}
+
 /*
  * After uprobe:TARGET: the function, up to what ends a probe. A C++ name
  * may hold "::" and a signature ("Calc::add(int)"); one with blanks is
@@ -121,7 +136,8 @@ static int lex_function(struct st_lexer *lx, const struct st_probe_kind *k,
 	if (!p->event[0])
 		return fail(lx, p->event_pos, "expected a function name or a pattern (%s)",
 			    k->syntax);
-	return 0;
+	/* A quoted name's +OFFSET follows the quote: "echo_builtin"+0, as bpftrace's. */
+	return peek(lx, 0) == '+' ? append_offset(lx, stop, &p->event) : 0;
 }
 
 /* kind:TARGET, the file of an event probe: into p->target. */
