@@ -410,6 +410,9 @@ static int run(struct trace *t)
 	 */
 	if (!ret && t->child && !t->o.quiet)
 		runner.nr_entries = st_run_count_entries(&runner);
+	/* An event printed is an event traced, whatever became of the maps. */
+	if (!ret)
+		runner.nr_entries += stream.records;
 	if (!ret)
 		ret = st_run_clauses(&runner, ST_AP_END);
 	if (!ret)

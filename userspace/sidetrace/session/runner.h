@@ -28,7 +28,8 @@ struct st_runner {
 	bool verbose; /* -v: say what is lost as it happens */
 	bool quiet; /* -q: no hints, nor which processes run the probes themselves */
 	int child_status; /* -c: the command's wait status, once reaped */
-	size_t nr_entries; /* entries of all maps before END, then as printed */
+	size_t nr_entries; /* entries of all maps before END, records printed, then entries printed
+			    */
 };
 
 /*
