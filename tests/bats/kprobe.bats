@@ -92,3 +92,12 @@ fexit:vfs_write /tid != pid/ { @r = sum(retval); @c = sum(args.count); }'
 	[[ "$output" == *"@r: $bytes"* ]]
 	[[ "$output" == *"@n[null]: $calls"* ]]
 }
+
+@test "-l 'kprobe:*' lists every kernel function BTF and kallsyms have, past the cap a probe has; -lv stays capped" {
+	run -0 --separate-stderr "$SIDETRACE" -l 'kprobe:*'
+	[ "${#lines[@]}" -gt 4096 ]
+	[[ " ${lines[*]} " == *" kprobe:vfs_read "* ]]
+	[ "$(printf '%s\n' "${lines[@]}" | sort -u | wc -l)" -eq "${#lines[@]}" ]
+	run -1 --separate-stderr "$SIDETRACE" -lv 'kprobe:*'
+	[ "$stderr" = "sidetrace: more than 4096 kernel functions match *: name fewer" ]
+}

@@ -138,7 +138,8 @@ static int list_pattern(struct st_target_set *set, const char *src, bool verbose
 	q = (struct st_probe_query){.target = ap.target,
 				    .kind = ap.kind,
 				    .function = ap.event,
-				    .provider = ap.provider};
+				    .provider = ap.provider,
+				    .names_only = !verbose};
 	l = st_target_query(set, &q, err, sizeof(err));
 	if (!l) {
 		if (*ap.target)

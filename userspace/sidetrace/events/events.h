@@ -124,6 +124,8 @@ struct st_probe_query {
 	enum st_ap_kind kind;
 	const char *function; /* function views: a glob, [+OFFSET] */
 	const char *provider; /* ST_AP_TRACEPOINT: the category's glob (function: the name's) */
+	/* A listing without fields: names are all it needs, as many as match (kernel functions) */
+	bool names_only;
 };
 
 /*

@@ -260,7 +260,7 @@ static int make_fields(struct kf_ctx *k, const struct btf_type *proto, struct st
 }
 
 static int add_func(struct kf_ctx *k, const char *name, uint32_t proto_id, uint64_t offset,
-		    enum st_ap_kind kind, struct st_event_list *out)
+		    enum st_ap_kind kind, bool names_only, struct st_event_list *out)
 {
 	const struct btf_type *proto = btf__type_by_id(k->btf, proto_id);
 	struct st_event *ev;
@@ -273,7 +273,7 @@ static int add_func(struct kf_ctx *k, const char *name, uint32_t proto_id, uint6
 		return -ENOMEM;
 	ev->kfunc_offset = offset;
 	k->nodes = 0;
-	return make_fields(k, proto, ev, !offset);
+	return names_only ? 0 : make_fields(k, proto, ev, !offset);
 }
 
 /* A function of the kernel's BTF or a module's: its name, its prototype there. */
@@ -326,7 +326,8 @@ struct kf_funcs {
 };
 
 /* Appends to fs the functions of btf (of order, kf_func's) that glob matches. */
-static int match_funcs(const struct btf *btf, uint32_t order, const char *glob, struct kf_funcs *fs)
+static int match_funcs(const struct btf *btf, uint32_t order, const char *glob, size_t max,
+		       struct kf_funcs *fs)
 {
 	uint32_t id = order ? btf__type_cnt(btf__base_btf(btf)) : 1, n = btf__type_cnt(btf);
 	const struct btf_type *t;
@@ -340,7 +341,7 @@ static int match_funcs(const struct btf *btf, uint32_t order, const char *glob, 
 		name = btf__name_by_offset(btf, t->name_off);
 		if (!name || fnmatch(glob, name, 0))
 			continue;
-		if (fs->nr == KF_MAX_FUNCS)
+		if (fs->nr == max)
 			return -E2BIG;
 		grown = realloc(fs->v, (fs->nr + 1) * sizeof(*fs->v));
 		if (!grown)
@@ -419,8 +420,8 @@ static void free_btfs(struct kf_btfs *b)
 	free(b->v);
 }
 
-int st_discover_kfuncs(const char *pattern, enum st_ap_kind kind, struct st_event_list *out,
-		       char *err, size_t errlen)
+int st_discover_kfuncs(const char *pattern, enum st_ap_kind kind, bool names_only,
+		       struct st_event_list *out, char *err, size_t errlen)
 {
 	struct kf_btfs btfs = {0};
 	struct kf_funcs fs = {0};
@@ -437,7 +438,7 @@ int st_discover_kfuncs(const char *pattern, enum st_ap_kind kind, struct st_even
 		return ret;
 	ret = load_btfs(&btfs, err, errlen);
 	for (i = 0; i < btfs.nr && !ret; i++)
-		ret = match_funcs(btfs.v[i], i, glob, &fs);
+		ret = match_funcs(btfs.v[i], i, glob, names_only ? SIZE_MAX : KF_MAX_FUNCS, &fs);
 	if (ret == -E2BIG)
 		snprintf(err, errlen, "more than %d kernel functions match %s: name fewer",
 			 KF_MAX_FUNCS, glob);
@@ -453,7 +454,7 @@ int st_discover_kfuncs(const char *pattern, enum st_ap_kind kind, struct st_even
 		if (!found[i])
 			continue;
 		k.btf = fs.v[i].btf;
-		ret = add_func(&k, fs.v[i].name, fs.v[i].proto, offset, kind, out);
+		ret = add_func(&k, fs.v[i].name, fs.v[i].proto, offset, kind, names_only, out);
 	}
 	if (ret == -ENOMEM)
 		snprintf(err, errlen, "out of memory");

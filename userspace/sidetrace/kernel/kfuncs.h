@@ -29,10 +29,11 @@ bool st_kprobes_supported(char *err, size_t errlen);
 /*
  * Appends to out the kernel functions that pattern (a glob, "NAME+OFFSET"
  * for an offset into NAME, kprobes only) matches, as an event of kind ST_AP_KPROBE,
- * ST_AP_KRETPROBE, ST_AP_FENTRY or ST_AP_FEXIT. 0, or a negative
- * errno with the reason in err.
+ * ST_AP_KRETPROBE, ST_AP_FENTRY or ST_AP_FEXIT; names_only: without their
+ * fields, and as many as match (a listing). 0, or a negative errno with
+ * the reason in err.
  */
-int st_discover_kfuncs(const char *pattern, enum st_ap_kind kind, struct st_event_list *out,
-		       char *err, size_t errlen);
+int st_discover_kfuncs(const char *pattern, enum st_ap_kind kind, bool names_only,
+		       struct st_event_list *out, char *err, size_t errlen);
 
 #endif /* SIDETRACE_KERNEL_KFUNCS_H */
