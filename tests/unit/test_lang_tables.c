@@ -43,9 +43,12 @@ static void test_builtins(void)
 		CHECK(listed(st_builtin_names(), r->name));
 		CHECK(r->vtype == ST_VT_UINT || r->vtype == ST_VT_STR);
 		CHECK(r->avail & ST_AVAIL_EVENT);
-		CHECK(!(r->avail & ~(ST_AVAIL_EVENT | ST_AVAIL_SESSION | ST_AVAIL_FUNCTION)));
+		CHECK(!(r->avail & ~(ST_AVAIL_EVENT | ST_AVAIL_SESSION | ST_AVAIL_FUNCTION |
+				     ST_AVAIL_COMMAND)));
 		/* Where it has no value, a message says so, naming the probe. */
-		CHECK(session && !(r->avail & ST_AVAIL_FUNCTION) ? !r->why_not : one_s(r->why_not));
+		CHECK(session && !(r->avail & (ST_AVAIL_FUNCTION | ST_AVAIL_COMMAND))
+			      ? !r->why_not
+			      : one_s(r->why_not));
 		CHECK(r->bpf != ST_BC_NONE);
 		/* Sidetrace's own clauses compute it, or the checker keeps it out of them. */
 		CHECK(session ? r->host != ST_BC_NONE : r->host == ST_BC_NONE && r->why_not);

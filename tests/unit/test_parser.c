@@ -279,7 +279,7 @@ static void test_errors(void)
 	check_err("missing operand", "BEGIN { @x = sum(1 +) }", 1, 21,
 		  "expected an expression: args.FIELD, argN, retval, a builtin (pid, tid, comm, "
 		  "nsecs, elapsed, cpu, uid, gid, cgroup, ustack, kstack, func, probe, loglevel, "
-		  "rand, numaid), "
+		  "rand, numaid, cpid), "
 		  "$var, "
 		  "@map[key], a "
 		  "number, a "
@@ -288,7 +288,7 @@ static void test_errors(void)
 	check_err("unknown identifier", "BEGIN { @x = sum(foo) }", 1, 18,
 		  "unknown identifier 'foo': expected args.FIELD, argN, retval, a builtin (pid, "
 		  "tid, comm, nsecs, elapsed, cpu, uid, gid, cgroup, ustack, kstack, func, probe, "
-		  "loglevel, rand, numaid), $var, "
+		  "loglevel, rand, numaid, cpid), $var, "
 		  "@map[key], a "
 		  "number, a string, a cast such as (uint8) or '('");
 	check_err("field name missing", "BEGIN { @x = sum(args.) }", 1, 23,

@@ -33,6 +33,8 @@ static int check_builtin(struct checker *c, struct st_expr *e)
 	const struct st_builtin_row *b = st_builtin(e->builtin);
 	uint32_t i;
 
+	if ((b->avail & ST_AVAIL_COMMAND) && !c->prog->has_command)
+		return ck_err(c, e->pos, b->why_not, "the program");
 	if (c->no_args && !(b->avail & ST_AVAIL_SESSION))
 		return ck_err(c, e->pos, b->why_not, ck_point_kind_name(c->no_args));
 	for (i = 0; (b->avail & ST_AVAIL_FUNCTION) && i < c->clause->nr_events; i++)

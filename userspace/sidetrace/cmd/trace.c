@@ -133,6 +133,17 @@ static int prepare_command(struct trace *t)
 	return 0;
 }
 
+/* -c: the command, forked and waiting for t->release_fd. 0 or -ECHILD after a message. */
+static int spawn_command(struct trace *t)
+{
+	t->child = st_spawn_stopped(t->words.we_wordv, &t->release_fd, t->o.in_process);
+	if (t->child >= 0)
+		return 0;
+	st_errorf("cannot run %s: %s", t->o.cmd, strerror(-t->child));
+	t->child = 0;
+	return -ECHILD;
+}
+
 /*
  * -p: a target the process does not map is traced from its file, in case
  * the process loads it later (dlopen); say so, rather than wait in silence.
@@ -189,17 +200,26 @@ static int build(struct trace *t)
 	 * Before any target is read: a user without root may not reach it.
 	 * A dry run loads nothing: whoever can read the targets may plan.
 	 */
-	if (!t->o.dry_run && st_program_on_sites(t->prog)) {
-		if (st_loader_check_environment(err, sizeof(err))) {
-			st_errorf("%s", err);
-			return -EPERM;
-		}
-		/* The kernel's and libbpf's part of start-up, meanwhile. */
-		st_loader_prepare(&t->tracer.bpf);
+	if (!t->o.dry_run && st_program_on_sites(t->prog) &&
+	    st_loader_check_environment(err, sizeof(err))) {
+		st_errorf("%s", err);
+		return -EPERM;
 	}
 	t->targets.pid = t->o.pid;
 	if (t->o.cmd && prepare_command(t))
 		return -EINVAL;
+	/*
+	 * The command is started now, stopped before it runs, so that its pid
+	 * is the program's cpid; and before the loader's threads, so that
+	 * sidetrace forks with none running.
+	 */
+	if (t->o.cmd && !t->o.dry_run && spawn_command(t))
+		return -ECHILD;
+	t->prog->has_command = t->o.cmd;
+	t->prog->cpid = t->child;
+	/* The kernel's and libbpf's part of start-up, meanwhile. */
+	if (!t->o.dry_run && st_program_on_sites(t->prog))
+		st_loader_prepare(&t->tracer.bpf);
 	if (t->o.pid) {
 		ret = st_check_traced_pid(t->o.pid);
 		if (ret)
@@ -291,14 +311,6 @@ static int start(struct trace *t)
 	/* No SA_RESTART: a child's exit cuts the sleep short. */
 	sa.sa_handler = on_child;
 	sigaction(SIGCHLD, &sa, NULL);
-	if (t->o.cmd) {
-		t->child = st_spawn_stopped(t->words.we_wordv, &t->release_fd, t->o.in_process);
-		if (t->child < 0) {
-			st_errorf("cannot run %s: %s", t->o.cmd, strerror(-t->child));
-			t->child = 0;
-			return -ECHILD;
-		}
-	}
 	if (t->tracer.bpf.leave_served && t->o.pid)
 		start_in_process(t, t->o.pid);
 	/* Every process: those running now before the kernel's sites count them. */

@@ -197,6 +197,8 @@ static int cg_builtin(struct cctx *c, const struct st_expr *e)
 		return cg_emit(c, e->pos, ST_I_STR, ref, 0);
 	case ST_BC_LOGLEVEL:
 		return cg_emit(c, e->pos, ST_I_CONST, 0, c->probe->event->loglevel);
+	case ST_BC_CPID:
+		return cg_emit(c, e->pos, ST_I_CONST, 0, c->prog->cpid);
 	case ST_BC_ELAPSED:
 		return cg_emit(c, e->pos, ST_I_BUILTIN, ST_BI_NSECS, 0) ?:
 			       cg_emit(c, e->pos, ST_I_CONST, 0, c->out->start_ns) ?:

@@ -131,6 +131,7 @@ struct st_compiled {
 	bool streams; /* some probe prints the whole event */
 	/* CLOCK_MONOTONIC at compile time: where elapsed counts from. */
 	uint64_t start_ns;
+	uint32_t cpid; /* the program's (st_program.cpid), for sidetrace's own clauses */
 	/* The ring buffer's bytes, a power of 2 (0: ST_EVENTS_DEFAULT_SIZE); set by the caller. */
 	uint32_t events_size;
 	/* -c: the command's descendants are traced too; set by the caller. */

@@ -96,6 +96,7 @@ enum st_builtin {
 	ST_BUILTIN_LOGLEVEL,
 	ST_BUILTIN_RAND,
 	ST_BUILTIN_NUMAID, /* the NUMA node of the CPU */
+	ST_BUILTIN_CPID, /* the -c command's pid */
 	ST_NR_BUILTINS,
 };
 
@@ -331,6 +332,9 @@ struct st_program {
 	char *filename; /* "program" for -e, or the file name */
 	struct st_clause *clauses;
 	uint32_t nr_clauses;
+	/* The -c command's, set by the trace command before the check: the cpid builtin. */
+	bool has_command;
+	uint32_t cpid; /* its pid; 0 in a dry run, which starts no command */
 	/* checker: */
 	struct st_map_info *maps;
 	uint32_t nr_maps;

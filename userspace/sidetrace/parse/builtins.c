@@ -47,6 +47,10 @@ static const struct st_builtin_row builtins[ST_NR_BUILTINS] = {
 	/* A pseudo-random 32-bit number. */
 	[ST_BUILTIN_RAND] = {"rand", ST_VT_UINT, ANYWHERE, NULL, HELPER(ST_BI_RAND)},
 	[ST_BUILTIN_NUMAID] = {"numaid", ST_VT_UINT, ANYWHERE, NULL, HELPER(ST_BI_NUMAID)},
+	/* The command is started, stopped, before the program is compiled. */
+	[ST_BUILTIN_CPID] = {"cpid", ST_VT_UINT, ANYWHERE | ST_AVAIL_COMMAND,
+			     "cpid is the pid of the command of -c CMD, and %s runs without one",
+			     .bpf = ST_BC_CPID, .host = ST_BC_CPID},
 };
 
 const struct st_builtin_row *st_builtin(enum st_builtin b)

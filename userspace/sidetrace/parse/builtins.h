@@ -17,6 +17,8 @@
 #define ST_AVAIL_SESSION 0x2 /* in BEGIN, END and interval: sidetrace itself */
 /* Only in events of a function kind (st_probe_kind_function()). */
 #define ST_AVAIL_FUNCTION 0x4
+/* Only in a program run with -c CMD (st_program.has_command). */
+#define ST_AVAIL_COMMAND 0x8
 
 /*
  * How an engine computes a builtin: the BPF engine in compile/codegen.c,
@@ -30,6 +32,7 @@ enum st_bi_code {
 	ST_BC_LOGLEVEL, /* the event's level, known when it is compiled */
 	ST_BC_ELAPSED, /* nsecs less the session's start */
 	ST_BC_FUNC, /* the probed function's name, an offset cut off */
+	ST_BC_CPID, /* the -c command's pid, known when the program is compiled */
 };
 
 /*

@@ -97,6 +97,9 @@ static int eval_builtin(struct st_eval_ctx *x, const struct st_expr *e, struct s
 	case ST_BC_ELAPSED:
 		set_int(out, e->vtype, monotonic_ns() - x->compiled->start_ns);
 		return 0;
+	case ST_BC_CPID:
+		set_int(out, e->vtype, x->compiled->cpid);
+		return 0;
 	default:
 		/* The checker keeps the others in probes' events. */
 		return -EINVAL;
