@@ -172,3 +172,15 @@ EOF
 	run -1 "$SIDETRACE" -e 'tracepoint:syscalls { @ = count(); }'
 	[[ "$output" == *"expected ':' before the tracepoint (tracepoint:CATEGORY:NAME)"* ]]
 }
+
+@test "-k: a string cut is said as it happens, then in the totals at exit" {
+	local long=$D/$(printf 'a%.0s' $(seq 100))
+	touch "$long"
+	run -0 --separate-stderr "$SIDETRACE" -k -c "sh -c 'cat $long; sleep 1.5; cat $long'" \
+		-e 'tracepoint:syscalls:sys_enter_openat /str(args->filename) != "x"/ { @ = count(); }'
+	local why="string longer than 63 bytes, truncated (tracepoint:syscalls:sys_enter_openat)"
+	# The first cut while the command sleeps, the total of both at exit.
+	[ "$(grep -c "strings were cut" <<<"$stderr")" -eq 2 ]
+	[ "$(grep "strings were cut" <<<"$stderr" | head -1)" = "sidetrace: 1 strings were cut: $why" ]
+	[ "$(grep "strings were cut" <<<"$stderr" | tail -1)" = "sidetrace: 2 strings were cut: $why" ]
+}

@@ -81,6 +81,12 @@ static void usage(FILE *f)
 		   "               a function probe that matches no function: skipped\n"
 		   "               with a warning (default, as bpftrace), an error, or\n"
 		   "               skipped silently\n"
+		   "  -B MODE      the output's buffering: none, line or full (stdio's\n"
+		   "               choice when not given)\n"
+		   "  -k, -kk      say what fails in a probe (a read, a full map) as it\n"
+		   "               happens, not only at exit\n"
+		   "  --unsafe     bpftrace's permission for functions that act on the\n"
+		   "               system; accepted, as no such function is here yet\n"
 		   "  -q           quiet: no 'Attaching N probes...' line, no hints\n"
 		   "  -v           verbose: show libbpf's and the kernel's messages\n"
 		   "  -V, --version\n"
@@ -152,6 +158,15 @@ static int parse_value(int c, const char *arg, struct st_trace_opts *o)
 		return -EINVAL;
 	case 'b':
 		return parse_size(arg, &o->events_size);
+	case 'B':
+		if (!strcmp(arg, "none") || !strcmp(arg, "line") || !strcmp(arg, "full")) {
+			o->buffering = !strcmp(arg, "none")   ? _IONBF
+				       : !strcmp(arg, "line") ? _IOLBF
+							      : _IOFBF;
+			return 0;
+		}
+		fprintf(stderr, "sidetrace: -B '%s': use none, line or full\n", arg);
+		return -EINVAL;
 	case 'M':
 		if (!strcmp(arg, "warn") || !strcmp(arg, "error") || !strcmp(arg, "ignore")) {
 			o->missing = !strcmp(arg, "error")    ? ST_MISSING_ERROR
@@ -221,11 +236,13 @@ int st_trace_parse_options(int argc, char **argv, struct st_trace_opts *o)
 		{"buffer-size", required_argument, NULL, 'b'},
 		{"in-process", no_argument, NULL, 'I'},
 		{"missing-probes", required_argument, NULL, 'M'},
+		{"unsafe", no_argument, NULL, 'U'},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
 
 	memset(o, 0, sizeof(*o));
+	o->buffering = -1;
 	for (;;) {
 		/*
 		 * Options anywhere, as bpftrace takes them (prog.bt -c CMD,
@@ -233,7 +250,7 @@ int st_trace_parse_options(int argc, char **argv, struct st_trace_opts *o)
 		 * program file and its positional parameters, to the end in
 		 * their order; "--" ends the options, for a parameter such as -5.
 		 */
-		c = getopt_long(argc, argv, "hVvqdlp:c:f:o:e:b:", longopts, NULL);
+		c = getopt_long(argc, argv, "hVvqdklp:c:f:o:e:b:B:", longopts, NULL);
 		if (c == -1)
 			break;
 		switch (c) {
@@ -255,6 +272,12 @@ int st_trace_parse_options(int argc, char **argv, struct st_trace_opts *o)
 		case 'I':
 			o->in_process = true;
 			break;
+		case 'k':
+			o->report_errors = true;
+			break;
+		case 'U':
+			o->unsafe = true;
+			break;
 		case 'l':
 			o->list = true;
 			break;
@@ -269,6 +292,7 @@ int st_trace_parse_options(int argc, char **argv, struct st_trace_opts *o)
 		case 'b':
 		case 'e':
 		case 'M':
+		case 'B':
 			if (parse_value(c, optarg, o))
 				return -EINVAL;
 			break;

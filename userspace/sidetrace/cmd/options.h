@@ -26,6 +26,9 @@ struct st_trace_opts {
 	uint32_t events_size; /* --buffer-size, or 0 */
 	bool in_process; /* --in-process: side: probes run in the traced process */
 	enum st_missing_probes missing; /* --missing-probes */
+	int buffering; /* -B: _IONBF, _IOLBF or _IOFBF for the output; -1: stdio's choice */
+	bool report_errors; /* -k: what fails in a probe said as it happens, not only at exit */
+	bool unsafe; /* --unsafe: bpftrace's permission for functions that act on the system */
 	/* The arguments after the program: its positional parameters $1..$N. */
 	char *const *args;
 	uint32_t nr_args;

@@ -288,6 +288,10 @@ static int start(struct trace *t)
 		}
 		t->out = f;
 	}
+	if (t->o.buffering >= 0 && setvbuf(t->out, NULL, t->o.buffering, 0)) {
+		st_errorf("-B: cannot set the output's buffering");
+		return -EINVAL;
+	}
 	/*
 	 * The maps live in the kernel's maps whether or not a probe runs
 	 * there: BEGIN, END and interval read and write the same ones.
@@ -384,6 +388,7 @@ static int run(struct trace *t)
 		.term = t->o.fmt != ST_OUTPUT_JSON && isatty(fileno(t->out)),
 		.pid = t->o.pid,
 		.verbose = t->o.verbose,
+		.report_live = t->o.report_errors,
 		.quiet = t->o.quiet,
 	};
 	struct st_stream stream;

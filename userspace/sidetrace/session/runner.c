@@ -274,6 +274,38 @@ static void report_problem(struct st_runner *r, const struct st_problem *p)
 	}
 }
 
+/* What *said counted of p's probe and counter. */
+static uint64_t said_count(const struct st_problem *said, int nr, const struct st_problem *p)
+{
+	int i;
+
+	for (i = 0; i < nr; i++)
+		if (said[i].probe == p->probe && said[i].counter == p->counter)
+			return said[i].count;
+	return 0;
+}
+
+void st_run_report_new_problems(struct st_runner *r, struct st_problem **said, int *nr_said)
+{
+	struct st_problem *probs, now;
+	int n, i;
+
+	if (!r->tracer)
+		return;
+	n = st_problems_read(r->tracer, r->compiled, &probs);
+	if (n < 0)
+		return;
+	for (i = 0; i < n; i++) {
+		now = probs[i];
+		now.count -= said_count(*said, *nr_said, &probs[i]);
+		if (now.count && probs[i].counter != ST_C_LOST)
+			report_problem(r, &now);
+	}
+	free(*said);
+	*said = probs;
+	*nr_said = n;
+}
+
 unsigned long long st_run_report_problems(struct st_runner *r)
 {
 	struct st_problem *probs;

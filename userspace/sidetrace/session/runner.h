@@ -15,6 +15,7 @@
 #include "compile/compile.h"
 #include "tracer/tracer.h"
 #include "output/maps_print.h"
+#include "readout/problems.h"
 
 struct st_runner {
 	const struct st_program *prog;
@@ -26,6 +27,7 @@ struct st_runner {
 	pid_t pid; /* -p: the traced process, or 0 */
 	bool exit_requested; /* an exit() ran */
 	bool verbose; /* -v: say what is lost as it happens */
+	bool report_live; /* -k: say what fails in a probe as it happens */
 	bool quiet; /* -q: no hints, nor which processes run the probes themselves */
 	int child_status; /* -c: the command's wait status, once reaped */
 	size_t nr_entries; /* entries of all maps before END, records printed, then entries printed
@@ -40,6 +42,13 @@ int st_run_clause(struct st_runner *r, const struct st_clause *cl, const char *p
 
 /* Runs every clause of kind kind (BEGIN or END), in program order. */
 int st_run_clauses(struct st_runner *r, enum st_ap_kind kind);
+
+/*
+ * -k: what failed in a probe since *said (counts already said, which it
+ * updates; the caller frees it), each on stderr as at exit; records lost
+ * are the stream's to say.
+ */
+void st_run_report_new_problems(struct st_runner *r, struct st_problem **said, int *nr_said);
 
 /* Entries in every map now (before END may clear them), or 0 if unreadable. */
 size_t st_run_count_entries(struct st_runner *r);

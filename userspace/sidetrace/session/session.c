@@ -143,7 +143,9 @@ int st_session_loop(struct st_runner *r, struct st_tracer *t, struct st_stream *
 {
 	struct timer *timers;
 	uint64_t lost_report = st_now_ns() + LOST_REPORT_NS;
+	struct st_problem *said = NULL;
 	size_t nr_timers = 0, i;
+	int nr_said = 0;
 	bool warned = false;
 	char err[256];
 	int ret;
@@ -192,12 +194,15 @@ int st_session_loop(struct st_runner *r, struct st_tracer *t, struct st_stream *
 		ret = wait_a_little(stream, timers, nr_timers);
 		if (ret)
 			goto cleanup;
-		if (r->verbose && st_now_ns() >= lost_report) {
+		if ((r->verbose || r->report_live) && st_now_ns() >= lost_report) {
 			st_stream_report_lost(stream);
+			if (r->report_live)
+				st_run_report_new_problems(r, &said, &nr_said);
 			lost_report = st_now_ns() + LOST_REPORT_NS;
 		}
 	}
 cleanup:
+	free(said);
 	free(timers);
 	return ret;
 }
