@@ -90,7 +90,7 @@ static int make_site(const struct st_loader *l, const struct st_compiled_probe *
  */
 static uint32_t hash_entries(const struct st_compiled *c, uint8_t hash)
 {
-	return st_compiled_hashes(c) & hash ? ST_DEFAULT_MAP_ENTRIES : 1;
+	return st_compiled_hashes(c) & hash ? st_compiled_map_entries(c) : 1;
 }
 
 /*

@@ -75,9 +75,10 @@ void st_print_plan(FILE *f, const struct st_program *prog, const struct st_compi
 	print_probes(f, c);
 	print_user_points(f, prog);
 	fprintf(f,
-		"Maps (%" PRIu32 " of %d, keyed ones share %d entries, and %d more for keys kept "
+		"Maps (%" PRIu32 " of %d, keyed ones share %" PRIu32 " entries, and %" PRIu32
+		" more for keys kept "
 		"compact):\n",
-		prog->nr_maps, ST_MAX_MAPS, ST_DEFAULT_MAP_ENTRIES, ST_DEFAULT_MAP_ENTRIES);
+		prog->nr_maps, ST_MAX_MAPS, st_compiled_map_entries(c), st_compiled_map_entries(c));
 	print_maps(f, prog);
 	/* As -b takes it: 16M, 4K. */
 	if (st_compiled_streams(c))

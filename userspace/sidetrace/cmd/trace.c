@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include <wordexp.h>
 
+#include "cmd/bpftrace_env.h"
 #include "cmd/common.h"
 #include "cmd/list.h"
 #include "cmd/options.h"
@@ -239,6 +240,9 @@ static int build(struct trace *t)
 		goto fail;
 	warn_missed(t);
 	t->compiled.events_size = t->o.events_size;
+	ret = st_bpftrace_env(&t->compiled);
+	if (ret)
+		return ret;
 	/* Descendants followed, processes' engines: for probes only. */
 	t->compiled.follow = t->o.cmd && t->compiled.nr_probes;
 	t->compiled.cmd_path = t->o.cmd ? t->cmd_path : NULL;

@@ -134,6 +134,9 @@ struct st_compiled {
 	uint32_t cpid; /* the program's (st_program.cpid), for sidetrace's own clauses */
 	/* The ring buffer's bytes, a power of 2 (0: ST_EVENTS_DEFAULT_SIZE); set by the caller. */
 	uint32_t events_size;
+	/* Entries of the hash the keyed maps share (0: ST_DEFAULT_MAP_ENTRIES); set by the caller.
+	 */
+	uint32_t map_entries;
 	/* -c: the command's descendants are traced too; set by the caller. */
 	bool follow;
 	/*
@@ -151,6 +154,12 @@ struct st_compiled {
 	 * attached again (bpfload/replaced.h); set by the caller. */
 	bool reattach;
 };
+
+/* Entries of the hash the keyed maps share, and of each other hash. */
+static inline uint32_t st_compiled_map_entries(const struct st_compiled *c)
+{
+	return c->map_entries ? c->map_entries : ST_DEFAULT_MAP_ENTRIES;
+}
 
 /* True when probes send records: the ring buffer is needed. */
 static inline bool st_compiled_streams(const struct st_compiled *c)

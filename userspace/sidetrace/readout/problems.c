@@ -66,10 +66,6 @@ int st_problems_read(const struct st_tracer *t, const struct st_compiled *c,
 	return (int)n;
 }
 
-/* A limit's number in a message, from its one definition. */
-#define STRINGIFY_(x) #x
-#define STRINGIFY(x) STRINGIFY_(x)
-
 const char *st_counter_reason(uint32_t counter)
 {
 	switch (counter) {
@@ -93,8 +89,8 @@ const char *st_counter_reason(uint32_t counter)
 		return "string longer than 63 bytes, truncated";
 	case ST_C_MAP_FULL:
 		/* The keyed maps share a kernel hash, and one more for compact keys. */
-		return "map full, values not counted (the keyed maps hold " STRINGIFY(
-			ST_DEFAULT_MAP_ENTRIES) " entries, and as many compact ones)";
+		return "map full, values not counted (the keyed maps share one hash: "
+		       "BPFTRACE_MAP_KEYS_MAX sizes it)";
 	case ST_C_BUSY:
 		return "dropped: too many runs preempted on one CPU";
 	case ST_C_LOST:
