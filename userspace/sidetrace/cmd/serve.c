@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cmd/bpftrace_env.h"
 #include "cmd/common.h"
 #include "cmd/serve.h"
 #include "compile/compile.h"
@@ -244,6 +245,8 @@ static int build_unit(struct serve *s, struct unit *u)
 		return -ENOENT;
 	if (!ret)
 		ret = st_compile(u->prog, 0, &u->compiled, &diag);
+	if (!ret && st_bpftrace_env(&u->compiled))
+		return -EINVAL;
 	/* serve traces every process for as long as it lives: through deploys too. */
 	u->compiled.reattach = true;
 	/* --in-process: each process that can runs the side: probes itself. */
