@@ -125,17 +125,16 @@ static int skip_missing(struct checker *c, struct st_attach_point *p, const stru
 
 int ck_sites_point(struct checker *c, struct st_attach_point *p)
 {
-	struct st_probe_query q;
+	struct st_probe_query q = {.target = p->target,
+				   .kind = p->kind,
+				   .function = p->event,
+				   .provider = p->provider};
 	const struct st_event *siteless = NULL;
 	const struct st_event_list *l;
 	bool by_name, wild;
 	char why[256] = "";
 	size_t i;
 
-	q.target = p->target;
-	q.kind = p->kind;
-	q.function = p->event;
-	q.provider = p->provider;
 	l = c->src->probe_events(c->src->ctx, &q, why, sizeof(why));
 	if (!l && !st_probe_kind(p->kind)->has_target)
 		return ck_err(c, p->event_pos, "%s", why[0] ? why : "unknown error");
