@@ -60,7 +60,7 @@ measures() {
 		grep -q '"data": {"weight": 0.125, "i": 1, "bias": -1}}' <<<"$output"
 	done
 	run -0 "$SIDETRACE" -lv "uprobe:$b:mix"
-	[ "${lines[1]}" = "    weight: float64" ] && [ "${lines[3]}" = "    bias: float32" ]
+	[ "${lines[1]}" = "    double weight" ] && [ "${lines[3]}" = "    float bias" ]
 }
 
 @test "refused with the reason: a float in a vector register, a float returned, a float computed with" {

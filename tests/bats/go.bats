@@ -46,14 +46,14 @@ setup() {
 	done
 }
 
-@test "-lv: Go's parameters by name and type, a Go string as a string" {
+@test "-lv: Go's parameters by name and Go type" {
 	run -0 "$SIDETRACE" -lv "uprobe:$APPBIN:main.work"
 	[ "${lines[0]}" = "uprobe:$APPBIN:main.work" ]
-	[ "${lines[1]}" = "    n: s64" ]
-	[ "${lines[2]}" = "    tag: string" ]
-	[ "${lines[3]}" = "    deep: s64" ]
+	[ "${lines[1]}" = "    int n" ]
+	[ "${lines[2]}" = "    string tag" ]
+	[ "${lines[3]}" = "    int deep" ]
 	run -0 "$SIDETRACE" -lv "uretprobe:$APPBIN:main.work"
-	[ "${lines[1]}" = "    retval: s64" ]
+	[ "${lines[1]}" = "    int retval" ]
 }
 
 @test "a function by its package's import path: internal/poll.(*FD).Write, its slice's length" {
@@ -67,5 +67,5 @@ setup() {
 	grep -qx "@bytes: $((${#line} + 1))" <<<"$output"
 	run -0 "$SIDETRACE" -lv "uprobe:$APPBIN:internal/poll.(*FD).Write"
 	[ "${lines[0]}" = "uprobe:$APPBIN:internal/poll.(*FD).Write" ]
-	[ "${lines[1]}" = "    fd: pointer" ]
+	[ "${lines[1]}" = "    *internal/poll.FD fd" ]
 }

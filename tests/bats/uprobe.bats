@@ -87,13 +87,18 @@ check_build() { # cc level
 	[[ "$output" == *"func is the probed function's name"*"BEGIN does not"* ]]
 }
 
-@test "-lv: a function's parameters with their types, then the raw registers" {
+@test "-lv: a function's parameters as bpftrace -lv prints them, their C declarations, then the raw registers" {
 	run -0 "$SIDETRACE" -lv "uprobe:$BATS_FILE_TMPDIR/dwarf_gcc_O2:named"
 	[ "${lines[0]}" = "uprobe:$BATS_FILE_TMPDIR/dwarf_gcc_O2:named" ]
-	[ "${lines[1]}" = "    name: string" ]
-	[ "${lines[2]}" = "    m: enum<u32>" ]
-	[ "${lines[3]}" = "    flag: bool" ]
+	[ "${lines[1]}" = "    const char* name" ]
+	[ "${lines[2]}" = "    enum mode m" ]
+	[ "${lines[3]}" = "    _Bool flag" ]
 	[ "${lines[4]}" = "    arg0: u64" ]
+	# bpftrace's own lines for the same function.
+	if command -v bpftrace >/dev/null; then
+		[ "$(bpftrace -lv "uprobe:$BATS_FILE_TMPDIR/dwarf_gcc_O2:named" 2>/dev/null |
+			grep '^    ')" = "$(printf '%s\n' "${lines[@]:1:3}")" ]
+	fi
 }
 
 @test "what cannot be read says why: a double, no DWARF, an offset inside an instruction, a return probe at an offset" {
@@ -200,7 +205,7 @@ assert all(d["pid"] > 0 and d["tid"] > 0 and d["time_ns"] > 0 for d in docs)
 	echo "$output"
 	[ "$(grep -cx "uprobe:$b:scale" <<<"$output")" -eq 1 ]
 	[ "$(grep -cx "uprobe:$b:scale  (inlined into \(first\|second\|third\) at 0x[0-9a-f]*)" <<<"$output")" -eq 3 ]
-	[ "${lines[1]}" = "    x: s64" ]
+	[ "${lines[1]}" = "    long int x" ]
 	[ "${lines[4]}" = "    arg0: u64" ]
 	local f
 	for f in first second third; do

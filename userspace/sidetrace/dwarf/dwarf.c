@@ -421,6 +421,9 @@ static int add_value(struct st_dwarf *d, Dwarf_Die *fn, Dwarf_Die *var, Dwarf_Ad
 	if (!v->name)
 		return -ENOMEM;
 	why = st_dwarf_type(var, &v->type);
+	v->type.c_name = st_dwarf_c_name(var);
+	if (!v->type.c_name)
+		return -ENOMEM;
 	if (!why && !const_value(var, &v->type, &v->spec))
 		why = v->type.counted ? locate_counted(var, pc, v)
 				      : locate(d, fn, var, pc, &v->spec);
@@ -550,6 +553,9 @@ static int read_ret(Dwarf_Die *fn, struct st_dwarf_value *ret, bool *has_ret)
 	if (!ret->name)
 		return -ENOMEM;
 	why = st_dwarf_type(first_result(fn, &result) ? &result : fn, &ret->type);
+	ret->type.c_name = st_dwarf_c_name(first_result(fn, &result) ? &result : fn);
+	if (!ret->type.c_name)
+		return -ENOMEM;
 	*has_ret = !why || strcmp(why, "void");
 	if (!why && (ret->type.label == SIDE_TYPE_FLOAT_BINARY32 ||
 		     ret->type.label == SIDE_TYPE_FLOAT_BINARY64))

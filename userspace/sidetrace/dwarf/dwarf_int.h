@@ -18,6 +18,10 @@ bool st_dwarf_peel(Dwarf_Die *typed, Dwarf_Die *out);
 /* typed's type as a SIDE type: NULL, or why its value cannot be read ("void" for none). */
 const char *st_dwarf_type(Dwarf_Die *typed, struct st_type *t);
 
+/* The C spelling of typed's type ("const char*", "struct sock*"), malloc'ed; NULL: out of memory.
+ */
+char *st_dwarf_c_name(Dwarf_Die *typed);
+
 /* The libdw handle of d. */
 Dwarf *st_dwarf_dw(struct st_dwarf *d);
 

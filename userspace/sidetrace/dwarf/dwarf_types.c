@@ -16,6 +16,7 @@
 #include "common/side_types.h"
 #include "events/events.h"
 #include "dwarf/dwarf_int.h"
+#include "util/textbuf.h"
 
 /* The type a DIE's DW_AT_type names, past typedefs and qualifiers; false for void. */
 bool st_dwarf_peel(Dwarf_Die *die, Dwarf_Die *out)
@@ -280,4 +281,98 @@ static const char *map_type(Dwarf_Die *typed, struct st_type *t, int depth)
 const char *st_dwarf_type(Dwarf_Die *typed, struct st_type *t)
 {
 	return map_type(typed, t, 0);
+}
+
+/* Whether die is of a Go compile unit. */
+static bool in_go(Dwarf_Die *die)
+{
+	Dwarf_Die cu;
+
+	return dwarf_diecu(die, &cu, NULL, NULL) && dwarf_srclang(&cu) == DW_LANG_Go;
+}
+
+/* The type of die's DW_AT_type into tb, as a C declaration spells it; depth bounds a hostile chain.
+ */
+static void c_name(Dwarf_Die *die, struct st_textbuf *tb, int depth)
+{
+	const char *kind = NULL, *name;
+	Dwarf_Attribute attr;
+	Dwarf_Word n;
+	Dwarf_Die type, sub;
+
+	if (depth > 16 || !dwarf_attr_integrate(die, DW_AT_type, &attr) ||
+	    !dwarf_formref_die(&attr, &type)) {
+		st_tb_puts(tb, "void");
+		return;
+	}
+	name = dwarf_diename(&type);
+	switch (dwarf_tag(&type)) {
+	case DW_TAG_pointer_type:
+		/* Go names its pointer types ("*main.T"); C leaves them unnamed. */
+		if (name) {
+			st_tb_puts(tb, name);
+			return;
+		}
+		c_name(&type, tb, depth + 1);
+		st_tb_putc(tb, '*');
+		return;
+	case DW_TAG_const_type:
+		st_tb_puts(tb, "const ");
+		c_name(&type, tb, depth + 1);
+		return;
+	case DW_TAG_volatile_type:
+		st_tb_puts(tb, "volatile ");
+		c_name(&type, tb, depth + 1);
+		return;
+	case DW_TAG_restrict_type:
+	case DW_TAG_atomic_type:
+		c_name(&type, tb, depth + 1);
+		return;
+	case DW_TAG_array_type:
+		c_name(&type, tb, depth + 1);
+		n = 0;
+		/* Its length: DW_AT_count, or DW_AT_upper_bound + 1; unknown: []. */
+		if (!dwarf_child(&type, &sub) && dwarf_attr_integrate(&sub, DW_AT_count, &attr)) {
+			if (dwarf_formudata(&attr, &n))
+				n = 0;
+		} else if (!dwarf_child(&type, &sub) &&
+			   dwarf_attr_integrate(&sub, DW_AT_upper_bound, &attr) &&
+			   !dwarf_formudata(&attr, &n)) {
+			n++;
+		}
+		if (n)
+			st_tb_printf(tb, "[%llu]", (unsigned long long)n);
+		else
+			st_tb_puts(tb, "[]");
+		return;
+	case DW_TAG_subroutine_type:
+		st_tb_puts(tb, "void (*)()");
+		return;
+	case DW_TAG_structure_type:
+		kind = "struct ";
+		break;
+	case DW_TAG_union_type:
+		kind = "union ";
+		break;
+	case DW_TAG_enumeration_type:
+		kind = "enum ";
+		break;
+	case DW_TAG_class_type:
+		kind = "class ";
+		break;
+	default:
+		break;
+	}
+	/* A Go type's name says its kind already ("string", "[]uint8", "main.T"). */
+	if (kind && !in_go(&type))
+		st_tb_puts(tb, kind);
+	st_tb_puts(tb, name ? name : "<anonymous>");
+}
+
+char *st_dwarf_c_name(Dwarf_Die *typed)
+{
+	struct st_textbuf tb = {0};
+
+	c_name(typed, &tb, 0);
+	return st_tb_take(&tb);
 }

@@ -27,6 +27,8 @@ struct st_type {
 	int64_t *enum_begin, *enum_end;
 	uint32_t nr_enum;
 	char *attrs; /* attributes rendered as text, or NULL */
+	/* A function's parameter: its type as the C (or Go) source spells it ("char**"), or NULL */
+	char *c_name;
 	/* Added by discovery; zero when not applicable. */
 	uint8_t byte_order; /* enum side_type_label_byte_order */
 	uint16_t len_bits; /* integers, bool: 0 means size * 8 */

@@ -95,6 +95,7 @@ void st_type_fini(struct st_type *t)
 	free(t->enum_begin);
 	free(t->enum_end);
 	free(t->attrs);
+	free(t->c_name);
 	free(t->unreadable);
 	memset(t, 0, sizeof(*t));
 }

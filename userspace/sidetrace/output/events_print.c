@@ -187,9 +187,16 @@ static void print_fields(FILE *f, const struct st_event *ev, bool verbose)
 		char *s = st_type_to_string(&ev->fields[i].type, verbose);
 
 		fputs("    ", f);
-		st_fputs_text(f, ev->fields[i].name);
-		/* The type's text escaped what it took from the binary. */
-		fprintf(f, ": %s", s ? s : "?");
+		/* A parameter as its source declares it, bpftrace's -lv line: "char** argv". */
+		if (ev->fields[i].type.c_name) {
+			st_fputs_text(f, ev->fields[i].type.c_name);
+			fputc(' ', f);
+			st_fputs_text(f, ev->fields[i].name);
+		} else {
+			st_fputs_text(f, ev->fields[i].name);
+			/* The type's text escaped what it took from the binary. */
+			fprintf(f, ": %s", s ? s : "?");
+		}
 		if (ev->fields[i].type.unreadable)
 			fprintf(f, " (not readable here: %s)", ev->fields[i].type.unreadable);
 		fputc('\n', f);
