@@ -22,15 +22,15 @@ kprobes() {
 	[ -e /sys/bus/event_source/devices/kprobe/type ]
 }
 
-@test "-lv kprobe: lists a kernel function's parameters from BTF, then arg0..arg5; kretprobe: retval" {
+@test "-lv kprobe: lists a kernel function's parameters as BTF declares them, as bpftrace's kfunc lines, then arg0..arg5; kretprobe: retval" {
 	run -0 "$SIDETRACE" -lv 'kprobe:vfs_write'
 	[ "${lines[0]}" = "kprobe:vfs_write" ]
-	[ "${lines[1]}" = "    file: pointer" ]
-	[ "${lines[2]}" = "    buf: string" ]
-	[ "${lines[3]}" = "    count: u64" ]
+	[ "${lines[1]}" = "    struct file * file" ]
+	[ "${lines[2]}" = "    const char * buf" ]
+	[ "${lines[3]}" = "    size_t count" ]
 	[[ "$output" == *"    arg5: u64"* ]]
 	run -0 "$SIDETRACE" -lv 'kretprobe:vfs_write'
-	[ "$output" = "$(printf 'kretprobe:vfs_write\n    retval: s64')" ]
+	[ "$output" = "$(printf 'kretprobe:vfs_write\n    ssize_t retval')" ]
 	run -0 "$SIDETRACE" -l 'kprobe:vfs_w*'
 	[[ "$output" == *"kprobe:vfs_write"* ]]
 	[[ "$output" == *"kprobe:vfs_writev"* ]]
@@ -63,9 +63,10 @@ kretprobe:vfs_write /tid != pid/ { @r = sum(retval); }'
 
 @test "-lv fentry: lists the parameters, fexit: them and retval; kfunc: and kretfunc: are their other names" {
 	run -0 "$SIDETRACE" -lv 'fentry:vfs_write'
-	[ "$output" = "$(printf 'fentry:vfs_write\n    file: pointer\n    buf: string\n    count: u64\n    pos: pointer')" ]
+	local params='    struct file * file\n    const char * buf\n    size_t count\n    loff_t * pos'
+	[ "$output" = "$(printf "fentry:vfs_write\n$params")" ]
 	run -0 "$SIDETRACE" -lv 'kretfunc:vfs_write'
-	[ "$output" = "$(printf 'fexit:vfs_write\n    file: pointer\n    buf: string\n    count: u64\n    pos: pointer\n    retval: s64')" ]
+	[ "$output" = "$(printf "fexit:vfs_write\n$params\n    ssize_t retval")" ]
 	run -0 "$SIDETRACE" -d -e 'kfunc:vfs_write { @[str(args.file->f_path.dentry->d_name.name)] = sum(args.count); }'
 	[[ "$output" == *"fentry interpreter"* ]]
 	run -1 "$SIDETRACE" -d -e 'fexit:vfs_write+4 { @ = count(); }'

@@ -16,6 +16,7 @@
 #include "common/side_types.h"
 #include "events/events.h"
 #include "dwarf/functions.h"
+#include "kernel/btf_decl.h"
 #include "kernel/kfuncs.h"
 #include "objfile/sdt_args.h"
 
@@ -42,6 +43,7 @@ bool st_kprobes_supported(char *err, size_t errlen)
 struct kf_ctx {
 	const struct btf *btf;
 	uint32_t nodes;
+	struct st_btf_decl decl; /* the parameters' C declarations, bpftrace's -lv lines */
 };
 
 /* id past typedefs and qualifiers; *user when a "user" type tag was crossed. */
@@ -217,6 +219,8 @@ static int put_retval(struct kf_ctx *k, const struct btf_type *proto, struct st_
 	struct st_type t;
 	const char *why = map_type(k, proto->type, &t, 0);
 
+	/* Without a declaration it still reads: the -lv line is sidetrace's own then. */
+	t.c_name = st_btf_decl(&k->decl, k->btf, proto->type);
 	return put_field(ev, "retval", &t, why, spec);
 }
 
@@ -248,6 +252,7 @@ static int make_fields(struct kf_ctx *k, const struct btf_type *proto, struct st
 		if (!name || !*name)
 			break;
 		why = map_type(k, p[i].type, &t, 0);
+		t.c_name = st_btf_decl(&k->decl, k->btf, p[i].type);
 		err = put_field(ev, name, &t, why, tramp ? func_spec(i) : reg_spec(st_abi_args[i]));
 	}
 	if (tramp)
@@ -459,6 +464,7 @@ int st_discover_kfuncs(const char *pattern, enum st_ap_kind kind, bool names_onl
 	if (ret == -ENOMEM)
 		snprintf(err, errlen, "out of memory");
 cleanup:
+	st_btf_decl_fini(&k.decl);
 	free(found);
 	free(fs.v);
 	free(glob);
