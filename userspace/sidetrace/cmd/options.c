@@ -71,6 +71,9 @@ static void usage(FILE *f)
 		   "               the buffer of printed events (printf), e.g. 64M; a power\n"
 		   "               of 2 from 4K to 1G, default 16M. Events that find it full\n"
 		   "               are counted and reported, never waited for\n"
+		   "  -I DIR       look for #include's files in DIR too (may repeat)\n"
+		   "  --include FILE\n"
+		   "               read FILE's macros first, as #include \"FILE\" (may repeat)\n"
 		   "  -d, --dry-run\n"
 		   "               check and compile, print the probes, sites and maps,\n"
 		   "               attach nothing\n"
@@ -123,6 +126,30 @@ static int parse_size(const char *arg, uint32_t *out)
 	return 0;
 }
 
+/* The long options without a letter. */
+enum {
+	OPT_IN_PROCESS = 256,
+	OPT_MISSING_PROBES,
+	OPT_INCLUDE,
+};
+
+/* -I DIR or --include FILE, kept in order. */
+static int add_include(int c, char *arg, struct st_trace_opts *o)
+{
+	struct st_pp_opts *pp = &o->pp;
+	uint32_t *nr = c == 'I' ? &pp->nr_include_dirs : &pp->nr_include_files;
+
+	if (*nr == ST_MAX_INCLUDES) {
+		fprintf(stderr, "sidetrace: more than %d %s\n", ST_MAX_INCLUDES,
+			c == 'I' ? "-I" : "--include");
+		return -EINVAL;
+	}
+	pp->include_dirs = o->include_dirs;
+	pp->include_files = o->include_files;
+	(c == 'I' ? o->include_dirs : o->include_files)[(*nr)++] = arg;
+	return 0;
+}
+
 /* The options that take a value. */
 static int parse_value(int c, const char *arg, struct st_trace_opts *o)
 {
@@ -152,7 +179,7 @@ static int parse_value(int c, const char *arg, struct st_trace_opts *o)
 		return -EINVAL;
 	case 'b':
 		return parse_size(arg, &o->events_size);
-	case 'M':
+	case OPT_MISSING_PROBES:
 		if (!strcmp(arg, "warn") || !strcmp(arg, "error") || !strcmp(arg, "ignore")) {
 			o->missing = !strcmp(arg, "error")    ? ST_MISSING_ERROR
 				     : !strcmp(arg, "ignore") ? ST_MISSING_IGNORE
@@ -219,8 +246,9 @@ int st_trace_parse_options(int argc, char **argv, struct st_trace_opts *o)
 		{"version", no_argument, NULL, 'V'},
 		{"dry-run", no_argument, NULL, 'd'},
 		{"buffer-size", required_argument, NULL, 'b'},
-		{"in-process", no_argument, NULL, 'I'},
-		{"missing-probes", required_argument, NULL, 'M'},
+		{"in-process", no_argument, NULL, OPT_IN_PROCESS},
+		{"missing-probes", required_argument, NULL, OPT_MISSING_PROBES},
+		{"include", required_argument, NULL, OPT_INCLUDE},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
@@ -233,7 +261,7 @@ int st_trace_parse_options(int argc, char **argv, struct st_trace_opts *o)
 		 * program file and its positional parameters, to the end in
 		 * their order; "--" ends the options, for a parameter such as -5.
 		 */
-		c = getopt_long(argc, argv, "hVvqdlp:c:f:o:e:b:", longopts, NULL);
+		c = getopt_long(argc, argv, "hVvqdlp:c:f:o:e:b:I:", longopts, NULL);
 		if (c == -1)
 			break;
 		switch (c) {
@@ -252,8 +280,13 @@ int st_trace_parse_options(int argc, char **argv, struct st_trace_opts *o)
 		case 'd':
 			o->dry_run = true;
 			break;
-		case 'I':
+		case OPT_IN_PROCESS:
 			o->in_process = true;
+			break;
+		case 'I':
+		case OPT_INCLUDE:
+			if (add_include(c, optarg, o))
+				return -EINVAL;
 			break;
 		case 'l':
 			o->list = true;
@@ -268,7 +301,7 @@ int st_trace_parse_options(int argc, char **argv, struct st_trace_opts *o)
 		case 'f':
 		case 'b':
 		case 'e':
-		case 'M':
+		case OPT_MISSING_PROBES:
 			if (parse_value(c, optarg, o))
 				return -EINVAL;
 			break;

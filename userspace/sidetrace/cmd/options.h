@@ -10,6 +10,10 @@
 #include "check/checker.h"
 #include "cmd/common.h"
 #include "output/maps_print.h"
+#include "preproc/preproc.h"
+
+/* Most -I and most --include options. */
+#define ST_MAX_INCLUDES 64
 
 struct st_trace_opts {
 	bool verbose;
@@ -26,6 +30,10 @@ struct st_trace_opts {
 	uint32_t events_size; /* --buffer-size, or 0 */
 	bool in_process; /* --in-process: side: probes run in the traced process */
 	enum st_missing_probes missing; /* --missing-probes */
+	/* -I DIR and --include FILE, in order, as the preprocessor takes them. */
+	char *include_dirs[ST_MAX_INCLUDES];
+	char *include_files[ST_MAX_INCLUDES];
+	struct st_pp_opts pp;
 	/* The arguments after the program: its positional parameters $1..$N. */
 	char *const *args;
 	uint32_t nr_args;

@@ -181,6 +181,9 @@ static int build(struct trace *t)
 			return -ENOMEM;
 		}
 	}
+	t->o.pp.btf = st_pp_have_btf();
+	if (st_preprocess_program(&t->text, st_program_name(t->o.file), t->o.file, &t->o.pp))
+		return -EINVAL;
 	ret = st_parse_args(t->text, st_program_name(t->o.file), t->o.args, t->o.nr_args, &t->prog,
 			    &diag);
 	if (ret)
