@@ -67,14 +67,15 @@ static int define_params(struct pp *pp, const char **s, char **params, uint32_t 
 			(*s)++;
 			return 0;
 		}
-		if (*(*s)++ != ',')
+		if (**s != ',')
 			return pp_error(pp, "#define: expected ',' or ')' after a parameter");
+		(*s)++;
 	}
 }
 
 static int define(struct pp *pp, const char *s)
 {
-	char *params[PP_MAX_PARAMS], *name = NULL, *body;
+	char *params[PP_MAX_PARAMS], *name = NULL, *body = NULL;
 	const char *p = s;
 	uint32_t nr = 0, i;
 	size_t n = ident(&s), len;
@@ -88,16 +89,15 @@ static int define(struct pp *pp, const char *s)
 		s++;
 		err = define_params(pp, &s, params, &nr);
 	}
-	s = skip_space(s);
-	len = strlen(s);
-	while (len && isspace((unsigned char)s[len - 1]))
-		len--;
-	name = strndup(p, n);
-	body = strndup(s, len);
-	if (!err && (!name || !body))
-		err = pp_nomem(pp);
-	if (!err)
-		err = pp_macro_define(pp, name, body, params, nr, fn);
+	if (!err) {
+		s = skip_space(s);
+		len = strlen(s);
+		while (len && isspace((unsigned char)s[len - 1]))
+			len--;
+		name = strndup(p, n);
+		body = strndup(s, len);
+		err = name && body ? pp_macro_define(pp, name, body, params, nr, fn) : pp_nomem(pp);
+	}
 	for (i = 0; i < nr; i++)
 		free(params[i]);
 	free(name);
