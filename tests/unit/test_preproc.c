@@ -92,6 +92,9 @@ static void macros(void)
 	       "\n(256 | 2)\n");
 	expect("an unknown header with BTF", "#include <linux/fs.h>\nx\n", "\nx\n");
 	expect_error("an unterminated call", "#define F(x) x\nF(1\n", 2, "does not end");
+	expect_error("substitution bounded",
+		     "#define A(x) x x x x x x x x x x x x x x x x\nA(A(A(A(A(A(1))))))\n", 2,
+		     "grows past");
 	expect_error("a call with too many arguments", "#define F(x) x\n\nF(1, 2)\n", 3,
 		     "takes 1 argument, not 2");
 	expect_error("expansion bounded",

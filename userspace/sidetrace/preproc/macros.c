@@ -219,14 +219,14 @@ static int before_paste(const char *body, size_t i)
 	return body[i] == '#' && body[i + 1] == '#';
 }
 
-/* The body of m with its parameters replaced: # and ## as C does. */
+/* The body of m with its parameters replaced: # and ## as C does; bounded. */
 static void substitute(const struct pp_macro *m, const struct pp_args *a, struct st_textbuf *out)
 {
 	const char *b = m->body;
 	size_t i = 0, j, k;
 	int pasted = 0, p;
 
-	while (b[i]) {
+	while (b[i] && out->len <= PP_MAX_OUTPUT) {
 		if (b[i] == '#' && b[i + 1] == '#') {
 			while (out->len &&
 			       (out->s[out->len - 1] == ' ' || out->s[out->len - 1] == '\t'))
@@ -298,6 +298,8 @@ static int expand_macro(struct pp *pp, struct pp_macro *m, const char *s, size_t
 		err = collect_args(pp, m, s, len, &i, &a);
 		if (!err)
 			substitute(m, &a, &body);
+		if (!err && body.len > PP_MAX_OUTPUT)
+			err = pp_error(pp, "the text grows past %u bytes", PP_MAX_OUTPUT);
 		args_free(&a);
 		*pos = i;
 	} else {
