@@ -107,8 +107,9 @@ UNIT_USES_test_http_head := util
 UNIT_USES_test_lazy_lib := util
 UNIT_USES_test_grow := util
 UNIT_USES_test_dwarf_inflate := objfile util
-UNIT_USES_test_compact_keys := bpfload inproc tracer readout session serve compile parse check objfile kinds events side dwarf kernel targets output util
-UNIT_USES_test_inproc_read := bpfload inproc tracer readout session serve compile parse check objfile kinds events side dwarf kernel targets output util
+UNIT_USES_test_preproc := preproc util
+UNIT_USES_test_compact_keys := bpfload inproc tracer readout session serve compile preproc parse check objfile kinds events side dwarf kernel targets output util
+UNIT_USES_test_inproc_read := bpfload inproc tracer readout session serve compile preproc parse check objfile kinds events side dwarf kernel targets output util
 # Under UBSan (its own source, not the objects it links): the integer
 # operators take any operands (the collector divides values a process's
 # engine wrote).
@@ -272,7 +273,7 @@ SAN_WARN := $(WARN) -Wno-missing-field-initializers
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZERS := $(patsubst tests/fuzz/%.c,$(OUTPUT)/fuzz/%,$(FUZZ_SRCS))
 FUZZ_LIB_SRCS := $(wildcard $(foreach c,util objfile kinds events side dwarf kernel targets \
-	parse check compile output,\
+	preproc parse check compile output,\
 	userspace/sidetrace/$(c)/*.c)) $(COMMON_SRCS)
 FUZZ_OBJS := $(patsubst userspace/%.c,$(OUTPUT)/fuzz/obj/%.o,$(FUZZ_LIB_SRCS))
 

@@ -12,6 +12,7 @@
 
 #include "cmd/common.h"
 #include "parse/ast.h"
+#include "parse/diag.h"
 #include "util/escape.h"
 
 const char *st_program_name(const char *path)
@@ -89,6 +90,28 @@ cleanup:
 		free(buf);
 	else
 		*out = buf;
+	return ret;
+}
+
+int st_preprocess_program(char **text, const char *name, const char *path,
+			  const struct st_pp_opts *opts)
+{
+	struct st_pp_error e;
+	struct st_diag d = {0};
+	char *out;
+	int ret;
+
+	ret = st_preprocess(*text, name, path && strcmp(path, "-") ? path : NULL, opts, &out, &e);
+	if (ret == -ENOMEM) {
+		st_errorf("out of memory");
+	} else if (ret) {
+		st_diag_set(&d, e.file, (struct st_pos){.line = e.line, .col = e.col}, "%s", e.msg);
+		/* An included file's line is not in the program's text. */
+		st_diag_print(stderr, &d, e.in_include ? NULL : *text);
+	} else {
+		free(*text);
+		*text = out;
+	}
 	return ret;
 }
 

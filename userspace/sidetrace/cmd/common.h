@@ -12,6 +12,7 @@
 
 #include "check/checker.h"
 #include "parse/ast.h"
+#include "preproc/preproc.h"
 
 /*
  * Exit statuses of every command (docs/sidetrace.1, EXIT STATUS); with
@@ -31,6 +32,15 @@ enum st_exit {
  * -errno.
  */
 int st_read_program(const char *path, char **out);
+
+/*
+ * A program's text through the preprocessor: *text becomes what the
+ * parser reads. name names it in messages, path is its file ("-":
+ * stdin; NULL: -e). Says itself what is wrong, as the parser says it:
+ * 0 or -errno.
+ */
+int st_preprocess_program(char **text, const char *name, const char *path,
+			  const struct st_pp_opts *opts);
 
 /*
  * Each function probe of prog the checker skipped, and why, as a warning

@@ -71,6 +71,9 @@ static void usage(FILE *f)
 		   "               the buffer of printed events (printf), e.g. 64M; a power\n"
 		   "               of 2 from 4K to 1G, default 16M. Events that find it full\n"
 		   "               are counted and reported, never waited for\n"
+		   "  -I DIR       look for #include's files in DIR too (may repeat)\n"
+		   "  --include FILE\n"
+		   "               read FILE's macros first, as #include \"FILE\" (may repeat)\n"
 		   "  -d, --dry-run\n"
 		   "               check and compile, print the probes, sites and maps,\n"
 		   "               attach nothing\n"
@@ -129,8 +132,33 @@ static int parse_size(const char *arg, uint32_t *out)
 	return 0;
 }
 
-/* The options that take a value. */
-static int parse_value(int c, const char *arg, struct st_trace_opts *o)
+/* The long options without a letter. */
+enum {
+	OPT_IN_PROCESS = 256,
+	OPT_UNSAFE,
+	OPT_MISSING_PROBES,
+	OPT_INCLUDE,
+};
+
+/* -I DIR or --include FILE, kept in order. */
+static int add_include(int c, char *arg, struct st_trace_opts *o)
+{
+	struct st_pp_opts *pp = &o->pp;
+	uint32_t *nr = c == 'I' ? &pp->nr_include_dirs : &pp->nr_include_files;
+
+	if (*nr == ST_MAX_INCLUDES) {
+		fprintf(stderr, "sidetrace: more than %d %s\n", ST_MAX_INCLUDES,
+			c == 'I' ? "-I" : "--include");
+		return -EINVAL;
+	}
+	pp->include_dirs = o->include_dirs;
+	pp->include_files = o->include_files;
+	(c == 'I' ? o->include_dirs : o->include_files)[(*nr)++] = arg;
+	return 0;
+}
+
+/* The options that take a value, and what getopt did not know. */
+static int parse_value(int c, char *arg, struct st_trace_opts *o)
 {
 	char *end;
 	long pid;
@@ -158,6 +186,15 @@ static int parse_value(int c, const char *arg, struct st_trace_opts *o)
 		return -EINVAL;
 	case 'b':
 		return parse_size(arg, &o->events_size);
+	case 'c':
+		o->cmd = arg;
+		return 0;
+	case 'o':
+		o->out_path = arg;
+		return 0;
+	case 'I':
+	case OPT_INCLUDE:
+		return add_include(c, arg, o);
 	case 'B':
 		if (!strcmp(arg, "none") || !strcmp(arg, "line") || !strcmp(arg, "full")) {
 			o->buffering = !strcmp(arg, "none")   ? _IONBF
@@ -167,7 +204,7 @@ static int parse_value(int c, const char *arg, struct st_trace_opts *o)
 		}
 		fprintf(stderr, "sidetrace: -B '%s': use none, line or full\n", arg);
 		return -EINVAL;
-	case 'M':
+	case OPT_MISSING_PROBES:
 		if (!strcmp(arg, "warn") || !strcmp(arg, "error") || !strcmp(arg, "ignore")) {
 			o->missing = !strcmp(arg, "error")    ? ST_MISSING_ERROR
 				     : !strcmp(arg, "ignore") ? ST_MISSING_IGNORE
@@ -186,6 +223,8 @@ static int parse_value(int c, const char *arg, struct st_trace_opts *o)
 		o->program = arg;
 		return 0;
 	}
+	/* getopt said what it did not know. */
+	usage(stderr);
 	return -EINVAL;
 }
 
@@ -227,6 +266,36 @@ static int check_combination(int argc, char **argv, struct st_trace_opts *o)
 	return 0;
 }
 
+/* The options that take no value: true when c is one, set in o. */
+static bool set_flag(int c, struct st_trace_opts *o)
+{
+	switch (c) {
+	case 'v':
+		o->verbose = true;
+		return true;
+	case 'q':
+		o->quiet = true;
+		return true;
+	case 'd':
+		o->dry_run = true;
+		return true;
+	case OPT_IN_PROCESS:
+		o->in_process = true;
+		return true;
+	case 'k':
+		o->report_errors = true;
+		return true;
+	case OPT_UNSAFE:
+		o->unsafe = true;
+		return true;
+	case 'l':
+		o->list = true;
+		return true;
+	default:
+		return false;
+	}
+}
+
 int st_trace_parse_options(int argc, char **argv, struct st_trace_opts *o)
 {
 	static const struct option longopts[] = {
@@ -234,9 +303,10 @@ int st_trace_parse_options(int argc, char **argv, struct st_trace_opts *o)
 		{"version", no_argument, NULL, 'V'},
 		{"dry-run", no_argument, NULL, 'd'},
 		{"buffer-size", required_argument, NULL, 'b'},
-		{"in-process", no_argument, NULL, 'I'},
-		{"missing-probes", required_argument, NULL, 'M'},
-		{"unsafe", no_argument, NULL, 'U'},
+		{"in-process", no_argument, NULL, OPT_IN_PROCESS},
+		{"missing-probes", required_argument, NULL, OPT_MISSING_PROBES},
+		{"include", required_argument, NULL, OPT_INCLUDE},
+		{"unsafe", no_argument, NULL, OPT_UNSAFE},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
@@ -250,56 +320,19 @@ int st_trace_parse_options(int argc, char **argv, struct st_trace_opts *o)
 		 * program file and its positional parameters, to the end in
 		 * their order; "--" ends the options, for a parameter such as -5.
 		 */
-		c = getopt_long(argc, argv, "hVvqdklp:c:f:o:e:b:B:", longopts, NULL);
+		c = getopt_long(argc, argv, "hVvqdklp:c:f:o:e:b:B:I:", longopts, NULL);
 		if (c == -1)
 			break;
-		switch (c) {
-		case 'h':
+		if (c == 'h') {
 			usage(stdout);
 			exit(ST_EXIT_OK);
-		case 'V':
+		}
+		if (c == 'V') {
 			printf("sidetrace v%s\n", SIDETRACE_VERSION);
 			exit(ST_EXIT_OK);
-		case 'v':
-			o->verbose = true;
-			break;
-		case 'q':
-			o->quiet = true;
-			break;
-		case 'd':
-			o->dry_run = true;
-			break;
-		case 'I':
-			o->in_process = true;
-			break;
-		case 'k':
-			o->report_errors = true;
-			break;
-		case 'U':
-			o->unsafe = true;
-			break;
-		case 'l':
-			o->list = true;
-			break;
-		case 'c':
-			o->cmd = optarg;
-			break;
-		case 'o':
-			o->out_path = optarg;
-			break;
-		case 'p':
-		case 'f':
-		case 'b':
-		case 'e':
-		case 'M':
-		case 'B':
-			if (parse_value(c, optarg, o))
-				return -EINVAL;
-			break;
-		default:
-			usage(stderr);
-			return -EINVAL;
 		}
+		if (!set_flag(c, o) && parse_value(c, optarg, o))
+			return -EINVAL;
 	}
 	return check_combination(argc, argv, o);
 }

@@ -10,6 +10,10 @@
 #include "check/checker.h"
 #include "cmd/common.h"
 #include "output/maps_print.h"
+#include "preproc/preproc.h"
+
+/* Most -I and most --include options. */
+#define ST_MAX_INCLUDES 64
 
 struct st_trace_opts {
 	bool verbose;
@@ -29,6 +33,10 @@ struct st_trace_opts {
 	int buffering; /* -B: _IONBF, _IOLBF or _IOFBF for the output; -1: stdio's choice */
 	bool report_errors; /* -k: what fails in a probe said as it happens, not only at exit */
 	bool unsafe; /* --unsafe: bpftrace's permission for functions that act on the system */
+	/* -I DIR and --include FILE, in order, as the preprocessor takes them. */
+	char *include_dirs[ST_MAX_INCLUDES];
+	char *include_files[ST_MAX_INCLUDES];
+	struct st_pp_opts pp;
 	/* The arguments after the program: its positional parameters $1..$N. */
 	char *const *args;
 	uint32_t nr_args;

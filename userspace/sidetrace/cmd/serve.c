@@ -39,6 +39,7 @@
 /* One program served; units[] does not move once they are built. */
 struct unit {
 	char *name; /* its file, or "program" (-e) */
+	bool file; /* read from the file name */
 	char *text;
 	struct st_program *prog;
 	struct st_target_set targets;
@@ -115,9 +116,11 @@ static int add_file(struct serve *s, const char *path)
 	int ret;
 
 	ret = st_read_program(path, &text);
-	if (ret)
-		return ret;
-	return add_unit(s, path, text);
+	if (!ret)
+		ret = add_unit(s, path, text);
+	if (!ret)
+		s->units[s->nr_units - 1].file = true;
+	return ret;
 }
 
 static int is_program_file(const struct dirent *de)
@@ -228,9 +231,12 @@ static const struct st_event_list *probe_events(void *ctx, const struct st_probe
 static int build_unit(struct serve *s, struct unit *u)
 {
 	struct st_event_source evsrc = {.probe_events = probe_events, .ctx = &u->targets};
+	struct st_pp_opts pp = {.btf = st_pp_have_btf()};
 	struct st_diag diag = {0};
 	int ret;
 
+	if (st_preprocess_program(&u->text, u->name, u->file ? u->name : NULL, &pp))
+		return -EINVAL;
 	ret = st_parse(u->text, u->name, &u->prog, &diag);
 	if (!ret && !st_program_on_sites(u->prog)) {
 		fprintf(stderr,

@@ -174,15 +174,10 @@ static void warn_missed(const struct trace *t)
 				  t->compiled.probes[i].event->missed);
 }
 
-/* Source text -> checked program -> configuration of the BPF program. */
-static int build(struct trace *t)
+/* The program's text, from -e or its file, through the preprocessor: 0 or -errno after a message.
+ */
+static int read_program(struct trace *t)
 {
-	struct st_event_source evsrc = {
-		.probe_events = probe_events, .ctx = &t->targets, .missing = t->o.missing};
-	struct st_diag diag = {0};
-	char err[512];
-	int ret;
-
 	if (t->o.file) {
 		if (st_read_program(t->o.file, &t->text))
 			return -EINVAL;
@@ -193,6 +188,24 @@ static int build(struct trace *t)
 			return -ENOMEM;
 		}
 	}
+	t->o.pp.btf = st_pp_have_btf();
+	if (st_preprocess_program(&t->text, st_program_name(t->o.file), t->o.file, &t->o.pp))
+		return -EINVAL;
+	return 0;
+}
+
+/* Source text -> checked program -> configuration of the BPF program. */
+static int build(struct trace *t)
+{
+	struct st_event_source evsrc = {
+		.probe_events = probe_events, .ctx = &t->targets, .missing = t->o.missing};
+	struct st_diag diag = {0};
+	char err[512];
+	int ret;
+
+	ret = read_program(t);
+	if (ret)
+		return ret;
 	ret = st_parse_args(t->text, st_program_name(t->o.file), t->o.args, t->o.nr_args, &t->prog,
 			    &diag);
 	if (ret)
