@@ -12,13 +12,11 @@
 
 int ck_err(struct checker *c, struct st_pos pos, const char *fmt, ...)
 {
-	char msg[sizeof(c->diag->msg)];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	st_diag_vset(c->diag, c->prog->filename, pos, fmt, ap);
 	va_end(ap);
-	st_diag_set(c->diag, c->prog->filename, pos, "%s", msg);
 	return -EINVAL;
 }
 

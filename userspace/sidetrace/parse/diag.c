@@ -6,18 +6,24 @@
 #include "parse/diag.h"
 #include "util/escape.h"
 
-void st_diag_set(struct st_diag *d, const char *file, struct st_pos pos, const char *fmt, ...)
+void st_diag_vset(struct st_diag *d, const char *file, struct st_pos pos, const char *fmt,
+		  va_list ap)
 {
-	va_list ap;
-
 	if (st_diag_is_set(d))
 		return;
 	snprintf(d->file, sizeof(d->file), "%s", file ? file : "program");
 	d->line = pos.line;
 	d->col = pos.col;
 	d->hint[0] = '\0';
-	va_start(ap, fmt);
 	vsnprintf(d->msg, sizeof(d->msg), fmt, ap);
+}
+
+void st_diag_set(struct st_diag *d, const char *file, struct st_pos pos, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	st_diag_vset(d, file, pos, fmt, ap);
 	va_end(ap);
 }
 

@@ -7,6 +7,7 @@
 #ifndef SIDETRACE_PARSE_DIAG_H
 #define SIDETRACE_PARSE_DIAG_H
 
+#include <stdarg.h>
 #include <stdio.h>
 
 #include "parse/ast.h"
@@ -22,6 +23,9 @@ struct st_diag {
 /* Records an error at pos unless one is already recorded: the first wins. */
 void st_diag_set(struct st_diag *d, const char *file, struct st_pos pos, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/* The same with its arguments in ap. */
+void st_diag_vset(struct st_diag *d, const char *file, struct st_pos pos, const char *fmt,
+		  va_list ap) __attribute__((format(printf, 4, 0)));
 /* Sets the hint line of the recorded error. */
 void st_diag_hint(struct st_diag *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* True once an error is recorded. */

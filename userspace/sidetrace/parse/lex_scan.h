@@ -35,13 +35,11 @@ static inline void bump(struct st_lexer *lx)
 static inline int __attribute__((format(printf, 3, 4)))
 fail(struct st_lexer *lx, struct st_pos pos, const char *fmt, ...)
 {
-	char msg[sizeof(lx->diag->msg)];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	st_diag_vset(lx->diag, lx->filename, pos, fmt, ap);
 	va_end(ap);
-	st_diag_set(lx->diag, lx->filename, pos, "%s", msg);
 	return -1;
 }
 

@@ -14,13 +14,11 @@
 int __attribute__((format(printf, 3, 4)))
 pr_err(struct parser *p, struct st_pos pos, const char *fmt, ...)
 {
-	char msg[sizeof(p->diag->msg)];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	st_diag_vset(p->diag, p->lx.filename, pos, fmt, ap);
 	va_end(ap);
-	st_diag_set(p->diag, p->lx.filename, pos, "%s", msg);
 	return -EINVAL;
 }
 
