@@ -126,7 +126,9 @@ int ck_strftime(struct checker *c, struct st_expr *e);
 
 /* Types an expression and its operands. */
 int ck_expr(struct checker *c, struct st_expr *e);
-/* Checks that e is an integer in its role ("the filter", "sum()'s value"). */
+/* Checks that e is an integer in its role ("a cast", "sum()'s value"). */
 int ck_int(struct checker *c, struct st_expr *e, const char *role);
+/* A condition in its role ("the filter"): a string one becomes *ep != "". */
+int ck_cond(struct checker *c, struct st_expr **ep, const char *role);
 
 #endif /* SIDETRACE_CHECK_CHECK_H */

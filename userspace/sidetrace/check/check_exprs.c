@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check/check.h"
@@ -49,6 +50,10 @@ static int check_unary(struct checker *c, struct st_expr *e)
 	char what[256];
 	int err;
 
+	if (e->op == ST_OP_NOT) {
+		e->vtype = ST_VT_BOOL;
+		return ck_cond(c, &e->kids[0], "'!'");
+	}
 	err = ck_expr(c, x);
 	if (!err)
 		err = ck_settle(c, x, ST_VT_INT, "used as a number");
@@ -59,9 +64,7 @@ static int check_unary(struct checker *c, struct st_expr *e)
 		return ck_err(c, e->pos, "'%s' needs an integer, but %s is a string",
 			      st_op_name(e->op), what);
 	}
-	if (e->op == ST_OP_NOT)
-		e->vtype = ST_VT_BOOL;
-	else if (e->op == ST_OP_BNOT && x->vtype != ST_VT_INT)
+	if (e->op == ST_OP_BNOT && x->vtype != ST_VT_INT)
 		e->vtype = ST_VT_UINT;
 	else
 		e->vtype = ST_VT_INT;
@@ -111,6 +114,12 @@ static int check_binary(struct checker *c, struct st_expr *e)
 	char what[256];
 	int err;
 
+	if (e->op == ST_OP_LAND || e->op == ST_OP_LOR) {
+		e->vtype = ST_VT_BOOL;
+		snprintf(what, sizeof(what), "'%s'", st_op_name(e->op));
+		err = ck_cond(c, &e->kids[0], what);
+		return err ? err : ck_cond(c, &e->kids[1], what);
+	}
 	err = ck_expr(c, l);
 	if (!err)
 		err = ck_expr(c, r);
@@ -154,9 +163,7 @@ static int check_binary(struct checker *c, struct st_expr *e)
 	if ((e->op == ST_OP_DIV || e->op == ST_OP_MOD) && is_zero(r))
 		return ck_err(c, r->pos, "'%s' by the constant 0: division by zero",
 			      st_op_name(e->op));
-	if (e->op == ST_OP_LAND || e->op == ST_OP_LOR)
-		e->vtype = ST_VT_BOOL;
-	else if (l->vtype != ST_VT_INT && r->vtype != ST_VT_INT)
+	if (l->vtype != ST_VT_INT && r->vtype != ST_VT_INT)
 		e->vtype = ST_VT_UINT;
 	else
 		e->vtype = ST_VT_INT;
@@ -169,7 +176,7 @@ static int check_ternary(struct checker *c, struct st_expr *e)
 	struct st_expr *a = e->kids[1], *b = e->kids[2];
 	int err;
 
-	err = ck_int(c, e->kids[0], "the condition of ?:");
+	err = ck_cond(c, &e->kids[0], "the condition of ?:");
 	if (!err)
 		err = ck_expr(c, a);
 	if (!err)
@@ -295,17 +302,57 @@ int ck_expr(struct checker *c, struct st_expr *e)
 		      e->str);
 }
 
-/* An integer value: an aggregation argument, a filter. */
-int ck_int(struct checker *c, struct st_expr *e, const char *role)
+/* A checked e as an integer, a dynamic field typed as one. */
+static int need_int(struct checker *c, struct st_expr *e, const char *role)
 {
 	char what[256];
 	int err;
 
-	err = ck_expr(c, e);
-	if (!err)
-		err = ck_settle(c, e, ST_VT_INT, "used as a number");
+	err = ck_settle(c, e, ST_VT_INT, "used as a number");
 	if (err || ck_is_int(e->vtype))
 		return err;
 	expr_text(e, what, sizeof(what));
 	return ck_err(c, e->pos, "%s needs an integer value, but %s is a string", role, what);
+}
+
+/* An integer value: an aggregation argument, a cast. */
+int ck_int(struct checker *c, struct st_expr *e, const char *role)
+{
+	int err = ck_expr(c, e);
+
+	return err ? err : need_int(c, e, role);
+}
+
+/*
+ * A condition: an integer, or a string true when not empty, as bpftrace's
+ * snoop tools test a map of strings whose missing key reads as "". The
+ * string becomes s != "", which every engine compares already.
+ */
+int ck_cond(struct checker *c, struct st_expr **ep, const char *role)
+{
+	struct st_expr *s = *ep, *ne, *empty;
+	int err;
+
+	err = ck_expr(c, s);
+	if (err || s->vtype != ST_VT_STR)
+		return err ? err : need_int(c, s, role);
+	ne = st_expr_new(ST_EXPR_BINARY, s->pos);
+	empty = st_expr_new(ST_EXPR_STR, s->pos);
+	if (ne)
+		ne->kids = calloc(2, sizeof(*ne->kids));
+	if (empty)
+		empty->str = strdup("");
+	if (!ne || !ne->kids || !empty || !empty->str) {
+		st_expr_free(ne);
+		st_expr_free(empty);
+		return ck_oom(c);
+	}
+	empty->vtype = ST_VT_STR;
+	ne->op = ST_OP_NE;
+	ne->kids[0] = s;
+	ne->kids[1] = empty;
+	ne->nr_kids = 2;
+	ne->vtype = ST_VT_BOOL;
+	*ep = ne;
+	return 0;
 }

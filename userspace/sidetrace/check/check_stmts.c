@@ -97,7 +97,7 @@ static int check_if(struct checker *c, struct st_stmt *s)
 {
 	int err;
 
-	err = ck_int(c, s->value, "the condition of if");
+	err = ck_cond(c, &s->value, "the condition of if");
 	if (!err)
 		err = check_block(c, s->then, s->nr_then);
 	return err ? err : check_block(c, s->els, s->nr_els);

@@ -289,7 +289,7 @@ static int check_clause(struct checker *c, struct st_clause *cl)
 			c->no_args = &cl->points[i];
 	}
 	if (!err && cl->filter)
-		err = ck_int(c, cl->filter, "the filter");
+		err = ck_cond(c, &cl->filter, "the filter");
 	return err ? err : ck_stmts(c, cl->stmts, cl->nr_stmts);
 }
 
