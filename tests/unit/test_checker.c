@@ -405,6 +405,9 @@ static void test_maps(void)
 	check_err("printf: string for %d", "BEGIN { printf(\"%d\\n\", \"x\") }", 1, 24,
 		  "printf: argument 1 is a string, but its conversion wants an integer: use %s",
 		  NULL);
+	check_ok("printf: ksym() and usym() for %s, their functions",
+		 "side:./app:http:request { printf(\"%s %s\\n\", ksym(args.status), "
+		 "usym(args.status)) }");
 	check_err("printf: integer for %s", "BEGIN { printf(\"%s\\n\", 1) }", 1, 24,
 		  "printf: argument 1 is an integer, but its conversion is %s: use %d, %u or %x",
 		  NULL);
