@@ -408,6 +408,11 @@ static void test_maps(void)
 	check_ok("printf: ksym() and usym() for %s, their functions",
 		 "side:./app:http:request { printf(\"%s %s\\n\", ksym(args.status), "
 		 "usym(args.status)) }");
+	check_err("kaddr() of no literal", "BEGIN { printf(\"%d\\n\", kaddr(1)) }", 1, 24,
+		  "kaddr() takes a kernel symbol's name: kaddr(\"avenrun\")", NULL);
+	check_err("kaddr() of a symbol kallsyms lacks",
+		  "BEGIN { printf(\"%d\\n\", kaddr(\"no_such_symbol_here\")) }", 1, 30,
+		  "kaddr(): /proc/kallsyms has no symbol no_such_symbol_here", NULL);
 	check_err("printf: integer for %s", "BEGIN { printf(\"%s\\n\", 1) }", 1, 24,
 		  "printf: argument 1 is an integer, but its conversion is %s: use %d, %u or %x",
 		  NULL);

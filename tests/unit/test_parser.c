@@ -281,8 +281,8 @@ static void test_errors(void)
 		  "count() is assigned with '=': @x = count(...)");
 	check_err("unknown function", "BEGIN { @x = quantize(1) }", 1, 14,
 		  "unknown function 'quantize': valid are count, sum, avg, min, max, stats, hist, "
-		  "lhist, print, clear, zero, exit, printf, delete, str, time, strftime, ksym and "
-		  "usym");
+		  "lhist, print, clear, zero, exit, printf, delete, str, time, strftime, ksym, "
+		  "usym and kaddr");
 	check_err("if without parentheses", "BEGIN { if 1 { exit() } }", 1, 12,
 		  "expected '(' after if: if (condition) { ... }");
 	check_err("else without a block", "BEGIN { if (1) { exit() } else exit() }", 1, 32,
@@ -337,6 +337,9 @@ static void test_errors(void)
 	check_err("suffix lu, which C has not either", "BEGIN { @x = sum(1lu) }", 1, 18,
 		  "invalid integer literal: expected decimal digits only ('_' between digits, 1e6 "
 		  "for powers of ten, a suffix u, l, ul, ll or ull)");
+	check_err("a read at an address", "BEGIN { @x = sum(*(1 + 8)) }", 1, 18,
+		  "*ADDR reads memory at a computed address, which sidetrace does not: a field's "
+		  "members are read by name (args.FIELD->MEMBER)");
 	check_err("8 in an octal literal", "BEGIN { @x = sum(08) }", 1, 18,
 		  "a leading 0 makes an octal literal, whose digits are 0 to 7 (bpftrace reads 010 "
 		  "as 8): drop the 0 for a decimal one");

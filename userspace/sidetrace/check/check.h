@@ -121,6 +121,8 @@ int ck_call_args(struct checker *c, struct st_expr *call);
 int ck_str(struct checker *c, struct st_expr *e);
 /* ksym(addr), usym(addr). */
 int ck_sym(struct checker *c, struct st_expr *e);
+/* kaddr("sym"): becomes the symbol's address, an integer literal. */
+int ck_kaddr(struct checker *c, struct st_expr *e);
 /* strftime("fmt", ns). */
 int ck_strftime(struct checker *c, struct st_expr *e);
 

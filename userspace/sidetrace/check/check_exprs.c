@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "check/check.h"
+#include "objfile/symbols.h"
 
 /* How an expression is named in messages. */
 static void expr_text(const struct st_expr *e, char *buf, size_t size)
@@ -241,6 +242,43 @@ int ck_sym(struct checker *c, struct st_expr *e)
 	err = ck_int(c, e->kids[0], what);
 	e->vtype = st_func(e->func)->vtype;
 	return err;
+}
+
+/*
+ * kaddr("sym"): the kernel's address of a symbol, read from kallsyms now,
+ * as bpftrace resolves it when it compiles; the call becomes that literal.
+ */
+int ck_kaddr(struct checker *c, struct st_expr *e)
+{
+	struct st_expr *name = e->nr_kids == 1 ? e->kids[0] : NULL;
+	uint64_t addr;
+	int err;
+
+	if (!name || name->kind != ST_EXPR_STR)
+		return ck_err(c, e->pos,
+			      "kaddr() takes a kernel symbol's name: kaddr(\"avenrun\")");
+	err = st_kallsyms_addr(name->str, &addr);
+	if (err == -ENOENT)
+		return ck_err(c, name->pos, "kaddr(): /proc/kallsyms has no symbol %s", name->str);
+	if (err == -EPERM)
+		return ck_err(
+			c, name->pos,
+			"kaddr(): /proc/kallsyms hides the kernel's addresses from this user: "
+			"run as root");
+	if (err)
+		return ck_err(c, name->pos, "kaddr(): cannot read /proc/kallsyms: %s",
+			      strerror(-err));
+	st_expr_free(name);
+	free(e->kids);
+	free(e->str);
+	e->kids = NULL;
+	e->nr_kids = 0;
+	e->str = NULL;
+	e->kind = ST_EXPR_INT;
+	e->uval = addr;
+	e->is_unsigned = addr > INT64_MAX;
+	e->vtype = e->is_unsigned ? ST_VT_UINT : ST_VT_INT;
+	return 0;
 }
 
 /* strftime("fmt", ns): a literal format and a time in nanoseconds (nsecs). */

@@ -147,6 +147,7 @@ enum st_func {
 	ST_FN_STRFTIME,
 	ST_FN_KSYM,
 	ST_FN_USYM,
+	ST_FN_KADDR,
 	ST_NR_FUNCS,
 };
 

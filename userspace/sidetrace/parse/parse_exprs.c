@@ -309,6 +309,10 @@ int pr_primary(struct parser *p, struct st_expr **out)
 	case T_IDENT:
 	case T_POSARG:
 		break;
+	case T_STAR:
+		return pr_err(p, p->cur.pos,
+			      "*ADDR reads memory at a computed address, which sidetrace does "
+			      "not: a field's members are read by name (args.FIELD->MEMBER)");
 	default:
 		return pr_err(p, p->cur.pos, "expected an expression: " VALUE_FORMS,
 			      st_builtin_names());
