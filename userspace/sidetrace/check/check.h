@@ -65,6 +65,8 @@ const char *ck_point_kind_name(const struct st_attach_point *p);
 /* After every clause: a map read before it was typed must not hold strings. */
 int ck_maps_untyped(struct checker *c);
 
+/* Whether the checked e is a whole 64-bit operand of a located probe (argN). */
+bool ck_addr_operand(const struct st_expr *e);
 /* str(argN): the usdt: operand e read as the address of a string. */
 int ck_str_at(struct checker *c, struct st_expr *e);
 

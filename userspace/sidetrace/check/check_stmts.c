@@ -78,7 +78,10 @@ static int check_assign(struct checker *c, struct st_stmt *s)
 		return err;
 	if (s->var)
 		return assign_var(c, s);
-	err = ck_map_keys(c, s->map_id, s->keys, s->nr_keys, s->map_pos);
+	if (s->op == ST_OP_NONE && c->prog->maps[s->map_id].str_only && ck_addr_operand(s->value))
+		err = ck_str_at(c, s->value);
+	if (!err)
+		err = ck_map_keys(c, s->map_id, s->keys, s->nr_keys, s->map_pos);
 	return err ? err : ck_map_value(c, s);
 }
 
