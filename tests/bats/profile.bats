@@ -171,6 +171,11 @@ every_sample_counted() { # program
 	echo "$output"
 	grep -qE '^@\[[A-Za-z_][A-Za-z0-9_.]*\]: [0-9]+$' <<< "$output"
 	! grep -q '^@\[0x' <<< "$output"
+	# printf's %s prints the function too, as bpftrace's does.
+	run -0 "$SIDETRACE" -e 'tracepoint:timer:timer_start { printf("<%s>\n", ksym(args.function)); exit(); }'
+	echo "$output"
+	grep -qE '^<[A-Za-z_][A-Za-z0-9_.]*>$' <<< "$output"
+	! grep -q '^<0x' <<< "$output"
 	run -1 "$SIDETRACE" -e 'tracepoint:timer:timer_start { @[ksym()] = count(); }'
 	[[ "$output" == *"ksym() takes one kernel address: ksym(arg0)"* ]]
 }
@@ -198,6 +203,10 @@ every_sample_counted() { # program
 	# An address in no mapping of the process: printed as the address.
 	run -0 "$SIDETRACE" -e "uprobe:$app:run { @[usym(16)] = count(); }" -c "$app 1"
 	[[ "$output" == *"@[0x10]: 3"* ]]
+	# printf's %s: the function, as bpftrace prints it (threadsnoop.bt); %d the address.
+	run -0 "$SIDETRACE" -e "uprobe:$app:run { printf(\"%s|%-8s|%d\n\", usym(16), usym(args.cb), usym(args.cb) > 0); }" -c "$app 1"
+	echo "$output"
+	[[ "$output" == *$'0x10|one_cb  |1\n0x10|two_cb  |1\n0x10|two_cb  |1'* ]]
 	run -1 "$SIDETRACE" -d -e "uprobe:$app:run { @[usym(comm)] = count(); }"
 	[[ "$output" == *"passed to usym() needs an integer value, but comm is a string"* ]]
 	run -1 "$SIDETRACE" -d -e "uprobe:$app:run { @[usym()] = count(); }"

@@ -339,8 +339,6 @@ static void test_types(void)
 		  "arithmetic on a string: '+' needs integers, but args.path is a string", NULL);
 	check_err("negated string", "side:./app:http:request { @ = sum(-args.path) }", 1, 35,
 		  "'-' needs an integer, but args.path is a string", NULL);
-	check_err("string filter", "side:./app:http:request /args.method/ { @ = count() }", 1, 26,
-		  "the filter needs an integer value, but args.method is a string", NULL);
 	check_err("aggregation read per event",
 		  "side:./app:http:request { @a = count(); @b = sum(@a) }", 1, 50,
 		  "@a is a count() map, kept per CPU: read it in BEGIN, END or interval", NULL);
@@ -407,6 +405,14 @@ static void test_maps(void)
 	check_err("printf: string for %d", "BEGIN { printf(\"%d\\n\", \"x\") }", 1, 24,
 		  "printf: argument 1 is a string, but its conversion wants an integer: use %s",
 		  NULL);
+	check_ok("printf: ksym() and usym() for %s, their functions",
+		 "side:./app:http:request { printf(\"%s %s\\n\", ksym(args.status), "
+		 "usym(args.status)) }");
+	check_err("kaddr() of no literal", "BEGIN { printf(\"%d\\n\", kaddr(1)) }", 1, 24,
+		  "kaddr() takes a kernel symbol's name: kaddr(\"avenrun\")", NULL);
+	check_err("kaddr() of a symbol kallsyms lacks",
+		  "BEGIN { printf(\"%d\\n\", kaddr(\"no_such_symbol_here\")) }", 1, 30,
+		  "kaddr(): /proc/kallsyms has no symbol no_such_symbol_here", NULL);
 	check_err("printf: integer for %s", "BEGIN { printf(\"%s\\n\", 1) }", 1, 24,
 		  "printf: argument 1 is an integer, but its conversion is %s: use %d, %u or %x",
 		  NULL);
@@ -667,8 +673,25 @@ static void test_state(void)
 		  "loglevel is the level of a side: event; BEGIN has none", NULL);
 	check_err("compound division by the constant 0", "BEGIN { @x = 1; @x %= 0; }", 1, 23,
 		  "'%=' by the constant 0: division by zero", NULL);
-	check_err("if of a string", "BEGIN { if (\"a\") { exit(); } }", 1, 13,
-		  "the condition of if needs an integer value", NULL);
+}
+
+/* A string condition is true when not empty: the checker makes it s != "". */
+static void test_string_conditions(void)
+{
+	const char *src = "side:./app:http:request /args.method/ { @ = count() }";
+	struct st_program *prog;
+	struct st_expr *f;
+	struct st_diag d;
+
+	prog = check(src, &d);
+	f = prog ? prog->clauses[0].filter : NULL;
+	ok(f && f->kind == ST_EXPR_BINARY && f->op == ST_OP_NE && f->vtype == ST_VT_BOOL &&
+		   f->kids[0]->kind == ST_EXPR_FIELD && f->kids[1]->kind == ST_EXPR_STR &&
+		   !strcmp(f->kids[1]->str, ""),
+	   "string filter: args.method != \"\"");
+	st_program_free(prog);
+	check_ok("string conditions of if, ?:, !, && and ||",
+		 "BEGIN { @s[1] = \"a\"; if (@s[1]) { @n = !@s[2] && (@s[1] || 0) ? 1 : 2; } }");
 }
 
 int main(void)
@@ -677,6 +700,7 @@ int main(void)
 	test_events();
 	test_fields();
 	test_types();
+	test_string_conditions();
 	test_maps();
 	test_annotations();
 	test_dynamic();

@@ -189,6 +189,27 @@ static void test_expressions(void)
 	st_program_free(p);
 }
 
+/* Integer literals as bpftrace 0.17 reads them. */
+static void test_literals(void)
+{
+	static const char src[] = "BEGIN { printf(\"\", 1u, 2ULL, 0xfu, 010, 0_10, 0777, 01e2, "
+				  "1e1_0, 2e3ul, 1__0, 00, 0x1_0) }";
+	static const uint64_t want[] = {1, 2, 15, 8, 8, 511, 100, 10000000000ULL, 2000, 10, 0, 16};
+	struct st_program *p = parse("literals", src);
+	const struct st_expr *call;
+	bool good;
+	size_t i;
+
+	if (!p)
+		return;
+	call = p->clauses[0].stmts[0].call;
+	good = call->nr_kids == 1 + sizeof(want) / sizeof(want[0]);
+	for (i = 0; good && i < sizeof(want) / sizeof(want[0]); i++)
+		good = call->kids[1 + i]->kind == ST_EXPR_INT && call->kids[1 + i]->uval == want[i];
+	ok(good, "literals: suffixes, octal, '_' runs, exponents");
+	st_program_free(p);
+}
+
 static void test_errors(void)
 {
 	check_err("missing separator", "side:./app:http:request { @x = count() @y }", 1, 40,
@@ -260,8 +281,8 @@ static void test_errors(void)
 		  "count() is assigned with '=': @x = count(...)");
 	check_err("unknown function", "BEGIN { @x = quantize(1) }", 1, 14,
 		  "unknown function 'quantize': valid are count, sum, avg, min, max, stats, hist, "
-		  "lhist, print, clear, zero, exit, printf, delete, str, time, strftime, ksym and "
-		  "usym");
+		  "lhist, print, clear, zero, exit, printf, delete, str, time, strftime, ksym, "
+		  "usym and kaddr");
 	check_err("if without parentheses", "BEGIN { if 1 { exit() } }", 1, 12,
 		  "expected '(' after if: if (condition) { ... }");
 	check_err("else without a block", "BEGIN { if (1) { exit() } else exit() }", 1, 32,
@@ -312,7 +333,19 @@ static void test_errors(void)
 		  "integer literal too large: the largest is 18446744073709551615");
 	check_err("bad integer", "BEGIN { @x = sum(12ab) }", 1, 18,
 		  "invalid integer literal: expected decimal digits only ('_' between digits, 1e6 "
-		  "for powers of ten)");
+		  "for powers of ten, a suffix u, l, ul, ll or ull)");
+	check_err("suffix lu, which C has not either", "BEGIN { @x = sum(1lu) }", 1, 18,
+		  "invalid integer literal: expected decimal digits only ('_' between digits, 1e6 "
+		  "for powers of ten, a suffix u, l, ul, ll or ull)");
+	check_err("a read at an address", "BEGIN { @x = sum(*(1 + 8)) }", 1, 18,
+		  "*ADDR reads memory at a computed address, which sidetrace does not: a field's "
+		  "members are read by name (args.FIELD->MEMBER)");
+	check_err("8 in an octal literal", "BEGIN { @x = sum(08) }", 1, 18,
+		  "a leading 0 makes an octal literal, whose digits are 0 to 7 (bpftrace reads 010 "
+		  "as 8): drop the 0 for a decimal one");
+	check_err("a trailing '_'", "BEGIN { @x = sum(1_) }", 1, 18,
+		  "invalid integer literal: expected decimal digits only ('_' between digits, 1e6 "
+		  "for powers of ten, a suffix u, l, ul, ll or ull)");
 	check_err("error on a later line", "BEGIN {\n\t@x = count();\n\t@y = sum(1;\n}", 3, 12,
 		  "expected ',' or ')' after argument 1 of sum()");
 }
@@ -352,6 +385,7 @@ int main(void)
 	test_probes();
 	test_statements();
 	test_expressions();
+	test_literals();
 	test_errors();
 	test_render();
 	return unit_summary();

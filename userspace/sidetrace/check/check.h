@@ -65,6 +65,8 @@ const char *ck_point_kind_name(const struct st_attach_point *p);
 /* After every clause: a map read before it was typed must not hold strings. */
 int ck_maps_untyped(struct checker *c);
 
+/* Whether the checked e is a whole 64-bit operand of a located probe (argN). */
+bool ck_addr_operand(const struct st_expr *e);
 /* str(argN): the usdt: operand e read as the address of a string. */
 int ck_str_at(struct checker *c, struct st_expr *e);
 
@@ -121,12 +123,16 @@ int ck_call_args(struct checker *c, struct st_expr *call);
 int ck_str(struct checker *c, struct st_expr *e);
 /* ksym(addr), usym(addr). */
 int ck_sym(struct checker *c, struct st_expr *e);
+/* kaddr("sym"): becomes the symbol's address, an integer literal. */
+int ck_kaddr(struct checker *c, struct st_expr *e);
 /* strftime("fmt", ns). */
 int ck_strftime(struct checker *c, struct st_expr *e);
 
 /* Types an expression and its operands. */
 int ck_expr(struct checker *c, struct st_expr *e);
-/* Checks that e is an integer in its role ("the filter", "sum()'s value"). */
+/* Checks that e is an integer in its role ("a cast", "sum()'s value"). */
 int ck_int(struct checker *c, struct st_expr *e, const char *role);
+/* A condition in its role ("the filter"): a string one becomes *ep != "". */
+int ck_cond(struct checker *c, struct st_expr **ep, const char *role);
 
 #endif /* SIDETRACE_CHECK_CHECK_H */

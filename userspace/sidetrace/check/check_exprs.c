@@ -4,9 +4,11 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check/check.h"
+#include "objfile/symbols.h"
 
 /* How an expression is named in messages. */
 static void expr_text(const struct st_expr *e, char *buf, size_t size)
@@ -51,6 +53,10 @@ static int check_unary(struct checker *c, struct st_expr *e)
 	char what[256];
 	int err;
 
+	if (e->op == ST_OP_NOT) {
+		e->vtype = ST_VT_BOOL;
+		return ck_cond(c, &e->kids[0], "'!'");
+	}
 	err = ck_expr(c, x);
 	if (!err)
 		err = ck_settle(c, x, ST_VT_INT, "used as a number");
@@ -61,9 +67,7 @@ static int check_unary(struct checker *c, struct st_expr *e)
 		return ck_err(c, e->pos, "'%s' needs an integer, but %s is a string",
 			      st_op_name(e->op), what);
 	}
-	if (e->op == ST_OP_NOT)
-		e->vtype = ST_VT_BOOL;
-	else if (e->op == ST_OP_BNOT && x->vtype != ST_VT_INT)
+	if (e->op == ST_OP_BNOT && x->vtype != ST_VT_INT)
 		e->vtype = ST_VT_UINT;
 	else
 		e->vtype = ST_VT_INT;
@@ -113,6 +117,12 @@ static int check_binary(struct checker *c, struct st_expr *e)
 	char what[256];
 	int err;
 
+	if (e->op == ST_OP_LAND || e->op == ST_OP_LOR) {
+		e->vtype = ST_VT_BOOL;
+		snprintf(what, sizeof(what), "'%s'", st_op_name(e->op));
+		err = ck_cond(c, &e->kids[0], what);
+		return err ? err : ck_cond(c, &e->kids[1], what);
+	}
 	err = ck_expr(c, l);
 	if (!err)
 		err = ck_expr(c, r);
@@ -156,9 +166,7 @@ static int check_binary(struct checker *c, struct st_expr *e)
 	if ((e->op == ST_OP_DIV || e->op == ST_OP_MOD) && is_zero(r))
 		return ck_err(c, r->pos, "'%s' by the constant 0: division by zero",
 			      st_op_name(e->op));
-	if (e->op == ST_OP_LAND || e->op == ST_OP_LOR)
-		e->vtype = ST_VT_BOOL;
-	else if (l->vtype != ST_VT_INT && r->vtype != ST_VT_INT)
+	if (l->vtype != ST_VT_INT && r->vtype != ST_VT_INT)
 		e->vtype = ST_VT_UINT;
 	else
 		e->vtype = ST_VT_INT;
@@ -171,7 +179,7 @@ static int check_ternary(struct checker *c, struct st_expr *e)
 	struct st_expr *a = e->kids[1], *b = e->kids[2];
 	int err;
 
-	err = ck_int(c, e->kids[0], "the condition of ?:");
+	err = ck_cond(c, &e->kids[0], "the condition of ?:");
 	if (!err)
 		err = ck_expr(c, a);
 	if (!err)
@@ -238,6 +246,43 @@ int ck_sym(struct checker *c, struct st_expr *e)
 	return err;
 }
 
+/*
+ * kaddr("sym"): the kernel's address of a symbol, read from kallsyms now,
+ * as bpftrace resolves it when it compiles; the call becomes that literal.
+ */
+int ck_kaddr(struct checker *c, struct st_expr *e)
+{
+	struct st_expr *name = e->nr_kids == 1 ? e->kids[0] : NULL;
+	uint64_t addr;
+	int err;
+
+	if (!name || name->kind != ST_EXPR_STR)
+		return ck_err(c, e->pos,
+			      "kaddr() takes a kernel symbol's name: kaddr(\"avenrun\")");
+	err = st_kallsyms_addr(name->str, &addr);
+	if (err == -ENOENT)
+		return ck_err(c, name->pos, "kaddr(): /proc/kallsyms has no symbol %s", name->str);
+	if (err == -EPERM)
+		return ck_err(
+			c, name->pos,
+			"kaddr(): /proc/kallsyms hides the kernel's addresses from this user: "
+			"run as root");
+	if (err)
+		return ck_err(c, name->pos, "kaddr(): cannot read /proc/kallsyms: %s",
+			      strerror(-err));
+	st_expr_free(name);
+	free(e->kids);
+	free(e->str);
+	e->kids = NULL;
+	e->nr_kids = 0;
+	e->str = NULL;
+	e->kind = ST_EXPR_INT;
+	e->uval = addr;
+	e->is_unsigned = addr > INT64_MAX;
+	e->vtype = e->is_unsigned ? ST_VT_UINT : ST_VT_INT;
+	return 0;
+}
+
 /* strftime("fmt", ns): a literal format and a time in nanoseconds (nsecs). */
 int ck_strftime(struct checker *c, struct st_expr *e)
 {
@@ -297,17 +342,57 @@ int ck_expr(struct checker *c, struct st_expr *e)
 		      e->str);
 }
 
-/* An integer value: an aggregation argument, a filter. */
-int ck_int(struct checker *c, struct st_expr *e, const char *role)
+/* A checked e as an integer, a dynamic field typed as one. */
+static int need_int(struct checker *c, struct st_expr *e, const char *role)
 {
 	char what[256];
 	int err;
 
-	err = ck_expr(c, e);
-	if (!err)
-		err = ck_settle(c, e, ST_VT_INT, "used as a number");
+	err = ck_settle(c, e, ST_VT_INT, "used as a number");
 	if (err || ck_is_int(e->vtype))
 		return err;
 	expr_text(e, what, sizeof(what));
 	return ck_err(c, e->pos, "%s needs an integer value, but %s is a string", role, what);
+}
+
+/* An integer value: an aggregation argument, a cast. */
+int ck_int(struct checker *c, struct st_expr *e, const char *role)
+{
+	int err = ck_expr(c, e);
+
+	return err ? err : need_int(c, e, role);
+}
+
+/*
+ * A condition: an integer, or a string true when not empty, as bpftrace's
+ * snoop tools test a map of strings whose missing key reads as "". The
+ * string becomes s != "", which every engine compares already.
+ */
+int ck_cond(struct checker *c, struct st_expr **ep, const char *role)
+{
+	struct st_expr *s = *ep, *ne, *empty;
+	int err;
+
+	err = ck_expr(c, s);
+	if (err || s->vtype != ST_VT_STR)
+		return err ? err : need_int(c, s, role);
+	ne = st_expr_new(ST_EXPR_BINARY, s->pos);
+	empty = st_expr_new(ST_EXPR_STR, s->pos);
+	if (ne)
+		ne->kids = calloc(2, sizeof(*ne->kids));
+	if (empty)
+		empty->str = strdup("");
+	if (!ne || !ne->kids || !empty || !empty->str) {
+		st_expr_free(ne);
+		st_expr_free(empty);
+		return ck_oom(c);
+	}
+	empty->vtype = ST_VT_STR;
+	ne->op = ST_OP_NE;
+	ne->kids[0] = s;
+	ne->kids[1] = empty;
+	ne->nr_kids = 2;
+	ne->vtype = ST_VT_BOOL;
+	*ep = ne;
+	return 0;
 }

@@ -465,6 +465,19 @@ int ck_field(struct checker *c, struct st_expr *e)
  * other address is not read, since sidetrace reads memory by address only
  * where a probe passed it.
  */
+bool ck_addr_operand(const struct st_expr *e)
+{
+	uint32_t i;
+
+	if (e->kind != ST_EXPR_FIELD || e->nr_path != 1)
+		return false;
+	for (i = 0; i < e->nr_refs; i++)
+		if (!st_probe_kind_located(st_event_kind(e->refs[i].event)) ||
+		    e->refs[i].type->size != 8)
+			return false;
+	return true;
+}
+
 int ck_str_at(struct checker *c, struct st_expr *e)
 {
 	uint32_t i;

@@ -91,13 +91,72 @@ static int declare_all(struct checker *c, struct st_stmt *stmts, uint32_t nr)
 	return err;
 }
 
+static void note_reads(struct st_program *prog, const struct st_expr *e);
+
+/* Map element e named: read as str()'s argument (in_str), read otherwise (read), or neither. */
+static void note_read(struct st_program *prog, const struct st_expr *e, bool in_str, bool read)
+{
+	int id = find_map(prog, e->str);
+	uint32_t i;
+
+	if (id >= 0) {
+		prog->maps[id].str_only |= in_str;
+		prog->maps[id].read_other |= read;
+	}
+	for (i = 0; i < e->nr_kids; i++)
+		note_reads(prog, e->kids[i]);
+}
+
+/* The maps e reads; a map an action names whole or by element is not read. */
+static void note_reads(struct st_program *prog, const struct st_expr *e)
+{
+	enum st_fn_args args;
+	uint32_t i = 0;
+
+	if (!e)
+		return;
+	if (e->kind == ST_EXPR_MAP) {
+		note_read(prog, e, false, true);
+		return;
+	}
+	args = e->kind == ST_EXPR_CALL ? st_func(e->func)->args : ST_FA_NONE;
+	if (e->nr_kids && e->kids[0]->kind == ST_EXPR_MAP &&
+	    (args == ST_FA_STR || args == ST_FA_MAP || args == ST_FA_ELEM)) {
+		note_read(prog, e->kids[0], args == ST_FA_STR, false);
+		i = 1;
+	}
+	for (; i < e->nr_kids; i++)
+		note_reads(prog, e->kids[i]);
+}
+
+static void note_stmt_reads(struct st_program *prog, const struct st_stmt *stmts, uint32_t nr)
+{
+	uint32_t i, k;
+
+	for (i = 0; i < nr; i++) {
+		for (k = 0; k < stmts[i].nr_keys; k++)
+			note_reads(prog, stmts[i].keys[k]);
+		note_reads(prog, stmts[i].call);
+		note_reads(prog, stmts[i].value);
+		note_stmt_reads(prog, stmts[i].then, stmts[i].nr_then);
+		note_stmt_reads(prog, stmts[i].els, stmts[i].nr_els);
+	}
+}
+
 int ck_declare_maps(struct checker *c)
 {
+	struct st_program *prog = c->prog;
 	uint32_t i;
 	int err = 0;
 
-	for (i = 0; !err && i < c->prog->nr_clauses; i++)
-		err = declare_all(c, c->prog->clauses[i].stmts, c->prog->clauses[i].nr_stmts);
+	for (i = 0; !err && i < prog->nr_clauses; i++)
+		err = declare_all(c, prog->clauses[i].stmts, prog->clauses[i].nr_stmts);
+	for (i = 0; !err && i < prog->nr_clauses; i++) {
+		note_reads(prog, prog->clauses[i].filter);
+		note_stmt_reads(prog, prog->clauses[i].stmts, prog->clauses[i].nr_stmts);
+	}
+	for (i = 0; i < prog->nr_maps; i++)
+		prog->maps[i].str_only &= !prog->maps[i].read_other;
 	return err;
 }
 

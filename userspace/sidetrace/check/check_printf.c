@@ -53,8 +53,12 @@ static int check_arg(struct checker *c, const struct st_conv *cv, struct st_expr
 				want_str ? "printed with %s" : "printed as a number");
 	if (err)
 		return err;
-	/* An enum field prints its label with %s (compile/records.c). */
-	if (want_str && arg->vtype != ST_VT_STR && !st_expr_enum(arg))
+	/*
+	 * An enum field prints its label with %s, ksym() and usym() their
+	 * function (compile/records.c).
+	 */
+	if (want_str && arg->vtype != ST_VT_STR && !st_expr_enum(arg) &&
+	    st_expr_kept(arg) != ST_KEPT_KSYM && st_expr_kept(arg) != ST_KEPT_USYM)
 		return ck_err(c, arg->pos,
 			      "printf: argument %u is an integer, but its conversion is %%s: use "
 			      "%%d, %%u or %%x",

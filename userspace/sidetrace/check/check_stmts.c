@@ -78,7 +78,10 @@ static int check_assign(struct checker *c, struct st_stmt *s)
 		return err;
 	if (s->var)
 		return assign_var(c, s);
-	err = ck_map_keys(c, s->map_id, s->keys, s->nr_keys, s->map_pos);
+	if (s->op == ST_OP_NONE && c->prog->maps[s->map_id].str_only && ck_addr_operand(s->value))
+		err = ck_str_at(c, s->value);
+	if (!err)
+		err = ck_map_keys(c, s->map_id, s->keys, s->nr_keys, s->map_pos);
 	return err ? err : ck_map_value(c, s);
 }
 
@@ -97,7 +100,7 @@ static int check_if(struct checker *c, struct st_stmt *s)
 {
 	int err;
 
-	err = ck_int(c, s->value, "the condition of if");
+	err = ck_cond(c, &s->value, "the condition of if");
 	if (!err)
 		err = check_block(c, s->then, s->nr_then);
 	return err ? err : check_block(c, s->els, s->nr_els);

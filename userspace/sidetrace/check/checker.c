@@ -251,7 +251,7 @@ int ck_call_args(struct checker *c, struct st_expr *call)
 		[ST_FA_MAP] = check_map_arg,	[ST_FA_ELEM] = check_delete,
 		[ST_FA_FORMAT] = ck_printf,	[ST_FA_TIME] = ck_time,
 		[ST_FA_STR] = ck_str,		[ST_FA_ADDR] = ck_sym,
-		[ST_FA_STRFTIME] = ck_strftime,
+		[ST_FA_STRFTIME] = ck_strftime, [ST_FA_SYMBOL] = ck_kaddr,
 	};
 
 	return rules[st_func(call->func)->args](c, call);
@@ -289,7 +289,7 @@ static int check_clause(struct checker *c, struct st_clause *cl)
 			c->no_args = &cl->points[i];
 	}
 	if (!err && cl->filter)
-		err = ck_int(c, cl->filter, "the filter");
+		err = ck_cond(c, &cl->filter, "the filter");
 	return err ? err : ck_stmts(c, cl->stmts, cl->nr_stmts);
 }
 

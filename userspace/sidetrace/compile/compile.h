@@ -99,6 +99,9 @@ enum st_rec_arg {
 	ST_RA_STR, /* a string: ST_REC_STR_SIZE bytes */
 	ST_RA_PROBE, /* the probe builtin: its index, the collector prints its name */
 	ST_RA_TIME, /* strftime(): its time, the collector formats it */
+	/* ksym(), usym() printed with %s: the address, the collector names its function */
+	ST_RA_KSYM,
+	ST_RA_USYM, /* in the record's process */
 };
 
 /*

@@ -172,6 +172,25 @@ int st_symtab_load_kernel(struct st_symtab *t)
 	return ret;
 }
 
+int st_kallsyms_addr(const char *name, uint64_t *addr)
+{
+	char line[512], sym[256];
+	unsigned long long a;
+	int ret = -ENOENT;
+	FILE *f;
+
+	f = fopen("/proc/kallsyms", "r");
+	if (!f)
+		return -errno;
+	while (ret == -ENOENT && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx %*c %255s", &a, sym) == 2 && !strcmp(sym, name)) {
+			*addr = a;
+			ret = a ? 0 : -EPERM;
+		}
+	fclose(f);
+	return ret;
+}
+
 const struct st_sym *st_symtab_find(const struct st_symtab *t, uint64_t addr, uint64_t *off)
 {
 	size_t lo = 0, hi = t->nr, mid;

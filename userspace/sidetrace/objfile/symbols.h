@@ -35,6 +35,13 @@ int st_symtab_load_file(const char *path, struct st_symtab *t);
 /* Loads the kernel's text symbols from /proc/kallsyms. 0 or a negative errno. */
 int st_symtab_load_kernel(struct st_symtab *t);
 
+/*
+ * The address of the kernel's symbol name (of any type, the first one
+ * /proc/kallsyms lists): 0, -ENOENT, or -EPERM where kallsyms hides
+ * addresses (not root, kptr_restrict).
+ */
+int st_kallsyms_addr(const char *name, uint64_t *addr);
+
 /* The symbol holding addr and addr's offset into it, or NULL. */
 const struct st_sym *st_symtab_find(const struct st_symtab *t, uint64_t addr, uint64_t *off);
 

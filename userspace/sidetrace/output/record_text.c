@@ -2,6 +2,7 @@
 /* A record of the per-event ring to its text: see record_text.h. */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "events/events.h"
@@ -57,6 +58,18 @@ static void str_value(struct st_rec_view *v, const struct st_rec_hdr *h, const u
 	}
 }
 
+/* ksym() or usym() printed with %s: its function, else its address. */
+static void sym_value(struct st_rec_view *v, bool user, uint32_t pid, uint64_t addr, char *s)
+{
+	char *name = v->sym_text ? v->sym_text(v->sym_ctx, user, pid, addr) : NULL;
+
+	if (name)
+		snprintf(s, sizeof(rec_str), "%s", name);
+	else
+		snprintf(s, sizeof(rec_str), "0x%" PRIx64, addr);
+	free(name);
+}
+
 /* Value i of a printf record, as its layout says, into *val (a string in s). */
 static void printf_value(struct st_rec_view *v, const struct st_rec_hdr *h,
 			 const struct st_printf_layout *lay, uint32_t i, const uint8_t *at,
@@ -72,6 +85,8 @@ static void printf_value(struct st_rec_view *v, const struct st_rec_hdr *h,
 	val->s = s;
 	if (lay->sent[i] == ST_RA_TIME) {
 		st_strftime_ns(s, sizeof(rec_str), args[i]->kids[0]->str, u);
+	} else if (lay->sent[i] == ST_RA_KSYM || lay->sent[i] == ST_RA_USYM) {
+		sym_value(v, lay->sent[i] == ST_RA_USYM, h->pid, u, s);
 	} else if (lay->sent[i] == ST_RA_PROBE) {
 		val->s = u < v->c->nr_probes ? v->c->probes[u].name : "?";
 	} else if (lay->label_type[i]) {

@@ -25,6 +25,12 @@ struct st_rec_view {
 	bool term; /* text to a terminal: printf's %s and %c escaped (printf_print.h) */
 	struct st_textbuf text; /* the last record's text */
 	struct st_textbuf scratch; /* reused while a record is shown */
+	/*
+	 * ksym() (user false) or usym() of process pid: the function holding
+	 * addr, malloc'ed; NULL: the address is printed.
+	 */
+	char *(*sym_text)(void *ctx, bool user, uint32_t pid, uint64_t addr);
+	void *sym_ctx;
 };
 
 /*

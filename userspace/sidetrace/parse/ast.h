@@ -148,6 +148,7 @@ enum st_func {
 	ST_FN_STRFTIME,
 	ST_FN_KSYM,
 	ST_FN_USYM,
+	ST_FN_KADDR,
 	ST_NR_FUNCS,
 };
 
@@ -326,6 +327,13 @@ struct st_map_info {
 	 */
 	bool read_untyped;
 	struct st_pos untyped_pos;
+	/*
+	 * Read only as str()'s argument (gethostlatency.bt's str(@name[tid])):
+	 * an address operand assigned to it (@name[tid] = arg0) stores the
+	 * string there, read at once, as str(arg0) would.
+	 */
+	bool str_only;
+	bool read_other; /* read as anything else: not str_only */
 };
 
 struct st_program {

@@ -17,6 +17,8 @@
 #define PER_MAP "of a map runs in BEGIN, END and interval probes, not per event"
 /* time() is a printf of strftime() once checked. */
 #define REWRITTEN "the checker makes it printf(\"%s\", strftime(\"fmt\", nsecs))"
+/* kaddr() is a constant by the time either engine sees it. */
+#define A_CONSTANT "the checker makes it the address, a constant"
 /* The kernel or the event's process has the address, not sidetrace. */
 #define AN_EVENTS "an address of a probe's event: BEGIN, END and interval have none"
 
@@ -55,6 +57,9 @@ static const struct st_func_row funcs[ST_NR_FUNCS] = {
 	[ST_FN_USYM] = {"usym", ST_FORM_VALUE, .args = ST_FA_ADDR, 1, 1, ST_VT_UINT,
 			.bpf = ST_FC_ADDR, .no_host = AN_EVENTS, .stacks = ST_STACK_MAPS,
 			.kept = ST_KEPT_USYM},
+	/* A kernel symbol's address, from /proc/kallsyms when the program is checked. */
+	[ST_FN_KADDR] = {"kaddr", ST_FORM_VALUE, .args = ST_FA_SYMBOL, 1, 1, ST_VT_UINT,
+			 .no_bpf = A_CONSTANT, .no_host = A_CONSTANT},
 };
 
 const struct st_func_row *st_func(enum st_func fn)

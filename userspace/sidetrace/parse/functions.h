@@ -32,6 +32,7 @@ enum st_fn_args {
 	ST_FA_STR, /* a string, then an optional constant length */
 	ST_FA_ADDR, /* one integer, an address */
 	ST_FA_STRFTIME, /* a literal format, then an integer time */
+	ST_FA_SYMBOL, /* a literal kernel symbol's name */
 };
 
 /*

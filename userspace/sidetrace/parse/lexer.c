@@ -74,15 +74,55 @@ static int too_large(struct st_lexer *lx, struct st_token *tok, unsigned int bas
 		    base == 16 ? "0xffffffffffffffff" : "18446744073709551615");
 }
 
+/* Past digits of base, with runs of '_' between them (1_000_000). */
+static void skip_digits(struct st_lexer *lx, unsigned int base)
+{
+	size_t n;
+
+	for (;;) {
+		for (n = 0; peek(lx, n) == '_'; n++)
+			;
+		if (digit_value(peek(lx, n)) >= (int)base)
+			return;
+		while (n-- > 0)
+			bump(lx);
+		bump(lx);
+	}
+}
+
+/* The value of the literal's digits at src[from, to) in base, '_' skipped. */
+static int digits_value(struct st_lexer *lx, struct st_token *tok, size_t from, size_t to,
+			unsigned int base, uint64_t *v)
+{
+	int d;
+
+	for (*v = 0; from < to; from++) {
+		if (lx->src[from] == '_')
+			continue;
+		d = digit_value(lx->src[from]);
+		if (d >= (int)base)
+			return fail(lx, tok->pos,
+				    "a leading 0 makes an octal literal, whose digits are 0 to 7 "
+				    "(bpftrace reads 010 as 8): drop the 0 for a decimal one");
+		if (*v > (UINT64_MAX - d) / base)
+			return too_large(lx, tok, base);
+		*v = *v * base + d;
+	}
+	return 0;
+}
+
 /*
- * Integer literals as bpftrace writes them: decimal or 0x hexadecimal,
- * '_' between digits (1_000_000), and a decimal exponent (1e6).
+ * Integer literals as bpftrace 0.17 lexes them: decimal, octal after a
+ * leading 0 (0755), 0x hexadecimal, '_' between digits (1_000_000), a
+ * decimal exponent (1e6), and C's suffixes u, l, ul, ll and ull, which
+ * change nothing: every integer is of 64 bits.
  */
 static int lex_number(struct st_lexer *lx, struct st_token *tok)
 {
 	unsigned int base = 10, exp = 0;
-	uint64_t v = 0;
-	int d;
+	size_t from, to;
+	uint64_t v;
+	int err, i;
 
 	if (peek(lx, 0) == '0' && (peek(lx, 1) == 'x' || peek(lx, 1) == 'X')) {
 		base = 16;
@@ -91,34 +131,36 @@ static int lex_number(struct st_lexer *lx, struct st_token *tok)
 		if (digit_value(peek(lx, 0)) >= 16)
 			return fail(lx, tok->pos, "expected hexadecimal digits after '0x'");
 	}
-	for (;;) {
-		if (peek(lx, 0) == '_' && digit_value(peek(lx, 1)) < (int)base)
-			bump(lx);
-		d = digit_value(peek(lx, 0));
-		if (d >= (int)base)
-			break;
-		if (v > (UINT64_MAX - d) / base)
-			return too_large(lx, tok, base);
-		v = v * base + d;
-		bump(lx);
-	}
+	from = lx->off;
+	skip_digits(lx, base);
+	to = lx->off;
 	if (base == 10 && (peek(lx, 0) == 'e' || peek(lx, 0) == 'E') && isdigit(peek(lx, 1))) {
 		bump(lx);
-		while (isdigit(peek(lx, 0)) && exp < 100) {
-			exp = exp * 10 + (peek(lx, 0) - '0');
-			bump(lx);
-		}
-		for (; exp && v; exp--) {
-			if (v > UINT64_MAX / 10)
-				return too_large(lx, tok, base);
-			v *= 10;
-		}
+		for (; isdigit(peek(lx, 0)) || peek(lx, 0) == '_'; bump(lx))
+			if (peek(lx, 0) != '_' && exp < 100)
+				exp = exp * 10 + (peek(lx, 0) - '0');
+	} else if (base == 10 && lx->src[from] == '0' && to - from > 1) {
+		base = 8;
 	}
+	err = digits_value(lx, tok, from, to, base, &v);
+	if (err)
+		return err;
+	for (; exp && v; exp--) {
+		if (v > UINT64_MAX / 10)
+			return too_large(lx, tok, base);
+		v *= 10;
+	}
+	if (peek(lx, 0) == 'u' || peek(lx, 0) == 'U')
+		bump(lx);
+	for (i = 0; i < 2 && (peek(lx, 0) == 'l' || peek(lx, 0) == 'L'); i++)
+		bump(lx);
 	if (is_ident_char(peek(lx, 0)))
 		return fail(lx, tok->pos,
 			    "invalid integer literal: expected %s digits only ('_' between digits, "
-			    "1e6 for powers of ten)",
-			    base == 16 ? "hexadecimal" : "decimal");
+			    "1e6 for powers of ten, a suffix u, l, ul, ll or ull)",
+			    base == 16	? "hexadecimal"
+			    : base == 8 ? "octal"
+					: "decimal");
 	tok->kind = T_INT;
 	tok->ival = v;
 	return 0;

@@ -278,6 +278,16 @@ static int parse_cast(struct parser *p, struct st_cast_type cast, struct st_expr
 	return prefix_operand(p, e, out);
 }
 
+/* Where a value must start and none does: what would, or why *ADDR does not. */
+static int no_expression(struct parser *p)
+{
+	if (p->cur.kind == T_STAR)
+		return pr_err(p, p->cur.pos,
+			      "*ADDR reads memory at a computed address, which sidetrace does "
+			      "not: a field's members are read by name (args.FIELD->MEMBER)");
+	return pr_err(p, p->cur.pos, "expected an expression: " VALUE_FORMS, st_builtin_names());
+}
+
 int pr_primary(struct parser *p, struct st_expr **out)
 {
 	struct st_cast_type cast;
@@ -310,8 +320,7 @@ int pr_primary(struct parser *p, struct st_expr **out)
 	case T_POSARG:
 		break;
 	default:
-		return pr_err(p, p->cur.pos, "expected an expression: " VALUE_FORMS,
-			      st_builtin_names());
+		return no_expression(p);
 	}
 
 	e = st_expr_new(ST_EXPR_INT, p->cur.pos);

@@ -2,6 +2,7 @@
 /* Per-event records to text or JSON: see stream.h. */
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,6 +60,14 @@ static int handle(struct st_stream *s, const void *data, size_t size, bool inpro
 	if (text->len && fwrite(text->s, 1, text->len, s->r->out) != text->len)
 		return -errno;
 	return 0;
+}
+
+/* st_rec_view.sym_text: from the stacks' names, as map keys are named. */
+static char *sym_text(void *ctx, bool user, uint32_t pid, uint64_t addr)
+{
+	struct st_stacks *stacks = ctx;
+
+	return user ? st_usym_text(stacks, pid, addr) : st_ksym_text(stacks, addr);
 }
 
 /* ring_buffer__consume() callback: a negative return stops consuming. */
@@ -126,6 +135,7 @@ static int on_shm_record(void *ctx, const struct st_inproc *ip, const void *data
 {
 	uint64_t copy[(ST_REC_HDR + ST_REC_MAX) / 8];
 	struct st_stream *s = ctx;
+	__u32 pid = ip->pid;
 	int ret = -EINVAL;
 
 	if (s->write_err)
@@ -138,6 +148,9 @@ static int on_shm_record(void *ctx, const struct st_inproc *ip, const void *data
 	s->handled++;
 	if (size <= sizeof(copy)) {
 		memcpy(copy, data, size);
+		/* Its usym() names only its own addresses: the header says whose. */
+		if (size >= ST_REC_HDR)
+			memcpy((char *)copy + offsetof(struct st_rec_hdr, pid), &pid, sizeof(pid));
 		ret = handle(s, copy, size, true);
 	}
 	if (ret == -EINVAL) {
@@ -160,6 +173,10 @@ int st_stream_open(struct st_stream *s, const struct st_tracer *t, struct st_run
 	s->t = t;
 	s->stop = stop;
 	s->view = (struct st_rec_view){.c = r->compiled, .fmt = r->fmt, .term = r->term};
+	if (t) {
+		s->view.sym_text = sym_text;
+		s->view.sym_ctx = t->stacks;
+	}
 	/* A user stack's process (or usym()'s) is announced in the ring buffer too (stacks.h). */
 	if (!t || (!st_compiled_streams(r->compiled) && !st_compiled_wants_maps(r->compiled)))
 		return 0;
