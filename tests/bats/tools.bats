@@ -33,6 +33,16 @@ setup() {
 	[ -z "$stderr" ]
 }
 
+@test "opensnoop: each file the command opens, its fd or errno, the path kept at entry and printed at exit" {
+	run -0 --separate-stderr "$SIDETRACE" -c '/usr/bin/head -c0 /etc/hostname' "$TOOLS/opensnoop.bt"
+	[ "${lines[1]}" = "Tracing open syscalls... Hit Ctrl-C to end." ]
+	[[ "${lines[2]}" =~ ^PID\ +COMM\ +FD\ ERR\ PATH$ ]]
+	# head opens its file last, and gets a descriptor.
+	grep -Eq '^[0-9]+ +head +[0-9]+ +0 /etc/hostname$' <<<"$output"
+	grep -Eq '^[0-9]+ +head +[0-9]+ +0 /etc/ld.so.cache$' <<<"$output"
+	[ -z "$stderr" ]
+}
+
 @test "syscount: the command's syscalls by id and by process, dd's reads and writes among them" {
 	run -0 "$SIDETRACE" -c 'dd if=/dev/zero of=/dev/null bs=4k count=50 status=none' \
 		"$TOOLS/syscount.bt"
@@ -50,12 +60,12 @@ setup() {
 	# runqlat includes <linux/sched.h> for TASK_RUNNING (the preprocessor's
 	# header macros); biolatency and biostacks name a function this kernel
 	# inlined, skipped with a warning.
-	for t in bashreadline biolatency biostacks bitesize capable cpuwalk killsnoop pidpersec \
-		runqlat setuids ssllatency sslsnoop syncsnoop syscount vfscount vfsstat writeback \
-		xfsdist; do
+	for t in bashreadline biolatency biostacks bitesize capable cpuwalk gethostlatency \
+		killsnoop opensnoop pidpersec runqlat setuids ssllatency sslsnoop statsnoop syncsnoop \
+		syscount vfscount vfsstat writeback xfsdist; do
 		out=$("$SIDETRACE" -d "$TOOLS/$t.bt" 2>&1) || { echo "$t: $out"; false; }
 		[[ "$out" == *"Dry run: nothing attached."* ]]
 		ok=$((ok + 1))
 	done
-	[ "$ok" -eq 18 ]
+	[ "$ok" -eq 21 ]
 }
