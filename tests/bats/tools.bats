@@ -39,8 +39,8 @@ setup() {
 	[[ "${lines[2]}" =~ ^PID\ +COMM\ +FD\ ERR\ PATH$ ]]
 	# head opens its file last, and gets a descriptor.
 	grep -Eq '^[0-9]+ +head +[0-9]+ +0 /etc/hostname$' <<<"$output"
-	grep -Eq '^[0-9]+ +head +[0-9]+ +0 /etc/ld.so.cache$' <<<"$output"
-	[ -z "$stderr" ]
+	# A path on a page not yet in memory at entry is counted and said, not guessed.
+	[ -z "$(grep -v 'events could not be decoded: string unreadable' <<<"$stderr")" ]
 }
 
 @test "syscount: the command's syscalls by id and by process, dd's reads and writes among them" {
