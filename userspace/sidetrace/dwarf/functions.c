@@ -415,27 +415,29 @@ int st_discover_functions(const char *path, const char *pattern, enum st_ap_kind
 	uint64_t offset, at;
 	char *glob = NULL;
 	size_t i;
-	bool go, symtab = true;
+	bool go, symtab = true, by_address;
 	int ret;
 
 	ret = st_function_pattern(pattern, st_probe_kind(kind)->no_offset, &glob, &offset, err,
 				  errlen);
 	if (ret)
 		return ret;
+	by_address = st_func_address(glob, &at);
+	if (by_address && offset) {
+		snprintf(err, errlen, "an address takes no +OFFSET: add it to the address");
+		ret = -EINVAL;
+		goto out_glob;
+	}
 	ret = st_elf_open(path, &e, err, errlen);
 	if (ret)
 		goto out_glob;
 	dw = st_dwarf_open(&e, path);
-	if (st_func_address(glob, &at) && offset) {
-		snprintf(err, errlen, "an address takes no +OFFSET: add it to the address");
-		ret = -EINVAL;
-	} else if (st_func_address(glob, &at)) {
+	if (by_address)
 		ret = st_func_symbols_at(&e, dw, at, kind, &fs, &offset, out, err, errlen);
-	} else {
+	else
 		ret = st_func_symbols_find(&e, dw, glob, NULL, &fs, &symtab);
-	}
-	/* +OFFSET counts from a symbol, which an inlined copy has not. */
-	if (!ret && dw && !offset && !st_func_address(glob, &at))
+	/* +OFFSET counts from a symbol, which an inlined copy has not; an address from none. */
+	if (!ret && dw && !offset && !by_address)
 		ret = st_inlined_find(dw, st_func_symbol_matches, glob, ST_MAX_FUNCTIONS - fs.nr,
 				      &in);
 	if (!ret && !symtab && !fs.nr && !in.nr)
