@@ -91,15 +91,15 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(UNIT_SRCS))
 UNIT_USES_test_arith :=
 UNIT_USES_test_shm :=
-UNIT_USES_test_parser := parse check objfile kinds events side dwarf kernel targets util
-UNIT_USES_test_lang_tables := parse check objfile kinds events side dwarf kernel targets util
-UNIT_USES_test_checker := parse check objfile kinds events side dwarf kernel targets util
-UNIT_USES_test_compile := compile parse check objfile kinds events side dwarf kernel targets util
-UNIT_USES_test_types := compile parse check objfile kinds events side dwarf kernel targets util
-UNIT_USES_test_output := output parse check objfile kinds events side dwarf kernel targets util
-UNIT_USES_test_records := output compile parse check objfile kinds events side dwarf kernel targets util
-UNIT_USES_test_prom := output parse check objfile kinds events side dwarf kernel targets util
-UNIT_USES_test_discovery := objfile kinds events side dwarf kernel targets output parse check util
+UNIT_USES_test_parser := parse check objfile kinds events side dwarf kernel ctypes targets util
+UNIT_USES_test_lang_tables := parse check objfile kinds events side dwarf kernel ctypes targets util
+UNIT_USES_test_checker := parse check objfile kinds events side dwarf kernel ctypes targets util
+UNIT_USES_test_compile := compile parse check objfile kinds events side dwarf kernel ctypes targets util
+UNIT_USES_test_types := compile parse check objfile kinds events side dwarf kernel ctypes targets util
+UNIT_USES_test_output := output parse check objfile kinds events side dwarf kernel ctypes targets util
+UNIT_USES_test_records := output compile parse check objfile kinds events side dwarf kernel ctypes targets util
+UNIT_USES_test_prom := output parse check objfile kinds events side dwarf kernel ctypes targets util
+UNIT_USES_test_discovery := objfile kinds events side dwarf kernel ctypes targets output parse check util
 UNIT_USES_test_sdt_args := objfile util
 UNIT_USES_test_escape := util
 UNIT_USES_test_probe_kinds := kinds
@@ -108,8 +108,8 @@ UNIT_USES_test_lazy_lib := util
 UNIT_USES_test_grow := util
 UNIT_USES_test_dwarf_inflate := objfile util
 UNIT_USES_test_preproc := preproc util
-UNIT_USES_test_compact_keys := bpfload inproc tracer readout session serve compile preproc parse check objfile kinds events side dwarf kernel targets output util
-UNIT_USES_test_inproc_read := bpfload inproc tracer readout session serve compile preproc parse check objfile kinds events side dwarf kernel targets output util
+UNIT_USES_test_compact_keys := bpfload inproc tracer readout session serve compile preproc parse check objfile kinds events side dwarf kernel ctypes targets output util
+UNIT_USES_test_inproc_read := bpfload inproc tracer readout session serve compile preproc parse check objfile kinds events side dwarf kernel ctypes targets output util
 # Under UBSan (its own source, not the objects it links): the integer
 # operators take any operands (the collector divides values a process's
 # engine wrote).

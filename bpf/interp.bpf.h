@@ -201,6 +201,33 @@ static __always_inline bool str_cut(const struct st_probe_cfg *cfg, struct st_sc
 	return true;
 }
 
+/* ST_I_READ: the integer at addr, 0 where it cannot be read. */
+static __always_inline __s64 read_int_at(__u64 addr, __u8 how)
+{
+	__u32 n = how & ST_READ_SIZE;
+	__u64 v = 0;
+
+	if (n == 0 || n > 8)
+		return 0;
+	if (read_mem(&v, n, addr, how & ST_READ_KERNEL))
+		return 0;
+	return sign_extend(v, n, how & ST_READ_SIGNED);
+}
+
+/* ST_I_READ_STR: the string at addr into temporary slot, "" where it cannot be read. */
+static __always_inline void read_str_at(struct st_scratch *s, __u32 slot, __u64 addr, __s64 max,
+					__u32 how)
+{
+	char *to = s->tmp[slot & (ST_MAX_TMPSTR - 1)].b;
+	__u32 n = max > 0 && max < ST_STR_LEN ? max : ST_STR_LEN;
+
+	zero_words(to, ST_STR_LEN / 8);
+	if (how & ST_READ_KERNEL)
+		bpf_probe_read_kernel_str(to, n, (const void *)addr);
+	else
+		bpf_probe_read_user_str(to, n, (const void *)addr);
+}
+
 /* The instructions that compute a value; true aborts the clause. */
 /* Any integer builtin: the specialized programs' (builtin()), and those only the stack machine has.
  */
@@ -211,6 +238,8 @@ static __always_inline __s64 interp_builtin(__u8 id, __u32 probe)
 		return bpf_get_current_uid_gid() >> 32;
 	case ST_BI_NUMAID:
 		return bpf_get_numa_node_id();
+	case ST_BI_CURTASK:
+		return (__s64)bpf_get_current_task();
 	default:
 		return builtin(id, probe);
 	}
@@ -250,6 +279,13 @@ static __always_inline bool exec_value(const struct st_probe_cfg *cfg, struct st
 		r = pop(s);
 		l = pop(s);
 		push(s, st_binary(in->a, l, r));
+		return false;
+	case ST_I_READ:
+		push(s, read_int_at(pop(s), in->a));
+		return false;
+	case ST_I_READ_STR:
+		read_str_at(s, in->a - ST_STR_REF_TMP, pop(s), in->imm, in->mask);
+		push(s, in->a);
 		return false;
 	default: /* ST_I_STREQ, ST_I_STRNE */
 		b = str_ref(cfg, s, pop(s));
@@ -346,6 +382,8 @@ __noinline int st_exec(const struct st_probe_cfg *cfg, struct st_scratch *s, __u
 	case ST_I_BINARY:
 	case ST_I_STREQ:
 	case ST_I_STRNE:
+	case ST_I_READ:
+	case ST_I_READ_STR:
 		abort = exec_value(cfg, s, in, probe);
 		break;
 	case ST_I_KEY_INT:

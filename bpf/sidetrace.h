@@ -213,8 +213,27 @@ enum st_opcode {
 	 * store. Last, so that a runtime without it refuses it (validate.c).
 	 */
 	ST_I_OUT_LOAD,
+	/*
+	 * Pops an address; pushes the integer of a & ST_READ_SIZE bytes
+	 * there (1, 2, 4 or 8), its sign extended with ST_READ_SIGNED, from
+	 * the kernel's memory with ST_READ_KERNEL; 0 where it cannot be read,
+	 * as bpftrace reads. After the others, so that an engine without
+	 * them refuses them (validate.c).
+	 */
+	ST_I_READ,
+	/*
+	 * Pops an address; reads the string there, at most imm bytes with
+	 * its NUL (at most ST_STR_LEN), into string reference a (a
+	 * ST_STR_REF_TMP), pushed; mask: ST_READ_KERNEL. Unreadable: "".
+	 */
+	ST_I_READ_STR,
 	ST_NR_OPCODES,
 };
+
+/* ST_I_READ's a, ST_I_READ_STR's mask. */
+#define ST_READ_SIZE 0xf
+#define ST_READ_SIGNED 0x10
+#define ST_READ_KERNEL 0x20
 
 enum st_builtin_id {
 	ST_BI_PID,
@@ -234,6 +253,7 @@ enum st_builtin_id {
 	ST_BI_FIRST_INTERP,
 	ST_BI_GID = ST_BI_FIRST_INTERP,
 	ST_BI_NUMAID, /* the NUMA node of the CPU it runs on */
+	ST_BI_CURTASK, /* the task's struct task_struct, in the kernel's memory */
 };
 
 struct st_insn {

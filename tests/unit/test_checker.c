@@ -647,7 +647,9 @@ static void test_state(void)
 		  "@x is assigned a value at line 1, column 9: it cannot also be a count()", NULL);
 	check_err("?: of a string and an integer", "BEGIN { print(1 ? \"a\" : 2) }", 1, 17,
 		  "the two values of ?: are a string and an integer", NULL);
-	check_err("str() of an integer", "BEGIN { print(str(5)) }", 1, 19, "str() takes a string",
+	check_err("str() of an address in BEGIN", "BEGIN { print(str(5)) }", 1, 15,
+		  "str() of an address reads the memory of a probe's event, and BEGIN runs in "
+		  "sidetrace, which has none to read",
 		  NULL);
 	check_err("str() length", "BEGIN { print(str(\"abc\", 0)) }", 1, 26,
 		  "str(s, n): n must be an integer constant from 1 to 64", NULL);

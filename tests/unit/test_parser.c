@@ -290,7 +290,7 @@ static void test_errors(void)
 	check_err("?: without ':'", "BEGIN { $x = 1 ? 2 ; }", 1, 20,
 		  "expected ':' in the conditional a ? b : c");
 	check_err("cast without ')'", "BEGIN { $x = (uint8 1) }", 1, 21,
-		  "expected ')' after the cast's type");
+		  "expected '*' or ')' after the cast's type uint8");
 	check_err("empty keys", "BEGIN { @x[] = count() }", 1, 12,
 		  "expected a key in @x[]: write @x without brackets for a map with no key");
 	check_err("key separator", "BEGIN { @x[1 2] = count() }", 1, 14,
@@ -300,18 +300,19 @@ static void test_errors(void)
 	check_err("missing operand", "BEGIN { @x = sum(1 +) }", 1, 21,
 		  "expected an expression: args.FIELD, argN, retval, a builtin (pid, tid, comm, "
 		  "nsecs, elapsed, cpu, uid, gid, cgroup, ustack, kstack, func, probe, loglevel, "
-		  "rand, numaid, cpid), "
+		  "rand, numaid, cpid, curtask), "
 		  "$var, "
 		  "@map[key], a "
 		  "number, a "
-		  "string, a cast such as (uint8) or '('");
+		  "string, a cast such as (uint8) or (struct task_struct *), *ptr or '('");
 	check_err("unclosed parenthesis", "BEGIN { @x = sum((1 + 2) * (3 }", 1, 31, "expected ')'");
-	check_err("unknown identifier", "BEGIN { @x = sum(foo) }", 1, 18,
-		  "unknown identifier 'foo': expected args.FIELD, argN, retval, a builtin (pid, "
-		  "tid, comm, nsecs, elapsed, cpu, uid, gid, cgroup, ustack, kstack, func, probe, "
-		  "loglevel, rand, numaid, cpid), $var, "
-		  "@map[key], a "
-		  "number, a string, a cast such as (uint8) or '('");
+	check_err(
+		"unknown identifier", "BEGIN { @x = sum(foo) }", 1, 18,
+		"unknown identifier 'foo': expected args.FIELD, argN, retval, a builtin (pid, "
+		"tid, comm, nsecs, elapsed, cpu, uid, gid, cgroup, ustack, kstack, func, probe, "
+		"loglevel, rand, numaid, cpid, curtask), $var, "
+		"@map[key], a "
+		"number, a string, a cast such as (uint8) or (struct task_struct *), *ptr or '('");
 	check_err("field name missing", "BEGIN { @x = sum(args.) }", 1, 23,
 		  "expected a field name after '.'");
 	check_err("non-constant index", "BEGIN { @x = sum(args.a[pid]) }", 1, 25,
@@ -337,9 +338,10 @@ static void test_errors(void)
 	check_err("suffix lu, which C has not either", "BEGIN { @x = sum(1lu) }", 1, 18,
 		  "invalid integer literal: expected decimal digits only ('_' between digits, 1e6 "
 		  "for powers of ten, a suffix u, l, ul, ll or ull)");
-	check_err("a read at an address", "BEGIN { @x = sum(*(1 + 8)) }", 1, 18,
-		  "*ADDR reads memory at a computed address, which sidetrace does not: a field's "
-		  "members are read by name (args.FIELD->MEMBER)");
+	check_err("a member without its name", "BEGIN { @x = sum(curtask->) }", 1, 27,
+		  "expected a member's name after '->'");
+	check_err("a cast's tag without a name", "BEGIN { @x = sum((struct *)0) }", 1, 26,
+		  "expected a name after 'struct' in the cast");
 	check_err("8 in an octal literal", "BEGIN { @x = sum(08) }", 1, 18,
 		  "a leading 0 makes an octal literal, whose digits are 0 to 7 (bpftrace reads 010 "
 		  "as 8): drop the 0 for a decimal one");

@@ -151,6 +151,12 @@ static inline uint32_t bpf_get_numa_node_id(void)
 	return st_numa_node();
 }
 
+/* The task is the kernel's: a probe that reads it is never the engine's (in_process.c). */
+static inline uint64_t bpf_get_current_task(void)
+{
+	return 0;
+}
+
 static inline uint32_t bpf_get_prandom_u32(void)
 {
 	return st_host_prandom();

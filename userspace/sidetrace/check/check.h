@@ -128,6 +128,24 @@ int ck_kaddr(struct checker *c, struct st_expr *e);
 /* strftime("fmt", ns). */
 int ck_strftime(struct checker *c, struct st_expr *e);
 
+/* The program's C types (ctypes/), made when first needed; NULL when out of memory. */
+struct st_ctypes *ck_ctypes(struct checker *c);
+/* e is a pointer to the kernel's type named to ("struct task_struct"). */
+int ck_kernel_pointer(struct checker *c, struct st_expr *e, const char *to);
+/* Refuses what reads at an address (what: "'->'") in BEGIN, END or interval. */
+int ck_reads_memory(struct checker *c, struct st_pos pos, const char *what);
+/* (type)value: to an integer, or to a C pointer. */
+int ck_cast(struct checker *c, struct st_expr *e);
+/*
+ * p->m and s.m, a[i] and p[i], *p. object: the expression is the operand
+ * of another such read, where a struct, union or array may stand.
+ */
+int ck_member(struct checker *c, struct st_expr *e, bool object);
+int ck_index(struct checker *c, struct st_expr *e, bool object);
+int ck_deref(struct checker *c, struct st_expr *e, bool object);
+/* A checked binary expression on a pointer (p + n): the pointer's type kept. */
+void ck_ctype_arith(struct st_expr *e);
+
 /* Types an expression and its operands. */
 int ck_expr(struct checker *c, struct st_expr *e);
 /* Checks that e is an integer in its role ("a cast", "sum()'s value"). */

@@ -44,7 +44,7 @@ static int check_builtin(struct checker *c, struct st_expr *e)
 			return ck_err(c, e->pos, b->why_not,
 				      st_event_kind(c->clause->events[i])->name);
 	e->vtype = b->vtype;
-	return 0;
+	return b->ctype ? ck_kernel_pointer(c, e, b->ctype) : 0;
 }
 
 static int check_unary(struct checker *c, struct st_expr *e)
@@ -170,6 +170,7 @@ static int check_binary(struct checker *c, struct st_expr *e)
 		e->vtype = ST_VT_UINT;
 	else
 		e->vtype = ST_VT_INT;
+	ck_ctype_arith(e);
 	return 0;
 }
 
@@ -198,6 +199,10 @@ static int check_ternary(struct checker *c, struct st_expr *e)
 		e->vtype = ST_VT_STR;
 	else
 		e->vtype = a->vtype == ST_VT_INT || b->vtype == ST_VT_INT ? ST_VT_INT : ST_VT_UINT;
+	if (a->ctype == b->ctype && a->mem == b->mem) {
+		e->ctype = a->ctype;
+		e->mem = a->mem;
+	}
 	return 0;
 }
 
@@ -216,8 +221,14 @@ int ck_str(struct checker *c, struct st_expr *e)
 	err = ck_expr(c, e->kids[0]);
 	if (!err)
 		err = ck_settle(c, e->kids[0], ST_VT_STR, "passed to str()");
-	if (!err && e->kids[0]->vtype != ST_VT_STR)
+	/*
+	 * An address: a usdt: operand is read with its probe's loads (paged
+	 * in when it was not yet), any other address where the string is.
+	 */
+	if (!err && e->kids[0]->vtype != ST_VT_STR && ck_addr_operand(e->kids[0]))
 		err = ck_str_at(c, e->kids[0]);
+	else if (!err && e->kids[0]->vtype != ST_VT_STR)
+		err = ck_reads_memory(c, e->pos, "str() of an address");
 	if (err)
 		return err;
 	if (n && (n->kind != ST_EXPR_INT || n->uval < 1 || n->uval > ST_STR_LEN))
@@ -300,8 +311,6 @@ int ck_strftime(struct checker *c, struct st_expr *e)
 
 int ck_expr(struct checker *c, struct st_expr *e)
 {
-	int err;
-
 	switch (e->kind) {
 	case ST_EXPR_INT:
 		e->vtype = e->is_unsigned ? ST_VT_UINT : ST_VT_INT;
@@ -324,9 +333,13 @@ int ck_expr(struct checker *c, struct st_expr *e)
 	case ST_EXPR_TERNARY:
 		return check_ternary(c, e);
 	case ST_EXPR_CAST:
-		err = ck_int(c, e->kids[0], "a cast");
-		e->vtype = e->cast.is_signed ? ST_VT_INT : ST_VT_UINT;
-		return err;
+		return ck_cast(c, e);
+	case ST_EXPR_MEMBER:
+		return ck_member(c, e, false);
+	case ST_EXPR_INDEX:
+		return ck_index(c, e, false);
+	case ST_EXPR_DEREF:
+		return ck_deref(c, e, false);
 	case ST_EXPR_ARGS:
 		return ck_err(c, e->pos,
 			      "args alone is the whole event: print(args) prints it, a value "

@@ -284,6 +284,8 @@ int ck_map_read(struct checker *c, struct st_expr *e)
 		return 0;
 	}
 	e->vtype = m->value_type;
+	e->ctype = m->value_ctype;
+	e->mem = m->value_mem;
 	return 0;
 }
 
@@ -317,6 +319,13 @@ int ck_map_value(struct checker *c, struct st_stmt *s)
 	note_enum(m, s->value, ST_MAX_MAP_KEYS, &m->value_enum);
 	if (s->op != ST_OP_NONE)
 		m->not_enum |= 1U << ST_MAX_MAP_KEYS;
+	/* A map of pointers of one type reads as that type (@sk[tid] = $sk; @sk[tid]->m). */
+	if (m->value_type == ST_VT_NONE) {
+		m->value_ctype = s->value->ctype;
+		m->value_mem = s->value->mem;
+	} else if (m->value_ctype != s->value->ctype || s->op != ST_OP_NONE) {
+		m->value_ctype = NULL;
+	}
 	if (m->value_type == ST_VT_NONE || m->value_type == vt)
 		m->value_type = vt == ST_VT_BOOL ? ST_VT_UINT : vt;
 	else if ((vt == ST_VT_STR) != (m->value_type == ST_VT_STR))

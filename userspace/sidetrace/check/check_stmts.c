@@ -26,6 +26,8 @@ int ck_var(struct checker *c, struct st_expr *e)
 		return ck_err(c, e->pos, "undefined variable %s: assign it first (%s = ...)",
 			      e->str, e->str);
 	e->vtype = c->clause->var_types[e->var_id];
+	e->ctype = c->clause->var_ctypes[e->var_id];
+	e->mem = c->clause->var_mems[e->var_id];
 	return 0;
 }
 
@@ -46,6 +48,8 @@ static int assign_var(struct checker *c, struct st_stmt *s)
 				      ST_MAX_VARS);
 		s->var_id = cl->nr_vars++;
 		cl->var_types[s->var_id] = vt == ST_VT_BOOL ? ST_VT_UINT : vt;
+		cl->var_ctypes[s->var_id] = s->value->ctype;
+		cl->var_mems[s->var_id] = s->value->mem;
 		c->scope[c->nr_scope].name = s->var;
 		c->scope[c->nr_scope++].slot = s->var_id;
 		return 0;
@@ -56,6 +60,9 @@ static int assign_var(struct checker *c, struct st_stmt *s)
 			      ck_vtype_kind(had), ck_vtype_kind(vt));
 	if (vt == ST_VT_INT)
 		cl->var_types[s->var_id] = ST_VT_INT;
+	/* A variable assigned pointers of two types is an integer. */
+	if (cl->var_ctypes[s->var_id] != s->value->ctype)
+		cl->var_ctypes[s->var_id] = NULL;
 	return 0;
 }
 

@@ -79,6 +79,12 @@ int cg_emit(struct cctx *c, struct st_pos pos, uint8_t op, uint8_t a, int64_t im
 	return 0;
 }
 
+int cg_read_flags(struct cctx *c, uint32_t mask)
+{
+	c->probe->cfg.insns[c->probe->cfg.nr_insns - 1].mask = mask;
+	return 0;
+}
+
 /* A string literal of the probe; returns its reference or -EINVAL. */
 static int str_const(struct cctx *c, const char *s, struct st_pos pos)
 {
@@ -184,6 +190,9 @@ static int cg_builtin(struct cctx *c, const struct st_expr *e)
 	int ref;
 
 	c->probe->cfg.stacks |= b->stacks;
+	/* A pointer into the kernel: no process's engine has it. */
+	if (b->ctype)
+		c->probe->reads_kernel = true;
 	switch (b->bpf) {
 	case ST_BC_HELPER:
 		return cg_emit(c, e->pos, ST_I_BUILTIN, b->helper, 0);
@@ -267,9 +276,9 @@ int cg_expr(struct cctx *c, const struct st_expr *e)
 			return cg_fail(c, e->pos, "unknown unary operator");
 		return cg_emit(c, e->pos, ST_I_UNARY, op, 0);
 	case ST_EXPR_BINARY:
-		err = cg_expr(c, e->kids[0]);
+		err = cg_ptr_operand(c, e, 0);
 		if (!err)
-			err = cg_expr(c, e->kids[1]);
+			err = cg_ptr_operand(c, e, 1);
 		if (err)
 			return err;
 		if (e->kids[0]->vtype == ST_VT_STR || e->kids[1]->vtype == ST_VT_STR) {
@@ -293,6 +302,10 @@ int cg_expr(struct cctx *c, const struct st_expr *e)
 		return cg_cast(c, e);
 	case ST_EXPR_CALL:
 		return cg_call(c, e);
+	case ST_EXPR_MEMBER:
+	case ST_EXPR_INDEX:
+	case ST_EXPR_DEREF:
+		return cg_mem_read(c, e);
 	case ST_EXPR_ARGS:
 		break;
 	}

@@ -49,6 +49,15 @@ int cg_map_read(struct cctx *c, const struct st_expr *e);
 int cg_ternary(struct cctx *c, const struct st_expr *e);
 int cg_cast(struct cctx *c, const struct st_expr *e);
 int cg_str(struct cctx *c, const struct st_expr *e);
+/* A temporary string slot of the clause: its string reference, or -EINVAL. */
+int cg_tmp_str(struct cctx *c, struct st_pos pos);
+/* Sets the mask of the instruction emitted last (ST_I_READ_STR's flags). */
+int cg_read_flags(struct cctx *c, uint32_t mask);
+/* C values of codegen_mem.c: a member, element or pointee read; str(address). */
+int cg_mem_read(struct cctx *c, const struct st_expr *e);
+int cg_str_at(struct cctx *c, const struct st_expr *e);
+/* Operand i of binary e, counted in elements where e is pointer arithmetic. */
+int cg_ptr_operand(struct cctx *c, const struct st_expr *e, uint32_t i);
 /* Statements of state.c: assignments, if/else, delete(). */
 int cg_assign(struct cctx *c, const struct st_stmt *st);
 int cg_if(struct cctx *c, const struct st_stmt *st);

@@ -82,6 +82,7 @@ struct st_compiled_probe {
 	uint32_t nr_strs; /* string literals used in cfg.strs */
 	uint32_t nr_sdt_values; /* top-level fields passed as SDT arguments */
 	enum st_special special;
+	bool reads_kernel; /* reads the kernel's memory: never a process's engine's */
 	uint32_t nr_counts;
 	uint32_t counts[ST_MAX_COUNTS]; /* ST_SPECIAL_COUNT: st_flat slots */
 	struct st_probe_cfg cfg;

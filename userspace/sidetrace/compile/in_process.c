@@ -7,7 +7,8 @@ bool st_probe_served_in_process(const struct st_compiled_probe *p)
 	const struct st_event *ev = p->event;
 	uint32_t i;
 
-	if (!ev || !st_event_kind(ev)->in_process || !ev->has_side || p->cfg.stacks)
+	if (!ev || !st_event_kind(ev)->in_process || !ev->has_side || p->cfg.stacks ||
+	    p->reads_kernel)
 		return false;
 	/* Where an event is the engine's is decided at the fallback (side/probe.h). */
 	for (i = 0; i < ev->nr_sites; i++)

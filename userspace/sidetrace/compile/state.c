@@ -8,8 +8,7 @@
 
 #include "compile/codegen.h"
 
-/* A temporary string slot of the clause: its string reference. */
-static int tmp_str(struct cctx *c, struct st_pos pos)
+int cg_tmp_str(struct cctx *c, struct st_pos pos)
 {
 	if (c->nr_tmp >= ST_MAX_TMPSTR) {
 		st_diag_set(
@@ -134,7 +133,7 @@ int cg_map_read(struct cctx *c, const struct st_expr *e)
 	if (c->out->maps[e->map_id].kind != ST_K_VALUE)
 		return cg_fail(c, e->pos, "internal error: an aggregation read per event");
 	if (e->vtype == ST_VT_STR) {
-		ref = tmp_str(c, e->pos);
+		ref = cg_tmp_str(c, e->pos);
 		if (ref < 0)
 			return ref;
 	}
@@ -198,13 +197,14 @@ int cg_if(struct cctx *c, const struct st_stmt *st)
 	return err;
 }
 
-/* (uintN)v keeps the low N bits; (intN)v also extends their sign. */
+/* (uintN)v keeps the low N bits; (intN)v also extends their sign; (T *)v is v. */
 int cg_cast(struct cctx *c, const struct st_expr *e)
 {
 	int shift = 64 - e->cast.bits, err;
 
 	err = cg_expr(c, e->kids[0]);
-	if (err || !shift)
+	/* A pointer keeps every bit. */
+	if (err || !shift || e->ctype)
 		return err;
 	if (!e->cast.is_signed)
 		return cg_emit(c, e->pos, ST_I_CONST, 0, (int64_t)((1ULL << e->cast.bits) - 1))
@@ -219,10 +219,13 @@ int cg_str(struct cctx *c, const struct st_expr *e)
 {
 	int err, ref;
 
+	/* str(address): the string there (a field of a usdt: probe is a load instead). */
+	if (e->kids[0]->vtype != ST_VT_STR)
+		return cg_str_at(c, e);
 	err = cg_expr(c, e->kids[0]);
 	if (err || e->nr_kids < 2)
 		return err;
-	ref = tmp_str(c, e->pos);
+	ref = cg_tmp_str(c, e->pos);
 	if (ref < 0)
 		return ref;
 	return cg_emit(c, e->pos, ST_I_STRN, ref, (int64_t)e->kids[1]->uval);

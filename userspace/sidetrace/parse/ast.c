@@ -37,6 +37,7 @@ void st_expr_free(struct st_expr *e)
 		free(e->refs[i].idx);
 	free(e->refs);
 	free(e->str);
+	free(e->cast.name);
 	st_format_free(e->fmt);
 	free(e->fmt);
 	free(e);
@@ -101,6 +102,7 @@ void st_program_free(struct st_program *prog)
 	for (i = 0; i < prog->nr_maps; i++)
 		free(prog->maps[i].name);
 	free(prog->maps);
+	st_ctypes_free(prog->ctypes);
 	free(prog->filename);
 	free(prog);
 }

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ctypes/ctypes.h"
 #include "events/events.h"
 #include "kinds/probe_kinds.h"
 #include "sidetrace.h"
@@ -97,6 +98,7 @@ enum st_builtin {
 	ST_BUILTIN_RAND,
 	ST_BUILTIN_NUMAID, /* the NUMA node of the CPU */
 	ST_BUILTIN_CPID, /* the -c command's pid */
+	ST_BUILTIN_CURTASK, /* the task's struct task_struct */
 	ST_NR_BUILTINS,
 };
 
@@ -184,12 +186,28 @@ enum st_expr_kind {
 	ST_EXPR_VAR, /* $name: str is "$name" */
 	ST_EXPR_TERNARY, /* kids[0] ? kids[1] : kids[2] */
 	ST_EXPR_CAST, /* (cast_type)kids[0] */
+	/* kids[0]->str (arrow) or kids[0].str: a member of a C struct or union */
+	ST_EXPR_MEMBER,
+	ST_EXPR_INDEX, /* kids[0][kids[1]]: an element of a C array, or at a pointer */
+	ST_EXPR_DEREF, /* *kids[0]: what a C pointer points to */
 };
 
-/* Integer types of casts, as bpftrace spells them. */
+/* Where the memory a C pointer points to is (checker: st_expr.mem). */
+enum st_mem {
+	ST_MEM_PROBE, /* the probe's: the kernel's for a kernel probe, else the process's */
+	ST_MEM_KERNEL,
+	ST_MEM_USER,
+};
+
+/*
+ * The type of a cast: an integer as bpftrace spells it (bits, is_signed),
+ * or a C type the checker looks up (name, and how many '*' follow it).
+ */
 struct st_cast_type {
 	uint8_t bits; /* 8, 16, 32 or 64 */
 	bool is_signed;
+	char *name; /* "struct sock", "unsigned int"; NULL: bits and is_signed say it */
+	uint8_t ptrs;
 };
 
 enum st_seg_kind {
@@ -247,6 +265,18 @@ struct st_expr {
 	bool print_args;
 	/* ST_EXPR_INT, ST_EXPR_STR: a positional parameter $N, its text in str */
 	bool positional;
+	bool arrow; /* ST_EXPR_MEMBER: kids[0] is a pointer (->), not a struct (.) */
+	/*
+	 * checker: the C type of a value that has one (a cast, a member, a
+	 * variable or map assigned one), and where a pointer points or a
+	 * member, element or pointee is read. A struct, union or array
+	 * (ST_EXPR_MEMBER, _INDEX, _DEREF) is not a value but where one is:
+	 * only '.', '[]' and, for chars, a string read it.
+	 */
+	struct st_ctype *ctype;
+	enum st_mem mem;
+	/* ST_EXPR_MEMBER: the member's offset, and a bit field's place */
+	uint32_t bit_off, bit_size;
 };
 
 enum st_stmt_kind {
@@ -295,8 +325,10 @@ struct st_clause {
 	/* checker: union of the events of all SIDE probes, no duplicates */
 	const struct st_event **events;
 	uint32_t nr_events;
-	/* checker: the variables' types, by slot */
+	/* checker: the variables' types, by slot; their C types, where they hold pointers */
 	enum st_vtype var_types[ST_MAX_VARS];
+	struct st_ctype *var_ctypes[ST_MAX_VARS];
+	enum st_mem var_mems[ST_MAX_VARS];
 	uint32_t nr_vars;
 };
 
@@ -334,6 +366,9 @@ struct st_map_info {
 	 */
 	bool str_only;
 	bool read_other; /* read as anything else: not str_only */
+	/* A plain value that is a C pointer: its type and where it points */
+	struct st_ctype *value_ctype;
+	enum st_mem value_mem;
 };
 
 struct st_program {
@@ -346,6 +381,7 @@ struct st_program {
 	/* checker: */
 	struct st_map_info *maps;
 	uint32_t nr_maps;
+	struct st_ctypes *ctypes; /* the C types its casts name, and its definitions */
 };
 
 /* A zeroed node of kind at pos, no map; NULL if out of memory. */

@@ -64,6 +64,9 @@ struct st_builtin_row {
 	uint8_t stacks; /* ST_STACK_*: what the probe takes for it */
 	bool frames; /* may be written NAME(N): its innermost N frames printed */
 	enum st_kept kept;
+	/* A pointer into the kernel's memory: the C type it points to ("struct task_struct"), or
+	 * NULL */
+	const char *ctype;
 };
 
 const struct st_builtin_row *st_builtin(enum st_builtin b);

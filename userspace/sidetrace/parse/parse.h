@@ -52,6 +52,12 @@ enum st_tok pr_peek_kind(const struct parser *p);
 int pr_expr(struct parser *p, int min_prec, struct st_expr **out);
 /* A literal, args.FIELD, a builtin, a call, @map[keys], $var, a cast, "(" expr ")". */
 int pr_primary(struct parser *p, struct st_expr **out);
+/* Whether the current token starts a C type's name (a cast's, after '('). */
+bool pr_at_type(const struct parser *p);
+/* A cast's type and its ')' into t, the lexer on the type's first word (parse_ctypes.c). */
+int pr_cast_type(struct parser *p, struct st_cast_type *t);
+/* e, then its postfix reads (->NAME, .NAME, [expr]) in turn: *out; e is freed on error. */
+int pr_postfix(struct parser *p, struct st_expr *e, struct st_expr **out);
 /* "[" key ("," key)* "]" of map, the lexer on "[". */
 int pr_map_keys(struct parser *p, const char *map, struct st_expr ***keys, uint32_t *nr_keys);
 /* "{" statements "}"; leaves the lexer on the "}" (a probe may follow it). */

@@ -14,7 +14,7 @@
 /* What a value may be; its %s is the list of builtins. */
 #define VALUE_FORMS \
 	"args.FIELD, argN, retval, a builtin (%s), $var, @map[key], a number, a string, a " \
-	"cast such as (uint8) or '('"
+	"cast such as (uint8) or (struct task_struct *), *ptr or '('"
 
 static int parse_unary(struct parser *p, struct st_expr **out);
 
@@ -219,24 +219,6 @@ static int posarg(struct parser *p, struct st_expr *e)
 	return pr_advance(p);
 }
 
-/* The integer types a cast names, as bpftrace spells them. */
-static bool cast_type(const struct parser *p, struct st_cast_type *t)
-{
-	static const char *const names[] = {"uint8",  "int8",  "uint16", "int16",
-					    "uint32", "int32", "uint64", "int64"};
-	size_t i;
-
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		if (p->cur.len == strlen(names[i]) &&
-		    !strncmp(p->lx.src + p->cur.off, names[i], p->cur.len)) {
-			t->bits = 8 << (i / 2);
-			t->is_signed = i % 2;
-			return true;
-		}
-	}
-	return false;
-}
-
 /* A prefix node e (a unary operator, a cast): its operand, then e is done. */
 static int prefix_operand(struct parser *p, struct st_expr *e, struct st_expr **out)
 {
@@ -257,7 +239,7 @@ static int prefix_operand(struct parser *p, struct st_expr *e, struct st_expr **
 }
 
 /* "(TYPE)" then the operand; the lexer is on TYPE. */
-static int parse_cast(struct parser *p, struct st_cast_type cast, struct st_expr **out)
+static int parse_cast(struct parser *p, struct st_expr **out)
 {
 	struct st_expr *e;
 	int err;
@@ -265,12 +247,7 @@ static int parse_cast(struct parser *p, struct st_cast_type cast, struct st_expr
 	e = st_expr_new(ST_EXPR_CAST, p->cur.pos);
 	if (!e)
 		return pr_oom(p);
-	e->cast = cast;
-	err = pr_advance(p);
-	if (!err && p->cur.kind != T_RPAREN)
-		err = pr_err(p, p->cur.pos, "expected ')' after the cast's type");
-	if (!err)
-		err = pr_advance(p);
+	err = pr_cast_type(p, &e->cast);
 	if (err) {
 		st_expr_free(e);
 		return err;
@@ -278,27 +255,16 @@ static int parse_cast(struct parser *p, struct st_cast_type cast, struct st_expr
 	return prefix_operand(p, e, out);
 }
 
-/* Where a value must start and none does: what would, or why *ADDR does not. */
-static int no_expression(struct parser *p)
+static int primary(struct parser *p, struct st_expr **out)
 {
-	if (p->cur.kind == T_STAR)
-		return pr_err(p, p->cur.pos,
-			      "*ADDR reads memory at a computed address, which sidetrace does "
-			      "not: a field's members are read by name (args.FIELD->MEMBER)");
-	return pr_err(p, p->cur.pos, "expected an expression: " VALUE_FORMS, st_builtin_names());
-}
-
-int pr_primary(struct parser *p, struct st_expr **out)
-{
-	struct st_cast_type cast;
 	struct st_expr *e;
 	int err;
 
 	switch (p->cur.kind) {
 	case T_LPAREN:
 		err = pr_advance(p);
-		if (!err && p->cur.kind == T_IDENT && cast_type(p, &cast))
-			return parse_cast(p, cast, out);
+		if (!err && pr_at_type(p))
+			return parse_cast(p, out);
 		if (!err)
 			err = pr_expr(p, 0, out);
 		if (err)
@@ -320,7 +286,8 @@ int pr_primary(struct parser *p, struct st_expr **out)
 	case T_POSARG:
 		break;
 	default:
-		return no_expression(p);
+		return pr_err(p, p->cur.pos, "expected an expression: " VALUE_FORMS,
+			      st_builtin_names());
 	}
 
 	e = st_expr_new(ST_EXPR_INT, p->cur.pos);
@@ -369,6 +336,15 @@ int pr_primary(struct parser *p, struct st_expr **out)
 	return 0;
 }
 
+int pr_primary(struct parser *p, struct st_expr **out)
+{
+	struct st_expr *e;
+	int err;
+
+	err = primary(p, &e);
+	return err ? err : pr_postfix(p, e, out);
+}
+
 static int parse_unary_at(struct parser *p, struct st_expr **out)
 {
 	struct st_expr *e;
@@ -385,6 +361,9 @@ static int parse_unary_at(struct parser *p, struct st_expr **out)
 	case T_TILDE:
 		op = ST_OP_BNOT;
 		break;
+	case T_STAR:
+		op = ST_OP_NONE; /* *p: ST_EXPR_DEREF */
+		break;
 	case T_INC:
 	case T_DEC:
 		return pr_err(p, p->cur.pos,
@@ -396,7 +375,7 @@ static int parse_unary_at(struct parser *p, struct st_expr **out)
 	default:
 		return pr_primary(p, out);
 	}
-	e = st_expr_new(ST_EXPR_UNARY, p->cur.pos);
+	e = st_expr_new(op == ST_OP_NONE ? ST_EXPR_DEREF : ST_EXPR_UNARY, p->cur.pos);
 	if (!e)
 		return pr_oom(p);
 	e->op = op;

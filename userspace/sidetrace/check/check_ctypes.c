@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Typing C values: casts to C types, and what a pointer, a struct or an
+ * array holds (p->m, s.m, a[i], *p), typed from the program's definitions
+ * or the kernel's BTF (ctypes/).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check/check.h"
+
+struct st_ctypes *ck_ctypes(struct checker *c)
+{
+	if (!c->prog->ctypes)
+		c->prog->ctypes = st_ctypes_new();
+	return c->prog->ctypes;
+}
+
+int ck_kernel_pointer(struct checker *c, struct st_expr *e, const char *to)
+{
+	struct st_ctypes *r = ck_ctypes(c);
+	struct st_ctype *t;
+	char why[512];
+	int err;
+
+	if (!r)
+		return ck_oom(c);
+	err = st_ctypes_named(r, to, &t, why, sizeof(why));
+	if (err == -ENOMEM)
+		return ck_oom(c);
+	if (err)
+		return ck_err(c, e->pos, "%s", why);
+	e->ctype = st_ctype_pointer(r, t);
+	e->mem = ST_MEM_KERNEL;
+	return e->ctype ? 0 : ck_oom(c);
+}
+
+/* The type a cast names, its '*'s applied. */
+static int cast_ctype(struct checker *c, struct st_expr *e, struct st_ctype **out)
+{
+	struct st_ctypes *r = ck_ctypes(c);
+	char why[512];
+	uint8_t i;
+	int err;
+
+	if (!r)
+		return ck_oom(c);
+	err = st_ctypes_named(r, e->cast.name, out, why, sizeof(why));
+	if (err == -ENOMEM)
+		return ck_oom(c);
+	if (err)
+		return ck_err(c, e->pos, "%s", why);
+	for (i = 0; i < e->cast.ptrs; i++)
+		if (!(*out = st_ctype_pointer(r, *out)))
+			return ck_oom(c);
+	return 0;
+}
+
+int ck_cast(struct checker *c, struct st_expr *e)
+{
+	struct st_expr *x = e->kids[0];
+	struct st_ctype *t;
+	int err;
+
+	if (e->cast.name) {
+		err = cast_ctype(c, e, &t);
+		if (err)
+			return err;
+		if (t->kind == ST_CT_INT || t->kind == ST_CT_ENUM) {
+			/* An integer of a C name: a cast like bpftrace's own. */
+			e->cast.bits = t->size * 8;
+			e->cast.is_signed = t->is_signed;
+		} else if (t->kind != ST_CT_PTR) {
+			return ck_err(c, e->pos,
+				      "a cast to %s: a value is cast to an integer or a pointer "
+				      "((%s *)arg0)",
+				      t->name, t->name);
+		} else {
+			err = ck_int(c, x, "a cast");
+			e->ctype = t;
+			e->mem = x->ctype ? x->mem : ST_MEM_PROBE;
+			e->vtype = ST_VT_UINT;
+			return err;
+		}
+	}
+	err = ck_int(c, x, "a cast");
+	e->vtype = e->cast.is_signed ? ST_VT_INT : ST_VT_UINT;
+	return err;
+}
+
+/* Why expression e is no place to read a member or an element from. */
+static const char *ctype_text(const struct st_expr *e)
+{
+	return e->ctype ? e->ctype->name : e->vtype == ST_VT_STR ? "a string" : "an integer";
+}
+
+static bool composite(const struct st_ctype *t)
+{
+	return t->kind == ST_CT_STRUCT || t->kind == ST_CT_UNION || t->kind == ST_CT_ARRAY;
+}
+
+/*
+ * What a member, element or pointee of type e->ctype gives: a scalar is
+ * read, chars are a string; a struct, union or array is only where a
+ * value is, for '.' and '[]' (object).
+ */
+static int settle_read(struct checker *c, struct st_expr *e, bool object)
+{
+	struct st_ctypes *r = ck_ctypes(c);
+	struct st_ctype *t = e->ctype;
+
+	if (st_ctype_scalar(t)) {
+		if (!t->size || t->size > 8 || (t->size & (t->size - 1)))
+			return ck_err(c, e->pos,
+				      "%s is an integer of %u bytes, which sidetrace "
+				      "does not read",
+				      t->name, t->size);
+		e->vtype = t->kind != ST_CT_PTR && t->is_signed ? ST_VT_INT : ST_VT_UINT;
+		return 0;
+	}
+	if (composite(t) && object) {
+		e->vtype = ST_VT_UINT;
+		return 0;
+	}
+	if (st_ctype_char_array(r, t)) {
+		e->vtype = ST_VT_STR;
+		return 0;
+	}
+	if (composite(t))
+		return ck_err(c, e->pos,
+			      "this is a whole %s, which sidetrace neither prints nor keeps: read "
+			      "its %s",
+			      t->name,
+			      t->kind == ST_CT_ARRAY ? "elements ([i])" : "members (.NAME)");
+	return ck_err(c, e->pos,
+		      "%s has no value to read: cast the pointer to what it points to, "
+		      "((struct task_struct *)p)->pid",
+		      t->name);
+}
+
+int ck_reads_memory(struct checker *c, struct st_pos pos, const char *what)
+{
+	if (!c->no_args)
+		return 0;
+	return ck_err(c, pos,
+		      "%s reads the memory of a probe's event, and %s runs in sidetrace, which "
+		      "has none to read",
+		      what, ck_point_kind_name(c->no_args));
+}
+
+/* An operand of '.', '[]' or '*': a struct, union or array may stand where it is. */
+static int check_object(struct checker *c, struct st_expr *e)
+{
+	switch (e->kind) {
+	case ST_EXPR_MEMBER:
+		return ck_member(c, e, true);
+	case ST_EXPR_INDEX:
+		return ck_index(c, e, true);
+	case ST_EXPR_DEREF:
+		return ck_deref(c, e, true);
+	default:
+		return ck_expr(c, e);
+	}
+}
+
+/* kids[0]->NAME or kids[0].NAME. */
+int ck_member(struct checker *c, struct st_expr *e, bool object)
+{
+	struct st_expr *x = e->kids[0];
+	const struct st_cmember *m;
+	struct st_ctype *t;
+	char names[256];
+	int err;
+
+	err = ck_reads_memory(c, e->pos, e->arrow ? "'->'" : "'.'") ?: check_object(c, x);
+	if (err)
+		return err;
+	t = x->ctype;
+	if (e->arrow && (!t || t->kind != ST_CT_PTR))
+		return ck_err(c, e->pos,
+			      "'->' reads a member where a pointer points, and this is %s: cast "
+			      "it first ((struct task_struct *)arg0)->pid",
+			      ctype_text(x));
+	if (!e->arrow && t && t->kind == ST_CT_PTR)
+		return ck_err(c, e->pos, "this is %s, a pointer: its members are read with '->'",
+			      t->name);
+	if (e->arrow)
+		t = st_ctype_ref(ck_ctypes(c), t);
+	if (!t || (t->kind != ST_CT_STRUCT && t->kind != ST_CT_UNION))
+		return ck_err(c, e->pos,
+			      "'%s%s' reads a member of a struct or union, and this is %s",
+			      e->arrow ? "->" : ".", e->str, t ? t->name : ctype_text(x));
+	err = st_ctype_member(ck_ctypes(c), t, e->str, &m, &e->bit_off);
+	if (err == -ENOMEM)
+		return ck_oom(c);
+	if (err) {
+		st_ctype_member_names(ck_ctypes(c), t, names, sizeof(names));
+		return ck_err(c, e->pos, "%s has no member %s%s%s%s", t->name, e->str,
+			      *names ? ": it has " : "", names,
+			      t->size || *names ? ""
+						: " (the kernel declares it, but not its members)");
+	}
+	e->bit_size = m->bit_size;
+	e->ctype = m->type;
+	e->mem = x->mem;
+	return settle_read(c, e, object);
+}
+
+/* kids[0][kids[1]]: an element of an array, or at a pointer. */
+int ck_index(struct checker *c, struct st_expr *e, bool object)
+{
+	struct st_expr *x = e->kids[0], *i = e->kids[1];
+	struct st_ctype *t;
+	int err;
+
+	err = ck_reads_memory(c, e->pos, "'[]'") ?: check_object(c, x);
+	if (!err)
+		err = ck_int(c, i, "an index");
+	if (err)
+		return err;
+	t = x->ctype;
+	if (!t || (t->kind != ST_CT_PTR && t->kind != ST_CT_ARRAY))
+		return ck_err(c, e->pos,
+			      "'[]' reads an element of a C array or where a pointer points, and "
+			      "this is %s",
+			      ctype_text(x));
+	if (t->kind == ST_CT_ARRAY && i->kind == ST_EXPR_INT && i->uval >= t->nr_elems)
+		return ck_err(c, i->pos, "index %llu is out of %s, of %u elements",
+			      (unsigned long long)i->uval, t->name, t->nr_elems);
+	e->ctype = st_ctype_ref(ck_ctypes(c), t);
+	e->mem = x->mem;
+	return settle_read(c, e, object);
+}
+
+/* *kids[0]: what a pointer points to. */
+int ck_deref(struct checker *c, struct st_expr *e, bool object)
+{
+	struct st_expr *x = e->kids[0];
+	int err;
+
+	err = ck_reads_memory(c, e->pos, "'*'") ?: ck_expr(c, x);
+	if (err)
+		return err;
+	if (!x->ctype || x->ctype->kind != ST_CT_PTR)
+		return ck_err(c, e->pos,
+			      "'*' reads where a pointer points, and this is %s: cast it to one "
+			      "first, *(uint32 *)arg0",
+			      ctype_text(x));
+	e->ctype = st_ctype_ref(ck_ctypes(c), x->ctype);
+	e->mem = x->mem;
+	return settle_read(c, e, object);
+}
+
+void ck_ctype_arith(struct st_expr *e)
+{
+	struct st_expr *l = e->kids[0], *r = e->kids[1];
+
+	/* p + n, n + p, p - n: a pointer, n elements on, as C counts. */
+	if (e->op != ST_OP_ADD && e->op != ST_OP_SUB)
+		return;
+	if (l->ctype && l->ctype->kind == ST_CT_PTR && !(r->ctype && r->ctype->kind == ST_CT_PTR))
+		e->ctype = l->ctype, e->mem = l->mem;
+	else if (e->op == ST_OP_ADD && r->ctype && r->ctype->kind == ST_CT_PTR && !l->ctype)
+		e->ctype = r->ctype, e->mem = r->mem;
+	if (e->ctype)
+		e->vtype = ST_VT_UINT;
+}

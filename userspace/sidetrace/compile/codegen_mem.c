@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Code for C values: a member, element or pointee read at the address
+ * its pointer and offsets make (ST_I_READ, ST_I_READ_STR), a bit field
+ * cut out of its bytes, pointer arithmetic in elements, str() of an
+ * address.
+ */
+#include <errno.h>
+
+#include "compile/codegen.h"
+
+/* Whether memory m is the kernel's in the event being compiled. */
+static bool kernel_mem(struct cctx *c, enum st_mem m)
+{
+	bool k = m == ST_MEM_KERNEL ||
+		 (m == ST_MEM_PROBE && st_event_kind(c->probe->event)->in_kernel);
+
+	/* A process's engine reads no kernel memory: such a probe stays the kernel's. */
+	if (k)
+		c->probe->reads_kernel = true;
+	return k;
+}
+
+static int add_const(struct cctx *c, struct st_pos pos, int64_t v)
+{
+	if (!v)
+		return 0;
+	return cg_emit(c, pos, ST_I_CONST, 0, v) ?: cg_emit(c, pos, ST_I_BINARY, ST_B_ADD, 0);
+}
+
+static int mul_const(struct cctx *c, struct st_pos pos, int64_t v)
+{
+	if (v == 1)
+		return 0;
+	return cg_emit(c, pos, ST_I_CONST, 0, v) ?: cg_emit(c, pos, ST_I_BINARY, ST_B_MUL, 0);
+}
+
+/* The bytes an element of pointer or array t takes; a void pointer's 1, as GNU C counts. */
+static uint32_t elem_size(const struct cctx *c, struct st_ctype *t)
+{
+	struct st_ctype *e = st_ctype_ref(c->prog->ctypes, t);
+
+	return e && e->size ? e->size : 1;
+}
+
+/* The code that leaves the address of what e (a member, element or pointee) reads. */
+static int cg_addr(struct cctx *c, const struct st_expr *e)
+{
+	const struct st_expr *x = e->kids[0];
+	bool at_ptr = x->ctype && x->ctype->kind == ST_CT_PTR;
+	int err;
+
+	/* A pointer's value is the address; a struct's or an array's is where it is. */
+	if (e->kind == ST_EXPR_DEREF || at_ptr)
+		err = cg_expr(c, x);
+	else
+		err = cg_addr(c, x);
+	if (err || e->kind == ST_EXPR_DEREF)
+		return err;
+	if (e->kind == ST_EXPR_MEMBER)
+		return add_const(c, e->pos, e->bit_off / 8);
+	if (e->kids[1]->kind == ST_EXPR_INT)
+		return add_const(c, e->pos, (int64_t)e->kids[1]->uval * elem_size(c, x->ctype));
+	return cg_expr(c, e->kids[1]) ?: mul_const(c, e->pos, elem_size(c, x->ctype)) ?:
+						 cg_emit(c, e->pos, ST_I_BINARY, ST_B_ADD, 0);
+}
+
+/* Bit field e: its bits of the bytes read, shifted down, its sign extended. */
+static int cut_bits(struct cctx *c, const struct st_expr *e, uint32_t shift)
+{
+	uint32_t left = 64 - e->bit_size;
+	int err;
+
+	err = shift ? cg_emit(c, e->pos, ST_I_CONST, 0, shift)
+			      ?: cg_emit(c, e->pos, ST_I_BINARY, ST_B_SHR, 0)
+		    : 0;
+	if (err)
+		return err;
+	return cg_emit(c, e->pos, ST_I_CONST, 0, left) ?:
+		       cg_emit(c, e->pos, ST_I_BINARY, ST_B_SHL, 0) ?:
+		       cg_emit(c, e->pos, ST_I_CONST, 0, left) ?:
+		       cg_emit(c, e->pos, ST_I_BINARY, e->ctype->is_signed ? ST_B_SAR : ST_B_SHR,
+			       0);
+}
+
+int cg_mem_read(struct cctx *c, const struct st_expr *e)
+{
+	bool kernel = kernel_mem(c, e->mem);
+	uint32_t size = e->ctype->size, shift = e->bit_off % 8, need;
+	int err, ref;
+
+	err = cg_addr(c, e);
+	if (err)
+		return err;
+	if (e->vtype == ST_VT_STR) {
+		ref = cg_tmp_str(c, e->pos);
+		if (ref < 0)
+			return ref;
+		return cg_emit(c, e->pos, ST_I_READ_STR, ref, size < ST_STR_LEN ? size : ST_STR_LEN)
+			       ?: cg_read_flags(c, kernel ? ST_READ_KERNEL : 0);
+	}
+	if (!e->bit_size)
+		return cg_emit(c, e->pos, ST_I_READ,
+			       size |
+				       (e->ctype->is_signed && e->ctype->kind != ST_CT_PTR
+						? ST_READ_SIGNED
+						: 0) |
+				       (kernel ? ST_READ_KERNEL : 0),
+			       0);
+	/* The fewest whole bytes, a power of 2, that hold the field's bits. */
+	need = (shift + e->bit_size + 7) / 8;
+	for (size = 1; size < need; size *= 2)
+		;
+	if (size > 8)
+		return cg_fail(c, e->pos, "a bit field across more than 8 bytes");
+	return cg_emit(c, e->pos, ST_I_READ, size | (kernel ? ST_READ_KERNEL : 0), 0)
+		       ?: cut_bits(c, e, shift);
+}
+
+int cg_str_at(struct cctx *c, const struct st_expr *e)
+{
+	const struct st_expr *x = e->kids[0];
+	int64_t n = e->nr_kids > 1 ? (int64_t)e->kids[1]->uval : ST_STR_LEN;
+	bool kernel = kernel_mem(c, x->ctype ? x->mem : ST_MEM_PROBE);
+	int err, ref;
+
+	err = cg_expr(c, x);
+	if (err)
+		return err;
+	ref = cg_tmp_str(c, e->pos);
+	if (ref < 0)
+		return ref;
+	return cg_emit(c, e->pos, ST_I_READ_STR, ref, n)
+		       ?: cg_read_flags(c, kernel ? ST_READ_KERNEL : 0);
+}
+
+int cg_ptr_operand(struct cctx *c, const struct st_expr *e, uint32_t i)
+{
+	const struct st_expr *x = e->kids[i], *other = e->kids[!i];
+	int err = cg_expr(c, x);
+
+	/* p + n: n elements on; the pointer's own value as it is. */
+	if (err || !e->ctype || (x->ctype && x->ctype->kind == ST_CT_PTR) ||
+	    !(other->ctype && other->ctype->kind == ST_CT_PTR))
+		return err;
+	return mul_const(c, e->pos, elem_size(c, e->ctype));
+}

@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * C types as a program's casts and member reads name them: bpftrace's
+ * integer names, pointers, and structs, unions and enums found in the
+ * program's own definitions or in the kernel's BTF. A kernel type is
+ * converted when first named, and its members and pointees only when
+ * read, so that naming struct task_struct costs a few nodes, not the
+ * kernel's whole graph. One registry per program owns every node.
+ */
+#ifndef SIDETRACE_CTYPES_CTYPES_H
+#define SIDETRACE_CTYPES_CTYPES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum st_ctype_kind {
+	ST_CT_VOID,
+	ST_CT_INT, /* 1, 2, 4 or 8 bytes; a bool is an unsigned one */
+	ST_CT_ENUM, /* an integer of its size */
+	ST_CT_PTR, /* 8 bytes: st_ctype_ref() is the pointee */
+	ST_CT_ARRAY, /* nr_elems of st_ctype_ref() */
+	ST_CT_STRUCT,
+	ST_CT_UNION,
+	ST_CT_FUNC, /* a function: only pointed to */
+};
+
+struct st_ctype;
+
+struct st_cmember {
+	char *name;
+	uint32_t bit_off; /* from the start of the struct or union */
+	uint32_t bit_size; /* a bit field's width; 0: a whole member */
+	struct st_ctype *type;
+};
+
+struct st_ctype {
+	enum st_ctype_kind kind;
+	/* As C spells it: "int", "unsigned char", "struct sock", "struct sock *" */
+	char *name;
+	uint32_t size; /* bytes; 0 for void, a function, an incomplete type */
+	bool is_signed; /* ST_CT_INT, ST_CT_ENUM */
+	bool is_char; /* ST_CT_INT of 1 byte spelled char: an array of them is a string */
+	uint32_t nr_elems; /* ST_CT_ARRAY */
+	/* Filled on demand (st_ctype_ref(), st_ctype_member()): */
+	struct st_ctype *ref;
+	struct st_cmember *members;
+	uint32_t nr_members;
+	bool complete; /* ref or members filled */
+	uint32_t btf_id; /* a kernel type: its BTF id; 0: made here */
+};
+
+struct st_ctypes;
+
+/* An empty registry; NULL when out of memory. The kernel's BTF is read when first needed. */
+struct st_ctypes *st_ctypes_new(void);
+void st_ctypes_free(struct st_ctypes *r);
+
+/* Whether a word (len bytes) starts a type's name: "struct", "unsigned", "uint32"... */
+bool st_ctype_word(const char *word, size_t len);
+
+/* An integer of size bytes, named as bpftrace names it ("uint32"). NULL: out of memory. */
+struct st_ctype *st_ctype_int(struct st_ctypes *r, uint32_t size, bool is_signed);
+/* A pointer to t. NULL: out of memory. */
+struct st_ctype *st_ctype_pointer(struct st_ctypes *r, struct st_ctype *t);
+
+/*
+ * The type name names ("struct sock", "union bpf_attr", "enum x",
+ * "uint16", "int", "unsigned long"): the program's definitions first,
+ * then the kernel's BTF. 0, or -ENOENT / -ENOMEM with the reason in err.
+ */
+int st_ctypes_named(struct st_ctypes *r, const char *name, struct st_ctype **out, char *err,
+		    size_t errlen);
+
+/* What a pointer points to, an array's element type; NULL when out of memory. */
+struct st_ctype *st_ctype_ref(struct st_ctypes *r, struct st_ctype *t);
+
+/*
+ * Member name of struct or union t, looked up in its anonymous members
+ * too, as C does: *m, with its offset from the start of t. 0, -ENOENT,
+ * or -ENOMEM.
+ */
+int st_ctype_member(struct st_ctypes *r, struct st_ctype *t, const char *name,
+		    const struct st_cmember **m, uint32_t *bit_off);
+
+/* The member names of t, comma separated, for "valid are ..." messages: at most size bytes. */
+void st_ctype_member_names(struct st_ctypes *r, struct st_ctype *t, char *buf, size_t size);
+
+/* True for a type read as one integer: an integer, an enum, a pointer. */
+static inline bool st_ctype_scalar(const struct st_ctype *t)
+{
+	return t->kind == ST_CT_INT || t->kind == ST_CT_ENUM || t->kind == ST_CT_PTR;
+}
+
+/* Whether t is an array of chars: bpftrace prints it as a string. */
+bool st_ctype_char_array(struct st_ctypes *r, struct st_ctype *t);
+
+/*
+ * A definition of the program's: a struct or union named name, of size
+ * bytes, its members added with st_ctype_add_member() in order. -EEXIST
+ * if the program defined it already.
+ */
+int st_ctypes_define(struct st_ctypes *r, enum st_ctype_kind kind, const char *name,
+		     struct st_ctype **out);
+int st_ctype_add_member(struct st_ctype *t, const char *name, struct st_ctype *type,
+			uint32_t bit_off, uint32_t bit_size);
+
+#endif /* SIDETRACE_CTYPES_CTYPES_H */

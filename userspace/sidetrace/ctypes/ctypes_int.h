@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+/* What the files of ctypes/ share: the registry, and its kernel types from BTF. */
+#ifndef SIDETRACE_CTYPES_CTYPES_INT_H
+#define SIDETRACE_CTYPES_CTYPES_INT_H
+
+#include <bpf/btf.h>
+
+#include "ctypes/ctypes.h"
+
+struct st_ctypes {
+	struct st_ctype **nodes; /* every node, owned */
+	size_t nr_nodes, cap_nodes;
+	struct st_ctype **defs; /* the program's definitions (also in nodes) */
+	uint32_t nr_defs;
+	struct btf *btf; /* the kernel's, once read */
+	bool btf_tried;
+	int btf_err; /* why it could not be read: a negative errno */
+	struct st_ctype **by_id; /* kernel types converted, by BTF id */
+	uint32_t nr_ids;
+	struct st_ctype *ints[2][4]; /* [signed][log2 size] */
+};
+
+/* A new node of r, zeroed but for kind and a copy of name; NULL when out of memory. */
+struct st_ctype *ct_node(struct st_ctypes *r, enum st_ctype_kind kind, const char *name);
+
+/* The kernel's BTF, read once; NULL with r->btf_err. */
+const struct btf *ct_btf(struct st_ctypes *r);
+/* BTF type id of the kernel's as a node of r; NULL when out of memory. */
+struct st_ctype *ct_from_btf(struct st_ctypes *r, uint32_t id);
+/* A kernel struct's or union's members into t (t->btf_id). 0 or -ENOMEM. */
+int ct_btf_members(struct st_ctypes *r, struct st_ctype *t);
+/* The kernel's type kind (BTF_KIND_STRUCT, ...) named name: its id, or -ENOENT. */
+int ct_btf_find(struct st_ctypes *r, const char *name, int kind);
+
+#endif /* SIDETRACE_CTYPES_CTYPES_INT_H */
