@@ -18,12 +18,25 @@ setup() {
 	RW=$BATS_FILE_TMPDIR/req_writes
 }
 
-@test "-lv lists a tracepoint's fields with the types its format gives" {
+@test "-lv lists a tracepoint's fields as its format declares them, as bpftrace does" {
 	run -0 "$SIDETRACE" -lv 'tracepoint:syscalls:sys_enter_openat'
 	[ "${lines[0]}" = "tracepoint:syscalls:sys_enter_openat" ]
-	[[ "$output" == *"    dfd: s32"* ]]
-	[[ "$output" == *"    filename: string"* ]]
+	[[ "$output" == *"    int dfd"* ]]
+	[[ "$output" == *"    const char * filename"* ]]
 	[[ "$output" != *common_* ]]
+	local tp
+	for tp in sched:sched_switch sched:sched_process_exec; do
+		run -0 "$SIDETRACE" -lv "tracepoint:$tp"
+		if [ $tp = sched:sched_switch ]; then
+			[ "${lines[1]}" = "    char prev_comm[16]" ]
+			[ "${lines[2]}" = "    pid_t prev_pid" ]
+		else
+			[ "${lines[1]}" = "    __data_loc char[] filename" ]
+		fi
+		if command -v bpftrace >/dev/null; then
+			[ "$output" = "$(bpftrace -lv "tracepoint:$tp" 2>/dev/null)" ]
+		fi
+	done
 	run -0 "$SIDETRACE" -l 'tracepoint:sched:sched_process_e*'
 	[[ "$output" == *"tracepoint:sched:sched_process_exec"* ]]
 	[[ "$output" == *"tracepoint:sched:sched_process_exit"* ]]

@@ -143,6 +143,11 @@ int ck_cast(struct checker *c, struct st_expr *e);
 int ck_member(struct checker *c, struct st_expr *e, bool object);
 int ck_index(struct checker *c, struct st_expr *e, bool object);
 int ck_deref(struct checker *c, struct st_expr *e, bool object);
+/*
+ * args.p->m where field p is a pointer its declaration types: rewritten
+ * in place into ((T *)args.p)->m, then checked as such by the caller.
+ */
+int ck_c_path(struct checker *c, struct st_expr *e);
 /* A checked binary expression on a pointer (p + n): the pointer's type kept. */
 void ck_ctype_arith(struct st_expr *e);
 

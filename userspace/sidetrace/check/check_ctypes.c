@@ -6,7 +6,10 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include <side/abi/type-description.h>
 
 #include "check/check.h"
 
@@ -79,7 +82,7 @@ int ck_cast(struct checker *c, struct st_expr *e)
 		} else {
 			err = ck_int(c, x, "a cast");
 			e->ctype = t;
-			e->mem = x->ctype ? x->mem : ST_MEM_PROBE;
+			e->mem = x->mem;
 			e->vtype = ST_VT_UINT;
 			return err;
 		}
@@ -250,6 +253,123 @@ int ck_deref(struct checker *c, struct st_expr *e, bool object)
 	e->ctype = st_ctype_ref(ck_ctypes(c), x->ctype);
 	e->mem = x->mem;
 	return settle_read(c, e, object);
+}
+
+/*
+ * The C type a field's declaration names, when it is a pointer that is
+ * no string ("const struct __kernel_timespec *"): its cast's type, or
+ * false. The same in every event of the clause.
+ */
+static bool field_pointer(struct checker *c, const char *field, struct st_cast_type *t)
+{
+	const char *decl = NULL, *d, *star;
+	uint32_t i, f;
+
+	for (i = 0; i < c->clause->nr_events; i++) {
+		const struct st_event *ev = c->clause->events[i];
+
+		for (f = 0; f < ev->nr_fields && strcmp(ev->fields[f].name, field); f++)
+			;
+		if (f == ev->nr_fields || ev->fields[f].type.label == SIDE_TYPE_STRING_UTF8)
+			return false;
+		d = ev->fields[f].type.c_name;
+		if (!d || !strchr(d, '*') || (decl && strcmp(decl, d)))
+			return false;
+		decl = d;
+	}
+	if (!decl)
+		return false;
+	if (!strncmp(decl, "const ", 6))
+		decl += 6;
+	star = strchr(decl, '*');
+	for (t->ptrs = 0, d = star; *d; d++)
+		t->ptrs += *d == '*';
+	while (star > decl && star[-1] == ' ')
+		star--;
+	t->name = strndup(decl, star - decl);
+	return true;
+}
+
+/* A new node of kind over kid (owned from now on); NULL when out of memory, kid freed. */
+static struct st_expr *over(enum st_expr_kind kind, struct st_pos pos, struct st_expr *kid)
+{
+	struct st_expr *e = st_expr_new(kind, pos);
+
+	if (e)
+		e->kids = calloc(1, sizeof(*e->kids));
+	if (!e || !e->kids) {
+		st_expr_free(e);
+		st_expr_free(kid);
+		return NULL;
+	}
+	e->kids[0] = kid;
+	e->nr_kids = 1;
+	return e;
+}
+
+/* Segment seg of a path, over top: a member or an element; NULL when out of memory. */
+static struct st_expr *segment(struct st_path_seg *seg, struct st_expr *top)
+{
+	struct st_expr *e =
+		over(seg->kind == ST_SEG_NAME ? ST_EXPR_MEMBER : ST_EXPR_INDEX, seg->pos, top);
+	struct st_expr **kids;
+
+	if (!e || seg->kind == ST_SEG_NAME) {
+		if (e) {
+			e->str = seg->name;
+			e->arrow = seg->arrow;
+			seg->name = NULL;
+		}
+		return e;
+	}
+	kids = realloc(e->kids, 2 * sizeof(*kids));
+	if (kids)
+		e->kids = kids;
+	if (!kids || !(kids[1] = st_expr_new(ST_EXPR_INT, seg->pos))) {
+		st_expr_free(e);
+		return NULL;
+	}
+	kids[1]->uval = seg->index;
+	e->nr_kids = 2;
+	return e;
+}
+
+int ck_c_path(struct checker *c, struct st_expr *e)
+{
+	struct st_cast_type cast = {0};
+	struct st_expr *base, *top;
+	uint32_t i;
+
+	if (e->nr_path < 2 || c->no_args || !field_pointer(c, e->path[0].name, &cast))
+		return 0;
+	if (!cast.name)
+		return ck_oom(c);
+	base = st_expr_new(ST_EXPR_FIELD, e->pos);
+	if (!base) {
+		free(cast.name);
+		return ck_oom(c);
+	}
+	/* args.p->a.b: the field args.p, cast to its C type, then ->a and .b */
+	base->str = e->str;
+	base->path = e->path;
+	base->nr_path = 1;
+	top = over(ST_EXPR_CAST, e->pos, base);
+	if (top)
+		top->cast = cast;
+	else
+		free(cast.name);
+	for (i = 1; top && i < e->nr_path; i++)
+		top = segment(&e->path[i], top);
+	for (i = 1; i < e->nr_path; i++)
+		free(e->path[i].name);
+	e->str = NULL;
+	e->path = NULL;
+	e->nr_path = 0;
+	if (!top)
+		return ck_oom(c);
+	*e = *top;
+	free(top);
+	return 0;
 }
 
 void ck_ctype_arith(struct st_expr *e)

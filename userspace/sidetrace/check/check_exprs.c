@@ -311,6 +311,8 @@ int ck_strftime(struct checker *c, struct st_expr *e)
 
 int ck_expr(struct checker *c, struct st_expr *e)
 {
+	int err;
+
 	switch (e->kind) {
 	case ST_EXPR_INT:
 		e->vtype = e->is_unsigned ? ST_VT_UINT : ST_VT_INT;
@@ -321,6 +323,9 @@ int ck_expr(struct checker *c, struct st_expr *e)
 	case ST_EXPR_BUILTIN:
 		return check_builtin(c, e);
 	case ST_EXPR_FIELD:
+		err = ck_c_path(c, e);
+		if (err || e->kind != ST_EXPR_FIELD)
+			return err ?: ck_expr(c, e);
 		return ck_field(c, e);
 	case ST_EXPR_UNARY:
 		return check_unary(c, e);

@@ -456,6 +456,10 @@ int ck_field(struct checker *c, struct st_expr *e)
 	if (dynamic && first)
 		return dyn_fix(c, e, e->vtype == ST_VT_STR ? ST_VT_STR : ST_VT_INT,
 			       "a static field of another event of the clause");
+	/* A record's pointer: where it points is the kernel's, or a syscall's caller's. */
+	if (first && e->nr_path == 1 && e->refs[0].type->c_name &&
+	    strchr(e->refs[0].type->c_name, '*'))
+		e->mem = e->refs[0].type->kernel ? ST_MEM_KERNEL : ST_MEM_USER;
 	return 0;
 }
 

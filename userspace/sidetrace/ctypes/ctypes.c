@@ -68,7 +68,26 @@ static const struct {
 	{"int64_t", 8, true, false},
 	{"size_t", 8, false, false},
 	{"ssize_t", 8, true, false},
+	/* The kernel's, as tracepoint formats declare them (x86-64) */
+	{"pid_t", 4, true, false},
+	{"umode_t", 2, false, false},
+	{"gfp_t", 4, false, false},
+	{"dev_t", 4, false, false},
 };
+
+bool st_ctype_int_name(const char *name, uint32_t *size, bool *is_signed)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(int_names) / sizeof(int_names[0]); i++) {
+		if (!strcmp(int_names[i].name, name)) {
+			*size = int_names[i].size;
+			*is_signed = int_names[i].is_signed;
+			return true;
+		}
+	}
+	return false;
+}
 
 bool st_ctype_word(const char *word, size_t len)
 {

@@ -56,6 +56,10 @@ struct st_ctypes;
 struct st_ctypes *st_ctypes_new(void);
 void st_ctypes_free(struct st_ctypes *r);
 
+/* The size and sign of the integer type name names ("unsigned int", "u32", "pid_t"): false if none.
+ */
+bool st_ctype_int_name(const char *name, uint32_t *size, bool *is_signed);
+
 /* Whether a word (len bytes) starts a type's name: "struct", "unsigned", "uint32"... */
 bool st_ctype_word(const char *word, size_t len);
 

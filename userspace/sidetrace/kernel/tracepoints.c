@@ -13,43 +13,10 @@
 #include <side/abi/type-description.h>
 
 #include "common/side_types.h"
+#include "ctypes/ctypes.h"
 #include "events/events.h"
 #include "objfile/tracefs.h"
 #include "kernel/tracepoints.h"
-
-/* A C integer type's size and sign, when the declaration names one. */
-static const struct {
-	const char *name;
-	uint8_t size;
-	bool is_signed;
-} c_ints[] = {
-	{"char", 1, true},
-	{"unsigned char", 1, false},
-	{"short", 2, true},
-	{"unsigned short", 2, false},
-	{"int", 4, true},
-	{"unsigned int", 4, false},
-	{"unsigned", 4, false},
-	{"long", 8, true},
-	{"unsigned long", 8, false},
-	{"long long", 8, true},
-	{"unsigned long long", 8, false},
-	{"s8", 1, true},
-	{"u8", 1, false},
-	{"s16", 2, true},
-	{"u16", 2, false},
-	{"s32", 4, true},
-	{"u32", 4, false},
-	{"s64", 8, true},
-	{"u64", 8, false},
-	{"pid_t", 4, true},
-	{"size_t", 8, false},
-	{"ssize_t", 8, true},
-	{"umode_t", 2, false},
-	{"bool", 1, false},
-	{"gfp_t", 4, false},
-	{"dev_t", 4, false},
-};
 
 /* The declared type without "const", "__" prefixes of kernel integer types, or "signed". */
 static const char *bare_type(const char *type, char *buf, size_t len)
@@ -73,8 +40,8 @@ static const char *bare_type(const char *type, char *buf, size_t len)
 static void field_type(const struct st_tp_format_line *fl, bool user_strings, struct st_type *t,
 		       struct st_arg_spec *spec)
 {
-	uint32_t n = fl->where.size, i;
-	bool is_signed = fl->is_signed;
+	uint32_t n = fl->where.size, size;
+	bool is_signed = fl->is_signed, sign, known;
 	char buf[64];
 	const char *bare = bare_type(fl->type, buf, sizeof(buf));
 
@@ -95,6 +62,8 @@ static void field_type(const struct st_tp_format_line *fl, bool user_strings, st
 		return;
 	}
 	spec->loc = ST_LOC_TP;
+	/* Where a pointer points: a syscall's caller's memory, or the kernel's. */
+	t->kernel = !strchr(bare, '*') || !user_strings;
 	if (!strcmp(bare, "char *")) {
 		t->label = SIDE_TYPE_STRING_UTF8;
 		t->size = 1;
@@ -102,15 +71,13 @@ static void field_type(const struct st_tp_format_line *fl, bool user_strings, st
 		spec->size = 8;
 		return;
 	}
-	for (i = 0; i < sizeof(c_ints) / sizeof(c_ints[0]) && !strchr(bare, '*'); i++) {
-		if (!strcmp(bare, c_ints[i].name) && c_ints[i].size <= n) {
-			n = c_ints[i].size;
-			is_signed = c_ints[i].is_signed;
-			break;
-		}
+	known = !strchr(bare, '*') && st_ctype_int_name(bare, &size, &sign) && size <= n;
+	if (known) {
+		n = size;
+		is_signed = sign;
 	}
 	/* An array of integers: its elements where it is (args.args[2]). */
-	if (fl->array && i < sizeof(c_ints) / sizeof(c_ints[0]) && fl->where.size % n == 0 &&
+	if (fl->array && known && fl->where.size % n == 0 &&
 	    (t->elem = calloc(1, sizeof(*t->elem)))) {
 		t->label = SIDE_TYPE_ARRAY;
 		t->array_len = fl->where.size / n;
@@ -134,6 +101,26 @@ static void field_type(const struct st_tp_format_line *fl, bool user_strings, st
 	t->size = n;
 	t->is_signed = is_signed;
 	spec->size = is_signed ? -(int)n : (int)n;
+}
+
+/*
+ * The field's C declaration without its name, bpftrace's -lv line:
+ * "const char *", "char[16]" (the printer puts bounds after the name).
+ */
+static char *c_decl(const struct st_tp_format_line *fl)
+{
+	char buf[64], *s = NULL;
+	uint32_t size = 1;
+	bool sign;
+
+	if (!fl->array || strstr(fl->type, "__data_loc"))
+		return strdup(fl->type);
+	if (strcmp(bare_type(fl->type, buf, sizeof(buf)), "char") &&
+	    (!st_ctype_int_name(buf, &size, &sign) || !size || fl->where.size % size))
+		return NULL;
+	if (asprintf(&s, "%s[%u]", fl->type, fl->where.size / size) < 0)
+		return NULL;
+	return s;
 }
 
 /* Reads the format of category/name into ev's fields and its site. */
@@ -163,6 +150,7 @@ static int read_format(FILE *f, struct st_event *ev, bool user_strings)
 			continue;
 		}
 		field_type(&fl, user_strings, &fields->type, &site->sdt.spec[site->sdt.nr++]);
+		fields->type.c_name = c_decl(&fl);
 	}
 	return 0;
 }

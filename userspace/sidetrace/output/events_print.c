@@ -178,6 +178,23 @@ static void print_line(FILE *f, const char *label, const char *s)
 	fputc('\n', f);
 }
 
+/* "char[16]" declaring name: "char name[16]", as C puts an array's bounds. */
+static void print_c_decl(FILE *f, const char *c_name, const char *name)
+{
+	const char *bounds = strrchr(c_name, '[');
+	char *base;
+
+	/* "char[]", a record's variable array, keeps its bounds with the type. */
+	if (!bounds || bounds[1] == ']' || bounds[strlen(bounds) - 1] != ']')
+		bounds = c_name + strlen(c_name);
+	base = strndup(c_name, bounds - c_name);
+	st_fputs_text(f, base ? base : "?");
+	fputc(' ', f);
+	st_fputs_text(f, name);
+	st_fputs_text(f, bounds);
+	free(base);
+}
+
 /* The event's fields, one "    name: type" line each. */
 static void print_fields(FILE *f, const struct st_event *ev, bool verbose)
 {
@@ -189,9 +206,7 @@ static void print_fields(FILE *f, const struct st_event *ev, bool verbose)
 		fputs("    ", f);
 		/* A parameter as its source declares it, bpftrace's -lv line: "char** argv". */
 		if (ev->fields[i].type.c_name) {
-			st_fputs_text(f, ev->fields[i].type.c_name);
-			fputc(' ', f);
-			st_fputs_text(f, ev->fields[i].name);
+			print_c_decl(f, ev->fields[i].type.c_name, ev->fields[i].name);
 		} else {
 			st_fputs_text(f, ev->fields[i].name);
 			/* The type's text escaped what it took from the binary. */

@@ -220,6 +220,7 @@ struct st_path_seg {
 	struct st_pos pos;
 	char *name; /* ST_SEG_NAME */
 	uint64_t index; /* ST_SEG_INDEX */
+	bool arrow; /* ST_SEG_NAME written "->NAME" */
 };
 
 /*

@@ -96,7 +96,7 @@ static int parse_field_path(struct parser *p, struct st_expr *e)
 		return pr_err(p, p->cur.pos,
 			      "expected '.' and a field name after 'args' (args.FIELD)");
 	while (p->cur.kind == T_DOT || p->cur.kind == T_ARROW || p->cur.kind == T_LBRACK) {
-		bool by_name = p->cur.kind != T_LBRACK;
+		bool by_name = p->cur.kind != T_LBRACK, arrow = p->cur.kind == T_ARROW;
 		/* A name is shown by its first letter, an index by its '['. */
 		struct st_pos pos = p->cur.pos;
 
@@ -107,6 +107,7 @@ static int parse_field_path(struct parser *p, struct st_expr *e)
 		if (!seg)
 			return pr_oom(p);
 		seg->pos = by_name ? p->cur.pos : pos;
+		seg->arrow = arrow;
 		if (by_name) {
 			if (p->cur.kind != T_IDENT)
 				return pr_err(p, p->cur.pos, "expected a field name after '.'");
