@@ -272,7 +272,7 @@ SAN_CFLAGS := -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
 SAN_WARN := $(WARN) -Wno-missing-field-initializers
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZERS := $(patsubst tests/fuzz/%.c,$(OUTPUT)/fuzz/%,$(FUZZ_SRCS))
-FUZZ_LIB_SRCS := $(wildcard $(foreach c,util objfile kinds events side dwarf kernel targets \
+FUZZ_LIB_SRCS := $(wildcard $(foreach c,util objfile kinds events side dwarf ctypes kernel targets \
 	preproc parse check compile output,\
 	userspace/sidetrace/$(c)/*.c)) $(COMMON_SRCS)
 FUZZ_OBJS := $(patsubst userspace/%.c,$(OUTPUT)/fuzz/obj/%.o,$(FUZZ_LIB_SRCS))

@@ -647,6 +647,14 @@ static void test_state(void)
 		  "@x is assigned a value at line 1, column 9: it cannot also be a count()", NULL);
 	check_err("?: of a string and an integer", "BEGIN { print(1 ? \"a\" : 2) }", 1, 17,
 		  "the two values of ?: are a string and an integer", NULL);
+	check_err(
+		"unknown identifier", "BEGIN { @x = sum(foo) }", 1, 18,
+		"unknown identifier 'foo': expected args.FIELD, argN, retval, a builtin (pid, "
+		"tid, comm, nsecs, elapsed, cpu, uid, gid, cgroup, ustack, kstack, func, probe, "
+		"loglevel, rand, numaid, cpid, curtask), $var, @map[key], a number, a string, a "
+		"cast such as (uint8) or (struct task_struct *), *ptr or '(' (nor is it an enum's "
+		"constant of the program or the kernel)",
+		NULL);
 	check_err("str() of an address in BEGIN", "BEGIN { print(str(5)) }", 1, 15,
 		  "str() of an address reads the memory of a probe's event, and BEGIN runs in "
 		  "sidetrace, which has none to read",

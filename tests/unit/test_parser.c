@@ -306,13 +306,6 @@ static void test_errors(void)
 		  "number, a "
 		  "string, a cast such as (uint8) or (struct task_struct *), *ptr or '('");
 	check_err("unclosed parenthesis", "BEGIN { @x = sum((1 + 2) * (3 }", 1, 31, "expected ')'");
-	check_err(
-		"unknown identifier", "BEGIN { @x = sum(foo) }", 1, 18,
-		"unknown identifier 'foo': expected args.FIELD, argN, retval, a builtin (pid, "
-		"tid, comm, nsecs, elapsed, cpu, uid, gid, cgroup, ustack, kstack, func, probe, "
-		"loglevel, rand, numaid, cpid, curtask), $var, "
-		"@map[key], a "
-		"number, a string, a cast such as (uint8) or (struct task_struct *), *ptr or '('");
 	check_err("field name missing", "BEGIN { @x = sum(args.) }", 1, 23,
 		  "expected a field name after '.'");
 	check_err("non-constant index", "BEGIN { @x = sum(args.a[pid]) }", 1, 25,

@@ -130,6 +130,8 @@ int ck_strftime(struct checker *c, struct st_expr *e);
 
 /* The program's C types (ctypes/), made when first needed; NULL when out of memory. */
 struct st_ctypes *ck_ctypes(struct checker *c);
+/* An identifier: the value of the enum constant it names (it becomes ST_EXPR_INT). */
+int ck_enum_value(struct checker *c, struct st_expr *e);
 /* e is a pointer to the kernel's type named to ("struct task_struct"). */
 int ck_kernel_pointer(struct checker *c, struct st_expr *e, const char *to);
 /* Refuses what reads at an address (what: "'->'") in BEGIN, END or interval. */

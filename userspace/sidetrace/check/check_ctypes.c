@@ -12,12 +12,35 @@
 #include <side/abi/type-description.h>
 
 #include "check/check.h"
+#include "parse/parser.h"
 
 struct st_ctypes *ck_ctypes(struct checker *c)
 {
 	if (!c->prog->ctypes)
 		c->prog->ctypes = st_ctypes_new();
 	return c->prog->ctypes;
+}
+
+int ck_enum_value(struct checker *c, struct st_expr *e)
+{
+	struct st_ctypes *r = ck_ctypes(c);
+	int64_t v;
+	int err;
+
+	if (!r)
+		return ck_oom(c);
+	err = st_ctypes_enum_value(r, e->str, &v);
+	if (err == -ENOMEM)
+		return ck_oom(c);
+	if (err)
+		return ck_err(c, e->pos,
+			      "unknown identifier '%s': expected " ST_VALUE_FORMS
+			      " (nor is it an enum's constant of the program or the kernel)",
+			      e->str, st_builtin_names());
+	e->kind = ST_EXPR_INT;
+	e->uval = (uint64_t)v;
+	e->vtype = ST_VT_INT;
+	return 0;
 }
 
 int ck_kernel_pointer(struct checker *c, struct st_expr *e, const char *to)

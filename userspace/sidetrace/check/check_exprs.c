@@ -345,6 +345,8 @@ int ck_expr(struct checker *c, struct st_expr *e)
 		return ck_index(c, e, false);
 	case ST_EXPR_DEREF:
 		return ck_deref(c, e, false);
+	case ST_EXPR_IDENT:
+		return ck_enum_value(c, e);
 	case ST_EXPR_ARGS:
 		return ck_err(c, e->pos,
 			      "args alone is the whole event: print(args) prints it, a value "

@@ -42,6 +42,30 @@ int ct_btf_find(struct st_ctypes *r, const char *name, int kind)
 	return id > 0 ? id : -ENOENT;
 }
 
+int ct_btf_enum_value(struct st_ctypes *r, const char *name, int64_t *v)
+{
+	const struct btf *btf = ct_btf(r);
+	const struct btf_type *t;
+	uint32_t id, i, n;
+
+	for (id = 1; btf && id < r->nr_ids; id++) {
+		t = btf__type_by_id(btf, id);
+		n = btf_vlen(t);
+		for (i = 0; btf_is_enum(t) && i < n; i++)
+			if (!strcmp(btf__name_by_offset(btf, btf_enum(t)[i].name_off), name)) {
+				*v = btf_kflag(t) ? (int64_t)btf_enum(t)[i].val
+						  : (int64_t)(uint32_t)btf_enum(t)[i].val;
+				return 0;
+			}
+		for (i = 0; btf_is_enum64(t) && i < n; i++)
+			if (!strcmp(btf__name_by_offset(btf, btf_enum64(t)[i].name_off), name)) {
+				*v = (int64_t)btf_enum64_value(&btf_enum64(t)[i]);
+				return 0;
+			}
+	}
+	return -ENOENT;
+}
+
 /* id past typedefs and qualifiers. */
 static uint32_t peel(const struct btf *btf, uint32_t id)
 {

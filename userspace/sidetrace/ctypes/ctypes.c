@@ -131,6 +131,9 @@ void st_ctypes_free(struct st_ctypes *r)
 		node_free(r->nodes[i]);
 	free(r->nodes);
 	free(r->defs);
+	for (i = 0; i < r->nr_values; i++)
+		free(r->values[i].name);
+	free(r->values);
 	free(r->by_id);
 	btf__free(r->btf);
 	free(r);
@@ -369,6 +372,86 @@ void st_ctype_member_names(struct st_ctypes *r, struct st_ctype *t, char *buf, s
 	*buf = '\0';
 	if (add_names(r, t, buf, size, 0, 0) >= size && size > 4)
 		strcpy(buf + size - 4, "...");
+}
+
+struct st_ctype *st_ctype_array(struct st_ctypes *r, struct st_ctype *t, uint32_t n)
+{
+	char name[512];
+	struct st_ctype *a;
+
+	snprintf(name, sizeof(name), "%s[%u]", t->name, n);
+	a = ct_node(r, ST_CT_ARRAY, name);
+	if (a) {
+		a->ref = t;
+		a->nr_elems = n;
+		a->size = t->size * n;
+		a->complete = true;
+	}
+	return a;
+}
+
+static uint32_t align_at(struct st_ctypes *r, struct st_ctype *t, int depth)
+{
+	uint32_t i, a = 1, m;
+
+	if (t->align)
+		return t->align;
+	switch (t->kind) {
+	case ST_CT_INT:
+	case ST_CT_ENUM:
+	case ST_CT_PTR:
+		return t->size ? t->size : 1;
+	case ST_CT_ARRAY:
+		return depth < 8 ? align_at(r, t->ref, depth + 1) : 1;
+	case ST_CT_STRUCT:
+	case ST_CT_UNION:
+		if (depth >= 8 || complete(r, t))
+			return 1;
+		for (i = 0; i < t->nr_members; i++) {
+			m = align_at(r, t->members[i].type, depth + 1);
+			a = m > a ? m : a;
+		}
+		t->align = a;
+		return a;
+	default:
+		return 1;
+	}
+}
+
+uint32_t st_ctype_align(struct st_ctypes *r, struct st_ctype *t)
+{
+	return align_at(r, t, 0);
+}
+
+int st_ctypes_enum_value(struct st_ctypes *r, const char *name, int64_t *v)
+{
+	uint32_t i;
+
+	for (i = 0; i < r->nr_values; i++)
+		if (!strcmp(r->values[i].name, name)) {
+			*v = r->values[i].v;
+			return 0;
+		}
+	return ct_btf_enum_value(r, name, v);
+}
+
+int st_ctypes_define_value(struct st_ctypes *r, const char *name, int64_t v)
+{
+	int64_t had;
+	void *grown;
+
+	for (had = 0; had < r->nr_values; had++)
+		if (!strcmp(r->values[had].name, name))
+			return -EEXIST;
+	grown = realloc(r->values, (r->nr_values + 1) * sizeof(*r->values));
+	if (!grown)
+		return -ENOMEM;
+	r->values = grown;
+	r->values[r->nr_values].name = strdup(name);
+	if (!r->values[r->nr_values].name)
+		return -ENOMEM;
+	r->values[r->nr_values++].v = v;
+	return 0;
 }
 
 bool st_ctype_char_array(struct st_ctypes *r, struct st_ctype *t)

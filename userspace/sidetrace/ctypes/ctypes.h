@@ -47,6 +47,7 @@ struct st_ctype {
 	struct st_cmember *members;
 	uint32_t nr_members;
 	bool complete; /* ref or members filled */
+	uint32_t align; /* bytes; 0: not known yet (st_ctype_align()) */
 	uint32_t btf_id; /* a kernel type: its BTF id; 0: made here */
 };
 
@@ -99,10 +100,24 @@ static inline bool st_ctype_scalar(const struct st_ctype *t)
 /* Whether t is an array of chars: bpftrace prints it as a string. */
 bool st_ctype_char_array(struct st_ctypes *r, struct st_ctype *t);
 
+/* An array of n elements of t. NULL: out of memory. */
+struct st_ctype *st_ctype_array(struct st_ctypes *r, struct st_ctype *t, uint32_t n);
+/* The alignment C gives t, in bytes (1 for what has none). */
+uint32_t st_ctype_align(struct st_ctypes *r, struct st_ctype *t);
+
 /*
- * A definition of the program's: a struct or union named name, of size
- * bytes, its members added with st_ctype_add_member() in order. -EEXIST
- * if the program defined it already.
+ * The value of enum constant name: the program's definitions first, then
+ * the kernel's BTF. 0, -ENOENT, or -ENOMEM.
+ */
+int st_ctypes_enum_value(struct st_ctypes *r, const char *name, int64_t *v);
+/* An enum constant of the program's. 0, -EEXIST, or -ENOMEM. */
+int st_ctypes_define_value(struct st_ctypes *r, const char *name, int64_t v);
+
+/*
+ * A definition of the program's: a struct, union or enum named name
+ * ("struct foo"), its members added with st_ctype_add_member() in order,
+ * then its size and alignment set. -EEXIST if the program defined it
+ * already.
  */
 int st_ctypes_define(struct st_ctypes *r, enum st_ctype_kind kind, const char *name,
 		     struct st_ctype **out);

@@ -18,6 +18,11 @@ struct st_ctypes {
 	struct st_ctype **by_id; /* kernel types converted, by BTF id */
 	uint32_t nr_ids;
 	struct st_ctype *ints[2][4]; /* [signed][log2 size] */
+	struct {
+		char *name;
+		int64_t v;
+	} * values; /* the program's enum constants */
+	uint32_t nr_values;
 };
 
 /* A new node of r, zeroed but for kind and a copy of name; NULL when out of memory. */
@@ -29,6 +34,8 @@ const struct btf *ct_btf(struct st_ctypes *r);
 struct st_ctype *ct_from_btf(struct st_ctypes *r, uint32_t id);
 /* A kernel struct's or union's members into t (t->btf_id). 0 or -ENOMEM. */
 int ct_btf_members(struct st_ctypes *r, struct st_ctype *t);
+/* The kernel's enum constant name: 0 with *v, or -ENOENT. */
+int ct_btf_enum_value(struct st_ctypes *r, const char *name, int64_t *v);
 /* The kernel's type kind (BTF_KIND_STRUCT, ...) named name: its id, or -ENOENT. */
 int ct_btf_find(struct st_ctypes *r, const char *name, int kind);
 

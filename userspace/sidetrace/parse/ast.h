@@ -190,6 +190,9 @@ enum st_expr_kind {
 	ST_EXPR_MEMBER,
 	ST_EXPR_INDEX, /* kids[0][kids[1]]: an element of a C array, or at a pointer */
 	ST_EXPR_DEREF, /* *kids[0]: what a C pointer points to */
+	/* str: an identifier the language does not define; the checker makes it an enum's constant
+	 */
+	ST_EXPR_IDENT,
 };
 
 /* Where the memory a C pointer points to is (checker: st_expr.mem). */

@@ -25,6 +25,8 @@ struct parser {
 	uint32_t height;
 	/* if blocks open while parsing (else if included): at most ST_MAX_BLOCK_DEPTH */
 	uint32_t block_depth;
+	/* The program's C definitions (parse_cdefs.c), made at the first one */
+	struct st_ctypes *ctypes;
 	/* The positional parameters $1..$N (the command line's, after the program). */
 	char *const *args;
 	uint32_t nr_args;
@@ -58,6 +60,13 @@ bool pr_at_type(const struct parser *p);
 int pr_cast_type(struct parser *p, struct st_cast_type *t);
 /* e, then its postfix reads (->NAME, .NAME, [expr]) in turn: *out; e is freed on error. */
 int pr_postfix(struct parser *p, struct st_expr *e, struct st_expr **out);
+/* Whether a C definition (struct, union, enum) starts where the lexer is, between probes. */
+bool pr_at_c_definition(const struct parser *p);
+/*
+ * A C definition into p->ctypes, the lexer where it starts; leaves it
+ * after the closing '}' (parse_cdefs.c).
+ */
+int pr_c_definition(struct parser *p);
 /* "[" key ("," key)* "]" of map, the lexer on "[". */
 int pr_map_keys(struct parser *p, const char *map, struct st_expr ***keys, uint32_t *nr_keys);
 /* "{" statements "}"; leaves the lexer on the "}" (a probe may follow it). */

@@ -11,11 +11,6 @@
 #include "parse/functions.h"
 #include "parse/parse.h"
 
-/* What a value may be; its %s is the list of builtins. */
-#define VALUE_FORMS \
-	"args.FIELD, argN, retval, a builtin (%s), $var, @map[key], a number, a string, a " \
-	"cast such as (uint8) or (struct task_struct *), *ptr or '('"
-
 static int parse_unary(struct parser *p, struct st_expr **out);
 
 /* "(" [expr ("," expr)*] ")", the arguments appended to call->kids. */
@@ -188,8 +183,9 @@ static int parse_ident(struct parser *p, struct st_expr *e)
 	}
 	if (is_argn(e->str) || !strcmp(e->str, "retval"))
 		return argn_field(p, e);
-	return pr_err(p, e->pos, "unknown identifier '%s': expected " VALUE_FORMS, e->str,
-		      st_builtin_names());
+	/* An enum's constant, which the checker looks up, or nothing known. */
+	e->kind = ST_EXPR_IDENT;
+	return 0;
 }
 
 /*
@@ -287,7 +283,7 @@ static int primary(struct parser *p, struct st_expr **out)
 	case T_POSARG:
 		break;
 	default:
-		return pr_err(p, p->cur.pos, "expected an expression: " VALUE_FORMS,
+		return pr_err(p, p->cur.pos, "expected an expression: " ST_VALUE_FORMS,
 			      st_builtin_names());
 	}
 

@@ -129,6 +129,22 @@ static int parse_clause(struct parser *p, struct st_clause *c)
 	return pr_block(p, &c->stmts, &c->nr_stmts);
 }
 
+/* A C definition between probes, and the ';' that may end it. */
+static int c_definition(struct parser *p, struct st_program *prog)
+{
+	int err;
+
+	if (!prog->ctypes && !(prog->ctypes = st_ctypes_new()))
+		return pr_oom(p);
+	p->ctypes = prog->ctypes;
+	err = pr_c_definition(p);
+	if (!err)
+		err = st_lex_skip_space(&p->lx) ? -EINVAL : 0;
+	if (!err && p->lx.src[p->lx.off] == ';')
+		err = pr_advance(p);
+	return err;
+}
+
 int st_parse(const char *src, const char *filename, struct st_program **out, struct st_diag *diag)
 {
 	return st_parse_args(src, filename, NULL, 0, out, diag);
@@ -161,6 +177,12 @@ int st_parse_args(const char *src, const char *filename, char *const *args, uint
 		err = st_lex_skip_space(&p.lx) ? -EINVAL : 0;
 		if (err || st_lex_at_end(&p.lx))
 			break;
+		if (pr_at_c_definition(&p)) {
+			err = c_definition(&p, prog);
+			if (err)
+				break;
+			continue;
+		}
 		c = pr_push(&prog->clauses, &prog->nr_clauses, sizeof(*c));
 		if (!c) {
 			err = pr_oom(&p);

@@ -39,4 +39,9 @@ int st_parse(const char *src, const char *filename, struct st_program **out, str
 int st_parse_args(const char *src, const char *filename, char *const *args, uint32_t nr_args,
 		  struct st_program **out, struct st_diag *diag);
 
+/* What a value may be, for messages; its %s is the list of builtins. */
+#define ST_VALUE_FORMS \
+	"args.FIELD, argN, retval, a builtin (%s), $var, @map[key], a number, a string, a " \
+	"cast such as (uint8) or (struct task_struct *), *ptr or '('"
+
 #endif /* SIDETRACE_PARSE_PARSER_H */
