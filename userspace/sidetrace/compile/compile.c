@@ -18,28 +18,22 @@ _Static_assert(sizeof(struct st_rec_hdr) == ST_REC_HDR, "records start with ST_R
 _Static_assert(ST_MAX_PRINTF_ARGS *ST_REC_STR_SIZE < ST_REC_MAX,
 	       "a record holds every printf argument as a string");
 
-/* BEGIN, END and interval clauses run in user space: no aggregation. */
-static int check_user_stmts(const struct st_program *prog, const struct st_stmt *stmts, uint32_t nr,
-			    struct st_diag *diag)
+/*
+ * Whether statements of a BEGIN, END or interval clause aggregate: the
+ * collector runs them, through sidetrace_user (bpf/user.bpf.h).
+ */
+static bool stmts_aggregate(const struct st_stmt *stmts, uint32_t nr)
 {
 	uint32_t i;
-	int err = 0;
 
-	for (i = 0; !err && i < nr; i++) {
-		if (stmts[i].kind == ST_STMT_AGG) {
-			st_diag_set(diag, prog->filename, stmts[i].pos,
-				    "aggregations are updated in probes on events only");
-			st_diag_hint(diag, "BEGIN, END and interval can assign values "
-					   "(@m[k] = v, $x = v), printf(), print(), clear(), "
-					   "zero(), delete() and exit()");
-			return -EINVAL;
-		}
-		if (stmts[i].kind == ST_STMT_IF)
-			err = check_user_stmts(prog, stmts[i].then, stmts[i].nr_then, diag)
-				      ?: check_user_stmts(prog, stmts[i].els, stmts[i].nr_els,
-							  diag);
+	for (i = 0; i < nr; i++) {
+		if (stmts[i].kind == ST_STMT_AGG)
+			return true;
+		if (stmts[i].kind == ST_STMT_IF && (stmts_aggregate(stmts[i].then, stmts[i].nr_then) ||
+						    stmts_aggregate(stmts[i].els, stmts[i].nr_els)))
+			return true;
 	}
-	return err;
+	return false;
 }
 
 static int check_user_clause(const struct st_program *prog, const struct st_clause *cl,
@@ -50,7 +44,7 @@ static int check_user_clause(const struct st_program *prog, const struct st_clau
 			    "BEGIN, END and interval probes take no filter");
 		return -EINVAL;
 	}
-	return check_user_stmts(prog, cl->stmts, cl->nr_stmts, diag);
+	return 0;
 }
 
 static uint64_t monotonic_ns(void)
@@ -217,6 +211,7 @@ int st_compile(const struct st_program *prog, unsigned int flags, struct st_comp
 
 		if (!st_clause_on_sites(cl)) {
 			err = check_user_clause(prog, cl, diag);
+			out->user_aggs |= stmts_aggregate(cl->stmts, cl->nr_stmts);
 			continue;
 		}
 		for (e = 0; e < cl->nr_events && !err; e++) {

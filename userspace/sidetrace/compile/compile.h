@@ -132,6 +132,8 @@ struct st_compiled {
 	struct st_printf_layout *printfs; /* index = st_rec_hdr.id */
 	uint32_t nr_printfs;
 	bool streams; /* some probe prints the whole event */
+	/* some BEGIN, END or interval clause aggregates (bpf/user.bpf.h) */
+	bool user_aggs;
 	/* CLOCK_MONOTONIC at compile time: where elapsed counts from. */
 	uint64_t start_ns;
 	uint32_t cpid; /* the program's (st_program.cpid), for sidetrace's own clauses */

@@ -96,6 +96,30 @@ static int run_assign(struct st_runner *r, struct st_eval_ctx *x, const struct s
 	return st_elem_write(r->tracer, r->compiled, st->map_id, keys, &ev);
 }
 
+/*
+ * @m[k] = agg(v): count() aggregates 0. A value the kernel could not keep
+ * (a full map) is said, and the clause goes on, as a probe's would.
+ */
+static int run_agg(struct st_runner *r, struct st_eval_ctx *x, const struct st_stmt *st)
+{
+	struct st_eval_val kvals[ST_MAX_MAP_KEYS], v = {0};
+	struct st_key_val keys[ST_MAX_MAP_KEYS];
+	int ret;
+
+	ret = st_eval_keys(x, st->keys, st->nr_keys, kvals, keys);
+	if (!ret && st->call->nr_kids)
+		ret = st_eval(x, st->call->kids[0], &v);
+	if (!ret)
+		ret = st_elem_aggregate(r->tracer, r->compiled, st->map_id, keys, v.v.i);
+	if (ret == -E2BIG || ret == -ENOMEM || ret == -ENOSPC) {
+		st_errorf("%s: a value of %s not counted: %s", x->probe,
+			  r->prog->maps[st->map_id].name,
+			  ret == -E2BIG ? "the map is full" : strerror(-ret));
+		return 0;
+	}
+	return ret;
+}
+
 static int run_delete(struct st_runner *r, struct st_eval_ctx *x, const struct st_expr *ref)
 {
 	struct st_eval_val kvals[ST_MAX_MAP_KEYS];
@@ -149,6 +173,9 @@ static int run_stmts(struct st_runner *r, struct st_eval_ctx *x, const struct st
 			break;
 		case ST_STMT_ASSIGN:
 			ret = run_assign(r, x, st);
+			break;
+		case ST_STMT_AGG:
+			ret = run_agg(r, x, st);
 			break;
 		case ST_STMT_IF:
 			ret = st_eval(x, st->value, &cond);
