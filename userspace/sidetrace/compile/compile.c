@@ -47,6 +47,41 @@ static int check_user_clause(const struct st_program *prog, const struct st_clau
 	return 0;
 }
 
+void st_user_probe_name(const struct st_attach_point *p, char *buf, size_t len)
+{
+	const struct st_probe_kind *k = st_probe_kind(p->kind);
+
+	if (k->runs == ST_RUNS_EVERY)
+		snprintf(buf, len, "%s:%s:%s", k->name, p->provider, p->event);
+	else
+		snprintf(buf, len, "%s", k->name);
+}
+
+/* The names of cl's attach points, each once among the program's: probe keys. */
+static int add_user_probes(struct st_compiled *out, const struct st_clause *cl)
+{
+	char name[ST_USER_PROBE_NAME_MAX], **names;
+	uint32_t i, j;
+
+	for (i = 0; i < cl->nr_points; i++) {
+		st_user_probe_name(&cl->points[i], name, sizeof(name));
+		for (j = 0; j < out->nr_user_probes; j++)
+			if (!strcmp(out->user_probes[j], name))
+				break;
+		if (j < out->nr_user_probes)
+			continue;
+		names = realloc(out->user_probes, (j + 1) * sizeof(*names));
+		if (!names)
+			return -ENOMEM;
+		out->user_probes = names;
+		names[j] = strdup(name);
+		if (!names[j])
+			return -ENOMEM;
+		out->nr_user_probes++;
+	}
+	return 0;
+}
+
 static uint64_t monotonic_ns(void)
 {
 	struct timespec ts;
@@ -210,7 +245,7 @@ int st_compile(const struct st_program *prog, unsigned int flags, struct st_comp
 		const struct st_clause *cl = &prog->clauses[i];
 
 		if (!st_clause_on_sites(cl)) {
-			err = check_user_clause(prog, cl, diag);
+			err = check_user_clause(prog, cl, diag) ?: add_user_probes(out, cl);
 			out->user_aggs |= stmts_aggregate(cl->stmts, cl->nr_stmts);
 			continue;
 		}
@@ -248,6 +283,9 @@ void st_compiled_free(struct st_compiled *c)
 	for (i = 0; i < c->nr_probes; i++)
 		free(c->probes[i].name);
 	free(c->probes);
+	for (i = 0; i < c->nr_user_probes; i++)
+		free(c->user_probes[i]);
+	free(c->user_probes);
 	free(c->printfs);
 	memset(c, 0, sizeof(*c));
 }

@@ -34,10 +34,10 @@ static bool build_key(const struct st_compiled *c, uint32_t m, const struct st_k
 			strncpy((char *)parts + p->off, keys[k].s, ST_STR_LEN - 1);
 			break;
 		case ST_KPART_PROBE:
-			for (u = 0; u < c->nr_probes; u++)
-				if (!strcmp(c->probes[u].name, keys[k].s))
+			for (u = 0; st_compiled_probe_name(c, u); u++)
+				if (!strcmp(st_compiled_probe_name(c, u), keys[k].s))
 					break;
-			if (u == c->nr_probes)
+			if (!st_compiled_probe_name(c, u))
 				return false;
 			memcpy(parts + p->off, &u, sizeof(u));
 			break;

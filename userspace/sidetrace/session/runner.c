@@ -201,6 +201,7 @@ int st_run_clause(struct st_runner *r, const struct st_clause *cl, const char *p
 
 int st_run_clauses(struct st_runner *r, enum st_ap_kind kind)
 {
+	char name[ST_USER_PROBE_NAME_MAX];
 	uint32_t i, j;
 	int ret;
 
@@ -210,7 +211,8 @@ int st_run_clauses(struct st_runner *r, enum st_ap_kind kind)
 		for (j = 0; j < cl->nr_points; j++) {
 			if (cl->points[j].kind != kind)
 				continue;
-			ret = st_run_clause(r, cl, st_probe_kind(kind)->name);
+			st_user_probe_name(&cl->points[j], name, sizeof(name));
+			ret = st_run_clause(r, cl, name);
 			if (ret)
 				return ret;
 			break;
