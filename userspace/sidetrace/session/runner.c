@@ -183,10 +183,14 @@ static int run_agg(struct st_runner *r, struct st_eval_ctx *x, const struct st_s
 		ret = st_eval(x, st->call->kids[0], &v);
 	if (!ret)
 		ret = st_elem_aggregate(r->tracer, r->compiled, st->map_id, keys, v.v.i);
-	if (ret == -E2BIG || ret == -ENOMEM || ret == -ENOSPC) {
+	if (ret == -E2BIG) {
+		st_errorf("%s: %s: %s", x->probe, r->prog->maps[st->map_id].name,
+			  st_counter_reason(ST_C_MAP_FULL));
+		return 0;
+	}
+	if (ret == -ENOMEM || ret == -ENOSPC) {
 		st_errorf("%s: a value of %s not counted: %s", x->probe,
-			  r->prog->maps[st->map_id].name,
-			  ret == -E2BIG ? "the map is full" : strerror(-ret));
+			  r->prog->maps[st->map_id].name, strerror(-ret));
 		return 0;
 	}
 	return ret;
