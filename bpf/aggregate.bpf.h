@@ -123,8 +123,8 @@ static __always_inline struct st_val *flat_val(const volatile struct st_map_cfg 
  * is also returned (0: aggregated) for the collector's own updates.
  */
 static __always_inline __u32 aggregate_key(__u8 *key, bool compact, __u32 parts_max,
-					  const volatile struct st_map_cfg *mc, __u32 map_id,
-					  __u32 addr, __s64 v, __u32 probe)
+					   const volatile struct st_map_cfg *mc, __u32 map_id,
+					   __u32 addr, __s64 v, __u32 probe)
 {
 	struct st_key_hdr *hdr = (void *)key;
 	bool is_signed = mc->flags & ST_MAPF_SIGNED;

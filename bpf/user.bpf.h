@@ -41,7 +41,8 @@ int sidetrace_user(void *ctx)
 	if (!mc)
 		return ST_C_MAP_ERR;
 	if (mc->flags & ST_MAPF_FLAT)
-		return st_update(flat_val(mc, req->v), mc->kind, req->v, mc->flags & ST_MAPF_SIGNED);
+		return st_update(flat_val(mc, req->v), mc->kind, req->v,
+				 mc->flags & ST_MAPF_SIGNED);
 	/* A probe index past the last: its counters are nobody's. */
 	return aggregate_key(req->key, false, ST_KEY_PARTS_MAX, mc, req->map_id, 0, req->v,
 			     ST_MAX_PROBES);

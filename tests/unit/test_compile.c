@@ -417,11 +417,13 @@ static void test_errors(void)
 	      &r);
 	ok(r.ret == 0 && r.c.user_aggs && r.c.nr_probes == 0 && r.c.nr_user_probes == 3 &&
 		   !strcmp(st_compiled_probe_name(&r.c, 1), "interval:ms:100") &&
-		   !strcmp(st_compiled_probe_name(&r.c, 2), "END") && !st_compiled_probe_name(&r.c, 3),
+		   !strcmp(st_compiled_probe_name(&r.c, 2), "END") &&
+		   !st_compiled_probe_name(&r.c, 3),
 	   "aggregations in BEGIN, END and interval");
 	done(&r);
 	build("BEGIN { @x = 1; } END { print(@x); }", &r);
-	ok(r.ret == 0 && !r.c.user_aggs, "no aggregation in BEGIN and END: sidetrace_user not needed");
+	ok(r.ret == 0 && !r.c.user_aggs,
+	   "no aggregation in BEGIN and END: sidetrace_user not needed");
 	done(&r);
 }
 

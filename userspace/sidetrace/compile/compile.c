@@ -29,8 +29,9 @@ static bool stmts_aggregate(const struct st_stmt *stmts, uint32_t nr)
 	for (i = 0; i < nr; i++) {
 		if (stmts[i].kind == ST_STMT_AGG)
 			return true;
-		if (stmts[i].kind == ST_STMT_IF && (stmts_aggregate(stmts[i].then, stmts[i].nr_then) ||
-						    stmts_aggregate(stmts[i].els, stmts[i].nr_els)))
+		if (stmts[i].kind == ST_STMT_IF &&
+		    (stmts_aggregate(stmts[i].then, stmts[i].nr_then) ||
+		     stmts_aggregate(stmts[i].els, stmts[i].nr_els)))
 			return true;
 	}
 	return false;

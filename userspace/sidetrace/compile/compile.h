@@ -287,7 +287,6 @@ static inline const char *st_compiled_probe_name(const struct st_compiled *c, ui
 	return NULL;
 }
 
-
 /*
  * The operator (enum st_binop) of a checked binary expression on
  * integers, by its operands' signedness; -1 if it has none.
