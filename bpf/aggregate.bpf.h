@@ -119,11 +119,12 @@ static __always_inline struct st_val *flat_val(const volatile struct st_map_cfg 
  * Aggregates v into map map_id, mc, under key: its parts are in place, in
  * compact form when compact (st_aggr_compact), the header and bucket are
  * written here. The key is a scratch's or the stack's; parts_max bounds
- * its parts. A full map is counted, never dropped silently.
+ * its parts. A full map is counted, never dropped silently; the counter
+ * is also returned (0: aggregated) for the collector's own updates.
  */
-static __always_inline void aggregate_key(__u8 *key, bool compact, __u32 parts_max,
-					  const volatile struct st_map_cfg *mc, __u32 map_id,
-					  __u32 addr, __s64 v, __u32 probe)
+static __always_inline __u32 aggregate_key(__u8 *key, bool compact, __u32 parts_max,
+					   const volatile struct st_map_cfg *mc, __u32 map_id,
+					   __u32 addr, __s64 v, __u32 probe)
 {
 	struct st_key_hdr *hdr = (void *)key;
 	bool is_signed = mc->flags & ST_MAPF_SIGNED;
@@ -135,7 +136,7 @@ static __always_inline void aggregate_key(__u8 *key, bool compact, __u32 parts_m
 	/* A multiple of 8: the mask says so to the verifier (a stack key). */
 	ks = (compact ? mc->compact_size : mc->key_size) & ~7U;
 	if (ks > parts_max)
-		return;
+		return ST_C_MAP_ERR;
 	hdr->map_id = map_id;
 	hdr->addr_parts = mc->flags & ST_MAPF_READ_WHOLE ? addr : 0;
 	if (kind == ST_K_HIST)
@@ -150,10 +151,11 @@ static __always_inline void aggregate_key(__u8 *key, bool compact, __u32 parts_m
 		val = lookup_or_try_init(&st_aggr, key, &st_zero_val, &why);
 	if (!val) {
 		count(probe, why);
-		return;
+		return why;
 	}
 	/* Inline: a call per keyed event costs more than its check here. */
 	update(val, kind, v, is_signed);
+	return 0;
 }
 
 /*

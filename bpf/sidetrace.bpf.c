@@ -72,3 +72,4 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
 #include "keyed.bpf.h"
 #include "fault_in.bpf.h"
 #include "follow.bpf.h"
+#include "user.bpf.h"

@@ -422,6 +422,19 @@ struct st_val {
 };
 
 /*
+ * An aggregation of a BEGIN, END or interval clause, which run in the
+ * collector: it writes the map, value and full key (header and bucket
+ * written by the program) into st_user_req and runs sidetrace_user
+ * (user.bpf.h) once, which aggregates as a probe does.
+ */
+struct st_user_req {
+	__u32 map_id;
+	__u32 reserved;
+	__s64 v;
+	__u8 key[ST_KEY_MAX];
+};
+
+/*
  * Per-event output (printf, print(args)): the stack machine builds one
  * record in its scratch and copies it into the st_events ring buffer. The
  * BPF side writes raw values only; the collector formats. A record is the

@@ -411,9 +411,19 @@ static void test_errors(void)
 	   "errors: too many instructions");
 	done(&r);
 
-	build("BEGIN { @x = count(); }", &r);
-	ok(r.ret == -10000 || (r.ret == -EINVAL && strstr(r.diag.msg, "probes on events only")),
-	   "errors: aggregation in BEGIN");
+	/* The collector's clauses aggregate through sidetrace_user; their names are probe keys. */
+	build("BEGIN { @x = count(); } interval:ms:100 { @p[probe] = 1; } END { if (1) { @h = "
+	      "hist(1); } }",
+	      &r);
+	ok(r.ret == 0 && r.c.user_aggs && r.c.nr_probes == 0 && r.c.nr_user_probes == 3 &&
+		   !strcmp(st_compiled_probe_name(&r.c, 1), "interval:ms:100") &&
+		   !strcmp(st_compiled_probe_name(&r.c, 2), "END") &&
+		   !st_compiled_probe_name(&r.c, 3),
+	   "aggregations in BEGIN, END and interval");
+	done(&r);
+	build("BEGIN { @x = 1; } END { print(@x); }", &r);
+	ok(r.ret == 0 && !r.c.user_aggs,
+	   "no aggregation in BEGIN and END: sidetrace_user not needed");
 	done(&r);
 }
 

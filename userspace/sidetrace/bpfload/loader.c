@@ -271,6 +271,8 @@ static void reset(struct st_loader *l)
 	l->counters_fd = -1;
 	l->flat_fd = -1;
 	l->events_fd = -1;
+	l->user_fd = -1;
+	l->user_req_fd = -1;
 }
 
 void st_loader_prepare(struct st_loader *l)
@@ -331,6 +333,8 @@ static int open_and_load(struct st_loader *l, const struct st_compiled *c, char 
 			       i <= ST_PROG_EVENT);
 	if (!ret)
 		ret = bpf_program__set_autoload(l->skel->progs.sidetrace_fault_in, false);
+	if (!ret)
+		ret = bpf_program__set_autoload(l->skel->progs.sidetrace_user, c->user_aggs);
 	if (ret) {
 		snprintf(err, errlen, "cannot set up the BPF programs: %s", strerror(-ret));
 		return ret;
@@ -531,6 +535,10 @@ int st_loader_load(struct st_loader *l, const struct st_compiled *c, char *err, 
 	l->counters_fd = bpf_map__fd(l->skel->maps.st_counters);
 	l->flat_fd = bpf_map__fd(l->skel->maps.st_flat);
 	l->events_fd = bpf_map__fd(l->skel->maps.st_events);
+	if (c->user_aggs) {
+		l->user_fd = bpf_program__fd(l->skel->progs.sidetrace_user);
+		l->user_req_fd = bpf_map__fd(l->skel->maps.st_user_req);
+	}
 	if (st_ro_strings_open(&l->ro, l->site_cap) ||
 	    st_ro_strings_add(&l->ro, c, NULL, l->site_base, 0)) {
 		snprintf(err, errlen, "out of memory");

@@ -68,6 +68,10 @@ struct st_loader {
 	int flat_fd; /* st_flat: the maps without keys */
 	int counters_fd; /* st_counters: decode errors and drops */
 	int events_fd; /* st_events: the ring buffer of records */
+	/* sidetrace_user and its request (bpf/user.bpf.h); -1: no BEGIN, END, interval aggregates
+	 */
+	int user_fd;
+	int user_req_fd;
 	int ncpus; /* possible CPUs: per-CPU value count */
 	struct st_fault_in fault; /* the sleepable fault-in program */
 	bool *fault_in_on; /* per probe: fault-in attached */

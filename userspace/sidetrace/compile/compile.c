@@ -18,28 +18,23 @@ _Static_assert(sizeof(struct st_rec_hdr) == ST_REC_HDR, "records start with ST_R
 _Static_assert(ST_MAX_PRINTF_ARGS *ST_REC_STR_SIZE < ST_REC_MAX,
 	       "a record holds every printf argument as a string");
 
-/* BEGIN, END and interval clauses run in user space: no aggregation. */
-static int check_user_stmts(const struct st_program *prog, const struct st_stmt *stmts, uint32_t nr,
-			    struct st_diag *diag)
+/*
+ * Whether statements of a BEGIN, END or interval clause aggregate: the
+ * collector runs them, through sidetrace_user (bpf/user.bpf.h).
+ */
+static bool stmts_aggregate(const struct st_stmt *stmts, uint32_t nr)
 {
 	uint32_t i;
-	int err = 0;
 
-	for (i = 0; !err && i < nr; i++) {
-		if (stmts[i].kind == ST_STMT_AGG) {
-			st_diag_set(diag, prog->filename, stmts[i].pos,
-				    "aggregations are updated in probes on events only");
-			st_diag_hint(diag, "BEGIN, END and interval can assign values "
-					   "(@m[k] = v, $x = v), printf(), print(), clear(), "
-					   "zero(), delete() and exit()");
-			return -EINVAL;
-		}
-		if (stmts[i].kind == ST_STMT_IF)
-			err = check_user_stmts(prog, stmts[i].then, stmts[i].nr_then, diag)
-				      ?: check_user_stmts(prog, stmts[i].els, stmts[i].nr_els,
-							  diag);
+	for (i = 0; i < nr; i++) {
+		if (stmts[i].kind == ST_STMT_AGG)
+			return true;
+		if (stmts[i].kind == ST_STMT_IF &&
+		    (stmts_aggregate(stmts[i].then, stmts[i].nr_then) ||
+		     stmts_aggregate(stmts[i].els, stmts[i].nr_els)))
+			return true;
 	}
-	return err;
+	return false;
 }
 
 static int check_user_clause(const struct st_program *prog, const struct st_clause *cl,
@@ -50,7 +45,42 @@ static int check_user_clause(const struct st_program *prog, const struct st_clau
 			    "BEGIN, END and interval probes take no filter");
 		return -EINVAL;
 	}
-	return check_user_stmts(prog, cl->stmts, cl->nr_stmts, diag);
+	return 0;
+}
+
+void st_user_probe_name(const struct st_attach_point *p, char *buf, size_t len)
+{
+	const struct st_probe_kind *k = st_probe_kind(p->kind);
+
+	if (k->runs == ST_RUNS_EVERY)
+		snprintf(buf, len, "%s:%s:%s", k->name, p->provider, p->event);
+	else
+		snprintf(buf, len, "%s", k->name);
+}
+
+/* The names of cl's attach points, each once among the program's: probe keys. */
+static int add_user_probes(struct st_compiled *out, const struct st_clause *cl)
+{
+	char name[ST_USER_PROBE_NAME_MAX], **names;
+	uint32_t i, j;
+
+	for (i = 0; i < cl->nr_points; i++) {
+		st_user_probe_name(&cl->points[i], name, sizeof(name));
+		for (j = 0; j < out->nr_user_probes; j++)
+			if (!strcmp(out->user_probes[j], name))
+				break;
+		if (j < out->nr_user_probes)
+			continue;
+		names = realloc(out->user_probes, (j + 1) * sizeof(*names));
+		if (!names)
+			return -ENOMEM;
+		out->user_probes = names;
+		names[j] = strdup(name);
+		if (!names[j])
+			return -ENOMEM;
+		out->nr_user_probes++;
+	}
+	return 0;
 }
 
 static uint64_t monotonic_ns(void)
@@ -216,7 +246,8 @@ int st_compile(const struct st_program *prog, unsigned int flags, struct st_comp
 		const struct st_clause *cl = &prog->clauses[i];
 
 		if (!st_clause_on_sites(cl)) {
-			err = check_user_clause(prog, cl, diag);
+			err = check_user_clause(prog, cl, diag) ?: add_user_probes(out, cl);
+			out->user_aggs |= stmts_aggregate(cl->stmts, cl->nr_stmts);
 			continue;
 		}
 		for (e = 0; e < cl->nr_events && !err; e++) {
@@ -253,6 +284,9 @@ void st_compiled_free(struct st_compiled *c)
 	for (i = 0; i < c->nr_probes; i++)
 		free(c->probes[i].name);
 	free(c->probes);
+	for (i = 0; i < c->nr_user_probes; i++)
+		free(c->user_probes[i]);
+	free(c->user_probes);
 	free(c->printfs);
 	memset(c, 0, sizeof(*c));
 }

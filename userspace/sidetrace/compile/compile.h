@@ -133,6 +133,14 @@ struct st_compiled {
 	struct st_printf_layout *printfs; /* index = st_rec_hdr.id */
 	uint32_t nr_printfs;
 	bool streams; /* some probe prints the whole event */
+	/* some BEGIN, END or interval clause aggregates (bpf/user.bpf.h) */
+	bool user_aggs;
+	/*
+	 * The probe builtin of each BEGIN, END and interval attach point:
+	 * the probe key nr_probes + i (st_compiled_probe_name()).
+	 */
+	char **user_probes;
+	uint32_t nr_user_probes;
 	/* CLOCK_MONOTONIC at compile time: where elapsed counts from. */
 	uint64_t start_ns;
 	uint32_t cpid; /* the program's (st_program.cpid), for sidetrace's own clauses */
@@ -261,6 +269,24 @@ int st_compile(const struct st_program *prog, unsigned int flags, struct st_comp
 	       struct st_diag *diag);
 
 void st_compiled_free(struct st_compiled *c);
+
+/*
+ * The probe builtin of a BEGIN, END or interval attach point ("BEGIN",
+ * "interval:ms:100"), as bpftrace's: written into buf of len bytes
+ * (ST_USER_PROBE_NAME_MAX holds any).
+ */
+#define ST_USER_PROBE_NAME_MAX 64
+void st_user_probe_name(const struct st_attach_point *p, char *buf, size_t len);
+
+/* The name of probe index u as a key holds it, a probe's or a user point's; NULL if none. */
+static inline const char *st_compiled_probe_name(const struct st_compiled *c, uint64_t u)
+{
+	if (u < c->nr_probes)
+		return c->probes[u].name;
+	if (u - c->nr_probes < c->nr_user_probes)
+		return c->user_probes[u - c->nr_probes];
+	return NULL;
+}
 
 /*
  * The operator (enum st_binop) of a checked binary expression on

@@ -276,7 +276,7 @@ static int fill_keys(const struct st_tracer *t, struct st_key_val *kv, const uin
 		case ST_KPART_PROBE:
 			memcpy(&u, parts + p->off, sizeof(u));
 			kv[k].type = ST_VT_STR;
-			kv[k].s = strdup(u < c->nr_probes ? c->probes[u].name : "?");
+			kv[k].s = strdup(st_compiled_probe_name(c, u) ?: "?");
 			break;
 		case ST_KPART_USTACK:
 		case ST_KPART_KSTACK:

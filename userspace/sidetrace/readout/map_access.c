@@ -34,10 +34,10 @@ static bool build_key(const struct st_compiled *c, uint32_t m, const struct st_k
 			strncpy((char *)parts + p->off, keys[k].s, ST_STR_LEN - 1);
 			break;
 		case ST_KPART_PROBE:
-			for (u = 0; u < c->nr_probes; u++)
-				if (!strcmp(c->probes[u].name, keys[k].s))
+			for (u = 0; st_compiled_probe_name(c, u); u++)
+				if (!strcmp(st_compiled_probe_name(c, u), keys[k].s))
 					break;
-			if (u == c->nr_probes)
+			if (!st_compiled_probe_name(c, u))
 				return false;
 			memcpy(parts + p->off, &u, sizeof(u));
 			break;
@@ -145,6 +145,40 @@ int st_elem_write(const struct st_tracer *t, const struct st_compiled *c, uint32
 	if (!ret)
 		ret = st_inproc_elem_write(st_tracer_inprocs(t), key, &v);
 	free(key);
+	return ret;
+}
+
+int st_elem_aggregate(const struct st_tracer *t, const struct st_compiled *c, uint32_t m,
+		      const struct st_key_val *keys, int64_t v)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, run);
+	struct st_user_req *req;
+	uint32_t zero = 0;
+	int ret = 0;
+
+	if (!t || m >= c->nr_maps || c->maps[m].kind == ST_K_VALUE)
+		return 0;
+	if (t->bpf.user_fd < 0)
+		return -ENOTSUP;
+	req = calloc(1, sizeof(*req));
+	if (!req)
+		return -ENOMEM;
+	req->map_id = m;
+	req->v = v;
+	/* The hash's key is c->key_size bytes: the program reads that many. */
+	if (!build_key(c, m, keys, req->key))
+		goto cleanup;
+	if (bpf_map_update_elem(t->bpf.user_req_fd, &zero, req, BPF_ANY) ||
+	    bpf_prog_test_run_opts(t->bpf.user_fd, &run)) {
+		ret = -errno;
+		goto cleanup;
+	}
+	if (run.retval == ST_C_MAP_FULL)
+		ret = -E2BIG;
+	else if (run.retval)
+		ret = -st_loader_map_err(&t->bpf) ?: -EINVAL;
+cleanup:
+	free(req);
 	return ret;
 }
 

@@ -30,6 +30,14 @@ int st_elem_read(const struct st_tracer *t, const struct st_compiled *c, uint32_
 int st_elem_write(const struct st_tracer *t, const struct st_compiled *c, uint32_t m,
 		  const struct st_key_val *keys, const struct st_elem_val *v);
 
+/*
+ * @m[k] = agg(v) in user space (count() takes v = 0): aggregated by the
+ * kernel into the running CPU's value, as a probe does (bpf/user.bpf.h).
+ * 0; -E2BIG when the map is full; another negative errno: the kernel's.
+ */
+int st_elem_aggregate(const struct st_tracer *t, const struct st_compiled *c, uint32_t m,
+		      const struct st_key_val *keys, int64_t v);
+
 /* delete(@m[k]) in user space; a missing key is not an error. */
 int st_elem_delete(const struct st_tracer *t, const struct st_compiled *c, uint32_t m,
 		   const struct st_key_val *keys);

@@ -35,7 +35,73 @@ static int print_map(struct st_runner *r, const struct st_expr *call)
 	return ret;
 }
 
-/* printf and print(value): the values computed here, formatted as records are. */
+/*
+ * bpftrace's print(@m), clear() and zero() are done by its user space once
+ * the clause's program has run, in order with the clause's printf output:
+ * print(@c) in a clause that counts @c after it prints the final count.
+ * The runner keeps them for the clause's end so (call NULL: text).
+ */
+struct st_deferred {
+	const struct st_expr *call;
+	struct st_textbuf text;
+};
+
+static int defer(struct st_runner *r, const struct st_expr *call, struct st_textbuf *text)
+{
+	struct st_deferred *d;
+
+	d = realloc(r->deferred, (r->nr_deferred + 1) * sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	r->deferred = d;
+	d += r->nr_deferred++;
+	d->call = call;
+	memset(&d->text, 0, sizeof(d->text));
+	if (text)
+		d->text = *text;
+	return 0;
+}
+
+static int run_map_call(struct st_runner *r, const struct st_expr *call)
+{
+	uint32_t map_id = call->kids[0]->map_id;
+
+	if (!r->tracer)
+		return 0;
+	switch (st_func(call->func)->host) {
+	case ST_FC_PRINT:
+		return print_map(r, call);
+	case ST_FC_CLEAR:
+		return st_maps_clear(r->tracer, r->compiled, map_id);
+	default:
+		return st_maps_zero(r->tracer, r->compiled, map_id);
+	}
+}
+
+/* What the clause left for its end, in order: 0 or the first error. */
+static int run_deferred(struct st_runner *r)
+{
+	uint32_t i;
+	int ret = 0;
+
+	for (i = 0; i < r->nr_deferred; i++) {
+		struct st_deferred *d = &r->deferred[i];
+
+		if (!ret)
+			ret = d->call ? run_map_call(r, d->call)
+				      : st_output_printf(r->out, r->fmt, &d->text);
+		st_tb_free(&d->text);
+	}
+	free(r->deferred);
+	r->deferred = NULL;
+	r->nr_deferred = 0;
+	return ret;
+}
+
+/*
+ * printf and print(value): the values computed here, formatted as records
+ * are, printed after what the clause left for its end (run_deferred()).
+ */
 static int run_printf(struct st_runner *r, struct st_eval_ctx *x, const struct st_expr *call)
 {
 	struct st_eval_val vals[ST_MAX_PRINTF_ARGS];
@@ -53,6 +119,12 @@ static int run_printf(struct st_runner *r, struct st_eval_ctx *x, const struct s
 		kv[i] = vals[i].v;
 	}
 	st_format_values(&text, call->fmt, kv, r->term);
+	if (!text.failed && r->nr_deferred) {
+		ret = defer(r, NULL, &text);
+		if (ret)
+			st_tb_free(&text);
+		return ret;
+	}
 	ret = text.failed ? -ENOMEM : st_output_printf(r->out, r->fmt, &text);
 	st_tb_free(&text);
 	return ret;
@@ -96,6 +168,34 @@ static int run_assign(struct st_runner *r, struct st_eval_ctx *x, const struct s
 	return st_elem_write(r->tracer, r->compiled, st->map_id, keys, &ev);
 }
 
+/*
+ * @m[k] = agg(v): count() aggregates 0. A value the kernel could not keep
+ * (a full map) is said, and the clause goes on, as a probe's would.
+ */
+static int run_agg(struct st_runner *r, struct st_eval_ctx *x, const struct st_stmt *st)
+{
+	struct st_eval_val kvals[ST_MAX_MAP_KEYS], v = {0};
+	struct st_key_val keys[ST_MAX_MAP_KEYS];
+	int ret;
+
+	ret = st_eval_keys(x, st->keys, st->nr_keys, kvals, keys);
+	if (!ret && st->call->nr_kids)
+		ret = st_eval(x, st->call->kids[0], &v);
+	if (!ret)
+		ret = st_elem_aggregate(r->tracer, r->compiled, st->map_id, keys, v.v.i);
+	if (ret == -E2BIG) {
+		st_errorf("%s: %s: %s", x->probe, r->prog->maps[st->map_id].name,
+			  st_counter_reason(ST_C_MAP_FULL));
+		return 0;
+	}
+	if (ret == -ENOMEM || ret == -ENOSPC) {
+		st_errorf("%s: a value of %s not counted: %s", x->probe,
+			  r->prog->maps[st->map_id].name, strerror(-ret));
+		return 0;
+	}
+	return ret;
+}
+
 static int run_delete(struct st_runner *r, struct st_eval_ctx *x, const struct st_expr *ref)
 {
 	struct st_eval_val kvals[ST_MAX_MAP_KEYS];
@@ -116,11 +216,10 @@ static int run_call(struct st_runner *r, struct st_eval_ctx *x, const struct st_
 	case ST_FC_PRINT:
 		if (call->fmt)
 			return run_printf(r, x, call);
-		return map_id >= 0 ? print_map(r, call) : 0;
+		return map_id >= 0 ? defer(r, call, NULL) : 0;
 	case ST_FC_CLEAR:
-		return map_id >= 0 && r->tracer ? st_maps_clear(r->tracer, r->compiled, map_id) : 0;
 	case ST_FC_ZERO:
-		return map_id >= 0 && r->tracer ? st_maps_zero(r->tracer, r->compiled, map_id) : 0;
+		return map_id >= 0 ? defer(r, call, NULL) : 0;
 	case ST_FC_DELETE:
 		return run_delete(r, x, call->kids[0]);
 	case ST_FC_PRINTF:
@@ -150,6 +249,9 @@ static int run_stmts(struct st_runner *r, struct st_eval_ctx *x, const struct st
 		case ST_STMT_ASSIGN:
 			ret = run_assign(r, x, st);
 			break;
+		case ST_STMT_AGG:
+			ret = run_agg(r, x, st);
+			break;
 		case ST_STMT_IF:
 			ret = st_eval(x, st->value, &cond);
 			if (!ret)
@@ -169,11 +271,15 @@ int st_run_clause(struct st_runner *r, const struct st_clause *cl, const char *p
 	int ret;
 
 	ret = run_stmts(r, &x, cl->stmts, cl->nr_stmts);
-	return ret > 0 ? 0 : ret;
+	/* exit() too leaves what came before it to be done. */
+	if (ret > 0)
+		ret = 0;
+	return run_deferred(r) ?: ret;
 }
 
 int st_run_clauses(struct st_runner *r, enum st_ap_kind kind)
 {
+	char name[ST_USER_PROBE_NAME_MAX];
 	uint32_t i, j;
 	int ret;
 
@@ -183,7 +289,8 @@ int st_run_clauses(struct st_runner *r, enum st_ap_kind kind)
 		for (j = 0; j < cl->nr_points; j++) {
 			if (cl->points[j].kind != kind)
 				continue;
-			ret = st_run_clause(r, cl, st_probe_kind(kind)->name);
+			st_user_probe_name(&cl->points[j], name, sizeof(name));
+			ret = st_run_clause(r, cl, name);
 			if (ret)
 				return ret;
 			break;

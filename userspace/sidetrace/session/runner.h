@@ -17,6 +17,8 @@
 #include "output/maps_print.h"
 #include "readout/problems.h"
 
+struct st_deferred;
+
 struct st_runner {
 	const struct st_program *prog;
 	const struct st_compiled *compiled;
@@ -32,6 +34,9 @@ struct st_runner {
 	int child_status; /* -c: the command's wait status, once reaped */
 	size_t nr_entries; /* entries of all maps before END, records printed, then entries printed
 			    */
+	/* print(@m), clear(), zero() and output after them, done at the clause's end */
+	struct st_deferred *deferred;
+	uint32_t nr_deferred;
 };
 
 /*

@@ -74,7 +74,7 @@ pid_t st_spawn_stopped(char **cmd_argv, int *release_fd, bool in_process)
 struct timer {
 	const struct st_clause *clause;
 	uint64_t period, next;
-	char name[48]; /* the probe builtin: "interval:s:1" */
+	char name[ST_USER_PROBE_NAME_MAX]; /* the probe builtin: "interval:s:1" */
 };
 
 /*
@@ -124,9 +124,7 @@ static int collect_timers(const struct st_program *prog, struct timer **out, siz
 			t[*nr].clause = &prog->clauses[i];
 			t[*nr].period = p->interval_ns ? p->interval_ns : 1;
 			t[*nr].next = now + t[*nr].period;
-			/* The probe as written, bpftrace's probe builtin: "interval:ms:100". */
-			snprintf(t[*nr].name, sizeof(t[*nr].name), "%s:%s:%s",
-				 st_probe_kind(p->kind)->name, p->provider, p->event);
+			st_user_probe_name(p, t[*nr].name, sizeof(t[*nr].name));
 			(*nr)++;
 		}
 	}

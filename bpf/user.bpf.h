@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The aggregations of BEGIN, END and interval clauses, which run in the
+ * collector. It cannot update a per-CPU value itself without racing the
+ * probes: a write from user space replaces every CPU's value at once, and
+ * would lose what a probe added meanwhile. So it writes its request into
+ * st_user_req and runs sidetrace_user (BPF_PROG_TEST_RUN), which
+ * aggregates into the running CPU's value with the probes' own code. The
+ * collector's clauses of one session run on one thread: one request slot.
+ */
+#ifndef SIDETRACE_USER_BPF_H
+#define SIDETRACE_USER_BPF_H
+
+/* Uses maps.bpf.h and aggregate.bpf.h. */
+#if !defined(SIDETRACE_MAPS_BPF_H) || !defined(SIDETRACE_AGGREGATE_BPF_H)
+#error "sidetrace.bpf.c includes the fragments in the order of their use"
+#endif
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct st_user_req);
+} st_user_req SEC(".maps");
+
+/*
+ * Returns 0, or the counter that says why the value was not aggregated
+ * (enum st_counter): counted by no probe, the collector says it.
+ */
+SEC("raw_tp")
+int sidetrace_user(void *ctx)
+{
+	const volatile struct st_map_cfg *mc;
+	struct st_user_req *req;
+	__u32 zero = 0;
+
+	req = bpf_map_lookup_elem(&st_user_req, &zero);
+	if (!req)
+		return ST_C_MAP_ERR;
+	mc = map_cfg(req->map_id);
+	if (!mc)
+		return ST_C_MAP_ERR;
+	if (mc->flags & ST_MAPF_FLAT)
+		return st_update(flat_val(mc, req->v), mc->kind, req->v,
+				 mc->flags & ST_MAPF_SIGNED);
+	/* A probe index past the last: its counters are nobody's. */
+	return aggregate_key(req->key, false, ST_KEY_PARTS_MAX, mc, req->map_id, 0, req->v,
+			     ST_MAX_PROBES);
+}
+
+#endif /* SIDETRACE_USER_BPF_H */
