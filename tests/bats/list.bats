@@ -410,3 +410,30 @@ uprobe:\"$b\":\"geo::Calc::operator[](int) const [clone .isra.0]\" { @i = sum(ar
 @p: 5
 @r: 30" ]
 }
+
+@test "-l: a target path with wildcards lists every file it matches, as bpftrace -l; -l -p: the usdt: probes of every object the process maps, as bpftrace -l -p" {
+	run -0 "$SIDETRACE" -l "usdt:$D/app_*:*"
+	[ "$(grep -c "^usdt:$D/app_pie:" <<<"$output")" -gt 0 ]
+	[ "$(sed "s|^usdt:$D/app_pie:|usdt:X:|" <<<"$output" | grep '^usdt:X:' | sort)" = \
+		"$(sed "s|^usdt:$D/app_nopie:|usdt:X:|" <<<"$output" | grep '^usdt:X:' | sort)" ]
+	if command -v bpftrace > /dev/null; then
+		diff <(sort <<<"$output") <(bpftrace -l "usdt:$D/app_*:*" 2>/dev/null | sort)
+		diff <("$SIDETRACE" -l "usdt:$D/*:legacy:*" | sort) \
+			<(bpftrace -l "usdt:$D/*:legacy:*" 2>/dev/null | sort)
+	fi
+	run -1 --separate-stderr "$SIDETRACE" -l "usdt:$D/nothing*:*"
+	[ "$stderr" = "sidetrace: $D/nothing*: no file matches" ]
+	# -p: the executable's and its library's, without /proc/PID/root.
+	coproc APP { exec "$D/app_pie" wait; }
+	local pid=$APP_PID ready
+	read -r ready <&"${APP[0]}"
+	run -0 "$SIDETRACE" -l -p "$pid"
+	local bt=""
+	command -v bpftrace > /dev/null && bt=$(bpftrace -l -p "$pid" 2>/dev/null |
+		grep '^usdt:' | sed "s|^usdt:/proc/$pid/root/|usdt:/|" | sort)
+	kill "$pid"
+	wait "$pid" || true
+	grep -q "^usdt:$D/app_pie:" <<<"$output"
+	grep -q "^usdt:$D/liblistfix.so:listfix:op$" <<<"$output"
+	[ -z "$bt" ] || [ "$(grep '^usdt:' <<<"$output" | sort)" = "$bt" ]
+}

@@ -259,3 +259,52 @@ assert all(d["pid"] > 0 and d["tid"] > 0 and d["time_ns"] > 0 for d in docs)
 	run -0 "$SIDETRACE" -l "uprobe:$b:scale"
 	[ "$output" = "uprobe:$b:scale" ]
 }
+
+# A stripped build's functions and parameters, from the debug file found in
+# DIR by the search path (SIDETRACE_DEBUGINFO_PATH, elfutils' syntax):
+# -lv lists what the unstripped build lists, args.NAME reads exactly, and
+# a stack names its frames from the debug file's symbol table.
+check_debug_file() { # stripped-binary search-path
+	local want
+	want=$(sed 1d <<<"$("$SIDETRACE" -lv "uprobe:$BATS_FILE_TMPDIR/dwarf_gcc_O2:named")")
+	run -0 env SIDETRACE_DEBUGINFO_PATH="$2" "$SIDETRACE" -lv "uprobe:$1:named"
+	[ "$(sed 1d <<<"$output")" = "$want" ]
+	run -0 env SIDETRACE_DEBUGINFO_PATH="$2" "$SIDETRACE" -c "$1 $N" -e "uprobe:$1:named {
+		@n[str(args.name)] = count(); @u[ustack(1)] = count(); }"
+	diff <(expected | grep "^@n") <(grep "^@n" <<<"$output" | sort)
+	grep -q '^@u\[$' <<<"$output"
+	grep -qx '        named+0' <<<"$output"
+}
+
+@test "separate debug info: by build id under a debug root, by debug link beside the binary, in .debug/ and under the root; another build's is refused" {
+	local D=$BATS_TEST_TMPDIR id src="$ROOT/tests/fixtures/dwarf_app.c" root
+	# Debian's layout: ROOT/.build-id/xx/yyyy.debug, from the build id note.
+	id=$(readelf -n "$BATS_FILE_TMPDIR/dwarf_gcc_O2" | awk '/Build ID:/ { print $3 }')
+	[ -n "$id" ]
+	mkdir -p "$D/root/.build-id/${id:0:2}" "$D/bid"
+	objcopy --only-keep-debug "$BATS_FILE_TMPDIR/dwarf_gcc_O2" \
+		"$D/root/.build-id/${id:0:2}/${id:2}.debug"
+	strip -o "$D/bid/app" "$BATS_FILE_TMPDIR/dwarf_gcc_O2"
+	check_debug_file "$D/bid/app" "$D/root"
+	# No build id: the debug link, its CRC32 checked, beside the binary, ...
+	gcc -O2 -g -Wall -Wl,--build-id=none "$src" -o "$D/nobid"
+	mkdir "$D/link"
+	objcopy --only-keep-debug "$D/nobid" "$D/link/app.debug"
+	strip -o "$D/link/app" "$D/nobid"
+	objcopy --add-gnu-debuglink="$D/link/app.debug" "$D/link/app"
+	check_debug_file "$D/link/app" ""
+	# ... in its .debug/ subdirectory, ...
+	mkdir "$D/link/.debug"
+	mv "$D/link/app.debug" "$D/link/.debug/"
+	check_debug_file "$D/link/app" ""
+	# ... and under a debug root, by the binary's directory.
+	root="$D/root/$D/link"
+	mkdir -p "$root"
+	mv "$D/link/.debug/app.debug" "$root/"
+	check_debug_file "$D/link/app" ":.debug:$D/root"
+	# Another build's debug file by the same name: its CRC differs, not read.
+	gcc -O0 -g -Wall -Wl,--build-id=none "$src" -o "$D/other"
+	objcopy --only-keep-debug "$D/other" "$D/link/app.debug"
+	run -1 --separate-stderr "$SIDETRACE" -lv "uprobe:$D/link/app:named"
+	[[ "$stderr" == *"it is stripped"*"nor does a debug file of it"* ]]
+}

@@ -129,3 +129,57 @@ check_build() { # cc level
 	grep -qx "@\[usdt:libstdc++:libstdcxx:rethrow\]: 7" <<<"$output"
 	grep -qx "@\[usdt:libstdc++:libstdcxx:catch\]: 14" <<<"$output"
 }
+
+# The semaphore of http:request in process PID, polled until it is WANT (5 s).
+semaphore_becomes() { # pid want
+	local i
+	for i in $(seq 50); do
+		[ "$(read_semaphore "$1" "$HTTPD" http request)" -eq "$2" ] && return 0
+		sleep 0.1
+	done
+	echo "semaphore of pid $1 is $(read_semaphore "$1" "$HTTPD" http request), not $2" >&2
+	return 1
+}
+
+@test "--usdt-file-activation: the semaphore raised in every running process that maps the file, as bpftrace's; -p: in that process alone" {
+	local T=$BATS_TEST_TMPDIR a b st
+	start_app "$T/a" "$HTTPD" -d 120 -r 50 -p
+	a=$APP_PID
+	start_app "$T/b" "$HTTPD" -d 120 -r 50 -p
+	b=$APP_PID
+	"$SIDETRACE" --usdt-file-activation -e "usdt:$HTTPD:http:request { @ = count(); }" \
+		> "$T/sw" 2>&1 &
+	st=$!
+	wait_attached "$T/sw"
+	semaphore_becomes "$a" 1
+	semaphore_becomes "$b" 1
+	kill -INT $st
+	wait_exit $st sidetrace
+	semaphore_becomes "$a" 0
+	semaphore_becomes "$b" 0
+	grep -q '^@: [1-9]' "$T/sw"
+	# bpftrace's option raises the same semaphores.
+	if command -v bpftrace > /dev/null; then
+		timeout -s INT 60 bpftrace --usdt-file-activation \
+			-e "usdt:$HTTPD:http:request { @ = count(); }" > "$T/bt" 2>&1 &
+		st=$!
+		wait_attached "$T/bt"
+		semaphore_becomes "$a" 1
+		semaphore_becomes "$b" 1
+		kill -TERM $st
+		wait_exit $st bpftrace
+		semaphore_becomes "$a" 0
+	fi
+	# -p: the process's semaphore, not the other's.
+	"$SIDETRACE" -p "$a" -e "usdt:$HTTPD:http:request { @ = count(); }" > "$T/p" 2>&1 &
+	st=$!
+	wait_attached "$T/p"
+	semaphore_becomes "$a" 1
+	[ "$(read_semaphore "$b" "$HTTPD" http request)" -eq 0 ]
+	kill -INT $st
+	wait_exit $st sidetrace
+	semaphore_becomes "$a" 0
+	grep -q '^@: [1-9]' "$T/p"
+	kill "$a" "$b"
+	wait "$a" "$b" || true
+}

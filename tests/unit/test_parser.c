@@ -92,6 +92,21 @@ static void test_probes(void)
 	ok(!strcmp(p->clauses[1].points[0].event, "vfs_read") && p->clauses[1].filter,
 	   "probes: a kernel function ends at a '/'");
 	st_program_free(p);
+	/* Quoted words, as bpftrace splits them: the quotes dropped, escapes read. */
+	p = parse("quoted names", "usdt:./app:\"prov\":\"na*\", usdt:./app:pr\"o:v\":n\"a\"me,\n"
+				  "  usdt:./app:\"\\\"probe1\\\"\" /1/ { }");
+	if (!p)
+		return;
+	pr = &p->clauses[0].points[0];
+	ok(!strcmp(pr->provider, "prov") && !strcmp(pr->event, "na*"),
+	   "probes: a quoted provider and name, a quoted glob");
+	pr = &p->clauses[0].points[1];
+	ok(!strcmp(pr->provider, "pro:v") && !strcmp(pr->event, "name"),
+	   "probes: quotes inside a word, a ':' in quotes");
+	pr = &p->clauses[0].points[2];
+	ok(!strcmp(pr->provider, "*") && !strcmp(pr->event, "\"probe1\"") && p->clauses[0].filter,
+	   "probes: an escaped quote in a quoted name");
+	st_program_free(p);
 }
 
 static void test_statements(void)

@@ -6,9 +6,11 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fnmatch.h>
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cmd/common.h"
 #include "cmd/list.h"
@@ -120,41 +122,37 @@ static int print_probe(const struct st_event *ev, bool verbose, const char *glob
 	return 0;
 }
 
-/* Lists what src (a whole pattern) names in set; 0 or an exit status. */
-static int list_pattern(struct st_target_set *set, const char *src, bool verbose, const char *glob,
-			struct listed *out)
+/*
+ * Lists what ap names in target's file (ap's own target, or a file its
+ * wildcards matched: then one that is no object, or has no such probe,
+ * is passed over silently, as bpftrace's -l does). 0 or an exit status.
+ */
+static int list_target(struct st_target_set *set, const struct st_attach_point *ap,
+		       const char *target, bool verbose, const char *glob, struct listed *out)
 {
-	struct st_attach_point ap = {0};
+	const struct st_probe_query q = {.target = target,
+					 .kind = ap->kind,
+					 .function = ap->event,
+					 .provider = ap->provider,
+					 .names_only = !verbose};
+	bool matched = target != ap->target;
 	const struct st_event_list *l;
-	struct st_probe_query q;
 	char err[512];
 	size_t i;
-	int status;
 
-	status = parse_pattern(src, &ap);
-	if (status)
-		goto cleanup;
-	status = ST_EXIT_FAIL;
-	q = (struct st_probe_query){.target = ap.target,
-				    .kind = ap.kind,
-				    .function = ap.event,
-				    .provider = ap.provider,
-				    .names_only = !verbose};
 	l = st_target_query(set, &q, err, sizeof(err));
-	if (!l) {
-		if (*ap.target)
-			st_errorf("%s: %s", ap.target, err);
+	if (!l || (!l->nr && l->why_none)) {
+		if (matched)
+			return ST_EXIT_OK;
+		if (*target)
+			st_errorf("%s: %s", target, l ? l->why_none : err);
 		else
 			st_errorf("%s", err);
-		goto cleanup;
-	}
-	if (!l->nr && l->why_none) {
-		st_errorf("%s: %s", ap.target, l->why_none);
-		goto cleanup;
+		return ST_EXIT_FAIL;
 	}
 	for (i = 0; i < l->nr; i++) {
-		if (st_probe_kind_by_name(st_probe_kind(ap.kind)) &&
-		    !st_event_match(&l->events[i], ap.provider, ap.event))
+		if (st_probe_kind_by_name(st_probe_kind(ap->kind)) &&
+		    !st_event_match(&l->events[i], ap->provider, ap->event))
 			continue;
 		/* No probe attaches to an event no call site emits (check_points.c). */
 		if (!l->events[i].nr_sites) {
@@ -163,10 +161,56 @@ static int list_pattern(struct st_target_set *set, const char *src, bool verbose
 		}
 		if (print_probe(&l->events[i], verbose, glob, out)) {
 			st_errorf("out of memory");
-			goto cleanup;
+			return ST_EXIT_FAIL;
 		}
 	}
-	status = ST_EXIT_OK;
+	return ST_EXIT_OK;
+}
+
+/*
+ * A target path with wildcards, without -p (where they match the objects
+ * the process maps): every regular file they match, as bpftrace's -l
+ * lists 'usdt:/usr/lib/x86_64-linux-gnu/libstd*:*'. 0 or an exit status.
+ */
+static int list_files(struct st_target_set *set, const struct st_attach_point *ap, bool verbose,
+		      const char *line_glob, struct listed *out)
+{
+	int status = ST_EXIT_OK, ret;
+	struct stat st;
+	glob_t files;
+	size_t i;
+
+	ret = glob(ap->target, 0, NULL, &files);
+	if (ret == GLOB_NOMATCH) {
+		st_errorf("%s: no file matches", ap->target);
+		return ST_EXIT_FAIL;
+	}
+	if (ret) {
+		st_errorf("%s: %s", ap->target,
+			  ret == GLOB_NOSPACE ? "out of memory" : "a directory cannot be read");
+		return ST_EXIT_FAIL;
+	}
+	for (i = 0; i < files.gl_pathc && status == ST_EXIT_OK; i++)
+		if (!stat(files.gl_pathv[i], &st) && S_ISREG(st.st_mode))
+			status = list_target(set, ap, files.gl_pathv[i], verbose, line_glob, out);
+	globfree(&files);
+	return status;
+}
+
+/* Lists what src (a whole pattern) names in set; 0 or an exit status. */
+static int list_pattern(struct st_target_set *set, const char *src, bool verbose, const char *glob,
+			struct listed *out)
+{
+	struct st_attach_point ap = {0};
+	int status;
+
+	status = parse_pattern(src, &ap);
+	if (status)
+		goto cleanup;
+	if (!set->pid && strchr(ap.target, '/') && strpbrk(ap.target, "*?["))
+		status = list_files(set, &ap, verbose, glob, out);
+	else
+		status = list_target(set, &ap, ap.target, verbose, glob, out);
 cleanup:
 	st_attach_point_fini(&ap);
 	return status;

@@ -90,6 +90,9 @@ static void usage(FILE *f)
 		   "               happens, not only at exit\n"
 		   "  --unsafe     bpftrace's permission for functions that act on the\n"
 		   "               system; accepted, as no such function is here yet\n"
+		   "  --usdt-file-activation\n"
+		   "               bpftrace's: raise the USDT semaphores of every process\n"
+		   "               that maps the file; always so here (the kernel counts them)\n"
 		   "  -q           quiet: no 'Attaching N probes...' line, no hints\n"
 		   "  -v           verbose: show libbpf's and the kernel's messages\n"
 		   "  -V, --version\n"
@@ -136,6 +139,7 @@ static int parse_size(const char *arg, uint32_t *out)
 enum {
 	OPT_IN_PROCESS = 256,
 	OPT_UNSAFE,
+	OPT_USDT_FILE_ACTIVATION,
 	OPT_MISSING_PROBES,
 	OPT_INCLUDE,
 };
@@ -288,6 +292,13 @@ static bool set_flag(int c, struct st_trace_opts *o)
 	case OPT_UNSAFE:
 		o->unsafe = true;
 		return true;
+	case OPT_USDT_FILE_ACTIVATION:
+		/*
+		 * bpftrace writes the semaphores of the processes that map the
+		 * file only where the kernel cannot count them; sidetrace's
+		 * kernels count them (ref_ctr_offset) in every such process.
+		 */
+		return true;
 	case 'l':
 		o->list = true;
 		return true;
@@ -307,6 +318,7 @@ int st_trace_parse_options(int argc, char **argv, struct st_trace_opts *o)
 		{"missing-probes", required_argument, NULL, OPT_MISSING_PROBES},
 		{"include", required_argument, NULL, OPT_INCLUDE},
 		{"unsafe", no_argument, NULL, OPT_UNSAFE},
+		{"usdt-file-activation", no_argument, NULL, OPT_USDT_FILE_ACTIVATION},
 		{NULL, 0, NULL, 0},
 	};
 	int c;

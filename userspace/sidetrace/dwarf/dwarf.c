@@ -10,11 +10,7 @@
 #define _GNU_SOURCE
 #include <dwarf.h>
 #include <elfutils/libdw.h>
-#include <elfutils/libdwelf.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <libgen.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +19,7 @@
 #include <side/abi/type-description.h>
 
 #include "dwarf/dwarf.h"
+#include "objfile/debuginfo.h"
 #include "objfile/dwarf_inflate.h"
 #include "dwarf/dwarf_int.h"
 #include "objfile/sdt_args.h"
@@ -51,40 +48,6 @@ static int reg_word(unsigned int dwarf_reg)
 	return st_sdt_reg_word(name, strlen(name));
 }
 
-/* Separate debug info: by build-id under /usr/lib/debug, then by .gnu_debuglink. */
-static int debug_file(Elf *elf, const char *path)
-{
-	char p[2 * PATH_MAX], dir[PATH_MAX], hex[129];
-	const unsigned char *id;
-	const char *link, *d;
-	GElf_Word crc;
-	ssize_t n, i;
-	int fd;
-
-	n = dwelf_elf_gnu_build_id(elf, (const void **)&id);
-	if (n > 1 && n <= 64) {
-		for (i = 0; i < n; i++)
-			snprintf(hex + 2 * i, 3, "%02x", id[i]);
-		snprintf(p, sizeof(p), "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2);
-		fd = open(p, O_RDONLY | O_CLOEXEC);
-		if (fd >= 0)
-			return fd;
-	}
-	link = dwelf_elf_gnu_debuglink(elf, &crc);
-	if (!link || strchr(link, '/'))
-		return -1;
-	/* dirname() returns a part of its argument: no copy onto itself. */
-	snprintf(dir, sizeof(dir), "%s", path);
-	d = dirname(dir);
-	snprintf(p, sizeof(p), "%s/.debug/%s", d, link);
-	fd = open(p, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		snprintf(p, sizeof(p), "/usr/lib/debug%s/%s", d, link);
-		fd = open(p, O_RDONLY | O_CLOEXEC);
-	}
-	return fd;
-}
-
 struct st_dwarf *st_dwarf_open(struct st_elf *e, const char *path)
 {
 	struct st_dwarf *d = calloc(1, sizeof(*d));
@@ -100,7 +63,7 @@ struct st_dwarf *st_dwarf_open(struct st_elf *e, const char *path)
 	if (!d->dw)
 		d->dw = dwarf_begin_elf(e->elf, DWARF_C_READ, NULL);
 	if (!d->dw) {
-		d->debug_fd = debug_file(e->elf, path);
+		d->debug_fd = st_debuginfo_open(e, path);
 		if (d->debug_fd >= 0)
 			d->dw = dwarf_begin(d->debug_fd, DWARF_C_READ);
 	}

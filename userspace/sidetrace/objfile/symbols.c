@@ -5,7 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "objfile/debuginfo.h"
 #include "objfile/demangle.h"
 #include "objfile/elf.h"
 #include "objfile/symbols.h"
@@ -34,7 +36,7 @@ static int add_sym(struct st_symtab *t, size_t *cap, uint64_t addr, uint64_t siz
 }
 
 /* The defined functions of one symbol table section. */
-static int scan(struct st_elf *e, Elf_Scn *scn, struct st_symtab *t, size_t *cap)
+static int scan(Elf *elf, Elf_Scn *scn, struct st_symtab *t, size_t *cap)
 {
 	Elf_Data *data = elf_getdata(scn, NULL);
 	const char *name;
@@ -50,7 +52,7 @@ static int scan(struct st_elf *e, Elf_Scn *scn, struct st_symtab *t, size_t *cap
 		if (!gelf_getsym(data, i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
 		    sym.st_shndx == SHN_UNDEF || !sym.st_value)
 			continue;
-		name = elf_strptr(e->elf, sh.sh_link, sym.st_name);
+		name = elf_strptr(elf, sh.sh_link, sym.st_name);
 		if (name && *name)
 			err = add_sym(t, cap, sym.st_value, sym.st_size, name);
 	}
@@ -104,6 +106,28 @@ static int needed(struct st_elf *e, Elf_Scn *scn, struct st_symtab *t)
 	return 0;
 }
 
+/* The functions of the symbol table of e's separate debug file, if it has one. */
+static int scan_debug_file(const struct st_elf *e, const char *path, struct st_symtab *t,
+			   size_t *cap)
+{
+	int fd = st_debuginfo_open(e, path), ret = 0;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	Elf *elf;
+
+	if (fd < 0)
+		return 0;
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	while (elf && (scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB) {
+			ret = scan(elf, scn, t, cap);
+			break;
+		}
+	elf_end(elf);
+	close(fd);
+	return ret;
+}
+
 int st_symtab_load_file(const char *path, struct st_symtab *t)
 {
 	Elf_Scn *scn = NULL, *symtab = NULL, *dynsym = NULL;
@@ -129,9 +153,14 @@ int st_symtab_load_file(const char *path, struct st_symtab *t)
 		else if (sh.sh_type == SHT_DYNAMIC)
 			ret = needed(&e, scn, t);
 	}
-	/* A stripped object keeps its exported functions in .dynsym. */
-	if (!ret && (symtab || dynsym))
-		ret = scan(&e, symtab ? symtab : dynsym, t, &cap);
+	/*
+	 * A stripped object's functions are in its separate debug file's
+	 * symbol table; without one, it keeps its exported ones in .dynsym.
+	 */
+	if (!ret && !symtab)
+		ret = scan_debug_file(&e, path, t, &cap);
+	if (!ret && !t->nr && (symtab || dynsym))
+		ret = scan(e.elf, symtab ? symtab : dynsym, t, &cap);
 	t->segs = calloc(3 * e.nr_segs + 1, sizeof(*t->segs));
 	if (!ret && !t->segs)
 		ret = -ENOMEM;

@@ -16,6 +16,7 @@
 #include "kinds/probe_kinds.h"
 #include "parse/lex_scan.h"
 #include "parse/lexer.h"
+#include "util/textbuf.h"
 
 /*
  * What ends a probe's TARGET and, in a user-space (DWARF) or kernel
@@ -68,6 +69,35 @@ static char *quoted_target(struct st_lexer *lx)
 }
 
 /*
+ * A word of a probe spec up to one of the stop characters outside double
+ * quotes, the quotes dropped and their escapes read, as bpftrace's
+ * attach points are split: "provider":"name", edge:"kon"st, "\"p\"". A
+ * '*' stays a glob, quoted or not. NULL with a diagnostic, or without
+ * one when out of memory.
+ */
+static char *quoted_word(struct st_lexer *lx, const char *stop)
+{
+	struct st_textbuf tb = {0};
+	char *part;
+
+	while (peek(lx, 0) && !isspace((unsigned char)peek(lx, 0)) && !strchr(stop, peek(lx, 0))) {
+		if (peek(lx, 0) != '"') {
+			st_tb_putc(&tb, peek(lx, 0));
+			bump(lx);
+			continue;
+		}
+		part = quoted_target(lx);
+		if (!part) {
+			st_tb_free(&tb);
+			return NULL;
+		}
+		st_tb_puts(&tb, part);
+		free(part);
+	}
+	return st_tb_take(&tb);
+}
+
+/*
  * One ':'-separated word of an event probe, a_what ("a provider") saying
  * what it is in messages; NULL with a diagnostic when it is empty.
  */
@@ -85,7 +115,7 @@ static char *event_word(struct st_lexer *lx, const struct st_probe_kind *k, cons
 	}
 	bump(lx);
 	*pos = lx->pos;
-	w = probe_word(lx, name_stop);
+	w = quoted_word(lx, name_stop);
 	if (w && !w[0]) {
 		free(w);
 		fail(lx, *pos, "expected %s name or '*' (%s)", a_what, k->syntax);
