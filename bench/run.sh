@@ -4,7 +4,7 @@
 # in the same run.
 set -eu
 cd "$(dirname "$0")/.."
-for b in bench/disabled_cost.sh bench/inproc.sh bench/collector.sh bench/stream.sh bench/serve.sh \
+for b in bench/disabled_cost.sh bench/inproc.sh bench/collector.sh bench/tools.sh bench/stream.sh bench/serve.sh \
 	bench/scale.sh bench/prog_time.sh bench/site_designs.sh bench/probe_kinds.sh \
 	bench/kernel_probes.sh; do
 	[ -x "$b" ] || continue

@@ -279,9 +279,12 @@ int ck_deref(struct checker *c, struct st_expr *e, bool object)
 }
 
 /*
- * The C type a field's declaration names, when it is a pointer that is
- * no string ("const struct __kernel_timespec *"): its cast's type, or
- * false. The same in every event of the clause.
+ * The C type a kernel event's field declaration names, when it is a
+ * pointer read as a plain integer ("const struct __kernel_timespec *" in
+ * a tracepoint's record): its cast's type, or false. The same in every
+ * event of the clause. A function's pointer typed by DWARF or BTF has its
+ * members in its type tree already, and a process's types are not the
+ * kernel's.
  */
 static bool field_pointer(struct checker *c, const char *field, struct st_cast_type *t)
 {
@@ -293,7 +296,9 @@ static bool field_pointer(struct checker *c, const char *field, struct st_cast_t
 
 		for (f = 0; f < ev->nr_fields && strcmp(ev->fields[f].name, field); f++)
 			;
-		if (f == ev->nr_fields || ev->fields[f].type.label == SIDE_TYPE_STRING_UTF8)
+		if (f == ev->nr_fields || !st_event_kind(ev)->in_kernel ||
+		    ev->fields[f].type.nr_fields || ev->fields[f].type.elem ||
+		    ev->fields[f].type.label == SIDE_TYPE_STRING_UTF8)
 			return false;
 		d = ev->fields[f].type.c_name;
 		if (!d || !strchr(d, '*') || (decl && strcmp(decl, d)))
