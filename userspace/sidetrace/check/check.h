@@ -127,6 +127,10 @@ int ck_sym(struct checker *c, struct st_expr *e);
 int ck_kaddr(struct checker *c, struct st_expr *e);
 /* strftime("fmt", ns). */
 int ck_strftime(struct checker *c, struct st_expr *e);
+/* An error where a clause of sidetrace's own runs call, which its row says it cannot run. */
+int ck_host_has(struct checker *c, const struct st_expr *call);
+/* join(arr), join(arr, "delim") (check_calls.c). */
+int ck_join(struct checker *c, struct st_expr *call);
 
 /* Types an expression and its operands. */
 int ck_expr(struct checker *c, struct st_expr *e);

@@ -252,6 +252,7 @@ int ck_call_args(struct checker *c, struct st_expr *call)
 		[ST_FA_FORMAT] = ck_printf,	[ST_FA_TIME] = ck_time,
 		[ST_FA_STR] = ck_str,		[ST_FA_ADDR] = ck_sym,
 		[ST_FA_STRFTIME] = ck_strftime, [ST_FA_SYMBOL] = ck_kaddr,
+		[ST_FA_JOIN] = ck_join,
 	};
 
 	return rules[st_func(call->func)->args](c, call);

@@ -57,6 +57,7 @@ int cg_emit(struct cctx *c, struct st_pos pos, uint8_t op, uint8_t a, int64_t im
 	case ST_I_AGG:
 	case ST_I_OUT_INT:
 	case ST_I_OUT_STR:
+	case ST_I_OUT_JOIN:
 		pushes = -1;
 		break;
 	default:
@@ -308,6 +309,8 @@ static int call_stmt(struct cctx *c, const struct st_stmt *st)
 		return cg_emit(c, st->pos, ST_I_EXIT, 0, 0);
 	case ST_FC_PRINTF:
 		return cg_printf(c, st);
+	case ST_FC_JOIN:
+		return cg_join(c, st);
 	case ST_FC_DELETE:
 		return cg_delete(c, call);
 	case ST_FC_PRINT:

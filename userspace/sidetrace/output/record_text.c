@@ -7,6 +7,7 @@
 
 #include "events/events.h"
 #include "output/printf_print.h"
+#include "output/record_calls.h"
 #include "output/record_text.h"
 #include "util/escape.h"
 
@@ -117,8 +118,9 @@ static enum st_text_verdict printf_record(struct st_rec_view *v, const struct st
 	if (h->id >= v->c->nr_printfs)
 		return ST_TEXT_MALFORMED;
 	lay = &v->c->printfs[h->id];
-	/* print(args)'s values are read as its own (a bool's is a string). */
-	if (h->len != lay->size || (h->kind == ST_REC_ARGS) != lay->call->print_args)
+	/* print(args)'s values are read as its own (a bool's is a string); join() has no format. */
+	if (h->len != lay->size || (h->kind == ST_REC_ARGS) != lay->call->print_args ||
+	    !lay->call->fmt)
 		return ST_TEXT_MALFORMED;
 	for (i = 0; i < lay->nr_args; i++)
 		printf_value(v, h, lay, i, data + lay->off[i], &vals[i], strs[i]);
@@ -149,6 +151,8 @@ enum st_text_verdict st_record_text(struct st_rec_view *v, const void *data, siz
 	items = (const uint8_t *)data + sizeof(h);
 	if (h.kind == ST_REC_PRINTF || h.kind == ST_REC_ARGS)
 		return printf_record(v, &h, items);
+	if (h.kind == ST_REC_JOIN)
+		return st_join_text(v, &h, items);
 	/* Only a probe that prints its events sends them. */
 	if (h.kind != ST_REC_EVENT || h.probe >= c->nr_probes || !c->probes[h.probe].cfg.whole)
 		return ST_TEXT_MALFORMED;

@@ -149,6 +149,7 @@ enum st_func {
 	ST_FN_KSYM,
 	ST_FN_USYM,
 	ST_FN_KADDR,
+	ST_FN_JOIN,
 	ST_NR_FUNCS,
 };
 

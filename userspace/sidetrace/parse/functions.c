@@ -60,6 +60,10 @@ static const struct st_func_row funcs[ST_NR_FUNCS] = {
 	/* A kernel symbol's address, from /proc/kallsyms when the program is checked. */
 	[ST_FN_KADDR] = {"kaddr", ST_FORM_VALUE, .args = ST_FA_SYMBOL, 1, 1, ST_VT_UINT,
 			 .no_bpf = A_CONSTANT, .no_host = A_CONSTANT},
+	/* The strings of an array of pointers in the event's process (argv), printed joined. */
+	[ST_FN_JOIN] = {"join", ST_FORM_ACTION, .args = ST_FA_JOIN, 1, 2, .bpf = ST_FC_JOIN,
+			.no_host = "reads an array in a probe's event's process: BEGIN, END and "
+				   "interval have none"},
 };
 
 const struct st_func_row *st_func(enum st_func fn)
@@ -84,7 +88,7 @@ const char *st_func_name(enum st_func fn)
 
 const char *st_func_names(void)
 {
-	static char names[256];
+	static char names[512];
 	size_t off = 0;
 	int fn;
 

@@ -33,6 +33,8 @@ enum st_fn_args {
 	ST_FA_ADDR, /* one integer, an address */
 	ST_FA_STRFTIME, /* a literal format, then an integer time */
 	ST_FA_SYMBOL, /* a literal kernel symbol's name */
+	ST_FA_JOIN, /* an integer, the address of an array, then an optional literal string */
+	ST_NR_FN_ARGS,
 };
 
 /*
@@ -51,6 +53,7 @@ enum st_fn_code {
 	ST_FC_STR, /* the string, cut to its length */
 	ST_FC_ADDR, /* the address itself: what the kernel keeps says how to name it */
 	ST_FC_STRFTIME, /* the time as wall-clock text */
+	ST_FC_JOIN, /* an array's strings read into a record, printed joined */
 };
 
 struct st_func_row {
