@@ -131,6 +131,12 @@ int ck_strftime(struct checker *c, struct st_expr *e);
 int ck_host_has(struct checker *c, const struct st_expr *call);
 /* join(arr), join(arr, "delim") (check_calls.c). */
 int ck_join(struct checker *c, struct st_expr *call);
+/* ntop(addr), ntop(af, addr). */
+int ck_ntop(struct checker *c, struct st_expr *call);
+/* pton("addr"): refused, with the reason. */
+int ck_pton(struct checker *c, struct st_expr *call);
+/* cgroupid("path"): becomes the cgroup's id, an integer literal. */
+int ck_cgroupid(struct checker *c, struct st_expr *call);
 
 /* Types an expression and its operands. */
 int ck_expr(struct checker *c, struct st_expr *e);

@@ -232,7 +232,7 @@ static int cg_call(struct cctx *c, const struct st_expr *e)
 		return cg_str(c, e);
 	case ST_FC_ADDR:
 		/* The key part's kind says to name it (layout.c). */
-		return cg_expr(c, e->kids[0]);
+		return cg_expr(c, e->kids[e->nr_kids - 1]);
 	case ST_FC_NONE:
 		return cg_fail(c, e->pos, f->no_bpf);
 	default:

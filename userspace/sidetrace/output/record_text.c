@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "events/events.h"
+#include "parse/functions.h"
+#include "output/kept_text.h"
 #include "output/printf_print.h"
 #include "output/record_calls.h"
 #include "output/record_text.h"
@@ -88,6 +90,8 @@ static void printf_value(struct st_rec_view *v, const struct st_rec_hdr *h,
 		st_strftime_ns(s, sizeof(rec_str), args[i]->kids[0]->str, u);
 	} else if (lay->sent[i] == ST_RA_KSYM || lay->sent[i] == ST_RA_USYM) {
 		sym_value(v, lay->sent[i] == ST_RA_USYM, h->pid, u, s);
+	} else if (lay->sent[i] == ST_RA_TEXT) {
+		st_kept_text(st_expr_kept(args[i]), u, s, sizeof(rec_str));
 	} else if (lay->sent[i] == ST_RA_PROBE) {
 		val->s = u < v->c->nr_probes ? v->c->probes[u].name : "?";
 	} else if (lay->label_type[i]) {

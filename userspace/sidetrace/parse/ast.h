@@ -97,6 +97,7 @@ enum st_builtin {
 	ST_BUILTIN_RAND,
 	ST_BUILTIN_NUMAID, /* the NUMA node of the CPU */
 	ST_BUILTIN_CPID, /* the -c command's pid */
+	ST_BUILTIN_USERNAME, /* the name of uid's user */
 	ST_NR_BUILTINS,
 };
 
@@ -150,6 +151,12 @@ enum st_func {
 	ST_FN_USYM,
 	ST_FN_KADDR,
 	ST_FN_JOIN,
+	ST_FN_NTOP,
+	ST_FN_PTON,
+	ST_FN_STRERROR,
+	ST_FN_KPTR,
+	ST_FN_UPTR,
+	ST_FN_CGROUPID,
 	ST_NR_FUNCS,
 };
 

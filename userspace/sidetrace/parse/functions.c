@@ -19,6 +19,10 @@
 #define REWRITTEN "the checker makes it printf(\"%s\", strftime(\"fmt\", nsecs))"
 /* kaddr() is a constant by the time either engine sees it. */
 #define A_CONSTANT "the checker makes it the address, a constant"
+/* pton() makes a byte array, a type sidetrace's values lack. */
+#define NO_ARRAYS "makes a char[4] or char[16] array, which sidetrace's values cannot hold"
+/* The checker makes cgroupid("path") the id of the path's cgroup. */
+#define A_CGROUP_ID "the checker makes it the cgroup's id, a constant"
 /* The kernel or the event's process has the address, not sidetrace. */
 #define AN_EVENTS "an address of a probe's event: BEGIN, END and interval have none"
 
@@ -64,6 +68,21 @@ static const struct st_func_row funcs[ST_NR_FUNCS] = {
 	[ST_FN_JOIN] = {"join", ST_FORM_ACTION, .args = ST_FA_JOIN, 1, 2, .bpf = ST_FC_JOIN,
 			.no_host = "reads an array in a probe's event's process: BEGIN, END and "
 				   "interval have none"},
+	/* An IPv4 address as an integer, printed as text by the collector. */
+	[ST_FN_NTOP] = {"ntop", ST_FORM_VALUE, .args = ST_FA_NTOP, 1, 2, ST_VT_UINT,
+			BOTH(ST_FC_ADDR), .kept = ST_KEPT_INET},
+	[ST_FN_PTON] = {"pton", ST_FORM_VALUE, .args = ST_FA_PTON, 1, 1, ST_VT_UINT,
+			.no_bpf = NO_ARRAYS, .no_host = NO_ARRAYS},
+	/* An errno, printed as its text by the collector. */
+	[ST_FN_STRERROR] = {"strerror", ST_FORM_VALUE, .args = ST_FA_VALUE, 1, 1, ST_VT_UINT,
+			    BOTH(ST_FC_ADDR), .kept = ST_KEPT_ERRNO},
+	/* Address spaces: a pointer is an integer, and a field's kind says where it points. */
+	[ST_FN_KPTR] = {"kptr", ST_FORM_VALUE, .args = ST_FA_VALUE, 1, 1, ST_VT_UINT,
+			BOTH(ST_FC_ADDR)},
+	[ST_FN_UPTR] = {"uptr", ST_FORM_VALUE, .args = ST_FA_VALUE, 1, 1, ST_VT_UINT,
+			BOTH(ST_FC_ADDR)},
+	[ST_FN_CGROUPID] = {"cgroupid", ST_FORM_VALUE, .args = ST_FA_PATH, 1, 1, ST_VT_UINT,
+			    .no_bpf = A_CGROUP_ID, .no_host = A_CGROUP_ID},
 };
 
 const struct st_func_row *st_func(enum st_func fn)

@@ -34,6 +34,9 @@ enum st_fn_args {
 	ST_FA_STRFTIME, /* a literal format, then an integer time */
 	ST_FA_SYMBOL, /* a literal kernel symbol's name */
 	ST_FA_JOIN, /* an integer, the address of an array, then an optional literal string */
+	ST_FA_NTOP, /* an optional constant address family, then an integer address */
+	ST_FA_PTON, /* a literal address: refused, see check/check_calls.c */
+	ST_FA_PATH, /* a literal path */
 	ST_NR_FN_ARGS,
 };
 
@@ -51,7 +54,11 @@ enum st_fn_code {
 	ST_FC_PRINTF,
 	ST_FC_EXIT,
 	ST_FC_STR, /* the string, cut to its length */
-	ST_FC_ADDR, /* the address itself: what the kernel keeps says how to name it */
+	/*
+	 * The value itself, the last argument: what the kernel keeps says
+	 * how to name it (an address, an IP address, an errno)
+	 */
+	ST_FC_ADDR,
 	ST_FC_STRFTIME, /* the time as wall-clock text */
 	ST_FC_JOIN, /* an array's strings read into a record, printed joined */
 };

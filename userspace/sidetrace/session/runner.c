@@ -6,6 +6,7 @@
 
 #include "readout/aggregations.h"
 #include "readout/problems.h"
+#include "output/kept_text.h"
 #include "output/printf_print.h"
 #include "session/runner.h"
 #include "parse/functions.h"
@@ -51,6 +52,13 @@ static int run_printf(struct st_runner *r, struct st_eval_ctx *x, const struct s
 		if (ret)
 			return ret;
 		kv[i] = vals[i].v;
+		/* An integer printed as text, named here as the collector names the kernel's. */
+		if (st_kept_is_text(st_expr_kept(args[i]))) {
+			st_kept_text(st_expr_kept(args[i]), vals[i].v.u, vals[i].str,
+				     sizeof(vals[i].str));
+			kv[i].type = ST_VT_STR;
+			kv[i].s = vals[i].str;
+		}
 	}
 	st_format_values(&text, call->fmt, kv, r->term);
 	ret = text.failed ? -ENOMEM : st_output_printf(r->out, r->fmt, &text);
