@@ -212,6 +212,12 @@ static __always_inline bool exec_out(const struct st_probe_cfg *cfg, struct st_s
 	case ST_I_OUT_JOIN:
 		out_join(s, pop(s), in->mask, probe);
 		return false;
+	case ST_I_SIGNAL:
+		v = pop(s);
+#ifndef ST_ENGINE_HOST
+		bpf_send_signal(v);
+#endif
+		return false;
 	default:
 		v = st_copy_event(s, cfg->nr_fields, probe);
 		out_emit(s, ST_REC_EVENT, s->wcut, v, probe);
@@ -411,6 +417,7 @@ __noinline int st_exec(const struct st_probe_cfg *cfg, struct st_scratch *s, __u
 	case ST_I_OUT_EMIT:
 	case ST_I_OUT_EVENT:
 	case ST_I_OUT_JOIN:
+	case ST_I_SIGNAL:
 		abort = exec_out(cfg, s, in, probe);
 		break;
 	case ST_I_JUMP:

@@ -221,6 +221,8 @@ enum st_opcode {
 	 * written in the ring buffer itself.
 	 */
 	ST_I_OUT_JOIN,
+	/* signal(): pops a signal's number and sends it to the current process. */
+	ST_I_SIGNAL,
 	ST_NR_OPCODES,
 };
 

@@ -282,7 +282,8 @@ static void test_errors(void)
 	check_err("unknown function", "BEGIN { @x = quantize(1) }", 1, 14,
 		  "unknown function 'quantize': valid are count, sum, avg, min, max, stats, hist, "
 		  "lhist, print, clear, zero, exit, printf, delete, str, time, strftime, ksym, "
-		  "usym and kaddr");
+		  "usym, kaddr, join, ntop, pton, strerror, kptr, uptr, cgroupid, system, cat "
+		  "and signal");
 	check_err("if without parentheses", "BEGIN { if 1 { exit() } }", 1, 12,
 		  "expected '(' after if: if (condition) { ... }");
 	check_err("else without a block", "BEGIN { if (1) { exit() } else exit() }", 1, 32,
@@ -300,7 +301,7 @@ static void test_errors(void)
 	check_err("missing operand", "BEGIN { @x = sum(1 +) }", 1, 21,
 		  "expected an expression: args.FIELD, argN, retval, a builtin (pid, tid, comm, "
 		  "nsecs, elapsed, cpu, uid, gid, cgroup, ustack, kstack, func, probe, loglevel, "
-		  "rand, numaid, cpid), "
+		  "rand, numaid, cpid, username), "
 		  "$var, "
 		  "@map[key], a "
 		  "number, a "
@@ -309,7 +310,7 @@ static void test_errors(void)
 	check_err("unknown identifier", "BEGIN { @x = sum(foo) }", 1, 18,
 		  "unknown identifier 'foo': expected args.FIELD, argN, retval, a builtin (pid, "
 		  "tid, comm, nsecs, elapsed, cpu, uid, gid, cgroup, ustack, kstack, func, probe, "
-		  "loglevel, rand, numaid, cpid), $var, "
+		  "loglevel, rand, numaid, cpid, username), $var, "
 		  "@map[key], a "
 		  "number, a string, a cast such as (uint8) or '('");
 	check_err("field name missing", "BEGIN { @x = sum(args.) }", 1, 23,

@@ -135,6 +135,10 @@ int ck_join(struct checker *c, struct st_expr *call);
 int ck_ntop(struct checker *c, struct st_expr *call);
 /* pton("addr"): refused, with the reason. */
 int ck_pton(struct checker *c, struct st_expr *call);
+/* An error where call acts on the system (system(), signal()) without --unsafe. */
+int ck_unsafe(struct checker *c, const struct st_expr *call);
+/* signal(n), signal("SIGKILL"): a name becomes its number. */
+int ck_signal(struct checker *c, struct st_expr *call);
 /* cgroupid("path"): becomes the cgroup's id, an integer literal. */
 int ck_cgroupid(struct checker *c, struct st_expr *call);
 

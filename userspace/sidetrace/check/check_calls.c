@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
  * The arguments of the functions bpftrace has beside the core ones:
- * join(), ntop(), pton(), cgroupid(), and where each may run.
+ * join(), ntop(), pton(), cgroupid(), signal(), and where each may run.
  */
+#define _GNU_SOURCE
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +23,15 @@ int ck_host_has(struct checker *c, const struct st_expr *call)
 	if (c->no_args && f->host == ST_FC_NONE)
 		return ck_err(c, call->pos, "%s() in %s: %s", f->name,
 			      ck_point_kind_name(c->no_args), f->no_host);
+	return 0;
+}
+
+int ck_unsafe(struct checker *c, const struct st_expr *call)
+{
+	if (st_func(call->func)->unsafe && !c->prog->unsafe)
+		return ck_err(c, call->pos,
+			      "%s() acts on the system: as in bpftrace, it runs only with --unsafe",
+			      st_func_name(call->func));
 	return 0;
 }
 
@@ -125,4 +136,51 @@ int ck_cgroupid(struct checker *c, struct st_expr *call)
 	call->is_unsigned = st.st_ino > INT64_MAX;
 	call->vtype = call->is_unsigned ? ST_VT_UINT : ST_VT_INT;
 	return 0;
+}
+
+/* The signals bpf_send_signal() sends: 1 to 64, as bpftrace allows. */
+#define SIGNAL_MAX 64
+
+/* The number of signal name ("SIGKILL", as kill -l names it), or 0. */
+static int signal_number(const char *name)
+{
+	const char *abbrev;
+	int sig;
+
+	if (strncmp(name, "SIG", 3))
+		return 0;
+	for (sig = 1; sig < NSIG; sig++) {
+		abbrev = sigabbrev_np(sig);
+		if (abbrev && !strcmp(abbrev, name + 3))
+			return sig;
+	}
+	return 0;
+}
+
+/*
+ * signal(n), signal("SIGNAME"): a number, checked when it is a literal,
+ * or a name that becomes its number.
+ */
+int ck_signal(struct checker *c, struct st_expr *call)
+{
+	struct st_expr *sig = call->kids[0];
+	int err = ck_host_has(c, call), n;
+
+	if (!err && sig->kind == ST_EXPR_STR) {
+		n = signal_number(sig->str);
+		if (!n)
+			return ck_err(c, sig->pos,
+				      "signal(): %s is not a signal's name (SIGKILL, ...)",
+				      sig->str);
+		free(sig->str);
+		sig->str = NULL;
+		sig->kind = ST_EXPR_INT;
+		sig->uval = n;
+	}
+	if (!err)
+		err = ck_int(c, sig, "signal()'s number");
+	if (!err && sig->kind == ST_EXPR_INT && (sig->uval < 1 || sig->uval > SIGNAL_MAX))
+		return ck_err(c, sig->pos, "signal(): %lld is not a signal: they are 1 to %d",
+			      (long long)sig->uval, SIGNAL_MAX);
+	return err;
 }

@@ -256,9 +256,11 @@ int ck_call_args(struct checker *c, struct st_expr *call)
 		[ST_FA_STRFTIME] = ck_strftime, [ST_FA_SYMBOL] = ck_kaddr,
 		[ST_FA_JOIN] = ck_join,		[ST_FA_NTOP] = ck_ntop,
 		[ST_FA_PTON] = ck_pton,		[ST_FA_PATH] = ck_cgroupid,
+		[ST_FA_SIGNAL] = ck_signal,
 	};
+	int err = ck_unsafe(c, call);
 
-	return rules[st_func(call->func)->args](c, call);
+	return err ?: rules[st_func(call->func)->args](c, call);
 }
 
 int ck_action(struct checker *c, struct st_stmt *s)

@@ -58,6 +58,7 @@ int cg_emit(struct cctx *c, struct st_pos pos, uint8_t op, uint8_t a, int64_t im
 	case ST_I_OUT_INT:
 	case ST_I_OUT_STR:
 	case ST_I_OUT_JOIN:
+	case ST_I_SIGNAL:
 		pushes = -1;
 		break;
 	default:
@@ -311,6 +312,12 @@ static int call_stmt(struct cctx *c, const struct st_stmt *st)
 		return cg_printf(c, st);
 	case ST_FC_JOIN:
 		return cg_join(c, st);
+	case ST_FC_SYSTEM:
+	case ST_FC_CAT:
+		/* A printf record: the collector runs or reads its text (output/record_calls.c). */
+		return cg_printf(c, st);
+	case ST_FC_SIGNAL:
+		return cg_expr(c, call->kids[0]) ?: cg_emit(c, st->pos, ST_I_SIGNAL, 0, 0);
 	case ST_FC_DELETE:
 		return cg_delete(c, call);
 	case ST_FC_PRINT:

@@ -7,6 +7,7 @@ static bool kernel_only(uint8_t op)
 {
 	switch (op) {
 	case ST_I_OUT_JOIN:
+	case ST_I_SIGNAL:
 		return true;
 	default:
 		return false;

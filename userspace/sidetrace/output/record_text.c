@@ -117,6 +117,7 @@ static enum st_text_verdict printf_record(struct st_rec_view *v, const struct st
 	struct st_key_val vals[ST_MAX_PRINTF_ARGS];
 	rec_str strs[ST_MAX_PRINTF_ARGS];
 	const struct st_printf_layout *lay;
+	enum st_fn_code code;
 	uint32_t i;
 
 	if (h->id >= v->c->nr_printfs)
@@ -130,13 +131,15 @@ static enum st_text_verdict printf_record(struct st_rec_view *v, const struct st
 		printf_value(v, h, lay, i, data + lay->off[i], &vals[i], strs[i]);
 	if (h->kind == ST_REC_ARGS && v->fmt == ST_OUTPUT_JSON)
 		return args_json(v, h, lay, vals);
-	if (v->fmt != ST_OUTPUT_JSON) {
-		st_format_values(&v->text, lay->call->fmt, vals, v->term);
-		return ST_TEXT_OK;
-	}
+	code = st_func(lay->call->func)->bpf;
 	st_tb_reset(&v->scratch);
-	st_format_values(&v->scratch, lay->call->fmt, vals, v->term);
-	st_printf_json(&v->text, &v->scratch);
+	/* A command or a path is the user's text as it is. */
+	st_format_values(&v->scratch, lay->call->fmt, vals, v->term && !st_call_acts(code));
+	st_call_act(code, &v->scratch);
+	if (v->fmt == ST_OUTPUT_JSON)
+		st_printf_json(&v->text, &v->scratch);
+	else
+		st_tb_putn(&v->text, v->scratch.s ? v->scratch.s : "", v->scratch.len);
 	return ST_TEXT_OK;
 }
 

@@ -157,6 +157,9 @@ enum st_func {
 	ST_FN_KPTR,
 	ST_FN_UPTR,
 	ST_FN_CGROUPID,
+	ST_FN_SYSTEM,
+	ST_FN_CAT,
+	ST_FN_SIGNAL,
 	ST_NR_FUNCS,
 };
 
@@ -351,6 +354,8 @@ struct st_program {
 	/* The -c command's, set by the trace command before the check: the cpid builtin. */
 	bool has_command;
 	uint32_t cpid; /* its pid; 0 in a dry run, which starts no command */
+	/* --unsafe, set by the trace command: functions that act on the system allowed */
+	bool unsafe;
 	/* checker: */
 	struct st_map_info *maps;
 	uint32_t nr_maps;

@@ -83,6 +83,17 @@ static const struct st_func_row funcs[ST_NR_FUNCS] = {
 			BOTH(ST_FC_ADDR)},
 	[ST_FN_CGROUPID] = {"cgroupid", ST_FORM_VALUE, .args = ST_FA_PATH, 1, 1, ST_VT_UINT,
 			    .no_bpf = A_CGROUP_ID, .no_host = A_CGROUP_ID},
+	/* A printf whose text the collector runs with sh -c, printing what it prints. */
+	[ST_FN_SYSTEM] = {"system", ST_FORM_ACTION, .args = ST_FA_FORMAT, 1, 1 + ST_MAX_PRINTF_ARGS,
+			  BOTH(ST_FC_SYSTEM), .unsafe = true},
+	/* A printf whose text names a file the collector prints. */
+	[ST_FN_CAT] = {"cat", ST_FORM_ACTION, .args = ST_FA_FORMAT, 1, 1 + ST_MAX_PRINTF_ARGS,
+		       BOTH(ST_FC_CAT)},
+	/* bpf_send_signal(): to the process of the event, from the kernel. */
+	[ST_FN_SIGNAL] = {"signal", ST_FORM_ACTION, .args = ST_FA_SIGNAL, 1, 1, .bpf = ST_FC_SIGNAL,
+			  .no_host = "sends a signal to a probe's event's process: BEGIN, END and "
+				     "interval have none",
+			  .unsafe = true},
 };
 
 const struct st_func_row *st_func(enum st_func fn)

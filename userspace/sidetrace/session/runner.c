@@ -8,6 +8,7 @@
 #include "readout/problems.h"
 #include "output/kept_text.h"
 #include "output/printf_print.h"
+#include "output/record_calls.h"
 #include "session/runner.h"
 #include "parse/functions.h"
 #include "session/eval.h"
@@ -60,7 +61,9 @@ static int run_printf(struct st_runner *r, struct st_eval_ctx *x, const struct s
 			kv[i].s = vals[i].str;
 		}
 	}
-	st_format_values(&text, call->fmt, kv, r->term);
+	/* system() and cat(): a command or a path, the user's text as it is. */
+	st_format_values(&text, call->fmt, kv, r->term && !st_call_acts(st_func(call->func)->host));
+	st_call_act(st_func(call->func)->host, &text);
 	ret = text.failed ? -ENOMEM : st_output_printf(r->out, r->fmt, &text);
 	st_tb_free(&text);
 	return ret;
@@ -132,6 +135,8 @@ static int run_call(struct st_runner *r, struct st_eval_ctx *x, const struct st_
 	case ST_FC_DELETE:
 		return run_delete(r, x, call->kids[0]);
 	case ST_FC_PRINTF:
+	case ST_FC_SYSTEM:
+	case ST_FC_CAT:
 		return run_printf(r, x, call);
 	case ST_FC_EXIT:
 		r->exit_requested = true;
