@@ -65,10 +65,15 @@ static bool literal_int(const struct st_expr *e, uint64_t *v)
  */
 int ck_ntop(struct checker *c, struct st_expr *call)
 {
-	struct st_expr *addr = call->kids[call->nr_kids - 1];
+	struct st_expr *addr;
 	uint64_t af = AF_INET;
 	int err;
 
+	if (call->nr_kids < 1 || call->nr_kids > 2)
+		return ck_err(c, call->pos,
+			      "ntop() takes an IPv4 address, after an optional address family: "
+			      "ntop(addr), ntop(AF_INET, addr)");
+	addr = call->kids[call->nr_kids - 1];
 	if (call->nr_kids == 2) {
 		err = ck_int(c, call->kids[0], "ntop()'s address family");
 		if (err)
@@ -163,9 +168,12 @@ static int signal_number(const char *name)
  */
 int ck_signal(struct checker *c, struct st_expr *call)
 {
-	struct st_expr *sig = call->kids[0];
+	struct st_expr *sig = call->nr_kids == 1 ? call->kids[0] : NULL;
 	int err = ck_host_has(c, call), n;
 
+	if (!err && !sig)
+		return ck_err(c, call->pos,
+			      "signal() takes a signal: signal(9), signal(\"SIGKILL\")");
 	if (!err && sig->kind == ST_EXPR_STR) {
 		n = signal_number(sig->str);
 		if (!n)

@@ -87,7 +87,8 @@ int ck_printf(struct checker *c, struct st_expr *call)
 
 	if (!lit || lit->kind != ST_EXPR_STR)
 		return ck_err(c, lit ? lit->pos : call->pos,
-			      "printf takes a format string first: printf(\"fmt\", args...)");
+			      "%s takes a format string first: %s(\"fmt\", args...)",
+			      st_func_name(call->func), st_func_name(call->func));
 	f = calloc(1, sizeof(*f));
 	if (!f)
 		return ck_oom(c);
