@@ -315,6 +315,7 @@ static int call_stmt(struct cctx *c, const struct st_stmt *st)
 	case ST_FC_SYSTEM:
 	case ST_FC_CAT:
 		/* A printf record: the collector runs or reads its text (output/record_calls.c). */
+		c->probe->acts = true;
 		return cg_printf(c, st);
 	case ST_FC_SIGNAL:
 		return cg_expr(c, call->kids[0]) ?: cg_emit(c, st->pos, ST_I_SIGNAL, 0, 0);

@@ -88,6 +88,11 @@ struct st_compiled_probe {
 	enum st_special special;
 	uint32_t nr_counts;
 	uint32_t counts[ST_MAX_COUNTS]; /* ST_SPECIAL_COUNT: st_flat slots */
+	/*
+	 * It runs system() or cat(), whose records the collector acts on: only
+	 * the kernel runs it, never a process that could forge such records.
+	 */
+	bool acts;
 	struct st_probe_cfg cfg;
 };
 

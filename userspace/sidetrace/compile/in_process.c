@@ -19,7 +19,7 @@ bool st_probe_served_in_process(const struct st_compiled_probe *p)
 	const struct st_event *ev = p->event;
 	uint32_t i;
 
-	if (!ev || !st_event_kind(ev)->in_process || !ev->has_side || p->cfg.stacks)
+	if (!ev || !st_event_kind(ev)->in_process || !ev->has_side || p->cfg.stacks || p->acts)
 		return false;
 	/* Instructions that only the kernel's engine has (lib/inproc/validate.c). */
 	for (i = 0; i < p->cfg.nr_insns; i++)
