@@ -113,10 +113,18 @@ static __always_inline bool out_str(const struct st_probe_cfg *cfg, struct st_sc
  * are what a record costs most after the copy. Only print(args) records
  * carry the time (JSON shows it); reading the clock costs as much again.
  */
+static __always_inline __u64 wake_flags(struct st_scratch *s)
+{
+	if (!(s->sent++ & 15) &&
+	    bpf_ringbuf_query(&st_events, BPF_RB_AVAIL_DATA) >= st_events_wakeup)
+		return BPF_RB_FORCE_WAKEUP;
+	return BPF_RB_NO_WAKEUP;
+}
+
 static __always_inline void out_emit(struct st_scratch *s, __u16 kind, __u16 rec_id, __u64 len,
 				     __u32 probe)
 {
-	__u64 id = bpf_get_current_pid_tgid(), flags = BPF_RB_NO_WAKEUP;
+	__u64 id = bpf_get_current_pid_tgid();
 
 	if (len >= ST_REC_MAX)
 		return;
@@ -133,11 +141,45 @@ static __always_inline void out_emit(struct st_scratch *s, __u16 kind, __u16 rec
 	s->rec_hdr.pid = id >> 32;
 	s->rec_hdr.tid = (__u32)id;
 	s->rec_hdr.len = len;
-	if (!(s->sent++ & 15) &&
-	    bpf_ringbuf_query(&st_events, BPF_RB_AVAIL_DATA) >= st_events_wakeup)
-		flags = BPF_RB_FORCE_WAKEUP;
-	if (bpf_ringbuf_output(&st_events, &s->rec_hdr, ST_REC_HDR + len, flags))
+	if (bpf_ringbuf_output(&st_events, &s->rec_hdr, ST_REC_HDR + len, wake_flags(s)))
 		count(probe, ST_C_LOST);
+}
+
+/*
+ * join(): the strings of the NULL-terminated array at addr (user memory),
+ * written straight into a reserved record: the first one not read (the
+ * NULL, a bad pointer) is left empty and ends the list, and the collector
+ * reads no further. A process's engine has no such record (validate.c).
+ */
+static __always_inline void out_join(struct st_scratch *s, __u64 addr, __u16 rec_id, __u32 probe)
+{
+#ifndef ST_ENGINE_HOST
+	__u64 id = bpf_get_current_pid_tgid(), p;
+	struct st_rec_hdr *h;
+	char *str;
+	int i;
+
+	h = bpf_ringbuf_reserve(&st_events, ST_REC_HDR + ST_JOIN_SIZE, 0);
+	if (!h) {
+		count(probe, ST_C_LOST);
+		return;
+	}
+	*h = (struct st_rec_hdr){.kind = ST_REC_JOIN,
+				 .id = rec_id,
+				 .probe = probe,
+				 .pid = id >> 32,
+				 .tid = (__u32)id,
+				 .len = ST_JOIN_SIZE};
+	str = (char *)(h + 1);
+	for (i = 0; i < ST_JOIN_ARGS; i++) {
+		/* Either read zeroes its destination when it fails. */
+		bpf_probe_read_user(&p, sizeof(p), (const void *)(addr + i * sizeof(p)));
+		if (bpf_probe_read_user_str(str + i * ST_JOIN_ARG_LEN, ST_JOIN_ARG_LEN,
+					    (const void *)p) <= 1)
+			break;
+	}
+	bpf_ringbuf_submit(h, wake_flags(s));
+#endif
 }
 
 /* The output instructions (ST_I_OUT_*); true aborts the clause. */
@@ -166,6 +208,15 @@ static __always_inline bool exec_out(const struct st_probe_cfg *cfg, struct st_s
 		return false;
 	case ST_I_OUT_EMIT:
 		out_emit(s, in->a, in->mask, in->imm, probe);
+		return false;
+	case ST_I_OUT_JOIN:
+		out_join(s, pop(s), in->mask, probe);
+		return false;
+	case ST_I_SIGNAL:
+		v = pop(s);
+#ifndef ST_ENGINE_HOST
+		bpf_send_signal(v);
+#endif
 		return false;
 	default:
 		v = st_copy_event(s, cfg->nr_fields, probe);
@@ -403,6 +454,8 @@ __noinline int st_exec(const struct st_probe_cfg *cfg, struct st_scratch *s, __u
 	case ST_I_OUT_LOAD:
 	case ST_I_OUT_EMIT:
 	case ST_I_OUT_EVENT:
+	case ST_I_OUT_JOIN:
+	case ST_I_SIGNAL:
 		abort = exec_out(cfg, s, in, probe);
 		break;
 	case ST_I_JUMP:

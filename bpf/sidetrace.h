@@ -214,6 +214,16 @@ enum st_opcode {
 	 */
 	ST_I_OUT_LOAD,
 	/*
+	 * join(): pops the address of an array of string pointers in user
+	 * memory and sends an ST_REC_JOIN record, id mask: its strings, each
+	 * in ST_JOIN_ARG_LEN bytes, up to the first that cannot be read (the
+	 * NULL that ends the array). Too large for the scratch's record: it is
+	 * written in the ring buffer itself.
+	 */
+	ST_I_OUT_JOIN,
+	/* signal(): pops a signal's number and sends it to the current process. */
+	ST_I_SIGNAL,
+	/*
 	 * Pops an address; pushes the integer of a & ST_READ_SIZE bytes
 	 * there (1, 2, 4 or 8), its sign extended with ST_READ_SIGNED, from
 	 * the kernel's memory with ST_READ_KERNEL; 0 where it cannot be read,
@@ -455,8 +465,15 @@ enum st_rec_kind {
 	 * printf record (id: its printf), printed as an event under -f json.
 	 */
 	ST_REC_ARGS,
+	/* join(): id its printf layout's, ST_JOIN_SIZE bytes of strings (ST_I_OUT_JOIN) */
+	ST_REC_JOIN,
 	ST_NR_REC_KINDS,
 };
+
+/* join(): strings read from the array, and the bytes of each, NUL included (bpftrace's) */
+#define ST_JOIN_ARGS 16
+#define ST_JOIN_ARG_LEN 1024
+#define ST_JOIN_SIZE (ST_JOIN_ARGS * ST_JOIN_ARG_LEN)
 
 #define ST_REC_F_CUT 0x1 /* ST_REC_EVENT: the event did not fit, items cut */
 

@@ -55,17 +55,28 @@ setup() {
 	[ "$(sed -n 's/^@process\[dd\]: //p' <<<"$output")" -ge 100 ]
 }
 
+@test "execsnoop: each exec of the command, its time, pid and argv joined" {
+	run -0 --separate-stderr "$SIDETRACE" -c "sh -c 'ls / >/dev/null; /bin/echo a \"\" b >/dev/null'" \
+		"$TOOLS/execsnoop.bt"
+	[ "${lines[1]}" = "TIME(ms)   PID   ARGS" ]
+	grep -Eq "^[0-9]+ +[0-9]+ +sh -c ls / >/dev/null; /bin/echo a \"\" b >/dev/null$" <<<"$output"
+	grep -Eq '^[0-9]+ +[0-9]+ +ls /$' <<<"$output"
+	# An empty argument ends the list, as bpftrace joins it.
+	grep -Eq '^[0-9]+ +[0-9]+ +/bin/echo a$' <<<"$output"
+	[ -z "$stderr" ]
+}
+
 @test "-d plans each tool whose probes this kernel has: #include and #ifndef BPFTRACE_HAVE_BTF read, functions a build lacks skipped" {
 	local t out ok=0
 	# runqlat includes <linux/sched.h> for TASK_RUNNING (the preprocessor's
 	# header macros); biolatency and biostacks name a function this kernel
 	# inlined, skipped with a warning.
 	for t in bashreadline biolatency biostacks bitesize capable cpuwalk gethostlatency \
-		killsnoop opensnoop pidpersec runqlat setuids ssllatency sslsnoop statsnoop syncsnoop \
+		execsnoop killsnoop opensnoop pidpersec runqlat setuids ssllatency sslsnoop statsnoop syncsnoop \
 		syscount vfscount vfsstat writeback xfsdist; do
 		out=$("$SIDETRACE" -d "$TOOLS/$t.bt" 2>&1) || { echo "$t: $out"; false; }
 		[[ "$out" == *"Dry run: nothing attached."* ]]
 		ok=$((ok + 1))
 	done
-	[ "$ok" -eq 21 ]
+	[ "$ok" -eq 22 ]
 }

@@ -72,7 +72,7 @@ static void test_functions(void)
 		CHECK(r->min_args <= r->max_args);
 		CHECK(r->form == ST_FORM_AGG || r->form == ST_FORM_ACTION ||
 		      r->form == ST_FORM_VALUE);
-		CHECK(r->args <= ST_FA_SYMBOL);
+		CHECK(r->args < ST_NR_FN_ARGS);
 		if (r->form == ST_FORM_AGG)
 			CHECK(r->bpf == ST_FC_AGG && !strcmp(st_agg_name(r->agg), r->name) &&
 			      st_func_agg(fn) == r->agg);

@@ -297,7 +297,8 @@ static void test_errors(void)
 	check_err("unknown function", "BEGIN { @x = quantize(1) }", 1, 14,
 		  "unknown function 'quantize': valid are count, sum, avg, min, max, stats, hist, "
 		  "lhist, print, clear, zero, exit, printf, delete, str, time, strftime, ksym, "
-		  "usym and kaddr");
+		  "usym, kaddr, join, ntop, pton, strerror, kptr, uptr, cgroupid, system, cat "
+		  "and signal");
 	check_err("if without parentheses", "BEGIN { if 1 { exit() } }", 1, 12,
 		  "expected '(' after if: if (condition) { ... }");
 	check_err("else without a block", "BEGIN { if (1) { exit() } else exit() }", 1, 32,
@@ -315,7 +316,7 @@ static void test_errors(void)
 	check_err("missing operand", "BEGIN { @x = sum(1 +) }", 1, 21,
 		  "expected an expression: args.FIELD, argN, retval, a builtin (pid, tid, comm, "
 		  "nsecs, elapsed, cpu, uid, gid, cgroup, ustack, kstack, func, probe, loglevel, "
-		  "rand, numaid, cpid, curtask), "
+		  "rand, numaid, cpid, username, curtask), "
 		  "$var, "
 		  "@map[key], a "
 		  "number, a "

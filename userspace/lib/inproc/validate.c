@@ -84,6 +84,16 @@ static int check_insns(uint32_t probe, const struct st_probe_cfg *c, uint32_t nr
 				return FAIL(reply, "probe %u: instruction %u writes at %lld", probe,
 					    pc, (long long)in->imm);
 			break;
+		case ST_I_OUT_JOIN:
+			return FAIL(reply,
+				    "probe %u: join() sends a record of %u bytes, more than a "
+				    "process's engine sends (%u)",
+				    probe, ST_JOIN_SIZE, ST_REC_MAX);
+		case ST_I_SIGNAL:
+			return FAIL(reply,
+				    "probe %u: signal() is sent by the kernel's bpf_send_signal(), "
+				    "which a process's engine has not",
+				    probe);
 		case ST_I_CLAUSE:
 		case ST_I_JUMP:
 		case ST_I_JZ:

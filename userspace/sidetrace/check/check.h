@@ -127,6 +127,20 @@ int ck_sym(struct checker *c, struct st_expr *e);
 int ck_kaddr(struct checker *c, struct st_expr *e);
 /* strftime("fmt", ns). */
 int ck_strftime(struct checker *c, struct st_expr *e);
+/* An error where a clause of sidetrace's own runs call, which its row says it cannot run. */
+int ck_host_has(struct checker *c, const struct st_expr *call);
+/* join(arr), join(arr, "delim") (check_calls.c). */
+int ck_join(struct checker *c, struct st_expr *call);
+/* ntop(addr), ntop(af, addr). */
+int ck_ntop(struct checker *c, struct st_expr *call);
+/* pton("addr"): refused, with the reason. */
+int ck_pton(struct checker *c, struct st_expr *call);
+/* An error where call acts on the system (system(), signal()) without --unsafe. */
+int ck_unsafe(struct checker *c, const struct st_expr *call);
+/* signal(n), signal("SIGKILL"): a name becomes its number. */
+int ck_signal(struct checker *c, struct st_expr *call);
+/* cgroupid("path"): becomes the cgroup's id, an integer literal. */
+int ck_cgroupid(struct checker *c, struct st_expr *call);
 
 /* The program's C types (ctypes/), made when first needed; NULL when out of memory. */
 struct st_ctypes *ck_ctypes(struct checker *c);

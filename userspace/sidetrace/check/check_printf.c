@@ -57,8 +57,14 @@ static int check_arg(struct checker *c, const struct st_conv *cv, struct st_expr
 	 * An enum field prints its label with %s, ksym() and usym() their
 	 * function (compile/records.c).
 	 */
+	if (!want_str && st_kept_is_text(st_expr_kept(arg)))
+		return ck_err(c, arg->pos,
+			      "printf: argument %u is text the collector makes, but its conversion "
+			      "wants an integer: use %%s",
+			      n);
 	if (want_str && arg->vtype != ST_VT_STR && !st_expr_enum(arg) &&
-	    st_expr_kept(arg) != ST_KEPT_KSYM && st_expr_kept(arg) != ST_KEPT_USYM)
+	    !st_kept_is_text(st_expr_kept(arg)) && st_expr_kept(arg) != ST_KEPT_KSYM &&
+	    st_expr_kept(arg) != ST_KEPT_USYM)
 		return ck_err(c, arg->pos,
 			      "printf: argument %u is an integer, but its conversion is %%s: use "
 			      "%%d, %%u or %%x",
@@ -81,7 +87,8 @@ int ck_printf(struct checker *c, struct st_expr *call)
 
 	if (!lit || lit->kind != ST_EXPR_STR)
 		return ck_err(c, lit ? lit->pos : call->pos,
-			      "printf takes a format string first: printf(\"fmt\", args...)");
+			      "%s takes a format string first: %s(\"fmt\", args...)",
+			      st_func_name(call->func), st_func_name(call->func));
 	f = calloc(1, sizeof(*f));
 	if (!f)
 		return ck_oom(c);
@@ -123,7 +130,7 @@ int ck_print_value(struct checker *c, struct st_expr *call)
 		ret = ck_settle_default(c, v, "printed by print()");
 	if (ret)
 		return ret;
-	if (v->vtype == ST_VT_STR)
+	if (v->vtype == ST_VT_STR || st_kept_is_text(st_expr_kept(v)))
 		text = "%s\n";
 	else
 		text = v->vtype == ST_VT_INT ? "%lld\n" : "%llu\n";

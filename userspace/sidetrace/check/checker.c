@@ -80,6 +80,8 @@ static int check_value(struct checker *c, struct st_expr *call)
 	if (call->nr_kids != st_func(call->func)->max_args)
 		return ck_err(c, call->pos, "%s() takes one value: %s(v)", fn, fn);
 	snprintf(role, sizeof(role), "%s()", fn);
+	/* A value's type is its row's (strerror(), kptr()); an aggregation's none. */
+	call->vtype = st_func(call->func)->vtype;
 	return ck_int(c, call->kids[0], role);
 }
 
@@ -252,9 +254,13 @@ int ck_call_args(struct checker *c, struct st_expr *call)
 		[ST_FA_FORMAT] = ck_printf,	[ST_FA_TIME] = ck_time,
 		[ST_FA_STR] = ck_str,		[ST_FA_ADDR] = ck_sym,
 		[ST_FA_STRFTIME] = ck_strftime, [ST_FA_SYMBOL] = ck_kaddr,
+		[ST_FA_JOIN] = ck_join,		[ST_FA_NTOP] = ck_ntop,
+		[ST_FA_PTON] = ck_pton,		[ST_FA_PATH] = ck_cgroupid,
+		[ST_FA_SIGNAL] = ck_signal,
 	};
+	int err = ck_unsafe(c, call);
 
-	return rules[st_func(call->func)->args](c, call);
+	return err ?: rules[st_func(call->func)->args](c, call);
 }
 
 int ck_action(struct checker *c, struct st_stmt *s)

@@ -89,7 +89,7 @@ static void usage(FILE *f)
 		   "  -k, -kk      say what fails in a probe (a read, a full map) as it\n"
 		   "               happens, not only at exit\n"
 		   "  --unsafe     bpftrace's permission for functions that act on the\n"
-		   "               system; accepted, as no such function is here yet\n"
+		   "               system: system() and signal()\n"
 		   "  --usdt-file-activation\n"
 		   "               bpftrace's: raise the USDT semaphores of every process\n"
 		   "               that maps the file; always so here (the kernel counts them)\n"

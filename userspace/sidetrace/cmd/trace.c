@@ -230,6 +230,7 @@ static int build(struct trace *t)
 	if (t->o.cmd && !t->o.dry_run && spawn_command(t))
 		return -ECHILD;
 	t->prog->has_command = t->o.cmd;
+	t->prog->unsafe = t->o.unsafe;
 	t->prog->cpid = t->child;
 	/* The kernel's and libbpf's part of start-up, meanwhile. */
 	if (!t->o.dry_run && st_program_on_sites(t->prog))

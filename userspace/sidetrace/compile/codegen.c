@@ -57,6 +57,8 @@ int cg_emit(struct cctx *c, struct st_pos pos, uint8_t op, uint8_t a, int64_t im
 	case ST_I_AGG:
 	case ST_I_OUT_INT:
 	case ST_I_OUT_STR:
+	case ST_I_OUT_JOIN:
+	case ST_I_SIGNAL:
 		pushes = -1;
 		break;
 	default:
@@ -240,7 +242,7 @@ static int cg_call(struct cctx *c, const struct st_expr *e)
 		return cg_str(c, e);
 	case ST_FC_ADDR:
 		/* The key part's kind says to name it (layout.c). */
-		return cg_expr(c, e->kids[0]);
+		return cg_expr(c, e->kids[e->nr_kids - 1]);
 	case ST_FC_NONE:
 		return cg_fail(c, e->pos, f->no_bpf);
 	default:
@@ -322,6 +324,15 @@ static int call_stmt(struct cctx *c, const struct st_stmt *st)
 		return cg_emit(c, st->pos, ST_I_EXIT, 0, 0);
 	case ST_FC_PRINTF:
 		return cg_printf(c, st);
+	case ST_FC_JOIN:
+		return cg_join(c, st);
+	case ST_FC_SYSTEM:
+	case ST_FC_CAT:
+		/* A printf record: the collector runs or reads its text (output/record_calls.c). */
+		c->probe->acts = true;
+		return cg_printf(c, st);
+	case ST_FC_SIGNAL:
+		return cg_expr(c, call->kids[0]) ?: cg_emit(c, st->pos, ST_I_SIGNAL, 0, 0);
 	case ST_FC_DELETE:
 		return cg_delete(c, call);
 	case ST_FC_PRINT:

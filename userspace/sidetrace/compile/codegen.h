@@ -36,6 +36,14 @@ int cg_emit(struct cctx *c, struct st_pos pos, uint8_t op, uint8_t a, int64_t im
 int cg_expr(struct cctx *c, const struct st_expr *e);
 /* printf: the values into a record, then the record sent. */
 int cg_printf(struct cctx *c, const struct st_stmt *st);
+/*
+ * The entry of a statement that sends records (printf, join(), ...) in
+ * out->printfs, its index the records' id: *added when it is new, zeroed
+ * but for its call.
+ */
+int cg_record_layout(struct cctx *c, const struct st_expr *call, bool *added);
+/* join(): the array's strings into a record of its own (codegen_calls.c). */
+int cg_join(struct cctx *c, const struct st_stmt *st);
 /* print(args): the whole event into a record, sent. */
 int cg_print_event(struct cctx *c, const struct st_stmt *st);
 /* The code of a block's statements. */

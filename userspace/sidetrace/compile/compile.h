@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "parse/ast.h"
+#include "parse/builtins.h"
 #include "parse/diag.h"
 #include "parse/format.h"
 #include "events/events.h"
@@ -32,6 +33,8 @@ enum st_kpart_kind {
 	ST_KPART_KSYM, /* 8 bytes: a kernel address (ksym()), printed as its function */
 	/* 16 bytes: a user address (usym()), then its process's id: printed as its function */
 	ST_KPART_USYM,
+	/* 8 bytes: an integer printed as text, by st_kpart.text (st_kept_is_text) */
+	ST_KPART_TEXT,
 };
 
 /* Where an ST_KPART_USYM part holds its process's id, after the address. */
@@ -53,6 +56,7 @@ struct st_kpart {
 	 */
 	bool pid;
 	uint32_t frames; /* ST_KPART_USTACK, ST_KPART_KSTACK: frames printed, 0: all */
+	enum st_kept text; /* ST_KPART_TEXT: what the integer is */
 	uint32_t off; /* from the first key part byte */
 	uint32_t coff; /* the same in a compact key (ST_COMPACT_STR_LEN) */
 };
@@ -85,6 +89,11 @@ struct st_compiled_probe {
 	bool reads_kernel; /* reads the kernel's memory: never a process's engine's */
 	uint32_t nr_counts;
 	uint32_t counts[ST_MAX_COUNTS]; /* ST_SPECIAL_COUNT: st_flat slots */
+	/*
+	 * It runs system() or cat(), whose records the collector acts on: only
+	 * the kernel runs it, never a process that could forge such records.
+	 */
+	bool acts;
 	struct st_probe_cfg cfg;
 };
 
@@ -103,6 +112,8 @@ enum st_rec_arg {
 	/* ksym(), usym() printed with %s: the address, the collector names its function */
 	ST_RA_KSYM,
 	ST_RA_USYM, /* in the record's process */
+	/* An integer the collector prints as text, by what is kept of it (st_kept_is_text) */
+	ST_RA_TEXT,
 };
 
 /*

@@ -2,14 +2,30 @@
 /* Which probes a process can run itself, and where the kernel probes their sites. */
 #include "compile/compile.h"
 
+/* An instruction that only the kernel's engine runs (lib/inproc/validate.c refuses it). */
+static bool kernel_only(uint8_t op)
+{
+	switch (op) {
+	case ST_I_OUT_JOIN:
+	case ST_I_SIGNAL:
+		return true;
+	default:
+		return false;
+	}
+}
+
 bool st_probe_served_in_process(const struct st_compiled_probe *p)
 {
 	const struct st_event *ev = p->event;
 	uint32_t i;
 
-	if (!ev || !st_event_kind(ev)->in_process || !ev->has_side || p->cfg.stacks ||
+	if (!ev || !st_event_kind(ev)->in_process || !ev->has_side || p->cfg.stacks || p->acts ||
 	    p->reads_kernel)
 		return false;
+	/* Instructions that only the kernel's engine has (lib/inproc/validate.c). */
+	for (i = 0; i < p->cfg.nr_insns; i++)
+		if (kernel_only(p->cfg.insns[i].op))
+			return false;
 	/* Where an event is the engine's is decided at the fallback (side/probe.h). */
 	for (i = 0; i < ev->nr_sites; i++)
 		if (!ev->sites[i].fallback_delta)

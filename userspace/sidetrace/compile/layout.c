@@ -99,6 +99,22 @@ static bool key_is_kept(const struct st_program *prog, uint32_t m, uint32_t k, e
 	return prog->maps[m].agg != ST_K_VALUE && key_always(prog, m, k, b, frames);
 }
 
+/*
+ * What a key kept as an integer printed as text always is, or
+ * ST_KEPT_VALUE; in maps of plain values too, whose keys are read back
+ * by the integer itself.
+ */
+static enum st_kept key_text(const struct st_program *prog, uint32_t m, uint32_t k)
+{
+	uint32_t frames = 0;
+	int b;
+
+	for (b = 0; b < ST_NR_KEPT; b++)
+		if (st_kept_is_text(b) && key_always(prog, m, k, b, &frames))
+			return b;
+	return ST_KEPT_VALUE;
+}
+
 /* Where each key part of map m goes; the parts' size, or -EINVAL. */
 static int layout_keys(const struct st_program *prog, uint32_t m, struct st_map_layout *lay,
 		       struct st_diag *diag)
@@ -126,6 +142,9 @@ static int layout_keys(const struct st_program *prog, uint32_t m, struct st_map_
 			lay->parts[k].kind = ST_KPART_KSYM;
 		} else if (key_is_kept(prog, m, k, ST_KEPT_USYM, &frames)) {
 			lay->parts[k].kind = ST_KPART_USYM;
+		} else if (key_text(prog, m, k) != ST_KEPT_VALUE) {
+			lay->parts[k].kind = ST_KPART_TEXT;
+			lay->parts[k].text = key_text(prog, m, k);
 		} else if (mi->key_types[k] == ST_VT_STR) {
 			lay->parts[k].kind = ST_KPART_STR;
 		} else {

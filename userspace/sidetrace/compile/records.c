@@ -23,13 +23,12 @@ static bool conv_is_str(const struct st_format *f, uint32_t n)
 	return false;
 }
 
-/* The printf's entry in out->printfs, laid out on first use. */
-static int printf_layout(struct cctx *c, const struct st_expr *call)
+int cg_record_layout(struct cctx *c, const struct st_expr *call, bool *added)
 {
 	struct st_printf_layout *lay;
-	struct st_expr *const *args;
-	uint32_t i, off = 0;
+	uint32_t i;
 
+	*added = false;
 	for (i = 0; i < c->out->nr_printfs; i++)
 		if (c->out->printfs[i].call == call)
 			return i;
@@ -42,17 +41,35 @@ static int printf_layout(struct cctx *c, const struct st_expr *call)
 	lay = &lay[c->out->nr_printfs];
 	memset(lay, 0, sizeof(*lay));
 	lay->call = call;
+	*added = true;
+	return c->out->nr_printfs++;
+}
+
+/* The printf's entry in out->printfs, laid out on first use. */
+static int printf_layout(struct cctx *c, const struct st_expr *call)
+{
+	struct st_printf_layout *lay;
+	struct st_expr *const *args;
+	uint32_t i, off = 0;
+	bool added;
+	int id;
+
+	id = cg_record_layout(c, call, &added);
+	if (id < 0 || !added)
+		return id;
+	lay = &c->out->printfs[id];
 	lay->nr_args = st_print_args(call, &args);
 	for (i = 0; i < lay->nr_args; i++) {
 		const struct st_expr *arg = args[i];
 
-		lay->sent[i] = st_expr_kept(arg) == ST_KEPT_PROBE  ? ST_RA_PROBE
-			       : st_expr_kept(arg) == ST_KEPT_TIME ? ST_RA_TIME
-			       : arg->vtype == ST_VT_STR	   ? ST_RA_STR
-			       : !conv_is_str(call->fmt, i)	   ? ST_RA_INT
-			       : st_expr_kept(arg) == ST_KEPT_KSYM ? ST_RA_KSYM
-			       : st_expr_kept(arg) == ST_KEPT_USYM ? ST_RA_USYM
-								   : ST_RA_INT;
+		lay->sent[i] = st_expr_kept(arg) == ST_KEPT_PROBE   ? ST_RA_PROBE
+			       : st_expr_kept(arg) == ST_KEPT_TIME  ? ST_RA_TIME
+			       : st_kept_is_text(st_expr_kept(arg)) ? ST_RA_TEXT
+			       : arg->vtype == ST_VT_STR	    ? ST_RA_STR
+			       : !conv_is_str(call->fmt, i)	    ? ST_RA_INT
+			       : st_expr_kept(arg) == ST_KEPT_KSYM  ? ST_RA_KSYM
+			       : st_expr_kept(arg) == ST_KEPT_USYM  ? ST_RA_USYM
+								    : ST_RA_INT;
 		if (arg->vtype != ST_VT_STR && conv_is_str(call->fmt, i))
 			lay->label_type[i] = st_expr_enum(arg);
 		/* The checker made the events of a float field agree on its width. */
@@ -63,7 +80,7 @@ static int printf_layout(struct cctx *c, const struct st_expr *call)
 	}
 	/* The checker's ST_MAX_PRINTF_ARGS keeps this within ST_REC_MAX. */
 	lay->size = off;
-	return c->out->nr_printfs++;
+	return id;
 }
 
 /* A field argument, its load written straight into the record (ST_I_OUT_LOAD). */

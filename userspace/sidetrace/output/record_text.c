@@ -6,7 +6,10 @@
 #include <string.h>
 
 #include "events/events.h"
+#include "parse/functions.h"
+#include "output/kept_text.h"
 #include "output/printf_print.h"
+#include "output/record_calls.h"
 #include "output/record_text.h"
 #include "util/escape.h"
 
@@ -87,6 +90,8 @@ static void printf_value(struct st_rec_view *v, const struct st_rec_hdr *h,
 		st_strftime_ns(s, sizeof(rec_str), args[i]->kids[0]->str, u);
 	} else if (lay->sent[i] == ST_RA_KSYM || lay->sent[i] == ST_RA_USYM) {
 		sym_value(v, lay->sent[i] == ST_RA_USYM, h->pid, u, s);
+	} else if (lay->sent[i] == ST_RA_TEXT) {
+		st_kept_text(st_expr_kept(args[i]), u, s, sizeof(rec_str));
 	} else if (lay->sent[i] == ST_RA_PROBE) {
 		val->s = u < v->c->nr_probes ? v->c->probes[u].name : "?";
 	} else if (lay->label_type[i]) {
@@ -112,25 +117,29 @@ static enum st_text_verdict printf_record(struct st_rec_view *v, const struct st
 	struct st_key_val vals[ST_MAX_PRINTF_ARGS];
 	rec_str strs[ST_MAX_PRINTF_ARGS];
 	const struct st_printf_layout *lay;
+	enum st_fn_code code;
 	uint32_t i;
 
 	if (h->id >= v->c->nr_printfs)
 		return ST_TEXT_MALFORMED;
 	lay = &v->c->printfs[h->id];
-	/* print(args)'s values are read as its own (a bool's is a string). */
-	if (h->len != lay->size || (h->kind == ST_REC_ARGS) != lay->call->print_args)
+	/* print(args)'s values are read as its own (a bool's is a string); join() has no format. */
+	if (h->len != lay->size || (h->kind == ST_REC_ARGS) != lay->call->print_args ||
+	    !lay->call->fmt)
 		return ST_TEXT_MALFORMED;
 	for (i = 0; i < lay->nr_args; i++)
 		printf_value(v, h, lay, i, data + lay->off[i], &vals[i], strs[i]);
 	if (h->kind == ST_REC_ARGS && v->fmt == ST_OUTPUT_JSON)
 		return args_json(v, h, lay, vals);
-	if (v->fmt != ST_OUTPUT_JSON) {
-		st_format_values(&v->text, lay->call->fmt, vals, v->term);
-		return ST_TEXT_OK;
-	}
+	code = st_func(lay->call->func)->bpf;
 	st_tb_reset(&v->scratch);
-	st_format_values(&v->scratch, lay->call->fmt, vals, v->term);
-	st_printf_json(&v->text, &v->scratch);
+	/* A command or a path is the user's text as it is. */
+	st_format_values(&v->scratch, lay->call->fmt, vals, v->term && !st_call_acts(code));
+	st_call_act(code, &v->scratch);
+	if (v->fmt == ST_OUTPUT_JSON)
+		st_printf_json(&v->text, &v->scratch);
+	else
+		st_tb_putn(&v->text, v->scratch.s ? v->scratch.s : "", v->scratch.len);
 	return ST_TEXT_OK;
 }
 
@@ -149,6 +158,8 @@ enum st_text_verdict st_record_text(struct st_rec_view *v, const void *data, siz
 	items = (const uint8_t *)data + sizeof(h);
 	if (h.kind == ST_REC_PRINTF || h.kind == ST_REC_ARGS)
 		return printf_record(v, &h, items);
+	if (h.kind == ST_REC_JOIN)
+		return st_join_text(v, &h, items);
 	/* Only a probe that prints its events sends them. */
 	if (h.kind != ST_REC_EVENT || h.probe >= c->nr_probes || !c->probes[h.probe].cfg.whole)
 		return ST_TEXT_MALFORMED;

@@ -98,6 +98,7 @@ enum st_builtin {
 	ST_BUILTIN_RAND,
 	ST_BUILTIN_NUMAID, /* the NUMA node of the CPU */
 	ST_BUILTIN_CPID, /* the -c command's pid */
+	ST_BUILTIN_USERNAME, /* the name of uid's user */
 	ST_BUILTIN_CURTASK, /* the task's struct task_struct */
 	ST_NR_BUILTINS,
 };
@@ -151,6 +152,16 @@ enum st_func {
 	ST_FN_KSYM,
 	ST_FN_USYM,
 	ST_FN_KADDR,
+	ST_FN_JOIN,
+	ST_FN_NTOP,
+	ST_FN_PTON,
+	ST_FN_STRERROR,
+	ST_FN_KPTR,
+	ST_FN_UPTR,
+	ST_FN_CGROUPID,
+	ST_FN_SYSTEM,
+	ST_FN_CAT,
+	ST_FN_SIGNAL,
 	ST_NR_FUNCS,
 };
 
@@ -382,6 +393,8 @@ struct st_program {
 	/* The -c command's, set by the trace command before the check: the cpid builtin. */
 	bool has_command;
 	uint32_t cpid; /* its pid; 0 in a dry run, which starts no command */
+	/* --unsafe, set by the trace command: functions that act on the system allowed */
+	bool unsafe;
 	/* checker: */
 	struct st_map_info *maps;
 	uint32_t nr_maps;

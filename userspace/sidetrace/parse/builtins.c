@@ -51,6 +51,9 @@ static const struct st_builtin_row builtins[ST_NR_BUILTINS] = {
 	[ST_BUILTIN_CPID] = {"cpid", ST_VT_UINT, ANYWHERE | ST_AVAIL_COMMAND,
 			     "cpid is the pid of the command of -c CMD, and %s runs without one",
 			     .bpf = ST_BC_CPID, .host = ST_BC_CPID},
+	/* The uid, named by the collector from the passwd database when printed. */
+	[ST_BUILTIN_USERNAME] = {"username", ST_VT_UINT, ANYWHERE, NULL, HELPER(ST_BI_UID),
+				 .kept = ST_KEPT_USER},
 	[ST_BUILTIN_CURTASK] = {"curtask", ST_VT_UINT, ST_AVAIL_EVENT,
 				"curtask is the task of a probe's event; %s runs in sidetrace",
 				.bpf = ST_BC_HELPER, .helper = ST_BI_CURTASK,

@@ -51,7 +51,21 @@ enum st_kept {
 	ST_KEPT_USYM,
 	ST_KEPT_TIME,
 	ST_KEPT_PID,
+	/* Integers printed as text (st_kept_is_text): */
+	ST_KEPT_INET, /* ntop(): an IPv4 address, its low 32 bits */
+	ST_KEPT_USER, /* username: a uid, printed as its user's name */
+	ST_KEPT_ERRNO, /* strerror(): an errno, printed as its text */
+	ST_NR_KEPT,
 };
+
+/*
+ * Whether a value kept as k is an integer that the collector prints as
+ * text (output/kept_text.h): with printf's %s only, and as such in keys.
+ */
+static inline bool st_kept_is_text(enum st_kept k)
+{
+	return k == ST_KEPT_INET || k == ST_KEPT_USER || k == ST_KEPT_ERRNO;
+}
 
 struct st_builtin_row {
 	const char *name;

@@ -19,6 +19,10 @@
 #define REWRITTEN "the checker makes it printf(\"%s\", strftime(\"fmt\", nsecs))"
 /* kaddr() is a constant by the time either engine sees it. */
 #define A_CONSTANT "the checker makes it the address, a constant"
+/* pton() makes a byte array, a type sidetrace's values lack. */
+#define NO_ARRAYS "makes a char[4] or char[16] array, which sidetrace's values cannot hold"
+/* The checker makes cgroupid("path") the id of the path's cgroup. */
+#define A_CGROUP_ID "the checker makes it the cgroup's id, a constant"
 /* The kernel or the event's process has the address, not sidetrace. */
 #define AN_EVENTS "an address of a probe's event: BEGIN, END and interval have none"
 
@@ -60,6 +64,36 @@ static const struct st_func_row funcs[ST_NR_FUNCS] = {
 	/* A kernel symbol's address, from /proc/kallsyms when the program is checked. */
 	[ST_FN_KADDR] = {"kaddr", ST_FORM_VALUE, .args = ST_FA_SYMBOL, 1, 1, ST_VT_UINT,
 			 .no_bpf = A_CONSTANT, .no_host = A_CONSTANT},
+	/* The strings of an array of pointers in the event's process (argv), printed joined. */
+	[ST_FN_JOIN] = {"join", ST_FORM_ACTION, .args = ST_FA_JOIN, 1, 2, .bpf = ST_FC_JOIN,
+			.no_host = "reads an array in a probe's event's process: BEGIN, END and "
+				   "interval have none"},
+	/* An IPv4 address as an integer, printed as text by the collector. */
+	[ST_FN_NTOP] = {"ntop", ST_FORM_VALUE, .args = ST_FA_NTOP, 1, 2, ST_VT_UINT,
+			BOTH(ST_FC_ADDR), .kept = ST_KEPT_INET},
+	[ST_FN_PTON] = {"pton", ST_FORM_VALUE, .args = ST_FA_PTON, 1, 1, ST_VT_UINT,
+			.no_bpf = NO_ARRAYS, .no_host = NO_ARRAYS},
+	/* An errno, printed as its text by the collector. */
+	[ST_FN_STRERROR] = {"strerror", ST_FORM_VALUE, .args = ST_FA_VALUE, 1, 1, ST_VT_UINT,
+			    BOTH(ST_FC_ADDR), .kept = ST_KEPT_ERRNO},
+	/* Address spaces: a pointer is an integer, and a field's kind says where it points. */
+	[ST_FN_KPTR] = {"kptr", ST_FORM_VALUE, .args = ST_FA_VALUE, 1, 1, ST_VT_UINT,
+			BOTH(ST_FC_ADDR)},
+	[ST_FN_UPTR] = {"uptr", ST_FORM_VALUE, .args = ST_FA_VALUE, 1, 1, ST_VT_UINT,
+			BOTH(ST_FC_ADDR)},
+	[ST_FN_CGROUPID] = {"cgroupid", ST_FORM_VALUE, .args = ST_FA_PATH, 1, 1, ST_VT_UINT,
+			    .no_bpf = A_CGROUP_ID, .no_host = A_CGROUP_ID},
+	/* A printf whose text the collector runs with sh -c, printing what it prints. */
+	[ST_FN_SYSTEM] = {"system", ST_FORM_ACTION, .args = ST_FA_FORMAT, 1, 1 + ST_MAX_PRINTF_ARGS,
+			  BOTH(ST_FC_SYSTEM), .unsafe = true},
+	/* A printf whose text names a file the collector prints. */
+	[ST_FN_CAT] = {"cat", ST_FORM_ACTION, .args = ST_FA_FORMAT, 1, 1 + ST_MAX_PRINTF_ARGS,
+		       BOTH(ST_FC_CAT)},
+	/* bpf_send_signal(): to the process of the event, from the kernel. */
+	[ST_FN_SIGNAL] = {"signal", ST_FORM_ACTION, .args = ST_FA_SIGNAL, 1, 1, .bpf = ST_FC_SIGNAL,
+			  .no_host = "sends a signal to a probe's event's process: BEGIN, END and "
+				     "interval have none",
+			  .unsafe = true},
 };
 
 const struct st_func_row *st_func(enum st_func fn)
@@ -84,7 +118,7 @@ const char *st_func_name(enum st_func fn)
 
 const char *st_func_names(void)
 {
-	static char names[256];
+	static char names[512];
 	size_t off = 0;
 	int fn;
 

@@ -33,6 +33,12 @@ enum st_fn_args {
 	ST_FA_ADDR, /* one integer, an address */
 	ST_FA_STRFTIME, /* a literal format, then an integer time */
 	ST_FA_SYMBOL, /* a literal kernel symbol's name */
+	ST_FA_JOIN, /* an integer, the address of an array, then an optional literal string */
+	ST_FA_NTOP, /* an optional constant address family, then an integer address */
+	ST_FA_PTON, /* a literal address: refused, see check/check_calls.c */
+	ST_FA_PATH, /* a literal path */
+	ST_FA_SIGNAL, /* a signal: its number, or a literal name ("SIGKILL") */
+	ST_NR_FN_ARGS,
 };
 
 /*
@@ -49,8 +55,16 @@ enum st_fn_code {
 	ST_FC_PRINTF,
 	ST_FC_EXIT,
 	ST_FC_STR, /* the string, cut to its length */
-	ST_FC_ADDR, /* the address itself: what the kernel keeps says how to name it */
+	/*
+	 * The value itself, the last argument: what the kernel keeps says
+	 * how to name it (an address, an IP address, an errno)
+	 */
+	ST_FC_ADDR,
 	ST_FC_STRFTIME, /* the time as wall-clock text */
+	ST_FC_JOIN, /* an array's strings read into a record, printed joined */
+	ST_FC_SYSTEM, /* a printf's text run as a shell command, its output printed */
+	ST_FC_CAT, /* a printf's text the path of a file, printed */
+	ST_FC_SIGNAL, /* a signal sent to the event's process */
 };
 
 struct st_func_row {
@@ -65,6 +79,7 @@ struct st_func_row {
 	const char *no_bpf, *no_host;
 	uint8_t stacks; /* ST_STACK_*: what the probe takes for it */
 	enum st_kept kept;
+	bool unsafe; /* acts on the system: only with --unsafe, as in bpftrace */
 };
 
 const struct st_func_row *st_func(enum st_func fn);

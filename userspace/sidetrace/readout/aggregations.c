@@ -21,6 +21,7 @@
 #include "readout/aggregations.h"
 #include "readout/dump.h"
 #include "readout/inproc_read.h"
+#include "output/kept_text.h"
 
 /*
  * Adds the slots of map id (without keys) to d, as the hash keys they would
@@ -262,6 +263,7 @@ static int fill_keys(const struct st_tracer *t, struct st_key_val *kv, const uin
 {
 	const uint8_t *parts = key + ST_KEY_HDR;
 	const char *label;
+	char text[256];
 	uint32_t k;
 
 	for (k = 0; k < lay->nr_parts; k++) {
@@ -292,6 +294,12 @@ static int fill_keys(const struct st_tracer *t, struct st_key_val *kv, const uin
 			memcpy(&u, parts + p->off, sizeof(u));
 			kv[k].type = ST_VT_STR;
 			kv[k].s = st_ksym_text(t->stacks, u);
+			break;
+		case ST_KPART_TEXT:
+			memcpy(&u, parts + p->off, sizeof(u));
+			st_kept_text(p->text, u, text, sizeof(text));
+			kv[k].type = ST_VT_STR;
+			kv[k].s = strdup(text);
 			break;
 		case ST_KPART_USYM:
 			memcpy(&u, parts + p->off, sizeof(u));

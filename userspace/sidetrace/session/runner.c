@@ -6,7 +6,9 @@
 
 #include "readout/aggregations.h"
 #include "readout/problems.h"
+#include "output/kept_text.h"
 #include "output/printf_print.h"
+#include "output/record_calls.h"
 #include "session/runner.h"
 #include "parse/functions.h"
 #include "session/eval.h"
@@ -117,8 +119,17 @@ static int run_printf(struct st_runner *r, struct st_eval_ctx *x, const struct s
 		if (ret)
 			return ret;
 		kv[i] = vals[i].v;
+		/* An integer printed as text, named here as the collector names the kernel's. */
+		if (st_kept_is_text(st_expr_kept(args[i]))) {
+			st_kept_text(st_expr_kept(args[i]), vals[i].v.u, vals[i].str,
+				     sizeof(vals[i].str));
+			kv[i].type = ST_VT_STR;
+			kv[i].s = vals[i].str;
+		}
 	}
-	st_format_values(&text, call->fmt, kv, r->term);
+	/* system() and cat(): a command or a path, the user's text as it is. */
+	st_format_values(&text, call->fmt, kv, r->term && !st_call_acts(st_func(call->func)->host));
+	st_call_act(st_func(call->func)->host, &text);
 	if (!text.failed && r->nr_deferred) {
 		ret = defer(r, NULL, &text);
 		if (ret)
@@ -223,6 +234,8 @@ static int run_call(struct st_runner *r, struct st_eval_ctx *x, const struct st_
 	case ST_FC_DELETE:
 		return run_delete(r, x, call->kids[0]);
 	case ST_FC_PRINTF:
+	case ST_FC_SYSTEM:
+	case ST_FC_CAT:
 		return run_printf(r, x, call);
 	case ST_FC_EXIT:
 		r->exit_requested = true;

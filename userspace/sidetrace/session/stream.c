@@ -9,6 +9,7 @@
 
 #include <bpf/libbpf.h>
 
+#include "output/record_calls.h"
 #include "output/record_text.h"
 #include "readout/inproc_read.h"
 #include "readout/problems.h"
@@ -50,6 +51,10 @@ static int handle(struct st_stream *s, const void *data, size_t size, bool inpro
 			st_tb_reset(&s->view.text);
 			return st_stacks_poll(s->t->stacks, &s->t->bpf);
 		}
+		/* Only the kernel runs system() and cat(): a process's such record is forged. */
+		if (inproc && h.kind == ST_REC_PRINTF && h.id < s->view.c->nr_printfs &&
+		    st_call_acts(st_func(s->view.c->printfs[h.id].call->func)->bpf))
+			return -EINVAL;
 	}
 	ret = st_record_text(&s->view, data, size);
 	if (ret == ST_TEXT_MALFORMED)

@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The arguments of the functions bpftrace has beside the core ones:
+ * join(), ntop(), pton(), cgroupid(), signal(), and where each may run.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/magic.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+
+#include "check/check.h"
+
+int ck_host_has(struct checker *c, const struct st_expr *call)
+{
+	const struct st_func_row *f = st_func(call->func);
+
+	if (c->no_args && f->host == ST_FC_NONE)
+		return ck_err(c, call->pos, "%s() in %s: %s", f->name,
+			      ck_point_kind_name(c->no_args), f->no_host);
+	return 0;
+}
+
+int ck_unsafe(struct checker *c, const struct st_expr *call)
+{
+	if (st_func(call->func)->unsafe && !c->prog->unsafe)
+		return ck_err(c, call->pos,
+			      "%s() acts on the system: as in bpftrace, it runs only with --unsafe",
+			      st_func_name(call->func));
+	return 0;
+}
+
+/* join(arr), join(arr, "delim"): the array's address, a literal delimiter. */
+int ck_join(struct checker *c, struct st_expr *call)
+{
+	int err = ck_host_has(c, call);
+
+	if (!err && (call->nr_kids < 1 || call->nr_kids > 2))
+		return ck_err(c, call->pos,
+			      "join() takes an array of strings and an optional delimiter: "
+			      "join(args->argv), join(args->argv, \",\")");
+	if (!err)
+		err = ck_int(c, call->kids[0], "join()'s array");
+	if (!err && call->nr_kids == 2 && call->kids[1]->kind != ST_EXPR_STR)
+		return ck_err(c, call->kids[1]->pos, "join()'s delimiter must be a string literal");
+	return err;
+}
+
+/* An integer literal: ntop()'s address family. */
+static bool literal_int(const struct st_expr *e, uint64_t *v)
+{
+	*v = e->uval;
+	return e->kind == ST_EXPR_INT;
+}
+
+/*
+ * ntop(addr), ntop(af, addr): an IPv4 address as an integer, af a
+ * constant AF_INET. The address forms that are arrays (char[4], char[16])
+ * and AF_INET6 read typed memory, which sidetrace does not read yet.
+ */
+int ck_ntop(struct checker *c, struct st_expr *call)
+{
+	struct st_expr *addr;
+	uint64_t af = AF_INET;
+	int err;
+
+	if (call->nr_kids < 1 || call->nr_kids > 2)
+		return ck_err(c, call->pos,
+			      "ntop() takes an IPv4 address, after an optional address family: "
+			      "ntop(addr), ntop(AF_INET, addr)");
+	addr = call->kids[call->nr_kids - 1];
+	if (call->nr_kids == 2) {
+		err = ck_int(c, call->kids[0], "ntop()'s address family");
+		if (err)
+			return err;
+		if (!literal_int(call->kids[0], &af))
+			return ck_err(c, call->kids[0]->pos,
+				      "ntop()'s address family must be a constant: AF_INET (2)");
+		if (af == AF_INET6)
+			return ck_err(c, call->kids[0]->pos,
+				      "ntop(AF_INET6, addr) reads a char[16] address, which needs "
+				      "typed memory reads sidetrace does not have yet");
+		if (af != AF_INET)
+			return ck_err(c, call->kids[0]->pos,
+				      "ntop()'s address family is AF_INET (2) or AF_INET6 (10), "
+				      "not %llu",
+				      (unsigned long long)af);
+	}
+	err = ck_expr(c, addr);
+	if (!err && addr->vtype == ST_VT_STR)
+		return ck_err(c, addr->pos,
+			      "ntop() of a char[4] or char[16] array needs typed memory reads, "
+			      "which sidetrace does not have yet: pass an IPv4 address as an "
+			      "integer");
+	if (!err)
+		err = ck_int(c, addr, "ntop()'s address");
+	call->vtype = st_func(call->func)->vtype;
+	return err;
+}
+
+/* pton("addr"): an array of bytes, which no value of sidetrace's holds. */
+int ck_pton(struct checker *c, struct st_expr *call)
+{
+	return ck_err(c, call->pos, "pton() %s", st_func(call->func)->no_bpf);
+}
+
+/*
+ * cgroupid("path"): the id of the cgroup v2 directory at path, its inode,
+ * read when the program is checked, as bpftrace resolves it when it
+ * compiles; the call becomes that literal.
+ */
+int ck_cgroupid(struct checker *c, struct st_expr *call)
+{
+	struct st_expr *path = call->nr_kids == 1 ? call->kids[0] : NULL;
+	struct statfs fs;
+	struct stat st;
+
+	if (!path || path->kind != ST_EXPR_STR)
+		return ck_err(c, call->pos,
+			      "cgroupid() takes a cgroup's path: "
+			      "cgroupid(\"/sys/fs/cgroup/user.slice\")");
+	if (stat(path->str, &st) || statfs(path->str, &fs))
+		return ck_err(c, path->pos, "cgroupid(): %s: %s", path->str, strerror(errno));
+	if (fs.f_type != CGROUP2_SUPER_MAGIC)
+		return ck_err(c, path->pos,
+			      "cgroupid(): %s is not in a cgroup v2 hierarchy: only those have ids",
+			      path->str);
+	st_expr_free(path);
+	free(call->kids);
+	free(call->str);
+	call->kids = NULL;
+	call->nr_kids = 0;
+	call->str = NULL;
+	call->kind = ST_EXPR_INT;
+	call->uval = st.st_ino;
+	call->is_unsigned = st.st_ino > INT64_MAX;
+	call->vtype = call->is_unsigned ? ST_VT_UINT : ST_VT_INT;
+	return 0;
+}
+
+/* The signals bpf_send_signal() sends: 1 to 64, as bpftrace allows. */
+#define SIGNAL_MAX 64
+
+/* The number of signal name ("SIGKILL", as kill -l names it), or 0. */
+static int signal_number(const char *name)
+{
+	const char *abbrev;
+	int sig;
+
+	if (strncmp(name, "SIG", 3))
+		return 0;
+	for (sig = 1; sig < NSIG; sig++) {
+		abbrev = sigabbrev_np(sig);
+		if (abbrev && !strcmp(abbrev, name + 3))
+			return sig;
+	}
+	return 0;
+}
+
+/*
+ * signal(n), signal("SIGNAME"): a number, checked when it is a literal,
+ * or a name that becomes its number.
+ */
+int ck_signal(struct checker *c, struct st_expr *call)
+{
+	struct st_expr *sig = call->nr_kids == 1 ? call->kids[0] : NULL;
+	int err = ck_host_has(c, call), n;
+
+	if (!err && !sig)
+		return ck_err(c, call->pos,
+			      "signal() takes a signal: signal(9), signal(\"SIGKILL\")");
+	if (!err && sig->kind == ST_EXPR_STR) {
+		n = signal_number(sig->str);
+		if (!n)
+			return ck_err(c, sig->pos,
+				      "signal(): %s is not a signal's name (SIGKILL, ...)",
+				      sig->str);
+		free(sig->str);
+		sig->str = NULL;
+		sig->kind = ST_EXPR_INT;
+		sig->uval = n;
+	}
+	if (!err)
+		err = ck_int(c, sig, "signal()'s number");
+	if (!err && sig->kind == ST_EXPR_INT && (sig->uval < 1 || sig->uval > SIGNAL_MAX))
+		return ck_err(c, sig->pos, "signal(): %lld is not a signal: they are 1 to %d",
+			      (long long)sig->uval, SIGNAL_MAX);
+	return err;
+}
