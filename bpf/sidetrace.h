@@ -519,8 +519,13 @@ struct st_item {
 /* A tracepoint field offset that the running kernel's record does not have. */
 #define ST_NO_FIELD 0xffffffffU
 
-/* The ring buffer's default and least sizes (a power of 2 of pages). */
-#define ST_EVENTS_DEFAULT_SIZE (16U << 20)
+/*
+ * The ring buffer's default sizes (a power of 2 of pages): for printf's
+ * records, and for whole events (print(args)), whose records are larger;
+ * and its least. The kernel maps every page of it into sidetrace twice.
+ */
+#define ST_EVENTS_DEFAULT_SIZE (2U << 20)
+#define ST_EVENTS_WHOLE_SIZE (16U << 20)
 #define ST_EVENTS_MIN_SIZE 4096U
 
 /* Where an SDT argument is, as its note says ("-8@%rax", "8@$5", "8@-16(%rbp)"). */

@@ -131,11 +131,9 @@ static int prealloc_aggr(struct sidetrace_bpf *skel, const struct st_compiled *c
 static int configure(struct st_loader *l, const struct st_compiled *c)
 {
 	struct sidetrace_bpf *skel = l->skel;
-	uint32_t nr = c->nr_probes ? c->nr_probes : 1, events = ST_EVENTS_MIN_SIZE;
+	uint32_t nr = c->nr_probes ? c->nr_probes : 1, events = st_compiled_events_size(c);
 	int err;
 
-	if (st_compiled_streams(c))
-		events = c->events_size ? c->events_size : ST_EVENTS_DEFAULT_SIZE;
 	err = bpf_map__set_max_entries(skel->maps.st_probes, nr);
 	if (!err)
 		err = bpf_map__set_max_entries(skel->maps.st_fault_armed, nr);

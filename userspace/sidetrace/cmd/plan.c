@@ -69,7 +69,7 @@ static void print_maps(FILE *f, const struct st_program *prog)
 
 void st_print_plan(FILE *f, const struct st_program *prog, const struct st_compiled *c)
 {
-	uint32_t size = c->events_size ? c->events_size : ST_EVENTS_DEFAULT_SIZE;
+	uint32_t size = st_compiled_events_size(c);
 
 	fprintf(f, "Dry run: nothing attached. Probes:\n");
 	print_probes(f, c);

@@ -408,6 +408,7 @@ static int run(struct trace *t)
 		.verbose = t->o.verbose,
 		.report_live = t->o.report_errors,
 		.quiet = t->o.quiet,
+		.held = t->o.buffering == _IOFBF,
 	};
 	struct st_stream stream;
 	int ret;

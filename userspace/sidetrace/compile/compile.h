@@ -155,7 +155,8 @@ struct st_compiled {
 	/* CLOCK_MONOTONIC at compile time: where elapsed counts from. */
 	uint64_t start_ns;
 	uint32_t cpid; /* the program's (st_program.cpid), for sidetrace's own clauses */
-	/* The ring buffer's bytes, a power of 2 (0: ST_EVENTS_DEFAULT_SIZE); set by the caller. */
+	/* The ring buffer's bytes, a power of 2 (0: st_compiled_events_size()'s default); set by
+	 * the caller. */
 	uint32_t events_size;
 	/* Entries of the hash the keyed maps share (0: ST_DEFAULT_MAP_ENTRIES); set by the caller.
 	 */
@@ -188,6 +189,16 @@ static inline uint32_t st_compiled_map_entries(const struct st_compiled *c)
 static inline bool st_compiled_streams(const struct st_compiled *c)
 {
 	return c->nr_printfs > 0 || c->streams;
+}
+
+/* The ring buffer's bytes: -b's, else the default for what the probes send. */
+static inline uint32_t st_compiled_events_size(const struct st_compiled *c)
+{
+	if (!st_compiled_streams(c))
+		return ST_EVENTS_MIN_SIZE;
+	if (c->events_size)
+		return c->events_size;
+	return c->streams ? ST_EVENTS_WHOLE_SIZE : ST_EVENTS_DEFAULT_SIZE;
 }
 
 /*

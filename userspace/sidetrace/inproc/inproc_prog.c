@@ -33,9 +33,7 @@ void st_inproc_shm_params(const struct st_compiled *c, struct st_shm_params *sp)
 	sp->compact_entries =
 		st_compiled_hashes(c) & ST_HASH_COMPACT ? st_compiled_map_entries(c) : 1;
 	sp->values_entries = st_compiled_map_entries(c);
-	sp->ring_size = !st_compiled_streams(c) ? ST_EVENTS_MIN_SIZE
-			: c->events_size	? c->events_size
-						: ST_EVENTS_DEFAULT_SIZE;
+	sp->ring_size = st_compiled_events_size(c);
 }
 
 struct st_ip_event *st_inproc_program_events(void *prog)

@@ -287,7 +287,11 @@ int st_run_clause(struct st_runner *r, const struct st_clause *cl, const char *p
 	/* exit() too leaves what came before it to be done. */
 	if (ret > 0)
 		ret = 0;
-	return run_deferred(r) ?: ret;
+	ret = run_deferred(r) ?: ret;
+	/* A tool's header reaches a pipe when BEGIN prints it, as bpftrace's does. */
+	if (!r->held)
+		fflush(r->out);
+	return ret;
 }
 
 int st_run_clauses(struct st_runner *r, enum st_ap_kind kind)

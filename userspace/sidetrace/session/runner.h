@@ -31,6 +31,7 @@ struct st_runner {
 	bool verbose; /* -v: say what is lost as it happens */
 	bool report_live; /* -k: say what fails in a probe as it happens */
 	bool quiet; /* -q: no hints, nor which processes run the probes themselves */
+	bool held; /* -B full: the output is written when stdio's buffer fills, not per clause */
 	int child_status; /* -c: the command's wait status, once reaped */
 	size_t nr_entries; /* entries of all maps before END, records printed, then entries printed
 			    */
