@@ -171,6 +171,10 @@ enum st_unop {
 	ST_U_NEG,
 	ST_U_LNOT,
 	ST_U_BNOT,
+	/* bswap(): the bytes of a 2, 4 or 8-byte integer in reverse order */
+	ST_U_BSWAP16,
+	ST_U_BSWAP32,
+	ST_U_BSWAP64,
 };
 
 enum st_binop {
@@ -229,9 +233,26 @@ ST_ARITH __s64 st_sdiv(__s64 a, __s64 b, int mod)
 
 ST_ARITH __s64 st_unary(__u32 op, __s64 v)
 {
-	if (op == ST_U_NEG)
+	switch (op) {
+	case ST_U_NEG:
 		return -(__u64)v;
-	return op == ST_U_LNOT ? !v : ~v;
+	case ST_U_LNOT:
+		return !v;
+	case ST_U_BSWAP16:
+		return __builtin_bswap16((__u16)v);
+	case ST_U_BSWAP32:
+		return __builtin_bswap32((__u32)v);
+	case ST_U_BSWAP64:
+		return (__s64)__builtin_bswap64((__u64)v);
+	default:
+		return ~v;
+	}
+}
+
+/* bswap() of an integer of size bytes: its operator; ST_U_BSWAP64 past 4 bytes, none for 1 (-1). */
+ST_ARITH int st_bswap_unop(__u32 size)
+{
+	return size == 1 ? -1 : size == 2 ? ST_U_BSWAP16 : size <= 4 ? ST_U_BSWAP32 : ST_U_BSWAP64;
 }
 
 ST_ARITH __s64 st_binary(__u32 op, __s64 l, __s64 r)

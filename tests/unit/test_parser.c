@@ -297,8 +297,8 @@ static void test_errors(void)
 	check_err("unknown function", "BEGIN { @x = quantize(1) }", 1, 14,
 		  "unknown function 'quantize': valid are count, sum, avg, min, max, stats, hist, "
 		  "lhist, print, clear, zero, exit, printf, delete, str, time, strftime, ksym, "
-		  "usym, kaddr, join, ntop, pton, strerror, kptr, uptr, cgroupid, system, cat "
-		  "and signal");
+		  "usym, kaddr, join, ntop, pton, strerror, kptr, uptr, cgroupid, system, cat, "
+		  "signal, sizeof, strncmp and bswap");
 	check_err("if without parentheses", "BEGIN { if 1 { exit() } }", 1, 12,
 		  "expected '(' after if: if (condition) { ... }");
 	check_err("else without a block", "BEGIN { if (1) { exit() } else exit() }", 1, 32,

@@ -167,6 +167,13 @@ int ck_c_path(struct checker *c, struct st_expr *e);
 /* A checked binary expression on a pointer (p + n): the pointer's type kept. */
 void ck_ctype_arith(struct st_expr *e);
 
+/* sizeof(type), sizeof(value): the size, a constant (the call becomes ST_EXPR_INT). */
+int ck_sizeof(struct checker *c, struct st_expr *e);
+/* strncmp(a, b, n): made str(a, n + 1) != str(b, n + 1). */
+int ck_strncmp(struct checker *c, struct st_expr *e);
+/* bswap(v): the size of v's type into e->uval. */
+int ck_bswap(struct checker *c, struct st_expr *e);
+
 /* Types an expression and its operands. */
 int ck_expr(struct checker *c, struct st_expr *e);
 /* Checks that e is an integer in its role ("a cast", "sum()'s value"). */

@@ -192,3 +192,74 @@ int ck_signal(struct checker *c, struct st_expr *call)
 			      (long long)sig->uval, SIGNAL_MAX);
 	return err;
 }
+
+/* str(s, n + 1): the call node that cuts s to its first n bytes; NULL when out of memory. */
+static struct st_expr *cut(struct st_expr *s, uint64_t n)
+{
+	struct st_expr *call = st_expr_new(ST_EXPR_CALL, s->pos), *len;
+
+	len = st_expr_new(ST_EXPR_INT, s->pos);
+	if (call)
+		call->kids = calloc(2, sizeof(*call->kids));
+	if (call && len)
+		call->str = strdup("str");
+	if (!call || !call->kids || !len || !call->str) {
+		st_expr_free(call);
+		st_expr_free(len);
+		return NULL;
+	}
+	call->func = ST_FN_STR;
+	len->uval = n + 1;
+	call->kids[0] = s;
+	call->kids[1] = len;
+	call->nr_kids = 2;
+	return call;
+}
+
+int ck_strncmp(struct checker *c, struct st_expr *e)
+{
+	struct st_expr *n = e->nr_kids == 3 ? e->kids[2] : NULL, *a, *b;
+
+	if (!n || n->kind != ST_EXPR_INT || n->uval >= ST_STR_LEN)
+		return ck_err(c, n ? n->pos : e->pos,
+			      "strncmp(a, b, n): n must be an integer constant from 0 to %d",
+			      ST_STR_LEN - 1);
+	/* strncmp(a, b, n) is str(a, n + 1) != str(b, n + 1), which every engine compares. */
+	a = cut(e->kids[0], n->uval);
+	b = a ? cut(e->kids[1], n->uval) : NULL;
+	if (!a || !b) {
+		if (a)
+			a->kids[0] = NULL;
+		st_expr_free(a);
+		return ck_oom(c);
+	}
+	st_expr_free(n);
+	free(e->str);
+	e->str = NULL;
+	e->kids[0] = a;
+	e->kids[1] = b;
+	e->nr_kids = 2;
+	e->kind = ST_EXPR_BINARY;
+	e->op = ST_OP_NE;
+	return ck_expr(c, e);
+}
+
+int ck_bswap(struct checker *c, struct st_expr *e)
+{
+	struct st_expr *x = e->nr_kids == 1 ? e->kids[0] : NULL;
+	int err;
+
+	if (!x)
+		return ck_err(c, e->pos, "bswap() takes one integer: bswap(v)");
+	err = ck_int(c, x, "bswap()");
+	if (err)
+		return err;
+	/* As bpftrace: the width of the value's type; 64 bits for a computed one. */
+	e->uval = x->ctype && x->ctype->size ? x->ctype->size
+		  : x->kind == ST_EXPR_CAST  ? x->cast.bits / 8
+		  : x->kind == ST_EXPR_FIELD && x->nr_refs && x->refs[0].type->size
+			  ? x->refs[0].type->size
+			  : 8;
+	e->vtype = ST_VT_UINT;
+	return 0;
+}

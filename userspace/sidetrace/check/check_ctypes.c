@@ -414,3 +414,55 @@ void ck_ctype_arith(struct st_expr *e)
 	if (e->ctype)
 		e->vtype = ST_VT_UINT;
 }
+
+/* The bytes of a checked value: its C type's, else its kind's as bpftrace sizes it. */
+static uint64_t value_size(const struct st_expr *e)
+{
+	if (e->ctype)
+		return e->ctype->size;
+	if (e->vtype == ST_VT_STR)
+		return ST_STR_LEN;
+	if (e->kind == ST_EXPR_FIELD && e->nr_refs && e->refs[0].type->size)
+		return e->refs[0].type->size;
+	if (e->kind == ST_EXPR_CAST)
+		return e->cast.bits / 8;
+	return 8;
+}
+
+int ck_sizeof(struct checker *c, struct st_expr *e)
+{
+	struct st_ctype *t;
+	uint64_t size;
+	uint32_t i;
+	int err;
+
+	if (e->cast.name) {
+		err = cast_ctype(c, e, &t);
+		if (err)
+			return err;
+		size = t->size;
+	} else if (e->cast.bits) {
+		size = e->cast.bits / 8;
+	} else if (e->nr_kids == 1) {
+		err = ck_expr(c, e->kids[0]);
+		if (err)
+			return err;
+		size = value_size(e->kids[0]);
+	} else {
+		return ck_err(c, e->pos,
+			      "sizeof() takes a type or a value: sizeof(struct task_struct)");
+	}
+	for (i = 0; i < e->nr_kids; i++)
+		st_expr_free(e->kids[i]);
+	free(e->kids);
+	free(e->str);
+	free(e->cast.name);
+	memset(&e->cast, 0, sizeof(e->cast));
+	e->kids = NULL;
+	e->nr_kids = 0;
+	e->str = NULL;
+	e->kind = ST_EXPR_INT;
+	e->uval = size;
+	e->vtype = ST_VT_UINT;
+	return 0;
+}

@@ -76,13 +76,20 @@ static int check_value(struct checker *c, struct st_expr *call)
 {
 	const char *fn = st_func_name(call->func);
 	char role[32];
+	int err;
 
 	if (call->nr_kids != st_func(call->func)->max_args)
 		return ck_err(c, call->pos, "%s() takes one value: %s(v)", fn, fn);
 	snprintf(role, sizeof(role), "%s()", fn);
 	/* A value's type is its row's (strerror(), kptr()); an aggregation's none. */
 	call->vtype = st_func(call->func)->vtype;
-	return ck_int(c, call->kids[0], role);
+	err = ck_int(c, call->kids[0], role);
+	/* kptr(p), uptr(p): p, pointing where the function says. */
+	if (!err && st_func(call->func)->mem != ST_MEM_PROBE) {
+		call->ctype = call->kids[0]->ctype;
+		call->mem = st_func(call->func)->mem;
+	}
+	return err;
 }
 
 /* count(), exit(). */
@@ -256,10 +263,15 @@ int ck_call_args(struct checker *c, struct st_expr *call)
 		[ST_FA_STRFTIME] = ck_strftime, [ST_FA_SYMBOL] = ck_kaddr,
 		[ST_FA_JOIN] = ck_join,		[ST_FA_NTOP] = ck_ntop,
 		[ST_FA_PTON] = ck_pton,		[ST_FA_PATH] = ck_cgroupid,
-		[ST_FA_SIGNAL] = ck_signal,
+		[ST_FA_SIGNAL] = ck_signal,	[ST_FA_SIZEOF] = ck_sizeof,
+		[ST_FA_STRNCMP] = ck_strncmp,	[ST_FA_BSWAP] = ck_bswap,
 	};
 	int err = ck_unsafe(c, call);
 
+	if (!err && st_func(call->func)->args != ST_FA_SIZEOF &&
+	    (call->cast.name || call->cast.bits))
+		err = ck_err(c, call->pos, "%s() takes values, not a type: only sizeof() takes one",
+			     st_func_name(call->func));
 	return err ?: rules[st_func(call->func)->args](c, call);
 }
 

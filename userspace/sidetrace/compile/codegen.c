@@ -243,6 +243,11 @@ static int cg_call(struct cctx *c, const struct st_expr *e)
 	case ST_FC_ADDR:
 		/* The key part's kind says to name it (layout.c). */
 		return cg_expr(c, e->kids[e->nr_kids - 1]);
+	case ST_FC_BSWAP:
+		return cg_expr(c, e->kids[0])
+			       ?: (st_bswap_unop(e->uval) < 0 ? 0
+							      : cg_emit(c, e->pos, ST_I_UNARY,
+									st_bswap_unop(e->uval), 0));
 	case ST_FC_NONE:
 		return cg_fail(c, e->pos, f->no_bpf);
 	default:

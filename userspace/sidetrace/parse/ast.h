@@ -162,6 +162,9 @@ enum st_func {
 	ST_FN_SYSTEM,
 	ST_FN_CAT,
 	ST_FN_SIGNAL,
+	ST_FN_SIZEOF,
+	ST_FN_STRNCMP,
+	ST_FN_BSWAP,
 	ST_NR_FUNCS,
 };
 

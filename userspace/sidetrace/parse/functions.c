@@ -23,6 +23,10 @@
 #define NO_ARRAYS "makes a char[4] or char[16] array, which sidetrace's values cannot hold"
 /* The checker makes cgroupid("path") the id of the path's cgroup. */
 #define A_CGROUP_ID "the checker makes it the cgroup's id, a constant"
+/* sizeof() is a constant by the time either engine sees it. */
+#define A_SIZE "the checker makes it the size, a constant"
+/* strncmp() is a comparison of two cut strings by the time either engine sees it. */
+#define A_COMPARISON "the checker makes it str(a, n + 1) != str(b, n + 1)"
 /* The kernel or the event's process has the address, not sidetrace. */
 #define AN_EVENTS "an address of a probe's event: BEGIN, END and interval have none"
 
@@ -78,9 +82,9 @@ static const struct st_func_row funcs[ST_NR_FUNCS] = {
 			    BOTH(ST_FC_ADDR), .kept = ST_KEPT_ERRNO},
 	/* Address spaces: a pointer is an integer, and a field's kind says where it points. */
 	[ST_FN_KPTR] = {"kptr", ST_FORM_VALUE, .args = ST_FA_VALUE, 1, 1, ST_VT_UINT,
-			BOTH(ST_FC_ADDR)},
+			BOTH(ST_FC_ADDR), .mem = ST_MEM_KERNEL},
 	[ST_FN_UPTR] = {"uptr", ST_FORM_VALUE, .args = ST_FA_VALUE, 1, 1, ST_VT_UINT,
-			BOTH(ST_FC_ADDR)},
+			BOTH(ST_FC_ADDR), .mem = ST_MEM_USER},
 	[ST_FN_CGROUPID] = {"cgroupid", ST_FORM_VALUE, .args = ST_FA_PATH, 1, 1, ST_VT_UINT,
 			    .no_bpf = A_CGROUP_ID, .no_host = A_CGROUP_ID},
 	/* A printf whose text the collector runs with sh -c, printing what it prints. */
@@ -94,6 +98,14 @@ static const struct st_func_row funcs[ST_NR_FUNCS] = {
 			  .no_host = "sends a signal to a probe's event's process: BEGIN, END and "
 				     "interval have none",
 			  .unsafe = true},
+	/* The bytes of a C type or of a value's type, a constant. */
+	[ST_FN_SIZEOF] = {"sizeof", ST_FORM_VALUE, .args = ST_FA_SIZEOF, 1, 1, ST_VT_UINT,
+			  .no_bpf = A_SIZE, .no_host = A_SIZE},
+	/* 0 when the first n bytes of two strings are equal, else 1. */
+	[ST_FN_STRNCMP] = {"strncmp", ST_FORM_VALUE, .args = ST_FA_STRNCMP, 3, 3, ST_VT_UINT,
+			   .no_bpf = A_COMPARISON, .no_host = A_COMPARISON},
+	[ST_FN_BSWAP] = {"bswap", ST_FORM_VALUE, .args = ST_FA_BSWAP, 1, 1, ST_VT_UINT,
+			 BOTH(ST_FC_BSWAP)},
 };
 
 const struct st_func_row *st_func(enum st_func fn)

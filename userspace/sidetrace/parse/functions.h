@@ -38,6 +38,9 @@ enum st_fn_args {
 	ST_FA_PTON, /* a literal address: refused, see check/check_calls.c */
 	ST_FA_PATH, /* a literal path */
 	ST_FA_SIGNAL, /* a signal: its number, or a literal name ("SIGKILL") */
+	ST_FA_SIZEOF, /* a C type (st_expr.cast) or a value */
+	ST_FA_STRNCMP, /* two strings and a constant length */
+	ST_FA_BSWAP, /* an integer of 2, 4 or 8 bytes */
 	ST_NR_FN_ARGS,
 };
 
@@ -65,6 +68,7 @@ enum st_fn_code {
 	ST_FC_SYSTEM, /* a printf's text run as a shell command, its output printed */
 	ST_FC_CAT, /* a printf's text the path of a file, printed */
 	ST_FC_SIGNAL, /* a signal sent to the event's process */
+	ST_FC_BSWAP, /* the value's bytes reversed: the unary operator of its size (uval) */
 };
 
 struct st_func_row {
@@ -80,6 +84,8 @@ struct st_func_row {
 	uint8_t stacks; /* ST_STACK_*: what the probe takes for it */
 	enum st_kept kept;
 	bool unsafe; /* acts on the system: only with --unsafe, as in bpftrace */
+	/* A pointer's memory it marks: kptr(), uptr() (ST_MEM_PROBE: none) */
+	enum st_mem mem;
 };
 
 const struct st_func_row *st_func(enum st_func fn);

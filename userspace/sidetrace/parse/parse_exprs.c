@@ -25,6 +25,10 @@ static int parse_call_args(struct parser *p, struct st_expr *call)
 		return err;
 	if (p->cur.kind == T_RPAREN)
 		return pr_grow(p, 0, call->pos) ?: pr_advance(p);
+	/* A C type as the argument, sizeof(struct task_struct): the checker says where it may be.
+	 */
+	if (pr_at_type(p))
+		return pr_cast_type(p, &call->cast) ?: pr_grow(p, 1, call->pos);
 	for (;;) {
 		err = pr_expr(p, 0, &arg);
 		if (err)

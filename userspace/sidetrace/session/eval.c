@@ -159,6 +159,11 @@ static int eval_call(struct st_eval_ctx *x, const struct st_expr *e, struct st_e
 	case ST_FC_ADDR:
 		/* Named where it is printed (runner.c), as the collector names the kernel's. */
 		return st_eval(x, e->kids[e->nr_kids - 1], out);
+	case ST_FC_BSWAP:
+		err = st_eval(x, e->kids[0], out);
+		if (!err && st_bswap_unop(e->uval) >= 0)
+			set_int(out, ST_VT_UINT, st_unary(st_bswap_unop(e->uval), out->v.i));
+		return err;
 	case ST_FC_STR:
 		err = st_eval(x, e->kids[0], out);
 		if (!err && e->nr_kids == 2 && e->kids[1]->uval - 1 < strlen(out->str))
