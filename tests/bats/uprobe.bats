@@ -263,7 +263,9 @@ assert all(d["pid"] > 0 and d["tid"] > 0 and d["time_ns"] > 0 for d in docs)
 # A stripped build's functions and parameters, from the debug file found in
 # DIR by the search path (SIDETRACE_DEBUGINFO_PATH, elfutils' syntax):
 # -lv lists what the unstripped build lists, args.NAME reads exactly, and
-# a stack names its frames from the debug file's symbol table.
+# a stack names its frames from the debug file's symbol table (a build
+# with a build id: a frame of one without is named from its process's
+# mappings, which a short run may end before sidetrace reads them).
 check_debug_file() { # stripped-binary search-path
 	local want
 	want=$(sed 1d <<<"$("$SIDETRACE" -lv "uprobe:$BATS_FILE_TMPDIR/dwarf_gcc_O2:named")")
@@ -271,9 +273,10 @@ check_debug_file() { # stripped-binary search-path
 	[ "$(sed 1d <<<"$output")" = "$want" ]
 	run -0 env SIDETRACE_DEBUGINFO_PATH="$2" "$SIDETRACE" -c "$1 $N" -e "uprobe:$1:named {
 		@n[str(args.name)] = count(); @u[ustack(1)] = count(); }"
+	echo "$output"
 	diff <(expected | grep "^@n") <(grep "^@n" <<<"$output" | sort)
 	grep -q '^@u\[$' <<<"$output"
-	grep -qx '        named+0' <<<"$output"
+	[ -z "$(readelf -n "$1" | grep 'Build ID')" ] || grep -qx '        named+0' <<<"$output"
 }
 
 @test "separate debug info: by build id under a debug root, by debug link beside the binary, in .debug/ and under the root; another build's is refused" {

@@ -123,12 +123,23 @@ static int skip_missing(struct checker *c, struct st_attach_point *p, const stru
 	return p->missing ? 0 : ck_oom(c);
 }
 
+/* args.NAME or args itself: what a function's parameters are found for. */
+static bool reads_args(const struct st_expr *e)
+{
+	return e->kind == ST_EXPR_ARGS || (e->kind == ST_EXPR_FIELD && !strcmp(e->str, "args"));
+}
+
 int ck_sites_point(struct checker *c, struct st_attach_point *p)
 {
-	struct st_probe_query q = {.target = p->target,
-				   .kind = p->kind,
-				   .function = p->event,
-				   .provider = p->provider};
+	const struct st_clause *cl = c->clause;
+	struct st_probe_query q = {
+		.target = p->target,
+		.kind = p->kind,
+		.function = p->event,
+		.provider = p->provider,
+		.args_unused = !st_expr_any(cl->filter, reads_args) &&
+			       !st_stmts_any(cl->stmts, cl->nr_stmts, reads_args),
+	};
 	const struct st_event *siteless = NULL;
 	const struct st_event_list *l;
 	bool by_name, wild;

@@ -62,7 +62,7 @@ struct st_dwarf *st_dwarf_open(struct st_elf *e, const char *path)
 	}
 	if (!d->dw)
 		d->dw = dwarf_begin_elf(e->elf, DWARF_C_READ, NULL);
-	if (!d->dw) {
+	if (!d->dw && path) {
 		d->debug_fd = st_debuginfo_open(e, path);
 		if (d->debug_fd >= 0)
 			d->dw = dwarf_begin(d->debug_fd, DWARF_C_READ);

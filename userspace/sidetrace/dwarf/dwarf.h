@@ -17,7 +17,9 @@
 
 struct st_dwarf;
 
-/* The DWARF of e (its own, or separate debug info found by build-id or debug link); NULL if none.
+/*
+ * The DWARF of e: its own, or separate debug info found by build id or
+ * debug link from path (NULL: none looked for); NULL if none.
  */
 struct st_dwarf *st_dwarf_open(struct st_elf *e, const char *path);
 void st_dwarf_close(struct st_dwarf *d);

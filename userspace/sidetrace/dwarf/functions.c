@@ -405,7 +405,7 @@ int st_function_pattern(const char *pattern, const char *no_offset, char **glob,
 }
 
 int st_discover_functions(const char *path, const char *pattern, enum st_ap_kind kind,
-			  struct st_event_list *out, char *err, size_t errlen)
+			  bool args_unused, struct st_event_list *out, char *err, size_t errlen)
 {
 	struct st_inlined_list in = {0};
 	struct funcs fs = {0};
@@ -431,7 +431,7 @@ int st_discover_functions(const char *path, const char *pattern, enum st_ap_kind
 	ret = st_elf_open(path, &e, err, errlen);
 	if (ret)
 		goto out_glob;
-	dw = st_dwarf_open(&e, path);
+	dw = st_dwarf_open(&e, args_unused ? NULL : path);
 	if (by_address)
 		ret = st_func_symbols_at(&e, dw, at, kind, &fs, &offset, out, err, errlen);
 	else

@@ -128,6 +128,13 @@ struct st_probe_query {
 	const char *provider; /* ST_AP_TRACEPOINT: the category's glob (function: the name's) */
 	/* A listing without fields: names are all it needs, as many as match (kernel functions) */
 	bool names_only;
+	/*
+	 * Function views: the program reads no args.NAME of them, so a
+	 * separate debug file's DWARF, whose compressed sections cost a
+	 * whole inflation (libc's: a quarter of a second), is not read;
+	 * the object's own DWARF still is.
+	 */
+	bool args_unused;
 };
 
 /*

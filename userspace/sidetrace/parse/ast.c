@@ -107,6 +107,38 @@ void st_program_free(struct st_program *prog)
 	free(prog);
 }
 
+bool st_expr_any(const struct st_expr *e, bool (*pred)(const struct st_expr *e))
+{
+	uint32_t i;
+
+	if (!e)
+		return false;
+	if (pred(e))
+		return true;
+	for (i = 0; i < e->nr_kids; i++)
+		if (st_expr_any(e->kids[i], pred))
+			return true;
+	return false;
+}
+
+bool st_stmts_any(const struct st_stmt *stmts, uint32_t nr, bool (*pred)(const struct st_expr *e))
+{
+	const struct st_stmt *s;
+	uint32_t i, k;
+
+	for (i = 0; i < nr; i++) {
+		s = &stmts[i];
+		for (k = 0; k < s->nr_keys; k++)
+			if (st_expr_any(s->keys[k], pred))
+				return true;
+		if (st_expr_any(s->call, pred) || st_expr_any(s->value, pred) ||
+		    st_stmts_any(s->then, s->nr_then, pred) ||
+		    st_stmts_any(s->els, s->nr_els, pred))
+			return true;
+	}
+	return false;
+}
+
 uint32_t st_print_args(const struct st_expr *call, struct st_expr *const **args)
 {
 	uint32_t first = st_func(call->func)->args == ST_FA_FORMAT ? 1 : 0;

@@ -423,6 +423,11 @@ bool st_program_on_sites(const struct st_program *prog);
  */
 uint32_t st_print_args(const struct st_expr *call, struct st_expr *const **args);
 
+/* Whether pred holds for e or an expression in it (NULL: false). */
+bool st_expr_any(const struct st_expr *e, bool (*pred)(const struct st_expr *e));
+/* The same for the expressions of statements, their blocks' included. */
+bool st_stmts_any(const struct st_stmt *stmts, uint32_t nr, bool (*pred)(const struct st_expr *e));
+
 /* The enum type a field expression reads (its first event's), or NULL: not an enum field. */
 const struct st_type *st_expr_enum(const struct st_expr *e);
 

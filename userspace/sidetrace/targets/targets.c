@@ -360,7 +360,8 @@ int st_read_target(const char *name, const char *cmd_path, struct st_event_list 
  * found, or a new one with an empty list (*fresh). NULL: out of memory.
  */
 static struct st_function_query *kept_query(struct st_target_set *s, enum st_ap_kind kind,
-					    const char *key, const char *function, bool *fresh)
+					    const char *key, const char *function, bool args_unused,
+					    bool *fresh)
 {
 	struct st_function_query *fq;
 	size_t i;
@@ -368,7 +369,8 @@ static struct st_function_query *kept_query(struct st_target_set *s, enum st_ap_
 	*fresh = false;
 	for (i = 0; i < s->nr_functions; i++) {
 		fq = &s->functions[i];
-		if (fq->kind == kind && !strcmp(fq->target, key) && !strcmp(fq->function, function))
+		if (fq->kind == kind && !strcmp(fq->target, key) &&
+		    !strcmp(fq->function, function) && fq->args_unused == args_unused)
 			return fq;
 	}
 	fq = realloc(s->functions, (s->nr_functions + 1) * sizeof(*fq));
@@ -378,6 +380,7 @@ static struct st_function_query *kept_query(struct st_target_set *s, enum st_ap_
 	fq = &fq[s->nr_functions];
 	memset(fq, 0, sizeof(*fq));
 	fq->kind = kind;
+	fq->args_unused = args_unused;
 	fq->target = strdup(key);
 	fq->function = strdup(function);
 	s->nr_functions++;
@@ -407,7 +410,7 @@ query_functions(struct st_target_set *s, const struct st_probe_query *q, char *e
 		snprintf(err, errlen, "empty target: write the program or library to trace");
 		return NULL;
 	}
-	fq = kept_query(s, q->kind, q->target, q->function, &fresh);
+	fq = kept_query(s, q->kind, q->target, q->function, q->args_unused, &fresh);
 	if (!fq) {
 		snprintf(err, errlen, "out of memory");
 		return NULL;
@@ -416,7 +419,8 @@ query_functions(struct st_target_set *s, const struct st_probe_query *q, char *e
 		return &fq->list;
 	if (target_path(name, s->cmd_path, path, sizeof(path), &where, err, errlen))
 		return NULL;
-	if (st_discover_functions(path, q->function, q->kind, &fq->list, err, errlen)) {
+	if (st_discover_functions(path, q->function, q->kind, q->args_unused, &fq->list, err,
+				  errlen)) {
 		say_found(name, path, where, err, errlen);
 		return NULL;
 	}
@@ -430,7 +434,7 @@ query_tracepoints(struct st_target_set *s, const struct st_probe_query *q, char 
 	struct st_function_query *fq;
 	bool fresh;
 
-	fq = kept_query(s, q->kind, q->provider, q->function, &fresh);
+	fq = kept_query(s, q->kind, q->provider, q->function, false, &fresh);
 	if (!fq) {
 		snprintf(err, errlen, "out of memory");
 		return NULL;
@@ -448,7 +452,7 @@ query_kfuncs(struct st_target_set *s, const struct st_probe_query *q, char *err,
 	bool fresh;
 
 	/* A listing's answer, without fields, is kept apart from a probe's. */
-	fq = kept_query(s, q->kind, q->names_only ? "names" : "", q->function, &fresh);
+	fq = kept_query(s, q->kind, q->names_only ? "names" : "", q->function, false, &fresh);
 	if (!fq) {
 		snprintf(err, errlen, "out of memory");
 		return NULL;
@@ -466,7 +470,7 @@ query_perf(struct st_target_set *s, const struct st_probe_query *q, char *err, s
 	struct st_function_query *fq;
 	bool fresh;
 
-	fq = kept_query(s, q->kind, q->provider, q->function, &fresh);
+	fq = kept_query(s, q->kind, q->provider, q->function, false, &fresh);
 	if (!fq || (fresh && st_perf_sample_events(st_probe_kind(q->kind), q->provider, q->function,
 						   &fq->list))) {
 		snprintf(err, errlen, "out of memory");
