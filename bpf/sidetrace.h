@@ -64,7 +64,7 @@
 #define ST_KEYED_KEY_MAX 192 /* the largest key sidetrace_keyed builds on its stack */
 #define ST_KEYED_MAX_LOADS (ST_MAX_PLAIN_PARTS + 1) /* its loads: a statement's parts and value */
 #define ST_KEYED1_MAX_LOADS 2 /* sidetrace_keyed1's: one key part and the value */
-#define ST_MAX_VARS 8 /* variables ($name) of a clause */
+#define ST_MAX_VARS 16 /* variables ($name) of a clause */
 #define ST_MAX_TMPSTR 4 /* strings a probe makes: str(s, n), string map values */
 
 /* String references on the machine's stack: which buffer holds the bytes. */
