@@ -353,6 +353,10 @@ EOF
 	printf 'run kprobe "%s" -e %q -c %q\n' "$ST" \
 		"kprobe:vfs_write /tid != pid/ { @b = sum(args.count); @n[str(args.file->f_path.dentry->d_name.name)] = count(); } kretprobe:vfs_write /tid != pid/ { @r = sum(retval); }" \
 		"$RWAPP 50"
+	# The same through bpftrace's casts, typed from the guest kernel's BTF.
+	printf 'run kcast "%s" -e %q -c %q\n' "$ST" \
+		"kprobe:vfs_write /tid != pid/ { \$f = (struct file *)arg0; @b = sum(arg2); @n[str(\$f->f_path.dentry->d_name.name)] = count(); @t[curtask->tgid == pid] = count(); }" \
+		"$RWAPP 50"
 	printf 'run fentry "%s" -e %q -c %q\n' "$ST" \
 		"fentry:vfs_write /tid != pid/ { @b = sum(args.count); @n[str(args.file->f_path.dentry->d_name.name)] = count(); } kretfunc:vfs_write /tid != pid/ { @r = sum(retval); @c = sum(args.count); }" \
 		"$RWAPP 50"
@@ -535,6 +539,7 @@ check tracepoint "@bytes[/api/users]: $(rw /api/users bytes)" \
 	"@bytes[/api/orders]: $(rw /api/orders bytes)" \
 	"@bytes[/static/logo.png]: $(rw /static/logo.png bytes)"
 check kprobe "@b: $(rw_total bytes)" "@r: $(rw_total bytes)" "@n[null]: $(rw_total calls)"
+check kcast "@b: $(rw_total bytes)" "@n[null]: $(rw_total calls)" "@t[1]: $(rw_total calls)"
 check fentry "@b: $(rw_total bytes)" "@c: $(rw_total bytes)" "@r: $(rw_total bytes)" \
 	"@n[null]: $(rw_total calls)"
 check kmodule "@b: $(stat -c %s "$ST")"
