@@ -39,7 +39,7 @@ for t in "$TOOLS"/*.bt; do
 	grep -q "Ctrl-C" "$t" || continue
 	name=$(basename "$t" .bt)
 	if ! st=$(medians "$ST" "$t"); then
-		why=$("$ST" -d "$t" 2>&1 >/dev/null | head -1)
+		why=$(timeout 5 "$ST" "$t" 2>&1 >/dev/null | grep -v '^sidetrace: warning' | head -1)
 		printf '%-18s skipped: sidetrace: %s\n' "$name" "${why:0:100}"
 		continue
 	fi
