@@ -273,6 +273,13 @@ static __always_inline void read_str_at(struct st_scratch *s, __u32 slot, __u64 
 	__u32 n = max > 0 && max < ST_STR_LEN ? max : ST_STR_LEN;
 
 	zero_words(to, ST_STR_LEN / 8);
+	if (how & ST_READ_ARRAY) {
+		/* Its last byte stays the NUL that ends the string. */
+		n = n < ST_STR_LEN ? n : ST_STR_LEN - 1;
+		if (n && read_mem(to, n & (ST_STR_LEN - 1), addr, how & ST_READ_KERNEL))
+			zero_words(to, ST_STR_LEN / 8);
+		return;
+	}
 	if (how & ST_READ_KERNEL)
 		bpf_probe_read_kernel_str(to, n, (const void *)addr);
 	else

@@ -244,6 +244,8 @@ enum st_opcode {
 #define ST_READ_SIZE 0xf
 #define ST_READ_SIGNED 0x10
 #define ST_READ_KERNEL 0x20
+/* ST_I_READ_STR: imm bytes as they are (a char array, full or not), not up to a NUL */
+#define ST_READ_ARRAY 0x40
 
 enum st_builtin_id {
 	ST_BI_PID,

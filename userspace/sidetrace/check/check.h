@@ -164,8 +164,13 @@ int ck_deref(struct checker *c, struct st_expr *e, bool object);
  * in place into ((T *)args.p)->m, then checked as such by the caller.
  */
 int ck_c_path(struct checker *c, struct st_expr *e);
-/* A checked binary expression on a pointer (p + n): the pointer's type kept. */
-void ck_ctype_arith(struct st_expr *e);
+/*
+ * A checked binary expression on a pointer (p + n): the pointer's type
+ * kept, n made n * the element's size.
+ */
+int ck_ctype_arith(struct checker *c, struct st_expr *e);
+/* *n, a count of p's elements, made their bytes (n * size). */
+int ck_elements(struct checker *c, struct st_expr **n, struct st_ctype *p);
 
 /* sizeof(type), sizeof(value): the size, a constant (the call becomes ST_EXPR_INT). */
 int ck_sizeof(struct checker *c, struct st_expr *e);

@@ -400,19 +400,59 @@ int ck_c_path(struct checker *c, struct st_expr *e)
 	return 0;
 }
 
-void ck_ctype_arith(struct st_expr *e)
+int ck_elements(struct checker *c, struct st_expr **n, struct st_ctype *p)
+{
+	struct st_ctype *t = st_ctype_ref(ck_ctypes(c), p);
+	struct st_expr *mul, *size;
+
+	/* A void pointer counts bytes, as GNU C does. */
+	if (!t || t->size <= 1)
+		return 0;
+	mul = st_expr_new(ST_EXPR_BINARY, (*n)->pos);
+	size = st_expr_new(ST_EXPR_INT, (*n)->pos);
+	if (mul)
+		mul->kids = calloc(2, sizeof(*mul->kids));
+	if (!mul || !mul->kids || !size) {
+		st_expr_free(mul);
+		st_expr_free(size);
+		return ck_oom(c);
+	}
+	size->uval = t->size;
+	size->vtype = ST_VT_UINT;
+	mul->op = ST_OP_MUL;
+	mul->kids[0] = *n;
+	mul->kids[1] = size;
+	mul->nr_kids = 2;
+	mul->vtype = (*n)->vtype == ST_VT_INT ? ST_VT_INT : ST_VT_UINT;
+	*n = mul;
+	return 0;
+}
+
+static bool is_pointer(const struct st_expr *e)
+{
+	return e->ctype && e->ctype->kind == ST_CT_PTR;
+}
+
+int ck_ctype_arith(struct checker *c, struct st_expr *e)
 {
 	struct st_expr *l = e->kids[0], *r = e->kids[1];
 
 	/* p + n, n + p, p - n: a pointer, n elements on, as C counts. */
 	if (e->op != ST_OP_ADD && e->op != ST_OP_SUB)
-		return;
-	if (l->ctype && l->ctype->kind == ST_CT_PTR && !(r->ctype && r->ctype->kind == ST_CT_PTR))
-		e->ctype = l->ctype, e->mem = l->mem;
-	else if (e->op == ST_OP_ADD && r->ctype && r->ctype->kind == ST_CT_PTR && !l->ctype)
-		e->ctype = r->ctype, e->mem = r->mem;
-	if (e->ctype)
+		return 0;
+	if (is_pointer(l) && !is_pointer(r)) {
+		e->ctype = l->ctype;
+		e->mem = l->mem;
 		e->vtype = ST_VT_UINT;
+		return ck_elements(c, &e->kids[1], l->ctype);
+	}
+	if (e->op == ST_OP_ADD && is_pointer(r) && !l->ctype) {
+		e->ctype = r->ctype;
+		e->mem = r->mem;
+		e->vtype = ST_VT_UINT;
+		return ck_elements(c, &e->kids[0], r->ctype);
+	}
+	return 0;
 }
 
 /* The bytes of a checked value: its C type's, else its kind's as bpftrace sizes it. */

@@ -170,8 +170,7 @@ static int check_binary(struct checker *c, struct st_expr *e)
 		e->vtype = ST_VT_UINT;
 	else
 		e->vtype = ST_VT_INT;
-	ck_ctype_arith(e);
-	return 0;
+	return ck_ctype_arith(c, e);
 }
 
 /* cond ? a : b: two strings or two integers. */

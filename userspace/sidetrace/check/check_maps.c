@@ -320,10 +320,13 @@ int ck_map_value(struct checker *c, struct st_stmt *s)
 	if (s->op != ST_OP_NONE)
 		m->not_enum |= 1U << ST_MAX_MAP_KEYS;
 	/* A map of pointers of one type reads as that type (@sk[tid] = $sk; @sk[tid]->m). */
-	if (m->value_type == ST_VT_NONE) {
-		m->value_ctype = s->value->ctype;
+	if (!m->value_typed) {
+		m->value_typed = true;
+		m->value_ctype = s->op == ST_OP_NONE ? s->value->ctype : NULL;
 		m->value_mem = s->value->mem;
-	} else if (m->value_ctype != s->value->ctype || s->op != ST_OP_NONE) {
+	} else if (s->op == ST_OP_NONE ? m->value_ctype != s->value->ctype
+				       : s->op != ST_OP_ADD && s->op != ST_OP_SUB) {
+		/* Pointers of two types, or a pointer multiplied: an integer; p += n keeps p's. */
 		m->value_ctype = NULL;
 	}
 	if (m->value_type == ST_VT_NONE || m->value_type == vt)

@@ -60,10 +60,24 @@ static int assign_var(struct checker *c, struct st_stmt *s)
 			      ck_vtype_kind(had), ck_vtype_kind(vt));
 	if (vt == ST_VT_INT)
 		cl->var_types[s->var_id] = ST_VT_INT;
-	/* A variable assigned pointers of two types is an integer. */
-	if (cl->var_ctypes[s->var_id] != s->value->ctype)
+	/* A variable assigned pointers of two types is an integer; p += n keeps p's. */
+	if (s->op == ST_OP_NONE && cl->var_ctypes[s->var_id] != s->value->ctype)
 		cl->var_ctypes[s->var_id] = NULL;
 	return 0;
+}
+
+/* p += n, p -= n on a pointer: n elements, as C counts (n becomes n * size). */
+static int pointer_step(struct checker *c, struct st_stmt *s)
+{
+	struct st_ctype *p;
+	int slot;
+
+	if (s->op != ST_OP_ADD && s->op != ST_OP_SUB)
+		return 0;
+	slot = s->var ? find_var(c, s->var) : -1;
+	p = s->var ? (slot >= 0 ? c->clause->var_ctypes[slot] : NULL)
+		   : c->prog->maps[s->map_id].value_ctype;
+	return p && p->kind == ST_CT_PTR ? ck_elements(c, &s->value, p) : 0;
 }
 
 static int check_assign(struct checker *c, struct st_stmt *s)
@@ -81,6 +95,9 @@ static int check_assign(struct checker *c, struct st_stmt *s)
 		if (!err)
 			err = ck_settle_default(c, s->value, "an assigned value");
 	}
+	if (err)
+		return err;
+	err = pointer_step(c, s);
 	if (err)
 		return err;
 	if (s->var)

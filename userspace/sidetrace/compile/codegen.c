@@ -283,9 +283,9 @@ int cg_expr(struct cctx *c, const struct st_expr *e)
 			return cg_fail(c, e->pos, "unknown unary operator");
 		return cg_emit(c, e->pos, ST_I_UNARY, op, 0);
 	case ST_EXPR_BINARY:
-		err = cg_ptr_operand(c, e, 0);
+		err = cg_expr(c, e->kids[0]);
 		if (!err)
-			err = cg_ptr_operand(c, e, 1);
+			err = cg_expr(c, e->kids[1]);
 		if (err)
 			return err;
 		if (e->kids[0]->vtype == ST_VT_STR || e->kids[1]->vtype == ST_VT_STR) {

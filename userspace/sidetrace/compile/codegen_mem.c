@@ -2,8 +2,8 @@
 /*
  * Code for C values: a member, element or pointee read at the address
  * its pointer and offsets make (ST_I_READ, ST_I_READ_STR), a bit field
- * cut out of its bytes, pointer arithmetic in elements, str() of an
- * address.
+ * cut out of its bytes, str() of an address. (Pointer arithmetic in
+ * elements is the checker's: n becomes n * size.)
  */
 #include <errno.h>
 
@@ -96,8 +96,9 @@ int cg_mem_read(struct cctx *c, const struct st_expr *e)
 		ref = cg_tmp_str(c, e->pos);
 		if (ref < 0)
 			return ref;
-		return cg_emit(c, e->pos, ST_I_READ_STR, ref, size < ST_STR_LEN ? size : ST_STR_LEN)
-			       ?: cg_read_flags(c, kernel ? ST_READ_KERNEL : 0);
+		/* A char array's bytes, all of them where no NUL ends them: "hello" in char[5]. */
+		return cg_emit(c, e->pos, ST_I_READ_STR, ref, size)
+			       ?: cg_read_flags(c, ST_READ_ARRAY | (kernel ? ST_READ_KERNEL : 0));
 	}
 	if (!e->bit_size)
 		return cg_emit(c, e->pos, ST_I_READ,
@@ -132,16 +133,4 @@ int cg_str_at(struct cctx *c, const struct st_expr *e)
 		return ref;
 	return cg_emit(c, e->pos, ST_I_READ_STR, ref, n)
 		       ?: cg_read_flags(c, kernel ? ST_READ_KERNEL : 0);
-}
-
-int cg_ptr_operand(struct cctx *c, const struct st_expr *e, uint32_t i)
-{
-	const struct st_expr *x = e->kids[i], *other = e->kids[!i];
-	int err = cg_expr(c, x);
-
-	/* p + n: n elements on; the pointer's own value as it is. */
-	if (err || !e->ctype || (x->ctype && x->ctype->kind == ST_CT_PTR) ||
-	    !(other->ctype && other->ctype->kind == ST_CT_PTR))
-		return err;
-	return mul_const(c, e->pos, elem_size(c, e->ctype));
 }

@@ -470,18 +470,22 @@ int st_ctypes_define(struct st_ctypes *r, enum st_ctype_kind kind, const char *n
 	struct st_ctype **grown;
 	uint32_t i;
 
-	for (i = 0; i < r->nr_defs; i++)
+	for (i = 0; name && i < r->nr_defs; i++)
 		if (!strcmp(r->defs[i]->name, name))
 			return -EEXIST;
-	grown = realloc(r->defs, (r->nr_defs + 1) * sizeof(*grown));
-	if (!grown)
+	grown = name ? realloc(r->defs, (r->nr_defs + 1) * sizeof(*grown)) : r->defs;
+	if (name && !grown)
 		return -ENOMEM;
 	r->defs = grown;
-	*out = ct_node(r, kind, name);
+	*out = ct_node(r, kind,
+		       name		     ? name
+		       : kind == ST_CT_UNION ? "union (anonymous)"
+					     : "struct (anonymous)");
 	if (!*out)
 		return -ENOMEM;
 	(*out)->complete = true;
-	r->defs[r->nr_defs++] = *out;
+	if (name)
+		r->defs[r->nr_defs++] = *out;
 	return 0;
 }
 

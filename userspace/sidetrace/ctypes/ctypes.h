@@ -116,7 +116,8 @@ int st_ctypes_define_value(struct st_ctypes *r, const char *name, int64_t v);
 /*
  * A definition of the program's: a struct, union or enum named name
  * ("struct foo"), its members added with st_ctype_add_member() in order,
- * then its size and alignment set. -EEXIST if the program defined it
+ * then its size and alignment set; name NULL: an anonymous one, inside
+ * another, which no name finds. -EEXIST if the program defined it
  * already.
  */
 int st_ctypes_define(struct st_ctypes *r, enum st_ctype_kind kind, const char *name,

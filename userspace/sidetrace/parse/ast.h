@@ -384,9 +384,11 @@ struct st_map_info {
 	 */
 	bool str_only;
 	bool read_other; /* read as anything else: not str_only */
-	/* A plain value that is a C pointer: its type and where it points */
+	/* A plain value that is a C pointer: its type and where it points, from its first
+	 * assignment */
 	struct st_ctype *value_ctype;
 	enum st_mem value_mem;
+	bool value_typed; /* that first assignment was checked */
 };
 
 struct st_program {

@@ -50,6 +50,8 @@ static int registry_err(struct parser *p, struct st_pos pos, int err, const char
 }
 
 /* A member's type: a tag and its name, or an integer's words but the last (the member's name). */
+static int anonymous(struct parser *p, struct st_ctype **t);
+
 static int member_type(struct parser *p, struct st_ctypes *r, struct st_ctype **t, char *name,
 		       size_t namelen)
 {
@@ -60,7 +62,17 @@ static int member_type(struct parser *p, struct st_ctypes *r, struct st_ctype **
 	int err = 0;
 
 	tag = word_is(p, "struct") || word_is(p, "union") || word_is(p, "enum");
+	/* struct { ... } member: an anonymous struct or union in place. */
+	if (tag && pr_peek_kind(p) == T_LBRACE) {
+		*name = '\0';
+		return anonymous(p, t);
+	}
 	while (!err && p->cur.kind == T_IDENT) {
+		/* Qualifiers change nothing that is read. */
+		if (word_is(p, "const") || word_is(p, "volatile")) {
+			err = pr_advance(p);
+			continue;
+		}
 		if (len + p->cur.len + 2 >= sizeof(words))
 			return pr_err(p, p->cur.pos, "a member's type name longer than %zu bytes",
 				      sizeof(words) - 1);
@@ -125,6 +137,9 @@ static int declarator(struct parser *p, struct layout *l, struct st_ctype *t, ch
 		t = st_ctype_pointer(p->ctypes, t);
 		err = t ? pr_advance(p) : pr_oom(p);
 	}
+	/* struct { ... }; in a struct: its members are the outer one's, as C11 has them. */
+	if (!err && !*name && p->cur.kind == T_SEMI && strstr(t->name, "(anonymous)"))
+		return place(p, l, "", t, -1, pos);
 	if (!err && !*name) {
 		if (p->cur.kind != T_IDENT)
 			return pr_err(p, p->cur.pos, "expected a member's name in %s",
@@ -176,6 +191,9 @@ static int members(struct parser *p, struct layout *l)
 			*name = '\0';
 			err = pr_advance(p);
 		}
+		/* The last member's ';' may be left out, as bpftrace's parser lets it. */
+		if (!err && p->cur.kind == T_RBRACE)
+			break;
 		if (!err && p->cur.kind != T_SEMI)
 			return pr_err(p, p->cur.pos, "expected ';' after a member of %s",
 				      l->def->name);
@@ -219,6 +237,44 @@ static int enumerators(struct parser *p)
 	return err;
 }
 
+/* The members of l->def up to its '}', then its size and alignment. */
+static int record(struct parser *p, struct layout *l)
+{
+	int err;
+
+	if (p->depth >= 8)
+		return pr_err(p, p->cur.pos, "structs defined in structs more than 8 deep");
+	p->depth++;
+	err = members(p, l);
+	p->depth--;
+	if (err)
+		return err;
+	l->align = l->align ? l->align : 1;
+	if (l->def->kind == ST_CT_STRUCT)
+		l->size = (l->bit_off + 7) / 8;
+	l->def->size = (l->size + l->align - 1) / l->align * l->align;
+	l->def->align = l->align;
+	return 0;
+}
+
+/* "struct {" members "}", the lexer on the tag: a record of its own, named by none. */
+static int anonymous(struct parser *p, struct st_ctype **t)
+{
+	struct layout l = {0};
+	int err;
+
+	err = registry_err(p, p->cur.pos,
+			   st_ctypes_define(p->ctypes,
+					    word_is(p, "union") ? ST_CT_UNION : ST_CT_STRUCT, NULL,
+					    &l.def),
+			   "an anonymous struct");
+	err = err ?: pr_advance(p);
+	err = err ?: pr_advance(p);
+	err = err ?: record(p, &l);
+	*t = l.def;
+	return err ?: pr_advance(p);
+}
+
 int pr_c_definition(struct parser *p)
 {
 	char name[TYPE_NAME_MAX];
@@ -253,13 +309,5 @@ int pr_c_definition(struct parser *p)
 										 : ST_CT_UNION,
 						       name, &l.def),
 				      name);
-	err = err ?: members(p, &l);
-	if (err)
-		return err;
-	l.align = l.align ? l.align : 1;
-	if (l.def->kind == ST_CT_STRUCT)
-		l.size = (l.bit_off + 7) / 8;
-	l.def->size = (l.size + l.align - 1) / l.align * l.align;
-	l.def->align = l.align;
-	return 0;
+	return err ?: record(p, &l);
 }

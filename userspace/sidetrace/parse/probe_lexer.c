@@ -116,6 +116,12 @@ static char *event_word(struct st_lexer *lx, const struct st_probe_kind *k, cons
 	bump(lx);
 	*pos = lx->pos;
 	w = quoted_word(lx, name_stop);
+	/* usdt:TARGET::NAME, as bpftrace writes it: any provider. */
+	if (w && !w[0] && k->provider_optional && a_what == k->provider_word &&
+	    peek(lx, 0) == ':') {
+		free(w);
+		return strdup("*");
+	}
 	if (w && !w[0]) {
 		free(w);
 		fail(lx, *pos, "expected %s name or '*' (%s)", a_what, k->syntax);

@@ -187,7 +187,8 @@ static int eval_other(struct st_eval_ctx *x, const struct st_expr *e, struct st_
 	case ST_EXPR_CAST:
 		err = st_eval(x, e->kids[0], out);
 		shift = 64 - e->cast.bits;
-		if (err || !shift)
+		/* A pointer keeps every bit. */
+		if (err || !shift || e->ctype)
 			return err;
 		if (e->cast.is_signed)
 			set_int(out, ST_VT_INT, (int64_t)((uint64_t)out->v.i << shift) >> shift);
