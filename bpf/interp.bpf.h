@@ -260,6 +260,8 @@ static __always_inline __s64 read_int_at(__u64 addr, __u8 how)
 
 	if (n == 0 || n > 8)
 		return 0;
+	/* 1..8 as every kernel's verifier sees it (6.12's loses the bounds above). */
+	n = ((n - 1) & 7) + 1;
 	if (read_mem(&v, n, addr, how & ST_READ_KERNEL))
 		return 0;
 	return sign_extend(v, n, how & ST_READ_SIGNED);
@@ -272,11 +274,13 @@ static __always_inline void read_str_at(struct st_scratch *s, __u32 slot, __u64 
 	char *to = s->tmp[slot & (ST_MAX_TMPSTR - 1)].b;
 	__u32 n = max > 0 && max < ST_STR_LEN ? max : ST_STR_LEN;
 
+	/* 1..ST_STR_LEN as every kernel's verifier sees it (6.12's loses the bounds above). */
+	n = ((n - 1) & (ST_STR_LEN - 1)) + 1;
 	zero_words(to, ST_STR_LEN / 8);
 	if (how & ST_READ_ARRAY) {
 		/* Its last byte stays the NUL that ends the string. */
 		n = n < ST_STR_LEN ? n : ST_STR_LEN - 1;
-		if (n && read_mem(to, n & (ST_STR_LEN - 1), addr, how & ST_READ_KERNEL))
+		if (read_mem(to, ((n - 1) & (ST_STR_LEN - 1)) + 1, addr, how & ST_READ_KERNEL))
 			zero_words(to, ST_STR_LEN / 8);
 		return;
 	}
