@@ -95,10 +95,11 @@ fexit:vfs_write /tid != pid/ { @r = sum(retval); @c = sum(args.count); }'
 }
 
 @test "-l 'kprobe:*' lists every kernel function BTF and kallsyms have, past the cap a probe has; -lv stays capped" {
-	run -0 --separate-stderr "$SIDETRACE" -l 'kprobe:*'
-	[ "${#lines[@]}" -gt 4096 ]
-	[[ " ${lines[*]} " == *" kprobe:vfs_read "* ]]
-	[ "$(printf '%s\n' "${lines[@]}" | sort -u | wc -l)" -eq "${#lines[@]}" ]
+	# Into a file: bats would split 55,000 lines into an array, slowly under ASan.
+	"$SIDETRACE" -l 'kprobe:*' > "$BATS_TEST_TMPDIR/all"
+	[ "$(wc -l < "$BATS_TEST_TMPDIR/all")" -gt 4096 ]
+	grep -qx 'kprobe:vfs_read' "$BATS_TEST_TMPDIR/all"
+	[ "$(sort -u "$BATS_TEST_TMPDIR/all" | wc -l)" -eq "$(wc -l < "$BATS_TEST_TMPDIR/all")" ]
 	run -1 --separate-stderr "$SIDETRACE" -lv 'kprobe:*'
 	[ "$stderr" = "sidetrace: more than 4096 kernel functions match *: name fewer" ]
 }
