@@ -286,7 +286,7 @@ static void test_errors(void)
 		  "expected a statement: @map[keys] = aggregation or value, $var = value, "
 		  "@m[k]++, @m[k] += value, if (...) { ... } else { ... }, delete(@m[k]), "
 		  "print(@m), clear(@m), zero(@m), exit() or printf(\"fmt\", ...)");
-	check_err("builtin as a statement", "BEGIN { pid }", 1, 9,
+	check_err("a number as a statement", "BEGIN { 5 }", 1, 9,
 		  "expected a statement: @map[keys] = aggregation or value, $var = value, "
 		  "@m[k]++, @m[k] += value, if (...) { ... } else { ... }, delete(@m[k]), "
 		  "print(@m), clear(@m), zero(@m), exit() or printf(\"fmt\", ...)");

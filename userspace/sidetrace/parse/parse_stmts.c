@@ -115,6 +115,103 @@ static int parse_if_nested(struct parser *p, struct st_stmt *s)
 	return err;
 }
 
+/* A one-statement block holding call, an action. */
+static int action_block(struct parser *p, struct st_expr *call, struct st_stmt **block,
+			uint32_t *nr)
+{
+	struct st_stmt *s = pr_push(block, nr, sizeof(*s));
+
+	if (!s) {
+		st_expr_free(call);
+		return pr_oom(p);
+	}
+	s->kind = ST_STMT_CALL;
+	s->pos = call->pos;
+	s->map_id = s->var_id = -1;
+	s->call = call;
+	return 0;
+}
+
+/*
+ * An expression as a statement, as bpftrace takes it: c ? action : action
+ * is if (c) { action } else { action }; any other is evaluated for
+ * nothing, as if (v) { }.
+ */
+static int expression_stmt(struct parser *p, struct st_stmt *s)
+{
+	struct st_expr *e = s->call;
+	bool actions = e->kind == ST_EXPR_TERNARY && e->kids[1]->kind == ST_EXPR_CALL &&
+		       e->kids[2]->kind == ST_EXPR_CALL;
+	int err = 0;
+
+	s->call = NULL;
+	s->kind = ST_STMT_IF;
+	if (!actions) {
+		s->value = e;
+		return 0;
+	}
+	s->value = e->kids[0];
+	err = action_block(p, e->kids[1], &s->then, &s->nr_then);
+	if (!err)
+		err = action_block(p, e->kids[2], &s->els, &s->nr_els);
+	e->nr_kids = 0;
+	st_expr_free(e);
+	return err;
+}
+
+/* Most copies unroll makes, as bpftrace allows; and unrolls in unrolls make, in all. */
+#define UNROLL_MAX 100
+#define UNROLL_TOTAL_MAX 1000
+
+/*
+ * "unroll" "(" N ")" block: the block's statements N times, as bpftrace
+ * unrolls it, in one block (an if whose condition is 1): the block is
+ * parsed again for each copy.
+ */
+static int parse_unroll(struct parser *p, struct st_stmt *s)
+{
+	uint64_t n, i, outer = p->unrolled + 1;
+	struct st_lexer at;
+	struct st_token open;
+	struct st_expr *one;
+	int err;
+
+	err = pr_advance(p) ?: pr_advance(p);
+	if (!err && (p->cur.kind != T_INT || !p->cur.ival || p->cur.ival > UNROLL_MAX))
+		return pr_err(p, p->cur.pos,
+			      "unroll takes a count from 1 to %d: unroll (5) { ... }", UNROLL_MAX);
+	n = p->cur.ival;
+	if (!err && outer * n > UNROLL_TOTAL_MAX)
+		return pr_err(p, p->cur.pos,
+			      "unroll in unroll makes more than %d copies of a statement",
+			      UNROLL_TOTAL_MAX);
+	err = err ?: pr_advance(p);
+	if (!err && p->cur.kind != T_RPAREN)
+		return pr_err(p, p->cur.pos, "expected ')' after unroll's count");
+	err = err ?: pr_advance(p);
+	if (!err && p->cur.kind != T_LBRACE)
+		return pr_err(p, p->cur.pos, "expected '{' after unroll (%llu)",
+			      (unsigned long long)n);
+	if (err)
+		return err;
+	one = st_expr_new(ST_EXPR_INT, s->pos);
+	if (!one)
+		return pr_oom(p);
+	one->uval = 1;
+	s->kind = ST_STMT_IF;
+	s->value = one;
+	at = p->lx;
+	open = p->cur;
+	p->unrolled = outer * n - 1;
+	for (i = 0; i < n && !err; i++) {
+		p->lx = at;
+		p->cur = open;
+		err = pr_block(p, &s->then, &s->nr_then);
+	}
+	p->unrolled = outer - 1;
+	return err ?: pr_advance(p);
+}
+
 static int parse_stmt(struct parser *p, struct st_stmt *s)
 {
 	int err;
@@ -123,14 +220,15 @@ static int parse_stmt(struct parser *p, struct st_stmt *s)
 	s->map_id = s->var_id = -1;
 	if (p->cur.kind == T_IDENT && p->cur.len == 2 && !strncmp(p->lx.src + p->cur.off, "if", 2))
 		return parse_if_nested(p, s);
+	if (p->cur.kind == T_IDENT && p->cur.len == 6 &&
+	    !strncmp(p->lx.src + p->cur.off, "unroll", 6) && pr_peek_kind(p) == T_LPAREN)
+		return parse_unroll(p, s);
 	if (p->cur.kind == T_IDENT) {
 		s->kind = ST_STMT_CALL;
-		err = pr_primary(p, &s->call);
+		err = pr_expr(p, 0, &s->call);
 		if (err)
 			return err;
-		if (s->call->kind != ST_EXPR_CALL)
-			return pr_err(p, s->pos, "expected a statement: %s", stmt_forms);
-		return 0;
+		return s->call->kind == ST_EXPR_CALL ? 0 : expression_stmt(p, s);
 	}
 	if (p->cur.kind == T_VAR) {
 		s->var = st_lex_text(&p->lx, &p->cur);
