@@ -46,6 +46,8 @@
 #define ST_MAX_LOADS 16 /* fields decoded per probe */
 #define ST_MAX_STEPS 4 /* index path depth: field, member, element... */
 #define ST_MAX_INSNS 128 /* instructions per probe, all clauses */
+/* Instructions one event runs at most, its while loops' included (ST_C_STEPS past them) */
+#define ST_MAX_RUN_STEPS 8192
 #define ST_MAX_STRCONST 8 /* string literals per probe */
 #define ST_NAME_LEN 32 /* dynamic field names, NUL included */
 #define ST_MAX_DYN_FIELDS 32 /* dynamic fields searched per event */
@@ -185,7 +187,10 @@ enum st_opcode {
 	ST_I_OUT_EMIT,
 	/* print(args): the whole event as items (st_item) into a record, sent. */
 	ST_I_OUT_EVENT,
-	/* Continues at pc imm (forward, within the clause). */
+	/*
+	 * Continues at pc imm, within the clause: forward, or back to a while
+	 * loop's condition (ST_MAX_RUN_STEPS bounds the rounds).
+	 */
 	ST_I_JUMP,
 	/* Pops; zero continues at pc imm. */
 	ST_I_JZ,
@@ -621,6 +626,7 @@ enum st_counter {
 	ST_C_BUSY, /* ST_NR_SCRATCH runs nested on a CPU: dropped */
 	ST_C_LOST, /* output buffer full: a record was not sent */
 	ST_C_MAP_ERR, /* a new key refused, the map not full (st_map_err says why) */
+	ST_C_STEPS, /* a while loop ran past ST_MAX_RUN_STEPS instructions: the event stopped */
 	ST_NR_COUNTERS,
 };
 

@@ -177,7 +177,7 @@ int cg_ternary(struct cctx *c, const struct st_expr *e)
 
 int cg_if(struct cctx *c, const struct st_stmt *st)
 {
-	uint32_t to_else, to_end = 0;
+	uint32_t to_else, to_end = 0, top = c->probe->cfg.nr_insns;
 	int err;
 
 	err = cg_expr(c, st->value);
@@ -185,6 +185,9 @@ int cg_if(struct cctx *c, const struct st_stmt *st)
 		err = jump(c, st->pos, ST_I_JZ, &to_else);
 	if (!err)
 		err = cg_stmts(c, st->then, st->nr_then);
+	/* while: back to the condition; the machine's step budget bounds the rounds. */
+	if (!err && st->loop)
+		err = cg_emit(c, st->pos, ST_I_JUMP, 0, top);
 	if (!err && st->nr_els)
 		err = jump(c, st->pos, ST_I_JUMP, &to_end);
 	if (err)

@@ -305,7 +305,8 @@ enum st_stmt_kind {
 	 * "++" is += 1 and "--" -= 1
 	 */
 	ST_STMT_ASSIGN,
-	ST_STMT_IF, /* if (value) { then } else { els } */
+	/* if (value) { then } else { els }; with loop, while (value) { then } */
+	ST_STMT_IF,
 };
 
 struct st_stmt {
@@ -327,6 +328,7 @@ struct st_stmt {
 	uint32_t nr_then;
 	struct st_stmt *els;
 	uint32_t nr_els;
+	bool loop; /* ST_STMT_IF: then runs again while value holds (while), no els */
 	/* checker: index in st_program.maps, or -1 */
 	int map_id;
 	/* checker: ST_STMT_ASSIGN to a variable: its slot */

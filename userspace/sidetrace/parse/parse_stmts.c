@@ -159,6 +159,25 @@ static int expression_stmt(struct parser *p, struct st_stmt *s)
 	return err;
 }
 
+/* "while" "(" cond ")" block: an if that loops (st_stmt.loop). */
+static int parse_while(struct parser *p, struct st_stmt *s)
+{
+	int err;
+
+	if (p->block_depth >= ST_MAX_BLOCK_DEPTH)
+		return pr_err(p, p->cur.pos, "blocks nested more than %d levels deep",
+			      ST_MAX_BLOCK_DEPTH);
+	s->kind = ST_STMT_IF;
+	s->loop = true;
+	err = pr_advance(p) ?: pr_expr(p, 0, &s->value);
+	if (!err && p->cur.kind != T_LBRACE)
+		err = pr_err(p, p->cur.pos, "expected '{' after the condition of while");
+	p->block_depth++;
+	err = err ?: pr_block(p, &s->then, &s->nr_then);
+	p->block_depth--;
+	return err ?: pr_advance(p);
+}
+
 /* Most copies unroll makes, as bpftrace allows; and unrolls in unrolls make, in all. */
 #define UNROLL_MAX 100
 #define UNROLL_TOTAL_MAX 1000
@@ -223,6 +242,9 @@ static int parse_stmt(struct parser *p, struct st_stmt *s)
 	if (p->cur.kind == T_IDENT && p->cur.len == 6 &&
 	    !strncmp(p->lx.src + p->cur.off, "unroll", 6) && pr_peek_kind(p) == T_LPAREN)
 		return parse_unroll(p, s);
+	if (p->cur.kind == T_IDENT && p->cur.len == 5 &&
+	    !strncmp(p->lx.src + p->cur.off, "while", 5) && pr_peek_kind(p) == T_LPAREN)
+		return parse_while(p, s);
 	if (p->cur.kind == T_IDENT) {
 		s->kind = ST_STMT_CALL;
 		err = pr_expr(p, 0, &s->call);

@@ -97,6 +97,8 @@ const char *st_counter_reason(uint32_t counter)
 		return "output buffer full (see --buffer-size)";
 	case ST_C_MAP_ERR:
 		return "the kernel refused a new key, the map not full";
+	case ST_C_STEPS:
+		return "a while loop ran past 8192 instructions: the event's clauses stopped there";
 	default:
 		return "unknown problem";
 	}
@@ -118,6 +120,7 @@ const char *st_counter_name(uint32_t counter)
 		[ST_C_BUSY] = "busy",
 		[ST_C_LOST] = "buffer_full",
 		[ST_C_MAP_ERR] = "map_insert_refused",
+		[ST_C_STEPS] = "loop_too_long",
 	};
 
 	return counter < ST_NR_COUNTERS && names[counter] ? names[counter] : "unknown";

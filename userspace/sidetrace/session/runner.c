@@ -245,6 +245,8 @@ static int run_call(struct st_runner *r, struct st_eval_ctx *x, const struct st_
 	}
 }
 
+static int run_while(struct st_runner *r, struct st_eval_ctx *x, const struct st_stmt *st);
+
 static int run_stmts(struct st_runner *r, struct st_eval_ctx *x, const struct st_stmt *stmts,
 		     uint32_t nr)
 {
@@ -266,8 +268,8 @@ static int run_stmts(struct st_runner *r, struct st_eval_ctx *x, const struct st
 			ret = run_agg(r, x, st);
 			break;
 		case ST_STMT_IF:
-			ret = st_eval(x, st->value, &cond);
-			if (!ret)
+			ret = st->loop ? run_while(r, x, st) : st_eval(x, st->value, &cond);
+			if (!ret && !st->loop)
 				ret = cond.v.i ? run_stmts(r, x, st->then, st->nr_then)
 					       : run_stmts(r, x, st->els, st->nr_els);
 			break;
@@ -276,6 +278,25 @@ static int run_stmts(struct st_runner *r, struct st_eval_ctx *x, const struct st
 		}
 	}
 	return ret;
+}
+
+/* while (c) { ... } in sidetrace: as many rounds as the kernel's steps would allow, at most. */
+static int run_while(struct st_runner *r, struct st_eval_ctx *x, const struct st_stmt *st)
+{
+	struct st_eval_val cond;
+	uint32_t i;
+	int ret;
+
+	for (i = 0; i < ST_MAX_RUN_STEPS; i++) {
+		ret = st_eval(x, st->value, &cond);
+		if (ret || !cond.v.i)
+			return ret;
+		ret = run_stmts(r, x, st->then, st->nr_then);
+		if (ret)
+			return ret;
+	}
+	st_errorf("a while loop ran %d rounds: stopped", ST_MAX_RUN_STEPS);
+	return 0;
 }
 
 int st_run_clause(struct st_runner *r, const struct st_clause *cl, const char *probe)
@@ -391,6 +412,9 @@ static void report_problem(struct st_runner *r, const struct st_problem *p)
 	case ST_C_MAP_ERR:
 		st_errorf("%llu events not counted: %s (the last error: %s) (%s)", n, reason,
 			  strerror(st_loader_map_err(&r->tracer->bpf)), name);
+		break;
+	case ST_C_STEPS:
+		st_errorf("%llu events stopped: %s (%s)", n, reason, name);
 		break;
 	default:
 		st_errorf("%llu events could not be decoded: %s (%s)", n, reason, name);
