@@ -93,8 +93,10 @@ int main(void)
 	REFUSED("a map of an unknown kind", p.maps[0].kind = 77, "unknown kind 77");
 	REFUSED("slots beyond the array", p.maps[1].flat_len = 67, "beyond the 66");
 	REFUSED("an unknown opcode", p.probes[1].insns[1].op = 200, "unknown opcode 200");
-	REFUSED("a jump backwards",
-		(p.probes[0].insns[1].op = ST_I_JUMP, p.probes[0].insns[1].imm = 0), "jumps to 0");
+	REFUSED("a conditional jump backwards",
+		(p.probes[0].insns[1].op = ST_I_JZ, p.probes[0].insns[1].imm = 0), "jumps to 0");
+	REFUSED("a jump to itself",
+		(p.probes[0].insns[1].op = ST_I_JUMP, p.probes[0].insns[1].imm = 1), "jumps to 1");
 	REFUSED("a key store off its 8-byte words",
 		(p.probes[0].insns[1].op = ST_I_KEY_INT, p.probes[0].insns[1].imm = 12),
 		"writes at 12");
