@@ -130,16 +130,7 @@ int ck_cgroupid(struct checker *c, struct st_expr *call)
 		return ck_err(c, path->pos,
 			      "cgroupid(): %s is not in a cgroup v2 hierarchy: only those have ids",
 			      path->str);
-	st_expr_free(path);
-	free(call->kids);
-	free(call->str);
-	call->kids = NULL;
-	call->nr_kids = 0;
-	call->str = NULL;
-	call->kind = ST_EXPR_INT;
-	call->uval = st.st_ino;
-	call->is_unsigned = st.st_ino > INT64_MAX;
-	call->vtype = call->is_unsigned ? ST_VT_UINT : ST_VT_INT;
+	st_expr_make_int(call, st.st_ino);
 	return 0;
 }
 

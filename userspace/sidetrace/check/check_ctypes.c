@@ -473,7 +473,6 @@ int ck_sizeof(struct checker *c, struct st_expr *e)
 {
 	struct st_ctype *t;
 	uint64_t size;
-	uint32_t i;
 	int err;
 
 	if (e->cast.name) {
@@ -492,17 +491,6 @@ int ck_sizeof(struct checker *c, struct st_expr *e)
 		return ck_err(c, e->pos,
 			      "sizeof() takes a type or a value: sizeof(struct task_struct)");
 	}
-	for (i = 0; i < e->nr_kids; i++)
-		st_expr_free(e->kids[i]);
-	free(e->kids);
-	free(e->str);
-	free(e->cast.name);
-	memset(&e->cast, 0, sizeof(e->cast));
-	e->kids = NULL;
-	e->nr_kids = 0;
-	e->str = NULL;
-	e->kind = ST_EXPR_INT;
-	e->uval = size;
-	e->vtype = ST_VT_UINT;
+	st_expr_make_int(e, size);
 	return 0;
 }

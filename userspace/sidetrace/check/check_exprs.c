@@ -280,16 +280,7 @@ int ck_kaddr(struct checker *c, struct st_expr *e)
 	if (err)
 		return ck_err(c, name->pos, "kaddr(): cannot read /proc/kallsyms: %s",
 			      strerror(-err));
-	st_expr_free(name);
-	free(e->kids);
-	free(e->str);
-	e->kids = NULL;
-	e->nr_kids = 0;
-	e->str = NULL;
-	e->kind = ST_EXPR_INT;
-	e->uval = addr;
-	e->is_unsigned = addr > INT64_MAX;
-	e->vtype = e->is_unsigned ? ST_VT_UINT : ST_VT_INT;
+	st_expr_make_int(e, addr);
 	return 0;
 }
 

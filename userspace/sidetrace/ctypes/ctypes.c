@@ -75,18 +75,29 @@ static const struct {
 	{"dev_t", 4, false, false},
 };
 
-bool st_ctype_int_name(const char *name, uint32_t *size, bool *is_signed)
+/* The row of int_names that spells name, or -1. */
+static int int_row(const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(int_names) / sizeof(int_names[0]); i++) {
-		if (!strcmp(int_names[i].name, name)) {
-			*size = int_names[i].size;
-			*is_signed = int_names[i].is_signed;
-			return true;
-		}
-	}
-	return false;
+	for (i = 0; i < sizeof(int_names) / sizeof(int_names[0]); i++)
+		if (!strcmp(int_names[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+bool st_ctype_int_name(const char *name, uint32_t *size, bool *is_signed)
+{
+	int i = int_row(name);
+
+	if (i < 0)
+		return false;
+	*size = int_names[i].size;
+	*is_signed = int_names[i].is_signed;
+	return true;
+}
+}
+return false;
 }
 
 bool st_ctype_word(const char *word, size_t len)
@@ -207,23 +218,20 @@ struct st_ctype *st_ctype_pointer(struct st_ctypes *r, struct st_ctype *to)
 
 static struct st_ctype *named_int(struct st_ctypes *r, const char *name)
 {
+	int i = int_row(name);
 	struct st_ctype *t;
-	size_t i;
 
-	for (i = 0; i < sizeof(int_names) / sizeof(int_names[0]); i++) {
-		if (strcmp(int_names[i].name, name))
-			continue;
-		if (!int_names[i].is_char)
-			return st_ctype_int(r, int_names[i].size, int_names[i].is_signed);
-		t = ct_node(r, ST_CT_INT, name);
-		if (t) {
-			t->size = 1;
-			t->is_signed = true;
-			t->is_char = true;
-		}
-		return t;
+	if (i < 0)
+		return NULL;
+	if (!int_names[i].is_char)
+		return st_ctype_int(r, int_names[i].size, int_names[i].is_signed);
+	t = ct_node(r, ST_CT_INT, name);
+	if (t) {
+		t->size = 1;
+		t->is_signed = true;
+		t->is_char = true;
 	}
-	return NULL;
+	return t;
 }
 
 /* "struct x": the kind it names and x; false for a name without a tag. */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Freeing and naming AST nodes. */
 #include <stdlib.h>
+#include <string.h>
 
 #include <side/abi/type-description.h>
 
@@ -105,6 +106,25 @@ void st_program_free(struct st_program *prog)
 	st_ctypes_free(prog->ctypes);
 	free(prog->filename);
 	free(prog);
+}
+
+void st_expr_make_int(struct st_expr *e, uint64_t v)
+{
+	uint32_t i;
+
+	for (i = 0; i < e->nr_kids; i++)
+		st_expr_free(e->kids[i]);
+	free(e->kids);
+	free(e->str);
+	free(e->cast.name);
+	memset(&e->cast, 0, sizeof(e->cast));
+	e->kids = NULL;
+	e->nr_kids = 0;
+	e->str = NULL;
+	e->kind = ST_EXPR_INT;
+	e->uval = v;
+	e->is_unsigned = v > INT64_MAX;
+	e->vtype = e->is_unsigned ? ST_VT_UINT : ST_VT_INT;
 }
 
 bool st_expr_any(const struct st_expr *e, bool (*pred)(const struct st_expr *e))

@@ -427,6 +427,8 @@ bool st_program_on_sites(const struct st_program *prog);
  */
 uint32_t st_print_args(const struct st_expr *call, struct st_expr *const **args);
 
+/* e made the integer literal v, what it held freed (a call the checker computed). */
+void st_expr_make_int(struct st_expr *e, uint64_t v);
 /* Whether pred holds for e or an expression in it (NULL: false). */
 bool st_expr_any(const struct st_expr *e, bool (*pred)(const struct st_expr *e));
 /* The same for the expressions of statements, their blocks' included. */
