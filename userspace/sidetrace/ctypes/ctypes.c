@@ -96,9 +96,6 @@ bool st_ctype_int_name(const char *name, uint32_t *size, bool *is_signed)
 	*is_signed = int_names[i].is_signed;
 	return true;
 }
-}
-return false;
-}
 
 bool st_ctype_word(const char *word, size_t len)
 {
