@@ -187,10 +187,10 @@ static Elf_Scn *section_of_type(Elf *elf, GElf_Word type)
  * stripped) that of its separate debug file, else its exported functions
  * (.dynsym); *symtab: whether it had a symbol table either way.
  */
-int st_func_symbols_find(struct st_elf *e, struct st_dwarf *dw, const char *glob,
-			 const uint64_t *at, struct funcs *fs, bool *symtab)
+int st_func_symbols_find(struct st_elf *e, Elf *debug, const char *glob, const uint64_t *at,
+			 struct funcs *fs, bool *symtab)
 {
-	Elf *elf = e->elf, *debug = st_dwarf_debug_elf(dw);
+	Elf *elf = e->elf;
 	Elf_Scn *scn = section_of_type(elf, SHT_SYMTAB);
 
 	if (!scn && debug && (scn = section_of_type(debug, SHT_SYMTAB)))
@@ -239,12 +239,12 @@ bool st_func_address(const char *glob, uint64_t *at)
  * probes an address only inside a function it knows, where it checks that
  * an instruction starts there. 0, or a negative errno with why in err.
  */
-int st_func_symbols_at(struct st_elf *e, struct st_dwarf *dw, uint64_t at, enum st_ap_kind kind,
+int st_func_symbols_at(struct st_elf *e, Elf *debug, uint64_t at, enum st_ap_kind kind,
 		       struct funcs *fs, uint64_t *offset, struct st_event_list *out, char *err,
 		       size_t errlen)
 {
 	bool symtab;
-	int ret = st_func_symbols_find(e, dw, NULL, &at, fs, &symtab);
+	int ret = st_func_symbols_find(e, debug, NULL, &at, fs, &symtab);
 
 	if (ret || !fs->nr) {
 		free(out->why_none);

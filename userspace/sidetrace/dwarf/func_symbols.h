@@ -37,11 +37,11 @@ bool st_func_symbol_matches(const char *name, const char *glob, char **shown);
 
 /*
  * The functions glob matches (glob NULL: the one that holds *at), into fs;
- * *symtab: whether the object, or its debug file, has a symbol table. 0,
- * -E2BIG past ST_MAX_FUNCTIONS, or -ENOMEM.
+ * *symtab: whether the object, or its separate debug file (debug, or
+ * NULL), has a symbol table. 0, -E2BIG past ST_MAX_FUNCTIONS, or -ENOMEM.
  */
-int st_func_symbols_find(struct st_elf *e, struct st_dwarf *dw, const char *glob,
-			 const uint64_t *at, struct funcs *fs, bool *symtab);
+int st_func_symbols_find(struct st_elf *e, Elf *debug, const char *glob, const uint64_t *at,
+			 struct funcs *fs, bool *symtab);
 
 /* Why a stripped object names no function that matched, into out->why_none. 0 or -ENOMEM. */
 int st_func_symbols_stripped(struct st_elf *e, struct st_event_list *out);
@@ -54,7 +54,7 @@ bool st_func_address(const char *glob, uint64_t *at);
  * (kind's no_offset refuses one); none: why in out->why_none. 0, or a
  * negative errno with why in err.
  */
-int st_func_symbols_at(struct st_elf *e, struct st_dwarf *dw, uint64_t at, enum st_ap_kind kind,
+int st_func_symbols_at(struct st_elf *e, Elf *debug, uint64_t at, enum st_ap_kind kind,
 		       struct funcs *fs, uint64_t *offset, struct st_event_list *out, char *err,
 		       size_t errlen);
 

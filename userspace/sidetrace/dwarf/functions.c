@@ -6,10 +6,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <side/abi/type-description.h>
 
 #include "dwarf/dwarf.h"
+#include "objfile/debuginfo.h"
 #include "objfile/elf.h"
 #include "dwarf/func_symbols.h"
 #include "dwarf/functions.h"
@@ -410,7 +412,9 @@ int st_discover_functions(const char *path, const char *pattern, enum st_ap_kind
 	struct st_inlined_list in = {0};
 	struct funcs fs = {0};
 	struct st_dwarf *dw = NULL;
+	Elf *debug, *symbols_only = NULL;
 	struct st_event *evs;
+	int debug_fd = -1;
 	struct st_elf e;
 	uint64_t offset, at;
 	char *glob = NULL;
@@ -432,10 +436,17 @@ int st_discover_functions(const char *path, const char *pattern, enum st_ap_kind
 	if (ret)
 		goto out_glob;
 	dw = st_dwarf_open(&e, args_unused ? NULL : path);
+	debug = st_dwarf_debug_elf(dw);
+	/* A stripped object's functions are in its debug file's symbols, read without its DWARF. */
+	if (!debug && args_unused && !st_elf_find_section(&e, ".symtab", &(GElf_Shdr){0})) {
+		debug_fd = st_debuginfo_open(&e, path);
+		debug = debug_fd >= 0 ? elf_begin(debug_fd, ELF_C_READ_MMAP, NULL) : NULL;
+		symbols_only = debug;
+	}
 	if (by_address)
-		ret = st_func_symbols_at(&e, dw, at, kind, &fs, &offset, out, err, errlen);
+		ret = st_func_symbols_at(&e, debug, at, kind, &fs, &offset, out, err, errlen);
 	else
-		ret = st_func_symbols_find(&e, dw, glob, NULL, &fs, &symtab);
+		ret = st_func_symbols_find(&e, debug, glob, NULL, &fs, &symtab);
 	/* +OFFSET counts from a symbol, which an inlined copy has not; an address from none. */
 	if (!ret && dw && !offset && !by_address)
 		ret = st_inlined_find(dw, st_func_symbol_matches, glob, ST_MAX_FUNCTIONS - fs.nr,
@@ -468,6 +479,10 @@ cleanup:
 		snprintf(err, errlen, "out of memory");
 	st_inlined_free(&in);
 	st_dwarf_close(dw);
+	if (symbols_only)
+		elf_end(symbols_only);
+	if (debug_fd >= 0)
+		close(debug_fd);
 	for (i = 0; i < fs.nr; i++)
 		free(fs.v[i].name);
 	free(fs.v);
