@@ -406,16 +406,39 @@ int st_function_pattern(const char *pattern, const char *no_offset, char **glob,
 	return ret;
 }
 
+/* A separate debug file opened for its symbols only. */
+struct debug_syms {
+	int fd;
+	Elf *elf;
+};
+
+/*
+ * The separate debug file whose symbols name a stripped object's
+ * functions: dw's, or, where its DWARF is not read (args_unused), the
+ * file's ELF alone into ds.
+ */
+static Elf *debug_symbols(struct st_elf *e, const char *path, struct st_dwarf *dw, bool args_unused,
+			  struct debug_syms *ds)
+{
+	Elf *debug = st_dwarf_debug_elf(dw);
+
+	if (debug || !args_unused || st_elf_find_section(e, ".symtab", &(GElf_Shdr){0}))
+		return debug;
+	ds->fd = st_debuginfo_open(e, path);
+	ds->elf = ds->fd >= 0 ? elf_begin(ds->fd, ELF_C_READ_MMAP, NULL) : NULL;
+	return ds->elf;
+}
+
 int st_discover_functions(const char *path, const char *pattern, enum st_ap_kind kind,
 			  bool args_unused, struct st_event_list *out, char *err, size_t errlen)
 {
 	struct st_inlined_list in = {0};
 	struct funcs fs = {0};
 	struct st_dwarf *dw = NULL;
-	Elf *debug, *symbols_only = NULL;
+	struct debug_syms ds = {.fd = -1};
 	struct st_event *evs;
-	int debug_fd = -1;
 	struct st_elf e;
+	Elf *debug;
 	uint64_t offset, at;
 	char *glob = NULL;
 	size_t i;
@@ -436,13 +459,7 @@ int st_discover_functions(const char *path, const char *pattern, enum st_ap_kind
 	if (ret)
 		goto out_glob;
 	dw = st_dwarf_open(&e, args_unused ? NULL : path);
-	debug = st_dwarf_debug_elf(dw);
-	/* A stripped object's functions are in its debug file's symbols, read without its DWARF. */
-	if (!debug && args_unused && !st_elf_find_section(&e, ".symtab", &(GElf_Shdr){0})) {
-		debug_fd = st_debuginfo_open(&e, path);
-		debug = debug_fd >= 0 ? elf_begin(debug_fd, ELF_C_READ_MMAP, NULL) : NULL;
-		symbols_only = debug;
-	}
+	debug = debug_symbols(&e, path, dw, args_unused, &ds);
 	if (by_address)
 		ret = st_func_symbols_at(&e, debug, at, kind, &fs, &offset, out, err, errlen);
 	else
@@ -479,10 +496,10 @@ cleanup:
 		snprintf(err, errlen, "out of memory");
 	st_inlined_free(&in);
 	st_dwarf_close(dw);
-	if (symbols_only)
-		elf_end(symbols_only);
-	if (debug_fd >= 0)
-		close(debug_fd);
+	if (ds.elf)
+		elf_end(ds.elf);
+	if (ds.fd >= 0)
+		close(ds.fd);
 	for (i = 0; i < fs.nr; i++)
 		free(fs.v[i].name);
 	free(fs.v);
