@@ -19,23 +19,6 @@ bool pr_at_type(const struct parser *p)
 	return p->cur.kind == T_IDENT && st_ctype_word(p->lx.src + p->cur.off, p->cur.len);
 }
 
-/* bpftrace's own integer names: a cast to one needs no lookup. */
-static bool bpftrace_int(const char *name, struct st_cast_type *t)
-{
-	static const char *const names[] = {"uint8",  "int8",  "uint16", "int16",
-					    "uint32", "int32", "uint64", "int64"};
-	size_t i;
-
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		if (!strcmp(name, names[i])) {
-			t->bits = 8 << (i / 2);
-			t->is_signed = i % 2;
-			return true;
-		}
-	}
-	return false;
-}
-
 /* Appends the current word to name (len bytes so far), then moves past it. */
 static int add_word(struct parser *p, char *name, size_t *len)
 {
@@ -81,12 +64,9 @@ int pr_cast_type(struct parser *p, struct st_cast_type *t)
 		err = pr_err(p, p->cur.pos, "expected '*' or ')' after the cast's type %s", name);
 	if (err)
 		return err;
-	if (t->ptrs || !bpftrace_int(name, t)) {
-		t->name = strdup(name);
-		if (!t->name)
-			return pr_oom(p);
-	}
-	return pr_advance(p);
+	/* The checker looks every name up, bpftrace's integers (uint8) too. */
+	t->name = strdup(name);
+	return t->name ? pr_advance(p) : pr_oom(p);
 }
 
 /* One postfix read of e: "->NAME", ".NAME" or "[" expr "]". */
