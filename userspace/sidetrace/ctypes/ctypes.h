@@ -3,9 +3,10 @@
  * C types as a program's casts and member reads name them: bpftrace's
  * integer names, pointers, and structs, unions and enums found in the
  * program's own definitions or in the kernel's BTF. A kernel type is
- * converted when first named, and its members and pointees only when
- * read, so that naming struct task_struct costs a few nodes, not the
- * kernel's whole graph. One registry per program owns every node.
+ * converted when first named (a pointer's or an array's target with it),
+ * and a struct's members only when one is read, so that naming struct
+ * task_struct costs a few nodes, not the kernel's whole graph. One
+ * registry per program owns every node.
  */
 #ifndef SIDETRACE_CTYPES_CTYPES_H
 #define SIDETRACE_CTYPES_CTYPES_H
@@ -42,11 +43,11 @@ struct st_ctype {
 	bool is_signed; /* ST_CT_INT, ST_CT_ENUM */
 	bool is_char; /* ST_CT_INT of 1 byte spelled char: an array of them is a string */
 	uint32_t nr_elems; /* ST_CT_ARRAY */
-	/* Filled on demand (st_ctype_ref(), st_ctype_member()): */
-	struct st_ctype *ref;
+	struct st_ctype *ref; /* ST_CT_PTR, ST_CT_ARRAY: what it points to, its element */
+	/* A kernel struct's or union's, filled when one is first read (st_ctype_member()) */
 	struct st_cmember *members;
 	uint32_t nr_members;
-	bool complete; /* ref or members filled */
+	bool complete; /* members filled, or none to fill */
 	uint32_t align; /* bytes; 0: not known yet (st_ctype_align()) */
 	uint32_t btf_id; /* a kernel type: its BTF id; 0: made here */
 };
