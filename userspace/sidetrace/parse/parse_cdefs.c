@@ -96,13 +96,17 @@ static int member_type(struct parser *p, struct st_ctypes *r, struct st_ctype **
 	return err ? pr_err(p, pos, "%s", why) : 0;
 }
 
-/* After a member's type: '*'s, its name, '[N]'s, ': BITS'; the member laid out at *bit_off. */
+/* A struct or union being defined, and where its next member goes. */
 struct layout {
 	struct st_ctype *def;
 	uint64_t bit_off; /* a struct's next free bit */
 	uint32_t align, size;
 };
 
+/* Bytes of a type the program defines, at most: its layout's sums stay far from overflow. */
+#define DEF_SIZE_MAX (1U << 30)
+
+/* Member name of type t (bits: a bit field's width, or -1) laid out in l, as C compilers do. */
 static int place(struct parser *p, struct layout *l, const char *name, struct st_ctype *t,
 		 int64_t bits, struct st_pos pos)
 {
@@ -112,6 +116,8 @@ static int place(struct parser *p, struct layout *l, const char *name, struct st
 
 	if (bits >= 0 && (!unit || bits > unit || t->kind == ST_CT_PTR))
 		return pr_err(p, pos, "a bit field of %lld bits in %s", (long long)bits, t->name);
+	if (at / 8 + t->size > DEF_SIZE_MAX)
+		return pr_err(p, pos, "%s grows past %u bytes", l->def->name, DEF_SIZE_MAX);
 	if (bits < 0 || (unit && at / unit != (at + (bits ? bits : 1) - 1) / unit) || !bits)
 		at = (at + align * 8 - 1) / (align * 8) * (align * 8);
 	l->align = align > l->align ? align : l->align;
@@ -126,6 +132,7 @@ static int place(struct parser *p, struct layout *l, const char *name, struct st
 	return 0;
 }
 
+/* After a member's type: '*'s, its name, '[N]'s, ': BITS'; then the member placed. */
 static int declarator(struct parser *p, struct layout *l, struct st_ctype *t, char *name)
 {
 	struct st_pos pos = p->cur.pos;
@@ -158,13 +165,16 @@ static int declarator(struct parser *p, struct layout *l, struct st_ctype *t, ch
 			return pr_err(p, p->cur.pos, "expected ']' after the array's length");
 		err = err ?: pr_advance(p);
 	}
-	while (!err && nr)
+	while (!err && nr) {
+		if ((uint64_t)t->size * dims[nr - 1] > DEF_SIZE_MAX)
+			return pr_err(p, pos, "an array of more than %u bytes", DEF_SIZE_MAX);
 		if (!(t = st_ctype_array(p->ctypes, t, dims[--nr])))
 			err = pr_oom(p);
+	}
 	if (!err && p->cur.kind == T_COLON) {
 		err = pr_advance(p);
-		if (!err && p->cur.kind != T_INT)
-			return pr_err(p, p->cur.pos, "expected a bit field's width");
+		if (!err && (p->cur.kind != T_INT || p->cur.ival > 64))
+			return pr_err(p, p->cur.pos, "expected a bit field's width, 0 to 64");
 		bits = p->cur.ival;
 		err = err ?: pr_advance(p);
 	}
