@@ -485,3 +485,20 @@ PY
 	run -1 --separate-stderr "$SIDETRACE" -e 'BEGIN { @x = $0; }'
 	[ "${stderr%%$'\n'*}" = "program:1:14: error: a positional parameter is \$1, \$2, ... or \$#" ]
 }
+
+@test "SIGUSR1 prints every map then, as bpftrace does, and the session goes on" {
+	local prog='BEGIN { @scalar = 5; @h[1] = count(); } interval:s:2 { exit(); }' pid i
+	"$SIDETRACE" -e "$prog" > "$D/usr1.out" 2>&1 &
+	pid=$!
+	for i in $(seq 100); do grep -q '^Attaching' "$D/usr1.out" && break; sleep 0.05; done
+	kill -USR1 $pid
+	wait $pid
+	run cat "$D/usr1.out"
+	[ "$output" = "Attaching 2 probes...
+@h[1]: 1
+@scalar: 5
+
+
+@h[1]: 1
+@scalar: 5" ]
+}

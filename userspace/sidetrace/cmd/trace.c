@@ -38,11 +38,17 @@
 #include "session/stream.h"
 #include "util/escape.h"
 
-static volatile sig_atomic_t stop_signal;
+static volatile sig_atomic_t stop_signal, print_signal;
 
 static void on_stop(int sig)
 {
 	stop_signal = sig;
+}
+
+/* SIGUSR1: every map printed now, as bpftrace prints them on it. */
+static void on_print(int sig)
+{
+	print_signal = sig;
 }
 
 /* Only there to interrupt the main loop's sleep when the command ends. */
@@ -333,6 +339,8 @@ static int start(struct trace *t)
 	/* No SA_RESTART: a child's exit cuts the sleep short. */
 	sa.sa_handler = on_child;
 	sigaction(SIGCHLD, &sa, NULL);
+	sa.sa_handler = on_print;
+	sigaction(SIGUSR1, &sa, NULL);
 	if (t->tracer.bpf.leave_served && t->o.pid)
 		start_in_process(t, t->o.pid);
 	/* Every process: those running now before the kernel's sites count them. */
@@ -409,6 +417,7 @@ static int run(struct trace *t)
 		.report_live = t->o.report_errors,
 		.quiet = t->o.quiet,
 		.held = t->o.buffering == _IOFBF,
+		.print_signal = &print_signal,
 	};
 	struct st_stream stream;
 	int ret;
@@ -452,7 +461,7 @@ static int run(struct trace *t)
 	if (!ret)
 		ret = st_run_clauses(&runner, ST_AP_END);
 	if (!ret)
-		ret = st_run_print_all(&runner);
+		ret = st_run_print_all(&runner, true);
 	if (!ret)
 		st_stream_report(&stream);
 	st_stream_close(&stream);

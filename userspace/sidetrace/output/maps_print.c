@@ -578,8 +578,8 @@ static int cmp_map_name(const void *a, const void *b)
 	return strcmp((*ma)->name, (*mb)->name);
 }
 
-int st_output_exit_maps(FILE *f, enum st_output_format fmt, const struct st_map_result *maps,
-			size_t nr_maps)
+int st_output_all_maps(FILE *f, enum st_output_format fmt, const struct st_map_result *maps,
+		       size_t nr_maps)
 {
 	const struct st_map_result **order;
 	size_t i;
@@ -591,12 +591,18 @@ int st_output_exit_maps(FILE *f, enum st_output_format fmt, const struct st_map_
 	for (i = 0; i < nr_maps; i++)
 		order[i] = &maps[i];
 	qsort(order, nr_maps, sizeof(*order), cmp_map_name);
-	if (fmt != ST_OUTPUT_JSON)
-		fputs("\n\n", f);
 	for (i = 0; !err && i < nr_maps; i++)
 		err = st_output_map(f, fmt, order[i]);
 	free(order);
 	return err;
+}
+
+int st_output_exit_maps(FILE *f, enum st_output_format fmt, const struct st_map_result *maps,
+			size_t nr_maps)
+{
+	if (fmt != ST_OUTPUT_JSON)
+		fputs("\n\n", f);
+	return st_output_all_maps(f, fmt, maps, nr_maps);
 }
 
 void st_output_attached(FILE *f, enum st_output_format fmt, unsigned int nr_probes)

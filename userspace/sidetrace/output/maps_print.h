@@ -82,6 +82,10 @@ struct st_map_result {
  */
 int st_output_map(FILE *f, enum st_output_format fmt, const struct st_map_result *map);
 
+/* Prints every map, ordered by name, as bpftrace does on SIGUSR1. 0, or -ENOMEM. */
+int st_output_all_maps(FILE *f, enum st_output_format fmt, const struct st_map_result *maps,
+		       size_t nr_maps);
+
 /*
  * Prints every map as bpftrace does when the program ends: in text, two
  * newlines then the maps ordered by name. 0, or -ENOMEM.

@@ -361,22 +361,24 @@ size_t st_run_count_entries(struct st_runner *r)
 	return n;
 }
 
-int st_run_print_all(struct st_runner *r)
+int st_run_print_all(struct st_runner *r, bool at_exit)
 {
 	struct st_maps_snapshot snap;
 	int ret;
 
 	/* bpftrace ends its text with two blank lines, maps or none. */
 	if (!r->tracer || !r->compiled->nr_maps) {
-		if (r->fmt != ST_OUTPUT_JSON)
+		if (r->fmt != ST_OUTPUT_JSON && at_exit)
 			fputs("\n\n", r->out);
 		return 0;
 	}
 	ret = st_maps_read(r->tracer, r->prog, r->compiled, -1, &snap);
 	if (ret)
 		return ret;
-	ret = st_output_exit_maps(r->out, r->fmt, snap.maps, snap.nr_maps);
-	r->nr_entries += entries_counted(&snap);
+	ret = at_exit ? st_output_exit_maps(r->out, r->fmt, snap.maps, snap.nr_maps)
+		      : st_output_all_maps(r->out, r->fmt, snap.maps, snap.nr_maps);
+	if (at_exit)
+		r->nr_entries += entries_counted(&snap);
 	st_maps_snapshot_free(&snap);
 	fflush(r->out);
 	return ret;

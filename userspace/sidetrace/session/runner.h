@@ -7,6 +7,7 @@
 #ifndef SIDETRACE_SESSION_RUNNER_H
 #define SIDETRACE_SESSION_RUNNER_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <sys/types.h>
@@ -32,6 +33,8 @@ struct st_runner {
 	bool report_live; /* -k: say what fails in a probe as it happens */
 	bool quiet; /* -q: no hints, nor which processes run the probes themselves */
 	bool held; /* -B full: the output is written when stdio's buffer fills, not per clause */
+	/* Set by a signal (SIGUSR1) that asks for every map now; cleared once they are printed */
+	volatile sig_atomic_t *print_signal;
 	int child_status; /* -c: the command's wait status, once reaped */
 	size_t nr_entries; /* entries of all maps before END, records printed, then entries printed
 			    */
@@ -59,8 +62,8 @@ void st_run_report_new_problems(struct st_runner *r, struct st_problem **said, i
 /* Entries in every map now (before END may clear them), or 0 if unreadable. */
 size_t st_run_count_entries(struct st_runner *r);
 
-/* Prints every map, as bpftrace does at exit. 0 or -errno. */
-int st_run_print_all(struct st_runner *r);
+/* Prints every map, as bpftrace does at exit (at_exit) or on SIGUSR1. 0 or -errno. */
+int st_run_print_all(struct st_runner *r, bool at_exit);
 
 /*
  * Reports on stderr what the BPF program could not do: events it could not

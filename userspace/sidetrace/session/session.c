@@ -190,6 +190,13 @@ int st_session_loop(struct st_runner *r, struct st_tracer *t, struct st_stream *
 				goto cleanup;
 		}
 		ret = wait_a_little(stream, timers, nr_timers);
+		if (!ret && r->print_signal && *r->print_signal) {
+			*r->print_signal = 0;
+			/* Events sent before the signal print before the maps. */
+			ret = st_stream_poll(stream, 0);
+			if (ret >= 0)
+				ret = st_run_print_all(r, false);
+		}
 		if (ret)
 			goto cleanup;
 		if ((r->verbose || r->report_live) && st_now_ns() >= lost_report) {
