@@ -153,12 +153,11 @@ int ck_reads_memory(struct checker *c, struct st_pos pos, const char *what);
 /* (type)value: to an integer, or to a C pointer. */
 int ck_cast(struct checker *c, struct st_expr *e);
 /*
- * p->m and s.m, a[i] and p[i], *p. object: the expression is the operand
- * of another such read, where a struct, union or array may stand.
+ * p->m and s.m, a[i] and p[i], *p; any other expression as ck_expr().
+ * object: e is the operand of another such read, where a struct, union
+ * or array may stand.
  */
-int ck_member(struct checker *c, struct st_expr *e, bool object);
-int ck_index(struct checker *c, struct st_expr *e, bool object);
-int ck_deref(struct checker *c, struct st_expr *e, bool object);
+int ck_c_read(struct checker *c, struct st_expr *e, bool object);
 /*
  * args.p->m where field p is a pointer its declaration types: rewritten
  * in place into ((T *)args.p)->m, then checked as such by the caller.

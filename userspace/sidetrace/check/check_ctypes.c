@@ -175,23 +175,26 @@ int ck_reads_memory(struct checker *c, struct st_pos pos, const char *what)
 		      what, ck_point_kind_name(c->no_args));
 }
 
-/* An operand of '.', '[]' or '*': a struct, union or array may stand where it is. */
-static int check_object(struct checker *c, struct st_expr *e)
+static int ck_member(struct checker *c, struct st_expr *e, bool object);
+static int ck_index(struct checker *c, struct st_expr *e, bool object);
+static int ck_deref(struct checker *c, struct st_expr *e, bool object);
+
+int ck_c_read(struct checker *c, struct st_expr *e, bool object)
 {
 	switch (e->kind) {
 	case ST_EXPR_MEMBER:
-		return ck_member(c, e, true);
+		return ck_member(c, e, object);
 	case ST_EXPR_INDEX:
-		return ck_index(c, e, true);
+		return ck_index(c, e, object);
 	case ST_EXPR_DEREF:
-		return ck_deref(c, e, true);
+		return ck_deref(c, e, object);
 	default:
 		return ck_expr(c, e);
 	}
 }
 
 /* kids[0]->NAME or kids[0].NAME. */
-int ck_member(struct checker *c, struct st_expr *e, bool object)
+static int ck_member(struct checker *c, struct st_expr *e, bool object)
 {
 	struct st_expr *x = e->kids[0];
 	const struct st_cmember *m;
@@ -199,7 +202,7 @@ int ck_member(struct checker *c, struct st_expr *e, bool object)
 	char names[256];
 	int err;
 
-	err = ck_reads_memory(c, e->pos, e->arrow ? "'->'" : "'.'") ?: check_object(c, x);
+	err = ck_reads_memory(c, e->pos, e->arrow ? "'->'" : "'.'") ?: ck_c_read(c, x, true);
 	if (err)
 		return err;
 	t = x->ctype;
@@ -234,13 +237,13 @@ int ck_member(struct checker *c, struct st_expr *e, bool object)
 }
 
 /* kids[0][kids[1]]: an element of an array, or at a pointer. */
-int ck_index(struct checker *c, struct st_expr *e, bool object)
+static int ck_index(struct checker *c, struct st_expr *e, bool object)
 {
 	struct st_expr *x = e->kids[0], *i = e->kids[1];
 	struct st_ctype *t;
 	int err;
 
-	err = ck_reads_memory(c, e->pos, "'[]'") ?: check_object(c, x);
+	err = ck_reads_memory(c, e->pos, "'[]'") ?: ck_c_read(c, x, true);
 	if (!err)
 		err = ck_int(c, i, "an index");
 	if (err)
@@ -260,7 +263,7 @@ int ck_index(struct checker *c, struct st_expr *e, bool object)
 }
 
 /* *kids[0]: what a pointer points to. */
-int ck_deref(struct checker *c, struct st_expr *e, bool object)
+static int ck_deref(struct checker *c, struct st_expr *e, bool object)
 {
 	struct st_expr *x = e->kids[0];
 	int err;

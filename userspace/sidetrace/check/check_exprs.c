@@ -330,11 +330,9 @@ int ck_expr(struct checker *c, struct st_expr *e)
 	case ST_EXPR_CAST:
 		return ck_cast(c, e);
 	case ST_EXPR_MEMBER:
-		return ck_member(c, e, false);
 	case ST_EXPR_INDEX:
-		return ck_index(c, e, false);
 	case ST_EXPR_DEREF:
-		return ck_deref(c, e, false);
+		return ck_c_read(c, e, false);
 	case ST_EXPR_IDENT:
 		return ck_enum_value(c, e);
 	case ST_EXPR_ARGS:
