@@ -16,6 +16,9 @@
 #include "parse/functions.h"
 #include "kinds/probe_kinds.h"
 
+/* Names a scope holds: the variables, and the whole values kept in some of them. */
+#define CK_MAX_SCOPE (2 * ST_MAX_VARS)
+
 /* The type of a dynamic field once a use fixed it, and that use. */
 struct dyn_type {
 	const char *name;
@@ -38,8 +41,9 @@ struct checker {
 	/* Variables visible where the check is, innermost last. */
 	struct {
 		const char *name;
-		int slot;
-	} scope[ST_MAX_VARS];
+		int slot; /* -1: a whole value's, kept in the variables of its leaves */
+		struct st_ctype *whole;
+	} scope[CK_MAX_SCOPE];
 	uint32_t nr_scope;
 };
 
@@ -114,7 +118,7 @@ int ck_action(struct checker *c, struct st_stmt *s);
 int ck_var(struct checker *c, struct st_expr *e);
 /* time("fmt"): rewritten into the printf that prints the event's time. */
 int ck_time(struct checker *c, struct st_expr *call);
-/* print(value): call->fmt becomes the format that prints the value. */
+/* print(value), the value checked: call->fmt becomes the format that prints it. */
 int ck_print_value(struct checker *c, struct st_expr *call);
 
 /* A call's arguments, by its function's rule (st_func_row.args). */
@@ -141,6 +145,25 @@ int ck_unsafe(struct checker *c, const struct st_expr *call);
 int ck_signal(struct checker *c, struct st_expr *call);
 /* cgroupid("path"): becomes the cgroup's id, an integer literal. */
 int ck_cgroupid(struct checker *c, struct st_expr *call);
+
+/* $name's slot where the check is, or -1. */
+int ck_find_var(const struct checker *c, const char *name);
+/* The map named name, or -1. */
+int ck_find_map(const struct st_program *prog, const char *name);
+/* An assignment (check_stmts.c). */
+int ck_assign(struct checker *c, struct st_stmt *s);
+
+/* Whole values (check_whole.c): (a, b) checked into a tuple. */
+int ck_tuple(struct checker *c, struct st_expr *e);
+/* $name read when it holds a whole value: 0, or 1 when it does not. */
+int ck_whole_var(struct checker *c, struct st_expr *e);
+bool ck_is_whole_var(const struct checker *c, const char *name);
+/* $v = whole, @m[k] = whole: s becomes a block that assigns every leaf. */
+int ck_whole_assign(struct checker *c, struct st_stmt *s);
+/* e.NAME or e[i] of a whole value kept leaf by leaf: e becomes the leaf or part. */
+int ck_whole_part(struct checker *c, struct st_expr *e);
+/* print(whole): the call becomes the printf that prints it as bpftrace does. */
+int ck_whole_print(struct checker *c, struct st_expr *call);
 
 /* The program's C types (ctypes/), made when first needed; NULL when out of memory. */
 struct st_ctypes *ck_ctypes(struct checker *c);

@@ -153,12 +153,11 @@ static int settle_read(struct checker *c, struct st_expr *e, bool object)
 		e->vtype = ST_VT_STR;
 		return 0;
 	}
-	if (composite(t))
-		return ck_err(c, e->pos,
-			      "this is a whole %s, which sidetrace neither prints nor keeps: read "
-			      "its %s",
-			      t->name,
-			      t->kind == ST_CT_ARRAY ? "elements ([i])" : "members (.NAME)");
+	/* A whole value read where it is: kept leaf by leaf (check_whole.c). */
+	if (composite(t)) {
+		e->vtype = ST_VT_WHOLE;
+		return 0;
+	}
 	return ck_err(c, e->pos,
 		      "%s has no value to read: cast the pointer to what it points to, "
 		      "((struct task_struct *)p)->pid",
@@ -202,7 +201,10 @@ static int ck_member(struct checker *c, struct st_expr *e, bool object)
 	char names[256];
 	int err;
 
-	err = ck_reads_memory(c, e->pos, e->arrow ? "'->'" : "'.'") ?: ck_c_read(c, x, true);
+	err = ck_c_read(c, x, true);
+	if (!err && x->vtype == ST_VT_WHOLE)
+		return ck_whole_part(c, e);
+	err = err ?: ck_reads_memory(c, e->pos, e->arrow ? "'->'" : "'.'");
 	if (err)
 		return err;
 	t = x->ctype;
@@ -243,7 +245,10 @@ static int ck_index(struct checker *c, struct st_expr *e, bool object)
 	struct st_ctype *t;
 	int err;
 
-	err = ck_reads_memory(c, e->pos, "'[]'") ?: ck_c_read(c, x, true);
+	err = ck_c_read(c, x, true);
+	if (!err && x->vtype == ST_VT_WHOLE)
+		return ck_whole_part(c, e);
+	err = err ?: ck_reads_memory(c, e->pos, "'[]'");
 	if (!err)
 		err = ck_int(c, i, "an index");
 	if (err)
@@ -409,7 +414,7 @@ int ck_elements(struct checker *c, struct st_expr **n, struct st_ctype *p)
 	struct st_expr *mul, *size;
 
 	/* A void pointer counts bytes, as GNU C does. */
-	if (!t || t->size <= 1)
+	if (!t || t->size <= 1 || (*n)->scaled)
 		return 0;
 	mul = st_expr_new(ST_EXPR_BINARY, (*n)->pos);
 	size = st_expr_new(ST_EXPR_INT, (*n)->pos);
@@ -423,6 +428,7 @@ int ck_elements(struct checker *c, struct st_expr **n, struct st_ctype *p)
 	size->uval = t->size;
 	size->vtype = ST_VT_UINT;
 	mul->op = ST_OP_MUL;
+	mul->scaled = true;
 	mul->kids[0] = *n;
 	mul->kids[1] = size;
 	mul->nr_kids = 2;

@@ -335,6 +335,8 @@ int ck_expr(struct checker *c, struct st_expr *e)
 		return ck_c_read(c, e, false);
 	case ST_EXPR_IDENT:
 		return ck_enum_value(c, e);
+	case ST_EXPR_TUPLE:
+		return ck_tuple(c, e);
 	case ST_EXPR_ARGS:
 		return ck_err(c, e->pos,
 			      "args alone is the whole event: print(args) prints it, a value "
@@ -360,7 +362,9 @@ static int need_int(struct checker *c, struct st_expr *e, const char *role)
 	if (err || ck_is_int(e->vtype))
 		return err;
 	expr_text(e, what, sizeof(what));
-	return ck_err(c, e->pos, "%s needs an integer value, but %s is a string", role, what);
+	return ck_err(c, e->pos, "%s needs an integer value, but %s is %s%s", role, what,
+		      e->vtype == ST_VT_WHOLE ? "a whole " : "a string",
+		      e->vtype == ST_VT_WHOLE ? e->ctype->name : "");
 }
 
 /* An integer value: an aggregation argument, a cast. */

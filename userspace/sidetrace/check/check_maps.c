@@ -13,7 +13,7 @@
 
 #include "check/check.h"
 
-static int find_map(const struct st_program *prog, const char *name)
+int ck_find_map(const struct st_program *prog, const char *name)
 {
 	uint32_t i;
 
@@ -39,7 +39,7 @@ static int declare(struct checker *c, struct st_stmt *s)
 	struct st_map_info *m;
 	int id;
 
-	id = find_map(prog, s->map);
+	id = ck_find_map(prog, s->map);
 	if (id < 0) {
 		m = realloc(prog->maps, (prog->nr_maps + 1) * sizeof(*m));
 		if (!m)
@@ -96,7 +96,7 @@ static void note_reads(struct st_program *prog, const struct st_expr *e);
 /* Map element e named: read as str()'s argument (in_str), read otherwise (read), or neither. */
 static void note_read(struct st_program *prog, const struct st_expr *e, bool in_str, bool read)
 {
-	int id = find_map(prog, e->str);
+	int id = ck_find_map(prog, e->str);
 	uint32_t i;
 
 	if (id >= 0) {
@@ -165,7 +165,7 @@ int ck_map_ref(struct checker *c, struct st_expr *ref)
 	struct names all = {0};
 	uint32_t i;
 
-	ref->map_id = find_map(c->prog, ref->str);
+	ref->map_id = ck_find_map(c->prog, ref->str);
 	if (ref->map_id >= 0)
 		return 0;
 	for (i = 0; i < c->prog->nr_maps; i++)
@@ -263,6 +263,11 @@ int ck_map_read(struct checker *c, struct st_expr *e)
 	e->map_read = true;
 	c->prog->maps[e->map_id].elem_used = true;
 	m = &c->prog->maps[e->map_id];
+	if (m->whole) {
+		e->vtype = ST_VT_WHOLE;
+		e->ctype = m->whole;
+		return 0;
+	}
 	if (m->agg != ST_K_VALUE) {
 		if (st_clause_on_sites(c->clause))
 			return ck_err(c, e->pos,

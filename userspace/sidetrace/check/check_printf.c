@@ -125,9 +125,7 @@ int ck_print_value(struct checker *c, struct st_expr *call)
 	uint32_t at;
 	int ret;
 
-	ret = ck_expr(c, v);
-	if (!ret)
-		ret = ck_settle_default(c, v, "printed by print()");
+	ret = ck_settle_default(c, v, "printed by print()");
 	if (ret)
 		return ret;
 	if (v->vtype == ST_VT_STR || st_kept_is_text(st_expr_kept(v)))

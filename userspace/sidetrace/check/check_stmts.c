@@ -9,7 +9,7 @@
 
 #include "check/check.h"
 
-static int find_var(const struct checker *c, const char *name)
+int ck_find_var(const struct checker *c, const char *name)
 {
 	uint32_t i;
 
@@ -21,7 +21,9 @@ static int find_var(const struct checker *c, const char *name)
 
 int ck_var(struct checker *c, struct st_expr *e)
 {
-	e->var_id = find_var(c, e->str);
+	if (!ck_whole_var(c, e))
+		return 0;
+	e->var_id = ck_find_var(c, e->str);
 	if (e->var_id < 0)
 		return ck_err(c, e->pos, "undefined variable %s: assign it first (%s = ...)",
 			      e->str, e->str);
@@ -37,7 +39,7 @@ static int assign_var(struct checker *c, struct st_stmt *s)
 	struct st_clause *cl = c->clause;
 	enum st_vtype vt = s->value->vtype, had;
 
-	s->var_id = find_var(c, s->var);
+	s->var_id = ck_find_var(c, s->var);
 	if (s->var_id < 0) {
 		if (s->op != ST_OP_NONE)
 			return ck_err(c, s->pos,
@@ -74,13 +76,13 @@ static int pointer_step(struct checker *c, struct st_stmt *s)
 
 	if (s->op != ST_OP_ADD && s->op != ST_OP_SUB)
 		return 0;
-	slot = s->var ? find_var(c, s->var) : -1;
+	slot = s->var ? ck_find_var(c, s->var) : -1;
 	p = s->var ? (slot >= 0 ? c->clause->var_ctypes[slot] : NULL)
 		   : c->prog->maps[s->map_id].value_ctype;
 	return p && p->kind == ST_CT_PTR ? ck_elements(c, &s->value, p) : 0;
 }
 
-static int check_assign(struct checker *c, struct st_stmt *s)
+int ck_assign(struct checker *c, struct st_stmt *s)
 {
 	int err;
 
@@ -97,6 +99,11 @@ static int check_assign(struct checker *c, struct st_stmt *s)
 	}
 	if (err)
 		return err;
+	if (s->value->vtype == ST_VT_WHOLE)
+		return ck_whole_assign(c, s);
+	if (s->var && ck_is_whole_var(c, s->var))
+		return ck_err(c, s->value->pos, "%s holds a whole value: it cannot be assigned %s",
+			      s->var, ck_vtype_kind(s->value->vtype));
 	err = pointer_step(c, s);
 	if (err)
 		return err;
@@ -143,7 +150,7 @@ int ck_stmts(struct checker *c, struct st_stmt *stmts, uint32_t nr)
 			err = ck_agg_stmt(c, s);
 			break;
 		case ST_STMT_ASSIGN:
-			err = check_assign(c, s);
+			err = ck_assign(c, s);
 			break;
 		case ST_STMT_IF:
 			err = check_if(c, s);

@@ -187,11 +187,17 @@ static int check_print_map(struct checker *c, struct st_expr *call)
 /* print(value): printed as printf("%d\n") or printf("%s\n") would. */
 static int check_print_value(struct checker *c, struct st_expr *call)
 {
+	int err;
+
 	if (call->nr_kids != 1)
 		return ck_err(c, call->nr_kids ? call->kids[1]->pos : call->pos,
 			      "print() takes a map (print(@m, top, div)), the event (print(args)) "
 			      "or one value");
-	return ck_print_value(c, call);
+	err = ck_expr(c, call->kids[0]);
+	if (err)
+		return err;
+	return call->kids[0]->vtype == ST_VT_WHOLE ? ck_whole_print(c, call)
+						   : ck_print_value(c, call);
 }
 
 /* delete(@m[k]): a key of a map that has keys, or a map of one value. */

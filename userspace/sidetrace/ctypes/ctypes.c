@@ -304,8 +304,7 @@ struct st_ctype *st_ctype_ref(struct st_ctypes *r, struct st_ctype *t)
 	return t->ref;
 }
 
-/* Fills the members of a kernel type the first time they are asked for. */
-static int complete(struct st_ctypes *r, struct st_ctype *t)
+int ct_complete(struct st_ctypes *r, struct st_ctype *t)
 {
 	if (t->complete || !t->btf_id)
 		return 0;
@@ -320,7 +319,7 @@ static int find_member(struct st_ctypes *r, struct st_ctype *t, const char *name
 
 	if (depth > 8)
 		return -ENOENT;
-	err = complete(r, t);
+	err = ct_complete(r, t);
 	if (err)
 		return err;
 	for (i = 0; i < t->nr_members; i++) {
@@ -357,7 +356,7 @@ static size_t add_names(struct st_ctypes *r, struct st_ctype *t, char *buf, size
 	uint32_t i;
 	int n;
 
-	if (depth > 8 || complete(r, t))
+	if (depth > 8 || ct_complete(r, t))
 		return off;
 	for (i = 0; i < t->nr_members && off < size; i++) {
 		if (!*t->members[i].name) {
@@ -410,7 +409,7 @@ static uint32_t align_at(struct st_ctypes *r, struct st_ctype *t, int depth)
 		return depth < 8 ? align_at(r, t->ref, depth + 1) : 1;
 	case ST_CT_STRUCT:
 	case ST_CT_UNION:
-		if (depth >= 8 || complete(r, t))
+		if (depth >= 8 || ct_complete(r, t))
 			return 1;
 		for (i = 0; i < t->nr_members; i++) {
 			m = align_at(r, t->members[i].type, depth + 1);

@@ -42,6 +42,7 @@ struct st_ctype {
 	uint32_t size; /* bytes; 0 for void, a function, an incomplete type */
 	bool is_signed; /* ST_CT_INT, ST_CT_ENUM */
 	bool is_char; /* ST_CT_INT of 1 byte spelled char: an array of them is a string */
+	bool is_tuple; /* ST_CT_STRUCT: a tuple, its members named "0", "1"... (composite.h) */
 	uint32_t nr_elems; /* ST_CT_ARRAY */
 	struct st_ctype *ref; /* ST_CT_PTR, ST_CT_ARRAY: what it points to, its element */
 	/* A kernel struct's or union's, filled when one is first read (st_ctype_member()) */

@@ -28,6 +28,8 @@ struct st_ctypes {
 /* A new node of r, zeroed but for kind and a copy of name; NULL when out of memory. */
 struct st_ctype *ct_node(struct st_ctypes *r, enum st_ctype_kind kind, const char *name);
 
+/* Fills the members of a kernel type the first time they are asked for. 0 or -ENOMEM. */
+int ct_complete(struct st_ctypes *r, struct st_ctype *t);
 /* The kernel's BTF, read once; NULL with r->btf_err. */
 const struct btf *ct_btf(struct st_ctypes *r);
 /* BTF type id of the kernel's as a node of r; NULL when out of memory. */

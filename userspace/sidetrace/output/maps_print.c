@@ -582,16 +582,17 @@ int st_output_all_maps(FILE *f, enum st_output_format fmt, const struct st_map_r
 		       size_t nr_maps)
 {
 	const struct st_map_result **order;
-	size_t i;
+	size_t i, n;
 	int err = 0;
 
 	order = calloc(nr_maps ? nr_maps : 1, sizeof(*order));
 	if (!order)
 		return -ENOMEM;
-	for (i = 0; i < nr_maps; i++)
-		order[i] = &maps[i];
-	qsort(order, nr_maps, sizeof(*order), cmp_map_name);
-	for (i = 0; !err && i < nr_maps; i++)
+	for (i = 0, n = 0; i < nr_maps; i++)
+		if (!maps[i].leaf)
+			order[n++] = &maps[i];
+	qsort(order, n, sizeof(*order), cmp_map_name);
+	for (i = 0; !err && i < n; i++)
 		err = st_output_map(f, fmt, order[i]);
 	free(order);
 	return err;

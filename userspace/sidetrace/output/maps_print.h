@@ -72,6 +72,7 @@ struct st_map_result {
 	/* print(@m, top, div): only the last top entries (0: all), values / div */
 	size_t top;
 	uint64_t div;
+	bool leaf; /* a leaf of a whole value's map: printed in it, never alone */
 };
 
 /*

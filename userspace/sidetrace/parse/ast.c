@@ -22,12 +22,11 @@ struct st_expr *st_expr_new(enum st_expr_kind kind, struct st_pos pos)
 	return e;
 }
 
-void st_expr_free(struct st_expr *e)
+/* Frees what e owns, not e. */
+static void expr_fini(struct st_expr *e)
 {
 	uint32_t i;
 
-	if (!e)
-		return;
 	for (i = 0; i < e->nr_kids; i++)
 		st_expr_free(e->kids[i]);
 	free(e->kids);
@@ -41,6 +40,13 @@ void st_expr_free(struct st_expr *e)
 	free(e->cast.name);
 	st_format_free(e->fmt);
 	free(e->fmt);
+}
+
+void st_expr_free(struct st_expr *e)
+{
+	if (!e)
+		return;
+	expr_fini(e);
 	free(e);
 }
 
@@ -106,6 +112,66 @@ void st_program_free(struct st_program *prog)
 	st_ctypes_free(prog->ctypes);
 	free(prog->filename);
 	free(prog);
+}
+
+/* A copy of path, its names duplicated; false when out of memory. */
+static bool path_clone(struct st_expr *to, const struct st_expr *from)
+{
+	uint32_t i;
+
+	to->path = from->nr_path ? calloc(from->nr_path, sizeof(*to->path)) : NULL;
+	if (from->nr_path && !to->path)
+		return false;
+	for (i = 0; i < from->nr_path; i++) {
+		to->path[i] = from->path[i];
+		to->path[i].name = NULL;
+		if (from->path[i].name && !(to->path[i].name = strdup(from->path[i].name)))
+			return false;
+		to->nr_path = i + 1;
+	}
+	return true;
+}
+
+struct st_expr *st_expr_clone(const struct st_expr *e)
+{
+	struct st_expr *n = st_expr_new(e->kind, e->pos);
+	uint32_t i;
+
+	if (!n)
+		return NULL;
+	n->op = e->op;
+	n->uval = e->uval;
+	n->is_unsigned = e->is_unsigned;
+	n->builtin = e->builtin;
+	n->func = e->func;
+	n->cast = e->cast;
+	n->cast.name = NULL;
+	n->positional = e->positional;
+	n->arrow = e->arrow;
+	n->scaled = e->scaled;
+	n->kids = e->nr_kids ? calloc(e->nr_kids, sizeof(*n->kids)) : NULL;
+	if ((e->nr_kids && !n->kids) || (e->str && !(n->str = strdup(e->str))) ||
+	    (e->cast.name && !(n->cast.name = strdup(e->cast.name))) || !path_clone(n, e))
+		goto fail;
+	for (i = 0; i < e->nr_kids; i++) {
+		n->kids[i] = st_expr_clone(e->kids[i]);
+		if (!n->kids[i])
+			goto fail;
+		n->nr_kids = i + 1;
+	}
+	return n;
+fail:
+	st_expr_free(n);
+	return NULL;
+}
+
+void st_expr_replace(struct st_expr *e, struct st_expr *from)
+{
+	struct st_expr old = *e;
+
+	*e = *from;
+	free(from);
+	expr_fini(&old);
 }
 
 void st_expr_make_int(struct st_expr *e, uint64_t v)

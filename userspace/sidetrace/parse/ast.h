@@ -181,6 +181,11 @@ enum st_vtype {
 	 * never computed with
 	 */
 	ST_VT_FLOAT,
+	/*
+	 * A whole struct, union, array or a tuple (ctype says which): kept
+	 * leaf by leaf (ctypes/composite.h), never one value of the machine
+	 */
+	ST_VT_WHOLE,
 };
 
 enum st_expr_kind {
@@ -207,6 +212,7 @@ enum st_expr_kind {
 	/* str: an identifier the language does not define; the checker makes it an enum's constant
 	 */
 	ST_EXPR_IDENT,
+	ST_EXPR_TUPLE, /* (kids[0], kids[1], ...) */
 };
 
 /* Where the memory a C pointer points to is (checker: st_expr.mem). */
@@ -284,6 +290,9 @@ struct st_expr {
 	/* ST_EXPR_INT, ST_EXPR_STR: a positional parameter $N, its text in str */
 	bool positional;
 	bool arrow; /* ST_EXPR_MEMBER: kids[0] is a pointer (->), not a struct (.) */
+	/* ST_EXPR_BINARY: the checker's n * size of pointer arithmetic, not scaled again in a clone
+	 */
+	bool scaled;
 	/*
 	 * checker: the C type of a value that has one (a cast, a member, a
 	 * variable or map assigned one), and where a pointer points or a
@@ -391,6 +400,15 @@ struct st_map_info {
 	struct st_ctype *value_ctype;
 	enum st_mem value_mem;
 	bool value_typed; /* that first assignment was checked */
+	/*
+	 * A whole value's map (@t = (1, "a")): its type. The map itself is
+	 * never written: its leaves' maps, first_leaf and the nr_leaves after
+	 * it, hold the values (ctypes/composite.h), and are printed with it
+	 * (leaf), never alone.
+	 */
+	struct st_ctype *whole;
+	uint32_t first_leaf, nr_leaves;
+	bool leaf;
 };
 
 struct st_program {
@@ -427,6 +445,14 @@ bool st_program_on_sites(const struct st_program *prog);
  */
 uint32_t st_print_args(const struct st_expr *call, struct st_expr *const **args);
 
+/*
+ * A copy of e as the parser makes one, for the checker to check anew
+ * (a whole value's leaves): what the checker filled is left out. NULL
+ * when out of memory.
+ */
+struct st_expr *st_expr_clone(const struct st_expr *e);
+/* e becomes what from was (e's own freed), from's node freed. */
+void st_expr_replace(struct st_expr *e, struct st_expr *from);
 /* e made the integer literal v, what it held freed (a call the checker computed). */
 void st_expr_make_int(struct st_expr *e, uint64_t v);
 /* Whether pred holds for e or an expression in it (NULL: false). */

@@ -87,7 +87,8 @@ static int postfix_one(struct parser *p, struct st_expr *e, struct st_expr **out
 	if (!err)
 		err = pr_advance(p);
 	if (!err && kind != T_LBRACK) {
-		if (p->cur.kind != T_IDENT)
+		/* ".0": a tuple's element */
+		if (p->cur.kind != T_IDENT && (p->cur.kind != T_INT || kind == T_ARROW))
 			err = pr_err(p, p->cur.pos, "expected a member's name after '%s'",
 				     kind == T_ARROW ? "->" : ".");
 		else if (!(node->str = strndup(p->lx.src + p->cur.off, p->cur.len)))

@@ -256,6 +256,58 @@ static int parse_cast(struct parser *p, struct st_expr **out)
 	return prefix_operand(p, e, out);
 }
 
+/* "(e, e...)": a tuple of its elements, kids in order. */
+static int tuple(struct parser *p, struct st_expr *first, struct st_expr **out)
+{
+	struct st_expr *t = st_expr_new(ST_EXPR_TUPLE, first->pos), *e;
+	uint32_t h = p->height;
+	int err;
+
+	if (!t) {
+		st_expr_free(first);
+		return pr_oom(p);
+	}
+	err = pr_push_kid(p, t, first);
+	while (!err && p->cur.kind == T_COMMA) {
+		err = pr_advance(p) ?: pr_expr(p, 0, &e);
+		if (!err)
+			err = pr_push_kid(p, t, e);
+		h = p->height > h ? p->height : h;
+	}
+	if (!err)
+		err = pr_grow(p, h, t->pos);
+	if (err) {
+		st_expr_free(t);
+		return err;
+	}
+	*out = t;
+	return 0;
+}
+
+/* "(" a cast, an expression or a tuple ")". */
+static int parenthesized(struct parser *p, struct st_expr **out)
+{
+	int err = pr_advance(p);
+
+	if (!err && pr_at_type(p))
+		return parse_cast(p, out);
+	if (!err)
+		err = pr_expr(p, 0, out);
+	if (!err && p->cur.kind == T_COMMA)
+		err = tuple(p, *out, out);
+	if (err)
+		return err;
+	if (p->cur.kind != T_RPAREN)
+		err = pr_err(p, p->cur.pos, "expected ')'");
+	else
+		err = pr_advance(p);
+	if (err) {
+		st_expr_free(*out);
+		*out = NULL;
+	}
+	return err;
+}
+
 static int primary(struct parser *p, struct st_expr **out)
 {
 	struct st_expr *e;
@@ -263,22 +315,7 @@ static int primary(struct parser *p, struct st_expr **out)
 
 	switch (p->cur.kind) {
 	case T_LPAREN:
-		err = pr_advance(p);
-		if (!err && pr_at_type(p))
-			return parse_cast(p, out);
-		if (!err)
-			err = pr_expr(p, 0, out);
-		if (err)
-			return err;
-		if (p->cur.kind != T_RPAREN)
-			err = pr_err(p, p->cur.pos, "expected ')'");
-		else
-			err = pr_advance(p);
-		if (err) {
-			st_expr_free(*out);
-			*out = NULL;
-		}
-		return err;
+		return parenthesized(p, out);
 	case T_INT:
 	case T_STR:
 	case T_MAP:

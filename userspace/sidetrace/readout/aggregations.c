@@ -21,6 +21,7 @@
 #include "readout/aggregations.h"
 #include "readout/dump.h"
 #include "readout/inproc_read.h"
+#include "readout/wholes.h"
 #include "output/kept_text.h"
 
 /*
@@ -437,8 +438,8 @@ static int build_map(const struct st_tracer *t, const struct st_program *prog,
 	return 0;
 }
 
-int st_maps_read(const struct st_tracer *t, const struct st_program *prog,
-		 const struct st_compiled *c, int map_id, struct st_maps_snapshot *snap)
+static int read_maps(const struct st_tracer *t, const struct st_program *prog,
+		     const struct st_compiled *c, int map_id, struct st_maps_snapshot *snap)
 {
 	size_t ks = c->key_size, i, from;
 	uint32_t m, first, last;
@@ -511,28 +512,56 @@ cleanup:
 	return ret;
 }
 
+static void result_free(struct st_map_result *r)
+{
+	size_t i, k;
+
+	if (!r->entries)
+		return;
+	for (i = 0; i < r->nr_entries; i++) {
+		for (k = 0; r->entries[i].keys && k < r->nr_keys; k++)
+			if (r->entries[i].keys[k].type == ST_VT_STR)
+				free((char *)r->entries[i].keys[k].s);
+		free((char *)r->entries[i].str);
+	}
+	/* Keys and buckets were allocated as one block each. */
+	free((void *)r->entries[0].keys);
+	free((void *)r->entries[0].buckets);
+	free((void *)r->entries);
+	r->entries = NULL;
+}
+
 void st_maps_snapshot_free(struct st_maps_snapshot *snap)
 {
-	size_t m, i, k;
+	size_t m;
 
-	for (m = 0; m < snap->nr_maps; m++) {
-		struct st_map_result *r = &snap->maps[m];
-
-		if (!r->entries)
-			continue;
-		for (i = 0; i < r->nr_entries; i++) {
-			for (k = 0; r->entries[i].keys && k < r->nr_keys; k++)
-				if (r->entries[i].keys[k].type == ST_VT_STR)
-					free((char *)r->entries[i].keys[k].s);
-			free((char *)r->entries[i].str);
-		}
-		/* Keys and buckets were allocated as one block each. */
-		free((void *)r->entries[0].keys);
-		free((void *)r->entries[0].buckets);
-		free((void *)r->entries);
-	}
+	for (m = 0; m < snap->nr_maps; m++)
+		result_free(&snap->maps[m]);
 	free(snap->maps);
 	memset(snap, 0, sizeof(*snap));
+}
+
+int st_maps_read(const struct st_tracer *t, const struct st_program *prog,
+		 const struct st_compiled *c, int map_id, struct st_maps_snapshot *snap)
+{
+	size_t m;
+	int ret;
+
+	/* A whole value's map is its leaves' maps: all are read, then joined. */
+	if (map_id >= 0 && map_id < (int)prog->nr_maps && !prog->maps[map_id].whole)
+		return read_maps(t, prog, c, map_id, snap);
+	ret = read_maps(t, prog, c, -1, snap) ?: st_maps_join_wholes(prog, snap);
+	if (ret || map_id < 0) {
+		if (ret)
+			st_maps_snapshot_free(snap);
+		return ret;
+	}
+	for (m = 0; m < snap->nr_maps; m++)
+		if (m != (size_t)map_id)
+			result_free(&snap->maps[m]);
+	snap->maps[0] = snap->maps[map_id];
+	snap->nr_maps = 1;
+	return 0;
 }
 
 /*
