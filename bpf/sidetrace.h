@@ -45,7 +45,7 @@
 #define ST_STR_LEN 64 /* string values, NUL included */
 #define ST_MAX_LOADS 16 /* fields decoded per probe */
 #define ST_MAX_STEPS 4 /* index path depth: field, member, element... */
-#define ST_MAX_INSNS 128 /* instructions per probe, all clauses */
+#define ST_MAX_INSNS 256 /* instructions per probe, all clauses */
 /* Instructions one event runs at most, its while loops' included (ST_C_STEPS past them) */
 #define ST_MAX_RUN_STEPS 8192
 #define ST_MAX_STRCONST 8 /* string literals per probe */

@@ -142,7 +142,7 @@ side:$HTTPD:http:request
     n: s32
     what: string" ]
 	run -0 env -u LD_LIBRARY_PATH "$SIDETRACE" -d -e 'side:libsidetrace_ldtest:listfix:op { @[args.what] = sum(args.n); }'
-	[ "${lines[1]}" = "side:libsidetrace_ldtest:listfix:op  1 site, 2 of 16 loads, 5 of 128 instructions, program keyed1" ]
+	[ "${lines[1]}" = "side:libsidetrace_ldtest:listfix:op  1 site, 2 of 16 loads, 5 of 256 instructions, program keyed1" ]
 }
 
 @test "a system library by name: libstdc++'s probes, listed as readelf shows them and traced system-wide" {
@@ -314,7 +314,7 @@ ast_names() { # FN or BUILTIN
 	local prog="side:$HTTPD:http:request /args.status >= 500/ { @e[args.path, args.status] = count(); @h = hist(args.latency_ns); printf(\"%s\\n\", args.path); } interval:ms:1500 { exit(); } END { print(@h); }"
 	run -0 --separate-stderr "$SIDETRACE" --dry-run -b 64K -e "$prog"
 	[ "$output" = "Dry run: nothing attached. Probes:
-side:$HTTPD:http:request  1 site, 3 of 16 loads, 15 of 128 instructions, program interpreter
+side:$HTTPD:http:request  1 site, 3 of 16 loads, 15 of 256 instructions, program interpreter
 interval:ms:1500  in sidetrace
 END  in sidetrace
 Maps (2 of 64, keyed ones share 10240 entries, and 10240 more for keys kept compact):
@@ -327,7 +327,7 @@ Event buffer: 64K (printf, print(args))" ]
 	cp "$HTTPD" "$PUB/app"
 	run -0 --separate-stderr setpriv --reuid=65534 --regid=65534 --clear-groups \
 		"$SIDETRACE" -d -e "side:$PUB/app:http:request { @ = count(); }"
-	[ "${lines[1]}" = "side:$PUB/app:http:request  1 site, 0 of 16 loads, 3 of 128 instructions, program count" ]
+	[ "${lines[1]}" = "side:$PUB/app:http:request  1 site, 0 of 16 loads, 3 of 256 instructions, program count" ]
 	# Its own copy: no other suite's cleanup can end it.
 	start_app "$D/app.out" "$PUB/app" -p -d 20 -r 200
 	# LeakSanitizer (tests/asan.sh) cannot run under ptrace.

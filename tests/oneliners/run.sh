@@ -48,6 +48,13 @@ if ! cc -O2 -Wall -I"$ROOT/include" "$ROOT/tests/fixtures/side_edge.c" -o "$EDGE
 	exit 1
 fi
 
+# The whole-value cases read structs and arrays a function is passed.
+WHOLE=$WORK/whole_app
+if ! cc -g -O2 -Wall "$ROOT/tests/fixtures/whole_app.c" -o "$WHOLE"; then
+	echo "oneliners: cannot build tests/fixtures/whole_app.c" >&2
+	exit 1
+fi
+
 # Ground truth: the lines the example app printed with -v ("EV f=v ...").
 TRUTH=/dev/null
 truth_values() { # event field: the field's value in each line of the event
@@ -136,6 +143,7 @@ parse() { # file
 
 # ---- checks: each appends what differed to $T/why, "-" wanted, "+" got.
 
+WHO=""
 why() { printf '%s\n' "${@/#/$WHO}" >> "$T/why"; }
 
 # A line of the output equals LINE; else show the lines sharing its start

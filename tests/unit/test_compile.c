@@ -377,7 +377,7 @@ static void test_pid_parts(void)
 
 static void test_errors(void)
 {
-	char src[1024];
+	char src[4096];
 	struct result r;
 	int i, n;
 
@@ -402,12 +402,12 @@ static void test_errors(void)
 	   "errors: key too large");
 	done(&r);
 
-	n = snprintf(src, sizeof(src), "side:/app:http:request /");
-	for (i = 0; i < 40; i++)
-		n += snprintf(src + n, sizeof(src) - n, "%sargs.status == %d", i ? " || " : "", i);
-	snprintf(src + n, sizeof(src) - n, "/ { @ = count(); }");
+	n = snprintf(src, sizeof(src), "side:/app:http:request {");
+	for (i = 0; i < 100; i++)
+		n += snprintf(src + n, sizeof(src) - n, " @ = args.status + %d;", i);
+	snprintf(src + n, sizeof(src) - n, " }");
 	build(src, &r);
-	ok(r.ret == -EINVAL && strstr(r.diag.msg, "more than 128 instructions"),
+	ok(r.ret == -EINVAL && strstr(r.diag.msg, "more than 256 instructions"),
 	   "errors: too many instructions");
 	done(&r);
 

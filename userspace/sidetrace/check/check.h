@@ -35,6 +35,12 @@ struct checker {
 	const struct st_attach_point *no_args; /* a probe of it without args */
 	/* The expression being checked is a printf argument: a float may be one. */
 	bool float_ok;
+	/*
+	 * The expression being checked may be a whole value (ST_VT_WHOLE):
+	 * it is assigned, printed, a key, compared, or read by member or
+	 * element. Reset for the expressions inside it.
+	 */
+	bool whole_ok;
 	/* Dynamic fields of the clause; reset per clause. */
 	struct dyn_type *dyn;
 	uint32_t nr_dyn;
@@ -101,7 +107,7 @@ int ck_declare_maps(struct checker *c);
 /* A map named by ref->str: ref->map_id, or an error naming the maps there are. */
 int ck_map_ref(struct checker *c, struct st_expr *ref);
 /* The keys of a use of map map_id: their number and kinds. */
-int ck_map_keys(struct checker *c, int map_id, struct st_expr **keys, uint32_t nr_keys,
+int ck_map_keys(struct checker *c, int map_id, struct st_expr ***keys, uint32_t *nr_keys,
 		struct st_pos pos);
 /* @m[k] read as a value. */
 int ck_map_read(struct checker *c, struct st_expr *e);
@@ -153,6 +159,8 @@ int ck_find_map(const struct st_program *prog, const char *name);
 /* An assignment (check_stmts.c). */
 int ck_assign(struct checker *c, struct st_stmt *s);
 
+/* ck_expr() where a whole value may stand. */
+int ck_expr_whole(struct checker *c, struct st_expr *e);
 /* Whole values (check_whole.c): (a, b) checked into a tuple. */
 int ck_tuple(struct checker *c, struct st_expr *e);
 /* $name read when it holds a whole value: 0, or 1 when it does not. */
@@ -162,6 +170,11 @@ bool ck_is_whole_var(const struct checker *c, const char *name);
 int ck_whole_assign(struct checker *c, struct st_stmt *s);
 /* e.NAME or e[i] of a whole value kept leaf by leaf: e becomes the leaf or part. */
 int ck_whole_part(struct checker *c, struct st_expr *e);
+/* Key k, a whole value checked, replaced by its leaves, checked: *parts of them. */
+int ck_whole_key(struct checker *c, struct st_expr ***keys, uint32_t *nr, uint32_t k,
+		 uint32_t *parts);
+/* whole == whole, whole != whole: e becomes the comparison of every leaf. */
+int ck_whole_compare(struct checker *c, struct st_expr *e);
 /* print(whole): the call becomes the printf that prints it as bpftrace does. */
 int ck_whole_print(struct checker *c, struct st_expr *call);
 

@@ -188,7 +188,8 @@ int ck_c_read(struct checker *c, struct st_expr *e, bool object)
 	case ST_EXPR_DEREF:
 		return ck_deref(c, e, object);
 	default:
-		return ck_expr(c, e);
+		/* A whole value kept leaf by leaf is read by member or element too. */
+		return object ? ck_expr_whole(c, e) : ck_expr(c, e);
 	}
 }
 
@@ -492,7 +493,7 @@ int ck_sizeof(struct checker *c, struct st_expr *e)
 	} else if (e->cast.bits) {
 		size = e->cast.bits / 8;
 	} else if (e->nr_kids == 1) {
-		err = ck_expr(c, e->kids[0]);
+		err = ck_expr_whole(c, e->kids[0]);
 		if (err)
 			return err;
 		size = value_size(e->kids[0]);

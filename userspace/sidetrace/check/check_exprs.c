@@ -123,9 +123,13 @@ static int check_binary(struct checker *c, struct st_expr *e)
 		err = ck_cond(c, &e->kids[0], what);
 		return err ? err : ck_cond(c, &e->kids[1], what);
 	}
-	err = ck_expr(c, l);
-	if (!err)
-		err = ck_expr(c, r);
+	if (e->op == ST_OP_EQ || e->op == ST_OP_NE) {
+		err = ck_expr_whole(c, l) ?: ck_expr_whole(c, r);
+		if (!err && (l->vtype == ST_VT_WHOLE || r->vtype == ST_VT_WHOLE))
+			return ck_whole_compare(c, e);
+	} else {
+		err = ck_expr(c, l) ?: ck_expr(c, r);
+	}
 	if (!err)
 		err = settle_operands(c, e);
 	if (err)
@@ -299,7 +303,7 @@ int ck_strftime(struct checker *c, struct st_expr *e)
 	return err;
 }
 
-int ck_expr(struct checker *c, struct st_expr *e)
+static int check_expr(struct checker *c, struct st_expr *e)
 {
 	int err;
 
@@ -352,6 +356,28 @@ int ck_expr(struct checker *c, struct st_expr *e)
 		      e->str);
 }
 
+int ck_expr(struct checker *c, struct st_expr *e)
+{
+	bool whole_ok = c->whole_ok;
+	int err;
+
+	c->whole_ok = false;
+	err = check_expr(c, e);
+	if (err || e->vtype != ST_VT_WHOLE || whole_ok)
+		return err;
+	return ck_err(c, e->pos,
+		      "this is a whole %s, and a value is needed here: read its %s, or print() "
+		      "it",
+		      e->ctype->name,
+		      e->ctype->kind == ST_CT_ARRAY ? "elements ([i])" : "members (.NAME)");
+}
+
+int ck_expr_whole(struct checker *c, struct st_expr *e)
+{
+	c->whole_ok = true;
+	return ck_expr(c, e);
+}
+
 /* A checked e as an integer, a dynamic field typed as one. */
 static int need_int(struct checker *c, struct st_expr *e, const char *role)
 {
@@ -362,9 +388,7 @@ static int need_int(struct checker *c, struct st_expr *e, const char *role)
 	if (err || ck_is_int(e->vtype))
 		return err;
 	expr_text(e, what, sizeof(what));
-	return ck_err(c, e->pos, "%s needs an integer value, but %s is %s%s", role, what,
-		      e->vtype == ST_VT_WHOLE ? "a whole " : "a string",
-		      e->vtype == ST_VT_WHOLE ? e->ctype->name : "");
+	return ck_err(c, e->pos, "%s needs an integer value, but %s is a string", role, what);
 }
 
 /* An integer value: an aggregation argument, a cast. */

@@ -187,16 +187,70 @@ static void note_enum(struct st_map_info *m, const struct st_expr *e, uint32_t b
 		*t = et;
 }
 
-int ck_map_keys(struct checker *c, int map_id, struct st_expr **keys, uint32_t nr_keys,
+/*
+ * The keys checked, a whole value's replaced by its leaves (ck_whole_key):
+ * *nr becomes the number of key parts.
+ */
+static int check_keys(struct checker *c, struct st_map_info *m, struct st_expr ***keys,
+		      uint32_t *nr)
+{
+	uint32_t k, user = 0, parts;
+	int err = 0;
+
+	for (k = 0; !err && k < *nr; k += parts, user++) {
+		parts = 1;
+		err = ck_expr_whole(c, (*keys)[k]);
+		/*
+		 * A dynamic field not typed yet takes the type an earlier use
+		 * gave it, else it is a string; no later use changes it.
+		 */
+		if (!err)
+			err = ck_settle_default(c, (*keys)[k], "a map key");
+		if (err || (*keys)[k]->vtype != ST_VT_WHOLE)
+			continue;
+		/* As bpftrace: a tuple's elements are keys of their own. */
+		if ((*keys)[k]->ctype->is_tuple)
+			return ck_err(
+				c, (*keys)[k]->pos,
+				"a tuple cannot be a map key: make its elements keys of their "
+				"own, @m[a, b]");
+		if (k >= ST_MAX_MAP_KEYS)
+			return ck_err(c, (*keys)[k]->pos, "too many keys: a map has at most %d",
+				      ST_MAX_MAP_KEYS);
+		if (m->key_whole[k] && m->key_whole[k] != (*keys)[k]->ctype)
+			return ck_err(c, (*keys)[k]->pos,
+				      "key %u of %s is %s here but %s at line %u, column %u",
+				      user + 1, m->name, (*keys)[k]->ctype->name,
+				      m->key_whole[k]->name, m->pos.line, m->pos.col);
+		m->key_whole[k] = (*keys)[k]->ctype;
+		err = ck_whole_key(c, keys, nr, k, &parts);
+		m->key_parts[k] = parts;
+	}
+	return err;
+}
+
+int ck_map_keys(struct checker *c, int map_id, struct st_expr ***keysp, uint32_t *nr_keysp,
 		struct st_pos pos)
 {
 	struct st_map_info *m = &c->prog->maps[map_id];
+	struct st_expr **keys;
+	uint32_t k, nr_keys;
 	enum st_vtype kt;
-	uint32_t k;
 	int err;
 
+	/* Declared with the keys as written: a whole key's leaves are parts of their own. */
+	err = check_keys(c, m, keysp, nr_keysp);
+	if (!err && !m->keys_checked)
+		m->nr_keys = *nr_keysp;
+	m->keys_checked = true;
+	keys = *keysp;
+	nr_keys = *nr_keysp;
+	if (err)
+		return err;
 	if (nr_keys > ST_MAX_MAP_KEYS)
-		return ck_err(c, keys[ST_MAX_MAP_KEYS]->pos, "too many keys: a map has at most %d",
+		return ck_err(c, keys[ST_MAX_MAP_KEYS]->pos,
+			      "too many keys: a map has at most %d (a whole key's leaves "
+			      "counted one by one)",
 			      ST_MAX_MAP_KEYS);
 	if (nr_keys != m->nr_keys)
 		return ck_err(c, pos,
@@ -205,15 +259,6 @@ int ck_map_keys(struct checker *c, int map_id, struct st_expr **keys, uint32_t n
 			      m->name, nr_keys, nr_keys == 1 ? "" : "s", m->nr_keys, m->pos.line,
 			      m->pos.col);
 	for (k = 0; k < nr_keys; k++) {
-		err = ck_expr(c, keys[k]);
-		/*
-		 * A dynamic field not typed yet takes the type an earlier use
-		 * gave it, else it is a string; no later use changes it.
-		 */
-		if (!err)
-			err = ck_settle_default(c, keys[k], "a map key");
-		if (err)
-			return err;
 		kt = keys[k]->vtype;
 		note_enum(m, keys[k], k, &m->key_enum[k]);
 		/* ST_VT_NONE: the first use; mixed signedness reads as signed. */
@@ -257,7 +302,7 @@ int ck_map_read(struct checker *c, struct st_expr *e)
 
 	err = ck_map_ref(c, e);
 	if (!err)
-		err = ck_map_keys(c, e->map_id, e->kids, e->nr_kids, e->pos);
+		err = ck_map_keys(c, e->map_id, &e->kids, &e->nr_kids, e->pos);
 	if (err)
 		return err;
 	e->map_read = true;

@@ -93,7 +93,7 @@ int ck_assign(struct checker *c, struct st_stmt *s)
 			err = ck_err(c, s->value->pos, "'%s=' by the constant 0: division by zero",
 				     st_op_name(s->op));
 	} else {
-		err = ck_expr(c, s->value);
+		err = ck_expr_whole(c, s->value);
 		if (!err)
 			err = ck_settle_default(c, s->value, "an assigned value");
 	}
@@ -112,7 +112,7 @@ int ck_assign(struct checker *c, struct st_stmt *s)
 	if (s->op == ST_OP_NONE && c->prog->maps[s->map_id].str_only && ck_addr_operand(s->value))
 		err = ck_str_at(c, s->value);
 	if (!err)
-		err = ck_map_keys(c, s->map_id, s->keys, s->nr_keys, s->map_pos);
+		err = ck_map_keys(c, s->map_id, &s->keys, &s->nr_keys, s->map_pos);
 	return err ? err : ck_map_value(c, s);
 }
 

@@ -49,7 +49,7 @@ int ck_tuple(struct checker *c, struct st_expr *e)
 		return ck_err(c, e->kids[ST_MAX_LEAVES]->pos, "a tuple has at most %d elements",
 			      ST_MAX_LEAVES);
 	for (i = 0; !err && i < e->nr_kids; i++) {
-		err = ck_expr(c, e->kids[i])
+		err = ck_expr_whole(c, e->kids[i])
 			      ?: ck_settle_default(c, e->kids[i], "a tuple's element");
 		if (!err && !(types[i] = elem_type(c, e->kids[i])))
 			err = ck_oom(c);
@@ -246,7 +246,7 @@ static int assign_target(struct checker *c, struct st_stmt *s, struct st_ctype *
 				      s->var, had ? had->name : "a scalar", t->name);
 		return 0;
 	}
-	err = ck_map_keys(c, s->map_id, s->keys, s->nr_keys, s->map_pos);
+	err = ck_map_keys(c, s->map_id, &s->keys, &s->nr_keys, s->map_pos);
 	m = &c->prog->maps[s->map_id];
 	if (err || m->whole == t)
 		return err;
@@ -405,6 +405,93 @@ int ck_whole_part(struct checker *c, struct st_expr *e)
 	e->ctype = t;
 	e->vtype = ST_VT_WHOLE;
 	return 0;
+}
+
+int ck_whole_key(struct checker *c, struct st_expr ***keys, uint32_t *nr, uint32_t k,
+		 uint32_t *parts)
+{
+	struct st_ctype_leaf leaves[ST_MAX_LEAVES];
+	struct st_expr **grown, *whole = (*keys)[k];
+	uint32_t n, i;
+	int err;
+
+	err = leaves_of(c, whole, leaves, &n);
+	if (err)
+		return err;
+	grown = realloc(*keys, (*nr + n) * sizeof(*grown));
+	if (!grown)
+		return ck_oom(c);
+	*keys = grown;
+	memmove(&grown[k + n], &grown[k + 1], (*nr - k - 1) * sizeof(*grown));
+	for (i = 0; i < n; i++)
+		grown[k + i] = NULL;
+	/* Counted from here on: the array owns the NULLs too, which free skips. */
+	*nr += n - 1;
+	*parts = n;
+	for (i = 0; !err && i < n; i++) {
+		grown[k + i] = leaf_expr(whole, leaves[i].path);
+		err = grown[k + i] ? ck_expr(c, grown[k + i]) : ck_oom(c);
+		if (!err && grown[k + i]->vtype == ST_VT_NONE)
+			err = ck_settle_default(c, grown[k + i], "a map key");
+	}
+	st_expr_free(whole);
+	return err;
+}
+
+/* A new node: l op r; NULL (both freed) when out of memory. */
+static struct st_expr *binary(enum st_op op, struct st_expr *l, struct st_expr *r)
+{
+	struct st_expr *e = l && r ? st_expr_new(ST_EXPR_BINARY, l->pos) : NULL;
+
+	if (e)
+		e->kids = calloc(2, sizeof(*e->kids));
+	if (!e || !e->kids) {
+		st_expr_free(e);
+		st_expr_free(l);
+		st_expr_free(r);
+		return NULL;
+	}
+	e->op = op;
+	e->kids[0] = l;
+	e->kids[1] = r;
+	e->nr_kids = 2;
+	return e;
+}
+
+/* "a whole int[4]" or "an integer", for messages. */
+static const char *kind_name(const struct st_expr *e, char *buf, size_t size)
+{
+	if (e->vtype != ST_VT_WHOLE)
+		return ck_vtype_kind(e->vtype);
+	snprintf(buf, size, "a whole %s", e->ctype->name);
+	return buf;
+}
+
+int ck_whole_compare(struct checker *c, struct st_expr *e)
+{
+	struct st_expr *l = e->kids[0], *r = e->kids[1], *all = NULL, *one;
+	struct st_ctype_leaf leaves[ST_MAX_LEAVES];
+	char lk[300], rk[300];
+	uint32_t nr, i;
+	int err;
+
+	if (l->vtype != r->vtype || strcmp(l->ctype->name, r->ctype->name))
+		return ck_err(c, e->pos,
+			      "'%s' compares %s with %s: a whole value equals only one of its type",
+			      st_op_name(e->op), kind_name(l, lk, sizeof(lk)),
+			      kind_name(r, rk, sizeof(rk)));
+	err = leaves_of(c, l, leaves, &nr);
+	if (err)
+		return err;
+	/* Equal when every leaf is: leaf == leaf && ...; not equal when one is not. */
+	for (i = 0; i < nr; i++) {
+		one = binary(e->op, leaf_expr(l, leaves[i].path), leaf_expr(r, leaves[i].path));
+		all = !all ? one : binary(e->op == ST_OP_EQ ? ST_OP_LAND : ST_OP_LOR, all, one);
+		if (!all)
+			return ck_oom(c);
+	}
+	st_expr_replace(e, all);
+	return ck_expr(c, e);
 }
 
 struct fmt_leaves {

@@ -131,7 +131,7 @@ static int check_map_use(struct checker *c, struct st_stmt *s, const int64_t lh[
 			      "has one set of buckets",
 			      s->map, m->pos.line, m->pos.col);
 	}
-	err = ck_map_keys(c, s->map_id, s->keys, s->nr_keys, s->map_pos);
+	err = ck_map_keys(c, s->map_id, &s->keys, &s->nr_keys, s->map_pos);
 	if (err)
 		return err;
 	if (m->agg != ST_K_COUNT && s->call->kids[0]->vtype == ST_VT_INT)
@@ -193,7 +193,7 @@ static int check_print_value(struct checker *c, struct st_expr *call)
 		return ck_err(c, call->nr_kids ? call->kids[1]->pos : call->pos,
 			      "print() takes a map (print(@m, top, div)), the event (print(args)) "
 			      "or one value");
-	err = ck_expr(c, call->kids[0]);
+	err = ck_expr_whole(c, call->kids[0]);
 	if (err)
 		return err;
 	return call->kids[0]->vtype == ST_VT_WHOLE ? ck_whole_print(c, call)
@@ -212,7 +212,7 @@ static int check_delete(struct checker *c, struct st_expr *call)
 			      "delete() takes one map element: delete(@m[key])");
 	err = ck_map_ref(c, ref);
 	if (!err)
-		err = ck_map_keys(c, ref->map_id, ref->kids, ref->nr_kids, ref->pos);
+		err = ck_map_keys(c, ref->map_id, &ref->kids, &ref->nr_kids, ref->pos);
 	if (err)
 		return err;
 	c->prog->maps[ref->map_id].elem_used = true;

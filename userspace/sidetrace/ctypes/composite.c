@@ -85,23 +85,26 @@ int st_ctype_leaves(struct st_ctypes *r, struct st_ctype *t, struct st_ctype_lea
 	return err;
 }
 
-/* "string" for chars, else the type's own name. */
-static const char *elem_name(struct st_ctypes *r, struct st_ctype *t)
+/* "string[N]" for chars, else the type's own name. */
+static const char *elem_name(struct st_ctypes *r, struct st_ctype *t, char *buf, size_t size)
 {
-	return st_ctype_char_array(r, t) ? "string" : t->name;
+	if (!st_ctype_char_array(r, t))
+		return t->name;
+	snprintf(buf, size, "string[%u]", t->nr_elems);
+	return buf;
 }
 
 struct st_ctype *st_ctype_tuple(struct st_ctypes *r, struct st_ctype **elems, uint32_t n)
 {
 	uint32_t i, off = 0, align = 1, a;
-	char name[512], num[16];
+	char name[512], num[16], str[32];
 	struct st_ctype *t;
 	size_t len = 0;
 
 	name[len++] = '(';
 	for (i = 0; i < n && len < sizeof(name); i++)
 		len += snprintf(name + len, sizeof(name) - len, "%s%s", i ? ", " : "",
-				elem_name(r, elems[i]));
+				elem_name(r, elems[i], str, sizeof(str)));
 	if (len + 2 > sizeof(name))
 		return NULL;
 	snprintf(name + len, sizeof(name) - len, ")");

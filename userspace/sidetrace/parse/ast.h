@@ -409,6 +409,13 @@ struct st_map_info {
 	struct st_ctype *whole;
 	uint32_t first_leaf, nr_leaves;
 	bool leaf;
+	/*
+	 * Key parts where a whole key starts (@x[arr]): its type, and how
+	 * many parts its leaves take; the printer joins them again.
+	 */
+	struct st_ctype *key_whole[ST_MAX_MAP_KEYS];
+	uint8_t key_parts[ST_MAX_MAP_KEYS];
+	bool keys_checked; /* nr_keys counts key parts, a whole key's leaves each */
 };
 
 struct st_program {

@@ -257,9 +257,9 @@ static int parse_cast(struct parser *p, struct st_expr **out)
 }
 
 /* "(e, e...)": a tuple of its elements, kids in order. */
-static int tuple(struct parser *p, struct st_expr *first, struct st_expr **out)
+static int tuple(struct parser *p, struct st_pos at, struct st_expr *first, struct st_expr **out)
 {
-	struct st_expr *t = st_expr_new(ST_EXPR_TUPLE, first->pos), *e;
+	struct st_expr *t = st_expr_new(ST_EXPR_TUPLE, at), *e;
 	uint32_t h = p->height;
 	int err;
 
@@ -287,6 +287,7 @@ static int tuple(struct parser *p, struct st_expr *first, struct st_expr **out)
 /* "(" a cast, an expression or a tuple ")". */
 static int parenthesized(struct parser *p, struct st_expr **out)
 {
+	struct st_pos at = p->cur.pos;
 	int err = pr_advance(p);
 
 	if (!err && pr_at_type(p))
@@ -294,7 +295,7 @@ static int parenthesized(struct parser *p, struct st_expr **out)
 	if (!err)
 		err = pr_expr(p, 0, out);
 	if (!err && p->cur.kind == T_COMMA)
-		err = tuple(p, *out, out);
+		err = tuple(p, at, *out, out);
 	if (err)
 		return err;
 	if (p->cur.kind != T_RPAREN)

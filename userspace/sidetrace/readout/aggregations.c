@@ -548,7 +548,7 @@ int st_maps_read(const struct st_tracer *t, const struct st_program *prog,
 	int ret;
 
 	/* A whole value's map is its leaves' maps: all are read, then joined. */
-	if (map_id >= 0 && map_id < (int)prog->nr_maps && !prog->maps[map_id].whole)
+	if (map_id >= 0 && map_id < (int)prog->nr_maps && !st_map_joined(&prog->maps[map_id]))
 		return read_maps(t, prog, c, map_id, snap);
 	ret = read_maps(t, prog, c, -1, snap) ?: st_maps_join_wholes(prog, snap);
 	if (ret || map_id < 0) {

@@ -154,6 +154,92 @@ static int join_map(const struct st_program *prog, struct st_maps_snapshot *snap
 	return ret;
 }
 
+static bool has_whole_key(const struct st_map_info *m)
+{
+	uint32_t k;
+
+	for (k = 0; k < ST_MAX_MAP_KEYS; k++)
+		if (m->key_whole[k])
+			return true;
+	return false;
+}
+
+bool st_map_joined(const struct st_map_info *m)
+{
+	return m->whole || has_whole_key(m);
+}
+
+/* A whole key's parts, from part, as its text. */
+static void part_value(void *arg, struct st_textbuf *tb, uint32_t i)
+{
+	const struct st_key_val *k = (const struct st_key_val *)arg + i;
+
+	if (k->type == ST_VT_STR)
+		st_tb_puts(tb, k->s);
+	else if (k->type == ST_VT_INT)
+		st_tb_printf(tb, "%" PRId64, k->i);
+	else
+		st_tb_printf(tb, "%" PRIu64, k->u);
+}
+
+/* One entry's keys as written: a whole key's parts joined into its text. */
+static int join_entry_keys(struct st_ctypes *types, const struct st_map_info *m,
+			   const struct st_key_val *parts, uint32_t nr_parts, struct st_key_val *to)
+{
+	struct st_textbuf tb = {0};
+	uint32_t k, n = 0;
+
+	for (k = 0; k < nr_parts; n++) {
+		if (k >= ST_MAX_MAP_KEYS || !m->key_whole[k]) {
+			to[n] = parts[k];
+			if (to[n].type == ST_VT_STR && !(to[n].s = strdup(parts[k].s)))
+				return -ENOMEM;
+			k++;
+			continue;
+		}
+		st_tb_reset(&tb);
+		st_ctype_text(types, m->key_whole[k], &tb, part_value, (void *)&parts[k]);
+		to[n].type = ST_VT_STR;
+		to[n].s = st_tb_take(&tb);
+		if (!to[n].s)
+			return -ENOMEM;
+		k += m->key_parts[k];
+	}
+	return 0;
+}
+
+/* The keys of map r that has whole keys, joined; r->nr_keys becomes the keys' number. */
+static int join_keys(struct st_ctypes *types, const struct st_map_info *m, struct st_map_result *r)
+{
+	uint32_t k, n = 0;
+	struct st_key_val *keys,
+		*old = r->nr_entries ? (struct st_key_val *)r->entries[0].keys : NULL;
+	size_t i;
+	int ret = 0;
+
+	for (k = 0; k < r->nr_keys;
+	     k += k < ST_MAX_MAP_KEYS && m->key_whole[k] ? m->key_parts[k] : 1)
+		n++;
+	if (!r->nr_entries) {
+		r->nr_keys = n;
+		return 0;
+	}
+	keys = calloc(r->nr_entries * n + 1, sizeof(*keys));
+	if (!keys)
+		return -ENOMEM;
+	for (i = 0; !ret && i < r->nr_entries; i++)
+		ret = join_entry_keys(types, m, r->entries[i].keys, r->nr_keys, &keys[i * n]);
+	for (i = 0; i < r->nr_entries; i++) {
+		for (k = 0; k < r->nr_keys; k++)
+			if (old[i * r->nr_keys + k].type == ST_VT_STR)
+				free((char *)old[i * r->nr_keys + k].s);
+		((struct st_map_entry *)r->entries)[i].keys = &keys[i * n];
+	}
+	free(old);
+	r->nr_keys = n;
+	return ret;
+}
+
 int st_maps_join_wholes(const struct st_program *prog, struct st_maps_snapshot *snap)
 {
 	uint32_t m;
@@ -164,6 +250,8 @@ int st_maps_join_wholes(const struct st_program *prog, struct st_maps_snapshot *
 		if (prog->maps[m].whole && !snap->maps[m].entries &&
 		    prog->maps[m].first_leaf + prog->maps[m].nr_leaves <= snap->nr_maps)
 			ret = join_map(prog, snap, m);
+		if (!ret && has_whole_key(&prog->maps[m]))
+			ret = join_keys(prog->ctypes, &prog->maps[m], &snap->maps[m]);
 	}
 	return ret;
 }
