@@ -173,6 +173,8 @@ int ck_whole_part(struct checker *c, struct st_expr *e);
 /* Key k, a whole value checked, replaced by its leaves, checked: *parts of them. */
 int ck_whole_key(struct checker *c, struct st_expr ***keys, uint32_t *nr, uint32_t k,
 		 uint32_t *parts);
+/* clear(), zero() or delete() of a whole value's map: s becomes a block acting on its leaves. */
+int ck_whole_map_action(struct checker *c, struct st_stmt *s);
 /* whole == whole, whole != whole: e becomes the comparison of every leaf. */
 int ck_whole_compare(struct checker *c, struct st_expr *e);
 /* print(whole): the call becomes the printf that prints it as bpftrace does. */

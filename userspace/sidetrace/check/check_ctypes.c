@@ -261,8 +261,9 @@ static int ck_index(struct checker *c, struct st_expr *e, bool object)
 			      "this is %s",
 			      ctype_text(x));
 	if (t->kind == ST_CT_ARRAY && i->kind == ST_EXPR_INT && i->uval >= t->nr_elems)
-		return ck_err(c, i->pos, "index %llu is out of %s, of %u elements",
-			      (unsigned long long)i->uval, t->name, t->nr_elems);
+		return ck_err(c, i->pos,
+			      "the index %llu is out of bounds for array of size %u (%s)",
+			      (unsigned long long)i->uval, t->nr_elems, t->name);
 	e->ctype = st_ctype_ref(ck_ctypes(c), t);
 	e->mem = x->mem;
 	return settle_read(c, e, object);

@@ -227,6 +227,24 @@ static int leaf_maps(struct checker *c, int m, const struct st_ctype_leaf *leave
 	return 0;
 }
 
+/*
+ * s, whose then block holds the statements made of it, becomes that
+ * block, which always runs: if (1) { ... }. What else it held is freed.
+ */
+static int always_run(struct checker *c, struct st_stmt *s)
+{
+	st_expr_free(s->value);
+	st_expr_free(s->call);
+	s->call = NULL;
+	s->kind = ST_STMT_IF;
+	s->value = st_expr_new(ST_EXPR_INT, s->pos);
+	if (!s->value)
+		return ck_oom(c);
+	s->value->uval = 1;
+	s->value->vtype = ST_VT_INT;
+	return 0;
+}
+
 /* Whether whole value of type t may be assigned to s's variable or map; creates its leaves' maps.
  */
 static int assign_target(struct checker *c, struct st_stmt *s, struct st_ctype *t,
@@ -314,13 +332,7 @@ int ck_whole_assign(struct checker *c, struct st_stmt *s)
 		if (!err)
 			err = ck_assign(c, &block[i]);
 	}
-	st_expr_free(s->value);
-	s->value = st_expr_new(ST_EXPR_INT, s->pos);
-	if (!s->value)
-		return ck_oom(c);
-	s->value->uval = 1;
-	s->value->vtype = ST_VT_INT;
-	s->kind = ST_STMT_IF;
+	err = always_run(c, s) ?: err;
 	if (err || !s->var || whole_var(c, s->var))
 		return err;
 	if (c->nr_scope == CK_MAX_SCOPE)
@@ -355,8 +367,9 @@ static int part_step(struct checker *c, struct st_expr *e, struct st_expr *x, ch
 				x->ctype->name);
 		if (e->kids[1]->uval >= x->ctype->nr_elems)
 			return ck_err(c, e->kids[1]->pos,
-				      "the index %llu is out of bounds for array of size %u",
-				      (unsigned long long)e->kids[1]->uval, x->ctype->nr_elems);
+				      "the index %llu is out of bounds for array of size %u (%s)",
+				      (unsigned long long)e->kids[1]->uval, x->ctype->nr_elems,
+				      x->ctype->name);
 		snprintf(path, size, "[%llu]", (unsigned long long)e->kids[1]->uval);
 		*t = x->ctype->ref;
 		return 0;
@@ -436,6 +449,40 @@ int ck_whole_key(struct checker *c, struct st_expr ***keys, uint32_t *nr, uint32
 	}
 	st_expr_free(whole);
 	return err;
+}
+
+int ck_whole_map_action(struct checker *c, struct st_stmt *s)
+{
+	struct st_expr *ref = s->call->nr_kids ? s->call->kids[0] : NULL;
+	const struct st_map_info *m;
+	struct st_stmt *block;
+	uint32_t i;
+	int err = 0;
+
+	if (!ref || ref->kind != ST_EXPR_MAP || ref->map_id < 0 ||
+	    !c->prog->maps[ref->map_id].whole ||
+	    (st_func(s->call->func)->args != ST_FA_MAP &&
+	     st_func(s->call->func)->args != ST_FA_ELEM))
+		return 0;
+	m = &c->prog->maps[ref->map_id];
+	block = calloc(m->nr_leaves, sizeof(*block));
+	if (!block)
+		return ck_oom(c);
+	/* The statement becomes a block that always runs, one call a leaf's map. */
+	s->then = block;
+	for (i = 0; !err && i < m->nr_leaves; i++) {
+		block[i].kind = ST_STMT_CALL;
+		block[i].pos = s->pos;
+		block[i].map_id = block[i].var_id = -1;
+		block[i].call = st_expr_clone(s->call);
+		s->nr_then = i + 1;
+		if (!block[i].call)
+			return ck_oom(c);
+		free(block[i].call->kids[0]->str);
+		block[i].call->kids[0]->str = strdup(c->prog->maps[m->first_leaf + i].name);
+		err = block[i].call->kids[0]->str ? ck_action(c, &block[i]) : ck_oom(c);
+	}
+	return always_run(c, s) ?: err;
 }
 
 /* A new node: l op r; NULL (both freed) when out of memory. */
@@ -529,7 +576,7 @@ int ck_whole_print(struct checker *c, struct st_expr *call)
 	}
 	f.leaves = (const struct st_expr *const *)kids + 1;
 	if (!err) {
-		st_ctype_text(ck_ctypes(c), v->ctype, &tb, leaf_conversion, &f);
+		st_ctype_text(ck_ctypes(c), v->ctype, false, &tb, leaf_conversion, &f);
 		st_tb_putc(&tb, '\n');
 		kids[0] = st_expr_new(ST_EXPR_STR, call->pos);
 		if (!kids[0] || !(kids[0]->str = st_tb_take(&tb)))

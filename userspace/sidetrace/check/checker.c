@@ -293,7 +293,7 @@ int ck_action(struct checker *c, struct st_stmt *s)
 		return ck_err(c, s->call->pos,
 			      "%s() is a value: assign it ($s = %s(...)) or print it", fn, fn);
 	default:
-		return ck_call_args(c, s->call);
+		return ck_call_args(c, s->call) ?: ck_whole_map_action(c, s);
 	}
 }
 

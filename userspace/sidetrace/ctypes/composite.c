@@ -134,6 +134,7 @@ struct st_ctype *st_ctype_tuple(struct st_ctypes *r, struct st_ctype **elems, ui
 
 struct text {
 	struct st_ctypes *r;
+	bool key;
 	struct st_textbuf *tb;
 	st_leaf_text_fn *leaf;
 	void *arg;
@@ -154,10 +155,10 @@ static void members_text(struct text *x, struct st_ctype *t, bool *first, int de
 			continue;
 		}
 		if (!*first)
-			st_tb_puts(x->tb, ", ");
+			st_tb_puts(x->tb, x->key && !t->is_tuple ? "," : ", ");
 		*first = false;
 		if (!t->is_tuple)
-			st_tb_printf(x->tb, ".%s = ", m->name);
+			st_tb_printf(x->tb, x->key ? ".%s=" : ".%s = ", m->name);
 		whole_text(x, m->type, depth + 1);
 	}
 }
@@ -181,15 +182,15 @@ static void whole_text(struct text *x, struct st_ctype *t, int depth)
 		st_tb_putc(x->tb, ']');
 		return;
 	}
-	st_tb_puts(x->tb, t->is_tuple ? "(" : "{ ");
+	st_tb_puts(x->tb, t->is_tuple ? "(" : x->key ? "{" : "{ ");
 	members_text(x, t, &first, depth);
-	st_tb_puts(x->tb, t->is_tuple ? ")" : " }");
+	st_tb_puts(x->tb, t->is_tuple ? ")" : x->key ? "}" : " }");
 }
 
-void st_ctype_text(struct st_ctypes *r, struct st_ctype *t, struct st_textbuf *tb,
+void st_ctype_text(struct st_ctypes *r, struct st_ctype *t, bool key, struct st_textbuf *tb,
 		   st_leaf_text_fn *leaf, void *arg)
 {
-	struct text x = {.r = r, .tb = tb, .leaf = leaf, .arg = arg};
+	struct text x = {.r = r, .key = key, .tb = tb, .leaf = leaf, .arg = arg};
 
 	whole_text(&x, t, 0);
 }

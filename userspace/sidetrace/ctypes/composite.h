@@ -41,9 +41,10 @@ typedef void st_leaf_text_fn(void *arg, struct st_textbuf *tb, uint32_t i);
 
 /*
  * Whole t as bpftrace prints it, each leaf written by leaf in order:
- * "(1, abc)", "{ .m = 2, .n = 3 }", "[1,2,3,4]".
+ * "(1, abc)", "{ .m = 2, .n = 3 }", "[1,2,3,4]"; as a map's key, a
+ * struct is printed without spaces, "{.m=2,.n=3}".
  */
-void st_ctype_text(struct st_ctypes *r, struct st_ctype *t, struct st_textbuf *tb,
+void st_ctype_text(struct st_ctypes *r, struct st_ctype *t, bool key, struct st_textbuf *tb,
 		   st_leaf_text_fn *leaf, void *arg);
 
 #endif /* SIDETRACE_CTYPES_COMPOSITE_H */

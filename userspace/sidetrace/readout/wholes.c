@@ -115,7 +115,7 @@ static int join_entries(struct st_ctypes *types, const struct st_map_info *w,
 		}
 		j.key = &first->entries[i];
 		st_tb_reset(&tb);
-		st_ctype_text(types, w->whole, &tb, leaf_value, &j);
+		st_ctype_text(types, w->whole, false, &tb, leaf_value, &j);
 		entries[i].str = st_tb_take(&tb);
 		if (!entries[i].str)
 			return -ENOMEM;
@@ -198,7 +198,7 @@ static int join_entry_keys(struct st_ctypes *types, const struct st_map_info *m,
 			continue;
 		}
 		st_tb_reset(&tb);
-		st_ctype_text(types, m->key_whole[k], &tb, part_value, (void *)&parts[k]);
+		st_ctype_text(types, m->key_whole[k], true, &tb, part_value, (void *)&parts[k]);
 		to[n].type = ST_VT_STR;
 		to[n].s = st_tb_take(&tb);
 		if (!to[n].s)
