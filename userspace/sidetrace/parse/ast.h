@@ -165,6 +165,8 @@ enum st_func {
 	ST_FN_SIZEOF,
 	ST_FN_STRNCMP,
 	ST_FN_BSWAP,
+	ST_FN_BUF,
+	ST_FN_MACADDR,
 	ST_NR_FUNCS,
 };
 
@@ -181,11 +183,28 @@ enum st_vtype {
 	 * never computed with
 	 */
 	ST_VT_FLOAT,
+	/*
+	 * Bytes: buf(), macaddr(), ntop() of an array, pton(); kept as a
+	 * string is, in one string slot with its header (bpf/sidetrace.h
+	 * ST_BUF_HDR), which says how many bytes and how they print
+	 */
+	ST_VT_BUF,
 };
+
+/* Whether a value of type t is kept in a string slot (ST_STR_LEN bytes): a string or a buffer. */
+static inline bool st_vt_slot(enum st_vtype t)
+{
+	return t == ST_VT_STR || t == ST_VT_BUF;
+}
 
 enum st_expr_kind {
 	ST_EXPR_INT, /* integer literal: uval (is_unsigned if > INT64_MAX) */
-	ST_EXPR_STR, /* string literal: str (escapes decoded) */
+	/*
+	 * string literal: str (escapes decoded); of vtype ST_VT_BUF, a byte
+	 * buffer the checker computed (pton("::1")): str is its whole slot,
+	 * ST_STR_LEN bytes
+	 */
+	ST_EXPR_STR,
 	ST_EXPR_BUILTIN, /* builtin */
 	ST_EXPR_FIELD, /* args.a.b[2]: path */
 	ST_EXPR_UNARY, /* op kids[0] */
