@@ -137,6 +137,26 @@ static int literal_buf(struct checker *c, struct st_expr *call, struct st_expr *
 }
 
 /*
+ * A kernel probe's string field (args->buf of sys_enter_write): its SDT
+ * argument is the address of its bytes, a pointer or the record's array,
+ * which x then reads as an integer.
+ */
+static bool field_address(struct st_expr *x)
+{
+	uint32_t i;
+
+	if (x->kind != ST_EXPR_FIELD || x->vtype != ST_VT_STR || x->nr_path != 1 || !x->nr_refs)
+		return false;
+	for (i = 0; i < x->nr_refs; i++)
+		if (!x->refs[i].event || x->refs[i].nr_idx != 1 ||
+		    !st_event_kind(x->refs[i].event)->in_kernel)
+			return false;
+	x->vtype = ST_VT_UINT;
+	x->addr_of = true;
+	return true;
+}
+
+/*
  * buf(addr, len), buf(array), buf(array, len), buf("literal", len): len
  * bytes, at most ST_BUF_MAX; a length that is no literal is bounded so
  * when the bytes are read.
@@ -158,6 +178,8 @@ int ck_buf(struct checker *c, struct st_expr *call)
 		len->uval = cut_len(len->uval);
 	if (x->kind == ST_EXPR_STR && x->vtype == ST_VT_STR)
 		return literal_buf(c, call, x, len);
+	if (len && field_address(x))
+		return make_read(c, call, x, len, ST_BUF_BYTES);
 	if (x->vtype == ST_VT_BUF)
 		return ck_err(c, x->pos, "buf() of a buffer: it is one already");
 	if (!is_array(x) && !len)

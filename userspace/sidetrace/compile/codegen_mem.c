@@ -143,7 +143,10 @@ int cg_buf(struct cctx *c, const struct st_expr *e)
 {
 	const struct st_expr *x = e->kids[0];
 	bool array = x->ctype && x->ctype->kind == ST_CT_ARRAY;
-	bool kernel = kernel_mem(c, x->ctype ? x->mem : ST_MEM_PROBE);
+	/* A field's bytes are where its type says (a syscall's buffer: the process's). */
+	bool field_user = x->kind == ST_EXPR_FIELD && c->ev_idx < x->nr_refs &&
+			  !x->refs[c->ev_idx].type->kernel;
+	bool kernel = !field_user && kernel_mem(c, x->ctype ? x->mem : ST_MEM_PROBE);
 	int err, ref;
 
 	err = array ? cg_addr(c, x) : cg_expr(c, x);

@@ -298,6 +298,11 @@ struct st_expr {
 	uint32_t nr_refs;
 	/* ST_EXPR_FIELD: a usdt: operand read as the address of a string (str(argN)) */
 	bool str_at;
+	/*
+	 * ST_EXPR_FIELD: a kernel probe's string field read as the address of
+	 * its bytes, a pointer or the record's array (buf(args->buf, n))
+	 */
+	bool addr_of;
 	/* ST_EXPR_CALL printf: made by the checker from print(args) of located fields */
 	bool print_args;
 	/* ST_EXPR_INT, ST_EXPR_STR: a positional parameter $N, its text in str */
