@@ -290,6 +290,32 @@ static __always_inline void read_str_at(struct st_scratch *s, __u32 slot, __u64 
 		bpf_probe_read_user_str(to, n, (const void *)addr);
 }
 
+/*
+ * ST_I_READ_BUF: len bytes at addr into temporary slot after their
+ * header (see ST_BUF_HDR); where they cannot be read, a buffer of none.
+ */
+static __always_inline void read_buf_at(struct st_scratch *s, __u32 slot, __u64 addr, __s64 len,
+					__u32 kind, __u32 how)
+{
+	char *to = s->tmp[slot & (ST_MAX_TMPSTR - 1)].b;
+	__u32 n = len > 0 && len < ST_BUF_MAX ? len : len > 0 ? ST_BUF_MAX : 0;
+
+	zero_words(to, ST_STR_LEN / 8);
+	if (!n)
+		goto hdr;
+	/*
+	 * 1..ST_STR_LEN as every kernel's verifier sees it, within the
+	 * scratch (the slots are followed by more of it); n is at most
+	 * ST_BUF_MAX, so the bytes stay in their slot.
+	 */
+	if (read_mem(to + 1, ((n - 1) & (ST_STR_LEN - 1)) + 1, addr, how & ST_READ_KERNEL)) {
+		zero_words(to, ST_STR_LEN / 8);
+		n = 0;
+	}
+hdr:
+	to[0] = ST_BUF_HDR(kind & 3, n);
+}
+
 /* The instructions that compute a value; true aborts the clause. */
 /* Any integer builtin: the specialized programs' (builtin()), and those only the stack machine has.
  */
@@ -347,6 +373,11 @@ static __always_inline bool exec_value(const struct st_probe_cfg *cfg, struct st
 		return false;
 	case ST_I_READ_STR:
 		read_str_at(s, in->a - ST_STR_REF_TMP, pop(s), in->imm, in->mask);
+		push(s, in->a);
+		return false;
+	case ST_I_READ_BUF:
+		l = pop(s);
+		read_buf_at(s, in->a - ST_STR_REF_TMP, pop(s), l, in->imm, in->mask);
 		push(s, in->a);
 		return false;
 	default: /* ST_I_STREQ, ST_I_STRNE */
@@ -446,6 +477,7 @@ __noinline int st_exec(const struct st_probe_cfg *cfg, struct st_scratch *s, __u
 	case ST_I_STRNE:
 	case ST_I_READ:
 	case ST_I_READ_STR:
+	case ST_I_READ_BUF:
 		abort = exec_value(cfg, s, in, probe);
 		break;
 	case ST_I_KEY_INT:

@@ -67,7 +67,8 @@
 #define ST_KEYED_MAX_LOADS (ST_MAX_PLAIN_PARTS + 1) /* its loads: a statement's parts and value */
 #define ST_KEYED1_MAX_LOADS 2 /* sidetrace_keyed1's: one key part and the value */
 #define ST_MAX_VARS 16 /* variables ($name) of a clause */
-#define ST_MAX_TMPSTR 4 /* strings a probe makes: str(s, n), string map values */
+/* strings and buffers a clause makes: str(s, n), buf(), string map values (a power of 2) */
+#define ST_MAX_TMPSTR 8
 
 /* String references on the machine's stack: which buffer holds the bytes. */
 #define ST_STR_REF_COMM ST_MAX_LOADS /* the comm builtin */
@@ -242,6 +243,14 @@ enum st_opcode {
 	 * ST_STR_REF_TMP), pushed; mask: ST_READ_KERNEL. Unreadable: "".
 	 */
 	ST_I_READ_STR,
+	/*
+	 * buf(), macaddr(), ntop() of an array: pops a length, then an
+	 * address; reads that many bytes there (at most ST_BUF_MAX, as they
+	 * are, NULs included) into string reference a (a ST_STR_REF_TMP) as
+	 * a byte buffer of kind imm (ST_BUF_HDR), pushed; mask:
+	 * ST_READ_KERNEL. Unreadable: a buffer of no bytes.
+	 */
+	ST_I_READ_BUF,
 	ST_NR_OPCODES,
 };
 
@@ -251,6 +260,29 @@ enum st_opcode {
 #define ST_READ_KERNEL 0x20
 /* ST_I_READ_STR: imm bytes as they are (a char array, full or not), not up to a NUL */
 #define ST_READ_ARRAY 0x40
+
+/*
+ * A byte buffer (buf(), macaddr(), ntop() of an array, pton()) is a
+ * string slot of ST_STR_LEN bytes, so that every path that keeps, keys,
+ * compares, stores and sends a string carries it unchanged: its first
+ * byte is its header, its kind (how the collector prints it, enum
+ * st_buf_kind) in the top 2 bits and the count of bytes that follow in
+ * the low 6; the bytes after them are zero. Its bytes may hold NULs, so
+ * the count is what tells them from the padding (buf(p, 8) of "ok_key"
+ * prints ok_key\x00\x00). A buffer holds ST_BUF_MAX bytes, one fewer than
+ * bpftrace's 64: the header takes the slot's 64th byte.
+ */
+#define ST_BUF_MAX (ST_STR_LEN - 1)
+#define ST_BUF_HDR(kind, len) ((__u8)((kind) << 6 | (len)))
+#define ST_BUF_KIND(hdr) ((__u8)(hdr) >> 6)
+#define ST_BUF_LEN(hdr) ((__u8)(hdr)&0x3f)
+enum st_buf_kind {
+	ST_BUF_BYTES, /* buf(): printable ASCII as it is, other bytes \xNN */
+	ST_BUF_INET, /* an IPv4 (4 bytes) or IPv6 (16) address, as inet_ntop() writes it */
+	ST_BUF_MAC, /* macaddr(): 6 bytes, AA:BB:CC:DD:EE:FF */
+	ST_BUF_ARRAY, /* pton(): a uint8 array, [127,0,0,1] */
+};
+_Static_assert(ST_BUF_MAX < 64, "a buffer's length fits the header's 6 bits");
 
 enum st_builtin_id {
 	ST_BI_PID,

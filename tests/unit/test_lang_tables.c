@@ -78,7 +78,7 @@ static void test_functions(void)
 			      st_func_agg(fn) == r->agg);
 		else
 			CHECK(r->bpf != ST_FC_AGG && r->host != ST_FC_AGG);
-		CHECK(r->form == ST_FORM_VALUE ? r->vtype == ST_VT_UINT || r->vtype == ST_VT_STR
+		CHECK(r->form == ST_FORM_VALUE ? r->vtype == ST_VT_UINT || st_vt_slot(r->vtype)
 					       : r->vtype == ST_VT_NONE);
 		/* Each engine runs it, or says why not. */
 		CHECK(r->bpf != ST_FC_NONE || (r->no_bpf && *r->no_bpf));

@@ -298,7 +298,7 @@ static void test_errors(void)
 		  "unknown function 'quantize': valid are count, sum, avg, min, max, stats, hist, "
 		  "lhist, print, clear, zero, exit, printf, delete, str, time, strftime, ksym, "
 		  "usym, kaddr, join, ntop, pton, strerror, kptr, uptr, cgroupid, system, cat, "
-		  "signal, sizeof, strncmp and bswap");
+		  "signal, sizeof, strncmp, bswap, buf and macaddr");
 	check_err("if without parentheses", "BEGIN { if 1 { exit() } }", 1, 12,
 		  "expected '(' after if: if (condition) { ... }");
 	check_err("else without a block", "BEGIN { if (1) { exit() } else exit() }", 1, 32,
@@ -333,7 +333,7 @@ static void test_errors(void)
 	check_err("unterminated string", "BEGIN { printf(\"abc) }", 1, 16,
 		  "unterminated string: expected a closing '\"' on the same line");
 	check_err("bad escape", "BEGIN { printf(\"a\\qb\") }", 1, 18,
-		  "unknown escape sequence '\\q' in string: valid are \\n \\t \\r \\\\ \\\"");
+		  "unknown escape sequence '\\q' in string: valid are \\n \\t \\r \\\\ \\\" \\0");
 	check_err("unterminated comment", "BEGIN { } /* never closed", 1, 11,
 		  "unterminated comment: '/*' needs a closing '*/'");
 	check_err("bad character", "BEGIN { @x = sum($ 1) }", 1, 18, "unexpected character '$'");

@@ -143,8 +143,26 @@ int ck_host_has(struct checker *c, const struct st_expr *call);
 int ck_join(struct checker *c, struct st_expr *call);
 /* ntop(addr), ntop(af, addr). */
 int ck_ntop(struct checker *c, struct st_expr *call);
-/* pton("addr"): refused, with the reason. */
+/* pton("addr"): the address's bytes, a constant buffer. */
 int ck_pton(struct checker *c, struct st_expr *call);
+/* buf(addr, n), buf(array), buf("literal", n) (check_bufs.c). */
+int ck_buf(struct checker *c, struct st_expr *call);
+/* pton("addr")[i]: the constant's byte, an integer literal. */
+int ck_buf_index(struct checker *c, struct st_expr *e);
+/* macaddr(addr), macaddr(array). */
+int ck_macaddr(struct checker *c, struct st_expr *call);
+/* Checks x, an argument that may be an array: a whole one stands for its bytes. */
+int ck_bytes_arg(struct checker *c, struct st_expr *x);
+/* Whether checked x is bytes (an array, a constant buffer), not an integer address. */
+bool ck_bytes_of(const struct st_expr *x);
+/*
+ * call, whose last argument is checked bytes (ck_bytes_of), made a buffer
+ * of kind of n bytes (0: as many as they are).
+ */
+int ck_make_buf(struct checker *c, struct st_expr *call, enum st_buf_kind kind, uint32_t n);
+/* e made the constant buffer of kind of the n bytes at bytes, what it held freed. */
+int ck_buf_const(struct checker *c, struct st_expr *e, enum st_buf_kind kind, const void *bytes,
+		 uint32_t n);
 /* An error where call acts on the system (system(), signal()) without --unsafe. */
 int ck_unsafe(struct checker *c, const struct st_expr *call);
 /* signal(n), signal("SIGKILL"): a name becomes its number. */
@@ -215,6 +233,8 @@ int ck_sizeof(struct checker *c, struct st_expr *e);
 int ck_strncmp(struct checker *c, struct st_expr *e);
 /* bswap(v): the size of v's type into e->uval. */
 int ck_bswap(struct checker *c, struct st_expr *e);
+/* Checked e is an integer (a dynamic field typed one), for role ("buf()'s address"). */
+int ck_need_int(struct checker *c, struct st_expr *e, const char *role);
 
 /* Types an expression and its operands. */
 int ck_expr(struct checker *c, struct st_expr *e);

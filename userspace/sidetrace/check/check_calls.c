@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * The arguments of the functions bpftrace has beside the core ones:
- * join(), ntop(), pton(), cgroupid(), signal(), and where each may run.
+ * join(), ntop(), pton(), cgroupid(), signal(), and where each may run;
+ * the byte buffers' calls are in check_bufs.c.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -13,6 +14,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
+#include <arpa/inet.h>
 
 #include "check/check.h"
 
@@ -51,62 +53,81 @@ int ck_join(struct checker *c, struct st_expr *call)
 	return err;
 }
 
-/* An integer literal: ntop()'s address family. */
+/* An integer literal: ntop()'s address family, a buffer's length. */
 static bool literal_int(const struct st_expr *e, uint64_t *v)
 {
 	*v = e->uval;
 	return e->kind == ST_EXPR_INT;
 }
 
+/* The address family of ntop(af, addr): a constant AF_INET or AF_INET6. */
+static int ntop_family(struct checker *c, struct st_expr *af, uint64_t *v)
+{
+	int err = ck_int(c, af, "ntop()'s address family");
+
+	if (err)
+		return err;
+	if (!literal_int(af, v))
+		return ck_err(c, af->pos,
+			      "ntop()'s address family must be a constant: AF_INET (2) or "
+			      "AF_INET6 (10)");
+	if (*v != AF_INET && *v != AF_INET6)
+		return ck_err(c, af->pos,
+			      "ntop()'s address family is AF_INET (2) or AF_INET6 (10), not %llu",
+			      (unsigned long long)*v);
+	return 0;
+}
+
 /*
- * ntop(addr), ntop(af, addr): an IPv4 address as an integer, af a
- * constant AF_INET. The address forms that are arrays (char[4], char[16])
- * and AF_INET6 read typed memory, which sidetrace does not read yet.
+ * ntop(addr), ntop(af, addr): an IPv4 address as an integer, or a byte
+ * array (char[4], char[16], pton()'s), whose size says the family where
+ * af does not: the array's bytes become an ST_BUF_INET buffer, af's 4 or
+ * 16 of them as bpftrace reads them.
  */
 int ck_ntop(struct checker *c, struct st_expr *call)
 {
+	uint64_t af = 0;
 	struct st_expr *addr;
-	uint64_t af = AF_INET;
 	int err;
 
 	if (call->nr_kids < 1 || call->nr_kids > 2)
 		return ck_err(c, call->pos,
-			      "ntop() takes an IPv4 address, after an optional address family: "
-			      "ntop(addr), ntop(AF_INET, addr)");
+			      "ntop() takes an IPv4 or IPv6 address, after an optional address "
+			      "family: ntop(addr), ntop(AF_INET6, args->saddr_v6)");
 	addr = call->kids[call->nr_kids - 1];
-	if (call->nr_kids == 2) {
-		err = ck_int(c, call->kids[0], "ntop()'s address family");
-		if (err)
-			return err;
-		if (!literal_int(call->kids[0], &af))
-			return ck_err(c, call->kids[0]->pos,
-				      "ntop()'s address family must be a constant: AF_INET (2)");
-		if (af == AF_INET6)
-			return ck_err(c, call->kids[0]->pos,
-				      "ntop(AF_INET6, addr) reads a char[16] address, which needs "
-				      "typed memory reads sidetrace does not have yet");
-		if (af != AF_INET)
-			return ck_err(c, call->kids[0]->pos,
-				      "ntop()'s address family is AF_INET (2) or AF_INET6 (10), "
-				      "not %llu",
-				      (unsigned long long)af);
-	}
-	err = ck_expr(c, addr);
-	if (!err && addr->vtype == ST_VT_STR)
-		return ck_err(c, addr->pos,
-			      "ntop() of a char[4] or char[16] array needs typed memory reads, "
-			      "which sidetrace does not have yet: pass an IPv4 address as an "
-			      "integer");
+	err = call->nr_kids == 2 ? ntop_family(c, call->kids[0], &af) : 0;
 	if (!err)
-		err = ck_int(c, addr, "ntop()'s address");
+		err = ck_bytes_arg(c, addr);
+	if (err)
+		return err;
+	if (ck_bytes_of(addr))
+		return ck_make_buf(c, call, ST_BUF_INET, af == AF_INET6 ? 16 : af ? 4 : 0);
+	if (af == AF_INET6)
+		return ck_err(c, call->kids[0]->pos,
+			      "ntop(AF_INET6, addr) of an integer: an IPv6 address is 16 bytes, "
+			      "pass them as an array (args->saddr_v6, a char[16] member)");
+	err = ck_need_int(c, addr, "ntop()'s address");
 	call->vtype = st_func(call->func)->vtype;
 	return err;
 }
 
-/* pton("addr"): an array of bytes, which no value of sidetrace's holds. */
+/*
+ * pton("addr"): the address's bytes, uint8[4] or uint8[16] (a '.' says
+ * IPv4, as bpftrace tells them), a constant ST_BUF_ARRAY buffer.
+ */
 int ck_pton(struct checker *c, struct st_expr *call)
 {
-	return ck_err(c, call->pos, "pton() %s", st_func(call->func)->no_bpf);
+	struct st_expr *a = call->nr_kids == 1 ? call->kids[0] : NULL;
+	bool v4 = a && a->kind == ST_EXPR_STR && strchr(a->str, '.');
+	uint8_t bytes[16];
+
+	if (!a || a->kind != ST_EXPR_STR)
+		return ck_err(c, a ? a->pos : call->pos,
+			      "pton() takes an address as a string literal: pton(\"127.0.0.1\"), "
+			      "pton(\"::1\")");
+	if (inet_pton(v4 ? AF_INET : AF_INET6, a->str, bytes) != 1)
+		return ck_err(c, a->pos, "pton(): %s is not an IPv%d address", a->str, v4 ? 4 : 6);
+	return ck_buf_const(c, call, ST_BUF_ARRAY, bytes, v4 ? 4 : 16);
 }
 
 /*

@@ -134,15 +134,16 @@ static int check_binary(struct checker *c, struct st_expr *e)
 		err = settle_operands(c, e);
 	if (err)
 		return err;
-	lstr = l->vtype == ST_VT_STR;
-	rstr = r->vtype == ST_VT_STR;
+	lstr = st_vt_slot(l->vtype);
+	rstr = st_vt_slot(r->vtype);
 	switch (e->op) {
 	case ST_OP_EQ:
 	case ST_OP_NE:
-		if (lstr != rstr)
+		if (lstr != rstr || (lstr && l->vtype != r->vtype))
 			return ck_err(c, e->pos,
-				      "cannot compare a string with an integer: '%s' needs two "
-				      "strings or two integers",
+				      "cannot compare %s with %s: '%s' needs two strings, two "
+				      "buffers or two integers",
+				      ck_vtype_kind(l->vtype), ck_vtype_kind(r->vtype),
 				      st_op_name(e->op));
 		e->vtype = ST_VT_BOOL;
 		return 0;
@@ -163,9 +164,9 @@ static int check_binary(struct checker *c, struct st_expr *e)
 	}
 	if (lstr || rstr) {
 		expr_text(lstr ? l : r, what, sizeof(what));
-		return ck_err(c, e->pos,
-			      "arithmetic on a string: '%s' needs integers, but %s is a string",
-			      st_op_name(e->op), what);
+		return ck_err(c, e->pos, "arithmetic on %s: '%s' needs integers, but %s is %s",
+			      ck_vtype_kind(lstr ? l->vtype : r->vtype), st_op_name(e->op), what,
+			      ck_vtype_kind(lstr ? l->vtype : r->vtype));
 	}
 	if ((e->op == ST_OP_DIV || e->op == ST_OP_MOD) && is_zero(r))
 		return ck_err(c, r->pos, "'%s' by the constant 0: division by zero",
@@ -194,12 +195,12 @@ static int check_ternary(struct checker *c, struct st_expr *e)
 		err = ck_settle(c, b, a->vtype == ST_VT_STR ? ST_VT_STR : ST_VT_INT, "in ?:");
 	if (err)
 		return err;
-	if ((a->vtype == ST_VT_STR) != (b->vtype == ST_VT_STR))
+	if (strcmp(ck_vtype_kind(a->vtype), ck_vtype_kind(b->vtype)))
 		return ck_err(c, e->pos,
-			      "the two values of ?: are a string and an integer: both must be of "
-			      "one kind");
-	if (a->vtype == ST_VT_STR)
-		e->vtype = ST_VT_STR;
+			      "the two values of ?: are %s and %s: both must be of one kind",
+			      ck_vtype_kind(a->vtype), ck_vtype_kind(b->vtype));
+	if (st_vt_slot(a->vtype))
+		e->vtype = a->vtype;
 	else
 		e->vtype = a->vtype == ST_VT_INT || b->vtype == ST_VT_INT ? ST_VT_INT : ST_VT_UINT;
 	if (a->ctype == b->ctype && a->mem == b->mem) {
@@ -312,7 +313,9 @@ static int check_expr(struct checker *c, struct st_expr *e)
 		e->vtype = e->is_unsigned ? ST_VT_UINT : ST_VT_INT;
 		return 0;
 	case ST_EXPR_STR:
-		e->vtype = ST_VT_STR;
+		/* A constant buffer (check_bufs.c) stays one when checked again. */
+		if (e->vtype != ST_VT_BUF)
+			e->vtype = ST_VT_STR;
 		return 0;
 	case ST_EXPR_BUILTIN:
 		return check_builtin(c, e);
@@ -379,7 +382,7 @@ int ck_expr_whole(struct checker *c, struct st_expr *e)
 }
 
 /* A checked e as an integer, a dynamic field typed as one. */
-static int need_int(struct checker *c, struct st_expr *e, const char *role)
+int ck_need_int(struct checker *c, struct st_expr *e, const char *role)
 {
 	char what[256];
 	int err;
@@ -396,7 +399,7 @@ int ck_int(struct checker *c, struct st_expr *e, const char *role)
 {
 	int err = ck_expr(c, e);
 
-	return err ? err : need_int(c, e, role);
+	return err ? err : ck_need_int(c, e, role);
 }
 
 /*
@@ -411,7 +414,7 @@ int ck_cond(struct checker *c, struct st_expr **ep, const char *role)
 
 	err = ck_expr(c, s);
 	if (err || s->vtype != ST_VT_STR)
-		return err ? err : need_int(c, s, role);
+		return err ? err : ck_need_int(c, s, role);
 	ne = st_expr_new(ST_EXPR_BINARY, s->pos);
 	empty = st_expr_new(ST_EXPR_STR, s->pos);
 	if (ne)

@@ -238,6 +238,7 @@ bool ck_is_int(enum st_vtype t)
 const char *ck_vtype_kind(enum st_vtype t)
 {
 	return t == ST_VT_STR	  ? "a string"
+	       : t == ST_VT_BUF	  ? "a buffer"
 	       : t == ST_VT_FLOAT ? "a floating-point value"
 				  : "an integer";
 }

@@ -264,7 +264,7 @@ int ck_map_keys(struct checker *c, int map_id, struct st_expr ***keysp, uint32_t
 		/* ST_VT_NONE: the first use; mixed signedness reads as signed. */
 		if (m->key_types[k] == ST_VT_NONE || m->key_types[k] == kt)
 			m->key_types[k] = kt;
-		else if ((kt == ST_VT_STR) != (m->key_types[k] == ST_VT_STR))
+		else if (strcmp(ck_vtype_kind(kt), ck_vtype_kind(m->key_types[k])))
 			return ck_err(c, keys[k]->pos,
 				      "key %u of %s is %s here but %s at line %u, column %u", k + 1,
 				      m->name, ck_vtype_kind(kt), ck_vtype_kind(m->key_types[k]),
@@ -381,7 +381,7 @@ int ck_map_value(struct checker *c, struct st_stmt *s)
 	}
 	if (m->value_type == ST_VT_NONE || m->value_type == vt)
 		m->value_type = vt == ST_VT_BOOL ? ST_VT_UINT : vt;
-	else if ((vt == ST_VT_STR) != (m->value_type == ST_VT_STR))
+	else if (strcmp(ck_vtype_kind(vt), ck_vtype_kind(m->value_type)))
 		return ck_err(c, s->value->pos,
 			      "%s holds %s (line %u, column %u): it cannot also hold %s", s->map,
 			      ck_vtype_kind(m->value_type), m->pos.line, m->pos.col,

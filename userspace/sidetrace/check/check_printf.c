@@ -20,6 +20,29 @@ static struct st_pos literal_pos(const struct st_expr *lit, uint32_t off)
 	return pos;
 }
 
+/* Whether checked e is buf()'s bytes, which print with %r only (not ntop()'s or macaddr()'s). */
+static bool raw_bytes(const struct st_expr *e)
+{
+	if (e->kind == ST_EXPR_STR)
+		return ST_BUF_KIND(e->str[0]) == ST_BUF_BYTES;
+	return e->kind == ST_EXPR_CALL && st_func(e->func)->bpf == ST_FC_BUF &&
+	       e->uval == ST_BUF_BYTES;
+}
+
+/* %r, %rx, %rh print a buffer; %s prints an address or a MAC address's text, as bpftrace. */
+static int check_buf_arg(struct checker *c, const struct st_conv *cv, struct st_expr *arg,
+			 uint32_t n)
+{
+	if (cv->arg == ST_CONV_BUF && arg->vtype != ST_VT_BUF)
+		return ck_err(c, arg->pos,
+			      "printf: argument %u is %s, but %%r prints a buffer: buf(addr, len)",
+			      n, ck_vtype_kind(arg->vtype));
+	if (cv->arg == ST_CONV_BUF || (cv->arg == ST_CONV_STR && !raw_bytes(arg)))
+		return 0;
+	return ck_err(c, arg->pos, "printf: argument %u is a buffer: print it with %%r%s", n,
+		      cv->arg == ST_CONV_STR ? ", %rx or %rh" : "");
+}
+
 static int check_arg(struct checker *c, const struct st_conv *cv, struct st_expr *arg, uint32_t n)
 {
 	bool want_str = cv->arg == ST_CONV_STR;
@@ -43,6 +66,8 @@ static int check_arg(struct checker *c, const struct st_conv *cv, struct st_expr
 			      arg->vtype == ST_VT_STR ? "%s" : "%d, %u or %x");
 	if (!err && cv->arg == ST_CONV_FLOAT)
 		return 0;
+	if (!err && (cv->arg == ST_CONV_BUF || arg->vtype == ST_VT_BUF))
+		return check_buf_arg(c, cv, arg, n);
 	if (!err && arg->vtype == ST_VT_FLOAT)
 		return ck_err(c, arg->pos,
 			      "printf: argument %u is a floating-point value: print it with %%f, "
@@ -128,7 +153,9 @@ int ck_print_value(struct checker *c, struct st_expr *call)
 	ret = ck_settle_default(c, v, "printed by print()");
 	if (ret)
 		return ret;
-	if (v->vtype == ST_VT_STR || st_kept_is_text(st_expr_kept(v)))
+	if (v->vtype == ST_VT_BUF)
+		text = "%r\n";
+	else if (v->vtype == ST_VT_STR || st_kept_is_text(st_expr_kept(v)))
 		text = "%s\n";
 	else
 		text = v->vtype == ST_VT_INT ? "%lld\n" : "%llu\n";

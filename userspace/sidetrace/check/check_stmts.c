@@ -57,7 +57,7 @@ static int assign_var(struct checker *c, struct st_stmt *s)
 		return 0;
 	}
 	had = cl->var_types[s->var_id];
-	if ((vt == ST_VT_STR) != (had == ST_VT_STR))
+	if (strcmp(ck_vtype_kind(vt), ck_vtype_kind(had)))
 		return ck_err(c, s->value->pos, "%s holds %s: it cannot be assigned %s", s->var,
 			      ck_vtype_kind(had), ck_vtype_kind(vt));
 	if (vt == ST_VT_INT)

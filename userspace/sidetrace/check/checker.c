@@ -271,6 +271,7 @@ int ck_call_args(struct checker *c, struct st_expr *call)
 		[ST_FA_PTON] = ck_pton,		[ST_FA_PATH] = ck_cgroupid,
 		[ST_FA_SIGNAL] = ck_signal,	[ST_FA_SIZEOF] = ck_sizeof,
 		[ST_FA_STRNCMP] = ck_strncmp,	[ST_FA_BSWAP] = ck_bswap,
+		[ST_FA_BUF] = ck_buf,		[ST_FA_MACADDR] = ck_macaddr,
 	};
 	int err = ck_unsafe(c, call);
 

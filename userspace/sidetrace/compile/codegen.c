@@ -59,6 +59,7 @@ int cg_emit(struct cctx *c, struct st_pos pos, uint8_t op, uint8_t a, int64_t im
 	case ST_I_OUT_STR:
 	case ST_I_OUT_JOIN:
 	case ST_I_SIGNAL:
+	case ST_I_READ_BUF:
 		pushes = -1;
 		break;
 	default:
@@ -87,22 +88,33 @@ int cg_read_flags(struct cctx *c, uint32_t mask)
 	return 0;
 }
 
-/* A string literal of the probe; returns its reference or -EINVAL. */
-static int str_const(struct cctx *c, const char *s, struct st_pos pos)
+/*
+ * A string literal of the probe, or a constant buffer's slot (buf: all
+ * ST_STR_LEN bytes); returns its reference or -EINVAL.
+ */
+static int str_const(struct cctx *c, const char *s, bool buf, struct st_pos pos)
 {
 	struct st_probe_cfg *cfg = &c->probe->cfg;
 	uint32_t i;
 
-	if (strlen(s) >= ST_STR_LEN) {
+	for (i = 0; buf && i < c->probe->nr_strs; i++)
+		if (!memcmp(cfg->strs[i], s, ST_STR_LEN))
+			return ST_STR_REF_CONST + i;
+	if (buf && i < ST_MAX_STRCONST) {
+		memcpy(cfg->strs[i], s, ST_STR_LEN);
+		c->probe->nr_strs++;
+		return ST_STR_REF_CONST + i;
+	}
+	if (!buf && strlen(s) >= ST_STR_LEN) {
 		st_diag_set(c->diag, c->prog->filename, pos,
 			    "string longer than %d bytes: the kernel compares at most that many",
 			    ST_STR_LEN - 1);
 		return -EINVAL;
 	}
-	for (i = 0; i < c->probe->nr_strs; i++)
+	for (i = 0; !buf && i < c->probe->nr_strs; i++)
 		if (!strcmp(cfg->strs[i], s))
 			return ST_STR_REF_CONST + i;
-	if (i < ST_MAX_STRCONST) {
+	if (!buf && i < ST_MAX_STRCONST) {
 		/* Slots are zeroed: the copy is NUL-padded as the kernel needs. */
 		strcpy(cfg->strs[i], s);
 		c->probe->nr_strs++;
@@ -202,7 +214,7 @@ static int cg_builtin(struct cctx *c, const struct st_expr *e)
 		return cg_emit(c, e->pos, ST_I_STR, ST_STR_REF_COMM, 0);
 	case ST_BC_PROBE:
 		/* As a value the probe is known here: its name. */
-		ref = str_const(c, c->probe->name, e->pos);
+		ref = str_const(c, c->probe->name, false, e->pos);
 		if (ref < 0)
 			return ref;
 		return cg_emit(c, e->pos, ST_I_STR, ref, 0);
@@ -221,7 +233,7 @@ static int cg_builtin(struct cctx *c, const struct st_expr *e)
 		 */
 		snprintf(name, sizeof(name), "%.*s", (int)strcspn(c->probe->event->name, "+"),
 			 c->probe->event->name);
-		ref = str_const(c, name, e->pos);
+		ref = str_const(c, name, false, e->pos);
 		if (ref < 0)
 			return ref;
 		return cg_emit(c, e->pos, ST_I_STR, ref, 0);
@@ -240,6 +252,8 @@ static int cg_call(struct cctx *c, const struct st_expr *e)
 	switch (f->bpf) {
 	case ST_FC_STR:
 		return cg_str(c, e);
+	case ST_FC_BUF:
+		return cg_buf(c, e);
 	case ST_FC_ADDR:
 		/* The key part's kind says to name it (layout.c). */
 		return cg_expr(c, e->kids[e->nr_kids - 1]);
@@ -263,7 +277,7 @@ int cg_expr(struct cctx *c, const struct st_expr *e)
 	case ST_EXPR_INT:
 		return cg_emit(c, e->pos, ST_I_CONST, 0, (int64_t)e->uval);
 	case ST_EXPR_STR:
-		ref = str_const(c, e->str, e->pos);
+		ref = str_const(c, e->str, e->vtype == ST_VT_BUF, e->pos);
 		if (ref < 0)
 			return ref;
 		return cg_emit(c, e->pos, ST_I_STR, ref, 0);
@@ -288,7 +302,7 @@ int cg_expr(struct cctx *c, const struct st_expr *e)
 			err = cg_expr(c, e->kids[1]);
 		if (err)
 			return err;
-		if (e->kids[0]->vtype == ST_VT_STR || e->kids[1]->vtype == ST_VT_STR) {
+		if (st_vt_slot(e->kids[0]->vtype) || st_vt_slot(e->kids[1]->vtype)) {
 			if (e->op == ST_OP_EQ)
 				return cg_emit(c, e->pos, ST_I_STREQ, 0, 0);
 			if (e->op == ST_OP_NE)

@@ -64,6 +64,8 @@ int cg_read_flags(struct cctx *c, uint32_t mask);
 /* C values of codegen_mem.c: a member, element or pointee read; str(address). */
 int cg_mem_read(struct cctx *c, const struct st_expr *e);
 int cg_str_at(struct cctx *c, const struct st_expr *e);
+/* buf(), macaddr(), ntop() of an array: the bytes read into a buffer. */
+int cg_buf(struct cctx *c, const struct st_expr *e);
 /* Statements of state.c: assignments, if/else, delete(). */
 int cg_assign(struct cctx *c, const struct st_stmt *st);
 int cg_if(struct cctx *c, const struct st_stmt *st);

@@ -2,7 +2,7 @@
 /*
  * Code for C values: a member, element or pointee read at the address
  * its pointer and offsets make (ST_I_READ, ST_I_READ_STR), a bit field
- * cut out of its bytes, str() of an address. (Pointer arithmetic in
+ * cut out of its bytes, str() of an address, buf()'s bytes. (Pointer arithmetic in
  * elements is the checker's: n becomes n * size.)
  */
 #include <errno.h>
@@ -132,5 +132,31 @@ int cg_str_at(struct cctx *c, const struct st_expr *e)
 	if (ref < 0)
 		return ref;
 	return cg_emit(c, e->pos, ST_I_READ_STR, ref, n)
+		       ?: cg_read_flags(c, kernel ? ST_READ_KERNEL : 0);
+}
+
+/*
+ * buf(x, len) once checked (check/check_bufs.c): len bytes where array x
+ * is, or at address x, into a buffer of the call's kind (uval).
+ */
+int cg_buf(struct cctx *c, const struct st_expr *e)
+{
+	const struct st_expr *x = e->kids[0];
+	bool array = x->ctype && x->ctype->kind == ST_CT_ARRAY;
+	/* A field's bytes are where its type says (a syscall's buffer: the process's). */
+	bool field_user = x->kind == ST_EXPR_FIELD && c->ev_idx < x->nr_refs &&
+			  !x->refs[c->ev_idx].type->kernel;
+	bool kernel = !field_user && kernel_mem(c, x->ctype ? x->mem : ST_MEM_PROBE);
+	int err, ref;
+
+	err = array ? cg_addr(c, x) : cg_expr(c, x);
+	if (!err)
+		err = cg_expr(c, e->kids[1]);
+	if (err)
+		return err;
+	ref = cg_tmp_str(c, e->pos);
+	if (ref < 0)
+		return ref;
+	return cg_emit(c, e->pos, ST_I_READ_BUF, ref, (int64_t)e->uval)
 		       ?: cg_read_flags(c, kernel ? ST_READ_KERNEL : 0);
 }

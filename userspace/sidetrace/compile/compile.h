@@ -35,6 +35,8 @@ enum st_kpart_kind {
 	ST_KPART_USYM,
 	/* 8 bytes: an integer printed as text, by st_kpart.text (st_kept_is_text) */
 	ST_KPART_TEXT,
+	/* ST_STR_LEN bytes: a byte buffer (ST_BUF_HDR), never compact, printed as its kind says */
+	ST_KPART_BUF,
 };
 
 /* Where an ST_KPART_USYM part holds its process's id, after the address. */
@@ -45,6 +47,8 @@ static inline uint32_t st_kpart_size(enum st_kpart_kind k, bool compact)
 {
 	if (k == ST_KPART_STR)
 		return compact ? ST_COMPACT_STR_LEN : ST_STR_LEN;
+	if (k == ST_KPART_BUF)
+		return ST_STR_LEN;
 	return k == ST_KPART_USYM ? ST_KPART_USYM_PID + 8 : 8;
 }
 
@@ -106,7 +110,7 @@ static inline bool st_special_plain(const struct st_compiled_probe *p)
 /* What a printf record holds of one value. */
 enum st_rec_arg {
 	ST_RA_INT, /* an integer (an enum's value, a float's bits): ST_REC_INT_SIZE bytes */
-	ST_RA_STR, /* a string: ST_REC_STR_SIZE bytes */
+	ST_RA_STR, /* a string or a buffer (its vtype says): ST_REC_STR_SIZE bytes */
 	ST_RA_PROBE, /* the probe builtin: its index, the collector prints its name */
 	ST_RA_TIME, /* strftime(): its time, the collector formats it */
 	/* ksym(), usym() printed with %s: the address, the collector names its function */

@@ -147,6 +147,8 @@ static int layout_keys(const struct st_program *prog, uint32_t m, struct st_map_
 			lay->parts[k].text = key_text(prog, m, k);
 		} else if (mi->key_types[k] == ST_VT_STR) {
 			lay->parts[k].kind = ST_KPART_STR;
+		} else if (mi->key_types[k] == ST_VT_BUF) {
+			lay->parts[k].kind = ST_KPART_BUF;
 		} else {
 			lay->parts[k].kind = ST_KPART_INT;
 			lay->parts[k].pid = key_always(prog, m, k, ST_KEPT_PID, &frames);
@@ -176,9 +178,13 @@ static uint32_t read_whole_str_parts(const struct st_map_info *mi, const struct 
 
 	if (mi->agg == ST_K_VALUE || mi->elem_used)
 		return 0;
-	for (k = 0; k < lay->nr_parts; k++)
+	for (k = 0; k < lay->nr_parts; k++) {
+		/* A buffer's NULs are bytes: no short form tells them from padding. */
+		if (lay->parts[k].kind == ST_KPART_BUF)
+			return 0;
 		if (lay->parts[k].kind == ST_KPART_STR)
 			parts |= 1U << k;
+	}
 	return parts;
 }
 
@@ -214,7 +220,7 @@ int cg_layout_maps(const struct st_program *prog, struct st_compiled *out, struc
 			return size;
 		mc->key_size = size;
 		mc->flags = mi->value_signed || mi->value_type == ST_VT_INT ? ST_MAPF_SIGNED : 0;
-		if (mi->value_type == ST_VT_STR)
+		if (st_vt_slot(mi->value_type))
 			mc->flags |= ST_MAPF_STR;
 		mc->kind = mi->agg;
 		mc->str_parts = read_whole_str_parts(mi, &out->layouts[m]);

@@ -204,6 +204,9 @@ int cg_add_load(struct cctx *c, const struct st_expr *e)
 	/* str(argN): the operand is the string's address (ck_str_at()). */
 	if (e->str_at)
 		ld.steps[0].label = SIDE_TYPE_STRING_UTF8;
+	/* buf(args->buf, n): a kernel probe's string field read as its bytes' address. */
+	else if (e->addr_of)
+		ld.steps[0].label = SIDE_TYPE_U64;
 	else if ((ld.want == ST_WANT_STR) != (st_side_type(t->label)->type_class == ST_TC_STRING))
 		return cg_fail(c, e->pos, "internal error: field type and value type differ");
 	/*

@@ -65,7 +65,7 @@ static int printf_layout(struct cctx *c, const struct st_expr *call)
 		lay->sent[i] = st_expr_kept(arg) == ST_KEPT_PROBE   ? ST_RA_PROBE
 			       : st_expr_kept(arg) == ST_KEPT_TIME  ? ST_RA_TIME
 			       : st_kept_is_text(st_expr_kept(arg)) ? ST_RA_TEXT
-			       : arg->vtype == ST_VT_STR	    ? ST_RA_STR
+			       : st_vt_slot(arg->vtype)		    ? ST_RA_STR
 			       : !conv_is_str(call->fmt, i)	    ? ST_RA_INT
 			       : st_expr_kept(arg) == ST_KEPT_KSYM  ? ST_RA_KSYM
 			       : st_expr_kept(arg) == ST_KEPT_USYM  ? ST_RA_USYM

@@ -93,7 +93,10 @@ static int key_store(struct cctx *c, const struct st_kpart *part, const struct s
 	if (part->kind == ST_KPART_USYM)
 		err = cg_emit(c, key->pos, ST_I_KEY_INT, 0, part->off + ST_KPART_USYM_PID);
 	if (!err)
-		err = cg_emit(c, key->pos, part->kind == ST_KPART_STR ? ST_I_KEY_STR : ST_I_KEY_INT,
+		err = cg_emit(c, key->pos,
+			      part->kind == ST_KPART_STR || part->kind == ST_KPART_BUF
+				      ? ST_I_KEY_STR
+				      : ST_I_KEY_INT,
 			      0, part->off);
 	return err;
 }
@@ -132,7 +135,7 @@ int cg_map_read(struct cctx *c, const struct st_expr *e)
 
 	if (c->out->maps[e->map_id].kind != ST_K_VALUE)
 		return cg_fail(c, e->pos, "internal error: an aggregation read per event");
-	if (e->vtype == ST_VT_STR) {
+	if (st_vt_slot(e->vtype)) {
 		ref = cg_tmp_str(c, e->pos);
 		if (ref < 0)
 			return ref;

@@ -2,6 +2,7 @@
 /* Integers printed as text: see kept_text.h. */
 #include <arpa/inet.h>
 #include <pwd.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -41,5 +42,61 @@ void st_kept_text(enum st_kept k, uint64_t v, char *buf, size_t size)
 	default:
 		snprintf(buf, size, "%llu", (unsigned long long)v);
 		break;
+	}
+}
+
+/* The bytes as %r prints them: printable ASCII as it is, others \xNN; or every one \xNN. */
+static void escaped(const uint8_t *b, uint32_t n, bool all_hex, char *buf)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!all_hex && b[i] >= 32 && b[i] <= 126)
+			*buf++ = (char)b[i];
+		else
+			buf += sprintf(buf, "\\x%02x", b[i]);
+	}
+	*buf = '\0';
+}
+
+/* A uint8 array as bpftrace prints one: [127,0,0,1]. */
+static void array_text(const uint8_t *b, uint32_t n, char *buf)
+{
+	uint32_t i;
+
+	*buf++ = '[';
+	for (i = 0; i < n; i++)
+		buf += sprintf(buf, "%s%u", i ? "," : "", b[i]);
+	strcpy(buf, "]");
+}
+
+void st_buf_text(const void *slot, char style, char *buf)
+{
+	const uint8_t *b = (const uint8_t *)slot + 1;
+	uint8_t hdr = *(const uint8_t *)slot;
+	uint32_t n = ST_BUF_LEN(hdr), i;
+
+	buf[0] = '\0';
+	if (style == 'h') {
+		for (i = 0; i < n; i++)
+			buf += sprintf(buf, "%s%02x", i ? " " : "", b[i]);
+		return;
+	}
+	if (style == 'x')
+		return escaped(b, n, true, buf);
+	switch (ST_BUF_KIND(hdr)) {
+	case ST_BUF_INET:
+		/* 16 bytes are IPv6, any other count IPv4, as ntop() chose. */
+		if (!inet_ntop(n == 16 ? AF_INET6 : AF_INET, b, buf, ST_BUF_TEXT))
+			buf[0] = '\0';
+		return;
+	case ST_BUF_MAC:
+		for (i = 0; i < n; i++)
+			buf += sprintf(buf, "%s%02X", i ? ":" : "", b[i]);
+		return;
+	case ST_BUF_ARRAY:
+		return array_text(b, n, buf);
+	default:
+		return escaped(b, n, false, buf);
 	}
 }

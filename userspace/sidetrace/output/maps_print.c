@@ -153,7 +153,10 @@ static void print_key_val(FILE *f, const struct st_key_val *k)
 	switch (k->type) {
 	case ST_VT_STR:
 		/* Application memory: never raw to the terminal. */
-		st_fputs_text(f, k->s);
+		if (k->made)
+			fputs(k->s, f);
+		else
+			st_fputs_text(f, k->s);
 		break;
 	case ST_VT_INT:
 		fprintf(f, "%" PRId64, k->i);
@@ -372,7 +375,9 @@ static void print_value(FILE *f, enum st_output_format fmt, const struct st_map_
 		if (!e->str)
 			goto number;
 		/* Application memory: escaped in text too. */
-		if (fmt == ST_OUTPUT_TEXT) {
+		if (fmt == ST_OUTPUT_TEXT && e->str_made) {
+			fputs(e->str, f);
+		} else if (fmt == ST_OUTPUT_TEXT) {
 			st_fputs_text(f, e->str);
 		} else {
 			fputc('"', f);

@@ -40,11 +40,14 @@ enum st_output_format {
 struct st_key_val {
 	enum st_vtype type;
 	bool stack; /* ST_VT_STR: a stack's frames, one a line, innermost first */
+	/* ST_VT_STR: text sidetrace wrote, escaped already (a buffer's), printed as it is */
+	bool made;
 	union {
 		int64_t i; /* ST_VT_INT */
 		uint64_t u; /* ST_VT_UINT, ST_VT_BOOL */
 		double d; /* ST_VT_FLOAT */
-		const char *s; /* ST_VT_STR, NUL-terminated */
+		/* ST_VT_STR, NUL-terminated; ST_VT_BUF: its slot, ST_STR_LEN bytes */
+		const char *s;
 	};
 };
 
@@ -54,6 +57,7 @@ struct st_map_entry {
 	/* COUNT, SUM, MIN, MAX, VALUE: an int64_t when value_signed */
 	uint64_t value;
 	const char *str; /* VALUE of a map of strings */
+	bool str_made; /* str is text sidetrace wrote, escaped already (a buffer's) */
 	/* number of values (every kind); AVG, STATS, HIST, LHIST: their sum */
 	int64_t count;
 	int64_t total;

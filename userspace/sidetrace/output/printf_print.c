@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "output/kept_text.h"
 #include "output/printf_print.h"
 #include "util/escape.h"
 
@@ -43,6 +44,15 @@ static int format_int(char *buf, const struct st_conv *cv, uint64_t v)
 	}
 }
 
+/* A buffer (its slot) as the conversion's style prints it, then its width and flags. */
+static int format_buf(char *buf, const struct st_conv *cv, const char *slot)
+{
+	char text[ST_BUF_TEXT];
+
+	st_buf_text(slot, cv->arg == ST_CONV_BUF ? cv->buf_style : 'r', text);
+	return snprintf(buf, CONV_BUF, cv->spec, text);
+}
+
 void st_key_val_float(struct st_key_val *v, const void *data, unsigned int bits)
 {
 	float f;
@@ -71,13 +81,17 @@ void st_format_values(struct st_textbuf *tb, const struct st_format *f,
 			st_tb_putn(tb, f->text + p->off, p->len);
 			continue;
 		}
-		if (p->conv.arg == ST_CONV_STR)
+		if (v->type == ST_VT_BUF)
+			n = format_buf(buf, &p->conv, v->s);
+		else if (p->conv.arg == ST_CONV_STR)
 			n = snprintf(buf, sizeof(buf), p->conv.spec, v->s);
 		else if (p->conv.arg == ST_CONV_FLOAT)
 			n = snprintf(buf, sizeof(buf), p->conv.spec, v->d);
 		else
 			n = format_int(buf, &p->conv, v->type == ST_VT_INT ? (uint64_t)v->i : v->u);
-		if (n > 0 && term && (p->conv.arg == ST_CONV_STR || p->conv.arg == ST_CONV_CHAR))
+		/* A buffer's text is escaped already. */
+		if (n > 0 && term && v->type != ST_VT_BUF &&
+		    (p->conv.arg == ST_CONV_STR || p->conv.arg == ST_CONV_CHAR))
 			st_escape_term(tb, buf);
 		else if (n > 0)
 			st_tb_putn(tb, buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);

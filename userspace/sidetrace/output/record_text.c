@@ -100,6 +100,10 @@ static void printf_value(struct st_rec_view *v, const struct st_rec_hdr *h,
 			snprintf(s, sizeof(rec_str), "%s", label);
 		else
 			snprintf(s, sizeof(rec_str), "%" PRId64, (int64_t)u);
+	} else if (lay->sent[i] == ST_RA_STR && args[i]->vtype == ST_VT_BUF) {
+		/* Its bytes as they are: the conversion says how they print. */
+		val->type = ST_VT_BUF;
+		memcpy(s, at, ST_STR_LEN);
 	} else if (lay->sent[i] == ST_RA_STR) {
 		str_value(v, h, at, s);
 	} else if (lay->float_bits[i]) {

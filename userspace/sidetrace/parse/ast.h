@@ -165,6 +165,8 @@ enum st_func {
 	ST_FN_SIZEOF,
 	ST_FN_STRNCMP,
 	ST_FN_BSWAP,
+	ST_FN_BUF,
+	ST_FN_MACADDR,
 	ST_NR_FUNCS,
 };
 
@@ -186,11 +188,28 @@ enum st_vtype {
 	 * leaf by leaf (ctypes/composite.h), never one value of the machine
 	 */
 	ST_VT_WHOLE,
+	/*
+	 * Bytes: buf(), macaddr(), ntop() of an array, pton(); kept as a
+	 * string is, in one string slot with its header (bpf/sidetrace.h
+	 * ST_BUF_HDR), which says how many bytes and how they print
+	 */
+	ST_VT_BUF,
 };
+
+/* Whether a value of type t is kept in a string slot (ST_STR_LEN bytes): a string or a buffer. */
+static inline bool st_vt_slot(enum st_vtype t)
+{
+	return t == ST_VT_STR || t == ST_VT_BUF;
+}
 
 enum st_expr_kind {
 	ST_EXPR_INT, /* integer literal: uval (is_unsigned if > INT64_MAX) */
-	ST_EXPR_STR, /* string literal: str (escapes decoded) */
+	/*
+	 * string literal: str (escapes decoded); of vtype ST_VT_BUF, a byte
+	 * buffer the checker computed (pton("::1")): str is its whole slot,
+	 * ST_STR_LEN bytes
+	 */
+	ST_EXPR_STR,
 	ST_EXPR_BUILTIN, /* builtin */
 	ST_EXPR_FIELD, /* args.a.b[2]: path */
 	ST_EXPR_UNARY, /* op kids[0] */
@@ -285,6 +304,11 @@ struct st_expr {
 	uint32_t nr_refs;
 	/* ST_EXPR_FIELD: a usdt: operand read as the address of a string (str(argN)) */
 	bool str_at;
+	/*
+	 * ST_EXPR_FIELD: a kernel probe's string field read as the address of
+	 * its bytes, a pointer or the record's array (buf(args->buf, n))
+	 */
+	bool addr_of;
 	/* ST_EXPR_CALL printf: made by the checker from print(args) of located fields */
 	bool print_args;
 	/* ST_EXPR_INT, ST_EXPR_STR: a positional parameter $N, its text in str */

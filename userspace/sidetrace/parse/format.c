@@ -7,7 +7,8 @@
 
 #include "parse/format.h"
 
-static const char conversions[] = "%d %i %u %x %X %o %c %s %p, %f %e %g %a (and upper case) and %%";
+static const char conversions[] =
+	"%d %i %u %x %X %o %c %s %p, %r %rx %rh, %f %e %g %a (and upper case) and %%";
 
 /* The conversions of floating-point values. */
 static const char float_convs[] = "fFeEgGaA";
@@ -36,6 +37,8 @@ static enum st_conv_arg conv_arg(char c)
 		return ST_CONV_PTR;
 	case 's':
 		return ST_CONV_STR;
+	case 'r':
+		return ST_CONV_BUF;
 	default:
 		if (strchr(float_convs, c))
 			return ST_CONV_FLOAT;
@@ -82,7 +85,7 @@ static int parse_conv(const char *text, uint32_t *i, struct st_conv *cv, char *e
 	}
 	cv->bits = mods && text[j] == 'h' ? (mods == 2 ? 8 : 16) : 64;
 	c = text[j + mods];
-	if (!c || (!strchr("diuxXocsp", c) && !strchr(float_convs, c))) {
+	if (!c || (!strchr("diuxXocspr", c) && !strchr(float_convs, c))) {
 		*at = j + mods;
 		if (!c)
 			snprintf(err, errlen, "printf: the format ends inside a conversion: %s",
@@ -93,13 +96,18 @@ static int parse_conv(const char *text, uint32_t *i, struct st_conv *cv, char *e
 		return -EINVAL;
 	}
 	cv->arg = conv_arg(c);
-	if ((cv->arg == ST_CONV_STR || cv->arg == ST_CONV_FLOAT) && mods &&
-	    !(cv->arg == ST_CONV_FLOAT && mods == 1 && text[j] == 'l')) {
+	if ((cv->arg == ST_CONV_STR || cv->arg == ST_CONV_FLOAT || cv->arg == ST_CONV_BUF) &&
+	    mods && !(cv->arg == ST_CONV_FLOAT && mods == 1 && text[j] == 'l')) {
 		*at = j;
 		snprintf(err, errlen, "printf: %%%c takes no length modifier", c);
 		return -EINVAL;
 	}
-	if (cv->arg == ST_CONV_PTR || cv->arg == ST_CONV_CHAR || cv->arg == ST_CONV_STR)
+	/* %rx and %rh: one conversion, its style the letter after r. */
+	cv->buf_style = 'r';
+	if (cv->arg == ST_CONV_BUF && (text[j + mods + 1] == 'x' || text[j + mods + 1] == 'h'))
+		cv->buf_style = text[++j + mods];
+	if (cv->arg == ST_CONV_PTR || cv->arg == ST_CONV_CHAR || cv->arg == ST_CONV_STR ||
+	    cv->arg == ST_CONV_BUF)
 		strcat(cv->spec, "s");
 	else if (cv->arg == ST_CONV_FLOAT)
 		snprintf(cv->spec + (j - start), sizeof(cv->spec) - (j - start), "%c", c);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * printf's format language, bpftrace's: %d %i %u %x %X %o %c %s %p and %%,
+ * printf's format language, bpftrace's: %d %i %u %x %X %o %c %s %p, %r
+ * %rx %rh (a buffer's bytes) and %%,
  * with flags (- 0 + space #), width, precision and the length modifiers
  * hh, h, l, ll. Integers are 64-bit values: no modifier, l and ll print
  * all 64 bits (as bpftrace does); h and hh print the low 16 and 8.
@@ -31,11 +32,13 @@ enum st_conv_arg {
 	ST_CONV_PTR, /* p: an integer printed as 0x... */
 	ST_CONV_STR, /* s */
 	ST_CONV_FLOAT, /* f F e E g G a A: a floating-point field's bits */
+	ST_CONV_BUF, /* r rx rh: a buf()'s bytes, bpftrace's escapes, all hex, or hex bytes */
 };
 
 struct st_conv {
 	enum st_conv_arg arg;
 	uint8_t bits; /* 64, 16 (h) or 8 (hh) */
+	char buf_style; /* ST_CONV_BUF: 'r', 'x' or 'h' (output/kept_text.h st_buf_text()) */
 	char spec[32]; /* the C format that prints it: flags, width, precision */
 };
 

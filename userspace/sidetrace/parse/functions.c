@@ -19,8 +19,8 @@
 #define REWRITTEN "the checker makes it printf(\"%s\", strftime(\"fmt\", nsecs))"
 /* kaddr() is a constant by the time either engine sees it. */
 #define A_CONSTANT "the checker makes it the address, a constant"
-/* pton() makes a byte array, a type sidetrace's values lack. */
-#define NO_ARRAYS "makes a char[4] or char[16] array, which sidetrace's values cannot hold"
+/* pton() is a constant by the time either engine sees it. */
+#define A_BUFFER "the checker makes it the address's bytes, a constant"
 /* The checker makes cgroupid("path") the id of the path's cgroup. */
 #define A_CGROUP_ID "the checker makes it the cgroup's id, a constant"
 /* sizeof() is a constant by the time either engine sees it. */
@@ -72,11 +72,16 @@ static const struct st_func_row funcs[ST_NR_FUNCS] = {
 	[ST_FN_JOIN] = {"join", ST_FORM_ACTION, .args = ST_FA_JOIN, 1, 2, .bpf = ST_FC_JOIN,
 			.no_host = "reads an array in a probe's event's process: BEGIN, END and "
 				   "interval have none"},
-	/* An IPv4 address as an integer, printed as text by the collector. */
+	/*
+	 * An IPv4 address as an integer, printed as text by the collector; of
+	 * a byte array, its bytes as an ST_BUF_INET buffer (the checker makes
+	 * the call a buf(), ST_EXPR_CALL of ST_FN_BUF, or its constant).
+	 */
 	[ST_FN_NTOP] = {"ntop", ST_FORM_VALUE, .args = ST_FA_NTOP, 1, 2, ST_VT_UINT,
 			BOTH(ST_FC_ADDR), .kept = ST_KEPT_INET},
-	[ST_FN_PTON] = {"pton", ST_FORM_VALUE, .args = ST_FA_PTON, 1, 1, ST_VT_UINT,
-			.no_bpf = NO_ARRAYS, .no_host = NO_ARRAYS},
+	/* A uint8[4] or uint8[16] array, an ST_BUF_ARRAY buffer: the checker's constant. */
+	[ST_FN_PTON] = {"pton", ST_FORM_VALUE, .args = ST_FA_PTON, 1, 1, ST_VT_BUF,
+			.no_bpf = A_BUFFER, .no_host = A_BUFFER},
 	/* An errno, printed as its text by the collector. */
 	[ST_FN_STRERROR] = {"strerror", ST_FORM_VALUE, .args = ST_FA_VALUE, 1, 1, ST_VT_UINT,
 			    BOTH(ST_FC_ADDR), .kept = ST_KEPT_ERRNO},
@@ -106,6 +111,16 @@ static const struct st_func_row funcs[ST_NR_FUNCS] = {
 			   .no_bpf = A_COMPARISON, .no_host = A_COMPARISON},
 	[ST_FN_BSWAP] = {"bswap", ST_FORM_VALUE, .args = ST_FA_BSWAP, 1, 1, ST_VT_UINT,
 			 BOTH(ST_FC_BSWAP)},
+	/*
+	 * Bytes at an address, printed with %r; of a literal, a constant. The
+	 * kind of buffer (its header) is the call's uval: ntop() and macaddr()
+	 * of arrays are buf() calls of their kind once checked.
+	 */
+	[ST_FN_BUF] = {"buf", ST_FORM_VALUE, .args = ST_FA_BUF, 1, 2, ST_VT_BUF, .bpf = ST_FC_BUF,
+		       .no_host = AN_EVENTS},
+	/* 6 bytes at an address, AA:BB:CC:DD:EE:FF: a buf() of kind ST_BUF_MAC once checked. */
+	[ST_FN_MACADDR] = {"macaddr", ST_FORM_VALUE, .args = ST_FA_MACADDR, 1, 1, ST_VT_BUF,
+			   .bpf = ST_FC_BUF, .no_host = AN_EVENTS},
 };
 
 const struct st_func_row *st_func(enum st_func fn)

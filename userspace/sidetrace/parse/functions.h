@@ -34,13 +34,16 @@ enum st_fn_args {
 	ST_FA_STRFTIME, /* a literal format, then an integer time */
 	ST_FA_SYMBOL, /* a literal kernel symbol's name */
 	ST_FA_JOIN, /* an integer, the address of an array, then an optional literal string */
-	ST_FA_NTOP, /* an optional constant address family, then an integer address */
-	ST_FA_PTON, /* a literal address: refused, see check/check_calls.c */
+	/* an optional constant address family, then an integer address or a byte array */
+	ST_FA_NTOP,
+	ST_FA_PTON, /* a literal address */
 	ST_FA_PATH, /* a literal path */
 	ST_FA_SIGNAL, /* a signal: its number, or a literal name ("SIGKILL") */
 	ST_FA_SIZEOF, /* a C type (st_expr.cast) or a value */
 	ST_FA_STRNCMP, /* two strings and a constant length */
 	ST_FA_BSWAP, /* an integer of 2, 4 or 8 bytes */
+	ST_FA_BUF, /* an address and a length, a literal and a constant length, or an array */
+	ST_FA_MACADDR, /* an address or an array of 6 bytes */
 	ST_NR_FN_ARGS,
 };
 
@@ -69,6 +72,8 @@ enum st_fn_code {
 	ST_FC_CAT, /* a printf's text the path of a file, printed */
 	ST_FC_SIGNAL, /* a signal sent to the event's process */
 	ST_FC_BSWAP, /* the value's bytes reversed: the unary operator of its size (uval) */
+	/* Bytes at an address into a buffer (ST_I_READ_BUF), or the checker's constant */
+	ST_FC_BUF,
 };
 
 struct st_func_row {

@@ -180,6 +180,12 @@ static int escape_value(char c)
 		return '\\';
 	case '"':
 		return '"';
+	/*
+	 * A NUL, as bpftrace's "Hello\0": it ends the string, whose bytes
+	 * after it are NULs too (buf("Hello\0", 6)).
+	 */
+	case '0':
+		return '\0';
 	default:
 		return -1;
 	}
@@ -207,7 +213,7 @@ int st_lex_scan_string(struct st_lexer *lx, struct st_token *tok)
 				bad[0] = peek(lx, 0);
 				return fail(lx, esc,
 					    "unknown escape sequence '\\%s' in string: valid are "
-					    "\\n \\t \\r \\\\ \\\"",
+					    "\\n \\t \\r \\\\ \\\" \\0",
 					    bad);
 			}
 		}

@@ -258,6 +258,15 @@ static void cut_frames(char *text, uint32_t n)
 			p++;
 }
 
+/* A byte buffer's text as bpftrace prints it in a map; NULL when out of memory. */
+static char *buf_text(const void *slot)
+{
+	char text[ST_BUF_TEXT];
+
+	st_buf_text(slot, 'r', text);
+	return strdup(text);
+}
+
 static int fill_keys(const struct st_tracer *t, struct st_key_val *kv, const uint8_t *key,
 		     const struct st_map_info *mi, const struct st_map_layout *lay,
 		     const struct st_compiled *c)
@@ -275,6 +284,11 @@ static int fill_keys(const struct st_tracer *t, struct st_key_val *kv, const uin
 		case ST_KPART_STR:
 			kv[k].type = ST_VT_STR;
 			kv[k].s = strndup((const char *)parts + p->off, ST_STR_LEN);
+			break;
+		case ST_KPART_BUF:
+			kv[k].type = ST_VT_STR;
+			kv[k].made = true;
+			kv[k].s = buf_text(parts + p->off);
 			break;
 		case ST_KPART_PROBE:
 			memcpy(&u, parts + p->off, sizeof(u));
@@ -358,7 +372,10 @@ static int entry_value(struct st_map_entry *e, const struct st_map_info *mi,
 		label = mi->not_enum & (1U << ST_MAX_MAP_KEYS)
 				? NULL
 				: st_type_enum_label(mi->value_enum, e->value);
-		if (mc->flags & ST_MAPF_STR)
+		e->str_made = mi->value_type == ST_VT_BUF;
+		if (e->str_made)
+			e->str = buf_text(dv->raw);
+		else if (mc->flags & ST_MAPF_STR)
 			e->str = strndup((const char *)dv->raw, ST_STR_LEN);
 		else if (label)
 			e->str = strdup(label);

@@ -33,6 +33,10 @@ static bool build_key(const struct st_compiled *c, uint32_t m, const struct st_k
 		case ST_KPART_STR:
 			strncpy((char *)parts + p->off, keys[k].s, ST_STR_LEN - 1);
 			break;
+		case ST_KPART_BUF:
+			/* A buffer's whole slot (session/eval.c keeps one so). */
+			memcpy(parts + p->off, keys[k].s, ST_STR_LEN);
+			break;
 		case ST_KPART_PROBE:
 			for (u = 0; st_compiled_probe_name(c, u); u++)
 				if (!strcmp(st_compiled_probe_name(c, u), keys[k].s))
@@ -136,8 +140,9 @@ int st_elem_write(const struct st_tracer *t, const struct st_compiled *c, uint32
 	key = malloc(c->key_size);
 	if (!key)
 		return -ENOMEM;
+	/* A string's NULs pad it; a buffer's slot is kept whole. */
 	if (c->maps[m].flags & ST_MAPF_STR)
-		memcpy(v.b, val->s, strnlen(val->s, ST_STR_LEN - 1));
+		memcpy(v.b, val->s, ST_STR_LEN);
 	else
 		memcpy(v.b, &val->i, sizeof(val->i));
 	if (build_key(c, m, keys, key) && bpf_map_update_elem(t->bpf.values_fd, key, &v, BPF_ANY))

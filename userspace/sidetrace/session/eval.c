@@ -23,6 +23,14 @@ static void set_int(struct st_eval_val *out, enum st_vtype t, int64_t v)
 	out->v.i = v;
 }
 
+/* A buffer: its whole slot (bpf/sidetrace.h ST_BUF_HDR), NULs included. */
+static void set_buf(struct st_eval_val *out, const char *slot)
+{
+	memcpy(out->str, slot, ST_STR_LEN);
+	out->v.type = ST_VT_BUF;
+	out->v.s = out->str;
+}
+
 static void set_str(struct st_eval_val *out, const char *s)
 {
 	snprintf(out->str, sizeof(out->str), "%s", s);
@@ -117,7 +125,7 @@ int st_eval_keys(struct st_eval_ctx *x, struct st_expr *const *exprs, uint32_t n
 		if (err)
 			return err;
 		keys[k] = vals[k].v;
-		if (keys[k].type == ST_VT_STR)
+		if (st_vt_slot(keys[k].type))
 			keys[k].s = vals[k].str;
 	}
 	return 0;
@@ -135,7 +143,9 @@ static int eval_map(struct st_eval_ctx *x, const struct st_expr *e, struct st_ev
 		err = st_elem_read(x->tracer, x->compiled, e->map_id, keys, &v);
 	if (err)
 		return err;
-	if (e->vtype == ST_VT_STR)
+	if (e->vtype == ST_VT_BUF)
+		set_buf(out, v.s);
+	else if (e->vtype == ST_VT_STR)
 		set_str(out, v.s);
 	else
 		set_int(out, e->vtype, v.i);
@@ -212,13 +222,16 @@ int st_eval(struct st_eval_ctx *x, const struct st_expr *e, struct st_eval_val *
 		set_int(out, e->vtype, (int64_t)e->uval);
 		return 0;
 	case ST_EXPR_STR:
-		set_str(out, e->str);
+		if (e->vtype == ST_VT_BUF)
+			set_buf(out, e->str);
+		else
+			set_str(out, e->str);
 		return 0;
 	case ST_EXPR_BUILTIN:
 		return eval_builtin(x, e, out);
 	case ST_EXPR_VAR:
 		*out = x->vars[e->var_id];
-		if (out->v.type == ST_VT_STR)
+		if (st_vt_slot(out->v.type))
 			out->v.s = out->str;
 		return 0;
 	case ST_EXPR_MAP:
@@ -238,6 +251,11 @@ int st_eval(struct st_eval_ctx *x, const struct st_expr *e, struct st_eval_val *
 			err = st_eval(x, e->kids[1], &r);
 		if (err)
 			return err;
+		if (l.v.type == ST_VT_BUF) {
+			set_int(out, ST_VT_UINT,
+				!memcmp(l.str, r.str, ST_STR_LEN) == (e->op == ST_OP_EQ));
+			return 0;
+		}
 		if (l.v.type == ST_VT_STR || r.v.type == ST_VT_STR) {
 			set_int(out, ST_VT_UINT, !strcmp(l.str, r.str) == (e->op == ST_OP_EQ));
 			return 0;

@@ -176,6 +176,8 @@ static int run_assign(struct st_runner *r, struct st_eval_ctx *x, const struct s
 	ev.i = v.v.i;
 	if (v.v.type == ST_VT_STR)
 		snprintf(ev.s, sizeof(ev.s), "%s", v.str);
+	else if (v.v.type == ST_VT_BUF)
+		memcpy(ev.s, v.str, sizeof(ev.s));
 	return st_elem_write(r->tracer, r->compiled, st->map_id, keys, &ev);
 }
 
