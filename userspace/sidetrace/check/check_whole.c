@@ -576,7 +576,7 @@ int ck_whole_print(struct checker *c, struct st_expr *call)
 	}
 	f.leaves = (const struct st_expr *const *)kids + 1;
 	if (!err) {
-		st_ctype_text(ck_ctypes(c), v->ctype, false, &tb, leaf_conversion, &f);
+		st_ctype_text(ck_ctypes(c), v->ctype, ST_WHOLE_TEXT, &tb, leaf_conversion, &f);
 		st_tb_putc(&tb, '\n');
 		kids[0] = st_expr_new(ST_EXPR_STR, call->pos);
 		if (!kids[0] || !(kids[0]->str = st_tb_take(&tb)))

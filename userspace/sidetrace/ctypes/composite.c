@@ -132,9 +132,19 @@ struct st_ctype *st_ctype_tuple(struct st_ctypes *r, struct st_ctype **elems, ui
 	return t;
 }
 
+/* The punctuation of a whole value, by style. */
+static const struct punct {
+	const char *tuple_open, *tuple_close, *tuple_sep;
+	const char *struct_open, *struct_close, *member_sep, *member;
+} puncts[] = {
+	[ST_WHOLE_TEXT] = {"(", ")", ", ", "{ ", " }", ", ", ".%s = "},
+	[ST_WHOLE_KEY] = {"(", ")", ", ", "{", "}", ",", ".%s="},
+	[ST_WHOLE_JSON] = {"[", "]", ",", "{ ", " }", ", ", "\"%s\": "},
+};
+
 struct text {
 	struct st_ctypes *r;
-	bool key;
+	const struct punct *p;
 	struct st_textbuf *tb;
 	st_leaf_text_fn *leaf;
 	void *arg;
@@ -155,10 +165,10 @@ static void members_text(struct text *x, struct st_ctype *t, bool *first, int de
 			continue;
 		}
 		if (!*first)
-			st_tb_puts(x->tb, x->key && !t->is_tuple ? "," : ", ");
+			st_tb_puts(x->tb, t->is_tuple ? x->p->tuple_sep : x->p->member_sep);
 		*first = false;
 		if (!t->is_tuple)
-			st_tb_printf(x->tb, x->key ? ".%s=" : ".%s = ", m->name);
+			st_tb_printf(x->tb, x->p->member, m->name);
 		whole_text(x, m->type, depth + 1);
 	}
 }
@@ -182,15 +192,15 @@ static void whole_text(struct text *x, struct st_ctype *t, int depth)
 		st_tb_putc(x->tb, ']');
 		return;
 	}
-	st_tb_puts(x->tb, t->is_tuple ? "(" : x->key ? "{" : "{ ");
+	st_tb_puts(x->tb, t->is_tuple ? x->p->tuple_open : x->p->struct_open);
 	members_text(x, t, &first, depth);
-	st_tb_puts(x->tb, t->is_tuple ? ")" : x->key ? "}" : " }");
+	st_tb_puts(x->tb, t->is_tuple ? x->p->tuple_close : x->p->struct_close);
 }
 
-void st_ctype_text(struct st_ctypes *r, struct st_ctype *t, bool key, struct st_textbuf *tb,
-		   st_leaf_text_fn *leaf, void *arg)
+void st_ctype_text(struct st_ctypes *r, struct st_ctype *t, enum st_whole_style style,
+		   struct st_textbuf *tb, st_leaf_text_fn *leaf, void *arg)
 {
-	struct text x = {.r = r, .key = key, .tb = tb, .leaf = leaf, .arg = arg};
+	struct text x = {.r = r, .p = &puncts[style], .tb = tb, .leaf = leaf, .arg = arg};
 
 	whole_text(&x, t, 0);
 }

@@ -39,12 +39,15 @@ struct st_ctype *st_ctype_tuple(struct st_ctypes *r, struct st_ctype **elems, ui
 /* Writes leaf i of a whole value (its value, or a printf conversion for it). */
 typedef void st_leaf_text_fn(void *arg, struct st_textbuf *tb, uint32_t i);
 
-/*
- * Whole t as bpftrace prints it, each leaf written by leaf in order:
- * "(1, abc)", "{ .m = 2, .n = 3 }", "[1,2,3,4]"; as a map's key, a
- * struct is printed without spaces, "{.m=2,.n=3}".
- */
-void st_ctype_text(struct st_ctypes *r, struct st_ctype *t, bool key, struct st_textbuf *tb,
-		   st_leaf_text_fn *leaf, void *arg);
+/* How bpftrace prints a whole value, by where it is. */
+enum st_whole_style {
+	ST_WHOLE_TEXT, /* "(1, abc)", "{ .m = 2, .n = 3 }", "[1,2,3,4]" */
+	ST_WHOLE_KEY, /* a map's key: "{.m=2,.n=3}" */
+	ST_WHOLE_JSON, /* -f json: [1,"abc"], { "m": 2, "n": 3 } (the leaves write their quotes) */
+};
+
+/* Whole t as bpftrace prints it in style, each leaf written by leaf in order. */
+void st_ctype_text(struct st_ctypes *r, struct st_ctype *t, enum st_whole_style style,
+		   struct st_textbuf *tb, st_leaf_text_fn *leaf, void *arg);
 
 #endif /* SIDETRACE_CTYPES_COMPOSITE_H */

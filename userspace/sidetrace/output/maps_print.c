@@ -372,6 +372,10 @@ static void print_value(FILE *f, enum st_output_format fmt, const struct st_map_
 		fprintf(f, "%" PRId64, (int64_t)st_sdiv(average(e), (int64_t)div, 0));
 		break;
 	case ST_K_VALUE:
+		if (fmt == ST_OUTPUT_JSON && e->json) {
+			fputs(e->json, f);
+			break;
+		}
 		if (!e->str)
 			goto number;
 		/* Application memory: escaped in text too. */

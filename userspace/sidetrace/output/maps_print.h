@@ -57,6 +57,7 @@ struct st_map_entry {
 	/* COUNT, SUM, MIN, MAX, VALUE: an int64_t when value_signed */
 	uint64_t value;
 	const char *str; /* VALUE of a map of strings */
+	const char *json; /* VALUE of a whole value's map: its JSON, written as it is */
 	bool str_made; /* str is text sidetrace wrote, escaped already (a buffer's) */
 	/* number of values (every kind); AVG, STATS, HIST, LHIST: their sum */
 	int64_t count;

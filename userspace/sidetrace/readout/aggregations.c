@@ -540,6 +540,7 @@ static void result_free(struct st_map_result *r)
 			if (r->entries[i].keys[k].type == ST_VT_STR)
 				free((char *)r->entries[i].keys[k].s);
 		free((char *)r->entries[i].str);
+		free((char *)r->entries[i].json);
 	}
 	/* Keys and buckets were allocated as one block each. */
 	free((void *)r->entries[0].keys);

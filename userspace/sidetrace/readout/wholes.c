@@ -66,6 +66,7 @@ static const struct st_map_entry *leaf_find(const struct leaf_index *l,
 struct join {
 	struct leaf_index *leaves;
 	const struct st_map_entry *key;
+	bool json; /* strings quoted and escaped */
 };
 
 /* Leaf i of the entry being joined, as the leaf's own map would print it. */
@@ -76,7 +77,9 @@ static void leaf_value(void *arg, struct st_textbuf *tb, uint32_t i)
 	const struct st_map_result *r = j->leaves[i].r;
 
 	/* A key a leaf lacks reads as bpftrace reads a missing key: "" or 0. */
-	if (j->leaves[i].info->value_type == ST_VT_STR)
+	if (j->leaves[i].info->value_type == ST_VT_STR && j->json)
+		st_tb_json_str(tb, e && e->str ? e->str : "");
+	else if (j->leaves[i].info->value_type == ST_VT_STR)
 		st_tb_puts(tb, e && e->str ? e->str : "");
 	else if (r->value_signed)
 		st_tb_printf(tb, "%" PRId64, e ? (int64_t)e->value : 0);
@@ -114,10 +117,13 @@ static int join_entries(struct st_ctypes *types, const struct st_map_info *w,
 				return -ENOMEM;
 		}
 		j.key = &first->entries[i];
-		st_tb_reset(&tb);
-		st_ctype_text(types, w->whole, false, &tb, leaf_value, &j);
+		j.json = false;
+		st_ctype_text(types, w->whole, ST_WHOLE_TEXT, &tb, leaf_value, &j);
 		entries[i].str = st_tb_take(&tb);
-		if (!entries[i].str)
+		j.json = true;
+		st_ctype_text(types, w->whole, ST_WHOLE_JSON, &tb, leaf_value, &j);
+		entries[i].json = st_tb_take(&tb);
+		if (!entries[i].str || !entries[i].json)
 			return -ENOMEM;
 	}
 	return 0;
@@ -198,7 +204,8 @@ static int join_entry_keys(struct st_ctypes *types, const struct st_map_info *m,
 			continue;
 		}
 		st_tb_reset(&tb);
-		st_ctype_text(types, m->key_whole[k], true, &tb, part_value, (void *)&parts[k]);
+		st_ctype_text(types, m->key_whole[k], ST_WHOLE_KEY, &tb, part_value,
+			      (void *)&parts[k]);
 		to[n].type = ST_VT_STR;
 		to[n].s = st_tb_take(&tb);
 		if (!to[n].s)
