@@ -183,6 +183,9 @@ int cg_if(struct cctx *c, const struct st_stmt *st)
 	uint32_t to_else, to_end = 0, top = c->probe->cfg.nr_insns;
 	int err;
 
+	/* A block that always runs (the checker's, of a whole value's leaves): no test. */
+	if (st->value->kind == ST_EXPR_INT && st->value->uval && !st->loop && !st->nr_els)
+		return cg_stmts(c, st->then, st->nr_then);
 	err = cg_expr(c, st->value);
 	if (!err)
 		err = jump(c, st->pos, ST_I_JZ, &to_else);
