@@ -485,6 +485,7 @@ static uint64_t value_size(const struct st_expr *e)
 
 int ck_sizeof(struct checker *c, struct st_expr *e)
 {
+	const struct st_attach_point *no_args;
 	struct st_ctype *t;
 	uint64_t size;
 	int err;
@@ -497,7 +498,11 @@ int ck_sizeof(struct checker *c, struct st_expr *e)
 	} else if (e->cast.bits) {
 		size = e->cast.bits / 8;
 	} else if (e->nr_kids == 1) {
+		/* Sized, never read: sizeof((*(struct foo *)0).x) in BEGIN too. */
+		no_args = c->no_args;
+		c->no_args = NULL;
 		err = ck_expr_whole(c, e->kids[0]);
+		c->no_args = no_args;
 		if (err)
 			return err;
 		size = value_size(e->kids[0]);
