@@ -177,18 +177,21 @@ static int configure(struct st_loader *l, const struct st_compiled *c)
 	return 0;
 }
 
-/* String loads, and dynamic fields of any type: found by a name, a string. */
+/*
+ * Whether some probe reads a string in a process's memory, which may be
+ * paged out, or a dynamic field of any type (found by its name, a string).
+ * A kernel's string is never paged out.
+ */
 static bool reads_strings(const struct st_compiled *c)
 {
 	uint32_t i, j;
 
-	for (i = 0; i < c->nr_probes; i++) {
-		if (c->probes[i].cfg.str_loads)
-			return true;
+	for (i = 0; i < c->nr_probes; i++)
 		for (j = 0; j < c->probes[i].cfg.nr_loads; j++)
-			if (c->probes[i].cfg.loads[j].src == ST_SRC_DYN)
+			if (c->probes[i].cfg.loads[j].src == ST_SRC_DYN ||
+			    ((c->probes[i].cfg.str_loads & (1U << j)) &&
+			     !c->probes[i].cfg.loads[j].kernel))
 				return true;
-	}
 	return false;
 }
 
