@@ -331,7 +331,7 @@ same_as_bpftrace() { # index status timeout how workload prog filter args...
 	local cmd=(timeout -k 5 -s INT "$tmo" "$BPFTRACE_BIN" "$@")
 	cp "$T/out" "$T/sidetrace.out"
 	[ -z "$workload" ] || cmd+=(-c "$workload")
-	cmd+=(-e "$prog")
+	[ -z "$prog" ] || cmd+=(-e "$prog")
 	WHO="bpftrace: "
 	"${cmd[@]}" < /dev/null > "$T/stdout" 2> "$T/stderr"
 	local rc=$?

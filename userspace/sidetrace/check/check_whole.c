@@ -259,14 +259,15 @@ static int assign_target(struct checker *c, struct st_stmt *s, struct st_ctype *
 			      t->name);
 	if (s->var) {
 		had = whole_var(c, s->var);
-		if ((had && had != t) || (!had && ck_find_var(c, s->var) >= 0))
+		if ((had && !st_ctype_same_shape(ck_ctypes(c), had, t)) ||
+		    (!had && ck_find_var(c, s->var) >= 0))
 			return ck_err(c, s->value->pos, "%s holds %s: it cannot be assigned %s",
 				      s->var, had ? had->name : "a scalar", t->name);
 		return 0;
 	}
 	err = ck_map_keys(c, s->map_id, &s->keys, &s->nr_keys, s->map_pos);
 	m = &c->prog->maps[s->map_id];
-	if (err || m->whole == t)
+	if (err || (m->whole && st_ctype_same_shape(ck_ctypes(c), m->whole, t)))
 		return err;
 	if (m->whole || m->value_typed || m->agg != ST_K_VALUE)
 		return ck_err(c, s->value->pos,
@@ -522,7 +523,7 @@ int ck_whole_compare(struct checker *c, struct st_expr *e)
 	uint32_t nr, i;
 	int err;
 
-	if (l->vtype != r->vtype || strcmp(l->ctype->name, r->ctype->name))
+	if (l->vtype != r->vtype || !st_ctype_same_shape(ck_ctypes(c), l->ctype, r->ctype))
 		return ck_err(c, e->pos,
 			      "'%s' compares %s with %s: a whole value equals only one of its type",
 			      st_op_name(e->op), kind_name(l, lk, sizeof(lk)),

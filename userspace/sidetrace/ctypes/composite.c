@@ -94,6 +94,20 @@ static const char *elem_name(struct st_ctypes *r, struct st_ctype *t, char *buf,
 	return buf;
 }
 
+bool st_ctype_same_shape(struct st_ctypes *r, struct st_ctype *a, struct st_ctype *b)
+{
+	uint32_t i;
+
+	if (a == b || (st_ctype_char_array(r, a) && st_ctype_char_array(r, b)))
+		return true;
+	if (!a->is_tuple || !b->is_tuple || a->nr_members != b->nr_members)
+		return false;
+	for (i = 0; i < a->nr_members; i++)
+		if (!st_ctype_same_shape(r, a->members[i].type, b->members[i].type))
+			return false;
+	return true;
+}
+
 struct st_ctype *st_ctype_tuple(struct st_ctypes *r, struct st_ctype **elems, uint32_t n)
 {
 	uint32_t i, off = 0, align = 1, a;

@@ -33,6 +33,13 @@ bool st_ctype_whole(struct st_ctypes *r, struct st_ctype *t);
 int st_ctype_leaves(struct st_ctypes *r, struct st_ctype *t, struct st_ctype_leaf *out,
 		    uint32_t max, uint32_t *nr);
 
+/*
+ * Whether a value of type b may be kept where one of a is: the same type,
+ * or tuples whose strings differ in length only, as bpftrace lets a
+ * tuple's string grow and shrink.
+ */
+bool st_ctype_same_shape(struct st_ctypes *r, struct st_ctype *a, struct st_ctype *b);
+
 /* A tuple of n elements of these types, one node per shape; NULL when out of memory. */
 struct st_ctype *st_ctype_tuple(struct st_ctypes *r, struct st_ctype **elems, uint32_t n);
 

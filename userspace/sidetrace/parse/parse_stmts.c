@@ -187,19 +187,43 @@ static int parse_while(struct parser *p, struct st_stmt *s)
  * unrolls it, in one block (an if whose condition is 1): the block is
  * parsed again for each copy.
  */
+/* unroll's count: an integer, or a positional parameter that holds one, 1 to UNROLL_MAX. */
+static int unroll_count(struct parser *p, uint64_t *n)
+{
+	const char *v;
+	char *end;
+
+	if (p->cur.kind == T_POSARG && p->cur.ival != ST_POSARG_COUNT) {
+		v = p->cur.ival <= p->nr_args ? p->args[p->cur.ival - 1] : "";
+		errno = 0;
+		*n = strtoull(v, &end, 0);
+		if (!*v || errno || *end)
+			return pr_err(p, p->cur.pos,
+				      "unroll's count $%llu is not an integer: \"%s\"",
+				      (unsigned long long)p->cur.ival, v);
+	} else if (p->cur.kind == T_INT) {
+		*n = p->cur.ival;
+	} else {
+		return pr_err(p, p->cur.pos,
+			      "unroll takes a count from 1 to %d: unroll (5) { ... }", UNROLL_MAX);
+	}
+	/* bpftrace's words, which scripts may look for. */
+	if (*n > UNROLL_MAX)
+		return pr_err(p, p->cur.pos, "unroll maximum value is %d", UNROLL_MAX);
+	if (!*n)
+		return pr_err(p, p->cur.pos, "unroll minimum value is 1");
+	return 0;
+}
+
 static int parse_unroll(struct parser *p, struct st_stmt *s)
 {
-	uint64_t n, i, outer = p->unrolled + 1;
+	uint64_t n = 0, i, outer = p->unrolled + 1;
 	struct st_lexer at;
 	struct st_token open;
 	struct st_expr *one;
 	int err;
 
-	err = pr_advance(p) ?: pr_advance(p);
-	if (!err && (p->cur.kind != T_INT || !p->cur.ival || p->cur.ival > UNROLL_MAX))
-		return pr_err(p, p->cur.pos,
-			      "unroll takes a count from 1 to %d: unroll (5) { ... }", UNROLL_MAX);
-	n = p->cur.ival;
+	err = pr_advance(p) ?: pr_advance(p) ?: unroll_count(p, &n);
 	if (!err && outer * n > UNROLL_TOTAL_MAX)
 		return pr_err(p, p->cur.pos,
 			      "unroll in unroll makes more than %d copies of a statement",
