@@ -349,8 +349,10 @@ static int check_expr(struct checker *c, struct st_expr *e)
 			      "args alone is the whole event: print(args) prints it, a value "
 			      "is a field (args.FIELD)");
 	case ST_EXPR_CALL:
+		/* A call the checker did not make a constant runs where its clause runs. */
 		if (st_func(e->func)->form == ST_FORM_VALUE)
-			return ck_call_args(c, e);
+			return ck_call_args(c, e)
+				       ?: (e->kind == ST_EXPR_CALL ? ck_host_has(c, e) : 0);
 		break;
 	}
 	return ck_err(c, e->pos,

@@ -365,6 +365,10 @@ int ck_map_value(struct checker *c, struct st_stmt *s)
 {
 	struct st_map_info *m = &c->prog->maps[s->map_id];
 	enum st_vtype vt = s->value->vtype;
+	/* @a = @b keeps what @b keeps (@b = ntop(...)). */
+	enum st_kept kept = s->value->kind == ST_EXPR_MAP && s->value->map_id >= 0
+				    ? c->prog->maps[s->value->map_id].value_kept
+				    : st_expr_kept(s->value);
 
 	note_enum(m, s->value, ST_MAX_MAP_KEYS, &m->value_enum);
 	if (s->op != ST_OP_NONE)
@@ -374,10 +378,15 @@ int ck_map_value(struct checker *c, struct st_stmt *s)
 		m->value_typed = true;
 		m->value_ctype = s->op == ST_OP_NONE ? s->value->ctype : NULL;
 		m->value_mem = s->value->mem;
-	} else if (s->op == ST_OP_NONE ? m->value_ctype != s->value->ctype
-				       : s->op != ST_OP_ADD && s->op != ST_OP_SUB) {
+		m->value_kept = s->op == ST_OP_NONE ? kept : ST_KEPT_VALUE;
+	} else {
 		/* Pointers of two types, or a pointer multiplied: an integer; p += n keeps p's. */
-		m->value_ctype = NULL;
+		if (s->op == ST_OP_NONE ? m->value_ctype != s->value->ctype
+					: s->op != ST_OP_ADD && s->op != ST_OP_SUB)
+			m->value_ctype = NULL;
+		/* ntop() here, a sum there: numbers. */
+		if (s->op != ST_OP_NONE || m->value_kept != kept)
+			m->value_kept = ST_KEPT_VALUE;
 	}
 	if (m->value_type == ST_VT_NONE || m->value_type == vt)
 		m->value_type = vt == ST_VT_BOOL ? ST_VT_UINT : vt;

@@ -423,6 +423,8 @@ struct st_map_info {
 	 * assignment */
 	struct st_ctype *value_ctype;
 	enum st_mem value_mem;
+	/* What every assignment keeps of its value: ntop()'s, ksym()'s... printed as text */
+	uint8_t value_kept; /* enum st_kept (parse/builtins.h) */
 	bool value_typed; /* that first assignment was checked */
 	/*
 	 * A whole value's map (@t = (1, "a")): its type. The map itself is

@@ -60,11 +60,10 @@ static const struct st_func_row funcs[ST_NR_FUNCS] = {
 			    .kept = ST_KEPT_TIME},
 	/* A map key of it prints its function's name. */
 	[ST_FN_KSYM] = {"ksym", ST_FORM_VALUE, .args = ST_FA_ADDR, 1, 1, ST_VT_UINT,
-			.bpf = ST_FC_ADDR, .no_host = AN_EVENTS, .kept = ST_KEPT_KSYM},
+			BOTH(ST_FC_ADDR), .kept = ST_KEPT_KSYM},
 	/* Named from the process's mappings, read while it lives. */
 	[ST_FN_USYM] = {"usym", ST_FORM_VALUE, .args = ST_FA_ADDR, 1, 1, ST_VT_UINT,
-			.bpf = ST_FC_ADDR, .no_host = AN_EVENTS, .stacks = ST_STACK_MAPS,
-			.kept = ST_KEPT_USYM},
+			BOTH(ST_FC_ADDR), .stacks = ST_STACK_MAPS, .kept = ST_KEPT_USYM},
 	/* A kernel symbol's address, from /proc/kallsyms when the program is checked. */
 	[ST_FN_KADDR] = {"kaddr", ST_FORM_VALUE, .args = ST_FA_SYMBOL, 1, 1, ST_VT_UINT,
 			 .no_bpf = A_CONSTANT, .no_host = A_CONSTANT},

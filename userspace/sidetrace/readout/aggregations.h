@@ -26,7 +26,7 @@ int st_maps_read(const struct st_tracer *t, const struct st_program *prog,
 
 void st_maps_snapshot_free(struct st_maps_snapshot *snap);
 
-/* clear(@m): removes every key of map map_id. 0 or a negative errno. */
+/* clear(@m): removes every key of map map_id (dump_maps.c). 0 or a negative errno. */
 int st_maps_clear(const struct st_tracer *t, const struct st_compiled *c, int map_id);
 
 /* zero(@m): keeps the keys of map map_id, with zero values. */

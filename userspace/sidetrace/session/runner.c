@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* BEGIN, END and interval clauses, and printing at exit (runner.h). */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -101,6 +102,25 @@ static int run_deferred(struct st_runner *r)
 }
 
 /*
+ * ksym() and usym() computed here, into buf: a kernel address named from
+ * kallsyms; a process's, which a clause of sidetrace's own has none of,
+ * in hex, as bpftrace prints an address it cannot name.
+ */
+static void sym_text(const struct st_runner *r, enum st_kept k, uint64_t addr, char *buf,
+		     size_t size)
+{
+	char *name = k == ST_KEPT_KSYM && r->tracer && r->tracer->stacks
+			     ? st_ksym_text(r->tracer->stacks, addr)
+			     : NULL;
+
+	if (name)
+		snprintf(buf, size, "%s", name);
+	else
+		snprintf(buf, size, "0x%" PRIx64, addr);
+	free(name);
+}
+
+/*
  * printf and print(value): the values computed here, formatted as records
  * are, printed after what the clause left for its end (run_deferred()).
  */
@@ -110,6 +130,7 @@ static int run_printf(struct st_runner *r, struct st_eval_ctx *x, const struct s
 	struct st_key_val kv[ST_MAX_PRINTF_ARGS];
 	struct st_textbuf text = {0};
 	struct st_expr *const *args;
+	enum st_kept kept;
 	uint32_t i, n;
 	int ret;
 
@@ -120,9 +141,12 @@ static int run_printf(struct st_runner *r, struct st_eval_ctx *x, const struct s
 			return ret;
 		kv[i] = vals[i].v;
 		/* An integer printed as text, named here as the collector names the kernel's. */
-		if (st_kept_is_text(st_expr_kept(args[i]))) {
-			st_kept_text(st_expr_kept(args[i]), vals[i].v.u, vals[i].str,
-				     sizeof(vals[i].str));
+		kept = st_expr_kept(args[i]);
+		if (st_kept_is_text(kept))
+			st_kept_text(kept, vals[i].v.u, vals[i].str, sizeof(vals[i].str));
+		else if (kept == ST_KEPT_KSYM || kept == ST_KEPT_USYM)
+			sym_text(r, kept, vals[i].v.u, vals[i].str, sizeof(vals[i].str));
+		if (st_kept_is_text(kept) || kept == ST_KEPT_KSYM || kept == ST_KEPT_USYM) {
 			kv[i].type = ST_VT_STR;
 			kv[i].s = vals[i].str;
 		}
