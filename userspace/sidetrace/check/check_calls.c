@@ -208,23 +208,23 @@ int ck_signal(struct checker *c, struct st_expr *call)
 /* str(s, n + 1): the call node that cuts s to its first n bytes; NULL when out of memory. */
 static struct st_expr *cut(struct st_expr *s, uint64_t n)
 {
-	struct st_expr *call = st_expr_new(ST_EXPR_CALL, s->pos), *len;
+	struct st_expr *len = st_expr_new(ST_EXPR_INT, s->pos);
+	struct st_expr *call = st_expr_node(ST_EXPR_CALL, s->pos, 2, s, len);
 
-	len = st_expr_new(ST_EXPR_INT, s->pos);
 	if (call)
-		call->kids = calloc(2, sizeof(*call->kids));
-	if (call && len)
 		call->str = strdup("str");
-	if (!call || !call->kids || !len || !call->str) {
-		st_expr_free(call);
-		st_expr_free(len);
+	if (!call || !call->str) {
+		if (call) {
+			/* s stays the caller's. */
+			call->kids[0] = NULL;
+			st_expr_free(call);
+		} else {
+			st_expr_free(len);
+		}
 		return NULL;
 	}
 	call->func = ST_FN_STR;
 	len->uval = n + 1;
-	call->kids[0] = s;
-	call->kids[1] = len;
-	call->nr_kids = 2;
 	return call;
 }
 

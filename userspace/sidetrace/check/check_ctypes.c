@@ -331,54 +331,35 @@ static bool field_pointer(struct checker *c, const char *field, struct st_cast_t
 	return true;
 }
 
-/* A new node of kind over kid (owned from now on); NULL when out of memory, kid freed. */
-static struct st_expr *over(enum st_expr_kind kind, struct st_pos pos, struct st_expr *kid)
-{
-	struct st_expr *e = st_expr_new(kind, pos);
-
-	if (e)
-		e->kids = calloc(1, sizeof(*e->kids));
-	if (!e || !e->kids) {
-		st_expr_free(e);
-		st_expr_free(kid);
-		return NULL;
-	}
-	e->kids[0] = kid;
-	e->nr_kids = 1;
-	return e;
-}
-
 /* Segment seg of a path, over top: a member or an element; NULL when out of memory. */
 static struct st_expr *segment(struct st_path_seg *seg, struct st_expr *top)
 {
-	struct st_expr *e =
-		over(seg->kind == ST_SEG_NAME ? ST_EXPR_MEMBER : ST_EXPR_INDEX, seg->pos, top);
-	struct st_expr **kids;
+	struct st_expr *i = NULL, *e;
 
-	if (!e || seg->kind == ST_SEG_NAME) {
-		if (e) {
-			e->str = seg->name;
-			e->arrow = seg->arrow;
-			seg->name = NULL;
-		}
-		return e;
-	}
-	kids = realloc(e->kids, 2 * sizeof(*kids));
-	if (kids)
-		e->kids = kids;
-	if (!kids || !(kids[1] = st_expr_new(ST_EXPR_INT, seg->pos))) {
-		st_expr_free(e);
+	if (seg->kind == ST_SEG_NAME)
+		e = st_expr_node(ST_EXPR_MEMBER, seg->pos, 1, top, NULL);
+	else if ((i = st_expr_new(ST_EXPR_INT, seg->pos)))
+		e = st_expr_node(ST_EXPR_INDEX, seg->pos, 2, top, i);
+	else
+		e = NULL;
+	if (!e) {
+		st_expr_free(i);
 		return NULL;
 	}
-	kids[1]->uval = seg->index;
-	e->nr_kids = 2;
+	if (i) {
+		i->uval = seg->index;
+		return e;
+	}
+	e->str = seg->name;
+	e->arrow = seg->arrow;
+	seg->name = NULL;
 	return e;
 }
 
 int ck_c_path(struct checker *c, struct st_expr *e)
 {
 	struct st_cast_type cast = {0};
-	struct st_expr *base, *top;
+	struct st_expr *base, *top, *next;
 	uint32_t i;
 
 	if (e->nr_path < 2 || c->no_args || !field_pointer(c, e->path[0].name, &cast))
@@ -394,20 +375,24 @@ int ck_c_path(struct checker *c, struct st_expr *e)
 	base->str = e->str;
 	base->path = e->path;
 	base->nr_path = 1;
-	top = over(ST_EXPR_CAST, e->pos, base);
+	top = st_expr_node(ST_EXPR_CAST, e->pos, 1, base, NULL);
 	if (top)
 		top->cast = cast;
 	else
 		free(cast.name);
-	for (i = 1; top && i < e->nr_path; i++)
-		top = segment(&e->path[i], top);
+	for (i = 1, next = top; next && i < e->nr_path; i++)
+		if ((next = segment(&e->path[i], top)))
+			top = next;
+	/* The names the segments did not take; the path is base's from here on. */
 	for (i = 1; i < e->nr_path; i++)
 		free(e->path[i].name);
 	e->str = NULL;
 	e->path = NULL;
 	e->nr_path = 0;
-	if (!top)
+	if (!top || !next) {
+		st_expr_free(top ?: base);
 		return ck_oom(c);
+	}
 	*e = *top;
 	free(top);
 	return 0;
@@ -421,12 +406,9 @@ int ck_elements(struct checker *c, struct st_expr **n, struct st_ctype *p)
 	/* A void pointer counts bytes, as GNU C does. */
 	if (!t || t->size <= 1 || (*n)->scaled)
 		return 0;
-	mul = st_expr_new(ST_EXPR_BINARY, (*n)->pos);
 	size = st_expr_new(ST_EXPR_INT, (*n)->pos);
-	if (mul)
-		mul->kids = calloc(2, sizeof(*mul->kids));
-	if (!mul || !mul->kids || !size) {
-		st_expr_free(mul);
+	mul = st_expr_node(ST_EXPR_BINARY, (*n)->pos, 2, *n, size);
+	if (!mul) {
 		st_expr_free(size);
 		return ck_oom(c);
 	}
@@ -434,9 +416,6 @@ int ck_elements(struct checker *c, struct st_expr **n, struct st_ctype *p)
 	size->vtype = ST_VT_UINT;
 	mul->op = ST_OP_MUL;
 	mul->scaled = true;
-	mul->kids[0] = *n;
-	mul->kids[1] = size;
-	mul->nr_kids = 2;
 	mul->vtype = (*n)->vtype == ST_VT_INT ? ST_VT_INT : ST_VT_UINT;
 	*n = mul;
 	return 0;

@@ -417,22 +417,16 @@ int ck_cond(struct checker *c, struct st_expr **ep, const char *role)
 	err = ck_expr(c, s);
 	if (err || s->vtype != ST_VT_STR)
 		return err ? err : ck_need_int(c, s, role);
-	ne = st_expr_new(ST_EXPR_BINARY, s->pos);
 	empty = st_expr_new(ST_EXPR_STR, s->pos);
-	if (ne)
-		ne->kids = calloc(2, sizeof(*ne->kids));
 	if (empty)
 		empty->str = strdup("");
-	if (!ne || !ne->kids || !empty || !empty->str) {
-		st_expr_free(ne);
+	ne = empty && empty->str ? st_expr_node(ST_EXPR_BINARY, s->pos, 2, s, empty) : NULL;
+	if (!ne) {
 		st_expr_free(empty);
 		return ck_oom(c);
 	}
 	empty->vtype = ST_VT_STR;
 	ne->op = ST_OP_NE;
-	ne->kids[0] = s;
-	ne->kids[1] = empty;
-	ne->nr_kids = 2;
 	ne->vtype = ST_VT_BOOL;
 	*ep = ne;
 	return 0;

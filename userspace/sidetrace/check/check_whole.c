@@ -89,29 +89,25 @@ static bool tuple_step(const char *path, uint32_t *k, const char **rest)
 	return true;
 }
 
-/* A member or element of over at the first step of path; NULL when out of memory. */
+/* A member or element of over at the first step of path; NULL when out of memory, over freed. */
 static struct st_expr *step_over(struct st_expr *over, const char **path)
 {
 	const char *p = *path, *end;
-	struct st_expr *e;
+	struct st_expr *e, *i = NULL;
 
-	e = st_expr_new(*p == '[' ? ST_EXPR_INDEX : ST_EXPR_MEMBER, over->pos);
-	if (e)
-		e->kids = calloc(2, sizeof(*e->kids));
-	if (!e || !e->kids) {
-		st_expr_free(e);
+	if (*p != '[')
+		e = st_expr_node(ST_EXPR_MEMBER, over->pos, 1, over, NULL);
+	else if ((i = st_expr_new(ST_EXPR_INT, over->pos)))
+		e = st_expr_node(ST_EXPR_INDEX, over->pos, 2, over, i);
+	else
+		e = NULL;
+	if (!e) {
+		st_expr_free(i);
 		st_expr_free(over);
 		return NULL;
 	}
-	e->kids[e->nr_kids++] = over;
-	if (*p == '[') {
-		e->kids[1] = st_expr_new(ST_EXPR_INT, over->pos);
-		if (!e->kids[1]) {
-			st_expr_free(e);
-			return NULL;
-		}
-		e->nr_kids = 2;
-		e->kids[1]->uval = strtoul(p + 1, (char **)&end, 10);
+	if (i) {
+		i->uval = strtoul(p + 1, (char **)&end, 10);
 		*path = end + 1;
 		return e;
 	}
@@ -489,20 +485,14 @@ int ck_whole_map_action(struct checker *c, struct st_stmt *s)
 /* A new node: l op r; NULL (both freed) when out of memory. */
 static struct st_expr *binary(enum st_op op, struct st_expr *l, struct st_expr *r)
 {
-	struct st_expr *e = l && r ? st_expr_new(ST_EXPR_BINARY, l->pos) : NULL;
+	struct st_expr *e = l ? st_expr_node(ST_EXPR_BINARY, l->pos, 2, l, r) : NULL;
 
-	if (e)
-		e->kids = calloc(2, sizeof(*e->kids));
-	if (!e || !e->kids) {
-		st_expr_free(e);
+	if (!e) {
 		st_expr_free(l);
 		st_expr_free(r);
 		return NULL;
 	}
 	e->op = op;
-	e->kids[0] = l;
-	e->kids[1] = r;
-	e->nr_kids = 2;
 	return e;
 }
 

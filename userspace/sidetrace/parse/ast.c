@@ -132,6 +132,24 @@ static bool path_clone(struct st_expr *to, const struct st_expr *from)
 	return true;
 }
 
+struct st_expr *st_expr_node(enum st_expr_kind kind, struct st_pos pos, uint32_t nr,
+			     struct st_expr *a, struct st_expr *b)
+{
+	struct st_expr *e = a && (nr == 1 || b) ? st_expr_new(kind, pos) : NULL;
+
+	if (e)
+		e->kids = calloc(nr, sizeof(*e->kids));
+	if (!e || !e->kids) {
+		free(e);
+		return NULL;
+	}
+	e->kids[0] = a;
+	if (nr == 2)
+		e->kids[1] = b;
+	e->nr_kids = nr;
+	return e;
+}
+
 struct st_expr *st_expr_clone(const struct st_expr *e)
 {
 	struct st_expr *n = st_expr_new(e->kind, e->pos);

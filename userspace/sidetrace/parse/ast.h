@@ -479,6 +479,13 @@ bool st_program_on_sites(const struct st_program *prog);
 uint32_t st_print_args(const struct st_expr *call, struct st_expr *const **args);
 
 /*
+ * A new node of kind at pos over its nr (1 or 2) kids a and b, which it
+ * owns from then on; NULL when out of memory or a kid is NULL, the kids
+ * still the caller's.
+ */
+struct st_expr *st_expr_node(enum st_expr_kind kind, struct st_pos pos, uint32_t nr,
+			     struct st_expr *a, struct st_expr *b);
+/*
  * A copy of e as the parser makes one, for the checker to check anew
  * (a whole value's leaves): what the checker filled is left out. NULL
  * when out of memory.
