@@ -236,7 +236,11 @@ static int ck_member(struct checker *c, struct st_expr *e, bool object)
 	e->bit_size = m->bit_size;
 	e->ctype = m->type;
 	e->mem = x->mem;
-	return settle_read(c, e, object);
+	err = settle_read(c, e, object);
+	/* bpftrace reads a bit field unsigned, whatever its type says. */
+	if (!err && e->bit_size)
+		e->vtype = ST_VT_UINT;
+	return err;
 }
 
 /* kids[0][kids[1]]: an element of an array, or at a pointer. */

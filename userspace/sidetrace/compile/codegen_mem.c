@@ -65,7 +65,7 @@ static int cg_addr(struct cctx *c, const struct st_expr *e)
 						 cg_emit(c, e->pos, ST_I_BINARY, ST_B_ADD, 0);
 }
 
-/* Bit field e: its bits of the bytes read, shifted down, its sign extended. */
+/* Bit field e: its bits of the bytes read, shifted down; unsigned, as bpftrace reads every one. */
 static int cut_bits(struct cctx *c, const struct st_expr *e, uint32_t shift)
 {
 	uint32_t left = 64 - e->bit_size;
@@ -79,8 +79,7 @@ static int cut_bits(struct cctx *c, const struct st_expr *e, uint32_t shift)
 	return cg_emit(c, e->pos, ST_I_CONST, 0, left) ?:
 		       cg_emit(c, e->pos, ST_I_BINARY, ST_B_SHL, 0) ?:
 		       cg_emit(c, e->pos, ST_I_CONST, 0, left) ?:
-		       cg_emit(c, e->pos, ST_I_BINARY, e->ctype->is_signed ? ST_B_SAR : ST_B_SHR,
-			       0);
+		       cg_emit(c, e->pos, ST_I_BINARY, ST_B_SHR, 0);
 }
 
 int cg_mem_read(struct cctx *c, const struct st_expr *e)
