@@ -502,3 +502,15 @@ PY
 @h[1]: 1
 @scalar: 5" ]
 }
+
+@test "SIGTERM ends a session whose records never stop coming (system() at every sched_switch), END run" {
+	local prog='tracepoint:sched:sched_switch { system("echo foo"); } END { printf("end\n"); }' pid
+	"$SIDETRACE" --unsafe -e "$prog" > "$D/flood.out" 2>&1 &
+	pid=$!
+	wait_attached "$D/flood.out"
+	sleep 1
+	kill -TERM $pid
+	wait_exit $pid sidetrace
+	grep -qx foo "$D/flood.out"
+	grep -qx end "$D/flood.out"
+}

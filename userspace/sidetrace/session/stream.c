@@ -75,7 +75,18 @@ static char *sym_text(void *ctx, bool user, uint32_t pid, uint64_t addr)
 	return user ? st_usym_text(stacks, pid, addr) : st_ksym_text(stacks, addr);
 }
 
-/* ring_buffer__consume() callback: a negative return stops consuming. */
+/* Whether this poll ends now: the session stops, or the drain's time is up. */
+static bool poll_ended(const struct st_stream *s)
+{
+	return s->drain_until ? st_now_ns() >= s->drain_until : s->stop && *s->stop;
+}
+
+/*
+ * ring_buffer__consume() callback: a negative return stops consuming. A
+ * flood of records (system() at every sched_switch, each one more
+ * switches) never empties the buffer: a stop ends the consume, this
+ * record dropped with the rest.
+ */
 static int on_record(void *ctx, void *data, size_t size)
 {
 	struct st_stream *s = ctx;
@@ -83,6 +94,8 @@ static int on_record(void *ctx, void *data, size_t size)
 
 	if (s->write_err)
 		return s->write_err;
+	if (poll_ended(s))
+		return -EINTR;
 	s->handled++;
 	ret = handle(s, data, size, false);
 	if (ret == -EINVAL) {
@@ -123,7 +136,7 @@ static int ip_budget(struct st_stream *s)
 {
 	uint64_t now = st_now_ns();
 
-	if (s->drain_until ? now >= s->drain_until : s->stop && *s->stop)
+	if (poll_ended(s))
 		return -EINTR;
 	if (s->ip_text < POLL_TEXT_MAX && now < s->ip_until)
 		return 0;
