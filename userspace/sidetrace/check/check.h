@@ -41,6 +41,7 @@ struct checker {
 	 * element. Reset for the expressions inside it.
 	 */
 	bool whole_ok;
+	uint32_t nr_incr; /* x++ made $+N: the next N in this statement (check_incr.c) */
 	/* Dynamic fields of the clause; reset per clause. */
 	struct dyn_type *dyn;
 	uint32_t nr_dyn;
@@ -102,6 +103,8 @@ int ck_print_located(struct checker *c, struct st_expr *call);
 /* Whether some event of the clause is of a located kind (usdt:, uprobe:, uretprobe:). */
 bool ck_clause_located(const struct checker *c);
 
+/* The entry of the map s assigns made, or s checked against it: s->map_id. */
+int ck_declare(struct checker *c, struct st_stmt *s);
 /* Maps: entries for every assigned map, before any clause is checked. */
 int ck_declare_maps(struct checker *c);
 /* A map named by ref->str: ref->map_id, or an error naming the maps there are. */
@@ -177,6 +180,12 @@ int ck_find_map(const struct st_program *prog, const char *name);
 /* An assignment (check_stmts.c). */
 int ck_assign(struct checker *c, struct st_stmt *s);
 
+/*
+ * ++ and -- inside s's expressions made statements before it: s becomes
+ * the block of them and itself (1), to be checked where s is; 0 when it
+ * has none; or an error.
+ */
+int ck_hoist_incr(struct checker *c, struct st_stmt *s);
 /* ck_expr() where a whole value may stand. */
 int ck_expr_whole(struct checker *c, struct st_expr *e);
 /* Whole values (check_whole.c): (a, b) checked into a tuple. */

@@ -344,6 +344,12 @@ static int check_expr(struct checker *c, struct st_expr *e)
 		return ck_enum_value(c, e);
 	case ST_EXPR_TUPLE:
 		return ck_tuple(c, e);
+	case ST_EXPR_INCR:
+		/* Statements take theirs before them (check_incr.c): this is a condition's. */
+		return ck_err(c, e->pos,
+			      "'%s' in a loop's condition or a filter, which run again or have no "
+			      "statement before them: change it in a statement ($x%s;)",
+			      e->op == ST_OP_ADD ? "++" : "--", e->op == ST_OP_ADD ? "++" : "--");
 	case ST_EXPR_ARGS:
 		return ck_err(c, e->pos,
 			      "args alone is the whole event: print(args) prints it, a value "

@@ -30,8 +30,7 @@ static const char *kind_text(enum st_agg_kind agg, char *buf, size_t size)
 	return buf;
 }
 
-/* Creates the entry of the map s assigns, or checks s against it. */
-static int declare(struct checker *c, struct st_stmt *s)
+int ck_declare(struct checker *c, struct st_stmt *s)
 {
 	enum st_agg_kind agg = s->kind == ST_STMT_AGG ? st_func_agg(s->call->func) : ST_K_VALUE;
 	struct st_program *prog = c->prog;
@@ -83,7 +82,7 @@ static int declare_all(struct checker *c, struct st_stmt *stmts, uint32_t nr)
 		struct st_stmt *s = &stmts[i];
 
 		if (s->map && (s->kind == ST_STMT_AGG || s->kind == ST_STMT_ASSIGN))
-			err = declare(c, s);
+			err = ck_declare(c, s);
 		if (!err && s->kind == ST_STMT_IF)
 			err = declare_all(c, s->then, s->nr_then)
 				      ?: declare_all(c, s->els, s->nr_els);

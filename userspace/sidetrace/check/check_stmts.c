@@ -40,6 +40,11 @@ static int assign_var(struct checker *c, struct st_stmt *s)
 	enum st_vtype vt = s->value->vtype, had;
 
 	s->var_id = ck_find_var(c, s->var);
+	/* A statement's temporary (check_incr.c), of another kind than the last one's: a new slot.
+	 */
+	if (s->var_id >= 0 && s->var[1] == '+' &&
+	    strcmp(ck_vtype_kind(vt), ck_vtype_kind(cl->var_types[s->var_id])))
+		s->var_id = -1;
 	if (s->var_id < 0) {
 		if (s->op != ST_OP_NONE)
 			return ck_err(c, s->pos,
@@ -145,6 +150,12 @@ int ck_stmts(struct checker *c, struct st_stmt *stmts, uint32_t nr)
 	for (i = 0; !err && i < nr; i++) {
 		struct st_stmt *s = &stmts[i];
 
+		/* Its ++ and -- first: its block's statements, in the scope s is in. */
+		err = ck_hoist_incr(c, s);
+		if (err) {
+			err = err > 0 ? ck_stmts(c, s->then, s->nr_then) : err;
+			continue;
+		}
 		switch (s->kind) {
 		case ST_STMT_AGG:
 			err = ck_agg_stmt(c, s);

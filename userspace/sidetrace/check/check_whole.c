@@ -533,17 +533,19 @@ int ck_whole_compare(struct checker *c, struct st_expr *e)
 }
 
 struct fmt_leaves {
-	const struct st_expr *const *leaves;
+	struct st_ctypes *types;
+	const struct st_ctype_leaf *leaves;
 };
 
-/* A printf conversion for a leaf of its kind. */
+/* A printf conversion for a leaf of its type: its leaf is checked by the printf, once. */
 static void leaf_conversion(void *arg, struct st_textbuf *tb, uint32_t i)
 {
 	const struct fmt_leaves *f = arg;
+	const struct st_ctype *t = f->leaves[i].type;
 
-	st_tb_puts(tb, f->leaves[i]->vtype == ST_VT_STR	  ? "%s"
-		       : f->leaves[i]->vtype == ST_VT_INT ? "%lld"
-							  : "%llu");
+	st_tb_puts(tb, st_ctype_char_array(f->types, f->leaves[i].type) ? "%s"
+		       : t->is_signed && t->kind != ST_CT_PTR		? "%lld"
+									: "%llu");
 }
 
 int ck_whole_print(struct checker *c, struct st_expr *call)
@@ -561,11 +563,11 @@ int ck_whole_print(struct checker *c, struct st_expr *call)
 	kids = calloc(nr + 1, sizeof(*kids));
 	if (!kids)
 		return ck_oom(c);
-	for (i = 0; !err && i < nr; i++) {
-		kids[i + 1] = leaf_expr(v, leaves[i].path);
-		err = kids[i + 1] ? ck_expr(c, kids[i + 1]) : ck_oom(c);
-	}
-	f.leaves = (const struct st_expr *const *)kids + 1;
+	for (i = 0; !err && i < nr; i++)
+		if (!(kids[i + 1] = leaf_expr(v, leaves[i].path)))
+			err = ck_oom(c);
+	f.types = ck_ctypes(c);
+	f.leaves = leaves;
 	if (!err) {
 		st_ctype_text(ck_ctypes(c), v->ctype, ST_WHOLE_TEXT, &tb, leaf_conversion, &f);
 		st_tb_putc(&tb, '\n');

@@ -329,6 +329,7 @@ int cg_expr(struct cctx *c, const struct st_expr *e)
 		return cg_mem_read(c, e);
 	case ST_EXPR_ARGS:
 	case ST_EXPR_TUPLE: /* the checker kept it leaf by leaf */
+	case ST_EXPR_INCR: /* the checker made it statements */
 	case ST_EXPR_IDENT: /* the checker made it a constant */
 		break;
 	}

@@ -52,7 +52,7 @@ void st_expr_free(struct st_expr *e)
 
 static void stmts_free(struct st_stmt *stmts, uint32_t nr);
 
-static void stmt_fini(struct st_stmt *s)
+void st_stmt_fini(struct st_stmt *s)
 {
 	uint32_t i;
 
@@ -72,7 +72,7 @@ static void stmts_free(struct st_stmt *stmts, uint32_t nr)
 	uint32_t i;
 
 	for (i = 0; i < nr; i++)
-		stmt_fini(&stmts[i]);
+		st_stmt_fini(&stmts[i]);
 	free(stmts);
 }
 
@@ -167,6 +167,7 @@ struct st_expr *st_expr_clone(const struct st_expr *e)
 	n->positional = e->positional;
 	n->arrow = e->arrow;
 	n->scaled = e->scaled;
+	n->post = e->post;
 	n->kids = e->nr_kids ? calloc(e->nr_kids, sizeof(*n->kids)) : NULL;
 	if ((e->nr_kids && !n->kids) || (e->str && !(n->str = strdup(e->str))) ||
 	    (e->cast.name && !(n->cast.name = strdup(e->cast.name))) || !path_clone(n, e))

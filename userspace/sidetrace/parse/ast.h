@@ -232,6 +232,12 @@ enum st_expr_kind {
 	 */
 	ST_EXPR_IDENT,
 	ST_EXPR_TUPLE, /* (kids[0], kids[1], ...) */
+	/*
+	 * ++kids[0], kids[0]++ (post), -- with op ST_OP_SUB: kids[0] a
+	 * variable or a map element; the checker makes it statements before
+	 * the one it is in (check_incr.c)
+	 */
+	ST_EXPR_INCR,
 };
 
 /* Where the memory a C pointer points to is (checker: st_expr.mem). */
@@ -317,6 +323,7 @@ struct st_expr {
 	/* ST_EXPR_BINARY: the checker's n * size of pointer arithmetic, not scaled again in a clone
 	 */
 	bool scaled;
+	bool post; /* ST_EXPR_INCR: x++ (the value before), not ++x */
 	/*
 	 * checker: the C type of a value that has one (a cast, a member, a
 	 * variable or map assigned one), and where a pointer points or a
@@ -462,6 +469,8 @@ struct st_program {
 /* A zeroed node of kind at pos, no map; NULL if out of memory. */
 struct st_expr *st_expr_new(enum st_expr_kind kind, struct st_pos pos);
 void st_expr_free(struct st_expr *e);
+/* Frees what a statement owns, not s. */
+void st_stmt_fini(struct st_stmt *s);
 void st_program_free(struct st_program *prog);
 /* Frees what an attach point owns (names, matched events), not p. */
 void st_attach_point_fini(struct st_attach_point *p);

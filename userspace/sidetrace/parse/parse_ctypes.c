@@ -115,6 +115,21 @@ static int postfix_one(struct parser *p, struct st_expr *e, struct st_expr **out
 	return 0;
 }
 
+/* x++ or x-- of a variable or a map element e: the checker makes it a statement before its own. */
+static int postfix_incr(struct parser *p, struct st_expr *e, struct st_expr **out)
+{
+	struct st_expr *n = st_expr_node(ST_EXPR_INCR, e->pos, 1, e, NULL);
+
+	if (!n) {
+		st_expr_free(e);
+		return pr_oom(p);
+	}
+	n->op = p->cur.kind == T_INC ? ST_OP_ADD : ST_OP_SUB;
+	n->post = true;
+	*out = n;
+	return pr_grow(p, p->height, n->pos) ?: pr_advance(p);
+}
+
 int pr_postfix(struct parser *p, struct st_expr *e, struct st_expr **out)
 {
 	int err = 0;
@@ -124,6 +139,9 @@ int pr_postfix(struct parser *p, struct st_expr *e, struct st_expr **out)
 		if (err)
 			return err;
 	}
+	if ((p->cur.kind == T_INC || p->cur.kind == T_DEC) &&
+	    (e->kind == ST_EXPR_VAR || e->kind == ST_EXPR_MAP))
+		return postfix_incr(p, e, out);
 	*out = e;
 	return 0;
 }

@@ -405,16 +405,16 @@ static int parse_unary_at(struct parser *p, struct st_expr **out)
 		break;
 	case T_INC:
 	case T_DEC:
-		return pr_err(p, p->cur.pos,
-			      "'%s' is a statement ($x%s, @m[k]%s), not an operator of "
-			      "expressions; a double sign is written with a space: - -x",
-			      p->cur.kind == T_INC ? "++" : "--",
-			      p->cur.kind == T_INC ? "++" : "--",
-			      p->cur.kind == T_INC ? "++" : "--");
+		/* ++x: the checker makes it a statement before its own */
+		op = p->cur.kind == T_INC ? ST_OP_ADD : ST_OP_SUB;
+		break;
 	default:
 		return pr_primary(p, out);
 	}
-	e = st_expr_new(op == ST_OP_NONE ? ST_EXPR_DEREF : ST_EXPR_UNARY, p->cur.pos);
+	e = st_expr_new(op == ST_OP_NONE		     ? ST_EXPR_DEREF
+			: op == ST_OP_ADD || op == ST_OP_SUB ? ST_EXPR_INCR
+							     : ST_EXPR_UNARY,
+			p->cur.pos);
 	if (!e)
 		return pr_oom(p);
 	e->op = op;
