@@ -82,10 +82,11 @@ static bool poll_ended(const struct st_stream *s)
 }
 
 /*
- * ring_buffer__consume() callback: a negative return stops consuming. A
- * flood of records (system() at every sched_switch, each one more
- * switches) never empties the buffer: a stop ends the consume, this
- * record dropped with the rest.
+ * ring_buffer__consume() callback: a negative return stops consuming,
+ * the record it was given consumed. A flood of records (system() at
+ * every sched_switch, each one more switches) never empties the buffer:
+ * once the session stops, the consume ends after the record at hand,
+ * printed, and the drain prints the rest for as long as it may.
  */
 static int on_record(void *ctx, void *data, size_t size)
 {
@@ -94,20 +95,15 @@ static int on_record(void *ctx, void *data, size_t size)
 
 	if (s->write_err)
 		return s->write_err;
-	if (poll_ended(s))
-		return -EINTR;
 	s->handled++;
 	ret = handle(s, data, size, false);
-	if (ret == -EINVAL) {
+	if (ret == -EINVAL)
 		s->bad++;
-		return 0;
-	}
-	if (ret) {
-		s->write_err = ret;
-		return ret;
-	}
-	s->records++;
-	return 0;
+	else if (ret)
+		return s->write_err = ret;
+	else
+		s->records++;
+	return poll_ended(s) ? -EINTR : 0;
 }
 
 /* One more malformed record of pid, counted. */
