@@ -75,6 +75,9 @@ struct st_lexer {
 	struct st_pos pos; /* of src[off] */
 	const char *filename;
 	struct st_diag *diag;
+	/* The positional parameters, which an attach point's $N expands to. */
+	char *const *args;
+	uint32_t nr_args;
 };
 
 void st_lex_init(struct st_lexer *lx, const char *src, const char *filename, struct st_diag *diag);

@@ -173,6 +173,8 @@ int st_parse_args(const char *src, const char *filename, char *const *args, uint
 		goto cleanup;
 	}
 	st_lex_init(&p.lx, src, prog->filename, diag);
+	p.lx.args = args;
+	p.lx.nr_args = nr_args;
 	for (;;) {
 		err = st_lex_skip_space(&p.lx) ? -EINVAL : 0;
 		if (err || st_lex_at_end(&p.lx))

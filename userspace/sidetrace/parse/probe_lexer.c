@@ -47,14 +47,67 @@ bool st_lex_plain_function(const char *s, bool kernel)
 	return plain_word(s, kernel ? kfunc_stop : ufunc_stop);
 }
 
+/*
+ * At "$N": positional parameter N's text appended to tb ("" when not
+ * given, as bpftrace expands it), the lexer past it; bpftrace expands
+ * them anywhere in an attach point outside double quotes
+ * (uprobe:$1:main, BEG$1). False elsewhere.
+ */
+static bool posarg(struct st_lexer *lx, struct st_textbuf *tb)
+{
+	uint64_t n = 0;
+
+	if (peek(lx, 0) != '$' || !isdigit((unsigned char)peek(lx, 1)))
+		return false;
+	bump(lx);
+	for (; isdigit((unsigned char)peek(lx, 0)); bump(lx))
+		n = n > lx->nr_args ? n : n * 10 + (peek(lx, 0) - '0');
+	if (n >= 1 && n <= lx->nr_args)
+		st_tb_puts(tb, lx->args[n - 1]);
+	return true;
+}
+
+/* Characters of a word that ends at a blank or a stop character. */
+static bool not_stop(char c, const char *stop)
+{
+	return c && !isspace((unsigned char)c) && !strchr(stop, c);
+}
+
+/* Characters of a name (a kind, a unit): letters, digits and '_'. */
+static bool name_char(char c, const char *stop)
+{
+	(void)stop;
+	return is_ident_char(c);
+}
+
+/* The characters at lx that accept takes, positional parameters expanded, into tb. */
+static void scan_into(struct st_lexer *lx, bool (*accept)(char c, const char *stop),
+		      const char *stop, struct st_textbuf *tb)
+{
+	for (;;) {
+		if (posarg(lx, tb))
+			continue;
+		if (!accept(peek(lx, 0), stop))
+			break;
+		st_tb_putc(tb, peek(lx, 0));
+		bump(lx);
+	}
+}
+
+/* A word that accept takes (malloc'd, NULL when out of memory). */
+static char *scan_word(struct st_lexer *lx, bool (*accept)(char c, const char *stop),
+		       const char *stop)
+{
+	struct st_textbuf tb = {0};
+
+	scan_into(lx, accept, stop, &tb);
+	return st_tb_take(&tb);
+}
+
 /* Scans a word of a probe spec up to one of the stop characters. */
 static char *probe_word(struct st_lexer *lx, const char *stop)
 {
-	size_t start = lx->off;
-
-	while (peek(lx, 0) && !isspace((unsigned char)peek(lx, 0)) && !strchr(stop, peek(lx, 0)))
-		bump(lx);
-	return strndup(lx->src + start, lx->off - start);
+	return scan_word(lx, not_stop, stop);
 }
 
 /* A path in double quotes may hold any character but '"' and newline. */
@@ -78,12 +131,13 @@ static char *quoted_target(struct st_lexer *lx)
 static char *quoted_word(struct st_lexer *lx, const char *stop)
 {
 	struct st_textbuf tb = {0};
-	char *part;
+	char *part, unquoted[16];
 
-	while (peek(lx, 0) && !isspace((unsigned char)peek(lx, 0)) && !strchr(stop, peek(lx, 0))) {
+	/* An unquoted part ends at a quote too. */
+	snprintf(unquoted, sizeof(unquoted), "%s\"", stop);
+	while (not_stop(peek(lx, 0), stop)) {
 		if (peek(lx, 0) != '"') {
-			st_tb_putc(&tb, peek(lx, 0));
-			bump(lx);
+			scan_into(lx, not_stop, unquoted, &tb);
 			continue;
 		}
 		part = quoted_target(lx);
@@ -130,21 +184,6 @@ static char *event_word(struct st_lexer *lx, const struct st_probe_kind *k, cons
 	return w;
 }
 
-/* Appends "+OFFSET", the word at lx up to stop, to *name. */
-static int append_offset(struct st_lexer *lx, const char *stop, char **name)
-{
-	char *off = probe_word(lx, stop), *both = NULL;
-
-	if (off && asprintf(&both, "%s%s", *name, off) < 0)
-		both = NULL;
-	free(off);
-	if (!both)
-		return -ENOMEM;
-	free(*name);
-	*name = both;
-	return 0;
-}
-
 /*
  * After uprobe:TARGET: the function, up to what ends a probe. A C++ name
  * may hold "::" and a signature ("Calc::add(int)"); one with blanks is
@@ -164,7 +203,8 @@ static int lex_function(struct st_lexer *lx, const struct st_probe_kind *k,
 	bump(lx);
 	p->provider = strdup("");
 	p->event_pos = p->provider_pos = lx->pos;
-	p->event = peek(lx, 0) == '"' ? quoted_target(lx) : probe_word(lx, stop);
+	/* A quoted name's +OFFSET follows the quote: "echo_builtin"+0, as bpftrace's. */
+	p->event = quoted_word(lx, stop);
 	if (!p->event && st_diag_is_set(lx->diag))
 		return -1;
 	if (!p->provider || !p->event)
@@ -172,8 +212,7 @@ static int lex_function(struct st_lexer *lx, const struct st_probe_kind *k,
 	if (!p->event[0])
 		return fail(lx, p->event_pos, "expected a function name or a pattern (%s)",
 			    k->syntax);
-	/* A quoted name's +OFFSET follows the quote: "echo_builtin"+0, as bpftrace's. */
-	return peek(lx, 0) == '+' ? append_offset(lx, stop, &p->event) : 0;
+	return 0;
 }
 
 /* kind:TARGET, the file of an event probe: into p->target. */
@@ -183,7 +222,7 @@ static int lex_target(struct st_lexer *lx, const struct st_probe_kind *k, struct
 		return fail(lx, lx->pos, "expected ':' before the target (%s)", k->syntax);
 	bump(lx);
 	p->target_pos = lx->pos;
-	p->target = peek(lx, 0) == '"' ? quoted_target(lx) : probe_word(lx, target_stop);
+	p->target = quoted_word(lx, target_stop);
 	if (!p->target)
 		return st_diag_is_set(lx->diag) ? -1 : -ENOMEM;
 	if (!p->target[0] && peek(lx, 0) != ':')
@@ -245,20 +284,21 @@ static int lex_event_probe(struct st_lexer *lx, const struct st_probe_kind *k,
 static int lex_count(struct st_lexer *lx, const struct st_probe_kind *k, const char *counts,
 		     uint64_t *n, char **text, struct st_pos *pos)
 {
-	size_t start = lx->off;
+	const char *d;
 
 	*pos = lx->pos;
 	*n = 0;
-	while (isdigit((unsigned char)peek(lx, 0))) {
+	*text = scan_word(lx, name_char, NULL);
+	if (!*text)
+		return -ENOMEM;
+	for (d = *text; isdigit((unsigned char)*d); d++) {
 		if (*n > (UINT64_MAX - 9) / 10)
 			return fail(lx, *pos, "too many %s: %s", counts, k->syntax);
-		*n = *n * 10 + (peek(lx, 0) - '0');
-		bump(lx);
+		*n = *n * 10 + (*d - '0');
 	}
-	if (!*n || is_ident_char(peek(lx, 0)))
+	if (!*n || *d)
 		return fail(lx, *pos, "expected a positive number of %s: %s", counts, k->syntax);
-	*text = strndup(lx->src + start, lx->off - start);
-	return *text ? 0 : -ENOMEM;
+	return 0;
 }
 
 /* The period of N units: 0, or -1 with a diagnostic when it does not fit. */
@@ -303,23 +343,19 @@ static int no_target(struct st_lexer *lx, const struct st_probe_kind *k, struct 
 static int lex_period(struct st_lexer *lx, const struct st_probe_kind *k, struct st_attach_point *p)
 {
 	const struct st_period_unit *u;
-	size_t start;
 	uint64_t n;
 	int ret;
 
 	ret = no_target(lx, k, p, "unit");
 	if (ret)
 		return ret;
-	start = lx->off;
-	while (is_ident_char(peek(lx, 0)))
-		bump(lx);
-	u = st_period_unit(lx->src + start, lx->off - start);
+	p->provider = scan_word(lx, name_char, NULL);
+	if (!p->provider)
+		return -ENOMEM;
+	u = st_period_unit(p->provider, strlen(p->provider));
 	if (!u)
 		return fail(lx, p->provider_pos, "expected a unit, %s: %s", ST_PERIOD_UNITS,
 			    k->syntax);
-	p->provider = strndup(lx->src + start, lx->off - start);
-	if (!p->provider)
-		return -ENOMEM;
 	if (peek(lx, 0) != ':')
 		return fail(lx, lx->pos, "expected ':' before the number of %s (%s)", u->counts,
 			    k->syntax);
@@ -356,22 +392,13 @@ static int lex_perf(struct st_lexer *lx, const struct st_probe_kind *k, struct s
 	return lex_count(lx, k, "events between samples", &n, &p->event, &p->event_pos);
 }
 
-int st_lex_attach_point(struct st_lexer *lx, struct st_attach_point *p)
+/* The attach point of kind k, named name (its parameters expanded), after its name. */
+static int attach_point_of(struct st_lexer *lx, const struct st_probe_kind *k, const char *name,
+			   struct st_attach_point *p)
 {
 	const char *expected = st_probe_kinds_syntax();
-	const struct st_probe_kind *k;
-	size_t start, len;
-	int err;
+	size_t len = strlen(name);
 
-	err = st_lex_skip_space(lx);
-	if (err)
-		return err;
-	p->pos = lx->pos;
-	start = lx->off;
-	while (is_ident_char(peek(lx, 0)))
-		bump(lx);
-	len = lx->off - start;
-	k = st_probe_kind_named(lx->src + start, len);
 	if (k && (k->form == ST_FORM_EVENT || k->form == ST_FORM_FUNCTION))
 		return lex_event_probe(lx, k, p);
 	if (k && k->form == ST_FORM_PERIOD)
@@ -384,9 +411,27 @@ int st_lex_attach_point(struct st_lexer *lx, struct st_attach_point *p)
 	}
 	if (!len)
 		return fail(lx, p->pos, "expected a probe: %s", expected);
-	if (st_probe_kind_missing(lx->src + start, len))
-		return fail(lx, p->pos, "sidetrace has no %.*s: probes yet: %s", (int)len,
-			    lx->src + start, st_probe_kind_missing(lx->src + start, len));
-	return fail(lx, p->pos, "unknown probe type '%.*s': expected %s", (int)len, lx->src + start,
-		    expected);
+	if (st_probe_kind_missing(name, len))
+		return fail(lx, p->pos, "sidetrace has no %.*s: probes yet: %s", (int)len, name,
+			    st_probe_kind_missing(name, len));
+	return fail(lx, p->pos, "unknown probe type '%.*s': expected %s", (int)len, name, expected);
+}
+
+int st_lex_attach_point(struct st_lexer *lx, struct st_attach_point *p)
+{
+	const struct st_probe_kind *k;
+	char *name;
+	int err;
+
+	err = st_lex_skip_space(lx);
+	if (err)
+		return err;
+	p->pos = lx->pos;
+	name = scan_word(lx, name_char, NULL);
+	if (!name)
+		return -ENOMEM;
+	k = st_probe_kind_named(name, strlen(name));
+	err = attach_point_of(lx, k, name, p);
+	free(name);
+	return err;
 }
