@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -121,9 +122,36 @@ int st_output_printf(FILE *out, enum st_output_format fmt, const struct st_textb
 	return ret;
 }
 
+/*
+ * fmt with bpftrace's %f, the microseconds of the second, made their six
+ * digits for strftime(), which has no %f (%% stays a percent). NULL when
+ * out of memory.
+ */
+static char *with_micros(const char *fmt, int64_t nsec)
+{
+	/* Each two bytes of "%f" become six. */
+	char *out = malloc(3 * strlen(fmt) + 1), *o = out;
+
+	for (; out && *fmt; fmt++) {
+		if (fmt[0] == '%' && fmt[1] == 'f') {
+			o += sprintf(o, "%06lld", (long long)(nsec / 1000));
+			fmt++;
+			continue;
+		}
+		*o++ = *fmt;
+		/* %%: the second percent is not a conversion's. */
+		if (fmt[0] == '%' && fmt[1] == '%')
+			*o++ = *++fmt;
+	}
+	if (out)
+		*o = '\0';
+	return out;
+}
+
 void st_strftime_ns(char *buf, size_t size, const char *fmt, uint64_t ns)
 {
 	struct timespec mono, real;
+	char *micros;
 	struct tm tm;
 	int64_t nsec;
 	time_t t;
@@ -139,6 +167,9 @@ void st_strftime_ns(char *buf, size_t size, const char *fmt, uint64_t ns)
 	nsec = (int64_t)(ns % 1000000000) + (real.tv_nsec - mono.tv_nsec);
 	t = (time_t)(ns / 1000000000) + (real.tv_sec - mono.tv_sec) + (nsec >= 1000000000) -
 	    (nsec < 0);
-	if (!size || !localtime_r(&t, &tm) || !strftime(buf, size, fmt, &tm))
+	nsec += nsec >= 1000000000 ? -1000000000 : nsec < 0 ? 1000000000 : 0;
+	micros = with_micros(fmt, nsec);
+	if (!size || !micros || !localtime_r(&t, &tm) || !strftime(buf, size, micros, &tm))
 		snprintf(buf, size, "%s", "");
+	free(micros);
 }
