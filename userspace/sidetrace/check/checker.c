@@ -223,9 +223,15 @@ static int check_delete(struct checker *c, struct st_expr *call)
 			"delete() of a %s() map: its buckets are keys of their own; clear(%s) "
 			"empties the map",
 			st_agg_name(m->agg), m->name);
-	if (!m->nr_keys && m->agg != ST_K_VALUE)
-		return ck_err(c, ref->pos, "%s has no keys: clear(%s) or zero(%s) empties it",
-			      m->name, m->name, m->name);
+	if (m->nr_keys || m->agg == ST_K_VALUE)
+		return 0;
+	/* An aggregation without keys is one value per CPU: deleting it empties the map. */
+	if (st_clause_on_sites(c->clause))
+		return ck_err(c, ref->pos,
+			      "delete(%s) of a %s() map without keys empties it, which is done in "
+			      "BEGIN, END and interval probes, not per event",
+			      m->name, st_agg_name(m->agg));
+	call->func = ST_FN_CLEAR;
 	return 0;
 }
 
