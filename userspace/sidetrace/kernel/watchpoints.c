@@ -30,28 +30,49 @@ int st_watch_address_event(const struct st_probe_kind *k, const struct st_watch_
 	return 0;
 }
 
+/*
+ * Function ev's watchpoint, appended to out: named, its breakpoint, its
+ * site the function's entry (where the argument is read); no fields, as
+ * an address's watchpoint has none.
+ */
+static int function_event(const struct st_probe_kind *k, const struct st_watch_spec *w,
+			  const char *program, const struct st_event *ev, struct st_event_list *out)
+{
+	struct st_event *wev;
+	char *name;
+
+	if (asprintf(&name, "%s:%u:%s", ev->name, w->len, w->mode) < 0)
+		return -ENOMEM;
+	wev = st_kernel_event_add(out, k->kind, program, name);
+	free(name);
+	if (!wev)
+		return -ENOMEM;
+	free(wev->path);
+	wev->path = strdup(ev->path);
+	if (!wev->path)
+		return -ENOMEM;
+	wev->sites[0].pc = ev->sites[0].pc;
+	wev->sites[0].file_offset = ev->sites[0].file_offset;
+	wev->watch = breakpoint(w);
+	return 0;
+}
+
 int st_watch_function_events(const struct st_probe_kind *k, const struct st_watch_spec *w,
 			     const char *program, struct st_event_list *funcs)
 {
-	struct st_event *ev;
-	char *name, *provider;
+	struct st_event_list out = {0};
 	size_t i;
+	int ret = 0;
 
-	for (i = 0; i < funcs->nr; i++) {
-		ev = &funcs->events[i];
-		if (asprintf(&name, "%s:%u:%s", ev->name, w->len, w->mode) < 0)
-			return -ENOMEM;
-		provider = strdup(program);
-		if (!provider) {
-			free(name);
-			return -ENOMEM;
-		}
-		free(ev->name);
-		free(ev->provider);
-		ev->name = name;
-		ev->provider = provider;
-		ev->kind = k->kind;
-		ev->watch = breakpoint(w);
+	for (i = 0; i < funcs->nr && !ret; i++)
+		ret = function_event(k, w, program, &funcs->events[i], &out);
+	if (ret) {
+		st_event_list_free(&out);
+		return ret;
 	}
+	out.why_none = funcs->why_none;
+	funcs->why_none = NULL;
+	st_event_list_free(funcs);
+	*funcs = out;
 	return 0;
 }

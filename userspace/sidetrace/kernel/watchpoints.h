@@ -19,8 +19,8 @@ int st_watch_address_event(const struct st_probe_kind *k, const struct st_watch_
 			   const char *where, const char *len_mode, struct st_event_list *out);
 
 /*
- * Makes the function events of funcs (from dwarf/functions.h, in program,
- * shown as written) w's watchpoints: kind, name, breakpoint. 0 or -ENOMEM.
+ * Replaces the function events of funcs (from dwarf/functions.h, in
+ * program, shown as written) by w's watchpoints at them. 0 or -ENOMEM.
  */
 int st_watch_function_events(const struct st_probe_kind *k, const struct st_watch_spec *w,
 			     const char *program, struct st_event_list *funcs);
