@@ -43,6 +43,7 @@
  *   keyed.bpf.h        sidetrace_keyed, sidetrace_keyed1 (a key of one part)
  *   fault_in.bpf.h     sidetrace_fault_in (sleepable)
  *   follow.bpf.h       sidetrace_fork, sidetrace_exit: -c's descendants
+ *   watch.bpf.h        sidetrace_watch_arm: a function's watchpoint's address
  */
 #include <linux/bpf.h>
 #include <asm/ptrace.h>
@@ -72,4 +73,5 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
 #include "keyed.bpf.h"
 #include "fault_in.bpf.h"
 #include "follow.bpf.h"
+#include "watch.bpf.h"
 #include "user.bpf.h"

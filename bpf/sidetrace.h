@@ -506,6 +506,11 @@ enum st_rec_kind {
 	ST_REC_ARGS,
 	/* join(): id its printf layout's, ST_JOIN_SIZE bytes of strings (ST_I_OUT_JOIN) */
 	ST_REC_JOIN,
+	/*
+	 * A function's watchpoint called (sidetrace_watch_arm): probe, the
+	 * process, and ST_REC_INT_SIZE bytes, the address its argument holds
+	 */
+	ST_REC_WATCH,
 	ST_NR_REC_KINDS,
 };
 
@@ -615,6 +620,15 @@ struct st_arg_spec {
 #define ST_COOKIE_PROBE(c) ((__u32)((c) >> 32) & 0xffff)
 #define ST_COOKIE_COUNT_SLOT1(c) ((__u32)((c) >> 48))
 _Static_assert(ST_MAX_FLAT_SLOTS < 0xffff, "a count slot + 1 fits the cookie");
+/*
+ * sidetrace_watch_arm's cookie, which has no site: the watchpoint's
+ * probe, as ST_COOKIE's; the word of struct pt_regs that holds the
+ * argument (bits 0-7); whether the process is stopped until its
+ * breakpoint is set (bit 8).
+ */
+#define ST_WATCH_COOKIE(probe, reg, stop) ST_COOKIE((reg) | (stop) << 8, probe, 0)
+#define ST_WATCH_COOKIE_REG(c) ((__u32)(c)&0xff)
+#define ST_WATCH_COOKIE_STOP(c) (((__u32)(c) >> 8) & 1)
 /* Key parts are 8-aligned in either form (sidetrace_keyed relies on it). */
 _Static_assert(ST_STR_LEN % 8 == 0 && ST_COMPACT_STR_LEN % 8 == 0, "key parts are 8-aligned");
 

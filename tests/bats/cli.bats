@@ -64,7 +64,7 @@ side:$HTTPD:http:request" ]
 	run -0 "$SIDETRACE" -l "usdt:$HTTPD:request"
 	[ "$output" = "usdt:$HTTPD:http:request" ]
 	run -2 --separate-stderr "$SIDETRACE" -l "kfoo:vfs_read"
-	[ "${stderr%%$'\n'*}" = "pattern:1:1: error: unknown probe type 'kfoo': expected side:TARGET:PROVIDER:EVENT, usdt:TARGET:[PROVIDER:]NAME, uprobe:TARGET:FUNCTION[+OFFSET], uretprobe:TARGET:FUNCTION, tracepoint:CATEGORY:NAME, kprobe:FUNCTION[+OFFSET], kretprobe:FUNCTION, profile:UNIT:N, fentry:FUNCTION, fexit:FUNCTION, BEGIN, END, interval:UNIT:N, software:EVENT[:COUNT], hardware:EVENT[:COUNT]" ]
+	[ "${stderr%%$'\n'*}" = "pattern:1:1: error: unknown probe type 'kfoo': expected side:TARGET:PROVIDER:EVENT, usdt:TARGET:[PROVIDER:]NAME, uprobe:TARGET:FUNCTION[+OFFSET], uretprobe:TARGET:FUNCTION, tracepoint:CATEGORY:NAME, kprobe:FUNCTION[+OFFSET], kretprobe:FUNCTION, profile:UNIT:N, fentry:FUNCTION, fexit:FUNCTION, BEGIN, END, interval:UNIT:N, software:EVENT[:COUNT], hardware:EVENT[:COUNT], watchpoint:ADDR|FUNCTION+argN:LEN:MODE, asyncwatchpoint:FUNCTION+argN:LEN:MODE" ]
 	run -2 --separate-stderr "$SIDETRACE" -l BEGIN
 	[ "$stderr" = "sidetrace: -l 'BEGIN': a pattern is KIND:... as a probe is written (side:TARGET[:PROVIDER]:EVENT, tracepoint:CATEGORY[:NAME], ...) or a glob over them ('*sched_switch*'), '*' wildcards" ]
 	run -2 --separate-stderr "$SIDETRACE" -l -e 'BEGIN { exit(); }'
@@ -351,7 +351,7 @@ Event buffer: 64K (printf, print(args))" ]
 	run -0 --separate-stderr "$SIDETRACE" -q - <<<'BEGIN { printf("from stdin\n"); exit(); }'
 	[ "$output" = "from stdin" ]
 	run -1 --separate-stderr "$SIDETRACE" - <<<'BEGIN { @x = nope(); }'
-	[ "${stderr%%$'\n'*}" = "stdin:1:14: error: unknown function 'nope': valid are count, sum, avg, min, max, stats, hist, lhist, print, clear, zero, exit, printf, delete, str, time, strftime, ksym, usym, kaddr, join, ntop, pton, strerror, kptr, uptr, cgroupid, system, cat, signal, sizeof, strncmp, bswap, buf and macaddr" ]
+	[ "${stderr%%$'\n'*}" = "stdin:1:14: error: unknown function 'nope': valid are count, sum, avg, min, max, stats, hist, lhist, print, clear, zero, exit, printf, delete, str, time, strftime, ksym, usym, kaddr, join, ntop, pton, strerror, kptr, uptr, cgroupid, system, cat, signal, sizeof, strncmp, bswap, buf, macaddr and unwatch" ]
 }
 
 @test "#! scripts run as commands with sidetrace on PATH; errors keep their line" {

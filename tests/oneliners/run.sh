@@ -55,6 +55,13 @@ if ! cc -g -O2 -Wall "$ROOT/tests/fixtures/whole_app.c" -o "$WHOLE"; then
 	exit 1
 fi
 
+# The watchpoint cases write at a fixed address and through functions' arguments.
+WATCH=$WORK/watch_app
+if ! cc -g -O0 -Wall "$ROOT/tests/fixtures/watch_app.c" -o "$WATCH"; then
+	echo "oneliners: cannot build tests/fixtures/watch_app.c" >&2
+	exit 1
+fi
+
 # Ground truth: the lines the example app printed with -v ("EV f=v ...").
 TRUTH=/dev/null
 truth_values() { # event field: the field's value in each line of the event

@@ -229,30 +229,33 @@ static void test_errors(void)
 {
 	check_err("missing separator", "side:./app:http:request { @x = count() @y }", 1, 40,
 		  "expected ';' or '}' after statement");
-	check_err("a kind bpftrace has, not yet here", "watchpoint:0x1000:8:w { }", 1, 1,
-		  "sidetrace has no watchpoint: probes yet: uprobe:TARGET:FUNCTION on the "
-		  "functions that write the address");
+	check_err("a kind bpftrace has, not yet here", "iter:task { }", 1, 1,
+		  "sidetrace has no iter: probes yet: sidetrace -l 'tracepoint:*' for the "
+		  "kernel's events, or /proc");
 	check_err("unknown probe type", "kfoo:do_sys_open { }", 1, 1,
 		  "unknown probe type 'kfoo': expected "
 		  "side:TARGET:PROVIDER:EVENT, usdt:TARGET:[PROVIDER:]NAME, "
 		  "uprobe:TARGET:FUNCTION[+OFFSET], uretprobe:TARGET:FUNCTION, "
 		  "tracepoint:CATEGORY:NAME, kprobe:FUNCTION[+OFFSET], kretprobe:FUNCTION, "
 		  "profile:UNIT:N, fentry:FUNCTION, fexit:FUNCTION, BEGIN, END, interval:UNIT:N, "
-		  "software:EVENT[:COUNT], hardware:EVENT[:COUNT]");
+		  "software:EVENT[:COUNT], hardware:EVENT[:COUNT], "
+		  "watchpoint:ADDR|FUNCTION+argN:LEN:MODE, asyncwatchpoint:FUNCTION+argN:LEN:MODE");
 	check_err("no probe", "{ @ = count() }", 1, 1,
 		  "expected a probe: "
 		  "side:TARGET:PROVIDER:EVENT, usdt:TARGET:[PROVIDER:]NAME, "
 		  "uprobe:TARGET:FUNCTION[+OFFSET], uretprobe:TARGET:FUNCTION, "
 		  "tracepoint:CATEGORY:NAME, kprobe:FUNCTION[+OFFSET], kretprobe:FUNCTION, "
 		  "profile:UNIT:N, fentry:FUNCTION, fexit:FUNCTION, BEGIN, END, interval:UNIT:N, "
-		  "software:EVENT[:COUNT], hardware:EVENT[:COUNT]");
+		  "software:EVENT[:COUNT], hardware:EVENT[:COUNT], "
+		  "watchpoint:ADDR|FUNCTION+argN:LEN:MODE, asyncwatchpoint:FUNCTION+argN:LEN:MODE");
 	check_err("empty program", "  // nothing\n", 2, 1,
 		  "empty program: expected a probe: "
 		  "side:TARGET:PROVIDER:EVENT, usdt:TARGET:[PROVIDER:]NAME, "
 		  "uprobe:TARGET:FUNCTION[+OFFSET], uretprobe:TARGET:FUNCTION, "
 		  "tracepoint:CATEGORY:NAME, kprobe:FUNCTION[+OFFSET], kretprobe:FUNCTION, "
 		  "profile:UNIT:N, fentry:FUNCTION, fexit:FUNCTION, BEGIN, END, interval:UNIT:N, "
-		  "software:EVENT[:COUNT], hardware:EVENT[:COUNT]");
+		  "software:EVENT[:COUNT], hardware:EVENT[:COUNT], "
+		  "watchpoint:ADDR|FUNCTION+argN:LEN:MODE, asyncwatchpoint:FUNCTION+argN:LEN:MODE");
 	check_err("missing target", "side: {}", 1, 6,
 		  "expected a target after 'side:': a path (./app, /usr/lib/libfoo.so) or a "
 		  "library name (libfoo)");
@@ -298,7 +301,7 @@ static void test_errors(void)
 		  "unknown function 'quantize': valid are count, sum, avg, min, max, stats, hist, "
 		  "lhist, print, clear, zero, exit, printf, delete, str, time, strftime, ksym, "
 		  "usym, kaddr, join, ntop, pton, strerror, kptr, uptr, cgroupid, system, cat, "
-		  "signal, sizeof, strncmp, bswap, buf and macaddr");
+		  "signal, sizeof, strncmp, bswap, buf, macaddr and unwatch");
 	check_err("if without parentheses", "BEGIN { if 1 { exit() } }", 1, 12,
 		  "expected '(' after if: if (condition) { ... }");
 	check_err("else without a block", "BEGIN { if (1) { exit() } else exit() }", 1, 32,

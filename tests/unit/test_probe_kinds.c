@@ -16,7 +16,7 @@
 static bool kernel_family(enum st_prog_family f)
 {
 	return f == ST_FAMILY_TRACEPOINT || f == ST_FAMILY_KPROBE || f == ST_FAMILY_PERF_EVENT ||
-	       f == ST_FAMILY_FENTRY || f == ST_FAMILY_FEXIT;
+	       f == ST_FAMILY_FENTRY || f == ST_FAMILY_FEXIT || f == ST_FAMILY_WATCHPOINT;
 }
 
 static bool article_word(const char *w)
@@ -70,6 +70,10 @@ static void check_row(size_t i, const struct st_probe_kind *k)
 	    "what runs every period has one");
 	ROW(k->form != ST_FORM_PERIOD || !events || k->source == ST_SOURCE_PERF,
 	    "a sampled period is a perf event's");
+	ROW((k->form == ST_FORM_WATCH) == (k->source == ST_SOURCE_WATCH) &&
+		    (k->source == ST_SOURCE_WATCH) == (k->family == ST_FAMILY_WATCHPOINT),
+	    "a watchpoint's words, events and breakpoints go together");
+	ROW(!k->watch_async || k->form == ST_FORM_WATCH, "only a watchpoint is asynchronous");
 	ROW(st_probe_kind(k->kind) == k, "st_probe_kind() finds the row");
 	ROW(st_probe_kind_named(k->name, strlen(k->name)) == k, "found by its name");
 #undef ROW
@@ -83,7 +87,7 @@ static void test_rows(void)
 
 	for (i = 0; (k = st_probe_kind_nth(i)); i++, n++)
 		check_row(i, k);
-	ok(n == ST_AP_HARDWARE + 1, "a row per kind");
+	ok(n == ST_AP_ASYNCWATCHPOINT + 1, "a row per kind");
 	for (i = 0; (k = st_probe_kind_nth(i)); i++) {
 		for (a = 0; a < ST_MAX_KIND_ALIASES && k->aliases[a]; a++)
 			ok(st_probe_kind_named(k->aliases[a], strlen(k->aliases[a])) == k,
@@ -100,7 +104,7 @@ static void test_rows(void)
 	ok(unique, "names and aliases are unique");
 	ok(!st_probe_kind_named("kprob", 5) && !st_probe_kind_named("kprobes", 7),
 	   "no kind by a prefix or a longer word");
-	ok(st_probe_kind_missing("watchpoint", 10) && st_probe_kind_missing("w", 1) &&
+	ok(st_probe_kind_missing("iter", 4) && st_probe_kind_missing("it", 2) &&
 		   !st_probe_kind_missing("uprobe", 6),
 	   "what works instead of a missing kind, by its name or bpftrace's short one");
 	ok(st_probe_kind_named("i", 1) == st_probe_kind(ST_AP_INTERVAL) &&

@@ -24,6 +24,7 @@
 #include "bpfload/loader_progs.h"
 #include "bpfload/trampolines.h"
 #include "bpfload/uprobes.h"
+#include "bpfload/watch.h"
 #include "sidetrace.skel.h"
 
 /* Open files besides two per site: asked for when raising the limit; needed at least. */
@@ -152,7 +153,7 @@ static int attach_perf_event(struct st_loader *l, struct bpf_program *prog,
 static attach_kernel_fn *const attach_kernel[] = {
 	[ST_FAMILY_TRACEPOINT] = attach_tracepoint, [ST_FAMILY_KPROBE] = attach_kprobe,
 	[ST_FAMILY_PERF_EVENT] = attach_perf_event, [ST_FAMILY_FENTRY] = attach_trampoline,
-	[ST_FAMILY_FEXIT] = attach_trampoline,
+	[ST_FAMILY_FEXIT] = attach_trampoline,	    [ST_FAMILY_WATCHPOINT] = st_watch_attach,
 };
 
 /*
@@ -358,6 +359,7 @@ int st_loader_attach(struct st_loader *l, const struct st_compiled *c, pid_t pid
 		goto cleanup;
 	}
 	l->pid = pid;
+	l->task = pid;
 	/* Uprobes go to the process; tracepoints fire for every task and filter. */
 	if (pid > 0 && !l->follow)
 		l->skel->bss->st_kernel_tgid = pid;

@@ -29,6 +29,7 @@
 #include "bpfload/loader.h"
 #include "bpfload/loader_progs.h"
 #include "bpfload/uprobes.h"
+#include "bpfload/watch.h"
 #include "util/escape.h"
 #include "util/thread.h"
 #include "sidetrace.skel.h"
@@ -336,6 +337,8 @@ static int open_and_load(struct st_loader *l, const struct st_compiled *c, char 
 		ret = bpf_program__set_autoload(l->skel->progs.sidetrace_fault_in, false);
 	if (!ret)
 		ret = bpf_program__set_autoload(l->skel->progs.sidetrace_user, c->user_aggs);
+	if (!ret)
+		ret = st_watch_configure(l, c);
 	if (ret) {
 		snprintf(err, errlen, "cannot set up the BPF programs: %s", strerror(-ret));
 		return ret;
@@ -582,6 +585,7 @@ void st_loader_close(struct st_loader *l)
 	prep_join(l);
 	st_warm_up_join(&l->warm_up);
 	st_fault_in_close(l);
+	st_watch_close(l);
 	st_detach_all(l->links, l->nr_links, l->link_fds, l->nr_link_fds, &l->warm_up);
 	free(l->links);
 	free(l->link_fds);

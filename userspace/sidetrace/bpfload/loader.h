@@ -20,6 +20,13 @@
 struct sidetrace_bpf;
 struct bpf_link;
 
+/* A watchpoint's hardware breakpoint (watch.h). */
+struct st_watch_link {
+	uint32_t probe;
+	uint64_t addr;
+	struct bpf_link *link;
+};
+
 /* Sets of files attached again after being replaced on disk, at most. */
 #define ST_MAX_SITE_GENS 16
 /* st_sites' room for sites that a new build has beyond the old one's. */
@@ -81,6 +88,10 @@ struct st_loader {
 	 */
 	bool *flat_kept;
 	pid_t pid; /* what the probes are attached to, -1: all */
+	pid_t task; /* the -c command or -p process, -1: none (-c's pid is -1, followed) */
+	struct st_watch_link *watches; /* breakpoints set (watch.h) */
+	size_t nr_watches, watches_cap;
+	uint64_t *watched; /* per probe: the address of its last breakpoint, 0: none */
 	/*
 	 * --in-process of -p: the side: probes that a process's engine can
 	 * serve are left to it, not attached in the kernel. (Of -c and every

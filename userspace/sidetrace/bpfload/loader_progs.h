@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* What loader.c and attach.c share: the programs that serve probes. Not for other files. */
+/*
+ * What loader.c, attach.c and watch.c share: the programs that serve
+ * probes. Not for other files.
+ */
 #ifndef SIDETRACE_BPFLOAD_LOADER_PROGS_H
 #define SIDETRACE_BPFLOAD_LOADER_PROGS_H
 

@@ -170,6 +170,8 @@ int ck_buf_const(struct checker *c, struct st_expr *e, enum st_buf_kind kind, co
 int ck_unsafe(struct checker *c, const struct st_expr *call);
 /* signal(n), signal("SIGKILL"): a name becomes its number. */
 int ck_signal(struct checker *c, struct st_expr *call);
+/* unwatch(addr): an integer, sent as print(addr) would print it (ck_print_value()). */
+int ck_unwatch(struct checker *c, struct st_expr *call);
 /* cgroupid("path"): becomes the cgroup's id, an integer literal. */
 int ck_cgroupid(struct checker *c, struct st_expr *call);
 

@@ -205,6 +205,15 @@ int ck_signal(struct checker *c, struct st_expr *call)
 	return err;
 }
 
+int ck_unwatch(struct checker *c, struct st_expr *call)
+{
+	int err = ck_host_has(c, call);
+
+	if (!err && call->nr_kids != 1)
+		return ck_err(c, call->pos, "unwatch() takes an address: unwatch(@addr)");
+	return err ?: ck_int(c, call->kids[0], "unwatch()'s address") ?: ck_print_value(c, call);
+}
+
 /* str(s, n + 1): the call node that cuts s to its first n bytes; NULL when out of memory. */
 static struct st_expr *cut(struct st_expr *s, uint64_t n)
 {

@@ -50,6 +50,12 @@ static int no_match(struct checker *c, const struct st_attach_point *p,
 			      "no function of %s matches %s (its symbol tables "
 			      "name none so, nor their C++ names)",
 			      p->target, p->event);
+	/* Only a function's watchpoint can match nothing. */
+	if (st_probe_kind(p->kind)->form == ST_FORM_WATCH)
+		return ck_err(c, p->provider_pos,
+			      "no function of the traced program matches %.*s%s%s",
+			      (int)strcspn(p->provider, "+"), p->provider, l->why_none ? ": " : "",
+			      l->why_none ? l->why_none : " (its symbol tables name none so)");
 	if (st_probe_kind(p->kind)->perf_events) {
 		for (e = st_probe_kind(p->kind)->perf_events; e->name; e++) {
 			ck_names_add(&all, e->name, NULL);

@@ -278,6 +278,7 @@ int ck_call_args(struct checker *c, struct st_expr *call)
 		[ST_FA_SIGNAL] = ck_signal,	[ST_FA_SIZEOF] = ck_sizeof,
 		[ST_FA_STRNCMP] = ck_strncmp,	[ST_FA_BSWAP] = ck_bswap,
 		[ST_FA_BUF] = ck_buf,		[ST_FA_MACADDR] = ck_macaddr,
+		[ST_FA_UNWATCH] = ck_unwatch,
 	};
 	int err = ck_unsafe(c, call);
 

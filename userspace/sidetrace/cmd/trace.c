@@ -422,7 +422,7 @@ static int run(struct trace *t)
 	struct st_stream stream;
 	int ret;
 
-	ret = st_stream_open(&stream, runner.tracer, &runner, &stop_signal);
+	ret = st_stream_open(&stream, t->loaded ? &t->tracer : NULL, &runner, &stop_signal);
 	if (ret) {
 		fprintf(stderr, "sidetrace: cannot read the event buffer: %s\n", strerror(-ret));
 		return ret;

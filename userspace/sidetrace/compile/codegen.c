@@ -352,6 +352,10 @@ static int call_stmt(struct cctx *c, const struct st_stmt *st)
 		/* A printf record: the collector runs or reads its text (output/record_calls.c). */
 		c->probe->acts = true;
 		return cg_printf(c, st);
+	case ST_FC_UNWATCH:
+		/* A printf record: the collector removes the breakpoints (bpfload/watch.h). */
+		c->probe->acts = true;
+		return cg_printf(c, st);
 	case ST_FC_SIGNAL:
 		return cg_expr(c, call->kids[0]) ?: cg_emit(c, st->pos, ST_I_SIGNAL, 0, 0);
 	case ST_FC_DELETE:

@@ -185,6 +185,8 @@ static int add_probe(const struct st_program *prog, struct st_compiled *out,
 	p = &probes[out->nr_probes];
 	memset(p, 0, sizeof(*p));
 	p->event = ev;
+	/* A function's watchpoint is set where its arm program reports the address. */
+	out->watches |= st_event_kind(ev)->form == ST_FORM_WATCH && ev->watch.arg >= 0;
 	p->name = probe_name(ev, target);
 	if (!p->name)
 		return -ENOMEM;

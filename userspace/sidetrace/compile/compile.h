@@ -148,6 +148,8 @@ struct st_compiled {
 	struct st_printf_layout *printfs; /* index = st_rec_hdr.id */
 	uint32_t nr_printfs;
 	bool streams; /* some probe prints the whole event */
+	/* a function's watchpoint: its addresses come as records (bpfload/watch.h) */
+	bool watches;
 	/* some BEGIN, END or interval clause aggregates (bpf/user.bpf.h) */
 	bool user_aggs;
 	/*
@@ -192,7 +194,7 @@ static inline uint32_t st_compiled_map_entries(const struct st_compiled *c)
 /* True when probes send records: the ring buffer is needed. */
 static inline bool st_compiled_streams(const struct st_compiled *c)
 {
-	return c->nr_printfs > 0 || c->streams;
+	return c->nr_printfs > 0 || c->streams || c->watches;
 }
 
 /* The ring buffer's bytes: -b's, else the default for what the probes send. */

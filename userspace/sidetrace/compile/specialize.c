@@ -244,6 +244,8 @@ enum st_prog st_compiled_prog(const struct st_compiled_probe *p)
 	static const enum st_prog interpreter[] = {
 		[ST_FAMILY_KPROBE] = ST_PROG_KPROBE,
 		[ST_FAMILY_PERF_EVENT] = ST_PROG_PROFILE,
+		/* A breakpoint's perf event, as a sample's. */
+		[ST_FAMILY_WATCHPOINT] = ST_PROG_PROFILE,
 		[ST_FAMILY_FENTRY] = ST_PROG_FENTRY,
 		[ST_FAMILY_FEXIT] = ST_PROG_FEXIT,
 	};

@@ -75,6 +75,14 @@ struct st_perf_sample {
 	bool freq;
 };
 
+/* A watchpoint's hardware breakpoint (ST_SOURCE_WATCH). */
+struct st_watch {
+	uint64_t addr; /* the address watched; the function form: 0, argN's at each call */
+	int arg; /* the function form: N of argN, read at its entry; -1: an address */
+	uint8_t len; /* bp_len: 1, 2, 4 or 8 bytes */
+	uint8_t bp_type; /* HW_BREAKPOINT_R, _W, _X: the accesses it fires on */
+};
+
 struct st_event {
 	char *path; /* object file holding the event */
 	char *provider; /* SIDE provider name (unsanitized), or USDT provider */
@@ -105,6 +113,7 @@ struct st_event {
 	char *missed;
 	uint64_t kfunc_offset; /* ST_AP_KPROBE: its site's offset into the kernel function */
 	struct st_perf_sample perf; /* a perf kind's (ST_SOURCE_PERF): what it samples */
+	struct st_watch watch; /* a watchpoint's (ST_SOURCE_WATCH) */
 };
 
 /* The row of the kind of probe ev is an event of. */

@@ -205,6 +205,31 @@ static const struct st_probe_kind kinds[] = {
 		.family = ST_FAMILY_PERF_EVENT,
 		.perf_events = st_hardware_events,
 	},
+	{
+		.kind = ST_AP_WATCHPOINT,
+		.name = "watchpoint",
+		.aliases = {"w"},
+		.syntax = "watchpoint:ADDR|FUNCTION+argN:LEN:MODE",
+		.noun = "watchpoint",
+		.form = ST_FORM_WATCH,
+		.source = ST_SOURCE_WATCH,
+		.args = ST_ARGS_NONE,
+		.in_kernel = true,
+		.family = ST_FAMILY_WATCHPOINT,
+	},
+	{
+		.kind = ST_AP_ASYNCWATCHPOINT,
+		.name = "asyncwatchpoint",
+		.aliases = {"aw"},
+		.syntax = "asyncwatchpoint:FUNCTION+argN:LEN:MODE",
+		.noun = "watchpoint",
+		.form = ST_FORM_WATCH,
+		.source = ST_SOURCE_WATCH,
+		.args = ST_ARGS_NONE,
+		.in_kernel = true,
+		.family = ST_FAMILY_WATCHPOINT,
+		.watch_async = true,
+	},
 };
 
 #define NR_KINDS (sizeof(kinds) / sizeof(kinds[0]))
@@ -236,7 +261,7 @@ const struct st_probe_kind *st_probe_kind_nth(size_t i)
 
 const char *st_probe_kinds_syntax(void)
 {
-	static char syntax[512];
+	static char syntax[1024];
 	size_t i, off = 0;
 
 	if (syntax[0])
@@ -253,8 +278,6 @@ static const struct {
 	const char *instead;
 } missing[] = {
 	{"rawtracepoint", "rt", "tracepoint:CATEGORY:NAME, the same events with their fields"},
-	{"watchpoint", "w", "uprobe:TARGET:FUNCTION on the functions that write the address"},
-	{"asyncwatchpoint", "aw", "uprobe:TARGET:FUNCTION on the functions that write the address"},
 	{"iter", "it", "sidetrace -l 'tracepoint:*' for the kernel's events, or /proc"},
 };
 

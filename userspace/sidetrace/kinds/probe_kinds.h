@@ -33,6 +33,8 @@ enum st_ap_kind {
 	ST_AP_INTERVAL, /* interval:UNIT:N */
 	ST_AP_SOFTWARE, /* software:EVENT[:COUNT] */
 	ST_AP_HARDWARE, /* hardware:EVENT[:COUNT] */
+	ST_AP_WATCHPOINT, /* watchpoint:ADDR:LEN:MODE, watchpoint:FUNCTION+argN:LEN:MODE */
+	ST_AP_ASYNCWATCHPOINT, /* asyncwatchpoint:FUNCTION+argN:LEN:MODE */
 };
 
 /* How a kind's probe is written after "kind:". */
@@ -42,6 +44,7 @@ enum st_ap_form {
 	ST_FORM_FUNCTION, /* [TARGET:]FUNCTION[+OFFSET], a glob */
 	ST_FORM_EVENT, /* [TARGET:]PROVIDER:EVENT, globs */
 	ST_FORM_PERF, /* EVENT[:COUNT], an event of the row's perf_events */
+	ST_FORM_WATCH, /* ADDR:LEN:MODE or FUNCTION+argN:LEN:MODE (kinds/watch_spec.h) */
 };
 
 /* When a kind's clauses run. */
@@ -71,6 +74,9 @@ enum st_kind_source {
 	ST_SOURCE_TRACEPOINTS, /* the kernel's tracepoints (kernel/tracepoints.h) */
 	ST_SOURCE_KFUNCS, /* the kernel's functions and their BTF (kernel/kfuncs.h) */
 	ST_SOURCE_PERF, /* a perf event sampled on every CPU (kernel/perf_sample.h) */
+	/* a hardware breakpoint at an address, or at a function's argument (kernel/watchpoints.h)
+	 */
+	ST_SOURCE_WATCH,
 };
 
 /*
@@ -86,6 +92,12 @@ enum st_prog_family {
 	ST_FAMILY_PERF_EVENT, /* a perf event on every CPU */
 	ST_FAMILY_FENTRY, /* a BPF trampoline at a kernel function's entry */
 	ST_FAMILY_FEXIT, /* a BPF trampoline at its return */
+	/*
+	 * A hardware breakpoint's perf event, the profile program's context;
+	 * at a function's argument, set when a uprobe at the function reports
+	 * the address (bpfload/watch.c)
+	 */
+	ST_FAMILY_WATCHPOINT,
 };
 
 #define ST_MAX_KIND_ALIASES 2
@@ -114,6 +126,12 @@ struct st_probe_kind {
 	enum st_prog_family family;
 	bool in_process; /* its clauses can run in the traced process instead */
 	const struct st_perf_event *perf_events; /* ST_FORM_PERF: the events it names */
+	/*
+	 * ST_FORM_WATCH: a function's watchpoint is set while the process
+	 * runs on (asyncwatchpoint:), not stopped until it is; such a kind
+	 * takes only the function form
+	 */
+	bool watch_async;
 };
 
 /* Whether word (NULL: none) is name's len bytes. */
@@ -137,11 +155,11 @@ static inline bool st_probe_kind_function(const struct st_probe_kind *k)
 /*
  * Whether a query's answer is filtered by provider and name globs
  * (st_event_match()); a function query's answer holds only the functions
- * that match.
+ * that match, a watchpoint's only its own.
  */
 static inline bool st_probe_kind_by_name(const struct st_probe_kind *k)
 {
-	return !st_probe_kind_function(k);
+	return !st_probe_kind_function(k) && k->form != ST_FORM_WATCH;
 }
 
 /* Fields are read from the sites' locations (sdt.spec), not from a SIDE argument vector. */

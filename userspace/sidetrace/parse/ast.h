@@ -167,6 +167,7 @@ enum st_func {
 	ST_FN_BSWAP,
 	ST_FN_BUF,
 	ST_FN_MACADDR,
+	ST_FN_UNWATCH,
 	ST_NR_FUNCS,
 };
 

@@ -120,6 +120,11 @@ static const struct st_func_row funcs[ST_NR_FUNCS] = {
 	/* 6 bytes at an address, AA:BB:CC:DD:EE:FF: a buf() of kind ST_BUF_MAC once checked. */
 	[ST_FN_MACADDR] = {"macaddr", ST_FORM_VALUE, .args = ST_FA_MACADDR, 1, 1, ST_VT_BUF,
 			   .bpf = ST_FC_BUF, .no_host = AN_EVENTS},
+	/* The watchpoints at an address removed, as bpftrace's: from a probe, not at once. */
+	[ST_FN_UNWATCH] = {"unwatch", ST_FORM_ACTION, .args = ST_FA_UNWATCH, 1, 1,
+			   .bpf = ST_FC_UNWATCH,
+			   .no_host = "removes the watchpoints of an address from a probe's "
+				      "event: BEGIN, END and interval have none"},
 };
 
 const struct st_func_row *st_func(enum st_func fn)

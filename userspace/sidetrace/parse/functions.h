@@ -44,6 +44,7 @@ enum st_fn_args {
 	ST_FA_BSWAP, /* an integer of 2, 4 or 8 bytes */
 	ST_FA_BUF, /* an address and a length, a literal and a constant length, or an array */
 	ST_FA_MACADDR, /* an address or an array of 6 bytes */
+	ST_FA_UNWATCH, /* an address, an integer */
 	ST_NR_FN_ARGS,
 };
 
@@ -74,6 +75,8 @@ enum st_fn_code {
 	ST_FC_BSWAP, /* the value's bytes reversed: the unary operator of its size (uval) */
 	/* Bytes at an address into a buffer (ST_I_READ_BUF), or the checker's constant */
 	ST_FC_BUF,
+	/* A record of the address, whose watchpoints the collector removes (bpfload/watch.h) */
+	ST_FC_UNWATCH,
 };
 
 struct st_func_row {

@@ -14,6 +14,7 @@
 
 #include "kinds/perf_events.h"
 #include "kinds/probe_kinds.h"
+#include "kinds/watch_spec.h"
 #include "parse/lex_scan.h"
 #include "parse/lexer.h"
 #include "util/textbuf.h"
@@ -392,6 +393,52 @@ static int lex_perf(struct st_lexer *lx, const struct st_probe_kind *k, struct s
 	return lex_count(lx, k, "events between samples", &n, &p->event, &p->event_pos);
 }
 
+/*
+ * KIND:WHERE:LEN:MODE (watchpoint:, asyncwatchpoint:): provider keeps
+ * WHERE (ADDR, or FUNCTION+argN, a glob), event "LEN:MODE", both as
+ * written; the words are checked here, where the probe is.
+ */
+static int lex_watch(struct st_lexer *lx, const struct st_probe_kind *k, struct st_attach_point *p)
+{
+	static const char word_stop[] = ":,{}/()";
+	struct st_watch_spec w;
+	struct st_textbuf tb = {0};
+	char err[256], *word;
+	int i, ret;
+
+	ret = no_target(lx, k, p, "address");
+	if (ret)
+		return ret;
+	p->provider = probe_word(lx, word_stop);
+	if (!p->provider)
+		return -ENOMEM;
+	p->event_pos = lx->pos;
+	for (i = 0; i < 2 && peek(lx, 0) == ':'; i++) {
+		bump(lx);
+		word = probe_word(lx, word_stop);
+		if (!word) {
+			st_tb_free(&tb);
+			return -ENOMEM;
+		}
+		st_tb_puts(&tb, i ? ":" : "");
+		st_tb_puts(&tb, word);
+		free(word);
+	}
+	p->event = st_tb_take(&tb);
+	if (!p->event)
+		p->event = strdup("");
+	if (!p->event)
+		return -ENOMEM;
+	if (i < 2 || peek(lx, 0) == ':')
+		return fail(lx, p->pos, "%s probe type requires 3 arguments: %s", k->name,
+			    k->syntax);
+	ret = st_watch_spec_parse(k, p->provider, p->event, &w, err, sizeof(err));
+	st_watch_spec_free(&w);
+	if (ret == -ENOMEM)
+		return ret;
+	return ret ? fail(lx, p->pos, "%s", err) : 0;
+}
+
 /* The attach point of kind k, named name (its parameters expanded), after its name. */
 static int attach_point_of(struct st_lexer *lx, const struct st_probe_kind *k, const char *name,
 			   struct st_attach_point *p)
@@ -405,6 +452,8 @@ static int attach_point_of(struct st_lexer *lx, const struct st_probe_kind *k, c
 		return lex_period(lx, k, p);
 	if (k && k->form == ST_FORM_PERF)
 		return lex_perf(lx, k, p);
+	if (k && k->form == ST_FORM_WATCH)
+		return lex_watch(lx, k, p);
 	if (k && peek(lx, 0) != ':') {
 		p->kind = k->kind;
 		return 0;

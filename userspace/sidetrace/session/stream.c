@@ -14,6 +14,7 @@
 #include "readout/inproc_read.h"
 #include "readout/problems.h"
 #include "bpfload/stacks.h"
+#include "bpfload/watch.h"
 #include "session/stream.h"
 #include "util/clock.h"
 #include "util/escape.h"
@@ -35,6 +36,49 @@
 #define DRAIN_NS (250 * 1000 * 1000ULL)
 
 /*
+ * A watchpoint's record (bpfload/watch.h): an armed function's address,
+ * its breakpoint set, or unwatch()'s, the breakpoints at it removed. 0,
+ * -EINVAL when malformed, or a failed write's negative errno.
+ */
+static int watch_record(struct st_stream *s, const struct st_rec_hdr *h, const uint8_t *data,
+			size_t size)
+{
+	const struct st_printf_layout *lay = NULL;
+	const char *msg;
+	uint64_t addr;
+
+	if (h->kind == ST_REC_PRINTF)
+		lay = &s->view.c->printfs[h->id];
+	if (lay ? h->len != lay->size || lay->nr_args != 1 : h->len != sizeof(addr))
+		return -EINVAL;
+	if (size < sizeof(*h) + h->len)
+		return -EINVAL;
+	memcpy(&addr, data + sizeof(*h) + (lay ? lay->off[0] : 0), sizeof(addr));
+	st_tb_reset(&s->view.text);
+	if (lay) {
+		st_watch_unset(&s->t->bpf, addr);
+		return 0;
+	}
+	msg = st_watch_set(&s->t->bpf, s->view.c, h->probe, addr, h->pid);
+	if (!msg)
+		return 0;
+	/* bpftrace says it in its output, in order with the events. */
+	if (s->view.fmt == ST_OUTPUT_JSON) {
+		st_errorf("%s", msg);
+		return 0;
+	}
+	return fprintf(s->r->out, "%s\n", msg) < 0 ? -errno : 0;
+}
+
+/* Whether a record of the kernel's is a watchpoint's. */
+static bool watch_kind(const struct st_stream *s, const struct st_rec_hdr *h)
+{
+	return h->kind == ST_REC_WATCH ||
+	       (h->kind == ST_REC_PRINTF && h->id < s->view.c->nr_printfs &&
+		st_func(s->view.c->printfs[h->id].call->func)->bpf == ST_FC_UNWATCH);
+}
+
+/*
  * One record printed, its text left in s->view.text: 0, -EINVAL when no
  * writer made it (its text empty), or a failed write's negative errno.
  * inproc: an engine's, whose probes never take stacks.
@@ -51,6 +95,9 @@ static int handle(struct st_stream *s, const void *data, size_t size, bool inpro
 			st_tb_reset(&s->view.text);
 			return st_stacks_poll(s->t->stacks, &s->t->bpf);
 		}
+		/* A process's engine runs no watchpoint: its such record is forged. */
+		if (watch_kind(s, &h))
+			return inproc ? -EINVAL : watch_record(s, &h, data, size);
 		/* Only the kernel runs system() and cat(): a process's such record is forged. */
 		if (inproc && h.kind == ST_REC_PRINTF && h.id < s->view.c->nr_printfs &&
 		    st_call_acts(st_func(s->view.c->printfs[h.id].call->func)->bpf))
@@ -179,7 +226,7 @@ static int on_shm_record(void *ctx, const struct st_inproc *ip, const void *data
 	return ip_budget(s);
 }
 
-int st_stream_open(struct st_stream *s, const struct st_tracer *t, struct st_runner *r,
+int st_stream_open(struct st_stream *s, struct st_tracer *t, struct st_runner *r,
 		   const volatile sig_atomic_t *stop)
 {
 	memset(s, 0, sizeof(*s));

@@ -32,7 +32,7 @@ struct st_stream {
 	uint64_t records, bad; /* printed; malformed in the kernel's buffer (never expected) */
 	uint64_t *lost_seen; /* per probe: records lost, as last reported */
 	uint64_t *label_errs; /* per probe: values of a type not declared */
-	const struct st_tracer *t;
+	struct st_tracer *t; /* its watchpoints are set and removed at their records */
 	/*
 	 * In-process engines write their records where their process can
 	 * write too: each process's malformed ones, counted.
@@ -53,7 +53,7 @@ struct st_stream {
  * Opens the ring buffer if the program streams. A poll returns soon once
  * *stop is set. 0 or a negative errno.
  */
-int st_stream_open(struct st_stream *s, const struct st_tracer *t, struct st_runner *r,
+int st_stream_open(struct st_stream *s, struct st_tracer *t, struct st_runner *r,
 		   const volatile sig_atomic_t *stop);
 
 /*

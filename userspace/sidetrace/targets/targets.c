@@ -21,6 +21,7 @@
 #include "kernel/perf_sample.h"
 #include "targets/targets.h"
 #include "kernel/tracepoints.h"
+#include "kernel/watchpoints.h"
 #include "side/usdt_view.h"
 
 /* Copy a found path out, refusing to truncate it. */
@@ -479,10 +480,65 @@ query_perf(struct st_target_set *s, const struct st_probe_query *q, char *err, s
 	return &fq->list;
 }
 
+/*
+ * A function's watchpoint: the functions w's glob matches in the -c
+ * command or the -p process (as bpftrace, no other file). 0, or a
+ * negative errno with the reason in err.
+ */
+static int watch_functions(struct st_target_set *s, const struct st_probe_kind *k,
+			   const struct st_watch_spec *w, struct st_event_list *out, char *err,
+			   size_t errlen)
+{
+	const char *name = s->cmd_path, *where;
+	char path[PATH_MAX], exe[64];
+	int ret;
+
+	if (!name && s->pid) {
+		snprintf(exe, sizeof(exe), "/proc/%d/exe", s->pid);
+		name = exe;
+	}
+	if (!name) {
+		snprintf(err, errlen,
+			 "-p PID or -c CMD required for watchpoint: %s+arg%d watches an argument "
+			 "of a function of that process",
+			 w->func, w->arg);
+		return -EINVAL;
+	}
+	ret = target_path(name, s->cmd_path, path, sizeof(path), &where, err, errlen);
+	if (!ret)
+		ret = st_discover_functions(path, w->func, k->kind, true, out, err, errlen);
+	/* Named as bpftrace names it: the command as written, or the process's file. */
+	return ret ?: st_watch_function_events(k, w, s->pid ? path : name, out);
+}
+
+/* A watchpoint's events, its words checked by the lexer already. */
+static const struct st_event_list *
+query_watch(struct st_target_set *s, const struct st_probe_query *q, char *err, size_t errlen)
+{
+	const struct st_probe_kind *k = st_probe_kind(q->kind);
+	struct st_function_query *fq;
+	struct st_watch_spec w;
+	bool fresh;
+	int ret = 0;
+
+	if (st_watch_spec_parse(k, q->provider, q->function, &w, err, errlen))
+		return NULL;
+	fq = kept_query(s, q->kind, q->provider, q->function, false, &fresh);
+	if (fq && fresh)
+		ret = w.func ? watch_functions(s, k, &w, &fq->list, err, errlen)
+			     : st_watch_address_event(k, &w, q->provider, q->function, &fq->list);
+	st_watch_spec_free(&w);
+	if (!fq || ret == -ENOMEM)
+		snprintf(err, errlen, "out of memory");
+	return fq && !ret ? &fq->list : NULL;
+}
+
 const struct st_event_list *st_target_query(struct st_target_set *s, const struct st_probe_query *q,
 					    char *err, size_t errlen)
 {
 	switch (st_probe_kind(q->kind)->source) {
+	case ST_SOURCE_WATCH:
+		return query_watch(s, q, err, errlen);
 	case ST_SOURCE_PERF:
 		return query_perf(s, q, err, errlen);
 	case ST_SOURCE_KFUNCS:
