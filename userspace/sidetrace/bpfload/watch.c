@@ -124,13 +124,15 @@ static int watch_address(struct st_loader *l, struct bpf_program *prog, const st
 int st_watch_attach(struct st_loader *l, struct bpf_program *prog, const struct st_compiled *c,
 		    uint32_t i, const struct st_event *ev, uint32_t site, char *err, size_t errlen)
 {
-	const char *reg = st_abi_args[ev->watch.arg];
 	LIBBPF_OPTS(bpf_uprobe_opts, opts);
 	struct bpf_link *link;
+	const char *reg;
 
 	(void)site;
 	if (!at_function(ev))
 		return watch_address(l, prog, c, i, ev, err, errlen);
+	/* A function's watchpoint: its argument's register (an address's has none, arg -1). */
+	reg = st_abi_args[ev->watch.arg];
 	opts.bpf_cookie = ST_WATCH_COOKIE(i, st_sdt_reg_word(reg, strlen(reg)),
 					  !st_event_kind(ev)->watch_async);
 	link = bpf_program__attach_uprobe_opts(l->skel->progs.sidetrace_watch_arm, l->pid, ev->path,
