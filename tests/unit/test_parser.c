@@ -287,12 +287,17 @@ static void test_errors(void)
 		  "expected '}' to close the block opened at line 1, column 7");
 	check_err("not a statement", "BEGIN { 1 + 2 }", 1, 9,
 		  "expected a statement: @map[keys] = aggregation or value, $var = value, "
-		  "@m[k]++, @m[k] += value, if (...) { ... } else { ... }, delete(@m[k]), "
+		  "@m[k]++, @m[k] += value, if (...) { ... } else { ... }, "
+		  "while (...) { ... }, break, continue, delete(@m[k]), "
 		  "print(@m), clear(@m), zero(@m), exit() or printf(\"fmt\", ...)");
 	check_err("a number as a statement", "BEGIN { 5 }", 1, 9,
 		  "expected a statement: @map[keys] = aggregation or value, $var = value, "
-		  "@m[k]++, @m[k] += value, if (...) { ... } else { ... }, delete(@m[k]), "
+		  "@m[k]++, @m[k] += value, if (...) { ... } else { ... }, "
+		  "while (...) { ... }, break, continue, delete(@m[k]), "
 		  "print(@m), clear(@m), zero(@m), exit() or printf(\"fmt\", ...)");
+	check_err("break outside a loop", "BEGIN { if (1) { break; } }", 1, 18,
+		  "break outside a loop: break and continue are statements of a while loop's "
+		  "block");
 	check_err("map without =", "BEGIN { @x count() }", 1, 12,
 		  "expected '=', '+=' (or another compound assignment), '++' or '--' after @x");
 	check_err("aggregation with +=", "BEGIN { @x += count() }", 1, 15,

@@ -166,6 +166,9 @@ int ck_stmts(struct checker *c, struct st_stmt *stmts, uint32_t nr)
 		case ST_STMT_IF:
 			err = check_if(c, s);
 			break;
+		case ST_STMT_BREAK:
+		case ST_STMT_CONTINUE:
+			break;
 		default:
 			err = ck_action(c, s);
 			break;

@@ -417,6 +417,10 @@ int cg_stmts(struct cctx *c, const struct st_stmt *stmts, uint32_t nr)
 		case ST_STMT_IF:
 			err = cg_if(c, &stmts[i]);
 			break;
+		case ST_STMT_BREAK:
+		case ST_STMT_CONTINUE:
+			err = cg_loop_jump(c, &stmts[i]);
+			break;
 		default:
 			err = call_stmt(c, &stmts[i]);
 			break;

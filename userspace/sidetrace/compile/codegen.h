@@ -24,6 +24,14 @@ struct cctx {
 	uint32_t depth; /* stack depth at the current instruction */
 	const struct st_clause *clause; /* being compiled */
 	uint32_t nr_tmp; /* temporary strings of the clause (ST_STR_REF_TMP) */
+	/*
+	 * The innermost while loop: its condition's pc (continue), and its
+	 * breaks' jumps, each one's imm the previous one's pc until the
+	 * loop's end is known (-1: none). in_loop false: outside any.
+	 */
+	bool in_loop;
+	uint32_t loop_top;
+	int64_t breaks;
 };
 
 /* Records msg at pos; returns -EINVAL. */
@@ -69,6 +77,7 @@ int cg_buf(struct cctx *c, const struct st_expr *e);
 /* Statements of state.c: assignments, if/else, delete(). */
 int cg_assign(struct cctx *c, const struct st_stmt *st);
 int cg_if(struct cctx *c, const struct st_stmt *st);
+int cg_loop_jump(struct cctx *c, const struct st_stmt *st);
 int cg_delete(struct cctx *c, const struct st_expr *call);
 /* Appends the code of clause cl for the event c->ev_idx to c->probe. */
 int cg_clause(struct cctx *c, const struct st_clause *cl);

@@ -178,9 +178,37 @@ int cg_ternary(struct cctx *c, const struct st_expr *e)
 	return err;
 }
 
+int cg_loop_jump(struct cctx *c, const struct st_stmt *st)
+{
+	uint32_t at = c->probe->cfg.nr_insns;
+	int err;
+
+	if (!c->in_loop)
+		return cg_fail(c, st->pos, "internal error: break or continue outside a loop");
+	if (st->kind == ST_STMT_CONTINUE)
+		return cg_emit(c, st->pos, ST_I_JUMP, 0, c->loop_top);
+	err = cg_emit(c, st->pos, ST_I_JUMP, 0, c->breaks);
+	if (!err)
+		c->breaks = at;
+	return err;
+}
+
+/* A while loop's breaks, chained by cg_loop_jump(), sent where the loop ends. */
+static void land_breaks(struct cctx *c)
+{
+	int64_t at, next;
+
+	for (at = c->breaks; at >= 0; at = next) {
+		next = c->probe->cfg.insns[at].imm;
+		c->probe->cfg.insns[at].imm = c->probe->cfg.nr_insns;
+	}
+}
+
 int cg_if(struct cctx *c, const struct st_stmt *st)
 {
-	uint32_t to_else, to_end = 0, top = c->probe->cfg.nr_insns;
+	uint32_t to_else, to_end = 0, top = c->probe->cfg.nr_insns, outer_top = c->loop_top;
+	int64_t outer_breaks = c->breaks;
+	bool outer_in = c->in_loop;
 	int err;
 
 	/* A block that always runs (the checker's, of a whole value's leaves): no test. */
@@ -189,6 +217,11 @@ int cg_if(struct cctx *c, const struct st_stmt *st)
 	err = cg_expr(c, st->value);
 	if (!err)
 		err = jump(c, st->pos, ST_I_JZ, &to_else);
+	if (st->loop) {
+		c->in_loop = true;
+		c->loop_top = top;
+		c->breaks = -1;
+	}
 	if (!err)
 		err = cg_stmts(c, st->then, st->nr_then);
 	/* while: back to the condition; the machine's step budget bounds the rounds. */
@@ -199,6 +232,12 @@ int cg_if(struct cctx *c, const struct st_stmt *st)
 	if (err)
 		return err;
 	land(c, to_else);
+	if (st->loop) {
+		land_breaks(c);
+		c->in_loop = outer_in;
+		c->loop_top = outer_top;
+		c->breaks = outer_breaks;
+	}
 	if (!st->nr_els)
 		return 0;
 	err = cg_stmts(c, st->els, st->nr_els);

@@ -348,6 +348,8 @@ enum st_stmt_kind {
 	ST_STMT_ASSIGN,
 	/* if (value) { then } else { els }; with loop, while (value) { then } */
 	ST_STMT_IF,
+	ST_STMT_BREAK, /* leaves the innermost while loop */
+	ST_STMT_CONTINUE, /* goes back to the condition of the innermost while loop */
 };
 
 struct st_stmt {

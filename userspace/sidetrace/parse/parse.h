@@ -25,6 +25,8 @@ struct parser {
 	uint32_t height;
 	/* if blocks open while parsing (else if included): at most ST_MAX_BLOCK_DEPTH */
 	uint32_t block_depth;
+	/* while blocks open: break and continue are statements of theirs */
+	uint32_t loops;
 	/* unroll blocks open: the copies each statement there makes, less one (0: none) */
 	uint64_t unrolled;
 	/* The program's C definitions (parse_cdefs.c), made at the first one */

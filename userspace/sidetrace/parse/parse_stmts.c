@@ -13,7 +13,8 @@
 
 static const char stmt_forms[] =
 	"@map[keys] = aggregation or value, $var = value, @m[k]++, @m[k] += value, "
-	"if (...) { ... } else { ... }, delete(@m[k]), print(@m), clear(@m), zero(@m), exit() "
+	"if (...) { ... } else { ... }, while (...) { ... }, break, continue, delete(@m[k]), "
+	"print(@m), clear(@m), zero(@m), exit() "
 	"or printf(\"fmt\", ...)";
 
 /* "=", "op=", "++" or "--" after a map or variable, then the value. */
@@ -173,7 +174,9 @@ static int parse_while(struct parser *p, struct st_stmt *s)
 	if (!err && p->cur.kind != T_LBRACE)
 		err = pr_err(p, p->cur.pos, "expected '{' after the condition of while");
 	p->block_depth++;
+	p->loops++;
 	err = err ?: pr_block(p, &s->then, &s->nr_then);
+	p->loops--;
 	p->block_depth--;
 	return err ?: pr_advance(p);
 }
@@ -255,6 +258,27 @@ static int parse_unroll(struct parser *p, struct st_stmt *s)
 	return err ?: pr_advance(p);
 }
 
+/* Whether the current token is the word w. */
+static bool at_word(const struct parser *p, const char *w)
+{
+	return p->cur.kind == T_IDENT && p->cur.len == strlen(w) &&
+	       !strncmp(p->lx.src + p->cur.off, w, p->cur.len);
+}
+
+/* "break" or "continue", in a while loop's block (an unroll is no loop, as in bpftrace). */
+static int loop_jump(struct parser *p, struct st_stmt *s)
+{
+	const char *w = at_word(p, "break") ? "break" : "continue";
+
+	if (!p->loops)
+		return pr_err(p, s->pos,
+			      "%s outside a loop: break and continue are statements of a while "
+			      "loop's block",
+			      w);
+	s->kind = *w == 'b' ? ST_STMT_BREAK : ST_STMT_CONTINUE;
+	return pr_advance(p);
+}
+
 static int parse_stmt(struct parser *p, struct st_stmt *s)
 {
 	int err;
@@ -269,6 +293,8 @@ static int parse_stmt(struct parser *p, struct st_stmt *s)
 	if (p->cur.kind == T_IDENT && p->cur.len == 5 &&
 	    !strncmp(p->lx.src + p->cur.off, "while", 5) && pr_peek_kind(p) == T_LPAREN)
 		return parse_while(p, s);
+	if (at_word(p, "break") || at_word(p, "continue"))
+		return loop_jump(p, s);
 	if (p->cur.kind == T_IDENT) {
 		s->kind = ST_STMT_CALL;
 		err = pr_expr(p, 0, &s->call);

@@ -243,7 +243,14 @@ static int run_delete(struct st_runner *r, struct st_eval_ctx *x, const struct s
 	return ret ?: st_elem_delete(r->tracer, r->compiled, ref->map_id, keys);
 }
 
-/* A call statement; 1 once exit() ran, which ends the clause as in bpftrace. */
+/* How a statement leaves its block, past 0 (a negative errno: failed). */
+enum {
+	RUN_EXIT = 1, /* exit() ran, which ends the clause as in bpftrace */
+	RUN_BREAK, /* break: the innermost while loop ends */
+	RUN_CONTINUE, /* continue: the innermost while loop's next round */
+};
+
+/* A call statement; RUN_EXIT once exit() ran. */
 static int run_call(struct st_runner *r, struct st_eval_ctx *x, const struct st_expr *call)
 {
 	int map_id =
@@ -265,7 +272,7 @@ static int run_call(struct st_runner *r, struct st_eval_ctx *x, const struct st_
 		return run_printf(r, x, call);
 	case ST_FC_EXIT:
 		r->exit_requested = true;
-		return 1;
+		return RUN_EXIT;
 	default:
 		return 0;
 	}
@@ -299,6 +306,12 @@ static int run_stmts(struct st_runner *r, struct st_eval_ctx *x, const struct st
 				ret = cond.v.i ? run_stmts(r, x, st->then, st->nr_then)
 					       : run_stmts(r, x, st->els, st->nr_els);
 			break;
+		case ST_STMT_BREAK:
+			ret = RUN_BREAK;
+			break;
+		case ST_STMT_CONTINUE:
+			ret = RUN_CONTINUE;
+			break;
 		default:
 			break;
 		}
@@ -318,7 +331,9 @@ static int run_while(struct st_runner *r, struct st_eval_ctx *x, const struct st
 		if (ret || !cond.v.i)
 			return ret;
 		ret = run_stmts(r, x, st->then, st->nr_then);
-		if (ret)
+		if (ret == RUN_BREAK)
+			return 0;
+		if (ret && ret != RUN_CONTINUE)
 			return ret;
 	}
 	st_errorf("a while loop ran %d rounds: stopped", ST_MAX_RUN_STEPS);
