@@ -10,7 +10,7 @@ set -u
 cd "$(dirname "$0")/../.."
 
 # Lowest first: a component may include itself and what stands before it.
-ORDER="util objfile kinds events side dwarf ctypes kernel targets preproc parse check compile output bpfload inproc tracer readout session serve cmd"
+ORDER="util objfile kinds events side ctypes dwarf kernel targets preproc parse check compile output bpfload inproc tracer readout session serve cmd"
 MAX_FILE=700
 MAX_FUNC=80
 pass=0

@@ -231,6 +231,12 @@ int ck_c_read(struct checker *c, struct st_expr *e, bool object);
  */
 int ck_c_path(struct checker *c, struct st_expr *e);
 /*
+ * A function's parameter args.p, a C pointer its declaration names
+ * ("struct Foo*"): its C type, from the program, the kernel's BTF or the
+ * probed object's DWARF, so that *p, p->m and p[i] read through it.
+ */
+int ck_field_ctype(struct checker *c, struct st_expr *e);
+/*
  * A checked binary expression on a pointer (p + n): the pointer's type
  * kept, n made n * the element's size.
  */

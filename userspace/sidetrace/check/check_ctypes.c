@@ -12,6 +12,7 @@
 #include <side/abi/type-description.h>
 
 #include "check/check.h"
+#include "common/side_types.h"
 #include "parse/parser.h"
 
 struct st_ctypes *ck_ctypes(struct checker *c)
@@ -296,29 +297,74 @@ static int ck_deref(struct checker *c, struct st_expr *e, bool object)
 }
 
 /*
- * The C type a kernel event's field declaration names, when it is a
- * pointer read as a plain integer ("const struct __kernel_timespec *" in
- * a tracepoint's record): its cast's type, or false. The same in every
- * event of the clause. A function's pointer typed by DWARF or BTF has its
- * members in its type tree already, and a process's types are not the
- * kernel's.
+ * Whether e's path reads a value through its field's own type tree (a
+ * function's parameter typed by DWARF or BTF), which the event's loads
+ * read; an unknown name is the tree's to report too. An array or a
+ * struct read whole is not in the tree: a C read reads it.
  */
-static bool field_pointer(struct checker *c, const char *field, struct st_cast_type *t)
+static bool tree_reads(const struct st_event *ev, const struct st_expr *e)
+{
+	const struct st_field *fields = ev->fields;
+	const struct st_type *t = NULL;
+	uint32_t i, f, nr = ev->nr_fields;
+
+	for (i = 0; i < e->nr_path; i++) {
+		if (i && e->path[i].kind == ST_SEG_INDEX) {
+			if (t->unreadable || st_side_type(t->label)->type_class != ST_TC_ARRAY)
+				return false;
+			t = t->elem;
+			continue;
+		}
+		if (i && t->label == SIDE_TYPE_POINTER && t->elem)
+			t = t->elem;
+		if (i && st_side_type(t->label)->type_class != ST_TC_STRUCT)
+			return false;
+		if (i) {
+			fields = t->fields;
+			nr = t->nr_fields;
+		}
+		for (f = 0; f < nr && strcmp(fields[f].name, e->path[i].name); f++)
+			;
+		if (f == nr)
+			return true;
+		t = &fields[f].type;
+	}
+	return !t->unreadable && !st_side_type(t->label)->unreadable &&
+	       st_side_type(t->label)->type_class != ST_TC_STRUCT &&
+	       st_side_type(t->label)->type_class != ST_TC_ARRAY;
+}
+
+/*
+ * The C type of field e's declaration, when it is a pointer read as a
+ * plain integer ("const struct __kernel_timespec *" in a tracepoint's
+ * record, "struct Foo*" of a function's parameter): its cast's type, or
+ * false. The same in every event of the clause. A function's pointer
+ * whose type tree reads the path keeps it (tree_reads()); its type is
+ * named in the probed object's DWARF, or the kernel's BTF.
+ */
+static bool field_pointer(struct checker *c, const struct st_expr *e, struct st_cast_type *t)
 {
 	const char *decl = NULL, *d, *star;
+	const struct st_type *ft;
 	uint32_t i, f;
 
 	for (i = 0; i < c->clause->nr_events; i++) {
 		const struct st_event *ev = c->clause->events[i];
+		const struct st_probe_kind *k = st_event_kind(ev);
 
-		for (f = 0; f < ev->nr_fields && strcmp(ev->fields[f].name, field); f++)
+		for (f = 0; f < ev->nr_fields && strcmp(ev->fields[f].name, e->path[0].name); f++)
 			;
-		if (f == ev->nr_fields || !st_event_kind(ev)->in_kernel ||
-		    ev->fields[f].type.nr_fields || ev->fields[f].type.elem ||
-		    ev->fields[f].type.label == SIDE_TYPE_STRING_UTF8)
+		if (f == ev->nr_fields)
 			return false;
-		d = ev->fields[f].type.c_name;
-		if (!d || !strchr(d, '*') || (decl && strcmp(decl, d)))
+		ft = &ev->fields[f].type;
+		if (ft->label == SIDE_TYPE_STRING_UTF8)
+			return false;
+		if (st_probe_kind_function(k) ? e->nr_path > 1 && tree_reads(ev, e)
+					      : !k->in_kernel || ft->nr_fields || ft->elem)
+			return false;
+		d = ft->c_name;
+		/* Go spells a pointer "*main.T": no C type names it. */
+		if (!d || *d == '*' || !strchr(d, '*') || (decl && strcmp(decl, d)))
 			return false;
 		decl = d;
 	}
@@ -360,13 +406,15 @@ static struct st_expr *segment(struct st_path_seg *seg, struct st_expr *top)
 	return e;
 }
 
-int ck_c_path(struct checker *c, struct st_expr *e)
+/* Field e, a pointer, cast to its declaration's C type (field_pointer()), then its path's segments.
+ */
+static int cast_path(struct checker *c, struct st_expr *e)
 {
 	struct st_cast_type cast = {0};
 	struct st_expr *base, *top, *next;
 	uint32_t i;
 
-	if (e->nr_path < 2 || c->no_args || !field_pointer(c, e->path[0].name, &cast))
+	if (c->no_args || !field_pointer(c, e, &cast))
 		return 0;
 	if (!cast.name)
 		return ck_oom(c);
@@ -400,6 +448,40 @@ int ck_c_path(struct checker *c, struct st_expr *e)
 	*e = *top;
 	free(top);
 	return 0;
+}
+
+int ck_c_path(struct checker *c, struct st_expr *e)
+{
+	return e->nr_path < 2 ? 0 : cast_path(c, e);
+}
+
+int ck_field_ctype(struct checker *c, struct st_expr *e)
+{
+	struct st_cast_type cast = {0};
+	struct st_ctypes *r = ck_ctypes(c);
+	struct st_ctype *t;
+	char why[512];
+	uint32_t i;
+	int err;
+
+	if (!r)
+		return ck_oom(c);
+	for (i = 0; i < c->clause->nr_events; i++)
+		if (!st_probe_kind_function(st_event_kind(c->clause->events[i])))
+			return 0;
+	if (e->nr_path != 1 || !field_pointer(c, e, &cast))
+		return 0;
+	if (!cast.name)
+		return ck_oom(c);
+	err = st_ctypes_named(r, cast.name, &t, why, sizeof(why));
+	free(cast.name);
+	/* A name no table has (a typedef DWARF lacks) leaves the plain integer it was. */
+	if (err)
+		return err == -ENOMEM ? ck_oom(c) : 0;
+	for (i = 0; t && i < cast.ptrs; i++)
+		t = st_ctype_pointer(r, t);
+	e->ctype = t;
+	return t ? 0 : ck_oom(c);
 }
 
 int ck_elements(struct checker *c, struct st_expr **n, struct st_ctype *p)

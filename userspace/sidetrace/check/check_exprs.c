@@ -322,7 +322,7 @@ static int check_expr(struct checker *c, struct st_expr *e)
 	case ST_EXPR_FIELD:
 		err = ck_c_path(c, e);
 		if (err || e->kind != ST_EXPR_FIELD)
-			return err ?: ck_expr(c, e);
+			return err ?: check_expr(c, e);
 		return ck_field(c, e);
 	case ST_EXPR_UNARY:
 		return check_unary(c, e);

@@ -461,7 +461,7 @@ int ck_field(struct checker *c, struct st_expr *e)
 	if (first && e->nr_path == 1 && e->refs[0].type->c_name &&
 	    strchr(e->refs[0].type->c_name, '*'))
 		e->mem = e->refs[0].type->kernel ? ST_MEM_KERNEL : ST_MEM_USER;
-	return 0;
+	return ck_field_ctype(c, e);
 }
 
 /*

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "check/check.h"
+#include "dwarf/dwarf.h"
 
 static const char agg_forms[] =
 	"count(), sum(v), avg(v), min(v), max(v), stats(v), hist(v) or lhist(v, min, max, step)";
@@ -305,6 +306,24 @@ int ck_action(struct checker *c, struct st_stmt *s)
 	}
 }
 
+/* The clause's probed objects, whose DWARF names the types its casts and pointers name. */
+static int add_objects(struct checker *c, const struct st_clause *cl)
+{
+	struct st_ctypes *r;
+	uint32_t i;
+
+	for (i = 0; i < cl->nr_events; i++) {
+		const struct st_event *ev = cl->events[i];
+
+		if (st_event_kind(ev)->in_kernel || !ev->path)
+			continue;
+		r = ck_ctypes(c);
+		if (!r || st_ctypes_add_object(r, ev->path, &st_dwarf_ctypes_ops))
+			return ck_oom(c);
+	}
+	return 0;
+}
+
 static int check_clause(struct checker *c, struct st_clause *cl)
 {
 	uint32_t i;
@@ -320,6 +339,8 @@ static int check_clause(struct checker *c, struct st_clause *cl)
 		else if (!c->no_args)
 			c->no_args = &cl->points[i];
 	}
+	if (!err)
+		err = add_objects(c, cl);
 	if (!err && cl->filter)
 		err = ck_cond(c, &cl->filter, "the filter");
 	return err ? err : ck_stmts(c, cl->stmts, cl->nr_stmts);

@@ -144,6 +144,7 @@ void st_ctypes_free(struct st_ctypes *r)
 	free(r->values);
 	free(r->by_id);
 	btf__free(r->btf);
+	ct_objects_free(r);
 	free(r);
 }
 
@@ -241,6 +242,7 @@ static bool tagged(const char *name, enum st_ctype_kind *kind, int *btf_kind, co
 	} tags[] = {
 		{"struct ", ST_CT_STRUCT, BTF_KIND_STRUCT},
 		{"union ", ST_CT_UNION, BTF_KIND_UNION},
+		{"class ", ST_CT_STRUCT, BTF_KIND_STRUCT},
 		{"enum ", ST_CT_ENUM, BTF_KIND_ENUM},
 	};
 	size_t i;
@@ -286,15 +288,20 @@ int st_ctypes_named(struct st_ctypes *r, const char *name, struct st_ctype **out
 		*out = ct_from_btf(r, id);
 		return *out ? 0 : -ENOMEM;
 	}
+	id = ct_dwarf_named(r, kind, rest, out);
+	if (id != -ENOENT)
+		return id;
 	if (!ct_btf(r))
 		snprintf(err, errlen,
-			 "unknown type %s: the program defines none, and the kernel's BTF "
+			 "unknown type %s: the program defines none, %sand the kernel's BTF "
 			 "(/sys/kernel/btf/vmlinux) cannot be read: %s",
-			 name, strerror(-r->btf_err));
+			 name, r->nr_objects ? "nor the probed objects' DWARF, " : "",
+			 strerror(-r->btf_err));
 	else
 		snprintf(err, errlen,
-			 "unknown type %s: neither the program nor the kernel's BTF defines it",
-			 name);
+			 "unknown type %s: neither the program%s nor the kernel's BTF "
+			 "defines it",
+			 name, r->nr_objects ? ", the probed objects' DWARF" : "");
 	return -ENOENT;
 }
 
@@ -306,9 +313,11 @@ struct st_ctype *st_ctype_ref(struct st_ctypes *r, struct st_ctype *t)
 
 int ct_complete(struct st_ctypes *r, struct st_ctype *t)
 {
-	if (t->complete || !t->btf_id)
+	if (t->complete)
 		return 0;
-	return ct_btf_members(r, t);
+	if (t->dwarf_obj)
+		return ct_dwarf_members(r, t);
+	return t->btf_id ? ct_btf_members(r, t) : 0;
 }
 
 static int find_member(struct st_ctypes *r, struct st_ctype *t, const char *name,

@@ -51,6 +51,9 @@ struct st_ctype {
 	bool complete; /* members filled, or none to fill */
 	uint32_t align; /* bytes; 0: not known yet (st_ctype_align()) */
 	uint32_t btf_id; /* a kernel type: its BTF id; 0: made here */
+	/* A probed object's type: 1 + the object's index, and its DIE's offset; 0: none */
+	uint16_t dwarf_obj;
+	uint64_t dwarf_off;
 };
 
 struct st_ctypes;
@@ -78,6 +81,24 @@ struct st_ctype *st_ctype_pointer(struct st_ctypes *r, struct st_ctype *t);
  */
 int st_ctypes_named(struct st_ctypes *r, const char *name, struct st_ctype **out, char *err,
 		    size_t errlen);
+
+/*
+ * How a probed object's DWARF is opened: open(path) gives libdw's handle
+ * (NULL: none), and in *owner what close() ends with the registry.
+ */
+struct Dwarf;
+struct st_ctypes_dwarf_ops {
+	struct Dwarf *(*open)(const char *path, void **owner);
+	void (*close)(void *owner);
+};
+
+/*
+ * Adds the object at path (a uprobe's binary) to those whose DWARF names
+ * types after the program's definitions and the kernel's BTF; its DWARF
+ * is opened the first time a name is looked up there. 0 or -ENOMEM.
+ */
+int st_ctypes_add_object(struct st_ctypes *r, const char *path,
+			 const struct st_ctypes_dwarf_ops *ops);
 
 /* What a pointer points to, an array's element type; NULL when out of memory. */
 struct st_ctype *st_ctype_ref(struct st_ctypes *r, struct st_ctype *t);

@@ -23,6 +23,26 @@ struct st_ctypes {
 		int64_t v;
 	} * values; /* the program's enum constants */
 	uint32_t nr_values;
+	struct ct_object *objects; /* probed objects whose DWARF names types */
+	uint32_t nr_objects;
+	struct ct_die_node *by_die; /* their types converted */
+	uint32_t nr_by_die, cap_by_die;
+};
+
+/* A probed object (st_ctypes_add_object()): its DWARF, opened when first looked in. */
+struct ct_object {
+	const struct st_ctypes_dwarf_ops *ops;
+	char *path;
+	bool tried;
+	struct Dwarf *dw; /* NULL: none */
+	void *owner; /* ops->close()'s */
+};
+
+/* The node of a DWARF type: obj is 1 + its object's index, off the DIE's offset. */
+struct ct_die_node {
+	uint16_t obj;
+	uint64_t off;
+	struct st_ctype *node;
 };
 
 /* A new node of r, zeroed but for kind and a copy of name; NULL when out of memory. */
@@ -40,5 +60,17 @@ int ct_btf_members(struct st_ctypes *r, struct st_ctype *t);
 int ct_btf_enum_value(struct st_ctypes *r, const char *name, int64_t *v);
 /* The kernel's type kind (BTF_KIND_STRUCT, ...) named name: its id, or -ENOENT. */
 int ct_btf_find(struct st_ctypes *r, const char *name, int kind);
+
+/*
+ * The type kind (ST_CT_STRUCT, _UNION, _ENUM; ST_CT_VOID: a typedef's or
+ * a base type's) named name in the probed objects' DWARF, in the order
+ * they were added: 0, -ENOENT, or -ENOMEM.
+ */
+int ct_dwarf_named(struct st_ctypes *r, enum st_ctype_kind kind, const char *name,
+		   struct st_ctype **out);
+/* A DWARF struct's or union's members into t (t->dwarf_obj). 0 or -ENOMEM. */
+int ct_dwarf_members(struct st_ctypes *r, struct st_ctype *t);
+/* Closes the probed objects' DWARF. */
+void ct_objects_free(struct st_ctypes *r);
 
 #endif /* SIDETRACE_CTYPES_CTYPES_INT_H */

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "ctypes/ctypes.h"
 #include "objfile/elf.h"
 #include "events/events.h"
 
@@ -53,5 +54,8 @@ struct st_dwarf_func {
  */
 int st_dwarf_function(struct st_dwarf *d, uint64_t addr, uint64_t at, struct st_dwarf_func *out);
 void st_dwarf_func_fini(struct st_dwarf_func *f);
+
+/* Opens a probed object's DWARF for the C types a program names (ctypes.h). */
+extern const struct st_ctypes_dwarf_ops st_dwarf_ctypes_ops;
 
 #endif /* SIDETRACE_DWARF_DWARF_H */
