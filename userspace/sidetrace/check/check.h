@@ -185,9 +185,12 @@ int ck_assign(struct checker *c, struct st_stmt *s);
 /*
  * ++ and -- inside s's expressions made statements before it: s becomes
  * the block of them and itself (1), to be checked where s is; 0 when it
- * has none; or an error.
+ * has none, or s is a while loop, whose condition's go into its block;
+ * or an error.
  */
 int ck_hoist_incr(struct checker *c, struct st_stmt *s);
+/* A filter's ++ and --: the clause becomes their statements, then an if of the filter. */
+int ck_hoist_filter(struct checker *c, struct st_clause *cl);
 /* ck_expr() where a whole value may stand. */
 int ck_expr_whole(struct checker *c, struct st_expr *e);
 /* Whole values (check_whole.c): (a, b) checked into a tuple. */

@@ -345,10 +345,10 @@ static int check_expr(struct checker *c, struct st_expr *e)
 	case ST_EXPR_TUPLE:
 		return ck_tuple(c, e);
 	case ST_EXPR_INCR:
-		/* Statements take theirs before them (check_incr.c): this is a condition's. */
+		/* Statements, conditions and filters take theirs before them (check_incr.c). */
 		return ck_err(c, e->pos,
-			      "'%s' in a loop's condition or a filter, which run again or have no "
-			      "statement before them: change it in a statement ($x%s;)",
+			      "'%s' here has no statement before it to run in: change it in a "
+			      "statement of its own ($x%s;)",
 			      e->op == ST_OP_ADD ? "++" : "--", e->op == ST_OP_ADD ? "++" : "--");
 	case ST_EXPR_ARGS:
 		return ck_err(c, e->pos,

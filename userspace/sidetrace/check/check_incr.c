@@ -8,8 +8,14 @@
  *   print(@x++)   becomes   $+0 = @x; @x += 1; print($+0)
  *   print(++@x)   becomes   @x += 1; print(@x)
  *
- * A loop's condition runs again each round and a filter has no
- * statement before it: there, ++ is refused.
+ * A loop's condition runs again each round, so its statements go first
+ * in the loop's block, and the loop breaks on the condition:
+ *
+ *   while ($i-- > 0) { b }   becomes   while (1) { $+0 = $i; $i -= 1;
+ *                                          if (!($+0 > 0)) { break; } b }
+ *
+ * A filter has no statement before it: the clause becomes its statements,
+ * then an if of the filter around its block.
  */
 #define _GNU_SOURCE /* asprintf */
 #include <errno.h>
@@ -175,6 +181,117 @@ static uint32_t operands(struct st_stmt *s, struct st_expr **ops[], uint32_t max
 	return n;
 }
 
+static void hoist_free(struct hoist *h)
+{
+	while (h->nr)
+		st_stmt_fini(&h->stmts[--h->nr]);
+	free(h->stmts);
+}
+
+/* A new expression node of kind over kid, and kid when it cannot be made. */
+static int wrap(struct st_expr **kid, enum st_expr_kind kind, enum st_op op)
+{
+	struct st_expr *e = st_expr_node(kind, (*kid)->pos, 1, *kid, NULL);
+
+	if (!e)
+		return -ENOMEM;
+	e->op = op;
+	*kid = e;
+	return 0;
+}
+
+/*
+ * Condition *cond's ++ and -- made statements of h, then an if of it
+ * around block (nr statements, taken); break_out: an if of its negation
+ * breaking out of the loop instead, and block stays where it is.
+ */
+static int hoist_cond(struct checker *c, struct hoist *h, struct st_expr **cond, bool break_out,
+		      struct st_stmt *block, uint32_t nr)
+{
+	struct st_stmt *s, *brk;
+	int err;
+
+	c->nr_incr = 0;
+	err = hoist_expr(c, h, *cond);
+	if (err)
+		return err;
+	s = hoist_add(h);
+	if (!s)
+		return ck_oom(c);
+	s->kind = ST_STMT_IF;
+	s->pos = (*cond)->pos;
+	if (break_out && wrap(cond, ST_EXPR_UNARY, ST_OP_NOT))
+		return ck_oom(c);
+	s->value = *cond;
+	*cond = NULL;
+	if (!break_out) {
+		s->then = block;
+		s->nr_then = nr;
+		return 0;
+	}
+	brk = calloc(1, sizeof(*brk));
+	if (!brk)
+		return ck_oom(c);
+	brk->kind = ST_STMT_BREAK;
+	brk->pos = s->pos;
+	brk->map_id = brk->var_id = -1;
+	s->then = brk;
+	s->nr_then = 1;
+	return 0;
+}
+
+/* A literal 1, the condition of what always runs. */
+static struct st_expr *always(struct st_pos pos)
+{
+	struct st_expr *e = st_expr_new(ST_EXPR_INT, pos);
+
+	if (e) {
+		e->uval = 1;
+		e->vtype = ST_VT_INT;
+	}
+	return e;
+}
+
+/* while (c) with ++ in c: while (1) { c's statements; if (!c) { break; } ... }. */
+static int hoist_loop(struct checker *c, struct st_stmt *s)
+{
+	struct hoist h = {0};
+	struct st_stmt *then;
+	int err;
+
+	if (!st_expr_any(s->value, is_incr))
+		return 0;
+	err = hoist_cond(c, &h, &s->value, true, NULL, 0);
+	then = err ? NULL : realloc(h.stmts, (h.nr + s->nr_then) * sizeof(*then));
+	s->value = always(s->pos);
+	if (!then || !s->value) {
+		hoist_free(&h);
+		return err ?: ck_oom(c);
+	}
+	memcpy(&then[h.nr], s->then, s->nr_then * sizeof(*then));
+	free(s->then);
+	s->then = then;
+	s->nr_then += h.nr;
+	return 0;
+}
+
+int ck_hoist_filter(struct checker *c, struct st_clause *cl)
+{
+	struct hoist h = {0};
+	int err;
+
+	if (!cl->filter || !st_expr_any(cl->filter, is_incr))
+		return 0;
+	err = hoist_cond(c, &h, &cl->filter, false, cl->stmts, cl->nr_stmts);
+	if (err) {
+		hoist_free(&h);
+		return err;
+	}
+	cl->stmts = h.stmts;
+	cl->nr_stmts = h.nr;
+	return 0;
+}
+
 int ck_hoist_incr(struct checker *c, struct st_stmt *s)
 {
 	struct st_expr **ops[2 * ST_MAX_MAP_KEYS + ST_MAX_PRINTF_ARGS + 2];
@@ -183,9 +300,8 @@ int ck_hoist_incr(struct checker *c, struct st_stmt *s)
 	uint32_t n, i, last;
 	int err = 0;
 
-	/* A while's condition is checked where it stands: refused there. */
 	if (s->kind == ST_STMT_IF && s->loop)
-		return 0;
+		return hoist_loop(c, s);
 	/* Each statement's temporaries die with it: the next one's take their slots. */
 	c->nr_incr = 0;
 	n = operands(s, ops, sizeof(ops) / sizeof(ops[0]), &capturable);
@@ -204,9 +320,7 @@ int ck_hoist_incr(struct checker *c, struct st_stmt *s)
 	if (!err && !hoist_add(&h))
 		err = ck_oom(c);
 	if (err) {
-		while (h.nr)
-			st_stmt_fini(&h.stmts[--h.nr]);
-		free(h.stmts);
+		hoist_free(&h);
 		return err;
 	}
 	/* s, last in the block of what its ++ and -- made, which takes its place and always runs.
@@ -218,10 +332,6 @@ int ck_hoist_incr(struct checker *c, struct st_stmt *s)
 	s->map_id = s->var_id = -1;
 	s->then = h.stmts;
 	s->nr_then = h.nr;
-	s->value = st_expr_new(ST_EXPR_INT, s->pos);
-	if (!s->value)
-		return ck_oom(c);
-	s->value->uval = 1;
-	s->value->vtype = ST_VT_INT;
-	return 1;
+	s->value = always(s->pos);
+	return s->value ? 1 : ck_oom(c);
 }

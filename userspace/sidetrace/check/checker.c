@@ -340,7 +340,7 @@ static int check_clause(struct checker *c, struct st_clause *cl)
 			c->no_args = &cl->points[i];
 	}
 	if (!err)
-		err = add_objects(c, cl);
+		err = add_objects(c, cl) ?: ck_hoist_filter(c, cl);
 	if (!err && cl->filter)
 		err = ck_cond(c, &cl->filter, "the filter");
 	return err ? err : ck_stmts(c, cl->stmts, cl->nr_stmts);

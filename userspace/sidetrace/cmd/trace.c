@@ -57,16 +57,22 @@ static void on_child(int sig)
 	(void)sig;
 }
 
-/* Attach points that run in user space (BEGIN, END, interval): each counts as a probe attached. */
-static unsigned int count_user_points(const struct st_program *prog)
+/*
+ * The probes bpftrace would say it attaches: each clause's events (two
+ * clauses of one event are one probe here, two there), and each attach
+ * point that runs in user space (BEGIN, END, interval).
+ */
+static unsigned int count_probes(const struct st_program *prog)
 {
 	unsigned int n = 0;
 	uint32_t i, j;
 
-	for (i = 0; i < prog->nr_clauses; i++)
+	for (i = 0; i < prog->nr_clauses; i++) {
+		n += prog->clauses[i].nr_events;
 		for (j = 0; j < prog->clauses[i].nr_points; j++)
 			n += st_probe_kind(prog->clauses[i].points[j].kind)->runs !=
 			     ST_RUNS_AT_EVENTS;
+	}
 	return n;
 }
 
@@ -357,8 +363,7 @@ static int start(struct trace *t)
 		}
 	}
 	if (!t->o.quiet)
-		st_output_attached(t->out, t->o.fmt,
-				   t->compiled.nr_probes + count_user_points(t->prog));
+		st_output_attached(t->out, t->o.fmt, count_probes(t->prog));
 	fflush(t->out);
 	/* What test harnesses written for bpftrace wait for, on stderr, -q or not. */
 	if (getenv("__BPFTRACE_NOTIFY_PROBES_ATTACHED"))

@@ -37,6 +37,14 @@ static void flat_slots(struct st_compiled *out, struct st_map_cfg *mc, uint32_t 
 	out->nr_flat += len;
 }
 
+/* What key is kept as: a C pointer's as itself, printed in hex. */
+static enum st_kept key_kept(const struct st_expr *key)
+{
+	if (key->ctype && key->ctype->kind == ST_CT_PTR)
+		return ST_KEPT_POINTER;
+	return st_expr_kept(key);
+}
+
 /*
  * Is every key k of map m written in stmts a value the kernel keeps as b?
  * *frames: the most frames a stack key asks for (ustack(N)), 0 for all.
@@ -64,7 +72,7 @@ static bool keys_kept_as(const struct st_stmt *stmts, uint32_t nr, uint32_t m, u
 			key = st->keys[k];
 		else
 			continue;
-		if (st_expr_kept(key) != b)
+		if (key_kept(key) != b)
 			return false;
 		if (!key->uval || (*frames && key->uval > *frames))
 			*frames = key->uval ? key->uval : UINT32_MAX;
@@ -110,7 +118,8 @@ static enum st_kept key_text(const struct st_program *prog, uint32_t m, uint32_t
 	int b;
 
 	for (b = 0; b < ST_NR_KEPT; b++)
-		if (st_kept_is_text(b) && key_always(prog, m, k, b, &frames))
+		if ((st_kept_is_text(b) || b == ST_KEPT_POINTER) &&
+		    key_always(prog, m, k, b, &frames))
 			return b;
 	return ST_KEPT_VALUE;
 }

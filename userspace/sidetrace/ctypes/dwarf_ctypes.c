@@ -205,14 +205,15 @@ static struct st_ctype *tagged_node(struct st_ctypes *r, uint16_t obj, Dwarf_Die
 	if (decl && n && definition(r->objects[obj - 1].dw, tag, n, &def))
 		die = &def;
 	snprintf(name, sizeof(name), "%s %s",
-		 is_enum			? "enum"
+		 is_enum		    ? "enum"
 		 : tag == DW_TAG_union_type ? "union"
 		 : tag == DW_TAG_class_type ? "class"
 					    : "struct",
 		 n ?: "(anonymous)");
-	c = ct_node(r, is_enum				? ST_CT_ENUM
-		       : tag == DW_TAG_union_type ? ST_CT_UNION
-						  : ST_CT_STRUCT,
+	c = ct_node(r,
+		    is_enum		       ? ST_CT_ENUM
+		    : tag == DW_TAG_union_type ? ST_CT_UNION
+					       : ST_CT_STRUCT,
 		    name);
 	if (!c)
 		return NULL;

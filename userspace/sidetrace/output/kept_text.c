@@ -39,6 +39,9 @@ void st_kept_text(enum st_kept k, uint64_t v, char *buf, size_t size)
 	case ST_KEPT_ERRNO:
 		snprintf(buf, size, "%s", strerror((int)v));
 		break;
+	case ST_KEPT_POINTER:
+		snprintf(buf, size, "0x%llx", (unsigned long long)v);
+		break;
 	default:
 		snprintf(buf, size, "%llu", (unsigned long long)v);
 		break;

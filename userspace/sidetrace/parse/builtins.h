@@ -55,6 +55,7 @@ enum st_kept {
 	ST_KEPT_INET, /* ntop(): an IPv4 address, its low 32 bits */
 	ST_KEPT_USER, /* username: a uid, printed as its user's name */
 	ST_KEPT_ERRNO, /* strerror(): an errno, printed as its text */
+	ST_KEPT_POINTER, /* a C pointer as a map key: printed in hex, as bpftrace prints it */
 	ST_NR_KEPT,
 };
 
