@@ -67,9 +67,17 @@ static int assign_var(struct checker *c, struct st_stmt *s)
 			      ck_vtype_kind(had), ck_vtype_kind(vt));
 	if (vt == ST_VT_INT)
 		cl->var_types[s->var_id] = ST_VT_INT;
-	/* A variable assigned pointers of two types is an integer; p += n keeps p's. */
-	if (s->op == ST_OP_NONE && cl->var_ctypes[s->var_id] != s->value->ctype)
+	/*
+	 * A variable assigned pointers of two types is an integer; p += n
+	 * keeps p's. A temporary is read only before its next assignment:
+	 * each one's type is its own.
+	 */
+	if (s->op == ST_OP_NONE && s->var[1] == '+') {
+		cl->var_ctypes[s->var_id] = s->value->ctype;
+		cl->var_mems[s->var_id] = s->value->mem;
+	} else if (s->op == ST_OP_NONE && cl->var_ctypes[s->var_id] != s->value->ctype) {
 		cl->var_ctypes[s->var_id] = NULL;
+	}
 	return 0;
 }
 

@@ -258,9 +258,22 @@ static int check_print(struct checker *c, struct st_expr *call)
 static int check_map_arg(struct checker *c, struct st_expr *call)
 {
 	const char *fn = st_func_name(call->func);
+	const struct st_map_info *m;
+	int err;
 
-	if (call->nr_kids == 1 && call->kids[0]->kind == ST_EXPR_MAP && !call->kids[0]->nr_kids)
-		return ck_map_ref(c, call->kids[0]);
+	if (call->nr_kids == 1 && call->kids[0]->kind == ST_EXPR_MAP && !call->kids[0]->nr_kids) {
+		err = ck_map_ref(c, call->kids[0]);
+		if (err)
+			return err;
+		m = &c->prog->maps[call->kids[0]->map_id];
+		/* A plain value without keys is one element: per event, clear() deletes it. */
+		if (call->func == ST_FN_CLEAR && st_clause_on_sites(c->clause) &&
+		    m->agg == ST_K_VALUE && !m->nr_keys && !m->whole) {
+			call->func = ST_FN_DELETE;
+			c->prog->maps[call->kids[0]->map_id].elem_used = true;
+		}
+		return 0;
+	}
 	return ck_err(c, call->nr_kids ? call->kids[0]->pos : call->pos,
 		      "%s() takes a map: %s(@name)", fn, fn);
 }
