@@ -19,6 +19,7 @@
 #include "dwarf/functions.h"
 #include "kernel/kfuncs.h"
 #include "kernel/perf_sample.h"
+#include "targets/ld_cache.h"
 #include "targets/targets.h"
 #include "kernel/tracepoints.h"
 #include "kernel/watchpoints.h"
@@ -75,35 +76,28 @@ static int search_dirs(const char *dirs, const char *target, char *out, size_t l
 	return -ENOENT;
 }
 
-/* ldconfig -p lines: "\tlibfoo.so.1 (libc6,x86-64) => /usr/lib/libfoo.so.1" */
+struct cache_search {
+	const char *target;
+	char *out;
+	size_t len;
+};
+
+static int cache_entry(const char *name, const char *path, void *arg)
+{
+	struct cache_search *s = arg;
+
+	if (!lib_name_matches(name, s->target) || !is_regular(path))
+		return 0;
+	return put_path(path, s->out, s->len) ?: 1;
+}
+
+/* The library in the dynamic loader's cache, as ldconfig -p lists it. */
 static int search_ld_cache(const char *target, char *out, size_t len)
 {
-	char *line = NULL, *arrow, *name, *flags;
-	size_t linecap = 0;
-	int ret = -ENOENT;
-	FILE *f;
+	struct cache_search s = {target, out, len};
+	int ret = st_ld_cache_each("/etc/ld.so.cache", cache_entry, &s);
 
-	f = popen("ldconfig -p 2>/dev/null || /sbin/ldconfig -p 2>/dev/null", "r");
-	if (!f)
-		return -ENOENT;
-	while (ret && getline(&line, &linecap, f) > 0) {
-		line[strcspn(line, "\n")] = '\0';
-		arrow = strstr(line, " => ");
-		if (!arrow)
-			continue;
-		*arrow = '\0';
-		name = line + strspn(line, " \t");
-		flags = strchr(name, ' ');
-		if (flags)
-			*flags++ = '\0';
-		/* Only objects this collector's ABI can read. */
-		if (flags && (strstr(flags, "x86-64") || strstr(flags, "AArch64")) &&
-		    lib_name_matches(name, target) && is_regular(arrow + 4))
-			ret = put_path(arrow + 4, out, len);
-	}
-	free(line);
-	pclose(f);
-	return ret;
+	return ret == 1 ? 0 : ret ?: -ENOENT;
 }
 
 /*
