@@ -267,7 +267,7 @@ static int check_map_arg(struct checker *c, struct st_expr *call)
 			return err;
 		m = &c->prog->maps[call->kids[0]->map_id];
 		/* A plain value without keys is one element: per event, clear() deletes it. */
-		if (call->func == ST_FN_CLEAR && st_clause_on_sites(c->clause) &&
+		if (st_func(call->func)->host == ST_FC_CLEAR && st_clause_on_sites(c->clause) &&
 		    m->agg == ST_K_VALUE && !m->nr_keys && !m->whole) {
 			call->func = ST_FN_DELETE;
 			c->prog->maps[call->kids[0]->map_id].elem_used = true;
