@@ -79,6 +79,13 @@ int ck_maps_untyped(struct checker *c);
 /* Whether the checked e is a whole 64-bit operand of a located probe (argN). */
 bool ck_addr_operand(const struct st_expr *e);
 /* str(argN): the usdt: operand e read as the address of a string. */
+/*
+ * A kernel probe's char * field (args->filename of a syscall) assigned
+ * to a map read only by str() (opensnoop.bt's @filename[tid]): kept as
+ * the pointer, and read where str() reads it, as bpftrace does, when the
+ * syscall has paged the string in.
+ */
+int ck_string_pointer(struct checker *c, struct st_expr *e);
 int ck_str_at(struct checker *c, struct st_expr *e);
 
 /* Matches a side: or usdt: probe to the events of its target. */

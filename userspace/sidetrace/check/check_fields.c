@@ -483,6 +483,30 @@ bool ck_addr_operand(const struct st_expr *e)
 	return true;
 }
 
+int ck_string_pointer(struct checker *c, struct st_expr *e)
+{
+	struct st_ctype *chr;
+	char why[128];
+	uint32_t i;
+	int err;
+
+	if (e->kind != ST_EXPR_FIELD || e->vtype != ST_VT_STR || e->nr_path != 1 || !e->nr_refs)
+		return 0;
+	for (i = 0; i < e->nr_refs; i++)
+		if (!e->refs[i].event || !st_event_kind(e->refs[i].event)->in_kernel ||
+		    !e->refs[i].type->c_name || !strchr(e->refs[i].type->c_name, '*'))
+			return 0;
+	err = st_ctypes_named(ck_ctypes(c), "char", &chr, why, sizeof(why));
+	if (err)
+		return ck_oom(c);
+	e->ctype = st_ctype_pointer(ck_ctypes(c), chr);
+	if (!e->ctype)
+		return ck_oom(c);
+	e->vtype = ST_VT_UINT;
+	e->addr_of = true;
+	return 0;
+}
+
 int ck_str_at(struct checker *c, struct st_expr *e)
 {
 	(void)c;

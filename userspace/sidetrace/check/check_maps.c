@@ -128,6 +128,15 @@ static void note_reads(struct st_program *prog, const struct st_expr *e)
 		note_reads(prog, e->kids[i]);
 }
 
+/* A condition: an element tested alone (/@name[tid]/) is not read as a value. */
+static void note_test(struct st_program *prog, const struct st_expr *e)
+{
+	if (e && e->kind == ST_EXPR_MAP)
+		note_read(prog, e, false, false);
+	else
+		note_reads(prog, e);
+}
+
 static void note_stmt_reads(struct st_program *prog, const struct st_stmt *stmts, uint32_t nr)
 {
 	uint32_t i, k;
@@ -136,7 +145,10 @@ static void note_stmt_reads(struct st_program *prog, const struct st_stmt *stmts
 		for (k = 0; k < stmts[i].nr_keys; k++)
 			note_reads(prog, stmts[i].keys[k]);
 		note_reads(prog, stmts[i].call);
-		note_reads(prog, stmts[i].value);
+		if (stmts[i].kind == ST_STMT_IF)
+			note_test(prog, stmts[i].value);
+		else
+			note_reads(prog, stmts[i].value);
 		note_stmt_reads(prog, stmts[i].then, stmts[i].nr_then);
 		note_stmt_reads(prog, stmts[i].els, stmts[i].nr_els);
 	}
@@ -151,7 +163,7 @@ int ck_declare_maps(struct checker *c)
 	for (i = 0; !err && i < prog->nr_clauses; i++)
 		err = declare_all(c, prog->clauses[i].stmts, prog->clauses[i].nr_stmts);
 	for (i = 0; !err && i < prog->nr_clauses; i++) {
-		note_reads(prog, prog->clauses[i].filter);
+		note_test(prog, prog->clauses[i].filter);
 		note_stmt_reads(prog, prog->clauses[i].stmts, prog->clauses[i].nr_stmts);
 	}
 	for (i = 0; i < prog->nr_maps; i++)

@@ -124,6 +124,8 @@ int ck_assign(struct checker *c, struct st_stmt *s)
 		return assign_var(c, s);
 	if (s->op == ST_OP_NONE && c->prog->maps[s->map_id].str_only && ck_addr_operand(s->value))
 		err = ck_str_at(c, s->value);
+	else if (s->op == ST_OP_NONE && c->prog->maps[s->map_id].str_only)
+		err = ck_string_pointer(c, s->value);
 	if (!err)
 		err = ck_map_keys(c, s->map_id, &s->keys, &s->nr_keys, s->map_pos);
 	return err ? err : ck_map_value(c, s);

@@ -218,11 +218,18 @@ static struct st_ctype *named_int(struct st_ctypes *r, const char *name)
 {
 	int i = int_row(name);
 	struct st_ctype *t;
+	size_t j;
 
 	if (i < 0)
 		return NULL;
 	if (!int_names[i].is_char)
 		return st_ctype_int(r, int_names[i].size, int_names[i].is_signed);
+	/* One char node: pointers to it are one type, wherever named. */
+	for (j = 0; j < r->nr_nodes; j++)
+		if (r->nodes[j]->kind == ST_CT_INT && r->nodes[j]->is_char &&
+		    !r->nodes[j]->btf_id && !r->nodes[j]->dwarf_obj &&
+		    !strcmp(r->nodes[j]->name, name))
+			return r->nodes[j];
 	t = ct_node(r, ST_CT_INT, name);
 	if (t) {
 		t->size = 1;
