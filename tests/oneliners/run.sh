@@ -50,7 +50,9 @@ fi
 
 # The whole-value cases read structs and arrays a function is passed.
 WHOLE=$WORK/whole_app
-if ! cc -g -O2 -Wall "$ROOT/tests/fixtures/whole_app.c" -o "$WHOLE"; then
+WHOLE0=$WORK/whole_app_O0
+if ! cc -g -O2 -Wall "$ROOT/tests/fixtures/whole_app.c" -o "$WHOLE" ||
+	! cc -g -O0 -Wall "$ROOT/tests/fixtures/whole_app.c" -o "$WHOLE0"; then
 	echo "oneliners: cannot build tests/fixtures/whole_app.c" >&2
 	exit 1
 fi

@@ -299,8 +299,9 @@ static int ck_deref(struct checker *c, struct st_expr *e, bool object)
 /*
  * Whether e's path reads a value through its field's own type tree (a
  * function's parameter typed by DWARF or BTF), which the event's loads
- * read; an unknown name is the tree's to report too. An array or a
- * struct read whole is not in the tree: a C read reads it.
+ * read. An array or a
+ * struct read whole is not in the tree, nor a pointer's type: a C read
+ * reads them.
  */
 static bool tree_reads(const struct st_event *ev, const struct st_expr *e)
 {
@@ -325,13 +326,15 @@ static bool tree_reads(const struct st_event *ev, const struct st_expr *e)
 		}
 		for (f = 0; f < nr && strcmp(fields[f].name, e->path[i].name); f++)
 			;
+		/* A member the tree lacks (a C++ base class's): C's lookup says why. */
 		if (f == nr)
-			return true;
+			return false;
 		t = &fields[f].type;
 	}
+	/* A pointer member is read as C, typed: $n = args->p->next; $n->y. */
 	return !t->unreadable && !st_side_type(t->label)->unreadable &&
 	       st_side_type(t->label)->type_class != ST_TC_STRUCT &&
-	       st_side_type(t->label)->type_class != ST_TC_ARRAY;
+	       st_side_type(t->label)->type_class != ST_TC_ARRAY && t->label != SIDE_TYPE_POINTER;
 }
 
 /*

@@ -297,7 +297,8 @@ int ct_dwarf_members(struct st_ctypes *r, struct st_ctype *t)
 	if (!dw || !dwarf_offdie(dw, t->dwarf_off, &die) || dwarf_child(&die, &m))
 		return 0;
 	for (more = 0; more == 0; more = dwarf_siblingof(&m, &m)) {
-		if (dwarf_tag(&m) != DW_TAG_member)
+		/* A C++ base class: an anonymous member, whose members C's lookup finds. */
+		if (dwarf_tag(&m) != DW_TAG_member && dwarf_tag(&m) != DW_TAG_inheritance)
 			continue;
 		mt = type_of(r, t->dwarf_obj, &m, 0);
 		if (!mt)
@@ -318,7 +319,9 @@ int ct_dwarf_members(struct st_ctypes *r, struct st_ctype *t)
 		}
 		if (bit_off > UINT32_MAX || bits > 64)
 			continue;
-		err = st_ctype_add_member(t, dwarf_diename(&m) ?: "", mt, bit_off, bits);
+		err = st_ctype_add_member(
+			t, dwarf_tag(&m) == DW_TAG_member ? dwarf_diename(&m) ?: "" : "", mt,
+			bit_off, bits);
 		if (err)
 			return err;
 	}

@@ -305,10 +305,14 @@ static bool in_frame(Dwarf_Die *var)
 	       n == 1 && ops[0].atom == DW_OP_fbreg;
 }
 
-/* Past the prologue: the line table's prologue end, else the function's second line. */
+/*
+ * Past the prologue: the line table's prologue end, else the function's
+ * second line, else (a function on one line) its second row, as gdb
+ * takes it.
+ */
 static Dwarf_Addr past_prologue(Dwarf_Die *fn, Dwarf_Addr entry)
 {
-	Dwarf_Addr lo = entry, hi = 0, a, first_line_addr = 0;
+	Dwarf_Addr lo = entry, hi = 0, a, first_line_addr = 0, second_row = 0;
 	Dwarf_Die cu;
 	Dwarf_Lines *lines;
 	size_t n, i;
@@ -331,9 +335,11 @@ static Dwarf_Addr past_prologue(Dwarf_Die *fn, Dwarf_Addr entry)
 			first_line_addr = a;
 		} else if (line != first && a > first_line_addr) {
 			return a;
+		} else if (!second_row && a > first_line_addr) {
+			second_row = a;
 		}
 	}
-	return entry;
+	return second_row ?: entry;
 }
 
 /* Whether ops[i] is a whole register followed by an 8-byte piece: its word, or -1. */
