@@ -28,7 +28,7 @@ setup() {
 # innermost frame is in spin, those whose next frame is outer.
 stack_counts() {
 	awk '/^@\[$/ { n = 0; next }
-	     /^        / { f[++n] = $1; next }
+	     /^    / { f[++n] = $1; next }
 	     /^\]: / { c = $2; t += c; if (f[1] ~ /^spin\+/) h += c
 	               if (f[1] ~ /^spin\+/ && f[2] ~ /^outer\+/) w += c }
 	     END { print t + 0, h + 0, w + 0 }'
@@ -79,17 +79,17 @@ every_sample_counted() { # program
 	[ "$total" -ge 100 ]
 	[ $((hot * 100)) -ge $((total * 85)) ]
 	[ "$two" -ge 1 ]
-	[[ "$output" == *"        main+"* ]]
+	[[ "$output" == *"    main+"* ]]
 }
 
 @test "ustack(2): the innermost two frames; kstack of user-mode samples is empty, not unknown" {
 	run -0 "$SIDETRACE" -e 'profile:hz:99 { @u[ustack(2)] = count(); @k[kstack] = count(); }' -c "$HOT 1"
 	echo "$output"
 	# Every user stack key: two frame lines between "@u[" and "]:".
-	[ "$(awk '/^@u\[$/ { n = 0; on = 1; next } on && /^        / { n++; next }
+	[ "$(awk '/^@u\[$/ { n = 0; on = 1; next } on && /^    / { n++; next }
 		on && /^\]: / { if (n != 2) bad++; keys++; on = 0 } END { print (keys > 0 && !bad) }' <<< "$output")" = 1 ]
-	grep -qx '        spin+[0-9]*' <<< "$output"
-	grep -qx '        outer+[0-9]*' <<< "$output"
+	grep -qx '    spin+[0-9]*' <<< "$output"
+	grep -qx '    outer+[0-9]*' <<< "$output"
 	! grep -q 'main+' <<< "$(sed -n '/^@u\[/,/^\]/p' <<< "$output")"
 	# A CPU-bound command is sampled in user mode: its kernel stack has no frames.
 	grep -qA1 '^@k\[$' <<< "$output"
@@ -116,11 +116,11 @@ every_sample_counted() { # program
 @test "kstack: kernel frames named from kallsyms; ustack at a side: probe names its callers" {
 	run -0 "$SIDETRACE" -e 'profile:hz:99 { @[kstack] = count(); } interval:ms:500 { exit(); }'
 	echo "$output"
-	grep -qE '^        [A-Za-z_][A-Za-z0-9_.]*\+[0-9]+$' <<< "$output"
+	grep -qE '^    [A-Za-z_][A-Za-z0-9_.]*\+[0-9]+$' <<< "$output"
 	local app=$BATS_FILE_TMPDIR/httpd_fp
 	run -0 "$SIDETRACE" -e "side:$app:http:request { @[ustack] = count(); }" -c "$app -n 50"
 	echo "$output"
-	[[ "$output" == *"        main+"* ]]
+	[[ "$output" == *"    main+"* ]]
 	[ "$(awk '/^\]: / { s += $2 } END { print s }' <<< "$output")" = 50 ]
 }
 
@@ -138,10 +138,10 @@ every_sample_counted() { # program
 	wait $st
 	run cat "$BATS_TEST_TMPDIR/out"
 	echo "$output"
-	[[ "$output" == *"        emit_request+"* ]]
-	[[ "$output" == *"        main+"* ]]
+	[[ "$output" == *"    emit_request+"* ]]
+	[[ "$output" == *"    main+"* ]]
 	# libc's frame: named from its debug file where one is installed (libc6-dbg).
-	[[ "$output" == *"        libc.so.6+0x"* || "$output" == *"        __libc_start_call_main+"* ]]
+	[[ "$output" == *"    libc.so.6+0x"* || "$output" == *"    __libc_start_call_main+"* ]]
 	[ "$(awk '/^\]: / { s += $2 } END { print s }' <<< "$output")" = 20 ]
 }
 

@@ -276,7 +276,7 @@ check_debug_file() { # stripped-binary search-path
 	echo "$output"
 	diff <(expected | grep "^@n") <(grep "^@n" <<<"$output" | sort)
 	grep -q '^@u\[$' <<<"$output"
-	[ -z "$(readelf -n "$1" | grep 'Build ID')" ] || grep -qx '        named+0' <<<"$output"
+	[ -z "$(readelf -n "$1" | grep 'Build ID')" ] || grep -qx '    named+0' <<<"$output"
 }
 
 @test "separate debug info: by build id under a debug root, by debug link beside the binary, in .debug/ and under the root; another build's is refused" {

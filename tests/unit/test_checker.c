@@ -635,8 +635,10 @@ static void test_state(void)
 		 "END { $avg = @zero / 2; print(@neg, 3, 10); print($avg); print(@last); }");
 	check_err("undefined variable", "BEGIN { $x = $y + 1 }", 1, 14,
 		  "undefined variable $y: assign it first ($y = ...)", NULL);
-	check_err("variable out of its block", "BEGIN { if (1) { $x = 1; } print($x); }", 1, 34,
-		  "undefined variable $x", NULL);
+	check_err("variable read before any block assigns it",
+		  "BEGIN { print($x); if (1) { $x = 1; } }", 1, 15, "undefined variable $x", NULL);
+	check_ok("a variable an if assigns, read after it as bpftrace 0.17 reads it",
+		 "BEGIN { if (1) { $x = 1; } print($x); }");
 	check_err("variable of another type", "BEGIN { $x = 1; $x = \"s\"; }", 1, 22,
 		  "$x holds an integer: it cannot be assigned a string", NULL);
 	check_err("compound assignment of a string", "BEGIN { @x += \"a\" }", 1, 15,

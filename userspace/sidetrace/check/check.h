@@ -52,6 +52,13 @@ struct checker {
 		struct st_ctype *whole;
 	} scope[CK_MAX_SCOPE];
 	uint32_t nr_scope;
+	/*
+	 * if and while blocks open (not the checker's own blocks, which
+	 * always run): a variable first assigned in one may be read where it
+	 * did not run, so the clause starts it at 0 or "" (var_deep, by slot)
+	 */
+	uint32_t depth;
+	bool var_deep[ST_MAX_VARS];
 };
 
 /* A bounded string builder for messages listing names. */
@@ -198,6 +205,8 @@ int ck_assign(struct checker *c, struct st_stmt *s);
 int ck_hoist_incr(struct checker *c, struct st_stmt *s);
 /* A filter's ++ and --: the clause becomes their statements, then an if of the filter. */
 int ck_hoist_filter(struct checker *c, struct st_clause *cl);
+/* The clause's variables first assigned in a block, started at 0 or "" at its top. */
+int ck_zero_vars(struct checker *c, struct st_clause *cl);
 /* ck_expr() where a whole value may stand. */
 int ck_expr_whole(struct checker *c, struct st_expr *e);
 /* Whole values (check_whole.c): (a, b) checked into a tuple. */

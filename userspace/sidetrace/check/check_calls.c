@@ -84,6 +84,37 @@ static int ntop_family(struct checker *c, struct st_expr *af, uint64_t *v)
  * af does not: the array's bytes become an ST_BUF_INET buffer, af's 4 or
  * 16 of them as bpftrace reads them.
  */
+/*
+ * ntop() of an IPv4 address as bytes, as bpftrace makes every ntop() a
+ * buffer, so that a variable assigned ntop(0) first, then ntop() of an
+ * IPv6 array, holds one kind of value (the tcp tools' idiom): a constant
+ * made the constant's 4 bytes in memory, a 4-byte integer read from
+ * memory (skc_rcv_saddr) read as its bytes. 1 when call became a buffer.
+ */
+static int inet_bytes(struct checker *c, struct st_expr *call, struct st_expr *addr, uint64_t af)
+{
+	struct st_ctypes *r = ck_ctypes(c);
+	struct st_ctype *byte;
+	uint32_t v;
+
+	if (af == AF_INET6 || !r)
+		return r ? 0 : ck_oom(c);
+	if (addr->kind == ST_EXPR_INT) {
+		v = (uint32_t)addr->uval;
+		return ck_buf_const(c, call, ST_BUF_INET, &v, 4) ?: 1;
+	}
+	if ((addr->kind != ST_EXPR_MEMBER && addr->kind != ST_EXPR_INDEX &&
+	     addr->kind != ST_EXPR_DEREF) ||
+	    !addr->ctype || !st_ctype_scalar(addr->ctype) || addr->ctype->kind == ST_CT_PTR ||
+	    addr->ctype->size != 4 || addr->bit_size)
+		return 0;
+	byte = st_ctype_int(r, 1, false);
+	addr->ctype = byte ? st_ctype_array(r, byte, 4) : NULL;
+	if (!addr->ctype)
+		return ck_oom(c);
+	return ck_make_buf(c, call, ST_BUF_INET, 4) ?: 1;
+}
+
 int ck_ntop(struct checker *c, struct st_expr *call)
 {
 	uint64_t af = 0;
@@ -100,6 +131,9 @@ int ck_ntop(struct checker *c, struct st_expr *call)
 		err = ck_bytes_arg(c, addr);
 	if (err)
 		return err;
+	err = inet_bytes(c, call, addr, af);
+	if (err)
+		return err < 0 ? err : 0;
 	if (ck_bytes_of(addr))
 		return ck_make_buf(c, call, ST_BUF_INET, af == AF_INET6 ? 16 : af ? 4 : 0);
 	if (af == AF_INET6)

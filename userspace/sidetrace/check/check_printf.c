@@ -80,7 +80,7 @@ static int check_arg(struct checker *c, const struct st_conv *cv, struct st_expr
 		return err;
 	/*
 	 * An enum field prints its label with %s, ksym() and usym() their
-	 * function (compile/records.c).
+	 * function, kstack and ustack their frames (compile/records.c).
 	 */
 	if (!want_str && st_kept_is_text(st_expr_kept(arg)))
 		return ck_err(c, arg->pos,
@@ -89,7 +89,8 @@ static int check_arg(struct checker *c, const struct st_conv *cv, struct st_expr
 			      n);
 	if (want_str && arg->vtype != ST_VT_STR && !st_expr_enum(arg) &&
 	    !st_kept_is_text(st_expr_kept(arg)) && st_expr_kept(arg) != ST_KEPT_KSYM &&
-	    st_expr_kept(arg) != ST_KEPT_USYM)
+	    st_expr_kept(arg) != ST_KEPT_USYM && st_expr_kept(arg) != ST_KEPT_KSTACK &&
+	    st_expr_kept(arg) != ST_KEPT_USTACK)
 		return ck_err(c, arg->pos,
 			      "printf: argument %u is an integer, but its conversion is %%s: use "
 			      "%%d, %%u or %%x",

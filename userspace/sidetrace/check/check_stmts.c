@@ -5,6 +5,7 @@
  * bpftrace: a variable is assigned on every path that reads it.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check/check.h"
@@ -54,6 +55,7 @@ static int assign_var(struct checker *c, struct st_stmt *s)
 			return ck_err(c, s->pos, "more than %d variables in one clause",
 				      ST_MAX_VARS);
 		s->var_id = cl->nr_vars++;
+		c->var_deep[s->var_id] = c->depth > 0;
 		cl->var_types[s->var_id] = vt == ST_VT_BOOL ? ST_VT_UINT : vt;
 		cl->var_ctypes[s->var_id] = s->value->ctype;
 		cl->var_mems[s->var_id] = s->value->mem;
@@ -131,25 +133,78 @@ int ck_assign(struct checker *c, struct st_stmt *s)
 	return err ? err : ck_map_value(c, s);
 }
 
-/* A block: the variables it declares end with it. */
-static int check_block(struct checker *c, struct st_stmt *stmts, uint32_t nr)
-{
-	uint32_t visible = c->nr_scope;
-	int err;
-
-	err = ck_stmts(c, stmts, nr);
-	c->nr_scope = visible;
-	return err;
-}
-
+/*
+ * if and while: a variable a block assigns stays the clause's after it,
+ * as in bpftrace 0.17 (tcpconnect.bt prints the $saddr its if and else
+ * assign); where the block did not run, it reads 0 or "".
+ */
 static int check_if(struct checker *c, struct st_stmt *s)
 {
 	int err;
 
+	bool runs = s->value->kind == ST_EXPR_INT && s->value->uval && !s->loop;
+
 	err = ck_cond(c, &s->value, "the condition of if");
+	c->depth += !runs;
 	if (!err)
-		err = check_block(c, s->then, s->nr_then);
-	return err ? err : check_block(c, s->els, s->nr_els);
+		err = ck_stmts(c, s->then, s->nr_then);
+	err = err ?: ck_stmts(c, s->els, s->nr_els);
+	c->depth -= !runs;
+	return err;
+}
+
+/* Whether variable slot v of the clause starts at 0 or "": first assigned in a block, not a
+ * temporary. */
+static bool starts_zeroed(const struct checker *c, uint32_t v, const char *name)
+{
+	enum st_vtype t = c->clause->var_types[v];
+
+	return c->var_deep[v] && name[1] != '+' && !strchr(name, '.') &&
+	       (ck_is_int(t) || t == ST_VT_STR);
+}
+
+int ck_zero_vars(struct checker *c, struct st_clause *cl)
+{
+	struct st_stmt *all, *s;
+	uint32_t i, n = 0;
+	int err;
+
+	for (i = 0; i < c->nr_scope; i++)
+		n += c->scope[i].slot >= 0 && starts_zeroed(c, c->scope[i].slot, c->scope[i].name);
+	if (!n)
+		return 0;
+	all = calloc(n + cl->nr_stmts, sizeof(*all));
+	if (!all)
+		return ck_oom(c);
+	for (i = 0, s = all; i < c->nr_scope; i++) {
+		if (c->scope[i].slot < 0 || !starts_zeroed(c, c->scope[i].slot, c->scope[i].name))
+			continue;
+		s->kind = ST_STMT_ASSIGN;
+		s->pos = cl->pos;
+		s->map_id = s->var_id = -1;
+		s->var = strdup(c->scope[i].name);
+		s->value = st_expr_new(ck_is_int(cl->var_types[c->scope[i].slot]) ? ST_EXPR_INT
+										  : ST_EXPR_STR,
+				       cl->pos);
+		if (s->value && s->value->kind == ST_EXPR_STR)
+			s->value->str = strdup("");
+		s++;
+		if (!s[-1].var || !s[-1].value ||
+		    (s[-1].value->kind == ST_EXPR_STR && !s[-1].value->str))
+			break;
+	}
+	err = (uint32_t)(s - all) < n ? ck_oom(c) : ck_stmts(c, all, n);
+	if (err) {
+		while (s > all)
+			st_stmt_fini(--s);
+		free(all);
+		return err;
+	}
+	memcpy(all + n, cl->stmts, cl->nr_stmts * sizeof(*all));
+	free(cl->stmts);
+	cl->stmts = all;
+	cl->nr_stmts += n;
+	return 0;
 }
 
 int ck_stmts(struct checker *c, struct st_stmt *stmts, uint32_t nr)

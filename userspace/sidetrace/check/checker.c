@@ -346,6 +346,7 @@ static int check_clause(struct checker *c, struct st_clause *cl)
 	c->no_args = NULL;
 	c->nr_dyn = 0;
 	c->nr_scope = 0;
+	c->depth = 0;
 	for (i = 0; !err && i < cl->nr_points; i++) {
 		if (st_probe_kind(cl->points[i].kind)->runs == ST_RUNS_AT_EVENTS)
 			err = ck_sites_point(c, &cl->points[i]);
@@ -356,7 +357,8 @@ static int check_clause(struct checker *c, struct st_clause *cl)
 		err = add_objects(c, cl) ?: ck_hoist_filter(c, cl);
 	if (!err && cl->filter)
 		err = ck_cond(c, &cl->filter, "the filter");
-	return err ? err : ck_stmts(c, cl->stmts, cl->nr_stmts);
+	err = err ?: ck_stmts(c, cl->stmts, cl->nr_stmts);
+	return err ?: ck_zero_vars(c, cl);
 }
 
 int st_check(struct st_program *prog, const struct st_event_source *src, struct st_diag *diag)

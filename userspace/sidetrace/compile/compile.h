@@ -118,6 +118,9 @@ enum st_rec_arg {
 	ST_RA_USYM, /* in the record's process */
 	/* An integer the collector prints as text, by what is kept of it (st_kept_is_text) */
 	ST_RA_TEXT,
+	/* kstack, ustack printed with %s: the stack's value, the collector prints its frames */
+	ST_RA_KSTACK,
+	ST_RA_USTACK,
 };
 
 /*

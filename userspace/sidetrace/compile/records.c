@@ -62,14 +62,16 @@ static int printf_layout(struct cctx *c, const struct st_expr *call)
 	for (i = 0; i < lay->nr_args; i++) {
 		const struct st_expr *arg = args[i];
 
-		lay->sent[i] = st_expr_kept(arg) == ST_KEPT_PROBE   ? ST_RA_PROBE
-			       : st_expr_kept(arg) == ST_KEPT_TIME  ? ST_RA_TIME
-			       : st_kept_is_text(st_expr_kept(arg)) ? ST_RA_TEXT
-			       : st_vt_slot(arg->vtype)		    ? ST_RA_STR
-			       : !conv_is_str(call->fmt, i)	    ? ST_RA_INT
-			       : st_expr_kept(arg) == ST_KEPT_KSYM  ? ST_RA_KSYM
-			       : st_expr_kept(arg) == ST_KEPT_USYM  ? ST_RA_USYM
-								    : ST_RA_INT;
+		lay->sent[i] = st_expr_kept(arg) == ST_KEPT_PROBE    ? ST_RA_PROBE
+			       : st_expr_kept(arg) == ST_KEPT_TIME   ? ST_RA_TIME
+			       : st_kept_is_text(st_expr_kept(arg))  ? ST_RA_TEXT
+			       : st_vt_slot(arg->vtype)		     ? ST_RA_STR
+			       : !conv_is_str(call->fmt, i)	     ? ST_RA_INT
+			       : st_expr_kept(arg) == ST_KEPT_KSYM   ? ST_RA_KSYM
+			       : st_expr_kept(arg) == ST_KEPT_USYM   ? ST_RA_USYM
+			       : st_expr_kept(arg) == ST_KEPT_KSTACK ? ST_RA_KSTACK
+			       : st_expr_kept(arg) == ST_KEPT_USTACK ? ST_RA_USTACK
+								     : ST_RA_INT;
 		if (arg->vtype != ST_VT_STR && conv_is_str(call->fmt, i))
 			lay->label_type[i] = st_expr_enum(arg);
 		/* The checker made the events of a float field agree on its width. */

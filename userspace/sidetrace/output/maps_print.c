@@ -128,7 +128,10 @@ static struct sorted *sort_entries(const struct st_map_result *m)
 	return s;
 }
 
-/* A stack key in text, as bpftrace prints one: a frame a line, indented. */
+/*
+ * A stack key in text, as bpftrace 0.17 prints one: a frame a line,
+ * indented by 4 (printf's %s indents by 8: output/record_text.c).
+ */
 static void print_stack(FILE *f, const char *frames)
 {
 	const char *p = frames;
@@ -137,7 +140,7 @@ static void print_stack(FILE *f, const char *frames)
 	fputc('\n', f);
 	while (*p) {
 		n = strcspn(p, "\n");
-		fputs("        ", f);
+		fputs("    ", f);
 		fprintf(f, "%.*s", (int)n, p);
 		fputc('\n', f);
 		p += n + (p[n] == '\n');

@@ -73,6 +73,32 @@ static void sym_value(struct st_rec_view *v, bool user, uint32_t pid, uint64_t a
 	free(name);
 }
 
+/*
+ * A stack printed with %s, as bpftrace prints one: a newline, then a
+ * frame a line, indented; kept in v->stacks[i] until the next record.
+ */
+static void stack_value(struct st_rec_view *v, bool user, uint64_t u, uint32_t i,
+			uint64_t max_frames, struct st_key_val *val)
+{
+	char *frames = v->stack_text ? v->stack_text(v->stack_ctx, user, u) : NULL;
+	struct st_textbuf tb = {0};
+	const char *p = frames;
+	uint64_t nr = 0;
+	size_t n;
+
+	st_tb_putc(&tb, '\n');
+	/* ustack(N): its N innermost frames; 0 is every one. */
+	while (p && *p && (!max_frames || nr++ < max_frames)) {
+		n = strcspn(p, "\n");
+		st_tb_printf(&tb, "        %.*s\n", (int)n, p);
+		p += n + (p[n] == '\n');
+	}
+	free(frames);
+	free(v->stacks[i]);
+	v->stacks[i] = st_tb_take(&tb);
+	val->s = v->stacks[i] ? v->stacks[i] : "";
+}
+
 /* Value i of a printf record, as its layout says, into *val (a string in s). */
 static void printf_value(struct st_rec_view *v, const struct st_rec_hdr *h,
 			 const struct st_printf_layout *lay, uint32_t i, const uint8_t *at,
@@ -92,6 +118,8 @@ static void printf_value(struct st_rec_view *v, const struct st_rec_hdr *h,
 		sym_value(v, lay->sent[i] == ST_RA_USYM, h->pid, u, s);
 	} else if (lay->sent[i] == ST_RA_TEXT) {
 		st_kept_text(st_expr_kept(args[i]), u, s, sizeof(rec_str));
+	} else if (lay->sent[i] == ST_RA_KSTACK || lay->sent[i] == ST_RA_USTACK) {
+		stack_value(v, lay->sent[i] == ST_RA_USTACK, u, i, args[i]->uval, val);
 	} else if (lay->sent[i] == ST_RA_PROBE) {
 		val->s = u < v->c->nr_probes ? v->c->probes[u].name : "?";
 	} else if (lay->label_type[i]) {
@@ -173,6 +201,10 @@ enum st_text_verdict st_record_text(struct st_rec_view *v, const void *data, siz
 
 void st_rec_view_free(struct st_rec_view *v)
 {
+	uint32_t i;
+
 	st_tb_free(&v->text);
 	st_tb_free(&v->scratch);
+	for (i = 0; i < ST_MAX_PRINTF_ARGS; i++)
+		free(v->stacks[i]);
 }

@@ -114,6 +114,14 @@ static int handle(struct st_stream *s, const void *data, size_t size, bool inpro
 	return 0;
 }
 
+/* st_rec_view.stack_text: a stack's frames, as a map key's are found. */
+static char *stack_text(void *ctx, bool user, uint64_t v)
+{
+	const struct st_stream *s = ctx;
+
+	return st_stack_text(s->t->stacks, &s->t->bpf, s->r->compiled, user, v);
+}
+
 /* st_rec_view.sym_text: from the stacks' names, as map keys are named. */
 static char *sym_text(void *ctx, bool user, uint32_t pid, uint64_t addr)
 {
@@ -237,6 +245,8 @@ int st_stream_open(struct st_stream *s, struct st_tracer *t, struct st_runner *r
 	if (t) {
 		s->view.sym_text = sym_text;
 		s->view.sym_ctx = t->stacks;
+		s->view.stack_text = stack_text;
+		s->view.stack_ctx = s;
 	}
 	/* A user stack's process (or usym()'s) is announced in the ring buffer too (stacks.h). */
 	if (!t || (!st_compiled_streams(r->compiled) && !st_compiled_wants_maps(r->compiled)))
