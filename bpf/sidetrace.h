@@ -484,6 +484,22 @@ struct st_user_req {
 };
 
 /*
+ * A kernel read of a BEGIN, END or interval clause (curtask->comm), which
+ * the collector cannot read itself: it writes addr and len into st_kread
+ * and runs sidetrace_kread (user.bpf.h), which reads them in the
+ * collector's own task, as bpftrace's BEGIN reads in bpftrace's, and
+ * gives that task too (curtask).
+ */
+#define ST_KREAD_MAX 64 /* a scalar, or a char array read as a string */
+struct st_kread_req {
+	__u64 addr;
+	__u32 len; /* 1 to ST_KREAD_MAX; 0: the task only */
+	__u32 ok; /* the program's: 1 when buf holds the bytes */
+	__u64 task; /* the program's: bpf_get_current_task() */
+	__u8 buf[ST_KREAD_MAX];
+};
+
+/*
  * Per-event output (printf, print(args)): the stack machine builds one
  * record in its scratch and copies it into the st_events ring buffer. The
  * BPF side writes raw values only; the collector formats. A record is the

@@ -48,4 +48,29 @@ int sidetrace_user(void *ctx)
 			     ST_MAX_PROBES);
 }
 
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct st_kread_req);
+} st_kread SEC(".maps");
+
+/* A kernel read of the collector's clauses (struct st_kread_req). */
+SEC("raw_tp")
+int sidetrace_kread(void *ctx)
+{
+	struct st_kread_req *req;
+	__u32 zero = 0, len;
+
+	req = bpf_map_lookup_elem(&st_kread, &zero);
+	if (!req)
+		return 0;
+	req->task = bpf_get_current_task();
+	req->ok = 0;
+	len = req->len;
+	if (len && len <= ST_KREAD_MAX)
+		req->ok = !bpf_probe_read_kernel(req->buf, len, (const void *)req->addr);
+	return 0;
+}
+
 #endif /* SIDETRACE_USER_BPF_H */

@@ -79,6 +79,9 @@ struct st_loader {
 	 */
 	int user_fd;
 	int user_req_fd;
+	/* sidetrace_kread and its request (bpf/user.bpf.h); -1: no clause of sidetrace's reads */
+	int kread_fd;
+	int kread_req_fd;
 	int ncpus; /* possible CPUs: per-CPU value count */
 	struct st_fault_in fault; /* the sleepable fault-in program */
 	bool *fault_in_on; /* per probe: fault-in attached */

@@ -175,6 +175,25 @@ int ck_reads_memory(struct checker *c, struct st_pos pos, const char *what)
 		      what, ck_point_kind_name(c->no_args));
 }
 
+/*
+ * A member, element or pointee read in BEGIN, END or interval: the
+ * kernel's memory is read for sidetrace (bpf/user.bpf.h), as bpftrace's
+ * BEGIN reads in its own task; no process's is there to read.
+ */
+static int session_read(struct checker *c, const struct st_expr *e, const char *what)
+{
+	if (!c->no_args)
+		return 0;
+	if (e->mem == ST_MEM_USER)
+		return ck_err(c, e->pos,
+			      "%s reads a process's memory, and %s runs in sidetrace, which has "
+			      "no process to read: the kernel's memory (curtask->comm) is read "
+			      "there",
+			      what, ck_point_kind_name(c->no_args));
+	c->prog->kernel_reads = true;
+	return 0;
+}
+
 static int ck_member(struct checker *c, struct st_expr *e, bool object);
 static int ck_index(struct checker *c, struct st_expr *e, bool object);
 static int ck_deref(struct checker *c, struct st_expr *e, bool object);
@@ -206,7 +225,6 @@ static int ck_member(struct checker *c, struct st_expr *e, bool object)
 	err = ck_c_read(c, x, true);
 	if (!err && x->vtype == ST_VT_WHOLE)
 		return ck_whole_part(c, e);
-	err = err ?: ck_reads_memory(c, e->pos, e->arrow ? "'->'" : "'.'");
 	if (err)
 		return err;
 	t = x->ctype;
@@ -237,7 +255,7 @@ static int ck_member(struct checker *c, struct st_expr *e, bool object)
 	e->bit_size = m->bit_size;
 	e->ctype = m->type;
 	e->mem = x->mem;
-	err = settle_read(c, e, object);
+	err = session_read(c, e, e->arrow ? "'->'" : "'.'") ?: settle_read(c, e, object);
 	/* bpftrace reads a bit field unsigned, whatever its type says. */
 	if (!err && e->bit_size)
 		e->vtype = ST_VT_UINT;
@@ -257,7 +275,6 @@ static int ck_index(struct checker *c, struct st_expr *e, bool object)
 	err = ck_c_read(c, x, true);
 	if (!err && x->vtype == ST_VT_WHOLE)
 		return ck_whole_part(c, e);
-	err = err ?: ck_reads_memory(c, e->pos, "'[]'");
 	if (!err)
 		err = ck_int(c, i, "an index");
 	if (err)
@@ -274,7 +291,7 @@ static int ck_index(struct checker *c, struct st_expr *e, bool object)
 			      (unsigned long long)i->uval, t->nr_elems, t->name);
 	e->ctype = st_ctype_ref(ck_ctypes(c), t);
 	e->mem = x->mem;
-	return settle_read(c, e, object);
+	return session_read(c, e, "'[]'") ?: settle_read(c, e, object);
 }
 
 /* *kids[0]: what a pointer points to. */
@@ -283,7 +300,7 @@ static int ck_deref(struct checker *c, struct st_expr *e, bool object)
 	struct st_expr *x = e->kids[0];
 	int err;
 
-	err = ck_reads_memory(c, e->pos, "'*'") ?: ck_expr(c, x);
+	err = ck_expr(c, x);
 	if (err)
 		return err;
 	if (!x->ctype || x->ctype->kind != ST_CT_PTR)
@@ -293,7 +310,7 @@ static int ck_deref(struct checker *c, struct st_expr *e, bool object)
 			      ctype_text(x));
 	e->ctype = st_ctype_ref(ck_ctypes(c), x->ctype);
 	e->mem = x->mem;
-	return settle_read(c, e, object);
+	return session_read(c, e, "'*'") ?: settle_read(c, e, object);
 }
 
 /*

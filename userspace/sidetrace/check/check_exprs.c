@@ -44,6 +44,7 @@ static int check_builtin(struct checker *c, struct st_expr *e)
 			return ck_err(c, e->pos, b->why_not,
 				      st_event_kind(c->clause->events[i])->name);
 	e->vtype = b->vtype;
+	c->prog->kernel_reads |= c->no_args && b->host == ST_BC_TASK;
 	return b->ctype ? ck_kernel_pointer(c, e, b->ctype) : 0;
 }
 

@@ -324,9 +324,10 @@ static int start(struct trace *t)
 	}
 	/*
 	 * The maps live in the kernel's maps whether or not a probe runs
-	 * there: BEGIN, END and interval read and write the same ones.
+	 * there: BEGIN, END and interval read and write the same ones, and
+	 * read the kernel's memory through it.
 	 */
-	if (t->compiled.nr_probes || t->compiled.nr_maps) {
+	if (t->compiled.nr_probes || t->compiled.nr_maps || t->compiled.kernel_reads) {
 		ret = st_tracer_load(&t->tracer, &t->compiled, err, sizeof(err));
 		if (ret) {
 			st_errorf("%s", err);

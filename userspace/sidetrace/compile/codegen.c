@@ -151,7 +151,8 @@ int st_binop_of(const struct st_expr *e)
 
 int st_binop_for(enum st_op op, enum st_vtype l, enum st_vtype r, enum st_vtype res)
 {
-	bool uns = is_unsigned(l) && is_unsigned(r);
+	/* Compared as C compares them, as bpftrace does: unsigned when either side is. */
+	bool uns = is_unsigned(l) || is_unsigned(r);
 
 	switch (op) {
 	case ST_OP_MUL:
@@ -238,6 +239,7 @@ static int cg_builtin(struct cctx *c, const struct st_expr *e)
 			return ref;
 		return cg_emit(c, e->pos, ST_I_STR, ref, 0);
 	case ST_BC_NONE:
+	case ST_BC_TASK: /* sidetrace's own clauses' only */
 		break;
 	}
 	return cg_fail(c, e->pos, "unknown builtin");

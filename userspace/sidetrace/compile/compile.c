@@ -239,6 +239,7 @@ int st_compile(const struct st_program *prog, unsigned int flags, struct st_comp
 	memset(out, 0, sizeof(*out));
 	out->start_ns = monotonic_ns();
 	out->cpid = prog->cpid;
+	out->kernel_reads = prog->kernel_reads;
 	err = cg_layout_maps(prog, out, diag);
 	if (err)
 		return err;

@@ -155,6 +155,8 @@ struct st_compiled {
 	bool watches;
 	/* some BEGIN, END or interval clause aggregates (bpf/user.bpf.h) */
 	bool user_aggs;
+	/* some BEGIN, END or interval clause reads the kernel's memory or curtask (user.bpf.h) */
+	bool kernel_reads;
 	/*
 	 * The probe builtin of each BEGIN, END and interval attach point:
 	 * the probe key nr_probes + i (st_compiled_probe_name()).

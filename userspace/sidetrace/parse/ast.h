@@ -467,6 +467,8 @@ struct st_program {
 	struct st_map_info *maps;
 	uint32_t nr_maps;
 	struct st_ctypes *ctypes; /* the C types its casts name, and its definitions */
+	/* A BEGIN, END or interval clause reads the kernel's memory, or curtask (bpf/user.bpf.h) */
+	bool kernel_reads;
 };
 
 /* A zeroed node of kind at pos, no map; NULL if out of memory. */

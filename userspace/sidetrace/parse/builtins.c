@@ -54,9 +54,9 @@ static const struct st_builtin_row builtins[ST_NR_BUILTINS] = {
 	/* The uid, named by the collector from the passwd database when printed. */
 	[ST_BUILTIN_USERNAME] = {"username", ST_VT_UINT, ANYWHERE, NULL, HELPER(ST_BI_UID),
 				 .kept = ST_KEPT_USER},
-	[ST_BUILTIN_CURTASK] = {"curtask", ST_VT_UINT, ST_AVAIL_EVENT,
-				"curtask is the task of a probe's event; %s runs in sidetrace",
-				.bpf = ST_BC_HELPER, .helper = ST_BI_CURTASK,
+	/* In BEGIN, END and interval, sidetrace's own task, as bpftrace's BEGIN has bpftrace's. */
+	[ST_BUILTIN_CURTASK] = {"curtask", ST_VT_UINT, ANYWHERE, NULL, .bpf = ST_BC_HELPER,
+				.host = ST_BC_TASK, .helper = ST_BI_CURTASK,
 				.ctype = "struct task_struct"},
 };
 

@@ -33,6 +33,7 @@ enum st_bi_code {
 	ST_BC_ELAPSED, /* nsecs less the session's start */
 	ST_BC_FUNC, /* the probed function's name, an offset cut off */
 	ST_BC_CPID, /* the -c command's pid, known when the program is compiled */
+	ST_BC_TASK, /* the collector's own task_struct, asked of the kernel (bpf/user.bpf.h) */
 };
 
 /*

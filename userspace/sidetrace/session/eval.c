@@ -16,6 +16,9 @@
 #include "parse/functions.h"
 #include "session/eval.h"
 #include "readout/map_access.h"
+#include "bpfload/kread.h"
+#include "ctypes/ctypes.h"
+#include "tracer/tracer.h"
 
 static void set_int(struct st_eval_val *out, enum st_vtype t, int64_t v)
 {
@@ -108,6 +111,12 @@ static int eval_builtin(struct st_eval_ctx *x, const struct st_expr *e, struct s
 	case ST_BC_CPID:
 		set_int(out, e->vtype, x->compiled->cpid);
 		return 0;
+	case ST_BC_TASK:
+		err = st_kernel_read(x->tracer ? &x->tracer->bpf : NULL, 0, NULL, 0,
+				     (uint64_t *)&v);
+		if (!err)
+			set_int(out, e->vtype, v);
+		return err;
 	default:
 		/* The checker keeps the others in probes' events. */
 		return -EINVAL;
@@ -184,6 +193,75 @@ static int eval_call(struct st_eval_ctx *x, const struct st_expr *e, struct st_e
 	}
 }
 
+/*
+ * Where the C read e is in the kernel's memory (a member, an element, a
+ * pointee), as the engines compute it: a member's offset from its struct,
+ * an element's from its array or pointer, what a pointer holds.
+ */
+static int c_address(struct st_eval_ctx *x, const struct st_expr *e, uint64_t *addr)
+{
+	const struct st_expr *k = e->kids[0];
+	struct st_eval_val v;
+	bool place;
+	int err;
+
+	/* A member of a struct (not through a pointer), an element of an array: where it is. */
+	place = (e->kind == ST_EXPR_MEMBER && !e->arrow) ||
+		(e->kind == ST_EXPR_INDEX && k->ctype && k->ctype->kind == ST_CT_ARRAY);
+	if (place &&
+	    (k->kind == ST_EXPR_MEMBER || k->kind == ST_EXPR_INDEX || k->kind == ST_EXPR_DEREF))
+		err = c_address(x, k, addr);
+	else if (!(err = st_eval(x, k, &v)))
+		*addr = v.v.i;
+	if (err)
+		return err;
+	if (e->kind == ST_EXPR_MEMBER)
+		*addr += e->bit_off / 8;
+	if (e->kind == ST_EXPR_INDEX) {
+		err = st_eval(x, e->kids[1], &v);
+		*addr += (uint64_t)v.v.i * (e->ctype ? e->ctype->size : 1);
+	}
+	return err;
+}
+
+/* The value of C read e: read for sidetrace by the kernel; what it cannot read reads 0 or "". */
+static int c_read(struct st_eval_ctx *x, const struct st_expr *e, struct st_eval_val *out)
+{
+	const struct st_ctype *t = e->ctype;
+	uint8_t bytes[ST_KREAD_MAX + 8] = {0};
+	uint32_t n = t ? t->size : 0, shift;
+	uint64_t addr, u = 0;
+	int err;
+
+	err = c_address(x, e, &addr);
+	if (err)
+		return err;
+	/* A bit field: the 8 bytes from its first, its bits cut out. */
+	if (e->bit_size)
+		n = 8;
+	if (e->vtype == ST_VT_STR) {
+		n = n < ST_STR_LEN - 1 ? n : ST_STR_LEN - 1;
+		err = st_kernel_read(x->tracer ? &x->tracer->bpf : NULL, addr, bytes, n, NULL);
+		set_str(out, (const char *)bytes);
+		return err == -EFAULT ? 0 : err;
+	}
+	if (n > 8)
+		return -EINVAL;
+	err = st_kernel_read(x->tracer ? &x->tracer->bpf : NULL, addr, bytes, n, NULL);
+	if (err && err != -EFAULT)
+		return err;
+	memcpy(&u, bytes, 8);
+	if (e->bit_size) {
+		u >>= e->bit_off % 8;
+		u &= e->bit_size < 64 ? (1ULL << e->bit_size) - 1 : ~0ULL;
+	} else if (n < 8 && t->is_signed) {
+		shift = 64 - 8 * n;
+		u = (uint64_t)((int64_t)(u << shift) >> shift);
+	}
+	set_int(out, e->vtype, (int64_t)u);
+	return 0;
+}
+
 /* Casts, ?:, calls: the kinds that are neither leaves nor operators. */
 static int eval_other(struct st_eval_ctx *x, const struct st_expr *e, struct st_eval_val *out)
 {
@@ -207,6 +285,10 @@ static int eval_other(struct st_eval_ctx *x, const struct st_expr *e, struct st_
 		return 0;
 	case ST_EXPR_CALL:
 		return eval_call(x, e, out);
+	case ST_EXPR_MEMBER:
+	case ST_EXPR_INDEX:
+	case ST_EXPR_DEREF:
+		return c_read(x, e, out);
 	default:
 		return -EINVAL;
 	}
