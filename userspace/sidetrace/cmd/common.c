@@ -226,8 +226,11 @@ int st_report_missing(const struct st_program *prog, enum st_missing_probes mode
 	for (i = 0; i < prog->nr_clauses; i++) {
 		for (j = 0; j < prog->clauses[i].nr_points; j++) {
 			p = &prog->clauses[i].points[j];
-			if (st_probe_kind(p->kind)->runs != ST_RUNS_AT_EVENTS)
+			/* BEGIN, END and interval run whatever was skipped, as bpftrace's. */
+			if (st_probe_kind(p->kind)->runs != ST_RUNS_AT_EVENTS) {
+				attached = true;
 				continue;
+			}
 			attached |= !p->missing;
 			if (p->missing && !first)
 				first = p;
@@ -235,7 +238,7 @@ int st_report_missing(const struct st_program *prog, enum st_missing_probes mode
 				st_errorf("warning: %s: skipped", p->missing);
 		}
 	}
-	/* A program whose every probe was skipped would wait for nothing. */
+	/* A program whose every probe was skipped, and no clause of its own, would wait for nothing. */
 	if (first && !attached) {
 		st_errorf("nothing to attach: %s", first->missing);
 		return -ENOENT;
