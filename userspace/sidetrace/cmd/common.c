@@ -238,7 +238,8 @@ int st_report_missing(const struct st_program *prog, enum st_missing_probes mode
 				st_errorf("warning: %s: skipped", p->missing);
 		}
 	}
-	/* A program whose every probe was skipped, and no clause of its own, would wait for nothing. */
+	/* A program whose every probe was skipped, and no clause of its own, would wait for
+	 * nothing. */
 	if (first && !attached) {
 		st_errorf("nothing to attach: %s", first->missing);
 		return -ENOENT;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "ctypes/ctypes_int.h"
+#include "ctypes/dwarf_ctypes.h"
 
 /* Typedefs, qualifiers and nested types followed before a chain counts as hostile. */
 #define MAX_CHAIN 64
@@ -98,8 +99,7 @@ static bool udata(Dwarf_Die *die, unsigned int name, Dwarf_Word *v)
 	return dwarf_attr_integrate(die, name, &attr) && !dwarf_formudata(&attr, v);
 }
 
-/* A type DIE past typedefs and qualifiers; false for void. */
-static bool peel(Dwarf_Die *die, Dwarf_Die *out)
+bool st_dwarf_type_peel(Dwarf_Die *die, Dwarf_Die *out)
 {
 	int depth;
 
@@ -228,7 +228,7 @@ static struct st_ctype *tagged_node(struct st_ctypes *r, uint16_t obj, Dwarf_Die
 		Dwarf_Word enc = 0;
 
 		if (dwarf_attr_integrate(die, DW_AT_type, &attr) &&
-		    dwarf_formref_die(&attr, &base) && peel(&base, &base))
+		    dwarf_formref_die(&attr, &base) && st_dwarf_type_peel(&base, &base))
 			udata(&base, DW_AT_encoding, &enc);
 		c->is_signed = enc == DW_ATE_signed || enc == DW_ATE_signed_char;
 	}
@@ -243,7 +243,7 @@ static struct st_ctype *from_die(struct st_ctypes *r, uint16_t obj, Dwarf_Die *d
 
 	if (depth > MAX_CHAIN)
 		return NULL;
-	if (!peel(die, &t))
+	if (!st_dwarf_type_peel(die, &t))
 		return ct_node(r, ST_CT_VOID, "void");
 	off = dwarf_dieoffset(&t);
 	c = known(r, obj, off);

@@ -14,6 +14,7 @@
 #include <side/abi/type-description.h>
 
 #include "common/side_types.h"
+#include "ctypes/dwarf_ctypes.h"
 #include "events/events.h"
 #include "dwarf/dwarf_int.h"
 #include "util/textbuf.h"
@@ -22,26 +23,9 @@
 bool st_dwarf_peel(Dwarf_Die *die, Dwarf_Die *out)
 {
 	Dwarf_Attribute attr;
-	Dwarf_Die cur = *die;
-	int depth;
 
-	for (depth = 0; depth < 64; depth++) {
-		if (!dwarf_attr_integrate(&cur, DW_AT_type, &attr) ||
-		    !dwarf_formref_die(&attr, out))
-			return false;
-		switch (dwarf_tag(out)) {
-		case DW_TAG_typedef:
-		case DW_TAG_const_type:
-		case DW_TAG_volatile_type:
-		case DW_TAG_restrict_type:
-		case DW_TAG_atomic_type:
-			cur = *out;
-			continue;
-		default:
-			return true;
-		}
-	}
-	return false;
+	return dwarf_attr_integrate(die, DW_AT_type, &attr) && dwarf_formref_die(&attr, out) &&
+	       st_dwarf_type_peel(out, out);
 }
 
 static bool is_char(Dwarf_Die *die)
