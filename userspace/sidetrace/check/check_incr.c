@@ -262,11 +262,17 @@ static int hoist_loop(struct checker *c, struct st_stmt *s)
 	if (!st_expr_any(s->value, is_incr))
 		return 0;
 	err = hoist_cond(c, &h, &s->value, true, NULL, 0);
-	then = err ? NULL : realloc(h.stmts, (h.nr + s->nr_then) * sizeof(*then));
+	if (err) {
+		hoist_free(&h);
+		return err;
+	}
+	then = realloc(h.stmts, (h.nr + s->nr_then) * sizeof(*then));
+	if (then)
+		h.stmts = then;
 	s->value = always(s->pos);
 	if (!then || !s->value) {
 		hoist_free(&h);
-		return err ?: ck_oom(c);
+		return ck_oom(c);
 	}
 	memcpy(&then[h.nr], s->then, s->nr_then * sizeof(*then));
 	free(s->then);
