@@ -170,8 +170,8 @@ static bool object_matches(const char *path, const char *target)
 	return !strncmp(base, target, n) && (base[n] == '\0' || base[n] == '.' || base[n] == '-');
 }
 
-/* -p: the events of the process's objects that target names. */
-static int select_pid_events(struct st_target_set *s, struct st_target *t)
+/* -p: the events of the process's objects that target name names (st_pid_path()). */
+static int select_pid_events(struct st_target_set *s, struct st_target *t, const char *name)
 {
 	size_t i, n = 0;
 
@@ -186,7 +186,7 @@ static int select_pid_events(struct st_target_set *s, struct st_target *t)
 	if (!t->selected)
 		return -ENOMEM;
 	for (i = 0; i < s->pid_events.nr; i++)
-		if (object_matches(s->pid_events.events[i].path, t->name))
+		if (object_matches(s->pid_events.events[i].path, name))
 			t->selected[n++] = s->pid_events.events[i];
 	t->list.events = t->selected;
 	t->list.nr = n;
@@ -232,7 +232,7 @@ static int find_next_to(const char *cmd_path, const char *name, char *path, size
 const struct st_event_list *st_target_events(struct st_target_set *s, const char *name, char *err,
 					     size_t errlen)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], in_pid[PATH_MAX];
 	struct st_target *t;
 	size_t i;
 	int ret;
@@ -254,8 +254,13 @@ const struct st_event_list *st_target_events(struct st_target_set *s, const char
 		return NULL;
 	}
 	s->nr_targets++;
+	if (s->pid && st_pid_path(s->pid, name, in_pid, sizeof(in_pid))) {
+		snprintf(err, errlen, "%s", strerror(ENAMETOOLONG));
+		return NULL;
+	}
 	if (s->pid) {
-		ret = select_pid_events(s, t);
+		name = in_pid;
+		ret = select_pid_events(s, t, name);
 		if (ret == -ESRCH) {
 			snprintf(err, errlen, "cannot read process %d", s->pid);
 			return NULL;
@@ -385,21 +390,24 @@ static struct st_function_query *kept_query(struct st_target_set *s, enum st_ap_
 
 /*
  * uprobe:, uretprobe: a function is probed in its file; an empty target is
- * the -c command, or the -p process's executable.
+ * the -c command, or the -p process's executable; with -p, a path is the
+ * process's (in its mount namespace).
  */
 static const struct st_event_list *
 query_functions(struct st_target_set *s, const struct st_probe_query *q, char *err, size_t errlen)
 {
 	struct st_function_query *fq;
-	char path[PATH_MAX], exe[64];
+	char path[PATH_MAX], in_pid[PATH_MAX];
 	const char *name = q->target, *where;
 	bool fresh;
 
 	if (!*name && s->cmd_path)
 		name = s->cmd_path;
 	if (!*name && s->pid) {
-		snprintf(exe, sizeof(exe), "/proc/%d/exe", s->pid);
-		name = exe;
+		st_pid_exe(s->pid, in_pid, sizeof(in_pid));
+		name = in_pid;
+	} else if (s->pid && !st_pid_path(s->pid, name, in_pid, sizeof(in_pid))) {
+		name = in_pid;
 	}
 	if (!*name) {
 		snprintf(err, errlen, "empty target: write the program or library to trace");
