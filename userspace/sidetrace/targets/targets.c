@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fnmatch.h>
+#include <glob.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -229,6 +230,38 @@ static int find_next_to(const char *cmd_path, const char *name, char *path, size
 	return ret;
 }
 
+/*
+ * A path (with '/') with '*', without -p: the events of every file it
+ * matches, each under its own path, as bpftrace reads usdt:./app*:...
+ * (a file that is no program or library, or has none, is passed over).
+ * 0 or a negative errno, the reason in err.
+ */
+static int read_matching(const char *pattern, struct st_event_list *out, char *err, size_t errlen)
+{
+	char ferr[256];
+	glob_t files;
+	size_t i;
+	int ret;
+
+	ret = glob(pattern, 0, NULL, &files);
+	for (i = 0; !ret && i < files.gl_pathc; i++)
+		if (is_regular(files.gl_pathv[i]) &&
+		    st_discover_file(files.gl_pathv[i], out, ferr, sizeof(ferr)) == -ENOMEM)
+			ret = -ENOMEM;
+	globfree(&files);
+	if (ret == -ENOMEM || ret == GLOB_NOSPACE) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	if (!out->nr) {
+		snprintf(err, errlen, "%s",
+			 ret ? "no file matches ('*' without -p matches files)"
+			     : "no file it matches has SIDE events or USDT probes");
+		return -ENOENT;
+	}
+	return 0;
+}
+
 const struct st_event_list *st_target_events(struct st_target_set *s, const char *name, char *err,
 					     size_t errlen)
 {
@@ -288,6 +321,8 @@ const struct st_event_list *st_target_events(struct st_target_set *s, const char
 		snprintf(err, errlen, "empty target: write the program or library to trace");
 		return NULL;
 	}
+	if (strchr(name, '*') && strchr(name, '/'))
+		return read_matching(name, &t->list, err, errlen) ? NULL : &t->list;
 	if (strchr(name, '*')) {
 		snprintf(err, errlen,
 			 "'*' in a target means every object of a process: give -p PID");
