@@ -33,6 +33,9 @@ struct listing {
 	 * cannot be written so, or finds nothing, is passed over silently
 	 */
 	bool quiet;
+	/* A pattern's probes, each its line and fields: printed sorted, each once (print_kept()) */
+	char **kept;
+	size_t nr_kept, cap_kept;
 	size_t n, siteless;
 };
 
@@ -110,18 +113,14 @@ static int parse_pattern(const struct listing *ls, const char *src, struct st_at
 	return ST_EXIT_OK;
 }
 
-/* Prints ev's line (and fields) when its line matches ls->glob (NULL: always). */
-static int print_probe(const struct st_event *ev, struct listing *ls)
+/* Keeps ev's line (and fields) when its line matches ls->glob (NULL: always). */
+static int keep_probe(const struct st_event *ev, struct listing *ls)
 {
-	char *text = NULL;
+	char *text = NULL, *nl;
 	size_t len = 0;
+	bool match;
 	FILE *f;
 
-	if (!ls->glob) {
-		st_probe_print_text(stdout, ev, ls->verbose);
-		ls->n++;
-		return 0;
-	}
 	f = open_memstream(&text, &len);
 	if (!f)
 		return -ENOMEM;
@@ -131,14 +130,49 @@ static int print_probe(const struct st_event *ev, struct listing *ls)
 		return -ENOMEM;
 	}
 	/* The glob is matched against the probe's line, not its fields. */
-	text[strcspn(text, "\n")] = '\0';
-	if (!fnmatch(ls->glob, text, 0)) {
-		text[strlen(text)] = len > strlen(text) ? '\n' : '\0';
-		fputs(text, stdout);
-		ls->n++;
+	nl = strchr(text, '\n');
+	if (nl)
+		*nl = '\0';
+	match = !ls->glob || !fnmatch(ls->glob, text, 0);
+	if (nl)
+		*nl = '\n';
+	if (match && ls->nr_kept == ls->cap_kept) {
+		size_t cap = ls->cap_kept ? 2 * ls->cap_kept : 64;
+		char **v = realloc(ls->kept, cap * sizeof(*v));
+
+		if (!v) {
+			free(text);
+			return -ENOMEM;
+		}
+		ls->kept = v;
+		ls->cap_kept = cap;
 	}
-	free(text);
+	if (!match) {
+		free(text);
+		return 0;
+	}
+	ls->kept[ls->nr_kept++] = text;
+	ls->n++;
 	return 0;
+}
+
+static int cmp_texts(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Prints the probes kept, sorted and each once, as bpftrace's -l prints its set. */
+static void print_kept(struct listing *ls)
+{
+	size_t i;
+
+	qsort(ls->kept, ls->nr_kept, sizeof(*ls->kept), cmp_texts);
+	for (i = 0; i < ls->nr_kept; i++)
+		if (!i || strcmp(ls->kept[i], ls->kept[i - 1]))
+			fputs(ls->kept[i], stdout);
+	for (i = 0; i < ls->nr_kept; i++)
+		free(ls->kept[i]);
+	ls->nr_kept = 0;
 }
 
 /*
@@ -177,7 +211,7 @@ static int list_target(struct listing *ls, const struct st_attach_point *ap, con
 			ls->siteless++;
 			continue;
 		}
-		if (print_probe(&l->events[i], ls)) {
+		if (keep_probe(&l->events[i], ls)) {
 			st_errorf("out of memory");
 			return ST_EXIT_FAIL;
 		}
@@ -229,6 +263,7 @@ static int list_pattern(struct listing *ls, const char *src)
 		status = list_target(ls, &ap, ap.target);
 	else if (status == ST_EXIT_USAGE && ls->quiet)
 		status = ST_EXIT_OK;
+	print_kept(ls);
 	st_attach_point_fini(&ap);
 	return status;
 }
@@ -239,10 +274,10 @@ static int cmp_names(const void *a, const void *b)
 }
 
 /*
- * A pattern whose kind is a glob, with -p or a path after it
- * ('*:./app:*'): the user-space kinds it matches, in their names' order,
- * each as pattern's kind, as bpftrace's (a return probe's kind is left
- * out, as there); one the rest of pattern does not fit is passed over.
+ * A pattern whose kind is a glob, with a path after it ('*:./app:*'):
+ * the user-space kinds it matches, in their names' order, each as
+ * pattern's kind, as bpftrace's (a return probe's kind is left out, as
+ * there); one the rest of pattern does not fit is passed over.
  * kind_len: the glob's length. 0 or an exit status.
  */
 static int list_kinds(struct listing *ls, const char *pattern, size_t kind_len)
@@ -286,10 +321,10 @@ static int list_kinds(struct listing *ls, const char *pattern, size_t kind_len)
 	return status;
 }
 
-/* Whether a pattern's glob kind means user-space kinds: with -p, or a path as its second word. */
-static bool user_space_kinds(const char *rest, pid_t pid)
+/* Whether a pattern's glob kind means user-space kinds: a path as its second word. */
+static bool user_space_kinds(const char *rest)
 {
-	return pid || memchr(rest, '/', strcspn(rest, ":"));
+	return memchr(rest, '/', strcspn(rest, ":"));
 }
 
 /*
@@ -314,10 +349,10 @@ int st_list_probes(const char *pattern, pid_t pid, bool verbose)
 
 	/*
 	 * A pattern whose first word is no kind, and holds a wildcard or is
-	 * the whole pattern, is a glob over every probe listed; but for one
-	 * of user-space kinds, which are listed each.
+	 * the whole pattern, is a glob over every probe listed; but one with
+	 * a path after it lists each user-space kind it matches.
 	 */
-	if (glob_kind && pattern[word] && user_space_kinds(pattern + word + 1, pid)) {
+	if (glob_kind && pattern[word] && user_space_kinds(pattern + word + 1)) {
 		status = list_kinds(&ls, pattern, word);
 		goto done;
 	}
@@ -348,6 +383,7 @@ done:
 			st_errorf("no probe matches %s", pattern ? pattern : "any pattern");
 	}
 	st_target_set_free(&set);
+	free(ls.kept);
 	free(src);
 	return status;
 }
