@@ -448,6 +448,8 @@ uprobe:\"$b\":\"geo::Calc::operator[](int) const [clone .isra.0]\" { @i = sum(ar
 		diff <(grep -v '^side:' <<<"$output" | sort) \
 			<(bpftrace -l "*:$D/plain_usdt:*" 2>/dev/null | sort)
 	fi
+	run -1 --separate-stderr "$SIDETRACE" -l "*:$D/nothing:*"
+	[ "$stderr" = "sidetrace: $D/nothing: No such file or directory" ]
 	coproc APP { exec "$D/app_pie" wait; }
 	local pid=$APP_PID ready bt="" only
 	read -r ready <&"${APP[0]}"

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cmd/common.h"
 #include "cmd/list.h"
@@ -166,6 +167,8 @@ static void print_kept(struct listing *ls)
 {
 	size_t i;
 
+	if (!ls->nr_kept)
+		return;
 	qsort(ls->kept, ls->nr_kept, sizeof(*ls->kept), cmp_texts);
 	for (i = 0; i < ls->nr_kept; i++)
 		if (!i || strcmp(ls->kept[i], ls->kept[i - 1]))
@@ -268,6 +271,31 @@ static int list_pattern(struct listing *ls, const char *src)
 	return status;
 }
 
+/*
+ * After a listing of each kind found nothing: whether that is for want of
+ * the file path (up to its ':') names; 0 or an exit status, said.
+ */
+static int no_file(const char *path, const struct listing *ls)
+{
+	size_t len = strcspn(path, ":");
+	char *file;
+	int status = ST_EXIT_OK;
+
+	if (ls->n || ls->siteless || strcspn(path, "*?[") < len)
+		return ST_EXIT_OK;
+	file = strndup(path, len);
+	if (!file) {
+		st_errorf("out of memory");
+		return ST_EXIT_FAIL;
+	}
+	if (access(file, F_OK)) {
+		st_errorf("%s: %s", file, strerror(errno));
+		status = ST_EXIT_FAIL;
+	}
+	free(file);
+	return status;
+}
+
 static int cmp_names(const void *a, const void *b)
 {
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
@@ -318,7 +346,7 @@ static int list_kinds(struct listing *ls, const char *pattern, size_t kind_len)
 	}
 	free(glob);
 	free(names);
-	return status;
+	return status ?: no_file(pattern + kind_len + 1, ls);
 }
 
 /* Whether a pattern's glob kind means user-space kinds: a path as its second word. */
