@@ -164,9 +164,11 @@ side:$HTTPD:http:request
 @test "'*' as TARGET with -p: every object the process maps, listed and traced exactly" {
 	start_app "$D/kv.out" "$KV" -p -w 2 -n 30
 	run -0 "$SIDETRACE" -l -p "$APP_PID"
+	# The executable's functions, as bpftrace -l -p lists them.
+	[ "$(grep '^uprobe:' <<<"$output")" = "$("$SIDETRACE" -l "uprobe:$(readlink -f "$KV"):*")" ]
 	# libkv.so's events and their USDT probes; not the statedump events of
 	# the libside.so it loads, which no call site emits.
-	[ "$output" = "side:$(readlink -f "$LIBKV"):kv:get
+	[ "$(grep -v '^uprobe:' <<<"$output")" = "side:$(readlink -f "$LIBKV"):kv:get
 side:$(readlink -f "$LIBKV"):kv:put
 usdt:$(readlink -f "$LIBKV"):kv:get
 usdt:$(readlink -f "$LIBKV"):kv:put" ]

@@ -437,3 +437,52 @@ uprobe:\"$b\":\"geo::Calc::operator[](int) const [clone .isra.0]\" { @i = sum(ar
 	grep -q "^usdt:$D/liblistfix.so:listfix:op$" <<<"$output"
 	[ -z "$bt" ] || [ "$(grep '^usdt:' <<<"$output" | sort)" = "$bt" ]
 }
+
+@test "-l '*:FILE:*' lists every user-space kind of the file; -l -p and -l 'uprobe:*' -p: the executable's functions, as bpftrace's" {
+	run -0 "$SIDETRACE" -l "*:$D/plain_usdt:*"
+	grep -qx "uprobe:$D/plain_usdt:main" <<<"$output"
+	grep -q "^usdt:$D/plain_usdt:" <<<"$output"
+	# Each kind's lines in the kinds' name order, as bpftrace's.
+	[ "$(cut -d: -f1 <<<"$output" | uniq | tr '\n' ' ')" = "side uprobe usdt " ]
+	if command -v bpftrace > /dev/null; then
+		diff <(grep -v '^side:' <<<"$output" | sort) \
+			<(bpftrace -l "*:$D/plain_usdt:*" 2>/dev/null | sort)
+	fi
+	run -1 --separate-stderr "$SIDETRACE" -l "*:$D/nothing:*"
+	[ "$stderr" = "sidetrace: $D/nothing: No such file or directory" ]
+	coproc APP { exec "$D/app_pie" wait; }
+	local pid=$APP_PID ready bt="" only
+	read -r ready <&"${APP[0]}"
+	run -0 "$SIDETRACE" -l -p "$pid"
+	only=$("$SIDETRACE" -l 'uprobe:*' -p "$pid")
+	command -v bpftrace > /dev/null && bt=$(bpftrace -l -p "$pid" 2>/dev/null |
+		grep '^uprobe:' | sed "s|^uprobe:/proc/$pid/root/|uprobe:/|")
+	kill "$pid"
+	wait "$pid" || true
+	# The executable's functions, as -l lists its file's; not its libraries'.
+	[ "$(grep '^uprobe:' <<<"$output")" = "$only" ]
+	[ "$only" = "$("$SIDETRACE" -l "uprobe:$D/app_pie:*")" ]
+	! grep -q "^uprobe:$D/liblistfix.so:" <<<"$output"
+	[ -z "$bt" ] || grep -qx "uprobe:$D/app_pie:main" <<<"$bt"
+}
+
+# A process in another mount namespace (a container) names its files by
+# paths only its root reaches: -p reads them through /proc/PID/root, as
+# bpftrace does, to list and to attach.
+@test "-p PID in another mount namespace: a target path is the process's" {
+	command -v unshare > /dev/null || skip "no unshare"
+	local m="$BATS_TEST_TMPDIR/ns" pid ready
+	mkdir "$m"
+	coproc APP { exec unshare -m --propagation private sh -c \
+		"mount --bind '$D' '$m' && exec '$m/app_pie' wait"; }
+	pid=$APP_PID
+	read -r ready <&"${APP[0]}"
+	[ ! -e "$m/app_pie" ]
+	run -0 "$SIDETRACE" -l 'uprobe:main' -p "$pid"
+	[ "$output" = "uprobe:/proc/$pid/root$m/app_pie:main" ]
+	run -0 "$SIDETRACE" -l "uprobe:$m/app_pie:main" -p "$pid"
+	[ "$output" = "uprobe:/proc/$pid/root$m/app_pie:main" ]
+	run -0 "$SIDETRACE" -d -e "usdt:$m/app_pie:plain:tick { @ = count(); }" -p "$pid"
+	kill "$pid"
+	wait "$pid" || true
+}

@@ -181,3 +181,34 @@ semaphore_becomes() { # pid want
 	kill "$a" "$b"
 	wait "$a" "$b" || true
 }
+
+@test "a target path with '*', without -p: every file it matches; each location of a probe is one of 'Attaching N probes', as bpftrace's" {
+	local d="$BATS_TEST_TMPDIR" p
+	cat > "$d/twice.c" <<'C'
+#include <sys/sdt.h>
+int main(int argc, char **argv)
+{
+	(void)argv;
+	DTRACE_PROBE1(tw, hit, 1);
+	if (argc > 5)
+		DTRACE_PROBE1(tw, hit, 2);
+	DTRACE_PROBE1(tw, one, 3);
+	return 0;
+}
+C
+	cc -O2 "$d/twice.c" -o "$d/tw_a"
+	cp "$d/tw_a" "$d/tw_b"
+	echo "no object" > "$d/tw_text"
+	p="usdt:$d/tw_*:tw:hit { @h = count(); } usdt:$d/tw_*:tw:one { @o = count(); }"
+	run -0 "$SIDETRACE" -c "$d/tw_a" -e "$p"
+	# tw:hit: 2 files, 2 locations each; tw:one: 2 files, 1 each.
+	[ "${lines[0]}" = "Attaching 6 probes..." ]
+	grep -qx '@h: 1' <<<"$output"
+	grep -qx '@o: 1' <<<"$output"
+	if command -v bpftrace > /dev/null; then
+		run -0 --separate-stderr bpftrace -c "$d/tw_a" -e "$p"
+		[ "${lines[0]}" = "Attaching 6 probes..." ]
+	fi
+	run -1 --separate-stderr "$SIDETRACE" -d -e "usdt:$d/none_*:tw:hit { @ = count(); }"
+	grep -qF "cannot read the events of $d/none_*: no file matches ('*' without -p matches files)" <<<"$stderr"
+}

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cmd/common.h"
 #include "cmd/list.h"
@@ -20,8 +21,22 @@
 #include "targets/targets.h"
 #include "util/escape.h"
 
-/* What the listing found: lines printed, events left out for having no call site. */
-struct listed {
+/*
+ * A listing: how it prints, and what it found: lines printed, events left
+ * out for having no call site.
+ */
+struct listing {
+	struct st_target_set *set;
+	bool verbose;
+	const char *glob; /* matched against each line, or NULL */
+	/*
+	 * One of several kinds a pattern's or -p's listing tries: one that
+	 * cannot be written so, or finds nothing, is passed over silently
+	 */
+	bool quiet;
+	/* A pattern's probes, each its line and fields: printed sorted, each once (print_kept()) */
+	char **kept;
+	size_t nr_kept, cap_kept;
 	size_t n, siteless;
 };
 
@@ -29,18 +44,23 @@ struct listed {
  * -l's pattern as a whole attach point, as its kind's row writes it:
  * "side:T" is every event of T and "side:T:EVENT" (bpftrace's usdt form)
  * EVENT of any provider (the same for usdt:); "tracepoint:C" every
- * tracepoint of category C; "software:" every software event.
+ * tracepoint of category C; "software:" every software event; with -p,
+ * "uprobe:F" the functions F of the process's executable.
  */
-static char *full_pattern(const char *pattern)
+static char *full_pattern(const char *pattern, pid_t pid)
 {
 	const char *colon = strchr(pattern, ':'), *rest, *last = NULL;
 	const struct st_probe_kind *k;
 	char *out = NULL;
 
 	k = colon ? st_probe_kind_named(pattern, colon - pattern) : NULL;
+	rest = colon ? colon + 1 : NULL;
+	/* uprobe:FUNCTION with -p: the process's executable's, as bpftrace's. */
+	if (k && pid && st_probe_kind_function(k) && k->has_target && !strchr(rest, ':'))
+		return asprintf(&out, "%.*s::%s", (int)(colon - pattern), pattern, rest) < 0 ? NULL
+											     : out;
 	if (!k || k->form != ST_FORM_EVENT)
 		return strdup(pattern);
-	rest = colon + 1;
 	if (!k->has_target)
 		return asprintf(&out, "%s%s", pattern, strchr(rest, ':') ? "" : ":*") < 0 ? NULL
 											  : out;
@@ -61,8 +81,11 @@ static char *full_pattern(const char *pattern)
 	return out;
 }
 
-/* Parses the pattern with the language's own lexer; 0 or an exit status. */
-static int parse_pattern(const char *src, struct st_attach_point *ap)
+/*
+ * Parses the pattern with the language's own lexer; 0 or an exit status
+ * (said on stderr unless ls->quiet).
+ */
+static int parse_pattern(const struct listing *ls, const char *src, struct st_attach_point *ap)
 {
 	struct st_diag diag = {0};
 	struct st_lexer lx;
@@ -76,50 +99,83 @@ static int parse_pattern(const char *src, struct st_attach_point *ap)
 		st_errorf("out of memory");
 		return ST_EXIT_FAIL;
 	}
-	if (ret) {
+	if (ret && !ls->quiet)
 		st_diag_print(stderr, &diag, src);
+	if (ret)
 		return ST_EXIT_USAGE;
-	}
 	if (st_probe_kind(ap->kind)->runs != ST_RUNS_AT_EVENTS || !st_lex_at_end(&lx)) {
-		st_errorf("-l '%s': a pattern is KIND:... as a probe is written "
-			  "(side:TARGET[:PROVIDER]:EVENT, tracepoint:CATEGORY[:NAME], ...) "
-			  "or a glob over them ('*sched_switch*'), '*' wildcards",
-			  src);
+		if (!ls->quiet)
+			st_errorf("-l '%s': a pattern is KIND:... as a probe is written "
+				  "(side:TARGET[:PROVIDER]:EVENT, tracepoint:CATEGORY[:NAME], ...) "
+				  "or a glob over them ('*sched_switch*'), '*' wildcards",
+				  src);
 		return ST_EXIT_USAGE;
 	}
 	return ST_EXIT_OK;
 }
 
-/* Prints ev's line (and fields) when its line matches glob (NULL: always). */
-static int print_probe(const struct st_event *ev, bool verbose, const char *glob,
-		       struct listed *out)
+/* Keeps ev's line (and fields) when its line matches ls->glob (NULL: always). */
+static int keep_probe(const struct st_event *ev, struct listing *ls)
 {
-	char *text = NULL;
+	char *text = NULL, *nl;
 	size_t len = 0;
+	bool match;
 	FILE *f;
 
-	if (!glob) {
-		st_probe_print_text(stdout, ev, verbose);
-		out->n++;
-		return 0;
-	}
 	f = open_memstream(&text, &len);
 	if (!f)
 		return -ENOMEM;
-	st_probe_print_text(f, ev, verbose);
+	st_probe_print_text(f, ev, ls->verbose);
 	if (fclose(f)) {
 		free(text);
 		return -ENOMEM;
 	}
 	/* The glob is matched against the probe's line, not its fields. */
-	text[strcspn(text, "\n")] = '\0';
-	if (!fnmatch(glob, text, 0)) {
-		text[strlen(text)] = len > strlen(text) ? '\n' : '\0';
-		fputs(text, stdout);
-		out->n++;
+	nl = strchr(text, '\n');
+	if (nl)
+		*nl = '\0';
+	match = !ls->glob || !fnmatch(ls->glob, text, 0);
+	if (nl)
+		*nl = '\n';
+	if (match && ls->nr_kept == ls->cap_kept) {
+		size_t cap = ls->cap_kept ? 2 * ls->cap_kept : 64;
+		char **v = realloc(ls->kept, cap * sizeof(*v));
+
+		if (!v) {
+			free(text);
+			return -ENOMEM;
+		}
+		ls->kept = v;
+		ls->cap_kept = cap;
 	}
-	free(text);
+	if (!match) {
+		free(text);
+		return 0;
+	}
+	ls->kept[ls->nr_kept++] = text;
+	ls->n++;
 	return 0;
+}
+
+static int cmp_texts(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Prints the probes kept, sorted and each once, as bpftrace's -l prints its set. */
+static void print_kept(struct listing *ls)
+{
+	size_t i;
+
+	if (!ls->nr_kept)
+		return;
+	qsort(ls->kept, ls->nr_kept, sizeof(*ls->kept), cmp_texts);
+	for (i = 0; i < ls->nr_kept; i++)
+		if (!i || strcmp(ls->kept[i], ls->kept[i - 1]))
+			fputs(ls->kept[i], stdout);
+	for (i = 0; i < ls->nr_kept; i++)
+		free(ls->kept[i]);
+	ls->nr_kept = 0;
 }
 
 /*
@@ -127,22 +183,21 @@ static int print_probe(const struct st_event *ev, bool verbose, const char *glob
  * wildcards matched: then one that is no object, or has no such probe,
  * is passed over silently, as bpftrace's -l does). 0 or an exit status.
  */
-static int list_target(struct st_target_set *set, const struct st_attach_point *ap,
-		       const char *target, bool verbose, const char *glob, struct listed *out)
+static int list_target(struct listing *ls, const struct st_attach_point *ap, const char *target)
 {
 	const struct st_probe_query q = {.target = target,
 					 .kind = ap->kind,
 					 .function = ap->event,
 					 .provider = ap->provider,
-					 .names_only = !verbose};
+					 .names_only = !ls->verbose};
 	bool matched = target != ap->target;
 	const struct st_event_list *l;
 	char err[512];
 	size_t i;
 
-	l = st_target_query(set, &q, err, sizeof(err));
+	l = st_target_query(ls->set, &q, err, sizeof(err));
 	if (!l || (!l->nr && l->why_none)) {
-		if (matched)
+		if (matched || ls->quiet)
 			return ST_EXIT_OK;
 		if (*target)
 			st_errorf("%s: %s", target, l ? l->why_none : err);
@@ -156,10 +211,10 @@ static int list_target(struct st_target_set *set, const struct st_attach_point *
 			continue;
 		/* No probe attaches to an event no call site emits (check_points.c). */
 		if (!l->events[i].nr_sites) {
-			out->siteless++;
+			ls->siteless++;
 			continue;
 		}
-		if (print_probe(&l->events[i], verbose, glob, out)) {
+		if (keep_probe(&l->events[i], ls)) {
 			st_errorf("out of memory");
 			return ST_EXIT_FAIL;
 		}
@@ -172,8 +227,7 @@ static int list_target(struct st_target_set *set, const struct st_attach_point *
  * the process maps): every regular file they match, as bpftrace's -l
  * lists 'usdt:/usr/lib/x86_64-linux-gnu/libstd*:*'. 0 or an exit status.
  */
-static int list_files(struct st_target_set *set, const struct st_attach_point *ap, bool verbose,
-		      const char *line_glob, struct listed *out)
+static int list_files(struct listing *ls, const struct st_attach_point *ap)
 {
 	int status = ST_EXIT_OK, ret;
 	struct stat st;
@@ -181,6 +235,8 @@ static int list_files(struct st_target_set *set, const struct st_attach_point *a
 	size_t i;
 
 	ret = glob(ap->target, 0, NULL, &files);
+	if (ret == GLOB_NOMATCH && ls->quiet)
+		return ST_EXIT_OK;
 	if (ret == GLOB_NOMATCH) {
 		st_errorf("%s: no file matches", ap->target);
 		return ST_EXIT_FAIL;
@@ -192,36 +248,120 @@ static int list_files(struct st_target_set *set, const struct st_attach_point *a
 	}
 	for (i = 0; i < files.gl_pathc && status == ST_EXIT_OK; i++)
 		if (!stat(files.gl_pathv[i], &st) && S_ISREG(st.st_mode))
-			status = list_target(set, ap, files.gl_pathv[i], verbose, line_glob, out);
+			status = list_target(ls, ap, files.gl_pathv[i]);
 	globfree(&files);
 	return status;
 }
 
-/* Lists what src (a whole pattern) names in set; 0 or an exit status. */
-static int list_pattern(struct st_target_set *set, const char *src, bool verbose, const char *glob,
-			struct listed *out)
+/* Lists what src (a whole pattern) names; 0 or an exit status. */
+static int list_pattern(struct listing *ls, const char *src)
 {
 	struct st_attach_point ap = {0};
 	int status;
 
-	status = parse_pattern(src, &ap);
-	if (status)
-		goto cleanup;
-	if (!set->pid && strchr(ap.target, '/') && strpbrk(ap.target, "*?["))
-		status = list_files(set, &ap, verbose, glob, out);
-	else
-		status = list_target(set, &ap, ap.target, verbose, glob, out);
-cleanup:
+	status = parse_pattern(ls, src, &ap);
+	if (!status && !ls->set->pid && strchr(ap.target, '/') && strpbrk(ap.target, "*?["))
+		status = list_files(ls, &ap);
+	else if (!status)
+		status = list_target(ls, &ap, ap.target);
+	else if (status == ST_EXIT_USAGE && ls->quiet)
+		status = ST_EXIT_OK;
+	print_kept(ls);
 	st_attach_point_fini(&ap);
 	return status;
 }
 
 /*
+ * After a listing of each kind found nothing: whether that is for want of
+ * the file path (up to its ':') names; 0 or an exit status, said.
+ */
+static int no_file(const char *path, const struct listing *ls)
+{
+	size_t len = strcspn(path, ":");
+	char *file;
+	int status = ST_EXIT_OK;
+
+	if (ls->n || ls->siteless || strcspn(path, "*?[") < len)
+		return ST_EXIT_OK;
+	file = strndup(path, len);
+	if (!file) {
+		st_errorf("out of memory");
+		return ST_EXIT_FAIL;
+	}
+	if (access(file, F_OK)) {
+		st_errorf("%s: %s", file, strerror(errno));
+		status = ST_EXIT_FAIL;
+	}
+	free(file);
+	return status;
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/*
+ * A pattern whose kind is a glob, with a path after it ('*:./app:*'):
+ * the user-space kinds it matches, in their names' order, each as
+ * pattern's kind, as bpftrace's (a return probe's kind is left out, as
+ * there); one the rest of pattern does not fit is passed over.
+ * kind_len: the glob's length. 0 or an exit status.
+ */
+static int list_kinds(struct listing *ls, const char *pattern, size_t kind_len)
+{
+	const struct st_probe_kind *k;
+	const char **names;
+	char *glob, *src;
+	size_t i, nr = 0;
+	int status = ST_EXIT_OK;
+
+	for (i = 0; st_probe_kind_nth(i); i++)
+		;
+	names = calloc(i, sizeof(*names));
+	glob = strndup(pattern, kind_len);
+	if (!names || !glob) {
+		free(names);
+		free(glob);
+		st_errorf("out of memory");
+		return ST_EXIT_FAIL;
+	}
+	for (i = 0; (k = st_probe_kind_nth(i)); i++)
+		if (k->has_target && k->runs == ST_RUNS_AT_EVENTS && !k->retval &&
+		    !fnmatch(glob, k->name, 0))
+			names[nr++] = k->name;
+	qsort(names, nr, sizeof(*names), cmp_names);
+	ls->quiet = true;
+	for (i = 0; i < nr && status == ST_EXIT_OK; i++) {
+		char *kind_src = NULL;
+
+		if (asprintf(&kind_src, "%s%s", names[i], pattern + kind_len) < 0)
+			kind_src = NULL;
+		src = kind_src ? full_pattern(kind_src, ls->set->pid) : NULL;
+		status = src ? list_pattern(ls, src) : ST_EXIT_FAIL;
+		if (!src)
+			st_errorf("out of memory");
+		free(kind_src);
+		free(src);
+	}
+	free(glob);
+	free(names);
+	return status ?: no_file(pattern + kind_len + 1, ls);
+}
+
+/* Whether a pattern's glob kind means user-space kinds: a path as its second word. */
+static bool user_space_kinds(const char *rest)
+{
+	return memchr(rest, '/', strcspn(rest, ":"));
+}
+
+/*
  * What -l lists without a kind: the kernel's probes of each kind that
- * lists without a target, as bpftrace's -l (a process's own with -p).
+ * lists without a target, as bpftrace's -l; with -p, the process's own
+ * (its executable's functions, as bpftrace's, and every object's events).
  */
 static const char *const kernel_patterns[] = {"tracepoint:*:*", "software:*", "hardware:*"};
-static const char *const process_patterns[] = {"side:*:*:*", "usdt:*:*:*"};
+static const char *const process_patterns[] = {"uprobe::*", "side:*:*:*", "usdt:*:*:*"};
 
 int st_list_probes(const char *pattern, pid_t pid, bool verbose)
 {
@@ -230,20 +370,25 @@ int st_list_probes(const char *pattern, pid_t pid, bool verbose)
 			   : sizeof(kernel_patterns) / sizeof(kernel_patterns[0]);
 	struct st_target_set set = {.pid = pid};
 	size_t word = pattern ? strcspn(pattern, ":") : 0;
-	const char *glob = NULL;
-	struct listed out = {0};
+	struct listing ls = {.set = &set, .verbose = verbose, .quiet = pid != 0};
+	bool glob_kind = pattern && strcspn(pattern, "*?[") < word;
 	char *src = NULL;
 	int status = ST_EXIT_OK;
 
 	/*
 	 * A pattern whose first word is no kind, and holds a wildcard or is
-	 * the whole pattern, is a glob over every probe listed.
+	 * the whole pattern, is a glob over every probe listed; but one with
+	 * a path after it lists each user-space kind it matches.
 	 */
-	if (pattern && !st_probe_kind_named(pattern, word) &&
-	    (!pattern[word] || strcspn(pattern, "*?[") < word))
-		glob = pattern;
-	if (pattern && !glob) {
-		src = full_pattern(pattern);
+	if (glob_kind && pattern[word] && user_space_kinds(pattern + word + 1)) {
+		status = list_kinds(&ls, pattern, word);
+		goto done;
+	}
+	if (pattern && !st_probe_kind_named(pattern, word) && (!pattern[word] || glob_kind))
+		ls.glob = pattern;
+	if (pattern && !ls.glob) {
+		ls.quiet = false;
+		src = full_pattern(pattern, pid);
 		if (!src) {
 			st_errorf("out of memory");
 			return ST_EXIT_FAIL;
@@ -252,19 +397,21 @@ int st_list_probes(const char *pattern, pid_t pid, bool verbose)
 		nr = 1;
 	}
 	for (i = 0; i < nr && status == ST_EXIT_OK; i++)
-		status = list_pattern(&set, srcs[i], verbose, glob, &out);
-	if (status == ST_EXIT_OK && !out.n) {
+		status = list_pattern(&ls, srcs[i]);
+done:
+	if (status == ST_EXIT_OK && !ls.n) {
 		status = ST_EXIT_FAIL;
 		pattern = src ? src : pattern;
-		if (out.siteless)
+		if (ls.siteless)
 			st_errorf("no probe matches %s: the %zu event%s it matches %s no call "
 				  "sites (delivered to in-process tracers only, never to a probe)",
-				  pattern, out.siteless, out.siteless == 1 ? "" : "s",
-				  out.siteless == 1 ? "has" : "have");
+				  pattern, ls.siteless, ls.siteless == 1 ? "" : "s",
+				  ls.siteless == 1 ? "has" : "have");
 		else
 			st_errorf("no probe matches %s", pattern ? pattern : "any pattern");
 	}
 	st_target_set_free(&set);
+	free(ls.kept);
 	free(src);
 	return status;
 }

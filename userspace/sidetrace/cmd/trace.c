@@ -59,16 +59,23 @@ static void on_child(int sig)
 
 /*
  * The probes bpftrace would say it attaches: each clause's events (two
- * clauses of one event are one probe here, two there), and each attach
+ * clauses of one event are one probe here, two there; a USDT probe's
+ * every location, as bpftrace attaches each apart), and each attach
  * point that runs in user space (BEGIN, END, interval).
  */
 static unsigned int count_probes(const struct st_program *prog)
 {
+	const struct st_event *ev;
 	unsigned int n = 0;
 	uint32_t i, j;
 
 	for (i = 0; i < prog->nr_clauses; i++) {
-		n += prog->clauses[i].nr_events;
+		for (j = 0; j < prog->clauses[i].nr_events; j++) {
+			ev = prog->clauses[i].events[j];
+			n += st_event_kind(ev)->source == ST_SOURCE_SDT && ev->nr_sites > 1
+				     ? ev->nr_sites
+				     : 1;
+		}
 		for (j = 0; j < prog->clauses[i].nr_points; j++)
 			n += st_probe_kind(prog->clauses[i].points[j].kind)->runs !=
 			     ST_RUNS_AT_EVENTS;

@@ -34,4 +34,18 @@ int st_discover_file(const char *path, struct st_event_list *out, char *err, siz
  */
 int st_discover_pid(pid_t pid, struct st_event_list *out, char *err, size_t errlen);
 
+/*
+ * An absolute path as process pid names it, as read from here: the path
+ * itself in our mount namespace, /proc/PID/root/PATH in another (a
+ * container's), as bpftrace reads a -p process's targets. Another path is
+ * copied as is. Returns 0 or -ENAMETOOLONG.
+ */
+int st_pid_path(pid_t pid, const char *path, char *buf, size_t len);
+
+/*
+ * The executable of process pid, by a path that reaches the very file it
+ * runs (st_pid_path() of its link), or /proc/PID/exe when none does.
+ */
+void st_pid_exe(pid_t pid, char *buf, size_t len);
+
 #endif /* SIDETRACE_SIDE_DISCOVER_H */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "common/proc_maps.h"
 #include "side/discover.h"
@@ -145,4 +146,45 @@ cleanup:
 		free(maps[i].path);
 	free(maps);
 	return ret;
+}
+
+/* Whether pid sees our files: the same mount namespace (or we cannot tell). */
+static bool same_mounts(pid_t pid)
+{
+	struct stat self, other;
+	char ns[64];
+
+	snprintf(ns, sizeof(ns), "/proc/%d/ns/mnt", (int)pid);
+	if (stat("/proc/self/ns/mnt", &self) || stat(ns, &other))
+		return true;
+	return self.st_ino == other.st_ino && self.st_dev == other.st_dev;
+}
+
+int st_pid_path(pid_t pid, const char *path, char *buf, size_t len)
+{
+	char root[64];
+	int n;
+
+	snprintf(root, sizeof(root), "/proc/%d/root/", (int)pid);
+	if (path[0] != '/' || !strncmp(path, root, strlen(root) - 1) || same_mounts(pid))
+		n = snprintf(buf, len, "%s", path);
+	else
+		n = snprintf(buf, len, "/proc/%d/root%s", (int)pid, path);
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+void st_pid_exe(pid_t pid, char *buf, size_t len)
+{
+	char exe[64], link[PATH_MAX];
+	struct stat st;
+	ssize_t n;
+
+	snprintf(exe, sizeof(exe), "/proc/%d/exe", (int)pid);
+	n = readlink(exe, link, sizeof(link) - 1);
+	if (n > 0 && !stat(exe, &st)) {
+		link[n] = '\0';
+		if (!st_pid_path(pid, link, buf, len) && same_inode(buf, st.st_ino))
+			return;
+	}
+	snprintf(buf, len, "%s", exe);
 }

@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fnmatch.h>
+#include <glob.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -170,8 +171,8 @@ static bool object_matches(const char *path, const char *target)
 	return !strncmp(base, target, n) && (base[n] == '\0' || base[n] == '.' || base[n] == '-');
 }
 
-/* -p: the events of the process's objects that target names. */
-static int select_pid_events(struct st_target_set *s, struct st_target *t)
+/* -p: the events of the process's objects that target name names (st_pid_path()). */
+static int select_pid_events(struct st_target_set *s, struct st_target *t, const char *name)
 {
 	size_t i, n = 0;
 
@@ -186,7 +187,7 @@ static int select_pid_events(struct st_target_set *s, struct st_target *t)
 	if (!t->selected)
 		return -ENOMEM;
 	for (i = 0; i < s->pid_events.nr; i++)
-		if (object_matches(s->pid_events.events[i].path, t->name))
+		if (object_matches(s->pid_events.events[i].path, name))
 			t->selected[n++] = s->pid_events.events[i];
 	t->list.events = t->selected;
 	t->list.nr = n;
@@ -229,10 +230,42 @@ static int find_next_to(const char *cmd_path, const char *name, char *path, size
 	return ret;
 }
 
+/*
+ * A path (with '/') with '*', without -p: the events of every file it
+ * matches, each under its own path, as bpftrace reads usdt:./app*:...
+ * (a file that is no program or library, or has none, is passed over).
+ * 0 or a negative errno, the reason in err.
+ */
+static int read_matching(const char *pattern, struct st_event_list *out, char *err, size_t errlen)
+{
+	char ferr[256];
+	glob_t files;
+	size_t i;
+	int ret;
+
+	ret = glob(pattern, 0, NULL, &files);
+	for (i = 0; !ret && i < files.gl_pathc; i++)
+		if (is_regular(files.gl_pathv[i]) &&
+		    st_discover_file(files.gl_pathv[i], out, ferr, sizeof(ferr)) == -ENOMEM)
+			ret = -ENOMEM;
+	globfree(&files);
+	if (ret == -ENOMEM || ret == GLOB_NOSPACE) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	if (!out->nr) {
+		snprintf(err, errlen, "%s",
+			 ret ? "no file matches ('*' without -p matches files)"
+			     : "no file it matches has SIDE events or USDT probes");
+		return -ENOENT;
+	}
+	return 0;
+}
+
 const struct st_event_list *st_target_events(struct st_target_set *s, const char *name, char *err,
 					     size_t errlen)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], in_pid[PATH_MAX];
 	struct st_target *t;
 	size_t i;
 	int ret;
@@ -254,8 +287,13 @@ const struct st_event_list *st_target_events(struct st_target_set *s, const char
 		return NULL;
 	}
 	s->nr_targets++;
+	if (s->pid && st_pid_path(s->pid, name, in_pid, sizeof(in_pid))) {
+		snprintf(err, errlen, "%s", strerror(ENAMETOOLONG));
+		return NULL;
+	}
 	if (s->pid) {
-		ret = select_pid_events(s, t);
+		name = in_pid;
+		ret = select_pid_events(s, t, name);
 		if (ret == -ESRCH) {
 			snprintf(err, errlen, "cannot read process %d", s->pid);
 			return NULL;
@@ -283,6 +321,8 @@ const struct st_event_list *st_target_events(struct st_target_set *s, const char
 		snprintf(err, errlen, "empty target: write the program or library to trace");
 		return NULL;
 	}
+	if (strchr(name, '*') && strchr(name, '/'))
+		return read_matching(name, &t->list, err, errlen) ? NULL : &t->list;
 	if (strchr(name, '*')) {
 		snprintf(err, errlen,
 			 "'*' in a target means every object of a process: give -p PID");
@@ -385,21 +425,24 @@ static struct st_function_query *kept_query(struct st_target_set *s, enum st_ap_
 
 /*
  * uprobe:, uretprobe: a function is probed in its file; an empty target is
- * the -c command, or the -p process's executable.
+ * the -c command, or the -p process's executable; with -p, a path is the
+ * process's (in its mount namespace).
  */
 static const struct st_event_list *
 query_functions(struct st_target_set *s, const struct st_probe_query *q, char *err, size_t errlen)
 {
 	struct st_function_query *fq;
-	char path[PATH_MAX], exe[64];
+	char path[PATH_MAX], in_pid[PATH_MAX];
 	const char *name = q->target, *where;
 	bool fresh;
 
 	if (!*name && s->cmd_path)
 		name = s->cmd_path;
 	if (!*name && s->pid) {
-		snprintf(exe, sizeof(exe), "/proc/%d/exe", s->pid);
-		name = exe;
+		st_pid_exe(s->pid, in_pid, sizeof(in_pid));
+		name = in_pid;
+	} else if (s->pid && !st_pid_path(s->pid, name, in_pid, sizeof(in_pid))) {
+		name = in_pid;
 	}
 	if (!*name) {
 		snprintf(err, errlen, "empty target: write the program or library to trace");

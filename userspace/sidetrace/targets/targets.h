@@ -68,7 +68,8 @@ struct st_target_set {
  * reason in err. With pid set, the events of the objects the process maps
  * that name matches (a name with '*' is a glob on their paths and file
  * names: "*" is every object); an object it has not loaded yet is read
- * from its file. A glob without pid is refused.
+ * from its file. Without pid, a path with '*' is every file it matches;
+ * another glob is refused.
  */
 const struct st_event_list *st_target_events(struct st_target_set *s, const char *name, char *err,
 					     size_t errlen);
