@@ -343,9 +343,12 @@ static bool tree_reads(const struct st_event *ev, const struct st_expr *e)
 		}
 		for (f = 0; f < nr && strcmp(fields[f].name, e->path[i].name); f++)
 			;
-		/* A member the tree lacks (a C++ base class's): C's lookup says why. */
+		/*
+		 * A member a process's tree lacks (a C++ base class's): C's lookup
+		 * finds it or says why; the kernel's trees are whole.
+		 */
 		if (f == nr)
-			return false;
+			return st_event_kind(ev)->in_kernel;
 		t = &fields[f].type;
 	}
 	/* A pointer member is read as C, typed: $n = args->p->next; $n->y. */
