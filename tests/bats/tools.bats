@@ -95,3 +95,15 @@ setup() {
 	done
 	[ "$ok" -eq 22 ]
 }
+
+@test "setuids: a setresuid of the command, its uids and result, the same line as bpftrace's" {
+	local cmd='/usr/bin/setpriv --reuid=65534 /bin/true' bt
+	run -0 --separate-stderr "$SIDETRACE" -c "$cmd" "$TOOLS/setuids.bt"
+	[ "${lines[1]}" = "Tracing setuid(2) family syscalls. Hit Ctrl-C to end." ]
+	grep -Eq '^[0-9:]+ +[0-9]+ +setpriv +0 +setresuid ruid=65534 euid=65534 suid=65534 \(0\)$' <<<"$output"
+	[ -z "$stderr" ]
+	command -v bpftrace >/dev/null || return 0
+	bt=$(bpftrace -c "$cmd" "$TOOLS/setuids.bt" 2>/dev/null | awk '$3 == "setpriv" { $1 = $2 = ""; print }')
+	[ -n "$bt" ]
+	[ "$(awk '$3 == "setpriv" { $1 = $2 = ""; print }' <<<"$output")" = "$bt" ]
+}
