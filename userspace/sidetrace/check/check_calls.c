@@ -70,8 +70,7 @@ static int ntop_family(struct checker *c, struct st_expr *af, uint64_t *v)
 	/* A family known only when the probe fires: by_family() reads it there. */
 	if (!literal_int(af, v))
 		return af->kind == ST_EXPR_CALL || af->kind == ST_EXPR_INCR ||
-				       (af->kind == ST_EXPR_BUILTIN &&
-					af->builtin == ST_BUILTIN_RAND)
+				       af->kind == ST_EXPR_BUILTIN
 			       ? ck_err(c, af->pos,
 					"ntop()'s address family is read twice: keep it in a "
 					"variable first ($af = ...; ntop($af, addr))")
