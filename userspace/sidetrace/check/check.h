@@ -250,6 +250,13 @@ int ck_c_read(struct checker *c, struct st_expr *e, bool object);
  */
 int ck_c_path(struct checker *c, struct st_expr *e);
 /*
+ * args.saddr, a whole array of a kernel probe's record (a tracepoint's
+ * __u8 saddr[4]): rewritten in place into *(its C array type *)its
+ * address, so that whatever reads a C array (ntop(), buf(), print(), a
+ * map's key or value) reads it.
+ */
+int ck_record_array(struct checker *c, struct st_expr *e);
+/*
  * A function's parameter args.p, a C pointer its declaration names
  * ("struct Foo*"): its C type, from the program, the kernel's BTF or the
  * probed object's DWARF, so that *p, p->m and p[i] read through it.

@@ -60,17 +60,21 @@ static bool literal_int(const struct st_expr *e, uint64_t *v)
 	return e->kind == ST_EXPR_INT;
 }
 
-/* The address family of ntop(af, addr): a constant AF_INET or AF_INET6. */
+/* The address family of ntop(af, addr): a constant AF_INET or AF_INET6, or 1: none yet. */
 static int ntop_family(struct checker *c, struct st_expr *af, uint64_t *v)
 {
 	int err = ck_int(c, af, "ntop()'s address family");
 
 	if (err)
 		return err;
+	/* A family known only when the probe fires: by_family() reads it there. */
 	if (!literal_int(af, v))
-		return ck_err(c, af->pos,
-			      "ntop()'s address family must be a constant: AF_INET (2) or "
-			      "AF_INET6 (10)");
+		return af->kind == ST_EXPR_CALL || af->kind == ST_EXPR_INCR ||
+				       af->kind == ST_EXPR_BUILTIN
+			       ? ck_err(c, af->pos,
+					"ntop()'s address family is read twice: keep it in a "
+					"variable first ($af = ...; ntop($af, addr))")
+			       : 1;
 	if (*v != AF_INET && *v != AF_INET6)
 		return ck_err(c, af->pos,
 			      "ntop()'s address family is AF_INET (2) or AF_INET6 (10), not %llu",
@@ -115,6 +119,70 @@ static int inet_bytes(struct checker *c, struct st_expr *call, struct st_expr *a
 	return ck_make_buf(c, call, ST_BUF_INET, 4) ?: 1;
 }
 
+/* A node of by_family(): kind over a and b, or NULL (both freed) when out of memory. */
+static struct st_expr *node(enum st_expr_kind kind, struct st_pos pos, struct st_expr *a,
+			    struct st_expr *b)
+{
+	struct st_expr *e = a && b ? st_expr_node(kind, pos, 2, a, b) : NULL;
+
+	if (!e) {
+		st_expr_free(a);
+		st_expr_free(b);
+	}
+	return e;
+}
+
+/* call, ntop(af, addr), with the constant family v and an empty cond: a ? b : c's c. */
+static struct st_expr *family_branch(const struct st_expr *call, uint64_t v, struct st_expr *no)
+{
+	struct st_expr *n = st_expr_clone(call), *af = st_expr_new(ST_EXPR_INT, call->pos);
+	struct st_expr *is = node(ST_EXPR_BINARY, call->pos, st_expr_clone(call->kids[0]),
+				  st_expr_new(ST_EXPR_INT, call->pos));
+	struct st_expr *t = st_expr_new(ST_EXPR_TERNARY, call->pos);
+	struct st_expr **kids = calloc(3, sizeof(*kids));
+
+	if (!n || !af || !is || !t || !kids || !no) {
+		st_expr_free(n);
+		st_expr_free(af);
+		st_expr_free(is);
+		st_expr_free(t);
+		st_expr_free(no);
+		free(kids);
+		return NULL;
+	}
+	af->uval = v;
+	st_expr_free(n->kids[0]);
+	n->kids[0] = af;
+	is->op = ST_OP_EQ;
+	is->kids[1]->uval = v;
+	kids[0] = is;
+	kids[1] = n;
+	kids[2] = no;
+	t->kids = kids;
+	t->nr_kids = 3;
+	return t;
+}
+
+/*
+ * ntop(af, addr) of a family known only when the probe fires
+ * (args->family): af == AF_INET ? ntop(AF_INET, addr) : af == AF_INET6 ?
+ * ntop(AF_INET6, addr) : no address (""), as bpftrace prints it.
+ */
+static int by_family(struct checker *c, struct st_expr *call)
+{
+	struct st_expr *none = st_expr_new(ST_EXPR_STR, call->pos), *t;
+
+	if (!none || ck_buf_const(c, none, ST_BUF_INET, "", 0)) {
+		st_expr_free(none);
+		return ck_oom(c);
+	}
+	t = family_branch(call, AF_INET, family_branch(call, AF_INET6, none));
+	if (!t)
+		return ck_oom(c);
+	st_expr_replace(call, t);
+	return ck_expr(c, call);
+}
+
 int ck_ntop(struct checker *c, struct st_expr *call)
 {
 	uint64_t af = 0;
@@ -127,6 +195,8 @@ int ck_ntop(struct checker *c, struct st_expr *call)
 			      "family: ntop(addr), ntop(AF_INET6, args->saddr_v6)");
 	addr = call->kids[call->nr_kids - 1];
 	err = call->nr_kids == 2 ? ntop_family(c, call->kids[0], &af) : 0;
+	if (err == 1)
+		return by_family(c, call);
 	if (!err)
 		err = ck_bytes_arg(c, addr);
 	if (err)

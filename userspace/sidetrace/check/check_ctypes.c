@@ -475,7 +475,7 @@ static int cast_path(struct checker *c, struct st_expr *e)
 
 int ck_c_path(struct checker *c, struct st_expr *e)
 {
-	return e->nr_path < 2 ? 0 : cast_path(c, e);
+	return e->nr_path < 2 ? ck_record_array(c, e) : cast_path(c, e);
 }
 
 int ck_field_ctype(struct checker *c, struct st_expr *e)

@@ -382,6 +382,80 @@ static int unreadable_here(struct checker *c, const struct st_expr *e, const str
 		      why);
 }
 
+/* ev's field name: an array of integers in a kernel probe's record, or NULL. */
+static const struct st_type *record_array(const struct st_event *ev, const char *name)
+{
+	const struct st_probe_kind *k = st_event_kind(ev);
+	const struct st_type *t;
+	int f;
+
+	if (!k->in_kernel || st_probe_kind_function(k))
+		return NULL;
+	f = find_field(ev->fields, ev->nr_fields, name);
+	if (f < 0)
+		return NULL;
+	t = &ev->fields[f].type;
+	return t->label == SIDE_TYPE_ARRAY && t->elem && !t->unreadable ? t : NULL;
+}
+
+int ck_record_array(struct checker *c, struct st_expr *e)
+{
+	struct st_expr *x, *d;
+	uint32_t i;
+
+	if (c->no_args || e->addr_of || e->nr_path != 1 || !c->clause->nr_events)
+		return 0;
+	for (i = 0; i < c->clause->nr_events; i++)
+		if (!record_array(c->clause->events[i], e->path[0].name))
+			return 0;
+	x = st_expr_new(ST_EXPR_FIELD, e->pos);
+	d = x ? st_expr_node(ST_EXPR_DEREF, e->pos, 1, x, NULL) : NULL;
+	if (!d) {
+		st_expr_free(x);
+		return ck_oom(c);
+	}
+	x->str = e->str;
+	x->path = e->path;
+	x->nr_path = 1;
+	x->addr_of = true;
+	*e = *d;
+	free(d);
+	return 0;
+}
+
+/*
+ * Field e, ck_record_array()'s address of an array: a pointer to the C
+ * array, in kernel memory, of one shape in every event of the clause.
+ */
+static int array_ctype(struct checker *c, struct st_expr *e)
+{
+	const struct st_type *t = e->refs[0].type, *o;
+	struct st_ctypes *r = ck_ctypes(c);
+	struct st_ctype *ct;
+	uint32_t i;
+
+	for (i = 1; i < e->nr_refs; i++) {
+		o = e->refs[i].type;
+		if (o->array_len != t->array_len || o->elem->size != t->elem->size ||
+		    o->elem->is_signed != t->elem->is_signed)
+			return ck_err(c, e->pos,
+				      "args.%s is an array of another type in %s:%s than in "
+				      "%s:%s: a field must have the same type in every event of "
+				      "the clause",
+				      e->path[0].name, e->refs[i].event->provider,
+				      e->refs[i].event->name, e->refs[0].event->provider,
+				      e->refs[0].event->name);
+	}
+	ct = r ? st_ctype_int(r, t->elem->size, t->elem->is_signed) : NULL;
+	ct = ct ? st_ctype_array(r, ct, t->array_len) : NULL;
+	e->ctype = ct ? st_ctype_pointer(r, ct) : NULL;
+	if (!e->ctype)
+		return ck_oom(c);
+	e->vtype = ST_VT_UINT;
+	e->mem = ST_MEM_KERNEL;
+	return 0;
+}
+
 /*
  * Resolves args.PATH in every event of the clause. A dynamic field's type
  * is not in the event: its vtype stays ST_VT_NONE for the expression that
@@ -429,7 +503,10 @@ int ck_field(struct checker *c, struct st_expr *e)
 		err = resolve_path(c, e, ev, &e->refs[i]);
 		if (!err && e->refs[i].type->unreadable)
 			return unreadable_here(c, e, ev, e->refs[i].type->unreadable);
-		if (!err)
+		/* ck_record_array()'s array: its address. */
+		if (!err && e->addr_of && e->refs[i].type->label == SIDE_TYPE_ARRAY)
+			vt = ST_VT_UINT;
+		else if (!err)
 			err = leaf_vtype(c, e, e->refs[i].type, &vt);
 		if (err)
 			return err;
@@ -457,6 +534,8 @@ int ck_field(struct checker *c, struct st_expr *e)
 	if (dynamic && first)
 		return dyn_fix(c, e, e->vtype == ST_VT_STR ? ST_VT_STR : ST_VT_INT,
 			       "a static field of another event of the clause");
+	if (e->addr_of && e->refs[0].type->label == SIDE_TYPE_ARRAY)
+		return array_ctype(c, e);
 	/* A record's pointer: where it points is the kernel's, or a syscall's caller's. */
 	if (first && e->nr_path == 1 && e->refs[0].type->c_name &&
 	    strchr(e->refs[0].type->c_name, '*'))

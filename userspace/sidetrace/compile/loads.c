@@ -198,13 +198,13 @@ int cg_add_load(struct cctx *c, const struct st_expr *e)
 			return cg_fail(c, e->pos, "internal error: a path through a leaf field");
 		}
 	}
-	err = leaf_label(c, t, e->pos, &ld.steps[ref->nr_idx - 1]);
+	/* buf(args->buf, n), args->saddr: a kernel probe's string or array read as its address. */
+	err = e->addr_of ? 0 : leaf_label(c, t, e->pos, &ld.steps[ref->nr_idx - 1]);
 	if (err)
 		return err;
 	/* str(argN): the operand is the string's address (ck_str_at()). */
 	if (e->str_at)
 		ld.steps[0].label = SIDE_TYPE_STRING_UTF8;
-	/* buf(args->buf, n): a kernel probe's string field read as its bytes' address. */
 	else if (e->addr_of)
 		ld.steps[0].label = SIDE_TYPE_U64;
 	else if ((ld.want == ST_WANT_STR) != (st_side_type(t->label)->type_class == ST_TC_STRING))

@@ -100,6 +100,15 @@ bool st_ctype_same_shape(struct st_ctypes *r, struct st_ctype *a, struct st_ctyp
 
 	if (a == b || (st_ctype_char_array(r, a) && st_ctype_char_array(r, b)))
 		return true;
+	/* Integers, and arrays of as many of one shape (a tracepoint's __u8 saddr[4], daddr[4]). */
+	if (a->kind == ST_CT_INT && b->kind == ST_CT_INT)
+		return a->size == b->size && a->is_signed == b->is_signed &&
+		       a->is_char == b->is_char;
+	if (a->kind == ST_CT_ARRAY && b->kind == ST_CT_ARRAY && a->nr_elems == b->nr_elems) {
+		a = st_ctype_ref(r, a);
+		b = st_ctype_ref(r, b);
+		return a && b && st_ctype_same_shape(r, a, b);
+	}
 	if (!a->is_tuple || !b->is_tuple || a->nr_members != b->nr_members)
 		return false;
 	for (i = 0; i < a->nr_members; i++)

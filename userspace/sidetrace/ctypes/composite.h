@@ -35,8 +35,8 @@ int st_ctype_leaves(struct st_ctypes *r, struct st_ctype *t, struct st_ctype_lea
 
 /*
  * Whether a value of type b may be kept where one of a is: the same type,
- * or tuples whose strings differ in length only, as bpftrace lets a
- * tuple's string grow and shrink.
+ * integers or arrays of one shape, or tuples whose strings differ in
+ * length only, as bpftrace lets a tuple's string grow and shrink.
  */
 bool st_ctype_same_shape(struct st_ctypes *r, struct st_ctype *a, struct st_ctype *b);
 

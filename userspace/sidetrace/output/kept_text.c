@@ -89,8 +89,8 @@ void st_buf_text(const void *slot, char style, char *buf)
 		return escaped(b, n, true, buf);
 	switch (ST_BUF_KIND(hdr)) {
 	case ST_BUF_INET:
-		/* 16 bytes are IPv6, any other count IPv4, as ntop() chose. */
-		if (!inet_ntop(n == 16 ? AF_INET6 : AF_INET, b, buf, ST_BUF_TEXT))
+		/* 16 bytes are IPv6, none no address (a family neither), any other count IPv4. */
+		if (!n || !inet_ntop(n == 16 ? AF_INET6 : AF_INET, b, buf, ST_BUF_TEXT))
 			buf[0] = '\0';
 		return;
 	case ST_BUF_MAC:

@@ -165,6 +165,8 @@ struct st_expr *st_expr_clone(const struct st_expr *e)
 	n->cast = e->cast;
 	n->cast.name = NULL;
 	n->positional = e->positional;
+	/* The address of a record's array (ck_record_array()) is not checked again into one. */
+	n->addr_of = e->addr_of;
 	n->arrow = e->arrow;
 	n->scaled = e->scaled;
 	n->post = e->post;
