@@ -549,7 +549,7 @@ check tpkeyed "@fd[3]: $(rw_total calls)"
 check_profile() {
 	local name=profile
 	if [ -f "$R/$name.rc" ] && [ "$(cat "$R/$name.rc")" = 0 ] &&
-		grep -qx '        spin+[0-9]*' "$R/$name.out" && grep -qx '        outer+[0-9]*' "$R/$name.out"; then
+		grep -qx '    spin+[0-9]*' "$R/$name.out" && grep -qx '    outer+[0-9]*' "$R/$name.out"; then
 		ok "$name"
 	else
 		ko "$name" "no named stack of spin through outer"
