@@ -101,13 +101,6 @@ void st_format_values(struct st_textbuf *tb, const struct st_format *f,
 	}
 }
 
-void st_printf_json(struct st_textbuf *tb, const struct st_textbuf *text)
-{
-	st_tb_puts(tb, "{\"type\": \"printf\", \"data\": ");
-	st_tb_json_str(tb, text->s ? text->s : "");
-	st_tb_puts(tb, "}\n");
-}
-
 static void value_json(struct st_textbuf *tb, const struct st_key_val *val,
 		       const struct st_textbuf *text)
 {
@@ -132,10 +125,15 @@ static void value_json(struct st_textbuf *tb, const struct st_key_val *val,
 void st_call_json(struct st_textbuf *tb, const struct st_expr *call, const struct st_key_val *vals,
 		  const struct st_textbuf *text)
 {
-	if (st_func(call->func)->host == ST_FC_PRINT && call->nr_kids == 1)
+	const char *type = st_func(call->func)->record;
+
+	if (st_func(call->func)->host == ST_FC_PRINT) {
 		value_json(tb, &vals[0], text);
-	else
-		st_printf_json(tb, text);
+		return;
+	}
+	st_tb_printf(tb, "{\"type\": \"%s\", \"data\": ", type ? type : "printf");
+	st_tb_json_str(tb, text->s ? text->s : "");
+	st_tb_puts(tb, "}\n");
 }
 
 int st_output_printf(FILE *out, const struct st_textbuf *text)

@@ -33,13 +33,11 @@ void st_key_val_float(struct st_key_val *v, const void *data, unsigned int bits)
  */
 void st_strftime_ns(char *buf, size_t size, const char *fmt, uint64_t ns);
 
-/* Appends printf's text as bpftrace's JSON document of a printf, with its newline. */
-void st_printf_json(struct st_textbuf *tb, const struct st_textbuf *text);
-
 /*
  * The -f json record of a call that printed text (its values vals): as
  * bpftrace's, print(value)'s is {"type": "value"}, an integer as a number,
- * any other value as the text print() prints; the others' are printf's.
+ * any other value as the text print() prints; the others' are their text,
+ * of the type their row names (printf's, cat()'s, "syscall" system()'s).
  */
 void st_call_json(struct st_textbuf *tb, const struct st_expr *call, const struct st_key_val *vals,
 		  const struct st_textbuf *text);
