@@ -125,7 +125,7 @@ static void value_json(struct st_textbuf *tb, const struct st_key_val *val,
 void st_call_json(struct st_textbuf *tb, const struct st_expr *call, const struct st_key_val *vals,
 		  const struct st_textbuf *text)
 {
-	const char *type = st_func(call->func)->record;
+	const char *type = st_func(call->from_time ? ST_FN_TIME : call->func)->record;
 
 	if (st_func(call->func)->host == ST_FC_PRINT) {
 		value_json(tb, &vals[0], text);

@@ -51,7 +51,7 @@ static const struct st_func_row funcs[ST_NR_FUNCS] = {
 	[ST_FN_DELETE] = {"delete", ST_FORM_ACTION, .args = ST_FA_ELEM, 1, 1, BOTH(ST_FC_DELETE)},
 	[ST_FN_STR] = {"str", ST_FORM_VALUE, .args = ST_FA_STR, 1, 2, ST_VT_STR, BOTH(ST_FC_STR)},
 	[ST_FN_TIME] = {"time", ST_FORM_ACTION, .args = ST_FA_TIME, 0, 1, .no_bpf = REWRITTEN,
-			.no_host = REWRITTEN},
+			.no_host = REWRITTEN, .record = "time"},
 	/* A CLOCK_MONOTONIC time (nsecs) as wall-clock text; a printf sends the time. */
 	[ST_FN_STRFTIME] = {"strftime", ST_FORM_VALUE, .args = ST_FA_STRFTIME, 2, 2, ST_VT_STR,
 			    .host = ST_FC_STRFTIME,
