@@ -214,5 +214,6 @@ int ck_time(struct checker *c, struct st_expr *call)
 	kids[0] = fmt;
 	kids[1] = tm;
 	call->func = ST_FN_PRINTF;
+	call->from_time = true;
 	return ck_printf(c, call);
 }

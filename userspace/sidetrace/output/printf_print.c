@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "parse/functions.h"
 #include "output/kept_text.h"
 #include "output/printf_print.h"
 #include "util/escape.h"
@@ -100,26 +101,46 @@ void st_format_values(struct st_textbuf *tb, const struct st_format *f,
 	}
 }
 
-void st_printf_json(struct st_textbuf *tb, const struct st_textbuf *text)
+static void value_json(struct st_textbuf *tb, const struct st_key_val *val,
+		       const struct st_textbuf *text)
 {
-	st_tb_puts(tb, "{\"type\": \"printf\", \"data\": ");
+	const char *s = text->s ? text->s : "";
+	size_t n = text->len;
+
+	st_tb_puts(tb, "{\"type\": \"value\", \"data\": ");
+	if (val->type == ST_VT_INT) {
+		st_tb_printf(tb, "%lld", (long long)val->i);
+	} else if (val->type == ST_VT_UINT) {
+		st_tb_printf(tb, "%llu", (unsigned long long)val->u);
+	} else {
+		/* The text print() would print, without the newline it ends with. */
+		char *copy = strndup(s, n && s[n - 1] == '\n' ? n - 1 : n);
+
+		st_tb_json_str(tb, copy ? copy : "");
+		free(copy);
+	}
+	st_tb_puts(tb, "}\n");
+}
+
+void st_call_json(struct st_textbuf *tb, const struct st_expr *call, const struct st_key_val *vals,
+		  const struct st_textbuf *text)
+{
+	const char *type = st_func(call->from_time ? ST_FN_TIME : call->func)->record;
+
+	if (st_func(call->func)->host == ST_FC_PRINT) {
+		value_json(tb, &vals[0], text);
+		return;
+	}
+	st_tb_printf(tb, "{\"type\": \"%s\", \"data\": ", type ? type : "printf");
 	st_tb_json_str(tb, text->s ? text->s : "");
 	st_tb_puts(tb, "}\n");
 }
 
-int st_output_printf(FILE *out, enum st_output_format fmt, const struct st_textbuf *text)
+int st_output_printf(FILE *out, const struct st_textbuf *text)
 {
-	struct st_textbuf json = {0};
-	int ret = 0;
-
-	if (fmt == ST_OUTPUT_JSON) {
-		st_printf_json(&json, text);
-		text = &json;
-	}
 	if (text->len && fwrite(text->s, 1, text->len, out) != text->len)
-		ret = -errno;
-	st_tb_free(&json);
-	return ret;
+		return -errno;
+	return 0;
 }
 
 /*

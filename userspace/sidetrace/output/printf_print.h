@@ -33,10 +33,17 @@ void st_key_val_float(struct st_key_val *v, const void *data, unsigned int bits)
  */
 void st_strftime_ns(char *buf, size_t size, const char *fmt, uint64_t ns);
 
-/* Appends printf's text as bpftrace's JSON document of a printf, with its newline. */
-void st_printf_json(struct st_textbuf *tb, const struct st_textbuf *text);
+/*
+ * The -f json record of a call that printed text (its values vals): as
+ * bpftrace's, print(value)'s is {"type": "value"}, an integer as a number,
+ * any other value as the text print() prints; the others' are their text,
+ * of the type their row names (printf's, cat()'s, "syscall" system()'s).
+ */
+void st_call_json(struct st_textbuf *tb, const struct st_expr *call, const struct st_key_val *vals,
+		  const struct st_textbuf *text);
 
-/* Writes the text of one printf. Returns 0 or -errno of the write. */
-int st_output_printf(FILE *out, enum st_output_format fmt, const struct st_textbuf *text);
+/* Writes the text of one printf (or its record, st_call_json()). Returns 0 or -errno of the write.
+ */
+int st_output_printf(FILE *out, const struct st_textbuf *text);
 
 #endif /* SIDETRACE_OUTPUT_PRINTF_PRINT_H */

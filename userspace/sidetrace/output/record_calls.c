@@ -43,7 +43,7 @@ enum st_text_verdict st_join_text(struct st_rec_view *v, const struct st_rec_hdr
 		st_tb_putc(tb, '\n');
 		return ST_TEXT_OK;
 	}
-	st_tb_puts(&v->text, "{\"type\": \"join\", \"data\": ");
+	st_tb_printf(&v->text, "{\"type\": \"%s\", \"data\": ", st_func(lay->call->func)->record);
 	st_tb_json_str(&v->text, v->scratch.s ? v->scratch.s : "");
 	st_tb_puts(&v->text, "}\n");
 	return ST_TEXT_OK;

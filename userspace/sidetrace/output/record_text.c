@@ -169,7 +169,7 @@ static enum st_text_verdict printf_record(struct st_rec_view *v, const struct st
 	st_format_values(&v->scratch, lay->call->fmt, vals, v->term && !st_call_acts(code));
 	st_call_act(code, &v->scratch);
 	if (v->fmt == ST_OUTPUT_JSON)
-		st_printf_json(&v->text, &v->scratch);
+		st_call_json(&v->text, lay->call, vals, &v->scratch);
 	else
 		st_tb_putn(&v->text, v->scratch.s ? v->scratch.s : "", v->scratch.len);
 	return ST_TEXT_OK;

@@ -318,6 +318,8 @@ struct st_expr {
 	bool addr_of;
 	/* ST_EXPR_CALL printf: made by the checker from print(args) of located fields */
 	bool print_args;
+	/* ST_EXPR_CALL printf: made by the checker from time(), whose -f json record it prints */
+	bool from_time;
 	/* ST_EXPR_INT, ST_EXPR_STR: a positional parameter $N, its text in str */
 	bool positional;
 	bool arrow; /* ST_EXPR_MEMBER: kids[0] is a pointer (->), not a struct (.) */

@@ -40,18 +40,18 @@ static const struct st_func_row funcs[ST_NR_FUNCS] = {
 	[ST_FN_HIST] = {"hist", AGG(ST_K_HIST, ST_FA_VALUE, 1, 1)},
 	[ST_FN_LHIST] = {"lhist", AGG(ST_K_LHIST, ST_FA_LHIST, 4, 4)},
 	[ST_FN_PRINT] = {"print", ST_FORM_ACTION, .args = ST_FA_PRINT, 1, 3, BOTH(ST_FC_PRINT),
-			 .no_bpf = PER_MAP},
+			 .record = "value", .no_bpf = PER_MAP},
 	[ST_FN_CLEAR] = {"clear", ST_FORM_ACTION, .args = ST_FA_MAP, 1, 1, .host = ST_FC_CLEAR,
 			 .no_bpf = PER_MAP},
 	[ST_FN_ZERO] = {"zero", ST_FORM_ACTION, .args = ST_FA_MAP, 1, 1, .host = ST_FC_ZERO,
 			.no_bpf = PER_MAP},
 	[ST_FN_EXIT] = {"exit", ST_FORM_ACTION, .args = ST_FA_NONE, 0, 0, BOTH(ST_FC_EXIT)},
 	[ST_FN_PRINTF] = {"printf", ST_FORM_ACTION, .args = ST_FA_FORMAT, 1, 1 + ST_MAX_PRINTF_ARGS,
-			  BOTH(ST_FC_PRINTF)},
+			  BOTH(ST_FC_PRINTF), .record = "printf"},
 	[ST_FN_DELETE] = {"delete", ST_FORM_ACTION, .args = ST_FA_ELEM, 1, 1, BOTH(ST_FC_DELETE)},
 	[ST_FN_STR] = {"str", ST_FORM_VALUE, .args = ST_FA_STR, 1, 2, ST_VT_STR, BOTH(ST_FC_STR)},
 	[ST_FN_TIME] = {"time", ST_FORM_ACTION, .args = ST_FA_TIME, 0, 1, .no_bpf = REWRITTEN,
-			.no_host = REWRITTEN},
+			.no_host = REWRITTEN, .record = "time"},
 	/* A CLOCK_MONOTONIC time (nsecs) as wall-clock text; a printf sends the time. */
 	[ST_FN_STRFTIME] = {"strftime", ST_FORM_VALUE, .args = ST_FA_STRFTIME, 2, 2, ST_VT_STR,
 			    .host = ST_FC_STRFTIME,
@@ -69,6 +69,7 @@ static const struct st_func_row funcs[ST_NR_FUNCS] = {
 			 .no_bpf = A_CONSTANT, .no_host = A_CONSTANT},
 	/* The strings of an array of pointers in the event's process (argv), printed joined. */
 	[ST_FN_JOIN] = {"join", ST_FORM_ACTION, .args = ST_FA_JOIN, 1, 2, .bpf = ST_FC_JOIN,
+			.record = "join",
 			.no_host = "reads an array in a probe's event's process: BEGIN, END and "
 				   "interval have none"},
 	/*
@@ -93,10 +94,10 @@ static const struct st_func_row funcs[ST_NR_FUNCS] = {
 			    .no_bpf = A_CGROUP_ID, .no_host = A_CGROUP_ID},
 	/* A printf whose text the collector runs with sh -c, printing what it prints. */
 	[ST_FN_SYSTEM] = {"system", ST_FORM_ACTION, .args = ST_FA_FORMAT, 1, 1 + ST_MAX_PRINTF_ARGS,
-			  BOTH(ST_FC_SYSTEM), .unsafe = true},
+			  BOTH(ST_FC_SYSTEM), .unsafe = true, .record = "syscall"},
 	/* A printf whose text names a file the collector prints. */
 	[ST_FN_CAT] = {"cat", ST_FORM_ACTION, .args = ST_FA_FORMAT, 1, 1 + ST_MAX_PRINTF_ARGS,
-		       BOTH(ST_FC_CAT)},
+		       BOTH(ST_FC_CAT), .record = "cat"},
 	/* bpf_send_signal(): to the process of the event, from the kernel. */
 	[ST_FN_SIGNAL] = {"signal", ST_FORM_ACTION, .args = ST_FA_SIGNAL, 1, 1, .bpf = ST_FC_SIGNAL,
 			  .no_host = "sends a signal to a probe's event's process: BEGIN, END and "

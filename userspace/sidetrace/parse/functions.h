@@ -94,6 +94,8 @@ struct st_func_row {
 	bool unsafe; /* acts on the system: only with --unsafe, as in bpftrace */
 	/* A pointer's memory it marks: kptr(), uptr() (ST_MEM_PROBE: none) */
 	enum st_mem mem;
+	/* The type of the -f json record of what it prints, bpftrace's name for it */
+	const char *record;
 };
 
 const struct st_func_row *st_func(enum st_func fn);

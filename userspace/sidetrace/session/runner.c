@@ -92,7 +92,7 @@ static int run_deferred(struct st_runner *r)
 
 		if (!ret)
 			ret = d->call ? run_map_call(r, d->call)
-				      : st_output_printf(r->out, r->fmt, &d->text);
+				      : st_output_printf(r->out, &d->text);
 		st_tb_free(&d->text);
 	}
 	free(r->deferred);
@@ -154,13 +154,21 @@ static int run_printf(struct st_runner *r, struct st_eval_ctx *x, const struct s
 	/* system() and cat(): a command or a path, the user's text as it is. */
 	st_format_values(&text, call->fmt, kv, r->term && !st_call_acts(st_func(call->func)->host));
 	st_call_act(st_func(call->func)->host, &text);
+	/* Its record made now, from its values: printed (or deferred) as it is. */
+	if (r->fmt == ST_OUTPUT_JSON && !text.failed) {
+		struct st_textbuf json = {0};
+
+		st_call_json(&json, call, kv, &text);
+		st_tb_free(&text);
+		text = json;
+	}
 	if (!text.failed && r->nr_deferred) {
 		ret = defer(r, NULL, &text);
 		if (ret)
 			st_tb_free(&text);
 		return ret;
 	}
-	ret = text.failed ? -ENOMEM : st_output_printf(r->out, r->fmt, &text);
+	ret = text.failed ? -ENOMEM : st_output_printf(r->out, &text);
 	st_tb_free(&text);
 	return ret;
 }
