@@ -482,6 +482,7 @@ int st_discover_functions(const char *path, const char *pattern, enum st_ap_kind
 		goto cleanup;
 	}
 	out->events = evs;
+	out->cap = out->nr + fs.nr + in.nr + 1;
 	for (i = 0; i < fs.nr && !ret; i++) {
 		ret = make_event(&e, dw, &fs.v[i], offset, go, path, kind, &out->events[out->nr],
 				 err, errlen);

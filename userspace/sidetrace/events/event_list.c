@@ -11,11 +11,17 @@ struct st_event *st_kernel_event_add(struct st_event_list *out, enum st_ap_kind 
 {
 	struct st_event *evs, *ev;
 
-	evs = realloc(out->events, (out->nr + 1) * sizeof(*evs));
-	if (!evs)
-		return NULL;
-	out->events = evs;
-	ev = &evs[out->nr++];
+	if (out->nr >= out->cap) {
+		size_t cap = out->cap > out->nr ? out->cap : out->nr;
+
+		cap = cap < 16 ? 16 : 2 * cap;
+		evs = realloc(out->events, cap * sizeof(*evs));
+		if (!evs)
+			return NULL;
+		out->events = evs;
+		out->cap = cap;
+	}
+	ev = &out->events[out->nr++];
 	memset(ev, 0, sizeof(*ev));
 	ev->kind = kind;
 	ev->path = strdup("");
@@ -42,6 +48,7 @@ void st_event_list_free(struct st_event_list *l)
 	l->events = NULL;
 	l->why_none = NULL;
 	l->nr = 0;
+	l->cap = 0;
 }
 
 static bool glob_match(const char *glob, const char *a, const char *b)

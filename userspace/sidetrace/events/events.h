@@ -125,6 +125,12 @@ static inline const struct st_probe_kind *st_event_kind(const struct st_event *e
 struct st_event_list {
 	struct st_event *events;
 	size_t nr;
+	/*
+	 * Room st_kernel_event_add() made (it doubles: tens of thousands of
+	 * kernel functions, few copies); every other appender sets it to
+	 * what it allocated
+	 */
+	size_t cap;
 	/* Why a query's answer holds no event, where the source knows more than "none matches" */
 	char *why_none;
 };

@@ -327,7 +327,7 @@ static void in_kallsyms(const struct kf_func *fs, size_t nr, bool *found)
 
 struct kf_funcs {
 	struct kf_func *v;
-	size_t nr;
+	size_t nr, cap; /* cap doubles: tens of thousands of functions, few copies */
 };
 
 /* Appends to fs the functions of btf (of order, kf_func's) that glob matches. */
@@ -348,10 +348,13 @@ static int match_funcs(const struct btf *btf, uint32_t order, const char *glob, 
 			continue;
 		if (fs->nr == max)
 			return -E2BIG;
-		grown = realloc(fs->v, (fs->nr + 1) * sizeof(*fs->v));
-		if (!grown)
-			return -ENOMEM;
-		fs->v = grown;
+		if (fs->nr == fs->cap) {
+			grown = realloc(fs->v, (fs->cap ? 2 * fs->cap : 64) * sizeof(*fs->v));
+			if (!grown)
+				return -ENOMEM;
+			fs->v = grown;
+			fs->cap = fs->cap ? 2 * fs->cap : 64;
+		}
 		fs->v[fs->nr++] = (struct kf_func){name, t->type, btf, order};
 	}
 	return 0;

@@ -169,6 +169,25 @@ static char *with_micros(const char *fmt, int64_t nsec)
 	return out;
 }
 
+/*
+ * The wall clock less the monotonic one, read once: two times converted
+ * one after the other are as far apart as their nanoseconds, not also as
+ * the clocks' reads moved between them.
+ */
+static void boot_offset(struct timespec *mono, struct timespec *real)
+{
+	static struct timespec m, r;
+	static bool read;
+
+	if (!read) {
+		clock_gettime(CLOCK_MONOTONIC, &m);
+		clock_gettime(CLOCK_REALTIME, &r);
+		read = true;
+	}
+	*mono = m;
+	*real = r;
+}
+
 void st_strftime_ns(char *buf, size_t size, const char *fmt, uint64_t ns)
 {
 	struct timespec mono, real;
@@ -177,8 +196,7 @@ void st_strftime_ns(char *buf, size_t size, const char *fmt, uint64_t ns)
 	int64_t nsec;
 	time_t t;
 
-	clock_gettime(CLOCK_MONOTONIC, &mono);
-	clock_gettime(CLOCK_REALTIME, &real);
+	boot_offset(&mono, &real);
 	/*
 	 * Seconds and nanoseconds apart, ns unsigned as bpftrace takes it: any
 	 * 64-bit value (a record's or a map's, which a process's engine may

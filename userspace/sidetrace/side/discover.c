@@ -119,6 +119,7 @@ static int list_grow(struct st_event_list *out, size_t more)
 	if (!p && out->nr + more)
 		return -ENOMEM;
 	out->events = p;
+	out->cap = out->nr + more;
 	return 0;
 }
 

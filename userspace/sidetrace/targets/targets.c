@@ -191,6 +191,7 @@ static int select_pid_events(struct st_target_set *s, struct st_target *t, const
 			t->selected[n++] = s->pid_events.events[i];
 	t->list.events = t->selected;
 	t->list.nr = n;
+	t->list.cap = n;
 	return 0;
 }
 
