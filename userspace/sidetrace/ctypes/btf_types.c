@@ -106,7 +106,6 @@ static struct st_ctype *convert(struct st_ctypes *r, uint32_t id, const struct b
 {
 	const char *n = btf__name_by_offset(r->btf, t->name_off);
 	struct st_ctype *c = NULL, *to;
-	char name[288];
 
 	switch (btf_kind(t)) {
 	case BTF_KIND_INT:
@@ -147,17 +146,7 @@ static struct st_ctype *convert(struct st_ctypes *r, uint32_t id, const struct b
 		return to ? st_ctype_pointer(r, to) : NULL;
 	case BTF_KIND_ARRAY:
 		to = ct_from_btf(r, btf_array(t)->type);
-		if (!to)
-			return NULL;
-		snprintf(name, sizeof(name), "%s[%u]", to->name, btf_array(t)->nelems);
-		c = ct_node(r, ST_CT_ARRAY, name);
-		if (c) {
-			c->ref = to;
-			c->nr_elems = btf_array(t)->nelems;
-			c->size = to->size * c->nr_elems;
-			c->complete = true;
-		}
-		break;
+		return to ? st_ctype_array(r, to, btf_array(t)->nelems) : NULL;
 	case BTF_KIND_FUNC_PROTO:
 		c = ct_node(r, ST_CT_FUNC, "function");
 		break;

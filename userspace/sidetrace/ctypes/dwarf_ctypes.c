@@ -163,9 +163,8 @@ static struct st_ctype *array_node(struct st_ctypes *r, Dwarf_Die *sub, struct s
 				   int depth)
 {
 	Dwarf_Word n = 0, upper;
-	struct st_ctype *inner = elem, *c;
+	struct st_ctype *inner = elem;
 	Dwarf_Die next;
-	char name[320];
 
 	if (depth > MAX_CHAIN)
 		return NULL;
@@ -177,15 +176,7 @@ static struct st_ctype *array_node(struct st_ctypes *r, Dwarf_Die *sub, struct s
 		n = upper + 1;
 	if (n > UINT32_MAX / (inner->size ?: 1))
 		n = 0;
-	snprintf(name, sizeof(name), "%s[%llu]", inner->name, (unsigned long long)n);
-	c = ct_node(r, ST_CT_ARRAY, name);
-	if (c) {
-		c->ref = inner;
-		c->nr_elems = n;
-		c->size = inner->size * n;
-		c->complete = true;
-	}
-	return c;
+	return st_ctype_array(r, inner, n);
 }
 
 /* A struct, union or enum's definition, for a declaration of it. */

@@ -86,6 +86,12 @@ static int host_helper(uint8_t bi, int64_t *v)
 	}
 }
 
+/* The session's BPF programs, which read the kernel's memory for sidetrace; NULL: none. */
+static const struct st_loader *loader(const struct st_eval_ctx *x)
+{
+	return x->tracer ? &x->tracer->bpf : NULL;
+}
+
 /* A builtin, as its row says sidetrace computes it. */
 static int eval_builtin(struct st_eval_ctx *x, const struct st_expr *e, struct st_eval_val *out)
 {
@@ -112,8 +118,7 @@ static int eval_builtin(struct st_eval_ctx *x, const struct st_expr *e, struct s
 		set_int(out, e->vtype, x->compiled->cpid);
 		return 0;
 	case ST_BC_TASK:
-		err = st_kernel_read(x->tracer ? &x->tracer->bpf : NULL, 0, NULL, 0,
-				     (uint64_t *)&v);
+		err = st_kernel_read(loader(x), 0, NULL, 0, (uint64_t *)&v);
 		if (!err)
 			set_int(out, e->vtype, v);
 		return err;
@@ -241,13 +246,13 @@ static int c_read(struct st_eval_ctx *x, const struct st_expr *e, struct st_eval
 		n = 8;
 	if (e->vtype == ST_VT_STR) {
 		n = n < ST_STR_LEN - 1 ? n : ST_STR_LEN - 1;
-		err = st_kernel_read(x->tracer ? &x->tracer->bpf : NULL, addr, bytes, n, NULL);
+		err = st_kernel_read(loader(x), addr, bytes, n, NULL);
 		set_str(out, (const char *)bytes);
 		return err == -EFAULT ? 0 : err;
 	}
 	if (n > 8)
 		return -EINVAL;
-	err = st_kernel_read(x->tracer ? &x->tracer->bpf : NULL, addr, bytes, n, NULL);
+	err = st_kernel_read(loader(x), addr, bytes, n, NULL);
 	if (err && err != -EFAULT)
 		return err;
 	memcpy(&u, bytes, 8);
