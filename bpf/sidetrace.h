@@ -606,6 +606,11 @@ enum st_arg_loc {
 	ST_LOC_FUNC_ARG,
 	/* its return value, at fexit */
 	ST_LOC_FUNC_RET,
+	/*
+	 * register reg + val: an address of the probed object, relative to
+	 * the probed instruction (reg ST_PT_REGS_IP), wherever it is loaded
+	 */
+	ST_LOC_REG_OFFSET,
 };
 
 /* No register: sdt_reg() reads it as 0 (a SIB operand without a base). */

@@ -128,6 +128,8 @@ __noinline int st_sdt_arg(struct pt_regs *ctx, const struct st_arg_spec *a, __u6
 		reg += sdt_reg(ctx, a->idx_reg) * a->scale;
 	if (a->loc == ST_LOC_REG)
 		v = reg;
+	else if (a->loc == ST_LOC_REG_OFFSET)
+		v = reg + a->val;
 	/* Little-endian: the value's bytes are the low ones. */
 	else if ((a->loc != ST_LOC_MEM && a->loc != ST_LOC_MEM_INDEX) || n > 8 ||
 		 bpf_probe_read_user(&v, n, (const void *)(reg + a->val)))

@@ -64,6 +64,15 @@ if ! cc -g -O0 -Wall "$ROOT/tests/fixtures/watch_app.c" -o "$WATCH"; then
 	exit 1
 fi
 
+# The register cases read a function's stack arguments and globals, PIE or not.
+REGS=$WORK/regs_app
+REGS_NOPIE=$WORK/regs_app_nopie
+if ! cc -g -O0 -Wall "$ROOT/tests/fixtures/regs_app.c" -o "$REGS" ||
+	! cc -g -O0 -no-pie -Wall "$ROOT/tests/fixtures/regs_app.c" -o "$REGS_NOPIE"; then
+	echo "oneliners: cannot build tests/fixtures/regs_app.c" >&2
+	exit 1
+fi
+
 # Ground truth: the lines the example app printed with -v ("EV f=v ...").
 TRUTH=/dev/null
 truth_values() { # event field: the field's value in each line of the event

@@ -59,7 +59,7 @@ static int make_site(const struct st_loader *l, const struct st_compiled_probe *
 		     char *err, size_t errlen)
 {
 	const struct st_site *loc = &ev->sites[k];
-	uint32_t unread;
+	uint32_t unread, i;
 	char arg[64];
 
 	memset(site, 0, sizeof(*site));
@@ -82,6 +82,12 @@ static int make_site(const struct st_loader *l, const struct st_compiled_probe *
 		return -EINVAL;
 	}
 	memcpy(site->args, loc->sdt.spec, sizeof(site->args));
+	/* The probe's registers, in arguments it reads no field from (compile/regs.c). */
+	for (i = 0; i < p->nr_regs && i < ST_MAX_SDT_ARGS; i++) {
+		site->args[st_probe_regs_arg(i)] = p->regs[i];
+		if (p->regs[i].loc == ST_LOC_REG_OFFSET)
+			site->args[st_probe_regs_arg(i)].val -= loc->pc;
+	}
 	return 0;
 }
 

@@ -152,6 +152,9 @@ int ck_str(struct checker *c, struct st_expr *e);
 int ck_sym(struct checker *c, struct st_expr *e);
 /* kaddr("sym"): becomes the symbol's address, an integer literal. */
 int ck_kaddr(struct checker *c, struct st_expr *e);
+/* reg("sp"), uaddr("sym"): the event's registers (check_regs.c). */
+int ck_reg(struct checker *c, struct st_expr *e);
+int ck_uaddr(struct checker *c, struct st_expr *e);
 /* strftime("fmt", ns). */
 int ck_strftime(struct checker *c, struct st_expr *e);
 /* An error where a clause of sidetrace's own runs call, which its row says it cannot run. */

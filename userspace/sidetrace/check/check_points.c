@@ -129,6 +129,12 @@ static int skip_missing(struct checker *c, struct st_attach_point *p, const stru
 	return p->missing ? 0 : ck_oom(c);
 }
 
+/* reg() (sargN too): what a function is probed at its symbol for, as bpftrace probes it. */
+static bool reads_regs(const struct st_expr *e)
+{
+	return e->kind == ST_EXPR_CALL && st_func(e->func)->at_entry;
+}
+
 /* args.NAME or args itself: what a function's parameters are found for. */
 static bool reads_args(const struct st_expr *e)
 {
@@ -145,6 +151,8 @@ int ck_sites_point(struct checker *c, struct st_attach_point *p)
 		.provider = p->provider,
 		.args_unused = !st_expr_any(cl->filter, reads_args) &&
 			       !st_stmts_any(cl->stmts, cl->nr_stmts, reads_args),
+		.at_entry = st_expr_any(cl->filter, reads_regs) ||
+			    st_stmts_any(cl->stmts, cl->nr_stmts, reads_regs),
 	};
 	const struct st_event *siteless = NULL;
 	const struct st_event_list *l;

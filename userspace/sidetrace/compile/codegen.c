@@ -264,6 +264,9 @@ static int cg_call(struct cctx *c, const struct st_expr *e)
 			       ?: (st_bswap_unop(e->uval) < 0 ? 0
 							      : cg_emit(c, e->pos, ST_I_UNARY,
 									st_bswap_unop(e->uval), 0));
+	case ST_FC_REG:
+	case ST_FC_UADDR:
+		return cg_regs(c, e);
 	case ST_FC_NONE:
 		return cg_fail(c, e->pos, f->no_bpf);
 	default:

@@ -38,6 +38,10 @@ struct cctx {
 int cg_fail(struct cctx *c, struct st_pos pos, const char *msg);
 /* The load slot that reads field expression e, added unless already there. */
 int cg_add_load(struct cctx *c, const struct st_expr *e);
+/* The load slot that reads the integer of SDT argument arg, added unless already there. */
+int cg_add_sdt_load(struct cctx *c, const struct st_expr *e, uint32_t arg);
+/* reg(), uaddr(): a value of the event's registers (regs.c). */
+int cg_regs(struct cctx *c, const struct st_expr *e);
 /* Appends one instruction; fails past ST_MAX_INSNS or the stack's depth. */
 int cg_emit(struct cctx *c, struct st_pos pos, uint8_t op, uint8_t a, int64_t imm);
 /* Appends the code of expression e, which leaves its value on the stack. */

@@ -98,8 +98,31 @@ struct st_compiled_probe {
 	 * the kernel runs it, never a process that could forge such records.
 	 */
 	bool acts;
+	/*
+	 * The event's registers it reads (reg(), uaddr()): SDT arguments of
+	 * its own, register i the site's last but i (st_probe_regs_arg()),
+	 * which no field it reads may be (compile/regs.c); the loader puts
+	 * them in every site, an ST_LOC_REG_OFFSET's val made relative to
+	 * the site's address. Never a process's engine's.
+	 */
+	uint32_t nr_regs;
+	struct st_arg_spec regs[ST_MAX_SDT_ARGS];
 	struct st_probe_cfg cfg;
 };
+
+/* The SDT argument of p's register i. */
+static inline uint32_t st_probe_regs_arg(uint32_t i)
+{
+	return ST_MAX_SDT_ARGS - 1 - i;
+}
+
+/* The SDT arguments of p's registers, a mask. */
+static inline uint32_t st_probe_regs_args(const struct st_compiled_probe *p)
+{
+	return p->nr_regs ? ((1U << ST_MAX_SDT_ARGS) - 1) &
+				    ~((1U << (ST_MAX_SDT_ARGS - p->nr_regs)) - 1)
+			  : 0;
+}
 
 /* Whether p's statements are plain (cfg.plain[]). */
 static inline bool st_special_plain(const struct st_compiled_probe *p)

@@ -20,7 +20,7 @@ bool st_probe_served_in_process(const struct st_compiled_probe *p)
 	uint32_t i;
 
 	if (!ev || !st_event_kind(ev)->in_process || !ev->has_side || p->cfg.stacks || p->acts ||
-	    p->reads_kernel)
+	    p->reads_kernel || p->nr_regs)
 		return false;
 	/* Instructions that only the kernel's engine has (lib/inproc/validate.c). */
 	for (i = 0; i < p->cfg.nr_insns; i++)

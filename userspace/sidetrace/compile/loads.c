@@ -47,12 +47,31 @@ static int leaf_label(struct cctx *c, const struct st_type *t, struct st_pos pos
 	return cg_fail(c, pos, "internal error: a leaf field without a value");
 }
 
-/* The slot of load ld, added to the probe unless already there. */
-static int put_load(struct cctx *c, const struct st_expr *e, const struct st_load *ld)
+/* The SDT arguments load ld reads. */
+static uint32_t sdt_bits(const struct st_probe_cfg *cfg, const struct st_load *ld)
+{
+	if (ld->src == ST_SRC_SDT || ld->src == ST_SRC_MEM)
+		return 1U << ld->sdt_arg | (ld->len_arg1 ? 1U << (ld->len_arg1 - 1) : 0);
+	return ld->src == ST_SRC_VEC ? 1U << cfg->vec_arg : 0;
+}
+
+/*
+ * The slot of load ld, added to the probe unless already there; regs: a
+ * load of one of the probe's registers, whose SDT arguments no field's
+ * load may read (regs.c).
+ */
+static int put_load(struct cctx *c, const struct st_expr *e, const struct st_load *ld, bool regs)
 {
 	struct st_probe_cfg *cfg = &c->probe->cfg;
 	uint32_t k;
 
+	if (!regs && (sdt_bits(cfg, ld) & st_probe_regs_args(c->probe))) {
+		st_diag_set(c->diag, c->prog->filename, e->pos,
+			    "%s reads more than %d values at each site, registers (reg(), "
+			    "uaddr()) and arguments together",
+			    c->probe->name, ST_MAX_SDT_ARGS);
+		return -EINVAL;
+	}
 	for (k = 0; k < cfg->nr_loads; k++)
 		if (!memcmp(&cfg->loads[k], ld, sizeof(*ld)))
 			return k;
@@ -63,14 +82,9 @@ static int put_load(struct cctx *c, const struct st_expr *e, const struct st_loa
 		return -EINVAL;
 	}
 	cfg->loads[cfg->nr_loads] = *ld;
-	if (ld->src == ST_SRC_SDT || ld->src == ST_SRC_MEM) {
-		cfg->sdt_mask |= 1U << ld->sdt_arg;
-		if (ld->len_arg1)
-			cfg->sdt_mask |= 1U << (ld->len_arg1 - 1);
-	} else if (ld->src == ST_SRC_VEC) {
+	cfg->sdt_mask |= sdt_bits(cfg, ld);
+	if (ld->src == ST_SRC_VEC)
 		cfg->need_vec = 1;
-		cfg->sdt_mask |= 1U << cfg->vec_arg;
-	}
 	if (ld->want == ST_WANT_STR)
 		cfg->str_loads |= 1U << cfg->nr_loads;
 	return cfg->nr_loads++;
@@ -95,7 +109,7 @@ static int add_dyn_load(struct cctx *c, const struct st_expr *e)
 	ld.nr_steps = 1;
 	ld.steps[0].label = ST_LABEL_ANY_DYNAMIC;
 	memcpy(ld.name, name, strlen(name));
-	return put_load(c, e, &ld);
+	return put_load(c, e, &ld, false);
 }
 
 /*
@@ -151,7 +165,7 @@ static int add_mem_load(struct cctx *c, const struct st_expr *e, const struct st
 	ld.steps[ld.nr_steps - 1].size = st_side_type(m->label)->type_class == ST_TC_STRING
 						 ? (m->in_place ? 0 : 8)
 						 : m->size;
-	return put_load(c, e, &ld);
+	return put_load(c, e, &ld, false);
 }
 
 /* The load slot that reads ref, added to the probe unless already there. */
@@ -224,5 +238,18 @@ int cg_add_load(struct cctx *c, const struct st_expr *e)
 		ld.len_arg1 = t->len_arg1;
 		ld.kernel = t->kernel;
 	}
-	return put_load(c, e, &ld);
+	return put_load(c, e, &ld, false);
+}
+
+int cg_add_sdt_load(struct cctx *c, const struct st_expr *e, uint32_t arg)
+{
+	struct st_load ld;
+
+	memset(&ld, 0, sizeof(ld));
+	ld.src = ST_SRC_SDT;
+	ld.want = ST_WANT_INT;
+	ld.nr_steps = 1;
+	ld.sdt_arg = arg;
+	ld.steps[0].label = SIDE_TYPE_U64;
+	return put_load(c, e, &ld, true);
 }

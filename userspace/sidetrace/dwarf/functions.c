@@ -21,6 +21,10 @@
 
 /* The System V ABI's argument registers and the return register. */
 
+/* reg() and sargN read the registers where bpftrace reads them: at the function's symbol. */
+#define REGS_AT_ENTRY \
+	"the clause reads registers (reg(), sargN), so it probes the function's first " \
+	"instruction, where DWARF's parameters are not yet stored; arg0..arg5 are there raw"
 #define NO_DWARF \
 	"it has no debug info (DWARF): build it with -g, or install its debug symbols " \
 	"(the -dbgsym package); arg0..arg5 and retval are there raw"
@@ -205,11 +209,13 @@ static int site_offsets(struct st_elf *e, struct st_event *ev, char *err, size_t
  * stack.
  */
 static int make_event(struct st_elf *e, struct st_dwarf *dw, const struct func *fn, uint64_t offset,
-		      bool go, const char *path, enum st_ap_kind kind, struct st_event *ev,
-		      char *err, size_t errlen)
+		      bool go, bool at_entry, const char *path, enum st_ap_kind kind,
+		      struct st_event *ev, char *err, size_t errlen)
 {
 	bool ret_probe = st_probe_kind(kind)->retval;
-	uint64_t at = go && !ret_probe ? st_insn_after_go_stack_check(e, fn->addr, fn->size) : 0;
+	uint64_t at = go && !ret_probe && !at_entry
+			      ? st_insn_after_go_stack_check(e, fn->addr, fn->size)
+			      : 0;
 	struct st_dwarf_func df;
 	bool have_df;
 	int ret;
@@ -227,13 +233,14 @@ static int make_event(struct st_elf *e, struct st_dwarf *dw, const struct func *
 	if (name_event(ev, fn, offset, path, kind))
 		return -ENOMEM;
 	/* At an offset into a function, DWARF's entry view does not hold: raw registers. */
-	have_df = dw && !offset && !st_dwarf_function(dw, fn->addr, at, &df);
+	have_df = dw && !offset && !at_entry && !st_dwarf_function(dw, fn->addr, at, &df);
 	if (ret_probe)
 		ev->sites[0].pc = fn->addr;
 	else
 		ev->sites[0].pc = have_df ? df.probe_addr : (at ? at : fn->addr + offset);
-	if (!have_df &&
-	    !(ev->error = strdup(dw || offset ? "DWARF does not describe it here" : NO_DWARF)))
+	if (!have_df && !(ev->error = strdup(at_entry	    ? REGS_AT_ENTRY
+					     : dw || offset ? "DWARF does not describe it here"
+							    : NO_DWARF)))
 		ret = -ENOMEM;
 	else
 		ret = make_fields(ev, have_df ? &df : NULL, &ev->sites[0].sdt, NULL);
@@ -430,7 +437,8 @@ static Elf *debug_symbols(struct st_elf *e, const char *path, struct st_dwarf *d
 }
 
 int st_discover_functions(const char *path, const char *pattern, enum st_ap_kind kind,
-			  bool args_unused, struct st_event_list *out, char *err, size_t errlen)
+			  bool args_unused, bool at_entry, struct st_event_list *out, char *err,
+			  size_t errlen)
 {
 	struct st_inlined_list in = {0};
 	struct funcs fs = {0};
@@ -484,8 +492,8 @@ int st_discover_functions(const char *path, const char *pattern, enum st_ap_kind
 	out->events = evs;
 	out->cap = out->nr + fs.nr + in.nr + 1;
 	for (i = 0; i < fs.nr && !ret; i++) {
-		ret = make_event(&e, dw, &fs.v[i], offset, go, path, kind, &out->events[out->nr],
-				 err, errlen);
+		ret = make_event(&e, dw, &fs.v[i], offset, go, at_entry, path, kind,
+				 &out->events[out->nr], err, errlen);
 		out->nr++;
 	}
 	if (!ret && !st_probe_kind(kind)->retval)

@@ -36,10 +36,11 @@ int st_function_pattern(const char *pattern, const char *no_offset, char **glob,
  * match pattern (a glob; "NAME+OFFSET" probes that offset into NAME), as
  * kind ST_AP_UPROBE or ST_AP_URETPROBE, and for a uprobe without an
  * offset the inlined copies of those DWARF names so; args_unused: without
- * a separate debug file's DWARF (st_probe_query). 0, or a negative errno
- * with the reason in err.
+ * a separate debug file's DWARF, at_entry: probed at their entries
+ * (st_probe_query). 0, or a negative errno with the reason in err.
  */
 int st_discover_functions(const char *path, const char *pattern, enum st_ap_kind kind,
-			  bool args_unused, struct st_event_list *out, char *err, size_t errlen);
+			  bool args_unused, bool at_entry, struct st_event_list *out, char *err,
+			  size_t errlen);
 
 #endif /* SIDETRACE_DWARF_FUNCTIONS_H */

@@ -150,6 +150,9 @@ struct st_probe_query {
 	 * the object's own DWARF still is.
 	 */
 	bool args_unused;
+	/* Function views: probed at their symbols, where reg() and sargN read (not past a prologue)
+	 */
+	bool at_entry;
 };
 
 /*

@@ -37,6 +37,57 @@ static const struct {
 	{{"r15", "r15d", "r15w", "r15b"}, offsetof(struct pt_regs, r15)},
 };
 
+/* bpftrace's names of the words of struct pt_regs, in their order. */
+static const struct {
+	const char *name;
+	size_t off;
+} pt_regs[] = {
+	{"r15", offsetof(struct pt_regs, r15)},
+	{"r14", offsetof(struct pt_regs, r14)},
+	{"r13", offsetof(struct pt_regs, r13)},
+	{"r12", offsetof(struct pt_regs, r12)},
+	{"bp", offsetof(struct pt_regs, rbp)},
+	{"bx", offsetof(struct pt_regs, rbx)},
+	{"r11", offsetof(struct pt_regs, r11)},
+	{"r10", offsetof(struct pt_regs, r10)},
+	{"r9", offsetof(struct pt_regs, r9)},
+	{"r8", offsetof(struct pt_regs, r8)},
+	{"ax", offsetof(struct pt_regs, rax)},
+	{"cx", offsetof(struct pt_regs, rcx)},
+	{"dx", offsetof(struct pt_regs, rdx)},
+	{"si", offsetof(struct pt_regs, rsi)},
+	{"di", offsetof(struct pt_regs, rdi)},
+	{"orig_ax", offsetof(struct pt_regs, orig_rax)},
+	{"ip", offsetof(struct pt_regs, rip)},
+	{"cs", offsetof(struct pt_regs, cs)},
+	{"flags", offsetof(struct pt_regs, eflags)},
+	{"sp", offsetof(struct pt_regs, rsp)},
+	{"ss", offsetof(struct pt_regs, ss)},
+};
+
+int st_pt_regs_word(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(pt_regs) / sizeof(pt_regs[0]); i++)
+		if (!strcmp(pt_regs[i].name, name))
+			return pt_regs[i].off / 8;
+	return -1;
+}
+
+const char *st_pt_regs_names(void)
+{
+	static char names[160];
+	size_t i, off = 0;
+
+	if (names[0])
+		return names;
+	for (i = 0; i < sizeof(pt_regs) / sizeof(pt_regs[0]); i++)
+		off += snprintf(names + off, sizeof(names) - off, "%s%s", i ? ", " : "",
+				pt_regs[i].name);
+	return names;
+}
+
 const char *const st_abi_args[ST_NR_ABI_ARGS] = {"%rdi", "%rsi", "%rdx", "%rcx", "%r8", "%r9"};
 
 int st_sdt_reg_word(const char *name, size_t len)

@@ -23,6 +23,14 @@ struct st_sdt_args {
 /* "%rax" (len bytes; any of its 64, 32, 16 or 8-bit names) -> word of struct pt_regs, or -1. */
 int st_sdt_reg_word(const char *name, size_t len);
 
+/*
+ * A register by bpftrace's name for it, reg("sp") (the names of x86-64's
+ * struct pt_regs without their r: "ax", "ip", "flags", "r8") -> its word,
+ * or -1; st_pt_regs_names(): every name, for messages.
+ */
+int st_pt_regs_word(const char *name);
+const char *st_pt_regs_names(void);
+
 /* The System V ABI's integer argument registers, in order: arg0..arg5. */
 #define ST_NR_ABI_ARGS 6
 extern const char *const st_abi_args[ST_NR_ABI_ARGS];

@@ -106,6 +106,61 @@ static int needed(struct st_elf *e, Elf_Scn *scn, struct st_symtab *t)
 	return 0;
 }
 
+/* Symbol name in one symbol table section: true if found. */
+static bool find_named(Elf *elf, Elf_Scn *scn, const char *name, struct st_named_sym *out)
+{
+	Elf_Data *data = elf_getdata(scn, NULL);
+	const char *s;
+	GElf_Shdr sh;
+	GElf_Sym sym;
+	size_t i, n;
+
+	if (!data || !gelf_getshdr(scn, &sh) || !sh.sh_entsize)
+		return false;
+	n = sh.sh_size / sh.sh_entsize;
+	for (i = 0; i < n; i++) {
+		if (!gelf_getsym(data, i, &sym) || sym.st_shndx == SHN_UNDEF ||
+		    (GELF_ST_TYPE(sym.st_info) != STT_OBJECT &&
+		     GELF_ST_TYPE(sym.st_info) != STT_FUNC))
+			continue;
+		s = elf_strptr(elf, sh.sh_link, sym.st_name);
+		if (s && !strcmp(s, name)) {
+			out->addr = sym.st_value;
+			out->size = sym.st_size;
+			return true;
+		}
+	}
+	return false;
+}
+
+int st_symbol_named(const char *path, const char *name, struct st_named_sym *out, char *err,
+		    size_t errlen)
+{
+	Elf_Scn *scn = NULL, *symtab = NULL, *dynsym = NULL;
+	struct st_elf e;
+	GElf_Shdr sh;
+	bool found;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	ret = st_elf_open(path, &e, err, errlen);
+	if (ret)
+		return ret;
+	while ((scn = elf_nextscn(e.elf, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB)
+			symtab = scn;
+		else if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_DYNSYM)
+			dynsym = scn;
+	found = (symtab && find_named(e.elf, symtab, name, out)) ||
+		(dynsym && find_named(e.elf, dynsym, name, out));
+	out->pie = e.ehdr.e_type == ET_DYN;
+	st_elf_close(&e);
+	if (!found)
+		snprintf(err, errlen, "%s has no symbol %s%s", path, name,
+			 symtab ? "" : " (it is stripped: only its exported symbols are known)");
+	return found ? 0 : -ENOENT;
+}
+
 /* The functions of the symbol table of e's separate debug file, if it has one. */
 static int scan_debug_file(const struct st_elf *e, const char *path, struct st_symtab *t,
 			   size_t *cap)

@@ -32,6 +32,21 @@ struct st_symtab {
 /* Loads the function symbols of the object at path. 0 or a negative errno. */
 int st_symtab_load_file(const char *path, struct st_symtab *t);
 
+/* A symbol of an object file found by its name (st_symbol_named()). */
+struct st_named_sym {
+	uint64_t addr; /* its link-time address */
+	uint64_t size;
+	bool pie; /* the object is ET_DYN: loaded at an address of the process's choice */
+};
+
+/*
+ * The defined data or function symbol name of the object at path (its
+ * .symtab, else .dynsym): 0, -ENOENT, or another negative errno with a
+ * message in err.
+ */
+int st_symbol_named(const char *path, const char *name, struct st_named_sym *out, char *err,
+		    size_t errlen);
+
 /* Loads the kernel's text symbols from /proc/kallsyms. 0 or a negative errno. */
 int st_symtab_load_kernel(struct st_symtab *t);
 

@@ -168,6 +168,8 @@ enum st_func {
 	ST_FN_BUF,
 	ST_FN_MACADDR,
 	ST_FN_UNWATCH,
+	ST_FN_REG,
+	ST_FN_UADDR,
 	ST_NR_FUNCS,
 };
 

@@ -27,6 +27,8 @@
 #define A_SIZE "the checker makes it the size, a constant"
 /* strncmp() is a comparison of two cut strings by the time either engine sees it. */
 #define A_COMPARISON "the checker makes it str(a, n + 1) != str(b, n + 1)"
+/* Registers are a probe's event's. */
+#define NO_REGS "reads the registers of a probe's event: BEGIN, END and interval have none"
 /* The kernel or the event's process has the address, not sidetrace. */
 #define AN_EVENTS "an address of a probe's event: BEGIN, END and interval have none"
 
@@ -126,6 +128,12 @@ static const struct st_func_row funcs[ST_NR_FUNCS] = {
 			   .bpf = ST_FC_UNWATCH,
 			   .no_host = "removes the watchpoints of an address from a probe's "
 				      "event: BEGIN, END and interval have none"},
+	/* A register of the event (bpftrace's names: "sp", "ip", "r8"); sargN reads at sp. */
+	[ST_FN_REG] = {"reg", ST_FORM_VALUE, .args = ST_FA_REG, 1, 1, ST_VT_UINT, .bpf = ST_FC_REG,
+		       .no_host = NO_REGS, .at_entry = true},
+	/* A symbol's address in the probed file, where the event's process loaded it. */
+	[ST_FN_UADDR] = {"uaddr", ST_FORM_VALUE, .args = ST_FA_USYMBOL, 1, 1, ST_VT_UINT,
+			 .bpf = ST_FC_UADDR, .no_host = NO_REGS},
 };
 
 const struct st_func_row *st_func(enum st_func fn)

@@ -45,6 +45,8 @@ enum st_fn_args {
 	ST_FA_BUF, /* an address and a length, a literal and a constant length, or an array */
 	ST_FA_MACADDR, /* an address or an array of 6 bytes */
 	ST_FA_UNWATCH, /* an address, an integer */
+	ST_FA_REG, /* a literal register's name */
+	ST_FA_USYMBOL, /* a literal symbol's name of the probed file */
 	ST_NR_FN_ARGS,
 };
 
@@ -77,6 +79,13 @@ enum st_fn_code {
 	ST_FC_BUF,
 	/* A record of the address, whose watchpoints the collector removes (bpfload/watch.h) */
 	ST_FC_UNWATCH,
+	/*
+	 * A value of the event's registers, read with its SDT arguments
+	 * (compile/regs.c): register uval, or the address of a symbol of the
+	 * probed file where the process loaded it
+	 */
+	ST_FC_REG,
+	ST_FC_UADDR,
 };
 
 struct st_func_row {
@@ -96,6 +105,12 @@ struct st_func_row {
 	enum st_mem mem;
 	/* The type of the -f json record of what it prints, bpftrace's name for it */
 	const char *record;
+	/*
+	 * It reads registers that bpftrace reads at a function's symbol (the
+	 * stack pointer): a function of its clause is probed there, not past
+	 * its prologue
+	 */
+	bool at_entry;
 };
 
 const struct st_func_row *st_func(enum st_func fn);

@@ -397,7 +397,7 @@ int st_read_target(const char *name, const char *cmd_path, struct st_event_list 
  */
 static struct st_function_query *kept_query(struct st_target_set *s, enum st_ap_kind kind,
 					    const char *key, const char *function, bool args_unused,
-					    bool *fresh)
+					    bool at_entry, bool *fresh)
 {
 	struct st_function_query *fq;
 	size_t i;
@@ -406,7 +406,8 @@ static struct st_function_query *kept_query(struct st_target_set *s, enum st_ap_
 	for (i = 0; i < s->nr_functions; i++) {
 		fq = &s->functions[i];
 		if (fq->kind == kind && !strcmp(fq->target, key) &&
-		    !strcmp(fq->function, function) && fq->args_unused == args_unused)
+		    !strcmp(fq->function, function) && fq->args_unused == args_unused &&
+		    fq->at_entry == at_entry)
 			return fq;
 	}
 	fq = realloc(s->functions, (s->nr_functions + 1) * sizeof(*fq));
@@ -417,6 +418,7 @@ static struct st_function_query *kept_query(struct st_target_set *s, enum st_ap_
 	memset(fq, 0, sizeof(*fq));
 	fq->kind = kind;
 	fq->args_unused = args_unused;
+	fq->at_entry = at_entry;
 	fq->target = strdup(key);
 	fq->function = strdup(function);
 	s->nr_functions++;
@@ -449,7 +451,7 @@ query_functions(struct st_target_set *s, const struct st_probe_query *q, char *e
 		snprintf(err, errlen, "empty target: write the program or library to trace");
 		return NULL;
 	}
-	fq = kept_query(s, q->kind, q->target, q->function, q->args_unused, &fresh);
+	fq = kept_query(s, q->kind, q->target, q->function, q->args_unused, q->at_entry, &fresh);
 	if (!fq) {
 		snprintf(err, errlen, "out of memory");
 		return NULL;
@@ -458,8 +460,8 @@ query_functions(struct st_target_set *s, const struct st_probe_query *q, char *e
 		return &fq->list;
 	if (target_path(name, s->cmd_path, path, sizeof(path), &where, err, errlen))
 		return NULL;
-	if (st_discover_functions(path, q->function, q->kind, q->args_unused, &fq->list, err,
-				  errlen)) {
+	if (st_discover_functions(path, q->function, q->kind, q->args_unused, q->at_entry,
+				  &fq->list, err, errlen)) {
 		say_found(name, path, where, err, errlen);
 		return NULL;
 	}
@@ -473,7 +475,7 @@ query_tracepoints(struct st_target_set *s, const struct st_probe_query *q, char 
 	struct st_function_query *fq;
 	bool fresh;
 
-	fq = kept_query(s, q->kind, q->provider, q->function, false, &fresh);
+	fq = kept_query(s, q->kind, q->provider, q->function, false, false, &fresh);
 	if (!fq) {
 		snprintf(err, errlen, "out of memory");
 		return NULL;
@@ -491,7 +493,8 @@ query_kfuncs(struct st_target_set *s, const struct st_probe_query *q, char *err,
 	bool fresh;
 
 	/* A listing's answer, without fields, is kept apart from a probe's. */
-	fq = kept_query(s, q->kind, q->names_only ? "names" : "", q->function, false, &fresh);
+	fq = kept_query(s, q->kind, q->names_only ? "names" : "", q->function, false, false,
+			&fresh);
 	if (!fq) {
 		snprintf(err, errlen, "out of memory");
 		return NULL;
@@ -509,7 +512,7 @@ query_perf(struct st_target_set *s, const struct st_probe_query *q, char *err, s
 	struct st_function_query *fq;
 	bool fresh;
 
-	fq = kept_query(s, q->kind, q->provider, q->function, false, &fresh);
+	fq = kept_query(s, q->kind, q->provider, q->function, false, false, &fresh);
 	if (!fq || (fresh && st_perf_sample_events(st_probe_kind(q->kind), q->provider, q->function,
 						   &fq->list))) {
 		snprintf(err, errlen, "out of memory");
@@ -544,7 +547,7 @@ static int watch_functions(struct st_target_set *s, const struct st_probe_kind *
 	}
 	ret = target_path(name, s->cmd_path, path, sizeof(path), &where, err, errlen);
 	if (!ret)
-		ret = st_discover_functions(path, w->func, k->kind, true, out, err, errlen);
+		ret = st_discover_functions(path, w->func, k->kind, true, false, out, err, errlen);
 	/* Named as bpftrace names it: the command as written, or the process's file. */
 	return ret ?: st_watch_function_events(k, w, s->pid ? path : name, out);
 }
@@ -561,7 +564,7 @@ query_watch(struct st_target_set *s, const struct st_probe_query *q, char *err, 
 
 	if (st_watch_spec_parse(k, q->provider, q->function, &w, err, errlen))
 		return NULL;
-	fq = kept_query(s, q->kind, q->provider, q->function, false, &fresh);
+	fq = kept_query(s, q->kind, q->provider, q->function, false, false, &fresh);
 	if (fq && fresh)
 		ret = w.func ? watch_functions(s, k, &w, &fq->list, err, errlen)
 			     : st_watch_address_event(k, &w, q->provider, q->function, &fq->list);

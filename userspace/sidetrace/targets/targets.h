@@ -47,7 +47,7 @@ struct st_function_query {
 	char *target;
 	char *function;
 	enum st_ap_kind kind;
-	bool args_unused; /* st_probe_query's */
+	bool args_unused, at_entry; /* st_probe_query's */
 	struct st_event_list list;
 };
 
