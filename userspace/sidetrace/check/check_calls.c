@@ -259,6 +259,18 @@ int ck_cgroupid(struct checker *c, struct st_expr *call)
 	return 0;
 }
 
+int ck_cgroup_path(struct checker *c, struct st_expr *e)
+{
+	if (e->nr_kids == 2)
+		return ck_err(c, e->kids[1]->pos,
+			      "cgroup_path()'s filter of hierarchies is not supported: "
+			      "cgroup_path(id) prints the id's path in each of them");
+	if (e->nr_kids != 1)
+		return ck_err(c, e->pos, "cgroup_path() takes a cgroup's id: cgroup_path(cgroup)");
+	e->vtype = ST_VT_UINT;
+	return ck_int(c, e->kids[0], "passed to cgroup_path()");
+}
+
 /* The signals bpf_send_signal() sends: 1 to 64, as bpftrace allows. */
 #define SIGNAL_MAX 64
 

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "output/cgroup_path.h"
 #include "output/kept_text.h"
 
 /* The user's name, as bpftrace's username; a uid without one as its number. */
@@ -38,6 +39,9 @@ void st_kept_text(enum st_kept k, uint64_t v, char *buf, size_t size)
 		break;
 	case ST_KEPT_ERRNO:
 		snprintf(buf, size, "%s", strerror((int)v));
+		break;
+	case ST_KEPT_CGROUP:
+		st_cgroup_path(v, buf, size);
 		break;
 	case ST_KEPT_POINTER:
 		snprintf(buf, size, "0x%llx", (unsigned long long)v);

@@ -14,6 +14,9 @@
 
 #include "parse/builtins.h"
 
+/* Room for any integer's text: cgroup_path()'s paths in every hierarchy. */
+#define ST_KEPT_TEXT_MAX 1024
+
 /* v, kept as k, as text into buf. */
 void st_kept_text(enum st_kept k, uint64_t v, char *buf, size_t size);
 

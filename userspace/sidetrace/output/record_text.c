@@ -13,8 +13,8 @@
 #include "output/record_text.h"
 #include "util/escape.h"
 
-/* Each string value's room: escaped for text, a byte can take 4 (\xNN). */
-typedef char rec_str[4 * ST_STR_LEN];
+/* A value's text: a string escaped (4 bytes a byte), or an integer's (kept_text.h). */
+typedef char rec_str[4 * ST_STR_LEN > ST_KEPT_TEXT_MAX ? 4 * ST_STR_LEN : ST_KEPT_TEXT_MAX];
 
 /*
  * print(args) of located fields under -f json: the printf's values as an

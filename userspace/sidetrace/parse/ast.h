@@ -170,6 +170,7 @@ enum st_func {
 	ST_FN_UNWATCH,
 	ST_FN_REG,
 	ST_FN_UADDR,
+	ST_FN_CGROUP_PATH,
 	ST_NR_FUNCS,
 };
 

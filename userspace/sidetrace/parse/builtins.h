@@ -57,6 +57,7 @@ enum st_kept {
 	ST_KEPT_USER, /* username: a uid, printed as its user's name */
 	ST_KEPT_ERRNO, /* strerror(): an errno, printed as its text */
 	ST_KEPT_POINTER, /* a C pointer as a map key: printed in hex, as bpftrace prints it */
+	ST_KEPT_CGROUP, /* cgroup_path(): a cgroup's id, printed as its paths */
 	ST_NR_KEPT,
 };
 
@@ -66,7 +67,7 @@ enum st_kept {
  */
 static inline bool st_kept_is_text(enum st_kept k)
 {
-	return k == ST_KEPT_INET || k == ST_KEPT_USER || k == ST_KEPT_ERRNO;
+	return k == ST_KEPT_INET || k == ST_KEPT_USER || k == ST_KEPT_ERRNO || k == ST_KEPT_CGROUP;
 }
 
 struct st_builtin_row {

@@ -134,6 +134,9 @@ static const struct st_func_row funcs[ST_NR_FUNCS] = {
 	/* A symbol's address in the probed file, where the event's process loaded it. */
 	[ST_FN_UADDR] = {"uaddr", ST_FORM_VALUE, .args = ST_FA_USYMBOL, 1, 1, ST_VT_UINT,
 			 .bpf = ST_FC_UADDR, .no_host = NO_REGS},
+	/* A cgroup's id, printed by the collector as its path in each hierarchy that has it. */
+	[ST_FN_CGROUP_PATH] = {"cgroup_path", ST_FORM_VALUE, .args = ST_FA_CGROUP, 1, 2, ST_VT_UINT,
+			       BOTH(ST_FC_ADDR), .kept = ST_KEPT_CGROUP},
 };
 
 const struct st_func_row *st_func(enum st_func fn)

@@ -47,6 +47,7 @@ enum st_fn_args {
 	ST_FA_UNWATCH, /* an address, an integer */
 	ST_FA_REG, /* a literal register's name */
 	ST_FA_USYMBOL, /* a literal symbol's name of the probed file */
+	ST_FA_CGROUP, /* a cgroup's id */
 	ST_NR_FN_ARGS,
 };
 

@@ -78,7 +78,7 @@ static int fill_keys(const struct st_tracer *t, struct st_key_val *kv, const uin
 {
 	const uint8_t *parts = key + ST_KEY_HDR;
 	const char *label;
-	char text[256];
+	char text[ST_KEPT_TEXT_MAX];
 	uint32_t k;
 
 	for (k = 0; k < lay->nr_parts; k++) {
@@ -152,7 +152,7 @@ static int fill_keys(const struct st_tracer *t, struct st_key_val *kv, const uin
  */
 static int kept_value_text(const struct st_tracer *t, enum st_kept k, uint64_t v, char **out)
 {
-	char text[256];
+	char text[ST_KEPT_TEXT_MAX];
 
 	*out = NULL;
 	if (st_kept_is_text(k))

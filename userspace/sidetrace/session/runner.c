@@ -128,6 +128,7 @@ static int run_printf(struct st_runner *r, struct st_eval_ctx *x, const struct s
 {
 	struct st_eval_val vals[ST_MAX_PRINTF_ARGS];
 	struct st_key_val kv[ST_MAX_PRINTF_ARGS];
+	char names[ST_MAX_PRINTF_ARGS][ST_KEPT_TEXT_MAX];
 	struct st_textbuf text = {0};
 	struct st_expr *const *args;
 	enum st_kept kept;
@@ -143,12 +144,12 @@ static int run_printf(struct st_runner *r, struct st_eval_ctx *x, const struct s
 		/* An integer printed as text, named here as the collector names the kernel's. */
 		kept = st_expr_kept(args[i]);
 		if (st_kept_is_text(kept))
-			st_kept_text(kept, vals[i].v.u, vals[i].str, sizeof(vals[i].str));
+			st_kept_text(kept, vals[i].v.u, names[i], sizeof(names[i]));
 		else if (kept == ST_KEPT_KSYM || kept == ST_KEPT_USYM)
-			sym_text(r, kept, vals[i].v.u, vals[i].str, sizeof(vals[i].str));
+			sym_text(r, kept, vals[i].v.u, names[i], sizeof(names[i]));
 		if (st_kept_is_text(kept) || kept == ST_KEPT_KSYM || kept == ST_KEPT_USYM) {
 			kv[i].type = ST_VT_STR;
-			kv[i].s = vals[i].str;
+			kv[i].s = names[i];
 		}
 	}
 	/* system() and cat(): a command or a path, the user's text as it is. */
