@@ -54,6 +54,51 @@ static __always_inline const char *str_ref(const struct st_probe_cfg *cfg, struc
 	return NULL;
 }
 
+/* The state of st_str_contains()'s bpf_loop(). */
+struct st_contains_ctx {
+	const struct st_str *hay, *needle;
+	bool found;
+};
+
+/* One bpf_loop() step: whether the needle is at byte i of the haystack; 1 stops the loop. */
+static long contains_at(__u32 i, void *data)
+{
+	struct st_contains_ctx *cc = data;
+	__u32 j;
+
+	if (!cc->hay || !cc->needle || i >= ST_STR_LEN)
+		return 1;
+#pragma unroll
+	for (j = 0; j < ST_STR_LEN; j++) {
+		if (!cc->needle->b[j]) {
+			cc->found = true;
+			return 1;
+		}
+		/* The haystack ends before the needle does: nowhere further either. */
+		if (i + j >= ST_STR_LEN || !cc->hay->b[(i + j) & (ST_STR_LEN - 1)])
+			return 1;
+		if (cc->hay->b[(i + j) & (ST_STR_LEN - 1)] != cc->needle->b[j])
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * Whether string hay holds string needle. A global function, whose
+ * bpf_loop() step the verifier checks once.
+ */
+__noinline int st_str_contains(const struct st_str *hay, const struct st_str *needle)
+{
+	struct st_contains_ctx cc = {.hay = hay, .needle = needle};
+
+	if (!hay || !needle)
+		return 0;
+	if (!needle->b[0])
+		return 1;
+	bpf_loop(ST_STR_LEN, contains_at, &cc, 0);
+	return cc.found;
+}
+
 static __always_inline bool str_equal(const char *a, const char *b)
 {
 	const __u64 *x = (const __u64 *)a, *y = (const __u64 *)b;
@@ -380,12 +425,16 @@ static __always_inline bool exec_value(const struct st_probe_cfg *cfg, struct st
 		read_buf_at(s, in->a - ST_STR_REF_TMP, pop(s), l, in->imm, in->mask);
 		push(s, in->a);
 		return false;
-	default: /* ST_I_STREQ, ST_I_STRNE */
+	default: /* ST_I_STREQ, ST_I_STRNE, ST_I_STRSTR */
 		b = str_ref(cfg, s, pop(s));
 		a = str_ref(cfg, s, pop(s));
 		if (!a || !b)
 			return true;
-		push(s, str_equal(a, b) == (in->op == ST_I_STREQ));
+		if (in->op == ST_I_STRSTR)
+			push(s,
+			     st_str_contains((const struct st_str *)a, (const struct st_str *)b));
+		else
+			push(s, str_equal(a, b) == (in->op == ST_I_STREQ));
 		return false;
 	}
 }
@@ -475,6 +524,7 @@ __noinline int st_exec(const struct st_probe_cfg *cfg, struct st_scratch *s, __u
 	case ST_I_BINARY:
 	case ST_I_STREQ:
 	case ST_I_STRNE:
+	case ST_I_STRSTR:
 	case ST_I_READ:
 	case ST_I_READ_STR:
 	case ST_I_READ_BUF:

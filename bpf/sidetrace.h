@@ -251,6 +251,12 @@ enum st_opcode {
 	 * ST_READ_KERNEL. Unreadable: a buffer of no bytes.
 	 */
 	ST_I_READ_BUF,
+	/*
+	 * strcontains(): pops two string references, the needle, then the
+	 * haystack; pushes 1 if the haystack holds the needle (an empty one
+	 * too), else 0.
+	 */
+	ST_I_STRSTR,
 	ST_NR_OPCODES,
 };
 

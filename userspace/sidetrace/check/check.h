@@ -155,6 +155,8 @@ int ck_kaddr(struct checker *c, struct st_expr *e);
 /* reg("sp"), uaddr("sym"): the event's registers (check_regs.c). */
 int ck_reg(struct checker *c, struct st_expr *e);
 int ck_uaddr(struct checker *c, struct st_expr *e);
+/* strcontains(a, b): two strings (check_calls.c). */
+int ck_strings(struct checker *c, struct st_expr *e);
 /* cgroup_path(id): printed as the id's cgroup's paths (check_calls.c). */
 int ck_cgroup_path(struct checker *c, struct st_expr *e);
 /* strftime("fmt", ns). */

@@ -259,6 +259,28 @@ int ck_cgroupid(struct checker *c, struct st_expr *call)
 	return 0;
 }
 
+int ck_strings(struct checker *c, struct st_expr *e)
+{
+	const char *fn = st_func_name(e->func);
+	char role[64];
+	uint32_t i;
+	int err;
+
+	for (i = 0; i < e->nr_kids; i++) {
+		err = ck_expr(c, e->kids[i]);
+		if (!err)
+			err = ck_settle(c, e->kids[i], ST_VT_STR, "passed to a string function");
+		if (err)
+			return err;
+		snprintf(role, sizeof(role), "%s()'s %s", fn, i ? "second" : "first");
+		if (e->kids[i]->vtype != ST_VT_STR)
+			return ck_err(c, e->kids[i]->pos,
+				      "%s needs a string: str(addr) reads one at an address", role);
+	}
+	e->vtype = st_func(e->func)->vtype;
+	return 0;
+}
+
 int ck_cgroup_path(struct checker *c, struct st_expr *e)
 {
 	if (e->nr_kids == 2)

@@ -52,6 +52,7 @@ int cg_emit(struct cctx *c, struct st_pos pos, uint8_t op, uint8_t a, int64_t im
 	case ST_I_BINARY:
 	case ST_I_STREQ:
 	case ST_I_STRNE:
+	case ST_I_STRSTR:
 	case ST_I_KEY_INT:
 	case ST_I_KEY_STR:
 	case ST_I_AGG:
@@ -267,6 +268,9 @@ static int cg_call(struct cctx *c, const struct st_expr *e)
 	case ST_FC_REG:
 	case ST_FC_UADDR:
 		return cg_regs(c, e);
+	case ST_FC_STRCONTAINS:
+		return cg_expr(c, e->kids[0]) ?: cg_expr(c, e->kids[1])
+						   ?: cg_emit(c, e->pos, ST_I_STRSTR, 0, 0);
 	case ST_FC_NONE:
 		return cg_fail(c, e->pos, f->no_bpf);
 	default:

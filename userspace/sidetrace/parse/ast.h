@@ -171,6 +171,7 @@ enum st_func {
 	ST_FN_REG,
 	ST_FN_UADDR,
 	ST_FN_CGROUP_PATH,
+	ST_FN_STRCONTAINS,
 	ST_NR_FUNCS,
 };
 

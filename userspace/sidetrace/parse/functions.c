@@ -137,6 +137,8 @@ static const struct st_func_row funcs[ST_NR_FUNCS] = {
 	/* A cgroup's id, printed by the collector as its path in each hierarchy that has it. */
 	[ST_FN_CGROUP_PATH] = {"cgroup_path", ST_FORM_VALUE, .args = ST_FA_CGROUP, 1, 2, ST_VT_UINT,
 			       BOTH(ST_FC_ADDR), .kept = ST_KEPT_CGROUP},
+	[ST_FN_STRCONTAINS] = {"strcontains", ST_FORM_VALUE, .args = ST_FA_STRINGS, 2, 2,
+			       ST_VT_UINT, BOTH(ST_FC_STRCONTAINS)},
 };
 
 const struct st_func_row *st_func(enum st_func fn)

@@ -48,6 +48,7 @@ enum st_fn_args {
 	ST_FA_REG, /* a literal register's name */
 	ST_FA_USYMBOL, /* a literal symbol's name of the probed file */
 	ST_FA_CGROUP, /* a cgroup's id */
+	ST_FA_STRINGS, /* two strings */
 	ST_NR_FN_ARGS,
 };
 
@@ -87,6 +88,7 @@ enum st_fn_code {
 	 */
 	ST_FC_REG,
 	ST_FC_UADDR,
+	ST_FC_STRCONTAINS, /* 1 if the first string holds the second (ST_I_STRSTR) */
 };
 
 struct st_func_row {

@@ -188,6 +188,13 @@ static int eval_call(struct st_eval_ctx *x, const struct st_expr *e, struct st_e
 		if (!err && st_bswap_unop(e->uval) >= 0)
 			set_int(out, ST_VT_UINT, st_unary(st_bswap_unop(e->uval), out->v.i));
 		return err;
+	case ST_FC_STRCONTAINS:
+		err = st_eval(x, e->kids[0], out) ?: st_eval(x, e->kids[1], &t);
+		if (!err)
+			set_int(out, ST_VT_UINT,
+				memmem(out->v.s, strnlen(out->v.s, ST_STR_LEN), t.v.s,
+				       strnlen(t.v.s, ST_STR_LEN)) != NULL);
+		return err;
 	case ST_FC_STR:
 		err = st_eval(x, e->kids[0], out);
 		if (!err && e->nr_kids == 2 && e->kids[1]->uval - 1 < strlen(out->str))
