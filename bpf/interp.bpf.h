@@ -9,10 +9,11 @@
 #ifndef SIDETRACE_INTERP_BPF_H
 #define SIDETRACE_INTERP_BPF_H
 
-/* Uses maps, scratch, loads, aggregate, record and values (*.bpf.h). */
+/* Uses maps, scratch, loads, aggregate, record, values and strings (*.bpf.h). */
 #if !defined(SIDETRACE_MAPS_BPF_H) || !defined(SIDETRACE_SCRATCH_BPF_H) || \
 	!defined(SIDETRACE_LOADS_BPF_H) || !defined(SIDETRACE_AGGREGATE_BPF_H) || \
-	!defined(SIDETRACE_RECORD_BPF_H) || !defined(SIDETRACE_VALUES_BPF_H)
+	!defined(SIDETRACE_RECORD_BPF_H) || !defined(SIDETRACE_VALUES_BPF_H) || \
+	!defined(SIDETRACE_STRINGS_BPF_H)
 #error "sidetrace.bpf.c includes the fragments in the order of their use"
 #endif
 
@@ -52,51 +53,6 @@ static __always_inline const char *str_ref(const struct st_probe_cfg *cfg, struc
 	if (ref >= ST_STR_REF_TMP && ref < ST_NR_STR_REFS)
 		return s->tmp[ref - ST_STR_REF_TMP].b;
 	return NULL;
-}
-
-/* The state of st_str_contains()'s bpf_loop(). */
-struct st_contains_ctx {
-	const struct st_str *hay, *needle;
-	bool found;
-};
-
-/* One bpf_loop() step: whether the needle is at byte i of the haystack; 1 stops the loop. */
-static long contains_at(__u32 i, void *data)
-{
-	struct st_contains_ctx *cc = data;
-	__u32 j;
-
-	if (!cc->hay || !cc->needle || i >= ST_STR_LEN)
-		return 1;
-#pragma unroll
-	for (j = 0; j < ST_STR_LEN; j++) {
-		if (!cc->needle->b[j]) {
-			cc->found = true;
-			return 1;
-		}
-		/* The haystack ends before the needle does: nowhere further either. */
-		if (i + j >= ST_STR_LEN || !cc->hay->b[(i + j) & (ST_STR_LEN - 1)])
-			return 1;
-		if (cc->hay->b[(i + j) & (ST_STR_LEN - 1)] != cc->needle->b[j])
-			return 0;
-	}
-	return 1;
-}
-
-/*
- * Whether string hay holds string needle. A global function, whose
- * bpf_loop() step the verifier checks once.
- */
-__noinline int st_str_contains(const struct st_str *hay, const struct st_str *needle)
-{
-	struct st_contains_ctx cc = {.hay = hay, .needle = needle};
-
-	if (!hay || !needle)
-		return 0;
-	if (!needle->b[0])
-		return 1;
-	bpf_loop(ST_STR_LEN, contains_at, &cc, 0);
-	return cc.found;
 }
 
 static __always_inline bool str_equal(const char *a, const char *b)

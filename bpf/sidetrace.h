@@ -251,11 +251,7 @@ enum st_opcode {
 	 * ST_READ_KERNEL. Unreadable: a buffer of no bytes.
 	 */
 	ST_I_READ_BUF,
-	/*
-	 * strcontains(): pops two string references, the needle, then the
-	 * haystack; pushes 1 if the haystack holds the needle (an empty one
-	 * too), else 0.
-	 */
+	/* strcontains(): pops the needle, then the haystack; pushes 1 if it holds it, else 0. */
 	ST_I_STRSTR,
 	ST_NR_OPCODES,
 };
@@ -612,10 +608,7 @@ enum st_arg_loc {
 	ST_LOC_FUNC_ARG,
 	/* its return value, at fexit */
 	ST_LOC_FUNC_RET,
-	/*
-	 * register reg + val: an address of the probed object, relative to
-	 * the probed instruction (reg ST_PT_REGS_IP), wherever it is loaded
-	 */
+	/* register reg + val: uaddr(), an address from the probed instruction's (ip) */
 	ST_LOC_REG_OFFSET,
 };
 
