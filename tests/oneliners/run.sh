@@ -315,6 +315,7 @@ run_case() { # index
 	if [ -n "${raw_of[BPFTRACE]+1}" ] && [ -n "${raw_of[BEFORE]+1}" ]; then
 		why "BPFTRACE with BEFORE: the second run would trace a process gone"
 	elif [ -n "${raw_of[BPFTRACE]+1}" ] && [ -n "$BPFTRACE_BIN" ] && [ "$ENGINE" = kernel ]; then
+		BT_WRAP=("${wrap[@]}")
 		same_as_bpftrace "$i" "$status" "$tmo" "${raw_of[BPFTRACE]}" "$workload" \
 			"$prog" "${raw_of[FILTER]-}" "${args[@]}"
 	fi
@@ -340,13 +341,13 @@ checks() { # index rc status timeout filter
 	done
 }
 
-# BPFTRACE checks: the same program under bpftrace passes the same checks
-# with the same exit status; "same" also wants sidetrace's output (after
-# FILTER) to be bpftrace's, line for line.
+# BPFTRACE checks: the same program under bpftrace (and WRAP, in BT_WRAP)
+# passes the same checks with the same exit status; "same" also wants
+# sidetrace's output (after FILTER) to be bpftrace's, line for line.
 same_as_bpftrace() { # index status timeout how workload prog filter args...
 	local i=$1 status=$2 tmo=$3 how=$4 workload=$5 prog=$6 filter=$7
 	shift 7
-	local cmd=(timeout -k 5 -s INT "$tmo" "$BPFTRACE_BIN" "$@")
+	local cmd=(timeout -k 5 -s INT "$tmo" "${BT_WRAP[@]}" "$BPFTRACE_BIN" "$@")
 	cp "$T/out" "$T/sidetrace.out"
 	[ -z "$workload" ] || cmd+=(-c "$workload")
 	[ -z "$prog" ] || cmd+=(-e "$prog")

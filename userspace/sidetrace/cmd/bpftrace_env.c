@@ -58,6 +58,15 @@ static int perf_rb_pages(struct st_compiled *c, const char *name, const char *v)
 	return 0;
 }
 
+/* cat()'s bytes printed at most. */
+static int cat_bytes_max(struct st_compiled *c, const char *name, const char *v)
+{
+	unsigned long long n = number(name, v, 1U << 30);
+
+	c->cat_bytes = n;
+	return n ? 0 : -EINVAL;
+}
+
 /* str()'s bytes: sidetrace's strings are fixed when it is built. */
 static int strlen_fixed(struct st_compiled *c, const char *name, const char *v)
 {
@@ -80,7 +89,7 @@ static const struct {
 	{"BPFTRACE_PERF_RB_PAGES", perf_rb_pages},
 	{"BPFTRACE_STRLEN", strlen_fixed},
 	{"BPFTRACE_NO_CPP_DEMANGLE", NULL},
-	{"BPFTRACE_CAT_BYTES_MAX", NULL},
+	{"BPFTRACE_CAT_BYTES_MAX", cat_bytes_max},
 	{"BPFTRACE_MAX_PROBES", NULL},
 	{"BPFTRACE_MAX_BPF_PROGS", NULL},
 	{"BPFTRACE_LOG_SIZE", NULL},

@@ -195,6 +195,8 @@ struct st_compiled {
 	/* Entries of the hash the keyed maps share (0: ST_DEFAULT_MAP_ENTRIES); set by the caller.
 	 */
 	uint32_t map_entries;
+	/* cat()'s bytes printed at most (0: ST_DEFAULT_CAT_BYTES); set by the caller. */
+	uint32_t cat_bytes;
 	/* -c: the command's descendants are traced too; set by the caller. */
 	bool follow;
 	/*
@@ -212,6 +214,14 @@ struct st_compiled {
 	 * attached again (bpfload/replaced.h); set by the caller. */
 	bool reattach;
 };
+
+/* cat()'s bytes printed at most, as bpftrace's BPFTRACE_CAT_BYTES_MAX defaults. */
+#define ST_DEFAULT_CAT_BYTES 10240
+
+static inline uint32_t st_compiled_cat_bytes(const struct st_compiled *c)
+{
+	return c->cat_bytes ? c->cat_bytes : ST_DEFAULT_CAT_BYTES;
+}
 
 /* Entries of the hash the keyed maps share, and of each other hash. */
 static inline uint32_t st_compiled_map_entries(const struct st_compiled *c)

@@ -54,7 +54,7 @@ bool st_call_acts(enum st_fn_code code)
 	return code == ST_FC_SYSTEM || code == ST_FC_CAT;
 }
 
-void st_call_act(enum st_fn_code code, struct st_textbuf *text)
+void st_call_act(enum st_fn_code code, struct st_textbuf *text, uint32_t cat_bytes)
 {
 	struct st_textbuf out = {0};
 	const char *what = text->s ? text->s : "";
@@ -76,8 +76,10 @@ void st_call_act(enum st_fn_code code, struct st_textbuf *text)
 		st_tb_reset(text);
 		return;
 	}
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		st_tb_putn(&out, buf, n);
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0 &&
+	       (code != ST_FC_CAT || out.len < cat_bytes))
+		st_tb_putn(&out, buf,
+			   code == ST_FC_CAT && n > cat_bytes - out.len ? cat_bytes - out.len : n);
 	if (ferror(f) && code == ST_FC_CAT)
 		st_errorf("cat(): cannot read %s: %s", what, strerror(errno));
 	if (code == ST_FC_SYSTEM)

@@ -19,9 +19,10 @@ bool st_call_acts(enum st_fn_code code);
 
 /*
  * system(): text run with sh -c, replaced by what the command printed;
- * cat(): text a path, replaced by the file's bytes. A command or file that
- * cannot be started or opened is said on stderr. Other codes: text as it is.
+ * cat(): text a path, replaced by the file's first cat_bytes bytes. A
+ * command or file that cannot be started or opened is said on stderr.
+ * Other codes: text as it is.
  */
-void st_call_act(enum st_fn_code code, struct st_textbuf *text);
+void st_call_act(enum st_fn_code code, struct st_textbuf *text, uint32_t cat_bytes);
 
 #endif /* SIDETRACE_OUTPUT_RECORD_CALLS_H */

@@ -167,7 +167,7 @@ static enum st_text_verdict printf_record(struct st_rec_view *v, const struct st
 	st_tb_reset(&v->scratch);
 	/* A command or a path is the user's text as it is. */
 	st_format_values(&v->scratch, lay->call->fmt, vals, v->term && !st_call_acts(code));
-	st_call_act(code, &v->scratch);
+	st_call_act(code, &v->scratch, st_compiled_cat_bytes(v->c));
 	if (v->fmt == ST_OUTPUT_JSON)
 		st_call_json(&v->text, lay->call, vals, &v->scratch);
 	else

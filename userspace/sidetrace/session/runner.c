@@ -154,7 +154,7 @@ static int run_printf(struct st_runner *r, struct st_eval_ctx *x, const struct s
 	}
 	/* system() and cat(): a command or a path, the user's text as it is. */
 	st_format_values(&text, call->fmt, kv, r->term && !st_call_acts(st_func(call->func)->host));
-	st_call_act(st_func(call->func)->host, &text);
+	st_call_act(st_func(call->func)->host, &text, st_compiled_cat_bytes(x->compiled));
 	/* Its record made now, from its values: printed (or deferred) as it is. */
 	if (r->fmt == ST_OUTPUT_JSON && !text.failed) {
 		struct st_textbuf json = {0};
