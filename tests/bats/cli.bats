@@ -486,6 +486,9 @@ PY
 	grep -qx "@\[notfound\]: $("$HTTPD" -n 200 -s 7 -v | grep '^http:request' | grep -c 'status=404 ')" <<<"$output"
 	run -1 --separate-stderr "$SIDETRACE" -e 'BEGIN { @x = $0; }'
 	[ "${stderr%%$'\n'*}" = "program:1:14: error: a positional parameter is \$1, \$2, ... or \$#" ]
+	# str($N) where a literal is wanted, as bpftrace takes it.
+	run -0 "$SIDETRACE" -q -e 'BEGIN { printf("%d\n", kaddr(str($1)) == kaddr("vfs_read")); exit(); }' vfs_read
+	[ "$output" = "1" ]
 }
 
 @test "SIGUSR1 prints every map then, as bpftrace does, and the session goes on" {

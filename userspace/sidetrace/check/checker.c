@@ -278,6 +278,28 @@ static int check_map_arg(struct checker *c, struct st_expr *call)
 		      "%s() takes a map: %s(@name)", fn, fn);
 }
 
+/*
+ * str($N) as a function's argument is the parameter's text, a literal, as
+ * bpftrace takes it where a literal is wanted: kaddr(str($1)).
+ */
+static void positional_literals(struct st_expr *call)
+{
+	struct st_expr *k, *n;
+	uint32_t i;
+
+	for (i = 0; i < call->nr_kids; i++) {
+		k = call->kids[i];
+		if (k->kind != ST_EXPR_CALL || st_func(k->func)->args != ST_FA_STR ||
+		    k->nr_kids != 1 || !k->kids[0]->positional || !k->kids[0]->str)
+			continue;
+		n = k->kids[0];
+		n->kind = ST_EXPR_STR;
+		k->kids[0] = NULL;
+		st_expr_free(k);
+		call->kids[i] = n;
+	}
+}
+
 int ck_call_args(struct checker *c, struct st_expr *call)
 {
 	static int (*const rules[])(struct checker * c, struct st_expr * call) = {
@@ -298,6 +320,7 @@ int ck_call_args(struct checker *c, struct st_expr *call)
 	};
 	int err = ck_unsafe(c, call);
 
+	positional_literals(call);
 	if (!err && st_func(call->func)->args != ST_FA_SIZEOF &&
 	    (call->cast.name || call->cast.bits))
 		err = ck_err(c, call->pos, "%s() takes values, not a type: only sizeof() takes one",
