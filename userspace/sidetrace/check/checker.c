@@ -84,7 +84,12 @@ static int check_value(struct checker *c, struct st_expr *call)
 	snprintf(role, sizeof(role), "%s()", fn);
 	/* A value's type is its row's (strerror(), kptr()); an aggregation's none. */
 	call->vtype = st_func(call->func)->vtype;
-	err = ck_int(c, call->kids[0], role);
+	err = ck_expr(c, call->kids[0]);
+	/* kptr(args->filename): a kernel probe's char * field is its pointer here. */
+	if (!err && st_func(call->func)->mem != ST_MEM_PROBE)
+		err = ck_string_pointer(c, call->kids[0]);
+	if (!err)
+		err = ck_need_int(c, call->kids[0], role);
 	/* kptr(p), uptr(p): p, pointing where the function says. */
 	if (!err && st_func(call->func)->mem != ST_MEM_PROBE) {
 		call->ctype = call->kids[0]->ctype;
