@@ -92,10 +92,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	st_event_list_free(&l);
 	/* Functions: symbols, their DWARF with libdw, their RETs with libcapstone. */
-	if (!st_discover_functions(path, "*", ST_AP_UPROBE, false, &l, err, sizeof(err)))
+	if (!st_discover_functions(path, "*", ST_AP_UPROBE, false, false, &l, err, sizeof(err)))
 		print_probes(&l);
 	st_event_list_free(&l);
-	if (!st_discover_functions(path, "*", ST_AP_URETPROBE, false, &l, err, sizeof(err)))
+	if (!st_discover_functions(path, "*", ST_AP_URETPROBE, false, false, &l, err, sizeof(err)))
 		print_probes(&l);
 	st_event_list_free(&l);
 	inflate();
