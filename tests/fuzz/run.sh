@@ -21,7 +21,7 @@ secs=${1:-20}
 
 # Longest input per fuzzer: object files and a process's memory (its part
 # before the ring, raw) need room, the others little.
-declare -A MAX_LEN=([fuzz_elf]=65536 [fuzz_inproc]=4096 [fuzz_records]=4200 [fuzz_inproc_read]=20000 [fuzz_lang]=4096 [fuzz_preproc]=4096 [fuzz_sdt_args]=256 [fuzz_http]=20000 [fuzz_tracefs]=512 [fuzz_ld_cache]=8192)
+declare -A MAX_LEN=([fuzz_elf]=65536 [fuzz_inproc]=4096 [fuzz_records]=4200 [fuzz_inproc_read]=20000 [fuzz_lang]=4096 [fuzz_preproc]=4096 [fuzz_sdt_args]=256 [fuzz_http]=20000 [fuzz_tracefs]=512 [fuzz_ld_cache]=8192 [fuzz_dwarf_types]=65536)
 
 WORK=$(mktemp -d /tmp/fuzz.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
