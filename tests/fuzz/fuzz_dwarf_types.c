@@ -69,7 +69,8 @@ static size_t type_names(char names[MAX_NAMES][128])
 				name = dwarf_diename(&die);
 				for (i = 0; name && i < sizeof(tags) / sizeof(tags[0]); i++)
 					if (dwarf_tag(&die) == tags[i].tag && n < MAX_NAMES)
-						snprintf(names[n++], 128, "%s%s", tags[i].prefix, name);
+						snprintf(names[n++], 128, "%s%s", tags[i].prefix,
+							 name);
 			} while (n < MAX_NAMES && dwarf_siblingof(&die, &die) == 0);
 		}
 		off = next;

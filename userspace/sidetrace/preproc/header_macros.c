@@ -3,8 +3,11 @@
  * The headers bpftrace's programs include for constants, and the
  * constants: the values of glibc's <bits/socket.h> and <bits/socket_type.h>,
  * the kernel's <linux/socket.h>, <linux/sched.h>, <uapi/linux/sched.h> and
- * <net/tcp_states.h>, which every kernel since 4.14 shares.
+ * <net/tcp_states.h>, which every kernel since 4.14 shares; and the errno
+ * names of <errno.h>, as the C library names them.
  */
+#define _GNU_SOURCE
+#include <stdio.h>
 #include <string.h>
 
 #include "preproc/header_macros.h"
@@ -84,6 +87,40 @@ static const struct st_header_macro_group g_task_states = GROUP(task_states);
 static const struct st_header_macro_group g_sched_policies = GROUP(sched_policies);
 static const struct st_header_macro_group g_tcp_states = GROUP(tcp_states);
 
+/*
+ * The errnos, named by the C library (strerrorname_np()), which knows the
+ * kernel's: the names <errno.h> defines, and the aliases it defines too.
+ */
+#define MAX_ERRNO 256
+static struct st_header_macro errnos[MAX_ERRNO + 3];
+static char errno_values[MAX_ERRNO][4];
+static struct st_header_macro_group g_errnos = {errnos, 0};
+
+static const struct st_header_macro_group *errno_group(void)
+{
+	static const struct st_header_macro aliases[] = {
+		{"EWOULDBLOCK", "EAGAIN"}, {"EDEADLOCK", "EDEADLK"}, {"ENOTSUP", "EOPNOTSUPP"}};
+	const char *name;
+	size_t n = 0, i;
+	int e;
+
+	if (g_errnos.nr)
+		return &g_errnos;
+	for (e = 1; e < MAX_ERRNO; e++) {
+		name = strerrorname_np(e);
+		if (!name)
+			continue;
+		snprintf(errno_values[n], sizeof(errno_values[n]), "%d", e);
+		errnos[n].name = name;
+		errnos[n].value = errno_values[n];
+		n++;
+	}
+	for (i = 0; i < ARRAY_SIZE(aliases); i++)
+		errnos[n++] = aliases[i];
+	g_errnos.nr = n;
+	return &g_errnos;
+}
+
 static const struct st_header headers[] = {
 	{"sys/socket.h", {&g_families, &g_sock_types}},
 	{"linux/socket.h", {&g_families}},
@@ -91,6 +128,11 @@ static const struct st_header headers[] = {
 	{"net/tcp_states.h", {&g_tcp_states}},
 	/* It includes <linux/sched.h> and <net/tcp_states.h>. */
 	{"net/sock.h", {&g_task_states, &g_sched_policies, &g_tcp_states}},
+	/* Filled when first included (errno_group()). */
+	{"errno.h", {&g_errnos}},
+	{"linux/errno.h", {&g_errnos}},
+	{"asm-generic/errno.h", {&g_errnos}},
+	{"asm-generic/errno-base.h", {&g_errnos}},
 };
 
 const struct st_header *st_header_find(const char *name)
@@ -98,7 +140,10 @@ const struct st_header *st_header_find(const char *name)
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(headers); i++)
-		if (!strcmp(headers[i].name, name))
+		if (!strcmp(headers[i].name, name)) {
+			if (headers[i].groups[0] == &g_errnos)
+				errno_group();
 			return &headers[i];
+		}
 	return NULL;
 }

@@ -183,10 +183,14 @@ int pp_include_file(struct pp *pp, const char *path)
 
 	if (err == -ENOENT)
 		err = find(pp, path, 1);
+	/* As bpftrace's, which the compiler takes as #include <FILE>: a system header too. */
+	if (err == -ENOENT && st_header_find(path))
+		err = system_header(pp, path);
 	if (err == -ENOENT)
 		err = pp_error(pp,
 			       "--include %s: no such file in the current directory, the "
-			       "program's, nor any -I directory",
+			       "program's, nor any -I directory, nor a system header whose "
+			       "constants sidetrace knows",
 			       path);
 	return err;
 }
