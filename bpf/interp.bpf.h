@@ -183,6 +183,34 @@ static __always_inline void out_join(struct st_scratch *s, __u64 addr, __u16 rec
 #endif
 }
 
+/* debugf(): bpf_trace_printk() of the format and values (ST_I_DEBUGF); true aborts. */
+static __always_inline bool debugf(const struct st_probe_cfg *cfg, struct st_scratch *s,
+				   const struct st_insn *in)
+{
+	__u64 v[ST_DEBUGF_ARGS] = {};
+	const char *fmt, *str;
+	int i;
+
+	for (i = ST_DEBUGF_ARGS - 1; i >= 0; i--) {
+		if (i >= in->imm)
+			continue;
+		v[i] = pop(s);
+		if (!(in->mask & (1U << i)))
+			continue;
+		str = str_ref(cfg, s, v[i]);
+		if (!str)
+			return true;
+		v[i] = (__u64)str;
+	}
+	fmt = str_ref(cfg, s, in->a);
+	if (!fmt)
+		return true;
+#ifndef ST_ENGINE_HOST
+	bpf_trace_printk(fmt, ST_STR_LEN, v[0], v[1], v[2]);
+#endif
+	return false;
+}
+
 /* The output instructions (ST_I_OUT_*); true aborts the clause. */
 static __always_inline bool exec_out(const struct st_probe_cfg *cfg, struct st_scratch *s,
 				     const struct st_insn *in, __u32 probe)
@@ -219,6 +247,8 @@ static __always_inline bool exec_out(const struct st_probe_cfg *cfg, struct st_s
 		bpf_send_signal(v);
 #endif
 		return false;
+	case ST_I_DEBUGF:
+		return debugf(cfg, s, in);
 	default:
 		v = st_copy_event(s, cfg->nr_fields, probe);
 		out_emit(s, ST_REC_EVENT, s->wcut, v, probe);
@@ -505,6 +535,7 @@ __noinline int st_exec(const struct st_probe_cfg *cfg, struct st_scratch *s, __u
 	case ST_I_OUT_EVENT:
 	case ST_I_OUT_JOIN:
 	case ST_I_SIGNAL:
+	case ST_I_DEBUGF:
 		abort = exec_out(cfg, s, in, probe);
 		break;
 	case ST_I_JUMP:

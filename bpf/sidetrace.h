@@ -253,6 +253,12 @@ enum st_opcode {
 	ST_I_READ_BUF,
 	/* strcontains(): pops the needle, then the haystack; pushes 1 if it holds it, else 0. */
 	ST_I_STRSTR,
+	/*
+	 * debugf(): pops imm values (at most ST_DEBUGF_ARGS), the last first,
+	 * a string reference among them (mask bit i: value i) as its bytes'
+	 * address; prints with string reference a as bpf_trace_printk()'s format.
+	 */
+	ST_I_DEBUGF,
 	ST_NR_OPCODES,
 };
 
@@ -472,34 +478,8 @@ struct st_val {
 	__u64 max;
 };
 
-/*
- * An aggregation of a BEGIN, END or interval clause, which run in the
- * collector: it writes the map, value and full key (header and bucket
- * written by the program) into st_user_req and runs sidetrace_user
- * (user.bpf.h) once, which aggregates as a probe does.
- */
-struct st_user_req {
-	__u32 map_id;
-	__u32 reserved;
-	__s64 v;
-	__u8 key[ST_KEY_MAX];
-};
-
-/*
- * A kernel read of a BEGIN, END or interval clause (curtask->comm), which
- * the collector cannot read itself: it writes addr and len into st_kread
- * and runs sidetrace_kread (user.bpf.h), which reads them in the
- * collector's own task, as bpftrace's BEGIN reads in bpftrace's, and
- * gives that task too (curtask).
- */
-#define ST_KREAD_MAX 64 /* a scalar, or a char array read as a string */
-struct st_kread_req {
-	__u64 addr;
-	__u32 len; /* 1 to ST_KREAD_MAX; 0: the task only */
-	__u32 ok; /* the program's: 1 when buf holds the bytes */
-	__u64 task; /* the program's: bpf_get_current_task() */
-	__u8 buf[ST_KREAD_MAX];
-};
+/* What sidetrace's own clauses ask of the programs it runs itself (user.bpf.h). */
+#include "user_reqs.h"
 
 /*
  * Per-event output (printf, print(args)): the stack machine builds one

@@ -73,4 +73,29 @@ int sidetrace_kread(void *ctx)
 	return 0;
 }
 
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct st_debugf_req);
+} st_debugf SEC(".maps");
+
+/* A debugf() of the collector's clauses (struct st_debugf_req). */
+SEC("raw_tp")
+int sidetrace_debugf(void *ctx)
+{
+	struct st_debugf_req *req;
+	__u64 v[ST_DEBUGF_ARGS];
+	__u32 zero = 0;
+	int i;
+
+	req = bpf_map_lookup_elem(&st_debugf, &zero);
+	if (!req)
+		return 0;
+	for (i = 0; i < ST_DEBUGF_ARGS; i++)
+		v[i] = req->str_mask & (1U << i) ? (__u64)req->strs[i] : req->args[i];
+	bpf_trace_printk(req->fmt, sizeof(req->fmt), v[0], v[1], v[2]);
+	return 0;
+}
+
 #endif /* SIDETRACE_USER_BPF_H */

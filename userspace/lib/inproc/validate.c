@@ -94,6 +94,11 @@ static int check_insns(uint32_t probe, const struct st_probe_cfg *c, uint32_t nr
 				    "probe %u: signal() is sent by the kernel's bpf_send_signal(), "
 				    "which a process's engine has not",
 				    probe);
+		case ST_I_DEBUGF:
+			return FAIL(reply,
+				    "probe %u: debugf() prints with the kernel's "
+				    "bpf_trace_printk(), which a process's engine has not",
+				    probe);
 		case ST_I_JUMP:
 			/* Back to a while loop's condition too: the run's steps are bounded. */
 			if (in->imm < 0 || in->imm > c->nr_insns || in->imm == pc)

@@ -34,3 +34,16 @@ int st_kernel_read(const struct st_loader *l, uint64_t addr, void *buf, uint32_t
 		memcpy(buf, req.buf, len);
 	return 0;
 }
+
+int st_kernel_debugf(const struct st_loader *l, const struct st_debugf_req *req)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, run);
+	uint32_t zero = 0;
+
+	if (!l || l->debugf_fd < 0)
+		return -ENOTSUP;
+	if (bpf_map_update_elem(l->debugf_req_fd, &zero, req, BPF_ANY) ||
+	    bpf_prog_test_run_opts(l->debugf_fd, &run))
+		return -errno;
+	return 0;
+}

@@ -283,6 +283,8 @@ static void reset(struct st_loader *l)
 	l->user_req_fd = -1;
 	l->kread_fd = -1;
 	l->kread_req_fd = -1;
+	l->debugf_fd = -1;
+	l->debugf_req_fd = -1;
 }
 
 void st_loader_prepare(struct st_loader *l)
@@ -347,6 +349,8 @@ static int open_and_load(struct st_loader *l, const struct st_compiled *c, char 
 		ret = bpf_program__set_autoload(l->skel->progs.sidetrace_user, c->user_aggs);
 	if (!ret)
 		ret = bpf_program__set_autoload(l->skel->progs.sidetrace_kread, c->kernel_reads);
+	if (!ret)
+		ret = bpf_program__set_autoload(l->skel->progs.sidetrace_debugf, c->user_debugf);
 	if (!ret)
 		ret = st_watch_configure(l, c);
 	if (ret) {
@@ -556,6 +560,10 @@ int st_loader_load(struct st_loader *l, const struct st_compiled *c, char *err, 
 	if (c->kernel_reads) {
 		l->kread_fd = bpf_program__fd(l->skel->progs.sidetrace_kread);
 		l->kread_req_fd = bpf_map__fd(l->skel->maps.st_kread);
+	}
+	if (c->user_debugf) {
+		l->debugf_fd = bpf_program__fd(l->skel->progs.sidetrace_debugf);
+		l->debugf_req_fd = bpf_map__fd(l->skel->maps.st_debugf);
 	}
 	if (st_ro_strings_open(&l->ro, l->site_cap) ||
 	    st_ro_strings_add(&l->ro, c, NULL, l->site_base, 0)) {

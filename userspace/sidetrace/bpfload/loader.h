@@ -82,6 +82,10 @@ struct st_loader {
 	/* sidetrace_kread and its request (bpf/user.bpf.h); -1: no clause of sidetrace's reads */
 	int kread_fd;
 	int kread_req_fd;
+	/* sidetrace_debugf and its request (bpf/user.bpf.h); -1: no clause of sidetrace's calls it
+	 */
+	int debugf_fd;
+	int debugf_req_fd;
 	int ncpus; /* possible CPUs: per-CPU value count */
 	struct st_fault_in fault; /* the sleepable fault-in program */
 	bool *fault_in_on; /* per probe: fault-in attached */

@@ -4,6 +4,7 @@
  * with the arguments by count and kind, dynamic fields typed by the
  * conversion they meet.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,6 +104,45 @@ static int check_arg(struct checker *c, const struct st_conv *cv, struct st_expr
 	return 0;
 }
 
+/*
+ * debugf()'s format as bpf_trace_printk() takes it (the kernel checks it
+ * when it prints, and prints nothing for one it refuses): printable text,
+ * and conversions %[0+- ][width][l[l]]d, i, u, x, X, and %s, %c, %p.
+ */
+static int debugf_format(struct checker *c, const struct st_expr *lit)
+{
+	const char *s = lit->str, *p;
+	uint32_t i;
+
+	if (strlen(s) >= ST_STR_LEN)
+		return ck_err(c, lit->pos,
+			      "debugf()'s format is longer than %d bytes: the kernel's copy of "
+			      "it holds that many",
+			      ST_STR_LEN - 1);
+	for (i = 0; s[i]; i++) {
+		if (!isprint((unsigned char)s[i]) && !isspace((unsigned char)s[i]))
+			return ck_err(c, literal_pos(lit, i),
+				      "debugf()'s format holds a byte bpf_trace_printk() refuses "
+				      "(not printable)");
+		if (s[i] != '%' || s[i + 1] == '%') {
+			i += s[i] == '%';
+			continue;
+		}
+		p = s + i + 1;
+		p += strspn(p, "0+- ");
+		p += strspn(p, "0123456789");
+		if (*p != 's' && *p != 'c' && *p != 'p')
+			p += *p == 'l' ? (p[1] == 'l' ? 2 : 1) : 0;
+		if (!*p || !strchr("diuxXscp", *p))
+			return ck_err(c, literal_pos(lit, i),
+				      "debugf() prints with bpf_trace_printk(), which takes "
+				      "%%[0+- ][width][l|ll]d, i, u, x, X, and %%s, %%c, %%p: "
+				      "printf() takes the others");
+		i = p - s;
+	}
+	return 0;
+}
+
 int ck_printf(struct checker *c, struct st_expr *call)
 {
 	struct st_expr *lit = call->nr_kids ? call->kids[0] : NULL;
@@ -115,6 +155,9 @@ int ck_printf(struct checker *c, struct st_expr *call)
 		return ck_err(c, lit ? lit->pos : call->pos,
 			      "%s takes a format string first: %s(\"fmt\", args...)",
 			      st_func_name(call->func), st_func_name(call->func));
+	if (call->nr_kids > st_func(call->func)->max_args)
+		return ck_err(c, call->pos, "%s() takes a format and at most %u values",
+			      st_func_name(call->func), st_func(call->func)->max_args - 1);
 	f = calloc(1, sizeof(*f));
 	if (!f)
 		return ck_oom(c);
@@ -139,7 +182,11 @@ int ck_printf(struct checker *c, struct st_expr *call)
 		if (ret)
 			return ret;
 	}
-	return 0;
+	if (st_func(call->func)->host != ST_FC_DEBUGF)
+		return 0;
+	/* sidetrace's own clause prints through sidetrace_debugf (bpf/user.bpf.h). */
+	c->prog->user_debugf |= c->no_args != NULL;
+	return debugf_format(c, lit);
 }
 
 int ck_print_value(struct checker *c, struct st_expr *call)

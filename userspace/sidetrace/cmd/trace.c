@@ -334,7 +334,8 @@ static int start(struct trace *t)
 	 * there: BEGIN, END and interval read and write the same ones, and
 	 * read the kernel's memory through it.
 	 */
-	if (t->compiled.nr_probes || t->compiled.nr_maps || t->compiled.kernel_reads) {
+	if (t->compiled.nr_probes || t->compiled.nr_maps || t->compiled.kernel_reads ||
+	    t->compiled.user_debugf) {
 		ret = st_tracer_load(&t->tracer, &t->compiled, err, sizeof(err));
 		if (ret) {
 			st_errorf("%s", err);

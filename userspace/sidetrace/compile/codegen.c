@@ -345,6 +345,29 @@ int cg_expr(struct cctx *c, const struct st_expr *e)
 	return cg_fail(c, e->pos, "not a value the kernel can compute");
 }
 
+/* debugf(): its values, then the format, a literal of the probe (ST_I_DEBUGF). */
+static int cg_debugf(struct cctx *c, const struct st_stmt *st)
+{
+	const struct st_expr *call = st->call;
+	uint32_t i, n = call->nr_kids - 1, strs = 0;
+	int err = 0, fmt;
+
+	for (i = 0; i < n && !err; i++) {
+		err = cg_expr(c, call->kids[i + 1]);
+		if (st_vt_slot(call->kids[i + 1]->vtype))
+			strs |= 1U << i;
+	}
+	fmt = err ? err : str_const(c, call->kids[0]->str, false, call->kids[0]->pos);
+	if (fmt < 0)
+		return fmt;
+	err = cg_emit(c, st->pos, ST_I_DEBUGF, fmt, n);
+	if (err)
+		return err;
+	c->probe->cfg.insns[c->probe->cfg.nr_insns - 1].mask = strs;
+	c->depth -= n;
+	return 0;
+}
+
 static int call_stmt(struct cctx *c, const struct st_stmt *st)
 {
 	const struct st_expr *call = st->call;
@@ -367,6 +390,8 @@ static int call_stmt(struct cctx *c, const struct st_stmt *st)
 		return cg_printf(c, st);
 	case ST_FC_SIGNAL:
 		return cg_expr(c, call->kids[0]) ?: cg_emit(c, st->pos, ST_I_SIGNAL, 0, 0);
+	case ST_FC_DEBUGF:
+		return cg_debugf(c, st);
 	case ST_FC_DELETE:
 		return cg_delete(c, call);
 	case ST_FC_PRINT:

@@ -240,6 +240,7 @@ int st_compile(const struct st_program *prog, unsigned int flags, struct st_comp
 	out->start_ns = monotonic_ns();
 	out->cpid = prog->cpid;
 	out->kernel_reads = prog->kernel_reads;
+	out->user_debugf = prog->user_debugf;
 	err = cg_layout_maps(prog, out, diag);
 	if (err)
 		return err;

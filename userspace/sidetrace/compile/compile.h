@@ -180,6 +180,8 @@ struct st_compiled {
 	bool user_aggs;
 	/* some BEGIN, END or interval clause reads the kernel's memory or curtask (user.bpf.h) */
 	bool kernel_reads;
+	/* some BEGIN, END or interval clause calls debugf() (user.bpf.h) */
+	bool user_debugf;
 	/*
 	 * The probe builtin of each BEGIN, END and interval attach point:
 	 * the probe key nr_probes + i (st_compiled_probe_name()).

@@ -8,6 +8,7 @@ static bool kernel_only(uint8_t op)
 	switch (op) {
 	case ST_I_OUT_JOIN:
 	case ST_I_SIGNAL:
+	case ST_I_DEBUGF:
 		return true;
 	default:
 		return false;

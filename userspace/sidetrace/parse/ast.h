@@ -172,6 +172,7 @@ enum st_func {
 	ST_FN_UADDR,
 	ST_FN_CGROUP_PATH,
 	ST_FN_STRCONTAINS,
+	ST_FN_DEBUGF,
 	ST_NR_FUNCS,
 };
 
@@ -475,6 +476,8 @@ struct st_program {
 	struct st_ctypes *ctypes; /* the C types its casts name, and its definitions */
 	/* A BEGIN, END or interval clause reads the kernel's memory, or curtask (bpf/user.bpf.h) */
 	bool kernel_reads;
+	/* A BEGIN, END or interval clause calls debugf() (bpf/user.bpf.h) */
+	bool user_debugf;
 };
 
 /* A zeroed node of kind at pos, no map; NULL if out of memory. */

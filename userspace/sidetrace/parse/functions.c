@@ -139,6 +139,9 @@ static const struct st_func_row funcs[ST_NR_FUNCS] = {
 			       BOTH(ST_FC_ADDR), .kept = ST_KEPT_CGROUP},
 	[ST_FN_STRCONTAINS] = {"strcontains", ST_FORM_VALUE, .args = ST_FA_STRINGS, 2, 2,
 			       ST_VT_UINT, BOTH(ST_FC_STRCONTAINS)},
+	/* bpf_trace_printk(): a line of the kernel's trace buffer, not of sidetrace's output. */
+	[ST_FN_DEBUGF] = {"debugf", ST_FORM_ACTION, .args = ST_FA_FORMAT, 1, 1 + ST_DEBUGF_ARGS,
+			  BOTH(ST_FC_DEBUGF)},
 };
 
 const struct st_func_row *st_func(enum st_func fn)

@@ -89,6 +89,8 @@ enum st_fn_code {
 	ST_FC_REG,
 	ST_FC_UADDR,
 	ST_FC_STRCONTAINS, /* 1 if the first string holds the second (ST_I_STRSTR) */
+	/* A format and values into the kernel's trace buffer, bpf_trace_printk() (ST_I_DEBUGF) */
+	ST_FC_DEBUGF,
 };
 
 struct st_func_row {

@@ -2,9 +2,11 @@
 /* BEGIN, END and interval clauses, and printing at exit (runner.h). */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bpfload/kread.h"
 #include "readout/aggregations.h"
 #include "readout/problems.h"
 #include "output/kept_text.h"
@@ -259,6 +261,32 @@ enum {
 	RUN_CONTINUE, /* continue: the innermost while loop's next round */
 };
 
+/* debugf(): its values into sidetrace_debugf's request, printed by the kernel. */
+static int run_debugf(struct st_runner *r, struct st_eval_ctx *x, const struct st_expr *call)
+{
+	struct st_debugf_req req = {0};
+	struct st_eval_val v;
+	uint32_t i;
+	int ret;
+
+	snprintf(req.fmt, sizeof(req.fmt), "%s", call->kids[0]->str);
+	for (i = 0; i + 1 < call->nr_kids && i < ST_DEBUGF_ARGS; i++) {
+		ret = st_eval(x, call->kids[i + 1], &v);
+		if (ret)
+			return ret;
+		if (st_vt_slot(call->kids[i + 1]->vtype)) {
+			req.str_mask |= 1U << i;
+			memcpy(req.strs[i], v.v.s, strnlen(v.v.s, ST_STR_LEN - 1));
+		} else {
+			req.args[i] = v.v.u;
+		}
+	}
+	ret = r->tracer ? st_kernel_debugf(&r->tracer->bpf, &req) : -ENOTSUP;
+	if (ret)
+		st_errorf("debugf(): the kernel did not print it: %s", strerror(-ret));
+	return 0;
+}
+
 /* A call statement; RUN_EXIT once exit() ran. */
 static int run_call(struct st_runner *r, struct st_eval_ctx *x, const struct st_expr *call)
 {
@@ -279,6 +307,8 @@ static int run_call(struct st_runner *r, struct st_eval_ctx *x, const struct st_
 	case ST_FC_SYSTEM:
 	case ST_FC_CAT:
 		return run_printf(r, x, call);
+	case ST_FC_DEBUGF:
+		return run_debugf(r, x, call);
 	case ST_FC_EXIT:
 		r->exit_requested = true;
 		return RUN_EXIT;
