@@ -527,6 +527,18 @@ PY
 
 @h[1]: 1
 @scalar: 5" ]
+	# The same under -f json: each map a document, at the signal and at exit.
+	"$SIDETRACE" -f json -e "$prog" > "$D/usr1.json" 2>&1 &
+	pid=$!
+	for i in $(seq 100); do grep -q 'attached_probes' "$D/usr1.json" && break; sleep 0.05; done
+	kill -USR1 $pid
+	wait $pid
+	run cat "$D/usr1.json"
+	[ "$output" = '{"type": "attached_probes", "data": {"probes": 2}}
+{"type": "map", "data": {"@h": {"1": 1}}}
+{"type": "map", "data": {"@scalar": 5}}
+{"type": "map", "data": {"@h": {"1": 1}}}
+{"type": "map", "data": {"@scalar": 5}}' ]
 }
 
 @test "SIGTERM ends a session whose records never stop coming (system() at every sched_switch), END run" {
