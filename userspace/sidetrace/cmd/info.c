@@ -74,8 +74,9 @@ static void print_kernel(FILE *f)
 	/* Not permitted, libbpf's probes answer wrong (a helper "yes", a map "no"). */
 	fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, NULL, 4, 4, 1, NULL);
 	if (fd < 0) {
-		fprintf(f, "Kernel: not asked: creating a BPF map failed (%s): the probes load "
-			   "BPF programs, run as root\n",
+		fprintf(f,
+			"Kernel: not asked: creating a BPF map failed (%s): the probes load "
+			"BPF programs, run as root\n",
 			strerror(-fd));
 		return;
 	}
@@ -101,7 +102,8 @@ static void print_kernel(FILE *f)
 		answer(libbpf_probe_bpf_prog_type(BPF_PROG_TYPE_TRACEPOINT, NULL)));
 	fprintf(f, "  perf_event: %s\n",
 		answer(libbpf_probe_bpf_prog_type(BPF_PROG_TYPE_PERF_EVENT, NULL)));
-	fprintf(f, "  kfunc: %s\n", answer(libbpf_probe_bpf_prog_type(BPF_PROG_TYPE_TRACING, NULL)));
+	fprintf(f, "  kfunc: %s\n",
+		answer(libbpf_probe_bpf_prog_type(BPF_PROG_TYPE_TRACING, NULL)));
 }
 
 void st_print_info(FILE *f, const char *version)
