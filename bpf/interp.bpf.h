@@ -127,7 +127,8 @@ static __always_inline void out_emit(struct st_scratch *s, __u16 kind, __u16 rec
 {
 	__u64 id = bpf_get_current_pid_tgid();
 
-	if (len >= ST_REC_MAX)
+	/* bpftrace prints nothing sent after its exit(): neither do we. */
+	if (len >= ST_REC_MAX || st_exit_requested)
 		return;
 	/*
 	 * A no-op after the test, but kept (the barrier hides the bound from
@@ -160,6 +161,8 @@ static __always_inline void out_join(struct st_scratch *s, __u64 addr, __u16 rec
 	char *str;
 	int i;
 
+	if (st_exit_requested)
+		return;
 	h = bpf_ringbuf_reserve(&st_events, ST_REC_HDR + ST_JOIN_SIZE, 0);
 	if (!h) {
 		count(probe, ST_C_LOST);

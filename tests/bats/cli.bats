@@ -198,7 +198,27 @@ usdt:$(readlink -f "$LIBKV"):kv:put" ]
 	run -0 "$SIDETRACE" --version
 	[ "$output" = "sidetrace v$v" ]
 	run -0 "$SIDETRACE" -h
-	[[ "${lines[0]}" == "Usage: sidetrace "* ]]
+	[[ "${lines[0]}" == "USAGE: sidetrace "* ]]
+	# A bad flag shows the usage too, as bpftrace's does.
+	run -2 --separate-stderr "$SIDETRACE" -idonotexist
+	[[ "$stderr" == *"invalid option -- 'i'"$'\n'"USAGE: sidetrace "* ]]
+}
+
+@test "--info: the kernel's helpers, maps and probe types, each probed now" {
+	run -0 --separate-stderr "$SIDETRACE" --info
+	[ "$stderr" = "" ]
+	[ "${lines[0]}" = "System" ]
+	grep -qx "  version: sidetrace v$(sed -n 's/^VERSION := //p' "$ROOT/Makefile")" <<<"$output"
+	# Every map type the BPF program creates is asked for, ringbuf included.
+	for m in hash 'percpu hash' array 'percpu array' stack_trace ringbuf; do
+		grep -qx "  $m: yes" <<<"$output"
+	done
+	grep -qx '  loop: yes' <<<"$output"
+	grep -qx "  btf: $([ -r /sys/kernel/btf/vmlinux ] && echo yes || echo no)" <<<"$output"
+	grep -qx "  kprobe: $([ -r /sys/bus/event_source/devices/kprobe/type ] && echo yes || echo no)" <<<"$output"
+	# Not permitted to load BPF, it says so rather than answer wrong.
+	run -0 setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all "$SIDETRACE" --info
+	[ "${lines[-1]}" = "Kernel: not asked: creating a BPF map failed (Operation not permitted): the probes load BPF programs, run as root" ]
 }
 
 # Each kind of probe of kinds/probe_kinds.c's table, one a line: its
@@ -381,12 +401,16 @@ Event buffer: 64K (printf, print(args))" ]
 	[ "$stderr" = "sidetrace: -p and -c exclude each other" ]
 	run -2 --separate-stderr "$SIDETRACE" -p abc -e 'BEGIN { exit(); }'
 	[ "$stderr" = "sidetrace: -p wants a process id, not 'abc'" ]
+	local max
+	max=$(cat /proc/sys/kernel/pid_max)
+	run -2 --separate-stderr "$SIDETRACE" -p "$max" file.bt
+	[ "$stderr" = "sidetrace: -p $max: out of this kernel's pid range [1,$((max - 1))] (/proc/sys/kernel/pid_max)" ]
 	run -2 --separate-stderr "$SIDETRACE" -f yaml -e 'BEGIN { exit(); }'
 	[ "$stderr" = "sidetrace: unknown output format 'yaml': use text, json or folded" ]
 	run -2 --separate-stderr "$SIDETRACE" --bogus
 	[[ "${stderr%%$'\n'*}" == *"unrecognized option '--bogus'" ]]
 	run -2 --separate-stderr "$SIDETRACE"
-	[[ "$stderr" == "sidetrace: no program: give -e PROGRAM, a FILE or - (stdin)"$'\n'"Usage: sidetrace "* ]]
+	[[ "$stderr" == "sidetrace: no program: give -e PROGRAM, a FILE or - (stdin)"$'\n'"USAGE: sidetrace "* ]]
 }
 
 @test "-c that a shell would refuse: says why, exit status 1" {
@@ -506,6 +530,18 @@ PY
 
 @h[1]: 1
 @scalar: 5" ]
+	# The same under -f json: each map a document, at the signal and at exit.
+	"$SIDETRACE" -f json -e "$prog" > "$D/usr1.json" 2>&1 &
+	pid=$!
+	for i in $(seq 100); do grep -q 'attached_probes' "$D/usr1.json" && break; sleep 0.05; done
+	kill -USR1 $pid
+	wait $pid
+	run cat "$D/usr1.json"
+	[ "$output" = '{"type": "attached_probes", "data": {"probes": 2}}
+{"type": "map", "data": {"@h": {"1": 1}}}
+{"type": "map", "data": {"@scalar": 5}}
+{"type": "map", "data": {"@h": {"1": 1}}}
+{"type": "map", "data": {"@scalar": 5}}' ]
 }
 
 @test "SIGTERM ends a session whose records never stop coming (system() at every sched_switch), END run" {

@@ -548,6 +548,30 @@ static void leaf_conversion(void *arg, struct st_textbuf *tb, uint32_t i)
 									: "%llu");
 }
 
+/* print(whole)'s -f json value ([1,"abc"], { "m": 2 }): the same leaves' conversions. */
+static int whole_json_format(struct checker *c, struct st_expr *call, struct st_ctype *t,
+			     struct fmt_leaves *f)
+{
+	struct st_textbuf tb = {0};
+	char err[256];
+	uint32_t at;
+	int ret;
+
+	call->json_fmt = calloc(1, sizeof(*call->json_fmt));
+	if (!call->json_fmt)
+		return ck_oom(c);
+	st_ctype_text(ck_ctypes(c), t, ST_WHOLE_JSON, &tb, leaf_conversion, f);
+	if (tb.failed) {
+		st_tb_free(&tb);
+		return ck_oom(c);
+	}
+	ret = st_format_parse(tb.s, call->json_fmt, err, sizeof(err), &at);
+	st_tb_free(&tb);
+	if (ret == -ENOMEM)
+		return ck_oom(c);
+	return ret ? ck_err(c, call->pos, "internal error: %s", err) : 0;
+}
+
 int ck_whole_print(struct checker *c, struct st_expr *call)
 {
 	struct st_ctype_leaf leaves[ST_MAX_LEAVES];
@@ -575,6 +599,8 @@ int ck_whole_print(struct checker *c, struct st_expr *call)
 		if (!kids[0] || !(kids[0]->str = st_tb_take(&tb)))
 			err = ck_oom(c);
 	}
+	if (!err)
+		err = whole_json_format(c, call, v->ctype, &f);
 	if (err) {
 		for (i = 0; i <= nr; i++)
 			st_expr_free(kids[i]);

@@ -24,7 +24,7 @@
 
 static void list_usage(FILE *f)
 {
-	fprintf(f, "usage: sidetrace list [-v] [-f text|json] TARGET...\n"
+	fprintf(f, "USAGE: sidetrace list [-v] [-f text|json] TARGET...\n"
 		   "       sidetrace list [-v] [-f text|json] -p PID\n"
 		   "\n"
 		   "Show the SIDE events and USDT probes of executables or shared\n"

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd/info.h"
 #include "cmd/options.h"
 #include "kinds/probe_kinds.h"
 #include "sidetrace.h"
@@ -46,7 +47,7 @@ static void print_kinds(FILE *f)
 
 static void usage(FILE *f)
 {
-	fprintf(f, "Usage: sidetrace [OPTION...] -e PROGRAM | FILE | -\n"
+	fprintf(f, "USAGE: sidetrace [OPTION...] -e PROGRAM | FILE | -\n"
 		   "       sidetrace -l [-v] [-p PID] [PATTERN]\n"
 		   "       sidetrace list [-v] [-f text|json] TARGET... | -p PID\n"
 		   "       sidetrace serve [--listen ADDR:PORT] [--in-process] [-e PROGRAM]...\n"
@@ -98,6 +99,7 @@ static void usage(FILE *f)
 		   "  -v           verbose: show libbpf's and the kernel's messages\n"
 		   "  -V, --version\n"
 		   "               print the version\n"
+		   "  --info       what this kernel and build support, each probed now\n"
 		   "  -h, --help   this help\n"
 		   "\n");
 	print_kinds(f);
@@ -143,6 +145,7 @@ enum {
 	OPT_USDT_FILE_ACTIVATION,
 	OPT_MISSING_PROBES,
 	OPT_INCLUDE,
+	OPT_INFO,
 };
 
 /* -I DIR or --include FILE, kept in order. */
@@ -162,23 +165,51 @@ static int add_include(int c, char *arg, struct st_trace_opts *o)
 	return 0;
 }
 
+/* The kernel's highest pid plus one (kernel.pid_max); 0 when unreadable. */
+static long pid_max(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/pid_max", "r");
+	long v = 0;
+
+	if (f) {
+		if (fscanf(f, "%ld", &v) != 1)
+			v = 0;
+		fclose(f);
+	}
+	return v;
+}
+
+/* -p PID: a decimal number that the kernel can have given a process. */
+static int parse_pid(const char *arg, struct st_trace_opts *o)
+{
+	long pid, max;
+	char *end;
+
+	errno = 0;
+	pid = strtol(arg, &end, 10);
+	/* Through a long: a pid_t would wrap 4294967296 + N to N. */
+	if (errno || *end || end == arg || pid <= 0 || pid > INT_MAX) {
+		fprintf(stderr, "sidetrace: -p wants a process id, not '%s'\n", arg);
+		return -EINVAL;
+	}
+	max = pid_max();
+	if (max > 0 && pid >= max) {
+		fprintf(stderr,
+			"sidetrace: -p %ld: out of this kernel's pid range [1,%ld] "
+			"(/proc/sys/kernel/pid_max)\n",
+			pid, max - 1);
+		return -EINVAL;
+	}
+	o->pid = pid;
+	return 0;
+}
+
 /* The options that take a value, and what getopt did not know. */
 static int parse_value(int c, char *arg, struct st_trace_opts *o)
 {
-	char *end;
-	long pid;
-
 	switch (c) {
 	case 'p':
-		errno = 0;
-		pid = strtol(arg, &end, 10);
-		/* Through a long: a pid_t would wrap 4294967296 + N to N. */
-		if (errno || *end || end == arg || pid <= 0 || pid > INT_MAX) {
-			fprintf(stderr, "sidetrace: -p wants a process id, not '%s'\n", arg);
-			return -EINVAL;
-		}
-		o->pid = pid;
-		return 0;
+		return parse_pid(arg, o);
 	case 'f':
 		if (!strcmp(arg, "text") || !strcmp(arg, "json") || !strcmp(arg, "folded")) {
 			o->fmt = !strcmp(arg, "json")	  ? ST_OUTPUT_JSON
@@ -320,6 +351,7 @@ int st_trace_parse_options(int argc, char **argv, struct st_trace_opts *o)
 		{"include", required_argument, NULL, OPT_INCLUDE},
 		{"unsafe", no_argument, NULL, OPT_UNSAFE},
 		{"usdt-file-activation", no_argument, NULL, OPT_USDT_FILE_ACTIVATION},
+		{"info", no_argument, NULL, OPT_INFO},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
@@ -342,6 +374,10 @@ int st_trace_parse_options(int argc, char **argv, struct st_trace_opts *o)
 		}
 		if (c == 'V') {
 			printf("sidetrace v%s\n", SIDETRACE_VERSION);
+			exit(ST_EXIT_OK);
+		}
+		if (c == OPT_INFO) {
+			st_print_info(stdout, SIDETRACE_VERSION);
 			exit(ST_EXIT_OK);
 		}
 		if (!set_flag(c, o) && parse_value(c, optarg, o))

@@ -67,7 +67,7 @@ static volatile sig_atomic_t stop;
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: sidetrace serve [--listen ADDR:PORT] [--in-process] [-v] [-e PROGRAM]...\n"
+		"USAGE: sidetrace serve [--listen ADDR:PORT] [--in-process] [-v] [-e PROGRAM]...\n"
 		"                       [FILE|DIR]...\n"
 		"Run programs system-wide and serve their maps to Prometheus at /metrics.\n"
 		"\n"

@@ -122,11 +122,37 @@ static void value_json(struct st_textbuf *tb, const struct st_key_val *val,
 	st_tb_puts(tb, "}\n");
 }
 
+/* print(whole)'s value: its leaves in its JSON format, strings quoted and escaped. */
+static void whole_json(struct st_textbuf *tb, const struct st_format *f,
+		       const struct st_key_val *vals)
+{
+	struct st_textbuf quoted[ST_MAX_PRINTF_ARGS] = {0};
+	struct st_key_val v[ST_MAX_PRINTF_ARGS];
+	uint32_t i;
+
+	for (i = 0; i < f->nr_convs && i < ST_MAX_PRINTF_ARGS; i++) {
+		v[i] = vals[i];
+		if (v[i].type != ST_VT_STR)
+			continue;
+		st_tb_json_str(&quoted[i], v[i].s);
+		v[i].s = quoted[i].s ? quoted[i].s : "\"\"";
+	}
+	st_tb_puts(tb, "{\"type\": \"value\", \"data\": ");
+	st_format_values(tb, f, v, false);
+	st_tb_puts(tb, "}\n");
+	for (i = 0; i < f->nr_convs && i < ST_MAX_PRINTF_ARGS; i++)
+		st_tb_free(&quoted[i]);
+}
+
 void st_call_json(struct st_textbuf *tb, const struct st_expr *call, const struct st_key_val *vals,
 		  const struct st_textbuf *text)
 {
 	const char *type = st_func(call->from_time ? ST_FN_TIME : call->func)->record;
 
+	if (call->json_fmt) {
+		whole_json(tb, call->json_fmt, vals);
+		return;
+	}
 	if (st_func(call->func)->host == ST_FC_PRINT) {
 		value_json(tb, &vals[0], text);
 		return;

@@ -36,7 +36,8 @@ void st_strftime_ns(char *buf, size_t size, const char *fmt, uint64_t ns);
 /*
  * The -f json record of a call that printed text (its values vals): as
  * bpftrace's, print(value)'s is {"type": "value"}, an integer as a number,
- * any other value as the text print() prints; the others' are their text,
+ * a tuple as an array, a struct as an object, any other value as the text
+ * print() prints; the others' are their text,
  * of the type their row names (printf's, cat()'s, "syscall" system()'s).
  */
 void st_call_json(struct st_textbuf *tb, const struct st_expr *call, const struct st_key_val *vals,

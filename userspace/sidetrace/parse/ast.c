@@ -40,6 +40,8 @@ static void expr_fini(struct st_expr *e)
 	free(e->cast.name);
 	st_format_free(e->fmt);
 	free(e->fmt);
+	st_format_free(e->json_fmt);
+	free(e->json_fmt);
 }
 
 void st_expr_free(struct st_expr *e)

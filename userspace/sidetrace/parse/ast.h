@@ -325,6 +325,8 @@ struct st_expr {
 	bool print_args;
 	/* ST_EXPR_CALL printf: made by the checker from time(), whose -f json record it prints */
 	bool from_time;
+	/* ST_EXPR_CALL printf made from print(whole): the whole as -f json's value, same leaves */
+	struct st_format *json_fmt;
 	/* ST_EXPR_INT, ST_EXPR_STR: a positional parameter $N, its text in str */
 	bool positional;
 	bool arrow; /* ST_EXPR_MEMBER: kids[0] is a pointer (->), not a struct (.) */

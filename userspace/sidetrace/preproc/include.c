@@ -5,10 +5,14 @@
  * header's macros from header_macros.c, its types from BTF.
  */
 #define _GNU_SOURCE /* asprintf */
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "preproc/header_macros.h"
 #include "preproc/pp.h"
@@ -129,6 +133,58 @@ static int find(struct pp *pp, const char *name, int quoted)
 	return err;
 }
 
+/* The directories of the kernel's include/ and its arch's (asm/): their headers' types are BTF's.
+ */
+static const char *const kernel_dirs[] = {
+	"acpi",	  "asm",    "asm-generic", "clocksource", "crypto",   "drm",   "dt-bindings",
+	"keys",	  "kunit",  "kvm",	   "linux",	  "math-emu", "media", "misc",
+	"net",	  "pcmcia", "ras",	   "rdma",	  "scsi",     "soc",   "sound",
+	"target", "trace",  "uapi",	   "ufs",	  "vdso",     "video", "xen",
+};
+
+/* Whether a C compiler finds name in the system's directories (a multiarch one too). */
+static bool in_system_dirs(const char *name)
+{
+	static const char *const dirs[] = {"/usr/local/include", "/usr/include"};
+	char path[PATH_MAX];
+	struct dirent *d;
+	bool found = false;
+	size_t i;
+	DIR *dir;
+
+	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]) && !found; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dirs[i], name);
+		found = !access(path, F_OK);
+	}
+	dir = found ? NULL : opendir("/usr/include");
+	while (dir && !found && (d = readdir(dir))) {
+		if (!strstr(d->d_name, "-linux-"))
+			continue;
+		snprintf(path, sizeof(path), "/usr/include/%s/%s", d->d_name, name);
+		found = !access(path, F_OK);
+	}
+	if (dir)
+		closedir(dir);
+	return found;
+}
+
+/*
+ * Whether <name> is a header that exists: the kernel's (read from BTF,
+ * no kernel headers needed), or one the system has. A misspelled one is
+ * none, and an error as a compiler's.
+ */
+static bool known_header(const char *name)
+{
+	const char *slash = strchr(name, '/');
+	size_t i;
+
+	for (i = 0; slash && i < sizeof(kernel_dirs) / sizeof(kernel_dirs[0]); i++)
+		if (strlen(kernel_dirs[i]) == (size_t)(slash - name) &&
+		    !strncmp(name, kernel_dirs[i], slash - name))
+			return true;
+	return in_system_dirs(name);
+}
+
 /* A header no -I directory has: its macros from the table, its types from BTF. */
 static int system_header(struct pp *pp, const char *name)
 {
@@ -137,6 +193,12 @@ static int system_header(struct pp *pp, const char *name)
 	size_t i;
 	int err;
 
+	if (!h && !known_header(name))
+		return pp_error(pp,
+				"#include <%s>: file not found in any -I directory, the system's "
+				"(/usr/include), nor among the kernel's headers (linux/, net/, "
+				"asm/, ...)",
+				name);
 	if (!h && !pp->opts->btf)
 		return pp_error(pp,
 				"#include <%s>: kernel headers are not read without a compiler: "
