@@ -529,7 +529,9 @@ __noinline int st_exec(const struct st_probe_cfg *cfg, struct st_scratch *s, __u
 		st_aggregate(s, in->a, pop(s), probe);
 		break;
 	case ST_I_EXIT:
+		/* bpftrace's exit() returns from its probe: the clause ends here. */
 		st_exit_requested = 1;
+		abort = true;
 		break;
 	case ST_I_OUT_INT:
 	case ST_I_OUT_STR:
