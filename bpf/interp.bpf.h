@@ -186,32 +186,93 @@ static __always_inline void out_join(struct st_scratch *s, __u64 addr, __u16 rec
 #endif
 }
 
-/* debugf(): bpf_trace_printk() of the format and values (ST_I_DEBUGF); true aborts. */
-static __always_inline bool debugf(const struct st_probe_cfg *cfg, struct st_scratch *s,
-				   const struct st_insn *in)
+/*
+ * debugf()'s string value i, the string behind ref, copied into s->dbg[i],
+ * where every path finds it: 1 when there is none. A global function,
+ * which the verifier checks once, where each inlined lookup multiplies
+ * the paths of its caller.
+ */
+__noinline int st_debugf_str(const struct st_probe_cfg *cfg, struct st_scratch *s, __s64 ref,
+			     __u32 i)
+{
+	const char *src;
+
+	if (!cfg || !s || i >= ST_DEBUGF_ARGS)
+		return 1;
+	src = str_ref(cfg, s, ref);
+	if (!src)
+		return 1;
+	copy_str(s->dbg[i].b, src);
+	return 0;
+}
+
+/*
+ * debugf() (ST_I_DEBUGF): pops n values, a string reference among them
+ * (mask) passed as its bytes' address; prints with string reference fmt as
+ * bpf_trace_printk()'s format. 1 aborts the clause. A global function.
+ */
+__noinline int st_exec_debugf(const struct st_probe_cfg *cfg, struct st_scratch *s, __s64 fmt_ref,
+			      __u32 n, __u32 mask)
 {
 	__u64 v[ST_DEBUGF_ARGS] = {};
-	const char *fmt, *str;
+	const char *fmt;
 	int i;
 
+	if (!cfg || !s)
+		return 1;
 	for (i = ST_DEBUGF_ARGS - 1; i >= 0; i--) {
-		if (i >= in->imm)
+		if (i >= (int)n)
 			continue;
 		v[i] = pop(s);
-		if (!(in->mask & (1U << i)))
+		if (!(mask & (1U << i)))
 			continue;
-		str = str_ref(cfg, s, v[i]);
-		if (!str)
-			return true;
-		v[i] = (__u64)str;
+		if (st_debugf_str(cfg, s, v[i], i))
+			return 1;
+		v[i] = (__u64)s->dbg[i].b;
 	}
-	fmt = str_ref(cfg, s, in->a);
+	fmt = str_ref(cfg, s, fmt_ref);
 	if (!fmt)
-		return true;
+		return 1;
 #ifndef ST_ENGINE_HOST
 	bpf_trace_printk(fmt, ST_STR_LEN, v[0], v[1], v[2]);
 #endif
-	return false;
+	return 0;
+}
+
+/* Whether the string behind hay_ref holds needle: 1, 0, or -1 for no string. */
+__noinline int st_contains_ref(const struct st_probe_cfg *cfg, struct st_scratch *s, __s64 hay_ref,
+			       const struct st_str *needle)
+{
+	const char *hay;
+
+	if (!cfg || !s || !needle)
+		return -1;
+	hay = str_ref(cfg, s, hay_ref);
+	return hay ? st_str_contains((const struct st_str *)hay, needle) : -1;
+}
+
+/*
+ * strcontains() (ST_I_STRSTR): pops the needle, then the haystack; pushes
+ * 1 if it holds it. 1 aborts the clause. A global function, whose two
+ * lookups are in two, each verified once.
+ */
+__noinline int st_exec_strstr(const struct st_probe_cfg *cfg, struct st_scratch *s)
+{
+	const char *needle;
+	__s64 hay_ref;
+	int found;
+
+	if (!cfg || !s)
+		return 1;
+	needle = str_ref(cfg, s, pop(s));
+	hay_ref = pop(s);
+	if (!needle)
+		return 1;
+	found = st_contains_ref(cfg, s, hay_ref, (const struct st_str *)needle);
+	if (found < 0)
+		return 1;
+	push(s, found);
+	return 0;
 }
 
 /* The output instructions (ST_I_OUT_*); true aborts the clause. */
@@ -251,7 +312,7 @@ static __always_inline bool exec_out(const struct st_probe_cfg *cfg, struct st_s
 #endif
 		return false;
 	case ST_I_DEBUGF:
-		return debugf(cfg, s, in);
+		return st_exec_debugf(cfg, s, in->a, in->imm, in->mask);
 	default:
 		v = st_copy_event(s, cfg->nr_fields, probe);
 		out_emit(s, ST_REC_EVENT, s->wcut, v, probe);
@@ -414,16 +475,14 @@ static __always_inline bool exec_value(const struct st_probe_cfg *cfg, struct st
 		read_buf_at(s, in->a - ST_STR_REF_TMP, pop(s), l, in->imm, in->mask);
 		push(s, in->a);
 		return false;
-	default: /* ST_I_STREQ, ST_I_STRNE, ST_I_STRSTR */
+	case ST_I_STRSTR:
+		return st_exec_strstr(cfg, s);
+	default: /* ST_I_STREQ, ST_I_STRNE */
 		b = str_ref(cfg, s, pop(s));
 		a = str_ref(cfg, s, pop(s));
 		if (!a || !b)
 			return true;
-		if (in->op == ST_I_STRSTR)
-			push(s,
-			     st_str_contains((const struct st_str *)a, (const struct st_str *)b));
-		else
-			push(s, str_equal(a, b) == (in->op == ST_I_STREQ));
+		push(s, str_equal(a, b) == (in->op == ST_I_STREQ));
 		return false;
 	}
 }

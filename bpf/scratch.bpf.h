@@ -50,6 +50,7 @@ struct st_scratch {
 	__s64 stack[ST_STACK_DEPTH];
 	struct st_str strs[ST_STR_REF_COMM + 1];
 	struct st_str tmp[ST_MAX_TMPSTR]; /* ST_STR_REF_TMP: strings made by a clause */
+	struct st_str dbg[ST_DEBUGF_ARGS]; /* debugf()'s strings, where bpf_trace_printk() reads */
 	__s64 vars[ST_MAX_VARS]; /* the clause's $variables */
 	__s64 vres; /* ST_I_MAP_GET: the value read */
 	struct st_value vstr; /* ST_I_MAP_SET: a string value being stored */

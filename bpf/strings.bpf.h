@@ -8,42 +8,57 @@
 #error "sidetrace.bpf.c includes the fragments in the order of their use"
 #endif
 
-/* The state of st_str_contains()'s bpf_loop(). */
+/* The state of st_str_contains()'s bpf_loop()s. */
 struct st_contains_ctx {
 	const struct st_str *hay, *needle;
+	__u32 at; /* the haystack's byte the needle is compared at */
+	int cmp; /* 1: the needle is there; -1: nowhere from here; 0: not there */
 	bool found;
 };
 
-/* One bpf_loop() step: whether the needle is at byte i of the haystack; 1 stops the loop. */
+/* One inner step: the needle's byte j against the haystack's at + j; 1 stops. */
+static long contains_byte(__u32 j, void *data)
+{
+	struct st_contains_ctx *cc = data;
+	__u32 k;
+	char h;
+
+	if (!cc->hay || !cc->needle || j >= ST_STR_LEN)
+		return 1;
+	if (!cc->needle->b[j]) {
+		cc->cmp = 1;
+		return 1;
+	}
+	/* The haystack ends before the needle does: nowhere further either. */
+	k = cc->at + j;
+	if (k >= ST_STR_LEN) {
+		cc->cmp = -1;
+		return 1;
+	}
+	/* The mask the verifier bounds the read by, kept from the compiler. */
+	k &= ST_STR_LEN - 1;
+	barrier_var(k);
+	h = cc->hay->b[k];
+	if (!h || h != cc->needle->b[j]) {
+		cc->cmp = h ? 0 : -1;
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * One outer step: whether the needle is at byte i of the haystack; 1
+ * stops. Each loop's step is verified once, however long the strings.
+ */
 static long contains_at(__u32 i, void *data)
 {
 	struct st_contains_ctx *cc = data;
-	__u32 j, k;
-	char h;
 
-	if (!cc->hay || !cc->needle || i >= ST_STR_LEN)
-		return 1;
-		/* A loop, not unrolled: the step is verified once, and its code stays small. */
-#pragma nounroll
-	for (j = 0; j < ST_STR_LEN; j++) {
-		if (!cc->needle->b[j]) {
-			cc->found = true;
-			return 1;
-		}
-		/* The haystack ends before the needle does: nowhere further either. */
-		k = i + j;
-		if (k >= ST_STR_LEN)
-			return 1;
-		/* The mask the verifier bounds the read by, kept from the compiler. */
-		k &= ST_STR_LEN - 1;
-		barrier_var(k);
-		h = cc->hay->b[k];
-		if (!h)
-			return 1;
-		if (h != cc->needle->b[j])
-			return 0;
-	}
-	return 1;
+	cc->at = i;
+	cc->cmp = 0;
+	bpf_loop(ST_STR_LEN, contains_byte, cc, 0);
+	cc->found = cc->cmp > 0;
+	return cc->cmp != 0;
 }
 
 /*
