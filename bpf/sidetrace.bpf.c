@@ -65,6 +65,7 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
 #include "aggregate.bpf.h"
 #include "record.bpf.h"
 #include "values.bpf.h"
+#include "stack.bpf.h"
 #include "strings.bpf.h"
 #include "interp.bpf.h"
 #include "tracepoint.bpf.h"

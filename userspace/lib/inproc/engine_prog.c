@@ -32,6 +32,7 @@
 #include "aggregate.bpf.h"
 #include "record.bpf.h"
 #include "values.bpf.h"
+#include "stack.bpf.h"
 #include "strings.bpf.h"
 #include "interp.bpf.h"
 #include "tracepoint.bpf.h"
