@@ -213,6 +213,12 @@ static int lex_function(struct st_lexer *lx, const struct st_probe_kind *k,
 	if (!p->event[0])
 		return fail(lx, p->event_pos, "expected a function name or a pattern (%s)",
 			    k->syntax);
+	/* bpftrace 0.17 takes no kprobe:MODULE:FUNCTION either; a tracepoint's name is one. */
+	if (!k->has_target && strchr(p->event, ':'))
+		return fail(lx, p->event_pos,
+			    "%s: names one kernel function (%s), and '%s' has a ':': a "
+			    "tracepoint is tracepoint:%s",
+			    k->name, k->syntax, p->event, p->event);
 	return 0;
 }
 
