@@ -96,6 +96,21 @@ every_sample_counted() { # program
 	! grep -q '\[unknown\]' <<< "$output"
 }
 
+@test "kstack(perf), ustack(perf, N): frames as perf prints them, address first and a user frame's file after, as keys and with printf" {
+	local tab=$'\t'
+	run -0 "$SIDETRACE" -e 'profile:hz:99 { @u[ustack(perf, 2)] = count(); @k[kstack(perf)] = count(); }
+		profile:hz:99 /@n++ == 0/ { printf("%s|\n", ustack(perf, 1)); }' -c "$HOT 1"
+	echo "$output"
+	grep -qxE "${tab}[0-9a-f]+ spin\+[0-9]+ \($HOT\)" <<< "$output"
+	grep -qxE "${tab}[0-9a-f]+ outer\+[0-9]+ \($HOT\)" <<< "$output"
+	# Two frames a key; no frame indented as bpftrace's mode indents them.
+	[ "$(awk '/^@u\[$/ { n = 0; on = 1; next } on && /^\t/ { n++; next }
+		on && /^\]: / { if (n != 2) bad++; keys++; on = 0 } END { print (keys > 0 && !bad) }' <<< "$output")" = 1 ]
+	! grep -q '^    ' <<< "$output"
+	# printf's %s: a newline, then the frame after a tab, as bpftrace's perf mode.
+	grep -qxE "${tab}[0-9a-f]+ (spin|outer|main)\+[0-9]+ \(.*\)" <<< "$(grep -B1 -x '|' <<< "$output")"
+}
+
 @test "-f folded: one line per stack, root first, offsets left out; the lines add up" {
 	run -0 "$SIDETRACE" -f folded -e 'profile:hz:99 { @[comm, ustack] = count(); }' -c "$HOT 1"
 	echo "$output"
@@ -191,7 +206,7 @@ every_sample_counted() { # program
 	run -1 "$SIDETRACE" -e 'profile:hz:100001 { @ = count(); }'
 	[[ "$output" == *"profile: samples at most 100000 times a second (a period of 10 us)"* ]]
 	run -1 "$SIDETRACE" -e 'profile:hz:99 { @[ustack(0)] = count(); }'
-	[[ "$output" == *"expected frames, 1 to 127: ustack(5)"* ]]
+	[[ "$output" == *"expected frames, 1 to 127, or a mode, perf or bpftrace: ustack(5), ustack(perf), ustack(perf, 5)"* ]]
 }
 
 @test "usym(addr) keys: a user address named as its function from the process's mappings, after it exited" {

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -297,9 +298,56 @@ static void build_id_frame(struct st_stacks *s, const struct st_compiled *c,
 			     b->build_id[1], b->build_id[2], b->build_id[3], (uint64_t)b->offset);
 }
 
-/* The frames of user stack v: each by its file's build id, or by the process's mappings. */
+/* The file of a user frame, as perf names it: by its build id, or by p's mappings. */
+static const char *frame_module(struct st_stacks *s, const struct st_compiled *c,
+				const struct proc *p, const struct bpf_stack_build_id *b)
+{
+	const struct file *f;
+	size_t i;
+
+	if (b->status == BPF_STACK_BUILD_ID_VALID) {
+		f = file_by_build_id(s, c, b->build_id);
+		return f ? f->path : "[unknown]";
+	}
+	for (i = 0; p && i < p->nr; i++)
+		if (b->ip >= p->maps[i].start && b->ip < p->maps[i].end)
+			return p->maps[i].path;
+	return "[unknown]";
+}
+
+/*
+ * The address of a user frame: its ip, or for one the kernel gave by build
+ * id where p maps its file, as p has it; else its offset in the file.
+ */
+static uint64_t frame_address(const struct proc *p, const char *file,
+			      const struct bpf_stack_build_id *b)
+{
+	char want[PATH_MAX], got[PATH_MAX];
+	const struct mapping *m;
+	size_t i;
+
+	if (b->status != BPF_STACK_BUILD_ID_VALID)
+		return b->ip;
+	/* By the file itself: /lib and /usr/lib are one directory on a merged /usr. */
+	if (!realpath(file, want))
+		return b->offset;
+	for (i = 0; p && i < p->nr; i++) {
+		m = &p->maps[i];
+		if (b->offset >= m->off && b->offset - m->off < m->end - m->start &&
+		    realpath(m->path, got) && !strcmp(got, want))
+			return m->start + (b->offset - m->off);
+	}
+	return b->offset;
+}
+
+/*
+ * The frames of user stack v: each by its file's build id, or by the
+ * process's mappings; perf: as perf prints them, "ADDR SYM+OFF (FILE)",
+ * where a frame the kernel gave by build id, of a process gone or not
+ * mapping it, has its offset in the file for its address.
+ */
 static void user_stack(struct st_stacks *s, const struct st_loader *l, const struct st_compiled *c,
-		       uint64_t v, struct st_textbuf *tb)
+		       uint64_t v, bool perf, struct st_textbuf *tb)
 {
 	struct bpf_stack_build_id frames[ST_STACK_FRAMES];
 	uint32_t id = ST_USTACK_ID(v);
@@ -318,15 +366,21 @@ static void user_stack(struct st_stacks *s, const struct st_loader *l, const str
 	for (i = 0; i < ST_STACK_FRAMES && frames[i].status != BPF_STACK_BUILD_ID_EMPTY; i++) {
 		if (i)
 			st_tb_putc(tb, '\n');
+		if (perf)
+			st_tb_printf(
+				tb, "%" PRIx64 " ",
+				frame_address(p, frame_module(s, c, p, &frames[i]), &frames[i]));
 		if (frames[i].status == BPF_STACK_BUILD_ID_VALID)
 			build_id_frame(s, c, &frames[i], tb);
 		else
 			user_frame(s, p, frames[i].ip, true, tb);
+		if (perf)
+			st_tb_printf(tb, " (%s)", frame_module(s, c, p, &frames[i]));
 	}
 }
 
 char *st_stack_text(struct st_stacks *s, const struct st_loader *l, const struct st_compiled *c,
-		    bool user, uint64_t v)
+		    bool user, bool perf, uint64_t v)
 {
 	uint64_t frames[ST_STACK_FRAMES] = {0};
 	struct st_textbuf tb = {0};
@@ -334,7 +388,7 @@ char *st_stack_text(struct st_stacks *s, const struct st_loader *l, const struct
 	size_t i;
 
 	if (user) {
-		user_stack(s, l, c, v, &tb);
+		user_stack(s, l, c, v, perf, &tb);
 		return st_tb_take(&tb);
 	}
 	if (id == ST_STACK_EMPTY)
@@ -347,6 +401,8 @@ char *st_stack_text(struct st_stacks *s, const struct st_loader *l, const struct
 	for (i = 0; i < ST_STACK_FRAMES && frames[i]; i++) {
 		if (i)
 			st_tb_putc(&tb, '\n');
+		if (perf)
+			st_tb_printf(&tb, "%" PRIx64 " ", frames[i]);
 		kernel_frame(s, frames[i], &tb);
 	}
 	return st_tb_take(&tb);

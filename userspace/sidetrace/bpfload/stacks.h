@@ -33,10 +33,12 @@ int st_stacks_poll(struct st_stacks *s, const struct st_loader *l);
  * frames (a user-mode sample's kernel stack), "[unknown]" for one the
  * kernel could not take. A user frame the kernel gave by its file's build
  * id is named from that file, found among the processes' mappings, c's
- * traced files and the libraries they need. NULL: out of memory.
+ * traced files and the libraries they need; perf: each with its address
+ * first, and a user frame its file after it, as perf prints them
+ * (bpfload/stacks.c). NULL: out of memory.
  */
 char *st_stack_text(struct st_stacks *s, const struct st_loader *l, const struct st_compiled *c,
-		    bool user, uint64_t v);
+		    bool user, bool perf, uint64_t v);
 
 /* ksym(addr): the kernel function holding addr, by name, or the address (malloc'ed). */
 char *st_ksym_text(struct st_stacks *s, uint64_t addr);

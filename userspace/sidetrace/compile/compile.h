@@ -60,6 +60,7 @@ struct st_kpart {
 	 */
 	bool pid;
 	uint32_t frames; /* ST_KPART_USTACK, ST_KPART_KSTACK: frames printed, 0: all */
+	bool perf; /* ST_KPART_USTACK, ST_KPART_KSTACK: printed as perf prints them */
 	enum st_kept text; /* ST_KPART_TEXT: what the integer is */
 	uint32_t off; /* from the first key part byte */
 	uint32_t coff; /* the same in a compact key (ST_COMPACT_STR_LEN) */

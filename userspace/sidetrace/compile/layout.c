@@ -46,11 +46,18 @@ static enum st_kept key_kept(const struct st_expr *key)
 }
 
 /*
- * Is every key k of map m written in stmts a value the kernel keeps as b?
- * *frames: the most frames a stack key asks for (ustack(N)), 0 for all.
+ * How a stack key prints: the most frames a key asks for (ustack(N)), 0
+ * for all, UINT32_MAX while one asks for all; as perf prints them, where
+ * one asks (kstack(perf)).
  */
+struct stack_print {
+	uint32_t frames;
+	bool perf;
+};
+
+/* Is every key k of map m written in stmts a value the kernel keeps as b? */
 static bool keys_kept_as(const struct st_stmt *stmts, uint32_t nr, uint32_t m, uint32_t k,
-			 enum st_kept b, uint32_t *frames)
+			 enum st_kept b, struct stack_print *sp)
 {
 	const struct st_expr *key;
 	uint32_t i;
@@ -62,9 +69,8 @@ static bool keys_kept_as(const struct st_stmt *stmts, uint32_t nr, uint32_t m, u
 				? st->call->kids[0]
 				: NULL;
 
-		if (st->kind == ST_STMT_IF &&
-		    (!keys_kept_as(st->then, st->nr_then, m, k, b, frames) ||
-		     !keys_kept_as(st->els, st->nr_els, m, k, b, frames)))
+		if (st->kind == ST_STMT_IF && (!keys_kept_as(st->then, st->nr_then, m, k, b, sp) ||
+					       !keys_kept_as(st->els, st->nr_els, m, k, b, sp)))
 			return false;
 		if (ref && ref->map_id == (int)m && k < ref->nr_kids)
 			key = ref->kids[k];
@@ -74,23 +80,23 @@ static bool keys_kept_as(const struct st_stmt *stmts, uint32_t nr, uint32_t m, u
 			continue;
 		if (key_kept(key) != b)
 			return false;
-		if (!key->uval || (*frames && key->uval > *frames))
-			*frames = key->uval ? key->uval : UINT32_MAX;
-		else if (!*frames)
-			*frames = key->uval;
+		if (!key->uval || (sp->frames && key->uval > sp->frames))
+			sp->frames = key->uval ? key->uval : UINT32_MAX;
+		else if (!sp->frames)
+			sp->frames = key->uval;
+		sp->perf |= key->perf_stack;
 	}
 	return true;
 }
 
 /* Whether key k of map m is kept as b in every clause that writes or deletes it. */
 static bool key_always(const struct st_program *prog, uint32_t m, uint32_t k, enum st_kept b,
-		       uint32_t *frames)
+		       struct stack_print *sp)
 {
 	uint32_t i;
 
 	for (i = 0; i < prog->nr_clauses; i++)
-		if (!keys_kept_as(prog->clauses[i].stmts, prog->clauses[i].nr_stmts, m, k, b,
-				  frames))
+		if (!keys_kept_as(prog->clauses[i].stmts, prog->clauses[i].nr_stmts, m, k, b, sp))
 			return false;
 	return true;
 }
@@ -102,9 +108,9 @@ static bool key_always(const struct st_program *prog, uint32_t m, uint32_t k, en
  * never.
  */
 static bool key_is_kept(const struct st_program *prog, uint32_t m, uint32_t k, enum st_kept b,
-			uint32_t *frames)
+			struct stack_print *sp)
 {
-	return prog->maps[m].agg != ST_K_VALUE && key_always(prog, m, k, b, frames);
+	return prog->maps[m].agg != ST_K_VALUE && key_always(prog, m, k, b, sp);
 }
 
 /*
@@ -114,12 +120,11 @@ static bool key_is_kept(const struct st_program *prog, uint32_t m, uint32_t k, e
  */
 static enum st_kept key_text(const struct st_program *prog, uint32_t m, uint32_t k)
 {
-	uint32_t frames = 0;
+	struct stack_print sp = {0};
 	int b;
 
 	for (b = 0; b < ST_NR_KEPT; b++)
-		if ((st_kept_is_text(b) || b == ST_KEPT_POINTER) &&
-		    key_always(prog, m, k, b, &frames))
+		if ((st_kept_is_text(b) || b == ST_KEPT_POINTER) && key_always(prog, m, k, b, &sp))
 			return b;
 	return ST_KEPT_VALUE;
 }
@@ -133,23 +138,23 @@ static int layout_keys(const struct st_program *prog, uint32_t m, struct st_map_
 
 	lay->nr_parts = mi->nr_keys;
 	for (k = 0; k < mi->nr_keys; k++) {
-		uint32_t frames = 0;
+		struct stack_print sp = {0};
 
 		lay->parts[k].off = off;
 		lay->parts[k].coff = coff;
-		if (mi->key_types[k] == ST_VT_STR &&
-		    key_is_kept(prog, m, k, ST_KEPT_PROBE, &frames)) {
+		if (mi->key_types[k] == ST_VT_STR && key_is_kept(prog, m, k, ST_KEPT_PROBE, &sp)) {
 			lay->parts[k].kind = ST_KPART_PROBE;
-		} else if (key_is_kept(prog, m, k, ST_KEPT_USTACK, &frames) ||
-			   key_is_kept(prog, m, k, ST_KEPT_KSTACK, &frames)) {
-			lay->parts[k].kind = key_is_kept(prog, m, k, ST_KEPT_USTACK, &frames)
+		} else if (key_is_kept(prog, m, k, ST_KEPT_USTACK, &sp) ||
+			   key_is_kept(prog, m, k, ST_KEPT_KSTACK, &sp)) {
+			lay->parts[k].kind = key_is_kept(prog, m, k, ST_KEPT_USTACK, &sp)
 						     ? ST_KPART_USTACK
 						     : ST_KPART_KSTACK;
 			/* Frames printed; the kernel keeps them all (one stack id). */
-			lay->parts[k].frames = frames == UINT32_MAX ? 0 : frames;
-		} else if (key_is_kept(prog, m, k, ST_KEPT_KSYM, &frames)) {
+			lay->parts[k].frames = sp.frames == UINT32_MAX ? 0 : sp.frames;
+			lay->parts[k].perf = sp.perf;
+		} else if (key_is_kept(prog, m, k, ST_KEPT_KSYM, &sp)) {
 			lay->parts[k].kind = ST_KPART_KSYM;
-		} else if (key_is_kept(prog, m, k, ST_KEPT_USYM, &frames)) {
+		} else if (key_is_kept(prog, m, k, ST_KEPT_USYM, &sp)) {
 			lay->parts[k].kind = ST_KPART_USYM;
 		} else if (key_text(prog, m, k) != ST_KEPT_VALUE) {
 			lay->parts[k].kind = ST_KPART_TEXT;
@@ -160,7 +165,7 @@ static int layout_keys(const struct st_program *prog, uint32_t m, struct st_map_
 			lay->parts[k].kind = ST_KPART_BUF;
 		} else {
 			lay->parts[k].kind = ST_KPART_INT;
-			lay->parts[k].pid = key_always(prog, m, k, ST_KEPT_PID, &frames);
+			lay->parts[k].pid = key_always(prog, m, k, ST_KEPT_PID, &sp);
 		}
 		off += st_kpart_size(lay->parts[k].kind, false);
 		coff += st_kpart_size(lay->parts[k].kind, true);

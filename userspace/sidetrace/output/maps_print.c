@@ -130,9 +130,10 @@ static struct sorted *sort_entries(const struct st_map_result *m)
 
 /*
  * A stack key in text, as bpftrace 0.17 prints one: a frame a line,
- * indented by 4 (printf's %s indents by 8: output/record_text.c).
+ * indented by 4 (printf's %s indents by 8: output/record_text.c), or by a
+ * tab as perf prints them.
  */
-static void print_stack(FILE *f, const char *frames)
+static void print_stack(FILE *f, const char *frames, bool perf)
 {
 	const char *p = frames;
 	size_t n;
@@ -140,7 +141,7 @@ static void print_stack(FILE *f, const char *frames)
 	fputc('\n', f);
 	while (*p) {
 		n = strcspn(p, "\n");
-		fputs("    ", f);
+		fputs(perf ? "\t" : "    ", f);
 		fprintf(f, "%.*s", (int)n, p);
 		fputc('\n', f);
 		p += n + (p[n] == '\n');
@@ -150,7 +151,7 @@ static void print_stack(FILE *f, const char *frames)
 static void print_key_val(FILE *f, const struct st_key_val *k)
 {
 	if (k->stack) {
-		print_stack(f, k->s);
+		print_stack(f, k->s, k->perf_stack);
 		return;
 	}
 	switch (k->type) {

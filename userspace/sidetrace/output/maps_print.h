@@ -40,6 +40,7 @@ enum st_output_format {
 struct st_key_val {
 	enum st_vtype type;
 	bool stack; /* ST_VT_STR: a stack's frames, one a line, innermost first */
+	bool perf_stack; /* a stack's frames as perf prints them, each with its address */
 	/* ST_VT_STR: text sidetrace wrote, escaped already (a buffer's), printed as it is */
 	bool made;
 	union {

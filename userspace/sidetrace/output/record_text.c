@@ -78,9 +78,11 @@ static void sym_value(struct st_rec_view *v, bool user, uint32_t pid, uint64_t a
  * frame a line, indented; kept in v->stacks[i] until the next record.
  */
 static void stack_value(struct st_rec_view *v, bool user, uint64_t u, uint32_t i,
-			uint64_t max_frames, struct st_key_val *val)
+			const struct st_expr *stack, struct st_key_val *val)
 {
-	char *frames = v->stack_text ? v->stack_text(v->stack_ctx, user, u) : NULL;
+	char *frames =
+		v->stack_text ? v->stack_text(v->stack_ctx, user, stack->perf_stack, u) : NULL;
+	uint64_t max_frames = stack->uval;
 	struct st_textbuf tb = {0};
 	const char *p = frames;
 	uint64_t nr = 0;
@@ -90,7 +92,7 @@ static void stack_value(struct st_rec_view *v, bool user, uint64_t u, uint32_t i
 	/* ustack(N): its N innermost frames; 0 is every one. */
 	while (p && *p && (!max_frames || nr++ < max_frames)) {
 		n = strcspn(p, "\n");
-		st_tb_printf(&tb, "        %.*s\n", (int)n, p);
+		st_tb_printf(&tb, "%s%.*s\n", stack->perf_stack ? "\t" : "        ", (int)n, p);
 		p += n + (p[n] == '\n');
 	}
 	free(frames);
@@ -119,7 +121,7 @@ static void printf_value(struct st_rec_view *v, const struct st_rec_hdr *h,
 	} else if (lay->sent[i] == ST_RA_TEXT) {
 		st_kept_text(st_expr_kept(args[i]), u, s, sizeof(rec_str));
 	} else if (lay->sent[i] == ST_RA_KSTACK || lay->sent[i] == ST_RA_USTACK) {
-		stack_value(v, lay->sent[i] == ST_RA_USTACK, u, i, args[i]->uval, val);
+		stack_value(v, lay->sent[i] == ST_RA_USTACK, u, i, args[i], val);
 	} else if (lay->sent[i] == ST_RA_PROBE) {
 		val->s = u < v->c->nr_probes ? v->c->probes[u].name : "?";
 	} else if (lay->label_type[i]) {

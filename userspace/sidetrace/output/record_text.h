@@ -32,7 +32,7 @@ struct st_rec_view {
 	char *(*sym_text)(void *ctx, bool user, uint32_t pid, uint64_t addr);
 	void *sym_ctx;
 	/* The frames of stack value v (kstack, or ustack when user), a line each, malloc'ed */
-	char *(*stack_text)(void *ctx, bool user, uint64_t v);
+	char *(*stack_text)(void *ctx, bool user, bool perf, uint64_t v);
 	void *stack_ctx;
 	char *stacks[ST_MAX_PRINTF_ARGS]; /* the last record's stacks, as printf prints them */
 };

@@ -298,6 +298,9 @@ struct st_expr {
 	uint32_t nr_kids;
 	/* ST_EXPR_INT: the value as written (two's complement); ustack(N), kstack(N): N */
 	uint64_t uval;
+	/* ustack(perf), kstack(perf, N): frames printed as perf prints them, each with its address
+	 */
+	bool perf_stack;
 	bool is_unsigned; /* ST_EXPR_INT: does not fit in int64_t */
 	char *str; /* STR literal, CALL name, MAP name ("@x") */
 	enum st_builtin builtin;

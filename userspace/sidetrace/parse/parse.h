@@ -51,6 +51,9 @@ int pr_advance(struct parser *p);
 void *pr_push(void *arrp, uint32_t *nr, size_t size);
 /* Appends kid to parent's kids (freed if out of memory). */
 int pr_push_kid(struct parser *p, struct st_expr *parent, struct st_expr *kid);
+/* Whether identifier s is sargN; e, that identifier, made its read (parse_sarg.c). */
+bool pr_is_sarg(const char *s);
+int pr_sarg(struct parser *p, struct st_expr *e);
 /* The token after the current one, lexed on a copy of the lexer. */
 enum st_tok pr_peek_kind(const struct parser *p);
 

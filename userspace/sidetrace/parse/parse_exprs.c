@@ -49,18 +49,49 @@ static int parse_call_args(struct parser *p, struct st_expr *call)
 	}
 }
 
-/* ustack(N), kstack(N): the stack builtin, its innermost N frames printed (uval). */
+/* The mode word of kstack(MODE[, N]): perf (bpftrace is the default). */
+static bool stack_mode(struct parser *p, struct st_expr *e)
+{
+	const char *w = p->lx.src + p->cur.off;
+	bool mode = p->cur.kind == T_IDENT && ((p->cur.len == 4 && !strncmp(w, "perf", 4)) ||
+					       (p->cur.len == 8 && !strncmp(w, "bpftrace", 8)));
+
+	e->perf_stack = mode && p->cur.len == 4;
+	return mode;
+}
+
+/*
+ * ustack(N), kstack(N), kstack(MODE), kstack(MODE, N): the stack builtin,
+ * its innermost N frames printed (uval), as MODE prints them (perf or
+ * bpftrace, bpftrace's modes).
+ */
 static int parse_stack_frames(struct parser *p, struct st_expr *e, enum st_builtin b)
 {
 	int err = pr_advance(p);
 
 	if (err)
 		return err;
-	if (p->cur.kind != T_INT || !p->cur.ival || p->cur.ival > ST_STACK_FRAMES)
-		return pr_err(p, p->cur.pos, "expected frames, 1 to %d: %s(5)", ST_STACK_FRAMES,
-			      e->str);
 	e->kind = ST_EXPR_BUILTIN;
 	e->builtin = b;
+	if (stack_mode(p, e)) {
+		err = pr_advance(p);
+		if (err)
+			return err;
+		if (p->cur.kind == T_RPAREN)
+			return pr_advance(p);
+		if (p->cur.kind != T_COMMA)
+			return pr_err(p, p->cur.pos,
+				      "expected ',' or ')' after %s's mode: %s(perf, 5)", e->str,
+				      e->str);
+		err = pr_advance(p);
+		if (err)
+			return err;
+	}
+	if (p->cur.kind != T_INT || !p->cur.ival || p->cur.ival > ST_STACK_FRAMES)
+		return pr_err(p, p->cur.pos,
+			      "expected frames, 1 to %d, or a mode, perf or bpftrace: %s(5), "
+			      "%s(perf), %s(perf, 5)",
+			      ST_STACK_FRAMES, e->str, e->str, e->str);
 	e->uval = p->cur.ival;
 	err = pr_advance(p);
 	if (err)
@@ -160,71 +191,6 @@ static int argn_field(struct parser *p, struct st_expr *e)
 	return 0;
 }
 
-/* sargN: stack argument N of a function, the word N + 1 above the return address. */
-static bool is_sargn(const char *s)
-{
-	return !strncmp(s, "sarg", 4) && s[4] && strspn(s + 4, "0123456789") == strlen(s + 4) &&
-	       strlen(s + 4) < 3;
-}
-
-static struct st_expr *leaf(enum st_expr_kind kind, struct st_pos pos, const char *str, uint64_t v)
-{
-	struct st_expr *e = st_expr_new(kind, pos);
-
-	if (e && str && !(e->str = strdup(str))) {
-		st_expr_free(e);
-		return NULL;
-	}
-	if (e)
-		e->uval = v;
-	return e;
-}
-
-/* parent with kid pushed; NULL, both freed, if either is NULL or out of memory. */
-static struct st_expr *with_kid(struct parser *p, struct st_expr *parent, struct st_expr *kid)
-{
-	if (!parent || !kid) {
-		st_expr_free(parent);
-		st_expr_free(kid);
-		return NULL;
-	}
-	if (pr_push_kid(p, parent, kid)) {
-		st_expr_free(parent);
-		return NULL;
-	}
-	return parent;
-}
-
-/*
- * sargN, as bpftrace reads it on x86-64: *(uint64 *)(reg("sp") + 8 * (N + 1)),
- * in e (the identifier), the checker's rules for reg() and the read its own.
- */
-static int sarg_expr(struct parser *p, struct st_expr *e)
-{
-	uint64_t off = 8 * (strtoull(e->str + 4, NULL, 10) + 1);
-	struct st_expr *cast = st_expr_new(ST_EXPR_CAST, e->pos);
-	struct st_expr *sum = st_expr_new(ST_EXPR_BINARY, e->pos);
-	struct st_expr *reg = leaf(ST_EXPR_CALL, e->pos, "reg", 0);
-
-	if (cast && !(cast->cast.name = strdup("uint64"))) {
-		st_expr_free(cast);
-		cast = NULL;
-	}
-	if (cast)
-		cast->cast.ptrs = 1;
-	if (sum)
-		sum->op = ST_OP_ADD;
-	if (reg)
-		reg->func = ST_FN_REG;
-	reg = with_kid(p, reg, leaf(ST_EXPR_STR, e->pos, "sp", 0));
-	sum = with_kid(p, with_kid(p, sum, reg), leaf(ST_EXPR_INT, e->pos, NULL, off));
-	cast = with_kid(p, cast, sum);
-	if (!cast || pr_push_kid(p, e, cast))
-		return pr_oom(p);
-	e->kind = ST_EXPR_DEREF;
-	return pr_grow(p, 4, e->pos);
-}
-
 /* An identifier: args.FIELD, argN, a builtin or a call. e->str holds it. */
 static int parse_ident(struct parser *p, struct st_expr *e)
 {
@@ -252,8 +218,8 @@ static int parse_ident(struct parser *p, struct st_expr *e)
 	}
 	if (is_argn(e->str) || !strcmp(e->str, "retval"))
 		return argn_field(p, e);
-	if (is_sargn(e->str))
-		return sarg_expr(p, e);
+	if (pr_is_sarg(e->str))
+		return pr_sarg(p, e);
 	/* An enum's constant, which the checker looks up, or nothing known. */
 	e->kind = ST_EXPR_IDENT;
 	return 0;

@@ -105,8 +105,9 @@ static int fill_keys(const struct st_tracer *t, struct st_key_val *kv, const uin
 			memcpy(&u, parts + p->off, sizeof(u));
 			kv[k].type = ST_VT_STR;
 			kv[k].stack = true;
-			kv[k].s =
-				st_stack_text(t->stacks, &t->bpf, c, p->kind == ST_KPART_USTACK, u);
+			kv[k].perf_stack = p->perf;
+			kv[k].s = st_stack_text(t->stacks, &t->bpf, c, p->kind == ST_KPART_USTACK,
+						p->perf, u);
 			if (kv[k].s && p->frames)
 				cut_frames((char *)kv[k].s, p->frames);
 			break;

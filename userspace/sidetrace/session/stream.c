@@ -115,11 +115,11 @@ static int handle(struct st_stream *s, const void *data, size_t size, bool inpro
 }
 
 /* st_rec_view.stack_text: a stack's frames, as a map key's are found. */
-static char *stack_text(void *ctx, bool user, uint64_t v)
+static char *stack_text(void *ctx, bool user, bool perf, uint64_t v)
 {
 	const struct st_stream *s = ctx;
 
-	return st_stack_text(s->t->stacks, &s->t->bpf, s->r->compiled, user, v);
+	return st_stack_text(s->t->stacks, &s->t->bpf, s->r->compiled, user, perf, v);
 }
 
 /* st_rec_view.sym_text: from the stacks' names, as map keys are named. */
