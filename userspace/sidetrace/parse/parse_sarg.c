@@ -72,4 +72,3 @@ int pr_sarg(struct parser *p, struct st_expr *e)
 	e->kind = ST_EXPR_DEREF;
 	return pr_grow(p, 4, e->pos);
 }
-
