@@ -312,6 +312,8 @@ static __always_inline bool exec_value(const struct st_probe_cfg *cfg, struct st
 			push(s, s->ustack);
 		else if (in->a == ST_BI_KSTACK)
 			push(s, s->kstack);
+		else if (in->a == ST_BI_CTX)
+			push(s, s->ctx);
 		else
 			push(s, interp_builtin(in->a, probe));
 		return false;

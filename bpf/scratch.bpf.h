@@ -42,6 +42,7 @@ struct st_scratch {
 	__u32 key_compact; /* the plain statement wrote ckey, not key: st_aggregate() */
 	__u32 reserved0;
 	__u64 ip; /* the probe site's address in the process */
+	__u64 ctx; /* the program's context: ctx (ST_BI_CTX) */
 	__u64 ustack, kstack; /* ST_BI_USTACK, ST_BI_KSTACK of this event */
 	__u64 top_sav;
 	__u64 dyn;
@@ -155,6 +156,7 @@ static __always_inline struct st_scratch *enter_probe(void *ctx, const struct st
 		return NULL;
 	}
 	s->site = key;
+	s->ctx = (__u64)ctx;
 	return s;
 }
 

@@ -311,6 +311,8 @@ enum st_builtin_id {
 	ST_BI_GID = ST_BI_FIRST_INTERP,
 	ST_BI_NUMAID, /* the NUMA node of the CPU it runs on */
 	ST_BI_CURTASK, /* the task's struct task_struct, in the kernel's memory */
+	ST_BI_CTX, /* the program's context (struct pt_regs, a tracepoint's record), in the kernel's
+		    */
 };
 
 struct st_insn {

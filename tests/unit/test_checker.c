@@ -653,7 +653,8 @@ static void test_state(void)
 		"unknown identifier", "BEGIN { @x = sum(foo) }", 1, 18,
 		"unknown identifier 'foo': expected args.FIELD, argN, retval, a builtin (pid, "
 		"tid, comm, nsecs, elapsed, cpu, uid, gid, cgroup, ustack, kstack, func, probe, "
-		"loglevel, rand, numaid, cpid, username, curtask), $var, @map[key], a number, a "
+		"loglevel, rand, numaid, cpid, username, curtask, ctx), $var, @map[key], a number, "
+		"a "
 		"string, a "
 		"cast such as (uint8) or (struct task_struct *), *ptr or '(' (nor is it an enum's "
 		"constant of the program or the kernel)",

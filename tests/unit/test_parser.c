@@ -325,7 +325,7 @@ static void test_errors(void)
 	check_err("missing operand", "BEGIN { @x = sum(1 +) }", 1, 21,
 		  "expected an expression: args.FIELD, argN, retval, a builtin (pid, tid, comm, "
 		  "nsecs, elapsed, cpu, uid, gid, cgroup, ustack, kstack, func, probe, loglevel, "
-		  "rand, numaid, cpid, username, curtask), "
+		  "rand, numaid, cpid, username, curtask, ctx), "
 		  "$var, "
 		  "@map[key], a "
 		  "number, a "

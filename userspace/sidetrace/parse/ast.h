@@ -100,6 +100,7 @@ enum st_builtin {
 	ST_BUILTIN_CPID, /* the -c command's pid */
 	ST_BUILTIN_USERNAME, /* the name of uid's user */
 	ST_BUILTIN_CURTASK, /* the task's struct task_struct */
+	ST_BUILTIN_CTX, /* the probe's program's context */
 	ST_NR_BUILTINS,
 };
 

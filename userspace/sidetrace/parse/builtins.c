@@ -58,6 +58,14 @@ static const struct st_builtin_row builtins[ST_NR_BUILTINS] = {
 	[ST_BUILTIN_CURTASK] = {"curtask", ST_VT_UINT, ANYWHERE, NULL, .bpf = ST_BC_HELPER,
 				.host = ST_BC_TASK, .helper = ST_BI_CURTASK,
 				.ctype = "struct task_struct"},
+	/*
+	 * The address of the program's context, in the kernel's memory: a
+	 * uprobe's and a kprobe's registers, a tracepoint's record, cast to
+	 * read it.
+	 */
+	[ST_BUILTIN_CTX] = {"ctx", ST_VT_UINT, ST_AVAIL_EVENT,
+			    "ctx is the context of a probe's program; %s runs in sidetrace",
+			    .bpf = ST_BC_HELPER, .helper = ST_BI_CTX, .ctype = "struct pt_regs"},
 };
 
 const struct st_builtin_row *st_builtin(enum st_builtin b)
