@@ -513,6 +513,9 @@ PY
 	# str($N) where a literal is wanted, as bpftrace takes it.
 	run -0 "$SIDETRACE" -q -e 'BEGIN { printf("%d\n", kaddr(str($1)) == kaddr("vfs_read")); exit(); }' vfs_read
 	[ "$output" = "1" ]
+	# str($1 + 1): the text from its second byte, as bpftrace reads the literal there.
+	run -0 "$SIDETRACE" -q -e 'BEGIN { printf("%s|%s\n", str($1 + 1), str($1 + 9)); exit(); }' hello
+	[ "$output" = "ello|" ]
 }
 
 @test "SIGUSR1 prints every map then, as bpftrace does, and the session goes on" {

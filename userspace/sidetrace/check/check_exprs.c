@@ -212,6 +212,29 @@ static int check_ternary(struct checker *c, struct st_expr *e)
 }
 
 /* str(s) and str(s, n): a string, cut to n - 1 bytes as bpftrace does. */
+/*
+ * str($N + k) of a parameter given as text: its text from byte k on, as
+ * bpftrace reads the literal's bytes at that address.
+ */
+static void positional_suffix(struct st_expr *e)
+{
+	struct st_expr *sum = e->kids[0], *s, *k;
+	size_t len;
+
+	if (sum->kind != ST_EXPR_BINARY || sum->op != ST_OP_ADD)
+		return;
+	s = sum->kids[0];
+	k = sum->kids[1];
+	if (!s->positional || s->kind != ST_EXPR_STR || k->kind != ST_EXPR_INT)
+		return;
+	len = strlen(s->str);
+	memmove(s->str, s->str + (k->uval < len ? k->uval : len),
+		len - (k->uval < len ? k->uval : len) + 1);
+	sum->kids[0] = NULL;
+	st_expr_free(sum);
+	e->kids[0] = s;
+}
+
 int ck_str(struct checker *c, struct st_expr *e)
 {
 	const struct st_func_row *f = st_func(e->func);
@@ -223,6 +246,7 @@ int ck_str(struct checker *c, struct st_expr *e)
 	/* str($N): the parameter's text, whether it reads as a number or not. */
 	if (e->kids[0]->positional && e->kids[0]->kind == ST_EXPR_INT)
 		e->kids[0]->kind = ST_EXPR_STR;
+	positional_suffix(e);
 	err = ck_expr(c, e->kids[0]);
 	if (!err)
 		err = ck_settle(c, e->kids[0], ST_VT_STR, "passed to str()");
