@@ -68,7 +68,9 @@ static void test_functions(void)
 
 		CHECK(r->name && *r->name && st_func_find(r->name) == fn);
 		CHECK(st_builtin_find(r->name) < 0);
-		CHECK(listed(st_func_names(), r->name));
+		/* A refused one is no valid name, and says why it is refused. */
+		CHECK(listed(st_func_names(), r->name) == (r->args != ST_FA_REFUSED));
+		CHECK(r->args != ST_FA_REFUSED || (r->no_bpf && *r->no_bpf));
 		CHECK(r->min_args <= r->max_args);
 		CHECK(r->form == ST_FORM_AGG || r->form == ST_FORM_ACTION ||
 		      r->form == ST_FORM_VALUE);
@@ -82,7 +84,8 @@ static void test_functions(void)
 					       : r->vtype == ST_VT_NONE);
 		/* Each engine runs it, or says why not. */
 		CHECK(r->bpf != ST_FC_NONE || (r->no_bpf && *r->no_bpf));
-		CHECK(r->host != ST_FC_NONE || (r->no_host && *r->no_host));
+		CHECK(r->host != ST_FC_NONE || (r->no_host && *r->no_host) ||
+		      r->args == ST_FA_REFUSED);
 	}
 	CHECK(st_func_find("nope") < 0);
 }

@@ -98,6 +98,13 @@ static int check_value(struct checker *c, struct st_expr *call)
 	return err;
 }
 
+/* bpftrace's functions that sidetrace has not: refused with the row's reason. */
+static int check_refused(struct checker *c, struct st_expr *call)
+{
+	return ck_err(c, call->pos, "%s() %s", st_func_name(call->func),
+		      st_func(call->func)->no_bpf);
+}
+
 /* count(), exit(). */
 static int check_none(struct checker *c, struct st_expr *call)
 {
@@ -321,7 +328,7 @@ int ck_call_args(struct checker *c, struct st_expr *call)
 		[ST_FA_BUF] = ck_buf,		[ST_FA_MACADDR] = ck_macaddr,
 		[ST_FA_UNWATCH] = ck_unwatch,	[ST_FA_REG] = ck_reg,
 		[ST_FA_USYMBOL] = ck_uaddr,	[ST_FA_CGROUP] = ck_cgroup_path,
-		[ST_FA_STRINGS] = ck_strings,
+		[ST_FA_STRINGS] = ck_strings,	[ST_FA_REFUSED] = check_refused,
 	};
 	int err = ck_unsafe(c, call);
 

@@ -142,6 +142,15 @@ static const struct st_func_row funcs[ST_NR_FUNCS] = {
 	/* bpf_trace_printk(): a line of the kernel's trace buffer, not of sidetrace's output. */
 	[ST_FN_DEBUGF] = {"debugf", ST_FORM_ACTION, .args = ST_FA_FORMAT, 1, 1 + ST_DEBUGF_ARGS,
 			  BOTH(ST_FC_DEBUGF)},
+	/* bpftrace's, refused with why: the error names them, not "unknown function". */
+	[ST_FN_OVERRIDE] = {"override", ST_FORM_ACTION, .args = ST_FA_REFUSED, 0, 1,
+			    .no_bpf = "sets a kprobe'd function's return value (the kernel's "
+				      "bpf_override_return()), which sidetrace's programs do not "
+				      "call: it is not in sidetrace's language"},
+	[ST_FN_SKBOUTPUT] = {"skboutput", ST_FORM_ACTION, .args = ST_FA_REFUSED, 0, 4,
+			     .no_bpf = "writes packets to a pcap file from an fentry program "
+				       "(the kernel's bpf_skb_output()), which sidetrace's "
+				       "programs do not call: it is not in sidetrace's language"},
 };
 
 const struct st_func_row *st_func(enum st_func fn)
@@ -168,16 +177,20 @@ const char *st_func_names(void)
 {
 	static char names[512];
 	size_t off = 0;
-	int fn;
+	int fn, last;
 
 	if (names[0])
 		return names;
-	for (fn = 0; fn < ST_NR_FUNCS; fn++)
-		off += snprintf(names + off, sizeof(names) - off, "%s%s",
-				!fn			? ""
-				: fn == ST_NR_FUNCS - 1 ? " and "
-							: ", ",
-				funcs[fn].name);
+	/* Those sidetrace refuses are not valid: the last one valid is after " and ". */
+	for (last = ST_NR_FUNCS - 1; last > 0 && funcs[last].args == ST_FA_REFUSED; last--)
+		;
+	for (fn = 0; fn <= last; fn++)
+		if (funcs[fn].args != ST_FA_REFUSED)
+			off += snprintf(names + off, sizeof(names) - off, "%s%s",
+					!fn	     ? ""
+					: fn == last ? " and "
+						     : ", ",
+					funcs[fn].name);
 	return names;
 }
 

@@ -49,6 +49,7 @@ enum st_fn_args {
 	ST_FA_USYMBOL, /* a literal symbol's name of the probed file */
 	ST_FA_CGROUP, /* a cgroup's id */
 	ST_FA_STRINGS, /* two strings */
+	ST_FA_REFUSED, /* bpftrace's, which sidetrace refuses with its row's no_bpf */
 	ST_NR_FN_ARGS,
 };
 
