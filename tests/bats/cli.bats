@@ -292,11 +292,13 @@ man_text() {
 
 # The names of one of parse/ast.c's tables: [ST_FN_...] = "name" for
 # functions, [ST_BUILTIN_...] = "name" for builtins; one a line, sorted.
+# The functions refused with a reason (ST_FA_REFUSED) are not valid names.
 ast_names() { # FN or BUILTIN
 	local table=functions
 	[ "$1" = FN ] || table=builtins
-	grep -oE "\[ST_$1_[A-Z0-9_]+\] = \{\"[a-z_0-9]+\"" "$ROOT/userspace/sidetrace/parse/$table.c" |
-		sed 's/.*{"\(.*\)"/\1/' | sort
+	grep -A1 -E "\[ST_$1_[A-Z0-9_]+\] = \{\"[a-z_0-9]+\"" "$ROOT/userspace/sidetrace/parse/$table.c" |
+		tr '\n' ' ' | sed 's/\[ST_/\n[ST_/g' | grep -v ST_FA_REFUSED |
+		grep -oE "\[ST_$1_[A-Z0-9_]+\] = \{\"[a-z_0-9]+\"" | sed 's/.*{"\(.*\)"/\1/' | sort
 }
 
 @test "the man page names every builtin and function the language accepts" {
