@@ -109,6 +109,10 @@ every_sample_counted() { # program
 	! grep -q '^    ' <<< "$output"
 	# printf's %s: a newline, then the frame after a tab, as bpftrace's perf mode.
 	grep -qxE "${tab}[0-9a-f]+ (spin|outer|main)\+[0-9]+ \(.*\)" <<< "$(grep -B1 -x '|' <<< "$output")"
+	# -f folded: a perf stack folds as the same stack in bpftrace's mode.
+	run -0 "$SIDETRACE" -f folded -e 'profile:hz:99 { @p[ustack(perf)] = count(); @b[ustack] = count(); }' -c "$HOT 1"
+	grep -qE '^hot_app;|main;outer;spin [0-9]+$' <<< "$output"
+	[ "$(grep -E ' [0-9]+$' <<< "$output" | sort | uniq -u)" = "" ]
 }
 
 @test "-f folded: one line per stack, root first, offsets left out; the lines add up" {

@@ -471,17 +471,25 @@ static int stack_key(const struct st_map_result *m)
 	return -1;
 }
 
-/* A frame list (innermost first, a line each) root first, joined by ';', offsets left out. */
-static void folded_frames(struct st_textbuf *tb, const char *frames, bool *first)
+/*
+ * A frame list (innermost first, a line each) root first, joined by ';',
+ * offsets left out, and perf's addresses and files (kstack(perf)) too.
+ */
+static void folded_frames(struct st_textbuf *tb, const char *frames, bool perf, bool *first)
 {
-	const char *p = frames + strlen(frames), *line;
+	const char *p = frames + strlen(frames), *line, *name;
 	char frame[512];
 
 	while (p > frames) {
 		line = p;
 		while (line > frames && line[-1] != '\n')
 			line--;
-		snprintf(frame, sizeof(frame), "%.*s", (int)(p - line), line);
+		name = perf && memchr(line, ' ', p - line)
+			       ? (const char *)memchr(line, ' ', p - line) + 1
+			       : line;
+		snprintf(frame, sizeof(frame), "%.*s", (int)(p - name), name);
+		if (perf && strstr(frame, " ("))
+			*strstr(frame, " (") = '\0';
 		/* A flame graph merges by function: "main+69" folds as "main". */
 		if (strrchr(frame, '+') && strrchr(frame, '+') != frame)
 			*strrchr(frame, '+') = '\0';
@@ -516,7 +524,7 @@ static char *folded_line(const struct st_map_result *m, const struct st_map_entr
 	}
 	for (k = 0; k < m->nr_keys; k++)
 		if (e->keys[k].stack)
-			folded_frames(&tb, e->keys[k].s, &first);
+			folded_frames(&tb, e->keys[k].s, e->keys[k].perf_stack, &first);
 	return st_tb_take(&tb);
 }
 
