@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * The event's registers: reg("sp") and uaddr("sym") are SDT arguments of
- * the probe's own, after those of its sites, read with them.
+ * the probe's own, in the last slots of its sites' that no field it reads
+ * takes, read with the fields.
  */
 #include <stdio.h>
 #include <string.h>
