@@ -119,6 +119,7 @@ static int postfix_one(struct parser *p, struct st_expr *e, struct st_expr **out
 static int postfix_incr(struct parser *p, struct st_expr *e, struct st_expr **out)
 {
 	struct st_expr *n = st_expr_node(ST_EXPR_INCR, e->pos, 1, e, NULL);
+	int err;
 
 	if (!n) {
 		st_expr_free(e);
@@ -126,8 +127,14 @@ static int postfix_incr(struct parser *p, struct st_expr *e, struct st_expr **ou
 	}
 	n->op = p->cur.kind == T_INC ? ST_OP_ADD : ST_OP_SUB;
 	n->post = true;
+	err = pr_grow(p, p->height, n->pos) ?: pr_advance(p);
+	/* As every parse function: on an error, nothing handed out, nothing kept. */
+	if (err) {
+		st_expr_free(n);
+		return err;
+	}
 	*out = n;
-	return pr_grow(p, p->height, n->pos) ?: pr_advance(p);
+	return 0;
 }
 
 int pr_postfix(struct parser *p, struct st_expr *e, struct st_expr **out)
