@@ -96,14 +96,10 @@ static __always_inline bool followed(__u32 tgid)
 	return bpf_map_lookup_elem(&st_followed, &tgid);
 }
 
-/*
- * Nothing to do for this event: the session stopped, a probe ran exit()
- * (bpftrace stops then; what came after would count in maps it prints),
- * or it is not the command's.
- */
+/* Nothing to do for this event: the session stopped, or it is not the command's. */
 static __always_inline bool ignored(void)
 {
-	if (*(volatile __u32 *)&st_stopped || *(volatile __u32 *)&st_exit_requested)
+	if (*(volatile __u32 *)&st_stopped)
 		return true;
 	return st_follow && !followed(bpf_get_current_pid_tgid() >> 32);
 }
