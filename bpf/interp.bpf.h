@@ -58,11 +58,9 @@ static __always_inline bool out_str(const struct st_probe_cfg *cfg, struct st_sc
 }
 
 /*
- * Sends the record built in s: a copy into the ring buffer. Every 16th
- * record of a scratch asks whether st_events_wakeup bytes wait, and only
- * then wakes the collector (see maps.bpf.h): the query and the wake-up
- * are what a record costs most after the copy. Only print(args) records
- * carry the time (JSON shows it); reading the clock costs as much again.
+ * Every 16th sample of a scratch asks whether st_events_wakeup bytes
+ * wait, and only then wakes the collector (see maps.bpf.h): the query and
+ * the wake-up are what a sample costs most after the copy.
  */
 static __always_inline __u64 wake_flags(struct st_scratch *s)
 {
@@ -72,10 +70,35 @@ static __always_inline __u64 wake_flags(struct st_scratch *s)
 	return BPF_RB_NO_WAKEUP;
 }
 
+/* A sample into the ring buffer; records: how many it holds, lost if it is. */
+static __always_inline void out_sample(struct st_scratch *s, void *data, __u64 size, __u32 records,
+				       __u32 probe)
+{
+	if (bpf_ringbuf_output(&st_events, data, size, wake_flags(s)))
+		count_n(probe, ST_C_LOST, records);
+}
+
+/* Sends the records batched in s, as one sample. */
+static __always_inline void out_flush(struct st_scratch *s, __u32 probe)
+{
+	__u32 len = RD(s->batch_len);
+
+	if (len && len <= ST_REC_BATCH_MAX)
+		out_sample(s, s->batch, len, s->batched, probe);
+	RD(s->batch_len) = 0;
+	s->batched = 0;
+}
+
+/*
+ * Sends the record built in s: batched, or a sample of its own when it
+ * does not fit in a batch. Only print(args) records carry the time (JSON
+ * shows it); reading the clock costs as much again.
+ */
 static __always_inline void out_emit(struct st_scratch *s, __u16 kind, __u16 rec_id, __u64 len,
 				     __u32 probe)
 {
 	__u64 id = bpf_get_current_pid_tgid();
+	__u32 span, off;
 
 	/* bpftrace prints nothing sent after its exit(): neither do we. */
 	if (len >= ST_REC_MAX || st_exit_requested)
@@ -93,8 +116,17 @@ static __always_inline void out_emit(struct st_scratch *s, __u16 kind, __u16 rec
 	s->rec_hdr.pid = id >> 32;
 	s->rec_hdr.tid = (__u32)id;
 	s->rec_hdr.len = len;
-	if (bpf_ringbuf_output(&st_events, &s->rec_hdr, ST_REC_HDR + len, wake_flags(s)))
-		count(probe, ST_C_LOST);
+	span = ST_REC_SPAN(len);
+	if (RD(s->batch_len) + span > ST_REC_BATCH_MAX)
+		out_flush(s, probe);
+	if (span > ST_REC_BATCH_MAX) {
+		out_sample(s, &s->rec_hdr, ST_REC_HDR + len, 1, probe);
+		return;
+	}
+	off = RD(s->batch_len) & (ST_REC_BATCH_MAX - 1);
+	copy_own(s->batch + off, ST_REC_HDR + len, &s->rec_hdr);
+	RD(s->batch_len) = off + span;
+	s->batched++;
 }
 
 /*
@@ -113,6 +145,8 @@ static __always_inline void out_join(struct st_scratch *s, __u64 addr, __u16 rec
 
 	if (st_exit_requested)
 		return;
+	/* The records before it first: they come before it. */
+	out_flush(s, probe);
 	h = bpf_ringbuf_reserve(&st_events, ST_REC_HDR + ST_JOIN_SIZE, 0);
 	if (!h) {
 		count(probe, ST_C_LOST);
@@ -511,9 +545,12 @@ static __always_inline void run(const struct st_probe_cfg *cfg, struct st_scratc
 	RD(s->pc) = 0;
 	RD(s->sp) = 0;
 	RD(s->clause_end) = 0;
+	RD(s->batch_len) = 0;
+	s->batched = 0;
 	/* Only a while loop's backward jumps take more steps than instructions. */
 	if (bpf_loop(ST_MAX_RUN_STEPS, run_step, &rc, 0) == ST_MAX_RUN_STEPS)
 		count(probe, ST_C_STEPS);
+	out_flush(s, probe);
 }
 
 /*

@@ -268,15 +268,20 @@ static __always_inline void *lookup_or_try_init(void *map, const void *key, cons
 	return val;
 }
 
-/* Adds one to counter (enum st_counter) of probe. */
-static __always_inline void count(__u32 probe, __u32 counter)
+/* Adds n to counter (enum st_counter) of probe. */
+static __always_inline void count_n(__u32 probe, __u32 counter, __u64 n)
 {
 	__u32 idx = probe * ST_NR_COUNTERS + counter;
 	__u64 *v;
 
 	v = bpf_map_lookup_elem(&st_counters, &idx);
 	if (v)
-		__sync_fetch_and_add(v, 1);
+		__sync_fetch_and_add(v, n);
+}
+
+static __always_inline void count(__u32 probe, __u32 counter)
+{
+	count_n(probe, counter, 1);
 }
 
 /*

@@ -69,8 +69,16 @@ struct st_scratch {
 	__u32 woff; /* record bytes written */
 	__u32 wcut; /* ST_REC_F_CUT */
 	__u32 werr; /* the walk's first error */
-	__u32 sent; /* records sent from this scratch (wake-up checks) */
+	__u32 sent; /* samples sent from this scratch (wake-up checks) */
+	__u32 batched; /* records in batch[] */
+	__u32 batch_len; /* bytes in batch[] */
 	__u32 reserved;
+	/*
+	 * The event's records waiting to be sent (see sidetrace.h). Right
+	 * before rec_hdr: a copy at an offset masked to batch's size, of at
+	 * most a record's size, stays inside the scratch.
+	 */
+	__u8 batch[ST_REC_BATCH_MAX];
 	struct st_rec_hdr rec_hdr; /* the record being built: header... */
 	__u8 rec[ST_REC_MAX]; /* ...and values, sent as one */
 	/* Past rec: an item at an offset masked to rec's size stays inside. */
@@ -79,6 +87,11 @@ struct st_scratch {
 	struct side_arg_vec vec;
 	struct side_arg_dynamic_struct dstruct;
 };
+
+_Static_assert(__builtin_offsetof(struct st_scratch, rec_hdr) ==
+		       __builtin_offsetof(struct st_scratch, batch) + ST_REC_BATCH_MAX,
+	       "a record copied into batch[] stays inside the scratch");
+_Static_assert(!(ST_REC_BATCH_MAX & (ST_REC_BATCH_MAX - 1)), "out_emit() masks a batch offset");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -116,6 +129,20 @@ static __always_inline void copy_str(void *dst, const void *src)
 #pragma unroll
 	for (i = 0; i < ST_STR_LEN / 8; i++)
 		to[i] = from[i];
+}
+
+/*
+ * Copies n bytes, n not a constant, between places of the scratch: the
+ * kernel's helper in BPF, where no loop need be verified; memcpy() in a
+ * process's engine, whose bpf_probe_read_kernel() refuses every address.
+ */
+static __always_inline void copy_own(void *dst, __u32 n, const void *src)
+{
+#ifdef ST_ENGINE_HOST
+	memcpy(dst, src, n);
+#else
+	bpf_probe_read_kernel(dst, n, src);
+#endif
 }
 
 /* The first free scratch of this CPU, or NULL when all are in use. */

@@ -485,12 +485,20 @@ struct st_val {
 
 /*
  * Per-event output (printf, print(args)): the stack machine builds one
- * record in its scratch and copies it into the st_events ring buffer. The
- * BPF side writes raw values only; the collector formats. A record is the
- * header, then len bytes whose layout the compile step chose (see
- * st_printf_layout in compile.h): 8 bytes per integer, ST_STR_LEN per
- * string, in argument order.
+ * record in its scratch at a time. The BPF side writes raw values only;
+ * the collector formats. A record is the header, then len bytes whose
+ * layout the compile step chose (see st_printf_layout in compile.h): 8
+ * bytes per integer, ST_STR_LEN per string, in argument order.
+ *
+ * An event's records are batched in its scratch and reach the st_events
+ * ring buffer as one sample when its clauses are done: records of events
+ * on other CPUs never come between them (time() and the printf after it).
+ * A sample is one or more records, each at an offset that is a multiple
+ * of ST_REC_ALIGN (ST_REC_SPAN()). A record that does not fit in
+ * ST_REC_BATCH_MAX, join()'s and the requests of ST_REC_STACK_PID and
+ * ST_REC_WATCH are samples of their own.
  */
+
 enum st_rec_kind {
 	ST_REC_PRINTF, /* id: the printf statement (st_compiled.printfs) */
 	ST_REC_EVENT, /* print(args): items, id: ST_REC_F_* */
@@ -534,6 +542,10 @@ struct st_rec_hdr {
 
 #define ST_REC_HDR 32 /* sizeof(struct st_rec_hdr) */
 #define ST_REC_MAX 4096 /* bytes after the header: a record has fewer */
+#define ST_REC_ALIGN 8
+#define ST_REC_BATCH_MAX 4096 /* bytes of a sample of batched records */
+/* Where the record after one of len bytes after its header starts in a sample. */
+#define ST_REC_SPAN(len) ((ST_REC_HDR + (len) + ST_REC_ALIGN - 1) & ~(ST_REC_ALIGN - 1))
 #define ST_REC_INT_SIZE 8 /* an integer in a record */
 #define ST_REC_STR_SIZE ST_STR_LEN /* a string in a record, NUL-padded */
 /*

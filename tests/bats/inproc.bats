@@ -36,6 +36,33 @@ setup_file() {
 	EOF
 	cc -O2 -Wall -Werror -I"$ROOT/include" "$BATS_FILE_TMPDIR/worker.c" \
 		-o "$BATS_FILE_TMPDIR/worker" "$OUT/libside.a" -lpthread
+	# Threads that emit, and nothing else: every event runs in the process's engine.
+	cat > "$BATS_FILE_TMPDIR/emitters.c" <<-'EOF'
+	#include <pthread.h>
+	#include <side/trace.h>
+	side_static_event(ev, "em", "tick", SIDE_LOGLEVEL_INFO, side_field_list(side_field_u32("n")));
+	static void *emit(void *arg)
+	{
+		unsigned int i;
+
+		for (i = 0; i < 20000; i++)
+			side_event(ev, side_arg_list(side_arg_u32(i)));
+		return arg;
+	}
+	int main(void)
+	{
+		pthread_t t[4];
+		int i;
+
+		for (i = 0; i < 4; i++)
+			pthread_create(&t[i], NULL, emit, NULL);
+		for (i = 0; i < 4; i++)
+			pthread_join(t[i], NULL);
+		return 0;
+	}
+	EOF
+	cc -O2 -Wall -Werror -I"$ROOT/include" "$BATS_FILE_TMPDIR/emitters.c" \
+		-o "$BATS_FILE_TMPDIR/emitters" "$OUT/libside.a" -lpthread
 	cc -O2 -Wall -Werror -I"$ROOT/include" "$ROOT/tests/fixtures/ticker.c" \
 		-o "$BATS_FILE_TMPDIR/ticker" "$OUT/libside.a" -lpthread
 }
@@ -64,6 +91,19 @@ mapped() { # pid
 	grep -qx "@\[1\]: $((4 * N))" <<<"$output"
 	# One key per worker with its N events (each child's has its one).
 	[ "$(grep -c "^@t\[[0-9]*\]: $N$" <<<"$output")" -eq 4 ]
+}
+
+@test "--in-process -c: 4 threads, an event's two printfs never split by another thread's" {
+	local em="$BATS_FILE_TMPDIR/emitters"
+	run timeout 60 "$SIDETRACE" -b 64M --in-process -c "$em" \
+		-e "side:$em:em:tick { printf(\"%d \", tid); printf(\"%d\\n\", tid); }"
+	[ "$status" -eq 0 ]
+	grep -Eq 'pid [0-9]+ runs the side: probes in the process$' <<<"$output"
+	pairs=$(grep -Ec '^[0-9]+ [0-9]+$' <<<"$output")
+	split=$(grep -E '^[0-9]+ [0-9]+' <<<"$output" | awk '$1 != $2 || NF != 2' | wc -l)
+	echo "pairs=$pairs split=$split" >&2
+	[ "$pairs" -eq $((4 * 20000)) ]
+	[ "$split" -eq 0 ]
 }
 
 @test "--in-process -c: a worker the command forks runs the probes itself once found, exactly" {

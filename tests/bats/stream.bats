@@ -98,6 +98,20 @@ PROG_REQ() { # printf of every http:request
 	grep -q 'more events not printed: output buffer full (side:.*:http:request)' "$BATS_TEST_TMPDIR/err"
 }
 
+@test "an event's records stay together: time() and two printfs on two CPUs at once" {
+	local loop='import os
+for i in range(100000): os.getppid()'
+	run timeout 60 "$SIDETRACE" -e 'tracepoint:syscalls:sys_enter_getppid {
+		time("%H "); printf("%d ", tid); printf("%d\n", tid); }' \
+		-c "bash -c 'taskset -c 0 python3 -c \"$loop\" & taskset -c 1 python3 -c \"$loop\"; wait'"
+	[ "$status" -eq 0 ]
+	lines=$(grep -Ec '^[0-9]{2} [0-9]+ [0-9]+$' <<<"$output")
+	split=$(sed 1d <<<"$output" | awk 'NF && (NF != 3 || $2 != $3)' | wc -l)
+	echo "lines=$lines split=$split" >&2
+	[ "$lines" -ge 200000 ]
+	[ "$split" -eq 0 ]
+}
+
 @test "printf of the probe builtin whose name is longer than a kernel string" {
 	# The kernel sends the probe's index; the collector prints its name.
 	dir="$BATS_TEST_TMPDIR/a_directory_name_long_enough_for_the_test"

@@ -3,8 +3,8 @@
  * libFuzzer target: the collector's reading of per-event records
  * (output/record_text.c, output/record_print.c), as an in-process
  * engine's process can write them into the memory it shares with the
- * collector. An input is one byte, then a record as the ring hands it
- * (st_rec_hdr, then its bytes):
+ * collector. An input is one byte, then a sample as the ring hands it
+ * (records, each st_rec_hdr then its bytes, see bpf/sidetrace.h):
  *
  *   bits 0-3  which program of programs[] below the record is read for
  *             (modulo their number)
@@ -190,33 +190,43 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
+/* One record of the sample, in memory of its own size: ASan sees a read past it. */
+static void one_record(struct st_rec_view *v, const void *data, size_t size)
+{
+	enum st_text_verdict ret;
+	uint8_t *rec;
+
+	rec = malloc(size ? size : 1);
+	if (!rec)
+		return;
+	memcpy(rec, data, size);
+	ret = st_record_text(v, rec, size);
+	if (v->text.len > ST_REC_TEXT_MAX || (ret == ST_TEXT_MALFORMED && v->text.len)) {
+		fprintf(stderr, "fuzz_records: %zu bytes of text from a record (%s)\n", v->text.len,
+			ret == ST_TEXT_MALFORMED ? "malformed" : "printed");
+		abort();
+	}
+	if (v->text.len)
+		fwrite(v->text.s, 1, v->text.len, devnull);
+	free(rec);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const enum st_output_format fmts[] = {ST_OUTPUT_TEXT, ST_OUTPUT_TEXT, ST_OUTPUT_JSON,
 						     ST_OUTPUT_JSON};
+	size_t off = 0, rec_size;
 	struct st_rec_view v;
-	enum st_text_verdict ret;
-	uint8_t *rec;
+	const void *rec;
 
-	/* The collector copies a record of at most this much: in memory of its own size here. */
+	/* The collector copies a sample of at most this much. */
 	if (!size || size - 1 > ST_REC_HDR + ST_REC_MAX)
-		return 0;
-	rec = malloc(size - 1);
-	if (!rec)
 		return 0;
 	v = (struct st_rec_view){.c = &compiled[(data[0] & 0xf) % NR_PROGRAMS],
 				 .fmt = fmts[(data[0] >> FMT_SHIFT) & 3],
 				 .term = ((data[0] >> FMT_SHIFT) & 3) == 1};
-	memcpy(rec, data + 1, size - 1);
-	ret = st_record_text(&v, rec, size - 1);
-	if (v.text.len > ST_REC_TEXT_MAX || (ret == ST_TEXT_MALFORMED && v.text.len)) {
-		fprintf(stderr, "fuzz_records: %zu bytes of text from a record (%s)\n", v.text.len,
-			ret == ST_TEXT_MALFORMED ? "malformed" : "printed");
-		abort();
-	}
-	if (v.text.len)
-		fwrite(v.text.s, 1, v.text.len, devnull);
+	while ((rec = st_record_next(data + 1, size - 1, &off, &rec_size)))
+		one_record(&v, rec, rec_size);
 	st_rec_view_free(&v);
-	free(rec);
 	return 0;
 }

@@ -385,8 +385,44 @@ static void test_printf(void)
 	free(s);
 }
 
+/*
+ * A ring sample of an event's records: each at an 8-byte offset, the
+ * last one's header saying no more than the sample holds; what is left
+ * of a sample too short for its header's length is one malformed record.
+ */
+static void test_sample(void)
+{
+	uint64_t sample[(2 * ST_REC_HDR + 16 + 8) / 8] = {0};
+	struct st_rec_hdr h = {.kind = ST_REC_PRINTF, .len = 3};
+	size_t off = 0, size, n = 0, sizes[4];
+	const void *rec, *at[4];
+
+	memcpy(sample, &h, sizeof(h));
+	h.len = 8;
+	memcpy((uint8_t *)sample + ST_REC_SPAN(3), &h, sizeof(h));
+	size = ST_REC_SPAN(3) + ST_REC_HDR + 8;
+	while (n < 4 && (rec = st_record_next(sample, size, &off, &sizes[n])))
+		at[n++] = rec;
+	ok(n == 2, "sample: two records");
+	ok(sizes[0] == ST_REC_HDR + 3, "sample: the first's size");
+	ok(n == 2 && (uint8_t *)at[1] - (uint8_t *)sample == ST_REC_SPAN(3),
+	   "sample: the second at the first's span");
+	ok(sizes[1] == ST_REC_HDR + 8, "sample: the second's size");
+	off = n = 0;
+	while (n < 4 && (rec = st_record_next(sample, size - 1, &off, &sizes[n])))
+		at[n++] = rec;
+	ok(n == 2 && sizes[1] == ST_REC_HDR + 7, "sample cut: the last record is what is left");
+	off = n = 0;
+	while (n < 4 && (rec = st_record_next(sample, ST_REC_SPAN(3) + 5, &off, &sizes[n])))
+		at[n++] = rec;
+	ok(n == 2 && sizes[1] == 5, "sample: 5 bytes after a record, one short record");
+	off = 0;
+	ok(!st_record_next(sample, 0, &off, &sizes[0]), "sample: empty");
+}
+
 int main(void)
 {
+	test_sample();
 	test_nested_vlas_cut();
 	test_cut_items();
 	test_depth();

@@ -201,6 +201,27 @@ enum st_text_verdict st_record_text(struct st_rec_view *v, const void *data, siz
 			       &h, items, h.len);
 }
 
+const void *st_record_next(const void *sample, size_t size, size_t *off, size_t *rec_size)
+{
+	size_t at = *off, rest = size - at;
+	struct st_rec_hdr h;
+
+	if (at >= size)
+		return NULL;
+	/* Short, or longer than the sample: the rest, for st_record_text() to refuse. */
+	*off = size;
+	*rec_size = rest;
+	if (rest >= sizeof(h)) {
+		memcpy(&h, (const uint8_t *)sample + at, sizeof(h));
+		if (h.len <= rest - sizeof(h)) {
+			*rec_size = sizeof(h) + h.len;
+			if (ST_REC_SPAN((size_t)h.len) < rest)
+				*off = at + ST_REC_SPAN((size_t)h.len);
+		}
+	}
+	return (const uint8_t *)sample + at;
+}
+
 void st_rec_view_free(struct st_rec_view *v)
 {
 	uint32_t i;

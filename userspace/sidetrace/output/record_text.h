@@ -46,6 +46,14 @@ struct st_rec_view {
  */
 enum st_text_verdict st_record_text(struct st_rec_view *v, const void *data, size_t size);
 
+/*
+ * The record at *off of a ring sample of size bytes (bpf/sidetrace.h: an
+ * event's records are sent together), its size into *rec_size, *off moved
+ * to the next one; NULL past the last. What is left of a sample too short
+ * for the record its header says is returned whole, malformed.
+ */
+const void *st_record_next(const void *sample, size_t size, size_t *off, size_t *rec_size);
+
 void st_rec_view_free(struct st_rec_view *v);
 
 #endif /* SIDETRACE_OUTPUT_RECORD_TEXT_H */

@@ -146,18 +146,22 @@ static bool poll_ended(const struct st_stream *s)
 static int on_record(void *ctx, void *data, size_t size)
 {
 	struct st_stream *s = ctx;
+	size_t off = 0, rec_size;
+	const void *rec;
 	int ret;
 
-	if (s->write_err)
-		return s->write_err;
-	s->handled++;
-	ret = handle(s, data, size, false);
-	if (ret == -EINVAL)
-		s->bad++;
-	else if (ret)
-		return s->write_err = ret;
-	else
-		s->records++;
+	while ((rec = st_record_next(data, size, &off, &rec_size))) {
+		if (s->write_err)
+			return s->write_err;
+		s->handled++;
+		ret = handle(s, rec, rec_size, false);
+		if (ret == -EINVAL)
+			s->bad++;
+		else if (ret)
+			return s->write_err = ret;
+		else
+			s->records++;
+	}
 	return poll_ended(s) ? -EINTR : 0;
 }
 
@@ -200,12 +204,37 @@ static int ip_budget(struct st_stream *s)
  * same, but in memory the traced process can write: decoded from a copy,
  * what no writer makes dropped and counted against the process.
  */
+_Static_assert(ST_REC_BATCH_MAX <= ST_REC_HDR + ST_REC_MAX, "on_shm_record() copies a batch whole");
+
+/* One record of an in-process engine's sample, in the collector's copy. */
+static int shm_record(struct st_stream *s, const struct st_inproc *ip, void *rec, size_t size)
+{
+	__u32 pid = ip->pid;
+	int ret;
+
+	s->handled++;
+	/* Its usym() names only its own addresses: the header says whose. */
+	if (size >= ST_REC_HDR)
+		memcpy((char *)rec + offsetof(struct st_rec_hdr, pid), &pid, sizeof(pid));
+	ret = handle(s, rec, size, true);
+	if (ret == -EINVAL) {
+		count_malformed(s, pid);
+		return 0;
+	}
+	if (ret)
+		return s->write_err = ret;
+	s->ip_text += s->view.text.len;
+	s->records++;
+	return 0;
+}
+
 static int on_shm_record(void *ctx, const struct st_inproc *ip, const void *data, uint32_t size)
 {
 	uint64_t copy[(ST_REC_HDR + ST_REC_MAX) / 8];
 	struct st_stream *s = ctx;
-	__u32 pid = ip->pid;
-	int ret = -EINVAL;
+	size_t off = 0, rec_size;
+	const void *rec;
+	int ret;
 
 	if (s->write_err)
 		return s->write_err;
@@ -214,22 +243,17 @@ static int on_shm_record(void *ctx, const struct st_inproc *ip, const void *data
 		s->ip_text = 0;
 		s->ip_until = st_now_ns() + POLL_NS;
 	}
-	s->handled++;
-	if (size <= sizeof(copy)) {
-		memcpy(copy, data, size);
-		/* Its usym() names only its own addresses: the header says whose. */
-		if (size >= ST_REC_HDR)
-			memcpy((char *)copy + offsetof(struct st_rec_hdr, pid), &pid, sizeof(pid));
-		ret = handle(s, copy, size, true);
-	}
-	if (ret == -EINVAL) {
+	if (size > sizeof(copy)) {
+		s->handled++;
 		count_malformed(s, ip->pid);
-	} else if (ret) {
-		s->write_err = ret;
-		return ret;
-	} else {
-		s->ip_text += s->view.text.len;
-		s->records++;
+		return ip_budget(s);
+	}
+	/* Split in a copy: the process can write the sample meanwhile. */
+	memcpy(copy, data, size);
+	while ((rec = st_record_next(copy, size, &off, &rec_size))) {
+		ret = shm_record(s, ip, (void *)rec, rec_size);
+		if (ret)
+			return ret;
 	}
 	return ip_budget(s);
 }
