@@ -5,9 +5,11 @@
  * load, unlike the milliseconds they cost. The key clearing bound is set
  * as for a string-keyed hist (9 words after the header), the rest of the
  * configuration as the skeleton has it.
- * Usage: verifier_steps [PROGRAM...]   (default: every program)
+ * Usage: verifier_steps [PROGRAM...]   (default: every program, then
+ * sidetrace_tp as a session that only prints leaves it)
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +21,7 @@
 #include "sidetrace.skel.h"
 
 static char log_buf[1 << 20];
+static const char *label; /* printed for the program's name */
 
 static double now_ms(void)
 {
@@ -28,8 +31,12 @@ static double now_ms(void)
 	return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
 }
 
-/* Loads program name alone and prints its verifier statistics. */
-static int measure(const char *name)
+/*
+ * Loads program name alone and prints its verifier statistics; the
+ * session's instructions ops and load sources srcs (st_ops_used,
+ * st_srcs_used).
+ */
+static int measure(const char *name, uint64_t ops, uint32_t srcs)
 {
 	struct bpf_program *prog, *p;
 	struct sidetrace_bpf *skel;
@@ -58,6 +65,8 @@ static int measure(const char *name)
 		return 1;
 	}
 	skel->rodata->st_key_words = (ST_STR_LEN + ST_KEY_BUCKET_SIZE) / 8;
+	skel->rodata->st_ops_used = ops;
+	skel->rodata->st_srcs_used = srcs;
 	skel->rodata->st_ckey_words = (ST_COMPACT_STR_LEN + ST_KEY_BUCKET_SIZE) / 8;
 	err = bpf_map__set_key_size(skel->maps.st_aggr,
 				    ST_KEY_HDR + 8 * skel->rodata->st_key_words);
@@ -77,26 +86,38 @@ static int measure(const char *name)
 	if (err || !steps)
 		fprintf(stderr, "%s: cannot load: %s\n", name, strerror(-err));
 	else
-		printf("  %-20s %6d verifier steps  load %5.1f ms\n", name,
+		printf("  %-20s %6d verifier steps  load %5.1f ms\n", label ? label : name,
 		       atoi(steps + strlen("processed ")), t1 - t0);
 	sidetrace_bpf__destroy(skel);
 	return err || !steps;
 }
 
+/*
+ * What a tool that only prints (syncsnoop: printf of builtins and a
+ * tracepoint's fields) leaves the stack machine.
+ */
+#define OP(op) (1ULL << (op))
+static const uint64_t printf_ops = OP(ST_I_CLAUSE) | OP(ST_I_FILTER) | OP(ST_I_CONST) |
+				   OP(ST_I_FIELD) | OP(ST_I_STR) | OP(ST_I_BUILTIN) |
+				   OP(ST_I_OUT_INT) | OP(ST_I_OUT_STR) | OP(ST_I_OUT_LOAD) |
+				   OP(ST_I_OUT_EMIT);
+
 int main(int argc, char **argv)
 {
 	static const char *const all[] = {
 		"sidetrace_count", "sidetrace_flat",  "sidetrace_keyed",    "sidetrace_keyed1",
-		"sidetrace_plain", "sidetrace_event", "sidetrace_fault_in",
+		"sidetrace_plain", "sidetrace_event", "sidetrace_fault_in", "sidetrace_tp",
 	};
 	int i, ret = 0;
 
 	if (argc > 1) {
 		for (i = 1; i < argc; i++)
-			ret |= measure(argv[i]);
+			ret |= measure(argv[i], ~0ULL, ~0U);
 		return ret;
 	}
 	for (i = 0; i < (int)(sizeof(all) / sizeof(all[0])); i++)
-		ret |= measure(all[i]);
+		ret |= measure(all[i], ~0ULL, ~0U);
+	label = "sidetrace_tp, printf";
+	ret |= measure("sidetrace_tp", printf_ops, 1U << ST_SRC_SDT);
 	return ret;
 }

@@ -17,6 +17,16 @@
 #error "sidetrace.bpf.c includes the fragments in the order of their use"
 #endif
 
+/*
+ * Whether no clause of the session has instruction op: a constant once
+ * loaded (st_ops_used), so the verifier explores no code of such an
+ * instruction, nor the global functions only that code calls.
+ */
+static __always_inline bool op_unused(__u32 op)
+{
+	return !(st_ops_used & (1ULL << op));
+}
+
 /* Leaves the current clause: its key and stack are discarded. */
 static __always_inline void abort_clause(struct st_scratch *s)
 {
@@ -178,14 +188,20 @@ static __always_inline bool exec_out(const struct st_probe_cfg *cfg, struct st_s
 
 	switch (in->op) {
 	case ST_I_OUT_INT:
+		if (op_unused(ST_I_OUT_INT))
+			return true;
 		v = pop(s);
 		if (in->imm < 0 || in->imm > ST_REC_MAX - ST_REC_INT_SIZE)
 			return true;
 		*(__s64 *)(s->rec + in->imm) = v;
 		return false;
 	case ST_I_OUT_STR:
+		if (op_unused(ST_I_OUT_STR))
+			return true;
 		return !out_str(cfg, s, pop(s), in->imm);
 	case ST_I_OUT_LOAD:
+		if (op_unused(ST_I_OUT_LOAD))
+			return true;
 		if (in->a >= ST_MAX_LOADS || !(s->ok & (1U << in->a)))
 			return true;
 		if (cfg->str_loads & (1U << in->a))
@@ -195,20 +211,30 @@ static __always_inline bool exec_out(const struct st_probe_cfg *cfg, struct st_s
 		*(__s64 *)(s->rec + in->imm) = s->vals[in->a];
 		return false;
 	case ST_I_OUT_EMIT:
+		if (op_unused(ST_I_OUT_EMIT))
+			return true;
 		out_emit(s, in->a, in->mask, in->imm, probe);
 		return false;
 	case ST_I_OUT_JOIN:
+		if (op_unused(ST_I_OUT_JOIN))
+			return true;
 		out_join(s, pop(s), in->mask, probe);
 		return false;
 	case ST_I_SIGNAL:
+		if (op_unused(ST_I_SIGNAL))
+			return true;
 		v = pop(s);
 #ifndef ST_ENGINE_HOST
 		bpf_send_signal(v);
 #endif
 		return false;
 	case ST_I_DEBUGF:
+		if (op_unused(ST_I_DEBUGF))
+			return true;
 		return st_exec_debugf(cfg, s, in->a, in->imm, in->mask);
-	default:
+	default: /* ST_I_OUT_EVENT */
+		if (op_unused(ST_I_OUT_EVENT))
+			return true;
 		v = st_copy_event(s, cfg->nr_fields, probe);
 		out_emit(s, ST_REC_EVENT, s->wcut, v, probe);
 		return false;
@@ -306,7 +332,6 @@ hdr:
 	to[0] = ST_BUF_HDR(kind & 3, n);
 }
 
-/* The instructions that compute a value; true aborts the clause. */
 /* Any integer builtin: the specialized programs' (builtin()), and those only the stack machine has.
  */
 static __always_inline __s64 interp_builtin(__u8 id, __u32 probe)
@@ -323,6 +348,7 @@ static __always_inline __s64 interp_builtin(__u8 id, __u32 probe)
 	}
 }
 
+/* The instructions that compute a value; true aborts the clause. */
 static __always_inline bool exec_value(const struct st_probe_cfg *cfg, struct st_scratch *s,
 				       const struct st_insn *in, __u32 probe)
 {
@@ -331,17 +357,25 @@ static __always_inline bool exec_value(const struct st_probe_cfg *cfg, struct st
 
 	switch (in->op) {
 	case ST_I_CONST:
+		if (op_unused(ST_I_CONST))
+			return true;
 		push(s, in->imm);
 		return false;
 	case ST_I_FIELD:
+		if (op_unused(ST_I_FIELD))
+			return true;
 		if (in->a >= ST_MAX_LOADS || !(s->ok & (1U << in->a)))
 			return true;
 		push(s, s->vals[in->a]);
 		return false;
 	case ST_I_STR:
+		if (op_unused(ST_I_STR))
+			return true;
 		push(s, in->a);
 		return false;
 	case ST_I_BUILTIN:
+		if (op_unused(ST_I_BUILTIN))
+			return true;
 		if (in->a == ST_BI_USTACK)
 			push(s, s->ustack);
 		else if (in->a == ST_BI_KSTACK)
@@ -352,29 +386,43 @@ static __always_inline bool exec_value(const struct st_probe_cfg *cfg, struct st
 			push(s, interp_builtin(in->a, probe));
 		return false;
 	case ST_I_UNARY:
+		if (op_unused(ST_I_UNARY))
+			return true;
 		l = pop(s);
 		push(s, st_unary(in->a, l));
 		return false;
 	case ST_I_BINARY:
+		if (op_unused(ST_I_BINARY))
+			return true;
 		r = pop(s);
 		l = pop(s);
 		push(s, st_binary(in->a, l, r));
 		return false;
 	case ST_I_READ:
+		if (op_unused(ST_I_READ))
+			return true;
 		push(s, read_int_at(pop(s), in->a));
 		return false;
 	case ST_I_READ_STR:
+		if (op_unused(ST_I_READ_STR))
+			return true;
 		read_str_at(s, in->a - ST_STR_REF_TMP, pop(s), in->imm, in->mask);
 		push(s, in->a);
 		return false;
 	case ST_I_READ_BUF:
+		if (op_unused(ST_I_READ_BUF))
+			return true;
 		l = pop(s);
 		read_buf_at(s, in->a - ST_STR_REF_TMP, pop(s), l, in->imm, in->mask);
 		push(s, in->a);
 		return false;
 	case ST_I_STRSTR:
+		if (op_unused(ST_I_STRSTR))
+			return true;
 		return st_exec_strstr(cfg, s);
 	default: /* ST_I_STREQ, ST_I_STRNE */
+		if (op_unused(ST_I_STREQ) && op_unused(ST_I_STRNE))
+			return true;
 		b = str_ref(cfg, s, pop(s));
 		a = str_ref(cfg, s, pop(s));
 		if (!a || !b)
@@ -394,23 +442,35 @@ static __always_inline bool exec_state(const struct st_probe_cfg *cfg, struct st
 
 	switch (in->op) {
 	case ST_I_JUMP:
+		if (op_unused(ST_I_JUMP))
+			return true;
 		RD(s->pc) = in->imm;
 		return false;
 	case ST_I_JZ:
+		if (op_unused(ST_I_JZ))
+			return true;
 		if (!pop(s))
 			RD(s->pc) = in->imm;
 		return false;
 	case ST_I_VAR_GET:
+		if (op_unused(ST_I_VAR_GET))
+			return true;
 		push(s, s->vars[in->a & (ST_MAX_VARS - 1)]);
 		return false;
 	case ST_I_VAR_SET:
+		if (op_unused(ST_I_VAR_SET))
+			return true;
 		s->vars[in->a & (ST_MAX_VARS - 1)] = pop(s);
 		return false;
 	case ST_I_MAP_GET:
+		if (op_unused(ST_I_MAP_GET))
+			return true;
 		st_value_op(s, in->op, in->a, in->imm, probe);
 		push(s, s->vres);
 		return false;
 	case ST_I_MAP_SET:
+		if (op_unused(ST_I_MAP_SET))
+			return true;
 		v = pop(s);
 		mc = map_cfg(in->a);
 		if (mc && (mc->flags & ST_MAPF_STR)) {
@@ -422,12 +482,18 @@ static __always_inline bool exec_state(const struct st_probe_cfg *cfg, struct st
 		st_value_op(s, in->op, in->a, v, probe);
 		return false;
 	case ST_I_MAP_ADD:
+		if (op_unused(ST_I_MAP_ADD))
+			return true;
 		st_value_op(s, in->op, in->a, pop(s), probe);
 		return false;
 	case ST_I_MAP_DEL:
+		if (op_unused(ST_I_MAP_DEL))
+			return true;
 		st_value_op(s, in->op, in->a, 0, probe);
 		return false;
 	default: /* ST_I_STRN */
+		if (op_unused(ST_I_STRN))
+			return true;
 		if (!str_cut(cfg, s, pop(s), in->a - ST_STR_REF_TMP, in->imm))
 			return true;
 		push(s, in->a);
@@ -476,13 +542,15 @@ __noinline int st_exec(const struct st_probe_cfg *cfg, struct st_scratch *s, __u
 		abort = exec_value(cfg, s, in, probe);
 		break;
 	case ST_I_KEY_INT:
-		abort = !key_int(s, pop(s), in->imm);
+		abort = op_unused(ST_I_KEY_INT) || !key_int(s, pop(s), in->imm);
 		break;
 	case ST_I_KEY_STR:
-		abort = !key_str(cfg, s, pop(s), in->imm);
+		abort = op_unused(ST_I_KEY_STR) || !key_str(cfg, s, pop(s), in->imm);
 		break;
 	case ST_I_AGG:
-		st_aggregate(s, in->a, pop(s), probe);
+		abort = op_unused(ST_I_AGG);
+		if (!abort)
+			st_aggregate(s, in->a, pop(s), probe);
 		break;
 	case ST_I_EXIT:
 		/* bpftrace's exit() returns from its probe: the clause ends here. */

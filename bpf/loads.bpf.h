@@ -152,6 +152,12 @@ static __always_inline void load_done(struct st_scratch *s, __u32 i, int err, __
 		arm_fault_in(probe, i);
 }
 
+/* Whether no probe of the session has a load from src: a constant once loaded (st_srcs_used). */
+static __always_inline bool src_unused(__u32 src)
+{
+	return !(st_srcs_used & (1U << src));
+}
+
 /*
  * Decodes load i of the probe into value slot i. A global function: the
  * verifier checks it once, not once per load, which keeps the program far
@@ -166,18 +172,23 @@ __noinline int st_decode_load(struct st_scratch *s, const struct st_probe_cfg *c
 	if (!s || !cfg || i >= ST_MAX_LOADS)
 		return 0;
 	ld = &cfg->loads[i];
+	/* A load of a source the session has not never runs: its code is dead to the verifier. */
+	err = ST_C_ERR_USDT;
 	if (ld->src == ST_SRC_SDT) {
-		err = decode_sdt(s, ld, i, probe);
+		if (!src_unused(ST_SRC_SDT))
+			err = decode_sdt(s, ld, i, probe);
 	} else if (ld->src == ST_SRC_MEM) {
-		err = st_read_mem(s, ld, i, probe);
-	} else {
-		if (ld->src == ST_SRC_DYN)
+		if (!src_unused(ST_SRC_MEM))
+			err = st_read_mem(s, ld, i, probe);
+	} else if (ld->src == ST_SRC_DYN) {
+		if (!src_unused(ST_SRC_DYN))
 			err = st_find_dynamic(s, ld);
-		else
-			err = st_follow_path(s, ld);
 		if (!err)
-			err = st_decode_value(s, ld, ld->src == ST_SRC_DYN ? 0 : ld->nr_steps - 1,
-					      i, probe);
+			err = st_decode_value(s, ld, 0, i, probe);
+	} else if (!src_unused(ST_SRC_VEC)) {
+		err = st_follow_path(s, ld);
+		if (!err)
+			err = st_decode_value(s, ld, ld->nr_steps - 1, i, probe);
 	}
 	load_done(s, i, err, probe);
 	return 0;
@@ -213,6 +224,8 @@ static __always_inline void decode_loads(const struct st_probe_cfg *cfg, struct 
 {
 	__u32 i;
 
+	if (!st_srcs_used)
+		return;
 	for (i = 0; i < ST_MAX_LOADS; i++) {
 		if (i >= cfg->nr_loads)
 			break;

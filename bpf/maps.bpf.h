@@ -49,6 +49,16 @@ ST_LOAD_CONST __u32 st_key_words;
 ST_LOAD_CONST __u32 st_ckey_words; /* the same for compact keys */
 
 /*
+ * Set by the collector before load: bit op (enum st_opcode) set when some
+ * clause of the session has that instruction. The stack machine's code
+ * of the others is then dead to the verifier, which loads it sooner.
+ */
+ST_LOAD_CONST __u64 st_ops_used;
+_Static_assert(ST_NR_OPCODES <= 64, "st_ops_used has a bit per opcode");
+/* The same for the loads: bit src (enum st_load_src) set when some probe has such a load. */
+ST_LOAD_CONST __u32 st_srcs_used;
+
+/*
  * Set by the collector before load: once this many bytes wait in
  * st_events, a record wakes the collector up; below, records are sent
  * without a wake-up, and the collector's periodic poll reads them. A

@@ -96,6 +96,7 @@ enum st_load_src {
 	 * pointer to them when it is 8).
 	 */
 	ST_SRC_MEM,
+	ST_NR_LOAD_SRCS,
 };
 
 #define ST_MEM_DEREF 0xffff

@@ -67,22 +67,38 @@ __noinline int st_tp_field(__u64 base, const struct st_arg_spec *a, __u64 *out)
 }
 
 #ifndef ST_ENGINE_HOST
-/* The fields in mask into s->sdt, those that could not be read marked in s->sdt_bad. */
-static __noinline int read_tp_fields(__u64 base, const struct st_site_cfg *site, __u32 mask,
-				     struct st_scratch *s)
-{
-	__u32 i;
+/* What the steps of read_tp_fields()'s bpf_loop() need. */
+struct tp_fields_ctx {
+	__u64 base;
+	const struct st_site_cfg *site;
+	struct st_scratch *s;
+	__u32 mask;
+};
 
-	if (!site || !s)
-		return 0;
-	s->sdt_bad = 0;
-	for (i = 0; i < ST_MAX_SDT_ARGS; i++) {
-		if (!(mask >> i))
-			break;
-		if ((mask & (1U << i)) && st_tp_field(base, &site->args[i], &s->sdt[i]))
-			s->sdt_bad |= 1U << i;
-	}
+/* One bpf_loop() step: field i, if in the mask; 1 once no later field is. */
+static long tp_field_step(__u32 i, void *data)
+{
+	struct tp_fields_ctx *c = data;
+
+	if (i >= ST_MAX_SDT_ARGS || !(c->mask >> i))
+		return 1;
+	if ((c->mask & (1U << i)) && st_tp_field(c->base, &c->site->args[i], &c->s->sdt[i]))
+		c->s->sdt_bad |= 1U << i;
 	return 0;
+}
+
+/*
+ * The fields in mask into s->sdt, those that could not be read marked in
+ * s->sdt_bad. A bpf_loop(): its step is verified once, where a loop's
+ * rounds were each verified with and without their field.
+ */
+static __always_inline void read_tp_fields(__u64 base, const struct st_site_cfg *site, __u32 mask,
+					   struct st_scratch *s)
+{
+	struct tp_fields_ctx c = {.base = base, .site = site, .s = s, .mask = mask};
+
+	s->sdt_bad = 0;
+	bpf_loop(ST_MAX_SDT_ARGS, tp_field_step, &c, 0);
 }
 #endif /* !ST_ENGINE_HOST: the in-process engine serves no tracepoint */
 

@@ -296,6 +296,9 @@ static inline int h_configure(struct h_run *r, const struct h_prog *p)
 		err = bpf_program__set_autoload(prog, prog == skel->progs.sidetrace_event);
 	memcpy((void *)skel->rodata->st_maps, p->maps, sizeof(p->maps));
 	skel->rodata->st_key_words = (r->key_size - ST_KEY_HDR) / 8;
+	/* Every instruction and load: the cases run code the collector would leave dead. */
+	skel->rodata->st_ops_used = ~0ULL;
+	skel->rodata->st_srcs_used = ~0U;
 	return err;
 }
 

@@ -48,6 +48,9 @@ void st_prog_configure(const struct st_map_cfg *maps, uint32_t nr_maps, uint32_t
 		st_maps[i] = i < nr_maps ? maps[i] : (struct st_map_cfg){0};
 	st_key_words = key_words;
 	st_ckey_words = ckey_words;
+	/* No verifier to spare here: the engine runs every instruction it was sent. */
+	st_ops_used = ~0ULL;
+	st_srcs_used = ~0U;
 }
 
 /* Element k of a per-CPU array of n elements per slot, this CPU's. */

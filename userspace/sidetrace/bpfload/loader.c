@@ -181,6 +181,8 @@ static int configure(struct st_loader *l, const struct st_compiled *c)
 	memcpy((void *)skel->rodata->st_maps, c->maps, sizeof(c->maps));
 	skel->rodata->st_key_words = (c->key_size - ST_KEY_HDR) / 8;
 	skel->rodata->st_ckey_words = (c->compact_key_size - ST_KEY_HDR) / 8;
+	skel->rodata->st_ops_used = st_compiled_ops(c);
+	skel->rodata->st_srcs_used = st_compiled_srcs(c);
 	return 0;
 }
 

@@ -294,6 +294,31 @@ static inline uint8_t st_compiled_stacks(const struct st_compiled *c)
 	return st;
 }
 
+/* The instructions (a bit per enum st_opcode) that some probe of c has: st_ops_used. */
+static inline uint64_t st_compiled_ops(const struct st_compiled *c)
+{
+	uint64_t ops = 0;
+	uint32_t i, k;
+
+	for (i = 0; i < c->nr_probes; i++)
+		for (k = 0; k < c->probes[i].cfg.nr_insns && k < ST_MAX_INSNS; k++)
+			if (c->probes[i].cfg.insns[k].op < ST_NR_OPCODES)
+				ops |= 1ULL << c->probes[i].cfg.insns[k].op;
+	return ops;
+}
+
+/* The sources (a bit per enum st_load_src) that some load of c reads: st_srcs_used. */
+static inline uint32_t st_compiled_srcs(const struct st_compiled *c)
+{
+	uint32_t srcs = 0, i, k;
+
+	for (i = 0; i < c->nr_probes; i++)
+		for (k = 0; k < c->probes[i].cfg.nr_loads && k < ST_MAX_LOADS; k++)
+			if (c->probes[i].cfg.loads[k].src < ST_NR_LOAD_SRCS)
+				srcs |= 1U << c->probes[i].cfg.loads[k].src;
+	return srcs;
+}
+
 /* Whether processes are announced for their mappings (user stacks, usym()): stacks.h. */
 static inline bool st_compiled_wants_maps(const struct st_compiled *c)
 {
