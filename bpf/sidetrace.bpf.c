@@ -64,6 +64,7 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
 #include "loads.bpf.h"
 #include "aggregate.bpf.h"
 #include "record.bpf.h"
+#include "send.bpf.h"
 #include "values.bpf.h"
 #include "stack.bpf.h"
 #include "strings.bpf.h"

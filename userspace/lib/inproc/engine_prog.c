@@ -31,6 +31,7 @@
 #include "loads.bpf.h"
 #include "aggregate.bpf.h"
 #include "record.bpf.h"
+#include "send.bpf.h"
 #include "values.bpf.h"
 #include "stack.bpf.h"
 #include "strings.bpf.h"
