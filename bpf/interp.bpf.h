@@ -441,7 +441,12 @@ __noinline int st_exec(const struct st_probe_cfg *cfg, struct st_scratch *s, __u
 			st_aggregate(s, in->a, pop(s), probe);
 		break;
 	case ST_I_EXIT:
-		/* bpftrace's exit() returns from its probe: the clause ends here. */
+		/*
+		 * bpftrace's exit() returns from its probe: the clause ends here.
+		 * What the event printed before is sent first: the collector
+		 * stops reading soon after it sees the request.
+		 */
+		out_flush(s, probe);
 		st_exit_requested = 1;
 		abort = true;
 		break;
