@@ -389,6 +389,23 @@ static __always_inline bool exec_state(const struct st_probe_cfg *cfg, struct st
 	}
 }
 
+/* A key's parts, and the aggregation into its map; true aborts the clause. */
+static __always_inline bool exec_key(const struct st_probe_cfg *cfg, struct st_scratch *s,
+				     const struct st_insn *in, __u32 probe)
+{
+	switch (in->op) {
+	case ST_I_KEY_INT:
+		return op_unused(ST_I_KEY_INT) || !key_int(s, pop(s), in->imm);
+	case ST_I_KEY_STR:
+		return op_unused(ST_I_KEY_STR) || !key_str(cfg, s, pop(s), in->imm);
+	default: /* ST_I_AGG */
+		if (op_unused(ST_I_AGG))
+			return true;
+		st_aggregate(s, in->a, pop(s), probe);
+		return false;
+	}
+}
+
 /*
  * Executes the instruction at s->pc; returns 1 once the program is done.
  * A global function, checked once by the verifier (see st_decode_load()).
@@ -430,15 +447,9 @@ __noinline int st_exec(const struct st_probe_cfg *cfg, struct st_scratch *s, __u
 		abort = exec_value(cfg, s, in, probe);
 		break;
 	case ST_I_KEY_INT:
-		abort = op_unused(ST_I_KEY_INT) || !key_int(s, pop(s), in->imm);
-		break;
 	case ST_I_KEY_STR:
-		abort = op_unused(ST_I_KEY_STR) || !key_str(cfg, s, pop(s), in->imm);
-		break;
 	case ST_I_AGG:
-		abort = op_unused(ST_I_AGG);
-		if (!abort)
-			st_aggregate(s, in->a, pop(s), probe);
+		abort = exec_key(cfg, s, in, probe);
 		break;
 	case ST_I_EXIT:
 		/*

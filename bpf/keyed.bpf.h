@@ -52,7 +52,12 @@ static __always_inline int keyed_part(struct st_key_buf *key, __u64 off, struct 
 
 	a = pt->a & (ST_MAX_LOADS - 1);
 	/* Each branch checks its part's size against the key's, then points at it. */
-	if (pt->src != ST_P_STR) {
+	if (pt->src == ST_P_COMM) {
+		/* It fits the compact form's part; a full one's rest is the key's zeroes. */
+		if (off > ST_KEYED_KEY_MAX - ST_KEY_HDR - ST_COMPACT_STR_LEN)
+			return -1;
+		bpf_get_current_comm((__u8 *)key + ST_KEY_HDR + off, ST_COMPACT_STR_LEN);
+	} else if (pt->src != ST_P_STR) {
 		if (off > ST_KEYED_KEY_MAX - ST_KEY_HDR - 8)
 			return -1;
 		dst = (__u64 *)((__u8 *)key + ST_KEY_HDR + off);

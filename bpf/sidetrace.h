@@ -330,6 +330,7 @@ enum st_plain_src {
 	ST_P_STR, /* the string of load a */
 	ST_P_BUILTIN, /* integer builtin a */
 	ST_P_CONST, /* the value imm (values only) */
+	ST_P_COMM, /* the task's comm, a string of ST_COMPACT_STR_LEN bytes (key parts only) */
 };
 
 struct st_plain_part {

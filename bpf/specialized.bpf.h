@@ -116,6 +116,14 @@ static __always_inline int plain_key_part(struct st_scratch *s, const struct st_
 		return 0;
 	off = compact ? pt->coff : pt->off;
 	a = pt->a;
+	if (pt->src == ST_P_COMM) {
+		/* It fits the compact form's part; a full one's rest is zero: key_clear(). */
+		if (off > ST_KEY_PARTS_MAX - ST_COMPACT_STR_LEN)
+			return 0;
+		bpf_get_current_comm((compact ? s->ckey : s->key) + ST_KEY_HDR + off,
+				     ST_COMPACT_STR_LEN);
+		return 0;
+	}
 	if (pt->src == ST_P_STR) {
 		if (off > ST_KEY_PARTS_MAX - ST_STR_LEN || a >= ST_MAX_LOADS)
 			return 0;

@@ -56,8 +56,13 @@ static bool plain_part(const struct st_probe_cfg *cfg, const struct st_insn *in,
 		part->src = ST_P_INT;
 		return in->a < cfg->nr_loads;
 	case ST_I_STR:
+		/* comm, which the program writes into the key itself */
+		if (in->a == ST_STR_REF_COMM) {
+			part->src = ST_P_COMM;
+			return true;
+		}
 		part->src = ST_P_STR;
-		return in->a < cfg->nr_loads; /* not comm, not a literal */
+		return in->a < cfg->nr_loads; /* not a literal */
 	case ST_I_BUILTIN:
 		part->src = ST_P_BUILTIN;
 		return in->a < ST_BI_FIRST_INTERP;
@@ -94,7 +99,7 @@ static bool plain_compact_offsets(const struct st_compiled *out, struct st_plain
 /*
  * A probe whose loads all come from SDT arguments and whose clauses have
  * no filter and only aggregate a field, builtin or constant keyed by
- * fields and builtins is served by sidetrace_plain: each statement
+ * fields, builtins and comm is served by sidetrace_plain: each statement
  * becomes one cfg.plain[], run without the stack machine. The code is
  * then pairs (push, use): CLAUSE, then per statement (push, KEY_*)...
  * and (push, AGG).
@@ -129,7 +134,7 @@ void cg_find_plain(const struct st_compiled *out, struct st_compiled_probe *p)
 			memset(st, 0, sizeof(*st));
 			st->mask = mask;
 		}
-		if (use->op == ST_I_AGG && part.src != ST_P_STR) {
+		if (use->op == ST_I_AGG && part.src != ST_P_STR && part.src != ST_P_COMM) {
 			st->map = use->a;
 			st->value = part;
 			st->imm = in->imm;
@@ -138,7 +143,8 @@ void cg_find_plain(const struct st_compiled *out, struct st_compiled_probe *p)
 			st = NULL;
 		} else if ((use->op == ST_I_KEY_INT &&
 			    (part.src == ST_P_INT || part.src == ST_P_BUILTIN)) ||
-			   (use->op == ST_I_KEY_STR && part.src == ST_P_STR)) {
+			   (use->op == ST_I_KEY_STR &&
+			    (part.src == ST_P_STR || part.src == ST_P_COMM))) {
 			if (st->nr_parts >= ST_MAX_PLAIN_PARTS)
 				break;
 			part.off = use->imm;
