@@ -172,7 +172,7 @@ __noinline int st_decode_load(struct st_scratch *s, const struct st_probe_cfg *c
 	if (!s || !cfg || i >= ST_MAX_LOADS)
 		return 0;
 	ld = &cfg->loads[i];
-	/* A load of a source the session has not never runs: its code is dead to the verifier. */
+	/* A load from a source no probe of the session has never comes: that code is dead. */
 	err = ST_C_ERR_USDT;
 	if (ld->src == ST_SRC_SDT) {
 		if (!src_unused(ST_SRC_SDT))
