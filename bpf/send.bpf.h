@@ -39,8 +39,15 @@ static __always_inline void out_flush(struct st_scratch *s, __u32 probe)
 {
 	__u32 len = RD(s->batch_len);
 
-	if (len && len <= ST_REC_BATCH_MAX)
-		out_sample(s, s->batch, len, s->batched, probe);
+	/*
+	 * Two tests the compiler may not merge into one of len - 1: 6.1's
+	 * and 6.12's verifiers do not carry that bound back to len.
+	 */
+	if (len <= ST_REC_BATCH_MAX) {
+		barrier_var(len);
+		if (len)
+			out_sample(s, s->batch, len, s->batched, probe);
+	}
 	RD(s->batch_len) = 0;
 	s->batched = 0;
 }

@@ -265,14 +265,3 @@ int st_discover_tracepoints(const char *category_glob, const char *name_glob,
 	free(cats);
 	return ret;
 }
-
-bool st_tracepoint_irqs_on(const char *category)
-{
-	static const char *const irqs_on[] = {"syscalls", "raw_syscalls"};
-	size_t i;
-
-	for (i = 0; category && i < sizeof(irqs_on) / sizeof(irqs_on[0]); i++)
-		if (!strcmp(category, irqs_on[i]))
-			return true;
-	return false;
-}

@@ -9,7 +9,6 @@
 #ifndef SIDETRACE_KERNEL_TRACEPOINTS_H
 #define SIDETRACE_KERNEL_TRACEPOINTS_H
 
-#include <stdbool.h>
 #include <stddef.h>
 
 #include "events/events.h"
@@ -21,14 +20,5 @@
  */
 int st_discover_tracepoints(const char *category_glob, const char *name_glob,
 			    struct st_event_list *out, char *err, size_t errlen);
-
-/*
- * Whether every tracepoint of category fires with interrupts on: a
- * system call's entry and exit run in its task's context, interrupts
- * enabled (the kernel's generic entry code). A program that runs only
- * there may take a per-CPU hash's new key from the kernel's cache, which
- * is refilled with interrupts on (bpfload/loader.c).
- */
-bool st_tracepoint_irqs_on(const char *category);
 
 #endif /* SIDETRACE_KERNEL_TRACEPOINTS_H */
