@@ -121,14 +121,20 @@ wait_attached() { # file [marker]
 
 # Waits until a background child, signalled to end, has ended (a zombie
 # or gone), at most 120 s; then reaps it. Fails naming it otherwise, so
-# that a session that hangs says whose it is.
-wait_exit() { # pid name
+# that a session that hangs says whose it is. With SIG, sends it again
+# every 5 s: bpftrace 0.17 can lose one sent between its check of the
+# flag and its wait for events, and then waits for ever (a CI run found
+# it asleep in epoll_wait 17 minutes later; a second SIGTERM ended it).
+wait_exit() { # pid name [SIG]
 	local i state
 	for i in $(seq 1200); do
 		state=$(awk '{ print $3 }' "/proc/$1/stat" 2> /dev/null || true)
 		if [ -z "$state" ] || [ "$state" = Z ]; then
 			wait "$1" || true
 			return 0
+		fi
+		if [ -n "${3:-}" ] && [ $((i % 50)) -eq 0 ]; then
+			kill -"$3" "$1" 2> /dev/null || true
 		fi
 		sleep 0.1
 	done

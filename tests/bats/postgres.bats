@@ -57,7 +57,7 @@ setup() {
 	kill -INT $st
 	kill -TERM $bt
 	wait_exit $st sidetrace
-	wait_exit $bt bpftrace
+	wait_exit $bt bpftrace TERM
 	cat "$BATS_TEST_TMPDIR/st.txt" "$BATS_TEST_TMPDIR/bt.txt" "$BATS_TEST_TMPDIR/bench.txt"
 	grep -q 'number of transactions actually processed: 1000/1000' "$BATS_TEST_TMPDIR/bench.txt"
 	# TPC-B: BEGIN; UPDATE accounts; SELECT abalance; UPDATE tellers; UPDATE branches; INSERT; END;

@@ -72,7 +72,7 @@ load helpers
 	[ "$(read_semaphore "$pid" "$HTTPD" http request)" -eq 1 ]
 	# SIGTERM: a bpftrace in a script's background may miss a SIGINT.
 	kill -TERM "$bt"
-	wait_exit "$bt" bpftrace
+	wait_exit "$bt" bpftrace TERM
 	[ "$(read_semaphore "$pid" "$HTTPD" http request)" -eq 0 ]
 	kill "$app"
 	wait "$app" || true

@@ -165,7 +165,7 @@ semaphore_becomes() { # pid want
 		semaphore_becomes "$a" 1
 		semaphore_becomes "$b" 1
 		kill -TERM $st
-		wait_exit $st bpftrace
+		wait_exit $st bpftrace TERM
 		semaphore_becomes "$a" 0
 	fi
 	# -p: the process's semaphore, not the other's.
