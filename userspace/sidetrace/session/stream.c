@@ -199,11 +199,6 @@ static int ip_budget(struct st_stream *s)
 	return -EAGAIN;
 }
 
-/*
- * st_inproc_consume() callback: the in-process engine's records are the
- * same, but in memory the traced process can write: decoded from a copy,
- * what no writer makes dropped and counted against the process.
- */
 _Static_assert(ST_REC_BATCH_MAX <= ST_REC_HDR + ST_REC_MAX, "on_shm_record() copies a batch whole");
 
 /* One record of an in-process engine's sample, in the collector's copy. */
@@ -228,6 +223,11 @@ static int shm_record(struct st_stream *s, const struct st_inproc *ip, void *rec
 	return 0;
 }
 
+/*
+ * st_inproc_consume() callback: the in-process engine's records are the
+ * same, but in memory the traced process can write: decoded from a copy,
+ * what no writer makes dropped and counted against the process.
+ */
 static int on_shm_record(void *ctx, const struct st_inproc *ip, const void *data, uint32_t size)
 {
 	uint64_t copy[(ST_REC_HDR + ST_REC_MAX) / 8];
