@@ -517,8 +517,7 @@ static __always_inline void run(const struct st_probe_cfg *cfg, struct st_scratc
 	RD(s->pc) = 0;
 	RD(s->sp) = 0;
 	RD(s->clause_end) = 0;
-	RD(s->batch_len) = 0;
-	s->batched = 0;
+	/* The batch is empty: every run ends with out_flush(), which empties it. */
 	/* Only a while loop's backward jumps take more steps than instructions. */
 	if (bpf_loop(ST_MAX_RUN_STEPS, run_step, &rc, 0) == ST_MAX_RUN_STEPS)
 		count(probe, ST_C_STEPS);
