@@ -18,16 +18,6 @@
 #error "sidetrace.bpf.c includes the fragments in the order of their use"
 #endif
 
-/*
- * Whether no clause of the session has instruction op: a constant once
- * loaded (st_ops_used), so the verifier explores no code of such an
- * instruction, nor the global functions only that code calls.
- */
-static __always_inline bool op_unused(__u32 op)
-{
-	return !(st_ops_used & (1ULL << op));
-}
-
 /* Leaves the current clause: its key and stack are discarded. */
 static __always_inline void abort_clause(struct st_scratch *s)
 {

@@ -54,7 +54,8 @@ static __always_inline int keyed_part(struct st_key_buf *key, __u64 off, struct 
 	/* Each branch checks its part's size against the key's, then points at it. */
 	if (pt->src == ST_P_COMM) {
 		/* It fits the compact form's part; a full one's rest is the key's zeroes. */
-		if (off > ST_KEYED_KEY_MAX - ST_KEY_HDR - ST_COMPACT_STR_LEN)
+		if (part_unused(ST_P_COMM) ||
+		    off > ST_KEYED_KEY_MAX - ST_KEY_HDR - ST_COMPACT_STR_LEN)
 			return -1;
 		bpf_get_current_comm((__u8 *)key + ST_KEY_HDR + off, ST_COMPACT_STR_LEN);
 	} else if (pt->src != ST_P_STR) {
@@ -62,6 +63,8 @@ static __always_inline int keyed_part(struct st_key_buf *key, __u64 off, struct 
 			return -1;
 		dst = (__u64 *)((__u8 *)key + ST_KEY_HDR + off);
 		*dst = pt->src == ST_P_BUILTIN ? builtin(pt->a, in->probe) : in->v[a];
+	} else if (part_unused(ST_P_STR)) {
+		return -1;
 	} else if (in->ro & (1U << a)) {
 		if (off > ST_KEYED_KEY_MAX - ST_KEY_HDR - sizeof(struct st_ro_ref))
 			return -1;
@@ -272,6 +275,8 @@ static __always_inline int keyed_event(void *ctx, bool tp, bool one)
 		count(probe, ST_C_ERR_USDT);
 		return 0;
 	}
+	if (!plain_passes(st, in.v, probe))
+		return 0;
 	in.ip = tp ? 0 : CTX_WORD(ctx, ST_PT_REGS_IP);
 	in.site = site->ro_site;
 	in.probe = probe;

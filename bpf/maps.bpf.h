@@ -57,6 +57,24 @@ ST_LOAD_CONST __u64 st_ops_used;
 _Static_assert(ST_NR_OPCODES <= 64, "st_ops_used has a bit per opcode");
 /* The same for the loads: bit src (enum st_load_src) set when some probe has such a load. */
 ST_LOAD_CONST __u32 st_srcs_used;
+/* The same for plain statements' key parts: bit src (enum st_plain_src). */
+ST_LOAD_CONST __u32 st_parts_used;
+
+/*
+ * Whether no clause of the session has instruction op: a constant once
+ * loaded (st_ops_used), so the verifier explores no code of such an
+ * instruction, nor the global functions only that code calls.
+ */
+static __always_inline bool op_unused(__u32 op)
+{
+	return !(st_ops_used & (1ULL << op));
+}
+
+/* Whether no plain statement of the session has a key part from src (st_parts_used). */
+static __always_inline bool part_unused(__u32 src)
+{
+	return !(st_parts_used & (1U << src));
+}
 
 /*
  * Set by the collector before load: once this many bytes wait in
@@ -194,17 +212,18 @@ struct {
 } st_fault_armed SEC(".maps");
 
 /*
- * Not preallocated: creating 10240 per-CPU entries up front costs about
- * 17 ms at every start (2 CPUs; more with more). Preallocating did not
+ * Not preallocated: creating per-CPU entries up front costs about a
+ * microsecond each at every start (per CPU). Preallocating did not
  * stop the rare refused insert seen on 6.1 under qemu either (VM matrix,
  * the cause unknown; said with the kernel's error, ST_C_MAP_ERR). The
  * loader gives a map that the program does not use one entry, and
  * preallocates both per-CPU hashes for programs that may run with
- * interrupts off (loader.c, prealloc_aggr()).
+ * interrupts off (loader.c, prealloc_aggr()). Sized at load: as many
+ * entries as each map that may live here has keys (compile/hashes.c).
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
-	__uint(max_entries, ST_DEFAULT_MAP_ENTRIES);
+	__uint(max_entries, ST_DEFAULT_MAP_KEYS);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(key_size, ST_KEY_MAX); /* shrunk to the largest key at load */
 	__uint(value_size, sizeof(struct st_val));
@@ -217,7 +236,7 @@ struct {
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
-	__uint(max_entries, ST_DEFAULT_MAP_ENTRIES);
+	__uint(max_entries, ST_DEFAULT_MAP_KEYS);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(key_size, ST_KEY_MAX);
 	__uint(value_size, sizeof(struct st_val));
@@ -230,7 +249,7 @@ struct {
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, ST_DEFAULT_MAP_ENTRIES);
+	__uint(max_entries, ST_DEFAULT_MAP_KEYS);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(key_size, ST_KEY_MAX);
 	__uint(value_size, sizeof(struct st_value));

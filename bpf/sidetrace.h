@@ -56,7 +56,8 @@
 #define ST_KEY_MAX 512 /* kernel limit of a hash key */
 /* Key part bytes available to a map; hist and lhist need the bucket too. */
 #define ST_KEY_PARTS_MAX (ST_KEY_MAX - ST_KEY_HDR - ST_KEY_BUCKET_SIZE)
-#define ST_DEFAULT_MAP_ENTRIES 10240
+/* Keys of each keyed map unless told (bpftrace's BPFTRACE_MAP_KEYS_MAX default) */
+#define ST_DEFAULT_MAP_KEYS 4096
 #define ST_MAX_SDT_ARGS 12 /* SDT arguments of a probe site */
 #define ST_MAX_COUNTS 4 /* count-only probe: maps it counts in */
 #define ST_NR_SCRATCH 4 /* runs that can overlap on one CPU */
@@ -341,14 +342,17 @@ struct st_plain_part {
 	__u16 reserved;
 };
 
-/* @map[parts...] = aggregation(value), for sidetrace_plain. */
+/* @map[parts...] = aggregation(value), for sidetrace_plain, where filter_op holds if filtered. */
 struct st_plain_stmt {
 	__u32 mask; /* loads it reads: one failed skips it */
 	__u8 map;
 	__u8 nr_parts;
-	__u8 reserved[2];
+	__u8 filtered;
+	__u8 filter_op; /* a comparison (enum st_binop) of filter with filter_imm */
 	struct st_plain_part value; /* ST_P_INT, ST_P_BUILTIN or ST_P_CONST */
 	__s64 imm; /* ST_P_CONST value */
+	struct st_plain_part filter; /* ST_P_INT or ST_P_BUILTIN, the same every time read */
+	__s64 filter_imm;
 	struct st_plain_part parts[ST_MAX_PLAIN_PARTS];
 };
 

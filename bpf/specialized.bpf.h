@@ -6,7 +6,7 @@
  * (st_probe_cfg.plain) on SDT values without the stack machine;
  * sidetrace_flat does that with integers into maps without keys, without
  * a scratch. sidetrace_tp_count and sidetrace_tp_plain are the first two
- * at tracepoints.
+ * at tracepoints, sidetrace_profile_flat the last at perf events.
  */
 #ifndef SIDETRACE_SPECIALIZED_BPF_H
 #define SIDETRACE_SPECIALIZED_BPF_H
@@ -88,6 +88,8 @@ static __always_inline bool plain_compact(const struct st_scratch *s,
 
 	if (!mc || !mc->str_parts)
 		return false;
+	if (part_unused(ST_P_STR))
+		return true;
 	for (k = 0; k < ST_MAX_PLAIN_PARTS; k++) {
 		if (k >= st->nr_parts)
 			break;
@@ -118,14 +120,15 @@ static __always_inline int plain_key_part(struct st_scratch *s, const struct st_
 	a = pt->a;
 	if (pt->src == ST_P_COMM) {
 		/* It fits the compact form's part; a full one's rest is zero: key_clear(). */
-		if (off > ST_KEY_PARTS_MAX - ST_COMPACT_STR_LEN)
+		if (part_unused(ST_P_COMM) || off > ST_KEY_PARTS_MAX - ST_COMPACT_STR_LEN)
 			return 0;
 		bpf_get_current_comm((compact ? s->ckey : s->key) + ST_KEY_HDR + off,
 				     ST_COMPACT_STR_LEN);
 		return 0;
 	}
 	if (pt->src == ST_P_STR) {
-		if (off > ST_KEY_PARTS_MAX - ST_STR_LEN || a >= ST_MAX_LOADS)
+		if (part_unused(ST_P_STR) || off > ST_KEY_PARTS_MAX - ST_STR_LEN ||
+		    a >= ST_MAX_LOADS)
 			return 0;
 		dst = (__u64 *)((compact ? s->ckey : s->key) + ST_KEY_HDR + off);
 		/* The rest of the part is zero: key_clear(). */
@@ -168,7 +171,7 @@ __noinline int st_plain_stmt(const struct st_probe_cfg *cfg, struct st_scratch *
 		return 0;
 	st = &cfg->plain[i];
 	/* A clause with a load that failed is skipped whole. */
-	if (st->mask & ~s->ok)
+	if ((st->mask & ~s->ok) || !plain_passes(st, s->vals, probe))
 		return 0;
 	compact = plain_compact(s, st);
 	s->key_compact = compact;
@@ -288,6 +291,35 @@ __noinline int st_flat_loads(struct pt_regs *ctx, const struct st_site_cfg *site
 }
 
 /*
+ * Runs plain statement i of a sidetrace_flat probe, whose loads are in
+ * fv, where its clause's loads were read and its filter holds. A global
+ * function: verified once, not once per statement.
+ */
+__noinline int st_flat_stmt(const struct st_probe_cfg *cfg, const struct st_flat_vals *fv, __u32 i,
+			    __u32 probe)
+{
+	if (!cfg || !fv || i >= ST_MAX_PLAIN)
+		return 0;
+	/* A clause with a load that failed is skipped whole. */
+	if (!(cfg->plain[i].mask & ~fv->ok) && plain_passes(&cfg->plain[i], fv->v, probe))
+		flat_stmt(cfg, fv, i, probe);
+	return 0;
+}
+
+/* Runs the plain statements of a sidetrace_flat probe whose loads are in fv. */
+static __always_inline void flat_stmts(const struct st_probe_cfg *cfg,
+				       const struct st_flat_vals *fv, __u32 probe)
+{
+	__u32 i;
+
+	for (i = 0; i < ST_MAX_PLAIN; i++) {
+		if (i >= cfg->nr_plain)
+			break;
+		st_flat_stmt(cfg, fv, i, probe);
+	}
+}
+
+/*
  * The probe sites of a plain probe that reads only integers and
  * aggregates only into maps without keys (@ = hist(args.x)): the values
  * stay on the stack, no scratch, no key.
@@ -298,21 +330,33 @@ int sidetrace_flat(void *ctx)
 	const struct st_probe_cfg *cfg;
 	const struct st_site_cfg *site;
 	struct st_flat_vals fv = {};
-	__u32 site_idx, probe, i, ok;
+	__u32 site_idx, probe;
 
 	if (!cookie_cfg(ctx, &site_idx, &probe, &site, &cfg))
 		return 0;
 	st_flat_loads(ctx, site, cfg, &fv);
-	ok = fv.ok;
-	if (ok != (1U << cfg->nr_loads) - 1)
+	if (fv.ok != (1U << cfg->nr_loads) - 1)
 		count(probe, ST_C_ERR_USDT);
-	for (i = 0; i < ST_MAX_PLAIN; i++) {
-		if (i >= cfg->nr_plain)
-			break;
-		/* A clause with a load that failed is skipped whole. */
-		if (!(cfg->plain[i].mask & ~ok))
-			flat_stmt(cfg, &fv, i, probe);
-	}
+	flat_stmts(cfg, &fv, probe);
+	return 0;
+}
+
+/*
+ * A CPU clock's or another perf event's sample whose statements aggregate
+ * builtins into maps without keys (cpuwalk's @ = lhist(cpu, ...)): no
+ * loads, no scratch.
+ */
+SEC("perf_event")
+int sidetrace_profile_flat(void *ctx)
+{
+	const struct st_probe_cfg *cfg;
+	const struct st_site_cfg *site;
+	struct st_flat_vals fv = {};
+	__u32 site_idx, probe;
+
+	if (other_process() || !cookie_cfg(ctx, &site_idx, &probe, &site, &cfg))
+		return 0;
+	flat_stmts(cfg, &fv, probe);
 	return 0;
 }
 

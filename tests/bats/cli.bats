@@ -341,7 +341,7 @@ ast_names() { # FN or BUILTIN
 side:$HTTPD:http:request  1 site, 3 of 16 loads, 15 of 256 instructions, program interpreter
 interval:ms:1500  in sidetrace
 END  in sidetrace
-Maps (2 of 64, keyed ones share 10240 entries, and 10240 more for keys kept compact):
+Maps (2 of 64, 4096 keys each: keyed ones share 4096 entries, and 0 more for keys kept compact):
 @e  count, keys: string, uint64
 @h  hist
 Event buffer: 64K (printf, print(args))" ]

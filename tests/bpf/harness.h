@@ -299,6 +299,7 @@ static inline int h_configure(struct h_run *r, const struct h_prog *p)
 	/* Every instruction and load: the cases run code the collector would leave dead. */
 	skel->rodata->st_ops_used = ~0ULL;
 	skel->rodata->st_srcs_used = ~0U;
+	skel->rodata->st_parts_used = ~0U;
 	return err;
 }
 

@@ -537,8 +537,43 @@ static void test_plain(void)
 	done(&r);
 
 	build("side:/app:http:request /args.status == 200/ { @[args.method] = count(); }", &r);
-	ok(r.ret == 0 && !st_special_plain(&r.c.probes[0]) && !r.c.probes[0].cfg.nr_plain,
-	   "plain: not with a filter");
+	cfg = &r.c.probes[0].cfg;
+	ok(r.ret == 0 && st_special_plain(&r.c.probes[0]) && cfg->nr_plain == 1 &&
+		   cfg->plain[0].filtered && cfg->plain[0].filter.src == ST_P_INT &&
+		   cfg->plain[0].filter_op == ST_B_EQ && cfg->plain[0].filter_imm == 200,
+	   "plain: a field compared with a constant filters it");
+	done(&r);
+
+	build("side:/app:http:request /pid/ { @a = count(); @b = sum(args.status); }", &r);
+	cfg = &r.c.probes[0].cfg;
+	ok(r.ret == 0 && r.c.probes[0].special == ST_SPECIAL_FLAT && cfg->nr_plain == 2 &&
+		   cfg->plain[0].filtered && cfg->plain[1].filtered &&
+		   cfg->plain[1].filter.src == ST_P_BUILTIN &&
+		   cfg->plain[1].filter.a == ST_BI_PID && cfg->plain[1].filter_op == ST_B_NE &&
+		   cfg->plain[1].filter_imm == 0,
+	   "plain: a bare builtin filters each statement of its clause");
+	done(&r);
+
+	build("side:/app:http:request { @a = count(); } side:/app:http:request /tid > -6/ { @b = "
+	      "count(); }",
+	      &r);
+	cfg = &r.c.probes[0].cfg;
+	ok(r.ret == 0 && st_special_plain(&r.c.probes[0]) && cfg->nr_plain == 2 &&
+		   !cfg->plain[0].filtered && cfg->plain[1].filtered &&
+		   cfg->plain[1].filter_imm == -6,
+	   "plain: a filter is its clause's only; a negative constant");
+	done(&r);
+
+	build("side:/app:http:request /rand > 5/ { @a = count(); }", &r);
+	ok(r.ret == 0 && !st_special_plain(&r.c.probes[0]), "plain: not with rand in the filter");
+	done(&r);
+
+	build("side:/app:http:request /args.status == 200 && pid/ { @a = count(); }", &r);
+	ok(r.ret == 0 && !st_special_plain(&r.c.probes[0]), "plain: not with && in the filter");
+	done(&r);
+
+	build("side:/app:http:request /args.status == args.delta/ { @a = count(); }", &r);
+	ok(r.ret == 0 && !st_special_plain(&r.c.probes[0]), "plain: not with two fields compared");
 	done(&r);
 
 	/* @[args.method] by address: the load (0) and the map allow it. */

@@ -353,6 +353,12 @@ EOF
 		"tracepoint:syscalls:sys_enter_write { @fd[args.fd] = count(); }" "$RWAPP 50"
 	printf 'run profile "%s" -e %q -c %q\n' "$ST" \
 		"profile:hz:99 { @[ustack] = count(); }" "$HOTAPP 1"
+	printf 'run profileflat "%s" -e %q -c %q\n' "$ST" \
+		"profile:hz:99 /pid/ { @ = count(); @c = lhist(cpu, 0, 64, 1); }" "$HOTAPP 1"
+	# Filtered, a tracepoint's plain program (comm, a field and maps without keys).
+	printf 'run tpplain "%s" -e %q -c %q\n' "$ST" \
+		"tracepoint:syscalls:sys_enter_write /args.fd == 3/ { @w[args.fd] = count(); @b = sum(args.count); @c[comm] = count(); }" \
+		"$RWAPP 50"
 	printf 'run kprobe "%s" -e %q -c %q\n' "$ST" \
 		"kprobe:vfs_write /tid != pid/ { @b = sum(args.count); @n[str(args.file->f_path.dentry->d_name.name)] = count(); } kretprobe:vfs_write /tid != pid/ { @r = sum(retval); }" \
 		"$RWAPP 50"
@@ -569,6 +575,19 @@ check_profile() {
 	show "$name"
 }
 check_profile
+# The flat program at a CPU clock: samples counted, one bucket per CPU.
+check_profile_flat() {
+	local name=profileflat
+	if [ -f "$R/$name.rc" ] && [ "$(cat "$R/$name.rc")" = 0 ] &&
+		grep -qE '^@: [1-9][0-9]*$' "$R/$name.out" && grep -qE '^\[[0-9]+, [0-9]+\) +[0-9]+ \|' "$R/$name.out"; then
+		ok "$name"
+	else
+		ko "$name" "no samples counted by the flat program"
+	fi
+	show "$name"
+}
+check_profile_flat
+check tpplain "@w[3]: $(rw_total calls)" "@b: $(rw_total bytes)"
 check fork-fork "children ok" "@[0]: 6" "@[1]: 6"
 check fork-daemon "children ok" "@[0]: 6" "@[1]: 6"
 check fork-threads "children ok" "@[0]: 24" "@[1]: 24"

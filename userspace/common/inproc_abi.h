@@ -28,7 +28,7 @@
 #include <stdint.h>
 #include "sidetrace.h"
 
-#define ST_IP_VERSION 6
+#define ST_IP_VERSION 7
 /* The agent's abstract socket name, from its pid (no leading NUL here). */
 #define ST_IP_SOCK_FMT "sidetrace-inproc.%d"
 /* A message's payload is at most this long (a program of ST_MAX_PROBES probes is refused before).

@@ -52,6 +52,7 @@ void st_prog_configure(const struct st_map_cfg *maps, uint32_t nr_maps, uint32_t
 	/* No verifier to spare here: the engine runs every instruction it was sent. */
 	st_ops_used = ~0ULL;
 	st_srcs_used = ~0U;
+	st_parts_used = ~0U;
 }
 
 /* Element k of a per-CPU array of n elements per slot, this CPU's. */

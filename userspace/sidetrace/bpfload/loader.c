@@ -92,15 +92,6 @@ static int make_site(const struct st_loader *l, const struct st_compiled_probe *
 }
 
 /*
- * A hash map that no map of the program lives in gets one entry: its
- * buckets and element caches are sized by its entries.
- */
-static uint32_t hash_entries(const struct st_compiled *c, uint8_t hash)
-{
-	return st_compiled_hashes(c) & hash ? st_compiled_map_entries(c) : 1;
-}
-
-/*
  * Whether some probe's program may run with interrupts off: a CPU clock's
  * sample, a tracepoint or kprobe in the scheduler or an interrupt; not a
  * uprobe's (the uprobe programs come first in enum st_prog). A system
@@ -160,13 +151,14 @@ static int configure(struct st_loader *l, const struct st_compiled *c)
 	if (!err && (st_compiled_stacks(c) & ST_STACK_KERNEL))
 		err = bpf_map__set_max_entries(skel->maps.st_stacks, ST_MAX_STACKS);
 	if (!err)
-		err = bpf_map__set_max_entries(skel->maps.st_aggr, hash_entries(c, ST_HASH_AGGR));
+		err = bpf_map__set_max_entries(skel->maps.st_aggr,
+					       st_compiled_hash_entries(c, ST_HASH_AGGR));
 	if (!err)
 		err = bpf_map__set_max_entries(skel->maps.st_aggr_compact,
-					       hash_entries(c, ST_HASH_COMPACT));
+					       st_compiled_hash_entries(c, ST_HASH_COMPACT));
 	if (!err)
 		err = bpf_map__set_max_entries(skel->maps.st_values,
-					       hash_entries(c, ST_HASH_VALUES));
+					       st_compiled_hash_entries(c, ST_HASH_VALUES));
 	if (!err)
 		err = prealloc_aggr(skel, c);
 	if (!err)
@@ -186,6 +178,7 @@ static int configure(struct st_loader *l, const struct st_compiled *c)
 	skel->rodata->st_ckey_words = (c->compact_key_size - ST_KEY_HDR) / 8;
 	skel->rodata->st_ops_used = st_compiled_ops(c);
 	skel->rodata->st_srcs_used = st_compiled_srcs(c);
+	skel->rodata->st_parts_used = st_compiled_parts(c);
 	return 0;
 }
 
@@ -232,6 +225,7 @@ void st_loader_main_progs(const struct st_loader *l, struct bpf_program *progs[S
 	progs[ST_PROG_TP_COUNT] = l->skel->progs.sidetrace_tp_count;
 	progs[ST_PROG_TP_PLAIN] = l->skel->progs.sidetrace_tp_plain;
 	progs[ST_PROG_TP_KEYED] = l->skel->progs.sidetrace_tp_keyed;
+	progs[ST_PROG_PROFILE_FLAT] = l->skel->progs.sidetrace_profile_flat;
 	progs[ST_PROG_FENTRY] = l->skel->progs.sidetrace_fentry;
 	progs[ST_PROG_FEXIT] = l->skel->progs.sidetrace_fexit;
 }

@@ -27,17 +27,14 @@ static unsigned long long number(const char *name, const char *v, unsigned long 
 	return n;
 }
 
-/* bpftrace's keys per map: sidetrace's keyed maps share one hash, as many for each. */
+/* bpftrace's keys per map: sidetrace's keyed maps share a hash, as many entries for each. */
 static int map_keys_max(struct st_compiled *c, const char *name, const char *v)
 {
-	unsigned long long n = number(name, v, MAX_MAP_KEYS), keyed = 0;
-	uint32_t i;
+	unsigned long long n = number(name, v, MAX_MAP_KEYS);
 
 	if (!n)
 		return -EINVAL;
-	for (i = 0; i < c->nr_maps; i++)
-		keyed += c->maps[i].key_size != 0;
-	c->map_entries = n * (keyed ? keyed : 1);
+	c->map_keys = n;
 	return 0;
 }
 

@@ -67,6 +67,12 @@ static void print_maps(FILE *f, const struct st_program *prog)
 	}
 }
 
+/* The entries of hash, 0 when no map lives there (the kernel's has one). */
+static uint32_t hash_entries(const struct st_compiled *c, uint8_t hash)
+{
+	return st_compiled_hashes(c) & hash ? st_compiled_hash_entries(c, hash) : 0;
+}
+
 void st_print_plan(FILE *f, const struct st_program *prog, const struct st_compiled *c)
 {
 	uint32_t size = st_compiled_events_size(c);
@@ -75,10 +81,10 @@ void st_print_plan(FILE *f, const struct st_program *prog, const struct st_compi
 	print_probes(f, c);
 	print_user_points(f, prog);
 	fprintf(f,
-		"Maps (%" PRIu32 " of %d, keyed ones share %" PRIu32 " entries, and %" PRIu32
-		" more for keys kept "
-		"compact):\n",
-		prog->nr_maps, ST_MAX_MAPS, st_compiled_map_entries(c), st_compiled_map_entries(c));
+		"Maps (%" PRIu32 " of %d, %" PRIu32 " keys each: keyed ones share %" PRIu32
+		" entries, and %" PRIu32 " more for keys kept compact):\n",
+		prog->nr_maps, ST_MAX_MAPS, st_compiled_map_keys(c), hash_entries(c, ST_HASH_AGGR),
+		hash_entries(c, ST_HASH_COMPACT));
 	print_maps(f, prog);
 	/* As -b takes it: 16M, 4K. */
 	if (st_compiled_streams(c))

@@ -298,6 +298,9 @@ int cg_expr(struct cctx *c, const struct st_expr *e)
 			return ref;
 		return cg_emit(c, e->pos, e->vtype == ST_VT_STR ? ST_I_STR : ST_I_FIELD, ref, 0);
 	case ST_EXPR_UNARY:
+		/* A negative literal is a constant: the specialized programs compare with one. */
+		if (e->op == ST_OP_NEG && e->kids[0]->kind == ST_EXPR_INT)
+			return cg_emit(c, e->pos, ST_I_CONST, 0, (int64_t)-e->kids[0]->uval);
 		err = cg_expr(c, e->kids[0]);
 		if (err)
 			return err;

@@ -195,9 +195,8 @@ struct st_compiled {
 	/* The ring buffer's bytes, a power of 2 (0: st_compiled_events_size()'s default); set by
 	 * the caller. */
 	uint32_t events_size;
-	/* Entries of the hash the keyed maps share (0: ST_DEFAULT_MAP_ENTRIES); set by the caller.
-	 */
-	uint32_t map_entries;
+	/* Keys of each keyed map (0: ST_DEFAULT_MAP_KEYS); set by the caller. */
+	uint32_t map_keys;
 	/* cat()'s bytes printed at most (0: ST_DEFAULT_CAT_BYTES); set by the caller. */
 	uint32_t cat_bytes;
 	/* -c: the command's descendants are traced too; set by the caller. */
@@ -226,10 +225,10 @@ static inline uint32_t st_compiled_cat_bytes(const struct st_compiled *c)
 	return c->cat_bytes ? c->cat_bytes : ST_DEFAULT_CAT_BYTES;
 }
 
-/* Entries of the hash the keyed maps share, and of each other hash. */
-static inline uint32_t st_compiled_map_entries(const struct st_compiled *c)
+/* Keys of each keyed map, as bpftrace's BPFTRACE_MAP_KEYS_MAX. */
+static inline uint32_t st_compiled_map_keys(const struct st_compiled *c)
 {
-	return c->map_entries ? c->map_entries : ST_DEFAULT_MAP_ENTRIES;
+	return c->map_keys ? c->map_keys : ST_DEFAULT_MAP_KEYS;
 }
 
 /* True when probes send records: the ring buffer is needed. */
@@ -265,6 +264,7 @@ enum st_prog {
 	ST_PROG_TP_COUNT,
 	ST_PROG_TP_PLAIN, /* also the flat ones at tracepoints */
 	ST_PROG_TP_KEYED,
+	ST_PROG_PROFILE_FLAT, /* perf events' flat ones */
 	/* Loaded per function (bpfload/trampolines.h), never with the others */
 	ST_PROG_FENTRY,
 	ST_PROG_FEXIT,
@@ -319,32 +319,39 @@ static inline uint32_t st_compiled_srcs(const struct st_compiled *c)
 	return srcs;
 }
 
+/* The sources (a bit per enum st_plain_src) of plain statements' key parts: st_parts_used. */
+static inline uint32_t st_compiled_parts(const struct st_compiled *c)
+{
+	uint32_t parts = 0, i, k, n;
+
+	for (i = 0; i < c->nr_probes; i++)
+		for (k = 0; k < c->probes[i].cfg.nr_plain && k < ST_MAX_PLAIN; k++)
+			for (n = 0;
+			     n < c->probes[i].cfg.plain[k].nr_parts && n < ST_MAX_PLAIN_PARTS; n++)
+				parts |= 1U << c->probes[i].cfg.plain[k].parts[n].src;
+	return parts;
+}
+
 /* Whether processes are announced for their mappings (user stacks, usym()): stacks.h. */
 static inline bool st_compiled_wants_maps(const struct st_compiled *c)
 {
 	return st_compiled_stacks(c) & (ST_STACK_USER | ST_STACK_MAPS);
 }
 
-/* The hash maps that some map of c lives in (the loader sizes the others to one entry). */
+/* The kernel hashes that maps live in (hashes.c). */
 #define ST_HASH_AGGR 0x1 /* st_aggr: keyed aggregations */
 #define ST_HASH_COMPACT 0x2 /* st_aggr_compact: those read whole (ST_MAPF_READ_WHOLE) */
 #define ST_HASH_VALUES 0x4 /* st_values: plain values */
 
-static inline uint8_t st_compiled_hashes(const struct st_compiled *c)
-{
-	uint8_t h = 0;
-	uint32_t m;
-
-	for (m = 0; m < c->nr_maps; m++) {
-		if (c->maps[m].kind == ST_K_VALUE)
-			h |= ST_HASH_VALUES;
-		else if (!(c->maps[m].flags & ST_MAPF_FLAT))
-			h |= ST_HASH_AGGR;
-		if (c->maps[m].flags & ST_MAPF_READ_WHOLE)
-			h |= ST_HASH_COMPACT;
-	}
-	return h;
-}
+/* The hashes that map m of c may live in; none for a map without keys. */
+uint8_t st_compiled_map_hashes(const struct st_compiled *c, uint32_t m);
+/* The hashes that some map of c may live in. */
+uint8_t st_compiled_hashes(const struct st_compiled *c);
+/*
+ * Entries of hash: st_compiled_map_keys() for each map that may live in
+ * it; one when none may (its buckets and caches are sized by its entries).
+ */
+uint32_t st_compiled_hash_entries(const struct st_compiled *c, uint8_t hash);
 
 /*
  * Read every field through the SIDE argument vector, even top-level ones

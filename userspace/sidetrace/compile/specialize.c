@@ -24,6 +24,9 @@ void cg_find_count_only(struct st_compiled *out, struct st_compiled_probe *p)
 	uint32_t i;
 
 	p->nr_counts = 0;
+	/* None at a perf event: its flat program counts. */
+	if (st_event_kind(p->event)->family == ST_FAMILY_PERF_EVENT)
+		return;
 	for (i = 0; i < cfg->nr_insns; i++) {
 		const struct st_insn *in = &cfg->insns[i];
 		const struct st_map_cfg *mc;
@@ -75,6 +78,35 @@ static bool plain_part(const struct st_probe_cfg *cfg, const struct st_insn *in,
 }
 
 /*
+ * The filter at insns[i], the first of a clause's code: a field or
+ * builtin (push, FILTER) or one compared with a constant (push, CONST,
+ * BINARY, FILTER). A plain statement tests it again, so its value is the
+ * same at each read (not rand or nsecs). Returns the instructions it
+ * takes, 0 if it is not such a filter.
+ */
+static uint32_t plain_filter(const struct st_probe_cfg *cfg, uint32_t i, struct st_plain_stmt *st)
+{
+	const struct st_insn *in = &cfg->insns[i];
+
+	if (i + 1 >= cfg->nr_insns || !plain_part(cfg, in, &st->filter) ||
+	    (st->filter.src != ST_P_INT && st->filter.src != ST_P_BUILTIN) ||
+	    (st->filter.src == ST_P_BUILTIN && (in->a == ST_BI_RAND || in->a == ST_BI_NSECS)))
+		return 0;
+	st->filtered = 1;
+	if (in[1].op == ST_I_FILTER) {
+		st->filter_op = ST_B_NE;
+		st->filter_imm = 0;
+		return 2;
+	}
+	if (i + 3 >= cfg->nr_insns || in[1].op != ST_I_CONST || in[2].op != ST_I_BINARY ||
+	    in[2].a < ST_B_EQ || in[2].a > ST_B_UGE || in[3].op != ST_I_FILTER)
+		return 0;
+	st->filter_op = in[2].a;
+	st->filter_imm = in[1].imm;
+	return 4;
+}
+
+/*
  * Sets where statement st's parts go in a compact key, from its map's
  * layout; false if its parts are not the layout's, in order.
  */
@@ -107,9 +139,9 @@ static bool plain_compact_offsets(const struct st_compiled *out, struct st_plain
 void cg_find_plain(const struct st_compiled *out, struct st_compiled_probe *p)
 {
 	struct st_probe_cfg *cfg = &p->cfg;
-	struct st_plain_stmt *st = NULL;
+	struct st_plain_stmt *st = NULL, filter = {0};
 	struct st_plain_part part;
-	uint32_t i, mask = 0;
+	uint32_t i, n, mask = 0;
 
 	cfg->nr_plain = 0;
 	/* Stacks and mappings are taken at entry by take_stacks(): the interpreters'. */
@@ -123,6 +155,11 @@ void cg_find_plain(const struct st_compiled *out, struct st_compiled_probe *p)
 
 		if (in->op == ST_I_CLAUSE && !st) {
 			mask = in->mask;
+			memset(&filter, 0, sizeof(filter));
+			n = plain_filter(cfg, i + 1, &filter);
+			if (!n)
+				memset(&filter, 0, sizeof(filter));
+			i += n;
 			continue;
 		}
 		if (i + 1 >= cfg->nr_insns || !plain_part(cfg, in, &part))
@@ -131,7 +168,7 @@ void cg_find_plain(const struct st_compiled *out, struct st_compiled_probe *p)
 			if (cfg->nr_plain >= ST_MAX_PLAIN)
 				break;
 			st = &cfg->plain[cfg->nr_plain++];
-			memset(st, 0, sizeof(*st));
+			*st = filter;
 			st->mask = mask;
 		}
 		if (use->op == ST_I_AGG && part.src != ST_P_STR && part.src != ST_P_COMM) {
@@ -242,7 +279,8 @@ bool st_compiled_specializable(const struct st_compiled_probe *p)
 {
 	enum st_prog_family f = st_event_kind(p->event)->family;
 
-	return (f == ST_FAMILY_UPROBE || f == ST_FAMILY_TRACEPOINT) && !p->cfg.stacks;
+	return (f == ST_FAMILY_UPROBE || f == ST_FAMILY_TRACEPOINT || f == ST_FAMILY_PERF_EVENT) &&
+	       !p->cfg.stacks;
 }
 
 enum st_prog st_compiled_prog(const struct st_compiled_probe *p)
@@ -258,6 +296,9 @@ enum st_prog st_compiled_prog(const struct st_compiled_probe *p)
 	enum st_prog_family f = st_event_kind(p->event)->family;
 	bool tp = f == ST_FAMILY_TRACEPOINT;
 
+	/* A perf event's sample has only the flat program besides the stack machine. */
+	if (f == ST_FAMILY_PERF_EVENT && p->special == ST_SPECIAL_FLAT)
+		return ST_PROG_PROFILE_FLAT;
 	if (f != ST_FAMILY_UPROBE && !tp)
 		return interpreter[f];
 	switch (p->special) {
@@ -296,6 +337,7 @@ const char *st_prog_name(enum st_prog prog)
 		[ST_PROG_TP_COUNT] = "tracepoint count",
 		[ST_PROG_TP_PLAIN] = "tracepoint plain",
 		[ST_PROG_TP_KEYED] = "tracepoint keyed",
+		[ST_PROG_PROFILE_FLAT] = "profile flat",
 		[ST_PROG_FENTRY] = "fentry interpreter",
 		[ST_PROG_FEXIT] = "fexit interpreter",
 	};

@@ -27,12 +27,11 @@ void st_inproc_shm_params(const struct st_compiled *c, struct st_shm_params *sp)
 	sp->nr_probes = c->nr_probes;
 	sp->nr_flat = c->nr_flat ? c->nr_flat : 1;
 	sp->key_size = c->key_size;
-	sp->aggr_entries = st_compiled_map_entries(c);
+	/* Its engine runs the plain programs' probes on the stack machine: full keys. */
+	sp->aggr_entries = st_compiled_hash_entries(c, ST_HASH_AGGR | ST_HASH_COMPACT);
 	sp->compact_key_size = c->compact_key_size;
-	/* As the kernel's st_aggr_compact: one entry when no map keeps compact keys. */
-	sp->compact_entries =
-		st_compiled_hashes(c) & ST_HASH_COMPACT ? st_compiled_map_entries(c) : 1;
-	sp->values_entries = st_compiled_map_entries(c);
+	sp->compact_entries = st_compiled_hash_entries(c, ST_HASH_COMPACT);
+	sp->values_entries = st_compiled_hash_entries(c, ST_HASH_VALUES);
 	sp->ring_size = st_compiled_events_size(c);
 }
 
