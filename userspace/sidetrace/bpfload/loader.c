@@ -286,11 +286,13 @@ static void reset(struct st_loader *l)
 	l->debugf_req_fd = -1;
 }
 
-void st_loader_prepare(struct st_loader *l)
+void st_loader_prepare(struct st_loader *l, bool files)
 {
 	reset(l);
 	l->prep.started = true;
-	st_warm_up_start(&l->warm_up);
+	/* A uprobe registered for nothing would slow every fork for a grace period. */
+	if (files)
+		st_warm_up_start(&l->warm_up);
 	/* Where a thread cannot start, the work is done at once. */
 	l->prep.opening = st_thread_start(&l->prep.open, open_object, &l->prep);
 	if (!l->prep.opening)
@@ -520,6 +522,20 @@ int st_loader_write_gen(struct st_loader *l, const struct st_compiled *c, struct
 	return ret;
 }
 
+/* Whether some probe of c is at a file's sites: uprobes, a watchpoint's uprobe. */
+static bool probes_files(const struct st_compiled *c)
+{
+	enum st_prog_family f;
+	uint32_t i;
+
+	for (i = 0; i < c->nr_probes; i++) {
+		f = st_event_kind(c->probes[i].event)->family;
+		if (f == ST_FAMILY_UPROBE || f == ST_FAMILY_WATCHPOINT)
+			return true;
+	}
+	return false;
+}
+
 int st_loader_load(struct st_loader *l, const struct st_compiled *c, char *err, size_t errlen)
 {
 	int ret;
@@ -528,7 +544,7 @@ int st_loader_load(struct st_loader *l, const struct st_compiled *c, char *err, 
 	if (ret)
 		return ret;
 	if (!l->prep.started)
-		st_loader_prepare(l);
+		st_loader_prepare(l, probes_files(c));
 	l->ncpus = libbpf_num_possible_cpus();
 	if (l->ncpus < 0) {
 		snprintf(err, errlen, "cannot count the possible CPUs: %s", strerror(-l->ncpus));

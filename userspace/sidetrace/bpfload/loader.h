@@ -119,12 +119,13 @@ int st_loader_check_environment(char *err, size_t errlen);
 /*
  * Starts what loading needs that no program changes, in threads, while
  * the caller reads the targets and compiles: the kernel's wait for a
- * first uprobe registration (see warm_up() in uprobes.c), the probe for
- * uprobe_multi links, and opening the embedded object (1-3 ms each).
- * Call it on a new loader, after st_loader_check_environment();
- * st_loader_load() calls it where the caller has not.
+ * first uprobe registration when files are probed (see warm_up() in
+ * uprobes.c), the probe for uprobe_multi links, and opening the embedded
+ * object (1-3 ms each). Call it on a new loader, after
+ * st_loader_check_environment(); st_loader_load() calls it where the
+ * caller has not.
  */
-void st_loader_prepare(struct st_loader *l);
+void st_loader_prepare(struct st_loader *l, bool files);
 
 /*
  * Checks the environment (root, BTF), opens the embedded program, sizes its

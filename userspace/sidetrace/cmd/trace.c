@@ -253,7 +253,7 @@ static int build(struct trace *t)
 	t->prog->cpid = t->child;
 	/* The kernel's and libbpf's part of start-up, meanwhile. */
 	if (!t->o.dry_run && st_program_on_sites(t->prog))
-		st_loader_prepare(&t->tracer.bpf);
+		st_loader_prepare(&t->tracer.bpf, st_program_probes_files(t->prog));
 	if (t->o.pid) {
 		ret = st_check_traced_pid(t->o.pid);
 		if (ret)

@@ -228,6 +228,25 @@ static int scan(const char *dir, const char *glob, struct dirent ***names)
 	return kept;
 }
 
+/*
+ * A tracepoint named without a wildcard: its directory, without listing
+ * the hundreds of its category's (0.3-0.5 ms each). A name that scan()
+ * would not list (a path, a dot file) matches nothing, as there.
+ */
+static int find_named(const char *dir, const char *category, const char *name,
+		      struct st_event_list *out, char *err, size_t errlen)
+{
+	char path[1024];
+	struct stat st;
+
+	if (category[0] == '.' || name[0] == '.' || strchr(category, '/') || strchr(name, '/'))
+		return 0;
+	snprintf(path, sizeof(path), "%s/events/%s/%s", dir, category, name);
+	if (stat(path, &st) || !S_ISDIR(st.st_mode))
+		return 0;
+	return add_tracepoint(dir, category, name, true, out, err, errlen);
+}
+
 int st_discover_tracepoints(const char *category_glob, const char *name_glob,
 			    struct st_event_list *out, char *err, size_t errlen)
 {
@@ -243,6 +262,8 @@ int st_discover_tracepoints(const char *category_glob, const char *name_glob,
 			 "tracefs /sys/kernel/tracing)");
 		return -ENOENT;
 	}
+	if (named)
+		return find_named(dir, category_glob, name_glob, out, err, errlen);
 	snprintf(path, sizeof(path), "%s/events", dir);
 	nc = scan(path, category_glob, &cats);
 	if (nc < 0) {

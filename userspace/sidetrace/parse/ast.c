@@ -288,6 +288,20 @@ bool st_clause_on_sites(const struct st_clause *cl)
 	return false;
 }
 
+bool st_program_probes_files(const struct st_program *prog)
+{
+	enum st_prog_family f;
+	uint32_t i, k;
+
+	for (i = 0; i < prog->nr_clauses; i++)
+		for (k = 0; k < prog->clauses[i].nr_points; k++) {
+			f = st_probe_kind(prog->clauses[i].points[k].kind)->family;
+			if (f == ST_FAMILY_UPROBE || f == ST_FAMILY_WATCHPOINT)
+				return true;
+		}
+	return false;
+}
+
 bool st_program_on_sites(const struct st_program *prog)
 {
 	uint32_t i;

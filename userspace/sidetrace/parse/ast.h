@@ -501,6 +501,8 @@ void st_attach_point_fini(struct st_attach_point *p);
 bool st_clause_on_sites(const struct st_clause *cl);
 /* True if some clause runs in the kernel (the program loads BPF). */
 bool st_program_on_sites(const struct st_program *prog);
+/* True if some clause probes a file: uprobes, or a watchpoint a uprobe sets. */
+bool st_program_probes_files(const struct st_program *prog);
 
 /*
  * The values a printf prints (after its format), or a print(value) (its
