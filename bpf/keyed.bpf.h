@@ -137,7 +137,7 @@ __noinline bool st_keyed_literals(struct st_keyed_in *in, const struct st_site_c
 	if (!in || !site || !st)
 		return false;
 	for (k = 0; k < ST_MAX_PLAIN_PARTS; k++) {
-		if (k >= st->nr_parts)
+		if (past_parts(k) || k >= st->nr_parts)
 			break;
 		pt = &st->parts[k];
 		if (pt->src != ST_P_STR)
@@ -189,7 +189,7 @@ static __always_inline int keyed_parts(struct st_key_buf *key, struct st_keyed_i
 			return -1;
 	}
 	for (k = 2; !one && k < ST_MAX_PLAIN_PARTS; k++) {
-		if (k >= st->nr_parts)
+		if (past_parts(k) || k >= st->nr_parts)
 			break;
 		if (st_keyed_part(key, in, &st->parts[k], compact))
 			return -1;

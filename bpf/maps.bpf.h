@@ -59,6 +59,8 @@ _Static_assert(ST_NR_OPCODES <= 64, "st_ops_used has a bit per opcode");
 ST_LOAD_CONST __u32 st_srcs_used;
 /* The same for plain statements' key parts: bit src (enum st_plain_src). */
 ST_LOAD_CONST __u32 st_parts_used;
+/* And the most key parts a plain statement of the session has. */
+ST_LOAD_CONST __u32 st_plain_parts_max;
 
 /*
  * Whether no clause of the session has instruction op: a constant once
@@ -68,6 +70,15 @@ ST_LOAD_CONST __u32 st_parts_used;
 static __always_inline bool op_unused(__u32 op)
 {
 	return !(st_ops_used & (1ULL << op));
+}
+
+/*
+ * Whether no plain statement of the session has a key part k: the
+ * verifier walks the loops over parts only that far.
+ */
+static __always_inline bool past_parts(__u32 k)
+{
+	return k >= st_plain_parts_max;
 }
 
 /* Whether no plain statement of the session has a key part from src (st_parts_used). */

@@ -91,7 +91,7 @@ static __always_inline bool plain_compact(const struct st_scratch *s,
 	if (part_unused(ST_P_STR))
 		return true;
 	for (k = 0; k < ST_MAX_PLAIN_PARTS; k++) {
-		if (k >= st->nr_parts)
+		if (past_parts(k) || k >= st->nr_parts)
 			break;
 		pt = &st->parts[k];
 		a = pt->a;
@@ -176,7 +176,7 @@ __noinline int st_plain_stmt(const struct st_probe_cfg *cfg, struct st_scratch *
 	compact = plain_compact(s, st);
 	s->key_compact = compact;
 	for (k = 0; k < ST_MAX_PLAIN_PARTS; k++) {
-		if (k >= st->nr_parts)
+		if (past_parts(k) || k >= st->nr_parts)
 			break;
 		plain_key_part(s, &st->parts[k], k, probe, compact);
 	}

@@ -300,6 +300,7 @@ static inline int h_configure(struct h_run *r, const struct h_prog *p)
 	skel->rodata->st_ops_used = ~0ULL;
 	skel->rodata->st_srcs_used = ~0U;
 	skel->rodata->st_parts_used = ~0U;
+	skel->rodata->st_plain_parts_max = ST_MAX_PLAIN_PARTS;
 	return err;
 }
 

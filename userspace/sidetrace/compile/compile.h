@@ -319,16 +319,24 @@ static inline uint32_t st_compiled_srcs(const struct st_compiled *c)
 	return srcs;
 }
 
-/* The sources (a bit per enum st_plain_src) of plain statements' key parts: st_parts_used. */
-static inline uint32_t st_compiled_parts(const struct st_compiled *c)
+/*
+ * The sources (a bit per enum st_plain_src) of plain statements' key
+ * parts, st_parts_used; the most parts of one in *most, st_plain_parts_max.
+ */
+static inline uint32_t st_compiled_parts(const struct st_compiled *c, uint32_t *most)
 {
 	uint32_t parts = 0, i, k, n;
 
+	*most = 0;
 	for (i = 0; i < c->nr_probes; i++)
-		for (k = 0; k < c->probes[i].cfg.nr_plain && k < ST_MAX_PLAIN; k++)
-			for (n = 0;
-			     n < c->probes[i].cfg.plain[k].nr_parts && n < ST_MAX_PLAIN_PARTS; n++)
-				parts |= 1U << c->probes[i].cfg.plain[k].parts[n].src;
+		for (k = 0; k < c->probes[i].cfg.nr_plain && k < ST_MAX_PLAIN; k++) {
+			const struct st_plain_stmt *st = &c->probes[i].cfg.plain[k];
+
+			for (n = 0; n < st->nr_parts && n < ST_MAX_PLAIN_PARTS; n++)
+				parts |= 1U << st->parts[n].src;
+			if (n > *most)
+				*most = n;
+		}
 	return parts;
 }
 
