@@ -78,10 +78,12 @@ static __always_inline void update(struct st_val *val, __u32 kind, __s64 v, bool
 		__sync_fetch_and_add(&val->sum, v);
 		break;
 	case ST_K_MIN:
-		atomic_umax(&val->min, st_min_encode(v, is_signed));
+		if (!kind_unused(ST_K_MIN))
+			atomic_umax(&val->min, st_min_encode(v, is_signed));
 		break;
 	case ST_K_MAX:
-		atomic_umax(&val->max, st_max_encode(v, is_signed));
+		if (!kind_unused(ST_K_MAX))
+			atomic_umax(&val->max, st_max_encode(v, is_signed));
 		break;
 	default:
 		break;
@@ -105,9 +107,9 @@ static __always_inline struct st_val *flat_val(const volatile struct st_map_cfg 
 	__u64 bucket = 0;
 	__u32 slot;
 
-	if (mc->kind == ST_K_HIST)
+	if (mc->kind == ST_K_HIST && !kind_unused(ST_K_HIST))
 		bucket = st_hist_bucket(v, mc->flags & ST_MAPF_SIGNED);
-	else if (mc->kind == ST_K_LHIST)
+	else if (mc->kind == ST_K_LHIST && !kind_unused(ST_K_LHIST))
 		bucket = lhist_bucket(v, mc);
 	if (bucket >= mc->flat_len)
 		return NULL;
@@ -139,9 +141,9 @@ static __always_inline __u32 aggregate_key(__u8 *key, bool compact, __u32 parts_
 		return ST_C_MAP_ERR;
 	hdr->map_id = map_id;
 	hdr->addr_parts = mc->flags & ST_MAPF_READ_WHOLE ? addr : 0;
-	if (kind == ST_K_HIST)
+	if (kind == ST_K_HIST && !kind_unused(ST_K_HIST))
 		bucket = st_hist_bucket(v, is_signed);
-	else if (kind == ST_K_LHIST)
+	else if (kind == ST_K_LHIST && !kind_unused(ST_K_LHIST))
 		bucket = lhist_bucket(v, mc);
 	if (st_kind_has_bucket(kind))
 		*(__u64 *)(key + st_key_bucket_off(ks)) = bucket;

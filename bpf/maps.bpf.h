@@ -61,6 +61,8 @@ ST_LOAD_CONST __u32 st_srcs_used;
 ST_LOAD_CONST __u32 st_parts_used;
 /* And the most key parts a plain statement of the session has. */
 ST_LOAD_CONST __u32 st_plain_parts_max;
+/* The same for the maps: bit kind (enum st_agg_kind) set when some map is of that kind. */
+ST_LOAD_CONST __u32 st_kinds_used;
 
 /*
  * Whether no clause of the session has instruction op: a constant once
@@ -79,6 +81,12 @@ static __always_inline bool op_unused(__u32 op)
 static __always_inline bool past_parts(__u32 k)
 {
 	return k >= st_plain_parts_max;
+}
+
+/* Whether no map of the session is of kind (st_kinds_used). */
+static __always_inline bool kind_unused(__u32 kind)
+{
+	return !(st_kinds_used & (1U << kind));
 }
 
 /* Whether no plain statement of the session has a key part from src (st_parts_used). */

@@ -179,6 +179,7 @@ static int configure(struct st_loader *l, const struct st_compiled *c)
 	skel->rodata->st_ops_used = st_compiled_ops(c);
 	skel->rodata->st_srcs_used = st_compiled_srcs(c);
 	skel->rodata->st_parts_used = st_compiled_parts(c, &skel->rodata->st_plain_parts_max);
+	skel->rodata->st_kinds_used = st_compiled_kinds(c);
 	return 0;
 }
 

@@ -340,6 +340,17 @@ static inline uint32_t st_compiled_parts(const struct st_compiled *c, uint32_t *
 	return parts;
 }
 
+/* The kinds (a bit per enum st_agg_kind) of c's maps: st_kinds_used. */
+static inline uint32_t st_compiled_kinds(const struct st_compiled *c)
+{
+	uint32_t kinds = 0, m;
+
+	for (m = 0; m < c->nr_maps; m++)
+		if (c->maps[m].kind < ST_NR_AGG_KINDS)
+			kinds |= 1U << c->maps[m].kind;
+	return kinds;
+}
+
 /* Whether processes are announced for their mappings (user stacks, usym()): stacks.h. */
 static inline bool st_compiled_wants_maps(const struct st_compiled *c)
 {
