@@ -70,6 +70,7 @@ static int measure(const char *name, uint64_t ops, uint32_t srcs)
 	skel->rodata->st_parts_used = ~0U;
 	skel->rodata->st_plain_parts_max = ST_MAX_PLAIN_PARTS;
 	skel->rodata->st_kinds_used = ~0U;
+	skel->rodata->st_stacks_used = ~0U;
 	skel->rodata->st_ckey_words = (ST_COMPACT_STR_LEN + ST_KEY_BUCKET_SIZE) / 8;
 	err = bpf_map__set_key_size(skel->maps.st_aggr,
 				    ST_KEY_HDR + 8 * skel->rodata->st_key_words);

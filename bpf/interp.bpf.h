@@ -22,7 +22,9 @@
 static __always_inline void abort_clause(struct st_scratch *s)
 {
 	RD(s->pc) = RD(s->clause_end);
-	key_clear(s);
+	/* Only the key instructions write its parts. */
+	if (!op_unused(ST_I_KEY_INT) || !op_unused(ST_I_KEY_STR))
+		key_clear(s);
 }
 
 /* Stores an integer key part; false if off is outside the key. */
@@ -553,6 +555,9 @@ static __always_inline void take_stacks(void *ctx, const struct st_probe_cfg *cf
 /* An id, or why there is none: -EFAULT when the stack has no frames. */
 #define STACK_ID(id) ((id) >= 0 ? (__u32)(id) : (id) == -14 ? ST_STACK_EMPTY : ST_STACK_FAILED)
 
+	/* A session without stacks leaves the rest dead to the verifier. */
+	if (!st_stacks_used)
+		return;
 	if (cfg->stacks & ST_STACK_USER) {
 		id = bpf_get_stackid(ctx, &st_ustacks, BPF_F_USER_STACK);
 		s->ustack = ST_USTACK(tgid, STACK_ID(id));

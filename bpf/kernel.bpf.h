@@ -37,7 +37,8 @@ static __always_inline int on_kernel_event(void *ctx, enum fields_from from)
 	if (!s)
 		return 0;
 	decode_begin(s);
-	if (from != FIELDS_NONE && cfg->nr_loads) {
+	/* st_srcs_used: no probe of the session reads a field. */
+	if (from != FIELDS_NONE && st_srcs_used && cfg->nr_loads) {
 		if (from == FIELDS_RECORD)
 			read_tp_fields(rec_base(ctx), site, cfg->sdt_mask, s);
 		else

@@ -63,6 +63,8 @@ ST_LOAD_CONST __u32 st_parts_used;
 ST_LOAD_CONST __u32 st_plain_parts_max;
 /* The same for the maps: bit kind (enum st_agg_kind) set when some map is of that kind. */
 ST_LOAD_CONST __u32 st_kinds_used;
+/* The stacks (ST_STACK_*) some probe of the session takes. */
+ST_LOAD_CONST __u32 st_stacks_used;
 
 /*
  * Whether no clause of the session has instruction op: a constant once

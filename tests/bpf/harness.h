@@ -302,6 +302,7 @@ static inline int h_configure(struct h_run *r, const struct h_prog *p)
 	skel->rodata->st_parts_used = ~0U;
 	skel->rodata->st_plain_parts_max = ST_MAX_PLAIN_PARTS;
 	skel->rodata->st_kinds_used = ~0U;
+	skel->rodata->st_stacks_used = ~0U;
 	return err;
 }
 

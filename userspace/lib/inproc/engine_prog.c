@@ -55,6 +55,7 @@ void st_prog_configure(const struct st_map_cfg *maps, uint32_t nr_maps, uint32_t
 	st_parts_used = ~0U;
 	st_plain_parts_max = ST_MAX_PLAIN_PARTS;
 	st_kinds_used = ~0U;
+	st_stacks_used = ~0U;
 }
 
 /* Element k of a per-CPU array of n elements per slot, this CPU's. */
