@@ -25,6 +25,7 @@
 #include "cmd/plan.h"
 #include "cmd/trace.h"
 #include "compile/compile.h"
+#include "ctypes/ctypes.h"
 #include "targets/targets.h"
 #include "check/checker.h"
 #include "parse/parser.h"
@@ -271,6 +272,9 @@ static int build(struct trace *t)
 			 &t->compiled, &diag);
 	if (ret)
 		goto fail;
+	/* Types are printed at run time only from whole values. */
+	if (!st_program_keeps_wholes(t->prog))
+		st_ctypes_drop_btf(t->prog->ctypes);
 	warn_missed(t);
 	t->compiled.events_size = t->o.events_size;
 	ret = st_bpftrace_env(&t->compiled);

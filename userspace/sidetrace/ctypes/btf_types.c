@@ -10,13 +10,14 @@
 #include <string.h>
 
 #include "ctypes/ctypes_int.h"
+#include "objfile/kernel_btf.h"
 
 const struct btf *ct_btf(struct st_ctypes *r)
 {
 	if (r->btf_tried)
 		return r->btf;
 	r->btf_tried = true;
-	r->btf = btf__load_vmlinux_btf();
+	r->btf = st_kernel_btf_load();
 	if (!r->btf) {
 		r->btf_err = -errno;
 		return NULL;

@@ -129,6 +129,16 @@ static void node_free(struct st_ctype *t)
 	free(t);
 }
 
+void st_ctypes_drop_btf(struct st_ctypes *r)
+{
+	if (!r || !r->btf)
+		return;
+	btf__free(r->btf);
+	r->btf = NULL;
+	/* A lookup after this is a bug: said as the BTF being gone. */
+	r->btf_err = -ENODATA;
+}
+
 void st_ctypes_free(struct st_ctypes *r)
 {
 	size_t i;

@@ -61,6 +61,12 @@ struct st_ctypes;
 /* An empty registry; NULL when out of memory. The kernel's BTF is read when first needed. */
 struct st_ctypes *st_ctypes_new(void);
 void st_ctypes_free(struct st_ctypes *r);
+/*
+ * Frees the kernel's BTF once no type will be looked up or printed again
+ * (the program compiled, no whole value of such a type kept): the types
+ * made from it stay. About 6 MB, held while the rest of start-up peaks.
+ */
+void st_ctypes_drop_btf(struct st_ctypes *r);
 
 /* The size and sign of the integer type name names ("unsigned int", "u32", "pid_t"): false if none.
  */

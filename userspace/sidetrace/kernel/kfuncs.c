@@ -18,6 +18,7 @@
 #include "dwarf/functions.h"
 #include "kernel/btf_decl.h"
 #include "kernel/kfuncs.h"
+#include "objfile/kernel_btf.h"
 #include "objfile/sdt_args.h"
 
 #define KPROBE_PMU "/sys/bus/event_source/devices/kprobe/type"
@@ -393,7 +394,7 @@ static int load_btfs(struct kf_btfs *b, char *err, size_t errlen)
 	b->v = calloc(1, sizeof(*b->v));
 	if (!b->v)
 		return -ENOMEM;
-	b->v[0] = btf__load_vmlinux_btf();
+	b->v[0] = st_kernel_btf_load();
 	if (!b->v[0]) {
 		ret = -errno;
 		snprintf(err, errlen, "cannot read the kernel's BTF (/sys/kernel/btf/vmlinux): %s",

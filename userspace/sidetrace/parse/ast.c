@@ -288,6 +288,20 @@ bool st_clause_on_sites(const struct st_clause *cl)
 	return false;
 }
 
+bool st_program_keeps_wholes(const struct st_program *prog)
+{
+	uint32_t m, k;
+
+	for (m = 0; m < prog->nr_maps; m++) {
+		if (prog->maps[m].whole)
+			return true;
+		for (k = 0; k < ST_MAX_MAP_KEYS; k++)
+			if (prog->maps[m].key_whole[k])
+				return true;
+	}
+	return false;
+}
+
 bool st_program_probes_files(const struct st_program *prog)
 {
 	enum st_prog_family f;

@@ -501,6 +501,9 @@ void st_attach_point_fini(struct st_attach_point *p);
 bool st_clause_on_sites(const struct st_clause *cl);
 /* True if some clause runs in the kernel (the program loads BPF). */
 bool st_program_on_sites(const struct st_program *prog);
+/* True if some map keeps a whole value or key (a struct, an array, a tuple): printed from its type.
+ */
+bool st_program_keeps_wholes(const struct st_program *prog);
 /* True if some clause probes a file: uprobes, or a watchpoint a uprobe sets. */
 bool st_program_probes_files(const struct st_program *prog);
 
