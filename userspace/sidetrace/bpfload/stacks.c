@@ -352,6 +352,7 @@ static void user_stack(struct st_stacks *s, const struct st_loader *l, const str
 	struct bpf_stack_build_id frames[ST_STACK_FRAMES];
 	uint32_t id = ST_USTACK_ID(v);
 	const struct proc *p;
+	const char *module;
 	size_t i;
 
 	memset(frames, 0, sizeof(frames));
@@ -364,18 +365,17 @@ static void user_stack(struct st_stacks *s, const struct st_loader *l, const str
 	}
 	p = find_proc(s, ST_USTACK_PID(v));
 	for (i = 0; i < ST_STACK_FRAMES && frames[i].status != BPF_STACK_BUILD_ID_EMPTY; i++) {
+		module = perf ? frame_module(s, c, p, &frames[i]) : NULL;
 		if (i)
 			st_tb_putc(tb, '\n');
 		if (perf)
-			st_tb_printf(
-				tb, "%" PRIx64 " ",
-				frame_address(p, frame_module(s, c, p, &frames[i]), &frames[i]));
+			st_tb_printf(tb, "%" PRIx64 " ", frame_address(p, module, &frames[i]));
 		if (frames[i].status == BPF_STACK_BUILD_ID_VALID)
 			build_id_frame(s, c, &frames[i], tb);
 		else
 			user_frame(s, p, frames[i].ip, true, tb);
 		if (perf)
-			st_tb_printf(tb, " (%s)", frame_module(s, c, p, &frames[i]));
+			st_tb_printf(tb, " (%s)", module);
 	}
 }
 
