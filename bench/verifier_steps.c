@@ -6,7 +6,8 @@
  * as for a string-keyed hist (9 words after the header), the rest of the
  * configuration as the skeleton has it.
  * Usage: verifier_steps [PROGRAM...]   (default: every program, then
- * sidetrace_tp as a session that only prints leaves it)
+ * sidetrace_tp and its printing copy as a session that only prints
+ * leaves them)
  */
 #include <errno.h>
 #include <stdint.h>
@@ -123,5 +124,7 @@ int main(int argc, char **argv)
 		ret |= measure(all[i], ~0ULL, ~0U);
 	label = "sidetrace_tp, printf";
 	ret |= measure("sidetrace_tp", printf_ops, 1U << ST_SRC_SDT);
+	label = "sidetrace_tp_print, printf";
+	ret |= measure("sidetrace_tp_print", printf_ops, 1U << ST_SRC_SDT);
 	return ret;
 }

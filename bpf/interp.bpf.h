@@ -18,12 +18,23 @@
 #error "sidetrace.bpf.c includes the fragments in the order of their use"
 #endif
 
+/*
+ * Whether instruction op is neither in ops, the instructions a copy of
+ * the stack machine has (ST_ALL_OPS, ST_PRINT_OPS), nor in the session
+ * (st_ops_used): the compiler leaves its code out of a smaller copy, the
+ * verifier explores it in none.
+ */
+static __always_inline bool op_off(__u64 ops, __u32 op)
+{
+	return !(ops & (1ULL << op)) || op_unused(op);
+}
+
 /* Leaves the current clause: its key and stack are discarded. */
-static __always_inline void abort_clause(struct st_scratch *s)
+static __always_inline void abort_clause(struct st_scratch *s, __u64 ops)
 {
 	RD(s->pc) = RD(s->clause_end);
 	/* Only the key instructions write its parts. */
-	if (!op_unused(ST_I_KEY_INT) || !op_unused(ST_I_KEY_STR))
+	if (!op_off(ops, ST_I_KEY_INT) || !op_off(ops, ST_I_KEY_STR))
 		key_clear(s);
 }
 
@@ -62,13 +73,13 @@ static __always_inline bool out_str(const struct st_probe_cfg *cfg, struct st_sc
 
 /* The output instructions (ST_I_OUT_*); true aborts the clause. */
 static __always_inline bool exec_out(const struct st_probe_cfg *cfg, struct st_scratch *s,
-				     const struct st_insn *in, __u32 probe)
+				     const struct st_insn *in, __u32 probe, __u64 ops)
 {
 	__s64 v;
 
 	switch (in->op) {
 	case ST_I_OUT_INT:
-		if (op_unused(ST_I_OUT_INT))
+		if (op_off(ops, ST_I_OUT_INT))
 			return true;
 		v = pop(s);
 		if (in->imm < 0 || in->imm > ST_REC_MAX - ST_REC_INT_SIZE)
@@ -76,11 +87,11 @@ static __always_inline bool exec_out(const struct st_probe_cfg *cfg, struct st_s
 		*(__s64 *)(s->rec + in->imm) = v;
 		return false;
 	case ST_I_OUT_STR:
-		if (op_unused(ST_I_OUT_STR))
+		if (op_off(ops, ST_I_OUT_STR))
 			return true;
 		return !out_str(cfg, s, pop(s), in->imm);
 	case ST_I_OUT_LOAD:
-		if (op_unused(ST_I_OUT_LOAD))
+		if (op_off(ops, ST_I_OUT_LOAD))
 			return true;
 		if (in->a >= ST_MAX_LOADS || !(s->ok & (1U << in->a)))
 			return true;
@@ -91,17 +102,17 @@ static __always_inline bool exec_out(const struct st_probe_cfg *cfg, struct st_s
 		*(__s64 *)(s->rec + in->imm) = s->vals[in->a];
 		return false;
 	case ST_I_OUT_EMIT:
-		if (op_unused(ST_I_OUT_EMIT))
+		if (op_off(ops, ST_I_OUT_EMIT))
 			return true;
 		out_emit(s, in->a, in->mask, in->imm, probe);
 		return false;
 	case ST_I_OUT_JOIN:
-		if (op_unused(ST_I_OUT_JOIN))
+		if (op_off(ops, ST_I_OUT_JOIN))
 			return true;
 		out_join(s, pop(s), in->mask, probe);
 		return false;
 	case ST_I_SIGNAL:
-		if (op_unused(ST_I_SIGNAL))
+		if (op_off(ops, ST_I_SIGNAL))
 			return true;
 		v = pop(s);
 #ifndef ST_ENGINE_HOST
@@ -109,11 +120,11 @@ static __always_inline bool exec_out(const struct st_probe_cfg *cfg, struct st_s
 #endif
 		return false;
 	case ST_I_DEBUGF:
-		if (op_unused(ST_I_DEBUGF))
+		if (op_off(ops, ST_I_DEBUGF))
 			return true;
 		return st_exec_debugf(cfg, s, in->a, in->imm, in->mask);
 	default: /* ST_I_OUT_EVENT */
-		if (op_unused(ST_I_OUT_EVENT))
+		if (op_off(ops, ST_I_OUT_EVENT))
 			return true;
 		v = st_copy_event(s, cfg->nr_fields, probe);
 		out_emit(s, ST_REC_EVENT, s->wcut, v, probe);
@@ -230,31 +241,31 @@ static __always_inline __s64 interp_builtin(__u8 id, __u32 probe)
 
 /* The instructions that compute a value; true aborts the clause. */
 static __always_inline bool exec_value(const struct st_probe_cfg *cfg, struct st_scratch *s,
-				       const struct st_insn *in, __u32 probe)
+				       const struct st_insn *in, __u32 probe, __u64 ops)
 {
 	const char *a, *b;
 	__s64 l, r;
 
 	switch (in->op) {
 	case ST_I_CONST:
-		if (op_unused(ST_I_CONST))
+		if (op_off(ops, ST_I_CONST))
 			return true;
 		push(s, in->imm);
 		return false;
 	case ST_I_FIELD:
-		if (op_unused(ST_I_FIELD))
+		if (op_off(ops, ST_I_FIELD))
 			return true;
 		if (in->a >= ST_MAX_LOADS || !(s->ok & (1U << in->a)))
 			return true;
 		push(s, s->vals[in->a]);
 		return false;
 	case ST_I_STR:
-		if (op_unused(ST_I_STR))
+		if (op_off(ops, ST_I_STR))
 			return true;
 		push(s, in->a);
 		return false;
 	case ST_I_BUILTIN:
-		if (op_unused(ST_I_BUILTIN))
+		if (op_off(ops, ST_I_BUILTIN))
 			return true;
 		if (in->a == ST_BI_USTACK)
 			push(s, s->ustack);
@@ -266,42 +277,42 @@ static __always_inline bool exec_value(const struct st_probe_cfg *cfg, struct st
 			push(s, interp_builtin(in->a, probe));
 		return false;
 	case ST_I_UNARY:
-		if (op_unused(ST_I_UNARY))
+		if (op_off(ops, ST_I_UNARY))
 			return true;
 		l = pop(s);
 		push(s, st_unary(in->a, l));
 		return false;
 	case ST_I_BINARY:
-		if (op_unused(ST_I_BINARY))
+		if (op_off(ops, ST_I_BINARY))
 			return true;
 		r = pop(s);
 		l = pop(s);
 		push(s, st_binary(in->a, l, r));
 		return false;
 	case ST_I_READ:
-		if (op_unused(ST_I_READ))
+		if (op_off(ops, ST_I_READ))
 			return true;
 		push(s, read_int_at(pop(s), in->a));
 		return false;
 	case ST_I_READ_STR:
-		if (op_unused(ST_I_READ_STR))
+		if (op_off(ops, ST_I_READ_STR))
 			return true;
 		read_str_at(s, in->a - ST_STR_REF_TMP, pop(s), in->imm, in->mask);
 		push(s, in->a);
 		return false;
 	case ST_I_READ_BUF:
-		if (op_unused(ST_I_READ_BUF))
+		if (op_off(ops, ST_I_READ_BUF))
 			return true;
 		l = pop(s);
 		read_buf_at(s, in->a - ST_STR_REF_TMP, pop(s), l, in->imm, in->mask);
 		push(s, in->a);
 		return false;
 	case ST_I_STRSTR:
-		if (op_unused(ST_I_STRSTR))
+		if (op_off(ops, ST_I_STRSTR))
 			return true;
 		return st_exec_strstr(cfg, s);
 	default: /* ST_I_STREQ, ST_I_STRNE */
-		if (op_unused(ST_I_STREQ) && op_unused(ST_I_STRNE))
+		if (op_off(ops, ST_I_STREQ) && op_off(ops, ST_I_STRNE))
 			return true;
 		b = str_ref(cfg, s, pop(s));
 		a = str_ref(cfg, s, pop(s));
@@ -314,7 +325,7 @@ static __always_inline bool exec_value(const struct st_probe_cfg *cfg, struct st
 
 /* Variables, jumps, plain-value maps and str(); true aborts the clause. */
 static __always_inline bool exec_state(const struct st_probe_cfg *cfg, struct st_scratch *s,
-				       const struct st_insn *in, __u32 probe)
+				       const struct st_insn *in, __u32 probe, __u64 ops)
 {
 	const volatile struct st_map_cfg *mc;
 	const char *src;
@@ -322,34 +333,34 @@ static __always_inline bool exec_state(const struct st_probe_cfg *cfg, struct st
 
 	switch (in->op) {
 	case ST_I_JUMP:
-		if (op_unused(ST_I_JUMP))
+		if (op_off(ops, ST_I_JUMP))
 			return true;
 		RD(s->pc) = in->imm;
 		return false;
 	case ST_I_JZ:
-		if (op_unused(ST_I_JZ))
+		if (op_off(ops, ST_I_JZ))
 			return true;
 		if (!pop(s))
 			RD(s->pc) = in->imm;
 		return false;
 	case ST_I_VAR_GET:
-		if (op_unused(ST_I_VAR_GET))
+		if (op_off(ops, ST_I_VAR_GET))
 			return true;
 		push(s, s->vars[in->a & (ST_MAX_VARS - 1)]);
 		return false;
 	case ST_I_VAR_SET:
-		if (op_unused(ST_I_VAR_SET))
+		if (op_off(ops, ST_I_VAR_SET))
 			return true;
 		s->vars[in->a & (ST_MAX_VARS - 1)] = pop(s);
 		return false;
 	case ST_I_MAP_GET:
-		if (op_unused(ST_I_MAP_GET))
+		if (op_off(ops, ST_I_MAP_GET))
 			return true;
 		st_value_op(s, in->op, in->a, in->imm, probe);
 		push(s, s->vres);
 		return false;
 	case ST_I_MAP_SET:
-		if (op_unused(ST_I_MAP_SET))
+		if (op_off(ops, ST_I_MAP_SET))
 			return true;
 		v = pop(s);
 		mc = map_cfg(in->a);
@@ -362,17 +373,17 @@ static __always_inline bool exec_state(const struct st_probe_cfg *cfg, struct st
 		st_value_op(s, in->op, in->a, v, probe);
 		return false;
 	case ST_I_MAP_ADD:
-		if (op_unused(ST_I_MAP_ADD))
+		if (op_off(ops, ST_I_MAP_ADD))
 			return true;
 		st_value_op(s, in->op, in->a, pop(s), probe);
 		return false;
 	case ST_I_MAP_DEL:
-		if (op_unused(ST_I_MAP_DEL))
+		if (op_off(ops, ST_I_MAP_DEL))
 			return true;
 		st_value_op(s, in->op, in->a, 0, probe);
 		return false;
 	default: /* ST_I_STRN */
-		if (op_unused(ST_I_STRN))
+		if (op_off(ops, ST_I_STRN))
 			return true;
 		if (!str_cut(cfg, s, pop(s), in->a - ST_STR_REF_TMP, in->imm))
 			return true;
@@ -383,15 +394,15 @@ static __always_inline bool exec_state(const struct st_probe_cfg *cfg, struct st
 
 /* A key's parts, and the aggregation into its map; true aborts the clause. */
 static __always_inline bool exec_key(const struct st_probe_cfg *cfg, struct st_scratch *s,
-				     const struct st_insn *in, __u32 probe)
+				     const struct st_insn *in, __u32 probe, __u64 ops)
 {
 	switch (in->op) {
 	case ST_I_KEY_INT:
-		return op_unused(ST_I_KEY_INT) || !key_int(s, pop(s), in->imm);
+		return op_off(ops, ST_I_KEY_INT) || !key_int(s, pop(s), in->imm);
 	case ST_I_KEY_STR:
-		return op_unused(ST_I_KEY_STR) || !key_str(cfg, s, pop(s), in->imm);
+		return op_off(ops, ST_I_KEY_STR) || !key_str(cfg, s, pop(s), in->imm);
 	default: /* ST_I_AGG */
-		if (op_unused(ST_I_AGG))
+		if (op_off(ops, ST_I_AGG))
 			return true;
 		st_aggregate(s, in->a, pop(s), probe);
 		return false;
@@ -399,10 +410,11 @@ static __always_inline bool exec_key(const struct st_probe_cfg *cfg, struct st_s
 }
 
 /*
- * Executes the instruction at s->pc; returns 1 once the program is done.
- * A global function, checked once by the verifier (see st_decode_load()).
+ * Executes the instruction at s->pc, one of ops (the others abort their
+ * clause); returns 1 once the program is done.
  */
-__noinline int st_exec(const struct st_probe_cfg *cfg, struct st_scratch *s, __u32 probe)
+static __always_inline int exec_insn(const struct st_probe_cfg *cfg, struct st_scratch *s,
+				     __u32 probe, __u64 ops)
 {
 	const struct st_insn *in;
 	bool abort = false;
@@ -415,6 +427,10 @@ __noinline int st_exec(const struct st_probe_cfg *cfg, struct st_scratch *s, __u
 		return 1;
 	in = &cfg->insns[pc];
 	RD(s->pc) = pc + 1;
+	if (in->op >= ST_NR_OPCODES || !(ops & (1ULL << in->op))) {
+		abort_clause(s, ops);
+		return 0;
+	}
 	switch (in->op) {
 	case ST_I_CLAUSE:
 		RD(s->clause_end) = in->imm;
@@ -436,12 +452,12 @@ __noinline int st_exec(const struct st_probe_cfg *cfg, struct st_scratch *s, __u
 	case ST_I_READ:
 	case ST_I_READ_STR:
 	case ST_I_READ_BUF:
-		abort = exec_value(cfg, s, in, probe);
+		abort = exec_value(cfg, s, in, probe, ops);
 		break;
 	case ST_I_KEY_INT:
 	case ST_I_KEY_STR:
 	case ST_I_AGG:
-		abort = exec_key(cfg, s, in, probe);
+		abort = exec_key(cfg, s, in, probe, ops);
 		break;
 	case ST_I_EXIT:
 		/*
@@ -461,7 +477,7 @@ __noinline int st_exec(const struct st_probe_cfg *cfg, struct st_scratch *s, __u
 	case ST_I_OUT_JOIN:
 	case ST_I_SIGNAL:
 	case ST_I_DEBUGF:
-		abort = exec_out(cfg, s, in, probe);
+		abort = exec_out(cfg, s, in, probe, ops);
 		break;
 	case ST_I_JUMP:
 	case ST_I_JZ:
@@ -472,15 +488,30 @@ __noinline int st_exec(const struct st_probe_cfg *cfg, struct st_scratch *s, __u
 	case ST_I_MAP_ADD:
 	case ST_I_MAP_DEL:
 	case ST_I_STRN:
-		abort = exec_state(cfg, s, in, probe);
+		abort = exec_state(cfg, s, in, probe, ops);
 		break;
 	default:
 		abort = true;
 		break;
 	}
 	if (abort)
-		abort_clause(s);
+		abort_clause(s, ops);
 	return 0;
+}
+
+/*
+ * exec_insn() as global functions, each checked once by the verifier
+ * (see st_decode_load()): the whole stack machine, and the copy of it
+ * that only prints (sidetrace_tp_print), a third of its size.
+ */
+__noinline int st_exec(const struct st_probe_cfg *cfg, struct st_scratch *s, __u32 probe)
+{
+	return exec_insn(cfg, s, probe, ST_ALL_OPS);
+}
+
+__noinline int st_exec_print(const struct st_probe_cfg *cfg, struct st_scratch *s, __u32 probe)
+{
+	return exec_insn(cfg, s, probe, ST_PRINT_OPS);
 }
 
 /* What the steps of run()'s bpf_loop() need. */
@@ -498,20 +529,31 @@ static long run_step(__u32 n, void *data)
 	return st_exec(rc->cfg, rc->s, rc->probe) ? 1 : 0;
 }
 
+static long run_step_print(__u32 n, void *data)
+{
+	struct st_run_ctx *rc = data;
+
+	return st_exec_print(rc->cfg, rc->s, rc->probe) ? 1 : 0;
+}
+
 /*
- * Runs the probe's code. bpf_loop() (kernel 5.17) lets the verifier check
- * one step instead of walking ST_MAX_INSNS iterations of a loop.
+ * Runs the probe's code, on the copy of the stack machine that only
+ * prints when print. bpf_loop() (kernel 5.17) lets the verifier check one
+ * step instead of walking ST_MAX_INSNS iterations of a loop.
  */
-static __always_inline void run(const struct st_probe_cfg *cfg, struct st_scratch *s, __u32 probe)
+static __always_inline void run(const struct st_probe_cfg *cfg, struct st_scratch *s, __u32 probe,
+				bool print)
 {
 	struct st_run_ctx rc = {.cfg = cfg, .s = s, .probe = probe};
+	long steps;
 
 	RD(s->pc) = 0;
 	RD(s->sp) = 0;
 	RD(s->clause_end) = 0;
 	/* The batch is empty: every run ends with out_flush(), which empties it. */
 	/* Only a while loop's backward jumps take more steps than instructions. */
-	if (bpf_loop(ST_MAX_RUN_STEPS, run_step, &rc, 0) == ST_MAX_RUN_STEPS)
+	steps = bpf_loop(ST_MAX_RUN_STEPS, print ? run_step_print : run_step, &rc, 0);
+	if (steps == ST_MAX_RUN_STEPS)
 		count(probe, ST_C_STEPS);
 	out_flush(s, probe);
 }
@@ -585,7 +627,7 @@ static __always_inline int on_regs(void *ctx)
 		return 0;
 	decode_all(ctx, site, cfg, s, probe);
 	take_stacks(ctx, cfg, s);
-	run(cfg, s, probe);
+	run(cfg, s, probe, false);
 	/* Only runs on this CPU read the flag: a plain store releases it. */
 	RD(s->busy) = 0;
 	return 0;

@@ -24,7 +24,8 @@ enum fields_from {
 	FIELDS_TRAMPOLINE, /* a trampoline's arguments */
 };
 
-static __always_inline int on_kernel_event(void *ctx, enum fields_from from)
+/* print: the probe's clauses only print (ST_PRINT_OPS), on the stack machine's smaller copy. */
+static __always_inline int on_kernel_event(void *ctx, enum fields_from from, bool print)
 {
 	const struct st_probe_cfg *cfg;
 	const struct st_site_cfg *site;
@@ -46,7 +47,7 @@ static __always_inline int on_kernel_event(void *ctx, enum fields_from from)
 		decode_loads(cfg, s, probe);
 	}
 	take_stacks(ctx, cfg, s);
-	run(cfg, s, probe);
+	run(cfg, s, probe, print);
 	RD(s->busy) = 0;
 	return 0;
 }
@@ -54,7 +55,14 @@ static __always_inline int on_kernel_event(void *ctx, enum fields_from from)
 SEC("tracepoint")
 int sidetrace_tp(void *ctx)
 {
-	return on_kernel_event(ctx, FIELDS_RECORD);
+	return on_kernel_event(ctx, FIELDS_RECORD, false);
+}
+
+/* A tracepoint whose clauses only print: the stack machine's copy for them. */
+SEC("tracepoint")
+int sidetrace_tp_print(void *ctx)
+{
+	return on_kernel_event(ctx, FIELDS_RECORD, true);
 }
 
 /*
@@ -64,19 +72,19 @@ int sidetrace_tp(void *ctx)
 SEC("perf_event")
 int sidetrace_profile(void *ctx)
 {
-	return on_kernel_event(ctx, FIELDS_NONE);
+	return on_kernel_event(ctx, FIELDS_NONE, false);
 }
 
 SEC("fentry")
 int sidetrace_fentry(void *ctx)
 {
-	return on_kernel_event(ctx, FIELDS_TRAMPOLINE);
+	return on_kernel_event(ctx, FIELDS_TRAMPOLINE, false);
 }
 
 SEC("fexit")
 int sidetrace_fexit(void *ctx)
 {
-	return on_kernel_event(ctx, FIELDS_TRAMPOLINE);
+	return on_kernel_event(ctx, FIELDS_TRAMPOLINE, false);
 }
 
 #endif /* SIDETRACE_KERNEL_BPF_H */

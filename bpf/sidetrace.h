@@ -264,6 +264,20 @@ enum st_opcode {
 	ST_NR_OPCODES,
 };
 
+/*
+ * The instructions of the stack machine's copies: all of them, and those
+ * of clauses that only print builtins, fields and strings, filtered
+ * (sidetrace_tp_print, which the collector picks for a tracepoint whose
+ * code has no others).
+ */
+#define ST_OP(op) (1ULL << (op))
+#define ST_ALL_OPS (~0ULL)
+#define ST_PRINT_OPS \
+	(ST_OP(ST_I_CLAUSE) | ST_OP(ST_I_FILTER) | ST_OP(ST_I_CONST) | ST_OP(ST_I_FIELD) | \
+	 ST_OP(ST_I_STR) | ST_OP(ST_I_BUILTIN) | ST_OP(ST_I_UNARY) | ST_OP(ST_I_BINARY) | \
+	 ST_OP(ST_I_STREQ) | ST_OP(ST_I_STRNE) | ST_OP(ST_I_READ_STR) | ST_OP(ST_I_OUT_INT) | \
+	 ST_OP(ST_I_OUT_STR) | ST_OP(ST_I_OUT_LOAD) | ST_OP(ST_I_OUT_EMIT) | ST_OP(ST_I_EXIT))
+
 /* ST_I_READ's a, ST_I_READ_STR's mask. */
 #define ST_READ_SIZE 0xf
 #define ST_READ_SIGNED 0x10

@@ -355,6 +355,10 @@ EOF
 		"profile:hz:99 { @[ustack] = count(); }" "$HOTAPP 1"
 	printf 'run profileflat "%s" -e %q -c %q\n' "$ST" \
 		"profile:hz:99 /pid/ { @ = count(); @c = lhist(cpu, 0, 64, 1); }" "$HOTAPP 1"
+	# Printing only: the stack machine's printing copy.
+	printf 'run tpprint "%s" -e %q -c %q\n' "$ST" \
+		"tracepoint:syscalls:sys_enter_write /args->fd == 3 && comm != \"\"/ { printf(\"w %d %s\\n\", args->count, comm); }" \
+		"$RWAPP 50"
 	# Filtered, a tracepoint's plain program (comm, a field and maps without keys).
 	printf 'run tpplain "%s" -e %q -c %q\n' "$ST" \
 		"tracepoint:syscalls:sys_enter_write /args.fd == 3/ { @w[args.fd] = count(); @b = sum(args.count); @c[comm] = count(); }" \
@@ -588,6 +592,20 @@ check_profile_flat() {
 }
 check_profile_flat
 check tpplain "@w[3]: $(rw_total calls)" "@b: $(rw_total bytes)"
+# Each write to fd 3 a line, its bytes as the workers wrote them.
+check_tpprint() {
+	local name=tpprint lines bytes
+	lines=$(grep -cE '^w [0-9]+ ' "$R/$name.out" 2>/dev/null)
+	bytes=$(awk '$1 == "w" { s += $2 } END { print s + 0 }' "$R/$name.out" 2>/dev/null)
+	if [ -f "$R/$name.rc" ] && [ "$(cat "$R/$name.rc")" = 0 ] &&
+		[ "$lines" = "$(rw_total calls)" ] && [ "$bytes" = "$(rw_total bytes)" ]; then
+		ok "$name"
+	else
+		ko "$name" "$lines lines, $bytes bytes: not each write once"
+	fi
+	show "$name"
+}
+check_tpprint
 check fork-fork "children ok" "@[0]: 6" "@[1]: 6"
 check fork-daemon "children ok" "@[0]: 6" "@[1]: 6"
 check fork-threads "children ok" "@[0]: 24" "@[1]: 24"

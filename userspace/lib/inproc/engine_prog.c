@@ -155,6 +155,6 @@ void st_prog_event(void *ctx)
 	if (!s)
 		return;
 	decode_all(ctx, site, cfg, s, probe);
-	run(cfg, s, probe);
+	run(cfg, s, probe, false);
 	RD(s->busy) = 0;
 }

@@ -228,6 +228,7 @@ void st_loader_main_progs(const struct st_loader *l, struct bpf_program *progs[S
 	progs[ST_PROG_TP_PLAIN] = l->skel->progs.sidetrace_tp_plain;
 	progs[ST_PROG_TP_KEYED] = l->skel->progs.sidetrace_tp_keyed;
 	progs[ST_PROG_PROFILE_FLAT] = l->skel->progs.sidetrace_profile_flat;
+	progs[ST_PROG_TP_PRINT] = l->skel->progs.sidetrace_tp_print;
 	progs[ST_PROG_FENTRY] = l->skel->progs.sidetrace_fentry;
 	progs[ST_PROG_FEXIT] = l->skel->progs.sidetrace_fexit;
 }

@@ -265,6 +265,7 @@ enum st_prog {
 	ST_PROG_TP_PLAIN, /* also the flat ones at tracepoints */
 	ST_PROG_TP_KEYED,
 	ST_PROG_PROFILE_FLAT, /* perf events' flat ones */
+	ST_PROG_TP_PRINT, /* a tracepoint's clauses that only print (ST_PRINT_OPS) */
 	/* Loaded per function (bpfload/trampolines.h), never with the others */
 	ST_PROG_FENTRY,
 	ST_PROG_FEXIT,
