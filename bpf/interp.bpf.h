@@ -410,8 +410,8 @@ static __always_inline bool exec_key(const struct st_probe_cfg *cfg, struct st_s
 }
 
 /*
- * Executes the instruction at s->pc, one of ops (the others abort their
- * clause); returns 1 once the program is done.
+ * Executes the instruction at s->pc; one not in ops (each exec_*() tests
+ * its own) aborts its clause. Returns 1 once the program is done.
  */
 static __always_inline int exec_insn(const struct st_probe_cfg *cfg, struct st_scratch *s,
 				     __u32 probe, __u64 ops)
@@ -427,10 +427,6 @@ static __always_inline int exec_insn(const struct st_probe_cfg *cfg, struct st_s
 		return 1;
 	in = &cfg->insns[pc];
 	RD(s->pc) = pc + 1;
-	if (in->op >= ST_NR_OPCODES || !(ops & (1ULL << in->op))) {
-		abort_clause(s, ops);
-		return 0;
-	}
 	switch (in->op) {
 	case ST_I_CLAUSE:
 		RD(s->clause_end) = in->imm;
