@@ -37,6 +37,9 @@ cases=(
 	"@[heap name, cpu] = count()|$P { @[args.name, cpu] = count(); }|$U { @[str(arg0), cpu] = count(); }|heap"
 	"@[heap name] = hist(value)|$P { @[args.name] = hist(args.value); }|$U { @[str(arg0)] = hist(arg2); }|heap"
 	# The same site as a usdt: probe, both tools on the same program text.
+	# A filter, which the specialized programs test themselves.
+	"/value > 1/ @ = count()|$P /args.value > 1/ { @ = count(); }|$U /arg2 > 1/ { @ = count(); }|"
+	"/value > 1/ @[name] = count()|$P /args.value > 1/ { @[args.name] = count(); }|$U /arg2 > 1/ { @[str(arg0)] = count(); }|"
 	"usdt: @ = sum(arg2)|$U { @ = sum(arg2); }|$U { @ = sum(arg2); }|"
 	"usdt: @[str(arg0)] = count()|$U { @[str(arg0)] = count(); }|$U { @[str(arg0)] = count(); }|heap"
 )

@@ -580,17 +580,7 @@ check_profile() {
 }
 check_profile
 # The flat program at a CPU clock: samples counted, one bucket per CPU.
-check_profile_flat() {
-	local name=profileflat
-	if [ -f "$R/$name.rc" ] && [ "$(cat "$R/$name.rc")" = 0 ] &&
-		grep -qE '^@: [1-9][0-9]*$' "$R/$name.out" && grep -qE '^\[[0-9]+, [0-9]+\) +[0-9]+ \|' "$R/$name.out"; then
-		ok "$name"
-	else
-		ko "$name" "no samples counted by the flat program"
-	fi
-	show "$name"
-}
-check_profile_flat
+check profileflat -- '^@: [1-9][0-9]*$' '^\[[0-9]+, [0-9]+\) +[0-9]+ \|'
 check tpplain "@w[3]: $(rw_total calls)" "@b: $(rw_total bytes)"
 # Each write to fd 3 a line, its bytes as the workers wrote them.
 check_tpprint() {
