@@ -703,6 +703,51 @@ static void test_dynamic(void)
 	done(&r);
 }
 
+/* The kernel hashes each map may live in, and their sizes (compile/hashes.c). */
+static void test_hashes(void)
+{
+	struct result r;
+
+	/* Keyed by comm in a specialized program: compact keys only. */
+	build("side:/app:http:request { @[comm] = count(); @n[comm] = sum(args.status); }", &r);
+	ok(r.ret == 0 && st_special_plain(&r.c.probes[0]) &&
+		   st_compiled_map_hashes(&r.c, 0) == ST_HASH_COMPACT &&
+		   st_compiled_map_hashes(&r.c, 1) == ST_HASH_COMPACT,
+	   "hashes: comm keys of a plain probe are compact only");
+	ok(st_compiled_hash_entries(&r.c, ST_HASH_COMPACT) == 2 * ST_DEFAULT_MAP_KEYS &&
+		   st_compiled_hash_entries(&r.c, ST_HASH_AGGR) == 1,
+	   "hashes: bpftrace's keys for each map, one entry where none lives");
+	r.c.map_keys = 2;
+	ok(st_compiled_hash_entries(&r.c, ST_HASH_COMPACT) == 4,
+	   "hashes: BPFTRACE_MAP_KEYS_MAX for each map");
+	done(&r);
+
+	/* A string field may be long: either form. */
+	build("side:/app:http:request { @[args.method] = count(); }", &r);
+	ok(r.ret == 0 && st_compiled_map_hashes(&r.c, 0) == (ST_HASH_COMPACT | ST_HASH_AGGR),
+	   "hashes: a string field's keys in either form");
+	done(&r);
+
+	/* The stack machine keys in full only; integers have no compact form. */
+	build("side:/app:http:request /rand > 1/ { @[comm] = count(); } "
+	      "side:/app:http:request { @i[args.status] = count(); @v[args.status] = 1; @h = "
+	      "hist(1); }",
+	      &r);
+	ok(r.ret == 0 && st_compiled_map_hashes(&r.c, 0) == ST_HASH_AGGR &&
+		   st_compiled_map_hashes(&r.c, 1) == ST_HASH_AGGR &&
+		   st_compiled_map_hashes(&r.c, 2) == ST_HASH_VALUES &&
+		   st_compiled_map_hashes(&r.c, 3) == 0,
+	   "hashes: the stack machine's and integer keys full, values apart, no keys none");
+	done(&r);
+
+	/* A BEGIN clause aggregates on the stack machine's code: full keys too. */
+	build("BEGIN { @[comm] = count(); } side:/app:http:request { @[comm] = count(); }", &r);
+	ok(r.ret == 0 && r.c.user_aggs &&
+		   st_compiled_map_hashes(&r.c, 0) == (ST_HASH_COMPACT | ST_HASH_AGGR),
+	   "hashes: a BEGIN clause's aggregation keys in full");
+	done(&r);
+}
+
 int main(void)
 {
 	/* What discovery does for every note it reads. */
@@ -721,5 +766,6 @@ int main(void)
 	test_fast_paths();
 	test_plain();
 	test_dynamic();
+	test_hashes();
 	return unit_summary();
 }
