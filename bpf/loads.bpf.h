@@ -309,22 +309,18 @@ static __always_inline __s64 plain_int(const struct st_plain_part *pt, const __s
 	return vals[pt->a & (ST_MAX_LOADS - 1)];
 }
 
-/* A plain statement's filter: a global function, its operators verified once. */
-__noinline int st_plain_compare(__u32 op, __s64 l, __s64 r)
-{
-	return st_binary(op, l, r) != 0;
-}
-
 /*
  * Whether plain statement st runs for this event: its clause's filter
- * holds. A session without filters leaves this dead to the verifier.
+ * holds. Inline, comparisons only: a call per event cost 10 ns more
+ * (PERFORMANCE.md, Part 6). A session without filters leaves this dead
+ * to the verifier.
  */
 static __always_inline bool plain_passes(const struct st_plain_stmt *st, const __s64 *vals,
 					 __u32 probe)
 {
 	if (op_unused(ST_I_FILTER) || !st->filtered)
 		return true;
-	return st_plain_compare(st->filter_op, plain_int(&st->filter, vals, probe), st->filter_imm);
+	return st_compare(st->filter_op, plain_int(&st->filter, vals, probe), st->filter_imm);
 }
 
 /* The value plain statement st aggregates; vals: its loads' values, by load. */

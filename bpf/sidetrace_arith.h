@@ -255,6 +255,37 @@ ST_ARITH int st_bswap_unop(__u32 size)
 	return size == 1 ? -1 : size == 2 ? ST_U_BSWAP16 : size <= 4 ? ST_U_BSWAP32 : ST_U_BSWAP64;
 }
 
+/* A comparison of enum st_binop (ST_B_EQ to ST_B_UGE): 1 or 0; 0 for any other operator. */
+ST_ARITH __s64 st_compare(__u32 op, __s64 l, __s64 r)
+{
+	__u64 ul = l, ur = r;
+
+	switch (op) {
+	case ST_B_EQ:
+		return l == r;
+	case ST_B_NE:
+		return l != r;
+	case ST_B_LT:
+		return l < r;
+	case ST_B_LE:
+		return l <= r;
+	case ST_B_GT:
+		return l > r;
+	case ST_B_GE:
+		return l >= r;
+	case ST_B_ULT:
+		return ul < ur;
+	case ST_B_ULE:
+		return ul <= ur;
+	case ST_B_UGT:
+		return ul > ur;
+	case ST_B_UGE:
+		return ul >= ur;
+	default:
+		return 0;
+	}
+}
+
 ST_ARITH __s64 st_binary(__u32 op, __s64 l, __s64 r)
 {
 	__u64 ul = l, ur = r;
@@ -286,26 +317,8 @@ ST_ARITH __s64 st_binary(__u32 op, __s64 l, __s64 r)
 		return ul >> (ur & 63);
 	case ST_B_SAR:
 		return l >> (ur & 63);
-	case ST_B_EQ:
-		return l == r;
-	case ST_B_NE:
-		return l != r;
-	case ST_B_LT:
-		return l < r;
-	case ST_B_LE:
-		return l <= r;
-	case ST_B_GT:
-		return l > r;
-	case ST_B_GE:
-		return l >= r;
-	case ST_B_ULT:
-		return ul < ur;
-	case ST_B_ULE:
-		return ul <= ur;
-	case ST_B_UGT:
-		return ul > ur;
-	case ST_B_UGE:
-		return ul >= ur;
+	case ST_B_EQ ... ST_B_UGE:
+		return st_compare(op, l, r);
 	case ST_B_LAND:
 		return l && r;
 	case ST_B_LOR:
