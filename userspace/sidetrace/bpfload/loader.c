@@ -30,11 +30,10 @@
 #include "bpfload/loader_progs.h"
 #include "bpfload/uprobes.h"
 #include "bpfload/watch.h"
+#include "objfile/kernel_btf.h"
 #include "util/escape.h"
 #include "util/thread.h"
 #include "sidetrace.skel.h"
-
-#define BTF_PATH "/sys/kernel/btf/vmlinux"
 
 int st_loader_check_environment(char *err, size_t errlen)
 {
@@ -43,11 +42,11 @@ int st_loader_check_environment(char *err, size_t errlen)
 			 "tracing needs root (CAP_BPF and CAP_PERFMON) to load BPF programs");
 		return -EPERM;
 	}
-	if (access(BTF_PATH, R_OK)) {
+	if (access(ST_KERNEL_BTF_PATH, R_OK)) {
 		snprintf(err, errlen,
 			 "this kernel has no BTF (%s is missing): sidetrace needs a kernel built "
 			 "with CONFIG_DEBUG_INFO_BTF",
-			 BTF_PATH);
+			 ST_KERNEL_BTF_PATH);
 		return -ENOTSUP;
 	}
 	return 0;
@@ -528,14 +527,11 @@ int st_loader_write_gen(struct st_loader *l, const struct st_compiled *c, struct
 /* Whether some probe of c is at a file's sites: uprobes, a watchpoint's uprobe. */
 static bool probes_files(const struct st_compiled *c)
 {
-	enum st_prog_family f;
 	uint32_t i;
 
-	for (i = 0; i < c->nr_probes; i++) {
-		f = st_event_kind(c->probes[i].event)->family;
-		if (f == ST_FAMILY_UPROBE || f == ST_FAMILY_WATCHPOINT)
+	for (i = 0; i < c->nr_probes; i++)
+		if (st_family_at_files(st_event_kind(c->probes[i].event)->family))
 			return true;
-	}
 	return false;
 }
 

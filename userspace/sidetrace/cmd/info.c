@@ -11,6 +11,7 @@
 
 #include "cmd/info.h"
 #include "kernel/kfuncs.h"
+#include "objfile/kernel_btf.h"
 
 #define PMU_DIR "/sys/bus/event_source/devices/"
 
@@ -87,7 +88,7 @@ static void print_kernel(FILE *f)
 	fputs("\nKernel features\n", f);
 	/* sidetrace's loops (while, and its own machine's) run under bpf_loop(). */
 	fprintf(f, "  Loop support: %s\n", helper(BPF_FUNC_loop));
-	fprintf(f, "  btf: %s\n", yes(!access("/sys/kernel/btf/vmlinux", R_OK)));
+	fprintf(f, "  btf: %s\n", yes(!access(ST_KERNEL_BTF_PATH, R_OK)));
 	/* The kernel counts USDT semaphores when its uprobes take the counter's offset. */
 	fprintf(f, "  uprobe refcount: %s\n",
 		yes(!access(PMU_DIR "uprobe/format/ref_ctr_offset", R_OK)));

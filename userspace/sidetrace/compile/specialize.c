@@ -82,28 +82,31 @@ static bool plain_part(const struct st_probe_cfg *cfg, const struct st_insn *in,
  * builtin (push, FILTER) or one compared with a constant (push, CONST,
  * BINARY, FILTER). A plain statement tests it again, so its value is the
  * same at each read (not rand or nsecs). Returns the instructions it
- * takes, 0 if it is not such a filter.
+ * takes into st (zeroed first), 0 if it is not such a filter (st zero).
  */
 static uint32_t plain_filter(const struct st_probe_cfg *cfg, uint32_t i, struct st_plain_stmt *st)
 {
 	const struct st_insn *in = &cfg->insns[i];
 
+	memset(st, 0, sizeof(*st));
 	if (i + 1 >= cfg->nr_insns || !plain_part(cfg, in, &st->filter) ||
 	    (st->filter.src != ST_P_INT && st->filter.src != ST_P_BUILTIN) ||
 	    (st->filter.src == ST_P_BUILTIN && (in->a == ST_BI_RAND || in->a == ST_BI_NSECS)))
-		return 0;
+		goto none;
 	st->filtered = 1;
 	if (in[1].op == ST_I_FILTER) {
-		st->filter_op = ST_B_NE;
-		st->filter_imm = 0;
+		st->filter_op = ST_B_NE; /* against filter_imm 0 */
 		return 2;
 	}
 	if (i + 3 >= cfg->nr_insns || in[1].op != ST_I_CONST || in[2].op != ST_I_BINARY ||
 	    in[2].a < ST_B_EQ || in[2].a > ST_B_UGE || in[3].op != ST_I_FILTER)
-		return 0;
+		goto none;
 	st->filter_op = in[2].a;
 	st->filter_imm = in[1].imm;
 	return 4;
+none:
+	memset(st, 0, sizeof(*st));
+	return 0;
 }
 
 /*
@@ -141,7 +144,7 @@ void cg_find_plain(const struct st_compiled *out, struct st_compiled_probe *p)
 	struct st_probe_cfg *cfg = &p->cfg;
 	struct st_plain_stmt *st = NULL, filter = {0};
 	struct st_plain_part part;
-	uint32_t i, n, mask = 0;
+	uint32_t i, mask = 0;
 
 	cfg->nr_plain = 0;
 	/* Stacks and mappings are taken at entry by take_stacks(): the interpreters'. */
@@ -155,11 +158,7 @@ void cg_find_plain(const struct st_compiled *out, struct st_compiled_probe *p)
 
 		if (in->op == ST_I_CLAUSE && !st) {
 			mask = in->mask;
-			memset(&filter, 0, sizeof(filter));
-			n = plain_filter(cfg, i + 1, &filter);
-			if (!n)
-				memset(&filter, 0, sizeof(filter));
-			i += n;
+			i += plain_filter(cfg, i + 1, &filter);
 			continue;
 		}
 		if (i + 1 >= cfg->nr_insns || !plain_part(cfg, in, &part))

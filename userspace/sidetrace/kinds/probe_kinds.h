@@ -100,6 +100,13 @@ enum st_prog_family {
 	ST_FAMILY_WATCHPOINT,
 };
 
+/* Whether family f's programs run at a file's sites: uprobes, and a watchpoint's, which a uprobe
+ * sets. */
+static inline bool st_family_at_files(enum st_prog_family f)
+{
+	return f == ST_FAMILY_UPROBE || f == ST_FAMILY_WATCHPOINT;
+}
+
 #define ST_MAX_KIND_ALIASES 2
 
 struct st_probe_kind {

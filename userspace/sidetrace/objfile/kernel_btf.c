@@ -14,8 +14,6 @@
 
 #include "objfile/kernel_btf.h"
 
-#define VMLINUX_BTF "/sys/kernel/btf/vmlinux"
-
 struct btf *st_kernel_btf_load(void)
 {
 	struct btf *btf = NULL;
@@ -23,7 +21,7 @@ struct btf *st_kernel_btf_load(void)
 	void *data;
 	int fd;
 
-	fd = open(VMLINUX_BTF, O_RDONLY | O_CLOEXEC);
+	fd = open(ST_KERNEL_BTF_PATH, O_RDONLY | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, &st) || st.st_size <= 0)
 		goto cleanup;
 	data = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);

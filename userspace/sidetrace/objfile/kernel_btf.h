@@ -5,6 +5,9 @@
 
 #include <bpf/btf.h>
 
+/* Where the running kernel gives its BTF (CONFIG_DEBUG_INFO_BTF). */
+#define ST_KERNEL_BTF_PATH "/sys/kernel/btf/vmlinux"
+
 /*
  * The kernel's BTF (free it with btf__free()), or NULL with errno set, as
  * btf__load_vmlinux_btf() gives it.

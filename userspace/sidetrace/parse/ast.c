@@ -304,15 +304,13 @@ bool st_program_keeps_wholes(const struct st_program *prog)
 
 bool st_program_probes_files(const struct st_program *prog)
 {
-	enum st_prog_family f;
 	uint32_t i, k;
 
 	for (i = 0; i < prog->nr_clauses; i++)
-		for (k = 0; k < prog->clauses[i].nr_points; k++) {
-			f = st_probe_kind(prog->clauses[i].points[k].kind)->family;
-			if (f == ST_FAMILY_UPROBE || f == ST_FAMILY_WATCHPOINT)
+		for (k = 0; k < prog->clauses[i].nr_points; k++)
+			if (st_family_at_files(
+				    st_probe_kind(prog->clauses[i].points[k].kind)->family))
 				return true;
-		}
 	return false;
 }
 

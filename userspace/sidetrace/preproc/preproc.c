@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "objfile/kernel_btf.h"
 #include "preproc/pp.h"
 
 int pp_error(struct pp *pp, const char *fmt, ...)
@@ -200,7 +201,7 @@ int pp_run(struct pp *pp, const char *src, struct st_textbuf *out)
 
 bool st_pp_have_btf(void)
 {
-	return !access("/sys/kernel/btf/vmlinux", R_OK);
+	return !access(ST_KERNEL_BTF_PATH, R_OK);
 }
 
 int st_preprocess(const char *src, const char *name, const char *path,
