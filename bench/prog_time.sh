@@ -40,6 +40,7 @@ cases=(
 	# A filter, which the specialized programs test themselves.
 	"/value > 1/ @ = count()|$P /args.value > 1/ { @ = count(); }|$U /arg2 > 1/ { @ = count(); }|"
 	"/value > 1/ @[name] = count()|$P /args.value > 1/ { @[args.name] = count(); }|$U /arg2 > 1/ { @[str(arg0)] = count(); }|"
+	"usdt: /arg2 > 1/ @ = count()|$U /arg2 > 1/ { @ = count(); }|$U /arg2 > 1/ { @ = count(); }|"
 	"usdt: @ = sum(arg2)|$U { @ = sum(arg2); }|$U { @ = sum(arg2); }|"
 	"usdt: @[str(arg0)] = count()|$U { @[str(arg0)] = count(); }|$U { @[str(arg0)] = count(); }|heap"
 )

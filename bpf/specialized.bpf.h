@@ -265,54 +265,90 @@ static __always_inline void flat_stmt(const struct st_probe_cfg *cfg, const stru
 		update(sv, mc->kind, val, mc->flags & ST_MAPF_SIGNED);
 }
 
+/* Reads integer load i of a sidetrace_flat probe into fv, a register inline when inl. */
+static __always_inline void flat_load(struct pt_regs *ctx, const struct st_site_cfg *site,
+				      const struct st_probe_cfg *cfg, struct st_flat_vals *fv,
+				      __u32 i, bool inl)
+{
+	__u32 arg = cfg->loads[i].sdt_arg;
+	__u64 x;
+
+	if (arg >= ST_MAX_SDT_ARGS)
+		return;
+	if (inl ? sdt_arg_inline(ctx, &site->args[arg], &x) : st_sdt_arg(ctx, &site->args[arg], &x))
+		return;
+	fv->v[i] = x;
+	RD(fv->ok) |= 1U << i;
+}
+
 /*
- * Reads the integer loads of a sidetrace_flat probe into fv. A global
- * function: its loop is walked once.
+ * Reads the integer loads after the first of a sidetrace_flat probe into
+ * fv. A global function: its loop is walked once.
  */
 __noinline int st_flat_loads(struct pt_regs *ctx, const struct st_site_cfg *site,
 			     const struct st_probe_cfg *cfg, struct st_flat_vals *fv)
 {
-	__u32 i, arg;
-	__u64 x;
+	__u32 i;
 
 	if (!ctx || !site || !cfg || !fv)
 		return 0;
-	fv->ok = 0;
-	for (i = 0; i < ST_MAX_LOADS; i++) {
+	for (i = 1; i < ST_MAX_LOADS; i++) {
 		if (i >= cfg->nr_loads)
 			break;
-		arg = cfg->loads[i].sdt_arg;
-		if (arg < ST_MAX_SDT_ARGS && !st_sdt_arg(ctx, &site->args[arg], &x)) {
-			fv->v[i] = x;
-			RD(fv->ok) |= 1U << i;
-		}
+		flat_load(ctx, site, cfg, fv, i, false);
 	}
 	return 0;
 }
 
 /*
- * Runs plain statement i of a sidetrace_flat probe, whose loads are in
- * fv, where its clause's loads were read and its filter holds. A global
- * function: verified once, not once per statement.
+ * Reads the integer loads of a sidetrace_flat probe into fv: the first
+ * inline, a register read in place (two calls per event cost about 20 ns,
+ * PERFORMANCE.md Part 6), the others by st_flat_loads(), whose loop the
+ * verifier walks once with the register read as a call.
  */
-__noinline int st_flat_stmt(const struct st_probe_cfg *cfg, const struct st_flat_vals *fv, __u32 i,
-			    __u32 probe)
+static __always_inline void flat_loads(struct pt_regs *ctx, const struct st_site_cfg *site,
+				       const struct st_probe_cfg *cfg, struct st_flat_vals *fv)
 {
-	if (!cfg || !fv || i >= ST_MAX_PLAIN)
-		return 0;
+	if (cfg->nr_loads)
+		flat_load(ctx, site, cfg, fv, 0, true);
+	if (cfg->nr_loads > 1)
+		st_flat_loads(ctx, site, cfg, fv);
+}
+
+/*
+ * Runs plain statement i of a sidetrace_flat probe, whose loads are in
+ * fv, where its clause's loads were read and its filter holds.
+ */
+static __always_inline void flat_clause(const struct st_probe_cfg *cfg,
+					const struct st_flat_vals *fv, __u32 i, __u32 probe)
+{
 	/* A clause with a load that failed is skipped whole. */
 	if (!(cfg->plain[i].mask & ~fv->ok) && plain_passes(&cfg->plain[i], fv->v, probe))
 		flat_stmt(cfg, fv, i, probe);
+}
+
+/* flat_clause() as a global function: verified once, not once per statement. */
+__noinline int st_flat_stmt(const struct st_probe_cfg *cfg, const struct st_flat_vals *fv, __u32 i,
+			    __u32 probe)
+{
+	if (cfg && fv && i < ST_MAX_PLAIN)
+		flat_clause(cfg, fv, i, probe);
 	return 0;
 }
 
-/* Runs the plain statements of a sidetrace_flat probe whose loads are in fv. */
+/*
+ * Runs the plain statements of a sidetrace_flat probe whose loads are in
+ * fv: the first inline (a call per event cost about 10 ns, PERFORMANCE.md
+ * Part 6), the others by st_flat_stmt().
+ */
 static __always_inline void flat_stmts(const struct st_probe_cfg *cfg,
 				       const struct st_flat_vals *fv, __u32 probe)
 {
 	__u32 i;
 
-	for (i = 0; i < ST_MAX_PLAIN; i++) {
+	if (cfg->nr_plain)
+		flat_clause(cfg, fv, 0, probe);
+	for (i = 1; i < ST_MAX_PLAIN; i++) {
 		if (i >= cfg->nr_plain)
 			break;
 		st_flat_stmt(cfg, fv, i, probe);
@@ -334,7 +370,7 @@ int sidetrace_flat(void *ctx)
 
 	if (!cookie_cfg(ctx, &site_idx, &probe, &site, &cfg))
 		return 0;
-	st_flat_loads(ctx, site, cfg, &fv);
+	flat_loads(ctx, site, cfg, &fv);
 	if (fv.ok != (1U << cfg->nr_loads) - 1)
 		count(probe, ST_C_ERR_USDT);
 	flat_stmts(cfg, &fv, probe);
