@@ -107,6 +107,7 @@ UNIT_USES_test_http_head := util
 UNIT_USES_test_lazy_lib := util
 UNIT_USES_test_ld_cache := targets objfile kinds events side dwarf kernel ctypes output parse check util
 UNIT_USES_test_grow := util
+UNIT_USES_test_thread := util
 UNIT_USES_test_dwarf_inflate := objfile util
 UNIT_USES_test_preproc := preproc util
 UNIT_USES_test_compact_keys := bpfload inproc tracer readout session serve compile preproc parse check objfile kinds events side dwarf kernel ctypes targets output util

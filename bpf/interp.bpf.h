@@ -20,7 +20,7 @@
 
 /*
  * Whether instruction op is neither in ops, the instructions a copy of
- * the stack machine has (ST_ALL_OPS, ST_PRINT_OPS), nor in the session
+ * the stack machine has (enum st_machine), nor in the session
  * (st_ops_used): the compiler leaves its code out of a smaller copy, the
  * verifier explores it in none.
  */
@@ -497,8 +497,7 @@ static __always_inline int exec_insn(const struct st_probe_cfg *cfg, struct st_s
 
 /*
  * exec_insn() as global functions, each checked once by the verifier
- * (see st_decode_load()): the whole stack machine, and the copy of it
- * that only prints (sidetrace_tp_print), a third of its size.
+ * (see st_decode_load()): the stack machine's copies (enum st_machine).
  */
 __noinline int st_exec(const struct st_probe_cfg *cfg, struct st_scratch *s, __u32 probe)
 {
@@ -510,6 +509,11 @@ __noinline int st_exec_print(const struct st_probe_cfg *cfg, struct st_scratch *
 	return exec_insn(cfg, s, probe, ST_PRINT_OPS);
 }
 
+__noinline int st_exec_builtins(const struct st_probe_cfg *cfg, struct st_scratch *s, __u32 probe)
+{
+	return exec_insn(cfg, s, probe, ST_BUILTINS_PRINT_OPS);
+}
+
 /* What the steps of run()'s bpf_loop() need. */
 struct st_run_ctx {
 	const struct st_probe_cfg *cfg;
@@ -517,7 +521,7 @@ struct st_run_ctx {
 	__u32 probe;
 };
 
-/* One bpf_loop() step: executes an instruction; 1 stops the loop. */
+/* One bpf_loop() step of each copy: executes an instruction; 1 stops the loop. */
 static long run_step(__u32 n, void *data)
 {
 	struct st_run_ctx *rc = data;
@@ -532,13 +536,20 @@ static long run_step_print(__u32 n, void *data)
 	return st_exec_print(rc->cfg, rc->s, rc->probe) ? 1 : 0;
 }
 
+static long run_step_builtins(__u32 n, void *data)
+{
+	struct st_run_ctx *rc = data;
+
+	return st_exec_builtins(rc->cfg, rc->s, rc->probe) ? 1 : 0;
+}
+
 /*
- * Runs the probe's code, on the copy of the stack machine that only
- * prints when print. bpf_loop() (kernel 5.17) lets the verifier check one
- * step instead of walking ST_MAX_INSNS iterations of a loop.
+ * Runs the probe's code on copy m of the stack machine. bpf_loop()
+ * (kernel 5.17) lets the verifier check one step instead of walking
+ * ST_MAX_INSNS iterations of a loop.
  */
 static __always_inline void run(const struct st_probe_cfg *cfg, struct st_scratch *s, __u32 probe,
-				bool print)
+				enum st_machine m)
 {
 	struct st_run_ctx rc = {.cfg = cfg, .s = s, .probe = probe};
 	long steps;
@@ -548,7 +559,11 @@ static __always_inline void run(const struct st_probe_cfg *cfg, struct st_scratc
 	RD(s->clause_end) = 0;
 	/* The batch is empty: every run ends with out_flush(), which empties it. */
 	/* Only a while loop's backward jumps take more steps than instructions. */
-	steps = bpf_loop(ST_MAX_RUN_STEPS, print ? run_step_print : run_step, &rc, 0);
+	steps = bpf_loop(ST_MAX_RUN_STEPS,
+			 m == ST_MACHINE_BUILTINS ? run_step_builtins
+			 : m == ST_MACHINE_PRINT  ? run_step_print
+						  : run_step,
+			 &rc, 0);
 	if (steps == ST_MAX_RUN_STEPS)
 		count(probe, ST_C_STEPS);
 	out_flush(s, probe);
@@ -623,7 +638,7 @@ static __always_inline int on_regs(void *ctx)
 		return 0;
 	decode_all(ctx, site, cfg, s, probe);
 	take_stacks(ctx, cfg, s);
-	run(cfg, s, probe, false);
+	run(cfg, s, probe, ST_MACHINE_ALL);
 	/* Only runs on this CPU read the flag: a plain store releases it. */
 	RD(s->busy) = 0;
 	return 0;

@@ -24,8 +24,8 @@ enum fields_from {
 	FIELDS_TRAMPOLINE, /* a trampoline's arguments */
 };
 
-/* print: the probe's clauses only print (ST_PRINT_OPS), on the stack machine's smaller copy. */
-static __always_inline int on_kernel_event(void *ctx, enum fields_from from, bool print)
+/* m: the copy of the stack machine the probe's code fits (enum st_machine). */
+static __always_inline int on_kernel_event(void *ctx, enum fields_from from, enum st_machine m)
 {
 	const struct st_probe_cfg *cfg;
 	const struct st_site_cfg *site;
@@ -47,7 +47,7 @@ static __always_inline int on_kernel_event(void *ctx, enum fields_from from, boo
 		decode_loads(cfg, s, probe);
 	}
 	take_stacks(ctx, cfg, s);
-	run(cfg, s, probe, print);
+	run(cfg, s, probe, m);
 	RD(s->busy) = 0;
 	return 0;
 }
@@ -55,14 +55,21 @@ static __always_inline int on_kernel_event(void *ctx, enum fields_from from, boo
 SEC("tracepoint")
 int sidetrace_tp(void *ctx)
 {
-	return on_kernel_event(ctx, FIELDS_RECORD, false);
+	return on_kernel_event(ctx, FIELDS_RECORD, ST_MACHINE_ALL);
 }
 
 /* A tracepoint whose clauses only print: the stack machine's copy for them. */
 SEC("tracepoint")
 int sidetrace_tp_print(void *ctx)
 {
-	return on_kernel_event(ctx, FIELDS_RECORD, true);
+	return on_kernel_event(ctx, FIELDS_RECORD, ST_MACHINE_PRINT);
+}
+
+/* A tracepoint whose clauses print builtins only: no field is read. */
+SEC("tracepoint")
+int sidetrace_tp_builtins(void *ctx)
+{
+	return on_kernel_event(ctx, FIELDS_NONE, ST_MACHINE_BUILTINS);
 }
 
 /*
@@ -72,19 +79,19 @@ int sidetrace_tp_print(void *ctx)
 SEC("perf_event")
 int sidetrace_profile(void *ctx)
 {
-	return on_kernel_event(ctx, FIELDS_NONE, false);
+	return on_kernel_event(ctx, FIELDS_NONE, ST_MACHINE_ALL);
 }
 
 SEC("fentry")
 int sidetrace_fentry(void *ctx)
 {
-	return on_kernel_event(ctx, FIELDS_TRAMPOLINE, false);
+	return on_kernel_event(ctx, FIELDS_TRAMPOLINE, ST_MACHINE_ALL);
 }
 
 SEC("fexit")
 int sidetrace_fexit(void *ctx)
 {
-	return on_kernel_event(ctx, FIELDS_TRAMPOLINE, false);
+	return on_kernel_event(ctx, FIELDS_TRAMPOLINE, ST_MACHINE_ALL);
 }
 
 #endif /* SIDETRACE_KERNEL_BPF_H */

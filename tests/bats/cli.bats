@@ -334,6 +334,27 @@ ast_names() { # FN or BUILTIN
 	[ "$stderr" = "" ]
 }
 
+# Bytes as -b and -d write them: 512K, 16M.
+size_unit() { # bytes
+	if [ "$1" -ge $((1 << 20)) ]; then echo "$(($1 >> 20))M"; else echo "$(($1 >> 10))K"; fi
+}
+
+@test "-b's default: bpftrace's perf buffers' bytes (64 pages a CPU), 512K at least; BPFTRACE_PERF_RB_PAGES; 16M for whole events" {
+	local cpus want=$((512 << 10)) pages1=4096 prog="side:$HTTPD:http:request { printf(\"%d\\n\", args.status); }"
+	cpus=$(getconf _NPROCESSORS_CONF)
+	while [ "$want" -lt $((64 * 4096 * cpus)) ]; do want=$((want * 2)); done
+	while [ "$pages1" -lt $((4096 * cpus)) ]; do pages1=$((pages1 * 2)); done
+	run -0 --separate-stderr "$SIDETRACE" -d -e "$prog"
+	[ "${lines[-1]}" = "Event buffer: $(size_unit "$want") (printf, print(args))" ]
+	BPFTRACE_PERF_RB_PAGES=1 run -0 --separate-stderr "$SIDETRACE" -d -e "$prog"
+	[ "${lines[-1]}" = "Event buffer: $(size_unit "$pages1") (printf, print(args))" ]
+	# The option wins over the variable.
+	BPFTRACE_PERF_RB_PAGES=1 run -0 --separate-stderr "$SIDETRACE" -d -b 64M -e "$prog"
+	[ "${lines[-1]}" = "Event buffer: 64M (printf, print(args))" ]
+	run -0 --separate-stderr "$SIDETRACE" -d -e "side:$HTTPD:http:request { print(args); }"
+	[ "${lines[-1]}" = "Event buffer: 16M (printf, print(args))" ]
+}
+
 @test "-d: the plan, exit 0, no bpf() call, as a user without BPF privileges, the semaphore left at 0" {
 	local prog="side:$HTTPD:http:request /args.status >= 500/ { @e[args.path, args.status] = count(); @h = hist(args.latency_ns); printf(\"%s\\n\", args.path); } interval:ms:1500 { exit(); } END { print(@h); }"
 	run -0 --separate-stderr "$SIDETRACE" --dry-run -b 64K -e "$prog"

@@ -155,6 +155,6 @@ void st_prog_event(void *ctx)
 	if (!s)
 		return;
 	decode_all(ctx, site, cfg, s, probe);
-	run(cfg, s, probe, false);
+	run(cfg, s, probe, ST_MACHINE_ALL);
 	RD(s->busy) = 0;
 }

@@ -228,6 +228,7 @@ void st_loader_main_progs(const struct st_loader *l, struct bpf_program *progs[S
 	progs[ST_PROG_TP_KEYED] = l->skel->progs.sidetrace_tp_keyed;
 	progs[ST_PROG_PROFILE_FLAT] = l->skel->progs.sidetrace_profile_flat;
 	progs[ST_PROG_TP_PRINT] = l->skel->progs.sidetrace_tp_print;
+	progs[ST_PROG_TP_BUILTINS] = l->skel->progs.sidetrace_tp_builtins;
 	progs[ST_PROG_FENTRY] = l->skel->progs.sidetrace_fentry;
 	progs[ST_PROG_FEXIT] = l->skel->progs.sidetrace_fexit;
 }
@@ -253,19 +254,16 @@ static bool serves_some(const struct st_loader *l, const struct st_compiled *c,
 	return false;
 }
 
+/*
+ * Opens the embedded object, then probes for uprobe_multi links: one
+ * thread, on another CPU than the caller's.
+ */
 static void *open_object(void *arg)
 {
 	struct st_loader_prep *p = arg;
 
 	p->skel = sidetrace_bpf__open();
 	p->err = p->skel ? 0 : -errno;
-	return NULL;
-}
-
-static void *probe_multi(void *arg)
-{
-	struct st_loader_prep *p = arg;
-
 	p->multi = st_uprobe_multi_supported();
 	return NULL;
 }
@@ -288,20 +286,23 @@ static void reset(struct st_loader *l)
 	l->debugf_req_fd = -1;
 }
 
-void st_loader_prepare(struct st_loader *l, bool files)
+void st_loader_open_early(struct st_loader *l)
 {
 	reset(l);
 	l->prep.started = true;
+	/* Where a thread cannot start, the work is done at once. */
+	l->prep.opening = st_thread_start_aside(&l->prep.open, open_object, &l->prep);
+	if (!l->prep.opening)
+		open_object(&l->prep);
+}
+
+void st_loader_prepare(struct st_loader *l, bool files)
+{
+	if (!l->prep.started)
+		st_loader_open_early(l);
 	/* A uprobe registered for nothing would slow every fork for a grace period. */
 	if (files)
 		st_warm_up_start(&l->warm_up);
-	/* Where a thread cannot start, the work is done at once. */
-	l->prep.opening = st_thread_start(&l->prep.open, open_object, &l->prep);
-	if (!l->prep.opening)
-		open_object(&l->prep);
-	l->prep.probing = st_thread_start(&l->prep.multi_probe, probe_multi, &l->prep);
-	if (!l->prep.probing)
-		probe_multi(&l->prep);
 }
 
 /* Waits for st_loader_prepare(): the object is then l's (once). */
@@ -309,9 +310,7 @@ static void prep_join(struct st_loader *l)
 {
 	if (l->prep.opening)
 		pthread_join(l->prep.open, NULL);
-	if (l->prep.probing)
-		pthread_join(l->prep.multi_probe, NULL);
-	l->prep.opening = l->prep.probing = false;
+	l->prep.opening = false;
 	if (!l->prep.skel)
 		return;
 	l->skel = l->prep.skel;

@@ -44,11 +44,11 @@ struct st_site_gen {
 	struct st_target_set targets; /* holds the events */
 };
 
-/* What st_loader_prepare()'s threads do while the caller compiles. */
+/* What st_loader_open_early()'s threads do while the caller compiles. */
 struct st_loader_prep {
-	pthread_t open, multi_probe;
-	bool started; /* st_loader_prepare() ran */
-	bool opening, probing; /* the threads to be joined */
+	pthread_t open;
+	bool started; /* st_loader_open_early() ran */
+	bool opening; /* the thread to be joined */
 	struct sidetrace_bpf *skel; /* the embedded object opened, or NULL: */
 	int err; /* why not */
 	bool multi; /* st_uprobe_multi_supported() */
@@ -126,6 +126,16 @@ int st_loader_check_environment(char *err, size_t errlen);
  * caller has not.
  */
 void st_loader_prepare(struct st_loader *l, bool files);
+
+/*
+ * The part of st_loader_prepare() that no program's text decides:
+ * opening the embedded object and the probe for uprobe_multi links, in
+ * threads, started before the program is read (the object takes about
+ * 0.5 ms to open, which the program's checks then overlap). Call it on
+ * a new loader where no process is forked before the load: a -c command
+ * is started with no thread running.
+ */
+void st_loader_open_early(struct st_loader *l);
 
 /*
  * Checks the environment (root, BTF), opens the embedded program, sizes its

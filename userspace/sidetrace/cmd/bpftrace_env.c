@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/sysinfo.h>
 
 #include "cmd/bpftrace_env.h"
 #include "util/escape.h"
@@ -41,17 +40,12 @@ static int map_keys_max(struct st_compiled *c, const char *name, const char *v)
 /* bpftrace's pages per CPU of its ring: the same bytes in sidetrace's one ring, unless -b. */
 static int perf_rb_pages(struct st_compiled *c, const char *name, const char *v)
 {
-	unsigned long long n = number(name, v, 1U << 18), bytes, size = ST_EVENTS_MIN_SIZE;
-	int cpus = get_nprocs_conf();
+	unsigned long long n = number(name, v, 1U << 18);
 
 	if (!n)
 		return -EINVAL;
-	if (c->events_size)
-		return 0;
-	bytes = n * 4096 * (cpus > 0 ? cpus : 1);
-	while (size < bytes && size < (1U << 30))
-		size <<= 1;
-	c->events_size = size;
+	if (!c->events_size)
+		c->events_size = st_events_cpu_pages_size(n, ST_EVENTS_MIN_SIZE);
 	return 0;
 }
 

@@ -70,7 +70,8 @@ static void usage(FILE *f)
 		   "  -o FILE      write the output to FILE\n"
 		   "  -b, --buffer-size SIZE\n"
 		   "               the buffer of printed events (printf), e.g. 64M; a power\n"
-		   "               of 2 from 4K to 1G, default 2M (16M with print(args));\n"
+		   "               of 2 from 4K to 1G; default bpftrace's, 64 pages a CPU\n"
+		   "               and 512K at least (16M with print(args));\n"
 		   "               events that find it full are counted and reported,\n"
 		   "               never waited for\n"
 		   "  -I DIR       look for #include's files in DIR too (may repeat)\n"
@@ -118,7 +119,7 @@ static int parse_size(const char *arg, uint32_t *out)
 	errno = 0;
 	v = strtoull(arg, &end, 10);
 	/* Past 1G before the shift is past it after: refused, never wrapped. */
-	if (!errno && end != arg && v > (1ULL << 30))
+	if (!errno && end != arg && v > ST_EVENTS_MAX_SIZE)
 		errno = ERANGE;
 	if (!errno && end != arg && (*end == 'K' || *end == 'k'))
 		v <<= 10, end++;
@@ -126,7 +127,7 @@ static int parse_size(const char *arg, uint32_t *out)
 		v <<= 20, end++;
 	else if (!errno && end != arg && (*end == 'G' || *end == 'g'))
 		v <<= 30, end++;
-	if (errno || end == arg || *end || v < ST_EVENTS_MIN_SIZE || v > (1ULL << 30) ||
+	if (errno || end == arg || *end || v < ST_EVENTS_MIN_SIZE || v > ST_EVENTS_MAX_SIZE ||
 	    (v & (v - 1))) {
 		fprintf(stderr,
 			"sidetrace: --buffer-size '%s': give a power of 2 from 4K to 1G, e.g. "

@@ -223,6 +223,9 @@ static int build(struct trace *t)
 	char err[512];
 	int ret;
 
+	/* -c forks its command with no thread running: it opens later. */
+	if (!t->o.dry_run && !t->o.cmd)
+		st_loader_open_early(&t->tracer.bpf);
 	ret = read_program(t);
 	if (ret)
 		return ret;

@@ -237,15 +237,14 @@ static inline bool st_compiled_streams(const struct st_compiled *c)
 	return c->nr_printfs > 0 || c->streams || c->watches;
 }
 
+/*
+ * The least power of 2 from least up to ST_EVENTS_MAX_SIZE that holds
+ * pages pages for each possible CPU, as bpftrace's perf buffers do.
+ */
+uint32_t st_events_cpu_pages_size(unsigned long long pages, uint32_t least);
+
 /* The ring buffer's bytes: -b's, else the default for what the probes send. */
-static inline uint32_t st_compiled_events_size(const struct st_compiled *c)
-{
-	if (!st_compiled_streams(c))
-		return ST_EVENTS_MIN_SIZE;
-	if (c->events_size)
-		return c->events_size;
-	return c->streams ? ST_EVENTS_WHOLE_SIZE : ST_EVENTS_DEFAULT_SIZE;
-}
+uint32_t st_compiled_events_size(const struct st_compiled *c);
 
 /*
  * The precompiled programs, in the order the loader lists them: the
@@ -266,6 +265,7 @@ enum st_prog {
 	ST_PROG_TP_KEYED,
 	ST_PROG_PROFILE_FLAT, /* perf events' flat ones */
 	ST_PROG_TP_PRINT, /* a tracepoint's clauses that only print (ST_PRINT_OPS) */
+	ST_PROG_TP_BUILTINS, /* ... that print builtins only (ST_BUILTINS_PRINT_OPS) */
 	/* Loaded per function (bpfload/trampolines.h), never with the others */
 	ST_PROG_FENTRY,
 	ST_PROG_FEXIT,

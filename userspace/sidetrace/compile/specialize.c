@@ -282,14 +282,13 @@ bool st_compiled_specializable(const struct st_compiled_probe *p)
 	       !p->cfg.stacks;
 }
 
-/* Whether p's code has only the instructions of the stack machine's printing copy. */
-static bool only_prints(const struct st_compiled_probe *p)
+/* Whether p's code has only the instructions in ops, those of a copy of the stack machine. */
+static bool only_ops(const struct st_compiled_probe *p, uint64_t ops)
 {
 	uint32_t i;
 
 	for (i = 0; i < p->cfg.nr_insns && i < ST_MAX_INSNS; i++)
-		if (p->cfg.insns[i].op >= ST_NR_OPCODES ||
-		    !(ST_PRINT_OPS & ST_OP(p->cfg.insns[i].op)))
+		if (p->cfg.insns[i].op >= ST_NR_OPCODES || !(ops & ST_OP(p->cfg.insns[i].op)))
 			return false;
 	return true;
 }
@@ -330,7 +329,10 @@ enum st_prog st_compiled_prog(const struct st_compiled_probe *p)
 	case ST_SPECIAL_NONE:
 		break;
 	}
-	if (tp && only_prints(p))
+	/* sidetrace_tp_builtins reads no field. */
+	if (tp && !p->cfg.nr_loads && only_ops(p, ST_BUILTINS_PRINT_OPS))
+		return ST_PROG_TP_BUILTINS;
+	if (tp && only_ops(p, ST_PRINT_OPS))
 		return ST_PROG_TP_PRINT;
 	return tp ? ST_PROG_TP : ST_PROG_EVENT;
 }
@@ -352,6 +354,7 @@ const char *st_prog_name(enum st_prog prog)
 		[ST_PROG_TP_KEYED] = "tracepoint keyed",
 		[ST_PROG_PROFILE_FLAT] = "profile flat",
 		[ST_PROG_TP_PRINT] = "tracepoint print",
+		[ST_PROG_TP_BUILTINS] = "tracepoint builtins print",
 		[ST_PROG_FENTRY] = "fentry interpreter",
 		[ST_PROG_FEXIT] = "fexit interpreter",
 	};

@@ -12,4 +12,12 @@
  */
 bool st_thread_start(pthread_t *thread, void *(*fn)(void *), void *arg);
 
+/*
+ * st_thread_start() on the CPUs allowed but the caller's, where there are
+ * others: for work that is to run beside the caller's at once. A new
+ * thread was at times left queued behind its busy creator for the
+ * best part of a millisecond while another CPU idled.
+ */
+bool st_thread_start_aside(pthread_t *thread, void *(*fn)(void *), void *arg);
+
 #endif /* SIDETRACE_UTIL_THREAD_H */
