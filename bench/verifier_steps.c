@@ -98,14 +98,19 @@ static int measure(const char *name, uint64_t ops, uint32_t srcs)
 }
 
 /*
- * What a tool that only prints (syncsnoop: printf of builtins and a
- * tracepoint's fields) leaves the stack machine.
+ * What a tool that only prints (printf of builtins and a tracepoint's
+ * fields) leaves the stack machine.
  */
 #define OP(op) (1ULL << (op))
 static const uint64_t printf_ops = OP(ST_I_CLAUSE) | OP(ST_I_FILTER) | OP(ST_I_CONST) |
 				   OP(ST_I_FIELD) | OP(ST_I_STR) | OP(ST_I_BUILTIN) |
 				   OP(ST_I_OUT_INT) | OP(ST_I_OUT_STR) | OP(ST_I_OUT_LOAD) |
 				   OP(ST_I_OUT_EMIT);
+
+/* What a tool that prints builtins only leaves it (syncsnoop: time, pid, comm, probe). */
+static const uint64_t builtins_ops = OP(ST_I_CLAUSE) | OP(ST_I_CONST) | OP(ST_I_STR) |
+				     OP(ST_I_BUILTIN) | OP(ST_I_OUT_INT) | OP(ST_I_OUT_STR) |
+				     OP(ST_I_OUT_EMIT);
 
 int main(int argc, char **argv)
 {
@@ -126,5 +131,7 @@ int main(int argc, char **argv)
 	ret |= measure("sidetrace_tp", printf_ops, 1U << ST_SRC_SDT);
 	label = "sidetrace_tp_print, printf";
 	ret |= measure("sidetrace_tp_print", printf_ops, 1U << ST_SRC_SDT);
+	label = "sidetrace_tp_builtins, printf of builtins";
+	ret |= measure("sidetrace_tp_builtins", builtins_ops, 0);
 	return ret;
 }
