@@ -254,17 +254,13 @@ static bool serves_some(const struct st_loader *l, const struct st_compiled *c,
 	return false;
 }
 
-/*
- * Opens the embedded object, then probes for uprobe_multi links: one
- * thread, on another CPU than the caller's.
- */
+/* Opens the embedded object, in a thread on another CPU than the caller's. */
 static void *open_object(void *arg)
 {
 	struct st_loader_prep *p = arg;
 
 	p->skel = sidetrace_bpf__open();
 	p->err = p->skel ? 0 : -errno;
-	p->multi = st_uprobe_multi_supported();
 	return NULL;
 }
 
@@ -315,7 +311,6 @@ static void prep_join(struct st_loader *l)
 		return;
 	l->skel = l->prep.skel;
 	l->prep.skel = NULL;
-	l->multi = l->prep.multi;
 }
 
 /*
@@ -554,6 +549,12 @@ int st_loader_load(struct st_loader *l, const struct st_compiled *c, char *err, 
 		return -ENOMEM;
 	}
 	l->follow = c->follow;
+	/*
+	 * Only the uprobe programs take uprobe_multi links. Probed here, on
+	 * the way to the attachment that waits for the warm-up's grace
+	 * period anyway, it delays no session that probes no file.
+	 */
+	l->multi = probes_files(c) && st_uprobe_multi_supported();
 	ret = open_and_load(l, c, err, errlen);
 	if (ret)
 		return ret;

@@ -44,14 +44,13 @@ struct st_site_gen {
 	struct st_target_set targets; /* holds the events */
 };
 
-/* What st_loader_open_early()'s threads do while the caller compiles. */
+/* What st_loader_open_early()'s thread does while the caller compiles. */
 struct st_loader_prep {
 	pthread_t open;
 	bool started; /* st_loader_open_early() ran */
 	bool opening; /* the thread to be joined */
 	struct sidetrace_bpf *skel; /* the embedded object opened, or NULL: */
 	int err; /* why not */
-	bool multi; /* st_uprobe_multi_supported() */
 };
 
 struct st_loader {
@@ -120,20 +119,18 @@ int st_loader_check_environment(char *err, size_t errlen);
  * Starts what loading needs that no program changes, in threads, while
  * the caller reads the targets and compiles: the kernel's wait for a
  * first uprobe registration when files are probed (see warm_up() in
- * uprobes.c), the probe for uprobe_multi links, and opening the embedded
- * object (1-3 ms each). Call it on a new loader, after
- * st_loader_check_environment(); st_loader_load() calls it where the
- * caller has not.
+ * uprobes.c) and opening the embedded object (0.5-13 ms each). Call it
+ * on a new loader, after st_loader_check_environment(); st_loader_load()
+ * calls it where the caller has not.
  */
 void st_loader_prepare(struct st_loader *l, bool files);
 
 /*
  * The part of st_loader_prepare() that no program's text decides:
- * opening the embedded object and the probe for uprobe_multi links, in
- * threads, started before the program is read (the object takes about
- * 0.5 ms to open, which the program's checks then overlap). Call it on
- * a new loader where no process is forked before the load: a -c command
- * is started with no thread running.
+ * opening the embedded object, in a thread started before the program is
+ * read (it takes about 0.5 ms, which the program's checks then
+ * overlap). Call it on a new loader where no process is forked before the
+ * load: a -c command is started with no thread running.
  */
 void st_loader_open_early(struct st_loader *l);
 
