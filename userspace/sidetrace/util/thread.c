@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include <sched.h>
 #include <signal.h>
+#include <stdlib.h>
 
 #include "util/thread.h"
 
@@ -25,22 +26,47 @@ bool st_thread_start(pthread_t *thread, void *(*fn)(void *), void *arg)
 	return start(thread, NULL, fn, arg);
 }
 
+/* A thread started aside: its function, and the CPUs it may move to once started. */
+struct aside {
+	void *(*fn)(void *);
+	void *arg;
+	cpu_set_t cpus;
+};
+
+static void *run_aside(void *p)
+{
+	struct aside a = *(struct aside *)p;
+
+	free(p);
+	/* Started away from its creator; from now on, wherever the scheduler likes. */
+	pthread_setaffinity_np(pthread_self(), sizeof(a.cpus), &a.cpus);
+	return a.fn(a.arg);
+}
+
 bool st_thread_start_aside(pthread_t *thread, void *(*fn)(void *), void *arg)
 {
-	pthread_attr_t attr;
-	cpu_set_t cpus;
-	bool started;
+	struct aside *a = malloc(sizeof(*a));
 	int cpu = sched_getcpu();
+	pthread_attr_t attr;
+	cpu_set_t others;
+	bool started;
 
 	/* One CPU, or more than a cpu_set_t holds: where the scheduler likes. */
-	if (cpu < 0 || cpu >= CPU_SETSIZE || sched_getaffinity(0, sizeof(cpus), &cpus) ||
-	    CPU_COUNT(&cpus) < 2)
+	if (!a || cpu < 0 || cpu >= CPU_SETSIZE ||
+	    sched_getaffinity(0, sizeof(a->cpus), &a->cpus) || CPU_COUNT(&a->cpus) < 2 ||
+	    pthread_attr_init(&attr)) {
+		free(a);
 		return start(thread, NULL, fn, arg);
-	CPU_CLR(cpu, &cpus);
-	if (pthread_attr_init(&attr))
-		return start(thread, NULL, fn, arg);
-	started = !pthread_attr_setaffinity_np(&attr, sizeof(cpus), &cpus) &&
-		  start(thread, &attr, fn, arg);
+	}
+	a->fn = fn;
+	a->arg = arg;
+	others = a->cpus;
+	CPU_CLR(cpu, &others);
+	started = !pthread_attr_setaffinity_np(&attr, sizeof(others), &others) &&
+		  start(thread, &attr, run_aside, a);
 	pthread_attr_destroy(&attr);
-	return started || start(thread, NULL, fn, arg);
+	if (started)
+		return true;
+	free(a);
+	return start(thread, NULL, fn, arg);
 }

@@ -15,8 +15,10 @@ bool st_thread_start(pthread_t *thread, void *(*fn)(void *), void *arg);
 /*
  * st_thread_start() on the CPUs allowed but the caller's, where there are
  * others: for work that is to run beside the caller's at once. A new
- * thread was at times left queued behind its busy creator for the
- * best part of a millisecond while another CPU idled.
+ * thread was at times left queued behind its busy creator for the best
+ * part of a millisecond while another CPU idled. Once running, the thread
+ * may move to any CPU the caller may use (one that a busy process holds
+ * is no place to stay).
  */
 bool st_thread_start_aside(pthread_t *thread, void *(*fn)(void *), void *arg);
 
