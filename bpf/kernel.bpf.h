@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * The interpreters of kernel events, one body: sidetrace_tp
- * (tracepoints, fields from the record), sidetrace_profile (a CPU
+ * (tracepoints, fields from the record; sidetrace_tp_print and
+ * sidetrace_tp_builtins on the stack machine's smaller copies for
+ * clauses that only print), sidetrace_profile (a CPU
  * clock's samples, no fields) and sidetrace_fentry, sidetrace_fexit (a
  * function's trampoline, its arguments). The verifier checks a tracing
  * program for the one function it is loaded for, so the collector loads
