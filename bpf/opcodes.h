@@ -136,9 +136,9 @@ enum st_opcode {
  * print builtins, fields and strings, filtered (sidetrace_tp_print); and
  * those of clauses that print builtins and literals only, filtered by
  * integer tests (sidetrace_tp_builtins: no field read, two thirds of the
- * printing copy's size). The collector picks the smallest copy a tracepoint's code
- * fits, since the kernel checks and compiles the whole of a program
- * before it knows what is dead.
+ * printing copy's size). The collector picks the smallest copy a
+ * tracepoint's code fits, since the kernel checks and compiles the whole
+ * of a program before it knows what is dead.
  */
 #define ST_OP(op) (1ULL << (op))
 #define ST_ALL_OPS (~0ULL)

@@ -54,10 +54,8 @@ bool st_thread_start_aside(pthread_t *thread, void *(*fn)(void *), void *arg)
 	/* One CPU, or more than a cpu_set_t holds: where the scheduler likes. */
 	if (!a || cpu < 0 || cpu >= CPU_SETSIZE ||
 	    sched_getaffinity(0, sizeof(a->cpus), &a->cpus) || CPU_COUNT(&a->cpus) < 2 ||
-	    pthread_attr_init(&attr)) {
-		free(a);
-		return start(thread, NULL, fn, arg);
-	}
+	    pthread_attr_init(&attr))
+		goto plain;
 	a->fn = fn;
 	a->arg = arg;
 	others = a->cpus;
@@ -67,6 +65,7 @@ bool st_thread_start_aside(pthread_t *thread, void *(*fn)(void *), void *arg)
 	pthread_attr_destroy(&attr);
 	if (started)
 		return true;
+plain:
 	free(a);
 	return start(thread, NULL, fn, arg);
 }
