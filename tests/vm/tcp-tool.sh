@@ -24,6 +24,11 @@ for a in httpd wget nc; do ln -s $b "$d/bin/$a"; done
 head -c 10240 /dev/zero > "$d/www/f"
 # The guest boots with lo down; up, it gets 127.0.0.1 from the kernel.
 $b ip link set lo up
+# An orphaned socket in FIN_WAIT2 stays a full socket while its FIN timeout
+# is past TIME_WAIT's 60 s, rather than becoming a timewait socket at once:
+# httpd's socket, closed first, then takes wget's FIN itself whether or not
+# wget's ACK of httpd's FIN came apart from it (delayed ACK under TCG).
+echo 120 > /proc/sys/net/ipv4/tcp_fin_timeout
 
 listening() { # port-in-hex: until a socket listens on it (v4 or v6)
 	for _ in $(seq 100); do

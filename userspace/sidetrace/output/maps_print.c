@@ -131,13 +131,16 @@ static struct sorted *sort_entries(const struct st_map_result *m)
 /*
  * A stack key in text, as bpftrace 0.17 prints one: a frame a line,
  * indented by 4 (printf's %s indents by 8: output/record_text.c), or by a
- * tab as perf prints them.
+ * tab as perf prints them; a stack the kernel had none of (a user-mode
+ * sample's kstack) is empty, "@[]".
  */
 static void print_stack(FILE *f, const char *frames, bool perf)
 {
 	const char *p = frames;
 	size_t n;
 
+	if (!p || !*p)
+		return;
 	fputc('\n', f);
 	while (*p) {
 		n = strcspn(p, "\n");

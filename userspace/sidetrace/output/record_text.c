@@ -75,7 +75,8 @@ static void sym_value(struct st_rec_view *v, bool user, uint32_t pid, uint64_t a
 
 /*
  * A stack printed with %s, as bpftrace prints one: a newline, then a
- * frame a line, indented; kept in v->stacks[i] until the next record.
+ * frame a line, indented, or nothing for a stack without frames; kept in
+ * v->stacks[i] until the next record.
  */
 static void stack_value(struct st_rec_view *v, bool user, uint64_t u, uint32_t i,
 			const struct st_expr *stack, struct st_key_val *val)
@@ -88,7 +89,8 @@ static void stack_value(struct st_rec_view *v, bool user, uint64_t u, uint32_t i
 	uint64_t nr = 0;
 	size_t n;
 
-	st_tb_putc(&tb, '\n');
+	if (p && *p)
+		st_tb_putc(&tb, '\n');
 	/* ustack(N): its N innermost frames; 0 is every one. */
 	while (p && *p && (!max_frames || nr++ < max_frames)) {
 		n = strcspn(p, "\n");
