@@ -173,6 +173,7 @@ static void user_frame(struct st_stacks *s, const struct proc *p, uint64_t a, bo
 	const struct st_sym *sym;
 	const struct mapping *m;
 	struct file *f;
+	char addr[ST_ADDRESS_TEXT];
 	uint64_t vaddr, off;
 	size_t i;
 
@@ -194,7 +195,8 @@ static void user_frame(struct st_stacks *s, const struct proc *p, uint64_t a, bo
 			     a - m->start + m->off);
 		return;
 	}
-	st_tb_printf(tb, "0x%" PRIx64, a);
+	st_address_text(a, addr);
+	st_tb_puts(tb, addr);
 }
 
 /* The kernel symbol holding a, the kernel's table read at the first. */
@@ -210,20 +212,34 @@ static void kernel_frame(struct st_stacks *s, uint64_t a, struct st_textbuf *tb)
 	const struct st_sym *sym;
 	uint64_t off;
 
-	if ((sym = kernel_sym(s, a, &off)))
+	char text[ST_ADDRESS_TEXT];
+
+	if ((sym = kernel_sym(s, a, &off))) {
 		st_tb_printf(tb, "%s+%" PRIu64, sym->name, off);
+	} else {
+		st_address_text(a, text);
+		st_tb_puts(tb, text);
+	}
+}
+
+void st_address_text(uint64_t addr, char buf[ST_ADDRESS_TEXT])
+{
+	/* C++'s output of a void *, which bpftrace prints such an address with. */
+	if (addr)
+		snprintf(buf, ST_ADDRESS_TEXT, "0x%" PRIx64, addr);
 	else
-		st_tb_printf(tb, "0x%" PRIx64, a);
+		snprintf(buf, ST_ADDRESS_TEXT, "0");
 }
 
 char *st_ksym_text(struct st_stacks *s, uint64_t addr)
 {
 	const struct st_sym *sym = kernel_sym(s, addr, &(uint64_t){0});
-	char *text;
+	char text[ST_ADDRESS_TEXT];
 
 	if (sym)
 		return strdup(sym->name);
-	return asprintf(&text, "0x%" PRIx64, addr) < 0 ? NULL : text;
+	st_address_text(addr, text);
+	return strdup(text);
 }
 
 char *st_usym_text(struct st_stacks *s, uint32_t pid, uint64_t addr)

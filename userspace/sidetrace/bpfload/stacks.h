@@ -40,6 +40,10 @@ int st_stacks_poll(struct st_stacks *s, const struct st_loader *l);
 char *st_stack_text(struct st_stacks *s, const struct st_loader *l, const struct st_compiled *c,
 		    bool user, bool perf, uint64_t v);
 
+/* An address no symbol names, as bpftrace prints one: "0x1f", and 0 as "0". */
+#define ST_ADDRESS_TEXT sizeof("0x") + 16
+void st_address_text(uint64_t addr, char buf[ST_ADDRESS_TEXT]);
+
 /* ksym(addr): the kernel function holding addr, by name, or the address (malloc'ed). */
 char *st_ksym_text(struct st_stacks *s, uint64_t addr);
 

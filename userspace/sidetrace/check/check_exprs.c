@@ -172,10 +172,11 @@ static int check_binary(struct checker *c, struct st_expr *e)
 	if ((e->op == ST_OP_DIV || e->op == ST_OP_MOD) && is_zero(r))
 		return ck_err(c, r->pos, "'%s' by the constant 0: division by zero",
 			      st_op_name(e->op));
-	if (l->vtype != ST_VT_INT && r->vtype != ST_VT_INT)
-		e->vtype = ST_VT_UINT;
+	/* bpftrace's promotion: signed when both operands are, a shift when its left is. */
+	if (e->op == ST_OP_SHL || e->op == ST_OP_SHR)
+		e->vtype = l->vtype == ST_VT_INT ? ST_VT_INT : ST_VT_UINT;
 	else
-		e->vtype = ST_VT_INT;
+		e->vtype = l->vtype == ST_VT_INT && r->vtype == ST_VT_INT ? ST_VT_INT : ST_VT_UINT;
 	return ck_ctype_arith(c, e);
 }
 

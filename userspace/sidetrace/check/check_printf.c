@@ -203,7 +203,8 @@ int ck_print_value(struct checker *c, struct st_expr *call)
 		return ret;
 	if (v->vtype == ST_VT_BUF)
 		text = "%r\n";
-	else if (v->vtype == ST_VT_STR || st_kept_is_text(st_expr_kept(v)))
+	else if (v->vtype == ST_VT_STR || st_kept_is_text(st_expr_kept(v)) ||
+		 st_kept_is_named(st_expr_kept(v)))
 		text = "%s\n";
 	else
 		text = v->vtype == ST_VT_INT ? "%lld\n" : "%llu\n";

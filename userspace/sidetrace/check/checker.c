@@ -189,10 +189,10 @@ static int check_print_map(struct checker *c, struct st_expr *call)
 		err = ck_expr(c, call->kids[i]);
 		if (err)
 			return err;
-		if (!const_int(call->kids[i], &v) || v < (i == 2))
+		if (!const_int(call->kids[i], &v) || v < 0)
 			return ck_err(c, call->kids[i]->pos,
-				      "print(@m, top, div): %s must be an integer constant %s",
-				      roles[i - 1], i == 2 ? ">= 1" : ">= 0 (0: every entry)");
+				      "print(@m, top, div): %s must be an integer constant >= 0 (%s)",
+				      roles[i - 1], i == 2 ? "0 or 1: values as they are" : "0: every entry");
 	}
 	return 0;
 }

@@ -70,6 +70,12 @@ static inline bool st_kept_is_text(enum st_kept k)
 	return k == ST_KEPT_INET || k == ST_KEPT_USER || k == ST_KEPT_ERRNO || k == ST_KEPT_CGROUP;
 }
 
+/* Whether a value kept as k is a stack or an address that %s prints by its symbols. */
+static inline bool st_kept_is_named(enum st_kept k)
+{
+	return k == ST_KEPT_USTACK || k == ST_KEPT_KSTACK || k == ST_KEPT_KSYM || k == ST_KEPT_USYM;
+}
+
 struct st_builtin_row {
 	const char *name;
 	enum st_vtype vtype; /* ST_VT_UINT (64 bits) or ST_VT_STR */

@@ -17,22 +17,34 @@ static const char stmt_forms[] =
 	"print(@m), clear(@m), zero(@m), exit() "
 	"or printf(\"fmt\", ...)";
 
-/* "=", "op=", "++" or "--" after a map or variable, then the value. */
-static int parse_assign(struct parser *p, struct st_stmt *s, const char *target)
+/* s becomes "+= 1" (inc, "++") or "-= 1" (--). */
+static int inc_dec(struct parser *p, struct st_stmt *s, const struct st_token *inc)
 {
-	struct st_expr *one;
+	struct st_expr *one = st_expr_new(ST_EXPR_INT, inc->pos);
+
+	if (!one)
+		return pr_oom(p);
+	one->uval = 1;
+	s->kind = ST_STMT_ASSIGN;
+	s->op = inc->kind == T_INC ? ST_OP_ADD : ST_OP_SUB;
+	s->value = one;
+	return 0;
+}
+
+/*
+ * "=", "op=", "++" or "--" after a map or variable, then the value; or,
+ * after a "++" or "--" before it (prefix), nothing.
+ */
+static int parse_assign(struct parser *p, struct st_stmt *s, const char *target,
+			const struct st_token *prefix)
+{
 	int err;
 
 	s->kind = ST_STMT_ASSIGN;
-	if (p->cur.kind == T_INC || p->cur.kind == T_DEC) {
-		s->op = p->cur.kind == T_INC ? ST_OP_ADD : ST_OP_SUB;
-		one = st_expr_new(ST_EXPR_INT, p->cur.pos);
-		if (!one)
-			return pr_oom(p);
-		one->uval = 1;
-		s->value = one;
-		return pr_advance(p);
-	}
+	if (prefix)
+		return inc_dec(p, s, prefix);
+	if (p->cur.kind == T_INC || p->cur.kind == T_DEC)
+		return inc_dec(p, s, &p->cur) ?: pr_advance(p);
 	if (p->cur.kind == T_OPASSIGN)
 		s->op = (enum st_op)p->cur.ival;
 	else if (p->cur.kind != T_ASSIGN)
@@ -281,9 +293,19 @@ static int loop_jump(struct parser *p, struct st_stmt *s)
 
 static int parse_stmt(struct parser *p, struct st_stmt *s)
 {
+	struct st_token inc, *prefix = NULL;
 	int err;
 
 	s->pos = p->cur.pos;
+	/* ++$x and --@m[k], as statements: $x++ and @m[k]--. */
+	if ((p->cur.kind == T_INC || p->cur.kind == T_DEC) &&
+	    (pr_peek_kind(p) == T_VAR || pr_peek_kind(p) == T_MAP)) {
+		inc = p->cur;
+		prefix = &inc;
+		err = pr_advance(p);
+		if (err)
+			return err;
+	}
 	s->map_id = s->var_id = -1;
 	if (p->cur.kind == T_IDENT && p->cur.len == 2 && !strncmp(p->lx.src + p->cur.off, "if", 2))
 		return parse_if_nested(p, s);
@@ -305,7 +327,7 @@ static int parse_stmt(struct parser *p, struct st_stmt *s)
 	if (p->cur.kind == T_VAR) {
 		s->var = st_lex_text(&p->lx, &p->cur);
 		err = s->var ? pr_advance(p) : pr_oom(p);
-		return err ? err : parse_assign(p, s, s->var);
+		return err ? err : parse_assign(p, s, s->var, prefix);
 	}
 	if (p->cur.kind != T_MAP)
 		return pr_err(p, s->pos, "expected a statement: %s", stmt_forms);
@@ -316,7 +338,7 @@ static int parse_stmt(struct parser *p, struct st_stmt *s)
 	err = pr_advance(p);
 	if (!err && p->cur.kind == T_LBRACK)
 		err = pr_map_keys(p, s->map, &s->keys, &s->nr_keys);
-	return err ? err : parse_assign(p, s, s->map);
+	return err ? err : parse_assign(p, s, s->map, prefix);
 }
 
 /* "{" statements "}"; leaves the lexer on the "}" (a probe may follow it). */

@@ -115,10 +115,11 @@ static void sym_text(const struct st_runner *r, enum st_kept k, uint64_t addr, c
 			     ? st_ksym_text(r->tracer->stacks, addr)
 			     : NULL;
 
-	if (name)
-		snprintf(buf, size, "%s", name);
-	else
-		snprintf(buf, size, "0x%" PRIx64, addr);
+	char text[ST_ADDRESS_TEXT];
+
+	if (!name)
+		st_address_text(addr, text);
+	snprintf(buf, size, "%s", name ?: text);
 	free(name);
 }
 
