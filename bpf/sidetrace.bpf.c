@@ -42,7 +42,7 @@
  *   specialized.bpf.h  sidetrace_count, sidetrace_plain, sidetrace_flat
  *   keyed.bpf.h        sidetrace_keyed, sidetrace_keyed1 (a key of one part)
  *   fault_in.bpf.h     sidetrace_fault_in (sleepable)
- *   follow.bpf.h       sidetrace_fork, sidetrace_exit: -c's descendants
+ *   follow.bpf.h       sidetrace_fork, _exit, _free: -c's descendants
  *   watch.bpf.h        sidetrace_watch_arm: a function's watchpoint's address
  */
 #include <linux/bpf.h>

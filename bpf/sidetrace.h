@@ -423,6 +423,13 @@ struct st_item {
 
 /* -c: tasks of the command and its descendants that can be followed at once. */
 #define ST_MAX_FOLLOWED 65536
+/*
+ * A followed task's value in st_followed: alive, or exited and still
+ * followed until its task is freed, so that a program the exit's
+ * tracepoint runs after sidetrace_exit still sees it as followed.
+ */
+#define ST_FOLLOWED 1
+#define ST_FOLLOWED_EXITED 2
 /* A tracepoint field offset that the running kernel's record does not have. */
 #define ST_NO_FIELD 0xffffffffU
 

@@ -165,6 +165,12 @@ EOF
 	run -0 "$SIDETRACE" -e 'tracepoint:sched:sched_process_exec { print(args); }' \
 		-c 'sh -c "/bin/true; /bin/true"'
 	[ "$(grep -cE '^\{ \.filename = "/bin/true", \.pid = [0-9]+, \.old_pid = [0-9]+ \}$' <<< "$output")" = 2 ]
+	# The exit of each task of the command, its own included, whichever of
+	# the exit's programs runs first (sidetrace's -c keeps exited tasks).
+	run -0 "$SIDETRACE" -e 'tracepoint:sched:sched_process_exit { @[args.comm] = count(); }' \
+		-c 'sh -c "/bin/true; /bin/true; exec /bin/true"'
+	[[ "$output" == *"@[true]: 3"* ]]
+	[[ "$output" != *"@[sh]"* ]]
 	run -0 "$SIDETRACE" -e 'tracepoint:sched:sched_process_fork { @[args.parent_comm] = count(); }' \
 		-c 'sh -c "/bin/true; /bin/true"'
 	[[ "$output" == *"@[sh]: 2"* ]]

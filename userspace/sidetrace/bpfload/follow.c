@@ -15,14 +15,16 @@
 int st_follow_configure(struct st_loader *l, bool on, char *err, size_t errlen)
 {
 	struct sidetrace_bpf *skel = l->skel;
-	struct st_tp_field child, group_dead;
+	struct st_tp_field child, group_dead, freed;
 	int ret;
 
 	ret = bpf_program__set_autoload(skel->progs.sidetrace_fork, on);
 	if (!ret)
 		ret = bpf_program__set_autoload(skel->progs.sidetrace_exit, on);
+	if (!ret)
+		ret = bpf_program__set_autoload(skel->progs.sidetrace_free, on);
 	if (ret) {
-		snprintf(err, errlen, "cannot set up the fork and exit programs: %s",
+		snprintf(err, errlen, "cannot set up the fork, exit and free programs: %s",
 			 strerror(-ret));
 		return ret;
 	}
@@ -36,7 +38,11 @@ int st_follow_configure(struct st_loader *l, bool on, char *err, size_t errlen)
 		group_dead.offset = ST_NO_FIELD;
 	else if (ret)
 		return ret;
+	ret = st_tp_field("sched", "sched_process_free", "pid", &freed, err, errlen);
+	if (ret)
+		return ret;
 	skel->rodata->st_follow = 1;
+	skel->rodata->st_free_pid_off = freed.offset;
 	skel->rodata->st_fork_child_pid_off = child.offset;
 	skel->rodata->st_exit_group_dead_off = group_dead.offset;
 	ret = bpf_map__set_max_entries(skel->maps.st_followed, ST_MAX_FOLLOWED);
@@ -49,11 +55,11 @@ int st_follow_configure(struct st_loader *l, bool on, char *err, size_t errlen)
 int st_follow_start(struct st_loader *l, pid_t pid, char *err, size_t errlen)
 {
 	struct sidetrace_bpf *skel = l->skel;
+	__u8 live = ST_FOLLOWED;
 	__u32 key = pid;
-	__u8 one = 1;
 	int ret = 0;
 
-	if (bpf_map_update_elem(bpf_map__fd(skel->maps.st_followed), &key, &one, BPF_ANY)) {
+	if (bpf_map_update_elem(bpf_map__fd(skel->maps.st_followed), &key, &live, BPF_ANY)) {
 		ret = -errno;
 		snprintf(err, errlen, "cannot follow process %d: %s", pid, strerror(errno));
 		return ret;
@@ -69,6 +75,13 @@ int st_follow_start(struct st_loader *l, pid_t pid, char *err, size_t errlen)
 	if (!skel->links.sidetrace_exit) {
 		ret = -errno;
 		snprintf(err, errlen, "cannot attach to tracepoint sched:sched_process_exit: %s",
+			 strerror(errno));
+		return ret;
+	}
+	skel->links.sidetrace_free = bpf_program__attach(skel->progs.sidetrace_free);
+	if (!skel->links.sidetrace_free) {
+		ret = -errno;
+		snprintf(err, errlen, "cannot attach to tracepoint sched:sched_process_free: %s",
 			 strerror(errno));
 	}
 	return ret;

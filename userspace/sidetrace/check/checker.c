@@ -190,9 +190,11 @@ static int check_print_map(struct checker *c, struct st_expr *call)
 		if (err)
 			return err;
 		if (!const_int(call->kids[i], &v) || v < 0)
-			return ck_err(c, call->kids[i]->pos,
-				      "print(@m, top, div): %s must be an integer constant >= 0 (%s)",
-				      roles[i - 1], i == 2 ? "0 or 1: values as they are" : "0: every entry");
+			return ck_err(
+				c, call->kids[i]->pos,
+				"print(@m, top, div): %s must be an integer constant >= 0 (%s)",
+				roles[i - 1],
+				i == 2 ? "0 or 1: values as they are" : "0: every entry");
 	}
 	return 0;
 }
