@@ -297,7 +297,9 @@ static __always_inline bool exec_value(const struct st_probe_cfg *cfg, struct st
 	case ST_I_READ_STR:
 		if (op_off(ops, ST_I_READ_STR))
 			return true;
-		read_str_at(s, in->a - ST_STR_REF_TMP, pop(s), in->imm, in->mask);
+		l = in->mask & ST_READ_LEN ? pop(s) : 0;
+		l = in->mask & ST_READ_LEN ? ST_STR_BYTES(l) : in->imm;
+		read_str_at(s, in->a - ST_STR_REF_TMP, pop(s), l, in->mask);
 		push(s, in->a);
 		return false;
 	case ST_I_READ_BUF:
@@ -385,7 +387,9 @@ static __always_inline bool exec_state(const struct st_probe_cfg *cfg, struct st
 	default: /* ST_I_STRN */
 		if (op_off(ops, ST_I_STRN))
 			return true;
-		if (!str_cut(cfg, s, pop(s), in->a - ST_STR_REF_TMP, in->imm))
+		v = in->mask & ST_READ_LEN ? pop(s) : 0;
+		v = in->mask & ST_READ_LEN ? ST_STR_BYTES(v) : in->imm;
+		if (!str_cut(cfg, s, pop(s), in->a - ST_STR_REF_TMP, v))
 			return true;
 		push(s, in->a);
 		return false;

@@ -78,7 +78,11 @@ enum st_opcode {
 	ST_I_MAP_ADD,
 	/* Deletes the key built from map a (st_values or st_aggr); clears the key. */
 	ST_I_MAP_DEL,
-	/* Pops a string reference; its first imm - 1 bytes into reference a, pushed. */
+	/*
+	 * Pops a string reference; its first imm - 1 bytes into reference a,
+	 * pushed; with mask ST_READ_LEN, pops a length first, whose
+	 * ST_STR_BYTES() stand for imm.
+	 */
 	ST_I_STRN,
 	/*
 	 * Load a into record bytes at imm: its string (ST_STR_LEN bytes) if
@@ -108,7 +112,9 @@ enum st_opcode {
 	/*
 	 * Pops an address; reads the string there, at most imm bytes with
 	 * its NUL (at most ST_STR_LEN), into string reference a (a
-	 * ST_STR_REF_TMP), pushed; mask: ST_READ_KERNEL. Unreadable: "".
+	 * ST_STR_REF_TMP), pushed; mask: ST_READ_KERNEL, ST_READ_ARRAY,
+	 * ST_READ_LEN (a length popped before the address, its
+	 * ST_STR_BYTES() for imm). Unreadable: "".
 	 */
 	ST_I_READ_STR,
 	/*
@@ -164,5 +170,7 @@ enum st_machine {
 #define ST_READ_KERNEL 0x20
 /* ST_I_READ_STR: imm bytes as they are (a char array, full or not), not up to a NUL */
 #define ST_READ_ARRAY 0x40
+/* ST_I_READ_STR, ST_I_STRN: the length is popped (str(s, n) of a computed n), not imm */
+#define ST_READ_LEN 0x80
 
 #endif /* SIDETRACE_OPCODES_H */

@@ -43,6 +43,8 @@
 #include "sidetrace_arith.h"
 
 #define ST_STR_LEN 64 /* string values, NUL included */
+/* str(s, n)'s bytes with its NUL: n characters, as bpftrace reads, within ST_STR_LEN. */
+#define ST_STR_BYTES(n) ((n) <= 0 ? 1 : (n) >= ST_STR_LEN - 1 ? ST_STR_LEN : (n) + 1)
 #define ST_MAX_LOADS 16 /* fields decoded per probe */
 #define ST_MAX_STEPS 4 /* index path depth: field, member, element... */
 #define ST_MAX_INSNS 256 /* instructions per probe, all clauses */

@@ -38,7 +38,7 @@ setup() {
 
 @test "pgbench -c 2 -t 500: query__start by statement kind and transaction__start, as bpftrace counts" {
 	local p=$PGBIN/postgres st bt
-	"$SIDETRACE" -e "usdt:$p:query__start { @q[pid] = 1; @[str(arg0, 7)] = count(); }
+	"$SIDETRACE" -e "usdt:$p:query__start { @q[pid] = 1; @[str(arg0, 6)] = count(); }
 		usdt:$p:postgresql:transaction__start /@q[pid]/ { @t = count(); }
 		usdt:$p:transaction__start { @all = count(); }" > "$BATS_TEST_TMPDIR/st.txt" 2>&1 &
 	st=$!

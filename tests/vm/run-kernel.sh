@@ -310,7 +310,7 @@ CHECKS=(
 	"printargs|{ print(args); }"
 	"ifelse|{ \$s = args.status; if (\$s >= 500) { @e++; } else { @o += 1; } @z = \$s; }"
 	"mapread|{ @c[args.path] += 1; @m = max(@c[args.path]); delete(@c[\"/\"]); }"
-	"strcut|{ @[args.status >= 500 ? str(args.path, 3) : \"ok\"] = count(); @p[args.method] = args.path; @q[args.method] = str(@p[args.method], 2); }"
+	"strcut|{ @[args.status >= 500 ? str(args.path, 2) : \"ok\"] = count(); @p[args.method] = args.path; @q[args.method] = str(@p[args.method], 1); }"
 )
 mkdir -p "$WORK/res"
 {

@@ -212,7 +212,6 @@ static int check_ternary(struct checker *c, struct st_expr *e)
 	return 0;
 }
 
-/* str(s) and str(s, n): a string, cut to n - 1 bytes as bpftrace does. */
 /*
  * str($N + k) of a parameter given as text: its text from byte k on, as
  * bpftrace reads the literal's bytes at that address.
@@ -261,9 +260,13 @@ int ck_str(struct checker *c, struct st_expr *e)
 		err = ck_reads_memory(c, e->pos, "str() of an address");
 	if (err)
 		return err;
-	if (n && (n->kind != ST_EXPR_INT || n->uval < 1 || n->uval > ST_STR_LEN))
-		return ck_err(c, n->pos, "str(s, n): n must be an integer constant from 1 to %d",
-			      ST_STR_LEN);
+	/* n characters, as bpftrace reads: a constant or computed per event. */
+	if (n)
+		err = ck_int(c, n, "str()'s length");
+	if (err)
+		return err;
+	if (n && n->kind == ST_EXPR_INT && (int64_t)n->uval < 0)
+		n->uval = 0;
 	e->vtype = st_func(e->func)->vtype;
 	return 0;
 }

@@ -119,19 +119,23 @@ int cg_mem_read(struct cctx *c, const struct st_expr *e)
 
 int cg_str_at(struct cctx *c, const struct st_expr *e)
 {
-	const struct st_expr *x = e->kids[0];
-	int64_t n = e->nr_kids > 1 ? (int64_t)e->kids[1]->uval : ST_STR_LEN;
+	const struct st_expr *x = e->kids[0], *n = e->nr_kids > 1 ? e->kids[1] : NULL;
 	bool kernel = kernel_mem(c, x->ctype ? x->mem : ST_MEM_PROBE);
+	bool computed = n && n->kind != ST_EXPR_INT;
 	int err, ref;
 
 	err = cg_expr(c, x);
+	if (!err && computed)
+		err = cg_expr(c, n);
 	if (err)
 		return err;
 	ref = cg_tmp_str(c, e->pos);
 	if (ref < 0)
 		return ref;
-	return cg_emit(c, e->pos, ST_I_READ_STR, ref, n)
-		       ?: cg_read_flags(c, kernel ? ST_READ_KERNEL : 0);
+	return cg_emit(c, e->pos, ST_I_READ_STR, ref,
+		       n && !computed ? ST_STR_BYTES((int64_t)n->uval) : ST_STR_LEN)
+		       ?: cg_read_flags(c, (kernel ? ST_READ_KERNEL : 0) |
+						   (computed ? ST_READ_LEN : 0));
 }
 
 /*

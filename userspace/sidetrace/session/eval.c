@@ -197,8 +197,10 @@ static int eval_call(struct st_eval_ctx *x, const struct st_expr *e, struct st_e
 		return err;
 	case ST_FC_STR:
 		err = st_eval(x, e->kids[0], out);
-		if (!err && e->nr_kids == 2 && e->kids[1]->uval - 1 < strlen(out->str))
-			out->str[e->kids[1]->uval - 1] = '\0';
+		if (!err && e->nr_kids == 2)
+			err = st_eval(x, e->kids[1], &t);
+		if (!err && e->nr_kids == 2 && ST_STR_BYTES(t.v.i) - 1 < (int64_t)strlen(out->str))
+			out->str[ST_STR_BYTES(t.v.i) - 1] = '\0';
 		return err;
 	default:
 		return -EINVAL;
