@@ -133,6 +133,11 @@ static int check_binary(struct checker *c, struct st_expr *e)
 	}
 	if (!err)
 		err = settle_operands(c, e);
+	/* A kernel record's char * beside an integer is its address (args->filename != 0). */
+	if (!err && l->vtype == ST_VT_STR && r->vtype != ST_VT_STR)
+		err = ck_string_pointer(c, l);
+	if (!err && r->vtype == ST_VT_STR && l->vtype != ST_VT_STR)
+		err = ck_string_pointer(c, r);
 	if (err)
 		return err;
 	lstr = st_vt_slot(l->vtype);
@@ -425,6 +430,9 @@ int ck_need_int(struct checker *c, struct st_expr *e, const char *role)
 	int err;
 
 	err = ck_settle(c, e, ST_VT_INT, "used as a number");
+	/* A kernel record's char * used as a number is its address, as bpftrace's pointer. */
+	if (!err && e->vtype == ST_VT_STR)
+		err = ck_string_pointer(c, e);
 	if (err || ck_is_int(e->vtype))
 		return err;
 	expr_text(e, what, sizeof(what));

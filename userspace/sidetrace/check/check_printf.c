@@ -89,13 +89,17 @@ static int check_arg(struct checker *c, const struct st_conv *cv, struct st_expr
 			      "wants an integer: use %%s",
 			      n);
 	if (want_str && arg->vtype != ST_VT_STR && !st_expr_enum(arg) &&
-	    !st_kept_is_text(st_expr_kept(arg)) && st_expr_kept(arg) != ST_KEPT_KSYM &&
-	    st_expr_kept(arg) != ST_KEPT_USYM && st_expr_kept(arg) != ST_KEPT_KSTACK &&
-	    st_expr_kept(arg) != ST_KEPT_USTACK)
+	    !st_kept_is_text(st_expr_kept(arg)) && !st_kept_is_named(st_expr_kept(arg)))
 		return ck_err(c, arg->pos,
 			      "printf: argument %u is an integer, but its conversion is %%s: use "
 			      "%%d, %%u or %%x",
 			      n);
+	/* A kernel record's char * printed as a number is its address, as bpftrace prints it. */
+	if (!want_str && arg->vtype == ST_VT_STR) {
+		err = ck_string_pointer(c, arg);
+		if (err)
+			return err;
+	}
 	if (!want_str && arg->vtype == ST_VT_STR)
 		return ck_err(c, arg->pos,
 			      "printf: argument %u is a string, but its conversion wants an "
