@@ -352,7 +352,7 @@ int ck_unwatch(struct checker *c, struct st_expr *call)
 	return err ?: ck_int(c, call->kids[0], "unwatch()'s address") ?: ck_print_value(c, call);
 }
 
-/* str(s, n + 1): the call node that cuts s to its first n bytes; NULL when out of memory. */
+/* str(s, n): the call node that cuts s to its first n bytes; NULL when out of memory. */
 static struct st_expr *cut(struct st_expr *s, uint64_t n)
 {
 	struct st_expr *len = st_expr_new(ST_EXPR_INT, s->pos);
@@ -371,7 +371,7 @@ static struct st_expr *cut(struct st_expr *s, uint64_t n)
 		return NULL;
 	}
 	call->func = ST_FN_STR;
-	len->uval = n + 1;
+	len->uval = n;
 	return call;
 }
 
@@ -383,7 +383,7 @@ int ck_strncmp(struct checker *c, struct st_expr *e)
 		return ck_err(c, n ? n->pos : e->pos,
 			      "strncmp(a, b, n): n must be an integer constant from 0 to %d",
 			      ST_STR_LEN - 1);
-	/* strncmp(a, b, n) is str(a, n + 1) != str(b, n + 1), which every engine compares. */
+	/* strncmp(a, b, n) is str(a, n) != str(b, n), which every engine compares. */
 	a = cut(e->kids[0], n->uval);
 	b = a ? cut(e->kids[1], n->uval) : NULL;
 	if (!a || !b) {

@@ -26,7 +26,7 @@
 /* sizeof() is a constant by the time either engine sees it. */
 #define A_SIZE "the checker makes it the size, a constant"
 /* strncmp() is a comparison of two cut strings by the time either engine sees it. */
-#define A_COMPARISON "the checker makes it str(a, n + 1) != str(b, n + 1)"
+#define A_COMPARISON "the checker makes it str(a, n) != str(b, n)"
 /* Registers are a probe's event's. */
 #define NO_REGS "reads the registers of a probe's event: BEGIN, END and interval have none"
 /* The kernel or the event's process has the address, not sidetrace. */
