@@ -11,6 +11,7 @@
 #include "dwarf/func_symbols.h"
 #include "dwarf/functions.h"
 #include "objfile/demangle.h"
+#include "objfile/symbols.h"
 #include "util/grow.h"
 
 /* Where a demangled signature's parameter list starts: the '(' matching its last ')'. */
@@ -117,13 +118,24 @@ bool st_func_symbol_matches(const char *name, const char *glob, char **shown)
 	return match;
 }
 
-static int add_func(struct funcs *fs, const char *name, uint64_t addr, uint64_t size)
+static int add_func(struct funcs *fs, const char *name, uint64_t addr, uint64_t size, uint16_t rank)
 {
+	char *dup;
 	size_t i;
 
-	for (i = 0; i < fs->nr; i++)
-		if (fs->v[i].addr == addr)
+	for (i = 0; i < fs->nr; i++) {
+		if (fs->v[i].addr != addr)
+			continue;
+		if (rank <= fs->v[i].rank)
 			return 0;
+		dup = strdup(name);
+		if (!dup)
+			return -ENOMEM;
+		free(fs->v[i].name);
+		fs->v[i].name = dup;
+		fs->v[i].rank = rank;
+		return 0;
+	}
 	if (fs->nr == ST_MAX_FUNCTIONS)
 		return -E2BIG;
 	if (st_grow(&fs->v, &fs->cap, fs->nr, sizeof(*fs->v), 16))
@@ -132,8 +144,40 @@ static int add_func(struct funcs *fs, const char *name, uint64_t addr, uint64_t 
 	if (!fs->v[fs->nr].name)
 		return -ENOMEM;
 	fs->v[fs->nr].size = size;
+	fs->v[fs->nr].rank = rank;
 	fs->v[fs->nr++].addr = addr;
 	return 0;
+}
+
+/*
+ * Whether sym is a function a probe can name: code, or an IFUNC, whose
+ * resolver runs where bpftrace probes it too (strlen), defined here.
+ */
+static bool probed_function(const GElf_Sym *sym)
+{
+	return (GELF_ST_TYPE(sym->st_info) == STT_FUNC ||
+		GELF_ST_TYPE(sym->st_info) == STT_GNU_IFUNC) &&
+	       sym->st_shndx != SHN_UNDEF && sym->st_value;
+}
+
+/*
+ * Whether name matches glob without its version ("fopen@@GLIBC_2.2.5" as
+ * fopen, then *shown), as bpftrace names it, or as it is.
+ */
+static bool versioned_matches(const char *name, const char *glob, char **shown)
+{
+	size_t len = st_sym_name_len(name);
+	char *base = name[len] ? strndup(name, len) : NULL;
+
+	if (base && st_func_symbol_matches(base, glob, shown)) {
+		if (*shown)
+			free(base);
+		else
+			*shown = base;
+		return true;
+	}
+	free(base);
+	return st_func_symbol_matches(name, glob, shown);
 }
 
 /*
@@ -155,15 +199,15 @@ static int scan_symbols(Elf *elf, Elf_Scn *scn, const char *glob, const uint64_t
 		return 0;
 	n = sh.sh_size / sh.sh_entsize;
 	for (i = 0; i < n; i++) {
-		if (!gelf_getsym(data, i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
-		    sym.st_shndx == SHN_UNDEF || !sym.st_value)
+		if (!gelf_getsym(data, i, &sym) || !probed_function(&sym))
 			continue;
 		name = elf_strptr(elf, sh.sh_link, sym.st_name);
 		shown = NULL;
-		if (!name || (glob && !st_func_symbol_matches(name, glob, &shown)) ||
+		if (!name || (glob && !versioned_matches(name, glob, &shown)) ||
 		    (!glob && (*at < sym.st_value || *at - sym.st_value >= (sym.st_size ?: 1))))
 			continue;
-		err = add_func(fs, shown ? shown : name, sym.st_value, sym.st_size);
+		err = add_func(fs, shown ? shown : name, sym.st_value, sym.st_size,
+			       st_sym_rank(GELF_ST_BIND(sym.st_info), name));
 		free(shown);
 		if (err)
 			return err;

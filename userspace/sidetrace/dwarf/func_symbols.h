@@ -15,11 +15,15 @@
 #include "events/events.h"
 #include "objfile/elf.h"
 
-/* A symbol that matched: its name and address, once per address. */
+/*
+ * A symbol that matched: its name and address, once per address (of
+ * aliases, the name of the highest st_sym_rank(): fopen, not fopen64).
+ */
 struct func {
 	char *name;
 	uint64_t addr;
 	uint64_t size;
+	uint16_t rank;
 };
 
 struct funcs {

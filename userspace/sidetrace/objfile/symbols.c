@@ -13,24 +13,32 @@
 #include "objfile/symbols.h"
 #include "util/grow.h"
 
+/* By address, then aliases by rank: st_symtab_find() takes the last at an address. */
 static int cmp_sym(const void *a, const void *b)
 {
 	const struct st_sym *x = a, *y = b;
 
-	return (x->addr > y->addr) - (x->addr < y->addr);
+	if (x->addr != y->addr)
+		return (x->addr > y->addr) - (x->addr < y->addr);
+	return (x->rank > y->rank) - (x->rank < y->rank);
 }
 
-static int add_sym(struct st_symtab *t, size_t *cap, uint64_t addr, uint64_t size, const char *name)
+static int add_sym(struct st_symtab *t, size_t *cap, uint64_t addr, uint64_t size, const char *name,
+		   uint16_t rank)
 {
-	char *dm;
+	char *bare, *dm;
 
 	if (st_grow(&t->v, cap, t->nr, sizeof(*t->v), 256))
 		return -ENOMEM;
-	dm = st_demangle(name);
-	t->v[t->nr].name = dm ? dm : strdup(name);
-	if (!t->v[t->nr].name)
+	bare = strndup(name, st_sym_name_len(name));
+	if (!bare)
 		return -ENOMEM;
+	dm = st_demangle(bare);
+	t->v[t->nr].name = dm ? dm : bare;
+	if (dm)
+		free(bare);
 	t->v[t->nr].addr = addr;
+	t->v[t->nr].rank = rank;
 	t->v[t->nr++].size = size;
 	return 0;
 }
@@ -54,7 +62,8 @@ static int scan(Elf *elf, Elf_Scn *scn, struct st_symtab *t, size_t *cap)
 			continue;
 		name = elf_strptr(elf, sh.sh_link, sym.st_name);
 		if (name && *name)
-			err = add_sym(t, cap, sym.st_value, sym.st_size, name);
+			err = add_sym(t, cap, sym.st_value, sym.st_size, name,
+				      st_sym_rank(GELF_ST_BIND(sym.st_info), name));
 	}
 	return err;
 }
@@ -248,7 +257,7 @@ int st_symtab_load_kernel(struct st_symtab *t)
 		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3 || !addr ||
 		    (type != 't' && type != 'T'))
 			continue;
-		ret = add_sym(t, &cap, addr, 0, name);
+		ret = add_sym(t, &cap, addr, 0, name, st_sym_rank(type == 'T', name));
 	}
 	fclose(f);
 	if (!ret && t->nr)

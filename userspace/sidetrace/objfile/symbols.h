@@ -10,12 +10,40 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 struct st_sym {
 	uint64_t addr;
 	uint64_t size; /* 0: up to the next symbol */
-	char *name;
+	char *name; /* without its version (fopen, not fopen@@GLIBC_2.2.5) */
+	uint16_t rank; /* of aliases, the highest names the address (st_sym_rank()) */
 };
+
+/* The length of a symbol's name without its version ("fopen@@GLIBC_2.2.5": 5). */
+static inline size_t st_sym_name_len(const char *name)
+{
+	const char *at = name[0] ? strchr(name + 1, '@') : NULL;
+
+	return at ? (size_t)(at - name) : strlen(name);
+}
+
+/*
+ * How well a symbol names its address among its aliases: a global one
+ * over a weak one over a local one (STB_*), then a public name over one
+ * that starts with '_', then the shorter (fopen over _IO_fopen and
+ * fopen64, open over open64).
+ */
+static inline uint16_t st_sym_rank(unsigned int bind, const char *name)
+{
+	size_t len = st_sym_name_len(name);
+
+	return (uint16_t)(((bind == 1 /* STB_GLOBAL */ ? 4
+			    : bind == 2 /* STB_WEAK */ ? 2
+						       : 0) +
+			   (name[0] !=
+			    '_')) << 8 |
+			  (255 - (len < 255 ? len : 255)));
+}
 
 struct st_symtab {
 	struct st_sym *v; /* sorted by addr */
