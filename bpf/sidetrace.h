@@ -439,14 +439,16 @@ struct st_item {
  * The ring buffer's sizes (a power of 2 of pages). For printf's records
  * by default as many bytes as bpftrace's perf buffers, ST_EVENTS_CPU_PAGES
  * pages on each possible CPU (its BPFTRACE_PERF_RB_PAGES), and at least
- * ST_EVENTS_PRINT_MIN, which one thread printing a million events a
- * second does not fill before sidetrace reads it (half of it does); for
+ * ST_EVENTS_PRINT_MIN, which a thread printing as fast as a uprobe
+ * fires (600,000 events a second) does not fill before sidetrace reads
+ * it on an Intel host whose scheduler pauses the reader for a few
+ * milliseconds at times (half of it lost events in a third of runs); for
  * whole events (print(args)), whose records are larger; its least and its
  * most. The kernel allocates every page at start-up and maps it into
  * sidetrace twice: 2 MiB took 0.5 ms of it.
  */
 #define ST_EVENTS_CPU_PAGES 64U
-#define ST_EVENTS_PRINT_MIN (512U << 10)
+#define ST_EVENTS_PRINT_MIN (1U << 20)
 #define ST_EVENTS_WHOLE_SIZE (16U << 20)
 #define ST_EVENTS_MIN_SIZE 4096U
 #define ST_EVENTS_MAX_SIZE (1U << 30)

@@ -334,13 +334,13 @@ ast_names() { # FN or BUILTIN
 	[ "$stderr" = "" ]
 }
 
-# Bytes as -b and -d write them: 512K, 16M.
+# Bytes as -b and -d write them: 1M, 16M.
 size_unit() { # bytes
 	if [ "$1" -ge $((1 << 20)) ]; then echo "$(($1 >> 20))M"; else echo "$(($1 >> 10))K"; fi
 }
 
-@test "-b's default: bpftrace's perf buffers' bytes (64 pages a CPU), 512K at least; BPFTRACE_PERF_RB_PAGES; 16M for whole events" {
-	local cpus want=$((512 << 10)) pages1=4096 prog="side:$HTTPD:http:request { printf(\"%d\\n\", args.status); }"
+@test "-b's default: bpftrace's perf buffers' bytes (64 pages a CPU), 1M at least; BPFTRACE_PERF_RB_PAGES; 16M for whole events" {
+	local cpus want=$((1 << 20)) pages1=4096 prog="side:$HTTPD:http:request { printf(\"%d\\n\", args.status); }"
 	cpus=$(getconf _NPROCESSORS_CONF)
 	while [ "$want" -lt $((64 * 4096 * cpus)) ]; do want=$((want * 2)); done
 	while [ "$pages1" -lt $((4096 * cpus)) ]; do pages1=$((pages1 * 2)); done

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The fault-in program, loaded in the background (fault_in.h). */
+#define _GNU_SOURCE
+#include <sched.h>
 #include <stddef.h>
 
 #include <bpf/libbpf.h>
@@ -18,6 +20,13 @@ static void *load(void *arg)
 	struct bpf_program *mine;
 	int ret;
 
+	/*
+	 * The kernel verifies the program in this thread for milliseconds:
+	 * on a CPU the session's reader needs, that long a pause fills the
+	 * event buffer of a process printing at full speed. Idle priority
+	 * yields to it (and to everyone); the program is wanted later.
+	 */
+	sched_setscheduler(0, SCHED_IDLE, &(struct sched_param){0});
 	ret = st_instance_open(l, l->skel->progs.sidetrace_fault_in, &f->inst, &mine);
 	if (!ret)
 		ret = bpf_program__set_flags(mine, BPF_F_SLEEPABLE);

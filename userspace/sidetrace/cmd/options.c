@@ -71,7 +71,7 @@ static void usage(FILE *f)
 		   "  -b, --buffer-size SIZE\n"
 		   "               the buffer of printed events (printf), e.g. 64M; a power\n"
 		   "               of 2 from 4K to 1G; default bpftrace's, 64 pages a CPU\n"
-		   "               and 512K at least (16M with print(args));\n"
+		   "               and 1M at least (16M with print(args));\n"
 		   "               events that find it full are counted and reported,\n"
 		   "               never waited for\n"
 		   "  -I DIR       look for #include's files in DIR too (may repeat)\n"

@@ -76,6 +76,7 @@ static int parse_conv(const char *text, uint32_t *i, struct st_conv *cv, char *e
 	}
 	memcpy(cv->spec, text + start, j - start);
 	cv->spec[j - start] = '\0';
+	cv->plain = j - start == 1;
 	mods = strspn(text + j, "hl");
 	if (mods > 2 || (mods == 2 && text[j] != text[j + 1])) {
 		*at = j;

@@ -52,6 +52,22 @@ void st_tb_puts(struct st_textbuf *tb, const char *s)
 	st_tb_putn(tb, s, strlen(s));
 }
 
+void st_tb_dec(struct st_textbuf *tb, uint64_t v, bool is_signed)
+{
+	char digits[24], *d = digits + sizeof(digits);
+	bool neg = is_signed && (int64_t)v < 0;
+
+	/* The magnitude of INT64_MIN is 2^63, which only an unsigned holds. */
+	if (neg)
+		v = -v;
+	do
+		*--d = (char)('0' + v % 10);
+	while (v /= 10);
+	if (neg)
+		*--d = '-';
+	st_tb_putn(tb, d, digits + sizeof(digits) - d);
+}
+
 void st_tb_printf(struct st_textbuf *tb, const char *fmt, ...)
 {
 	va_list ap;

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct st_textbuf {
 	char *s;
@@ -31,6 +32,8 @@ static inline void st_tb_reset(struct st_textbuf *tb)
 }
 void st_tb_printf(struct st_textbuf *tb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* v in decimal, as %lld (is_signed) or %llu print it, without a printf's setup. */
+void st_tb_dec(struct st_textbuf *tb, uint64_t v, bool is_signed);
 /* Append s as a JSON string literal, quotes included (util/json.h's rule). */
 void st_tb_json_str(struct st_textbuf *tb, const char *s);
 /* The text (malloc'ed, caller frees), or NULL on allocation failure. */
