@@ -55,36 +55,35 @@ int st_follow_configure(struct st_loader *l, bool on, char *err, size_t errlen)
 int st_follow_start(struct st_loader *l, pid_t pid, char *err, size_t errlen)
 {
 	struct sidetrace_bpf *skel = l->skel;
+	const struct {
+		struct bpf_program *prog;
+		struct bpf_link **link;
+		const char *tracepoint;
+	} progs[] = {
+		{skel->progs.sidetrace_fork, &skel->links.sidetrace_fork, "sched_process_fork"},
+		{skel->progs.sidetrace_exit, &skel->links.sidetrace_exit, "sched_process_exit"},
+		{skel->progs.sidetrace_free, &skel->links.sidetrace_free, "sched_process_free"},
+	};
 	__u8 live = ST_FOLLOWED;
 	__u32 key = pid;
-	int ret = 0;
+	size_t i;
+	int ret;
 
 	if (bpf_map_update_elem(bpf_map__fd(skel->maps.st_followed), &key, &live, BPF_ANY)) {
 		ret = -errno;
 		snprintf(err, errlen, "cannot follow process %d: %s", pid, strerror(errno));
 		return ret;
 	}
-	skel->links.sidetrace_fork = bpf_program__attach(skel->progs.sidetrace_fork);
-	if (!skel->links.sidetrace_fork) {
-		ret = -errno;
-		snprintf(err, errlen, "cannot attach to tracepoint sched:sched_process_fork: %s",
-			 strerror(errno));
-		return ret;
+	for (i = 0; i < sizeof(progs) / sizeof(progs[0]); i++) {
+		*progs[i].link = bpf_program__attach(progs[i].prog);
+		if (!*progs[i].link) {
+			ret = -errno;
+			snprintf(err, errlen, "cannot attach to tracepoint sched:%s: %s",
+				 progs[i].tracepoint, strerror(errno));
+			return ret;
+		}
 	}
-	skel->links.sidetrace_exit = bpf_program__attach(skel->progs.sidetrace_exit);
-	if (!skel->links.sidetrace_exit) {
-		ret = -errno;
-		snprintf(err, errlen, "cannot attach to tracepoint sched:sched_process_exit: %s",
-			 strerror(errno));
-		return ret;
-	}
-	skel->links.sidetrace_free = bpf_program__attach(skel->progs.sidetrace_free);
-	if (!skel->links.sidetrace_free) {
-		ret = -errno;
-		snprintf(err, errlen, "cannot attach to tracepoint sched:sched_process_free: %s",
-			 strerror(errno));
-	}
-	return ret;
+	return 0;
 }
 
 unsigned long long st_follow_lost(const struct st_loader *l)
