@@ -114,9 +114,12 @@ ST_LOAD_CONST __u64 st_events_wakeup;
 __u32 st_exit_requested;
 
 /*
- * Set by the collector when the session ends, before it reads the last
- * records and the maps: later events are neither counted nor printed, so
- * what it prints agrees (the uprobes may stay attached a while longer).
+ * Set by the collector from the attach until BEGIN has run, as bpftrace
+ * runs BEGIN before it attaches the other probes (BEGIN's @n = 0 is not
+ * written over an event's @n++); and again when the session ends, before
+ * it reads the last records and the maps: later events are neither
+ * counted nor printed, so what it prints agrees (the uprobes may stay
+ * attached a while longer).
  */
 __u32 st_stopped;
 

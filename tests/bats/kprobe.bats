@@ -45,6 +45,20 @@ kprobes() {
 	[[ "$output" == *"nothing to attach: no kernel function matches no_such_function_here"* ]]
 }
 
+@test "kretprobe of a spin lock's function is refused in bpftrace's words, by name and by wildcard; kprobe and -l take it" {
+	local f
+	for f in _raw_spin_lock _raw_spin_lock_irqsave _raw_spin_unlock_irqrestore queued_spin_lock_slowpath; do
+		grep -qw "$f" /proc/kallsyms || continue
+		run -1 "$SIDETRACE" -d -e "kretprobe:$f { exit(); }"
+		[[ "$output" == *"error: kretprobe:$f can't be used as it might lock up your system"* ]]
+	done
+	run -1 "$SIDETRACE" -d -e 'kretprobe:_raw_spin_lock* { exit(); }'
+	[[ "$output" == *"can't be used as it might lock up your system"* ]]
+	run -0 "$SIDETRACE" -d -e 'kprobe:_raw_spin_lock { exit(); }'
+	run -0 "$SIDETRACE" -l 'kretprobe:_raw_spin_lock'
+	[ "$output" = "kretprobe:_raw_spin_lock" ]
+}
+
 @test "vfs_write by kprobe and kretprobe: exact bytes and calls, or the kernel's lack said" {
 	local prog='kprobe:vfs_write /tid != pid/ { @b = sum(args.count); @n[str(args.file->f_path.dentry->d_name.name)] = count(); }
 kretprobe:vfs_write /tid != pid/ { @r = sum(retval); }'

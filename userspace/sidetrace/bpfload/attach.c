@@ -360,6 +360,8 @@ int st_loader_attach(struct st_loader *l, const struct st_compiled *c, pid_t pid
 	}
 	l->pid = pid;
 	l->task = pid;
+	/* Nothing counted before BEGIN has run (st_loader_begin()). */
+	l->skel->bss->st_stopped = 1;
 	/* Uprobes go to the process; tracepoints fire for every task and filter. */
 	if (pid > 0 && !l->follow)
 		l->skel->bss->st_kernel_tgid = pid;

@@ -600,6 +600,12 @@ int st_loader_map_err(const struct st_loader *l)
 	return -__atomic_load_n(&l->skel->bss->st_map_err, __ATOMIC_RELAXED);
 }
 
+void st_loader_begin(const struct st_loader *l)
+{
+	if (l->skel && l->skel->bss)
+		__atomic_store_n(&l->skel->bss->st_stopped, 0, __ATOMIC_RELEASE);
+}
+
 void st_loader_stop(const struct st_loader *l, bool settle)
 {
 	if (!l->skel || !l->skel->bss)

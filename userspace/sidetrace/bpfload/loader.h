@@ -203,6 +203,13 @@ bool st_loader_exit_requested(const struct st_loader *l);
 int st_loader_map_err(const struct st_loader *l);
 
 /*
+ * Starts counting and printing events once BEGIN has run: the probes
+ * attached by st_loader_attach() ignore them until then, as bpftrace's
+ * are not attached yet.
+ */
+void st_loader_begin(const struct st_loader *l);
+
+/*
  * Stops counting and printing events (st_stopped in the BPF program):
  * what the session prints at its end then agrees, events sent before it
  * all printed, those after it neither counted nor printed. With settle,

@@ -343,6 +343,7 @@ static int start_units(struct serve *s)
 			fprintf(stderr, "sidetrace: %s: BEGIN: %s\n", u->name, strerror(-ret));
 			return ret;
 		}
+		st_tracer_begin(&u->tracer);
 	}
 	for (i = 0; i < s->nr_units; i++) {
 		ret = pthread_create(&s->units[i].thread, NULL, unit_loop, &s->units[i]);

@@ -449,6 +449,8 @@ static int run(struct trace *t)
 		return ret;
 	}
 	ret = st_run_clauses(&runner, ST_AP_BEGIN);
+	if (t->loaded)
+		st_tracer_begin(&t->tracer);
 	if (t->child) {
 		/* Attached: let the command run. */
 		if (write(t->release_fd, "x", 1) != 1) {

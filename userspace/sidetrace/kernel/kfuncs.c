@@ -462,6 +462,15 @@ int st_discover_kfuncs(const char *pattern, enum st_ap_kind kind, bool names_onl
 	for (i = 0; i < fs.nr && !ret; i++) {
 		if (!found[i])
 			continue;
+		if (!names_only && st_kind_bans(kind, fs.v[i].name)) {
+			/* bpftrace's words, which scripts may look for. */
+			snprintf(err, errlen,
+				 "%s:%s can't be used as it might lock up your system (a return "
+				 "probe of a spin lock's function)",
+				 st_probe_kind(kind)->name, fs.v[i].name);
+			ret = -EPERM;
+			goto cleanup;
+		}
 		k.btf = fs.v[i].btf;
 		ret = add_func(&k, fs.v[i].name, fs.v[i].proto, offset, kind, names_only, out);
 	}

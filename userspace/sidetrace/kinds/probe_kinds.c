@@ -9,6 +9,15 @@
 
 /* Why a return probe takes no +OFFSET. */
 #define RET_NO_OFFSET "a return probe takes no +OFFSET: it is placed at the function's entry"
+
+/* bpftrace's list: a kretprobe's trampoline there may deadlock the kernel. */
+static const char *const banned_kretprobes[] = {
+	"_raw_spin_lock",
+	"_raw_spin_lock_irqsave",
+	"_raw_spin_unlock_irqrestore",
+	"queued_spin_lock_slowpath",
+	NULL,
+};
 #define TRAMP_NO_OFFSET \
 	"fentry: and fexit: take no +OFFSET: the kernel calls them at the function's entry " \
 	"and return (kprobe:FUNCTION+OFFSET probes inside it)"
@@ -112,6 +121,7 @@ static const struct st_probe_kind kinds[] = {
 		.retval = true,
 		.no_offset = RET_NO_OFFSET,
 		.family = ST_FAMILY_KPROBE,
+		.banned = banned_kretprobes,
 	},
 	{
 		.kind = ST_AP_PROFILE,
@@ -238,6 +248,16 @@ const struct st_probe_kind *st_probe_kind(enum st_ap_kind kind)
 {
 	/* The rows are in the enum's order (tests/unit/test_probe_kinds.c). */
 	return (size_t)kind < NR_KINDS ? &kinds[kind] : &kinds[0];
+}
+
+bool st_kind_bans(enum st_ap_kind kind, const char *name)
+{
+	const char *const *b = st_probe_kind(kind)->banned;
+
+	for (; b && *b; b++)
+		if (!strcmp(*b, name))
+			return true;
+	return false;
 }
 
 const struct st_probe_kind *st_probe_kind_named(const char *name, size_t len)

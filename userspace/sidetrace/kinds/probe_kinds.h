@@ -139,7 +139,16 @@ struct st_probe_kind {
 	 * takes only the function form
 	 */
 	bool watch_async;
+	/*
+	 * Functions it refuses, NULL-terminated, as bpftrace does: a return
+	 * probe of a spin lock's function may lock up the system (its
+	 * trampoline takes a lock of its own).
+	 */
+	const char *const *banned;
 };
+
+/* Whether kind refuses to probe function name (its row's banned). */
+bool st_kind_bans(enum st_ap_kind kind, const char *name);
 
 /* Whether word (NULL: none) is name's len bytes. */
 static inline bool st_kind_word_is(const char *word, const char *name, size_t len)

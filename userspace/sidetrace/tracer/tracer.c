@@ -32,6 +32,11 @@ bool st_tracer_exit_requested(const struct st_tracer *t)
 	return st_loader_exit_requested(&t->bpf) || st_inproc_exit_requested(st_tracer_inprocs(t));
 }
 
+void st_tracer_begin(const struct st_tracer *t)
+{
+	st_loader_begin(&t->bpf);
+}
+
 void st_tracer_stop(const struct st_tracer *t, bool settle)
 {
 	st_inproc_stop(st_tracer_inprocs(t));
