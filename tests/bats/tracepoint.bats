@@ -59,6 +59,17 @@ setup() {
 	run -0 "$SIDETRACE" -l 'tracepoint:*:sys_enter_*'
 	grep '^tracepoint:syscalls:sys_enter_' "$D/want" > "$D/want_enter"
 	printf '%s\n' "${lines[@]}" | sort | diff "$D/want_enter" -
+	# A category named without a wildcard is listed alone: the same events.
+	run -0 "$SIDETRACE" -l 'tracepoint:syscalls:sys_enter_*'
+	printf '%s\n' "${lines[@]}" | sort | diff "$D/want_enter" -
+	run -0 "$SIDETRACE" -l 'tracepoint:sched:*'
+	grep '^tracepoint:sched:' "$D/want" | diff - <(printf '%s\n' "${lines[@]}" | sort)
+	# A dot file or a plain file for a category: nothing, as no category matches them.
+	local cat
+	for cat in . .. enable; do
+		run -1 "$SIDETRACE" -l "tracepoint:$cat:*"
+		[ "$output" = "sidetrace: no probe matches tracepoint:$cat:*" ]
+	done
 	# The same globs in a program: the exec of the command, once.
 	run -0 "$SIDETRACE" -e 'tracepoint:*:sched_process_exec { @ = count(); }' -c /bin/true
 	[ "${lines[-1]}" = "@: 1" ]

@@ -247,13 +247,32 @@ static int find_named(const char *dir, const char *category, const char *name,
 	return add_tracepoint(dir, category, name, true, out, err, errlen);
 }
 
+/* The tracepoints of category cat that name_glob matches, into out. */
+static int add_category(const char *dir, const char *cat, const char *name_glob,
+			struct st_event_list *out, char *err, size_t errlen)
+{
+	struct dirent **names = NULL;
+	char path[1024];
+	int nn, j, ret = 0;
+
+	snprintf(path, sizeof(path), "%s/events/%s", dir, cat);
+	nn = scan(path, name_glob, &names);
+	for (j = 0; j < nn; j++) {
+		if (!ret)
+			ret = add_tracepoint(dir, cat, names[j]->d_name, false, out, err, errlen);
+		free(names[j]);
+	}
+	free(names);
+	return ret;
+}
+
 int st_discover_tracepoints(const char *category_glob, const char *name_glob,
 			    struct st_event_list *out, char *err, size_t errlen)
 {
 	const char *dir = st_tracefs_dir();
-	bool named = !strpbrk(category_glob, "*?[") && !strpbrk(name_glob, "*?[");
-	struct dirent **cats = NULL, **names = NULL;
-	int nc, nn = 0, i, j, ret = 0;
+	bool named_cat = !strpbrk(category_glob, "*?[");
+	struct dirent **cats = NULL;
+	int nc, i, ret = 0;
 	char path[1024];
 
 	if (!dir) {
@@ -262,25 +281,25 @@ int st_discover_tracepoints(const char *category_glob, const char *name_glob,
 			 "tracefs /sys/kernel/tracing)");
 		return -ENOENT;
 	}
-	if (named)
+	if (named_cat && !strpbrk(name_glob, "*?["))
 		return find_named(dir, category_glob, name_glob, out, err, errlen);
+	/*
+	 * A category named without a wildcard is listed alone, not found
+	 * among the hundreds of events/ (a name scan() would not list, none,
+	 * a path or a dot file, matches nothing, as there).
+	 */
+	if (named_cat)
+		return !category_glob[0] || category_glob[0] == '.' || strchr(category_glob, '/')
+			       ? 0
+			       : add_category(dir, category_glob, name_glob, out, err, errlen);
 	snprintf(path, sizeof(path), "%s/events", dir);
 	nc = scan(path, category_glob, &cats);
 	if (nc < 0) {
 		snprintf(err, errlen, "cannot read %s: %s", path, strerror(-nc));
 		return nc;
 	}
-	for (i = 0; i < nc && !ret; i++) {
-		snprintf(path, sizeof(path), "%s/events/%s", dir, cats[i]->d_name);
-		nn = scan(path, name_glob, &names);
-		for (j = 0; j < nn; j++) {
-			if (!ret)
-				ret = add_tracepoint(dir, cats[i]->d_name, names[j]->d_name, named,
-						     out, err, errlen);
-			free(names[j]);
-		}
-		free(names);
-	}
+	for (i = 0; i < nc && !ret; i++)
+		ret = add_category(dir, cats[i]->d_name, name_glob, out, err, errlen);
 	for (i = 0; i < nc; i++)
 		free(cats[i]);
 	free(cats);
