@@ -63,7 +63,7 @@ static bool stack_mode(struct parser *p, struct st_expr *e)
 /*
  * ustack(N), kstack(N), kstack(MODE), kstack(MODE, N): the stack builtin,
  * its innermost N frames printed (uval), as MODE prints them (perf or
- * bpftrace, bpftrace's modes).
+ * bpftrace, bpftrace's modes); kstack() is kstack, as in bpftrace.
  */
 static int parse_stack_frames(struct parser *p, struct st_expr *e, enum st_builtin b)
 {
@@ -73,6 +73,8 @@ static int parse_stack_frames(struct parser *p, struct st_expr *e, enum st_built
 		return err;
 	e->kind = ST_EXPR_BUILTIN;
 	e->builtin = b;
+	if (p->cur.kind == T_RPAREN)
+		return pr_advance(p);
 	if (stack_mode(p, e)) {
 		err = pr_advance(p);
 		if (err)
