@@ -174,6 +174,17 @@ static __always_inline __s64 read_int_at(__u64 addr, __u8 how)
 	return sign_extend(v, n, how & ST_READ_SIGNED);
 }
 
+/* ST_I_READ_STR's and ST_I_STRN's bytes: imm, or the length popped (ST_READ_LEN). */
+static __always_inline __s64 str_bytes(struct st_scratch *s, const struct st_insn *in)
+{
+	__s64 n;
+
+	if (!(in->mask & ST_READ_LEN))
+		return in->imm;
+	n = pop(s);
+	return ST_STR_BYTES(n);
+}
+
 /* ST_I_READ_STR: the string at addr into temporary slot, "" where it cannot be read. */
 static __always_inline void read_str_at(struct st_scratch *s, __u32 slot, __u64 addr, __s64 max,
 					__u32 how)
@@ -195,6 +206,15 @@ static __always_inline void read_str_at(struct st_scratch *s, __u32 slot, __u64 
 		bpf_probe_read_kernel_str(to, n, (const void *)addr);
 	else
 		bpf_probe_read_user_str(to, n, (const void *)addr);
+}
+
+/* ST_I_READ_STR: its length (str_bytes()), then its address popped; its reference pushed. */
+static __always_inline void read_str_insn(struct st_scratch *s, const struct st_insn *in)
+{
+	__s64 max = str_bytes(s, in);
+
+	read_str_at(s, in->a - ST_STR_REF_TMP, pop(s), max, in->mask);
+	push(s, in->a);
 }
 
 /*
@@ -297,10 +317,7 @@ static __always_inline bool exec_value(const struct st_probe_cfg *cfg, struct st
 	case ST_I_READ_STR:
 		if (op_off(ops, ST_I_READ_STR))
 			return true;
-		l = in->mask & ST_READ_LEN ? pop(s) : 0;
-		l = in->mask & ST_READ_LEN ? ST_STR_BYTES(l) : in->imm;
-		read_str_at(s, in->a - ST_STR_REF_TMP, pop(s), l, in->mask);
-		push(s, in->a);
+		read_str_insn(s, in);
 		return false;
 	case ST_I_READ_BUF:
 		if (op_off(ops, ST_I_READ_BUF))
@@ -387,8 +404,7 @@ static __always_inline bool exec_state(const struct st_probe_cfg *cfg, struct st
 	default: /* ST_I_STRN */
 		if (op_off(ops, ST_I_STRN))
 			return true;
-		v = in->mask & ST_READ_LEN ? pop(s) : 0;
-		v = in->mask & ST_READ_LEN ? ST_STR_BYTES(v) : in->imm;
+		v = str_bytes(s, in);
 		if (!str_cut(cfg, s, pop(s), in->a - ST_STR_REF_TMP, v))
 			return true;
 		push(s, in->a);
