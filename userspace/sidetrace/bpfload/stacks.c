@@ -395,6 +395,34 @@ static void user_stack(struct st_stacks *s, const struct st_loader *l, const str
 	}
 }
 
+bool st_stack_prefix(const struct st_loader *l, bool user, uint64_t v, uint32_t n, void *out)
+{
+	struct bpf_stack_build_id ufr[ST_STACK_FRAMES];
+	uint64_t kfr[ST_STACK_FRAMES];
+	uint32_t id = user ? ST_USTACK_ID(v) : (uint32_t)v;
+	size_t i;
+
+	_Static_assert(sizeof(ufr[0]) == ST_STACK_FRAME_BYTES, "a user frame's bytes");
+	n = n < ST_STACK_FRAMES ? n : ST_STACK_FRAMES;
+	memset(out, 0, (size_t)n * ST_STACK_FRAME_BYTES);
+	if (id == ST_STACK_EMPTY || id == ST_STACK_FAILED)
+		return false;
+	if (user) {
+		memset(ufr, 0, sizeof(ufr));
+		if (bpf_map_lookup_elem(bpf_map__fd(l->skel->maps.st_ustacks), &id, ufr))
+			return false;
+		for (i = 0; i < n && ufr[i].status != BPF_STACK_BUILD_ID_EMPTY; i++)
+			memcpy((char *)out + i * ST_STACK_FRAME_BYTES, &ufr[i], sizeof(ufr[i]));
+		return true;
+	}
+	memset(kfr, 0, sizeof(kfr));
+	if (bpf_map_lookup_elem(bpf_map__fd(l->skel->maps.st_stacks), &id, kfr))
+		return false;
+	for (i = 0; i < n && kfr[i]; i++)
+		memcpy((char *)out + i * ST_STACK_FRAME_BYTES, &kfr[i], sizeof(kfr[i]));
+	return true;
+}
+
 char *st_stack_text(struct st_stacks *s, const struct st_loader *l, const struct st_compiled *c,
 		    bool user, bool perf, uint64_t v)
 {

@@ -40,6 +40,15 @@ int st_stacks_poll(struct st_stacks *s, const struct st_loader *l);
 char *st_stack_text(struct st_stacks *s, const struct st_loader *l, const struct st_compiled *c,
 		    bool user, bool perf, uint64_t v);
 
+/*
+ * The innermost n frames of stack v (a ustack value, or a kstack id) as
+ * the kernel keeps them, into out (n * ST_STACK_FRAME_BYTES bytes, zero
+ * past its last frame), so that two stacks print the same n frames when
+ * these bytes are equal. False for a stack without frames or unreadable.
+ */
+#define ST_STACK_FRAME_BYTES 32 /* sizeof(struct bpf_stack_build_id), a user frame's */
+bool st_stack_prefix(const struct st_loader *l, bool user, uint64_t v, uint32_t n, void *out);
+
 /* An address no symbol names, as bpftrace prints one: "0x1f", and 0 as "0". */
 #define ST_ADDRESS_TEXT sizeof("0x") + 16
 void st_address_text(uint64_t addr, char buf[ST_ADDRESS_TEXT]);

@@ -18,6 +18,7 @@
 #include "bpfload/stacks.h"
 #include "readout/aggregations.h"
 #include "readout/dump.h"
+#include "readout/stack_keys.h"
 #include "readout/dump_maps.h"
 #include "readout/wholes.h"
 #include "output/kept_text.h"
@@ -299,6 +300,10 @@ static int read_maps(const struct st_tracer *t, const struct st_program *prog,
 	ret = st_dump_maps(t, c, map_id, &d);
 	if (ret)
 		return ret;
+	/* Before the sort: keys made one by their stacks' frames sort together. */
+	ret = st_stack_keys_merge(t, c, &d);
+	if (ret)
+		goto cleanup;
 	/* Sort keys and values together: sort indices, then permute. */
 	{
 		uint8_t *keys = malloc(d.nr * ks + 1);
