@@ -294,6 +294,39 @@ static int ck_index(struct checker *c, struct st_expr *e, bool object)
 	return session_read(c, e, "'[]'") ?: settle_read(c, e, object);
 }
 
+/*
+ * *args.p of a field that a path reads by index (a record's char **, as
+ * args->argv[1]): args.p[0], checked anew from a copy. 1 when e is not
+ * such a read.
+ */
+static int deref_field(struct checker *c, struct st_expr *e)
+{
+	struct st_expr *x = e->kids[0], *copy;
+	struct st_diag before = *c->diag;
+	struct st_path_seg *seg;
+
+	if (x->kind != ST_EXPR_FIELD || x->ctype || !x->nr_path ||
+	    x->path[x->nr_path - 1].kind == ST_SEG_INDEX)
+		return 1;
+	copy = st_expr_clone(x);
+	seg = copy ? realloc(copy->path, (copy->nr_path + 1) * sizeof(*seg)) : NULL;
+	if (!seg) {
+		st_expr_free(copy);
+		return ck_oom(c);
+	}
+	copy->path = seg;
+	seg = &copy->path[copy->nr_path++];
+	*seg = (struct st_path_seg){.kind = ST_SEG_INDEX, .pos = e->pos};
+	if (ck_expr(c, copy)) {
+		/* Not one: the '*' error says why, not the index's. */
+		*c->diag = before;
+		st_expr_free(copy);
+		return 1;
+	}
+	st_expr_replace(e, copy);
+	return 0;
+}
+
 /* *kids[0]: what a pointer points to. */
 static int ck_deref(struct checker *c, struct st_expr *e, bool object)
 {
@@ -302,6 +335,9 @@ static int ck_deref(struct checker *c, struct st_expr *e, bool object)
 
 	err = ck_expr(c, x);
 	if (err)
+		return err;
+	err = x->ctype ? 1 : deref_field(c, e);
+	if (err <= 0)
 		return err;
 	if (!x->ctype || x->ctype->kind != ST_CT_PTR)
 		return ck_err(c, e->pos,

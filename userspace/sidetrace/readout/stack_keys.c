@@ -94,7 +94,8 @@ static int merge_part(const struct st_tracer *t, struct dump *d, uint32_t m,
 	qsort_r(refs, nr, sizeof(*refs), cmp_frames, &o);
 	for (i = 0, g = 0; i < nr; i++) {
 		/* Sorted so that a group's stacks follow its first. */
-		if (!refs[i].readable || (o.user && ST_USTACK_PID(refs[g].v) != ST_USTACK_PID(refs[i].v)) ||
+		if (!refs[i].readable ||
+		    (o.user && ST_USTACK_PID(refs[g].v) != ST_USTACK_PID(refs[i].v)) ||
 		    memcmp(refs[g].prefix, refs[i].prefix, o.bytes))
 			g = i;
 		refs[i].canon = refs[g].v;
