@@ -227,7 +227,8 @@ table_kinds() {
 	python3 - "$ROOT/userspace/sidetrace/kinds/probe_kinds.c" <<'PY'
 import re, sys
 src = open(sys.argv[1]).read()
-table = src[src.index("kinds[] = {"):src.index("\n};")]
+table = src[src.index("kinds[] = {"):]
+table = table[:table.index("\n};")]
 for row in table.split("\n\t{\n")[1:]:
     syntax = re.search(r'\.syntax = "([^"]*)"', row).group(1)
     aliases = re.search(r'\.aliases = \{([^}]*)\}', row)
