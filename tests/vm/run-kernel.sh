@@ -444,11 +444,14 @@ say "qemu exited $qrc after ${ELAPSED}s (guest: kernel up at ${UP:-?}s of its cl
 PASS=0
 FAIL=0
 R=$WORK/res
+# A check VM_ONLY leaves out counts neither way (its name: the first word).
 ok() {
+	[[ ${1%% *} =~ $VM_ONLY ]] || return 0
 	PASS=$((PASS + 1))
 	echo "PASS $KVER $1"
 }
 ko() {
+	[[ ${1%% *} =~ $VM_ONLY ]] || return 0
 	FAIL=$((FAIL + 1))
 	echo "FAIL $KVER $1: $2"
 }
@@ -502,9 +505,7 @@ else
 fi
 if [ "$(cat "$R/btf" 2>/dev/null)" = yes ]; then ok "btf (/sys/kernel/btf/vmlinux)"; else ko btf "no /sys/kernel/btf/vmlinux in the guest"; fi
 
-if ! [[ list =~ $VM_ONLY ]]; then
-	:
-elif [ -f "$R/list.rc" ] && [ "$(cat "$R/list.rc")" = 0 ] && cmp -s "$R/list.out" "$WORK/host-list.txt"; then
+if [ -f "$R/list.rc" ] && [ "$(cat "$R/list.rc")" = 0 ] && cmp -s "$R/list.out" "$WORK/host-list.txt"; then
 	ok "list (same as on the host)"
 elif [ -f "$R/list.rc" ]; then
 	ko list "rc $(cat "$R/list.rc"), output differs from the host's"
