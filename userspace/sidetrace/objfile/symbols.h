@@ -35,14 +35,11 @@ static inline size_t st_sym_name_len(const char *name)
  */
 static inline uint16_t st_sym_rank(unsigned int bind, const char *name)
 {
+	unsigned int binding = bind == 1 /* STB_GLOBAL */ ? 2 : bind == 2 /* STB_WEAK */ ? 1 : 0;
+	unsigned int public_name = name[0] != '_';
 	size_t len = st_sym_name_len(name);
 
-	return (uint16_t)(((bind == 1 /* STB_GLOBAL */ ? 4
-			    : bind == 2 /* STB_WEAK */ ? 2
-						       : 0) +
-			   (name[0] !=
-			    '_')) << 8 |
-			  (255 - (len < 255 ? len : 255)));
+	return (uint16_t)((binding * 2 + public_name) << 8 | (255 - (len < 255 ? len : 255)));
 }
 
 struct st_symtab {
