@@ -138,6 +138,8 @@ int st_inproc_start(struct st_inprocs *s, const struct st_loader *l, const struc
 			 strerror(-ret));
 		goto fail;
 	}
+	/* Before BEGIN has run it counts nothing (st_inprocs_begin()). */
+	((struct st_shm_hdr *)ip->shm)->stopped = !__atomic_load_n(&s->begun, __ATOMIC_SEQ_CST);
 	seed_values(ip, l);
 	prog = st_inproc_program(ip, c, deferred, &len);
 	if (!prog) {
@@ -163,9 +165,12 @@ int st_inproc_start(struct st_inprocs *s, const struct st_loader *l, const struc
 	ip->nr_events = reply.nr_events;
 	/* Whole before it is seen: serve's HTTP thread reads the list, attach threads add to it. */
 	ip->next = __atomic_load_n(&s->list, __ATOMIC_RELAXED);
-	while (!__atomic_compare_exchange_n(&s->list, &ip->next, ip, true, __ATOMIC_RELEASE,
+	while (!__atomic_compare_exchange_n(&s->list, &ip->next, ip, true, __ATOMIC_SEQ_CST,
 					    __ATOMIC_RELAXED))
 		;
+	/* BEGIN ran while it started: st_inprocs_begin() may not have seen it in the list. */
+	if (__atomic_load_n(&s->begun, __ATOMIC_SEQ_CST))
+		__atomic_store_n(&((struct st_shm_hdr *)ip->shm)->stopped, 0, __ATOMIC_RELEASE);
 	if (started)
 		*started = ip;
 	goto cleanup;
@@ -181,6 +186,15 @@ cleanup:
 int st_inproc_go(const struct st_inproc *ip)
 {
 	return st_ip_go(ip->fd);
+}
+
+void st_inprocs_begin(struct st_inprocs *s)
+{
+	struct st_inproc *ip;
+
+	__atomic_store_n(&s->begun, 1, __ATOMIC_SEQ_CST);
+	for (ip = __atomic_load_n(&s->list, __ATOMIC_SEQ_CST); ip; ip = ip->next)
+		__atomic_store_n(&((struct st_shm_hdr *)ip->shm)->stopped, 0, __ATOMIC_RELEASE);
 }
 
 void st_inproc_stop(const struct st_inproc *ip)

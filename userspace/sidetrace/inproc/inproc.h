@@ -70,6 +70,11 @@ struct st_inproc_seen;
 struct st_inprocs {
 	struct st_inproc *list; /* newest first; added to while serve's HTTP thread reads */
 	struct st_inproc_seen *seen; /* -c, every process: the processes tried */
+	/*
+	 * Set once BEGIN has run (st_inprocs_begin()): an engine started
+	 * before counts nothing until then, as the kernel's probes.
+	 */
+	uint32_t begun;
 };
 
 /* s's processes, as one list for a whole read. */
@@ -129,6 +134,9 @@ void st_inproc_poll(struct st_inprocs *s, const struct st_loader *l, const struc
  */
 void st_inproc_take(struct st_inprocs *s, const struct st_loader *l, const struct st_compiled *c,
 		    pid_t pid, int wait_ms, bool quiet);
+
+/* BEGIN has run: s's engines, those started since too, count from now on. */
+void st_inprocs_begin(struct st_inprocs *s);
 
 /* Later events are neither counted nor sent in any of the list's processes (st_tracer_stop()). */
 void st_inproc_stop(const struct st_inproc *ip);

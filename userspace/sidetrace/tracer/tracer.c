@@ -32,8 +32,9 @@ bool st_tracer_exit_requested(const struct st_tracer *t)
 	return st_loader_exit_requested(&t->bpf) || st_inproc_exit_requested(st_tracer_inprocs(t));
 }
 
-void st_tracer_begin(const struct st_tracer *t)
+void st_tracer_begin(struct st_tracer *t)
 {
+	st_inprocs_begin(&t->inproc);
 	st_loader_begin(&t->bpf);
 }
 

@@ -54,8 +54,11 @@ bool st_tracer_exit_requested(const struct st_tracer *t);
 
 /* Stops counting and printing events everywhere (st_loader_stop()). */
 void st_tracer_stop(const struct st_tracer *t, bool settle);
-/* BEGIN has run: the attached probes count and print from now on (st_loader_begin()). */
-void st_tracer_begin(const struct st_tracer *t);
+/*
+ * BEGIN has run: the attached probes and the processes' engines count and
+ * print from now on (st_loader_begin(), st_inprocs_begin()).
+ */
+void st_tracer_begin(struct st_tracer *t);
 
 /*
  * Ends the in-process sessions, then detaches and unloads the BPF object
