@@ -162,6 +162,24 @@ static struct file *file_syms(struct st_stacks *s, const char *path)
 	return f->err ? NULL : f;
 }
 
+void st_address_text(uint64_t addr, char buf[ST_ADDRESS_TEXT])
+{
+	/* C++'s output of a void *, which bpftrace prints such an address with. */
+	if (addr)
+		snprintf(buf, ST_ADDRESS_TEXT, "0x%" PRIx64, addr);
+	else
+		snprintf(buf, ST_ADDRESS_TEXT, "0");
+}
+
+/* An address no symbol names, appended as bpftrace prints it. */
+static void put_address(struct st_textbuf *tb, uint64_t a)
+{
+	char text[ST_ADDRESS_TEXT];
+
+	st_address_text(a, text);
+	st_tb_puts(tb, text);
+}
+
 /*
  * One user frame: "function+offset" ("function" without with_off); in a
  * file without a symbol for it, "file+offset" (its offset in the file);
@@ -173,7 +191,6 @@ static void user_frame(struct st_stacks *s, const struct proc *p, uint64_t a, bo
 	const struct st_sym *sym;
 	const struct mapping *m;
 	struct file *f;
-	char addr[ST_ADDRESS_TEXT];
 	uint64_t vaddr, off;
 	size_t i;
 
@@ -195,8 +212,7 @@ static void user_frame(struct st_stacks *s, const struct proc *p, uint64_t a, bo
 			     a - m->start + m->off);
 		return;
 	}
-	st_address_text(a, addr);
-	st_tb_puts(tb, addr);
+	put_address(tb, a);
 }
 
 /* The kernel symbol holding a, the kernel's table read at the first. */
@@ -212,23 +228,10 @@ static void kernel_frame(struct st_stacks *s, uint64_t a, struct st_textbuf *tb)
 	const struct st_sym *sym;
 	uint64_t off;
 
-	char text[ST_ADDRESS_TEXT];
-
-	if ((sym = kernel_sym(s, a, &off))) {
+	if ((sym = kernel_sym(s, a, &off)))
 		st_tb_printf(tb, "%s+%" PRIu64, sym->name, off);
-	} else {
-		st_address_text(a, text);
-		st_tb_puts(tb, text);
-	}
-}
-
-void st_address_text(uint64_t addr, char buf[ST_ADDRESS_TEXT])
-{
-	/* C++'s output of a void *, which bpftrace prints such an address with. */
-	if (addr)
-		snprintf(buf, ST_ADDRESS_TEXT, "0x%" PRIx64, addr);
 	else
-		snprintf(buf, ST_ADDRESS_TEXT, "0");
+		put_address(tb, a);
 }
 
 char *st_ksym_text(struct st_stacks *s, uint64_t addr)

@@ -50,7 +50,7 @@ char *st_stack_text(struct st_stacks *s, const struct st_loader *l, const struct
 bool st_stack_prefix(const struct st_loader *l, bool user, uint64_t v, uint32_t n, void *out);
 
 /* An address no symbol names, as bpftrace prints one: "0x1f", and 0 as "0". */
-#define ST_ADDRESS_TEXT sizeof("0x") + 16
+#define ST_ADDRESS_TEXT (sizeof("0x") + 16)
 void st_address_text(uint64_t addr, char buf[ST_ADDRESS_TEXT]);
 
 /* ksym(addr): the kernel function holding addr, by name, or the address (malloc'ed). */

@@ -76,6 +76,13 @@ int cg_read_flags(struct cctx *c, uint32_t mask);
 /* C values of codegen_mem.c: a member, element or pointee read; str(address). */
 int cg_mem_read(struct cctx *c, const struct st_expr *e);
 int cg_str_at(struct cctx *c, const struct st_expr *e);
+/*
+ * str()'s length n (NULL: none) for ST_I_READ_STR or ST_I_STRN: a constant
+ * is the instruction's *imm, in bytes with the NUL (ST_STR_BYTES()); one
+ * computed per event is emitted here, for the instruction to pop
+ * (ST_READ_LEN in *mask).
+ */
+int cg_str_len(struct cctx *c, const struct st_expr *n, int64_t *imm, uint32_t *mask);
 /* buf(), macaddr(), ntop() of an array: the bytes read into a buffer. */
 int cg_buf(struct cctx *c, const struct st_expr *e);
 /* Statements of state.c: assignments, if/else, delete(). */

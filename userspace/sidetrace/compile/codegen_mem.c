@@ -117,25 +117,31 @@ int cg_mem_read(struct cctx *c, const struct st_expr *e)
 		       ?: cut_bits(c, e, shift);
 }
 
+int cg_str_len(struct cctx *c, const struct st_expr *n, int64_t *imm, uint32_t *mask)
+{
+	bool computed = n && n->kind != ST_EXPR_INT;
+
+	*imm = !n ? ST_STR_LEN : computed ? 0 : ST_STR_BYTES((int64_t)n->uval);
+	*mask = computed ? ST_READ_LEN : 0;
+	return computed ? cg_expr(c, n) : 0;
+}
+
 int cg_str_at(struct cctx *c, const struct st_expr *e)
 {
-	const struct st_expr *x = e->kids[0], *n = e->nr_kids > 1 ? e->kids[1] : NULL;
+	const struct st_expr *x = e->kids[0];
 	bool kernel = kernel_mem(c, x->ctype ? x->mem : ST_MEM_PROBE);
-	bool computed = n && n->kind != ST_EXPR_INT;
+	uint32_t mask;
+	int64_t imm;
 	int err, ref;
 
-	err = cg_expr(c, x);
-	if (!err && computed)
-		err = cg_expr(c, n);
+	err = cg_expr(c, x) ?: cg_str_len(c, e->nr_kids > 1 ? e->kids[1] : NULL, &imm, &mask);
 	if (err)
 		return err;
 	ref = cg_tmp_str(c, e->pos);
 	if (ref < 0)
 		return ref;
-	return cg_emit(c, e->pos, ST_I_READ_STR, ref,
-		       n && !computed ? ST_STR_BYTES((int64_t)n->uval) : ST_STR_LEN)
-		       ?: cg_read_flags(c, (kernel ? ST_READ_KERNEL : 0) |
-						   (computed ? ST_READ_LEN : 0));
+	return cg_emit(c, e->pos, ST_I_READ_STR, ref, imm)
+		       ?: cg_read_flags(c, (kernel ? ST_READ_KERNEL : 0) | mask);
 }
 
 /*

@@ -265,7 +265,8 @@ int cg_cast(struct cctx *c, const struct st_expr *e)
 
 int cg_str(struct cctx *c, const struct st_expr *e)
 {
-	const struct st_expr *n;
+	uint32_t mask;
+	int64_t imm;
 	int err, ref;
 
 	/* str(address): the string there (a field of a usdt: probe is a load instead). */
@@ -274,18 +275,13 @@ int cg_str(struct cctx *c, const struct st_expr *e)
 	err = cg_expr(c, e->kids[0]);
 	if (err || e->nr_kids < 2)
 		return err;
-	n = e->kids[1];
-	if (n->kind != ST_EXPR_INT) {
-		err = cg_expr(c, n);
-		if (err)
-			return err;
-	}
+	err = cg_str_len(c, e->kids[1], &imm, &mask);
+	if (err)
+		return err;
 	ref = cg_tmp_str(c, e->pos);
 	if (ref < 0)
 		return ref;
-	if (n->kind != ST_EXPR_INT)
-		return cg_emit(c, e->pos, ST_I_STRN, ref, 0) ?: cg_read_flags(c, ST_READ_LEN);
-	return cg_emit(c, e->pos, ST_I_STRN, ref, ST_STR_BYTES((int64_t)n->uval));
+	return cg_emit(c, e->pos, ST_I_STRN, ref, imm) ?: cg_read_flags(c, mask);
 }
 
 /* The operator of "x op= v" on x of type t. */

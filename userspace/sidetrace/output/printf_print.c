@@ -69,27 +69,25 @@ void st_key_val_float(struct st_key_val *v, const void *data, unsigned int bits)
 }
 
 /*
- * A plain %s of a string, or %d, %i or %u of a 64-bit integer, appended as
- * snprintf() would print it; false for any other conversion.
+ * A plain conversion (st_conv.plain) of a string or an integer, appended as
+ * snprintf() would print it; false for any other.
  */
 static bool plain_value(struct st_textbuf *tb, const struct st_conv *cv, const struct st_key_val *v,
 			bool term)
 {
-	char c = cv->spec[strlen(cv->spec) - 1];
-
 	if (!cv->plain || v->type == ST_VT_BUF)
 		return false;
-	if (cv->arg == ST_CONV_STR && v->s) {
-		if (term)
-			st_escape_term(tb, v->s);
-		else
-			st_tb_puts(tb, v->s);
+	if (cv->arg != ST_CONV_STR) {
+		st_tb_dec(tb, v->type == ST_VT_INT ? (uint64_t)v->i : v->u,
+			  cv->arg == ST_CONV_SIGNED);
 		return true;
 	}
-	if ((cv->arg != ST_CONV_SIGNED && cv->arg != ST_CONV_UNSIGNED) || cv->bits != 64 ||
-	    (c != 'd' && c != 'i' && c != 'u'))
+	if (!v->s)
 		return false;
-	st_tb_dec(tb, v->type == ST_VT_INT ? (uint64_t)v->i : v->u, cv->arg == ST_CONV_SIGNED);
+	if (term)
+		st_escape_term(tb, v->s);
+	else
+		st_tb_puts(tb, v->s);
 	return true;
 }
 

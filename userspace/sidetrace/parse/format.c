@@ -76,7 +76,6 @@ static int parse_conv(const char *text, uint32_t *i, struct st_conv *cv, char *e
 	}
 	memcpy(cv->spec, text + start, j - start);
 	cv->spec[j - start] = '\0';
-	cv->plain = j - start == 1;
 	mods = strspn(text + j, "hl");
 	if (mods > 2 || (mods == 2 && text[j] != text[j + 1])) {
 		*at = j;
@@ -97,6 +96,8 @@ static int parse_conv(const char *text, uint32_t *i, struct st_conv *cv, char *e
 		return -EINVAL;
 	}
 	cv->arg = conv_arg(c);
+	cv->plain = j - start == 1 && (cv->arg == ST_CONV_STR ||
+				       (cv->bits == 64 && (c == 'd' || c == 'i' || c == 'u')));
 	if ((cv->arg == ST_CONV_STR || cv->arg == ST_CONV_FLOAT || cv->arg == ST_CONV_BUF) &&
 	    mods && !(cv->arg == ST_CONV_FLOAT && mods == 1 && text[j] == 'l')) {
 		*at = j;

@@ -40,7 +40,8 @@ struct st_conv {
 	uint8_t bits; /* 64, 16 (h) or 8 (hh) */
 	char buf_style; /* ST_CONV_BUF: 'r', 'x' or 'h' (output/kept_text.h st_buf_text()) */
 	char spec[32]; /* the C format that prints it: flags, width, precision */
-	bool plain; /* "%s", "%d", "%u" and the like: no flag, width nor precision */
+	/* Printed without snprintf(): %s, or %d, %i, %u of 64 bits, no flag, width nor precision */
+	bool plain;
 };
 
 /* A format is literal text and conversions, in order. */

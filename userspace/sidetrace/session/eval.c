@@ -170,6 +170,7 @@ static int eval_map(struct st_eval_ctx *x, const struct st_expr *e, struct st_ev
 static int eval_call(struct st_eval_ctx *x, const struct st_expr *e, struct st_eval_val *out)
 {
 	struct st_eval_val t;
+	int64_t keep;
 	int err;
 
 	switch (st_func(e->func)->host) {
@@ -197,11 +198,16 @@ static int eval_call(struct st_eval_ctx *x, const struct st_expr *e, struct st_e
 		return err;
 	case ST_FC_STR:
 		err = st_eval(x, e->kids[0], out);
-		if (!err && e->nr_kids == 2)
-			err = st_eval(x, e->kids[1], &t);
-		if (!err && e->nr_kids == 2 && ST_STR_BYTES(t.v.i) - 1 < (int64_t)strlen(out->str))
-			out->str[ST_STR_BYTES(t.v.i) - 1] = '\0';
-		return err;
+		if (err || e->nr_kids < 2)
+			return err;
+		err = st_eval(x, e->kids[1], &t);
+		if (err)
+			return err;
+		/* Its first n characters: ST_STR_BYTES(n) with the NUL. */
+		keep = ST_STR_BYTES(t.v.i) - 1;
+		if (keep < (int64_t)strlen(out->str))
+			out->str[keep] = '\0';
+		return 0;
 	default:
 		return -EINVAL;
 	}
