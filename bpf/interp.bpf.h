@@ -9,12 +9,13 @@
 #ifndef SIDETRACE_INTERP_BPF_H
 #define SIDETRACE_INTERP_BPF_H
 
-/* Uses maps, scratch, loads, aggregate, record, send, values, stack and strings (*.bpf.h). */
+/* Uses maps, scratch, loads, aggregate, record, send, values, stack, strings and mem_reads
+ * (*.bpf.h). */
 #if !defined(SIDETRACE_MAPS_BPF_H) || !defined(SIDETRACE_SCRATCH_BPF_H) || \
 	!defined(SIDETRACE_LOADS_BPF_H) || !defined(SIDETRACE_AGGREGATE_BPF_H) || \
 	!defined(SIDETRACE_RECORD_BPF_H) || !defined(SIDETRACE_SEND_BPF_H) || \
 	!defined(SIDETRACE_VALUES_BPF_H) || !defined(SIDETRACE_STACK_BPF_H) || \
-	!defined(SIDETRACE_STRINGS_BPF_H)
+	!defined(SIDETRACE_STRINGS_BPF_H) || !defined(SIDETRACE_MEM_READS_BPF_H)
 #error "sidetrace.bpf.c includes the fragments in the order of their use"
 #endif
 
@@ -159,90 +160,6 @@ static __always_inline bool str_cut(const struct st_probe_cfg *cfg, struct st_sc
 	return true;
 }
 
-/* ST_I_READ: the integer at addr, 0 where it cannot be read. */
-static __always_inline __s64 read_int_at(__u64 addr, __u8 how)
-{
-	__u32 n = how & ST_READ_SIZE;
-	__u64 v = 0;
-
-	if (n == 0 || n > 8)
-		return 0;
-	/* 1..8 as every kernel's verifier sees it (6.12's loses the bounds above). */
-	n = ((n - 1) & 7) + 1;
-	if (read_mem(&v, n, addr, how & ST_READ_KERNEL))
-		return 0;
-	return sign_extend(v, n, how & ST_READ_SIGNED);
-}
-
-/* ST_I_READ_STR's and ST_I_STRN's bytes: imm, or the length popped (ST_READ_LEN). */
-static __always_inline __s64 str_bytes(struct st_scratch *s, const struct st_insn *in)
-{
-	__s64 n;
-
-	if (!(in->mask & ST_READ_LEN))
-		return in->imm;
-	n = pop(s);
-	return ST_STR_BYTES(n);
-}
-
-/* ST_I_READ_STR: the string at addr into temporary slot, "" where it cannot be read. */
-static __always_inline void read_str_at(struct st_scratch *s, __u32 slot, __u64 addr, __s64 max,
-					__u32 how)
-{
-	char *to = s->tmp[slot & (ST_MAX_TMPSTR - 1)].b;
-	__u32 n = max > 0 && max < ST_STR_LEN ? max : ST_STR_LEN;
-
-	/* 1..ST_STR_LEN as every kernel's verifier sees it (6.12's loses the bounds above). */
-	n = ((n - 1) & (ST_STR_LEN - 1)) + 1;
-	zero_words(to, ST_STR_LEN / 8);
-	if (how & ST_READ_ARRAY) {
-		/* Its last byte stays the NUL that ends the string. */
-		n = n < ST_STR_LEN ? n : ST_STR_LEN - 1;
-		if (read_mem(to, ((n - 1) & (ST_STR_LEN - 1)) + 1, addr, how & ST_READ_KERNEL))
-			zero_words(to, ST_STR_LEN / 8);
-		return;
-	}
-	if (how & ST_READ_KERNEL)
-		bpf_probe_read_kernel_str(to, n, (const void *)addr);
-	else
-		bpf_probe_read_user_str(to, n, (const void *)addr);
-}
-
-/* ST_I_READ_STR: its length (str_bytes()), then its address popped; its reference pushed. */
-static __always_inline void read_str_insn(struct st_scratch *s, const struct st_insn *in)
-{
-	__s64 max = str_bytes(s, in);
-
-	read_str_at(s, in->a - ST_STR_REF_TMP, pop(s), max, in->mask);
-	push(s, in->a);
-}
-
-/*
- * ST_I_READ_BUF: len bytes at addr into temporary slot after their
- * header (see ST_BUF_HDR); where they cannot be read, a buffer of none.
- */
-static __always_inline void read_buf_at(struct st_scratch *s, __u32 slot, __u64 addr, __s64 len,
-					__u32 kind, __u32 how)
-{
-	char *to = s->tmp[slot & (ST_MAX_TMPSTR - 1)].b;
-	__u32 n = len > 0 && len < ST_BUF_MAX ? len : len > 0 ? ST_BUF_MAX : 0;
-
-	zero_words(to, ST_STR_LEN / 8);
-	if (!n)
-		goto hdr;
-	/*
-	 * 1..ST_STR_LEN as every kernel's verifier sees it, within the
-	 * scratch (the slots are followed by more of it); n is at most
-	 * ST_BUF_MAX, so the bytes stay in their slot.
-	 */
-	if (read_mem(to + 1, ((n - 1) & (ST_STR_LEN - 1)) + 1, addr, how & ST_READ_KERNEL)) {
-		zero_words(to, ST_STR_LEN / 8);
-		n = 0;
-	}
-hdr:
-	to[0] = ST_BUF_HDR(kind & 3, n);
-}
-
 /* Any integer builtin: the specialized programs' (builtin()), and those only the stack machine has.
  */
 static __always_inline __s64 interp_builtin(__u8 id, __u32 probe)
@@ -312,19 +229,17 @@ static __always_inline bool exec_value(const struct st_probe_cfg *cfg, struct st
 	case ST_I_READ:
 		if (op_off(ops, ST_I_READ))
 			return true;
-		push(s, read_int_at(pop(s), in->a));
+		read_int_insn(s, in, probe);
 		return false;
 	case ST_I_READ_STR:
 		if (op_off(ops, ST_I_READ_STR))
 			return true;
-		read_str_insn(s, in);
+		read_str_insn(s, in, probe);
 		return false;
 	case ST_I_READ_BUF:
 		if (op_off(ops, ST_I_READ_BUF))
 			return true;
-		l = pop(s);
-		read_buf_at(s, in->a - ST_STR_REF_TMP, pop(s), l, in->imm, in->mask);
-		push(s, in->a);
+		read_buf_insn(s, in, probe);
 		return false;
 	case ST_I_STRSTR:
 		if (op_off(ops, ST_I_STRSTR))
@@ -375,7 +290,9 @@ static __always_inline bool exec_state(const struct st_probe_cfg *cfg, struct st
 	case ST_I_MAP_GET:
 		if (op_off(ops, ST_I_MAP_GET))
 			return true;
-		st_value_op(s, in->op, in->a, in->imm, probe);
+		/* bpftrace says a lookup's miss as 0, what its helper returned. */
+		if (st_value_op(s, in->op, in->a, in->imm, probe))
+			out_helper_err(s, in, 0, probe);
 		push(s, s->vres);
 		return false;
 	case ST_I_MAP_SET:
@@ -389,7 +306,9 @@ static __always_inline bool exec_state(const struct st_probe_cfg *cfg, struct st
 				return true;
 			copy_str(s->vstr.b, src);
 		}
-		st_value_op(s, in->op, in->a, v, probe);
+		v = st_value_op(s, in->op, in->a, v, probe);
+		if (v)
+			out_helper_err(s, in, v, probe);
 		return false;
 	case ST_I_MAP_ADD:
 		if (op_off(ops, ST_I_MAP_ADD))
@@ -399,7 +318,9 @@ static __always_inline bool exec_state(const struct st_probe_cfg *cfg, struct st
 	case ST_I_MAP_DEL:
 		if (op_off(ops, ST_I_MAP_DEL))
 			return true;
-		st_value_op(s, in->op, in->a, 0, probe);
+		v = st_value_op(s, in->op, in->a, 0, probe);
+		if (v)
+			out_helper_err(s, in, v, probe);
 		return false;
 	default: /* ST_I_STRN */
 		if (op_off(ops, ST_I_STRN))

@@ -55,6 +55,11 @@ ST_LOAD_CONST __u32 st_ckey_words; /* the same for compact keys */
  */
 ST_LOAD_CONST __u64 st_ops_used;
 _Static_assert(ST_NR_OPCODES <= 64, "st_ops_used has a bit per opcode");
+/*
+ * -k: set when some instruction reports its helper's failures
+ * (st_insn.site); else their code is dead to the verifier too.
+ */
+ST_LOAD_CONST __u32 st_helper_checks;
 /* The same for the loads: bit src (enum st_load_src) set when some probe has such a load. */
 ST_LOAD_CONST __u32 st_srcs_used;
 /* The same for plain statements' key parts: bit src (enum st_plain_src). */

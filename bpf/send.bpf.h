@@ -93,6 +93,25 @@ static __always_inline void out_emit(struct st_scratch *s, __u16 kind, __u16 rec
 }
 
 /*
+ * -k: the helper that instruction in called failed, returning ret: sent
+ * (ST_REC_HELPER_ERR) in order with the event's records when in names a
+ * place of the program. The record being built may hold a printf's
+ * first values: its first word is lent to ret, then restored.
+ */
+static __always_inline void out_helper_err(struct st_scratch *s, const struct st_insn *in,
+					   __s64 ret, __u32 probe)
+{
+	__s64 *first = (__s64 *)s->rec, kept;
+
+	if (!st_helper_checks || !in->site)
+		return;
+	kept = *first;
+	*first = ret;
+	out_emit(s, ST_REC_HELPER_ERR, in->site - 1, ST_REC_INT_SIZE, probe);
+	*first = kept;
+}
+
+/*
  * join(): the strings of the NULL-terminated array at addr (user memory),
  * written straight into a reserved record: the first one not read (the
  * NULL, a bad pointer) is left empty and ends the list, and the collector

@@ -35,6 +35,7 @@
  *   aggregate.bpf.h    into st_flat slots or st_aggr keys
  *   record.bpf.h       print(args): the whole event into a record
  *   values.bpf.h       plain values: @m[k] read, stored, added, deleted
+ *   mem_reads.bpf.h    *p, str(p), buf(p, n): reads at computed addresses
  *   interp.bpf.h       the stack machine and sidetrace_event
  *   tracepoint.bpf.h   tracepoint: fields, from the record
  *   fentry.bpf.h       fentry:/fexit: fields, a kernel function's trampoline's arguments
@@ -68,6 +69,7 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
 #include "values.bpf.h"
 #include "stack.bpf.h"
 #include "strings.bpf.h"
+#include "mem_reads.bpf.h"
 #include "interp.bpf.h"
 #include "tracepoint.bpf.h"
 #include "fentry.bpf.h"

@@ -195,7 +195,12 @@ enum st_builtin_id {
 struct st_insn {
 	__u8 op; /* enum st_opcode */
 	__u8 a;
-	__u16 reserved;
+	/*
+	 * -k: 1 + the collector's index of the place in the program whose
+	 * helper this instruction calls (a map's update, delete or lookup,
+	 * a read): a failure sends it (ST_REC_HELPER_ERR). 0: not reported.
+	 */
+	__u16 site;
 	__u32 mask; /* ST_I_CLAUSE: bit i = load i */
 	__s64 imm;
 };
@@ -372,6 +377,12 @@ enum st_rec_kind {
 	 * process, and ST_REC_INT_SIZE bytes, the address its argument holds
 	 */
 	ST_REC_WATCH,
+	/*
+	 * -k: a helper failed at a place of the program (id: st_insn.site -
+	 * 1), and ST_REC_INT_SIZE bytes, what it returned, as bpftrace says
+	 * it (a lookup's miss: 0)
+	 */
+	ST_REC_HELPER_ERR,
 	ST_NR_REC_KINDS,
 };
 

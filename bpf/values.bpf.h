@@ -20,8 +20,10 @@ static const struct st_value st_zero_value;
  * op (ST_I_MAP_GET, _SET, _ADD, _DEL) on map map_id at the key parts in
  * s->key, which it clears. GET leaves the value in s->vres (for strings:
  * copies it into temporary string v - ST_STR_REF_TMP, and s->vres = v);
- * SET stores v, or s->vstr for strings; ADD adds v atomically. A global
- * function, checked once by the verifier.
+ * SET stores v, or s->vstr for strings; ADD adds v atomically. Returns
+ * what failed, for -k: the helper's error (a lookup's miss: -ENOENT),
+ * else 0; ADD's failures are counted instead. A global function, checked
+ * once by the verifier.
  */
 __noinline int st_value_op(struct st_scratch *s, __u32 op, __u32 map_id, __s64 v, __u32 probe)
 {
@@ -30,7 +32,7 @@ __noinline int st_value_op(struct st_scratch *s, __u32 op, __u32 map_id, __s64 v
 	struct st_scratch *ms;
 	__u32 slot, why = ST_C_MAP_FULL;
 	struct st_value *val;
-	int err;
+	int err = 0;
 	bool str;
 
 	if (!s || !mc)
@@ -55,6 +57,8 @@ __noinline int st_value_op(struct st_scratch *s, __u32 op, __u32 map_id, __s64 v
 		} else if (val) {
 			s->vres = *(__s64 *)val->b;
 		}
+		if (!val)
+			err = -2; /* ENOENT */
 		break;
 	case ST_I_MAP_SET:
 		/* The value, too, as a map value for 6.1 (ms is s). */
@@ -73,15 +77,16 @@ __noinline int st_value_op(struct st_scratch *s, __u32 op, __u32 map_id, __s64 v
 			__sync_fetch_and_add((__s64 *)val->b, v);
 		break;
 	case ST_I_MAP_DEL:
+		/* Its low half only: see insert_failed(). */
 		if (mc->kind == ST_K_VALUE)
-			bpf_map_delete_elem(&st_values, ms->key);
+			err = (int)bpf_map_delete_elem(&st_values, ms->key);
 		else
-			bpf_map_delete_elem(&st_aggr, ms->key);
+			err = (int)bpf_map_delete_elem(&st_aggr, ms->key);
 		break;
 	}
 out:
 	key_clear(s);
-	return 0;
+	return err;
 }
 
 #endif /* SIDETRACE_VALUES_BPF_H */

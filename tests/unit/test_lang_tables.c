@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * Unit tests of the language's tables (parse/builtins.h, parse/functions.h):
- * every row has every column, each engine has a code for it or says why
- * not, and every name is one row's.
+ * Unit tests of the language's tables (parse/builtins.h, parse/functions.h,
+ * parse/helpers.h): every row has every column, each engine has a code
+ * for it or says why not, and every name is one row's.
  */
 #include <string.h>
 
 #include "parse/functions.h"
+#include "parse/helpers.h"
 
 #include "unit.h"
 
@@ -90,9 +91,40 @@ static void test_functions(void)
 	CHECK(st_func_find("nope") < 0);
 }
 
+/* -k's helpers: bpftrace's names, at its levels; the reads are those of each space. */
+static void test_helpers(void)
+{
+	enum st_read_space sp;
+	int h, g;
+
+	for (h = 0; h < ST_NR_HELPERS; h++) {
+		const struct st_helper_row *r = st_helper(h);
+
+		CHECK(r->name && !strncmp(r->name, strstr(r->name, "map_") ? "map_" : "probe_read",
+					  strstr(r->name, "map_") ? 4 : 10));
+		CHECK(r->level == ST_CHECK_HELPERS || r->level == ST_CHECK_ALL);
+		/* A read or a lookup that fails reads 0 or "": -kk only, as bpftrace. */
+		CHECK((r->level == ST_CHECK_ALL) ==
+		      (!strncmp(r->name, "probe_read", 10) || !strcmp(r->name, "map_lookup_elem")));
+		CHECK(!st_helper_checked(0, h) && st_helper_checked(ST_CHECK_ALL, h));
+		for (g = 0; g < h; g++)
+			CHECK(strcmp(st_helper(g)->name, r->name));
+	}
+	CHECK(st_helper_checked(ST_CHECK_HELPERS, ST_H_MAP_DELETE));
+	CHECK(!st_helper_checked(ST_CHECK_HELPERS, ST_H_MAP_LOOKUP));
+	for (sp = ST_SPACE_NONE; sp <= ST_SPACE_USER; sp++) {
+		CHECK(strstr(st_helper(st_read_helper(sp, true))->name, "_str") != NULL);
+		CHECK(strstr(st_helper(st_read_helper(sp, false))->name, "_str") == NULL);
+	}
+	CHECK(!strcmp(st_helper(st_read_helper(ST_SPACE_KERNEL, false))->name,
+		      "probe_read_kernel"));
+	CHECK(!strcmp(st_helper(st_read_helper(ST_SPACE_NONE, true))->name, "probe_read_str"));
+}
+
 int main(void)
 {
 	test_builtins();
 	test_functions();
+	test_helpers();
 	return unit_summary();
 }

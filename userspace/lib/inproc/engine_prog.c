@@ -35,6 +35,7 @@
 #include "values.bpf.h"
 #include "stack.bpf.h"
 #include "strings.bpf.h"
+#include "mem_reads.bpf.h"
 #include "interp.bpf.h"
 #include "tracepoint.bpf.h"
 #include "keyed.bpf.h"
@@ -51,6 +52,7 @@ void st_prog_configure(const struct st_map_cfg *maps, uint32_t nr_maps, uint32_t
 	st_ckey_words = ckey_words;
 	/* No verifier to spare here: the engine runs every instruction it was sent. */
 	st_ops_used = ~0ULL;
+	st_helper_checks = 1;
 	st_srcs_used = ~0U;
 	st_parts_used = ~0U;
 	st_plain_parts_max = ST_MAX_PLAIN_PARTS;

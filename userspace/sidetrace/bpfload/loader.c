@@ -176,6 +176,7 @@ static int configure(struct st_loader *l, const struct st_compiled *c)
 	skel->rodata->st_key_words = (c->key_size - ST_KEY_HDR) / 8;
 	skel->rodata->st_ckey_words = (c->compact_key_size - ST_KEY_HDR) / 8;
 	skel->rodata->st_ops_used = st_compiled_ops(c);
+	skel->rodata->st_helper_checks = c->nr_sites > 0;
 	skel->rodata->st_srcs_used = st_compiled_srcs(c);
 	skel->rodata->st_parts_used = st_compiled_parts(c, &skel->rodata->st_plain_parts_max);
 	skel->rodata->st_kinds_used = st_compiled_kinds(c);

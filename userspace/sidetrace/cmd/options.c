@@ -12,6 +12,7 @@
 
 #include "cmd/info.h"
 #include "cmd/options.h"
+#include "parse/helpers.h"
 #include "kinds/probe_kinds.h"
 #include "sidetrace.h"
 
@@ -89,8 +90,9 @@ static void usage(FILE *f)
 		   "               skipped silently\n"
 		   "  -B MODE      the output's buffering: none, line or full (stdio's\n"
 		   "               choice when not given)\n"
-		   "  -k, -kk      say what fails in a probe (a read, a full map) as it\n"
-		   "               happens, not only at exit\n"
+		   "  -k           say what fails in a probe (a full map, a delete of a\n"
+		   "               missing key) where and as it happens, not only at exit\n"
+		   "  -kk          -k, and reads of memory and lookups that fail too\n"
 		   "  --unsafe     bpftrace's permission for functions that act on the\n"
 		   "               system: system() and signal()\n"
 		   "  --usdt-file-activation\n"
@@ -295,6 +297,11 @@ static int check_combination(int argc, char **argv, struct st_trace_opts *o)
 			argv[optind]);
 		return -EINVAL;
 	}
+	/* bpftrace's levels: -k, then -kk, no more. */
+	if (o->helper_checks > ST_CHECK_ALL) {
+		fprintf(stderr, "sidetrace: -k is given at most twice (-kk)\n");
+		return -EINVAL;
+	}
 	if (!o->list && !o->program && !o->file) {
 		fprintf(stderr, "sidetrace: no program: give -e PROGRAM, a FILE or - (stdin)\n");
 		usage(stderr);
@@ -320,7 +327,9 @@ static bool set_flag(int c, struct st_trace_opts *o)
 		o->in_process = true;
 		return true;
 	case 'k':
-		o->report_errors = true;
+		/* Counted to its cap: check_combination() refuses more than -kk. */
+		if (o->helper_checks <= ST_CHECK_ALL)
+			o->helper_checks++;
 		return true;
 	case OPT_UNSAFE:
 		o->unsafe = true;

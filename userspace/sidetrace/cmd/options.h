@@ -31,7 +31,12 @@ struct st_trace_opts {
 	bool in_process; /* --in-process: side: probes run in the traced process */
 	enum st_missing_probes missing; /* --missing-probes */
 	int buffering; /* -B: _IONBF, _IOLBF or _IOFBF for the output; -1: stdio's choice */
-	bool report_errors; /* -k: what fails in a probe said as it happens, not only at exit */
+	/*
+	 * -k, -kk (1, 2: parse/helpers.h ST_CHECK_*): what fails in a
+	 * probe said as it happens, not only at exit; failed helpers where
+	 * they fail, as bpftrace reports them
+	 */
+	uint8_t helper_checks;
 	bool unsafe; /* --unsafe: bpftrace's permission for functions that act on the system */
 	/* -I DIR and --include FILE, in order, as the preprocessor takes them. */
 	char *include_dirs[ST_MAX_INCLUDES];

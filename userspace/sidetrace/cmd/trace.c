@@ -102,6 +102,16 @@ struct trace {
 	bool reaped; /* the command was waited for */
 };
 
+/* How the program is compiled: -k's level, and a test's hook (ST_COMPILE_VECTOR_ONLY). */
+static unsigned int compile_flags(const struct trace *t)
+{
+	unsigned int flags = getenv("SIDETRACE_VECTOR_ONLY") ? ST_COMPILE_VECTOR_ONLY : 0;
+
+	if (t->o.helper_checks >= ST_CHECK_ALL)
+		return flags | ST_COMPILE_CHECK_ALL;
+	return flags | (t->o.helper_checks ? ST_COMPILE_CHECK_HELPERS : 0);
+}
+
 static void print_diag(int ret, const struct st_diag *d, const char *src)
 {
 	if (ret == -ENOMEM)
@@ -270,9 +280,7 @@ static int build(struct trace *t)
 	if (ret)
 		return ret;
 	warn_unmapped(t);
-	/* Test hook: see ST_COMPILE_VECTOR_ONLY. */
-	ret = st_compile(t->prog, getenv("SIDETRACE_VECTOR_ONLY") ? ST_COMPILE_VECTOR_ONLY : 0,
-			 &t->compiled, &diag);
+	ret = st_compile(t->prog, compile_flags(t), &t->compiled, &diag);
 	if (ret)
 		goto fail;
 	/* Types are printed at run time only from whole values. */
@@ -428,6 +436,7 @@ static int run(struct trace *t)
 {
 	struct st_runner runner = {
 		.prog = t->prog,
+		.src = t->text,
 		.compiled = &t->compiled,
 		.tracer = t->loaded ? &t->tracer : NULL,
 		.out = t->out,
@@ -435,7 +444,7 @@ static int run(struct trace *t)
 		.term = t->o.fmt != ST_OUTPUT_JSON && isatty(fileno(t->out)),
 		.pid = t->o.pid,
 		.verbose = t->o.verbose,
-		.report_live = t->o.report_errors,
+		.report_live = t->o.helper_checks,
 		.quiet = t->o.quiet,
 		.held = t->o.buffering == _IOFBF,
 		.print_signal = &print_signal,

@@ -71,6 +71,12 @@ int cg_cast(struct cctx *c, const struct st_expr *e);
 int cg_str(struct cctx *c, const struct st_expr *e);
 /* A temporary string slot of the clause: its string reference, or -EINVAL. */
 int cg_tmp_str(struct cctx *c, struct st_pos pos);
+/*
+ * -k: the instruction emitted last reports the failures of helper h at
+ * pos (helper_sites.c, parse/helpers.h), when the level asks for them;
+ * 0 or -errno.
+ */
+int cg_check(struct cctx *c, struct st_pos pos, enum st_helper h);
 /* Sets the mask of the instruction emitted last (ST_I_READ_STR's flags). */
 int cg_read_flags(struct cctx *c, uint32_t mask);
 /* C values of codegen_mem.c: a member, element or pointee read; str(address). */

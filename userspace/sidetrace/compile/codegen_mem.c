@@ -65,6 +65,12 @@ static int cg_addr(struct cctx *c, const struct st_expr *e)
 						 cg_emit(c, e->pos, ST_I_BINARY, ST_B_ADD, 0);
 }
 
+/* -kk: the helper that reads the kernel's memory, or the process's. */
+static enum st_helper read_helper(bool kernel, bool str)
+{
+	return st_read_helper(kernel ? ST_SPACE_KERNEL : ST_SPACE_USER, str);
+}
+
 /* Bit field e: its bits of the bytes read, shifted down; unsigned, as bpftrace reads every one. */
 static int cut_bits(struct cctx *c, const struct st_expr *e, uint32_t shift)
 {
@@ -97,7 +103,8 @@ int cg_mem_read(struct cctx *c, const struct st_expr *e)
 			return ref;
 		/* A char array's bytes, all of them where no NUL ends them: "hello" in char[5]. */
 		return cg_emit(c, e->pos, ST_I_READ_STR, ref, size)
-			       ?: cg_read_flags(c, ST_READ_ARRAY | (kernel ? ST_READ_KERNEL : 0));
+			       ?: cg_read_flags(c, ST_READ_ARRAY | (kernel ? ST_READ_KERNEL : 0))
+			       ?: cg_check(c, st_expr_start(e), read_helper(kernel, false));
 	}
 	if (!e->bit_size)
 		return cg_emit(c, e->pos, ST_I_READ,
@@ -106,7 +113,8 @@ int cg_mem_read(struct cctx *c, const struct st_expr *e)
 						? ST_READ_SIGNED
 						: 0) |
 				       (kernel ? ST_READ_KERNEL : 0),
-			       0);
+			       0)
+			       ?: cg_check(c, st_expr_start(e), read_helper(kernel, false));
 	/* The fewest whole bytes, a power of 2, that hold the field's bits. */
 	need = (shift + e->bit_size + 7) / 8;
 	for (size = 1; size < need; size *= 2)
@@ -114,7 +122,7 @@ int cg_mem_read(struct cctx *c, const struct st_expr *e)
 	if (size > 8)
 		return cg_fail(c, e->pos, "a bit field across more than 8 bytes");
 	return cg_emit(c, e->pos, ST_I_READ, size | (kernel ? ST_READ_KERNEL : 0), 0)
-		       ?: cut_bits(c, e, shift);
+		       ?: cg_check(c, st_expr_start(e), read_helper(kernel, false)) ?: cut_bits(c, e, shift);
 }
 
 int cg_str_len(struct cctx *c, const struct st_expr *n, int64_t *imm, uint32_t *mask)
@@ -141,7 +149,8 @@ int cg_str_at(struct cctx *c, const struct st_expr *e)
 	if (ref < 0)
 		return ref;
 	return cg_emit(c, e->pos, ST_I_READ_STR, ref, imm)
-		       ?: cg_read_flags(c, (kernel ? ST_READ_KERNEL : 0) | mask);
+		       ?: cg_read_flags(c, (kernel ? ST_READ_KERNEL : 0) | mask)
+		       ?: cg_check(c, st_expr_start(e), read_helper(kernel, true));
 }
 
 /*
@@ -167,5 +176,6 @@ int cg_buf(struct cctx *c, const struct st_expr *e)
 	if (ref < 0)
 		return ref;
 	return cg_emit(c, e->pos, ST_I_READ_BUF, ref, (int64_t)e->uval)
-		       ?: cg_read_flags(c, kernel ? ST_READ_KERNEL : 0);
+		       ?: cg_read_flags(c, kernel ? ST_READ_KERNEL : 0)
+		       ?: cg_check(c, st_expr_start(e), read_helper(kernel, false));
 }

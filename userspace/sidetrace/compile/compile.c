@@ -241,6 +241,9 @@ int st_compile(const struct st_program *prog, unsigned int flags, struct st_comp
 	out->cpid = prog->cpid;
 	out->kernel_reads = prog->kernel_reads;
 	out->user_debugf = prog->user_debugf;
+	out->helper_checks = flags & ST_COMPILE_CHECK_ALL	? ST_CHECK_ALL
+			     : flags & ST_COMPILE_CHECK_HELPERS ? ST_CHECK_HELPERS
+								: 0;
 	err = cg_layout_maps(prog, out, diag);
 	if (err)
 		return err;
@@ -292,5 +295,6 @@ void st_compiled_free(struct st_compiled *c)
 		free(c->user_probes[i]);
 	free(c->user_probes);
 	free(c->printfs);
+	free(c->sites);
 	memset(c, 0, sizeof(*c));
 }

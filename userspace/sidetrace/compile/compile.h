@@ -20,6 +20,7 @@
 #include "parse/builtins.h"
 #include "parse/diag.h"
 #include "parse/format.h"
+#include "parse/helpers.h"
 #include "events/events.h"
 #include "sidetrace.h"
 
@@ -174,6 +175,12 @@ struct st_compiled {
 	uint32_t nr_flat; /* st_flat slots of the maps without keys */
 	struct st_printf_layout *printfs; /* index = st_rec_hdr.id */
 	uint32_t nr_printfs;
+	/* -k, -kk: ST_CHECK_* (0: none), from st_compile()'s flags */
+	uint8_t helper_checks;
+	/* the places whose helpers' failures are reported: index = st_insn.site - 1 */
+	struct st_helper_site *sites;
+	uint32_t nr_sites;
+	size_t sites_cap;
 	bool streams; /* some probe prints the whole event */
 	/* a function's watchpoint: its addresses come as records (bpfload/watch.h) */
 	bool watches;
@@ -231,10 +238,10 @@ static inline uint32_t st_compiled_map_keys(const struct st_compiled *c)
 	return c->map_keys ? c->map_keys : ST_DEFAULT_MAP_KEYS;
 }
 
-/* True when probes send records: the ring buffer is needed. */
+/* True when probes send records (-k's reports too): the ring buffer is needed. */
 static inline bool st_compiled_streams(const struct st_compiled *c)
 {
-	return c->nr_printfs > 0 || c->streams || c->watches;
+	return c->nr_printfs > 0 || c->streams || c->watches || c->nr_sites > 0;
 }
 
 /*
@@ -379,6 +386,10 @@ uint32_t st_compiled_hash_entries(const struct st_compiled *c, uint8_t hash);
  * with hand-made vectors that disagree with the SDT arguments.
  */
 #define ST_COMPILE_VECTOR_ONLY 0x1
+/* -k: failed map updates and deletes reported where they fail (parse/helpers.h) */
+#define ST_COMPILE_CHECK_HELPERS 0x2
+/* -kk: failed memory reads and map lookups too */
+#define ST_COMPILE_CHECK_ALL 0x4
 
 /*
  * Compiles prog, which st_check() annotated. Returns 0, -EINVAL with the

@@ -141,7 +141,8 @@ int cg_map_read(struct cctx *c, const struct st_expr *e)
 			return ref;
 	}
 	err = cg_keys(c, e->map_id, e->kids, e->nr_kids, true);
-	return err ? err : cg_emit(c, e->pos, ST_I_MAP_GET, e->map_id, ref);
+	return err ?: cg_emit(c, e->pos, ST_I_MAP_GET, e->map_id, ref)
+			     ?: cg_check(c, e->pos, ST_H_MAP_LOOKUP);
 }
 
 /* Code of a jump whose target is patched later: its index. */
@@ -334,7 +335,8 @@ static int assign_map(struct cctx *c, const struct st_stmt *st)
 	if (!err && st->op != ST_OP_NONE)
 		err = cg_emit(c, st->pos, ST_I_BINARY, compound_op(st->op, t, st->value->vtype), 0);
 	err = err ?: cg_keys(c, st->map_id, st->keys, st->nr_keys, stacked);
-	return err ?: cg_emit(c, st->pos, ST_I_MAP_SET, st->map_id, 0);
+	return err ?: cg_emit(c, st->pos, ST_I_MAP_SET, st->map_id, 0)
+			     ?: cg_check(c, st->pos, ST_H_MAP_UPDATE);
 }
 
 int cg_assign(struct cctx *c, const struct st_stmt *st)
@@ -349,5 +351,6 @@ int cg_delete(struct cctx *c, const struct st_expr *call)
 
 	err = cg_keys(c, ref->map_id, ref->kids, ref->nr_kids,
 		      cg_reads_map(NULL, ref->kids, ref->nr_kids));
-	return err ?: cg_emit(c, call->pos, ST_I_MAP_DEL, ref->map_id, 0);
+	return err ?: cg_emit(c, call->pos, ST_I_MAP_DEL, ref->map_id, 0)
+			     ?: cg_check(c, call->pos, ST_H_MAP_DELETE);
 }

@@ -10,6 +10,7 @@
 #include "output/kept_text.h"
 #include "output/printf_print.h"
 #include "output/record_calls.h"
+#include "output/helper_error.h"
 #include "output/record_text.h"
 #include "util/escape.h"
 
@@ -179,6 +180,19 @@ static enum st_text_verdict printf_record(struct st_rec_view *v, const struct st
 	return ST_TEXT_OK;
 }
 
+/* -k: a helper that failed at a place of the program, and what it returned. */
+static enum st_text_verdict helper_err_record(struct st_rec_view *v, const struct st_rec_hdr *h,
+					      const uint8_t *data)
+{
+	int64_t ret;
+
+	if (h->id >= v->c->nr_sites || h->len != sizeof(ret))
+		return ST_TEXT_MALFORMED;
+	memcpy(&ret, data, sizeof(ret));
+	st_helper_error_text(&v->text, v->fmt, &v->c->sites[h->id], ret, v->file, v->src);
+	return ST_TEXT_OK;
+}
+
 enum st_text_verdict st_record_text(struct st_rec_view *v, const void *data, size_t size)
 {
 	const struct st_compiled *c = v->c;
@@ -196,6 +210,8 @@ enum st_text_verdict st_record_text(struct st_rec_view *v, const void *data, siz
 		return printf_record(v, &h, items);
 	if (h.kind == ST_REC_JOIN)
 		return st_join_text(v, &h, items);
+	if (h.kind == ST_REC_HELPER_ERR)
+		return helper_err_record(v, &h, items);
 	/* Only a probe that prints its events sends them. */
 	if (h.kind != ST_REC_EVENT || h.probe >= c->nr_probes || !c->probes[h.probe].cfg.whole)
 		return ST_TEXT_MALFORMED;

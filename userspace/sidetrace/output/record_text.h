@@ -35,6 +35,8 @@ struct st_rec_view {
 	char *(*stack_text)(void *ctx, bool user, bool perf, uint64_t v);
 	void *stack_ctx;
 	char *stacks[ST_MAX_PRINTF_ARGS]; /* the last record's stacks, as printf prints them */
+	/* The program's name and text, where -k's reports of failed helpers point */
+	const char *file, *src;
 };
 
 /*

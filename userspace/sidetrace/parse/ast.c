@@ -22,6 +22,16 @@ struct st_expr *st_expr_new(enum st_expr_kind kind, struct st_pos pos)
 	return e;
 }
 
+struct st_pos st_expr_start(const struct st_expr *e)
+{
+	/* The operands that come first in the text: a member's, an element's, a binary's left. */
+	while (!e->paren.line && e->nr_kids &&
+	       (e->kind == ST_EXPR_MEMBER || e->kind == ST_EXPR_INDEX ||
+		e->kind == ST_EXPR_BINARY || e->kind == ST_EXPR_TERNARY))
+		e = e->kids[0];
+	return e->paren.line ? e->paren : e->pos;
+}
+
 /* Frees what e owns, not e. */
 static void expr_fini(struct st_expr *e)
 {

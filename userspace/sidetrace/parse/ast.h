@@ -296,6 +296,7 @@ struct st_field_ref {
 struct st_expr {
 	enum st_expr_kind kind;
 	struct st_pos pos;
+	struct st_pos paren; /* the outermost '(' around it (line 0: none) */
 	enum st_op op;
 	struct st_expr **kids; /* operands, call arguments */
 	uint32_t nr_kids;
@@ -487,6 +488,12 @@ struct st_program {
 	/* A BEGIN, END or interval clause calls debugf() (bpf/user.bpf.h) */
 	bool user_debugf;
 };
+
+/*
+ * Where e's text starts, its parentheses included, as bpftrace locates
+ * an expression (e->pos is its operator's: the "->" of a member).
+ */
+struct st_pos st_expr_start(const struct st_expr *e);
 
 /* A zeroed node of kind at pos, no map; NULL if out of memory. */
 struct st_expr *st_expr_new(enum st_expr_kind kind, struct st_pos pos);

@@ -57,7 +57,7 @@ static const char *line_start(const char *src, uint32_t line)
  * escaped byte the four of its \xNN. A long line shows DIAG_WINDOW bytes
  * around the column between "...".
  */
-static void print_caret(FILE *f, const struct st_diag *d, const char *src)
+static void put_caret(struct st_textbuf *tb, const struct st_diag *d, const char *src)
 {
 	const char *l = line_start(src, d->line);
 	struct st_textbuf line = {0}, pad = {0};
@@ -95,24 +95,35 @@ static void print_caret(FILE *f, const struct st_diag *d, const char *src)
 	for (; i + 1 < d->col; i++)
 		st_tb_putc(&pad, ' ');
 	if (!line.failed && !pad.failed)
-		fprintf(f, "%s\n%s^\n", line.s ? line.s : "", pad.s ? pad.s : "");
+		st_tb_printf(tb, "%s\n%s^\n", line.s ? line.s : "", pad.s ? pad.s : "");
 	st_tb_free(&line);
 	st_tb_free(&pad);
 }
 
 /* The message names what the binary named: escaped like any outside text. */
+void st_diag_text(struct st_textbuf *tb, const struct st_diag *d, const char *src,
+		  const char *severity)
+{
+	st_escape_text(tb, d->file);
+	if (d->line)
+		st_tb_printf(tb, ":%u:%u", d->line, d->col);
+	st_tb_printf(tb, ": %s: ", severity);
+	st_escape_text(tb, d->msg);
+	st_tb_putc(tb, '\n');
+	if (d->line && src)
+		put_caret(tb, d, src);
+	if (d->hint[0]) {
+		st_escape_text(tb, d->hint);
+		st_tb_putc(tb, '\n');
+	}
+}
+
 void st_diag_print(FILE *f, const struct st_diag *d, const char *src)
 {
-	st_fputs_text(f, d->file);
-	if (d->line)
-		fprintf(f, ":%u:%u", d->line, d->col);
-	fputs(": error: ", f);
-	st_fputs_text(f, d->msg);
-	fputc('\n', f);
-	if (d->line && src)
-		print_caret(f, d, src);
-	if (d->hint[0]) {
-		st_fputs_text(f, d->hint);
-		fputc('\n', f);
-	}
+	struct st_textbuf tb = {0};
+
+	st_diag_text(&tb, d, src, "error");
+	/* Out of memory: a marker rather than nothing. */
+	fputs(tb.s && !tb.failed ? tb.s : "?\n", f);
+	st_tb_free(&tb);
 }

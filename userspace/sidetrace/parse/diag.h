@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "parse/ast.h"
+#include "util/textbuf.h"
 
 struct st_diag {
 	char file[256]; /* "program" for -e, or the script's name */
@@ -35,7 +36,15 @@ static inline int st_diag_is_set(const struct st_diag *d)
 }
 
 /*
- * Prints the diagnostic; src is the program text the positions refer to
+ * The diagnostic's text into tb, its severity the word after the position
+ * ("error"; bpftrace's "WARNING" for -k's helper failures); src is the
+ * program text the positions refer to (NULL: no source line and caret).
+ */
+void st_diag_text(struct st_textbuf *tb, const struct st_diag *d, const char *src,
+		  const char *severity);
+
+/*
+ * Prints the diagnostic as an error; src is the program text the positions refer to
  * (NULL: no source line and caret).
  */
 void st_diag_print(FILE *f, const struct st_diag *d, const char *src);

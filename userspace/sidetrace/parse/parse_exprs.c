@@ -340,8 +340,10 @@ static int parenthesized(struct parser *p, struct st_expr **out)
 	if (err) {
 		st_expr_free(*out);
 		*out = NULL;
+		return err;
 	}
-	return err;
+	(*out)->paren = at;
+	return 0;
 }
 
 static int primary(struct parser *p, struct st_expr **out)

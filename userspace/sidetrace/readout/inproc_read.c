@@ -411,16 +411,18 @@ int st_inproc_elem_write(const struct st_inproc *ip, const void *key, const stru
 	return ret;
 }
 
-void st_inproc_elem_delete(const struct st_inproc *ip, bool plain, const void *key)
+bool st_inproc_elem_delete(const struct st_inproc *ip, bool plain, const void *key)
 {
 	const struct st_shm_hash_geom *g;
 	struct st_shm_hash *h;
+	bool deleted = false;
 
 	for (; ip; ip = ip->next) {
 		new_read(ip, false);
 		h = hash_of(ip, plain ? HASH_VALUES : HASH_AGGR, &g);
-		st_shm_hash_delete(g, h, key);
+		deleted |= !st_shm_hash_delete(g, h, key);
 	}
+	return deleted;
 }
 
 void st_inproc_report(const struct st_inproc *ip)

@@ -63,8 +63,8 @@ bool st_inproc_elem_value(const struct st_inproc *ip, const void *key, struct st
 /* Stores a plain value at key. 0 or a negative errno. */
 int st_inproc_elem_write(const struct st_inproc *ip, const void *key, const struct st_value *v);
 
-/* Deletes key from the plain values or the aggregations. */
-void st_inproc_elem_delete(const struct st_inproc *ip, bool plain, const void *key);
+/* Deletes key from the plain values or the aggregations; whether some engine had it. */
+bool st_inproc_elem_delete(const struct st_inproc *ip, bool plain, const void *key);
 
 /*
  * Tells, per process, what reading its memory left out (st_inproc_tally),

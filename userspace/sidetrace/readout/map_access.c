@@ -119,6 +119,7 @@ int st_elem_read(const struct st_tracer *t, const struct st_compiled *c, uint32_
 	if (!st_inproc_elem_value(st_tracer_inprocs(t), key, &v) &&
 	    bpf_map_lookup_elem(t->bpf.values_fd, key, &v)) {
 		ret = errno == ENOENT ? 0 : -errno;
+		out->missing = !ret;
 		goto cleanup;
 	}
 	memcpy(out->s, v.b, ST_STR_LEN - 1);
@@ -190,18 +191,21 @@ cleanup:
 int st_elem_delete(const struct st_tracer *t, const struct st_compiled *c, uint32_t m,
 		   const struct st_key_val *keys)
 {
+	bool plain = m < c->nr_maps && c->maps[m].kind == ST_K_VALUE;
+	int ret = -ENOENT;
 	uint8_t *key;
 
 	if (!t || m >= c->nr_maps)
-		return 0;
+		return ret;
 	key = malloc(c->key_size);
 	if (!key)
 		return -ENOMEM;
 	if (build_key(c, m, keys, key)) {
-		bpf_map_delete_elem(
-			c->maps[m].kind == ST_K_VALUE ? t->bpf.values_fd : t->bpf.aggr_fd, key);
-		st_inproc_elem_delete(st_tracer_inprocs(t), c->maps[m].kind == ST_K_VALUE, key);
+		if (!bpf_map_delete_elem(plain ? t->bpf.values_fd : t->bpf.aggr_fd, key))
+			ret = 0;
+		if (st_inproc_elem_delete(st_tracer_inprocs(t), plain, key))
+			ret = 0;
 	}
 	free(key);
-	return 0;
+	return ret;
 }

@@ -16,6 +16,7 @@
 struct st_elem_val {
 	int64_t i;
 	char s[ST_STR_LEN];
+	bool missing; /* a plain value's key was not there (-kk's failed lookup) */
 };
 
 /*
@@ -38,7 +39,10 @@ int st_elem_write(const struct st_tracer *t, const struct st_compiled *c, uint32
 int st_elem_aggregate(const struct st_tracer *t, const struct st_compiled *c, uint32_t m,
 		      const struct st_key_val *keys, int64_t v);
 
-/* delete(@m[k]) in user space; a missing key is not an error. */
+/*
+ * delete(@m[k]) in user space: 0, or -ENOENT when no map had the key,
+ * which -k reports and nothing else minds.
+ */
 int st_elem_delete(const struct st_tracer *t, const struct st_compiled *c, uint32_t m,
 		   const struct st_key_val *keys);
 

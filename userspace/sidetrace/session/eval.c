@@ -86,6 +86,13 @@ static int host_helper(uint8_t bi, int64_t *v)
 	}
 }
 
+void st_eval_helper_failed(const struct st_eval_ctx *x, struct st_pos pos, enum st_helper h,
+			   int64_t ret)
+{
+	if (x->helper_failed && st_helper_checked(x->compiled->helper_checks, h))
+		x->helper_failed(x->helper_ctx, pos, h, ret);
+}
+
 /* The session's BPF programs, which read the kernel's memory for sidetrace; NULL: none. */
 static const struct st_loader *loader(const struct st_eval_ctx *x)
 {
@@ -157,6 +164,9 @@ static int eval_map(struct st_eval_ctx *x, const struct st_expr *e, struct st_ev
 		err = st_elem_read(x->tracer, x->compiled, e->map_id, keys, &v);
 	if (err)
 		return err;
+	/* bpftrace says a lookup's miss as 0, what its helper returned. */
+	if (v.missing)
+		st_eval_helper_failed(x, e->pos, ST_H_MAP_LOOKUP, 0);
 	if (e->vtype == ST_VT_BUF)
 		set_buf(out, v.s);
 	else if (e->vtype == ST_VT_STR)
@@ -259,17 +269,20 @@ static int c_read(struct st_eval_ctx *x, const struct st_expr *e, struct st_eval
 	/* A bit field: the 8 bytes from its first, its bits cut out. */
 	if (e->bit_size)
 		n = 8;
-	if (e->vtype == ST_VT_STR) {
-		n = n < ST_STR_LEN - 1 ? n : ST_STR_LEN - 1;
-		err = st_kernel_read(loader(x), addr, bytes, n, NULL);
-		set_str(out, (const char *)bytes);
-		return err == -EFAULT ? 0 : err;
-	}
-	if (n > 8)
+	if (n > 8 && e->vtype != ST_VT_STR)
 		return -EINVAL;
+	if (e->vtype == ST_VT_STR)
+		n = n < ST_STR_LEN - 1 ? n : ST_STR_LEN - 1;
 	err = st_kernel_read(loader(x), addr, bytes, n, NULL);
 	if (err && err != -EFAULT)
 		return err;
+	/* No address space here: bpftrace's plain probe_read. */
+	if (err)
+		st_eval_helper_failed(x, st_expr_start(e), ST_H_PROBE_READ, err);
+	if (e->vtype == ST_VT_STR) {
+		set_str(out, (const char *)bytes);
+		return 0;
+	}
 	memcpy(&u, bytes, 8);
 	if (e->bit_size) {
 		u >>= e->bit_off % 8;

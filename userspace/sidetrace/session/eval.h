@@ -26,7 +26,14 @@ struct st_eval_ctx {
 	const struct st_compiled *compiled;
 	const struct st_tracer *tracer; /* NULL: maps read as empty */
 	struct st_eval_val vars[ST_MAX_VARS];
+	/* -k: what says that helper h failed at pos, returning ret (NULL: nothing) */
+	void (*helper_failed)(void *ctx, struct st_pos pos, enum st_helper h, int64_t ret);
+	void *helper_ctx;
 };
+
+/* -k: helper h failed at pos, returning ret: said when the level reports h. */
+void st_eval_helper_failed(const struct st_eval_ctx *x, struct st_pos pos, enum st_helper h,
+			   int64_t ret);
 
 /*
  * Evaluates e. Returns 0, -EINVAL for what user space cannot compute

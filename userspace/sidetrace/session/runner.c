@@ -9,6 +9,7 @@
 #include "bpfload/kread.h"
 #include "readout/aggregations.h"
 #include "readout/problems.h"
+#include "output/helper_error.h"
 #include "output/kept_text.h"
 #include "output/printf_print.h"
 #include "output/record_calls.h"
@@ -123,6 +124,22 @@ static void sym_text(const struct st_runner *r, enum st_kept k, uint64_t addr, c
 	free(name);
 }
 
+/* A clause's text, which it frees: printed, or deferred after what the clause left for its end. */
+static int put_text(struct st_runner *r, struct st_textbuf *text)
+{
+	int ret;
+
+	if (!text->failed && r->nr_deferred) {
+		ret = defer(r, NULL, text);
+		if (ret)
+			st_tb_free(text);
+		return ret;
+	}
+	ret = text->failed ? -ENOMEM : st_output_printf(r->out, text);
+	st_tb_free(text);
+	return ret;
+}
+
 /*
  * printf and print(value): the values computed here, formatted as records
  * are, printed after what the clause left for its end (run_deferred()).
@@ -166,15 +183,21 @@ static int run_printf(struct st_runner *r, struct st_eval_ctx *x, const struct s
 		st_tb_free(&text);
 		text = json;
 	}
-	if (!text.failed && r->nr_deferred) {
-		ret = defer(r, NULL, &text);
-		if (ret)
-			st_tb_free(&text);
-		return ret;
-	}
-	ret = text.failed ? -ENOMEM : st_output_printf(r->out, &text);
-	st_tb_free(&text);
-	return ret;
+	return put_text(r, &text);
+}
+
+/*
+ * st_eval_ctx.helper_failed: -k's report, in the output in order with the
+ * clause's own; one that cannot be made is left out.
+ */
+static void helper_failed(void *ctx, struct st_pos pos, enum st_helper h, int64_t ret)
+{
+	const struct st_helper_site site = {.pos = pos, .helper = h};
+	struct st_runner *r = ctx;
+	struct st_textbuf text = {0};
+
+	st_helper_error_text(&text, r->fmt, &site, ret, r->prog->filename, r->src);
+	put_text(r, &text);
 }
 
 /* $v op= value or @m[k] op= value in user space. */
@@ -245,14 +268,19 @@ static int run_agg(struct st_runner *r, struct st_eval_ctx *x, const struct st_s
 	return ret;
 }
 
-static int run_delete(struct st_runner *r, struct st_eval_ctx *x, const struct st_expr *ref)
+static int run_delete(struct st_runner *r, struct st_eval_ctx *x, const struct st_expr *call)
 {
+	const struct st_expr *ref = call->kids[0];
 	struct st_eval_val kvals[ST_MAX_MAP_KEYS];
 	struct st_key_val keys[ST_MAX_MAP_KEYS];
 	int ret;
 
-	ret = st_eval_keys(x, ref->kids, ref->nr_kids, kvals, keys);
-	return ret ?: st_elem_delete(r->tracer, r->compiled, ref->map_id, keys);
+	ret = st_eval_keys(x, ref->kids, ref->nr_kids, kvals, keys)
+		      ?: st_elem_delete(r->tracer, r->compiled, ref->map_id, keys);
+	if (ret != -ENOENT)
+		return ret;
+	st_eval_helper_failed(x, call->pos, ST_H_MAP_DELETE, ret);
+	return 0;
 }
 
 /* How a statement leaves its block, past 0 (a negative errno: failed). */
@@ -303,7 +331,7 @@ static int run_call(struct st_runner *r, struct st_eval_ctx *x, const struct st_
 	case ST_FC_ZERO:
 		return map_id >= 0 ? defer(r, call, NULL) : 0;
 	case ST_FC_DELETE:
-		return run_delete(r, x, call->kids[0]);
+		return run_delete(r, x, call);
 	case ST_FC_PRINTF:
 	case ST_FC_SYSTEM:
 	case ST_FC_CAT:
@@ -382,7 +410,11 @@ static int run_while(struct st_runner *r, struct st_eval_ctx *x, const struct st
 
 int st_run_clause(struct st_runner *r, const struct st_clause *cl, const char *probe)
 {
-	struct st_eval_ctx x = {.probe = probe, .compiled = r->compiled, .tracer = r->tracer};
+	struct st_eval_ctx x = {.probe = probe,
+				.compiled = r->compiled,
+				.tracer = r->tracer,
+				.helper_failed = helper_failed,
+				.helper_ctx = r};
 	int ret;
 
 	ret = run_stmts(r, &x, cl->stmts, cl->nr_stmts);

@@ -22,6 +22,7 @@ struct st_deferred;
 
 struct st_runner {
 	const struct st_program *prog;
+	const char *src; /* its text, shown under -k's reports (NULL: not shown) */
 	const struct st_compiled *compiled;
 	const struct st_tracer *tracer; /* NULL when nothing was loaded */
 	FILE *out;

@@ -265,7 +265,11 @@ int st_stream_open(struct st_stream *s, struct st_tracer *t, struct st_runner *r
 	s->r = r;
 	s->t = t;
 	s->stop = stop;
-	s->view = (struct st_rec_view){.c = r->compiled, .fmt = r->fmt, .term = r->term};
+	s->view = (struct st_rec_view){.c = r->compiled,
+				       .fmt = r->fmt,
+				       .term = r->term,
+				       .file = r->prog->filename,
+				       .src = r->src};
 	if (t) {
 		s->view.sym_text = sym_text;
 		s->view.sym_ctx = t->stacks;
