@@ -368,6 +368,10 @@ EOF
 	printf 'run tpbuiltins "%s" -e %q -c %q\n' "$ST" \
 		"tracepoint:syscalls:sys_enter_write /tid != pid/ { printf(\"b %d %s\\n\", pid == cpid, probe); }" \
 		"$RWAPP 50"
+	# -kk: the stack machine's report of a failed read and delete, each event.
+	printf 'run tpchecks "%s" -kk -e %q -c %q\n' "$ST" \
+		"tracepoint:syscalls:sys_enter_write /args->fd == 3/ { @n = count(); @x[0] = 1; printf(\"r %d\\n\", *(int32 *)8); delete(@x[tid]); }" \
+		"$RWAPP 50"
 	# Filtered, a tracepoint's plain program (comm, a field and maps without keys).
 	printf 'run tpplain "%s" -e %q -c %q\n' "$ST" \
 		"tracepoint:syscalls:sys_enter_write /args.fd == 3/ { @w[args.fd] = count(); @b = sum(args.count); @c[comm] = count(); }" \
@@ -606,6 +610,20 @@ check_profile
 # The flat program at a CPU clock: samples counted, one bucket per CPU.
 check profileflat -- '^@: [1-9][0-9]*$' '^\[[0-9]+, [0-9]+\) +[0-9]+ \|'
 check tpplain "@w[3]: $(rw_total calls)" "@b: $(rw_total bytes)"
+# -kk: a report of each failed helper for each write, before the line it prints.
+check_tpchecks() {
+	local name=tpchecks n=$(rw_total calls) reads deletes
+	reads=$(grep -cE '^program:1:[0-9]+: WARNING: Failed to probe_read_kernel: .* \(-[0-9]+\)$' "$R/$name.out" 2>/dev/null)
+	deletes=$(grep -cxF 'program:1:111: WARNING: Failed to map_delete_elem: No such file or directory (-2)' "$R/$name.out" 2>/dev/null)
+	if [ "$(cat "$R/$name.rc" 2>/dev/null)" = 0 ] && [ "$reads" = "$n" ] && [ "$deletes" = "$n" ] &&
+		grep -qx "@n: $n" "$R/$name.out" && [ "$(grep -cx 'r 0' "$R/$name.out")" = "$n" ]; then
+		ok "$name"
+	else
+		ko "$name" "$reads reads and $deletes deletes reported, not $n each"
+	fi
+	show "$name" | head -12
+}
+check_tpchecks
 # Each write to fd 3 a line, its bytes as the workers wrote them.
 check_tpprint() {
 	local name=tpprint lines bytes

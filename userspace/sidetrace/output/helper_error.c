@@ -24,7 +24,8 @@ void st_helper_error_text(struct st_textbuf *tb, enum st_output_format fmt,
 	}
 	if (ret < 0)
 		st_diag_set(&d, file, site->pos, "Failed to %s: %s (%lld)", name,
-			    ret >= -ERRNO_MAX ? strerror((int)-ret) : "Unknown error", (long long)ret);
+			    ret >= -ERRNO_MAX ? strerror((int)-ret) : "Unknown error",
+			    (long long)ret);
 	else
 		st_diag_set(&d, file, site->pos, "Failed to %s: %lld", name, (long long)ret);
 	st_diag_text(tb, &d, src, "WARNING");
