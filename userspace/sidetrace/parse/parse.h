@@ -47,6 +47,13 @@ int pr_too_deep(struct parser *p, struct st_pos pos);
 int pr_grow(struct parser *p, uint32_t h, struct st_pos pos);
 /* The next token into p->cur. */
 int pr_advance(struct parser *p);
+/*
+ * A count where the grammar wants a literal (unroll's, a stack's frames):
+ * the current token, an integer, or a positional parameter that holds one
+ * (bpftrace takes both), into *n. False: neither; *posarg then says it was
+ * a parameter, whose text is no integer.
+ */
+bool pr_literal_count(const struct parser *p, uint64_t *n, bool *posarg);
 /* Appends a zeroed element to a realloc'd array; NULL if out of memory. */
 void *pr_push(void *arrp, uint32_t *nr, size_t size);
 /* Appends kid to parent's kids (freed if out of memory). */

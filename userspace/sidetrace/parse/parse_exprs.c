@@ -68,6 +68,8 @@ static bool stack_mode(struct parser *p, struct st_expr *e)
 static int parse_stack_frames(struct parser *p, struct st_expr *e, enum st_builtin b)
 {
 	int err = pr_advance(p);
+	uint64_t n = 0;
+	bool posarg;
 
 	if (err)
 		return err;
@@ -89,12 +91,12 @@ static int parse_stack_frames(struct parser *p, struct st_expr *e, enum st_built
 		if (err)
 			return err;
 	}
-	if (p->cur.kind != T_INT || !p->cur.ival || p->cur.ival > ST_STACK_FRAMES)
+	if (!pr_literal_count(p, &n, &posarg) || !n || n > ST_STACK_FRAMES)
 		return pr_err(p, p->cur.pos,
 			      "expected frames, 1 to %d, or a mode, perf or bpftrace: %s(5), "
 			      "%s(perf), %s(perf, 5)",
 			      ST_STACK_FRAMES, e->str, e->str, e->str);
-	e->uval = p->cur.ival;
+	e->uval = n;
 	err = pr_advance(p);
 	if (err)
 		return err;

@@ -205,23 +205,16 @@ static int parse_while(struct parser *p, struct st_stmt *s)
 /* unroll's count: an integer, or a positional parameter that holds one, 1 to UNROLL_MAX. */
 static int unroll_count(struct parser *p, uint64_t *n)
 {
-	const char *v;
-	char *end;
+	bool posarg;
 
-	if (p->cur.kind == T_POSARG && p->cur.ival != ST_POSARG_COUNT) {
-		v = p->cur.ival <= p->nr_args ? p->args[p->cur.ival - 1] : "";
-		errno = 0;
-		*n = strtoull(v, &end, 0);
-		if (!*v || errno || *end)
-			return pr_err(p, p->cur.pos,
-				      "unroll's count $%llu is not an integer: \"%s\"",
-				      (unsigned long long)p->cur.ival, v);
-	} else if (p->cur.kind == T_INT) {
-		*n = p->cur.ival;
-	} else {
-		return pr_err(p, p->cur.pos,
-			      "unroll takes a count from 1 to %d: unroll (5) { ... }", UNROLL_MAX);
-	}
+	if (!pr_literal_count(p, n, &posarg))
+		return posarg ? pr_err(p, p->cur.pos,
+				       "unroll's count $%llu is not an integer: \"%s\"",
+				       (unsigned long long)p->cur.ival,
+				       p->cur.ival <= p->nr_args ? p->args[p->cur.ival - 1] : "")
+			      : pr_err(p, p->cur.pos,
+				       "unroll takes a count from 1 to %d: unroll (5) { ... }",
+				       UNROLL_MAX);
 	/* bpftrace's words, which scripts may look for. */
 	if (*n > UNROLL_MAX)
 		return pr_err(p, p->cur.pos, "unroll maximum value is %d", UNROLL_MAX);

@@ -48,6 +48,24 @@ int pr_advance(struct parser *p)
 	return st_lex_next(&p->lx, &p->cur) ? -EINVAL : 0;
 }
 
+bool pr_literal_count(const struct parser *p, uint64_t *n, bool *posarg)
+{
+	const char *v;
+	char *end;
+
+	*posarg = p->cur.kind == T_POSARG && p->cur.ival != ST_POSARG_COUNT;
+	if (p->cur.kind == T_INT) {
+		*n = p->cur.ival;
+		return true;
+	}
+	if (!*posarg)
+		return false;
+	v = p->cur.ival <= p->nr_args ? p->args[p->cur.ival - 1] : "";
+	errno = 0;
+	*n = strtoull(v, &end, 0);
+	return *v && !errno && !*end;
+}
+
 /* Appends a zeroed element to a realloc'd array; NULL if out of memory. */
 void *pr_push(void *arrp, uint32_t *nr, size_t size)
 {
