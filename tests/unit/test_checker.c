@@ -421,7 +421,7 @@ static void test_maps(void)
 		  "format",
 		  NULL);
 	check_err("printf: bad length modifier", "BEGIN { printf(\"%hld\", 1) }", 1, 18,
-		  "printf: unknown length modifier 'hl': use hh, h, l or ll", NULL);
+		  "printf: unknown length modifier 'hl': use hh, h, l, ll, j, z or t", NULL);
 	check_err("printf: format not a literal", "BEGIN { printf(1) }", 1, 16,
 		  "printf takes a format string first: printf(\"fmt\", args...)", NULL);
 }

@@ -109,6 +109,33 @@ static void test_probes(void)
 	st_program_free(p);
 }
 
+/* bpftrace's expression statements, kept to be checked, and return. */
+static void test_expression_statements(void)
+{
+	struct st_program *p =
+		parse("expression statements", "BEGIN { 5; $x = 1; $x == 2; @m[1] = 1; @m[1] + 1; "
+					       "str(0); -1; (2); return; @m[2]++ }");
+	const struct st_stmt *s;
+	uint32_t i;
+
+	if (!p)
+		return;
+	s = p->clauses[0].stmts;
+	ok(p->clauses[0].nr_stmts == 10, "expression statements: count");
+	for (i = 0; i < 10; i++)
+		if (i != 1 && i != 3 && i != 8 && i != 9)
+			ok(s[i].kind == ST_STMT_IF && s[i].discard && !s[i].nr_then,
+			   "expression statements: each dropped once checked");
+	ok(s[1].kind == ST_STMT_ASSIGN && s[3].kind == ST_STMT_ASSIGN &&
+		   s[9].kind == ST_STMT_ASSIGN,
+	   "expression statements: assignments stay");
+	ok(s[4].value->kind == ST_EXPR_BINARY && s[4].value->kids[0]->kind == ST_EXPR_MAP &&
+		   s[4].value->kids[0]->nr_kids == 1,
+	   "expression statements: a map read again from its name, keys and all");
+	ok(s[8].kind == ST_STMT_RETURN, "expression statements: return");
+	st_program_free(p);
+}
+
 static void test_statements(void)
 {
 	struct st_program *p =
@@ -159,6 +186,7 @@ static void test_statements(void)
 		   s->call->kids[2]->builtin == ST_BUILTIN_PID,
 	   "statements: printf parsed, escapes decoded");
 	st_program_free(p);
+	test_expression_statements();
 }
 
 static void test_expressions(void)
@@ -285,16 +313,13 @@ static void test_errors(void)
 		  "expected '/' to close the filter: /filter/ { ... }");
 	check_err("unclosed block", "BEGIN {\n  @ = count();\n", 3, 1,
 		  "expected '}' to close the block opened at line 1, column 7");
-	check_err("not a statement", "BEGIN { 1 + 2 }", 1, 9,
+	check_err("not a statement", "BEGIN { = 2 }", 1, 9,
 		  "expected a statement: @map[keys] = aggregation or value, $var = value, "
 		  "@m[k]++, @m[k] += value, if (...) { ... } else { ... }, "
-		  "while (...) { ... }, break, continue, delete(@m[k]), "
+		  "while (...) { ... }, break, continue, return, delete(@m[k]), "
 		  "print(@m), clear(@m), zero(@m), exit() or printf(\"fmt\", ...)");
-	check_err("a number as a statement", "BEGIN { 5 }", 1, 9,
-		  "expected a statement: @map[keys] = aggregation or value, $var = value, "
-		  "@m[k]++, @m[k] += value, if (...) { ... } else { ... }, "
-		  "while (...) { ... }, break, continue, delete(@m[k]), "
-		  "print(@m), clear(@m), zero(@m), exit() or printf(\"fmt\", ...)");
+	check_err("a variable, then neither an operator nor an assignment", "BEGIN { $x 5 }", 1, 12,
+		  "expected '=', '+=' (or another compound assignment), '++' or '--' after $x");
 	check_err("break outside a loop", "BEGIN { if (1) { break; } }", 1, 18,
 		  "break outside a loop: break and continue are statements of a while loop's "
 		  "block");

@@ -319,6 +319,9 @@ int ck_map_read(struct checker *c, struct st_expr *e)
 	e->map_read = true;
 	c->prog->maps[e->map_id].elem_used = true;
 	m = &c->prog->maps[e->map_id];
+	/* What the assignments so far keep it as. */
+	if (st_kept_carried(m->value_kept))
+		e->kept = m->value_kept;
 	if (m->whole) {
 		e->vtype = ST_VT_WHOLE;
 		e->ctype = m->whole;

@@ -31,6 +31,7 @@ int ck_var(struct checker *c, struct st_expr *e)
 	e->vtype = c->clause->var_types[e->var_id];
 	e->ctype = c->clause->var_ctypes[e->var_id];
 	e->mem = c->clause->var_mems[e->var_id];
+	e->kept = c->clause->var_kept[e->var_id];
 	return 0;
 }
 
@@ -39,6 +40,7 @@ static int assign_var(struct checker *c, struct st_stmt *s)
 {
 	struct st_clause *cl = c->clause;
 	enum st_vtype vt = s->value->vtype, had;
+	enum st_kept kept = st_expr_kept(s->value);
 
 	s->var_id = ck_find_var(c, s->var);
 	/* A statement's temporary (check_incr.c), of another kind than the last one's: a new slot.
@@ -59,6 +61,8 @@ static int assign_var(struct checker *c, struct st_stmt *s)
 		cl->var_types[s->var_id] = vt == ST_VT_BOOL ? ST_VT_UINT : vt;
 		cl->var_ctypes[s->var_id] = s->value->ctype;
 		cl->var_mems[s->var_id] = s->value->mem;
+		cl->var_kept[s->var_id] =
+			s->op == ST_OP_NONE && st_kept_carried(kept) ? kept : ST_KEPT_VALUE;
 		c->scope[c->nr_scope].name = s->var;
 		c->scope[c->nr_scope++].slot = s->var_id;
 		return 0;
@@ -69,6 +73,9 @@ static int assign_var(struct checker *c, struct st_stmt *s)
 			      ck_vtype_kind(had), ck_vtype_kind(vt));
 	if (vt == ST_VT_INT)
 		cl->var_types[s->var_id] = ST_VT_INT;
+	/* strerror() here, a number there: a number. */
+	if (s->op != ST_OP_NONE || cl->var_kept[s->var_id] != kept)
+		cl->var_kept[s->var_id] = ST_KEPT_VALUE;
 	/*
 	 * A variable assigned pointers of two types is an integer; p += n
 	 * keeps p's. A temporary is read only before its next assignment:
@@ -138,12 +145,36 @@ int ck_assign(struct checker *c, struct st_stmt *s)
  * as in bpftrace 0.17 (tcpconnect.bt prints the $saddr its if and else
  * assign); where the block did not run, it reads 0 or "".
  */
+/*
+ * An expression statement: checked as any value, then left as if (1) { },
+ * which emits nothing.
+ */
+static int check_discarded(struct checker *c, struct st_stmt *s)
+{
+	struct st_expr *one;
+	int err;
+
+	err = ck_expr(c, s->value);
+	if (err)
+		return err;
+	one = st_expr_new(ST_EXPR_INT, s->value->pos);
+	if (!one)
+		return ck_oom(c);
+	one->uval = 1;
+	one->vtype = ST_VT_UINT;
+	st_expr_free(s->value);
+	s->value = one;
+	return 0;
+}
+
 static int check_if(struct checker *c, struct st_stmt *s)
 {
 	int err;
 
 	bool runs = s->value->kind == ST_EXPR_INT && s->value->uval && !s->loop;
 
+	if (s->discard)
+		return check_discarded(c, s);
 	err = ck_cond(c, &s->value, "the condition of if");
 	c->depth += !runs;
 	if (!err)
@@ -233,6 +264,7 @@ int ck_stmts(struct checker *c, struct st_stmt *stmts, uint32_t nr)
 			break;
 		case ST_STMT_BREAK:
 		case ST_STMT_CONTINUE:
+		case ST_STMT_RETURN:
 			break;
 		default:
 			err = ck_action(c, s);

@@ -458,6 +458,11 @@ int cg_stmts(struct cctx *c, const struct st_stmt *stmts, uint32_t nr)
 		case ST_STMT_CONTINUE:
 			err = cg_loop_jump(c, &stmts[i]);
 			break;
+		case ST_STMT_RETURN:
+			/* A false filter: the clause ends here, what it sent is sent. */
+			err = cg_emit(c, stmts[i].pos, ST_I_CONST, 0, 0)
+				      ?: cg_emit(c, stmts[i].pos, ST_I_FILTER, 0, 0);
+			break;
 		default:
 			err = call_stmt(c, &stmts[i]);
 			break;

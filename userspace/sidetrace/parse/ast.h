@@ -314,6 +314,11 @@ struct st_expr {
 	struct st_cast_type cast; /* ST_EXPR_CAST */
 	/* checker: */
 	int var_id; /* ST_EXPR_VAR: the clause's variable slot */
+	/*
+	 * checker: ST_EXPR_VAR, a map read: how what it holds is kept (enum
+	 * st_kept), when it stays so there (st_kept_carried())
+	 */
+	uint8_t kept;
 	struct st_format *fmt; /* printf: its format, parsed */
 	enum st_vtype vtype;
 	int map_id; /* ST_EXPR_MAP: index in st_program.maps, else -1 */
@@ -366,6 +371,7 @@ enum st_stmt_kind {
 	ST_STMT_IF,
 	ST_STMT_BREAK, /* leaves the innermost while loop */
 	ST_STMT_CONTINUE, /* goes back to the condition of the innermost while loop */
+	ST_STMT_RETURN, /* leaves the clause, as bpftrace's return */
 };
 
 struct st_stmt {
@@ -388,6 +394,11 @@ struct st_stmt {
 	struct st_stmt *els;
 	uint32_t nr_els;
 	bool loop; /* ST_STMT_IF: then runs again while value holds (while), no els */
+	/*
+	 * ST_STMT_IF of no blocks: an expression as a statement, checked as
+	 * any value (a string too), then dropped, as bpftrace drops it.
+	 */
+	bool discard;
 	/* checker: index in st_program.maps, or -1 */
 	int map_id;
 	/* checker: ST_STMT_ASSIGN to a variable: its slot */
@@ -408,6 +419,8 @@ struct st_clause {
 	enum st_vtype var_types[ST_MAX_VARS];
 	struct st_ctype *var_ctypes[ST_MAX_VARS];
 	enum st_mem var_mems[ST_MAX_VARS];
+	/* checker: what each holds is kept as (enum st_kept; ST_KEPT_VALUE when mixed) */
+	uint8_t var_kept[ST_MAX_VARS];
 	uint32_t nr_vars;
 };
 

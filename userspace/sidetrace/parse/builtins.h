@@ -76,6 +76,16 @@ static inline bool st_kept_is_named(enum st_kept k)
 	return k == ST_KEPT_USTACK || k == ST_KEPT_KSTACK || k == ST_KEPT_KSYM || k == ST_KEPT_USYM;
 }
 
+/*
+ * Whether a variable or a map that holds a value kept as k holds it so:
+ * an integer printed the same wherever it is read (strerror(), ksym(),
+ * ...), which printf's %s and print() show as text from there too.
+ */
+static inline bool st_kept_carried(enum st_kept k)
+{
+	return st_kept_is_text(k) || k == ST_KEPT_KSYM || k == ST_KEPT_USYM;
+}
+
 struct st_builtin_row {
 	const char *name;
 	enum st_vtype vtype; /* ST_VT_UINT (64 bits) or ST_VT_STR */

@@ -76,10 +76,12 @@ static int parse_conv(const char *text, uint32_t *i, struct st_conv *cv, char *e
 	}
 	memcpy(cv->spec, text + start, j - start);
 	cv->spec[j - start] = '\0';
-	mods = strspn(text + j, "hl");
-	if (mods > 2 || (mods == 2 && text[j] != text[j + 1])) {
+	/* C's: hh, h, l, ll, and j, z and t (64 bits here), as bpftrace takes them. */
+	mods = strspn(text + j, "hljzt");
+	if (mods > 2 || (mods == 2 && (text[j] != text[j + 1] || !strchr("hl", text[j])))) {
 		*at = j;
-		snprintf(err, errlen, "printf: unknown length modifier '%.*s': use hh, h, l or ll",
+		snprintf(err, errlen,
+			 "printf: unknown length modifier '%.*s': use hh, h, l, ll, j, z or t",
 			 (int)mods, text + j);
 		return -EINVAL;
 	}

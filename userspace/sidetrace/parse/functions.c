@@ -217,5 +217,7 @@ enum st_kept st_expr_kept(const struct st_expr *e)
 		return st_builtin(e->builtin)->kept;
 	if (e->kind == ST_EXPR_CALL)
 		return funcs[e->func].kept;
+	if (e->kind == ST_EXPR_VAR || e->kind == ST_EXPR_MAP)
+		return e->kept;
 	return ST_KEPT_VALUE;
 }

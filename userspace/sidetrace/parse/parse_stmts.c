@@ -13,7 +13,8 @@
 
 static const char stmt_forms[] =
 	"@map[keys] = aggregation or value, $var = value, @m[k]++, @m[k] += value, "
-	"if (...) { ... } else { ... }, while (...) { ... }, break, continue, delete(@m[k]), "
+	"if (...) { ... } else { ... }, while (...) { ... }, break, continue, return, "
+	"delete(@m[k]), "
 	"print(@m), clear(@m), zero(@m), exit() "
 	"or printf(\"fmt\", ...)";
 
@@ -147,8 +148,8 @@ static int action_block(struct parser *p, struct st_expr *call, struct st_stmt *
 
 /*
  * An expression as a statement, as bpftrace takes it: c ? action : action
- * is if (c) { action } else { action }; any other is evaluated for
- * nothing, as if (v) { }.
+ * is if (c) { action } else { action }; any other is checked, then
+ * dropped (st_stmt.discard): no value has an effect.
  */
 static int expression_stmt(struct parser *p, struct st_stmt *s)
 {
@@ -161,6 +162,7 @@ static int expression_stmt(struct parser *p, struct st_stmt *s)
 	s->kind = ST_STMT_IF;
 	if (!actions) {
 		s->value = e;
+		s->discard = true;
 		return 0;
 	}
 	s->value = e->kids[0];
@@ -170,6 +172,70 @@ static int expression_stmt(struct parser *p, struct st_stmt *s)
 	e->nr_kids = 0;
 	st_expr_free(e);
 	return err;
+}
+
+/* An expression statement from the current token (expression_stmt()). */
+static int expression_at(struct parser *p, struct st_stmt *s)
+{
+	int err;
+
+	s->kind = ST_STMT_CALL;
+	err = pr_expr(p, 0, &s->call);
+	return err ?: expression_stmt(p, s);
+}
+
+/*
+ * Whether token kind k, after a map or a variable, makes the statement an
+ * expression: it ends there, or an operator goes on with it. Anything
+ * else wants an assignment, and says so.
+ */
+static bool expression_goes_on(enum st_tok k)
+{
+	static const enum st_tok goes_on[] = {
+		T_SEMI, T_RBRACE, T_PLUS, T_MINUS, T_STAR,     T_SLASH, T_PERCENT, T_AMP,
+		T_PIPE, T_CARET,  T_SHL,  T_SHR,   T_LT,       T_LE,	T_GT,	   T_GE,
+		T_EQ,	T_NE,	  T_LAND, T_LOR,   T_QUESTION, T_DOT,	T_ARROW,
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(goes_on) / sizeof(goes_on[0]); i++)
+		if (k == goes_on[i])
+			return true;
+	return false;
+}
+
+/* Whether a statement that starts with token kind k can only be an expression. */
+static bool starts_expression(enum st_tok k)
+{
+	return k == T_INT || k == T_STR || k == T_LPAREN || k == T_MINUS || k == T_STAR ||
+	       k == T_TILDE || k == T_BANG || k == T_POSARG;
+}
+
+/*
+ * @map[keys] then an assignment; or, where no assignment follows, an
+ * expression statement that starts with the map (@x; @x[1] == 2), read
+ * again from the map's token.
+ */
+static int map_stmt(struct parser *p, struct st_stmt *s, const struct st_token *prefix)
+{
+	struct st_lexer at = p->lx;
+	struct st_token first = p->cur;
+	int err;
+
+	s->map_pos = p->cur.pos;
+	s->map = st_lex_text(&p->lx, &p->cur);
+	if (!s->map)
+		return pr_oom(p);
+	err = pr_advance(p);
+	if (!err && p->cur.kind == T_LBRACK)
+		err = pr_map_keys(p, s->map, &s->keys, &s->nr_keys);
+	if (err || prefix || !expression_goes_on(p->cur.kind))
+		return err ?: parse_assign(p, s, s->map, prefix);
+	st_stmt_fini(s);
+	*s = (struct st_stmt){.pos = first.pos, .map_id = -1, .var_id = -1};
+	p->lx = at;
+	p->cur = first;
+	return expression_at(p, s);
 }
 
 /* "while" "(" cond ")" block: an if that loops (st_stmt.loop). */
@@ -310,28 +376,33 @@ static int parse_stmt(struct parser *p, struct st_stmt *s)
 		return parse_while(p, s);
 	if (at_word(p, "break") || at_word(p, "continue"))
 		return loop_jump(p, s);
+	if (at_word(p, "return")) {
+		s->kind = ST_STMT_RETURN;
+		return pr_advance(p);
+	}
 	if (p->cur.kind == T_IDENT) {
 		s->kind = ST_STMT_CALL;
 		err = pr_expr(p, 0, &s->call);
 		if (err)
 			return err;
-		return s->call->kind == ST_EXPR_CALL ? 0 : expression_stmt(p, s);
+		/* An action is a statement; a value, bpftrace's expression statement. */
+		return s->call->kind == ST_EXPR_CALL &&
+				       st_func(s->call->func)->form != ST_FORM_VALUE
+			       ? 0
+			       : expression_stmt(p, s);
 	}
+	if (p->cur.kind == T_VAR && !prefix && expression_goes_on(pr_peek_kind(p)))
+		return expression_at(p, s);
 	if (p->cur.kind == T_VAR) {
 		s->var = st_lex_text(&p->lx, &p->cur);
 		err = s->var ? pr_advance(p) : pr_oom(p);
 		return err ? err : parse_assign(p, s, s->var, prefix);
 	}
-	if (p->cur.kind != T_MAP)
-		return pr_err(p, s->pos, "expected a statement: %s", stmt_forms);
-	s->map_pos = p->cur.pos;
-	s->map = st_lex_text(&p->lx, &p->cur);
-	if (!s->map)
-		return pr_oom(p);
-	err = pr_advance(p);
-	if (!err && p->cur.kind == T_LBRACK)
-		err = pr_map_keys(p, s->map, &s->keys, &s->nr_keys);
-	return err ? err : parse_assign(p, s, s->map, prefix);
+	if (p->cur.kind == T_MAP)
+		return map_stmt(p, s, prefix);
+	if (!prefix && starts_expression(p->cur.kind))
+		return expression_at(p, s);
+	return pr_err(p, s->pos, "expected a statement: %s", stmt_forms);
 }
 
 /* "{" statements "}"; leaves the lexer on the "}" (a probe may follow it). */

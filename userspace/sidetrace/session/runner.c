@@ -288,6 +288,7 @@ enum {
 	RUN_EXIT = 1, /* exit() ran, which ends the clause as in bpftrace */
 	RUN_BREAK, /* break: the innermost while loop ends */
 	RUN_CONTINUE, /* continue: the innermost while loop's next round */
+	RUN_RETURN, /* return: the clause ends */
 };
 
 /* debugf(): its values into sidetrace_debugf's request, printed by the kernel. */
@@ -379,6 +380,9 @@ static int run_stmts(struct st_runner *r, struct st_eval_ctx *x, const struct st
 			break;
 		case ST_STMT_CONTINUE:
 			ret = RUN_CONTINUE;
+			break;
+		case ST_STMT_RETURN:
+			ret = RUN_RETURN;
 			break;
 		default:
 			break;
