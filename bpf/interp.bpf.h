@@ -106,6 +106,7 @@ static __always_inline bool exec_out(const struct st_probe_cfg *cfg, struct st_s
 		if (op_off(ops, ST_I_OUT_EMIT))
 			return true;
 		out_emit(s, in->a, in->mask, in->imm, probe);
+		s->wake |= in->mask & ST_EMIT_WAKE;
 		return false;
 	case ST_I_OUT_JOIN:
 		if (op_off(ops, ST_I_OUT_JOIN))

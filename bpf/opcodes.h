@@ -50,8 +50,10 @@ enum st_opcode {
 	/* Pops a string reference into record bytes [imm, imm + ST_STR_LEN). */
 	ST_I_OUT_STR,
 	/*
-	 * Sends the record: header kind a (enum st_rec_kind), id mask, imm
-	 * bytes after the header. A full buffer counts ST_C_LOST.
+	 * Sends the record: header kind a (enum st_rec_kind), id the low 16
+	 * bits of mask, imm bytes after the header; with ST_EMIT_WAKE in
+	 * mask, the collector is woken when it is sent. A full buffer counts
+	 * ST_C_LOST.
 	 */
 	ST_I_OUT_EMIT,
 	/* print(args): the whole event as items (st_item) into a record, sent. */
@@ -163,6 +165,12 @@ enum st_machine {
 	ST_MACHINE_PRINT, /* ST_PRINT_OPS */
 	ST_MACHINE_BUILTINS, /* ST_BUILTINS_PRINT_OPS */
 };
+
+/*
+ * ST_I_OUT_EMIT: a record the collector acts on (print(@m), system()),
+ * whose action waits for no later sample's wake-up.
+ */
+#define ST_EMIT_WAKE 0x10000
 
 /* ST_I_READ's a, ST_I_READ_STR's mask. */
 #define ST_READ_SIZE 0xf

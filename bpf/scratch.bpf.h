@@ -72,7 +72,7 @@ struct st_scratch {
 	__u32 sent; /* samples sent from this scratch (wake-up checks) */
 	__u32 batched; /* records in batch[] */
 	__u32 batch_len; /* bytes in batch[] */
-	__u32 reserved;
+	__u32 wake; /* a record the collector acts on is batched: wake it when sent */
 	/*
 	 * The event's records waiting to be sent (see sidetrace.h). Right
 	 * before rec_hdr: a copy at an offset masked to batch's size, of at

@@ -16,10 +16,16 @@
 /*
  * Every 16th sample of a scratch asks whether st_events_wakeup bytes
  * wait, and only then wakes the collector (see maps.bpf.h): the query and
- * the wake-up are what a sample costs most after the copy.
+ * the wake-up are what a sample costs most after the copy. A sample that
+ * holds a record the collector acts on (ST_EMIT_WAKE) wakes it at once.
  */
 static __always_inline __u64 wake_flags(struct st_scratch *s)
 {
+	if (s->wake) {
+		s->wake = 0;
+		s->sent++;
+		return BPF_RB_FORCE_WAKEUP;
+	}
 	if (!(s->sent++ & 15) &&
 	    bpf_ringbuf_query(&st_events, BPF_RB_AVAIL_DATA) >= st_events_wakeup)
 		return BPF_RB_FORCE_WAKEUP;

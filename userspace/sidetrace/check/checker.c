@@ -241,11 +241,6 @@ static int check_delete(struct checker *c, struct st_expr *call)
 	if (m->nr_keys || m->agg == ST_K_VALUE)
 		return 0;
 	/* An aggregation without keys is one value per CPU: deleting it empties the map. */
-	if (st_clause_on_sites(c->clause))
-		return ck_err(c, ref->pos,
-			      "delete(%s) of a %s() map without keys empties it, which is done in "
-			      "BEGIN, END and interval probes, not per event",
-			      m->name, st_agg_name(m->agg));
 	call->func = ST_FN_CLEAR;
 	return 0;
 }

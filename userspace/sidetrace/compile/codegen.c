@@ -386,11 +386,11 @@ static int call_stmt(struct cctx *c, const struct st_stmt *st)
 	case ST_FC_CAT:
 		/* A printf record: the collector runs or reads its text (output/record_calls.c). */
 		c->probe->acts = true;
-		return cg_printf(c, st);
+		return cg_printf(c, st) ?: cg_wake(c);
 	case ST_FC_UNWATCH:
 		/* A printf record: the collector removes the breakpoints (bpfload/watch.h). */
 		c->probe->acts = true;
-		return cg_printf(c, st);
+		return cg_printf(c, st) ?: cg_wake(c);
 	case ST_FC_SIGNAL:
 		return cg_expr(c, call->kids[0]) ?: cg_emit(c, st->pos, ST_I_SIGNAL, 0, 0);
 	case ST_FC_DEBUGF:
@@ -403,13 +403,15 @@ static int call_stmt(struct cctx *c, const struct st_stmt *st)
 		/* print(value) prints as the printf the checker made for it. */
 		if (call->fmt)
 			return cg_printf(c, st);
-		break;
+		return cg_map_action(c, st);
+	case ST_FC_CLEAR:
+	case ST_FC_ZERO:
+		return cg_map_action(c, st);
 	default:
 		break;
 	}
 	st_diag_set(c->diag, c->prog->filename, st->pos, "%s() %s", st_func_name(call->func),
 		    st_func(call->func)->no_bpf);
-	st_diag_hint(c->diag, "print the map in END or interval:s:1");
 	return -EINVAL;
 }
 

@@ -56,6 +56,14 @@ int cg_printf(struct cctx *c, const struct st_stmt *st);
 int cg_record_layout(struct cctx *c, const struct st_expr *call, bool *added);
 /* join(): the array's strings into a record of its own (codegen_calls.c). */
 int cg_join(struct cctx *c, const struct st_stmt *st);
+/*
+ * print(@m), clear(@m), zero(@m) in a probe: a record of no values, on
+ * which the collector acts as bpftrace's user space does, when it reads it
+ * (session/stream.c).
+ */
+int cg_map_action(struct cctx *c, const struct st_stmt *st);
+/* The record emitted last is one the collector acts on: it wakes it at once (ST_EMIT_WAKE). */
+int cg_wake(struct cctx *c);
 /* print(args): the whole event into a record, sent. */
 int cg_print_event(struct cctx *c, const struct st_stmt *st);
 /* The code of a block's statements. */

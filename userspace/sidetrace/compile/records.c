@@ -132,6 +132,28 @@ int cg_printf(struct cctx *c, const struct st_stmt *st)
 	return err;
 }
 
+int cg_map_action(struct cctx *c, const struct st_stmt *st)
+{
+	bool added;
+	int id, err;
+
+	id = cg_record_layout(c, st->call, &added);
+	if (id < 0)
+		return id;
+	/* The collector acts on the maps: no process's engine may ask it to. */
+	c->probe->acts = true;
+	err = cg_emit(c, st->pos, ST_I_OUT_EMIT, ST_REC_PRINTF, 0);
+	if (!err)
+		c->probe->cfg.insns[c->probe->cfg.nr_insns - 1].mask = id;
+	return err ?: cg_wake(c);
+}
+
+int cg_wake(struct cctx *c)
+{
+	c->probe->cfg.insns[c->probe->cfg.nr_insns - 1].mask |= ST_EMIT_WAKE;
+	return 0;
+}
+
 int cg_print_event(struct cctx *c, const struct st_stmt *st)
 {
 	struct st_probe_cfg *cfg = &c->probe->cfg;

@@ -13,8 +13,6 @@
 #define NO_AGG "an aggregation is of probes' events: BEGIN, END and interval have none"
 /* Runs where it is written: in the kernel, a process's engine, or sidetrace. */
 #define BOTH(c) .bpf = (c), .host = (c)
-/* A map's whole is read in sidetrace, not per event. */
-#define PER_MAP "of a map runs in BEGIN, END and interval probes, not per event"
 /* time() is a printf of strftime() once checked. */
 #define REWRITTEN "the checker makes it printf(\"%s\", strftime(\"fmt\", nsecs))"
 /* kaddr() is a constant by the time either engine sees it. */
@@ -42,11 +40,9 @@ static const struct st_func_row funcs[ST_NR_FUNCS] = {
 	[ST_FN_HIST] = {"hist", AGG(ST_K_HIST, ST_FA_VALUE, 1, 1)},
 	[ST_FN_LHIST] = {"lhist", AGG(ST_K_LHIST, ST_FA_LHIST, 4, 4)},
 	[ST_FN_PRINT] = {"print", ST_FORM_ACTION, .args = ST_FA_PRINT, 1, 3, BOTH(ST_FC_PRINT),
-			 .record = "value", .no_bpf = PER_MAP},
-	[ST_FN_CLEAR] = {"clear", ST_FORM_ACTION, .args = ST_FA_MAP, 1, 1, .host = ST_FC_CLEAR,
-			 .no_bpf = PER_MAP},
-	[ST_FN_ZERO] = {"zero", ST_FORM_ACTION, .args = ST_FA_MAP, 1, 1, .host = ST_FC_ZERO,
-			.no_bpf = PER_MAP},
+			 .record = "value"},
+	[ST_FN_CLEAR] = {"clear", ST_FORM_ACTION, .args = ST_FA_MAP, 1, 1, BOTH(ST_FC_CLEAR)},
+	[ST_FN_ZERO] = {"zero", ST_FORM_ACTION, .args = ST_FA_MAP, 1, 1, BOTH(ST_FC_ZERO)},
 	[ST_FN_EXIT] = {"exit", ST_FORM_ACTION, .args = ST_FA_NONE, 0, 0, BOTH(ST_FC_EXIT)},
 	[ST_FN_PRINTF] = {"printf", ST_FORM_ACTION, .args = ST_FA_FORMAT, 1, 1 + ST_MAX_PRINTF_ARGS,
 			  BOTH(ST_FC_PRINTF), .record = "printf"},

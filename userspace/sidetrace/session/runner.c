@@ -68,7 +68,7 @@ static int defer(struct st_runner *r, const struct st_expr *call, struct st_text
 	return 0;
 }
 
-static int run_map_call(struct st_runner *r, const struct st_expr *call)
+int st_run_map_call(struct st_runner *r, const struct st_expr *call)
 {
 	uint32_t map_id = call->kids[0]->map_id;
 
@@ -94,7 +94,7 @@ static int run_deferred(struct st_runner *r)
 		struct st_deferred *d = &r->deferred[i];
 
 		if (!ret)
-			ret = d->call ? run_map_call(r, d->call)
+			ret = d->call ? st_run_map_call(r, d->call)
 				      : st_output_printf(r->out, &d->text);
 		st_tb_free(&d->text);
 	}

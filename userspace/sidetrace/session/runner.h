@@ -50,6 +50,9 @@ struct st_runner {
  */
 int st_run_clause(struct st_runner *r, const struct st_clause *cl, const char *probe);
 
+/* print(@m), clear(@m) or zero(@m), done now: 0 or a negative errno. */
+int st_run_map_call(struct st_runner *r, const struct st_expr *call);
+
 /* Runs every clause of kind kind (BEGIN or END), in program order. */
 int st_run_clauses(struct st_runner *r, enum st_ap_kind kind);
 

@@ -78,6 +78,17 @@ static bool watch_kind(const struct st_stream *s, const struct st_rec_hdr *h)
 		st_func(s->view.c->printfs[h->id].call->func)->bpf == ST_FC_UNWATCH);
 }
 
+/* print(@m), clear(@m), zero(@m) of a probe: its record's call (compile/records.c), or NULL. */
+static const struct st_expr *map_action(const struct st_stream *s, const struct st_rec_hdr *h)
+{
+	const struct st_expr *call;
+
+	if (h->kind != ST_REC_PRINTF || h->id >= s->view.c->nr_printfs || h->len)
+		return NULL;
+	call = s->view.c->printfs[h->id].call;
+	return !call->fmt && call->nr_kids && call->kids[0]->kind == ST_EXPR_MAP ? call : NULL;
+}
+
 /*
  * One record printed, its text left in s->view.text: 0, -EINVAL when no
  * writer made it (its text empty), or a failed write's negative errno.
@@ -98,6 +109,12 @@ static int handle(struct st_stream *s, const void *data, size_t size, bool inpro
 		/* A process's engine runs no watchpoint: its such record is forged. */
 		if (watch_kind(s, &h))
 			return inproc ? -EINVAL : watch_record(s, &h, data, size);
+		/* Nor acts on maps: only the kernel's probes ask for it (st_compiled_probe.acts).
+		 */
+		if (map_action(s, &h)) {
+			st_tb_reset(&s->view.text);
+			return inproc ? -EINVAL : st_run_map_call(s->r, map_action(s, &h));
+		}
 		/* Only the kernel runs system() and cat(): a process's such record is forged. */
 		if (inproc && h.kind == ST_REC_PRINTF && h.id < s->view.c->nr_printfs &&
 		    st_call_acts(st_func(s->view.c->printfs[h.id].call->func)->bpf))
