@@ -367,7 +367,8 @@ static void test_errors(void)
 	check_err("unterminated string", "BEGIN { printf(\"abc) }", 1, 16,
 		  "unterminated string: expected a closing '\"' on the same line");
 	check_err("bad escape", "BEGIN { printf(\"a\\qb\") }", 1, 18,
-		  "unknown escape sequence '\\q' in string: valid are \\n \\t \\r \\\\ \\\" \\0");
+		  "unknown escape sequence '\\q' in string: valid are \\n \\t \\r \\\\ \\\", "
+		  "\\xHH and octal \\NNN (\\0 a NUL)");
 	check_err("unterminated comment", "BEGIN { } /* never closed", 1, 11,
 		  "unterminated comment: '/*' needs a closing '*/'");
 	check_err("bad character", "BEGIN { @x = sum($ 1) }", 1, 18, "unexpected character '$'");

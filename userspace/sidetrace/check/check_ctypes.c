@@ -327,6 +327,23 @@ static int deref_field(struct checker *c, struct st_expr *e)
 	return 0;
 }
 
+/* *x of an integer x: bpftrace reads a uint64 there, as *(uint64 *)x. */
+static int int_address(struct checker *c, struct st_expr *e)
+{
+	struct st_ctypes *r = ck_ctypes(c);
+	struct st_expr *x = e->kids[0], *cast;
+
+	cast = st_expr_node(ST_EXPR_CAST, x->pos, 1, x, NULL);
+	if (!cast)
+		return ck_oom(c);
+	e->kids[0] = cast;
+	cast->ctype = r ? st_ctype_pointer(r, st_ctype_int(r, 8, false)) : NULL;
+	cast->cast.bits = 64;
+	cast->vtype = ST_VT_UINT;
+	cast->mem = x->mem;
+	return cast->ctype ? 0 : ck_oom(c);
+}
+
 /* *kids[0]: what a pointer points to. */
 static int ck_deref(struct checker *c, struct st_expr *e, bool object)
 {
@@ -339,6 +356,12 @@ static int ck_deref(struct checker *c, struct st_expr *e, bool object)
 	err = x->ctype ? 1 : deref_field(c, e);
 	if (err <= 0)
 		return err;
+	if (!x->ctype && ck_is_int(x->vtype) && x->vtype != ST_VT_BOOL) {
+		err = int_address(c, e);
+		if (err)
+			return err;
+		x = e->kids[0];
+	}
 	if (!x->ctype || x->ctype->kind != ST_CT_PTR)
 		return ck_err(c, e->pos,
 			      "'*' reads where a pointer points, and this is %s: cast it to one "

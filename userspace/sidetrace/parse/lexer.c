@@ -166,28 +166,40 @@ static int lex_number(struct st_lexer *lx, struct st_token *tok)
 	return 0;
 }
 
-/* The escapes a string literal may hold, and what they stand for. */
-static int escape_value(char c)
+/*
+ * The escape after a backslash at s, as bpftrace's lexer takes them: \n
+ * \t \r \\ \", \xH or \xHH, and 1 to 3 octal digits (\0 a NUL, as
+ * bpftrace's "Hello\0": it ends the string, whose bytes after it are NULs
+ * too, buf("Hello\0", 6)). Its byte into *value; how many characters
+ * follow the backslash, 0 for none known.
+ */
+static int escape_at(const char *s, int *value)
 {
-	switch (c) {
+	int n = 0, d;
+
+	switch (*s) {
 	case 'n':
-		return '\n';
+		*value = '\n';
+		return 1;
 	case 't':
-		return '\t';
+		*value = '\t';
+		return 1;
 	case 'r':
-		return '\r';
+		*value = '\r';
+		return 1;
 	case '\\':
-		return '\\';
 	case '"':
-		return '"';
-	/*
-	 * A NUL, as bpftrace's "Hello\0": it ends the string, whose bytes
-	 * after it are NULs too (buf("Hello\0", 6)).
-	 */
-	case '0':
-		return '\0';
+		*value = *s;
+		return 1;
+	case 'x':
+		for (*value = 0; n < 2 && (d = digit_value(s[n + 1])) < 16; n++)
+			*value = *value * 16 + d;
+		return n ? n + 1 : 0;
 	default:
-		return -1;
+		for (*value = 0; n < 3 && s[n] >= '0' && s[n] <= '7'; n++)
+			*value = *value * 8 + (s[n] - '0');
+		*value &= 0xff;
+		return n;
 	}
 }
 
@@ -195,6 +207,7 @@ int st_lex_scan_string(struct st_lexer *lx, struct st_token *tok)
 {
 	struct st_pos esc;
 	char bad[2] = {0};
+	int n, value;
 
 	bump(lx);
 	for (;;) {
@@ -209,13 +222,17 @@ int st_lex_scan_string(struct st_lexer *lx, struct st_token *tok)
 		if (c == '\\') {
 			esc = lx->pos;
 			bump(lx);
-			if (escape_value(peek(lx, 0)) < 0) {
+			n = escape_at(lx->src + lx->off, &value);
+			if (!n) {
 				bad[0] = peek(lx, 0);
-				return fail(lx, esc,
-					    "unknown escape sequence '\\%s' in string: valid are "
-					    "\\n \\t \\r \\\\ \\\" \\0",
-					    bad);
+				return fail(
+					lx, esc,
+					"unknown escape sequence '\\%s' in string: valid are "
+					"\\n \\t \\r \\\\ \\\", \\xHH and octal \\NNN (\\0 a NUL)",
+					bad);
 			}
+			while (--n)
+				bump(lx);
 		}
 		bump(lx);
 	}
@@ -349,16 +366,19 @@ char *st_lex_string(const struct st_lexer *lx, const struct st_token *tok)
 	const char *s = lx->src + tok->off + 1;
 	const char *end = lx->src + tok->off + tok->len - 1;
 	char *out, *o;
+	int value;
 
 	out = malloc(tok->len);
 	if (!out)
 		return NULL;
 	for (o = out; s < end; s++) {
 		/* The lexer accepted only known escapes. */
-		if (*s == '\\')
-			*o++ = escape_value(*++s);
-		else
+		if (*s == '\\') {
+			s += escape_at(s + 1, &value);
+			*o++ = (char)value;
+		} else {
 			*o++ = *s;
+		}
 	}
 	*o = '\0';
 	return out;

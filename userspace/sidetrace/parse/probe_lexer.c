@@ -291,20 +291,24 @@ static int lex_event_probe(struct st_lexer *lx, const struct st_probe_kind *k,
 static int lex_count(struct st_lexer *lx, const struct st_probe_kind *k, const char *counts,
 		     uint64_t *n, char **text, struct st_pos *pos)
 {
-	const char *d;
+	struct st_diag why = {0};
+	struct st_lexer word;
+	struct st_token tok;
 
 	*pos = lx->pos;
 	*n = 0;
 	*text = scan_word(lx, name_char, NULL);
 	if (!*text)
 		return -ENOMEM;
-	for (d = *text; isdigit((unsigned char)*d); d++) {
-		if (*n > (UINT64_MAX - 9) / 10)
-			return fail(lx, *pos, "too many %s: %s", counts, k->syntax);
-		*n = *n * 10 + (*d - '0');
-	}
-	if (!*n || *d)
+	/* An integer literal as the program's are written: 1000, 1e3, 1_000, 0x3e8. */
+	st_lex_init(&word, *text, lx->filename, &why);
+	if (isdigit((unsigned char)**text) && st_lex_next(&word, &tok) &&
+	    strstr(why.msg, "too large"))
+		return fail(lx, *pos, "too many %s: %s", counts, k->syntax);
+	if (!isdigit((unsigned char)**text) || st_diag_is_set(&why) || tok.kind != T_INT ||
+	    tok.len != strlen(*text) || !tok.ival)
 		return fail(lx, *pos, "expected a positive number of %s: %s", counts, k->syntax);
+	*n = tok.ival;
 	return 0;
 }
 
