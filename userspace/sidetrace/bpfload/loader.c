@@ -358,7 +358,7 @@ static int open_and_load(struct st_loader *l, const struct st_compiled *c, char 
 	/* Without the tracepoints, -c still traces the command's own process. */
 	ret = st_follow_configure(l, l->follow, err, errlen);
 	if (ret && l->follow) {
-		st_errorf("warning: the command's descendants are not traced: %s", err);
+		st_warnf("the command's descendants are not traced: %s", err);
 		l->follow = false;
 		ret = st_follow_configure(l, false, err, errlen);
 	}

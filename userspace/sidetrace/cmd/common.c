@@ -235,7 +235,7 @@ int st_report_missing(const struct st_program *prog, enum st_missing_probes mode
 			if (p->missing && !first)
 				first = p;
 			if (p->missing && mode == ST_MISSING_WARN)
-				st_errorf("warning: %s: skipped", p->missing);
+				st_warnf("%s: skipped", p->missing);
 		}
 	}
 	/* A program whose every probe was skipped, and no clause of its own, would wait for

@@ -13,6 +13,7 @@
 #include "cmd/info.h"
 #include "cmd/options.h"
 #include "parse/helpers.h"
+#include "util/escape.h"
 #include "kinds/probe_kinds.h"
 #include "sidetrace.h"
 
@@ -99,6 +100,9 @@ static void usage(FILE *f)
 		   "               bpftrace's: raise the USDT semaphores of every process\n"
 		   "               that maps the file; always so here (the kernel counts them)\n"
 		   "  -q           quiet: no 'Attaching N probes...' line, no hints\n"
+		   "  --no-warnings\n"
+		   "               bpftrace's: no warning (a probe skipped, -k's reports\n"
+		   "               in text)\n"
 		   "  -v           verbose: show libbpf's and the kernel's messages\n"
 		   "  -V, --version\n"
 		   "               print the version\n"
@@ -149,6 +153,7 @@ enum {
 	OPT_MISSING_PROBES,
 	OPT_INCLUDE,
 	OPT_INFO,
+	OPT_NO_WARNINGS,
 };
 
 /* -I DIR or --include FILE, kept in order. */
@@ -334,6 +339,10 @@ static bool set_flag(int c, struct st_trace_opts *o)
 	case OPT_UNSAFE:
 		o->unsafe = true;
 		return true;
+	case OPT_NO_WARNINGS:
+		/* bpftrace's: every warning left out, -k's in text too. */
+		st_warnings_off();
+		return true;
 	case OPT_USDT_FILE_ACTIVATION:
 		/*
 		 * bpftrace writes the semaphores of the processes that map the
@@ -362,6 +371,7 @@ int st_trace_parse_options(int argc, char **argv, struct st_trace_opts *o)
 		{"unsafe", no_argument, NULL, OPT_UNSAFE},
 		{"usdt-file-activation", no_argument, NULL, OPT_USDT_FILE_ACTIVATION},
 		{"info", no_argument, NULL, OPT_INFO},
+		{"no-warnings", no_argument, NULL, OPT_NO_WARNINGS},
 		{NULL, 0, NULL, 0},
 	};
 	int c;

@@ -187,9 +187,9 @@ static void warn_unmapped(const struct trace *t)
 	for (i = 0; i < t->targets.nr_targets; i++) {
 		tg = &t->targets.targets[i];
 		if (tg->unmapped && tg->list.nr)
-			st_errorf("warning: process %d does not map %s: its events count only "
-				  "once it loads it",
-				  t->o.pid, tg->list.events[0].path);
+			st_warnf("process %d does not map %s: its events count only "
+				 "once it loads it",
+				 t->o.pid, tg->list.events[0].path);
 	}
 }
 
@@ -200,8 +200,8 @@ static void warn_missed(const struct trace *t)
 
 	for (i = 0; i < t->compiled.nr_probes; i++)
 		if (t->compiled.probes[i].event->missed)
-			st_errorf("warning: %s: %s", t->compiled.probes[i].name,
-				  t->compiled.probes[i].event->missed);
+			st_warnf("%s: %s", t->compiled.probes[i].name,
+				 t->compiled.probes[i].event->missed);
 }
 
 /* The program's text, from -e or its file, through the preprocessor: 0 or -errno after a message.

@@ -4,6 +4,7 @@
 
 #include "output/helper_error.h"
 #include "parse/diag.h"
+#include "util/escape.h"
 
 /* The largest errno a helper returns; below it, what came is no errno (a process's engine's). */
 #define ERRNO_MAX 4095
@@ -15,6 +16,9 @@ void st_helper_error_text(struct st_textbuf *tb, enum st_output_format fmt,
 	const char *name = st_helper(site->helper)->name;
 	struct st_diag d = {0};
 
+	/* bpftrace's --no-warnings hides its text, not its JSON object. */
+	if (fmt != ST_OUTPUT_JSON && !st_warnings_on())
+		return;
 	if (fmt == ST_OUTPUT_JSON) {
 		st_tb_printf(tb,
 			     "{\"type\": \"helper_error\", \"helper\": \"%s\", \"retcode\": %lld, "

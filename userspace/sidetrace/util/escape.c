@@ -95,17 +95,16 @@ void st_fputs_text(FILE *f, const char *s)
 	free(text);
 }
 
-void st_errorf(const char *fmt, ...)
+/* "sidetrace: ", then what (a word and ": ", or ""), then the message, in one write. */
+static void say(const char *what, const char *fmt, va_list ap)
 {
 	struct st_textbuf tb = {0};
 	char *msg = NULL;
-	va_list ap;
 	int n;
 
-	va_start(ap, fmt);
 	n = vasprintf(&msg, fmt, ap);
-	va_end(ap);
 	st_tb_puts(&tb, "sidetrace: ");
+	st_tb_puts(&tb, what);
 	st_escape_text(&tb, n < 0 ? "out of memory" : msg);
 	st_tb_puts(&tb, "\n");
 	/* One write: the line stays whole amid the traced command's output. */
@@ -115,4 +114,37 @@ void st_errorf(const char *fmt, ...)
 		fputs("sidetrace: out of memory\n", stderr);
 	st_tb_free(&tb);
 	free(msg);
+}
+
+void st_errorf(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	say("", fmt, ap);
+	va_end(ap);
+}
+
+/* --no-warnings: one switch for the process, set once at start. */
+static bool warnings_off;
+
+void st_warnings_off(void)
+{
+	warnings_off = true;
+}
+
+bool st_warnings_on(void)
+{
+	return !warnings_off;
+}
+
+void st_warnf(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (warnings_off)
+		return;
+	va_start(ap, fmt);
+	say("warning: ", fmt, ap);
+	va_end(ap);
 }

@@ -57,4 +57,12 @@ void st_fputs_text(FILE *f, const char *s);
  */
 void st_errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/*
+ * A warning, "sidetrace: warning: MESSAGE\n" as st_errorf() prints, unless
+ * st_warnings_off() (--no-warnings, as bpftrace's) silenced them all.
+ */
+void st_warnf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void st_warnings_off(void);
+bool st_warnings_on(void);
+
 #endif /* SIDETRACE_UTIL_ESCAPE_H */
