@@ -8,6 +8,7 @@
 # one-liner cases run in both engines (tests/oneliners, ONELINERS_ENGINE=inproc).
 
 load helpers
+bats_require_minimum_version 1.5.0
 
 N=2000
 
@@ -91,6 +92,17 @@ mapped() { # pid
 	grep -qx "@\[1\]: $((4 * N))" <<<"$output"
 	# One key per worker with its N events (each child's has its one).
 	[ "$(grep -c "^@t\[[0-9]*\]: $N$" <<<"$output")" -eq 4 ]
+}
+
+@test "--in-process -c with no probe a process can run: the kernel runs them, and says so" {
+	run --separate-stderr timeout 60 "$SIDETRACE" --in-process -c "$APPBIN fork 3" \
+		-e "side:$APPBIN:fk:tick { @[args.who] = count(); @k[ustack(1)] = count(); }"
+	echo "$output$stderr"
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *"--in-process: the kernel runs every probe: none is a side: probe"* ]]
+	[[ "$stderr" != *"runs the side: probes in the process"* ]]
+	grep -qx '@\[0\]: 3' <<<"$output"
+	grep -qx '@\[1\]: 3' <<<"$output"
 }
 
 @test "--in-process -c: 4 threads, an event's two printfs never split by another thread's" {

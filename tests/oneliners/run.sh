@@ -302,8 +302,9 @@ run_case() { # index
 	"${cmd[@]}" < /dev/null > "$T/stdout" 2> "$T/stderr"
 	rc=$?
 	stop_before
-	# The session says which process runs the engine: not the case's output.
-	local said='^sidetrace: pid [0-9]+ runs the side: probes in the process$'
+	# The session says which process runs the engine, or that none can:
+	# not the case's output.
+	local said='^sidetrace: (pid [0-9]+ runs the side: probes in the process|--in-process: the kernel runs every probe: .*)$'
 	if [ $inproc = 1 ] && [ "$status" = 0 ] && [[ " ${args[*]} " != *" -q "* ]] &&
 		! grep -Eq "$said" "$T/stderr"; then
 		why "- sidetrace: pid N runs the side: probes in the process" "+ (not said)"

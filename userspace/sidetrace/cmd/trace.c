@@ -102,6 +102,24 @@ struct trace {
 	bool reaped; /* the command was waited for */
 };
 
+/*
+ * --in-process: whether some probe can run in a process; where none can,
+ * it is said (asked once, for -p or for the rest), and no process is
+ * given an engine.
+ */
+static bool in_process_any(const struct trace *t)
+{
+	if (!t->compiled.nr_probes)
+		return false;
+	if (st_compiled_in_process_any(&t->compiled))
+		return true;
+	if (!t->o.quiet)
+		st_errorf("--in-process: the kernel runs every probe: none is a side: probe that "
+			  "a process can run (one that takes no stack, reads no kernel memory nor "
+			  "registers, and asks sidetrace for no action: print(@m), system())");
+	return false;
+}
+
 /* How the program is compiled: -k's level, and a test's hook (ST_COMPILE_VECTOR_ONLY). */
 static unsigned int compile_flags(const struct trace *t)
 {
@@ -296,7 +314,7 @@ static int build(struct trace *t)
 	t->compiled.cmd_path = t->o.cmd ? t->cmd_path : NULL;
 	t->compiled.reattach = !t->o.cmd && !t->o.pid;
 	/* -c: the command and its descendants, each as it shows up. */
-	t->compiled.inproc_all = t->o.in_process && !t->o.pid && t->compiled.nr_probes;
+	t->compiled.inproc_all = t->o.in_process && !t->o.pid && in_process_any(t);
 	return 0;
 fail:
 	print_diag(ret, &diag, t->text);
@@ -357,7 +375,7 @@ static int start(struct trace *t)
 			return ret;
 		}
 		t->loaded = true;
-		t->tracer.bpf.leave_served = t->o.in_process && t->o.pid && t->compiled.nr_probes;
+		t->tracer.bpf.leave_served = t->o.in_process && t->o.pid && in_process_any(t);
 	}
 	sa.sa_handler = on_stop;
 	sigaction(SIGINT, &sa, NULL);

@@ -435,6 +435,8 @@ int st_unop_of(enum st_op op);
  * without stacks, whose every site has a fallback (side/probe.h).
  */
 bool st_probe_served_in_process(const struct st_compiled_probe *p);
+/* Whether some probe of c can run in a process (--in-process has work). */
+bool st_compiled_in_process_any(const struct st_compiled *c);
 
 /*
  * How far past its note the kernel probes site of probe p: a session of

@@ -34,6 +34,16 @@ bool st_probe_served_in_process(const struct st_compiled_probe *p)
 	return true;
 }
 
+bool st_compiled_in_process_any(const struct st_compiled *c)
+{
+	uint32_t i;
+
+	for (i = 0; i < c->nr_probes; i++)
+		if (st_probe_served_in_process(&c->probes[i]))
+			return true;
+	return false;
+}
+
 uint32_t st_site_probe_delta(const struct st_compiled *c, const struct st_compiled_probe *p,
 			     const struct st_site *site)
 {
