@@ -229,7 +229,7 @@ fallback_case() { # child's state, sidetrace's options...
 	grep -Eq '^@: [1-9][0-9]*$' <<<"$output"
 }
 
-@test "--in-process -p of a process without the SIDE runtime: said, the kernel path traces" {
+@test "--in-process -p with no side: probe for a process to run: said, the kernel path traces" {
 	sleep 30 &
 	local pid=$!
 	run timeout 20 "$SIDETRACE" --in-process -p $pid \
@@ -237,7 +237,9 @@ fallback_case() { # child's state, sidetrace's options...
 	kill $pid
 	echo "$output"
 	[ "$status" -eq 0 ]
-	grep -q "pid $pid has no sidetrace in-process agent.*the side: probes of pid $pid run in the kernel" <<<"$output"
+	grep -q -- "--in-process: the kernel runs every probe: none is a side: probe" <<<"$output"
+	! grep -q "runs the side: probes in the process" <<<"$output"
+	grep -Eq '^@: [0-9]+$' <<<"$output"
 }
 
 # A session of every process running program while the app start_app
