@@ -302,11 +302,14 @@ static int lex_count(struct st_lexer *lx, const struct st_probe_kind *k, const c
 		return -ENOMEM;
 	/* An integer literal as the program's are written: 1000, 1e3, 1_000, 0x3e8. */
 	st_lex_init(&word, *text, lx->filename, &why);
-	if (isdigit((unsigned char)**text) && st_lex_next(&word, &tok) &&
-	    strstr(why.msg, "too large"))
-		return fail(lx, *pos, "too many %s: %s", counts, k->syntax);
-	if (!isdigit((unsigned char)**text) || st_diag_is_set(&why) || tok.kind != T_INT ||
-	    tok.len != strlen(*text) || !tok.ival)
+	if (!isdigit((unsigned char)**text))
+		return fail(lx, *pos, "expected a positive number of %s: %s", counts, k->syntax);
+	if (st_lex_next(&word, &tok))
+		return fail(lx, *pos,
+			    strstr(why.msg, "too large") ? "too many %s: %s"
+							 : "expected a positive number of %s: %s",
+			    counts, k->syntax);
+	if (tok.kind != T_INT || tok.len != strlen(*text) || !tok.ival)
 		return fail(lx, *pos, "expected a positive number of %s: %s", counts, k->syntax);
 	*n = tok.ival;
 	return 0;

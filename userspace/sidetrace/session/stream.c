@@ -97,6 +97,7 @@ static const struct st_expr *map_action(const struct st_stream *s, const struct 
 static int handle(struct st_stream *s, const void *data, size_t size, bool inproc)
 {
 	const struct st_textbuf *text = &s->view.text;
+	const struct st_expr *act;
 	struct st_rec_hdr h = {0};
 	enum st_text_verdict ret;
 
@@ -111,9 +112,10 @@ static int handle(struct st_stream *s, const void *data, size_t size, bool inpro
 			return inproc ? -EINVAL : watch_record(s, &h, data, size);
 		/* Nor acts on maps: only the kernel's probes ask for it (st_compiled_probe.acts).
 		 */
-		if (map_action(s, &h)) {
+		act = map_action(s, &h);
+		if (act) {
 			st_tb_reset(&s->view.text);
-			return inproc ? -EINVAL : st_run_map_call(s->r, map_action(s, &h));
+			return inproc ? -EINVAL : st_run_map_call(s->r, act);
 		}
 		/* Only the kernel runs system() and cat(): a process's such record is forged. */
 		if (inproc && h.kind == ST_REC_PRINTF && h.id < s->view.c->nr_printfs &&
