@@ -59,6 +59,11 @@ setup() {
 	run -0 "$SIDETRACE" -l 'tracepoint:*:sys_enter_*'
 	grep '^tracepoint:syscalls:sys_enter_' "$D/want" > "$D/want_enter"
 	printf '%s\n' "${lines[@]}" | sort | diff "$D/want_enter" -
+	# A glob alone after the kind is a tracepoint of any category, as bpftrace's.
+	run -0 "$SIDETRACE" -l 'tracepoint:sys_enter_*'
+	printf '%s\n' "${lines[@]}" | sort | diff "$D/want_enter" -
+	run -0 "$SIDETRACE" -l 'tracepoint:*sched_process_exe*'
+	[ "$output" = "tracepoint:sched:sched_process_exec" ]
 	# A category named without a wildcard is listed alone: the same events.
 	run -0 "$SIDETRACE" -l 'tracepoint:syscalls:sys_enter_*'
 	printf '%s\n' "${lines[@]}" | sort | diff "$D/want_enter" -

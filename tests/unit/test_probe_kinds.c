@@ -74,6 +74,11 @@ static void check_row(size_t i, const struct st_probe_kind *k)
 		    (k->source == ST_SOURCE_WATCH) == (k->family == ST_FAMILY_WATCHPOINT),
 	    "a watchpoint's words, events and breakpoints go together");
 	ROW(!k->watch_async || k->form == ST_FORM_WATCH, "only a watchpoint is asynchronous");
+	ROW(!k->provider_optional_glob || (k->form == ST_FORM_EVENT && !k->provider_optional),
+	    "a provider left out before a glob only where it is not left out always");
+	ROW(k->glob == ST_GLOB_NONE || (events && !k->retval && !k->watch_async &&
+					(k->glob == ST_GLOB_USER) == k->has_target),
+	    "a glob over kinds: a kernel kind or a file's, never a return probe's");
 	ROW(st_probe_kind(k->kind) == k, "st_probe_kind() finds the row");
 	ROW(st_probe_kind_named(k->name, strlen(k->name)) == k, "found by its name");
 #undef ROW
@@ -113,6 +118,36 @@ static void test_rows(void)
 	   "bpftrace's short names");
 	ok(strstr(st_probe_kinds_syntax(), "usdt:TARGET:[PROVIDER:]NAME") != NULL,
 	   "every kind's syntax in one line");
+}
+
+/* The names of the kinds a glob over kinds expands to, in order. */
+static void glob_names(const char *glob, enum st_kind_glob set, char *buf, size_t size)
+{
+	const struct st_probe_kind *k;
+	size_t i = 0, off = 0;
+
+	buf[0] = '\0';
+	while ((k = st_probe_kind_glob_next(glob, set, &i)) && off < size)
+		off += snprintf(buf + off, size - off, "%s%s", off ? " " : "", k->name);
+}
+
+static void test_globs(void)
+{
+	char names[128];
+
+	glob_names("*", ST_GLOB_KERNEL, names, sizeof(names));
+	ok(!strcmp(names, "tracepoint kprobe fentry software hardware"),
+	   "'*' is bpftrace's kernel kinds, no return probe");
+	glob_names("*", ST_GLOB_USER, names, sizeof(names));
+	ok(!strcmp(names, "side usdt uprobe"), "'*' with a path: the kinds of a file's sites");
+	glob_names("k*", ST_GLOB_KERNEL, names, sizeof(names));
+	ok(!strcmp(names, "kprobe fentry"), "a glob matches an alias too (kfunc)");
+	glob_names("t*point", ST_GLOB_USER, names, sizeof(names));
+	ok(!names[0], "a kernel kind is not in the user-space set");
+	ok(st_kind_glob_set("/bin/bash:readline") == ST_GLOB_USER &&
+		   st_kind_glob_set("sched:sched_switch") == ST_GLOB_KERNEL &&
+		   st_kind_glob_set("cpu-clock:1/") == ST_GLOB_KERNEL,
+	   "a path as the next word means the user-space set");
 }
 
 static void check_list(const struct st_perf_event *list, uint32_t type, const char *what)
@@ -157,6 +192,7 @@ static void test_perf(void)
 int main(void)
 {
 	test_rows();
+	test_globs();
 	test_perf();
 	return unit_summary();
 }

@@ -117,16 +117,21 @@ static int no_sites(struct checker *c, const struct st_attach_point *p, const ch
 }
 
 /*
- * A function probe that matches no function, skipped as bpftrace skips it:
- * the error it would be is kept as the reason, and the clause runs at its
- * other probes' events, if any.
+ * A probe skipped for the error in c->diag, kept as the reason: the
+ * clause runs at its other probes' events, if any.
  */
-static int skip_missing(struct checker *c, struct st_attach_point *p, const struct st_event_list *l)
+static int skip(struct checker *c, struct st_attach_point *p)
 {
-	no_match(c, p, l);
 	p->missing = strdup(c->diag->msg);
 	memset(c->diag, 0, sizeof(*c->diag));
 	return p->missing ? 0 : ck_oom(c);
+}
+
+/* A function probe that matches no function, skipped as bpftrace skips it. */
+static int skip_missing(struct checker *c, struct st_attach_point *p, const struct st_event_list *l)
+{
+	no_match(c, p, l);
+	return skip(c, p);
 }
 
 /* reg() (sargN too): what a function is probed at its symbol for, as bpftrace probes it. */
@@ -141,7 +146,7 @@ static bool reads_args(const struct st_expr *e)
 	return e->kind == ST_EXPR_ARGS || (e->kind == ST_EXPR_FIELD && !strcmp(e->str, "args"));
 }
 
-int ck_sites_point(struct checker *c, struct st_attach_point *p)
+static int sites_point(struct checker *c, struct st_attach_point *p)
 {
 	const struct st_clause *cl = c->clause;
 	struct st_probe_query q = {
@@ -189,4 +194,14 @@ int ck_sites_point(struct checker *c, struct st_attach_point *p)
 	if (!p->nr_events)
 		return no_match(c, p, l);
 	return 0;
+}
+
+int ck_sites_point(struct checker *c, struct st_attach_point *p)
+{
+	int ret = sites_point(c, p);
+
+	/* A kind a glob over kinds expanded to and the probe names nothing of. */
+	if (ret == -EINVAL && p->kind_glob)
+		return skip(c, p);
+	return ret;
 }

@@ -234,7 +234,7 @@ int st_report_missing(const struct st_program *prog, enum st_missing_probes mode
 			attached |= !p->missing;
 			if (p->missing && !first)
 				first = p;
-			if (p->missing && mode == ST_MISSING_WARN)
+			if (p->missing && mode == ST_MISSING_WARN && !p->kind_glob)
 				st_warnf("%s: skipped", p->missing);
 		}
 	}

@@ -61,6 +61,9 @@ static char *full_pattern(const char *pattern, pid_t pid)
 											     : out;
 	if (!k || k->form != ST_FORM_EVENT)
 		return strdup(pattern);
+	if (!k->has_target && !strchr(rest, ':') && k->provider_optional_glob && strchr(rest, '*'))
+		return asprintf(&out, "%.*s:*:%s", (int)(colon - pattern), pattern, rest) < 0 ? NULL
+											      : out;
 	if (!k->has_target)
 		return asprintf(&out, "%s%s", pattern, strchr(rest, ':') ? "" : ":*") < 0 ? NULL
 											  : out;
@@ -303,10 +306,10 @@ static int cmp_names(const void *a, const void *b)
 
 /*
  * A pattern whose kind is a glob, with a path after it ('*:./app:*'):
- * the user-space kinds it matches, in their names' order, each as
- * pattern's kind, as bpftrace's (a return probe's kind is left out, as
- * there); one the rest of pattern does not fit is passed over.
- * kind_len: the glob's length. 0 or an exit status.
+ * the user-space kinds it matches (kinds/probe_kinds.h), in their names'
+ * order, each as pattern's kind, as bpftrace's; one the rest of pattern
+ * does not fit is passed over. kind_len: the glob's length. 0 or an exit
+ * status.
  */
 static int list_kinds(struct listing *ls, const char *pattern, size_t kind_len)
 {
@@ -326,10 +329,8 @@ static int list_kinds(struct listing *ls, const char *pattern, size_t kind_len)
 		st_errorf("out of memory");
 		return ST_EXIT_FAIL;
 	}
-	for (i = 0; (k = st_probe_kind_nth(i)); i++)
-		if (k->has_target && k->runs == ST_RUNS_AT_EVENTS && !k->retval &&
-		    !fnmatch(glob, k->name, 0))
-			names[nr++] = k->name;
+	for (i = 0; (k = st_probe_kind_glob_next(glob, ST_GLOB_USER, &i));)
+		names[nr++] = k->name;
 	qsort(names, nr, sizeof(*names), cmp_names);
 	ls->quiet = true;
 	for (i = 0; i < nr && status == ST_EXIT_OK; i++) {
@@ -347,12 +348,6 @@ static int list_kinds(struct listing *ls, const char *pattern, size_t kind_len)
 	free(glob);
 	free(names);
 	return status ?: no_file(pattern + kind_len + 1, ls);
-}
-
-/* Whether a pattern's glob kind means user-space kinds: a path as its second word. */
-static bool user_space_kinds(const char *rest)
-{
-	return memchr(rest, '/', strcspn(rest, ":"));
 }
 
 /*
@@ -380,7 +375,7 @@ int st_list_probes(const char *pattern, pid_t pid, bool verbose)
 	 * the whole pattern, is a glob over every probe listed; but one with
 	 * a path after it lists each user-space kind it matches.
 	 */
-	if (glob_kind && pattern[word] && user_space_kinds(pattern + word + 1)) {
+	if (glob_kind && pattern[word] && st_kind_glob_set(pattern + word + 1) == ST_GLOB_USER) {
 		status = list_kinds(&ls, pattern, word);
 		goto done;
 	}

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* The table of attach-point kinds (probe_kinds.h). */
+#include <fnmatch.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -36,6 +37,7 @@ static const struct st_probe_kind kinds[] = {
 		.args = ST_ARGS_SIDE,
 		.family = ST_FAMILY_UPROBE,
 		.in_process = true,
+		.glob = ST_GLOB_USER,
 	},
 	{
 		.kind = ST_AP_USDT,
@@ -51,6 +53,7 @@ static const struct st_probe_kind kinds[] = {
 		.source = ST_SOURCE_SDT,
 		.args = ST_ARGS_SDT,
 		.family = ST_FAMILY_UPROBE,
+		.glob = ST_GLOB_USER,
 	},
 	{
 		.kind = ST_AP_UPROBE,
@@ -65,6 +68,7 @@ static const struct st_probe_kind kinds[] = {
 		.params = true,
 		.raw_args = true,
 		.family = ST_FAMILY_UPROBE,
+		.glob = ST_GLOB_USER,
 	},
 	{
 		.kind = ST_AP_URETPROBE,
@@ -89,10 +93,12 @@ static const struct st_probe_kind kinds[] = {
 		.form = ST_FORM_EVENT,
 		.provider_word = "a category",
 		.event_word = "a tracepoint",
+		.provider_optional_glob = true,
 		.source = ST_SOURCE_TRACEPOINTS,
 		.args = ST_ARGS_RECORD,
 		.in_kernel = true,
 		.family = ST_FAMILY_TRACEPOINT,
+		.glob = ST_GLOB_KERNEL,
 	},
 	{
 		.kind = ST_AP_KPROBE,
@@ -107,6 +113,7 @@ static const struct st_probe_kind kinds[] = {
 		.params = true,
 		.raw_args = true,
 		.family = ST_FAMILY_KPROBE,
+		.glob = ST_GLOB_KERNEL,
 	},
 	{
 		.kind = ST_AP_KRETPROBE,
@@ -148,6 +155,7 @@ static const struct st_probe_kind kinds[] = {
 		.params = true,
 		.no_offset = TRAMP_NO_OFFSET,
 		.family = ST_FAMILY_FENTRY,
+		.glob = ST_GLOB_KERNEL,
 	},
 	{
 		.kind = ST_AP_FEXIT,
@@ -201,6 +209,7 @@ static const struct st_probe_kind kinds[] = {
 		.in_kernel = true,
 		.family = ST_FAMILY_PERF_EVENT,
 		.perf_events = st_software_events,
+		.glob = ST_GLOB_KERNEL,
 	},
 	{
 		.kind = ST_AP_HARDWARE,
@@ -214,6 +223,7 @@ static const struct st_probe_kind kinds[] = {
 		.in_kernel = true,
 		.family = ST_FAMILY_PERF_EVENT,
 		.perf_events = st_hardware_events,
+		.glob = ST_GLOB_KERNEL,
 	},
 	{
 		.kind = ST_AP_WATCHPOINT,
@@ -272,6 +282,30 @@ const struct st_probe_kind *st_probe_kind_named(const char *name, size_t len)
 				return &kinds[i];
 	}
 	return NULL;
+}
+
+const struct st_probe_kind *st_probe_kind_glob_next(const char *glob, enum st_kind_glob set,
+						    size_t *i)
+{
+	const struct st_probe_kind *k;
+	size_t j;
+
+	for (; *i < NR_KINDS; ++*i) {
+		k = &kinds[*i];
+		if (k->glob != set)
+			continue;
+		if (!fnmatch(glob, k->name, 0))
+			return &kinds[(*i)++];
+		for (j = 0; j < ST_MAX_KIND_ALIASES; j++)
+			if (k->aliases[j] && !fnmatch(glob, k->aliases[j], 0))
+				return &kinds[(*i)++];
+	}
+	return NULL;
+}
+
+enum st_kind_glob st_kind_glob_set(const char *rest)
+{
+	return memchr(rest, '/', strcspn(rest, ":")) ? ST_GLOB_USER : ST_GLOB_KERNEL;
 }
 
 const struct st_probe_kind *st_probe_kind_nth(size_t i)

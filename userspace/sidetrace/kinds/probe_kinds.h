@@ -107,6 +107,18 @@ static inline bool st_family_at_files(enum st_prog_family f)
 	return f == ST_FAMILY_UPROBE || f == ST_FAMILY_WATCHPOINT;
 }
 
+/*
+ * Which kinds a '*' in a probe's kind expands over (t*point:sched:sched_switch,
+ * *:/bin/bash:readline), as bpftrace's: the kernel's kinds, or where the
+ * probe's second part is a path the user-space ones; return probes and
+ * the kinds sidetrace runs itself are in neither.
+ */
+enum st_kind_glob {
+	ST_GLOB_NONE,
+	ST_GLOB_KERNEL,
+	ST_GLOB_USER,
+};
+
 #define ST_MAX_KIND_ALIASES 2
 
 struct st_probe_kind {
@@ -120,6 +132,11 @@ struct st_probe_kind {
 	const char *provider_word, *event_word;
 	/* ST_FORM_EVENT: PROVIDER may be left out (kind:TARGET:EVENT): any provider's */
 	bool provider_optional;
+	/*
+	 * ST_FORM_EVENT: PROVIDER may be left out before an EVENT with a '*'
+	 * (tracepoint:*sched_switch*), as bpftrace's: any provider's
+	 */
+	bool provider_optional_glob;
 	/* Written with a TARGET (a file) before its event: kind:TARGET:... */
 	bool has_target;
 	enum st_ap_runs runs;
@@ -145,6 +162,7 @@ struct st_probe_kind {
 	 * trampoline takes a lock of its own).
 	 */
 	const char *const *banned;
+	enum st_kind_glob glob;
 };
 
 /* Whether kind refuses to probe function name (its row's banned). */
@@ -161,6 +179,16 @@ const struct st_probe_kind *st_probe_kind(enum st_ap_kind kind);
 
 /* The row named name (len bytes), or by an alias; NULL when none is. */
 const struct st_probe_kind *st_probe_kind_named(const char *name, size_t len);
+
+/*
+ * The rows of set whose name or an alias matches the glob (a kind written
+ * with a '*'), in the table's order, from row *i on: NULL past the last.
+ */
+const struct st_probe_kind *st_probe_kind_glob_next(const char *glob, enum st_kind_glob set,
+						    size_t *i);
+
+/* The set a kind's glob expands over, rest being what follows its ':'. */
+enum st_kind_glob st_kind_glob_set(const char *rest);
 
 /* A function kind: its fields are parameters, or the return value. */
 static inline bool st_probe_kind_function(const struct st_probe_kind *k)

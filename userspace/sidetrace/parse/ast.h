@@ -72,7 +72,12 @@ struct st_attach_point {
 	struct st_pos target_pos, provider_pos, event_pos;
 	/* ST_AP_PROFILE, ST_AP_INTERVAL: the period the count of units makes */
 	uint64_t interval_ns;
-	/* checker: why a function probe that matched nothing was skipped, or NULL */
+	/*
+	 * One of the kinds a glob over kinds (t*point:) expanded to: where
+	 * it matches nothing it is skipped without a word, as bpftrace's
+	 */
+	bool kind_glob;
+	/* checker: why a probe that matched nothing was skipped, or NULL */
 	char *missing;
 	/* checker: the events it matched (not owned) */
 	const struct st_event **events;

@@ -92,6 +92,14 @@ int st_lex_next(struct st_lexer *lx, struct st_token *tok);
  * 0, or -1 with the diagnostic set, or -ENOMEM.
  */
 int st_lex_attach_point(struct st_lexer *lx, struct st_attach_point *p);
+/* Where st_lex_attach_points() puts an attach point: a zeroed one, NULL when out of memory. */
+typedef struct st_attach_point *(*st_point_slot)(void *ctx);
+/*
+ * The same for a probe whose kind may be a glob (t*point:sched:sched_switch),
+ * which is an attach point of each kind it matches: each put where slot
+ * says. 0, or -1 with the diagnostic set, or -ENOMEM.
+ */
+int st_lex_attach_points(struct st_lexer *lx, st_point_slot slot, void *ctx);
 /*
  * Whether s reads back as a probe's TARGET, or as the FUNCTION of a
  * user-space or kernel (kernel) function probe, without double quotes:

@@ -105,20 +105,23 @@ enum st_tok pr_peek_kind(const struct parser *p)
 	return tok.kind;
 }
 
+/* A clause's next attach point (st_point_slot). */
+static struct st_attach_point *clause_point(void *ctx)
+{
+	struct st_clause *c = ctx;
+
+	return pr_push(&c->points, &c->nr_points, sizeof(*c->points));
+}
+
 static int parse_clause(struct parser *p, struct st_clause *c)
 {
-	struct st_attach_point *probe;
 	int err;
 
 	do {
-		probe = pr_push(&c->points, &c->nr_points, sizeof(*probe));
-		if (!probe)
-			return pr_oom(p);
-		err = st_lex_attach_point(&p->lx, probe);
+		err = st_lex_attach_points(&p->lx, clause_point, c);
 		if (err)
 			return err == -ENOMEM ? pr_oom(p) : -EINVAL;
-		if (c->nr_points == 1)
-			c->pos = probe->pos;
+		c->pos = c->points[0].pos;
 		err = pr_advance(p);
 		if (err)
 			return err;

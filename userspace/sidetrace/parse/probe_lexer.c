@@ -268,8 +268,9 @@ static int lex_event_probe(struct st_lexer *lx, const struct st_probe_kind *k,
 	p->provider = event_word(lx, k, k->provider_word, &p->provider_pos);
 	if (!p->provider)
 		return st_diag_is_set(lx->diag) ? -1 : -ENOMEM;
-	if (k->provider_optional && peek(lx, 0) != ':') {
-		/* usdt:TARGET:NAME */
+	if ((k->provider_optional || (k->provider_optional_glob && strchr(p->provider, '*'))) &&
+	    peek(lx, 0) != ':') {
+		/* usdt:TARGET:NAME, tracepoint:*NAME* */
 		p->event = p->provider;
 		p->event_pos = p->provider_pos;
 		p->provider = strdup("*");
@@ -479,21 +480,135 @@ static int attach_point_of(struct st_lexer *lx, const struct st_probe_kind *k, c
 	return fail(lx, p->pos, "unknown probe type '%.*s': expected %s", (int)len, name, expected);
 }
 
-int st_lex_attach_point(struct st_lexer *lx, struct st_attach_point *p)
+/* Characters of a probe's kind: a name's, and '*' for a glob over kinds (t*point:). */
+static bool kind_char(char c, const char *stop)
+{
+	(void)stop;
+	return is_ident_char(c) || c == '*';
+}
+
+/* The rows' names of set that glob matches, for messages. */
+static void kind_names(const char *glob, enum st_kind_glob set, struct st_textbuf *tb)
 {
 	const struct st_probe_kind *k;
+	size_t i = 0;
+
+	while ((k = st_probe_kind_glob_next(glob, set, &i)))
+		st_tb_printf(tb, "%s%s", tb->len ? ", " : "", k->name);
+}
+
+/*
+ * A probe whose kind is a glob (t*point:sched:sched_switch): the
+ * probe as each kind of its set (kinds/probe_kinds.h) that the glob
+ * matches, one attach point each, as bpftrace expands it; a kind the
+ * rest is not written for is passed over, as bpftrace passes it over.
+ */
+static int kind_glob(struct st_lexer *lx, const char *glob, struct st_pos pos, st_point_slot slot,
+		     void *ctx)
+{
+	enum st_kind_glob set = st_kind_glob_set(lx->src + lx->off + (peek(lx, 0) == ':'));
+	struct st_lexer end = *lx, each;
+	const struct st_probe_kind *k;
+	struct st_attach_point p, *out;
+	struct st_textbuf names = {0};
+	size_t i = 0, nr = 0;
+	struct st_diag skipped;
+	int ret;
+
+	while ((k = st_probe_kind_glob_next(glob, set, &i))) {
+		each = *lx;
+		each.diag = &skipped;
+		memset(&skipped, 0, sizeof(skipped));
+		p = (struct st_attach_point){.pos = pos, .kind_glob = true};
+		ret = attach_point_of(&each, k, k->name, &p);
+		/* The kinds that fit must read the same text, or the probe is not one probe. */
+		if (!ret && (!nr || each.off == end.off)) {
+			out = slot(ctx);
+			if (!out) {
+				st_attach_point_fini(&p);
+				return -ENOMEM;
+			}
+			*out = p;
+			end = each;
+			nr++;
+			continue;
+		}
+		st_attach_point_fini(&p);
+		if (ret == -ENOMEM)
+			return ret;
+	}
+	if (nr) {
+		end.diag = lx->diag;
+		*lx = end;
+		return 0;
+	}
+	kind_names(glob, set, &names);
+	if (names.len) {
+		ret = fail(lx, pos,
+			   "'%s' matches the probe types %s, and the probe is written as none "
+			   "of them",
+			   glob, names.s);
+	} else {
+		kind_names("*", set, &names);
+		ret = fail(lx, pos, "no probe type matches '%s': it is matched against %s%s", glob,
+			   names.s ? names.s : "",
+			   set == ST_GLOB_USER ? " (the probe names a path)"
+					       : " (with a path after it, the user-space kinds)");
+	}
+	st_tb_free(&names);
+	return ret;
+}
+
+/* A probe's kind at lx, its first character's place into *pos: NULL when out of memory. */
+static char *kind_word(struct st_lexer *lx, struct st_pos *pos, int *err)
+{
+	char *name;
+
+	*err = st_lex_skip_space(lx);
+	if (*err)
+		return NULL;
+	*pos = lx->pos;
+	name = scan_word(lx, kind_char, NULL);
+	if (!name)
+		*err = -ENOMEM;
+	return name;
+}
+
+int st_lex_attach_points(struct st_lexer *lx, st_point_slot slot, void *ctx)
+{
+	struct st_attach_point *p;
+	struct st_pos pos;
 	char *name;
 	int err;
 
-	err = st_lex_skip_space(lx);
-	if (err)
-		return err;
-	p->pos = lx->pos;
-	name = scan_word(lx, name_char, NULL);
+	name = kind_word(lx, &pos, &err);
 	if (!name)
-		return -ENOMEM;
-	k = st_probe_kind_named(name, strlen(name));
-	err = attach_point_of(lx, k, name, p);
+		return err;
+	if (strchr(name, '*')) {
+		err = kind_glob(lx, name, pos, slot, ctx);
+	} else if ((p = slot(ctx))) {
+		p->pos = pos;
+		err = attach_point_of(lx, st_probe_kind_named(name, strlen(name)), name, p);
+	} else {
+		err = -ENOMEM;
+	}
+	free(name);
+	return err;
+}
+
+int st_lex_attach_point(struct st_lexer *lx, struct st_attach_point *p)
+{
+	char *name;
+	int err;
+
+	name = kind_word(lx, &p->pos, &err);
+	if (!name)
+		return err;
+	if (strchr(name, '*'))
+		err = fail(lx, p->pos, "'%s': one kind is expected here, not a glob over kinds",
+			   name);
+	else
+		err = attach_point_of(lx, st_probe_kind_named(name, strlen(name)), name, p);
 	free(name);
 	return err;
 }
