@@ -53,8 +53,9 @@ static const struct st_func_row funcs[ST_NR_FUNCS] = {
 	/* A CLOCK_MONOTONIC time (nsecs) as wall-clock text; a printf sends the time. */
 	[ST_FN_STRFTIME] = {"strftime", ST_FORM_VALUE, .args = ST_FA_STRFTIME, 2, 2, ST_VT_STR,
 			    .host = ST_FC_STRFTIME,
-			    .no_bpf = "strftime() is text the collector makes: in side: probes, "
-				      "print it with printf(\"%s\", strftime(...))",
+			    .no_bpf = "strftime() is text the collector makes: in a probe it is "
+				      "printf()'s argument (printf(\"%s\", strftime(...))), not a "
+				      "value kept in a variable or a map",
 			    .kept = ST_KEPT_TIME},
 	/* A map key of it prints its function's name. */
 	[ST_FN_KSYM] = {"ksym", ST_FORM_VALUE, .args = ST_FA_ADDR, 1, 1, ST_VT_UINT,
