@@ -87,6 +87,15 @@ kretprobe:vfs_write /tid != pid/ { @r = sum(retval); }'
 	[[ "$output" == *"fentry: and fexit: take no +OFFSET"*"(kprobe:FUNCTION+OFFSET probes inside it)"* ]]
 	run -1 "$SIDETRACE" -d -e 'fentry:vfs_write { @ = args.nope; }'
 	[[ "$output" == *"nope"* ]]
+	# bpftrace's kfunc:MODULE:FUNCTION: the function of the modules the glob names.
+	run -0 "$SIDETRACE" -lv 'kretfunc:vmlinux:vfs_write'
+	[ "$output" = "$(printf "fexit:vfs_write\n$params\n    ssize_t retval")" ]
+	run -0 "$SIDETRACE" -l 'kfunc:vmlinu*:vfs_write'
+	[ "$output" = "fentry:vfs_write" ]
+	run -1 --separate-stderr "$SIDETRACE" -l 'kfunc:no_such_module:vfs_write'
+	[ "$stderr" = "sidetrace: no probe matches kfunc:no_such_module:vfs_write" ]
+	run -0 "$SIDETRACE" -d -e 'kfunc:vmlinux:vfs_write { @ = sum(args.count); }'
+	[[ "$output" == *"fentry:vfs_write "*"fentry interpreter"* ]]
 }
 
 @test "vfs_write by fentry and fexit: exact bytes, calls and retval, or the kernel's refusal said" {

@@ -92,6 +92,24 @@ static void test_probes(void)
 	ok(!strcmp(p->clauses[1].points[0].event, "vfs_read") && p->clauses[1].filter,
 	   "probes: a kernel function ends at a '/'");
 	st_program_free(p);
+	/* bpftrace's kfunc:MODULE:FUNCTION, the module kept for the kernel's functions' source. */
+	p = parse("kfunc module", "kfunc:vmlinux:vfs_read, t*point:sched:sched_switch { }");
+	if (!p)
+		return;
+	ok(p->clauses[0].nr_points == 2 && p->clauses[0].points[0].kind == ST_AP_FENTRY &&
+		   !strcmp(p->clauses[0].points[0].event, "vmlinux:vfs_read"),
+	   "probes: kfunc:MODULE:FUNCTION");
+	ok(p->clauses[0].points[1].kind == ST_AP_TRACEPOINT && p->clauses[0].points[1].kind_glob &&
+		   !p->clauses[0].points[0].kind_glob,
+	   "probes: a glob over kinds is an attach point of each kind it fits");
+	st_program_free(p);
+	check_err("a module for a kprobe", "kprobe:vmlinux:vfs_read { }", 1, 8,
+		  "kprobe: names one kernel function (kprobe:FUNCTION[+OFFSET]), and "
+		  "'vmlinux:vfs_read' has a ':': a tracepoint is tracepoint:vmlinux:vfs_read");
+	check_err(
+		"two modules for a kfunc", "kfunc:a:b:c { }", 1, 7,
+		"fentry: names one kernel function, of a module or not (fentry:[MODULE:]FUNCTION), "
+		"and 'a:b:c' has more than one ':'");
 	/* Quoted words, as bpftrace splits them: the quotes dropped, escapes read. */
 	p = parse("quoted names", "usdt:./app:\"prov\":\"na*\", usdt:./app:pr\"o:v\":n\"a\"me,\n"
 				  "  usdt:./app:\"\\\"probe1\\\"\" /1/ { }");
@@ -265,7 +283,8 @@ static void test_errors(void)
 		  "side:TARGET:PROVIDER:EVENT, usdt:TARGET:[PROVIDER:]NAME, "
 		  "uprobe:TARGET:FUNCTION[+OFFSET], uretprobe:TARGET:FUNCTION, "
 		  "tracepoint:CATEGORY:NAME, kprobe:FUNCTION[+OFFSET], kretprobe:FUNCTION, "
-		  "profile:UNIT:N, fentry:FUNCTION, fexit:FUNCTION, BEGIN, END, interval:UNIT:N, "
+		  "profile:UNIT:N, fentry:[MODULE:]FUNCTION, fexit:[MODULE:]FUNCTION, BEGIN, END, "
+		  "interval:UNIT:N, "
 		  "software:EVENT[:COUNT], hardware:EVENT[:COUNT], "
 		  "watchpoint:ADDR|FUNCTION+argN:LEN:MODE, asyncwatchpoint:FUNCTION+argN:LEN:MODE");
 	check_err("no probe", "{ @ = count() }", 1, 1,
@@ -273,7 +292,8 @@ static void test_errors(void)
 		  "side:TARGET:PROVIDER:EVENT, usdt:TARGET:[PROVIDER:]NAME, "
 		  "uprobe:TARGET:FUNCTION[+OFFSET], uretprobe:TARGET:FUNCTION, "
 		  "tracepoint:CATEGORY:NAME, kprobe:FUNCTION[+OFFSET], kretprobe:FUNCTION, "
-		  "profile:UNIT:N, fentry:FUNCTION, fexit:FUNCTION, BEGIN, END, interval:UNIT:N, "
+		  "profile:UNIT:N, fentry:[MODULE:]FUNCTION, fexit:[MODULE:]FUNCTION, BEGIN, END, "
+		  "interval:UNIT:N, "
 		  "software:EVENT[:COUNT], hardware:EVENT[:COUNT], "
 		  "watchpoint:ADDR|FUNCTION+argN:LEN:MODE, asyncwatchpoint:FUNCTION+argN:LEN:MODE");
 	check_err("empty program", "  // nothing\n", 2, 1,
@@ -281,7 +301,8 @@ static void test_errors(void)
 		  "side:TARGET:PROVIDER:EVENT, usdt:TARGET:[PROVIDER:]NAME, "
 		  "uprobe:TARGET:FUNCTION[+OFFSET], uretprobe:TARGET:FUNCTION, "
 		  "tracepoint:CATEGORY:NAME, kprobe:FUNCTION[+OFFSET], kretprobe:FUNCTION, "
-		  "profile:UNIT:N, fentry:FUNCTION, fexit:FUNCTION, BEGIN, END, interval:UNIT:N, "
+		  "profile:UNIT:N, fentry:[MODULE:]FUNCTION, fexit:[MODULE:]FUNCTION, BEGIN, END, "
+		  "interval:UNIT:N, "
 		  "software:EVENT[:COUNT], hardware:EVENT[:COUNT], "
 		  "watchpoint:ADDR|FUNCTION+argN:LEN:MODE, asyncwatchpoint:FUNCTION+argN:LEN:MODE");
 	check_err("missing target", "side: {}", 1, 6,

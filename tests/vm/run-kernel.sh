@@ -384,12 +384,13 @@ EOF
 		"kprobe:vfs_write /tid != pid/ { \$f = (struct file *)arg0; @b = sum(arg2); @n[str(\$f->f_path.dentry->d_name.name)] = count(); @t[curtask->tgid == pid] = count(); }" \
 		"$RWAPP 50"
 	printf 'run fentry "%s" -e %q -c %q\n' "$ST" \
-		"fentry:vfs_write /tid != pid/ { @b = sum(args.count); @n[str(args.file->f_path.dentry->d_name.name)] = count(); } kretfunc:vfs_write /tid != pid/ { @r = sum(retval); @c = sum(args.count); }" \
+		"fentry:vfs_write /tid != pid/ { @b = sum(args.count); @n[str(args.file->f_path.dentry->d_name.name)] = count(); } kretfunc:vmlinu*:vfs_write /tid != pid/ { @r = sum(retval); @c = sum(args.count); }" \
 		"$RWAPP 50"
 	# A module's function (9p, the guest's root), typed from the module's
-	# BTF: the bytes dd reads of the one file of that size.
+	# BTF, named with its module as bpftrace's kfunc:MODULE:FUNCTION (the
+	# kernel's, vmlinu*, above): the bytes dd reads of the one file of that size.
 	printf 'run kmodule "%s" -e %q -c %q\n' "$ST" \
-		"fexit:v9fs_file_read_iter /args.iocb->ki_filp->f_inode->i_size == $(stat -c %s "$ST")/ { @b = sum(retval); }" \
+		"fexit:9p:v9fs_file_read_iter /args.iocb->ki_filp->f_inode->i_size == $(stat -c %s "$ST")/ { @b = sum(retval); }" \
 		"dd if=$ST of=/dev/null bs=65536"
 	for m in fork daemon threads; do
 		printf 'run fork-%s "%s" -e %q -c %q\n' "$m" "$ST" \

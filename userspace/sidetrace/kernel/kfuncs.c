@@ -376,6 +376,7 @@ static void sort_funcs(struct kf_funcs *fs)
 
 struct kf_btfs {
 	struct btf **v;
+	char **names; /* each one's module: "vmlinux", then /sys/kernel/btf's file names */
 	size_t nr;
 };
 
@@ -385,14 +386,15 @@ struct kf_btfs {
  */
 static int load_btfs(struct kf_btfs *b, char *err, size_t errlen)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], **names, *name;
 	struct btf **grown, *m;
 	struct dirent *e;
 	int ret;
 	DIR *d;
 
 	b->v = calloc(1, sizeof(*b->v));
-	if (!b->v)
+	b->names = calloc(1, sizeof(*b->names));
+	if (!b->v || !b->names)
 		return -ENOMEM;
 	b->v[0] = st_kernel_btf_load();
 	if (!b->v[0]) {
@@ -401,7 +403,10 @@ static int load_btfs(struct kf_btfs *b, char *err, size_t errlen)
 			 strerror(-ret));
 		return ret;
 	}
+	b->names[0] = strdup("vmlinux");
 	b->nr = 1;
+	if (!b->names[0])
+		return -ENOMEM;
 	d = opendir(KF_BTF_DIR);
 	while (d && (e = readdir(d))) {
 		if (e->d_name[0] == '.' || !strcmp(e->d_name, "vmlinux"))
@@ -409,11 +414,17 @@ static int load_btfs(struct kf_btfs *b, char *err, size_t errlen)
 		snprintf(path, sizeof(path), KF_BTF_DIR "/%s", e->d_name);
 		m = btf__parse_split(path, b->v[0]);
 		grown = m ? realloc(b->v, (b->nr + 1) * sizeof(*b->v)) : NULL;
-		if (!grown) {
+		if (grown)
+			b->v = grown;
+		names = grown ? realloc(b->names, (b->nr + 1) * sizeof(*b->names)) : NULL;
+		if (names)
+			b->names = names;
+		name = names ? strdup(e->d_name) : NULL;
+		if (!name) {
 			btf__free(m);
 			continue;
 		}
-		b->v = grown;
+		b->names[b->nr] = name;
 		b->v[b->nr++] = m;
 	}
 	if (d)
@@ -424,8 +435,11 @@ static int load_btfs(struct kf_btfs *b, char *err, size_t errlen)
 static void free_btfs(struct kf_btfs *b)
 {
 	/* The modules' first: they are split on vmlinux's. */
-	while (b->nr > 0)
+	while (b->nr > 0) {
 		btf__free(b->v[--b->nr]);
+		free(b->names[b->nr]);
+	}
+	free(b->names);
 	free(b->v);
 }
 
@@ -435,19 +449,29 @@ int st_discover_kfuncs(const char *pattern, enum st_ap_kind kind, bool names_onl
 	struct kf_btfs btfs = {0};
 	struct kf_funcs fs = {0};
 	struct kf_ctx k = {0};
-	char *glob = NULL;
+	char *glob = NULL, *module;
+	const char *colon;
 	uint64_t offset;
 	bool *found = NULL;
 	size_t i;
 	int ret;
 
-	ret = st_function_pattern(pattern, st_probe_kind(kind)->no_offset, &glob, &offset, err,
-				  errlen);
-	if (ret)
+	/* MODULE:FUNCTION (kinds/probe_kinds.h, module_optional): the module's functions only. */
+	colon = strchr(pattern, ':');
+	module = colon ? strndup(pattern, colon - pattern) : NULL;
+	if (colon && !module)
+		return -ENOMEM;
+	ret = st_function_pattern(colon ? colon + 1 : pattern, st_probe_kind(kind)->no_offset,
+				  &glob, &offset, err, errlen);
+	if (ret) {
+		free(module);
 		return ret;
+	}
 	ret = load_btfs(&btfs, err, errlen);
 	for (i = 0; i < btfs.nr && !ret; i++)
-		ret = match_funcs(btfs.v[i], i, glob, names_only ? SIZE_MAX : KF_MAX_FUNCS, &fs);
+		if (!module || !fnmatch(module, btfs.names[i], 0))
+			ret = match_funcs(btfs.v[i], i, glob, names_only ? SIZE_MAX : KF_MAX_FUNCS,
+					  &fs);
 	if (ret == -E2BIG)
 		snprintf(err, errlen, "more than %d kernel functions match %s: name fewer",
 			 KF_MAX_FUNCS, glob);
@@ -481,6 +505,7 @@ cleanup:
 	free(found);
 	free(fs.v);
 	free(glob);
+	free(module);
 	free_btfs(&btfs);
 	return ret;
 }

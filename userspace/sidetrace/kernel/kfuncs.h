@@ -28,10 +28,10 @@ bool st_kprobes_supported(char *err, size_t errlen);
 
 /*
  * Appends to out the kernel functions that pattern (a glob, "NAME+OFFSET"
- * for an offset into NAME, kprobes only) matches, as an event of kind ST_AP_KPROBE,
- * ST_AP_KRETPROBE, ST_AP_FENTRY or ST_AP_FEXIT; names_only: without their
- * fields, and as many as match (a listing). 0, or a negative errno with
- * the reason in err.
+ * for an offset into NAME, kprobes only; "MODULE:GLOB" for those of the
+ * modules that MODULE, a glob, matches, vmlinux the kernel's) matches, as an event of kind
+ * ST_AP_KPROBE, ST_AP_KRETPROBE, ST_AP_FENTRY or ST_AP_FEXIT; names_only: without their fields, and
+ * as many as match (a listing). 0, or a negative errno with the reason in err.
  */
 int st_discover_kfuncs(const char *pattern, enum st_ap_kind kind, bool names_only,
 		       struct st_event_list *out, char *err, size_t errlen);

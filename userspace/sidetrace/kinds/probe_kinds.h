@@ -41,7 +41,8 @@ enum st_ap_kind {
 enum st_ap_form {
 	ST_FORM_BARE, /* nothing: BEGIN, END */
 	ST_FORM_PERIOD, /* UNIT:N (kinds/perf_events.h) */
-	ST_FORM_FUNCTION, /* [TARGET:]FUNCTION[+OFFSET], a glob */
+	ST_FORM_FUNCTION, /* [TARGET:]FUNCTION[+OFFSET], a glob; [MODULE:]FUNCTION where the row
+			     says */
 	ST_FORM_EVENT, /* [TARGET:]PROVIDER:EVENT, globs */
 	ST_FORM_PERF, /* EVENT[:COUNT], an event of the row's perf_events */
 	ST_FORM_WATCH, /* ADDR:LEN:MODE or FUNCTION+argN:LEN:MODE (kinds/watch_spec.h) */
@@ -147,6 +148,12 @@ struct st_probe_kind {
 	bool raw_args; /* arg0..arg5, the ABI's registers, beside the named parameters */
 	bool retval; /* fires at a function's return, its value in retval */
 	const char *no_offset; /* ST_FORM_FUNCTION: why it takes no +OFFSET; NULL: it takes one */
+	/*
+	 * ST_FORM_FUNCTION in the kernel: written kind:[MODULE:]FUNCTION too,
+	 * the function of that module's BTF (vmlinux: the kernel's), as
+	 * bpftrace's kfunc:
+	 */
+	bool module_optional;
 	enum st_prog_family family;
 	bool in_process; /* its clauses can run in the traced process instead */
 	const struct st_perf_event *perf_events; /* ST_FORM_PERF: the events it names */

@@ -213,8 +213,16 @@ static int lex_function(struct st_lexer *lx, const struct st_probe_kind *k,
 	if (!p->event[0])
 		return fail(lx, p->event_pos, "expected a function name or a pattern (%s)",
 			    k->syntax);
-	/* bpftrace 0.17 takes no kprobe:MODULE:FUNCTION either; a tracepoint's name is one. */
-	if (!k->has_target && strchr(p->event, ':'))
+	/*
+	 * bpftrace 0.17 takes no kprobe:MODULE:FUNCTION either, only
+	 * kfunc:MODULE:FUNCTION (the source splits it); a tracepoint's name is one.
+	 */
+	if (!k->has_target && k->module_optional && strchr(p->event, ':') != strrchr(p->event, ':'))
+		return fail(lx, p->event_pos,
+			    "%s: names one kernel function, of a module or not (%s), and '%s' "
+			    "has more than one ':'",
+			    k->name, k->syntax, p->event);
+	if (!k->has_target && !k->module_optional && strchr(p->event, ':'))
 		return fail(lx, p->event_pos,
 			    "%s: names one kernel function (%s), and '%s' has a ':': a "
 			    "tracepoint is tracepoint:%s",
