@@ -7,8 +7,8 @@
 
 #include "parse/format.h"
 
-static const char conversions[] =
-	"%d %i %u %x %X %o %c %s %p, %r %rx %rh, %f %e %g %a (and upper case) and %%";
+/* parse_conv(): the '%' starts no conversion. */
+#define ST_FMT_NO_CONV 1
 
 /* The conversions of floating-point values. */
 static const char float_convs[] = "fFeEgGaA";
@@ -87,16 +87,9 @@ static int parse_conv(const char *text, uint32_t *i, struct st_conv *cv, char *e
 	}
 	cv->bits = mods && text[j] == 'h' ? (mods == 2 ? 8 : 16) : 64;
 	c = text[j + mods];
-	if (!c || (!strchr("diuxXocspr", c) && !strchr(float_convs, c))) {
-		*at = j + mods;
-		if (!c)
-			snprintf(err, errlen, "printf: the format ends inside a conversion: %s",
-				 conversions);
-		else
-			snprintf(err, errlen, "printf: unknown conversion '%%%c': %s", c,
-				 conversions);
-		return -EINVAL;
-	}
+	/* No conversion: its '%' is text, as bpftrace prints it ("HIT%\n"). */
+	if (!c || (!strchr("diuxXocspr", c) && !strchr(float_convs, c)))
+		return ST_FMT_NO_CONV;
 	cv->arg = conv_arg(c);
 	cv->plain = j - start == 1 && (cv->arg == ST_CONV_STR ||
 				       (cv->bits == 64 && (c == 'd' || c == 'i' || c == 'u')));
@@ -153,6 +146,10 @@ int st_format_parse(const char *text, struct st_format *out, char *err, size_t e
 		p.is_conv = true;
 		p.off = i;
 		ret = parse_conv(text, &i, &p.conv, err, errlen, at);
+		if (ret == ST_FMT_NO_CONV) {
+			lit = i++;
+			continue;
+		}
 		if (ret)
 			return ret;
 		if (out->nr_convs == ST_MAX_PRINTF_ARGS) {

@@ -3,7 +3,8 @@
  * printf's format language, bpftrace's: %d %i %u %x %X %o %c %s %p, %r
  * %rx %rh (a buffer's bytes) and %%,
  * with flags (- 0 + space #), width, precision and the length modifiers
- * hh, h, l, ll. Integers are 64-bit values: no modifier, l and ll print
+ * hh, h, l, ll; a '%' that starts none of them is text, as bpftrace
+ * prints it. Integers are 64-bit values: no modifier, l and ll print
  * all 64 bits (as bpftrace does); h and hh print the low 16 and 8.
  * Floating-point fields print with C's %f %F %e %E %g %G %a %A (l allowed,
  * as C allows it): the program carries their bits, the collector formats
