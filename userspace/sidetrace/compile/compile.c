@@ -37,17 +37,6 @@ static bool stmts_aggregate(const struct st_stmt *stmts, uint32_t nr)
 	return false;
 }
 
-static int check_user_clause(const struct st_program *prog, const struct st_clause *cl,
-			     struct st_diag *diag)
-{
-	if (cl->filter) {
-		st_diag_set(diag, prog->filename, cl->filter->pos,
-			    "BEGIN, END and interval probes take no filter");
-		return -EINVAL;
-	}
-	return 0;
-}
-
 void st_user_probe_name(const struct st_attach_point *p, char *buf, size_t len)
 {
 	const struct st_probe_kind *k = st_probe_kind(p->kind);
@@ -253,7 +242,7 @@ int st_compile(const struct st_program *prog, unsigned int flags, struct st_comp
 		const struct st_clause *cl = &prog->clauses[i];
 
 		if (!st_clause_on_sites(cl)) {
-			err = check_user_clause(prog, cl, diag) ?: add_user_probes(out, cl);
+			err = add_user_probes(out, cl);
 			out->user_aggs |= stmts_aggregate(cl->stmts, cl->nr_stmts);
 			continue;
 		}

@@ -419,9 +419,13 @@ int st_run_clause(struct st_runner *r, const struct st_clause *cl, const char *p
 				.tracer = r->tracer,
 				.helper_failed = helper_failed,
 				.helper_ctx = r};
+	struct st_eval_val pass = {.v.i = 1};
 	int ret;
 
-	ret = run_stmts(r, &x, cl->stmts, cl->nr_stmts);
+	/* BEGIN /$1 == 0/ { ... }: a filter there too, as bpftrace's. */
+	ret = cl->filter ? st_eval(&x, cl->filter, &pass) : 0;
+	if (!ret && pass.v.i)
+		ret = run_stmts(r, &x, cl->stmts, cl->nr_stmts);
 	/* exit() too leaves what came before it to be done. */
 	if (ret > 0)
 		ret = 0;
