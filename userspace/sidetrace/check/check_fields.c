@@ -476,6 +476,15 @@ int ck_field(struct checker *c, struct st_expr *e)
 		return ck_err(c, e->pos,
 			      "args is not available in %s: only side: and usdt: probes have args",
 			      ck_point_kind_name(c->no_args));
+	/*
+	 * A clause whose every probe was skipped (a function this build
+	 * lacks) never runs: its fields are the integers bpftrace reads
+	 * there, so that the maps it shares with other clauses type alike.
+	 */
+	if (!cl->nr_events) {
+		e->vtype = ST_VT_UINT;
+		return 0;
+	}
 	e->refs = calloc(cl->nr_events, sizeof(*e->refs));
 	if (!e->refs)
 		return ck_oom(c);
