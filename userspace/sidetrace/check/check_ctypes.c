@@ -548,8 +548,13 @@ int ck_field_ctype(struct checker *c, struct st_expr *e)
 
 	if (!r)
 		return ck_oom(c);
+	/*
+	 * A function's parameter, or a tracepoint's pointer kept whole
+	 * (soconnect.bt's @sockaddr[tid] = args->uservaddr, read at exit).
+	 */
 	for (i = 0; i < c->clause->nr_events; i++)
-		if (!st_probe_kind_function(st_event_kind(c->clause->events[i])))
+		if (!st_probe_kind_function(st_event_kind(c->clause->events[i])) &&
+		    !st_event_kind(c->clause->events[i])->in_kernel)
 			return 0;
 	if (e->nr_path != 1 || !field_pointer(c, e, &cast))
 		return 0;

@@ -19,9 +19,11 @@ struct st_header_macro_group {
 	size_t nr;
 };
 
+#define ST_HEADER_GROUPS 6
+
 struct st_header {
 	const char *name; /* as between <>: "sys/socket.h" */
-	const struct st_header_macro_group *groups[4]; /* NULL-terminated */
+	const struct st_header_macro_group *groups[ST_HEADER_GROUPS]; /* NULL-terminated */
 };
 
 /* The header named so, or NULL when the table does not know it. */
