@@ -90,7 +90,13 @@ static void macros(void)
 	       "\n10 2\n");
 	expect("<linux/sched.h>'s TASK_KILLABLE", "#include <linux/sched.h>\nTASK_KILLABLE\n",
 	       "\n(256 | 2)\n");
-	expect("an unknown header with BTF", "#include <linux/fs.h>\nx\n", "\nx\n");
+	expect("an unknown header with BTF", "#include <linux/binfmts.h>\nx\n", "\nx\n");
+	expect("<linux/in.h>: protocols, and the families and errnos it includes",
+	       "#include <linux/in.h>\nIPPROTO_UDP AF_INET6 EPERM\n", "\n17 10 1\n");
+	expect("<linux/fs.h>: a directory entry's types, and open flags from <linux/fcntl.h>",
+	       "#include <linux/fs.h>\nDT_REG O_SYNC\n", "\n8 (04000000 | 00010000)\n");
+	expect("<linux/ipv6.h>: ICMPv6's types through <linux/icmpv6.h>",
+	       "#include <linux/ipv6.h>\nICMPV6_ECHO_REQUEST IPPROTO_ICMPV6\n", "\n128 58\n");
 	expect_error("an unterminated call", "#define F(x) x\nF(1\n", 2, "does not end");
 	expect_error("substitution bounded",
 		     "#define A(x) x x x x x x x x x x x x x x x x\nA(A(A(A(A(A(1))))))\n", 2,
@@ -166,7 +172,8 @@ static void errors(void)
 		     "#if 1\n#if 1\n#if 1\n#if 1\n#if 1\n#if 1\n#if 1\n#if 1\n"
 		     "#if 1\n#if 1\n#if 1\n#if 1\n#if 1\n#if 1\n#if 1\n#if 1\n#if 1\n",
 		     65, "deeper");
-	ok(st_preprocess("#include <linux/fs.h>\n", "p", NULL, &nobtf, &out, &err) == -EINVAL &&
+	ok(st_preprocess("#include <linux/binfmts.h>\n", "p", NULL, &nobtf, &out, &err) ==
+			   -EINVAL &&
 		   strstr(err.msg, "no BTF") && err.line == 1,
 	   "an unknown header without BTF is refused");
 	ok(st_preprocess("#include <sys/socket.h>\nAF_INET\n", "p", NULL, &nobtf, &out, &err) ==
