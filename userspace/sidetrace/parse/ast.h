@@ -181,6 +181,7 @@ enum st_func {
 	ST_FN_DEBUGF,
 	ST_FN_OVERRIDE,
 	ST_FN_SKBOUTPUT,
+	ST_FN_PATH,
 	ST_NR_FUNCS,
 };
 
