@@ -457,6 +457,34 @@ static int array_ctype(struct checker *c, struct st_expr *e)
 }
 
 /*
+ * ck_field()'s start: field e's references, one per event of the clause;
+ * 1 when there are none to make, e typed already; else 0 or an error.
+ */
+static int field_refs(struct checker *c, struct st_expr *e)
+{
+	struct st_clause *cl = c->clause;
+
+	if (c->no_args)
+		return ck_err(c, e->pos,
+			      "args is not available in %s: only side: and usdt: probes have args",
+			      ck_point_kind_name(c->no_args));
+	/*
+	 * A clause whose every probe was skipped (a function this build
+	 * lacks) never runs: its fields are the integers bpftrace reads
+	 * there, so that the maps it shares with other clauses type alike.
+	 */
+	if (!cl->nr_events) {
+		e->vtype = ST_VT_UINT;
+		return 1;
+	}
+	e->refs = calloc(cl->nr_events, sizeof(*e->refs));
+	if (!e->refs)
+		return ck_oom(c);
+	e->nr_refs = cl->nr_events;
+	return 0;
+}
+
+/*
  * Resolves args.PATH in every event of the clause. A dynamic field's type
  * is not in the event: its vtype stays ST_VT_NONE for the expression that
  * uses it to decide (ck_settle()), unless the name is a static field in
@@ -472,23 +500,9 @@ int ck_field(struct checker *c, struct st_expr *e)
 	uint32_t i;
 	int err;
 
-	if (c->no_args)
-		return ck_err(c, e->pos,
-			      "args is not available in %s: only side: and usdt: probes have args",
-			      ck_point_kind_name(c->no_args));
-	/*
-	 * A clause whose every probe was skipped (a function this build
-	 * lacks) never runs: its fields are the integers bpftrace reads
-	 * there, so that the maps it shares with other clauses type alike.
-	 */
-	if (!cl->nr_events) {
-		e->vtype = ST_VT_UINT;
-		return 0;
-	}
-	e->refs = calloc(cl->nr_events, sizeof(*e->refs));
-	if (!e->refs)
-		return ck_oom(c);
-	e->nr_refs = cl->nr_events;
+	err = field_refs(c, e);
+	if (err)
+		return err > 0 ? 0 : err;
 	for (i = 0; i < cl->nr_events; i++) {
 		ev = cl->events[i];
 		if (strcmp(e->str, "args") && !st_probe_kind_located(st_event_kind(ev)))
