@@ -257,8 +257,8 @@ static int build(struct trace *t)
 	ret = read_program(t);
 	if (ret)
 		return ret;
-	ret = st_parse_args(t->text, st_program_name(t->o.file), t->o.args, t->o.nr_args, &t->prog,
-			    &diag);
+	ret = st_parse_args(t->text, st_program_name(t->o.file), t->o.args, t->o.nr_args,
+			    t->o.pid > 0, &t->prog, &diag);
 	if (ret)
 		goto fail;
 	/*

@@ -111,8 +111,8 @@ static inline bool st_family_at_files(enum st_prog_family f)
 /*
  * Which kinds a '*' in a probe's kind expands over (t*point:sched:sched_switch,
  * *:/bin/bash:readline), as bpftrace's: the kernel's kinds, or where the
- * probe's second part is a path the user-space ones; return probes and
- * the kinds sidetrace runs itself are in neither.
+ * probe's second part is a path, or -p names a process, the user-space
+ * ones; return probes and the kinds sidetrace runs itself are in neither.
  */
 enum st_kind_glob {
 	ST_GLOB_NONE,

@@ -78,6 +78,8 @@ struct st_lexer {
 	/* The positional parameters, which an attach point's $N expands to. */
 	char *const *args;
 	uint32_t nr_args;
+	/* -p names a process: a glob over kinds means the user-space ones (kinds/probe_kinds.h) */
+	bool user_kinds;
 };
 
 void st_lex_init(struct st_lexer *lx, const char *src, const char *filename, struct st_diag *diag);

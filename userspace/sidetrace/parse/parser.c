@@ -168,11 +168,11 @@ static int c_definition(struct parser *p, struct st_program *prog)
 
 int st_parse(const char *src, const char *filename, struct st_program **out, struct st_diag *diag)
 {
-	return st_parse_args(src, filename, NULL, 0, out, diag);
+	return st_parse_args(src, filename, NULL, 0, false, out, diag);
 }
 
 int st_parse_args(const char *src, const char *filename, char *const *args, uint32_t nr_args,
-		  struct st_program **out, struct st_diag *diag)
+		  bool process, struct st_program **out, struct st_diag *diag)
 {
 	struct parser p = {.diag = diag, .args = args, .nr_args = nr_args};
 	struct st_program *prog;
@@ -196,6 +196,7 @@ int st_parse_args(const char *src, const char *filename, char *const *args, uint
 	st_lex_init(&p.lx, src, prog->filename, diag);
 	p.lx.args = args;
 	p.lx.nr_args = nr_args;
+	p.lx.user_kinds = process;
 	for (;;) {
 		err = st_lex_skip_space(&p.lx) ? -EINVAL : 0;
 		if (err || st_lex_at_end(&p.lx))

@@ -34,10 +34,11 @@ int st_parse(const char *src, const char *filename, struct st_program **out, str
 /*
  * The same, with positional parameters: $N is args[N - 1], an integer when
  * it is one, else a string (str($N) takes either); one not given is 0, or
- * "" in str(); $# is nr_args.
+ * "" in str(); $# is nr_args. process: -p names a process, where a glob
+ * over kinds means the user-space ones, as bpftrace's.
  */
 int st_parse_args(const char *src, const char *filename, char *const *args, uint32_t nr_args,
-		  struct st_program **out, struct st_diag *diag);
+		  bool process, struct st_program **out, struct st_diag *diag);
 
 /* What a value may be, for messages; its %s is the list of builtins. */
 #define ST_VALUE_FORMS \

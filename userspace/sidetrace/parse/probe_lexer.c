@@ -514,7 +514,9 @@ static void kind_names(const char *glob, enum st_kind_glob set, struct st_textbu
 static int kind_glob(struct st_lexer *lx, const char *glob, struct st_pos pos, st_point_slot slot,
 		     void *ctx)
 {
-	enum st_kind_glob set = st_kind_glob_set(lx->src + lx->off + (peek(lx, 0) == ':'));
+	enum st_kind_glob set =
+		lx->user_kinds ? ST_GLOB_USER
+			       : st_kind_glob_set(lx->src + lx->off + (peek(lx, 0) == ':'));
 	struct st_lexer end = *lx, each;
 	const struct st_probe_kind *k;
 	struct st_attach_point p, *out;
@@ -560,8 +562,9 @@ static int kind_glob(struct st_lexer *lx, const char *glob, struct st_pos pos, s
 		kind_names("*", set, &names);
 		ret = fail(lx, pos, "no probe type matches '%s': it is matched against %s%s", glob,
 			   names.s ? names.s : "",
-			   set == ST_GLOB_USER ? " (the probe names a path)"
-					       : " (with a path after it, the user-space kinds)");
+			   set == ST_GLOB_USER
+				   ? " (the probe names a path, or -p a process)"
+				   : " (with a path after it or -p, the user-space kinds)");
 	}
 	st_tb_free(&names);
 	return ret;
