@@ -374,9 +374,14 @@ static void sort_funcs(struct kf_funcs *fs)
 	fs->nr = kept;
 }
 
+/* A BTF and its module's name: "vmlinux", else its file's in /sys/kernel/btf (a module's name). */
+struct kf_btf {
+	struct btf *btf;
+	char module[NAME_MAX + 1];
+};
+
 struct kf_btfs {
-	struct btf **v;
-	char **names; /* each one's module: "vmlinux", then /sys/kernel/btf's file names */
+	struct kf_btf *v;
 	size_t nr;
 };
 
@@ -386,46 +391,39 @@ struct kf_btfs {
  */
 static int load_btfs(struct kf_btfs *b, char *err, size_t errlen)
 {
-	char path[PATH_MAX], **names, *name;
-	struct btf **grown, *m;
+	char path[PATH_MAX];
+	struct kf_btf *grown;
 	struct dirent *e;
+	struct btf *m;
 	int ret;
 	DIR *d;
 
 	b->v = calloc(1, sizeof(*b->v));
-	b->names = calloc(1, sizeof(*b->names));
-	if (!b->v || !b->names)
+	if (!b->v)
 		return -ENOMEM;
-	b->v[0] = st_kernel_btf_load();
-	if (!b->v[0]) {
+	b->v[0].btf = st_kernel_btf_load();
+	if (!b->v[0].btf) {
 		ret = -errno;
 		snprintf(err, errlen, "cannot read the kernel's BTF (/sys/kernel/btf/vmlinux): %s",
 			 strerror(-ret));
 		return ret;
 	}
-	b->names[0] = strdup("vmlinux");
+	snprintf(b->v[0].module, sizeof(b->v[0].module), "vmlinux");
 	b->nr = 1;
-	if (!b->names[0])
-		return -ENOMEM;
 	d = opendir(KF_BTF_DIR);
 	while (d && (e = readdir(d))) {
 		if (e->d_name[0] == '.' || !strcmp(e->d_name, "vmlinux"))
 			continue;
 		snprintf(path, sizeof(path), KF_BTF_DIR "/%s", e->d_name);
-		m = btf__parse_split(path, b->v[0]);
+		m = btf__parse_split(path, b->v[0].btf);
 		grown = m ? realloc(b->v, (b->nr + 1) * sizeof(*b->v)) : NULL;
-		if (grown)
-			b->v = grown;
-		names = grown ? realloc(b->names, (b->nr + 1) * sizeof(*b->names)) : NULL;
-		if (names)
-			b->names = names;
-		name = names ? strdup(e->d_name) : NULL;
-		if (!name) {
+		if (!grown) {
 			btf__free(m);
 			continue;
 		}
-		b->names[b->nr] = name;
-		b->v[b->nr++] = m;
+		b->v = grown;
+		b->v[b->nr].btf = m;
+		snprintf(b->v[b->nr++].module, sizeof(b->v->module), "%s", e->d_name);
 	}
 	if (d)
 		closedir(d);
@@ -435,11 +433,8 @@ static int load_btfs(struct kf_btfs *b, char *err, size_t errlen)
 static void free_btfs(struct kf_btfs *b)
 {
 	/* The modules' first: they are split on vmlinux's. */
-	while (b->nr > 0) {
-		btf__free(b->v[--b->nr]);
-		free(b->names[b->nr]);
-	}
-	free(b->names);
+	while (b->nr > 0)
+		btf__free(b->v[--b->nr].btf);
 	free(b->v);
 }
 
@@ -469,9 +464,9 @@ int st_discover_kfuncs(const char *pattern, enum st_ap_kind kind, bool names_onl
 	}
 	ret = load_btfs(&btfs, err, errlen);
 	for (i = 0; i < btfs.nr && !ret; i++)
-		if (!module || !fnmatch(module, btfs.names[i], 0))
-			ret = match_funcs(btfs.v[i], i, glob, names_only ? SIZE_MAX : KF_MAX_FUNCS,
-					  &fs);
+		if (!module || !fnmatch(module, btfs.v[i].module, 0))
+			ret = match_funcs(btfs.v[i].btf, i, glob,
+					  names_only ? SIZE_MAX : KF_MAX_FUNCS, &fs);
 	if (ret == -E2BIG)
 		snprintf(err, errlen, "more than %d kernel functions match %s: name fewer",
 			 KF_MAX_FUNCS, glob);
