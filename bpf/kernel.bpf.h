@@ -8,7 +8,8 @@
  * function's trampoline, its arguments). The verifier checks a tracing
  * program for the one function it is loaded for, so the collector loads
  * fentry and fexit in an instance per probe and function
- * (bpfload/trampolines.c); the primary object never loads them.
+ * (bpfload/trampolines.c), sidetrace_iter in one for its iterator
+ * (bpfload/iters.c); the primary object never loads them.
  */
 #ifndef SIDETRACE_KERNEL_BPF_H
 #define SIDETRACE_KERNEL_BPF_H
@@ -26,19 +27,12 @@ enum fields_from {
 	FIELDS_TRAMPOLINE, /* a trampoline's arguments */
 };
 
-/* m: the copy of the stack machine the probe's code fits (enum st_machine). */
-static __always_inline int on_kernel_event(void *ctx, enum fields_from from, enum st_machine m)
+/* The event's clauses run on scratch s; m: the copy of the stack machine they fit. */
+static __always_inline int run_kernel_event(void *ctx, struct st_scratch *s,
+					    const struct st_site_cfg *site,
+					    const struct st_probe_cfg *cfg, __u32 probe,
+					    enum fields_from from, enum st_machine m)
 {
-	const struct st_probe_cfg *cfg;
-	const struct st_site_cfg *site;
-	struct st_scratch *s;
-	__u32 probe;
-
-	if (other_process())
-		return 0;
-	s = enter_probe(ctx, &site, &cfg, &probe);
-	if (!s)
-		return 0;
 	decode_begin(s);
 	/* st_srcs_used: no probe of the session reads a field. */
 	if (from != FIELDS_NONE && st_srcs_used && cfg->nr_loads) {
@@ -52,6 +46,22 @@ static __always_inline int on_kernel_event(void *ctx, enum fields_from from, enu
 	run(cfg, s, probe, m);
 	RD(s->busy) = 0;
 	return 0;
+}
+
+/* m: the copy of the stack machine the probe's code fits (enum st_machine). */
+static __always_inline int on_kernel_event(void *ctx, enum fields_from from, enum st_machine m)
+{
+	const struct st_probe_cfg *cfg;
+	const struct st_site_cfg *site;
+	struct st_scratch *s;
+	__u32 probe;
+
+	if (other_process())
+		return 0;
+	s = enter_probe(ctx, &site, &cfg, &probe);
+	if (!s)
+		return 0;
+	return run_kernel_event(ctx, s, site, cfg, probe, from, m);
 }
 
 SEC("tracepoint")
@@ -94,6 +104,55 @@ SEC("fexit")
 int sidetrace_fexit(void *ctx)
 {
 	return on_kernel_event(ctx, FIELDS_TRAMPOLINE, ST_MACHINE_ALL);
+}
+
+/*
+ * iter:TARGET: the context the kernel's iterator hands its program: the
+ * iteration's state, then the object (a task, ...) and what else the
+ * target has, which the clauses read through ctx typed from the kernel's
+ * BTF (struct bpf_iter__TARGET).
+ */
+struct st_iter_meta {
+	void *seq; /* struct seq_file *: what read() of the iterator returns */
+};
+
+struct st_iter_ctx {
+	struct st_iter_meta *meta;
+	__u64 object;
+};
+
+/*
+ * Set by the collector before it reads the iterator: the cookie of the
+ * session's one iter: probe (an iterator's link takes none).
+ */
+__u64 st_iter_cookie;
+
+/*
+ * iter:TARGET, loaded for its target in an instance of its own
+ * (bpfload/iters.h). The kernel calls it in the collector's read() of
+ * the iterator, once per object and once more with none, which bpftrace
+ * skips as well; -p and -c filter no object. A byte per object into the
+ * iterator's output paces that read: it returns after as many objects as
+ * it asked bytes for, and the collector empties the ring in between.
+ */
+SEC("iter/task")
+int sidetrace_iter(struct st_iter_ctx *ctx)
+{
+	const struct st_probe_cfg *cfg;
+	const struct st_site_cfg *site;
+	struct st_scratch *s;
+	__u32 site_idx, probe;
+	char beat = 0;
+
+	if (!ctx->object)
+		return 0;
+	bpf_seq_write(ctx->meta->seq, &beat, sizeof(beat));
+	if (!cfg_of_cookie(st_iter_cookie, &site_idx, &probe, &site, &cfg))
+		return 0;
+	s = scratch_take(ctx, site_idx, probe);
+	if (!s)
+		return 0;
+	return run_kernel_event(ctx, s, site, cfg, probe, FIELDS_NONE, ST_MACHINE_ALL);
 }
 
 #endif /* SIDETRACE_KERNEL_BPF_H */

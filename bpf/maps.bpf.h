@@ -343,10 +343,26 @@ static __always_inline void count(__u32 probe, __u32 counter)
 }
 
 /*
+ * The site and the probe of a cookie (ST_COOKIE), their indexes and
+ * configurations. False: no such site or probe.
+ */
+static __always_inline bool cfg_of_cookie(__u64 cookie, __u32 *site_idx, __u32 *probe,
+					  const struct st_site_cfg **site,
+					  const struct st_probe_cfg **cfg)
+{
+	*site_idx = ST_COOKIE_SITE(cookie);
+	*probe = ST_COOKIE_PROBE(cookie);
+	*site = bpf_map_lookup_elem(&st_sites, site_idx);
+	if (!*site)
+		return false;
+	*cfg = bpf_map_lookup_elem(&st_probes, probe);
+	return *cfg;
+}
+
+/*
  * How every program that serves a probe starts: the site and the probe of
- * the uprobe's cookie (ST_COOKIE), their indexes and configurations.
- * False: nothing to do for this event (ignored(), or no such site or
- * probe).
+ * the uprobe's cookie, their indexes and configurations. False: nothing
+ * to do for this event (ignored(), or no such site or probe).
  */
 static __always_inline bool cookie_cfg(void *ctx, __u32 *site_idx, __u32 *probe,
 				       const struct st_site_cfg **site,
@@ -354,15 +370,9 @@ static __always_inline bool cookie_cfg(void *ctx, __u32 *site_idx, __u32 *probe,
 {
 	__u64 cookie = bpf_get_attach_cookie(ctx);
 
-	*site_idx = ST_COOKIE_SITE(cookie);
-	*probe = ST_COOKIE_PROBE(cookie);
 	if (ignored())
 		return false;
-	*site = bpf_map_lookup_elem(&st_sites, site_idx);
-	if (!*site)
-		return false;
-	*cfg = bpf_map_lookup_elem(&st_probes, probe);
-	return *cfg;
+	return cfg_of_cookie(cookie, site_idx, probe, site, cfg);
 }
 
 #endif /* SIDETRACE_MAPS_BPF_H */

@@ -164,27 +164,33 @@ static __always_inline struct st_scratch *scratch_get(void)
 	return NULL;
 }
 
+/* A free scratch slot of this CPU for an event of probe at site, or NULL (counted). */
+static __always_inline struct st_scratch *scratch_take(void *ctx, __u32 site, __u32 probe)
+{
+	struct st_scratch *s = scratch_get();
+
+	if (!s) {
+		count(probe, ST_C_BUSY);
+		return NULL;
+	}
+	s->site = site;
+	s->ctx = (__u64)ctx;
+	return s;
+}
+
 /*
  * How the programs that use a scratch slot start: the site of the uprobe's
- * cookie, its probe's configuration, and a free scratch slot of this CPU
- * (none free is counted). NULL: nothing to do for this event.
+ * cookie, its probe's configuration, and a free scratch slot of this CPU.
+ * NULL: nothing to do for this event.
  */
 static __always_inline struct st_scratch *enter_probe(void *ctx, const struct st_site_cfg **site,
 						      const struct st_probe_cfg **cfg, __u32 *probe)
 {
-	struct st_scratch *s;
 	__u32 key;
 
 	if (!cookie_cfg(ctx, &key, probe, site, cfg))
 		return NULL;
-	s = scratch_get();
-	if (!s) {
-		count(*probe, ST_C_BUSY);
-		return NULL;
-	}
-	s->site = key;
-	s->ctx = (__u64)ctx;
-	return s;
+	return scratch_take(ctx, key, *probe);
 }
 
 #endif /* SIDETRACE_SCRATCH_BPF_H */

@@ -275,9 +275,16 @@ static void test_errors(void)
 {
 	check_err("missing separator", "side:./app:http:request { @x = count() @y }", 1, 40,
 		  "expected ';' or '}' after statement");
-	check_err("a kind bpftrace has, not yet here", "iter:task { }", 1, 1,
-		  "sidetrace has no iter: probes yet: sidetrace -l 'tracepoint:*' for the "
-		  "kernel's events, or /proc");
+	check_err("a kind bpftrace has, not yet here", "rawtracepoint:sched_switch { }", 1, 1,
+		  "sidetrace has no rawtracepoint: probes yet: tracepoint:CATEGORY:NAME, the same "
+		  "events with their fields");
+	check_err("an iterator pinned", "iter:task:list { }", 1, 10,
+		  "sidetrace pins no iterator (iter:task:PIN): what its program prints goes to the "
+		  "sidetrace that runs it, not to a later reader of the pinned file; run the "
+		  "program when you want its output");
+	check_err("an iterator without its name", "iter: { }", 1, 6,
+		  "expected an iterator's name or '*' (iter:TARGET): sidetrace -l 'iter:*' lists "
+		  "this kernel's");
 	check_err("unknown probe type", "kfoo:do_sys_open { }", 1, 1,
 		  "unknown probe type 'kfoo': expected "
 		  "side:TARGET:PROVIDER:EVENT, usdt:TARGET:[PROVIDER:]NAME, "
@@ -286,7 +293,8 @@ static void test_errors(void)
 		  "profile:UNIT:N, fentry:[MODULE:]FUNCTION, fexit:[MODULE:]FUNCTION, BEGIN, END, "
 		  "interval:UNIT:N, "
 		  "software:EVENT[:COUNT], hardware:EVENT[:COUNT], "
-		  "watchpoint:ADDR|FUNCTION+argN:LEN:MODE, asyncwatchpoint:FUNCTION+argN:LEN:MODE");
+		  "watchpoint:ADDR|FUNCTION+argN:LEN:MODE, asyncwatchpoint:FUNCTION+argN:LEN:MODE, "
+		  "iter:TARGET");
 	check_err("no probe", "{ @ = count() }", 1, 1,
 		  "expected a probe: "
 		  "side:TARGET:PROVIDER:EVENT, usdt:TARGET:[PROVIDER:]NAME, "
@@ -295,7 +303,8 @@ static void test_errors(void)
 		  "profile:UNIT:N, fentry:[MODULE:]FUNCTION, fexit:[MODULE:]FUNCTION, BEGIN, END, "
 		  "interval:UNIT:N, "
 		  "software:EVENT[:COUNT], hardware:EVENT[:COUNT], "
-		  "watchpoint:ADDR|FUNCTION+argN:LEN:MODE, asyncwatchpoint:FUNCTION+argN:LEN:MODE");
+		  "watchpoint:ADDR|FUNCTION+argN:LEN:MODE, asyncwatchpoint:FUNCTION+argN:LEN:MODE, "
+		  "iter:TARGET");
 	check_err("empty program", "  // nothing\n", 2, 1,
 		  "empty program: expected a probe: "
 		  "side:TARGET:PROVIDER:EVENT, usdt:TARGET:[PROVIDER:]NAME, "
@@ -304,7 +313,8 @@ static void test_errors(void)
 		  "profile:UNIT:N, fentry:[MODULE:]FUNCTION, fexit:[MODULE:]FUNCTION, BEGIN, END, "
 		  "interval:UNIT:N, "
 		  "software:EVENT[:COUNT], hardware:EVENT[:COUNT], "
-		  "watchpoint:ADDR|FUNCTION+argN:LEN:MODE, asyncwatchpoint:FUNCTION+argN:LEN:MODE");
+		  "watchpoint:ADDR|FUNCTION+argN:LEN:MODE, asyncwatchpoint:FUNCTION+argN:LEN:MODE, "
+		  "iter:TARGET");
 	check_err("missing target", "side: {}", 1, 6,
 		  "expected a target after 'side:': a path (./app, /usr/lib/libfoo.so) or a "
 		  "library name (libfoo)");

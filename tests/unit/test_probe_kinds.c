@@ -16,7 +16,8 @@
 static bool kernel_family(enum st_prog_family f)
 {
 	return f == ST_FAMILY_TRACEPOINT || f == ST_FAMILY_KPROBE || f == ST_FAMILY_PERF_EVENT ||
-	       f == ST_FAMILY_FENTRY || f == ST_FAMILY_FEXIT || f == ST_FAMILY_WATCHPOINT;
+	       f == ST_FAMILY_FENTRY || f == ST_FAMILY_FEXIT || f == ST_FAMILY_WATCHPOINT ||
+	       f == ST_FAMILY_ITER;
 }
 
 static bool article_word(const char *w)
@@ -92,7 +93,7 @@ static void test_rows(void)
 
 	for (i = 0; (k = st_probe_kind_nth(i)); i++, n++)
 		check_row(i, k);
-	ok(n == ST_AP_ASYNCWATCHPOINT + 1, "a row per kind");
+	ok(n == ST_AP_ITER + 1, "a row per kind");
 	for (i = 0; (k = st_probe_kind_nth(i)); i++) {
 		for (a = 0; a < ST_MAX_KIND_ALIASES && k->aliases[a]; a++)
 			ok(st_probe_kind_named(k->aliases[a], strlen(k->aliases[a])) == k,
@@ -109,10 +110,11 @@ static void test_rows(void)
 	ok(unique, "names and aliases are unique");
 	ok(!st_probe_kind_named("kprob", 5) && !st_probe_kind_named("kprobes", 7),
 	   "no kind by a prefix or a longer word");
-	ok(st_probe_kind_missing("iter", 4) && st_probe_kind_missing("it", 2) &&
+	ok(st_probe_kind_missing("rawtracepoint", 13) && st_probe_kind_missing("rt", 2) &&
 		   !st_probe_kind_missing("uprobe", 6),
 	   "what works instead of a missing kind, by its name or bpftrace's short one");
-	ok(st_probe_kind_named("i", 1) == st_probe_kind(ST_AP_INTERVAL) &&
+	ok(st_probe_kind_named("it", 2) == st_probe_kind(ST_AP_ITER) &&
+		   st_probe_kind_named("i", 1) == st_probe_kind(ST_AP_INTERVAL) &&
 		   st_probe_kind_named("ur", 2) == st_probe_kind(ST_AP_URETPROBE) &&
 		   st_probe_kind_named("U", 1) == st_probe_kind(ST_AP_USDT),
 	   "bpftrace's short names");

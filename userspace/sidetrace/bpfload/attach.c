@@ -20,6 +20,7 @@
 
 #include "kernel/kfuncs.h"
 #include "bpfload/follow.h"
+#include "bpfload/iters.h"
 #include "bpfload/loader.h"
 #include "bpfload/loader_progs.h"
 #include "bpfload/trampolines.h"
@@ -103,6 +104,14 @@ static int attach_trampoline(struct st_loader *l, struct bpf_program *prog,
 	return st_tramp_attach(l, prog, ev->name, ST_COOKIE(site, i, 0), err, errlen);
 }
 
+/* iter: the iterator's program, read by the session (iters.h). */
+static int attach_iter(struct st_loader *l, struct bpf_program *prog, const struct st_compiled *c,
+		       uint32_t i, const struct st_event *ev, uint32_t site, char *err,
+		       size_t errlen)
+{
+	return st_iter_attach(l, prog, ev->name, ST_COOKIE(site, i, 0), err, errlen);
+}
+
 /* Why perf_event_open() refused ev's event, when the reason is the machine's. */
 static const char *perf_refused(const struct st_event *ev, int err)
 {
@@ -151,9 +160,13 @@ static int attach_perf_event(struct st_loader *l, struct bpf_program *prog,
 }
 
 static attach_kernel_fn *const attach_kernel[] = {
-	[ST_FAMILY_TRACEPOINT] = attach_tracepoint, [ST_FAMILY_KPROBE] = attach_kprobe,
-	[ST_FAMILY_PERF_EVENT] = attach_perf_event, [ST_FAMILY_FENTRY] = attach_trampoline,
-	[ST_FAMILY_FEXIT] = attach_trampoline,	    [ST_FAMILY_WATCHPOINT] = st_watch_attach,
+	[ST_FAMILY_TRACEPOINT] = attach_tracepoint,
+	[ST_FAMILY_KPROBE] = attach_kprobe,
+	[ST_FAMILY_PERF_EVENT] = attach_perf_event,
+	[ST_FAMILY_FENTRY] = attach_trampoline,
+	[ST_FAMILY_FEXIT] = attach_trampoline,
+	[ST_FAMILY_WATCHPOINT] = st_watch_attach,
+	[ST_FAMILY_ITER] = attach_iter,
 };
 
 /*

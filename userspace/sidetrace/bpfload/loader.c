@@ -232,6 +232,7 @@ void st_loader_main_progs(const struct st_loader *l, struct bpf_program *progs[S
 	progs[ST_PROG_TP_BUILTINS] = l->skel->progs.sidetrace_tp_builtins;
 	progs[ST_PROG_FENTRY] = l->skel->progs.sidetrace_fentry;
 	progs[ST_PROG_FEXIT] = l->skel->progs.sidetrace_fexit;
+	progs[ST_PROG_ITER] = l->skel->progs.sidetrace_iter;
 }
 
 struct bpf_program *st_loader_serving_prog(const struct st_loader *l,
@@ -337,7 +338,7 @@ static int open_and_load(struct st_loader *l, const struct st_compiled *c, char 
 		return ret;
 	}
 	st_loader_main_progs(l, progs);
-	/* fentry and fexit are loaded per function: st_tramp_attach() */
+	/* fentry and fexit are loaded per function (st_tramp_attach()), iter per iterator */
 	for (i = 0, ret = 0; i < ST_NR_MAIN_PROGS && !ret; i++)
 		ret = set_prog(l, progs[i], i < ST_PROG_FENTRY && serves_some(l, c, progs[i]),
 			       i <= ST_PROG_EVENT);
@@ -629,6 +630,8 @@ void st_loader_close(struct st_loader *l)
 	st_warm_up_join(&l->warm_up);
 	st_fault_in_close(l);
 	st_watch_close(l);
+	if (l->iterating)
+		close(l->iter_fd);
 	st_detach_all(l->links, l->nr_links, l->link_fds, l->nr_link_fds, &l->warm_up);
 	free(l->links);
 	free(l->link_fds);

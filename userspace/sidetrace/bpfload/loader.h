@@ -95,6 +95,9 @@ struct st_loader {
 	bool *flat_kept;
 	pid_t pid; /* what the probes are attached to, -1: all */
 	pid_t task; /* the -c command or -p process, -1: none (-c's pid is -1, followed) */
+	/* iter: the iterator's output, read until its end (iters.h); iterating: it is open */
+	int iter_fd;
+	bool iterating;
 	struct st_watch_link *watches; /* breakpoints set (watch.h) */
 	size_t nr_watches, watches_cap;
 	uint64_t *watched; /* per probe: the address of its last breakpoint, 0: none */

@@ -59,6 +59,9 @@ struct checker {
 	 */
 	uint32_t depth;
 	bool var_deep[ST_MAX_VARS];
+	/* The program's events so far, and its iter: probe (check_points.c: it runs alone) */
+	uint32_t nr_events;
+	const struct st_attach_point *iter;
 };
 
 /* A bounded string builder for messages listing names. */

@@ -29,10 +29,27 @@ static void expr_text(const struct st_expr *e, char *buf, size_t size)
 	}
 }
 
+/*
+ * The C type builtin b points to: its row's, or where the row lets the
+ * probe kind say, the kind's for the clause's event (iter:task's ctx:
+ * struct bpf_iter__task). An iter: clause has one event (check_points.c).
+ */
+static const char *builtin_ctype(const struct checker *c, const struct st_builtin_row *b, char *buf,
+				 size_t size)
+{
+	const struct st_event *ev = c->clause->nr_events ? c->clause->events[0] : NULL;
+
+	if (!b->kind_ctype || !ev || !st_event_kind(ev)->ctx_ctype)
+		return b->ctype;
+	snprintf(buf, size, st_event_kind(ev)->ctx_ctype, ev->name);
+	return buf;
+}
+
 /* A builtin where its row says it has a value. */
 static int check_builtin(struct checker *c, struct st_expr *e)
 {
 	const struct st_builtin_row *b = st_builtin(e->builtin);
+	char ctype[128];
 	uint32_t i;
 
 	if ((b->avail & ST_AVAIL_COMMAND) && !c->prog->has_command)
@@ -45,7 +62,7 @@ static int check_builtin(struct checker *c, struct st_expr *e)
 				      st_event_kind(c->clause->events[i])->name);
 	e->vtype = b->vtype;
 	c->prog->kernel_reads |= c->no_args && b->host == ST_BC_TASK;
-	return b->ctype ? ck_kernel_pointer(c, e, b->ctype) : 0;
+	return b->ctype ? ck_kernel_pointer(c, e, builtin_ctype(c, b, ctype, sizeof(ctype))) : 0;
 }
 
 static int check_unary(struct checker *c, struct st_expr *e)

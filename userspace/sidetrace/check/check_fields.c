@@ -64,6 +64,8 @@ static int unknown_field(struct checker *c, const struct st_expr *e, uint32_t se
 	struct names all = {0}, near = {0};
 	const char *name = e->path[seg].name;
 	char where[256];
+	const struct st_probe_kind *k = st_event_kind(ev);
+	char ctx[128] = "";
 	uint32_t i;
 
 	for (i = 0; i < nr; i++) {
@@ -71,7 +73,12 @@ static int unknown_field(struct checker *c, const struct st_expr *e, uint32_t se
 		if (ck_is_near(name, fields[i].name))
 			ck_names_add(&near, fields[i].name, NULL);
 	}
-	if (seg == 0 && st_probe_kind_function(st_event_kind(ev))) {
+	if (seg == 0 && k->args == ST_ARGS_NONE) {
+		if (k->ctx_ctype)
+			snprintf(ctx, sizeof(ctx), k->ctx_ctype, ev->name);
+		ck_err(c, e->path[seg].pos, "%s: probes have no args%s%s", k->name,
+		       k->ctx_ctype ? "; ctx points to their context, " : "", ctx);
+	} else if (seg == 0 && st_probe_kind_function(k)) {
 		ck_err(c, e->path[seg].pos, "function %s has no parameter '%s'%s%s", ev->name, name,
 		       ev->error ? ": " : "; it has: ", ev->error ? ev->error : all.buf);
 	} else if (seg == 0) {

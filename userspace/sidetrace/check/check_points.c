@@ -69,6 +69,12 @@ static int no_match(struct checker *c, const struct st_attach_point *p,
 			st_diag_hint(c->diag, "%ss: %s", what, all.buf);
 		return -EINVAL;
 	}
+	if (st_probe_kind(p->kind)->source == ST_SOURCE_ITERS) {
+		ck_err(c, p->event_pos, "no iterator %s on this kernel (its BTF declares none so)",
+		       p->event);
+		st_diag_hint(c->diag, "sidetrace -l 'iter:*' lists this kernel's");
+		return -EINVAL;
+	}
 	if (!st_probe_kind(p->kind)->has_target) {
 		ck_err(c, p->provider_pos, "no %s %s:%s on this kernel (tracefs lists none so)",
 		       st_probe_kind(p->kind)->name, p->provider, p->event);
@@ -196,6 +202,30 @@ static int sites_point(struct checker *c, struct st_attach_point *p)
 	return 0;
 }
 
+/*
+ * An iter: probe runs alone, as bpftrace's: the session ends once its
+ * iterator is read (bpfload/iters.h), so it has one iterator and no other
+ * events beside it (BEGIN, END and interval: run in sidetrace).
+ */
+static int iter_alone(struct checker *c, struct st_attach_point *p)
+{
+	bool iter = st_probe_kind(p->kind)->family == ST_FAMILY_ITER;
+
+	if (iter && p->nr_events > 1)
+		return ck_err(c, p->event_pos,
+			      "iter:%s matches %u iterators: a program reads one (iter:%s, ...)",
+			      p->event, p->nr_events, p->events[0]->name);
+	if ((iter && c->nr_events) || (c->iter && p->nr_events))
+		return ck_err(c, iter ? p->pos : c->iter->pos,
+			      "an iter: probe runs alone, as in bpftrace: the session ends once "
+			      "its iterator is read; BEGIN, END and interval: probes may be beside "
+			      "it, no other probe");
+	c->nr_events += p->nr_events;
+	if (iter)
+		c->iter = p;
+	return 0;
+}
+
 int ck_sites_point(struct checker *c, struct st_attach_point *p)
 {
 	int ret = sites_point(c, p);
@@ -203,5 +233,5 @@ int ck_sites_point(struct checker *c, struct st_attach_point *p)
 	/* A kind a glob over kinds expanded to and the probe names nothing of. */
 	if (ret == -EINVAL && p->kind_glob)
 		return skip(c, p);
-	return ret;
+	return ret ?: iter_alone(c, p);
 }

@@ -276,6 +276,7 @@ enum st_prog {
 	/* Loaded per function (bpfload/trampolines.h), never with the others */
 	ST_PROG_FENTRY,
 	ST_PROG_FEXIT,
+	ST_PROG_ITER, /* loaded for its iterator (bpfload/iters.h) */
 	ST_NR_PROGS,
 };
 

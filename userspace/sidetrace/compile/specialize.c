@@ -302,6 +302,7 @@ enum st_prog st_compiled_prog(const struct st_compiled_probe *p)
 		[ST_FAMILY_WATCHPOINT] = ST_PROG_PROFILE,
 		[ST_FAMILY_FENTRY] = ST_PROG_FENTRY,
 		[ST_FAMILY_FEXIT] = ST_PROG_FEXIT,
+		[ST_FAMILY_ITER] = ST_PROG_ITER,
 	};
 	enum st_prog_family f = st_event_kind(p->event)->family;
 	bool tp = f == ST_FAMILY_TRACEPOINT;
@@ -357,6 +358,7 @@ const char *st_prog_name(enum st_prog prog)
 		[ST_PROG_TP_BUILTINS] = "tracepoint builtins print",
 		[ST_PROG_FENTRY] = "fentry interpreter",
 		[ST_PROG_FEXIT] = "fexit interpreter",
+		[ST_PROG_ITER] = "iterator interpreter",
 	};
 
 	return prog < ST_NR_PROGS ? names[prog] : "?";

@@ -100,5 +100,6 @@ void st_event_fini(struct st_event *ev)
 	free(ev->error);
 	free(ev->inlined);
 	free(ev->missed);
+	free(ev->ctx_decl);
 	memset(ev, 0, sizeof(*ev));
 }

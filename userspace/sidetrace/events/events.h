@@ -114,6 +114,8 @@ struct st_event {
 	uint64_t kfunc_offset; /* ST_AP_KPROBE: its site's offset into the kernel function */
 	struct st_perf_sample perf; /* a perf kind's (ST_SOURCE_PERF): what it samples */
 	struct st_watch watch; /* a watchpoint's (ST_SOURCE_WATCH) */
+	/* An iterator's (ST_SOURCE_ITERS): what ctx points to past its meta, as C declares it */
+	char *ctx_decl;
 };
 
 /* The row of the kind of probe ev is an event of. */

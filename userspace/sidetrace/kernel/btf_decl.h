@@ -16,8 +16,11 @@ struct st_btf_decl {
 	struct st_textbuf tb;
 };
 
-/* Type id of btf as a C declaration without a name, malloc'ed; NULL when it cannot say. */
-char *st_btf_decl(struct st_btf_decl *d, const struct btf *btf, uint32_t id);
+/*
+ * Type id of btf as a C declaration of name ("" for none: "struct file *"),
+ * malloc'ed; NULL when it cannot say.
+ */
+char *st_btf_decl(struct st_btf_decl *d, const struct btf *btf, uint32_t id, const char *name);
 
 void st_btf_decl_fini(struct st_btf_decl *d);
 

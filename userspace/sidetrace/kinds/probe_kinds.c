@@ -252,6 +252,19 @@ static const struct st_probe_kind kinds[] = {
 		.family = ST_FAMILY_WATCHPOINT,
 		.watch_async = true,
 	},
+	{
+		.kind = ST_AP_ITER,
+		.name = "iter",
+		.aliases = {"it"},
+		.syntax = "iter:TARGET",
+		.noun = "kernel iterator",
+		.form = ST_FORM_ITER,
+		.source = ST_SOURCE_ITERS,
+		.args = ST_ARGS_NONE,
+		.in_kernel = true,
+		.family = ST_FAMILY_ITER,
+		.ctx_ctype = "struct bpf_iter__%s",
+	},
 };
 
 #define NR_KINDS (sizeof(kinds) / sizeof(kinds[0]))
@@ -334,7 +347,6 @@ static const struct {
 	const char *instead;
 } missing[] = {
 	{"rawtracepoint", "rt", "tracepoint:CATEGORY:NAME, the same events with their fields"},
-	{"iter", "it", "sidetrace -l 'tracepoint:*' for the kernel's events, or /proc"},
 };
 
 const char *st_probe_kind_missing(const char *name, size_t len)

@@ -35,6 +35,7 @@ enum st_ap_kind {
 	ST_AP_HARDWARE, /* hardware:EVENT[:COUNT] */
 	ST_AP_WATCHPOINT, /* watchpoint:ADDR:LEN:MODE, watchpoint:FUNCTION+argN:LEN:MODE */
 	ST_AP_ASYNCWATCHPOINT, /* asyncwatchpoint:FUNCTION+argN:LEN:MODE */
+	ST_AP_ITER, /* iter:TARGET */
 };
 
 /* How a kind's probe is written after "kind:". */
@@ -46,6 +47,7 @@ enum st_ap_form {
 	ST_FORM_EVENT, /* [TARGET:]PROVIDER:EVENT, globs */
 	ST_FORM_PERF, /* EVENT[:COUNT], an event of the row's perf_events */
 	ST_FORM_WATCH, /* ADDR:LEN:MODE or FUNCTION+argN:LEN:MODE (kinds/watch_spec.h) */
+	ST_FORM_ITER, /* TARGET, one of the kernel's iterators, a glob for -l */
 };
 
 /* When a kind's clauses run. */
@@ -78,6 +80,7 @@ enum st_kind_source {
 	/* a hardware breakpoint at an address, or at a function's argument (kernel/watchpoints.h)
 	 */
 	ST_SOURCE_WATCH,
+	ST_SOURCE_ITERS, /* the kernel's iterators (kernel/iters.h) */
 };
 
 /*
@@ -99,6 +102,8 @@ enum st_prog_family {
 	 * the address (bpfload/watch.c)
 	 */
 	ST_FAMILY_WATCHPOINT,
+	/* An iterator's program, run by the collector's read() of it (bpfload/iters.h) */
+	ST_FAMILY_ITER,
 };
 
 /* Whether family f's programs run at a file's sites: uprobes, and a watchpoint's, which a uprobe
@@ -170,6 +175,11 @@ struct st_probe_kind {
 	 */
 	const char *const *banned;
 	enum st_kind_glob glob;
+	/*
+	 * The C type ctx points to, a format of the event's name
+	 * ("struct bpf_iter__%s"); NULL: the ctx builtin's row says
+	 */
+	const char *ctx_ctype;
 };
 
 /* Whether kind refuses to probe function name (its row's banned). */

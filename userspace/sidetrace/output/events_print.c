@@ -348,6 +348,8 @@ void st_probe_print_text(FILE *f, const struct st_event *ev, bool fields)
 	/* An SDT operand has no name or type: where it is, and its size. */
 	if (fields && kind->args == ST_ARGS_SDT)
 		print_operands(f, ev);
+	else if (fields && ev->ctx_decl)
+		fputs(ev->ctx_decl, f);
 	else if (fields)
 		print_fields(f, ev, false);
 }

@@ -65,6 +65,7 @@ struct st_attach_point {
 	 * the count's digits.
 	 * ST_AP_SOFTWARE, ST_AP_HARDWARE: target "", provider the event,
 	 * event the count's digits or "".
+	 * ST_AP_ITER: target and provider "", event the iterator.
 	 */
 	char *target;
 	char *provider;

@@ -61,11 +61,12 @@ static const struct st_builtin_row builtins[ST_NR_BUILTINS] = {
 	/*
 	 * The address of the program's context, in the kernel's memory: a
 	 * uprobe's and a kprobe's registers, a tracepoint's record, cast to
-	 * read it.
+	 * read it; an iterator's context (struct bpf_iter__task, ...).
 	 */
 	[ST_BUILTIN_CTX] = {"ctx", ST_VT_UINT, ST_AVAIL_EVENT,
 			    "ctx is the context of a probe's program; %s runs in sidetrace",
-			    .bpf = ST_BC_HELPER, .helper = ST_BI_CTX, .ctype = "struct pt_regs"},
+			    .bpf = ST_BC_HELPER, .helper = ST_BI_CTX, .ctype = "struct pt_regs",
+			    .kind_ctype = true},
 };
 
 const struct st_builtin_row *st_builtin(enum st_builtin b)

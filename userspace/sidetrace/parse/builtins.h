@@ -100,6 +100,8 @@ struct st_builtin_row {
 	/* A pointer into the kernel's memory: the C type it points to ("struct task_struct"), or
 	 * NULL */
 	const char *ctype;
+	/* ctype is the probe kind's where its row names one (st_probe_kind.ctx_ctype) */
+	bool kind_ctype;
 };
 
 const struct st_builtin_row *st_builtin(enum st_builtin b);

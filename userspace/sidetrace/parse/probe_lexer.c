@@ -461,6 +461,37 @@ static int lex_watch(struct st_lexer *lx, const struct st_probe_kind *k, struct 
 	return ret ? fail(lx, p->pos, "%s", err) : 0;
 }
 
+/*
+ * KIND:TARGET (iter:): event keeps TARGET as written, a glob for -l.
+ * bpftrace's iter:TARGET:PIN pins the iterator for readers to come; it is
+ * refused: what the program prints reaches the collector that runs it.
+ */
+static int lex_iter(struct st_lexer *lx, const struct st_probe_kind *k, struct st_attach_point *p)
+{
+	static const char word_stop[] = ":,{}/()";
+	int ret = no_target(lx, k, p, "iterator");
+
+	if (ret)
+		return ret;
+	p->provider = strdup("");
+	p->event_pos = lx->pos;
+	p->event = p->provider ? probe_word(lx, word_stop) : NULL;
+	if (!p->event)
+		return -ENOMEM;
+	if (!p->event[0])
+		return fail(lx, p->event_pos,
+			    "expected an iterator's name or '*' (%s): sidetrace -l 'iter:*' lists "
+			    "this kernel's",
+			    k->syntax);
+	if (peek(lx, 0) == ':')
+		return fail(lx, lx->pos,
+			    "sidetrace pins no iterator (%s:%s:PIN): what its program prints goes "
+			    "to the sidetrace that runs it, not to a later reader of the pinned "
+			    "file; run the program when you want its output",
+			    k->name, p->event);
+	return 0;
+}
+
 /* The attach point of kind k, named name (its parameters expanded), after its name. */
 static int attach_point_of(struct st_lexer *lx, const struct st_probe_kind *k, const char *name,
 			   struct st_attach_point *p)
@@ -476,6 +507,8 @@ static int attach_point_of(struct st_lexer *lx, const struct st_probe_kind *k, c
 		return lex_perf(lx, k, p);
 	if (k && k->form == ST_FORM_WATCH)
 		return lex_watch(lx, k, p);
+	if (k && k->form == ST_FORM_ITER)
+		return lex_iter(lx, k, p);
 	if (k && peek(lx, 0) != ':') {
 		p->kind = k->kind;
 		return 0;

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bpfload/iters.h"
 #include "bpfload/replaced.h"
 #include "bpfload/stacks.h"
 #include "inproc/inproc.h"
@@ -132,9 +133,9 @@ static int collect_timers(const struct st_program *prog, struct timer **out, siz
 }
 
 /*
- * Runs until Ctrl-C, SIGTERM, exit(), the end of the -c command or of the
- * -p process, firing interval clauses on time. *reaped tells whether the
- * child was waited for.
+ * Runs until Ctrl-C, SIGTERM, exit(), the end of the -c command, of the
+ * -p process or of an iterator's objects, firing interval clauses on time. *reaped tells whether
+ * the child was waited for.
  */
 int st_session_loop(struct st_runner *r, struct st_tracer *t, struct st_stream *stream, pid_t child,
 		    const volatile sig_atomic_t *stop, bool *reaped)
@@ -188,6 +189,19 @@ int st_session_loop(struct st_runner *r, struct st_tracer *t, struct st_stream *
 				ret = st_run_clause(r, timers[i].clause, timers[i].name);
 			if (ret)
 				goto cleanup;
+		}
+		/* iter: its next objects, what they print, and at its end the session's. */
+		if (t && t->bpf.iterating) {
+			ret = st_iter_step(&t->bpf, err, sizeof(err));
+			if (ret < 0)
+				st_errorf("%s", err);
+			if (ret <= 0)
+				break;
+			ret = st_stream_poll(stream, 0);
+			if (ret < 0)
+				goto cleanup;
+			ret = 0;
+			continue;
 		}
 		ret = wait_a_little(stream, timers, nr_timers);
 		if (!ret && r->print_signal && *r->print_signal) {

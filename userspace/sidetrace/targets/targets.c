@@ -18,6 +18,7 @@
 
 #include "side/discover.h"
 #include "dwarf/functions.h"
+#include "kernel/iters.h"
 #include "kernel/kfuncs.h"
 #include "kernel/perf_sample.h"
 #include "targets/ld_cache.h"
@@ -505,6 +506,23 @@ query_kfuncs(struct st_target_set *s, const struct st_probe_query *q, char *err,
 	return &fq->list;
 }
 
+/* The kernel's iterators q names. */
+static const struct st_event_list *
+query_iters(struct st_target_set *s, const struct st_probe_query *q, char *err, size_t errlen)
+{
+	struct st_function_query *fq;
+	bool fresh;
+
+	fq = kept_query(s, q->kind, "", q->function, false, false, &fresh);
+	if (!fq) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	if (fresh && st_discover_iters(q->function, &fq->list, err, errlen))
+		return NULL;
+	return &fq->list;
+}
+
 /* The events of a probe that samples a perf event: profile:, software:, hardware:. */
 static const struct st_event_list *
 query_perf(struct st_target_set *s, const struct st_probe_query *q, char *err, size_t errlen)
@@ -584,6 +602,8 @@ const struct st_event_list *st_target_query(struct st_target_set *s, const struc
 		return query_perf(s, q, err, errlen);
 	case ST_SOURCE_KFUNCS:
 		return query_kfuncs(s, q, err, errlen);
+	case ST_SOURCE_ITERS:
+		return query_iters(s, q, err, errlen);
 	case ST_SOURCE_TRACEPOINTS:
 		return query_tracepoints(s, q, err, errlen);
 	case ST_SOURCE_SDT:
