@@ -27,7 +27,8 @@ static bool iter_func(const struct btf *btf, const struct btf_type *t)
 	if (!p || !btf_is_ptr(p))
 		return false;
 	p = btf__type_by_id(btf, p->type);
-	return p && btf_is_struct(p) && !strcmp(btf__name_by_offset(btf, p->name_off), "bpf_iter_meta");
+	return p && btf_is_struct(p) &&
+	       !strcmp(btf__name_by_offset(btf, p->name_off), "bpf_iter_meta");
 }
 
 /*

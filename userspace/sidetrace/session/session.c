@@ -133,6 +133,43 @@ static int collect_timers(const struct st_program *prog, struct timer **out, siz
 }
 
 /*
+ * What the tracer watches while the session runs: files replaced, processes
+ * started, fault-in to arm (its failure said once, *warned).
+ */
+static void poll_tracer(const struct st_runner *r, struct st_tracer *t, bool *warned)
+{
+	char err[256];
+
+	st_replaced_poll(t->replaced, &t->bpf, r->compiled);
+	/* --in-process of every process: the processes started since. */
+	st_inproc_poll(&t->inproc, &t->bpf, r->compiled, r->quiet);
+	/* Announced processes whose record was lost to a full buffer. */
+	if (st_compiled_wants_maps(r->compiled))
+		st_stacks_poll(t->stacks, &t->bpf);
+	if (st_loader_poll_fault_in(&t->bpf, r->compiled, err, sizeof(err)) < 0 && !*warned) {
+		st_errorf("%s", err);
+		*warned = true;
+	}
+}
+
+/*
+ * iter: runs the clauses on the iterator's next objects and prints what
+ * they sent. 1: more to read, 0: the iterator's end, or a negative errno.
+ */
+static int iterate(struct st_tracer *t, struct st_stream *stream)
+{
+	char err[256];
+	int ret = st_iter_step(&t->bpf, err, sizeof(err));
+
+	if (ret < 0)
+		st_errorf("%s", err);
+	if (ret <= 0)
+		return ret;
+	ret = st_stream_poll(stream, 0);
+	return ret < 0 ? ret : 1;
+}
+
+/*
  * Runs until Ctrl-C, SIGTERM, exit(), the end of the -c command, of the
  * -p process or of an iterator's objects, firing interval clauses on time. *reaped tells whether
  * the child was waited for.
@@ -146,7 +183,6 @@ int st_session_loop(struct st_runner *r, struct st_tracer *t, struct st_stream *
 	size_t nr_timers = 0, i;
 	int nr_said = 0;
 	bool warned = false;
-	char err[256];
 	int ret;
 
 	ret = collect_timers(r->prog, &timers, &nr_timers);
@@ -156,18 +192,7 @@ int st_session_loop(struct st_runner *r, struct st_tracer *t, struct st_stream *
 		if (t && st_tracer_exit_requested(t))
 			break;
 		if (t)
-			st_replaced_poll(t->replaced, &t->bpf, r->compiled);
-		/* --in-process of every process: the processes started since. */
-		if (t)
-			st_inproc_poll(&t->inproc, &t->bpf, r->compiled, r->quiet);
-		/* Announced processes whose record was lost to a full buffer. */
-		if (t && st_compiled_wants_maps(r->compiled))
-			st_stacks_poll(t->stacks, &t->bpf);
-		if (t && st_loader_poll_fault_in(&t->bpf, r->compiled, err, sizeof(err)) < 0 &&
-		    !warned) {
-			st_errorf("%s", err);
-			warned = true;
-		}
+			poll_tracer(r, t, &warned);
 		if (child > 0 && waitpid(child, &r->child_status, WNOHANG) == child) {
 			*reaped = true;
 			break;
@@ -190,15 +215,10 @@ int st_session_loop(struct st_runner *r, struct st_tracer *t, struct st_stream *
 			if (ret)
 				goto cleanup;
 		}
-		/* iter: its next objects, what they print, and at its end the session's. */
+		/* iter: its next objects, and at its end the session's. */
 		if (t && t->bpf.iterating) {
-			ret = st_iter_step(&t->bpf, err, sizeof(err));
-			if (ret < 0)
-				st_errorf("%s", err);
+			ret = iterate(t, stream);
 			if (ret <= 0)
-				break;
-			ret = st_stream_poll(stream, 0);
-			if (ret < 0)
 				goto cleanup;
 			ret = 0;
 			continue;
