@@ -392,6 +392,11 @@ EOF
 	printf 'run kmodule "%s" -e %q -c %q\n' "$ST" \
 		"fexit:9p:v9fs_file_read_iter /args.iocb->ki_filp->f_inode->i_size == $(stat -c %s "$ST")/ { @b = sum(retval); }" \
 		"dd if=$ST of=/dev/null bs=65536"
+	# The kernel's iterators, by the collector's read(): init's task and its first file.
+	printf 'run iter "%s" -e %q\n' "$ST" \
+		"iter:task /ctx->task->pid == 1/ { printf(\"init %d\\n\", ctx->task->tgid); }"
+	printf 'run iterfile "%s" -e %q\n' "$ST" \
+		"iter:task_file /ctx->task->tgid == 1 && ctx->fd == 0/ { printf(\"fd0 %s\\n\", str(ctx->file->f_path.dentry->d_name.name)); }"
 	for m in fork daemon threads; do
 		printf 'run fork-%s "%s" -e %q -c %q\n' "$m" "$ST" \
 			"side:$FORKAPP:fk:tick { @[args.who] = count(); }" "$FORKAPP $m 6"
@@ -594,6 +599,9 @@ check kcast "@b: $(rw_total bytes)" "@n[null]: $(rw_total calls)" "@t[1]: $(rw_t
 check fentry "@b: $(rw_total bytes)" "@c: $(rw_total bytes)" "@r: $(rw_total bytes)" \
 	"@n[null]: $(rw_total calls)"
 check kmodule "@b: $(stat -c %s "$ST")"
+check iter "init 1"
+check iterfile -- '^fd0 .+$'
+
 # The workers write to fd 3, /dev/null; the main thread its output to fd 1.
 check tpkeyed "@fd[3]: $(rw_total calls)"
 # Samples of the hot function through its caller, named after the command exited.
