@@ -122,6 +122,48 @@ struct st_iter_ctx {
 };
 
 /*
+ * iter:task_file's context, its file's path for path(): kernel types by
+ * CO-RE, their members' offsets the running kernel's.
+ */
+struct path___st {
+	void *mnt;
+	void *dentry;
+} __attribute__((preserve_access_index));
+
+struct file___st {
+	struct path___st f_path;
+} __attribute__((preserve_access_index));
+
+struct st_iter_file_ctx {
+	struct st_iter_meta *meta;
+	void *task;
+	__u32 fd;
+	struct file___st *file;
+};
+
+/*
+ * Set by the collector before load: the session's iter: clause calls
+ * path(ctx->file->f_path), of iter:task_file (the checker allows no
+ * other); else the code that reads the context's file is dead.
+ */
+const volatile __u32 st_iter_dpath;
+
+/*
+ * path(): the kernel names the file (bpf_d_path(), which it allows an
+ * iterator's program) into the string the clauses read; "" where it
+ * cannot (a path longer than a string).
+ */
+static __always_inline void iter_dpath(struct st_iter_file_ctx *ctx, struct st_scratch *s)
+{
+	char *b = s->strs[ST_STR_REF_DPATH].b;
+	struct file___st *f = ctx->file;
+
+	zero_words(b, ST_STR_LEN / 8);
+	if (f && bpf_d_path((void *)&f->f_path, b, ST_STR_LEN) < 0)
+		zero_words(b, ST_STR_LEN / 8);
+}
+
+/*
  * Set by the collector before it reads the iterator: the cookie of the
  * session's one iter: probe (an iterator's link takes none).
  */
@@ -152,6 +194,8 @@ int sidetrace_iter(struct st_iter_ctx *ctx)
 	s = scratch_take(ctx, site_idx, probe);
 	if (!s)
 		return 0;
+	if (st_iter_dpath)
+		iter_dpath((struct st_iter_file_ctx *)ctx, s);
 	return run_kernel_event(ctx, s, site, cfg, probe, FIELDS_NONE, ST_MACHINE_ALL);
 }
 

@@ -49,7 +49,7 @@ struct st_scratch {
 	__u64 sdt[ST_MAX_SDT_ARGS]; /* the SDT arguments in sdt_mask */
 	__s64 vals[ST_MAX_LOADS];
 	__s64 stack[ST_STACK_DEPTH];
-	struct st_str strs[ST_STR_REF_COMM + 1];
+	struct st_str strs[ST_STR_REF_DPATH + 1];
 	struct st_str tmp[ST_MAX_TMPSTR]; /* ST_STR_REF_TMP: strings made by a clause */
 	struct st_str dbg[ST_DEBUGF_ARGS]; /* debugf()'s strings, where bpf_trace_printk() reads */
 	__s64 vars[ST_MAX_VARS]; /* the clause's $variables */

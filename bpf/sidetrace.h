@@ -75,7 +75,9 @@
 
 /* String references on the machine's stack: which buffer holds the bytes. */
 #define ST_STR_REF_COMM ST_MAX_LOADS /* the comm builtin */
-#define ST_STR_REF_CONST (ST_MAX_LOADS + 1) /* + literal index */
+/* path(): an iterator's file's path, named by the kernel before the clauses run */
+#define ST_STR_REF_DPATH (ST_MAX_LOADS + 1)
+#define ST_STR_REF_CONST (ST_MAX_LOADS + 2) /* + literal index */
 #define ST_STR_REF_TMP (ST_STR_REF_CONST + ST_MAX_STRCONST) /* + slot */
 #define ST_NR_STR_REFS (ST_STR_REF_TMP + ST_MAX_TMPSTR)
 

@@ -43,6 +43,8 @@ static __always_inline const char *str_ref(const struct st_probe_cfg *cfg, struc
 		}
 		return s->strs[ST_STR_REF_COMM].b;
 	}
+	if (ref == ST_STR_REF_DPATH)
+		return s->strs[ST_STR_REF_DPATH].b;
 	if (ref >= ST_STR_REF_CONST && ref < ST_STR_REF_TMP)
 		return cfg->strs[ref - ST_STR_REF_CONST];
 	if (ref >= ST_STR_REF_TMP && ref < ST_NR_STR_REFS)

@@ -397,7 +397,7 @@ Event buffer: 64K (printf, print(args))" ]
 	run -0 --separate-stderr "$SIDETRACE" -q - <<<'BEGIN { printf("from stdin\n"); exit(); }'
 	[ "$output" = "from stdin" ]
 	run -1 --separate-stderr "$SIDETRACE" - <<<'BEGIN { @x = nope(); }'
-	[ "${stderr%%$'\n'*}" = "stdin:1:14: error: unknown function 'nope': valid are count, sum, avg, min, max, stats, hist, lhist, print, clear, zero, exit, printf, delete, str, time, strftime, ksym, usym, kaddr, join, ntop, pton, strerror, kptr, uptr, cgroupid, system, cat, signal, sizeof, strncmp, bswap, buf, macaddr, unwatch, reg, uaddr, cgroup_path, strcontains and debugf" ]
+	[ "${stderr%%$'\n'*}" = "stdin:1:14: error: unknown function 'nope': valid are count, sum, avg, min, max, stats, hist, lhist, print, clear, zero, exit, printf, delete, str, time, strftime, ksym, usym, kaddr, join, ntop, pton, strerror, kptr, uptr, cgroupid, system, cat, signal, sizeof, strncmp, bswap, buf, macaddr, unwatch, reg, uaddr, cgroup_path, strcontains, debugf and path" ]
 }
 
 @test "#! scripts run as commands with sidetrace on PATH; errors keep their line" {

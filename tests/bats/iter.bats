@@ -14,7 +14,7 @@ setup() {
 	D=$BATS_TEST_TMPDIR
 	# A process of a name of its own, its files known: 0 /etc/hostname, 3 /etc/passwd.
 	cp /bin/sleep "$D/itersleeper"
-	"$D/itersleeper" 300 < /etc/hostname 3< /etc/passwd &
+	"$D/itersleeper" 300 < /etc/hostname > /dev/null 2>&1 3< /etc/passwd &
 	SLEEPER=$!
 	run "$SIDETRACE" -e 'iter:task { @ = count(); }'
 	ITER_OK=$status
@@ -53,6 +53,23 @@ refused() {
 	[[ " ${lines[*]} " == *" 0 hostname "* ]]
 	[[ " ${lines[*]} " == *" 3 passwd "* ]]
 	[ "$(printf '%s\n' "${lines[@]}" | grep -c '^[0-9]')" -eq "$(ls "/proc/$SLEEPER/fd" | wc -l)" ]
+}
+
+@test "path() names an iterator's file as the kernel does, bpftrace's iter:task_file example" {
+	[ "$ITER_OK" -eq 0 ] || return 0
+	run -0 "$SIDETRACE" -e "iter:task_file /ctx->task->tgid == $SLEEPER/ { printf(\"%s:%d %d:%s\\n\", ctx->task->comm, ctx->task->pid, ctx->fd, path(ctx->file->f_path)); }"
+	[[ " ${lines[*]} " == *" itersleeper:$SLEEPER 0:/etc/hostname "* ]]
+	[[ " ${lines[*]} " == *" itersleeper:$SLEEPER 3:/etc/passwd "* ]]
+	# A map's key, and what /proc says of the same files.
+	run -0 "$SIDETRACE" -e "iter:task_file /ctx->task->tgid == $SLEEPER/ { @[ctx->fd] = path(ctx->file->f_path); }"
+	local fd
+	for fd in 0 1 2 3; do
+		[[ " ${lines[*]} " == *" @[$fd]: $(readlink "/proc/$SLEEPER/fd/$fd") "* ]]
+	done
+	run -1 "$SIDETRACE" -e 'tracepoint:syscalls:sys_enter_close { printf("%s\n", path(args->fd)); }'
+	[[ "$output" == *"path() names an iterator's file only: path(ctx->file->f_path) in iter:task_file"* ]]
+	run -1 "$SIDETRACE" -e 'iter:task { printf("%s\n", path(ctx->file->f_path)); }'
+	[[ "$output" == *"struct bpf_iter__task has no member file"* ]]
 }
 
 @test "iter: every object's record is printed, however many: the reads are paced to the ring" {

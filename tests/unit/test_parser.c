@@ -363,7 +363,7 @@ static void test_errors(void)
 		  "lhist, print, clear, zero, exit, printf, delete, str, time, strftime, ksym, "
 		  "usym, kaddr, join, ntop, pton, strerror, kptr, uptr, cgroupid, system, cat, "
 		  "signal, sizeof, strncmp, bswap, buf, macaddr, unwatch, reg, uaddr, "
-		  "cgroup_path, strcontains and debugf");
+		  "cgroup_path, strcontains, debugf and path");
 	check_err("if without parentheses", "BEGIN { if 1 { exit() } }", 1, 12,
 		  "expected '(' after if: if (condition) { ... }");
 	check_err("else without a block", "BEGIN { if (1) { exit() } else exit() }", 1, 32,

@@ -396,7 +396,7 @@ EOF
 	printf 'run iter "%s" -e %q\n' "$ST" \
 		"iter:task /ctx->task->pid == 1/ { printf(\"init %d\\n\", ctx->task->tgid); }"
 	printf 'run iterfile "%s" -e %q\n' "$ST" \
-		"iter:task_file /ctx->task->tgid == 1 && ctx->fd == 0/ { printf(\"fd0 %s\\n\", str(ctx->file->f_path.dentry->d_name.name)); }"
+		"iter:task_file /ctx->task->tgid == 1 && ctx->fd == 0/ { printf(\"fd0 %s %s\\n\", str(ctx->file->f_path.dentry->d_name.name), path(ctx->file->f_path)); }"
 	for m in fork daemon threads; do
 		printf 'run fork-%s "%s" -e %q -c %q\n' "$m" "$ST" \
 			"side:$FORKAPP:fk:tick { @[args.who] = count(); }" "$FORKAPP $m 6"
@@ -600,7 +600,7 @@ check fentry "@b: $(rw_total bytes)" "@c: $(rw_total bytes)" "@r: $(rw_total byt
 	"@n[null]: $(rw_total calls)"
 check kmodule "@b: $(stat -c %s "$ST")"
 check iter "init 1"
-check iterfile -- '^fd0 .+$'
+check iterfile -- '^fd0 [^ ]+ /.+$'
 
 # The workers write to fd 3, /dev/null; the main thread its output to fd 1.
 check tpkeyed "@fd[3]: $(rw_total calls)"

@@ -217,6 +217,8 @@ int ck_hoist_incr(struct checker *c, struct st_stmt *s);
 int ck_hoist_filter(struct checker *c, struct st_clause *cl);
 /* The clause's variables first assigned in a block, started at 0 or "" at its top. */
 int ck_zero_vars(struct checker *c, struct st_clause *cl);
+/* path(ctx->file->f_path) in an iter: clause whose context has that file. */
+int ck_dpath(struct checker *c, struct st_expr *call);
 /* ck_expr() where a whole value may stand. */
 int ck_expr_whole(struct checker *c, struct st_expr *e);
 /* Whole values (check_whole.c): (a, b) checked into a tuple. */

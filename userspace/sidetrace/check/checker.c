@@ -325,7 +325,8 @@ int ck_call_args(struct checker *c, struct st_expr *call)
 		[ST_FA_BUF] = ck_buf,		[ST_FA_MACADDR] = ck_macaddr,
 		[ST_FA_UNWATCH] = ck_unwatch,	[ST_FA_REG] = ck_reg,
 		[ST_FA_USYMBOL] = ck_uaddr,	[ST_FA_CGROUP] = ck_cgroup_path,
-		[ST_FA_STRINGS] = ck_strings,	[ST_FA_REFUSED] = check_refused,
+		[ST_FA_STRINGS] = ck_strings,	[ST_FA_DPATH] = ck_dpath,
+		[ST_FA_REFUSED] = check_refused,
 	};
 	int err = ck_unsafe(c, call);
 

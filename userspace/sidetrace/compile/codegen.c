@@ -268,6 +268,8 @@ static int cg_call(struct cctx *c, const struct st_expr *e)
 	case ST_FC_REG:
 	case ST_FC_UADDR:
 		return cg_regs(c, e);
+	case ST_FC_DPATH:
+		return cg_emit(c, e->pos, ST_I_STR, ST_STR_REF_DPATH, 0);
 	case ST_FC_STRCONTAINS:
 		return cg_expr(c, e->kids[0]) ?: cg_expr(c, e->kids[1])
 						   ?: cg_emit(c, e->pos, ST_I_STRSTR, 0, 0);

@@ -230,6 +230,7 @@ int st_compile(const struct st_program *prog, unsigned int flags, struct st_comp
 	out->cpid = prog->cpid;
 	out->kernel_reads = prog->kernel_reads;
 	out->user_debugf = prog->user_debugf;
+	out->iter_dpath = prog->iter_dpath;
 	out->helper_checks = flags & ST_COMPILE_CHECK_ALL	? ST_CHECK_ALL
 			     : flags & ST_COMPILE_CHECK_HELPERS ? ST_CHECK_HELPERS
 								: 0;

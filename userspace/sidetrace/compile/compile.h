@@ -190,6 +190,8 @@ struct st_compiled {
 	bool kernel_reads;
 	/* some BEGIN, END or interval clause calls debugf() (user.bpf.h) */
 	bool user_debugf;
+	/* the iter: clause calls path() (bpf/kernel.bpf.h) */
+	bool iter_dpath;
 	/*
 	 * The probe builtin of each BEGIN, END and interval attach point:
 	 * the probe key nr_probes + i (st_compiled_probe_name()).

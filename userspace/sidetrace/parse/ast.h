@@ -507,6 +507,8 @@ struct st_program {
 	bool kernel_reads;
 	/* A BEGIN, END or interval clause calls debugf() (bpf/user.bpf.h) */
 	bool user_debugf;
+	/* checker: the iter: clause calls path() (bpf/kernel.bpf.h st_iter_dpath) */
+	bool iter_dpath;
 };
 
 /*

@@ -148,11 +148,10 @@ static const struct st_func_row funcs[ST_NR_FUNCS] = {
 			     .no_bpf = "writes packets to a pcap file from an fentry program "
 				       "(the kernel's bpf_skb_output()), which sidetrace's "
 				       "programs do not call: it is not in sidetrace's language"},
-	[ST_FN_PATH] = {"path", ST_FORM_VALUE, .args = ST_FA_REFUSED, 1, 1, ST_VT_STR,
-			.no_bpf = "is not in sidetrace yet: it names a struct path with the "
-				  "kernel's bpf_d_path(), which the verifier allows only in "
-				  "fentry: and fexit: programs of some functions; "
-				  "str(args.file->f_path.dentry->d_name.name) reads its last name"},
+	/* In an iterator's program, which the kernel lets name a path (bpf/kernel.bpf.h). */
+	[ST_FN_PATH] = {"path", ST_FORM_VALUE, .args = ST_FA_DPATH, 1, 1, ST_VT_STR,
+			.bpf = ST_FC_DPATH,
+			.no_host = "names a path in the kernel: an iter: probe's only"},
 };
 
 const struct st_func_row *st_func(enum st_func fn)

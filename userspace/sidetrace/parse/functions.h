@@ -49,6 +49,7 @@ enum st_fn_args {
 	ST_FA_USYMBOL, /* a literal symbol's name of the probed file */
 	ST_FA_CGROUP, /* a cgroup's id */
 	ST_FA_STRINGS, /* two strings */
+	ST_FA_DPATH, /* a struct path the kernel names: an iterator's file's, ctx->file->f_path */
 	ST_FA_REFUSED, /* bpftrace's, which sidetrace refuses with its row's no_bpf */
 	ST_NR_FN_ARGS,
 };
@@ -92,6 +93,7 @@ enum st_fn_code {
 	ST_FC_STRCONTAINS, /* 1 if the first string holds the second (ST_I_STRSTR) */
 	/* A format and values into the kernel's trace buffer, bpf_trace_printk() (ST_I_DEBUGF) */
 	ST_FC_DEBUGF,
+	ST_FC_DPATH, /* the path the iterator's program had the kernel name (ST_STR_REF_DPATH) */
 };
 
 struct st_func_row {
