@@ -116,4 +116,7 @@ refused() {
 	[[ "$output" == *"iter: probes have no args; ctx points to their context, struct bpf_iter__task"* ]]
 	run -1 "$SIDETRACE" -e 'iter:task { printf("%d\n", ctx->tsk); }'
 	[[ "$output" == *"struct bpf_iter__task has no member"* ]]
+	# The exporter keeps probes on events; an iterator runs once.
+	run -1 "$SIDETRACE" serve --listen 127.0.0.1:0 -e 'iter:task { @n = count(); }'
+	[[ "$output" == *"has an iter: probe, which runs once, when sidetrace reads the iterator"* ]]
 }

@@ -227,6 +227,17 @@ static const struct st_event_list *probe_events(void *ctx, const struct st_probe
 	return st_target_query(ctx, q, err, errlen);
 }
 
+/* Whether c reads an iterator: once, where serve keeps its probes on events. */
+static bool iterates(const struct st_compiled *c)
+{
+	uint32_t i;
+
+	for (i = 0; i < c->nr_probes; i++)
+		if (st_event_kind(c->probes[i].event)->family == ST_FAMILY_ITER)
+			return true;
+	return false;
+}
+
 /* Text -> checked program -> configuration -> metric families. */
 static int build_unit(struct serve *s, struct unit *u)
 {
@@ -253,6 +264,13 @@ static int build_unit(struct serve *s, struct unit *u)
 		ret = st_compile(u->prog, 0, &u->compiled, &diag);
 	if (!ret && st_bpftrace_env(&u->compiled))
 		return -EINVAL;
+	if (!ret && iterates(&u->compiled)) {
+		fprintf(stderr,
+			"sidetrace: %s has an iter: probe, which runs once, when sidetrace reads "
+			"the iterator; serve keeps probes on events: run it with sidetrace -e\n",
+			u->name);
+		return -EINVAL;
+	}
 	/* serve traces every process for as long as it lives: through deploys too. */
 	u->compiled.reattach = true;
 	/* --in-process: each process that can runs the side: probes itself. */
