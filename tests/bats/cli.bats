@@ -80,7 +80,8 @@ side:$HTTPD:http:request" ]
 	[ "$(grep -c '^tracepoint:' <<<"$output")" -eq "$tp" ]
 	[ "$(grep -c '^software:' <<<"$output")" -eq 11 ]
 	[ "$(grep -c '^hardware:' <<<"$output")" -eq 10 ]
-	[ "$(grep -vc '^tracepoint:\|^software:\|^hardware:' <<<"$output")" -eq 0 ]
+	[ "$(grep -c '^iter:' <<<"$output")" -eq "$("$SIDETRACE" -l 'iter:*' | wc -l)" ]
+	[ "$(grep -vc '^tracepoint:\|^software:\|^hardware:\|^iter:' <<<"$output")" -eq 0 ]
 	# The lines a glob matches are those of the whole listing it matches.
 	run -0 "$SIDETRACE" -l '*sched_switch*'
 	[ "$output" = "$("$SIDETRACE" -l | grep sched_switch)" ]

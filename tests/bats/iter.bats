@@ -96,9 +96,10 @@ refused() {
 	[[ " ${lines[*]} " == *" iter:task iter:task_file "* ]]
 	run -0 "$SIDETRACE" -lv 'iter:task_file'
 	[ "${lines[0]}" = "iter:task_file" ]
-	[ "${lines[1]}" = "    struct task_struct *task;" ]
-	[ "${lines[2]}" = "    u32 fd;" ]
-	[ "${lines[3]}" = "    struct file *file;" ]
+	# bpftrace 0.17's form; the types are BTF's (bpftrace writes int fd).
+	[ "${lines[1]}" = "    struct task_struct * task" ]
+	[ "${lines[2]}" = "    u32 fd" ]
+	[ "${lines[3]}" = "    struct file * file" ]
 	run -0 "$SIDETRACE" -l 'iter:task*'
 	[ "${#lines[@]}" -ge 2 ]
 }

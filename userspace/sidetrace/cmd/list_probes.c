@@ -355,7 +355,8 @@ static int list_kinds(struct listing *ls, const char *pattern, size_t kind_len)
  * lists without a target, as bpftrace's -l; with -p, the process's own
  * (its executable's functions, as bpftrace's, and every object's events).
  */
-static const char *const kernel_patterns[] = {"tracepoint:*:*", "software:*", "hardware:*"};
+static const char *const kernel_patterns[] = {"tracepoint:*:*", "software:*", "hardware:*",
+					      "iter:*"};
 static const char *const process_patterns[] = {"uprobe::*", "side:*:*:*", "usdt:*:*:*"};
 
 int st_list_probes(const char *pattern, pid_t pid, bool verbose)

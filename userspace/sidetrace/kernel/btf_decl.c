@@ -14,9 +14,9 @@ static void put(void *ctx, const char *fmt, va_list ap)
 	st_tb_puts(&d->tb, buf);
 }
 
-char *st_btf_decl(struct st_btf_decl *d, const struct btf *btf, uint32_t id, const char *name)
+char *st_btf_decl(struct st_btf_decl *d, const struct btf *btf, uint32_t id)
 {
-	LIBBPF_OPTS(btf_dump_emit_type_decl_opts, opts, .field_name = name);
+	LIBBPF_OPTS(btf_dump_emit_type_decl_opts, opts, .field_name = "");
 
 	if (d->btf != btf) {
 		btf_dump__free(d->dump);

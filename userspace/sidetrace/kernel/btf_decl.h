@@ -16,11 +16,8 @@ struct st_btf_decl {
 	struct st_textbuf tb;
 };
 
-/*
- * Type id of btf as a C declaration of name ("" for none: "struct file *"),
- * malloc'ed; NULL when it cannot say.
- */
-char *st_btf_decl(struct st_btf_decl *d, const struct btf *btf, uint32_t id, const char *name);
+/* Type id of btf as a C declaration without a name, malloc'ed; NULL when it cannot say. */
+char *st_btf_decl(struct st_btf_decl *d, const struct btf *btf, uint32_t id);
 
 void st_btf_decl_fini(struct st_btf_decl *d);
 

@@ -52,16 +52,16 @@ static void declare_members(const struct btf *btf, const struct btf_type *t, int
 			declare_members(btf, mt, 0, d, tb);
 			continue;
 		}
-		decl = st_btf_decl(d, btf, m[i].type, name);
+		decl = st_btf_decl(d, btf, m[i].type);
 		if (decl)
-			st_tb_printf(tb, "    %s;\n", decl);
+			st_tb_printf(tb, "    %s %s\n", decl, name);
 		free(decl);
 	}
 }
 
 /*
  * The members of struct bpf_iter__TARGET after its meta, one declaration
- * a line as bpftrace's -lv prints them ("    struct task_struct *task;").
+ * a line as bpftrace's -lv prints them ("    struct task_struct * task").
  * NULL when BTF has no such struct or memory ran out.
  */
 static char *ctx_decl(const struct btf *btf, const char *target, struct st_btf_decl *d)

@@ -221,7 +221,7 @@ static int put_retval(struct kf_ctx *k, const struct btf_type *proto, struct st_
 	const char *why = map_type(k, proto->type, &t, 0);
 
 	/* Without a declaration it still reads: the -lv line is sidetrace's own then. */
-	t.c_name = st_btf_decl(&k->decl, k->btf, proto->type, "");
+	t.c_name = st_btf_decl(&k->decl, k->btf, proto->type);
 	return put_field(ev, "retval", &t, why, spec);
 }
 
@@ -253,7 +253,7 @@ static int make_fields(struct kf_ctx *k, const struct btf_type *proto, struct st
 		if (!name || !*name)
 			break;
 		why = map_type(k, p[i].type, &t, 0);
-		t.c_name = st_btf_decl(&k->decl, k->btf, p[i].type, "");
+		t.c_name = st_btf_decl(&k->decl, k->btf, p[i].type);
 		err = put_field(ev, name, &t, why, tramp ? func_spec(i) : reg_spec(st_abi_args[i]));
 	}
 	if (tramp)
