@@ -117,6 +117,11 @@ refused() {
 	[[ "$output" == *"iter: probes have no args; ctx points to their context, struct bpf_iter__task"* ]]
 	run -1 "$SIDETRACE" -e 'iter:task { printf("%d\n", ctx->tsk); }'
 	[[ "$output" == *"struct bpf_iter__task has no member"* ]]
+	# An iterator over one map's elements needs the map, which a probe cannot name.
+	if "$SIDETRACE" -l 'iter:bpf_map_elem' > /dev/null 2>&1 && [ "$ITER_OK" -eq 0 ]; then
+		run -1 "$SIDETRACE" -e 'iter:bpf_map_elem { @ = count(); }'
+		[[ "$output" == *"cannot attach iter:bpf_map_elem: "*"(this iterator walks one map, socket map or cgroup, which an iter: probe cannot name)"* ]]
+	fi
 	# The exporter keeps probes on events; an iterator runs once.
 	run -1 "$SIDETRACE" serve --listen 127.0.0.1:0 -e 'iter:task { @n = count(); }'
 	[[ "$output" == *"has an iter: probe, which runs once, when sidetrace reads the iterator"* ]]

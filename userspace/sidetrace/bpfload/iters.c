@@ -58,7 +58,12 @@ int st_iter_attach(struct st_loader *l, const struct bpf_program *prog, const ch
 	link = bpf_program__attach_iter(mine, NULL);
 	if (!link) {
 		ret = -errno;
-		snprintf(err, errlen, "cannot attach iter:%s: %s", target, strerror(-ret));
+		/* The kernel wants an object to walk where the link names none. */
+		snprintf(err, errlen, "cannot attach iter:%s: %s%s", target, strerror(-ret),
+			 ret == -EBADF || ret == -EINVAL
+				 ? " (this iterator walks one map, socket map or cgroup, which an "
+				   "iter: probe cannot name)"
+				 : "");
 		goto cleanup;
 	}
 	l->links[l->nr_links++] = link;
