@@ -119,7 +119,9 @@ int ck_cast(struct checker *c, struct st_expr *e)
 /* Why expression e is no place to read a member or an element from. */
 static const char *ctype_text(const struct st_expr *e)
 {
-	return e->ctype ? e->ctype->name : e->vtype == ST_VT_STR ? "a string" : "an integer";
+	if (e->ctype)
+		return e->ctype->name;
+	return e->vtype == ST_VT_STR ? "a string" : e->vtype == ST_VT_BUF ? "a buffer" : "an integer";
 }
 
 static bool composite(const struct st_ctype *t)
