@@ -441,7 +441,7 @@ int ck_dpath(struct checker *c, struct st_expr *call)
 	 * allows: an iterator's, where the one sidetrace has is its file's.
 	 */
 	if (!ev || st_event_kind(ev)->family != ST_FAMILY_ITER || !ctx ||
-	    ctx->kind != ST_EXPR_BUILTIN || ctx->builtin != ST_BUILTIN_CTX)
+	    ctx->kind != ST_EXPR_BUILTIN || !st_builtin(ctx->builtin)->kind_ctype)
 		return ck_err(c, call->pos,
 			      "path() names an iterator's file only: path(ctx->file->f_path) in "
 			      "iter:task_file (the kernel's bpf_d_path() serves an iterator's "
