@@ -64,7 +64,7 @@ side:$HTTPD:http:request" ]
 	run -0 "$SIDETRACE" -l "usdt:$HTTPD:request"
 	[ "$output" = "usdt:$HTTPD:http:request" ]
 	run -2 --separate-stderr "$SIDETRACE" -l "kfoo:vfs_read"
-	[ "${stderr%%$'\n'*}" = "pattern:1:1: error: unknown probe type 'kfoo': expected side:TARGET:PROVIDER:EVENT, usdt:TARGET:[PROVIDER:]NAME, uprobe:TARGET:FUNCTION[+OFFSET], uretprobe:TARGET:FUNCTION, tracepoint:CATEGORY:NAME, kprobe:FUNCTION[+OFFSET], kretprobe:FUNCTION, profile:UNIT:N, fentry:[MODULE:]FUNCTION, fexit:[MODULE:]FUNCTION, BEGIN, END, interval:UNIT:N, software:EVENT[:COUNT], hardware:EVENT[:COUNT], watchpoint:ADDR|FUNCTION+argN:LEN:MODE, asyncwatchpoint:FUNCTION+argN:LEN:MODE" ]
+	[ "${stderr%%$'\n'*}" = "pattern:1:1: error: unknown probe type 'kfoo': expected side:TARGET:PROVIDER:EVENT, usdt:TARGET:[PROVIDER:]NAME, uprobe:TARGET:FUNCTION[+OFFSET], uretprobe:TARGET:FUNCTION, tracepoint:CATEGORY:NAME, kprobe:FUNCTION[+OFFSET], kretprobe:FUNCTION, profile:UNIT:N, fentry:[MODULE:]FUNCTION, fexit:[MODULE:]FUNCTION, BEGIN, END, interval:UNIT:N, software:EVENT[:COUNT], hardware:EVENT[:COUNT], watchpoint:ADDR|FUNCTION+argN:LEN:MODE, asyncwatchpoint:FUNCTION+argN:LEN:MODE, iter:TARGET" ]
 	run -2 --separate-stderr "$SIDETRACE" -l BEGIN
 	[ "$stderr" = "sidetrace: -l 'BEGIN': a pattern is KIND:... as a probe is written (side:TARGET[:PROVIDER]:EVENT, tracepoint:CATEGORY[:NAME], ...) or a glob over them ('*sched_switch*'), '*' wildcards" ]
 	run -2 --separate-stderr "$SIDETRACE" -l -e 'BEGIN { exit(); }'
