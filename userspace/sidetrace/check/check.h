@@ -217,6 +217,11 @@ int ck_hoist_incr(struct checker *c, struct st_stmt *s);
 int ck_hoist_filter(struct checker *c, struct st_clause *cl);
 /* The clause's variables first assigned in a block, started at 0 or "" at its top. */
 int ck_zero_vars(struct checker *c, struct st_clause *cl);
+/*
+ * The id of a call's literal that its value is kept with (lit: strftime()'s
+ * format, cgroup_path()'s filter) into call->uval (parse/builtins.h).
+ */
+int ck_kept_arg(struct checker *c, struct st_expr *call, const struct st_expr *lit);
 /* path(ctx->file->f_path) in an iter: clause whose context has that file. */
 int ck_dpath(struct checker *c, struct st_expr *call);
 /* ck_expr() where a whole value may stand. */

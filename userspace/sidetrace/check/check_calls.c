@@ -17,6 +17,7 @@
 #include <arpa/inet.h>
 
 #include "check/check.h"
+#include "util/interned.h"
 
 int ck_host_has(struct checker *c, const struct st_expr *call)
 {
@@ -281,16 +282,34 @@ int ck_strings(struct checker *c, struct st_expr *e)
 	return 0;
 }
 
+int ck_kept_arg(struct checker *c, struct st_expr *call, const struct st_expr *lit)
+{
+	int id = st_intern(lit->str);
+
+	if (id == -ENOSPC)
+		return ck_err(c, lit->pos, "more than %d formats and filters in one sidetrace",
+			      ST_INTERNED_MAX);
+	if (id < 0)
+		return ck_oom(c);
+	call->uval = (uint64_t)id;
+	return 0;
+}
+
 int ck_cgroup_path(struct checker *c, struct st_expr *e)
 {
-	if (e->nr_kids == 2)
+	int err;
+
+	if (e->nr_kids < 1 || e->nr_kids > 2)
+		return ck_err(c, e->pos,
+			      "cgroup_path() takes a cgroup's id, and a filter of hierarchies: "
+			      "cgroup_path(cgroup), cgroup_path(cgroup, \"unified\")");
+	if (e->nr_kids == 2 && e->kids[1]->kind != ST_EXPR_STR)
 		return ck_err(c, e->kids[1]->pos,
-			      "cgroup_path()'s filter of hierarchies is not supported: "
-			      "cgroup_path(id) prints the id's path in each of them");
-	if (e->nr_kids != 1)
-		return ck_err(c, e->pos, "cgroup_path() takes a cgroup's id: cgroup_path(cgroup)");
+			      "cgroup_path()'s filter is a literal string, a glob of the "
+			      "hierarchies' names: \"unified\", \"cpu*\"");
 	e->vtype = ST_VT_UINT;
-	return ck_int(c, e->kids[0], "passed to cgroup_path()");
+	err = ck_int(c, e->kids[0], "passed to cgroup_path()");
+	return err || e->nr_kids < 2 ? err : ck_kept_arg(c, e, e->kids[1]);
 }
 
 /* The signals bpf_send_signal() sends: 1 to 64, as bpftrace allows. */

@@ -121,7 +121,9 @@ static const char *ctype_text(const struct st_expr *e)
 {
 	if (e->ctype)
 		return e->ctype->name;
-	return e->vtype == ST_VT_STR ? "a string" : e->vtype == ST_VT_BUF ? "a buffer" : "an integer";
+	return e->vtype == ST_VT_STR   ? "a string"
+	       : e->vtype == ST_VT_BUF ? "a buffer"
+				       : "an integer";
 }
 
 static bool composite(const struct st_ctype *t)

@@ -128,6 +128,21 @@ static bool is_zero(const struct st_expr *e)
 	return e->kind == ST_EXPR_INT && e->uval == 0;
 }
 
+/*
+ * A value kept with its call's literal (strftime()'s, cgroup_path()'s:
+ * parse/builtins.h) is printed, not computed with, as in bpftrace.
+ */
+static int kept_with_arg(struct checker *c, const struct st_expr *x, const struct st_expr *op)
+{
+	enum st_kept k = st_expr_kept(x);
+
+	if (k != ST_KEPT_TIME && k != ST_KEPT_CGROUP)
+		return 0;
+	return ck_err(c, op->pos, "'%s' of %s: it is printed as text, not computed with",
+		      st_op_name(op->op),
+		      k == ST_KEPT_TIME ? "strftime()'s time" : "cgroup_path()'s cgroup");
+}
+
 static int check_binary(struct checker *c, struct st_expr *e)
 {
 	struct st_expr *l = e->kids[0], *r = e->kids[1];
@@ -148,6 +163,8 @@ static int check_binary(struct checker *c, struct st_expr *e)
 	} else {
 		err = ck_expr(c, l) ?: ck_expr(c, r);
 	}
+	if (!err)
+		err = kept_with_arg(c, l, e) ?: kept_with_arg(c, r, e);
 	if (!err)
 		err = settle_operands(c, e);
 	/* A kernel record's char * beside an integer is its address (args->filename != 0). */
@@ -352,7 +369,7 @@ int ck_strftime(struct checker *c, struct st_expr *e)
 			"nsecs)");
 	err = ck_int(c, e->kids[1], "strftime()'s time");
 	e->vtype = st_func(e->func)->vtype;
-	return err;
+	return err ?: ck_kept_arg(c, e, e->kids[0]);
 }
 
 static int check_expr(struct checker *c, struct st_expr *e)

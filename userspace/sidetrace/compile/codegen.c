@@ -260,6 +260,16 @@ static int cg_call(struct cctx *c, const struct st_expr *e)
 	case ST_FC_ADDR:
 		/* The key part's kind says to name it (layout.c). */
 		return cg_expr(c, e->kids[e->nr_kids - 1]);
+	case ST_FC_KEPT_ARG:
+		if (!e->uval)
+			return cg_expr(c, st_kept_arg_value(e));
+		return cg_expr(c, st_kept_arg_value(e))
+			       ?: cg_emit(c, e->pos, ST_I_CONST, 0,
+					  (int64_t)((1ULL << ST_KEPT_ARG_SHIFT) - 1))
+			       ?: cg_emit(c, e->pos, ST_I_BINARY, ST_B_AND, 0)
+			       ?: cg_emit(c, e->pos, ST_I_CONST, 0,
+					  (int64_t)st_kept_with_arg(0, (unsigned int)e->uval))
+			       ?: cg_emit(c, e->pos, ST_I_BINARY, ST_B_OR, 0);
 	case ST_FC_BSWAP:
 		return cg_expr(c, e->kids[0])
 			       ?: (st_bswap_unop(e->uval) < 0 ? 0

@@ -137,7 +137,6 @@ enum st_rec_arg {
 	ST_RA_INT, /* an integer (an enum's value, a float's bits): ST_REC_INT_SIZE bytes */
 	ST_RA_STR, /* a string or a buffer (its vtype says): ST_REC_STR_SIZE bytes */
 	ST_RA_PROBE, /* the probe builtin: its index, the collector prints its name */
-	ST_RA_TIME, /* strftime(): its time, the collector formats it */
 	/* ksym(), usym() printed with %s: the address, the collector names its function */
 	ST_RA_KSYM,
 	ST_RA_USYM, /* in the record's process */

@@ -63,7 +63,6 @@ static int printf_layout(struct cctx *c, const struct st_expr *call)
 		const struct st_expr *arg = args[i];
 
 		lay->sent[i] = st_expr_kept(arg) == ST_KEPT_PROBE    ? ST_RA_PROBE
-			       : st_expr_kept(arg) == ST_KEPT_TIME   ? ST_RA_TIME
 			       : st_kept_is_text(st_expr_kept(arg))  ? ST_RA_TEXT
 			       : st_vt_slot(arg->vtype)		     ? ST_RA_STR
 			       : !conv_is_str(call->fmt, i)	     ? ST_RA_INT
@@ -112,8 +111,6 @@ int cg_printf(struct cctx *c, const struct st_stmt *st)
 		} else {
 			if (lay->sent[i] == ST_RA_PROBE)
 				err = cg_emit(c, args[i]->pos, ST_I_BUILTIN, ST_BI_PROBE, 0);
-			else if (lay->sent[i] == ST_RA_TIME)
-				err = cg_expr(c, args[i]->kids[1]);
 			else
 				err = cg_expr(c, args[i]);
 			if (!err)

@@ -2,6 +2,7 @@
 /* A cgroup's paths by its id: see cgroup_path.h. */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <fnmatch.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -117,7 +118,7 @@ static bool find(char *path, size_t len, size_t root_len, uint64_t id, dev_t dev
 	return found;
 }
 
-void st_cgroup_path(uint64_t id, char *buf, size_t size)
+void st_cgroup_path(uint64_t id, const char *filter, char *buf, size_t size)
 {
 	struct hierarchy *h = calloc(MAX_HIERARCHIES, sizeof(*h));
 	size_t n = h ? hierarchies(h) : 0, i, off = 0, len;
@@ -127,6 +128,8 @@ void st_cgroup_path(uint64_t id, char *buf, size_t size)
 	if (size)
 		buf[0] = '\0';
 	for (i = 0; i < n && off < size; i++) {
+		if (filter && fnmatch(filter, h[i].name, 0))
+			continue;
 		len = strlen(h[i].root);
 		snprintf(path, sizeof(path), "%s", h[i].root);
 		if (stat(path, &st) || !find(path, len, len, id, st.st_dev, 0))

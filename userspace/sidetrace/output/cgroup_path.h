@@ -11,7 +11,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* id's paths into buf ("" where no hierarchy has it), cut to size. */
-void st_cgroup_path(uint64_t id, char *buf, size_t size);
+/*
+ * id's paths into buf ("" where no hierarchy has it), cut to size; in the
+ * hierarchies whose names the glob filter matches (NULL: every one), as
+ * bpftrace's cgroup_path(id, filter).
+ */
+void st_cgroup_path(uint64_t id, const char *filter, char *buf, size_t size);
 
 #endif /* SIDETRACE_OUTPUT_CGROUP_PATH_H */

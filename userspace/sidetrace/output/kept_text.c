@@ -8,6 +8,8 @@
 
 #include "output/cgroup_path.h"
 #include "output/kept_text.h"
+#include "output/printf_print.h"
+#include "util/interned.h"
 
 /* The user's name, as bpftrace's username; a uid without one as its number. */
 static void user_name(uint32_t uid, char *buf, size_t size)
@@ -41,7 +43,14 @@ void st_kept_text(enum st_kept k, uint64_t v, char *buf, size_t size)
 		snprintf(buf, size, "%s", strerror((int)v));
 		break;
 	case ST_KEPT_CGROUP:
-		st_cgroup_path(v, buf, size);
+		/* A filter's id in the top byte; a cgroup's id leaves it 0 (kernfs ids). */
+		if (st_kept_arg(v))
+			st_cgroup_path(st_kept_bare(v), st_interned(st_kept_arg(v)), buf, size);
+		else
+			st_cgroup_path(v, NULL, buf, size);
+		break;
+	case ST_KEPT_TIME:
+		st_strftime_ns(buf, size, st_interned(st_kept_arg(v)) ?: "", st_kept_bare(v));
 		break;
 	case ST_KEPT_POINTER:
 		snprintf(buf, size, "0x%llx", (unsigned long long)v);

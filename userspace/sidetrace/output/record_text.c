@@ -117,9 +117,7 @@ static void printf_value(struct st_rec_view *v, const struct st_rec_hdr *h,
 	memcpy(&u, at, sizeof(u));
 	val->type = ST_VT_STR;
 	val->s = s;
-	if (lay->sent[i] == ST_RA_TIME) {
-		st_strftime_ns(s, sizeof(rec_str), args[i]->kids[0]->str, u);
-	} else if (lay->sent[i] == ST_RA_KSYM || lay->sent[i] == ST_RA_USYM) {
+	if (lay->sent[i] == ST_RA_KSYM || lay->sent[i] == ST_RA_USYM) {
 		sym_value(v, lay->sent[i] == ST_RA_USYM, h->pid, u, s);
 	} else if (lay->sent[i] == ST_RA_TEXT) {
 		st_kept_text(st_expr_kept(args[i]), u, s, sizeof(rec_str));

@@ -50,9 +50,9 @@ enum st_kept {
 	ST_KEPT_KSTACK,
 	ST_KEPT_KSYM,
 	ST_KEPT_USYM,
-	ST_KEPT_TIME,
 	ST_KEPT_PID,
 	/* Integers printed as text (st_kept_is_text): */
+	ST_KEPT_TIME, /* strftime(): a time in nanoseconds, printed with its call's format */
 	ST_KEPT_INET, /* ntop(): an IPv4 address, its low 32 bits */
 	ST_KEPT_USER, /* username: a uid, printed as its user's name */
 	ST_KEPT_ERRNO, /* strerror(): an errno, printed as its text */
@@ -67,7 +67,32 @@ enum st_kept {
  */
 static inline bool st_kept_is_text(enum st_kept k)
 {
-	return k == ST_KEPT_INET || k == ST_KEPT_USER || k == ST_KEPT_ERRNO || k == ST_KEPT_CGROUP;
+	return k == ST_KEPT_INET || k == ST_KEPT_USER || k == ST_KEPT_ERRNO ||
+	       k == ST_KEPT_CGROUP || k == ST_KEPT_TIME;
+}
+
+/*
+ * A value kept with a literal argument of its call that printing needs
+ * (strftime()'s format, cgroup_path()'s filter), as bpftrace keeps the
+ * call's id beside the value: the argument's id (util/interned.h) in the
+ * top byte, the value in the 56 bits below (a time since boot: 2.2 years).
+ */
+#define ST_KEPT_ARG_SHIFT 56
+
+static inline uint64_t st_kept_with_arg(uint64_t v, unsigned int arg)
+{
+	return (v & ((1ULL << ST_KEPT_ARG_SHIFT) - 1)) | (uint64_t)arg << ST_KEPT_ARG_SHIFT;
+}
+
+/* The argument's id a value was kept with (0: none), and the value itself. */
+static inline unsigned int st_kept_arg(uint64_t v)
+{
+	return (unsigned int)(v >> ST_KEPT_ARG_SHIFT);
+}
+
+static inline uint64_t st_kept_bare(uint64_t v)
+{
+	return v & ((1ULL << ST_KEPT_ARG_SHIFT) - 1);
 }
 
 /* Whether a value kept as k is a stack or an address that %s prints by its symbols. */

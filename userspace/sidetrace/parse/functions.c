@@ -50,13 +50,9 @@ static const struct st_func_row funcs[ST_NR_FUNCS] = {
 	[ST_FN_STR] = {"str", ST_FORM_VALUE, .args = ST_FA_STR, 1, 2, ST_VT_STR, BOTH(ST_FC_STR)},
 	[ST_FN_TIME] = {"time", ST_FORM_ACTION, .args = ST_FA_TIME, 0, 1, .no_bpf = REWRITTEN,
 			.no_host = REWRITTEN, .record = "time"},
-	/* A CLOCK_MONOTONIC time (nsecs) as wall-clock text; a printf sends the time. */
-	[ST_FN_STRFTIME] = {"strftime", ST_FORM_VALUE, .args = ST_FA_STRFTIME, 2, 2, ST_VT_STR,
-			    .host = ST_FC_STRFTIME,
-			    .no_bpf = "strftime() is text the collector makes: in a probe it is "
-				      "printf()'s argument (printf(\"%s\", strftime(...))), not a "
-				      "value kept in a variable or a map",
-			    .kept = ST_KEPT_TIME},
+	/* A CLOCK_MONOTONIC time (nsecs) kept with its format, printed as wall-clock text. */
+	[ST_FN_STRFTIME] = {"strftime", ST_FORM_VALUE, .args = ST_FA_STRFTIME, 2, 2, ST_VT_UINT,
+			    BOTH(ST_FC_KEPT_ARG), .kept = ST_KEPT_TIME},
 	/* A map key of it prints its function's name. */
 	[ST_FN_KSYM] = {"ksym", ST_FORM_VALUE, .args = ST_FA_ADDR, 1, 1, ST_VT_UINT,
 			BOTH(ST_FC_ADDR), .kept = ST_KEPT_KSYM},
@@ -133,7 +129,7 @@ static const struct st_func_row funcs[ST_NR_FUNCS] = {
 			 .bpf = ST_FC_UADDR, .no_host = NO_REGS},
 	/* A cgroup's id, printed by the collector as its path in each hierarchy that has it. */
 	[ST_FN_CGROUP_PATH] = {"cgroup_path", ST_FORM_VALUE, .args = ST_FA_CGROUP, 1, 2, ST_VT_UINT,
-			       BOTH(ST_FC_ADDR), .kept = ST_KEPT_CGROUP},
+			       BOTH(ST_FC_KEPT_ARG), .kept = ST_KEPT_CGROUP},
 	[ST_FN_STRCONTAINS] = {"strcontains", ST_FORM_VALUE, .args = ST_FA_STRINGS, 2, 2,
 			       ST_VT_UINT, BOTH(ST_FC_STRCONTAINS)},
 	/* bpf_trace_printk(): a line of the kernel's trace buffer, not of sidetrace's output. */
@@ -221,4 +217,11 @@ enum st_kept st_expr_kept(const struct st_expr *e)
 	if (e->kind == ST_EXPR_VAR || e->kind == ST_EXPR_MAP)
 		return e->kept;
 	return ST_KEPT_VALUE;
+}
+
+const struct st_expr *st_kept_arg_value(const struct st_expr *call)
+{
+	/* strftime("fmt", ns), cgroup_path(id, "filter"): the literal is the format or filter. */
+	return call->kids[0]->kind == ST_EXPR_STR && call->nr_kids > 1 ? call->kids[1]
+								       : call->kids[0];
 }

@@ -73,7 +73,12 @@ enum st_fn_code {
 	 * how to name it (an address, an IP address, an errno)
 	 */
 	ST_FC_ADDR,
-	ST_FC_STRFTIME, /* the time as wall-clock text */
+	/*
+	 * The value (st_kept_arg_value()) with the id of its call's literal,
+	 * the checker's st_expr.uval, in its top byte (parse/builtins.h
+	 * st_kept_with_arg()): strftime()'s time, cgroup_path()'s id
+	 */
+	ST_FC_KEPT_ARG,
 	ST_FC_JOIN, /* an array's strings read into a record, printed joined */
 	ST_FC_SYSTEM, /* a printf's text run as a shell command, its output printed */
 	ST_FC_CAT, /* a printf's text the path of a file, printed */
@@ -133,5 +138,7 @@ enum st_agg_kind st_func_agg(enum st_func fn);
 const char *st_agg_name(enum st_agg_kind agg);
 /* What the kernel keeps of e's value. */
 enum st_kept st_expr_kept(const struct st_expr *e);
+/* The argument an ST_FC_KEPT_ARG call keeps: the one that is not its literal. */
+const struct st_expr *st_kept_arg_value(const struct st_expr *call);
 
 #endif /* SIDETRACE_PARSE_FUNCTIONS_H */

@@ -184,12 +184,11 @@ static int eval_call(struct st_eval_ctx *x, const struct st_expr *e, struct st_e
 	int err;
 
 	switch (st_func(e->func)->host) {
-	case ST_FC_STRFTIME:
-		err = st_eval(x, e->kids[1], &t);
-		if (!err)
-			st_strftime_ns(out->str, sizeof(out->str), e->kids[0]->str, t.v.i);
-		out->v.type = ST_VT_STR;
-		out->v.s = out->str;
+	case ST_FC_KEPT_ARG:
+		/* Printed as its kept value where it is printed (runner.c), as the kernel's. */
+		err = st_eval(x, st_kept_arg_value(e), out);
+		if (!err && e->uval)
+			set_int(out, ST_VT_UINT, st_kept_with_arg(out->v.i, (unsigned int)e->uval));
 		return err;
 	case ST_FC_ADDR:
 		/* Named where it is printed (runner.c), as the collector names the kernel's. */
