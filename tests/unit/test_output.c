@@ -14,9 +14,11 @@
 #include <side/abi/type-description.h>
 
 #include "parse/format.h"
+#include "output/kept_text.h"
 #include "output/maps_print.h"
 #include "output/printf_print.h"
 #include "output/record_print.h"
+#include "util/interned.h"
 
 #include "unit.h"
 
@@ -750,8 +752,33 @@ static void test_strftime_any_value(void)
 	CHECK(max >= boot + 584 && max <= boot + 585 && strftime_year(UINT64_MAX - 1) == max);
 }
 
+/*
+ * A time kept with its format (strftime() as a value): the format's id in
+ * the top byte, interned once per text; printed with that format, and a
+ * hostile value (any top byte, an id never given) prints without one.
+ */
+static void test_kept_with_format(void)
+{
+	int a = st_intern("y%Y"), b = st_intern("%%"), again = st_intern("y%Y");
+	char text[ST_KEPT_TEXT_MAX], want[32];
+
+	CHECK(a > 0 && b > 0 && a != b && again == a);
+	CHECK(!strcmp(st_interned((unsigned int)a), "y%Y") && !st_interned(0) &&
+	      !st_interned(ST_INTERNED_MAX));
+	st_kept_text(ST_KEPT_TIME, st_kept_with_arg(1, (unsigned int)b), text, sizeof(text));
+	CHECK(!strcmp(text, "%"));
+	snprintf(want, sizeof(want), "y%d", strftime_year(1));
+	st_kept_text(ST_KEPT_TIME, st_kept_with_arg(1, (unsigned int)a), text, sizeof(text));
+	CHECK(!strcmp(text, want));
+	CHECK(st_kept_bare(st_kept_with_arg(UINT64_MAX, 3)) == (1ULL << ST_KEPT_ARG_SHIFT) - 1 &&
+	      st_kept_arg(st_kept_with_arg(UINT64_MAX, 3)) == 3);
+	st_kept_text(ST_KEPT_TIME, UINT64_MAX, text, sizeof(text));
+	CHECK(!strcmp(text, ""));
+}
+
 int main(void)
 {
+	test_kept_with_format();
 	test_strftime_any_value();
 	test_hostile_values();
 	test_printf_terminal();
