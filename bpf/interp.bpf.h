@@ -549,12 +549,18 @@ static __always_inline void take_stacks(void *ctx, const struct st_probe_cfg *cf
 
 /* An id, or why there is none: -EFAULT when the stack has no frames. */
 #define STACK_ID(id) ((id) >= 0 ? (__u32)(id) : (id) == -14 ? ST_STACK_EMPTY : ST_STACK_FAILED)
+/* A different stack already in its bucket: -EEXIST (sidetrace.h ST_STACK_SPILL). */
+#define STACK_BUCKET_TAKEN (-17)
 
 	/* A session without stacks leaves the rest dead to the verifier. */
 	if (!st_stacks_used)
 		return;
 	if (cfg->stacks & ST_STACK_USER) {
 		id = bpf_get_stackid(ctx, &st_ustacks, BPF_F_USER_STACK);
+		if (id == STACK_BUCKET_TAKEN) {
+			id = bpf_get_stackid(ctx, &st_ustacks_spill, BPF_F_USER_STACK);
+			id = id >= 0 ? id | ST_STACK_SPILL : id;
+		}
 		s->ustack = ST_USTACK(tgid, STACK_ID(id));
 		if (id >= 0)
 			want_maps(tgid);
@@ -563,6 +569,10 @@ static __always_inline void take_stacks(void *ctx, const struct st_probe_cfg *cf
 		want_maps(tgid);
 	if (cfg->stacks & ST_STACK_KERNEL) {
 		id = bpf_get_stackid(ctx, &st_stacks, 0);
+		if (id == STACK_BUCKET_TAKEN) {
+			id = bpf_get_stackid(ctx, &st_stacks_spill, 0);
+			id = id >= 0 ? id | ST_STACK_SPILL : id;
+		}
 		s->kstack = STACK_ID(id);
 	}
 }

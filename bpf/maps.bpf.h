@@ -213,6 +213,22 @@ struct {
 	__uint(value_size, ST_STACK_FRAMES * sizeof(struct bpf_stack_build_id));
 } st_ustacks SEC(".maps");
 
+/* The stacks whose bucket in st_stacks or st_ustacks held another (ST_STACK_SPILL). */
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(max_entries, 1); /* ST_MAX_SPILL_STACKS when a probe reads kstack */
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, ST_STACK_FRAMES * sizeof(__u64));
+} st_stacks_spill SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(max_entries, 1); /* ST_MAX_SPILL_STACKS when a probe reads ustack */
+	__uint(map_flags, BPF_F_STACK_BUILD_ID);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, ST_STACK_FRAMES * sizeof(struct bpf_stack_build_id));
+} st_ustacks_spill SEC(".maps");
+
 /*
  * The processes of the user stacks taken, and their comm's first bytes
  * then (a new one: an exec): the collector keeps their mappings.

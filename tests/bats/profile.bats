@@ -82,6 +82,16 @@ every_sample_counted() { # program
 	[[ "$output" == *"    main+"* ]]
 }
 
+# About 200 stacks that differ: some share a hash bucket of the stack map,
+# which the kernel refuses to a second stack; without the spill map each
+# run printed one or more of them as [unknown].
+@test "ustack: stacks whose hash buckets collide are kept, none printed as [unknown]" {
+	run -0 "$SIDETRACE" -e 'profile:hz:999 { @[ustack] = count(); }' -c "$HOT -r 100 2"
+	# A key per stack: its innermost frame nest() spinning, or returning.
+	[ "$(grep -A1 '^@\[' <<< "$output" | grep -c '^    nest+')" -ge 100 ]
+	! grep -q unknown <<< "$output"
+}
+
 @test "ustack(2): the innermost two frames; kstack of user-mode samples is empty, not unknown" {
 	run -0 "$SIDETRACE" -e 'profile:hz:99 { @u[ustack(2)] = count(); @k[kstack] = count(); }' -c "$HOT 1"
 	echo "$output"

@@ -146,9 +146,13 @@ static int configure(struct st_loader *l, const struct st_compiled *c)
 	if (!err && st_compiled_wants_maps(c))
 		err = bpf_map__set_max_entries(skel->maps.st_stack_pids, ST_MAX_STACK_PIDS);
 	if (!err && (st_compiled_stacks(c) & ST_STACK_USER))
-		err = bpf_map__set_max_entries(skel->maps.st_ustacks, ST_MAX_STACKS);
+		err = bpf_map__set_max_entries(skel->maps.st_ustacks, ST_MAX_STACKS)
+			      ?: bpf_map__set_max_entries(skel->maps.st_ustacks_spill,
+							  ST_MAX_SPILL_STACKS);
 	if (!err && (st_compiled_stacks(c) & ST_STACK_KERNEL))
-		err = bpf_map__set_max_entries(skel->maps.st_stacks, ST_MAX_STACKS);
+		err = bpf_map__set_max_entries(skel->maps.st_stacks, ST_MAX_STACKS)
+			      ?: bpf_map__set_max_entries(skel->maps.st_stacks_spill,
+							  ST_MAX_SPILL_STACKS);
 	if (!err)
 		err = bpf_map__set_max_entries(skel->maps.st_aggr,
 					       st_compiled_hash_entries(c, ST_HASH_AGGR));

@@ -365,6 +365,23 @@ static uint64_t frame_address(const struct proc *p, const char *file,
  * where a frame the kernel gave by build id, of a process gone or not
  * mapping it, has its offset in the file for its address.
  */
+/*
+ * The frames of a user or a kernel stack by its id: in the first map, or
+ * with ST_STACK_SPILL in its spill map (bpf/sidetrace.h). 0 or -1.
+ */
+static int stack_lookup(const struct st_loader *l, bool user, uint32_t id, void *frames)
+{
+	bool spill = id & ST_STACK_SPILL;
+	uint32_t key = id & ~ST_STACK_SPILL;
+	const struct bpf_map *m;
+
+	if (user)
+		m = spill ? l->skel->maps.st_ustacks_spill : l->skel->maps.st_ustacks;
+	else
+		m = spill ? l->skel->maps.st_stacks_spill : l->skel->maps.st_stacks;
+	return bpf_map_lookup_elem(bpf_map__fd(m), &key, frames);
+}
+
 static void user_stack(struct st_stacks *s, const struct st_loader *l, const struct st_compiled *c,
 		       uint64_t v, bool perf, struct st_textbuf *tb)
 {
@@ -377,8 +394,7 @@ static void user_stack(struct st_stacks *s, const struct st_loader *l, const str
 	memset(frames, 0, sizeof(frames));
 	if (id == ST_STACK_EMPTY)
 		return;
-	if (id == ST_STACK_FAILED ||
-	    bpf_map_lookup_elem(bpf_map__fd(l->skel->maps.st_ustacks), &id, frames)) {
+	if (id == ST_STACK_FAILED || stack_lookup(l, true, id, frames)) {
 		st_tb_puts(tb, "[unknown]");
 		return;
 	}
@@ -412,14 +428,14 @@ bool st_stack_prefix(const struct st_loader *l, bool user, uint64_t v, uint32_t 
 		return false;
 	if (user) {
 		memset(ufr, 0, sizeof(ufr));
-		if (bpf_map_lookup_elem(bpf_map__fd(l->skel->maps.st_ustacks), &id, ufr))
+		if (stack_lookup(l, true, id, ufr))
 			return false;
 		for (i = 0; i < n && ufr[i].status != BPF_STACK_BUILD_ID_EMPTY; i++)
 			memcpy((char *)out + i * ST_STACK_FRAME_BYTES, &ufr[i], sizeof(ufr[i]));
 		return true;
 	}
 	memset(kfr, 0, sizeof(kfr));
-	if (bpf_map_lookup_elem(bpf_map__fd(l->skel->maps.st_stacks), &id, kfr))
+	if (stack_lookup(l, false, id, kfr))
 		return false;
 	for (i = 0; i < n && kfr[i]; i++)
 		memcpy((char *)out + i * ST_STACK_FRAME_BYTES, &kfr[i], sizeof(kfr[i]));
@@ -440,8 +456,7 @@ char *st_stack_text(struct st_stacks *s, const struct st_loader *l, const struct
 	}
 	if (id == ST_STACK_EMPTY)
 		return strdup("");
-	if (id == ST_STACK_FAILED ||
-	    bpf_map_lookup_elem(bpf_map__fd(l->skel->maps.st_stacks), &id, frames)) {
+	if (id == ST_STACK_FAILED || stack_lookup(l, false, id, frames)) {
 		st_tb_puts(&tb, "[unknown]");
 		return st_tb_take(&tb);
 	}
