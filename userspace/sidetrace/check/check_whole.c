@@ -535,7 +535,25 @@ int ck_whole_compare(struct checker *c, struct st_expr *e)
 struct fmt_leaves {
 	struct st_ctypes *types;
 	const struct st_ctype_leaf *leaves;
+	/* What each leaf's value is kept as: an integer printed as text takes %s */
+	enum st_kept kept[ST_MAX_LEAVES];
 };
+
+/* What leaf e (a call, a leaf variable or map) holds is kept as, before e is checked. */
+static enum st_kept leaf_kept(const struct checker *c, const struct st_expr *e)
+{
+	int id;
+
+	if (e->kind == ST_EXPR_VAR) {
+		id = ck_find_var(c, e->str);
+		return id >= 0 ? c->clause->var_kept[id] : ST_KEPT_VALUE;
+	}
+	if (e->kind == ST_EXPR_MAP) {
+		id = ck_find_map(c->prog, e->str);
+		return id >= 0 ? c->prog->maps[id].value_kept : ST_KEPT_VALUE;
+	}
+	return st_expr_kept(e);
+}
 
 /* A printf conversion for a leaf of its type: its leaf is checked by the printf, once. */
 static void leaf_conversion(void *arg, struct st_textbuf *tb, uint32_t i)
@@ -543,9 +561,11 @@ static void leaf_conversion(void *arg, struct st_textbuf *tb, uint32_t i)
 	const struct fmt_leaves *f = arg;
 	const struct st_ctype *t = f->leaves[i].type;
 
-	st_tb_puts(tb, st_ctype_char_array(f->types, f->leaves[i].type) ? "%s"
-		       : t->is_signed && t->kind != ST_CT_PTR		? "%lld"
-									: "%llu");
+	st_tb_puts(tb,
+		   st_ctype_char_array(f->types, f->leaves[i].type) || st_kept_is_text(f->kept[i])
+			   ? "%s"
+		   : t->is_signed && t->kind != ST_CT_PTR ? "%lld"
+							  : "%llu");
 }
 
 /* print(whole)'s -f json value ([1,"abc"], { "m": 2 }): the same leaves' conversions. */
@@ -590,6 +610,8 @@ int ck_whole_print(struct checker *c, struct st_expr *call)
 	for (i = 0; !err && i < nr; i++)
 		if (!(kids[i + 1] = leaf_expr(v, leaves[i].path)))
 			err = ck_oom(c);
+		else
+			f.kept[i] = leaf_kept(c, kids[i + 1]);
 	f.types = ck_ctypes(c);
 	f.leaves = leaves;
 	if (!err) {

@@ -76,10 +76,13 @@ static void leaf_value(void *arg, struct st_textbuf *tb, uint32_t i)
 	const struct st_map_entry *e = leaf_find(&j->leaves[i], j->key);
 	const struct st_map_result *r = j->leaves[i].r;
 
+	/* An integer kept as text (strerror(), strftime()) has its text made too. */
+	bool text = j->leaves[i].info->value_type == ST_VT_STR || (e && e->str);
+
 	/* A key a leaf lacks reads as bpftrace reads a missing key: "" or 0. */
-	if (j->leaves[i].info->value_type == ST_VT_STR && j->json)
+	if (text && j->json)
 		st_tb_json_str(tb, e && e->str ? e->str : "");
-	else if (j->leaves[i].info->value_type == ST_VT_STR)
+	else if (text)
 		st_tb_puts(tb, e && e->str ? e->str : "");
 	else if (r->value_signed)
 		st_tb_printf(tb, "%" PRId64, e ? (int64_t)e->value : 0);
