@@ -28,8 +28,7 @@
 #include "bpfload/watch.h"
 #include "sidetrace.skel.h"
 
-/* Open files besides two per site: asked for when raising the limit; needed at least. */
-#define ST_FD_MARGIN 256
+/* Open files besides two per site needed at least (ST_FD_MARGIN asked for). */
 #define ST_FD_MIN 32
 
 /* Attached as a return probe: a uretprobe, not a Go function's RET instructions. */

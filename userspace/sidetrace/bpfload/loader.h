@@ -20,6 +20,13 @@
 struct sidetrace_bpf;
 struct bpf_link;
 
+/*
+ * Open files a session asks for besides two per probe site: the object's
+ * maps and programs, the tracepoints that follow -c, BTF, the files read
+ * (the soft limit is raised to it before the object opens).
+ */
+#define ST_FD_MARGIN 256
+
 /* A watchpoint's hardware breakpoint (watch.h). */
 struct st_watch_link {
 	uint32_t probe;
