@@ -252,9 +252,10 @@ struct st_probe_cfg {
 /*
  * The kernel keeps one stack per hash bucket of a stack map and refuses
  * a different one there: such a stack goes to a second map, a quarter of
- * the size (st_ustacks_spill, st_stacks_spill), its id marked so. Three
- * stacks collided once in 4096 buckets in about a thousand runs; a second
- * collision needs two stacks in one spill bucket.
+ * the size (st_ustacks_spill, st_stacks_spill), its id marked so. Its
+ * bucket there is the same low bits of the same hash: two colliding stacks
+ * collide again, so a stack is lost where both come in two copies (by
+ * build id, and by address where the kernel could not read one in time).
  */
 #define ST_MAX_SPILL_STACKS (ST_MAX_STACKS / 4)
 #define ST_STACK_SPILL 0x40000000U
