@@ -116,11 +116,12 @@ static const struct st_func_row funcs[ST_NR_FUNCS] = {
 	/* 6 bytes at an address, AA:BB:CC:DD:EE:FF: a buf() of kind ST_BUF_MAC once checked. */
 	[ST_FN_MACADDR] = {"macaddr", ST_FORM_VALUE, .args = ST_FA_MACADDR, 1, 1, ST_VT_BUF,
 			   .bpf = ST_FC_BUF, .no_host = AN_EVENTS},
-	/* The watchpoints at an address removed, as bpftrace's: from a probe, not at once. */
+	/*
+	 * The watchpoints at an address removed, as bpftrace's: from a probe
+	 * once the collector reads its record, in sidetrace's clauses at once.
+	 */
 	[ST_FN_UNWATCH] = {"unwatch", ST_FORM_ACTION, .args = ST_FA_UNWATCH, 1, 1,
-			   .bpf = ST_FC_UNWATCH,
-			   .no_host = "removes the watchpoints of an address from a probe's "
-				      "event: BEGIN, END and interval have none"},
+			   BOTH(ST_FC_UNWATCH)},
 	/* A register of the event (bpftrace's names: "sp", "ip", "r8"); sargN reads at sp. */
 	[ST_FN_REG] = {"reg", ST_FORM_VALUE, .args = ST_FA_REG, 1, 1, ST_VT_UINT, .bpf = ST_FC_REG,
 		       .no_host = NO_REGS, .at_entry = true},

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bpfload/kread.h"
+#include "bpfload/watch.h"
 #include "readout/aggregations.h"
 #include "readout/problems.h"
 #include "output/helper_error.h"
@@ -317,6 +318,17 @@ static int run_debugf(struct st_runner *r, struct st_eval_ctx *x, const struct s
 	return 0;
 }
 
+/* unwatch(addr) in BEGIN, END or interval: the breakpoints at addr removed now. */
+static int run_unwatch(struct st_runner *r, struct st_eval_ctx *x, const struct st_expr *call)
+{
+	struct st_eval_val addr;
+	int err = st_eval(x, call->kids[0], &addr);
+
+	if (!err && r->tracer)
+		st_watch_unset(&r->tracer->bpf, (uint64_t)addr.v.i);
+	return err;
+}
+
 /* A call statement; RUN_EXIT once exit() ran. */
 static int run_call(struct st_runner *r, struct st_eval_ctx *x, const struct st_expr *call)
 {
@@ -342,6 +354,8 @@ static int run_call(struct st_runner *r, struct st_eval_ctx *x, const struct st_
 	case ST_FC_EXIT:
 		r->exit_requested = true;
 		return RUN_EXIT;
+	case ST_FC_UNWATCH:
+		return run_unwatch(r, x, call);
 	default:
 		return 0;
 	}

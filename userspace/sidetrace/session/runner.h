@@ -24,7 +24,8 @@ struct st_runner {
 	const struct st_program *prog;
 	const char *src; /* its text, shown under -k's reports (NULL: not shown) */
 	const struct st_compiled *compiled;
-	const struct st_tracer *tracer; /* NULL when nothing was loaded */
+	struct st_tracer
+		*tracer; /* NULL when nothing was loaded; unwatch() removes its breakpoints */
 	FILE *out;
 	enum st_output_format fmt;
 	bool term; /* text to a terminal: printf's values shown safely (util/escape.h) */
