@@ -321,21 +321,15 @@ static int arm_dynamic(struct st_loader *l, const struct st_compiled *c, char *e
 static int reserve_fds(uint32_t nr_sites, char *err, size_t errlen)
 {
 	rlim_t sites_fds = 2 * (rlim_t)nr_sites;
-	struct rlimit rl;
+	rlim_t limit = st_loader_raise_fds(sites_fds + ST_FD_MARGIN);
 
-	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur == RLIM_INFINITY ||
-	    rl.rlim_cur >= sites_fds + ST_FD_MARGIN)
-		return 0;
-	rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max >= sites_fds + ST_FD_MARGIN
-			      ? sites_fds + ST_FD_MARGIN
-			      : rl.rlim_max;
-	if (setrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur >= sites_fds + ST_FD_MIN)
+	/* 0: the limit could not be read or set, as before: let the kernel say. */
+	if (!limit || limit == RLIM_INFINITY || limit >= sites_fds + ST_FD_MIN)
 		return 0;
 	snprintf(err, errlen,
 		 "%u call sites need about %llu open files (a perf event and a link each: this "
 		 "kernel has no uprobe_multi links) but the limit is %llu: raise it (ulimit -n)",
-		 nr_sites, (unsigned long long)(sites_fds + ST_FD_MIN),
-		 (unsigned long long)rl.rlim_cur);
+		 nr_sites, (unsigned long long)(sites_fds + ST_FD_MIN), (unsigned long long)limit);
 	return -EMFILE;
 }
 

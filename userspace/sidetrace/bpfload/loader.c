@@ -20,7 +20,6 @@
 #include <string.h>
 #include <unistd.h>
 #include <linux/membarrier.h>
-#include <sys/resource.h>
 #include <sys/syscall.h>
 
 #include <bpf/bpf.h>
@@ -290,27 +289,25 @@ static void reset(struct st_loader *l)
 	l->debugf_req_fd = -1;
 }
 
-/*
- * A soft limit on open files below ST_FD_MARGIN raised to it, where the
- * hard limit allows, before the object opens: its maps and programs alone
- * took most of a soft limit of 40 (reserve_fds() in attach.c adds the
- * sites' later).
- */
-static void raise_fd_floor(void)
+rlim_t st_loader_raise_fds(rlim_t want)
 {
 	struct rlimit rl;
 
-	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur == RLIM_INFINITY ||
-	    rl.rlim_cur >= ST_FD_MARGIN)
-		return;
-	rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max >= ST_FD_MARGIN ? ST_FD_MARGIN
-										  : rl.rlim_max;
-	setrlimit(RLIMIT_NOFILE, &rl);
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		return 0;
+	if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= want)
+		return rl.rlim_cur;
+	rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max >= want ? want : rl.rlim_max;
+	return setrlimit(RLIMIT_NOFILE, &rl) ? 0 : rl.rlim_cur;
 }
 
 void st_loader_open_early(struct st_loader *l)
 {
-	raise_fd_floor();
+	/*
+	 * Before the object opens: its maps and programs alone took most of
+	 * a soft limit of 40 (reserve_fds() in attach.c adds the sites').
+	 */
+	st_loader_raise_fds(ST_FD_MARGIN);
 	reset(l);
 	l->prep.started = true;
 	/* Where a thread cannot start, the work is done at once. */

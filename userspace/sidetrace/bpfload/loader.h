@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <pthread.h>
 #include <stddef.h>
+#include <sys/resource.h>
 #include <sys/types.h>
 
 #include "targets/targets.h"
@@ -26,6 +27,12 @@ struct bpf_link;
  * (the soft limit is raised to it before the object opens).
  */
 #define ST_FD_MARGIN 256
+
+/*
+ * Raises the soft limit on open files to want where it is lower, as far
+ * as the hard limit allows. The soft limit then, RLIM_INFINITY for none.
+ */
+rlim_t st_loader_raise_fds(rlim_t want);
 
 /* A watchpoint's hardware breakpoint (watch.h). */
 struct st_watch_link {

@@ -24,8 +24,8 @@ struct st_runner {
 	const struct st_program *prog;
 	const char *src; /* its text, shown under -k's reports (NULL: not shown) */
 	const struct st_compiled *compiled;
-	struct st_tracer
-		*tracer; /* NULL when nothing was loaded; unwatch() removes its breakpoints */
+	/* NULL when nothing was loaded; not const: unwatch() removes its breakpoints */
+	struct st_tracer *tracer;
 	FILE *out;
 	enum st_output_format fmt;
 	bool term; /* text to a terminal: printf's values shown safely (util/escape.h) */
