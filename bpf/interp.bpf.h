@@ -537,6 +537,20 @@ static __always_inline void want_maps(__u32 tgid)
 	}
 }
 
+/* A different stack already in its bucket: -EEXIST (sidetrace.h ST_STACK_SPILL). */
+#define STACK_BUCKET_TAKEN (-17)
+
+/* The stack's id in map, or where its bucket holds another, in spill (ST_STACK_SPILL). */
+static __always_inline long stack_id(void *ctx, void *map, void *spill, __u64 flags)
+{
+	long id = bpf_get_stackid(ctx, map, flags);
+
+	if (id != STACK_BUCKET_TAKEN)
+		return id;
+	id = bpf_get_stackid(ctx, spill, flags);
+	return id >= 0 ? id | ST_STACK_SPILL : id;
+}
+
 /*
  * The stacks the probe's clauses read, into s->ustack and s->kstack: by
  * the program's entry, which has the context bpf_get_stackid() wants.
@@ -549,18 +563,12 @@ static __always_inline void take_stacks(void *ctx, const struct st_probe_cfg *cf
 
 /* An id, or why there is none: -EFAULT when the stack has no frames. */
 #define STACK_ID(id) ((id) >= 0 ? (__u32)(id) : (id) == -14 ? ST_STACK_EMPTY : ST_STACK_FAILED)
-/* A different stack already in its bucket: -EEXIST (sidetrace.h ST_STACK_SPILL). */
-#define STACK_BUCKET_TAKEN (-17)
 
 	/* A session without stacks leaves the rest dead to the verifier. */
 	if (!st_stacks_used)
 		return;
 	if (cfg->stacks & ST_STACK_USER) {
-		id = bpf_get_stackid(ctx, &st_ustacks, BPF_F_USER_STACK);
-		if (id == STACK_BUCKET_TAKEN) {
-			id = bpf_get_stackid(ctx, &st_ustacks_spill, BPF_F_USER_STACK);
-			id = id >= 0 ? id | ST_STACK_SPILL : id;
-		}
+		id = stack_id(ctx, &st_ustacks, &st_ustacks_spill, BPF_F_USER_STACK);
 		s->ustack = ST_USTACK(tgid, STACK_ID(id));
 		if (id >= 0)
 			want_maps(tgid);
@@ -568,11 +576,7 @@ static __always_inline void take_stacks(void *ctx, const struct st_probe_cfg *cf
 	if (cfg->stacks & ST_STACK_MAPS)
 		want_maps(tgid);
 	if (cfg->stacks & ST_STACK_KERNEL) {
-		id = bpf_get_stackid(ctx, &st_stacks, 0);
-		if (id == STACK_BUCKET_TAKEN) {
-			id = bpf_get_stackid(ctx, &st_stacks_spill, 0);
-			id = id >= 0 ? id | ST_STACK_SPILL : id;
-		}
+		id = stack_id(ctx, &st_stacks, &st_stacks_spill, 0);
 		s->kstack = STACK_ID(id);
 	}
 }

@@ -264,8 +264,7 @@ static int cg_call(struct cctx *c, const struct st_expr *e)
 		if (!e->uval)
 			return cg_expr(c, st_kept_arg_value(e));
 		return cg_expr(c, st_kept_arg_value(e))
-			       ?: cg_emit(c, e->pos, ST_I_CONST, 0,
-					  (int64_t)((1ULL << ST_KEPT_ARG_SHIFT) - 1))
+			       ?: cg_emit(c, e->pos, ST_I_CONST, 0, (int64_t)ST_KEPT_VALUE_MASK)
 			       ?: cg_emit(c, e->pos, ST_I_BINARY, ST_B_AND, 0)
 			       ?: cg_emit(c, e->pos, ST_I_CONST, 0,
 					  (int64_t)st_kept_with_arg(0, (unsigned int)e->uval))

@@ -78,10 +78,11 @@ static inline bool st_kept_is_text(enum st_kept k)
  * top byte, the value in the 56 bits below (a time since boot: 2.2 years).
  */
 #define ST_KEPT_ARG_SHIFT 56
+#define ST_KEPT_VALUE_MASK ((1ULL << ST_KEPT_ARG_SHIFT) - 1)
 
 static inline uint64_t st_kept_with_arg(uint64_t v, unsigned int arg)
 {
-	return (v & ((1ULL << ST_KEPT_ARG_SHIFT) - 1)) | (uint64_t)arg << ST_KEPT_ARG_SHIFT;
+	return (v & ST_KEPT_VALUE_MASK) | (uint64_t)arg << ST_KEPT_ARG_SHIFT;
 }
 
 /* The argument's id a value was kept with (0: none), and the value itself. */
@@ -92,7 +93,7 @@ static inline unsigned int st_kept_arg(uint64_t v)
 
 static inline uint64_t st_kept_bare(uint64_t v)
 {
-	return v & ((1ULL << ST_KEPT_ARG_SHIFT) - 1);
+	return v & ST_KEPT_VALUE_MASK;
 }
 
 /* Whether a value kept as k is a stack or an address that %s prints by its symbols. */
