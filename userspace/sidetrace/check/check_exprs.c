@@ -29,6 +29,14 @@ static void expr_text(const struct st_expr *e, char *buf, size_t size)
 	}
 }
 
+const char *ck_ctx_ctype(const struct st_event *ev, char *buf, size_t size)
+{
+	if (!st_event_kind(ev)->ctx_ctype)
+		return NULL;
+	snprintf(buf, size, st_event_kind(ev)->ctx_ctype, ev->name);
+	return buf;
+}
+
 /*
  * The C type builtin b points to: its row's, or where the row lets the
  * probe kind say, the kind's for the clause's event (iter:task's ctx:
@@ -38,11 +46,9 @@ static const char *builtin_ctype(const struct checker *c, const struct st_builti
 				 size_t size)
 {
 	const struct st_event *ev = c->clause->nr_events ? c->clause->events[0] : NULL;
+	const char *kind = b->kind_ctype && ev ? ck_ctx_ctype(ev, buf, size) : NULL;
 
-	if (!b->kind_ctype || !ev || !st_event_kind(ev)->ctx_ctype)
-		return b->ctype;
-	snprintf(buf, size, st_event_kind(ev)->ctx_ctype, ev->name);
-	return buf;
+	return kind ?: b->ctype;
 }
 
 /* A builtin where its row says it has a value. */

@@ -65,7 +65,7 @@ static int unknown_field(struct checker *c, const struct st_expr *e, uint32_t se
 	const char *name = e->path[seg].name;
 	char where[256];
 	const struct st_probe_kind *k = st_event_kind(ev);
-	char ctx[128] = "";
+	char ctx[128];
 	uint32_t i;
 
 	for (i = 0; i < nr; i++) {
@@ -74,10 +74,9 @@ static int unknown_field(struct checker *c, const struct st_expr *e, uint32_t se
 			ck_names_add(&near, fields[i].name, NULL);
 	}
 	if (seg == 0 && k->args == ST_ARGS_NONE) {
-		if (k->ctx_ctype)
-			snprintf(ctx, sizeof(ctx), k->ctx_ctype, ev->name);
 		ck_err(c, e->path[seg].pos, "%s: probes have no args%s%s", k->name,
-		       k->ctx_ctype ? "; ctx points to their context, " : "", ctx);
+		       k->ctx_ctype ? "; ctx points to their context, " : "",
+		       ck_ctx_ctype(ev, ctx, sizeof(ctx)) ?: "");
 	} else if (seg == 0 && st_probe_kind_function(k)) {
 		ck_err(c, e->path[seg].pos, "function %s has no parameter '%s'%s%s", ev->name, name,
 		       ev->error ? ": " : "; it has: ", ev->error ? ev->error : all.buf);
