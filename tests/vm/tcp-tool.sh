@@ -11,6 +11,9 @@
 # - busybox httpd on 127.0.0.1:8080 (listen backlog 9) accepts one wget of a
 #   10240-byte file: an accept, a connect, a lifespan on each side;
 # - a wget of the closed port 8089 is refused;
+# - an nc server on 8083 sends a file and closes (its socket orphaned at
+#   once) before its client, which holds its end open until then, closes:
+#   the client's FIN reaches a socket in FIN_WAIT2 that no process owns;
 # - six nc clients connect to an nc listener on 8082 (backlog 1) that is
 #   stopped: the SYNs past its full accept queue are dropped, and their
 #   clients retransmit them after a second.
@@ -26,8 +29,11 @@ head -c 10240 /dev/zero > "$d/www/f"
 $b ip link set lo up
 # An orphaned socket in FIN_WAIT2 stays a full socket while its FIN timeout
 # is past TIME_WAIT's 60 s, rather than becoming a timewait socket at once:
-# httpd's socket, closed first, then takes wget's FIN itself whether or not
-# wget's ACK of httpd's FIN came apart from it (delayed ACK under TCG).
+# the nc server's socket, closed first, then takes its client's FIN itself
+# whether or not the client's ACK of its FIN came apart from it (delayed ACK
+# under TCG). httpd cannot be that server: it shuts its socket down for
+# writing and exits later, so the client's FIN may come while it still owns
+# the socket.
 echo 120 > /proc/sys/net/ipv4/tcp_fin_timeout
 
 listening() { # port-in-hex: until a socket listens on it (v4 or v6)
@@ -55,6 +61,12 @@ wait $w
 "$d/bin/wget" -q -O /dev/null http://127.0.0.1:8089/f 2> /dev/null &
 f=$!
 wait $f
+# nc -e: the server's socket is the program's, closed when it exits. The
+# client reads until the server's FIN, then closes (its stdin still open).
+"$d/bin/nc" -l -p 8083 -e $b cat "$d/www/f" &
+listening 1F93
+sleep 3 | "$d/bin/nc" 127.0.0.1 8083 > /dev/null
+wait $!
 
 "$d/bin/nc" -l -p 8082 < /dev/null > /dev/null &
 l=$!

@@ -71,6 +71,29 @@ static int check_builtin(struct checker *c, struct st_expr *e)
 	return b->ctype ? ck_kernel_pointer(c, e, builtin_ctype(c, b, ctype, sizeof(ctype))) : 0;
 }
 
+/*
+ * A value kept with its call's literal (strftime()'s, cgroup_path()'s:
+ * parse/builtins.h) is printed, not computed with or tested, as in bpftrace.
+ */
+static int kept_with_arg(struct checker *c, const struct st_expr *x, const char *role)
+{
+	enum st_kept k = st_expr_kept(x);
+
+	if (k != ST_KEPT_TIME && k != ST_KEPT_CGROUP)
+		return 0;
+	return ck_err(c, x->pos, "%s: %s is printed as text, not computed with or tested",
+		      role, k == ST_KEPT_TIME ? "strftime()'s time" : "cgroup_path()'s cgroup");
+}
+
+/* kept_with_arg() for an operator's operand. */
+static int kept_operand(struct checker *c, const struct st_expr *x, enum st_op op)
+{
+	char role[32];
+
+	snprintf(role, sizeof(role), "'%s'", st_op_name(op));
+	return kept_with_arg(c, x, role);
+}
+
 static int check_unary(struct checker *c, struct st_expr *e)
 {
 	struct st_expr *x = e->kids[0];
@@ -83,7 +106,7 @@ static int check_unary(struct checker *c, struct st_expr *e)
 	}
 	err = ck_expr(c, x);
 	if (!err)
-		err = ck_settle(c, x, ST_VT_INT, "used as a number");
+		err = ck_settle(c, x, ST_VT_INT, "used as a number") ?: kept_operand(c, x, e->op);
 	if (err)
 		return err;
 	if (!ck_is_int(x->vtype)) {
@@ -134,21 +157,6 @@ static bool is_zero(const struct st_expr *e)
 	return e->kind == ST_EXPR_INT && e->uval == 0;
 }
 
-/*
- * A value kept with its call's literal (strftime()'s, cgroup_path()'s:
- * parse/builtins.h) is printed, not computed with, as in bpftrace.
- */
-static int kept_with_arg(struct checker *c, const struct st_expr *x, const struct st_expr *op)
-{
-	enum st_kept k = st_expr_kept(x);
-
-	if (k != ST_KEPT_TIME && k != ST_KEPT_CGROUP)
-		return 0;
-	return ck_err(c, op->pos, "'%s' of %s: it is printed as text, not computed with",
-		      st_op_name(op->op),
-		      k == ST_KEPT_TIME ? "strftime()'s time" : "cgroup_path()'s cgroup");
-}
-
 static int check_binary(struct checker *c, struct st_expr *e)
 {
 	struct st_expr *l = e->kids[0], *r = e->kids[1];
@@ -170,7 +178,7 @@ static int check_binary(struct checker *c, struct st_expr *e)
 		err = ck_expr(c, l) ?: ck_expr(c, r);
 	}
 	if (!err)
-		err = kept_with_arg(c, l, e) ?: kept_with_arg(c, r, e);
+		err = kept_operand(c, l, e->op) ?: kept_operand(c, r, e->op);
 	if (!err)
 		err = settle_operands(c, e);
 	/* A kernel record's char * beside an integer is its address (args->filename != 0). */
@@ -474,7 +482,7 @@ int ck_need_int(struct checker *c, struct st_expr *e, const char *role)
 	if (!err && e->vtype == ST_VT_STR)
 		err = ck_string_pointer(c, e);
 	if (err || ck_is_int(e->vtype))
-		return err;
+		return err ?: kept_with_arg(c, e, role);
 	expr_text(e, what, sizeof(what));
 	return ck_err(c, e->pos, "%s needs an integer value, but %s is a string", role, what);
 }
