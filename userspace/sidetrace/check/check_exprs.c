@@ -81,8 +81,8 @@ static int kept_with_arg(struct checker *c, const struct st_expr *x, const char 
 
 	if (k != ST_KEPT_TIME && k != ST_KEPT_CGROUP)
 		return 0;
-	return ck_err(c, x->pos, "%s: %s is printed as text, not computed with or tested",
-		      role, k == ST_KEPT_TIME ? "strftime()'s time" : "cgroup_path()'s cgroup");
+	return ck_err(c, x->pos, "%s: %s is printed as text, not computed with or tested", role,
+		      k == ST_KEPT_TIME ? "strftime()'s time" : "cgroup_path()'s cgroup");
 }
 
 /* kept_with_arg() for an operator's operand. */
