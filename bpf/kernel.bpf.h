@@ -27,6 +27,65 @@ enum fields_from {
 	FIELDS_TRAMPOLINE, /* a trampoline's arguments */
 };
 
+/* The kernel's struct path and struct file for path(), by CO-RE: the running kernel's offsets. */
+struct path___st {
+	void *mnt;
+	void *dentry;
+} __attribute__((preserve_access_index));
+
+struct file___st {
+	struct path___st f_path;
+} __attribute__((preserve_access_index));
+
+/*
+ * A constant of the instance the collector loads for one function or
+ * iterator (bpfload/instance.h), its own: what path() names (ST_DPATH_*),
+ * 0 where the clauses call no path(). The code that names it is dead
+ * then, so the verifier checks bpf_d_path() only where the clauses call
+ * it, in the programs the kernel allows it (an iterator's, some
+ * functions' trampolines).
+ */
+const volatile __u32 st_dpath SEC(".rodata.inst");
+
+/*
+ * Word w of the context, each at its constant offset, which the verifier
+ * types from BTF (a trampoline's argument, an iterator's member).
+ */
+static __always_inline void *ctx_word(void *ctx, __u32 w)
+{
+	switch (w) {
+	case 0:
+		return (void *)CTX_WORD(ctx, 0);
+	case 1:
+		return (void *)CTX_WORD(ctx, 1);
+	case 2:
+		return (void *)CTX_WORD(ctx, 2);
+	case 3:
+		return (void *)CTX_WORD(ctx, 3);
+	case 4:
+		return (void *)CTX_WORD(ctx, 4);
+	case 5:
+		return (void *)CTX_WORD(ctx, 5);
+	}
+	return 0;
+}
+
+/*
+ * path(): the kernel names the path (bpf_d_path()) into the string the
+ * clauses read; "" where it cannot (a path longer than a string).
+ */
+static __always_inline void name_path(void *ctx, struct st_scratch *s)
+{
+	char *b = s->strs[ST_STR_REF_DPATH].b;
+	void *p = ctx_word(ctx, ST_DPATH_WORD(st_dpath));
+
+	zero_words(b, ST_STR_LEN / 8);
+	if (p && (st_dpath & ST_DPATH_FILE))
+		p = &((struct file___st *)p)->f_path;
+	if (p && bpf_d_path(p, b, ST_STR_LEN) < 0)
+		zero_words(b, ST_STR_LEN / 8);
+}
+
 /* The event's clauses run on scratch s; m: the copy of the stack machine they fit. */
 static __always_inline int run_kernel_event(void *ctx, struct st_scratch *s,
 					    const struct st_site_cfg *site,
@@ -61,6 +120,9 @@ static __always_inline int on_kernel_event(void *ctx, enum fields_from from, enu
 	s = enter_probe(ctx, &site, &cfg, &probe);
 	if (!s)
 		return 0;
+	/* A trampoline's path() of an argument. */
+	if (from == FIELDS_TRAMPOLINE && st_dpath)
+		name_path(ctx, s);
 	return run_kernel_event(ctx, s, site, cfg, probe, from, m);
 }
 
@@ -122,48 +184,6 @@ struct st_iter_ctx {
 };
 
 /*
- * iter:task_file's context, its file's path for path(): kernel types by
- * CO-RE, their members' offsets the running kernel's.
- */
-struct path___st {
-	void *mnt;
-	void *dentry;
-} __attribute__((preserve_access_index));
-
-struct file___st {
-	struct path___st f_path;
-} __attribute__((preserve_access_index));
-
-struct st_iter_file_ctx {
-	struct st_iter_meta *meta;
-	void *task;
-	__u32 fd;
-	struct file___st *file;
-};
-
-/*
- * Set by the collector before load: the session's iter: clause calls
- * path(ctx->file->f_path), of iter:task_file (the checker allows no
- * other); else the code that reads the context's file is dead.
- */
-const volatile __u32 st_iter_dpath;
-
-/*
- * path(): the kernel names the file (bpf_d_path(), which it allows an
- * iterator's program) into the string the clauses read; "" where it
- * cannot (a path longer than a string).
- */
-static __always_inline void iter_dpath(struct st_iter_file_ctx *ctx, struct st_scratch *s)
-{
-	char *b = s->strs[ST_STR_REF_DPATH].b;
-	struct file___st *f = ctx->file;
-
-	zero_words(b, ST_STR_LEN / 8);
-	if (f && bpf_d_path((void *)&f->f_path, b, ST_STR_LEN) < 0)
-		zero_words(b, ST_STR_LEN / 8);
-}
-
-/*
  * Set by the collector before it reads the iterator: the cookie of the
  * session's one iter: probe (an iterator's link takes none).
  */
@@ -194,8 +214,8 @@ int sidetrace_iter(struct st_iter_ctx *ctx)
 	s = scratch_take(ctx, site_idx, probe);
 	if (!s)
 		return 0;
-	if (st_iter_dpath)
-		iter_dpath((struct st_iter_file_ctx *)ctx, s);
+	if (st_dpath)
+		name_path(ctx, s);
 	return run_kernel_event(ctx, s, site, cfg, probe, FIELDS_NONE, ST_MACHINE_ALL);
 }
 

@@ -75,11 +75,23 @@
 
 /* String references on the machine's stack: which buffer holds the bytes. */
 #define ST_STR_REF_COMM ST_MAX_LOADS /* the comm builtin */
-/* path(): an iterator's file's path, named by the kernel before the clauses run */
+/* path(): the path the kernel named before the clauses ran (ST_DPATH_ON) */
 #define ST_STR_REF_DPATH (ST_MAX_LOADS + 1)
 #define ST_STR_REF_CONST (ST_MAX_LOADS + 2) /* + literal index */
 #define ST_STR_REF_TMP (ST_STR_REF_CONST + ST_MAX_STRCONST) /* + slot */
 #define ST_NR_STR_REFS (ST_STR_REF_TMP + ST_MAX_TMPSTR)
+
+/*
+ * path(): what the kernel names (bpf_d_path()) before an iterator's or a
+ * trampoline's clauses run, a constant of the program's instance: word
+ * ST_DPATH_WORD(v) of the context (a trampoline's argument, an
+ * iterator's member) holds a struct path *, or with ST_DPATH_FILE a
+ * struct file * whose f_path is named; 0: nothing.
+ */
+#define ST_DPATH_ON 0x80
+#define ST_DPATH_FILE 0x40
+#define ST_DPATH_WORDS 6 /* the context's words it can be in */
+#define ST_DPATH_WORD(v) ((v)&0x3f)
 
 /* Where a load starts. */
 enum st_load_src {

@@ -67,9 +67,11 @@ refused() {
 		[[ " ${lines[*]} " == *" @[$fd]: $(readlink "/proc/$SLEEPER/fd/$fd") "* ]]
 	done
 	run -1 "$SIDETRACE" -e 'tracepoint:syscalls:sys_enter_close { printf("%s\n", path(args->fd)); }'
-	[[ "$output" == *"path() names an iterator's file only: path(ctx->file->f_path) in iter:task_file"* ]]
+	[[ "$output" == *"path() names a file's path where the kernel lets a program name one (bpf_d_path()): in iter:task_file, and in fentry: and fexit: of some functions"* ]]
 	run -1 "$SIDETRACE" -e 'iter:task { printf("%s\n", path(ctx->file->f_path)); }'
 	[[ "$output" == *"struct bpf_iter__task has no member file"* ]]
+	run -1 "$SIDETRACE" -e 'iter:task_file { printf("%s\n", path(ctx->task)); }'
+	[[ "$output" == *"path() names a struct path * or a struct file *'s f_path: path(args->filp->f_path) in fentry:filp_close, path(ctx->file->f_path) in iter:task_file; ctx->task is struct task_struct *"* ]]
 }
 
 @test "iter: every object's record is printed, however many: the reads are paced to the ring" {

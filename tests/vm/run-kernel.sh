@@ -392,6 +392,14 @@ EOF
 	printf 'run kmodule "%s" -e %q -c %q\n' "$ST" \
 		"fexit:9p:v9fs_file_read_iter /args.iocb->ki_filp->f_inode->i_size == $(stat -c %s "$ST")/ { @b = sum(retval); }" \
 		"dd if=$ST of=/dev/null bs=65536"
+	# bpftrace's path() in a trampoline the kernel lets name paths
+	# (bpf_d_path()): the one open of the file head reads, at entry and at
+	# exit; refused where the kernel refuses it.
+	printf 'run fentrypath "%s" -e %q -c %q\n' "$ST" \
+		"fentry:security_file_open /pid == cpid/ { @[path(args->file->f_path)] = count(); } kretfunc:security_file_open /pid == cpid/ { @x[path(args->file->f_path)] = count(); }" \
+		"/bin/busybox head -c 1 $ST"
+	printf 'run fentrypathno bash -c %q\n' \
+		"$ST -e 'fentry:vfs_write { printf(\"%s\\n\", path(args->file->f_path)); }' 2>&1; echo rc \$?"
 	# The kernel's iterators, by the collector's read(): init's task and its first file.
 	printf 'run iter "%s" -e %q\n' "$ST" \
 		"iter:task /ctx->task->pid == 1/ { printf(\"init %d\\n\", ctx->task->tgid); }"
@@ -601,6 +609,8 @@ check fentry "@b: $(rw_total bytes)" "@c: $(rw_total bytes)" "@r: $(rw_total byt
 check kmodule "@b: $(stat -c %s "$ST")"
 check iter "init 1"
 check iterfile -- '^fd0 [^ ]+ /.+$'
+check fentrypath "@[$ST]: 1" "@x[$ST]: 1"
+check fentrypathno "sidetrace: the kernel refuses path() in fentry:vfs_write: it lets a program name a path (bpf_d_path()) in the trampolines of some functions only, such as filp_close, security_file_open and vfs_truncate, and in iter:task_file" "rc 1"
 
 # The workers write to fd 3, /dev/null; the main thread its output to fd 1.
 check tpkeyed "@fd[3]: $(rw_total calls)"

@@ -100,7 +100,8 @@ static int attach_trampoline(struct st_loader *l, struct bpf_program *prog,
 			     const struct st_compiled *c, uint32_t i, const struct st_event *ev,
 			     uint32_t site, char *err, size_t errlen)
 {
-	return st_tramp_attach(l, prog, ev->name, ST_COOKIE(site, i, 0), err, errlen);
+	return st_tramp_attach(l, prog, ev->name, ST_COOKIE(site, i, 0), c->probes[i].dpath, err,
+			       errlen);
 }
 
 /* iter: the iterator's program, read by the session (iters.h). */
@@ -108,7 +109,8 @@ static int attach_iter(struct st_loader *l, struct bpf_program *prog, const stru
 		       uint32_t i, const struct st_event *ev, uint32_t site, char *err,
 		       size_t errlen)
 {
-	return st_iter_attach(l, prog, ev->name, ST_COOKIE(site, i, 0), err, errlen);
+	return st_iter_attach(l, prog, ev->name, ST_COOKIE(site, i, 0), c->probes[i].dpath, err,
+			      errlen);
 }
 
 /* Why perf_event_open() refused ev's event, when the reason is the machine's. */

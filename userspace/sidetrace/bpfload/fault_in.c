@@ -27,7 +27,7 @@ static void *load(void *arg)
 	 * yields to it (and to everyone); the program is wanted later.
 	 */
 	sched_setscheduler(0, SCHED_IDLE, &(struct sched_param){0});
-	ret = st_instance_open(l, l->skel->progs.sidetrace_fault_in, &f->inst, &mine);
+	ret = st_instance_open(l, l->skel->progs.sidetrace_fault_in, 0, &f->inst, &mine);
 	if (!ret)
 		ret = bpf_program__set_flags(mine, BPF_F_SLEEPABLE);
 	if (!ret && l->multi)

@@ -9,7 +9,10 @@
 #include "bpfload/instance.h"
 #include "sidetrace.skel.h"
 
-/* The instance's maps are the loaded object's: the same name, the same fd. */
+/*
+ * The instance's maps are the loaded object's: the same name, the same
+ * fd; but for its own constants (bpf/kernel.bpf.h st_dpath).
+ */
 static int reuse_maps(const struct st_loader *l, struct sidetrace_bpf *inst)
 {
 	struct bpf_map *m, *own;
@@ -17,6 +20,8 @@ static int reuse_maps(const struct st_loader *l, struct sidetrace_bpf *inst)
 
 	bpf_object__for_each_map(m, inst->obj)
 	{
+		if (m == inst->maps.rodata_inst)
+			continue;
 		own = bpf_object__find_map_by_name(l->skel->obj, bpf_map__name(m));
 		if (!own)
 			return -ENOENT;
@@ -48,7 +53,7 @@ static int only_prog(struct sidetrace_bpf *inst, const struct bpf_program *prog,
 	return *mine ? 0 : -ENOENT;
 }
 
-int st_instance_open(const struct st_loader *l, const struct bpf_program *prog,
+int st_instance_open(const struct st_loader *l, const struct bpf_program *prog, uint8_t dpath,
 		     struct sidetrace_bpf **inst, struct bpf_program **mine)
 {
 	int ret;
@@ -56,6 +61,7 @@ int st_instance_open(const struct st_loader *l, const struct bpf_program *prog,
 	*inst = sidetrace_bpf__open();
 	if (!*inst)
 		return -errno;
+	(*inst)->rodata_inst->st_dpath = dpath;
 	ret = reuse_maps(l, *inst);
 	if (!ret)
 		ret = only_prog(*inst, prog, mine);

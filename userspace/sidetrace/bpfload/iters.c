@@ -31,7 +31,7 @@ static void load_failed(int ret, const char *target, char *err, size_t errlen)
 }
 
 int st_iter_attach(struct st_loader *l, const struct bpf_program *prog, const char *target,
-		   uint64_t cookie, char *err, size_t errlen)
+		   uint64_t cookie, uint8_t dpath, char *err, size_t errlen)
 {
 	struct sidetrace_bpf *inst;
 	struct bpf_program *mine;
@@ -42,7 +42,7 @@ int st_iter_attach(struct st_loader *l, const struct bpf_program *prog, const ch
 		snprintf(err, errlen, "a session reads one iterator");
 		return -EINVAL;
 	}
-	ret = st_instance_open(l, prog, &inst, &mine);
+	ret = st_instance_open(l, prog, dpath, &inst, &mine);
 	if (!ret)
 		ret = bpf_program__set_attach_target(mine, 0, target);
 	if (ret) {

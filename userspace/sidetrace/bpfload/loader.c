@@ -185,7 +185,6 @@ static int configure(struct st_loader *l, const struct st_compiled *c)
 	skel->rodata->st_parts_used = st_compiled_parts(c, &skel->rodata->st_plain_parts_max);
 	skel->rodata->st_kinds_used = st_compiled_kinds(c);
 	skel->rodata->st_stacks_used = st_compiled_stacks(c);
-	skel->rodata->st_iter_dpath = c->iter_dpath;
 	return 0;
 }
 

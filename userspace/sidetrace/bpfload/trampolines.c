@@ -35,8 +35,25 @@ static void load_failed(int ret, const char *kind, const char *func, char *err, 
 			 strerror(-ret));
 }
 
+/*
+ * Whether the kernel refuses func's program for its path() alone: it
+ * lets bpf_d_path() name a path in some functions' trampolines only.
+ */
+static bool path_refused(struct st_loader *l, const struct bpf_program *prog, const char *func)
+{
+	struct sidetrace_bpf *inst;
+	struct bpf_program *mine;
+	bool refused;
+
+	if (st_instance_open(l, prog, 0, &inst, &mine))
+		return false;
+	refused = !bpf_program__set_attach_target(mine, 0, func) && !sidetrace_bpf__load(inst);
+	sidetrace_bpf__destroy(inst);
+	return refused;
+}
+
 int st_tramp_attach(struct st_loader *l, const struct bpf_program *prog, const char *func,
-		    uint64_t cookie, char *err, size_t errlen)
+		    uint64_t cookie, uint8_t dpath, char *err, size_t errlen)
 {
 	LIBBPF_OPTS(bpf_trace_opts, opts, .cookie = cookie);
 	const char *kind = prog == l->skel->progs.sidetrace_fexit ? "fexit" : "fentry";
@@ -45,7 +62,7 @@ int st_tramp_attach(struct st_loader *l, const struct bpf_program *prog, const c
 	struct bpf_link *link;
 	int ret;
 
-	ret = st_instance_open(l, prog, &inst, &mine);
+	ret = st_instance_open(l, prog, dpath, &inst, &mine);
 	if (!ret)
 		ret = bpf_program__set_attach_target(mine, 0, func);
 	if (ret) {
@@ -54,6 +71,14 @@ int st_tramp_attach(struct st_loader *l, const struct bpf_program *prog, const c
 		goto cleanup;
 	}
 	ret = sidetrace_bpf__load(inst);
+	if (ret && dpath && path_refused(l, prog, func)) {
+		snprintf(err, errlen,
+			 "the kernel refuses path() in %s:%s: it lets a program name a path "
+			 "(bpf_d_path()) in the trampolines of some functions only, such as "
+			 "filp_close, security_file_open and vfs_truncate, and in iter:task_file",
+			 kind, func);
+		goto cleanup;
+	}
 	if (ret) {
 		load_failed(ret, kind, func, err, errlen);
 		goto cleanup;

@@ -20,10 +20,11 @@ struct bpf_program;
 /*
  * Loads prog (the loaded object's sidetrace_fentry or sidetrace_fexit,
  * itself never loaded) for kernel function func and attaches it with
- * cookie; the link goes to l->links. 0, or a negative errno with the
- * reason in err, naming what this kernel lacks when it refuses the kind.
+ * cookie, naming the path dpath says (ST_DPATH_*, 0: none) for path();
+ * the link goes to l->links. 0, or a negative errno with the reason in
+ * err, naming what this kernel lacks when it refuses the kind or path().
  */
 int st_tramp_attach(struct st_loader *l, const struct bpf_program *prog, const char *func,
-		    uint64_t cookie, char *err, size_t errlen);
+		    uint64_t cookie, uint8_t dpath, char *err, size_t errlen);
 
 #endif /* SIDETRACE_BPFLOAD_TRAMPOLINES_H */

@@ -224,7 +224,7 @@ int ck_zero_vars(struct checker *c, struct st_clause *cl);
 int ck_kept_arg(struct checker *c, struct st_expr *call, const struct st_expr *lit);
 /* The C type ctx points to in ev's kind where its row names one (into buf), else NULL. */
 const char *ck_ctx_ctype(const struct st_event *ev, char *buf, size_t size);
-/* path(ctx->file->f_path) in an iter: clause whose context has that file. */
+/* path() of a struct path or a file where the clause's probes find one (check_dpath.c). */
 int ck_dpath(struct checker *c, struct st_expr *call);
 /* ck_expr() where a whole value may stand. */
 int ck_expr_whole(struct checker *c, struct st_expr *e);

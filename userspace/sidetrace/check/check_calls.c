@@ -441,38 +441,3 @@ int ck_bswap(struct checker *c, struct st_expr *e)
 	e->vtype = ST_VT_UINT;
 	return 0;
 }
-
-/* Whether e is the member name of an expression: x.name or x->name. */
-static const struct st_expr *member_of(const struct st_expr *e, const char *name)
-{
-	return e && e->kind == ST_EXPR_MEMBER && !strcmp(e->str, name) ? e->kids[0] : NULL;
-}
-
-int ck_dpath(struct checker *c, struct st_expr *call)
-{
-	struct st_expr *x = call->nr_kids == 1 ? call->kids[0] : NULL;
-	const struct st_expr *ctx = member_of(member_of(x, "f_path"), "file");
-	const struct st_event *ev = c->clause->nr_events == 1 ? c->clause->events[0] : NULL;
-	int err;
-
-	/*
-	 * The kernel names a struct path (bpf_d_path()) in the programs it
-	 * allows: an iterator's, where the one sidetrace has is its file's.
-	 */
-	if (!ev || st_event_kind(ev)->family != ST_FAMILY_ITER || !ctx ||
-	    ctx->kind != ST_EXPR_BUILTIN || !st_builtin(ctx->builtin)->kind_ctype)
-		return ck_err(c, call->pos,
-			      "path() names an iterator's file only: path(ctx->file->f_path) in "
-			      "iter:task_file (the kernel's bpf_d_path() serves an iterator's "
-			      "program, and fentry: programs of some functions, which sidetrace's "
-			      "one program cannot be); str(X->f_path.dentry->d_name.name) reads a "
-			      "file's last name");
-	c->whole_ok = true;
-	err = ck_expr(c, x);
-	c->whole_ok = false;
-	if (err)
-		return err;
-	call->vtype = ST_VT_STR;
-	c->prog->iter_dpath = true;
-	return 0;
-}

@@ -217,6 +217,27 @@ static int add_probe(const struct st_program *prog, struct st_compiled *out,
 	return out->nr_probes - 1;
 }
 
+/*
+ * What path() names in probe p, clause cl's event e: the kernel names one
+ * path per call, so the clauses on one event name the same.
+ */
+static int set_dpath(const struct st_program *prog, struct st_compiled_probe *p,
+		     const struct st_clause *cl, uint32_t e, struct st_diag *diag)
+{
+	uint8_t v = cl->dpath ? cl->dpath[e] : 0;
+
+	if (v && p->dpath && v != p->dpath) {
+		st_diag_set(diag, prog->filename, cl->pos,
+			    "%s: path() of another argument than another clause's: the kernel "
+			    "names one path per call, so the clauses of one event name the same",
+			    p->name);
+		return -EINVAL;
+	}
+	if (v)
+		p->dpath = v;
+	return 0;
+}
+
 int st_compile(const struct st_program *prog, unsigned int flags, struct st_compiled *out,
 	       struct st_diag *diag)
 {
@@ -230,7 +251,6 @@ int st_compile(const struct st_program *prog, unsigned int flags, struct st_comp
 	out->cpid = prog->cpid;
 	out->kernel_reads = prog->kernel_reads;
 	out->user_debugf = prog->user_debugf;
-	out->iter_dpath = prog->iter_dpath;
 	out->helper_checks = flags & ST_COMPILE_CHECK_ALL	? ST_CHECK_ALL
 			     : flags & ST_COMPILE_CHECK_HELPERS ? ST_CHECK_HELPERS
 								: 0;
@@ -255,6 +275,9 @@ int st_compile(const struct st_program *prog, unsigned int flags, struct st_comp
 			}
 			c.probe = &out->probes[idx];
 			c.probe_idx = idx;
+			err = set_dpath(prog, c.probe, cl, e, diag);
+			if (err)
+				break;
 			c.ev_idx = e;
 			err = cg_clause(&c, cl);
 		}

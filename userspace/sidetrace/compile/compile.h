@@ -100,6 +100,8 @@ struct st_compiled_probe {
 	 * the kernel runs it, never a process that could forge such records.
 	 */
 	bool acts;
+	/* What path() names before the clauses run (ST_DPATH_*), in its instance's constant. */
+	uint8_t dpath;
 	/*
 	 * The event's registers it reads (reg(), uaddr()): SDT arguments of
 	 * its own, register i the site's last but i (st_probe_regs_arg()),
@@ -189,8 +191,6 @@ struct st_compiled {
 	bool kernel_reads;
 	/* some BEGIN, END or interval clause calls debugf() (user.bpf.h) */
 	bool user_debugf;
-	/* the iter: clause calls path() (bpf/kernel.bpf.h) */
-	bool iter_dpath;
 	/*
 	 * The probe builtin of each BEGIN, END and interval attach point:
 	 * the probe key nr_probes + i (st_compiled_probe_name()).

@@ -156,6 +156,7 @@ static const struct st_probe_kind kinds[] = {
 		.module_optional = true,
 		.no_offset = TRAMP_NO_OFFSET,
 		.family = ST_FAMILY_FENTRY,
+		.dpath_in = ST_DPATH_IN_ARGS,
 		.glob = ST_GLOB_KERNEL,
 	},
 	{
@@ -173,6 +174,7 @@ static const struct st_probe_kind kinds[] = {
 		.module_optional = true,
 		.no_offset = TRAMP_NO_OFFSET,
 		.family = ST_FAMILY_FEXIT,
+		.dpath_in = ST_DPATH_IN_ARGS,
 	},
 	{
 		.kind = ST_AP_BEGIN,
@@ -264,6 +266,7 @@ static const struct st_probe_kind kinds[] = {
 		.in_kernel = true,
 		.family = ST_FAMILY_ITER,
 		.ctx_ctype = "struct bpf_iter__%s",
+		.dpath_in = ST_DPATH_IN_CTX,
 	},
 };
 

@@ -125,6 +125,17 @@ enum st_kind_glob {
 	ST_GLOB_USER,
 };
 
+/*
+ * Where path() finds the struct path, or the struct file, whose path it
+ * has the kernel name (bpf_d_path(), which the kernel allows in the
+ * kind's programs or some of them).
+ */
+enum st_dpath_in {
+	ST_DPATH_IN_NONE,
+	ST_DPATH_IN_CTX, /* a member of what ctx points to: an iterator's file */
+	ST_DPATH_IN_ARGS, /* an argument: a trampoline's function's */
+};
+
 #define ST_MAX_KIND_ALIASES 2
 
 struct st_probe_kind {
@@ -180,6 +191,7 @@ struct st_probe_kind {
 	 * ("struct bpf_iter__%s"); NULL: the ctx builtin's row says
 	 */
 	const char *ctx_ctype;
+	enum st_dpath_in dpath_in;
 };
 
 /* Whether kind refuses to probe function name (its row's banned). */

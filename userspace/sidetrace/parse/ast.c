@@ -107,6 +107,7 @@ static void clause_fini(struct st_clause *c)
 	st_expr_free(c->filter);
 	stmts_free(c->stmts, c->nr_stmts);
 	free(c->events);
+	free(c->dpath);
 }
 
 void st_program_free(struct st_program *prog)

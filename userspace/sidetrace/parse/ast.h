@@ -422,6 +422,8 @@ struct st_clause {
 	/* checker: union of the events of all SIDE probes, no duplicates */
 	const struct st_event **events;
 	uint32_t nr_events;
+	/* checker: what path() names in each event (ST_DPATH_*); NULL: no path() */
+	uint8_t *dpath;
 	/* checker: the variables' types, by slot; their C types, where they hold pointers */
 	enum st_vtype var_types[ST_MAX_VARS];
 	struct st_ctype *var_ctypes[ST_MAX_VARS];
@@ -507,8 +509,6 @@ struct st_program {
 	bool kernel_reads;
 	/* A BEGIN, END or interval clause calls debugf() (bpf/user.bpf.h) */
 	bool user_debugf;
-	/* checker: the iter: clause calls path() (bpf/kernel.bpf.h st_iter_dpath) */
-	bool iter_dpath;
 };
 
 /*
