@@ -13,7 +13,7 @@
 
 #include "check/check.h"
 
-#define WHERE                                                                            \
+#define WHERE \
 	"path() names a struct path * or a struct file *'s f_path: path(args->filp->f_path) " \
 	"in fentry:filp_close, path(ctx->file->f_path) in iter:task_file"
 
@@ -100,7 +100,8 @@ static int in_args(struct checker *c, const struct st_expr *x, const struct st_e
 	if (kind < 0 || spec->loc != ST_LOC_FUNC_ARG || spec->val >= ST_DPATH_WORDS)
 		return ck_err(c, x->pos, "%s; in %s, args->%s is %s%s", WHERE, ev->name, name,
 			      ev->fields[i].type.c_name ?: "not a pointer",
-			      spec->val >= ST_DPATH_WORDS ? ", past the arguments path() reads" : "");
+			      spec->val >= ST_DPATH_WORDS ? ", past the arguments path() reads"
+							  : "");
 	*v = ST_DPATH_ON | kind | spec->val;
 	return 0;
 }
@@ -109,9 +110,9 @@ static int in_args(struct checker *c, const struct st_expr *x, const struct st_e
 static bool args_form(const struct st_expr *x)
 {
 	return x->kind == ST_EXPR_FIELD && !strcmp(x->str, "args") && x->path[0].arrow &&
-	       (x->nr_path == 1 || (x->nr_path == 2 && x->path[1].arrow &&
-				    x->path[1].kind == ST_SEG_NAME &&
-				    !strcmp(x->path[1].name, "f_path")));
+	       (x->nr_path == 1 ||
+		(x->nr_path == 2 && x->path[1].arrow && x->path[1].kind == ST_SEG_NAME &&
+		 !strcmp(x->path[1].name, "f_path")));
 }
 
 /* Where path() looks in the clause's probes; ST_DPATH_IN_NONE where they differ. */

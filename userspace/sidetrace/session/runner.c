@@ -201,6 +201,25 @@ static void helper_failed(void *ctx, struct st_pos pos, enum st_helper h, int64_
 	put_text(r, &text);
 }
 
+/*
+ * A value the kernel could not keep (a full map) is said, -k's warning
+ * at the statement as a probe's, and the clause goes on as a probe's
+ * would; any other failure ends the session.
+ */
+static int not_kept(struct st_runner *r, struct st_eval_ctx *x, const struct st_stmt *st, int ret)
+{
+	if (ret != -E2BIG && ret != -ENOMEM && ret != -ENOSPC)
+		return ret;
+	st_eval_helper_failed(x, st->pos, ST_H_MAP_UPDATE, ret);
+	if (ret == -E2BIG)
+		st_errorf("%s: %s: %s", x->probe, r->prog->maps[st->map_id].name,
+			  st_counter_reason(ST_C_MAP_FULL));
+	else
+		st_errorf("%s: a value of %s not kept: %s", x->probe,
+			  r->prog->maps[st->map_id].name, strerror(-ret));
+	return 0;
+}
+
 /* $v op= value or @m[k] op= value in user space. */
 static int run_assign(struct st_runner *r, struct st_eval_ctx *x, const struct st_stmt *st)
 {
@@ -238,13 +257,10 @@ static int run_assign(struct st_runner *r, struct st_eval_ctx *x, const struct s
 		snprintf(ev.s, sizeof(ev.s), "%s", v.str);
 	else if (v.v.type == ST_VT_BUF)
 		memcpy(ev.s, v.str, sizeof(ev.s));
-	return st_elem_write(r->tracer, r->compiled, st->map_id, keys, &ev);
+	return not_kept(r, x, st, st_elem_write(r->tracer, r->compiled, st->map_id, keys, &ev));
 }
 
-/*
- * @m[k] = agg(v): count() aggregates 0. A value the kernel could not keep
- * (a full map) is said, and the clause goes on, as a probe's would.
- */
+/* @m[k] = agg(v): count() aggregates 0. */
 static int run_agg(struct st_runner *r, struct st_eval_ctx *x, const struct st_stmt *st)
 {
 	struct st_eval_val kvals[ST_MAX_MAP_KEYS], v = {0};
@@ -254,19 +270,10 @@ static int run_agg(struct st_runner *r, struct st_eval_ctx *x, const struct st_s
 	ret = st_eval_keys(x, st->keys, st->nr_keys, kvals, keys);
 	if (!ret && st->call->nr_kids)
 		ret = st_eval(x, st->call->kids[0], &v);
-	if (!ret)
-		ret = st_elem_aggregate(r->tracer, r->compiled, st->map_id, keys, v.v.i);
-	if (ret == -E2BIG) {
-		st_errorf("%s: %s: %s", x->probe, r->prog->maps[st->map_id].name,
-			  st_counter_reason(ST_C_MAP_FULL));
-		return 0;
-	}
-	if (ret == -ENOMEM || ret == -ENOSPC) {
-		st_errorf("%s: a value of %s not counted: %s", x->probe,
-			  r->prog->maps[st->map_id].name, strerror(-ret));
-		return 0;
-	}
-	return ret;
+	if (ret)
+		return ret;
+	return not_kept(r, x, st,
+			st_elem_aggregate(r->tracer, r->compiled, st->map_id, keys, v.v.i));
 }
 
 static int run_delete(struct st_runner *r, struct st_eval_ctx *x, const struct st_expr *call)
