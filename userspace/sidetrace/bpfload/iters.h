@@ -23,9 +23,9 @@ struct bpf_program;
  * Loads prog (the loaded object's sidetrace_iter, itself never loaded)
  * for the iterator target ("task"), attaches it and opens the iterator:
  * l->iter_fd, read by st_iter_step(); cookie is the probe's, dpath what
- * its path() names (ST_DPATH_*, 0: none). 0, or a
- * negative errno with the reason in err, naming what this kernel lacks
- * when it refuses the kind.
+ * its path() names (ST_DPATH_*, 0: none). 0, or a negative errno with
+ * the reason in err, naming what this kernel lacks when it refuses the
+ * kind.
  */
 int st_iter_attach(struct st_loader *l, const struct bpf_program *prog, const char *target,
 		   uint64_t cookie, uint8_t dpath, char *err, size_t errlen);

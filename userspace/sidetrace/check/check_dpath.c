@@ -106,13 +106,12 @@ static int in_args(struct checker *c, const struct st_expr *x, const struct st_e
 	return 0;
 }
 
-/* Whether x is args->NAME or args->NAME->f_path. */
+/* Whether x is args->NAME or args->NAME->f_path ('.' or '->' alike, as for any field). */
 static bool args_form(const struct st_expr *x)
 {
-	return x->kind == ST_EXPR_FIELD && !strcmp(x->str, "args") && x->path[0].arrow &&
-	       (x->nr_path == 1 ||
-		(x->nr_path == 2 && x->path[1].arrow && x->path[1].kind == ST_SEG_NAME &&
-		 !strcmp(x->path[1].name, "f_path")));
+	return x->kind == ST_EXPR_FIELD && !strcmp(x->str, "args") &&
+	       (x->nr_path == 1 || (x->nr_path == 2 && x->path[1].kind == ST_SEG_NAME &&
+				    !strcmp(x->path[1].name, "f_path")));
 }
 
 /* Where path() looks in the clause's probes; ST_DPATH_IN_NONE where they differ. */
