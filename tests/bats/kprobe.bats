@@ -75,12 +75,12 @@ kretprobe:vfs_write /tid != pid/ { @r = sum(retval); }'
 	[[ "$output" == *"@n[null]: $calls"* ]]
 }
 
-@test "-lv fentry: lists the parameters, fexit: them and retval; kfunc: and kretfunc: are their other names" {
+@test "-lv fentry: lists the parameters, fexit: them and retval; named kfunc: and kretfunc: as bpftrace 0.17 names them" {
 	run -0 "$SIDETRACE" -lv 'fentry:vfs_write'
 	local params='    struct file * file\n    const char * buf\n    size_t count\n    loff_t * pos'
-	[ "$output" = "$(printf "fentry:vfs_write\n$params")" ]
+	[ "$output" = "$(printf "kfunc:vfs_write\n$params")" ]
 	run -0 "$SIDETRACE" -lv 'kretfunc:vfs_write'
-	[ "$output" = "$(printf "fexit:vfs_write\n$params\n    ssize_t retval")" ]
+	[ "$output" = "$(printf "kretfunc:vfs_write\n$params\n    ssize_t retval")" ]
 	run -0 "$SIDETRACE" -d -e 'kfunc:vfs_write { @[str(args.file->f_path.dentry->d_name.name)] = sum(args.count); }'
 	[[ "$output" == *"fentry interpreter"* ]]
 	run -1 "$SIDETRACE" -d -e 'fexit:vfs_write+4 { @ = count(); }'
@@ -89,13 +89,13 @@ kretprobe:vfs_write /tid != pid/ { @r = sum(retval); }'
 	[[ "$output" == *"nope"* ]]
 	# bpftrace's kfunc:MODULE:FUNCTION: the function of the modules the glob names.
 	run -0 "$SIDETRACE" -lv 'kretfunc:vmlinux:vfs_write'
-	[ "$output" = "$(printf "fexit:vfs_write\n$params\n    ssize_t retval")" ]
+	[ "$output" = "$(printf "kretfunc:vfs_write\n$params\n    ssize_t retval")" ]
 	run -0 "$SIDETRACE" -l 'kfunc:vmlinu*:vfs_write'
-	[ "$output" = "fentry:vfs_write" ]
+	[ "$output" = "kfunc:vfs_write" ]
 	run -1 --separate-stderr "$SIDETRACE" -l 'kfunc:no_such_module:vfs_write'
 	[ "$stderr" = "sidetrace: no probe matches kfunc:no_such_module:vfs_write" ]
 	run -0 "$SIDETRACE" -d -e 'kfunc:vmlinux:vfs_write { @ = sum(args.count); }'
-	[[ "$output" == *"fentry:vfs_write "*"fentry interpreter"* ]]
+	[[ "$output" == *"kfunc:vfs_write "*"fentry interpreter"* ]]
 }
 
 @test "vfs_write by fentry and fexit: exact bytes, calls and retval, or the kernel's refusal said" {
@@ -117,12 +117,20 @@ fexit:vfs_write /tid != pid/ { @r = sum(retval); @c = sum(args.count); }'
 	[[ "$output" == *"@n[null]: $calls"* ]]
 }
 
-@test "-l 'kprobe:*' lists every kernel function BTF and kallsyms have, past the cap a probe has; -lv stays capped" {
+@test "-l and -lv 'kprobe:*' list every kernel function BTF and kallsyms have, past the cap a probe has" {
 	# Into a file: bats would split 55,000 lines into an array, slowly under ASan.
 	"$SIDETRACE" -l 'kprobe:*' > "$BATS_TEST_TMPDIR/all"
 	[ "$(wc -l < "$BATS_TEST_TMPDIR/all")" -gt 4096 ]
 	grep -qx 'kprobe:vfs_read' "$BATS_TEST_TMPDIR/all"
 	[ "$(sort -u "$BATS_TEST_TMPDIR/all" | wc -l)" -eq "$(wc -l < "$BATS_TEST_TMPDIR/all")" ]
-	run -1 --separate-stderr "$SIDETRACE" -lv 'kprobe:*'
-	[ "$stderr" = "sidetrace: more than 4096 kernel functions match *: name fewer" ]
+	# -lv: the same functions, each with its parameters' declarations.
+	"$SIDETRACE" -lv 'kprobe:*' > "$BATS_TEST_TMPDIR/allv"
+	cmp "$BATS_TEST_TMPDIR/all" <(grep -v '^ ' "$BATS_TEST_TMPDIR/allv")
+	grep -A2 -x 'kprobe:vfs_read' "$BATS_TEST_TMPDIR/allv" > "$BATS_TEST_TMPDIR/read"
+	[ "$(cat "$BATS_TEST_TMPDIR/read")" = "kprobe:vfs_read
+    struct file * file
+    char * buf" ]
+	# A probe of them all is capped.
+	run -1 --separate-stderr "$SIDETRACE" -d -e 'kprobe:* { @ = count(); }'
+	[[ "$stderr" == "program:1:8: error: more than 4096 kernel functions match *: name fewer"* ]]
 }

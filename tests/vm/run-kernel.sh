@@ -396,8 +396,11 @@ EOF
 	# (bpf_d_path()): the one open of the file head reads, at entry and at
 	# exit; refused where the kernel refuses it.
 	printf 'run fentrypath "%s" -e %q -c %q\n' "$ST" \
-		"fentry:security_file_open /pid == cpid/ { @[path(args->file->f_path)] = count(); } kretfunc:security_file_open /pid == cpid/ { @x[path(args->file->f_path)] = count(); }" \
+		"fentry:security_file_open /pid == cpid/ { @[path(args->file->f_path)] = count(); @p[probe] = count(); } kretfunc:security_file_open /pid == cpid/ { @x[path(args->file->f_path)] = count(); }" \
 		"/bin/busybox head -c 1 $ST"
+	# -l without a pattern: the kernel's functions too, where it probes
+	# them, as bpftrace's (kfunc: and kprobe: lines), sorted by kind.
+	printf 'run listall bash -c %q\n' "$ST -l | cut -d: -f1 | uniq -c"
 	printf 'run fentrypathno bash -c %q\n' \
 		"$ST -e 'fentry:vfs_write { printf(\"%s\\n\", path(args->file->f_path)); }' 2>&1; echo rc \$?"
 	# The kernel's iterators, by the collector's read(): init's task and its first file.
@@ -609,7 +612,9 @@ check fentry "@b: $(rw_total bytes)" "@c: $(rw_total bytes)" "@r: $(rw_total byt
 check kmodule "@b: $(stat -c %s "$ST")"
 check iter "init 1"
 check iterfile -- '^fd0 [^ ]+ /.+$'
-check fentrypath "@[$ST]: 1" "@x[$ST]: 1"
+check fentrypath "@[$ST]: 1" "@x[$ST]: 1" -- '^@p\[kfunc:security_file_open\]: [0-9]+$'
+check listall -- '^ +[0-9]+ hardware$' '^ +[0-9]+ iter$' '^ +[0-9]{4,} kfunc$' \
+	'^ +[0-9]{4,} kprobe$' '^ +[0-9]+ software$' '^ +[0-9]{3,} tracepoint$'
 check fentrypathno "sidetrace: the kernel refuses path() in fentry:vfs_write: it lets a program name a path (bpf_d_path()) in the trampolines of some functions only, such as filp_close, security_file_open and vfs_truncate, and in iter:task_file" "rc 1"
 
 # The workers write to fd 3, /dev/null; the main thread its output to fd 1.

@@ -86,13 +86,25 @@ static int attach_kprobe(struct st_loader *l, struct bpf_program *prog, const st
 {
 	LIBBPF_OPTS(bpf_kprobe_opts, opts, .bpf_cookie = ST_COOKIE(site, i, 0),
 		    .offset = ev->kfunc_offset, .retprobe = st_event_kind(ev)->retval);
+	struct bpf_link *link;
 	char func[256];
+	int ret;
 
 	if (!st_kprobes_supported(err, errlen))
 		return -ENOTSUP;
 	snprintf(func, sizeof(func), "%.*s", (int)strcspn(ev->name, "+"), ev->name);
-	return attach_link(l, bpf_program__attach_kprobe_opts(prog, func, &opts), c->probes[i].name,
-			   err, errlen);
+	link = bpf_program__attach_kprobe_opts(prog, func, &opts);
+	ret = link ? 0 : -errno;
+	/* The kernel's word for an address inside an instruction. */
+	if (ret == -EILSEQ && ev->kfunc_offset) {
+		snprintf(err, errlen,
+			 "cannot attach to %s: +%llu is not the start of an instruction of %s, "
+			 "the kernel says (a breakpoint there would corrupt it)",
+			 c->probes[i].name, (unsigned long long)ev->kfunc_offset, func);
+		return ret;
+	}
+	errno = -ret;
+	return attach_link(l, link, c->probes[i].name, err, errlen);
 }
 
 /* fentry, fexit: a trampoline per function (trampolines.h). */

@@ -103,8 +103,7 @@ static void print_kernel(FILE *f)
 		answer(libbpf_probe_bpf_prog_type(BPF_PROG_TYPE_TRACEPOINT, NULL)));
 	fprintf(f, "  perf_event: %s\n",
 		answer(libbpf_probe_bpf_prog_type(BPF_PROG_TYPE_PERF_EVENT, NULL)));
-	fprintf(f, "  kfunc: %s\n",
-		answer(libbpf_probe_bpf_prog_type(BPF_PROG_TYPE_TRACING, NULL)));
+	fprintf(f, "  kfunc: %s\n", yes(st_trampolines_supported()));
 }
 
 void st_print_info(FILE *f, const char *version)

@@ -15,6 +15,7 @@
 
 #include "cmd/common.h"
 #include "cmd/list.h"
+#include "kernel/kfuncs.h"
 #include "kinds/probe_kinds.h"
 #include "output/events_print.h"
 #include "parse/lexer.h"
@@ -192,7 +193,8 @@ static int list_target(struct listing *ls, const struct st_attach_point *ap, con
 					 .kind = ap->kind,
 					 .function = ap->event,
 					 .provider = ap->provider,
-					 .names_only = !ls->verbose};
+					 .query_for =
+						 ls->verbose ? ST_QUERY_DECLS : ST_QUERY_NAMES};
 	bool matched = target != ap->target;
 	const struct st_event_list *l;
 	char err[512];
@@ -352,18 +354,36 @@ static int list_kinds(struct listing *ls, const char *pattern, size_t kind_len)
 
 /*
  * What -l lists without a kind: the kernel's probes of each kind that
- * lists without a target, as bpftrace's -l; with -p, the process's own
- * (its executable's functions, as bpftrace's, and every object's events).
+ * lists without a target, as bpftrace's -l, in the order of their words
+ * (so the whole listing is sorted), functions where the kernel probes
+ * them; with -p, the process's own (its executable's functions, as
+ * bpftrace's, and every object's events).
  */
-static const char *const kernel_patterns[] = {"tracepoint:*:*", "software:*", "hardware:*",
-					      "iter:*"};
 static const char *const process_patterns[] = {"uprobe::*", "side:*:*:*", "usdt:*:*:*"};
+
+/* The kernel's patterns into out (room for 6): how many. */
+static size_t kernel_patterns(const char **out)
+{
+	char why[256];
+	size_t n = 0;
+
+	out[n++] = "hardware:*";
+	out[n++] = "iter:*";
+	if (st_trampolines_supported())
+		out[n++] = "fentry:*";
+	if (st_kprobes_supported(why, sizeof(why)))
+		out[n++] = "kprobe:*";
+	out[n++] = "software:*";
+	out[n++] = "tracepoint:*:*";
+	return n;
+}
 
 int st_list_probes(const char *pattern, pid_t pid, bool verbose)
 {
-	const char *const *srcs = pid ? process_patterns : kernel_patterns;
+	const char *kernel[6];
+	const char *const *srcs = pid ? process_patterns : kernel;
 	size_t i, nr = pid ? sizeof(process_patterns) / sizeof(process_patterns[0])
-			   : sizeof(kernel_patterns) / sizeof(kernel_patterns[0]);
+			   : kernel_patterns(kernel);
 	struct st_target_set set = {.pid = pid};
 	size_t word = pattern ? strcspn(pattern, ":") : 0;
 	struct listing ls = {.set = &set, .verbose = verbose, .quiet = pid != 0};

@@ -131,7 +131,7 @@ static char *probe_name(const struct st_event *ev, const char *target)
 	 * A kernel probe has no target: tracepoint:CATEGORY:NAME; a perf
 	 * event's count left out leaves no ':' (software:faults).
 	 */
-	if (asprintf(&name, "%s:%s%s%s%s%s", st_event_kind(ev)->name, target,
+	if (asprintf(&name, "%s:%s%s%s%s%s", st_kind_probe_word(st_event_kind(ev)), target,
 		     st_event_kind(ev)->in_kernel ? "" : ":", ev->provider,
 		     *ev->provider && *ev->name ? ":" : "", ev->name) < 0)
 		return NULL;

@@ -137,14 +137,23 @@ struct st_event_list {
 	char *why_none;
 };
 
+/*
+ * What a query's events hold: what a probe needs, or for a listing, as
+ * many events as match with less (kernel functions: no limit on them).
+ */
+enum st_query_for {
+	ST_QUERY_PROBE, /* fields with their type trees */
+	ST_QUERY_NAMES, /* -l: names only */
+	ST_QUERY_DECLS, /* -lv: fields with their C declarations, no members below */
+};
+
 /* What a probe asks of its target: its events of one kind, and for functions which ones. */
 struct st_probe_query {
 	const char *target; /* a path or a library name, as written */
 	enum st_ap_kind kind;
 	const char *function; /* function views: a glob, [+OFFSET] */
 	const char *provider; /* ST_AP_TRACEPOINT: the category's glob (function: the name's) */
-	/* A listing without fields: names are all it needs, as many as match (kernel functions) */
-	bool names_only;
+	enum st_query_for query_for;
 	/*
 	 * Function views: the program reads no args.NAME of them, so a
 	 * separate debug file's DWARF, whose compressed sections cost a

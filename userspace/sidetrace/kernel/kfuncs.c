@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <bpf/btf.h>
+#include <bpf/libbpf.h>
 #include <side/abi/type-description.h>
 
 #include "common/side_types.h"
@@ -18,6 +19,7 @@
 #include "dwarf/functions.h"
 #include "kernel/btf_decl.h"
 #include "kernel/kfuncs.h"
+#include "objfile/symbols.h"
 #include "objfile/kernel_btf.h"
 #include "objfile/sdt_args.h"
 
@@ -40,10 +42,16 @@ bool st_kprobes_supported(char *err, size_t errlen)
 	return false;
 }
 
+bool st_trampolines_supported(void)
+{
+	return libbpf_probe_bpf_prog_type(BPF_PROG_TYPE_TRACING, NULL) == 1;
+}
+
 /* What one event's types may still take. */
 struct kf_ctx {
 	const struct btf *btf;
 	uint32_t nodes;
+	int max_depth; /* pointers followed: KF_MAX_DEPTH, 0 for a listing's declarations */
 	struct st_btf_decl decl; /* the parameters' C declarations, bpftrace's -lv lines */
 };
 
@@ -130,7 +138,7 @@ static const char *pointer_type(struct kf_ctx *k, uint32_t to, struct st_type *t
 	if (p && btf_is_int(p) && p->size == 1) {
 		t->label = SIDE_TYPE_STRING_UTF8;
 		t->size = 1;
-	} else if (p && btf_is_composite(p) && depth < KF_MAX_DEPTH) {
+	} else if (p && btf_is_composite(p) && depth < k->max_depth) {
 		t->elem = calloc(1, sizeof(*t->elem));
 		if (t->elem)
 			members(k, p, t->elem, depth + 1);
@@ -238,12 +246,14 @@ static int make_fields(struct kf_ctx *k, const struct btf_type *proto, struct st
 	const struct st_probe_kind *kind = st_event_kind(ev);
 	/* A trampoline's context holds the parameters; a kprobe's, the registers. */
 	bool tramp = kind->family == ST_FAMILY_FENTRY || kind->family == ST_FAMILY_FEXIT;
-	uint16_t i, n = btf_vlen(proto), max = tramp ? ST_MAX_SDT_ARGS - 1 : ST_NR_ABI_ARGS;
+	uint16_t i, n = btf_vlen(proto), max = tramp ? ST_MAX_SDT_ARGS - 1 : ST_NR_ABI_ARGS, named;
 	const char *why, *name;
 	char argn[8];
 	int err = 0;
 
-	ev->fields = calloc(ST_MAX_SDT_ARGS + 1, sizeof(*ev->fields));
+	/* Room for its parameters, a kprobe's registers, retval: a listing holds thousands. */
+	named = !params ? 0 : n < max ? n : max;
+	ev->fields = calloc(named + ST_NR_ABI_ARGS + 1, sizeof(*ev->fields));
 	if (!ev->fields)
 		return -ENOMEM;
 	if (!kind->params)
@@ -266,7 +276,7 @@ static int make_fields(struct kf_ctx *k, const struct btf_type *proto, struct st
 }
 
 static int add_func(struct kf_ctx *k, const char *name, uint32_t proto_id, uint64_t offset,
-		    enum st_ap_kind kind, bool names_only, struct st_event_list *out)
+		    enum st_ap_kind kind, enum st_query_for query_for, struct st_event_list *out)
 {
 	const struct btf_type *proto = btf__type_by_id(k->btf, proto_id);
 	struct st_event *ev;
@@ -279,7 +289,7 @@ static int add_func(struct kf_ctx *k, const char *name, uint32_t proto_id, uint6
 		return -ENOMEM;
 	ev->kfunc_offset = offset;
 	k->nodes = 0;
-	return names_only ? 0 : make_fields(k, proto, ev, !offset);
+	return query_for == ST_QUERY_NAMES ? 0 : make_fields(k, proto, ev, !offset);
 }
 
 /* A function of the kernel's BTF or a module's: its name, its prototype there. */
@@ -438,12 +448,31 @@ static void free_btfs(struct kf_btfs *b)
 	free(b->v);
 }
 
-int st_discover_kfuncs(const char *pattern, enum st_ap_kind kind, bool names_only,
+/*
+ * Whether offset lies inside kernel function name, as kallsyms places it
+ * (where it hides addresses, the kernel says at attach): 0, or -ERANGE
+ * with why in err.
+ */
+static int offset_inside(const char *name, uint64_t offset, char *err, size_t errlen)
+{
+	uint64_t size;
+
+	if (st_kallsyms_size(name, &size) || offset < size)
+		return 0;
+	snprintf(err, errlen,
+		 "%s: +%llu is past the function's end (%llu bytes, to the next symbol "
+		 "/proc/kallsyms lists)",
+		 name, (unsigned long long)offset, (unsigned long long)size);
+	return -ERANGE;
+}
+
+int st_discover_kfuncs(const char *pattern, enum st_ap_kind kind, enum st_query_for query_for,
 		       struct st_event_list *out, char *err, size_t errlen)
 {
+	bool listing = query_for != ST_QUERY_PROBE;
+	struct kf_ctx k = {.max_depth = listing ? 0 : KF_MAX_DEPTH};
 	struct kf_btfs btfs = {0};
 	struct kf_funcs fs = {0};
-	struct kf_ctx k = {0};
 	char *glob = NULL, *module;
 	const char *colon;
 	uint64_t offset;
@@ -465,8 +494,8 @@ int st_discover_kfuncs(const char *pattern, enum st_ap_kind kind, bool names_onl
 	ret = load_btfs(&btfs, err, errlen);
 	for (i = 0; i < btfs.nr && !ret; i++)
 		if (!module || !fnmatch(module, btfs.v[i].module, 0))
-			ret = match_funcs(btfs.v[i].btf, i, glob,
-					  names_only ? SIZE_MAX : KF_MAX_FUNCS, &fs);
+			ret = match_funcs(btfs.v[i].btf, i, glob, listing ? SIZE_MAX : KF_MAX_FUNCS,
+					  &fs);
 	if (ret == -E2BIG)
 		snprintf(err, errlen, "more than %d kernel functions match %s: name fewer",
 			 KF_MAX_FUNCS, glob);
@@ -481,7 +510,7 @@ int st_discover_kfuncs(const char *pattern, enum st_ap_kind kind, bool names_onl
 	for (i = 0; i < fs.nr && !ret; i++) {
 		if (!found[i])
 			continue;
-		if (!names_only && st_kind_bans(kind, fs.v[i].name)) {
+		if (!listing && st_kind_bans(kind, fs.v[i].name)) {
 			/* bpftrace's words, which scripts may look for. */
 			snprintf(err, errlen,
 				 "%s:%s can't be used as it might lock up your system (a return "
@@ -490,8 +519,11 @@ int st_discover_kfuncs(const char *pattern, enum st_ap_kind kind, bool names_onl
 			ret = -EPERM;
 			goto cleanup;
 		}
+		ret = offset ? offset_inside(fs.v[i].name, offset, err, errlen) : 0;
 		k.btf = fs.v[i].btf;
-		ret = add_func(&k, fs.v[i].name, fs.v[i].proto, offset, kind, names_only, out);
+		if (!ret)
+			ret = add_func(&k, fs.v[i].name, fs.v[i].proto, offset, kind, query_for,
+				       out);
 	}
 	if (ret == -ENOMEM)
 		snprintf(err, errlen, "out of memory");

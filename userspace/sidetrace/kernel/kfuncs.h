@@ -26,14 +26,18 @@
  */
 bool st_kprobes_supported(char *err, size_t errlen);
 
+/* Whether this kernel loads tracing programs (fentry:, fexit:, iter:), as bpftrace's kfunc test. */
+bool st_trampolines_supported(void);
+
 /*
  * Appends to out the kernel functions that pattern (a glob, "NAME+OFFSET"
  * for an offset into NAME, kprobes only; "MODULE:GLOB" for those of the
  * modules that MODULE, a glob, matches, vmlinux the kernel's) matches, as an event of kind
- * ST_AP_KPROBE, ST_AP_KRETPROBE, ST_AP_FENTRY or ST_AP_FEXIT; names_only: without their fields, and
- * as many as match (a listing). 0, or a negative errno with the reason in err.
+ * ST_AP_KPROBE, ST_AP_KRETPROBE, ST_AP_FENTRY or ST_AP_FEXIT; for a
+ * listing (ST_QUERY_NAMES, ST_QUERY_DECLS), with less and as many as
+ * match. 0, or a negative errno with the reason in err.
  */
-int st_discover_kfuncs(const char *pattern, enum st_ap_kind kind, bool names_only,
+int st_discover_kfuncs(const char *pattern, enum st_ap_kind kind, enum st_query_for query_for,
 		       struct st_event_list *out, char *err, size_t errlen);
 
 #endif /* SIDETRACE_KERNEL_KFUNCS_H */

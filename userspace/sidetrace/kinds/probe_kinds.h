@@ -192,7 +192,18 @@ struct st_probe_kind {
 	 */
 	const char *ctx_ctype;
 	enum st_dpath_in dpath_in;
+	/*
+	 * The kind's word in a probe's full name, where bpftrace 0.17 prints
+	 * another than name (-l, the probe builtin: kfunc:vfs_read); NULL: name
+	 */
+	const char *probe_word;
 };
+
+/* The kind's word in a probe's full name (-l, the probe builtin). */
+static inline const char *st_kind_probe_word(const struct st_probe_kind *k)
+{
+	return k->probe_word ? k->probe_word : k->name;
+}
 
 /* Whether kind refuses to probe function name (its row's banned). */
 bool st_kind_bans(enum st_ap_kind kind, const char *name);

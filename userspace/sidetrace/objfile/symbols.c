@@ -284,6 +284,29 @@ int st_kallsyms_addr(const char *name, uint64_t *addr)
 	return ret;
 }
 
+int st_kallsyms_size(const char *name, uint64_t *size)
+{
+	struct st_symtab t;
+	uint64_t addr;
+	size_t i;
+	int ret;
+
+	ret = st_kallsyms_addr(name, &addr);
+	if (ret)
+		return ret;
+	ret = st_symtab_load_kernel(&t);
+	if (ret)
+		return ret;
+	ret = -ENOENT;
+	for (i = 0; i < t.nr && ret; i++)
+		if (t.v[i].addr > addr) {
+			*size = t.v[i].addr - addr;
+			ret = 0;
+		}
+	st_symtab_free(&t);
+	return ret;
+}
+
 const struct st_sym *st_symtab_find(const struct st_symtab *t, uint64_t addr, uint64_t *off)
 {
 	size_t lo = 0, hi = t->nr, mid;

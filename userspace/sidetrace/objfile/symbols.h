@@ -82,6 +82,13 @@ int st_symtab_load_kernel(struct st_symtab *t);
  */
 int st_kallsyms_addr(const char *name, uint64_t *addr);
 
+/*
+ * The bytes of the kernel's text symbol name, up to the next one
+ * /proc/kallsyms lists (it gives no sizes): 0, -ENOENT, or -EPERM where
+ * kallsyms hides addresses.
+ */
+int st_kallsyms_size(const char *name, uint64_t *size);
+
 /* The symbol holding addr and addr's offset into it, or NULL. */
 const struct st_sym *st_symtab_find(const struct st_symtab *t, uint64_t addr, uint64_t *off);
 

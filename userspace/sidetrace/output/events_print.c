@@ -323,7 +323,7 @@ void st_probe_print_text(FILE *f, const struct st_event *ev, bool fields)
 {
 	const struct st_probe_kind *kind = st_event_kind(ev);
 
-	fprintf(f, "%s:", kind->name);
+	fprintf(f, "%s:", st_kind_probe_word(kind));
 	/* A kernel probe has no file: kind:CATEGORY:NAME. */
 	if (!kind->in_kernel) {
 		print_word(f, ev->path, st_lex_plain_target(ev->path));

@@ -493,15 +493,17 @@ query_kfuncs(struct st_target_set *s, const struct st_probe_query *q, char *err,
 	struct st_function_query *fq;
 	bool fresh;
 
-	/* A listing's answer, without fields, is kept apart from a probe's. */
-	fq = kept_query(s, q->kind, q->names_only ? "names" : "", q->function, false, false,
-			&fresh);
+	/* A listing's answer, with less, is kept apart from a probe's. */
+	fq = kept_query(s, q->kind,
+			q->query_for == ST_QUERY_NAMES	 ? "names"
+			: q->query_for == ST_QUERY_DECLS ? "decls"
+							 : "",
+			q->function, false, false, &fresh);
 	if (!fq) {
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
-	if (fresh &&
-	    st_discover_kfuncs(q->function, q->kind, q->names_only, &fq->list, err, errlen))
+	if (fresh && st_discover_kfuncs(q->function, q->kind, q->query_for, &fq->list, err, errlen))
 		return NULL;
 	return &fq->list;
 }
