@@ -117,7 +117,7 @@ fexit:vfs_write /tid != pid/ { @r = sum(retval); @c = sum(args.count); }'
 	[[ "$output" == *"@n[null]: $calls"* ]]
 }
 
-@test "-l and -lv 'kprobe:*' list every kernel function BTF and kallsyms have, past the cap a probe has" {
+@test "-l and -lv 'kprobe:*' list every kernel function BTF has and the kernel probes, past the cap a probe has" {
 	# Into a file: bats would split 55,000 lines into an array, slowly under ASan.
 	"$SIDETRACE" -l 'kprobe:*' > "$BATS_TEST_TMPDIR/all"
 	[ "$(wc -l < "$BATS_TEST_TMPDIR/all")" -gt 4096 ]

@@ -379,6 +379,12 @@ EOF
 	printf 'run kprobe "%s" -e %q -c %q\n' "$ST" \
 		"kprobe:vfs_write /tid != pid/ { @b = sum(args.count); @n[str(args.file->f_path.dentry->d_name.name)] = count(); } kretprobe:vfs_write /tid != pid/ { @r = sum(retval); }" \
 		"$RWAPP 50"
+	# A glob of kernel functions, one kprobe_multi link: those the kernel
+	# lists as traceable (vfs_caches_init, an __init function gone after
+	# boot, is not), counted by the probe builtin.
+	printf 'run kprobeglob "%s" -e %q -c %q\n' "$ST" \
+		"kprobe:vfs_* /pid == cpid/ { @[probe] = count(); } kretprobe:vfs_read* /pid == cpid/ { @r[probe] = count(); }" \
+		"/bin/dd if=/dev/zero of=/dev/null bs=1 count=1000"
 	# The same through bpftrace's casts, typed from the guest kernel's BTF.
 	printf 'run kcast "%s" -e %q -c %q\n' "$ST" \
 		"kprobe:vfs_write /tid != pid/ { \$f = (struct file *)arg0; @b = sum(arg2); @n[str(\$f->f_path.dentry->d_name.name)] = count(); @t[curtask->tgid == pid] = count(); }" \
@@ -606,6 +612,8 @@ check tracepoint "@bytes[/api/users]: $(rw /api/users bytes)" \
 	"@bytes[/api/orders]: $(rw /api/orders bytes)" \
 	"@bytes[/static/logo.png]: $(rw /static/logo.png bytes)"
 check kprobe "@b: $(rw_total bytes)" "@r: $(rw_total bytes)" "@n[null]: $(rw_total calls)"
+check kprobeglob -- '^@\[kprobe:vfs_read\]: 10[0-9][0-9]$' '^@\[kprobe:vfs_write\]: 10[0-9][0-9]$' \
+	'^@r\[kretprobe:vfs_read\]: 10[0-9][0-9]$'
 check kcast "@b: $(rw_total bytes)" "@n[null]: $(rw_total calls)" "@t[1]: $(rw_total calls)"
 check fentry "@b: $(rw_total bytes)" "@c: $(rw_total bytes)" "@r: $(rw_total bytes)" \
 	"@n[null]: $(rw_total calls)"

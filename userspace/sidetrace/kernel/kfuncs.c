@@ -20,6 +20,7 @@
 #include "kernel/btf_decl.h"
 #include "kernel/kfuncs.h"
 #include "objfile/symbols.h"
+#include "objfile/tracefs.h"
 #include "objfile/kernel_btf.h"
 #include "objfile/sdt_args.h"
 
@@ -313,27 +314,54 @@ static int cmp_func(const void *a, const void *b)
 					: (x->order > y->order) - (x->order < y->order);
 }
 
-/* Marks in found[] the functions (sorted by name) that kallsyms has as text symbols. */
-static void in_kallsyms(const struct kf_func *fs, size_t nr, bool *found)
+/*
+ * Marks in found[] the functions (sorted by name) that f lists, a line
+ * each: kallsyms' text symbols ("ADDR t NAME"), or tracefs' traceable
+ * functions ("NAME [MODULE]").
+ */
+static void mark_listed(FILE *f, bool kallsyms, const struct kf_func *fs, size_t nr, bool *found)
 {
-	char line[512], type, sym[256];
+	char line[512], type = 't', sym[256];
 	const char *key = sym;
 	const struct kf_func *hit;
-	FILE *f;
 
-	if (!nr)
-		return;
-	f = fopen("/proc/kallsyms", "r");
-
-	while (f && fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%*s %c %255s", &type, sym) != 2 || (type != 't' && type != 'T'))
+	while (fgets(line, sizeof(line), f)) {
+		if (kallsyms ? sscanf(line, "%*s %c %255s", &type, sym) != 2
+			     : sscanf(line, "%255s", sym) != 1)
+			continue;
+		if (type != 't' && type != 'T')
 			continue;
 		hit = bsearch(&key, fs, nr, sizeof(*fs), cmp_name);
 		if (hit)
 			found[hit - fs] = true;
 	}
-	if (f)
-		fclose(f);
+}
+
+/*
+ * Marks in found[] the functions (sorted by name) the kernel probes:
+ * those tracefs lists as traceable, as bpftrace reads them (no __init
+ * function, which is gone after boot, none marked notrace); where that
+ * list cannot be read, kallsyms' text symbols (an inlined function has
+ * none).
+ */
+static void traceable(const struct kf_func *fs, size_t nr, bool *found)
+{
+	const char *dir = nr ? st_tracefs_dir() : NULL;
+	char path[PATH_MAX];
+	FILE *f = NULL;
+	bool kallsyms;
+
+	if (dir) {
+		snprintf(path, sizeof(path), "%s/available_filter_functions", dir);
+		f = fopen(path, "r");
+	}
+	kallsyms = !f;
+	if (!f && nr)
+		f = fopen("/proc/kallsyms", "r");
+	if (!f)
+		return;
+	mark_listed(f, kallsyms, fs, nr, found);
+	fclose(f);
 }
 
 struct kf_funcs {
@@ -505,8 +533,8 @@ int st_discover_kfuncs(const char *pattern, enum st_ap_kind kind, enum st_query_
 		ret = -ENOMEM;
 	if (ret)
 		goto cleanup;
-	/* A function that kallsyms lacks was inlined everywhere: nothing to probe. */
-	in_kallsyms(fs.v, fs.nr, found);
+	/* A function the kernel cannot probe (inlined everywhere, gone after boot) is left out. */
+	traceable(fs.v, fs.nr, found);
 	for (i = 0; i < fs.nr && !ret; i++) {
 		if (!found[i])
 			continue;
