@@ -623,12 +623,28 @@ static __always_inline bool other_process(void)
  * apart because a uprobe program loaded for uprobe_multi links cannot be
  * attached to a kprobe.
  */
-SEC("kprobe")
-int sidetrace_kprobe(void *ctx)
+static __always_inline int on_kprobe(void *ctx)
 {
 	if (other_process())
 		return 0;
 	return on_regs(ctx);
+}
+
+SEC("kprobe")
+int sidetrace_kprobe(void *ctx)
+{
+	return on_kprobe(ctx);
+}
+
+/*
+ * The same for kprobe_multi links (bpfload/kprobes.h): a program loaded
+ * for them takes no perf-event kprobe, so a session has both where it
+ * needs both.
+ */
+SEC("kprobe.multi")
+int sidetrace_kprobe_multi(void *ctx)
+{
+	return on_kprobe(ctx);
 }
 
 #endif /* !ST_ENGINE_HOST */

@@ -21,11 +21,13 @@
 #include "kernel/kfuncs.h"
 #include "bpfload/follow.h"
 #include "bpfload/iters.h"
+#include "bpfload/kprobes.h"
 #include "bpfload/loader.h"
 #include "bpfload/loader_progs.h"
 #include "bpfload/trampolines.h"
 #include "bpfload/uprobes.h"
 #include "bpfload/watch.h"
+#include "objfile/symbols.h"
 #include "sidetrace.skel.h"
 
 /* Open files besides two per site needed at least (ST_FD_MARGIN asked for). */
@@ -101,6 +103,14 @@ static int attach_kprobe(struct st_loader *l, struct bpf_program *prog, const st
 			 "cannot attach to %s: +%llu is not the start of an instruction of %s, "
 			 "the kernel says (a breakpoint there would corrupt it)",
 			 c->probes[i].name, (unsigned long long)ev->kfunc_offset, func);
+		return ret;
+	}
+	/* The kernel's word for a name that is not one function's. */
+	if (ret == -EADDRNOTAVAIL && st_kallsyms_count(func) > 1) {
+		snprintf(err, errlen,
+			 "cannot attach to %s: kallsyms names %u functions %s, and the kernel "
+			 "refuses a kprobe by a name that is not one function's",
+			 c->probes[i].name, st_kallsyms_count(func), func);
 		return ret;
 	}
 	errno = -ret;
@@ -249,12 +259,19 @@ static int attach_prog(struct st_loader *l, const struct st_compiled *c, struct 
 		if (!first || !want[i] || done[i])
 			continue;
 		if (st_event_kind(first)->in_kernel) {
-			done[i] = true;
 			/* Kernel memory is never paged out: no fault-in. */
-			if (prog == l->fault.prog)
+			if (prog == l->fault.prog) {
+				done[i] = true;
 				continue;
-			ret = attach_kernel[st_event_kind(first)->family](
-				l, prog, c, i, first, site_base[i], err, errlen);
+			}
+			/* A kprobe_multi link takes the others it can with this one. */
+			if (l->kmulti && st_kprobe_multi_takes(first))
+				ret = st_kprobe_multi_attach(l, c, i, want, done, site_base, err,
+							     errlen);
+			else
+				ret = attach_kernel[st_event_kind(first)->family](
+					l, prog, c, i, first, site_base[i], err, errlen);
+			done[i] = true;
 			if (ret)
 				goto cleanup;
 			continue;

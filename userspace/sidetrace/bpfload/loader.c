@@ -26,6 +26,7 @@
 #include <bpf/libbpf.h>
 
 #include "bpfload/follow.h"
+#include "bpfload/kprobes.h"
 #include "bpfload/loader.h"
 #include "bpfload/loader_progs.h"
 #include "bpfload/uprobes.h"
@@ -363,6 +364,11 @@ static int open_and_load(struct st_loader *l, const struct st_compiled *c, char 
 	for (i = 0, ret = 0; i < ST_NR_MAIN_PROGS && !ret; i++)
 		ret = set_prog(l, progs[i], i < ST_PROG_FENTRY && serves_some(l, c, progs[i]),
 			       i <= ST_PROG_EVENT);
+	/* The kprobes a kprobe_multi link takes go to its own program (kprobes.h). */
+	if (!ret)
+		ret = bpf_program__set_autoload(l->skel->progs.sidetrace_kprobe_multi, l->kmulti);
+	if (!ret && l->kmulti && st_kprobe_multi_takes_all(c))
+		ret = bpf_program__set_autoload(l->skel->progs.sidetrace_kprobe, false);
 	if (!ret)
 		ret = bpf_program__set_autoload(l->skel->progs.sidetrace_fault_in, false);
 	if (!ret)
@@ -578,6 +584,7 @@ int st_loader_load(struct st_loader *l, const struct st_compiled *c, char *err, 
 	 * period anyway, it delays no session that probes no file.
 	 */
 	l->multi = probes_files(c) && st_uprobe_multi_supported();
+	l->kmulti = st_kprobe_multi_wanted(c);
 	ret = open_and_load(l, c, err, errlen);
 	if (ret)
 		return ret;

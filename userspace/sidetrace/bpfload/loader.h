@@ -71,6 +71,7 @@ struct st_loader {
 	struct st_loader_prep prep;
 	struct sidetrace_bpf *skel;
 	bool multi; /* sites attached through uprobe_multi links */
+	bool kmulti; /* kprobes and kretprobes attached through kprobe_multi links (kprobes.h) */
 	int *link_fds; /* uprobe_multi links */
 	uint32_t nr_link_fds;
 	struct bpf_link **links; /* perf-event uprobes, one per site */

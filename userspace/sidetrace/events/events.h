@@ -112,6 +112,7 @@ struct st_event {
 	/* ST_AP_URETPROBE: which calls it misses (the inlined copies: no return), or NULL */
 	char *missed;
 	uint64_t kfunc_offset; /* ST_AP_KPROBE: its site's offset into the kernel function */
+	bool kfunc_module; /* a kernel function of a module's BTF, not vmlinux's */
 	struct st_perf_sample perf; /* a perf kind's (ST_SOURCE_PERF): what it samples */
 	struct st_watch watch; /* a watchpoint's (ST_SOURCE_WATCH) */
 	/* An iterator's (ST_SOURCE_ITERS): what ctx points to past its meta, as C declares it */

@@ -52,7 +52,8 @@ bool st_trampolines_supported(void)
 struct kf_ctx {
 	const struct btf *btf;
 	uint32_t nodes;
-	int max_depth; /* pointers followed: KF_MAX_DEPTH, 0 for a listing's declarations */
+	/* pointers followed: KF_MAX_DEPTH, 0 for a listing's or unread args' declarations */
+	int max_depth;
 	struct st_btf_decl decl; /* the parameters' C declarations, bpftrace's -lv lines */
 };
 
@@ -276,23 +277,6 @@ static int make_fields(struct kf_ctx *k, const struct btf_type *proto, struct st
 	return err;
 }
 
-static int add_func(struct kf_ctx *k, const char *name, uint32_t proto_id, uint64_t offset,
-		    enum st_ap_kind kind, enum st_query_for query_for, struct st_event_list *out)
-{
-	const struct btf_type *proto = btf__type_by_id(k->btf, proto_id);
-	struct st_event *ev;
-	char full[512];
-
-	if (offset)
-		snprintf(full, sizeof(full), "%s+%llu", name, (unsigned long long)offset);
-	ev = st_kernel_event_add(out, kind, "", offset ? full : name);
-	if (!ev)
-		return -ENOMEM;
-	ev->kfunc_offset = offset;
-	k->nodes = 0;
-	return query_for == ST_QUERY_NAMES ? 0 : make_fields(k, proto, ev, !offset);
-}
-
 /* A function of the kernel's BTF or a module's: its name, its prototype there. */
 struct kf_func {
 	const char *name; /* first: bsearch() compares names through it */
@@ -300,6 +284,25 @@ struct kf_func {
 	const struct btf *btf;
 	uint32_t order; /* its BTF's: vmlinux's 0, first among functions of one name */
 };
+
+static int add_func(struct kf_ctx *k, const struct kf_func *f, uint64_t offset,
+		    enum st_ap_kind kind, enum st_query_for query_for, struct st_event_list *out)
+{
+	const struct btf_type *proto = btf__type_by_id(f->btf, f->proto);
+	struct st_event *ev;
+	char full[512];
+
+	if (offset)
+		snprintf(full, sizeof(full), "%s+%llu", f->name, (unsigned long long)offset);
+	ev = st_kernel_event_add(out, kind, "", offset ? full : f->name);
+	if (!ev)
+		return -ENOMEM;
+	ev->kfunc_offset = offset;
+	ev->kfunc_module = f->order > 0;
+	k->btf = f->btf;
+	k->nodes = 0;
+	return query_for == ST_QUERY_NAMES ? 0 : make_fields(k, proto, ev, !offset);
+}
 
 static int cmp_name(const void *a, const void *b)
 {
@@ -495,10 +498,10 @@ static int offset_inside(const char *name, uint64_t offset, char *err, size_t er
 }
 
 int st_discover_kfuncs(const char *pattern, enum st_ap_kind kind, enum st_query_for query_for,
-		       struct st_event_list *out, char *err, size_t errlen)
+		       bool args_unused, struct st_event_list *out, char *err, size_t errlen)
 {
 	bool listing = query_for != ST_QUERY_PROBE;
-	struct kf_ctx k = {.max_depth = listing ? 0 : KF_MAX_DEPTH};
+	struct kf_ctx k = {.max_depth = listing || args_unused ? 0 : KF_MAX_DEPTH};
 	struct kf_btfs btfs = {0};
 	struct kf_funcs fs = {0};
 	char *glob = NULL, *module;
@@ -548,10 +551,8 @@ int st_discover_kfuncs(const char *pattern, enum st_ap_kind kind, enum st_query_
 			goto cleanup;
 		}
 		ret = offset ? offset_inside(fs.v[i].name, offset, err, errlen) : 0;
-		k.btf = fs.v[i].btf;
 		if (!ret)
-			ret = add_func(&k, fs.v[i].name, fs.v[i].proto, offset, kind, query_for,
-				       out);
+			ret = add_func(&k, &fs.v[i], offset, kind, query_for, out);
 	}
 	if (ret == -ENOMEM)
 		snprintf(err, errlen, "out of memory");

@@ -35,9 +35,11 @@ bool st_trampolines_supported(void);
  * modules that MODULE, a glob, matches, vmlinux the kernel's) matches, as an event of kind
  * ST_AP_KPROBE, ST_AP_KRETPROBE, ST_AP_FENTRY or ST_AP_FEXIT; for a
  * listing (ST_QUERY_NAMES, ST_QUERY_DECLS), with less and as many as
- * match. 0, or a negative errno with the reason in err.
+ * match; args_unused: the clauses read no args.NAME, so pointers' members
+ * are left out (their type trees are most of the work). 0, or a negative
+ * errno with the reason in err.
  */
 int st_discover_kfuncs(const char *pattern, enum st_ap_kind kind, enum st_query_for query_for,
-		       struct st_event_list *out, char *err, size_t errlen);
+		       bool args_unused, struct st_event_list *out, char *err, size_t errlen);
 
 #endif /* SIDETRACE_KERNEL_KFUNCS_H */

@@ -284,6 +284,21 @@ int st_kallsyms_addr(const char *name, uint64_t *addr)
 	return ret;
 }
 
+unsigned int st_kallsyms_count(const char *name)
+{
+	char line[512], type, sym[256];
+	unsigned int n = 0;
+	FILE *f;
+
+	f = fopen("/proc/kallsyms", "r");
+	while (f && fgets(line, sizeof(line), f))
+		n += sscanf(line, "%*s %c %255s", &type, sym) == 2 &&
+		     (type == 't' || type == 'T') && !strcmp(sym, name);
+	if (f)
+		fclose(f);
+	return n;
+}
+
 int st_kallsyms_size(const char *name, uint64_t *size)
 {
 	struct st_symtab t;

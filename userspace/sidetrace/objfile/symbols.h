@@ -82,6 +82,9 @@ int st_symtab_load_kernel(struct st_symtab *t);
  */
 int st_kallsyms_addr(const char *name, uint64_t *addr);
 
+/* How many of the kernel's text symbols /proc/kallsyms names name (modules' too). */
+unsigned int st_kallsyms_count(const char *name);
+
 /*
  * The bytes of the kernel's text symbol name, up to the next one
  * /proc/kallsyms lists (it gives no sizes): 0, -ENOENT, or -EPERM where

@@ -498,12 +498,13 @@ query_kfuncs(struct st_target_set *s, const struct st_probe_query *q, char *err,
 			q->query_for == ST_QUERY_NAMES	 ? "names"
 			: q->query_for == ST_QUERY_DECLS ? "decls"
 							 : "",
-			q->function, false, false, &fresh);
+			q->function, q->args_unused, false, &fresh);
 	if (!fq) {
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
-	if (fresh && st_discover_kfuncs(q->function, q->kind, q->query_for, &fq->list, err, errlen))
+	if (fresh && st_discover_kfuncs(q->function, q->kind, q->query_for, q->args_unused,
+					&fq->list, err, errlen))
 		return NULL;
 	return &fq->list;
 }
