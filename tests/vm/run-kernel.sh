@@ -385,6 +385,11 @@ EOF
 	printf 'run kprobeglob "%s" -e %q -c %q\n' "$ST" \
 		"kprobe:vfs_* /pid == cpid/ { @[probe] = count(); } kretprobe:vfs_read* /pid == cpid/ { @r[probe] = count(); }" \
 		"/bin/dd if=/dev/zero of=/dev/null bs=1 count=1000"
+	# Their links while attached: one kprobe_multi link for the entries
+	# and one for the returns where the kernel has them (fprobe), else a
+	# kprobe each.
+	printf 'run kmultilinks bash -c %q\n' \
+		"__BPFTRACE_NOTIFY_PROBES_ATTACHED=1 $ST -e 'kprobe:vfs_* { @ = count(); } kretprobe:vfs_read* { @r = count(); }' > /run/km.out 2>&1 & p=\$!; for i in \$(seq 600); do grep -q NOTIFY /run/km.out && break; sleep 0.1; done; echo \"links \$(bpftool link | grep -c kprobe_multi)\"; kill -INT \$p; wait \$p; echo rc \$?"
 	# The same through bpftrace's casts, typed from the guest kernel's BTF.
 	printf 'run kcast "%s" -e %q -c %q\n' "$ST" \
 		"kprobe:vfs_write /tid != pid/ { \$f = (struct file *)arg0; @b = sum(arg2); @n[str(\$f->f_path.dentry->d_name.name)] = count(); @t[curtask->tgid == pid] = count(); }" \
@@ -614,6 +619,9 @@ check tracepoint "@bytes[/api/users]: $(rw /api/users bytes)" \
 check kprobe "@b: $(rw_total bytes)" "@r: $(rw_total bytes)" "@n[null]: $(rw_total calls)"
 check kprobeglob -- '^@\[kprobe:vfs_read\]: 10[0-9][0-9]$' '^@\[kprobe:vfs_write\]: 10[0-9][0-9]$' \
 	'^@r\[kretprobe:vfs_read\]: 10[0-9][0-9]$'
+kmulti_want="links 0"
+grep -q '^CONFIG_FPROBE=y' "/boot/config-$KVER" 2>/dev/null && kmulti_want="links 2"
+check kmultilinks "$kmulti_want" "rc 0"
 check kcast "@b: $(rw_total bytes)" "@n[null]: $(rw_total calls)" "@t[1]: $(rw_total calls)"
 check fentry "@b: $(rw_total bytes)" "@c: $(rw_total bytes)" "@r: $(rw_total bytes)" \
 	"@n[null]: $(rw_total calls)"
