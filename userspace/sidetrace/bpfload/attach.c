@@ -28,6 +28,7 @@
 #include "bpfload/uprobes.h"
 #include "bpfload/watch.h"
 #include "objfile/symbols.h"
+#include "util/escape.h"
 #include "sidetrace.skel.h"
 
 /* Open files besides two per site needed at least (ST_FD_MARGIN asked for). */
@@ -81,7 +82,31 @@ static int attach_tracepoint(struct st_loader *l, struct bpf_program *prog,
 			   c->probes[i].name, err, errlen);
 }
 
-/* A kprobe or kretprobe: the event's name is FUNCTION or FUNCTION+OFFSET. */
+/* Why the kernel refused a kprobe at func (+off), in its words where they say little. */
+static void kprobe_refused(int ret, const char *name, const char *func, uint64_t off, char *err,
+			   size_t errlen)
+{
+	/* An address inside an instruction. */
+	if (ret == -EILSEQ && off)
+		snprintf(err, errlen,
+			 "cannot attach to %s: +%llu is not the start of an instruction of %s, "
+			 "the kernel says (a breakpoint there would corrupt it)",
+			 name, (unsigned long long)off, func);
+	/* A name that is not one function's. */
+	else if (ret == -EADDRNOTAVAIL && st_kallsyms_count(func) > 1)
+		snprintf(err, errlen,
+			 "cannot attach to %s: kallsyms names %u functions %s, and the kernel "
+			 "refuses a kprobe by a name that is not one function's",
+			 name, st_kallsyms_count(func), func);
+	else
+		snprintf(err, errlen, "cannot attach to %s: %s", name, strerror(-ret));
+}
+
+/*
+ * A kprobe or kretprobe: the event's name is FUNCTION or FUNCTION+OFFSET.
+ * One of a glob's functions the kernel refuses is skipped with a warning,
+ * as bpftrace does (some cannot be probed); one named alone is an error.
+ */
 static int attach_kprobe(struct st_loader *l, struct bpf_program *prog, const struct st_compiled *c,
 			 uint32_t i, const struct st_event *ev, uint32_t site, char *err,
 			 size_t errlen)
@@ -96,25 +121,16 @@ static int attach_kprobe(struct st_loader *l, struct bpf_program *prog, const st
 		return -ENOTSUP;
 	snprintf(func, sizeof(func), "%.*s", (int)strcspn(ev->name, "+"), ev->name);
 	link = bpf_program__attach_kprobe_opts(prog, func, &opts);
-	ret = link ? 0 : -errno;
-	/* The kernel's word for an address inside an instruction. */
-	if (ret == -EILSEQ && ev->kfunc_offset) {
-		snprintf(err, errlen,
-			 "cannot attach to %s: +%llu is not the start of an instruction of %s, "
-			 "the kernel says (a breakpoint there would corrupt it)",
-			 c->probes[i].name, (unsigned long long)ev->kfunc_offset, func);
-		return ret;
+	if (link) {
+		l->links[l->nr_links++] = link;
+		return 0;
 	}
-	/* The kernel's word for a name that is not one function's. */
-	if (ret == -EADDRNOTAVAIL && st_kallsyms_count(func) > 1) {
-		snprintf(err, errlen,
-			 "cannot attach to %s: kallsyms names %u functions %s, and the kernel "
-			 "refuses a kprobe by a name that is not one function's",
-			 c->probes[i].name, st_kallsyms_count(func), func);
+	ret = -errno;
+	kprobe_refused(ret, c->probes[i].name, func, ev->kfunc_offset, err, errlen);
+	if (!c->probes[i].from_glob)
 		return ret;
-	}
-	errno = -ret;
-	return attach_link(l, link, c->probes[i].name, err, errlen);
+	st_warnf("%s, skipping it", err);
+	return 0;
 }
 
 /* fentry, fexit: a trampoline per function (trampolines.h). */

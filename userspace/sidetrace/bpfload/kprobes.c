@@ -26,8 +26,7 @@ static bool multi_supported(void)
 	};
 	LIBBPF_OPTS(bpf_prog_load_opts, popts, .expected_attach_type = BPF_TRACE_KPROBE_MULTI);
 	const char *sym = "sidetrace_no_such_function";
-	LIBBPF_OPTS(bpf_link_create_opts, lopts, .kprobe_multi.syms = &sym,
-		    .kprobe_multi.cnt = 1);
+	LIBBPF_OPTS(bpf_link_create_opts, lopts, .kprobe_multi.syms = &sym, .kprobe_multi.cnt = 1);
 	int prog_fd, fd;
 
 	if (getenv("SIDETRACE_NO_KPROBE_MULTI"))
@@ -103,7 +102,8 @@ int st_kprobe_multi_attach(struct st_loader *l, const struct st_compiled *c, uin
 						     &opts);
 	if (!link) {
 		ret = -errno;
-		snprintf(err, errlen, "cannot attach to %s and %u more %s by a kprobe_multi link: %s",
+		snprintf(err, errlen,
+			 "cannot attach to %s and %u more %s by a kprobe_multi link: %s",
 			 c->probes[first].name, n - 1, ret_probe ? "returns" : "functions",
 			 strerror(-ret));
 		goto cleanup;

@@ -144,16 +144,16 @@ static int add_probe(const struct st_program *prog, struct st_compiled *out,
 {
 	struct st_compiled_probe *p, *probes;
 	int32_t *slot = index_slot(ix, out, ev);
-	const char *target = "";
+	const struct st_attach_point *ap = NULL;
 	uint32_t i, j, nargs, fixed;
 
 	if (*slot)
 		return *slot - 1;
 	/* The attach point that names it (one, mostly: no search of its events). */
-	for (i = 0; i < cl->nr_points; i++)
+	for (i = 0; i < cl->nr_points && !ap; i++)
 		for (j = 0; j < cl->points[i].nr_events; j++)
 			if (cl->nr_points == 1 || cl->points[i].events[j] == ev) {
-				target = cl->points[i].target;
+				ap = &cl->points[i];
 				break;
 			}
 	if (out->nr_probes == ST_MAX_PROBES) {
@@ -174,9 +174,10 @@ static int add_probe(const struct st_program *prog, struct st_compiled *out,
 	p = &probes[out->nr_probes];
 	memset(p, 0, sizeof(*p));
 	p->event = ev;
+	p->from_glob = ap && ap->event && strpbrk(ap->event, "*?[");
 	/* A function's watchpoint is set where its arm program reports the address. */
 	out->watches |= st_event_kind(ev)->form == ST_FORM_WATCH && ev->watch.arg >= 0;
-	p->name = probe_name(ev, target);
+	p->name = probe_name(ev, ap ? ap->target : "");
 	if (!p->name)
 		return -ENOMEM;
 	out->nr_probes++;

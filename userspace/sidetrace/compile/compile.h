@@ -102,6 +102,8 @@ struct st_compiled_probe {
 	bool acts;
 	/* What path() names before the clauses run (ST_DPATH_*), in its instance's constant. */
 	uint8_t dpath;
+	/* One of the events a glob matched (kprobe:vfs_*), not one named alone. */
+	bool from_glob;
 	/*
 	 * The event's registers it reads (reg(), uaddr()): SDT arguments of
 	 * its own, register i the site's last but i (st_probe_regs_arg()),
