@@ -81,7 +81,20 @@ side:$HTTPD:http:request" ]
 	[ "$(grep -c '^software:' <<<"$output")" -eq 11 ]
 	[ "$(grep -c '^hardware:' <<<"$output")" -eq 10 ]
 	[ "$(grep -c '^iter:' <<<"$output")" -eq "$("$SIDETRACE" -l 'iter:*' | wc -l)" ]
-	[ "$(grep -vc '^tracepoint:\|^software:\|^hardware:\|^iter:' <<<"$output")" -eq 0 ]
+	# Kernel functions where the kernel probes them (--info says which), as bpftrace's.
+	local kinds='tracepoint\|software\|hardware\|iter' info
+	info=$("$SIDETRACE" --info 2>&1)
+	if grep -qx '  kprobe: yes' <<<"$info"; then
+		kinds+='\|kprobe'
+		[ "$(grep -c '^kprobe:' <<<"$output")" -eq "$("$SIDETRACE" -l 'kprobe:*' | wc -l)" ]
+	fi
+	if grep -qx '  kfunc: yes' <<<"$info"; then
+		kinds+='\|kfunc'
+		[ "$(grep -c '^kfunc:' <<<"$output")" -eq "$("$SIDETRACE" -l 'kfunc:*' | wc -l)" ]
+	fi
+	[ "$(grep -vc "^\($kinds\):" <<<"$output")" -eq 0 ]
+	# Sorted as bpftrace sorts it.
+	[ "$output" = "$(LC_ALL=C sort <<<"$output")" ]
 	# The lines a glob matches are those of the whole listing it matches.
 	run -0 "$SIDETRACE" -l '*sched_switch*'
 	[ "$output" = "$("$SIDETRACE" -l | grep sched_switch)" ]
