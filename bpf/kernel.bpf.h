@@ -27,16 +27,6 @@ enum fields_from {
 	FIELDS_TRAMPOLINE, /* a trampoline's arguments */
 };
 
-/* The kernel's struct path and struct file for path(), by CO-RE: the running kernel's offsets. */
-struct path___st {
-	void *mnt;
-	void *dentry;
-} __attribute__((preserve_access_index));
-
-struct file___st {
-	struct path___st f_path;
-} __attribute__((preserve_access_index));
-
 /*
  * A constant of the instance the collector loads for one function or
  * iterator (bpfload/instance.h), its own: what path() names (ST_DPATH_*),
@@ -81,7 +71,7 @@ static __always_inline void name_path(void *ctx, struct st_scratch *s)
 
 	zero_words(b, ST_STR_LEN / 8);
 	if (p && (st_dpath & ST_DPATH_FILE))
-		p = &((struct file___st *)p)->f_path;
+		p = (char *)p + ST_DPATH_OFF(st_dpath);
 	if (p && bpf_d_path(p, b, ST_STR_LEN) < 0)
 		zero_words(b, ST_STR_LEN / 8);
 }

@@ -86,12 +86,17 @@
  * trampoline's clauses run, a constant of the program's instance: word
  * ST_DPATH_WORD(v) of the context (a trampoline's argument, an
  * iterator's member) holds a struct path *, or with ST_DPATH_FILE a
- * struct file * whose f_path is named; 0: nothing.
+ * struct file * whose f_path is named, ST_DPATH_OFF(v) bytes in (as the
+ * kernel's BTF says, read by the checker: no CO-RE, which would have
+ * libbpf parse that BTF at every load); 0: nothing.
  */
-#define ST_DPATH_ON 0x80
-#define ST_DPATH_FILE 0x40
+#define ST_DPATH_ON (1U << 31)
+#define ST_DPATH_FILE (1U << 30)
 #define ST_DPATH_WORDS 6 /* the context's words it can be in */
 #define ST_DPATH_WORD(v) ((v)&0x3f)
+#define ST_DPATH_OFF_SHIFT 8
+#define ST_DPATH_OFF_MAX 0xffff
+#define ST_DPATH_OFF(v) (((v) >> ST_DPATH_OFF_SHIFT) & ST_DPATH_OFF_MAX)
 
 /* Where a load starts. */
 enum st_load_src {

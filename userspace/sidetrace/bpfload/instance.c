@@ -53,7 +53,7 @@ static int only_prog(struct sidetrace_bpf *inst, const struct bpf_program *prog,
 	return *mine ? 0 : -ENOENT;
 }
 
-int st_instance_open(const struct st_loader *l, const struct bpf_program *prog, uint8_t dpath,
+int st_instance_open(const struct st_loader *l, const struct bpf_program *prog, uint32_t dpath,
 		     struct sidetrace_bpf **inst, struct bpf_program **mine)
 {
 	int ret;

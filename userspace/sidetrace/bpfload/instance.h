@@ -20,7 +20,7 @@ struct bpf_program;
  * with sidetrace_bpf__load(), free it with sidetrace_bpf__destroy(). 0,
  * or a negative errno (*inst is then NULL).
  */
-int st_instance_open(const struct st_loader *l, const struct bpf_program *prog, uint8_t dpath,
+int st_instance_open(const struct st_loader *l, const struct bpf_program *prog, uint32_t dpath,
 		     struct sidetrace_bpf **inst, struct bpf_program **mine);
 
 #endif /* SIDETRACE_BPFLOAD_INSTANCE_H */

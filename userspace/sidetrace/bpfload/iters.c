@@ -31,7 +31,7 @@ static void load_failed(int ret, const char *target, char *err, size_t errlen)
 }
 
 int st_iter_attach(struct st_loader *l, const struct bpf_program *prog, const char *target,
-		   uint64_t cookie, uint8_t dpath, char *err, size_t errlen)
+		   uint64_t cookie, uint32_t dpath, char *err, size_t errlen)
 {
 	struct sidetrace_bpf *inst;
 	struct bpf_program *mine;

@@ -28,7 +28,7 @@ struct bpf_program;
  * kind.
  */
 int st_iter_attach(struct st_loader *l, const struct bpf_program *prog, const char *target,
-		   uint64_t cookie, uint8_t dpath, char *err, size_t errlen);
+		   uint64_t cookie, uint32_t dpath, char *err, size_t errlen);
 
 /*
  * Runs the clauses on the iterator's next few objects. 1: more to read,

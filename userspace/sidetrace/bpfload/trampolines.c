@@ -53,7 +53,7 @@ static bool path_refused(struct st_loader *l, const struct bpf_program *prog, co
 }
 
 int st_tramp_attach(struct st_loader *l, const struct bpf_program *prog, const char *func,
-		    uint64_t cookie, uint8_t dpath, char *err, size_t errlen)
+		    uint64_t cookie, uint32_t dpath, char *err, size_t errlen)
 {
 	LIBBPF_OPTS(bpf_trace_opts, opts, .cookie = cookie);
 	const char *kind = prog == l->skel->progs.sidetrace_fexit ? "fexit" : "fentry";

@@ -25,6 +25,6 @@ struct bpf_program;
  * err, naming what this kernel lacks when it refuses the kind or path().
  */
 int st_tramp_attach(struct st_loader *l, const struct bpf_program *prog, const char *func,
-		    uint64_t cookie, uint8_t dpath, char *err, size_t errlen);
+		    uint64_t cookie, uint32_t dpath, char *err, size_t errlen);
 
 #endif /* SIDETRACE_BPFLOAD_TRAMPOLINES_H */

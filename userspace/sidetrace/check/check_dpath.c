@@ -7,6 +7,7 @@
  * an iterator's context's members, a trampoline's arguments. The kernel
  * allows the call in some programs only; the loader says where it refuses.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,7 +29,7 @@ static int ptr_kind(const char *name, bool f_path)
 	if (!strncmp(name, "const ", 6))
 		name += 6;
 	if (f_path)
-		return strcmp(name, "struct file *") ? -1 : ST_DPATH_FILE;
+		return strcmp(name, "struct file *") ? -1 : (int)ST_DPATH_FILE;
 	return strcmp(name, "struct path *") ? -1 : 0;
 }
 
@@ -36,6 +37,34 @@ static int ptr_kind(const char *name, bool f_path)
 static int word_of(uint64_t bit_off)
 {
 	return bit_off % 64 || bit_off / 64 >= ST_DPATH_WORDS ? -1 : (int)(bit_off / 64);
+}
+
+/*
+ * With ST_DPATH_FILE in *v, f_path's offset in struct file, as the
+ * kernel's BTF lays it out, into *v too.
+ */
+static int f_path_off(struct checker *c, const struct st_expr *x, uint32_t *v)
+{
+	struct st_ctypes *r = ck_ctypes(c);
+	const struct st_cmember *m;
+	struct st_ctype *t;
+	uint32_t bit_off;
+	char why[256];
+	int err;
+
+	if (!(*v & ST_DPATH_FILE))
+		return 0;
+	if (!r)
+		return ck_oom(c);
+	err = st_ctypes_named(r, "struct file", &t, why, sizeof(why));
+	if (!err)
+		err = st_ctype_member(r, t, "f_path", &m, &bit_off);
+	if (err == -ENOMEM)
+		return ck_oom(c);
+	if (err || bit_off % 8 || bit_off / 8 > ST_DPATH_OFF_MAX)
+		return ck_err(c, x->pos, "path(): the kernel's BTF has no struct file with f_path");
+	*v |= bit_off / 8 << ST_DPATH_OFF_SHIFT;
+	return 0;
 }
 
 /* x->f_path: x, else NULL. */
@@ -46,7 +75,7 @@ static const struct st_expr *f_path_of(const struct st_expr *x)
 }
 
 /* path(ctx->MEMBER) or path(ctx->MEMBER->f_path): the member's word. */
-static int in_ctx(struct checker *c, struct st_expr *x, uint8_t *v)
+static int in_ctx(struct checker *c, struct st_expr *x, uint32_t *v)
 {
 	struct st_expr *src = (struct st_expr *)f_path_of(x) ?: x;
 	int kind, word, err;
@@ -63,7 +92,7 @@ static int in_ctx(struct checker *c, struct st_expr *x, uint8_t *v)
 		return ck_err(c, x->pos, "%s; ctx->%s is %s", WHERE, src->str,
 			      src->ctype ? src->ctype->name : "not a pointer");
 	*v = ST_DPATH_ON | kind | word;
-	return 0;
+	return f_path_off(c, x, v);
 }
 
 /* ev has no argument x names: said with those it has. */
@@ -83,7 +112,7 @@ static int no_arg(struct checker *c, const struct st_expr *x, const struct st_ev
 
 /* path(args->NAME) or path(args->NAME->f_path) in ev: the argument's word. */
 static int in_args(struct checker *c, const struct st_expr *x, const struct st_event *ev,
-		   uint8_t *v)
+		   uint32_t *v)
 {
 	bool f_path = x->nr_path == 2;
 	const struct st_arg_spec *spec;
@@ -103,7 +132,7 @@ static int in_args(struct checker *c, const struct st_expr *x, const struct st_e
 			      spec->val >= ST_DPATH_WORDS ? ", past the arguments path() reads"
 							  : "");
 	*v = ST_DPATH_ON | kind | spec->val;
-	return 0;
+	return f_path_off(c, x, v);
 }
 
 /* Whether x is args->NAME or args->NAME->f_path ('.' or '->' alike, as for any field). */
@@ -129,10 +158,10 @@ static enum st_dpath_in clause_in(const struct st_clause *cl)
 }
 
 /* Each event's word into dpath[], one clause's path() agreeing with its others. */
-static int set_words(struct checker *c, struct st_expr *x, enum st_dpath_in in, uint8_t *dpath)
+static int set_words(struct checker *c, struct st_expr *x, enum st_dpath_in in, uint32_t *dpath)
 {
 	struct st_clause *cl = c->clause;
-	uint8_t v = 0;
+	uint32_t v = 0;
 	uint32_t i;
 	int err;
 

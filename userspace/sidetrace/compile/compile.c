@@ -225,7 +225,7 @@ static int add_probe(const struct st_program *prog, struct st_compiled *out,
 static int set_dpath(const struct st_program *prog, struct st_compiled_probe *p,
 		     const struct st_clause *cl, uint32_t e, struct st_diag *diag)
 {
-	uint8_t v = cl->dpath ? cl->dpath[e] : 0;
+	uint32_t v = cl->dpath ? cl->dpath[e] : 0;
 
 	if (v && p->dpath && v != p->dpath) {
 		st_diag_set(diag, prog->filename, cl->pos,

@@ -101,7 +101,7 @@ struct st_compiled_probe {
 	 */
 	bool acts;
 	/* What path() names before the clauses run (ST_DPATH_*), in its instance's constant. */
-	uint8_t dpath;
+	uint32_t dpath;
 	/* One of the events a glob matched (kprobe:vfs_*), not one named alone. */
 	bool from_glob;
 	/*

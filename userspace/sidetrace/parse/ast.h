@@ -423,7 +423,7 @@ struct st_clause {
 	const struct st_event **events;
 	uint32_t nr_events;
 	/* checker: what path() names in each event (ST_DPATH_*); NULL: no path() */
-	uint8_t *dpath;
+	uint32_t *dpath;
 	/* checker: the variables' types, by slot; their C types, where they hold pointers */
 	enum st_vtype var_types[ST_MAX_VARS];
 	struct st_ctype *var_ctypes[ST_MAX_VARS];
