@@ -33,7 +33,7 @@ static int ptr_kind(const char *name, bool f_path)
 	return strcmp(name, "struct path *") ? -1 : 0;
 }
 
-/* The word of byte offset off, as ST_DPATH_* holds it; -1: none it can hold. */
+/* The context's word of a member bit_off bits in, as ST_DPATH_* holds it; -1: none it can hold. */
 static int word_of(uint64_t bit_off)
 {
 	return bit_off % 64 || bit_off / 64 >= ST_DPATH_WORDS ? -1 : (int)(bit_off / 64);
