@@ -86,18 +86,20 @@ static int attach_tracepoint(struct st_loader *l, struct bpf_program *prog,
 static void kprobe_refused(int ret, const char *name, const char *func, uint64_t off, char *err,
 			   size_t errlen)
 {
+	/* A name that is not one function's: how many are so named. */
+	unsigned int named = ret == -EADDRNOTAVAIL ? st_kallsyms_count(func) : 0;
+
 	/* An address inside an instruction. */
 	if (ret == -EILSEQ && off)
 		snprintf(err, errlen,
 			 "cannot attach to %s: +%llu is not the start of an instruction of %s, "
 			 "the kernel says (a breakpoint there would corrupt it)",
 			 name, (unsigned long long)off, func);
-	/* A name that is not one function's. */
-	else if (ret == -EADDRNOTAVAIL && st_kallsyms_count(func) > 1)
+	else if (named > 1)
 		snprintf(err, errlen,
 			 "cannot attach to %s: kallsyms names %u functions %s, and the kernel "
 			 "refuses a kprobe by a name that is not one function's",
-			 name, st_kallsyms_count(func), func);
+			 name, named, func);
 	else
 		snprintf(err, errlen, "cannot attach to %s: %s", name, strerror(-ret));
 }

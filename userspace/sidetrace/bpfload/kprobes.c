@@ -10,6 +10,7 @@
 #include <bpf/libbpf.h>
 
 #include "bpfload/kprobes.h"
+#include "bpfload/noop_prog.h"
 #include "kinds/probe_kinds.h"
 #include "sidetrace.skel.h"
 
@@ -20,18 +21,13 @@
  */
 static bool multi_supported(void)
 {
-	const struct bpf_insn insns[] = {
-		{.code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0},
-		{.code = BPF_JMP | BPF_EXIT},
-	};
-	LIBBPF_OPTS(bpf_prog_load_opts, popts, .expected_attach_type = BPF_TRACE_KPROBE_MULTI);
 	const char *sym = "sidetrace_no_such_function";
 	LIBBPF_OPTS(bpf_link_create_opts, lopts, .kprobe_multi.syms = &sym, .kprobe_multi.cnt = 1);
 	int prog_fd, fd;
 
 	if (getenv("SIDETRACE_NO_KPROBE_MULTI"))
 		return false;
-	prog_fd = bpf_prog_load(BPF_PROG_TYPE_KPROBE, NULL, "GPL", insns, 2, &popts);
+	prog_fd = st_noop_prog(BPF_TRACE_KPROBE_MULTI);
 	if (prog_fd < 0)
 		return false;
 	fd = bpf_link_create(prog_fd, 0, BPF_TRACE_KPROBE_MULTI, &lopts);

@@ -17,6 +17,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "bpfload/noop_prog.h"
 #include "bpfload/uprobes.h"
 #include "util/thread.h"
 
@@ -56,18 +57,6 @@ int st_uprobe_multi_link(int prog_fd, const char *path, const uint64_t *offsets,
 	return fd < 0 ? -errno : fd;
 }
 
-/* A uprobe_multi program that does nothing, to probe and to warm up. */
-static int noop_multi_prog(void)
-{
-	const struct bpf_insn insns[] = {
-		{.code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0},
-		{.code = BPF_JMP | BPF_EXIT},
-	};
-	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = ST_BPF_TRACE_UPROBE_MULTI);
-
-	return bpf_prog_load(BPF_PROG_TYPE_KPROBE, NULL, "GPL", insns, 2, &opts);
-}
-
 /*
  * Probes for uprobe_multi links as libbpf does: a link on "/" fails with
  * EBADF where they exist, and one with the invalid pid -1 fails with
@@ -81,7 +70,7 @@ bool st_uprobe_multi_supported(void)
 
 	if (getenv("SIDETRACE_NO_UPROBE_MULTI"))
 		return false;
-	prog_fd = noop_multi_prog();
+	prog_fd = st_noop_prog(ST_BPF_TRACE_UPROBE_MULTI);
 	if (prog_fd < 0)
 		return false;
 	fd = st_uprobe_multi_link(prog_fd, "/", &offset, NULL, NULL, 1, 0, false);
@@ -103,7 +92,7 @@ static int warm_up_multi(const char *path)
 	const uint64_t offset = 0;
 	int prog_fd, fd;
 
-	prog_fd = noop_multi_prog();
+	prog_fd = st_noop_prog(ST_BPF_TRACE_UPROBE_MULTI);
 	if (prog_fd < 0)
 		return -1;
 	fd = st_uprobe_multi_link(prog_fd, path, &offset, NULL, NULL, 1, 0, false);

@@ -349,17 +349,20 @@ static void mark_listed(FILE *f, bool kallsyms, const struct kf_func *fs, size_t
  */
 static void traceable(const struct kf_func *fs, size_t nr, bool *found)
 {
-	const char *dir = nr ? st_tracefs_dir() : NULL;
+	const char *dir;
 	char path[PATH_MAX];
 	FILE *f = NULL;
 	bool kallsyms;
 
+	if (!nr)
+		return;
+	dir = st_tracefs_dir();
 	if (dir) {
 		snprintf(path, sizeof(path), "%s/available_filter_functions", dir);
 		f = fopen(path, "r");
 	}
 	kallsyms = !f;
-	if (!f && nr)
+	if (!f)
 		f = fopen("/proc/kallsyms", "r");
 	if (!f)
 		return;

@@ -302,20 +302,19 @@ unsigned int st_kallsyms_count(const char *name)
 int st_kallsyms_size(const char *name, uint64_t *size)
 {
 	struct st_symtab t;
-	uint64_t addr;
-	size_t i;
+	size_t i, k;
 	int ret;
 
-	ret = st_kallsyms_addr(name, &addr);
-	if (ret)
-		return ret;
+	/* One read of kallsyms: its text symbols sorted by address (none where it hides them). */
 	ret = st_symtab_load_kernel(&t);
 	if (ret)
 		return ret;
+	for (k = 0; k < t.nr && strcmp(t.v[k].name, name); k++)
+		;
 	ret = -ENOENT;
-	for (i = 0; i < t.nr && ret; i++)
-		if (t.v[i].addr > addr) {
-			*size = t.v[i].addr - addr;
+	for (i = k + 1; i < t.nr && ret; i++)
+		if (t.v[i].addr > t.v[k].addr) {
+			*size = t.v[i].addr - t.v[k].addr;
 			ret = 0;
 		}
 	st_symtab_free(&t);

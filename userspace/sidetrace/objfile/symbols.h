@@ -87,8 +87,8 @@ unsigned int st_kallsyms_count(const char *name);
 
 /*
  * The bytes of the kernel's text symbol name, up to the next one
- * /proc/kallsyms lists (it gives no sizes): 0, -ENOENT, or -EPERM where
- * kallsyms hides addresses.
+ * /proc/kallsyms lists (it gives no sizes): 0, or -ENOENT (also where
+ * kallsyms hides addresses), or a negative errno when it cannot be read.
  */
 int st_kallsyms_size(const char *name, uint64_t *size);
 
